@@ -1,0 +1,73 @@
+import type { PermissionName } from '../../sync-protocol/src/permission';
+
+/**
+ * Who may call what: the one table of the server's authorisation (issue 2 §8).
+ * - `public`: anyone; a token, if sent, is ignored.
+ * - `optional`: anyone; a token, if sent, must be valid.
+ * - `login`: a valid token.
+ * - a list: a valid token and every listed permission (spec §6).
+ * Registering a route that is missing here fails at start-up (see lib/route.ts).
+ */
+export type Access = 'public' | 'optional' | 'login' | readonly PermissionName[];
+
+export const ACCESS = {
+  'GET /health': 'public',
+
+  // Auth (spec §7)
+  'POST /UserLogin/login': 'public',
+  'POST /UserLogin': 'public',
+  'POST /UserLogin/createUserOnBehalf': 'login',
+  'POST /UserLogin/resetPassword': 'public',
+  'POST /UserLogin/updatePasswordWithResetCode': 'public',
+  'PATCH /UserLogin/updatePasswordWithOldPassword': 'login',
+  'PUT /UserLogin/resetUserPasswordByAdmin': ['UPDATE_PERSON'],
+  'POST /OTP/requestOTP': 'public',
+  'POST /OTP/verifyOTPAndSignIn': 'public',
+
+  // Person (spec §7); the signup form looks referrers up before an account exists.
+  'GET /Person': 'login',
+  'GET /Person/get': ['UPDATE_PERSON'],
+  'GET /Person/getReferrer': 'public',
+  'GET /Person/queryCustomers': ['UPDATE_PERSON'],
+  'GET /Person/getTotalCustomers': ['UPDATE_PERSON'],
+  'GET /Person/:id': ['UPDATE_PERSON'],
+  'POST /Person': ['CREATE_PERSON'],
+  'PUT /Person': ['UPDATE_PERSON'],
+  'PATCH /Person/updatePermissionCollection': ['UPDATE_PERSON'],
+  'DELETE /Person/:id': ['DELETE_PERSON'],
+
+  // Permission and role: the screens need only a login (spec §2); changes need permissions.
+  'GET /permission': 'login',
+  'POST /permission': ['CREATE_PERMISSION'],
+  'PUT /permission': ['UPDATE_PERMISSION'],
+  'DELETE /permission/:id': ['DELETE_PERMISSION'],
+  'GET /role': 'login',
+  'POST /role': ['CREATE_ROLE'],
+  'PUT /role': ['UPDATE_ROLE'],
+  'PUT /role/updatePermissionCollection': ['UPDATE_ROLE'],
+  'DELETE /role/:id': ['DELETE_ROLE'],
+
+  // Activity log: the admin activity-log route needs SHOP_EDITOR (spec §2).
+  'GET /getActivityLog': ['SHOP_EDITOR'],
+  'GET /getActivityLog/count': ['SHOP_EDITOR'],
+
+  // Brands (spec §2 admin '' route).
+  'GET /brand': ['SHOP_EDITOR'],
+  'POST /brand': ['CREATE_BRAND'],
+  'PUT /brand': ['UPDATE_BRAND'],
+  'DELETE /brand/:id': ['DELETE_BRAND'],
+
+  // Tags: read by everyone (the exam runs for guests too), written by editors.
+  'GET /tag': 'optional',
+  'PATCH /tag': ['QUESTION_EDITOR'],
+  'GET /tag/getRecentlyUpdatedTags': 'optional',
+
+  // Generic
+  'POST /generic/submit-contact-details': 'optional',
+  'PATCH /generic/update-firebase-token': 'login',
+
+  // Plans (spec §9) are public.
+  'GET /plan': 'public',
+} as const satisfies Record<string, Access>;
+
+export type RouteKey = keyof typeof ACCESS;

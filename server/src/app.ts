@@ -1,0 +1,90 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import { requestId } from 'hono/request-id';
+import { secureHeaders } from 'hono/secure-headers';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { ERROR_STATUS } from '../../sync-protocol/src/errors';
+import { MSG } from '../../sync-protocol/src/messages';
+import { SERVER_TIME_HEADER } from '../../sync-protocol/src/version';
+import type { AppEnv, Deps } from './context';
+import { AppError } from './lib/errors';
+import { activityLogRoutes } from './modules/activity-log/activity-log.routes';
+import { authRoutes } from './modules/auth/auth.routes';
+import { brandRoutes } from './modules/brands/brands.routes';
+import { genericRoutes } from './modules/generic/generic.routes';
+import { healthRoutes } from './modules/health/health.routes';
+import { permissionRoutes } from './modules/permissions/permissions.routes';
+import { personRoutes } from './modules/persons/persons.routes';
+import { planRoutes } from './modules/plans/plans.routes';
+import { roleRoutes } from './modules/roles/roles.routes';
+import { tagRoutes } from './modules/tags/tags.routes';
+
+/** Largest JSON body the API takes (questions carry rich text; nothing legitimate is bigger). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+function errorBody(code: keyof typeof ERROR_STATUS, msg: string) {
+  return { success: false as const, msg, code };
+}
+
+/** Builds the HTTP app: the API under /api. Static files are added by the caller (index.ts). */
+export function createApp(deps: Deps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  app.use(requestId());
+  app.use(async (c, next) => {
+    const started = performance.now();
+    await next();
+    // Every response carries the server clock (ARCHITECTURE decision 5).
+    c.header(SERVER_TIME_HEADER, String(Date.now()));
+    const url = new URL(c.req.url);
+    deps.log.info(
+      {
+        reqId: c.get('requestId'),
+        method: c.req.method,
+        path: url.pathname,
+        status: c.res.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+        person: c.get('principal')?.id,
+      },
+      'request',
+    );
+  });
+  app.use(secureHeaders({ crossOriginEmbedderPolicy: false }));
+
+  app.onError((err, c) => {
+    if (err instanceof AppError) {
+      return c.json(errorBody(err.code, err.message), err.status as ContentfulStatusCode);
+    }
+    if (err instanceof HTTPException) {
+      const status = err.status;
+      const code = status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 401 ? 'UNAUTHENTICATED' : status === 403 ? 'FORBIDDEN' : status >= 500 ? 'INTERNAL' : 'BAD_REQUEST';
+      const msg = status === 413 ? MSG.payloadTooLarge : status >= 500 ? MSG.serverError : err.message || MSG.someError;
+      return c.json(errorBody(code, msg), status as ContentfulStatusCode);
+    }
+    deps.log.error({ reqId: c.get('requestId'), err }, 'unhandled error');
+    return c.json(errorBody('INTERNAL', MSG.serverError), 500);
+  });
+
+  const api = new Hono<AppEnv>();
+  api.use(
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) => c.json(errorBody('PAYLOAD_TOO_LARGE', MSG.payloadTooLarge), 413),
+    }),
+  );
+  healthRoutes(api, deps);
+  authRoutes(api, deps);
+  personRoutes(api, deps);
+  permissionRoutes(api, deps);
+  roleRoutes(api, deps);
+  activityLogRoutes(api, deps);
+  brandRoutes(api, deps);
+  tagRoutes(api, deps);
+  genericRoutes(api, deps);
+  planRoutes(api, deps);
+  api.notFound((c) => c.json(errorBody('NOT_FOUND', MSG.notFound), 404));
+
+  app.route('/api', api);
+  return app;
+}

@@ -1,0 +1,38 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import * as schema from './schema';
+
+export type DB = BetterSQLite3Database<typeof schema>;
+/** A transaction handle has the same query API as the database. */
+export type Tx = Parameters<Parameters<DB['transaction']>[0]>[0];
+export type Conn = DB | Tx;
+
+const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+export type Database_ = { db: DB; close: () => void; file: string };
+
+/**
+ * Opens (creating if needed) the SQLite database in `dataDir`, sets WAL, foreign keys and a busy
+ * timeout, and applies the committed migrations.
+ */
+export function openDatabase(dataDir: string): Database_ {
+  const file = path.join(dataDir, 'app.db');
+  const sqlite = new Database(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('synchronous = NORMAL');
+  const db = drizzle(sqlite, { schema });
+  migrate(db, { migrationsFolder });
+  db.insert(schema.revisionCounter).values({ id: 1, value: 0 }).onConflictDoNothing().run();
+  return {
+    db,
+    file,
+    close: () => {
+      if (sqlite.open) sqlite.close();
+    },
+  };
+}

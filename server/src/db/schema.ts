@@ -1,0 +1,379 @@
+import { randomUUID } from 'node:crypto';
+
+import {
+  type AnySQLiteColumn,
+  index,
+  integer,
+  primaryKey,
+  real,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/sqlite-core';
+
+/*
+ * The whole data model (spec §3). Times are epoch milliseconds unless named otherwise.
+ * Tables replicated to devices (tag, question, question_set, attempt, exam_result) carry `rev`,
+ * a value of the single server counter in `revision_counter` (ARCHITECTURE decision 2), and a
+ * soft-delete flag so that deletions replicate.
+ */
+
+const id = () =>
+  text('id')
+    .primaryKey()
+    .$defaultFn(() => randomUUID());
+const createdAt = () =>
+  integer('created_at')
+    .notNull()
+    .$defaultFn(() => Date.now());
+const json = <T>(name: string) => text(name, { mode: 'json' }).$type<T>();
+const replicated = () => ({
+  rev: integer('rev').notNull(),
+  deleted: integer('deleted', { mode: 'boolean' }).notNull().default(false),
+});
+
+/** One row: the last revision handed out. */
+export const revisionCounter = sqliteTable('revision_counter', {
+  id: integer('id').primaryKey(),
+  value: integer('value').notNull(),
+});
+
+export const meta = sqliteTable('meta', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+});
+
+export const role = sqliteTable('role', {
+  id: id(),
+  name: text('name').notNull().unique(),
+  description: text('description').notNull().default(''),
+  createdAt: createdAt(),
+});
+
+export const permission = sqliteTable('permission', {
+  id: id(),
+  permission: text('permission').notNull().unique(),
+  description: text('description').notNull().default(''),
+  createdAt: createdAt(),
+});
+
+export const rolePermission = sqliteTable(
+  'role_permission',
+  {
+    roleId: text('role_id')
+      .notNull()
+      .references(() => role.id, { onDelete: 'cascade' }),
+    permissionId: text('permission_id')
+      .notNull()
+      .references(() => permission.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.roleId, t.permissionId] })],
+);
+
+/** A person (spec §3). Uplines follow `parent_id` upwards; downlines are the rows pointing here. */
+export const person = sqliteTable(
+  'person',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    mobile: text('mobile').notNull().unique(),
+    mobileVerified: integer('mobile_verified', { mode: 'boolean' }).notNull().default(false),
+    email: text('email').unique(),
+    emailVerified: integer('email_verified', { mode: 'boolean' }).notNull().default(false),
+    roleId: text('role_id').references(() => role.id, { onDelete: 'restrict' }),
+    status: text('status').notNull().default('ACTIVE'),
+    parentId: text('parent_id').references((): AnySQLiteColumn => person.id, { onDelete: 'set null' }),
+    paidAmount: real('paid_amount').notNull().default(0),
+    amountWithdrawable: real('aw').notNull().default(0),
+    totalWithdrawn: real('total_withdrawn').notNull().default(0),
+    totalAmountCollected: real('tac').notNull().default(0),
+    totalAmountWithdrawable: real('taw').notNull().default(0),
+    currentOrbit: integer('curr_orbit').notNull().default(0),
+    aadharFront: text('aadhar_front'),
+    aadharBack: text('aadhar_back'),
+    pan: text('pan'),
+    pic: text('pic'),
+    amountForNextLevel: real('amount_next_level').notNull().default(0),
+    donationQuota: real('dq').notNull().default(0),
+    co: text('co'),
+    /** "is password reset required": set by an admin reset or an account created on behalf. */
+    iprr: integer('iprr').notNull().default(0),
+    passwordHash: text('password_hash').notNull(),
+    /** Bumped on password change / admin reset; tokens carrying an older value are refused. */
+    tokenVersion: integer('token_version').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at')
+      .notNull()
+      .$defaultFn(() => Date.now()),
+  },
+  (t) => [index('person_parent_idx').on(t.parentId), index('person_name_idx').on(t.name)],
+);
+
+export const personPermission = sqliteTable(
+  'person_permission',
+  {
+    personId: text('person_id')
+      .notNull()
+      .references(() => person.id, { onDelete: 'cascade' }),
+    permissionId: text('permission_id')
+      .notNull()
+      .references(() => permission.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.personId, t.permissionId] })],
+);
+
+export const activityLog = sqliteTable(
+  'activity_log',
+  {
+    id: id(),
+    createdAt: createdAt(),
+    actionType: text('action_type').notNull(),
+    personId: text('person_id').references(() => person.id, { onDelete: 'set null' }),
+    /** Actor's name at the time, kept when the actor is later deleted. */
+    personName: text('person_name'),
+    entityAffected: text('entity_affected').notNull(),
+    entityId: text('entity_id').notNull(),
+    oldValue: json<unknown>('old_value'),
+    newValue: json<unknown>('new_value'),
+  },
+  (t) => [index('activity_created_idx').on(t.createdAt)],
+);
+
+export const tag = sqliteTable(
+  'tag',
+  {
+    tid: text('tid').primaryKey(),
+    key: text('key').notNull(),
+    tags: json<Record<string, string>>('tags').notNull(),
+    createdAt: createdAt(),
+    uat: integer('uat').notNull(),
+    ...replicated(),
+  },
+  (t) => [index('tag_key_idx').on(t.key), uniqueIndex('tag_rev_idx').on(t.rev)],
+);
+
+export const question = sqliteTable(
+  'question',
+  {
+    id: id(),
+    q: text('q').notNull(),
+    ops: json<Record<string, string>>('ops').notNull(),
+    c: json<string[]>('c').notNull(),
+    d: text('d').notNull().default('3'),
+    ca: json<string[]>('ca').notNull(),
+    qt: text('qt').notNull().default('mcq1'),
+    s: text('s'),
+    t: json<string[]>('t').notNull(),
+    e: json<string[]>('e').notNull(),
+    st: text('st').notNull().default('PENDING'),
+    trans: json<Record<string, { q: string; ops: Record<string, string>; ca: string[] }>>('trans').notNull(),
+    createdBy: text('created_by').references(() => person.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at').notNull(),
+    ...replicated(),
+  },
+  (t) => [index('question_s_idx').on(t.s), uniqueIndex('question_rev_idx').on(t.rev)],
+);
+
+export type SectionRow = {
+  ss: boolean;
+  q: string[];
+  mpq: number;
+  tm: number;
+  nm: number;
+  o: number;
+  sub?: Record<string, { q: string[]; mpq: number; tm: number; nm: number; o: number }>;
+};
+
+export const questionSet = sqliteTable(
+  'question_set',
+  {
+    id: id(),
+    l: text('l').notNull(),
+    mpq: real('mpq').notNull(),
+    tm: real('tm').notNull(),
+    nm: real('nm').notNull().default(0),
+    dur: integer('dur').notNull().default(0),
+    isM: integer('is_m', { mode: 'boolean' }).notNull().default(false),
+    inst: text('inst').notNull().default(''),
+    q: json<string[]>('q').notNull(),
+    sections: json<Record<string, SectionRow>>('sections').notNull(),
+    /** Publish time in minutes since the epoch (spec §3). */
+    pts: integer('pts').notNull(),
+    createdBy: text('created_by').references(() => person.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at').notNull(),
+    ...replicated(),
+  },
+  (t) => [uniqueIndex('question_set_rev_idx').on(t.rev)],
+);
+
+/** A learner's attempt at a set (spec store `test_summary`); the id is chosen by the client. */
+export const attempt = sqliteTable(
+  'attempt',
+  {
+    id: text('id').primaryKey(),
+    personId: text('person_id')
+      .notNull()
+      .references(() => person.id, { onDelete: 'cascade' }),
+    qsid: text('qsid')
+      .notNull()
+      .references(() => questionSet.id, { onDelete: 'cascade' }),
+    /** Device start time (ms, device clock corrected by the server offset). */
+    st: integer('st').notNull(),
+    /** When the server first saw this attempt (ms, server clock). */
+    serverFirstSeen: integer('server_first_seen').notNull(),
+    lsq: text('lsq'),
+    idx: integer('idx').notNull().default(0),
+    selectedSection: text('selected_section'),
+    answers: json<Record<string, { ua: unknown; status: string }>>('answers').notNull(),
+    status: text('status').notNull().default('IN_PROGRESS'),
+    submittedAt: integer('submitted_at'),
+    updatedAt: integer('updated_at').notNull(),
+    ...replicated(),
+  },
+  (t) => [
+    index('attempt_person_idx').on(t.personId, t.rev),
+    uniqueIndex('attempt_rev_idx').on(t.rev),
+  ],
+);
+
+export const examResult = sqliteTable(
+  'exam_result',
+  {
+    id: id(),
+    personId: text('person_id')
+      .notNull()
+      .references(() => person.id, { onDelete: 'cascade' }),
+    qsid: text('qsid')
+      .notNull()
+      .references(() => questionSet.id, { onDelete: 'cascade' }),
+    attemptId: text('attempt_id')
+      .notNull()
+      .unique()
+      .references(() => attempt.id, { onDelete: 'cascade' }),
+    /** Marks per section; the main part under `wos` (spec §3). */
+    marks: json<Record<string, number>>('marks').notNull(),
+    userRes: json<Record<string, Record<string, { ua: unknown; mg: number | null }>>>('user_res').notNull(),
+    totalMarks: real('total_marks').notNull(),
+    /** End time in epoch seconds (spec §3). */
+    et: integer('et').notNull(),
+    createdAt: createdAt(),
+    ...replicated(),
+  },
+  (t) => [index('result_person_idx').on(t.personId, t.rev), uniqueIndex('result_rev_idx').on(t.rev)],
+);
+
+export const plan = sqliteTable('plan', {
+  id: id(),
+  code: text('code').notNull().unique(),
+  name: json<{ en: string; hi: string }>('name').notNull(),
+  total: integer('total').notNull(),
+  approx: json<{ en: string; hi: string }>('approx').notNull(),
+  contents: json<{ en: string; hi: string }[]>('contents').notNull(),
+  active: integer('active', { mode: 'boolean' }).notNull().default(true),
+  sortOrder: integer('sort_order').notNull().default(0),
+  createdAt: createdAt(),
+});
+
+export const purchaseOrder = sqliteTable(
+  'purchase_order',
+  {
+    id: id(),
+    personId: text('person_id').references(() => person.id, { onDelete: 'set null' }),
+    planId: text('plan_id').references(() => plan.id, { onDelete: 'restrict' }),
+    /** Amount in rupees, copied from the plan on the server (never from the client). */
+    amount: real('amount').notNull(),
+    status: text('status').notNull().default('CREATED'),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [index('order_person_idx').on(t.personId), index('order_created_idx').on(t.createdAt)],
+);
+
+export const payment = sqliteTable(
+  'payment',
+  {
+    id: id(),
+    amount: real('amount').notNull(),
+    channel: text('channel').notNull(),
+    transactionId: text('transaction_id').notNull().unique(),
+    details: json<unknown>('details'),
+    isCredit: integer('is_credit', { mode: 'boolean' }).notNull().default(true),
+    orderId: text('order_id').references(() => purchaseOrder.id, { onDelete: 'set null' }),
+    personId: text('person_id').references(() => person.id, { onDelete: 'set null' }),
+    status: text('status').notNull().default('PENDING'),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [index('payment_created_idx').on(t.createdAt)],
+);
+
+export const contactMessage = sqliteTable('contact_message', {
+  id: id(),
+  name: text('name').notNull(),
+  email: text('email'),
+  mobile: text('mobile').notNull(),
+  description: text('description').notNull(),
+  createdAt: createdAt(),
+});
+
+export const brand = sqliteTable('brand', {
+  id: id(),
+  name: text('name').notNull().unique(),
+  description: text('description').notNull().default(''),
+  logo: text('logo'),
+  createdAt: createdAt(),
+  updatedAt: integer('updated_at').notNull(),
+});
+
+/** One-time codes: login OTPs and password-reset codes. Only a hash of the code is kept. */
+export const oneTimeCode = sqliteTable(
+  'one_time_code',
+  {
+    id: id(),
+    personId: text('person_id')
+      .notNull()
+      .references(() => person.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: ['OTP', 'RESET'] }).notNull(),
+    codeHash: text('code_hash').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    usedAt: integer('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('otc_person_idx').on(t.personId, t.purpose)],
+);
+
+/** Messages sent (or to be sent) by the outbox adapter (ARCHITECTURE decision 9). */
+export const outbox = sqliteTable(
+  'outbox',
+  {
+    id: id(),
+    channel: text('channel', { enum: ['email', 'sms'] }).notNull(),
+    recipient: text('recipient').notNull(),
+    subject: text('subject').notNull(),
+    body: text('body').notNull(),
+    status: text('status').notNull().default('QUEUED'),
+    error: text('error'),
+    createdAt: createdAt(),
+    sentAt: integer('sent_at'),
+  },
+  (t) => [index('outbox_recipient_idx').on(t.recipient, t.createdAt)],
+);
+
+export const pushToken = sqliteTable('push_token', {
+  id: id(),
+  personId: text('person_id')
+    .notNull()
+    .references(() => person.id, { onDelete: 'cascade' }),
+  token: text('token').notNull().unique(),
+  createdAt: createdAt(),
+});
+
+/** Counters of rate-limiter-flexible's Drizzle store (kept in the database, not in memory). */
+export const rateLimit = sqliteTable('rate_limit', {
+  key: text('key').primaryKey(),
+  points: integer('points').notNull(),
+  expire: integer('expire', { mode: 'timestamp_ms' }),
+});
+

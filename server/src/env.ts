@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/** The process environment, parsed once; nothing else reads `process.env`. */
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  JWT_SECRET: z.string().min(32, { error: 'JWT_SECRET must be at least 32 characters' }).optional(),
+  SMTP_URL: z.url().optional(),
+  /** Sender address for e-mail sent through SMTP_URL. */
+  MAIL_FROM: z.string().min(3).default('Pariksha Mitra <no-reply@localhost>'),
+  /** Use the first X-Forwarded-For address as the client IP (only behind a trusted proxy). */
+  TRUST_PROXY: z.stringbool().default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Directory of the built client; default dist/ at the project root. */
+  CLIENT_DIR: z.string().min(1).optional(),
+});
+export type Env = z.infer<typeof envSchema>;
+
+export type Config = Omit<Env, 'JWT_SECRET' | 'DATA_DIR'> & {
+  dataDir: string;
+  jwtSecret: Uint8Array;
+};
+
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+  const r = envSchema.safeParse(source);
+  if (!r.success) {
+    const detail = r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid environment: ${detail}`);
+  }
+  return r.data;
+}
+
+/**
+ * Resolves the data directory and the JWT secret. Without JWT_SECRET a 256-bit secret is drawn
+ * from the CSPRNG once and kept in DATA_DIR/jwt-secret (mode 600), so tokens survive restarts.
+ */
+export function loadConfig(env: Env = parseEnv()): Config {
+  const dataDir = path.resolve(env.DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  let secret: string;
+  if (env.JWT_SECRET) {
+    secret = env.JWT_SECRET;
+  } else {
+    const file = path.join(dataDir, 'jwt-secret');
+    if (!existsSync(file)) {
+      writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600, flag: 'wx' });
+    }
+    secret = readFileSync(file, 'utf8').trim();
+  }
+  const { JWT_SECRET: _s, DATA_DIR: _d, ...rest } = env;
+  return { ...rest, dataDir, jwtSecret: new TextEncoder().encode(secret) };
+}

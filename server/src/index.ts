@@ -1,0 +1,69 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from '@hono/node-server';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { createApp } from './app';
+import type { Deps } from './context';
+import { openDatabase } from './db/client';
+import { seedDatabase } from './db/seed';
+import { loadConfig, parseEnv } from './env';
+import { createLogger } from './lib/logger';
+import { createLocalOutbox, createSmtpOutbox } from './lib/outbox';
+import { createRateLimits } from './lib/rate-limit';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+async function main() {
+  const config = loadConfig(parseEnv());
+  const log = createLogger(config.LOG_LEVEL);
+  const database = openDatabase(config.dataDir);
+  const { seeded } = await seedDatabase(database.db);
+  log.info({ dataDir: config.dataDir, seeded }, seeded ? 'database seeded from fixtures' : 'database ready');
+
+  const outbox = config.SMTP_URL
+    ? createSmtpOutbox(database.db, log, config.SMTP_URL, config.MAIL_FROM)
+    : createLocalOutbox(database.db, log);
+  const deps: Deps = { db: database.db, config, outbox, rates: createRateLimits(database.db), log };
+  const app = createApp(deps);
+
+  // The built client: files as they are, and index.html for every other non-API path (SPA routes).
+  const clientDir = path.resolve(config.CLIENT_DIR ?? path.join(root, 'dist'));
+  const indexFile = path.join(clientDir, 'index.html');
+  if (existsSync(indexFile)) {
+    const relRoot = path.relative(process.cwd(), clientDir) || '.';
+    app.use('/*', serveStatic({ root: relRoot }));
+    const indexHtml = readFileSync(indexFile, 'utf8');
+    app.get('*', (c) => (c.req.path.startsWith('/api') ? c.notFound() : c.html(indexHtml)));
+  } else {
+    log.warn({ clientDir }, 'no built client found; serving the API only (run npm run build)');
+  }
+
+  const server = serve({ fetch: app.fetch, hostname: config.HOST, port: config.PORT }, (info) => {
+    log.info({ url: `http://${config.HOST}:${info.port}` }, 'listening');
+  });
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    server.close(() => {
+      database.close();
+      log.info('closed');
+      process.exit(0);
+    });
+    // Open keep-alive / SSE connections must not hold the process forever.
+    setTimeout(() => {
+      database.close();
+      process.exit(0);
+    }, 5000).unref();
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,45 @@
+import type { ActionType } from '../../../sync-protocol/src/activity-log';
+import type { Conn } from '../db/client';
+import { activityLog } from '../db/schema';
+
+export type Actor = { id: string; name: string } | null;
+
+const SECRET_KEYS = new Set(['passwordHash', 'password', 'tokenVersion', 'codeHash', 'token']);
+
+/** Copies a value for the log with secrets removed (issue 2 §7). */
+export function scrub(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(scrub);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>)
+        .filter(([k]) => !SECRET_KEYS.has(k))
+        .map(([k, v]) => [k, scrub(v)]),
+    );
+  }
+  return value;
+}
+
+/** Writes one activity entry; call inside the transaction of the change it records. */
+export function logActivity(
+  tx: Conn,
+  entry: {
+    actor: Actor;
+    action: ActionType;
+    entity: string;
+    entityId: string;
+    oldValue?: unknown;
+    newValue?: unknown;
+  },
+): void {
+  tx.insert(activityLog)
+    .values({
+      actionType: entry.action,
+      personId: entry.actor?.id ?? null,
+      personName: entry.actor?.name ?? null,
+      entityAffected: entry.entity,
+      entityId: entry.entityId,
+      oldValue: entry.oldValue === undefined ? null : scrub(entry.oldValue),
+      newValue: entry.newValue === undefined ? null : scrub(entry.newValue),
+    })
+    .run();
+}

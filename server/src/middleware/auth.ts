@@ -1,0 +1,68 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { MiddlewareHandler } from 'hono';
+import { MSG } from '../../../sync-protocol/src/messages';
+import type { Access } from '../access';
+import type { AppEnv, Deps, Principal } from '../context';
+import { permission, person, personPermission } from '../db/schema';
+import { forbidden, unauthenticated } from '../lib/errors';
+import { verifyToken } from '../lib/jwt';
+
+/**
+ * Resolves a bearer token to a principal. The person row is read on every request so that a
+ * password change, an admin reset, a status change or a revoked permission takes effect at once
+ * (the token carries only the person id and the token version).
+ */
+export async function principalFromToken(deps: Deps, token: string): Promise<Principal | null> {
+  const claims = await verifyToken(deps.config.jwtSecret, token);
+  if (!claims) return null;
+  const row = deps.db
+    .select({
+      id: person.id,
+      name: person.name,
+      status: person.status,
+      tokenVersion: person.tokenVersion,
+      permissions: sql<string | null>`(select group_concat(${permission.permission}) from ${personPermission}
+        join ${permission} on ${permission.id} = ${personPermission.permissionId}
+        where ${personPermission.personId} = ${person.id})`,
+    })
+    .from(person)
+    .where(and(eq(person.id, claims.sub)))
+    .get();
+  if (!row || row.tokenVersion !== claims.tv || row.status !== 'ACTIVE') return null;
+  return {
+    id: row.id,
+    name: row.name,
+    permissions: new Set(row.permissions ? row.permissions.split(',') : []),
+  };
+}
+
+function bearer(header: string | undefined): string | null | undefined {
+  if (!header) return undefined;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return m?.[1] ?? null;
+}
+
+/**
+ * Checks a route's entry of the access table. Order: token first (401), then permissions (403),
+ * so that an anonymous caller never learns which permission a route needs.
+ */
+export function authorize(deps: Deps, access: Access): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    c.set('principal', null);
+    if (access === 'public') return next();
+    const header = c.req.header('authorization');
+    // Basic credentials are a login's business, not a session.
+    const token = header && /^Basic\s/i.test(header) ? undefined : bearer(header);
+    if (token === undefined) {
+      if (access === 'optional') return next();
+      throw unauthenticated(MSG.loginRequired);
+    }
+    const principal = token ? await principalFromToken(deps, token) : null;
+    if (!principal) throw unauthenticated(MSG.sessionExpired);
+    c.set('principal', principal);
+    if (Array.isArray(access)) {
+      for (const p of access) if (!principal.permissions.has(p)) throw forbidden(MSG.permissionDenied);
+    }
+    return next();
+  };
+}

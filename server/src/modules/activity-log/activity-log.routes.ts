@@ -1,0 +1,15 @@
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import { activityLogQuerySchema } from '../../../../sync-protocol/src/activity-log';
+import type { AppEnv, Deps } from '../../context';
+import { parseQuery } from '../../lib/http';
+import { route } from '../../lib/route';
+import * as log from './activity-log.service';
+
+export function activityLogRoutes(app: Hono<AppEnv>, deps: Deps) {
+  route(app, deps, 'GET /getActivityLog/count', (c) => {
+    parseQuery(c, z.strictObject({}));
+    return c.json(log.total(deps));
+  });
+  route(app, deps, 'GET /getActivityLog', (c) => c.json(log.page(deps, parseQuery(c, activityLogQuerySchema))));
+}

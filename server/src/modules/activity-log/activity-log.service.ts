@@ -1,0 +1,41 @@
+import { asc, count, desc } from 'drizzle-orm';
+import type { ActivityLogEntry } from '../../../../sync-protocol/src/activity-log';
+import type { Deps } from '../../context';
+import { activityLog } from '../../db/schema';
+
+const SORT = {
+  createdAt: activityLog.createdAt,
+  actionType: activityLog.actionType,
+  person: activityLog.personName,
+  entityAffected: activityLog.entityAffected,
+} as const;
+
+/** GET /getActivityLog — newest first by default; §9 page size 50. */
+export function page(
+  deps: Deps,
+  input: { pageSize: number; offset: number; sort: keyof typeof SORT; order: 'asc' | 'desc' },
+) {
+  const dir = input.order === 'asc' ? asc : desc;
+  const rows = deps.db
+    .select()
+    .from(activityLog)
+    .orderBy(dir(SORT[input.sort]), dir(activityLog.createdAt), dir(activityLog.id))
+    .limit(input.pageSize)
+    .offset(input.offset)
+    .all();
+  const data: ActivityLogEntry[] = rows.map((r) => ({
+    id: r.id,
+    createdAt: r.createdAt,
+    actionType: r.actionType as ActivityLogEntry['actionType'],
+    person: r.personName ? { id: r.personId ?? '', name: r.personName } : null,
+    entityAffected: r.entityAffected,
+    entityId: r.entityId,
+    oldValue: r.oldValue,
+    newValue: r.newValue,
+  }));
+  return { success: true as const, data };
+}
+
+export function total(deps: Deps) {
+  return { success: true as const, count: deps.db.select({ n: count() }).from(activityLog).get()?.n ?? 0 };
+}

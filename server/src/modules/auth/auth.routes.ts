@@ -1,0 +1,64 @@
+import type { Context, Hono } from 'hono';
+import {
+  adminResetSchema,
+  changePasswordSchema,
+  createOnBehalfSchema,
+  requestOtpSchema,
+  requestResetSchema,
+  resetWithCodeSchema,
+  signupSchema,
+  verifyOtpSchema,
+} from '../../../../sync-protocol/src/auth';
+import { MSG } from '../../../../sync-protocol/src/messages';
+import type { AppEnv, Deps } from '../../context';
+import { badRequest } from '../../lib/errors';
+import { clientIp, parseBasic, parseJson } from '../../lib/http';
+import { principalOf, route } from '../../lib/route';
+import * as auth from './auth.service';
+
+/** An empty body is allowed where the spec sends none; anything else must be an empty object. */
+async function emptyBody(c: Context<AppEnv>) {
+  const text = await c.req.text();
+  if (text.trim() === '' || text.trim() === '{}') return;
+  throw badRequest('Unexpected request body');
+}
+
+export function authRoutes(app: Hono<AppEnv>, deps: Deps) {
+  const ip = (c: Parameters<typeof clientIp>[0]) => clientIp(c, deps.config.TRUST_PROXY);
+
+  route(app, deps, 'POST /UserLogin/login', async (c) => {
+    await emptyBody(c);
+    const basic = parseBasic(c);
+    if (!basic) throw badRequest(MSG.credentialsRequired);
+    return c.json(await auth.login(deps, { username: basic.user, password: basic.pass, ip: ip(c) }));
+  });
+  route(app, deps, 'POST /UserLogin/createUserOnBehalf', async (c) =>
+    c.json(await auth.createOnBehalf(deps, principalOf(c), await parseJson(c, createOnBehalfSchema)), 201),
+  );
+  route(app, deps, 'POST /UserLogin/resetPassword', async (c) => {
+    const body = await parseJson(c, requestResetSchema);
+    return c.json(await auth.requestReset(deps, { username: body.username, ip: ip(c) }));
+  });
+  route(app, deps, 'POST /UserLogin/updatePasswordWithResetCode', async (c) => {
+    const body = await parseJson(c, resetWithCodeSchema);
+    return c.json(await auth.resetWithCode(deps, { username: body.username, basic: parseBasic(c), ip: ip(c) }));
+  });
+  route(app, deps, 'PATCH /UserLogin/updatePasswordWithOldPassword', async (c) =>
+    c.json(await auth.changePassword(deps, principalOf(c), await parseJson(c, changePasswordSchema))),
+  );
+  route(app, deps, 'PUT /UserLogin/resetUserPasswordByAdmin', async (c) =>
+    c.json(await auth.adminReset(deps, principalOf(c), await parseJson(c, adminResetSchema))),
+  );
+  route(app, deps, 'POST /UserLogin', async (c) => {
+    const body = await parseJson(c, signupSchema);
+    return c.json(await auth.signup(deps, body), 201);
+  });
+  route(app, deps, 'POST /OTP/requestOTP', async (c) => {
+    const body = await parseJson(c, requestOtpSchema);
+    return c.json(await auth.requestOtp(deps, { mobile: body.mobile, ip: ip(c) }));
+  });
+  route(app, deps, 'POST /OTP/verifyOTPAndSignIn', async (c) => {
+    await parseJson(c, verifyOtpSchema);
+    return c.json(await auth.verifyOtp(deps, { basic: parseBasic(c), ip: ip(c) }));
+  });
+}

@@ -1,0 +1,18 @@
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import { brandCreateSchema, brandUpdateSchema } from '../../../../sync-protocol/src/brand';
+import { idSchema } from '../../../../sync-protocol/src/common';
+import type { AppEnv, Deps } from '../../context';
+import { parseJson, parseQuery, parseWith } from '../../lib/http';
+import { principalOf, route } from '../../lib/route';
+import * as brands from './brands.service';
+
+export function brandRoutes(app: Hono<AppEnv>, deps: Deps) {
+  route(app, deps, 'GET /brand', (c) => {
+    parseQuery(c, z.strictObject({}));
+    return c.json(brands.list(deps));
+  });
+  route(app, deps, 'POST /brand', async (c) => c.json(brands.create(deps, principalOf(c), await parseJson(c, brandCreateSchema)), 201));
+  route(app, deps, 'PUT /brand', async (c) => c.json(brands.update(deps, principalOf(c), await parseJson(c, brandUpdateSchema))));
+  route(app, deps, 'DELETE /brand/:id', (c) => c.json(brands.remove(deps, principalOf(c), parseWith(idSchema, c.req.param('id')))));
+}

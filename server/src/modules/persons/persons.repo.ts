@@ -1,0 +1,124 @@
+import { eq, inArray, sql } from 'drizzle-orm';
+import type { PersonView } from '../../../../sync-protocol/src/person';
+import type { Conn } from '../../db/client';
+import { permission, person, personPermission, role, rolePermission } from '../../db/schema';
+
+export type PersonRow = typeof person.$inferSelect;
+
+/** Permission names a person holds (sorted). */
+export function permissionsOf(db: Conn, personId: string): string[] {
+  return db
+    .select({ p: permission.permission })
+    .from(personPermission)
+    .innerJoin(permission, eq(permission.id, personPermission.permissionId))
+    .where(eq(personPermission.personId, personId))
+    .orderBy(permission.permission)
+    .all()
+    .map((r) => r.p);
+}
+
+export function roleOf(db: Conn, roleId: string | null): { id: string; name: string } | null {
+  if (!roleId) return null;
+  return db.select({ id: role.id, name: role.name }).from(role).where(eq(role.id, roleId)).get() ?? null;
+}
+
+/** Finds a role by id or by (case-insensitive) name. */
+export function findRole(db: Conn, idOrName: string) {
+  return (
+    db.select().from(role).where(eq(role.id, idOrName)).get() ??
+    db.select().from(role).where(eq(role.name, idOrName.toUpperCase())).get()
+  );
+}
+
+/** Ids of the permissions with these names; throws the missing name back. */
+export function permissionIds(db: Conn, names: string[]): { ids: string[]; missing: string[] } {
+  if (names.length === 0) return { ids: [], missing: [] };
+  const rows = db.select().from(permission).where(inArray(permission.permission, names)).all();
+  const found = new Set(rows.map((r) => r.permission));
+  return { ids: rows.map((r) => r.id), missing: names.filter((n) => !found.has(n)) };
+}
+
+/** Replaces a person's permissions with the given ids. */
+export function setPersonPermissions(db: Conn, personId: string, ids: string[]): void {
+  db.delete(personPermission).where(eq(personPermission.personId, personId)).run();
+  if (ids.length) db.insert(personPermission).values(ids.map((permissionId) => ({ personId, permissionId }))).run();
+}
+
+/** Copies a role's permissions onto a person (spec §4 Person save). */
+export function copyRolePermissions(db: Conn, personId: string, roleId: string): void {
+  const ids = db
+    .select({ id: rolePermission.permissionId })
+    .from(rolePermission)
+    .where(eq(rolePermission.roleId, roleId))
+    .all()
+    .map((r) => r.id);
+  setPersonPermissions(db, personId, ids);
+}
+
+export function directDownlineCount(db: Conn, personId: string): number {
+  return db.select({ n: sql<number>`count(*)` }).from(person).where(eq(person.parentId, personId)).get()?.n ?? 0;
+}
+
+/** Everyone below a person in the referral tree (recursive over `parent_id`). */
+export function teamSize(db: Conn, personId: string): number {
+  const r = db.get<{ n: number }>(sql`
+    with recursive down(id) as (
+      select id from person where parent_id = ${personId}
+      union select p.id from person p join down d on p.parent_id = d.id
+    ) select count(*) as n from down`);
+  return r?.n ?? 0;
+}
+
+/** The referrer chain above a person, nearest first. */
+export function uplines(db: Conn, personId: string): { id: string; name: string }[] {
+  return db.all<{ id: string; name: string }>(sql`
+    with recursive up(id, name, parent_id, depth) as (
+      select p.id, p.name, p.parent_id, 1 from person p where p.id = (select parent_id from person where id = ${personId})
+      union all select p.id, p.name, p.parent_id, u.depth + 1 from person p join up u on p.id = u.parent_id where u.depth < 100
+    ) select id, name from up order by depth`);
+}
+
+/** The API view of a person (spec §3 short names); never includes the password hash. */
+export function toView(db: Conn, row: PersonRow, opts: { tree?: boolean } = {}): PersonView {
+  return {
+    id: row.id,
+    n: row.name,
+    m: row.mobile,
+    mv: row.mobileVerified,
+    e: row.email,
+    ev: row.emailVerified,
+    r: roleOf(db, row.roleId),
+    s: row.status,
+    p: row.parentId,
+    permissions: permissionsOf(db, row.id).map((p) => ({ permission: p })),
+    paidAmount: row.paidAmount,
+    aw: row.amountWithdrawable,
+    totalWithdrawn: row.totalWithdrawn,
+    tac: row.totalAmountCollected,
+    teamSize: opts.tree ? teamSize(db, row.id) : 0,
+    directDownlines: opts.tree ? directDownlineCount(db, row.id) : 0,
+    curr_orbit: row.currentOrbit,
+    aadharFront: row.aadharFront,
+    aadharBack: row.aadharBack,
+    pan: row.pan,
+    pic: row.pic,
+    amountForNextLevel: row.amountForNextLevel,
+    dq: row.donationQuota,
+    taw: row.totalAmountWithdrawable,
+    iprr: row.iprr,
+    co: row.co,
+    createdAt: row.createdAt,
+  };
+}
+
+/** The activity-log form of a person: the stored row less its secrets, plus permissions. */
+export function auditView(db: Conn, row: PersonRow) {
+  const { passwordHash: _h, tokenVersion: _t, ...rest } = row;
+  return { ...rest, permissions: permissionsOf(db, row.id) };
+}
+
+export function findByMobileOrEmail(db: Conn, key: { mobile: string } | { email: string }) {
+  return 'mobile' in key
+    ? db.select().from(person).where(eq(person.mobile, key.mobile)).get()
+    : db.select().from(person).where(eq(person.email, key.email)).get();
+}

@@ -1,0 +1,46 @@
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import { idSchema } from '../../../../sync-protocol/src/common';
+import {
+  customerQuerySchema,
+  personCreateSchema,
+  personPermissionsSchema,
+  personSearchSchema,
+  personUpdateSchema,
+  referrerLookupSchema,
+} from '../../../../sync-protocol/src/person';
+import type { AppEnv, Deps } from '../../context';
+import { clientIp, parseJson, parseQuery, parseWith } from '../../lib/http';
+import { principalOf, route } from '../../lib/route';
+import * as persons from './persons.service';
+
+const noQuery = z.strictObject({});
+
+export function personRoutes(app: Hono<AppEnv>, deps: Deps) {
+  // Static paths first: Hono matches in registration order, and /Person/:id would catch them.
+  route(app, deps, 'GET /Person', (c) => {
+    parseQuery(c, noQuery);
+    return c.json(persons.me(deps, principalOf(c)));
+  });
+  route(app, deps, 'GET /Person/get', (c) => c.json(persons.search(deps, parseQuery(c, personSearchSchema))));
+  route(app, deps, 'GET /Person/getReferrer', async (c) => {
+    await deps.rates.consume('lookupIp', clientIp(c, deps.config.TRUST_PROXY));
+    return c.json(persons.referrer(deps, parseQuery(c, referrerLookupSchema).strQuery));
+  });
+  route(app, deps, 'GET /Person/queryCustomers', (c) => c.json(persons.queryCustomers(deps, parseQuery(c, customerQuerySchema))));
+  route(app, deps, 'GET /Person/getTotalCustomers', (c) => {
+    parseQuery(c, noQuery);
+    return c.json(persons.totalCustomers(deps));
+  });
+  route(app, deps, 'GET /Person/:id', (c) => c.json(persons.getOne(deps, parseWith(idSchema, c.req.param('id')))));
+  route(app, deps, 'POST /Person', async (c) =>
+    c.json(await persons.create(deps, principalOf(c), await parseJson(c, personCreateSchema)), 201),
+  );
+  route(app, deps, 'PUT /Person', async (c) =>
+    c.json(persons.update(deps, principalOf(c), await parseJson(c, personUpdateSchema))),
+  );
+  route(app, deps, 'PATCH /Person/updatePermissionCollection', async (c) =>
+    c.json(persons.setPermissions(deps, principalOf(c), await parseJson(c, personPermissionsSchema))),
+  );
+  route(app, deps, 'DELETE /Person/:id', (c) => c.json(persons.remove(deps, principalOf(c), parseWith(idSchema, c.req.param('id')))));
+}

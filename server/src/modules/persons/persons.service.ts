@@ -1,0 +1,218 @@
+import { and, count, eq, or, sql } from 'drizzle-orm';
+import { MSG } from '../../../../sync-protocol/src/messages';
+import { DEFAULT_ROLE } from '../../../../sync-protocol/src/role';
+import type { Deps, Principal } from '../../context';
+import { person } from '../../db/schema';
+import { logActivity } from '../../lib/activity';
+import { badRequest, conflict, notFound } from '../../lib/errors';
+import { hashPassword } from '../../lib/passwords';
+import { assertUnique, generatePassword } from '../auth/auth.service';
+import {
+  auditView,
+  copyRolePermissions,
+  findByMobileOrEmail,
+  findRole,
+  permissionIds,
+  setPersonPermissions,
+  toView,
+  uplines,
+} from './persons.repo';
+
+function searchWhere(q: string) {
+  if (!q) return undefined;
+  const pattern = `%${q.replace(/[%_\\]/g, (ch) => `\\${ch}`)}%`;
+  const esc = sql`'\\'`;
+  return or(
+    sql`${person.name} like ${pattern} escape ${esc}`,
+    sql`${person.mobile} like ${pattern} escape ${esc}`,
+    sql`${person.email} like ${pattern} escape ${esc}`,
+  );
+}
+
+/** GET /Person — the signed-in person, with the referral tree around them. */
+export function me(deps: Deps, actor: Principal) {
+  const row = deps.db.select().from(person).where(eq(person.id, actor.id)).get();
+  if (!row) throw notFound('Person not found');
+  return { success: true as const, data: { ...toView(deps.db, row, { tree: true }), uplines: uplines(deps.db, row.id) } };
+}
+
+/** GET /Person/:id (admin detail view). */
+export function getOne(deps: Deps, id: string) {
+  const row = deps.db.select().from(person).where(eq(person.id, id)).get();
+  if (!row) throw notFound('Person not found');
+  return { success: true as const, data: { ...toView(deps.db, row, { tree: true }), uplines: uplines(deps.db, row.id) } };
+}
+
+/** GET /Person/get — search by name, mobile or e-mail; §9 page size 30. */
+export function search(deps: Deps, input: { strQuery: string; limit: number; offset: number }) {
+  const where = searchWhere(input.strQuery);
+  const rows = deps.db
+    .select()
+    .from(person)
+    .where(where)
+    .orderBy(person.name, person.id)
+    .limit(input.limit)
+    .offset(input.offset)
+    .all();
+  const total = deps.db.select({ n: count() }).from(person).where(where).get()?.n ?? 0;
+  return { success: true as const, data: rows.map((r) => toView(deps.db, r)), count: total };
+}
+
+/** GET /Person/getReferrer — exact match by mobile; only what the signup form needs to show. */
+export function referrer(deps: Deps, mobile: string) {
+  const row = findByMobileOrEmail(deps.db, { mobile });
+  return {
+    success: true as const,
+    data: row && row.status === 'ACTIVE' ? [{ id: row.id, n: row.name, m: row.mobile }] : [],
+  };
+}
+
+/** Customers are the people holding the MEMBER role (the learners). */
+function customerWhere(deps: Deps, q: string) {
+  const member = findRole(deps.db, DEFAULT_ROLE);
+  return and(eq(person.roleId, member?.id ?? ''), searchWhere(q));
+}
+
+export function queryCustomers(deps: Deps, input: { q: string; l: number; o: number }) {
+  const rows = deps.db
+    .select()
+    .from(person)
+    .where(customerWhere(deps, input.q))
+    .orderBy(person.createdAt)
+    .limit(input.l)
+    .offset(input.o)
+    .all();
+  return { success: true as const, data: rows.map((r) => toView(deps.db, r)) };
+}
+
+export function totalCustomers(deps: Deps) {
+  return { success: true as const, count: deps.db.select({ n: count() }).from(person).where(customerWhere(deps, '')).get()?.n ?? 0 };
+}
+
+function resolveRole(deps: Deps, r: string | undefined) {
+  const found = findRole(deps.db, r ?? DEFAULT_ROLE);
+  if (!found) throw badRequest('Role not found');
+  return found;
+}
+
+function assertParent(deps: Deps, p: string | null | undefined, selfId?: string) {
+  if (!p) return;
+  if (p === selfId) throw badRequest('A person cannot be their own referrer');
+  if (!deps.db.select({ id: person.id }).from(person).where(eq(person.id, p)).get()) throw badRequest(MSG.referrerNotFound);
+}
+
+/** POST /Person (admin): the role's permissions are copied to the new person. */
+export async function create(
+  deps: Deps,
+  actor: Principal,
+  input: { n: string; m: string; e: string | null; password?: string | undefined; r?: string | undefined; s?: string | undefined; p?: string | null | undefined },
+) {
+  assertUnique(deps, input.m, input.e);
+  const roleRow = resolveRole(deps, input.r);
+  assertParent(deps, input.p);
+  const passwordHash = await hashPassword(input.password ?? generatePassword());
+  const row = deps.db.transaction((tx) => {
+    assertUnique(deps, input.m, input.e);
+    const created = tx
+      .insert(person)
+      .values({
+        name: input.n,
+        mobile: input.m,
+        email: input.e,
+        roleId: roleRow.id,
+        status: input.s ?? 'ACTIVE',
+        parentId: input.p ?? null,
+        passwordHash,
+        // Without a password given, the person must set one through the reset-code flow.
+        iprr: input.password ? 0 : 1,
+      })
+      .returning()
+      .get();
+    copyRolePermissions(tx, created.id, roleRow.id);
+    logActivity(tx, { actor, action: 'CREATE', entity: 'person', entityId: created.id, newValue: auditView(tx, created) });
+    return created;
+  });
+  return { success: true as const, id: row.id, msg: `${row.name} ${MSG.personCreated}`, data: toView(deps.db, row) };
+}
+
+/** PUT /Person (admin). A changed role copies its permissions; explicit `permissions` win. */
+export function update(
+  deps: Deps,
+  actor: Principal,
+  input: {
+    id: string;
+    n?: string | undefined;
+    m?: string | undefined;
+    e?: string | null | undefined;
+    r?: string | undefined;
+    s?: string | undefined;
+    p?: string | null | undefined;
+    permissions?: string[] | undefined;
+  },
+) {
+  const before = deps.db.select().from(person).where(eq(person.id, input.id)).get();
+  if (!before) throw notFound('Person not found');
+  if (input.m !== undefined || input.e) assertUnique(deps, input.m ?? before.mobile, input.e ?? null, before.id);
+  const roleRow = input.r ? resolveRole(deps, input.r) : undefined;
+  assertParent(deps, input.p, before.id);
+  let permIds: string[] | undefined;
+  if (input.permissions) {
+    const { ids, missing } = permissionIds(deps.db, input.permissions);
+    if (missing.length) throw badRequest(`Unknown permission: ${missing.join(', ')}`);
+    permIds = ids;
+  }
+  const row = deps.db.transaction((tx) => {
+    const oldValue = auditView(tx, before);
+    const after = tx
+      .update(person)
+      .set({
+        ...(input.n !== undefined && { name: input.n }),
+        ...(input.m !== undefined && { mobile: input.m, mobileVerified: input.m === before.mobile && before.mobileVerified }),
+        ...(input.e !== undefined && { email: input.e, emailVerified: input.e === before.email && before.emailVerified }),
+        ...(input.s !== undefined && { status: input.s }),
+        ...(input.p !== undefined && { parentId: input.p }),
+        ...(roleRow && { roleId: roleRow.id }),
+        // A status change away from ACTIVE must end the person's sessions.
+        ...(input.s !== undefined && input.s !== before.status && { tokenVersion: sql`${person.tokenVersion} + 1` }),
+        updatedAt: Date.now(),
+      })
+      .where(eq(person.id, input.id))
+      .returning()
+      .get();
+    if (roleRow && roleRow.id !== before.roleId) copyRolePermissions(tx, after.id, roleRow.id);
+    if (permIds) setPersonPermissions(tx, after.id, permIds);
+    logActivity(tx, { actor, action: 'UPDATE', entity: 'person', entityId: after.id, oldValue, newValue: auditView(tx, after) });
+    return after;
+  });
+  return { success: true as const, msg: `${row.name} ${MSG.personUpdated}`, data: toView(deps.db, row) };
+}
+
+/** PATCH /Person/updatePermissionCollection: replaces a person's permissions. */
+export function setPermissions(deps: Deps, actor: Principal, input: { id: string; permissions: string[] }) {
+  const before = deps.db.select().from(person).where(eq(person.id, input.id)).get();
+  if (!before) throw notFound('Person not found');
+  const { ids, missing } = permissionIds(deps.db, input.permissions);
+  if (missing.length) throw badRequest(`Unknown permission: ${missing.join(', ')}`);
+  deps.db.transaction((tx) => {
+    const oldValue = auditView(tx, before);
+    setPersonPermissions(tx, before.id, ids);
+    logActivity(tx, { actor, action: 'UPDATE', entity: 'person', entityId: before.id, oldValue, newValue: auditView(tx, before) });
+  });
+  return { success: true as const, msg: `${before.name} ${MSG.personUpdated}`, data: toView(deps.db, before) };
+}
+
+/** DELETE /Person/:id. The referral tree closes over the gap (children move to the grandparent). */
+export function remove(deps: Deps, actor: Principal, id: string) {
+  if (id === actor.id) throw conflict(MSG.cannotDeleteSelf);
+  const before = deps.db.select().from(person).where(eq(person.id, id)).get();
+  if (!before) throw notFound('Person not found');
+  deps.db.transaction((tx) => {
+    const oldValue = auditView(tx, before);
+    tx.update(person).set({ parentId: before.parentId }).where(eq(person.parentId, id)).run();
+    tx.delete(person).where(eq(person.id, id)).run();
+    logActivity(tx, { actor, action: 'DELETE', entity: 'person', entityId: id, oldValue });
+  });
+  return { success: true as const, msg: MSG.personDeleted };
+}
+
+

@@ -1,0 +1,21 @@
+import { asc, eq } from 'drizzle-orm';
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppEnv, Deps } from '../../context';
+import { plan } from '../../db/schema';
+import { parseQuery } from '../../lib/http';
+import { route } from '../../lib/route';
+
+/** GET /plan — the active plans (spec §9), cheapest last as on the plan page. */
+export function planRoutes(app: Hono<AppEnv>, deps: Deps) {
+  route(app, deps, 'GET /plan', (c) => {
+    parseQuery(c, z.strictObject({}));
+    const data = deps.db
+      .select({ id: plan.id, code: plan.code, name: plan.name, total: plan.total, approx: plan.approx, contents: plan.contents })
+      .from(plan)
+      .where(eq(plan.active, true))
+      .orderBy(asc(plan.sortOrder))
+      .all();
+    return c.json({ success: true, data });
+  });
+}

@@ -1,0 +1,21 @@
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import { idSchema } from '../../../../sync-protocol/src/common';
+import { roleCreateSchema, rolePermissionsSchema, roleUpdateSchema } from '../../../../sync-protocol/src/role';
+import type { AppEnv, Deps } from '../../context';
+import { parseJson, parseQuery, parseWith } from '../../lib/http';
+import { principalOf, route } from '../../lib/route';
+import * as roles from './roles.service';
+
+export function roleRoutes(app: Hono<AppEnv>, deps: Deps) {
+  route(app, deps, 'GET /role', (c) => {
+    parseQuery(c, z.strictObject({}));
+    return c.json(roles.list(deps));
+  });
+  route(app, deps, 'POST /role', async (c) => c.json(roles.create(deps, principalOf(c), await parseJson(c, roleCreateSchema)), 201));
+  route(app, deps, 'PUT /role/updatePermissionCollection', async (c) =>
+    c.json(roles.setPermissions(deps, principalOf(c), await parseJson(c, rolePermissionsSchema))),
+  );
+  route(app, deps, 'PUT /role', async (c) => c.json(roles.update(deps, principalOf(c), await parseJson(c, roleUpdateSchema))));
+  route(app, deps, 'DELETE /role/:id', (c) => c.json(roles.remove(deps, principalOf(c), parseWith(idSchema, c.req.param('id')))));
+}

@@ -1,0 +1,14 @@
+import type { Hono } from 'hono';
+import { recentTagsQuerySchema, tagPatchSchema, tagQuerySchema } from '../../../../sync-protocol/src/tag';
+import type { AppEnv, Deps } from '../../context';
+import { parseJson, parseQuery } from '../../lib/http';
+import { principalOf, route } from '../../lib/route';
+import * as tags from './tags.service';
+
+export function tagRoutes(app: Hono<AppEnv>, deps: Deps) {
+  route(app, deps, 'GET /tag/getRecentlyUpdatedTags', (c) =>
+    c.json(tags.recent(deps, parseQuery(c, recentTagsQuerySchema).lastTimestamp)),
+  );
+  route(app, deps, 'GET /tag', (c) => c.json(tags.list(deps, parseQuery(c, tagQuerySchema).key)));
+  route(app, deps, 'PATCH /tag', async (c) => c.json(tags.patch(deps, principalOf(c), await parseJson(c, tagPatchSchema))));
+}

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { MSG } from './messages';
+import {
+  emailSchema,
+  idSchema,
+  mobileSchema,
+  optionalEmailSchema,
+  passwordSchema,
+  permissionRefSchema,
+} from './common';
+
+/** POST /api/UserLogin — signup (spec §5 Signup, §7 Auth). `p` is the referrer's person id. */
+export const signupSchema = z
+  .strictObject({
+    n: z
+      .string({ error: MSG.fullName })
+      .trim()
+      .min(4, { error: MSG.fullName })
+      .max(100, { error: MSG.fullName }),
+    m: mobileSchema,
+    e: optionalEmailSchema,
+    password: passwordSchema,
+    /** Confirm password; the form always sends it, other callers may leave it out. */
+    confirmPassword: z.string().max(128).optional(),
+    p: z.string({ error: MSG.referrerRequired }).min(1, { error: MSG.referrerRequired }).max(64),
+  })
+  .refine((v) => v.confirmPassword === undefined || v.confirmPassword === v.password, {
+    error: MSG.passwordMismatch,
+    path: ['confirmPassword'],
+  });
+export type SignupInput = z.input<typeof signupSchema>;
+
+/** POST /api/UserLogin/createUserOnBehalf — a signed-in person registers someone under them. */
+export const createOnBehalfSchema = z.strictObject({
+  n: z.string({ error: MSG.fullName }).trim().min(4, { error: MSG.fullName }).max(100),
+  m: mobileSchema,
+  e: optionalEmailSchema,
+  p: idSchema.optional(),
+});
+
+/** POST /api/UserLogin/resetPassword — request a reset code. */
+export const requestResetSchema = z.strictObject({
+  username: z.string({ error: MSG.credentialsRequired }).trim().min(1, { error: MSG.credentialsRequired }).max(254),
+});
+
+/** POST /api/UserLogin/updatePasswordWithResetCode — the code and new password travel in Basic auth. */
+export const resetWithCodeSchema = requestResetSchema;
+
+/** PATCH /api/UserLogin/updatePasswordWithOldPassword (spec §5 Change password). */
+export const changePasswordSchema = z
+  .strictObject({
+    oldPassword: passwordSchema,
+    newPassword: passwordSchema,
+    confirmPassword: z.string().max(128).optional(),
+  })
+  .refine((v) => v.confirmPassword === undefined || v.confirmPassword === v.newPassword, {
+    error: MSG.passwordsNotSame,
+    path: ['confirmPassword'],
+  });
+
+/** PUT /api/UserLogin/resetUserPasswordByAdmin. */
+export const adminResetSchema = z.strictObject({
+  personId: idSchema,
+  password: passwordSchema,
+});
+
+/** POST /api/OTP/requestOTP. `token` is an optional captcha token. */
+export const requestOtpSchema = z.strictObject({
+  type: z.literal('mobile'),
+  token: z.string().max(4096).optional(),
+  mobile: mobileSchema,
+});
+
+/** POST /api/OTP/verifyOTPAndSignIn — mobile and OTP travel in Basic auth. */
+export const verifyOtpSchema = z.strictObject({ type: z.literal('mobile') });
+
+/** The login response (spec §3 "Stored session data after login"). */
+export const loginResponseSchema = z.object({
+  success: z.literal(true),
+  msg: z.string(),
+  token: z.string(),
+  id: z.string(),
+  name: z.string(),
+  mobile: z.string(),
+  email: z.string().nullable(),
+  r: z.object({ name: z.string() }),
+  permissions: z.array(permissionRefSchema),
+  tac: z.number(),
+  iprr: z.number(),
+  dq: z.number(),
+  aw: z.number(),
+  curr_orbit: z.number(),
+  taw: z.number(),
+});
+export type LoginResponse = z.infer<typeof loginResponseSchema>;
+
+export { emailSchema };

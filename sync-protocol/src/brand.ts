@@ -1,0 +1,9 @@
+import { z } from 'zod';
+import { idSchema } from './common';
+
+export const brandCreateSchema = z.strictObject({
+  name: z.string().trim().min(1, { error: 'Brand name is required' }).max(100),
+  description: z.string().trim().max(1000).optional().default(''),
+  logo: z.url().max(2000).nullable().optional(),
+});
+export const brandUpdateSchema = brandCreateSchema.extend({ id: idSchema });

@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { MSG } from './messages';
+import { mobileSchema, optionalEmailSchema } from './common';
+
+/** POST /api/generic/submit-contact-details (spec §5 Contact). */
+export const contactSchema = z.strictObject({
+  name: z.string({ error: MSG.nameRequired }).trim().min(1, { error: MSG.nameRequired }).max(100),
+  email: optionalEmailSchema,
+  mobile: z.string({ error: MSG.mobileRequired }).min(1, { error: MSG.mobileRequired }).pipe(mobileSchema),
+  description: z
+    .string({ error: 'Description is required' })
+    .trim()
+    .min(1, { error: 'Description is required' })
+    .max(5000, { error: 'Description is too long' }),
+});
+
+/** PATCH /api/generic/update-firebase-token {token} */
+export const pushTokenSchema = z.strictObject({ token: z.string().min(1).max(4096) });

@@ -1,0 +1,76 @@
+/**
+ * User-visible texts that the server sends as `msg` (spec §5 and §8, verbatim).
+ * The client translates them by looking the English text up in its resource files.
+ */
+export const MSG = {
+  // §5 Signup
+  fullName: 'Please provide your full name',
+  validEmail: 'Please provide a valid email',
+  validMobile: 'Please provide a valid 10 digit mobile number',
+  passwordMin: 'Password should have atleast 4 characters',
+  passwordMismatch: 'Password and confirm password not matching',
+  referrerRequired: 'Please select a person',
+  referrerNotFound: 'Referrer not found',
+  mobileTaken: 'This mobile number is already registered',
+  emailTaken: 'This email is already registered',
+  userCreated: 'User successfully created',
+  // §5 Login
+  credentialsRequired: 'Username and password required',
+  loginFailed: 'Login failed',
+  badCredentials: 'Invalid username or password',
+  accountInactive: 'This account is not active',
+  loginSuccessful: 'Login successful',
+  // §5 Forgot / reset / change password
+  invalidEmail: 'Invalid email',
+  passwordsNotSame: 'New password and confirm password are not same',
+  passwordAndOtpRequired: 'Password and OTP are required',
+  passwordResetSuccessful: 'Password reset successfull',
+  passwordResetFailed: 'Failed to reset password',
+  resetCodeSent: 'Reset password code sent to email',
+  emailNotSent: 'Email could not be sent',
+  invalidCode: 'Invalid or expired code',
+  otpSent: 'OTP sent',
+  oldPasswordWrong: 'Old password is incorrect',
+  passwordChanged: 'Password changed successfully',
+  // §6 / §8 authorisation
+  loginRequired: 'Please login to continue',
+  sessionExpired: 'Session expired. Please login again.',
+  permissionDenied: 'Permission denied',
+  insufficientPermission: 'Insufficient permission. Please login as authorized user.',
+  tooManyRequests: 'Too many requests. Please try again later.',
+  // generic
+  notFound: 'Not found',
+  invalidJson: 'Malformed JSON body',
+  payloadTooLarge: 'Request body is too large',
+  serverError: 'Server error. Please contact developer',
+  someError: 'Some error occurred',
+  // §5 admin
+  nameRequired: 'Name is required',
+  mobileRequired: 'Mobile is required',
+  permissionNameRequired: 'Permission name is required',
+  roleNameRequired: 'Role name is required',
+  permissionExists: 'Permission already exists',
+  roleExists: 'Role already exists',
+  roleInUse: 'Role is assigned to people and cannot be deleted',
+  cannotDeleteSelf: 'You cannot delete your own account',
+  personPermissionFailed: 'Person detail updated but failed to update permission',
+  // §8 success texts
+  permissionCreated: 'permission created successfully',
+  permissionUpdated: 'permission updated successfully',
+  permissionDeleted: 'Permission deleted successfully',
+  roleAdded: 'Role added successfully',
+  roleUpdated: 'Role updated successfully',
+  rolePermissionsUpdated: 'Role permissions updated successfully',
+  roleDeleted: 'Role deleted successfully',
+  personCreated: 'created successfully. Assign role and permissions',
+  personUpdated: 'updated successfully',
+  personDeleted: 'Person deleted successfully',
+  contactPosted: 'Your message has been posted to community. One of the member will contact you soon.',
+  // §5 tags
+  tagNameRequired: 'Language and name are mandatory',
+  tagKeyMissing: 'Key missing. Cannot add tag without key',
+  tagExistingRequired: 'Please select existing tag',
+  tagCreated: 'Tag created successfully',
+  tagNotCreated: 'Tag could not be created',
+  brandExists: 'Brand already exists',
+} as const;

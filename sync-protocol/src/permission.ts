@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { MSG } from './messages';
+import { idSchema } from './common';
+
+/** Permission names are stored uppercase (spec §5). */
+export const permissionNameSchema = z
+  .string({ error: MSG.permissionNameRequired })
+  .trim()
+  .min(1, { error: MSG.permissionNameRequired })
+  .max(64)
+  .transform((v) => v.toUpperCase())
+  .pipe(z.string().regex(/^[A-Z0-9_]+$/, { error: 'Permission name may hold only letters, digits and _' }));
+
+export const permissionCreateSchema = z.strictObject({
+  permission: permissionNameSchema,
+  description: z.string().trim().max(500).optional().default(''),
+});
+export const permissionUpdateSchema = z.strictObject({
+  id: idSchema,
+  permission: permissionNameSchema,
+  description: z.string().trim().max(500).optional().default(''),
+});
+
+export const permissionSchema = z.object({
+  id: z.string(),
+  permission: z.string(),
+  description: z.string(),
+});
+export type Permission = z.infer<typeof permissionSchema>;
+
+/**
+ * Every permission the product checks. Spec §6 names the first fourteen; the role, report and
+ * activity-log permissions are ours, because every route must be guarded on the server.
+ */
+export const PERMISSIONS = {
+  CREATE_PERMISSION: 'Create permissions',
+  UPDATE_PERMISSION: 'Edit permissions',
+  DELETE_PERMISSION: 'Delete permissions',
+  CREATE_ORDER: 'Create orders at the sale point',
+  UPDATE_ORDER: 'Edit orders',
+  DELETE_ORDER: 'Delete orders',
+  QUESTION_EDITOR: 'Write questions and assemble question sets',
+  SHOP_EDITOR: 'Open the admin area and read the activity log',
+  CREATE_BRAND: 'Create brands',
+  UPDATE_BRAND: 'Edit brands',
+  DELETE_BRAND: 'Delete brands',
+  CREATE_PERSON: 'Create people',
+  UPDATE_PERSON: 'Search and edit people, reset their passwords and grant permissions',
+  DELETE_PERSON: 'Delete people',
+  CREATE_ROLE: 'Create roles',
+  UPDATE_ROLE: 'Edit roles and their permissions',
+  DELETE_ROLE: 'Delete roles',
+  VIEW_REPORT: 'Read sale, transaction and earning reports',
+} as const;
+export type PermissionName = keyof typeof PERMISSIONS;

@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { MSG } from './messages';
+import { emailSchema, idSchema, mobileSchema, optionalEmailSchema, passwordSchema } from './common';
+import { permissionListSchema } from './role';
+
+export const PERSON_STATUSES = ['ACTIVE', 'INACTIVE', 'BLOCKED'] as const;
+export const personStatusSchema = z.enum(PERSON_STATUSES);
+
+const personName = z
+  .string({ error: MSG.nameRequired })
+  .trim()
+  .min(1, { error: MSG.nameRequired })
+  .max(100);
+const adminMobile = z.string({ error: MSG.mobileRequired }).min(1, { error: MSG.mobileRequired }).pipe(mobileSchema);
+
+/** POST /api/Person (admin). `r` is a role id or name; default MEMBER. */
+export const personCreateSchema = z.strictObject({
+  n: personName,
+  m: adminMobile,
+  e: optionalEmailSchema,
+  password: passwordSchema.optional(),
+  r: z.string().min(1).max(64).optional(),
+  s: personStatusSchema.optional(),
+  p: idSchema.nullable().optional(),
+});
+
+/** PUT /api/Person (admin). Changing `r` copies the role's permissions to the person (spec §4). */
+export const personUpdateSchema = z.strictObject({
+  id: idSchema,
+  n: personName.optional(),
+  m: adminMobile.optional(),
+  /** Absent: unchanged; '' or null: removed. */
+  e: z.union([z.literal('').transform(() => null), z.null(), emailSchema]).optional(),
+  r: z.string().min(1).max(64).optional(),
+  s: personStatusSchema.optional(),
+  p: idSchema.nullable().optional(),
+  permissions: permissionListSchema.optional(),
+});
+
+/** PATCH /api/Person/updatePermissionCollection. */
+export const personPermissionsSchema = z.strictObject({
+  id: idSchema,
+  permissions: permissionListSchema,
+});
+
+/** GET /api/Person/get — §5: search begins after more than 3 characters; §9 page size 30. */
+export const personSearchSchema = z.strictObject({
+  strQuery: z.string().trim().max(100).optional().default(''),
+  limit: z.coerce.number().int().min(1).max(100).optional().default(30),
+  offset: z.coerce.number().int().min(0).optional().default(0),
+});
+
+/** GET /api/Person/getReferrer — exact lookup by mobile (spec §2 Person lookup). */
+export const referrerLookupSchema = z.strictObject({
+  strQuery: mobileSchema,
+  limit: z.coerce.number().int().min(1).max(30).optional(),
+  offset: z.coerce.number().int().min(0).optional(),
+  detail: z.enum(['true', 'false']).optional(),
+  type: z.enum(['referrer']).optional(),
+});
+
+/** GET /api/Person/queryCustomers. */
+export const customerQuerySchema = z.strictObject({
+  q: z.string().trim().max(100).optional().default(''),
+  l: z.coerce.number().int().min(1).max(100).optional().default(30),
+  o: z.coerce.number().int().min(0).optional().default(0),
+});
+
+/** A person as the API returns it (spec §3 short names); never a password hash. */
+export type PersonView = {
+  id: string;
+  n: string;
+  m: string;
+  mv: boolean;
+  e: string | null;
+  ev: boolean;
+  r: { id: string; name: string } | null;
+  s: string;
+  p: string | null;
+  permissions: { permission: string }[];
+  paidAmount: number;
+  aw: number;
+  totalWithdrawn: number;
+  tac: number;
+  teamSize: number;
+  directDownlines: number;
+  curr_orbit: number;
+  aadharFront: string | null;
+  aadharBack: string | null;
+  pan: string | null;
+  pic: string | null;
+  amountForNextLevel: number;
+  dq: number;
+  taw: number;
+  iprr: number;
+  co: string | null;
+  createdAt: number;
+};

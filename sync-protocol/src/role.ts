@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { MSG } from './messages';
+import { idSchema } from './common';
+import { permissionNameSchema } from './permission';
+
+export const roleNameSchema = z
+  .string({ error: MSG.roleNameRequired })
+  .trim()
+  .min(1, { error: MSG.roleNameRequired })
+  .max(64)
+  .transform((v) => v.toUpperCase())
+  .pipe(z.string().regex(/^[A-Z0-9_]+$/, { error: 'Role name may hold only letters, digits and _' }));
+
+/** Permissions in a write payload: names, or `{ permission }` items as the API returns them. */
+export const permissionListSchema = z
+  .array(z.union([permissionNameSchema, z.strictObject({ permission: permissionNameSchema })]))
+  .max(500)
+  .transform((list) => [...new Set(list.map((p) => (typeof p === 'string' ? p : p.permission)))]);
+
+export const roleCreateSchema = z.strictObject({
+  name: roleNameSchema,
+  description: z.string().trim().max(500).optional().default(''),
+  permissions: permissionListSchema.optional(),
+});
+export const roleUpdateSchema = z.strictObject({
+  id: idSchema,
+  name: roleNameSchema,
+  description: z.string().trim().max(500).optional().default(''),
+  permissions: permissionListSchema.optional(),
+});
+export const rolePermissionsSchema = z.strictObject({
+  id: idSchema,
+  permissions: permissionListSchema,
+});
+
+/** Roles seeded on first start (issue 2); MEMBER is the default for signups. */
+export const ROLES = ['ADMIN', 'QUESTION_EDITOR', 'MEMBER', 'DONOR', 'BENEFICIARY', 'TRUST', 'TRUSTEE'] as const;
+export const DEFAULT_ROLE = 'MEMBER';

@@ -1,0 +1,14 @@
+/**
+ * Version of the replication protocol spoken between the client replica and `/api/sync`.
+ * A client whose major version differs gets 426 (ARCHITECTURE decision 2).
+ */
+export const PROTOCOL_VERSION = '1.0.0';
+
+/** Header carrying the client's protocol version on sync requests. */
+export const PROTOCOL_HEADER = 'X-Sync-Protocol';
+
+/** Header carrying the server's clock (epoch ms) on every response (ARCHITECTURE decision 5). */
+export const SERVER_TIME_HEADER = 'X-Server-Time';
+
+/** Version text shown in the drawer and footer (spec §9). */
+export const APP_VERSION = '1.0.7';
