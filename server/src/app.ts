@@ -4,7 +4,7 @@ import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { ERROR_STATUS } from '../../sync-protocol/src/errors';
+import type { ERROR_STATUS } from '../../sync-protocol/src/errors';
 import { MSG } from '../../sync-protocol/src/messages';
 import { SERVER_TIME_HEADER } from '../../sync-protocol/src/version';
 import type { AppEnv, Deps } from './context';
@@ -83,8 +83,8 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   tagRoutes(api, deps);
   genericRoutes(api, deps);
   planRoutes(api, deps);
-  api.notFound((c) => c.json(errorBody('NOT_FOUND', MSG.notFound), 404));
-
   app.route('/api', api);
+  // A mounted app's notFound is not consulted; the parent answers unknown paths.
+  app.notFound((c) => c.json(errorBody('NOT_FOUND', MSG.notFound), 404));
   return app;
 }

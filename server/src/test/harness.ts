@@ -1,0 +1,90 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createApp } from '../app';
+import type { Deps } from '../context';
+import { openDatabase } from '../db/client';
+import { seedDatabase } from '../db/seed';
+import { loadConfig, parseEnv } from '../env';
+import { createLogger } from '../lib/logger';
+import { createLocalOutbox } from '../lib/outbox';
+import { createRateLimits } from '../lib/rate-limit';
+
+export const DEMO = {
+  admin: { id: 'demo-admin', username: 'admin@example.com', mobile: '9000000001', password: 'admin1234' },
+  editor: { id: 'demo-editor', username: 'editor@example.com', mobile: '9000000002', password: 'editor1234' },
+  learner: { id: 'demo-learner', username: 'learner@example.com', mobile: '9000000003', password: 'learner1234' },
+} as const;
+
+export type Harness = Awaited<ReturnType<typeof startHarness>>;
+
+/**
+ * The real HTTP app on a real SQLite file in a fresh temporary directory, seeded from fixtures/,
+ * with the local outbox (the product's own adapter) — nothing mocked.
+ */
+export async function startHarness(opts: { dataDir?: string; seed?: boolean } = {}) {
+  const dataDir = opts.dataDir ?? mkdtempSync(path.join(tmpdir(), 'pm-test-'));
+  const config = loadConfig(parseEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }));
+  const log = createLogger('silent');
+  const database = openDatabase(config.dataDir);
+  if (opts.seed !== false) await seedDatabase(database.db);
+  const deps: Deps = {
+    db: database.db,
+    config,
+    outbox: createLocalOutbox(database.db, log),
+    rates: createRateLimits(database.db),
+    log,
+  };
+  const app = createApp(deps);
+
+  async function request(
+    method: string,
+    url: string,
+    init: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+  ) {
+    const headers: Record<string, string> = { ...init.headers };
+    if (init.token) headers.authorization = `Bearer ${init.token}`;
+    let body: string | undefined;
+    if (init.rawBody !== undefined) body = init.rawBody;
+    else if (init.body !== undefined) body = JSON.stringify(init.body);
+    if (body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
+    const res = await app.request(`/api${url}`, { method, headers, body });
+    const text = await res.text();
+    let json: any = null;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      json = text;
+    }
+    return { status: res.status, body: json, headers: res.headers };
+  }
+
+  function basic(user: string, pass: string) {
+    return `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`;
+  }
+
+  async function login(username: string, password: string) {
+    return request('POST', '/UserLogin/login', { headers: { authorization: basic(username, password) } });
+  }
+
+  async function tokenOf(who: keyof typeof DEMO) {
+    const r = await login(DEMO[who].username, DEMO[who].password);
+    if (r.status !== 200) throw new Error(`login ${who} failed: ${JSON.stringify(r.body)}`);
+    return r.body.token as string;
+  }
+
+  return {
+    app,
+    deps,
+    dataDir,
+    request,
+    basic,
+    login,
+    tokenOf,
+    close: () => database.close(),
+    destroy: () => {
+      database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
