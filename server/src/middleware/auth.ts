@@ -1,8 +1,9 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { MiddlewareHandler } from 'hono';
 import { MSG } from '../../../sync-protocol/src/messages';
 import type { Access } from '../access';
 import type { AppEnv, Deps, Principal } from '../context';
+import type { DB } from '../db/client';
 import { permission, person, personPermission } from '../db/schema';
 import { forbidden, unauthenticated } from '../lib/errors';
 import { verifyToken } from '../lib/jwt';
@@ -15,7 +16,27 @@ import { verifyToken } from '../lib/jwt';
 export async function principalFromToken(deps: Deps, token: string): Promise<Principal | null> {
   const claims = await verifyToken(deps.config.jwtSecret, token);
   if (!claims) return null;
-  const row = deps.db
+  const row = principalQuery(deps.db).get({ id: claims.sub });
+  if (!row || row.tokenVersion !== claims.tv || row.status !== 'ACTIVE') return null;
+  return {
+    id: row.id,
+    name: row.name,
+    permissions: new Set(row.permissions ? row.permissions.split(',') : []),
+  };
+}
+
+/** Prepared once per database: this runs on every authenticated request. */
+const prepared = new WeakMap<DB, ReturnType<typeof preparePrincipal>>();
+function principalQuery(db: DB) {
+  let q = prepared.get(db);
+  if (!q) {
+    q = preparePrincipal(db);
+    prepared.set(db, q);
+  }
+  return q;
+}
+function preparePrincipal(db: DB) {
+  return db
     .select({
       id: person.id,
       name: person.name,
@@ -26,14 +47,8 @@ export async function principalFromToken(deps: Deps, token: string): Promise<Pri
         where ${personPermission.personId} = ${person.id})`,
     })
     .from(person)
-    .where(and(eq(person.id, claims.sub)))
-    .get();
-  if (!row || row.tokenVersion !== claims.tv || row.status !== 'ACTIVE') return null;
-  return {
-    id: row.id,
-    name: row.name,
-    permissions: new Set(row.permissions ? row.permissions.split(',') : []),
-  };
+    .where(eq(person.id, sql.placeholder('id')))
+    .prepare();
 }
 
 function bearer(header: string | undefined): string | null | undefined {

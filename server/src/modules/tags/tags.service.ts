@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, gt } from 'drizzle-orm';
+import { and, asc, eq, gt, max, sql } from 'drizzle-orm';
 import { MSG } from '../../../../sync-protocol/src/messages';
 import type { Deps, Principal } from '../../context';
+import type { DB } from '../../db/client';
 import { tag } from '../../db/schema';
 import { logActivity } from '../../lib/activity';
 import { badRequest, notFound } from '../../lib/errors';
@@ -10,15 +11,32 @@ import { nextRev } from '../../lib/revision';
 type TagRow = typeof tag.$inferSelect;
 const view = (t: TagRow) => ({ key: t.key, tid: t.tid, tags: t.tags, uat: t.uat, ...(t.deleted && { deleted: true }) });
 
-/** GET /tag?key — live tags, one group or all. */
+/** GET /tag?key — live tags, one group or all. Prepared once per database: a hot read. */
 export function list(deps: Deps, key?: string) {
-  const rows = deps.db
-    .select()
-    .from(tag)
-    .where(and(eq(tag.deleted, false), key ? eq(tag.key, key) : undefined))
-    .orderBy(asc(tag.key), asc(tag.tid))
-    .all();
+  const q = listQueries(deps.db);
+  const rows = key ? q.byKey.all({ key }) : q.all.all();
   return { success: true as const, data: rows.map(view) };
+}
+
+const prepared = new WeakMap<DB, ReturnType<typeof prepareList>>();
+function listQueries(db: DB) {
+  let q = prepared.get(db);
+  if (!q) {
+    q = prepareList(db);
+    prepared.set(db, q);
+  }
+  return q;
+}
+function prepareList(db: DB) {
+  return {
+    byKey: db
+      .select()
+      .from(tag)
+      .where(and(eq(tag.deleted, false), eq(tag.key, sql.placeholder('key'))))
+      .orderBy(asc(tag.tid))
+      .prepare(),
+    all: db.select().from(tag).where(eq(tag.deleted, false)).orderBy(asc(tag.key), asc(tag.tid)).prepare(),
+  };
 }
 
 /** GET /tag/getRecentlyUpdatedTags?lastTimestamp — changes since then, deletions included. */
@@ -42,8 +60,12 @@ function slug(text: string): string {
  * on that tag — the "exists in other language" case; without, a new tag is created.
  */
 export function patch(deps: Deps, actor: Principal, input: { key: 'c' | 's' | 't' | 'e'; tagId?: string | null | undefined; newTag: string; lang: string }) {
-  const now = Date.now();
   const data = deps.db.transaction((tx) => {
+    // `uat` is the cursor of getRecentlyUpdatedTags ("changed after lastTimestamp"), so it must grow
+    // with every change, also within one millisecond or after the clock steps back; otherwise a
+    // client already holding that lastTimestamp would never receive this change.
+    const latest = tx.select({ m: max(tag.uat) }).from(tag).get()?.m ?? 0;
+    const now = Math.max(Date.now(), latest + 1);
     if (input.tagId) {
       const before = tx.select().from(tag).where(eq(tag.tid, input.tagId)).get();
       if (!before || before.deleted) throw notFound(MSG.tagExistingRequired);
