@@ -1,3 +1,4 @@
+import type { webcrypto } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import { LRUCache } from 'lru-cache';
 
@@ -11,8 +12,8 @@ export type TokenClaims = { sub: string; tv: number };
  * Importing the HMAC key costs more than verifying a signature, so each secret is imported once
  * (it is verified on every authenticated request).
  */
-const keys = new WeakMap<Uint8Array, Promise<CryptoKey>>();
-function keyOf(secret: Uint8Array): Promise<CryptoKey> {
+const keys = new WeakMap<Uint8Array, Promise<webcrypto.CryptoKey>>();
+function keyOf(secret: Uint8Array): Promise<webcrypto.CryptoKey> {
   let k = keys.get(secret);
   if (!k) {
     k = crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);

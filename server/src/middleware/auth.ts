@@ -36,18 +36,21 @@ function principalQuery(db: DB) {
   return q;
 }
 function preparePrincipal(db: DB) {
+  // Joins rather than a correlated subquery: drizzle leaves columns unqualified in a one-table
+  // select, and inside a subquery an unqualified "id" would bind to the inner table.
   return db
     .select({
       id: person.id,
       name: person.name,
       status: person.status,
       tokenVersion: person.tokenVersion,
-      permissions: sql<string | null>`(select group_concat(${permission.permission}) from ${personPermission}
-        join ${permission} on ${permission.id} = ${personPermission.permissionId}
-        where ${personPermission.personId} = ${person.id})`,
+      permissions: sql<string | null>`group_concat(${permission.permission})`,
     })
     .from(person)
+    .leftJoin(personPermission, eq(personPermission.personId, person.id))
+    .leftJoin(permission, eq(permission.id, personPermission.permissionId))
     .where(eq(person.id, sql.placeholder('id')))
+    .groupBy(person.id)
     .prepare();
 }
 

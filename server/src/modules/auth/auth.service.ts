@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { LoginResponse } from '../../../../sync-protocol/src/auth';
-import { normaliseMobile, normaliseUsername } from '../../../../sync-protocol/src/common';
+import { emailSchema, normaliseMobile, normaliseUsername } from '../../../../sync-protocol/src/common';
 import { MSG } from '../../../../sync-protocol/src/messages';
 import { DEFAULT_ROLE } from '../../../../sync-protocol/src/role';
 import type { Deps, Principal } from '../../context';
@@ -52,21 +52,32 @@ export async function loginResponse(deps: Deps, row: PersonRow, msg: string = MS
 }
 
 function usernameKey(username: string) {
-  const key = normaliseUsername(username);
+  let key = normaliseUsername(username);
+  // Anything with '@' is meant as an e-mail, but only a well-formed one is (spec §5 'Invalid email').
+  if (key && 'email' in key && !emailSchema.safeParse(key.email).success) key = null;
   return { key, label: key ? ('email' in key ? key.email : key.mobile) : username.trim().toLowerCase() };
+}
+
+/**
+ * The rate-limit key of an account: its id when the username names one, so that failures through
+ * its e-mail and through its mobile share one budget; the written username otherwise.
+ */
+function accountKey(row: PersonRow | undefined, label: string): string {
+  return row ? `id:${row.id}` : `name:${label}`;
 }
 
 /** POST /UserLogin/login. Only failures count towards the rate limits. */
 export async function login(deps: Deps, input: { username: string; password: string; ip: string }) {
   if (!input.username.trim() || !input.password) throw badRequest(MSG.credentialsRequired);
   const { key, label } = usernameKey(input.username);
-  await deps.rates.check('loginIp', input.ip);
-  await deps.rates.check('loginAccount', label);
   const row = key ? findByMobileOrEmail(deps.db, key) : undefined;
+  const account = accountKey(row, label);
+  await deps.rates.check('loginIp', input.ip);
+  await deps.rates.check('loginAccount', account);
   const ok = await verifyPassword(row?.passwordHash ?? null, input.password);
   if (!row || !ok) {
     await deps.rates.penalise('loginIp', input.ip);
-    await deps.rates.penalise('loginAccount', label);
+    await deps.rates.penalise('loginAccount', account);
     throw unauthenticated(MSG.badCredentials);
   }
   if (row.status !== 'ACTIVE') throw forbidden(MSG.accountInactive);
@@ -130,6 +141,8 @@ export async function createOnBehalf(
   input: { n: string; m: string; e: string | null; p?: string | undefined },
 ) {
   const parentId = input.p ?? actor.id;
+  // Placing an account under someone else is an admin's act, not any member's.
+  if (parentId !== actor.id && !actor.permissions.has('CREATE_PERSON')) throw forbidden(MSG.permissionDenied);
   if (!deps.db.select({ id: person.id }).from(person).where(eq(person.id, parentId)).get()) {
     throw badRequest(MSG.referrerNotFound);
   }
@@ -170,9 +183,9 @@ export async function createOnBehalf(
 export async function requestReset(deps: Deps, input: { username: string; ip: string }) {
   const { key, label } = usernameKey(input.username);
   if (!key) throw badRequest(input.username.includes('@') ? MSG.invalidEmail : MSG.validMobile);
-  await deps.rates.consume('codeIp', input.ip);
-  await deps.rates.consume('codeAccount', `reset:${label}`);
   const row = findByMobileOrEmail(deps.db, key);
+  await deps.rates.consume('codeIp', input.ip);
+  await deps.rates.consume('codeAccount', `reset:${accountKey(row, label)}`);
   if (row && row.status === 'ACTIVE') {
     const code = issueCode(deps.db, deps.config.jwtSecret, row.id, 'RESET');
     const body = `Your Pariksha Mitra password reset code is ${code}. It is valid for 10 minutes. If you did not ask for it, ignore this message.`;
@@ -221,9 +234,10 @@ export async function resetWithCode(deps: Deps, input: { username: string; basic
   if (!b || !b.user || !b.pass) throw badRequest(MSG.passwordAndOtpRequired);
   const { key, label } = usernameKey(input.username);
   if (!key) throw badRequest(input.username.includes('@') ? MSG.invalidEmail : MSG.validMobile);
-  await deps.rates.check('loginIp', input.ip);
-  await deps.rates.check('loginAccount', label);
   const row = findByMobileOrEmail(deps.db, key);
+  const account = accountKey(row, label);
+  await deps.rates.check('loginIp', input.ip);
+  await deps.rates.check('loginAccount', account);
   const candidates = [
     { code: b.user, password: b.pass },
     { code: b.pass, password: b.user },
@@ -243,7 +257,7 @@ export async function resetWithCode(deps: Deps, input: { username: string; basic
     if (candidates.every((cand) => cand.password.length < 4)) throw badRequest(MSG.passwordMin);
   }
   await deps.rates.penalise('loginIp', input.ip);
-  await deps.rates.penalise('loginAccount', label);
+  await deps.rates.penalise('loginAccount', account);
   throw badRequest(MSG.invalidCode);
 }
 
@@ -251,7 +265,12 @@ export async function resetWithCode(deps: Deps, input: { username: string; basic
 export async function changePassword(deps: Deps, actor: Principal, input: { oldPassword: string; newPassword: string }) {
   const row = deps.db.select().from(person).where(eq(person.id, actor.id)).get();
   if (!row) throw unauthenticated();
-  if (!(await verifyPassword(row.passwordHash, input.oldPassword))) throw badRequest(MSG.oldPasswordWrong);
+  // Guessing the old password with a stolen token is limited like guessing it at login.
+  await deps.rates.check('loginAccount', accountKey(row, ''));
+  if (!(await verifyPassword(row.passwordHash, input.oldPassword))) {
+    await deps.rates.penalise('loginAccount', accountKey(row, ''));
+    throw badRequest(MSG.oldPasswordWrong);
+  }
   const updated = await setPassword(deps, row, input.newPassword, { actor, iprr: 0, reason: 'changed by owner' });
   if (!updated) throw badRequest(MSG.passwordResetFailed);
   return loginResponse(deps, updated, MSG.passwordChanged);
@@ -288,9 +307,10 @@ export async function verifyOtp(deps: Deps, input: { basic: { user: string; pass
   if (!b || !b.user || !b.pass) throw badRequest(MSG.credentialsRequired);
   const mobile = normaliseMobile(b.user);
   if (!mobile) throw badRequest(MSG.validMobile);
-  await deps.rates.check('loginIp', input.ip);
-  await deps.rates.check('loginAccount', mobile);
   const row = findByMobileOrEmail(deps.db, { mobile });
+  const account = accountKey(row, mobile);
+  await deps.rates.check('loginIp', input.ip);
+  await deps.rates.check('loginAccount', account);
   const ok =
     row !== undefined &&
     deps.db.transaction((tx) => {
@@ -300,7 +320,7 @@ export async function verifyOtp(deps: Deps, input: { basic: { user: string; pass
     });
   if (!row || !ok) {
     await deps.rates.penalise('loginIp', input.ip);
-    await deps.rates.penalise('loginAccount', mobile);
+    await deps.rates.penalise('loginAccount', account);
     throw unauthenticated(MSG.invalidCode);
   }
   if (row.status !== 'ACTIVE') throw forbidden(MSG.accountInactive);

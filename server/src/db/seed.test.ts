@@ -1,0 +1,270 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { PERMISSIONS } from '../../../sync-protocol/src/permission';
+import { DEMO, type Harness, startHarness } from '../test/harness';
+import type { DB } from './client';
+import { seedDatabase } from './seed';
+import {
+  meta,
+  permission,
+  person,
+  personPermission,
+  plan,
+  question,
+  questionSet,
+  revisionCounter,
+  role,
+  rolePermission,
+  tag,
+} from './schema';
+
+/** Row count of every table of the database (read from sqlite_master, so new tables count too). */
+function tableCounts(db: DB): Record<string, number> {
+  const tables = db.all<{ name: string }>(
+    sql`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`,
+  );
+  return Object.fromEntries(
+    tables.map((t) => [t.name, db.get<{ n: number }>(sql`select count(*) as n from ${sql.identifier(t.name)}`)?.n ?? -1]),
+  );
+}
+
+function revisionValue(db: DB): number {
+  return db.select().from(revisionCounter).get()?.value ?? -1;
+}
+
+function permissionsOfPerson(db: DB, personId: string): string[] {
+  return db
+    .select({ p: permission.permission })
+    .from(personPermission)
+    .innerJoin(permission, eq(permission.id, personPermission.permissionId))
+    .where(eq(personPermission.personId, personId))
+    .all()
+    .map((r) => r.p)
+    .sort();
+}
+
+function permissionsOfRole(db: DB, roleName: string): string[] {
+  return db
+    .select({ p: permission.permission })
+    .from(rolePermission)
+    .innerJoin(role, eq(role.id, rolePermission.roleId))
+    .innerJoin(permission, eq(permission.id, rolePermission.permissionId))
+    .where(eq(role.name, roleName))
+    .all()
+    .map((r) => r.p)
+    .sort();
+}
+
+describe('idempotence and persistence', () => {
+  test('seeding twice changes nothing: the second run returns {seeded:false} and every count stays', async () => {
+    const h = await startHarness({ seed: false });
+    try {
+      expect(tableCounts(h.deps.db).person).toBe(0);
+      expect(await seedDatabase(h.deps.db)).toEqual({ seeded: true });
+      const counts = tableCounts(h.deps.db);
+      const rev = revisionValue(h.deps.db);
+      // The seed filled the tables it owns.
+      for (const t of ['permission', 'role', 'role_permission', 'person', 'person_permission', 'plan', 'tag', 'question', 'question_set', 'meta']) {
+        expect(counts[t], t).toBeGreaterThan(0);
+      }
+
+      expect(await seedDatabase(h.deps.db)).toEqual({ seeded: false });
+      expect(tableCounts(h.deps.db)).toEqual(counts);
+      expect(revisionValue(h.deps.db)).toBe(rev);
+    } finally {
+      h.destroy();
+    }
+  });
+
+  test('a seed re-run after its marker is lost keeps existing rows and data', async () => {
+    const h = await startHarness();
+    try {
+      // The learner changes the password; a re-run of the seed must not put the demo one back.
+      const token = await h.tokenOf('learner');
+      const changed = await h.request('PATCH', '/UserLogin/updatePasswordWithOldPassword', {
+        token,
+        body: { oldPassword: DEMO.learner.password, newPassword: 'my-own-pass' },
+      });
+      expect(changed.status).toBe(200);
+      const counts = tableCounts(h.deps.db);
+
+      h.deps.db.delete(meta).run();
+      expect(await seedDatabase(h.deps.db)).toEqual({ seeded: true });
+      expect(tableCounts(h.deps.db)).toEqual(counts);
+      expect((await h.login(DEMO.learner.username, 'my-own-pass')).status).toBe(200);
+      expect((await h.login(DEMO.learner.username, DEMO.learner.password)).status).toBe(401);
+    } finally {
+      h.destroy();
+    }
+  });
+
+  test('data survives a restart: a new person still logs in, sessions survive, counts are unchanged', async () => {
+    const h1 = await startHarness();
+    const dataDir = h1.dataDir;
+    let h2: Harness | undefined;
+    try {
+      const signup = await h1.request('POST', '/UserLogin', {
+        body: { n: 'Persistent Person', m: '9012345678', e: 'persist@example.com', password: 'persist1', p: 'demo-learner' },
+      });
+      expect(signup.status).toBe(201);
+      const before = tableCounts(h1.deps.db);
+      const rev = revisionValue(h1.deps.db);
+      h1.close();
+
+      h2 = await startHarness({ dataDir, seed: false });
+      expect(await seedDatabase(h2.deps.db)).toEqual({ seeded: false });
+      expect(tableCounts(h2.deps.db)).toEqual(before);
+      expect(revisionValue(h2.deps.db)).toBe(rev);
+
+      const row = h2.deps.db.select().from(person).where(eq(person.id, signup.body.id)).get();
+      expect(row).toMatchObject({ name: 'Persistent Person', mobile: '+919012345678', parentId: 'demo-learner' });
+
+      const login = await h2.login('9012345678', 'persist1');
+      expect(login.status).toBe(200);
+      expect(login.body.id).toBe(signup.body.id);
+      // The JWT secret is kept in the data directory, so a token from before the restart still works.
+      const me = await h2.request('GET', '/Person', { token: signup.body.token });
+      expect(me.status).toBe(200);
+      expect(me.body.data.id).toBe(signup.body.id);
+    } finally {
+      h1.close();
+      if (h2) h2.destroy();
+      else h1.destroy();
+    }
+  });
+});
+
+describe('fixtures content', () => {
+  let h: Harness;
+  let db: DB;
+  beforeAll(async () => {
+    h = await startHarness();
+    db = h.deps.db;
+  });
+  afterAll(() => h.destroy());
+
+  test('at least 60 questions covering mcq1, mcq2, f and s, each with a Hindi translation', () => {
+    const rows = db.select().from(question).all();
+    expect(rows.length).toBeGreaterThanOrEqual(60);
+    const types = new Set(rows.map((q) => q.qt));
+    for (const qt of ['mcq1', 'mcq2', 'f', 's']) expect(types.has(qt), qt).toBe(true);
+    for (const q of rows) {
+      const hi = q.trans.hi;
+      expect(hi, q.id).toBeDefined();
+      expect(hi?.q.trim().length, q.id).toBeGreaterThan(0);
+      expect(hi?.ca.length, q.id).toBeGreaterThan(0);
+      // MCQ translations translate every option; other types have none.
+      expect(Object.keys(hi?.ops ?? {}).sort(), q.id).toEqual(Object.keys(q.ops).sort());
+      expect(q.ca.length, q.id).toBeGreaterThan(0);
+      if (q.qt === 'mcq1') expect(q.ca, q.id).toHaveLength(1);
+      if (q.qt === 'mcq1' || q.qt === 'mcq2') for (const a of q.ca) expect(Object.keys(q.ops), q.id).toContain(a);
+    }
+  });
+
+  test('at least 4 question sets: one published in the future, one with sub-sections, one multi-section with negative marking', () => {
+    const sets = db.select().from(questionSet).all();
+    expect(sets.length).toBeGreaterThanOrEqual(4);
+    const nowMinutes = Date.now() / 60_000;
+    expect(sets.some((s) => s.pts > nowMinutes)).toBe(true);
+    expect(sets.some((s) => s.pts <= nowMinutes)).toBe(true);
+    expect(sets.some((s) => Object.values(s.sections).some((sec) => sec.ss))).toBe(true);
+    expect(sets.some((s) => s.isM && Object.keys(s.sections).length === 3 && s.nm > 0)).toBe(true);
+
+    // Every question a set names exists.
+    const ids = new Set(db.select({ id: question.id }).from(question).all().map((q) => q.id));
+    for (const s of sets) {
+      const named = [
+        ...s.q,
+        ...Object.values(s.sections).flatMap((sec) => [...sec.q, ...Object.values(sec.sub ?? {}).flatMap((x) => x.q)]),
+      ];
+      for (const id of named) expect(ids.has(id), `${s.id} → ${id}`).toBe(true);
+    }
+  });
+
+  test('the three plans of spec §9 with their totals', () => {
+    const rows = db.select({ code: plan.code, total: plan.total, name: plan.name }).from(plan).all();
+    expect(Object.fromEntries(rows.map((p) => [p.code, p.total]))).toEqual({
+      ANNUAL_PLAN: 720,
+      QUATERLY_MONTH_PLAN: 270,
+      ONE_MONTH_PLAN: 150,
+    });
+    for (const p of rows) {
+      expect(p.name.en.length).toBeGreaterThan(0);
+      expect(p.name.hi.length).toBeGreaterThan(0);
+    }
+  });
+
+  test('every permission of sync-protocol PERMISSIONS exists', () => {
+    const names = new Set(db.select().from(permission).all().map((p) => p.permission));
+    for (const p of Object.keys(PERMISSIONS)) expect(names.has(p), p).toBe(true);
+  });
+
+  test('the roles ADMIN, QUESTION_EDITOR, MEMBER, DONOR, BENEFICIARY, TRUST, TRUSTEE exist', () => {
+    const names = db.select().from(role).all().map((r) => r.name);
+    expect(names).toEqual(
+      expect.arrayContaining(['ADMIN', 'QUESTION_EDITOR', 'MEMBER', 'DONOR', 'BENEFICIARY', 'TRUST', 'TRUSTEE']),
+    );
+  });
+
+  test('the ADMIN role and the admin hold every permission', () => {
+    const all = db.select().from(permission).all().map((p) => p.permission).sort();
+    expect(permissionsOfRole(db, 'ADMIN')).toEqual(all);
+    expect(permissionsOfPerson(db, 'demo-admin')).toEqual(all);
+  });
+
+  test('the editor has the QUESTION_EDITOR role and permission; the learner is a MEMBER', () => {
+    const roleName = (id: string) =>
+      db.select({ name: role.name }).from(person).innerJoin(role, eq(role.id, person.roleId)).where(eq(person.id, id)).get()?.name;
+    expect(roleName('demo-editor')).toBe('QUESTION_EDITOR');
+    expect(permissionsOfPerson(db, 'demo-editor')).toContain('QUESTION_EDITOR');
+    expect(roleName('demo-learner')).toBe('MEMBER');
+    expect(roleName('demo-admin')).toBe('ADMIN');
+    expect(permissionsOfPerson(db, 'demo-learner')).toEqual(permissionsOfRole(db, 'MEMBER'));
+  });
+
+  test('demo accounts: mobiles stored with +91, passwords stored only as argon2id hashes, referral tree', () => {
+    const rows = db.select().from(person).all();
+    for (const who of Object.values(DEMO)) {
+      const row = rows.find((r) => r.id === who.id);
+      expect(row?.mobile).toBe(`+91${who.mobile}`);
+      expect(row?.email).toBe(who.username);
+      expect(row?.passwordHash.startsWith('$argon2id$')).toBe(true);
+      expect(row?.passwordHash).not.toContain(who.password);
+    }
+    expect(rows.find((r) => r.id === 'demo-admin')?.parentId).toBeNull();
+    expect(rows.find((r) => r.id === 'demo-learner')?.parentId).toBe('demo-admin');
+  });
+
+  test('tags exist in all four groups c, s, t, e, each with an English and a Hindi name', () => {
+    const rows = db.select().from(tag).all();
+    const groups = new Set(rows.map((t) => t.key));
+    for (const k of ['c', 's', 't', 'e']) expect(groups.has(k), k).toBe(true);
+    for (const t of rows) {
+      expect(t.tags.en?.trim().length, t.tid).toBeGreaterThan(0);
+      expect(t.tags.hi?.trim().length, t.tid).toBeGreaterThan(0);
+    }
+    // Questions name only tags of the right group.
+    const byTid = new Map(rows.map((t) => [t.tid, t.key]));
+    for (const q of db.select().from(question).all()) {
+      for (const tid of q.c) expect(byTid.get(tid), `${q.id} c ${tid}`).toBe('c');
+      for (const tid of q.t) expect(byTid.get(tid), `${q.id} t ${tid}`).toBe('t');
+      for (const tid of q.e) expect(byTid.get(tid), `${q.id} e ${tid}`).toBe('e');
+      if (q.s) expect(byTid.get(q.s), `${q.id} s ${q.s}`).toBe('s');
+    }
+  });
+
+  test('every replicated row (tag, question, question_set) has a distinct positive revision', () => {
+    const revs = [
+      ...db.select({ rev: tag.rev }).from(tag).all(),
+      ...db.select({ rev: question.rev }).from(question).all(),
+      ...db.select({ rev: questionSet.rev }).from(questionSet).all(),
+    ].map((r) => r.rev);
+    for (const rev of revs) {
+      expect(Number.isInteger(rev)).toBe(true);
+      expect(rev).toBeGreaterThan(0);
+    }
+    expect(new Set(revs).size).toBe(revs.length);
+    // The counter has handed out at least every revision in use, so the next write gets a new one.
+    expect(revisionValue(db)).toBeGreaterThanOrEqual(Math.max(...revs));
+  });
+});
