@@ -4,6 +4,7 @@ import { idSchema } from './common';
 export const brandCreateSchema = z.strictObject({
   name: z.string().trim().min(1, { error: 'Brand name is required' }).max(100),
   description: z.string().trim().max(1000).optional().default(''),
-  logo: z.url().max(2000).nullable().optional(),
+  /** Only web addresses: a javascript: or data: link must never reach an <img> or <a>. */
+  logo: z.url({ protocol: /^https?$/, error: 'Logo must be an http(s) address' }).max(2000).nullable().optional(),
 });
 export const brandUpdateSchema = brandCreateSchema.extend({ id: idSchema });

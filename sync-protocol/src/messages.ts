@@ -73,4 +73,5 @@ export const MSG = {
   tagCreated: 'Tag created successfully',
   tagNotCreated: 'Tag could not be created',
   brandExists: 'Brand already exists',
+  permissionBuiltIn: 'This permission is used by the app and cannot be renamed or deleted',
 } as const;

@@ -1,4 +1,4 @@
-import { asc, count, desc } from 'drizzle-orm';
+import { asc, count, desc, sql } from 'drizzle-orm';
 import type { ActivityLogEntry } from '../../../../sync-protocol/src/activity-log';
 import type { Deps } from '../../context';
 import { activityLog } from '../../db/schema';
@@ -19,7 +19,9 @@ export function page(
   const rows = deps.db
     .select()
     .from(activityLog)
-    .orderBy(dir(SORT[input.sort]), dir(activityLog.createdAt), dir(activityLog.id))
+    // Ties (entries written in the same millisecond) go by insertion order (rowid); the random
+    // uuid id would shuffle them, so "newest first" would not be.
+    .orderBy(dir(SORT[input.sort]), dir(activityLog.createdAt), dir(sql`rowid`))
     .limit(input.pageSize)
     .offset(input.offset)
     .all();

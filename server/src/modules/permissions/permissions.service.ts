@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { MSG } from '../../../../sync-protocol/src/messages';
+import { PERMISSIONS } from '../../../../sync-protocol/src/permission';
 import type { Deps, Principal } from '../../context';
 import { permission } from '../../db/schema';
 import { logActivity } from '../../lib/activity';
@@ -7,6 +8,11 @@ import { conflict, notFound } from '../../lib/errors';
 
 export function list(deps: Deps) {
   return { success: true as const, data: deps.db.select({ id: permission.id, permission: permission.permission, description: permission.description }).from(permission).orderBy(permission.permission).all() };
+}
+
+/** The server checks these names (access.ts); renaming or deleting one would lock everyone out. */
+function assertNotBuiltIn(name: string) {
+  if (Object.hasOwn(PERMISSIONS, name)) throw conflict(MSG.permissionBuiltIn);
 }
 
 function assertFree(deps: Deps, name: string, exceptId?: string) {
@@ -27,6 +33,7 @@ export function create(deps: Deps, actor: Principal, input: { permission: string
 export function update(deps: Deps, actor: Principal, input: { id: string; permission: string; description: string }) {
   const before = deps.db.select().from(permission).where(eq(permission.id, input.id)).get();
   if (!before) throw notFound('Permission not found');
+  if (before.permission !== input.permission) assertNotBuiltIn(before.permission);
   assertFree(deps, input.permission, input.id);
   const row = deps.db.transaction((tx) => {
     const after = tx
@@ -45,6 +52,7 @@ export function update(deps: Deps, actor: Principal, input: { id: string; permis
 export function remove(deps: Deps, actor: Principal, id: string) {
   const before = deps.db.select().from(permission).where(eq(permission.id, id)).get();
   if (!before) throw notFound('Permission not found');
+  assertNotBuiltIn(before.permission);
   deps.db.transaction((tx) => {
     tx.delete(permission).where(eq(permission.id, id)).run();
     logActivity(tx, { actor, action: 'DELETE', entity: 'permission', entityId: id, oldValue: before });

@@ -78,7 +78,8 @@ export function queryCustomers(deps: Deps, input: { q: string; l: number; o: num
     .select()
     .from(person)
     .where(customerWhere(deps, input.q))
-    .orderBy(person.createdAt)
+    // The id breaks ties between people created in the same millisecond, so pages neither overlap nor skip.
+    .orderBy(person.createdAt, person.id)
     .limit(input.l)
     .offset(input.o)
     .all();
