@@ -18,11 +18,12 @@ import { loadConfig, parseEnv } from '../server/src/env';
 import { createLogger } from '../server/src/lib/logger';
 import { createLocalOutbox } from '../server/src/lib/outbox';
 import { createRateLimits } from '../server/src/lib/rate-limit';
+import { list as listTags } from '../server/src/modules/tags/tags.service';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'pm-bench-'));
 const config = loadConfig(parseEnv({ DATA_DIR: dir, LOG_LEVEL: 'info' }));
 // Request logs stay on, as in production; they go to stdout, which the parent discards.
-const log = createLogger('info');
+const log = createLogger(process.env.BENCH_LOG ?? 'info');
 const database = openDatabase(config.dataDir);
 await seedDatabase(database.db);
 const deps: Deps = { db: database.db, config, outbox: createLocalOutbox(database.db, log), rates: createRateLimits(database.db), log };
@@ -34,7 +35,15 @@ raw.pragma('journal_mode = WAL');
 raw.exec('create table if not exists kv (k text primary key, v text not null)');
 raw.prepare('insert or replace into kv values (?, ?)').run('greeting', JSON.stringify({ en: 'Hello', hi: 'नमस्ते' }));
 const read = raw.prepare('select k, v from kv where k = ?');
-const bare = new Hono().get('/read', (c) => c.json(read.get('greeting')));
+// The same bytes the authenticated read answers, stored in one row: this baseline reads one row
+// and sends it, so the comparison measures our layers (token, permissions, validation, routing,
+// logging) rather than the size of the answer.
+const tagsJson = JSON.stringify(listTags(deps, 's'));
+raw.prepare('insert or replace into kv values (?, ?)').run('tags-s', tagsJson);
+const readBody = raw.prepare('select v from kv where k = ?').pluck();
+const bare = new Hono()
+  .get('/read', (c) => c.json(read.get('greeting')))
+  .get('/read-same-size', (c) => c.body(readBody.get('tags-s') as string, 200, { 'content-type': 'application/json' }));
 
 function listen(fetch: (req: Request) => Response | Promise<Response>): Promise<number> {
   return new Promise((resolve) => {
@@ -48,3 +57,6 @@ const ports = {
   bare: await listen(bare.fetch),
 };
 process.send?.({ ready: true, ports });
+process.on('message', (m) => {
+  if (m === 'stop') process.exit(0);
+});

@@ -99,6 +99,12 @@ export const person = sqliteTable(
     /** "is password reset required": set by an admin reset or an account created on behalf. */
     iprr: integer('iprr').notNull().default(0),
     passwordHash: text('password_hash').notNull(),
+    /**
+     * The person's permission names, comma-joined, kept by triggers on person_permission and
+     * permission (migration 0001) so that authorising a request is one primary-key read.
+     * person_permission stays the source of truth.
+     */
+    permissionNames: text('permission_names').notNull().default(''),
     /** Bumped on password change / admin reset; tokens carrying an older value are refused. */
     tokenVersion: integer('token_version').notNull().default(0),
     createdAt: createdAt(),

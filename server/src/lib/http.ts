@@ -37,11 +37,17 @@ export async function parseJson<S extends z.ZodType>(c: Context, schema: S): Pro
 
 /** Validates the query string; a repeated parameter is refused rather than silently merged. */
 export function parseQuery<S extends z.ZodType>(c: Context, schema: S): z.output<S> {
-  const all = c.req.queries();
-  for (const [k, v] of Object.entries(all)) {
-    if (v.length > 1) throw badRequest(`Parameter ${k} given more than once`);
+  const url = c.req.url;
+  const q = url.indexOf('?');
+  const params: Record<string, string> = {};
+  if (q >= 0) {
+    // One pass of URLSearchParams (Hono's query helpers would parse the string twice).
+    for (const [k, v] of new URLSearchParams(url.slice(q + 1))) {
+      if (Object.hasOwn(params, k)) throw badRequest(`Parameter ${k} given more than once`);
+      params[k] = v;
+    }
   }
-  return parseWith(schema, c.req.query());
+  return parseWith(schema, params);
 }
 
 /** Splits a `Basic` Authorization header into its two parts, or null. */

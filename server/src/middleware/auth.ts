@@ -4,7 +4,7 @@ import { MSG } from '../../../sync-protocol/src/messages';
 import type { Access } from '../access';
 import type { AppEnv, Deps, Principal } from '../context';
 import type { DB } from '../db/client';
-import { permission, person, personPermission } from '../db/schema';
+import { person } from '../db/schema';
 import { forbidden, unauthenticated } from '../lib/errors';
 import { verifyToken } from '../lib/jwt';
 
@@ -36,21 +36,17 @@ function principalQuery(db: DB) {
   return q;
 }
 function preparePrincipal(db: DB) {
-  // Joins rather than a correlated subquery: drizzle leaves columns unqualified in a one-table
-  // select, and inside a subquery an unqualified "id" would bind to the inner table.
+  // person.permission_names is kept by triggers (migration 0002), so this is one primary-key read.
   return db
     .select({
       id: person.id,
       name: person.name,
       status: person.status,
       tokenVersion: person.tokenVersion,
-      permissions: sql<string | null>`group_concat(${permission.permission})`,
+      permissions: person.permissionNames,
     })
     .from(person)
-    .leftJoin(personPermission, eq(personPermission.personId, person.id))
-    .leftJoin(permission, eq(permission.id, personPermission.permissionId))
     .where(eq(person.id, sql.placeholder('id')))
-    .groupBy(person.id)
     .prepare();
 }
 

@@ -113,7 +113,7 @@ export function toView(db: Conn, row: PersonRow, opts: { tree?: boolean } = {}):
 
 /** The activity-log form of a person: the stored row less its secrets, plus permissions. */
 export function auditView(db: Conn, row: PersonRow) {
-  const { passwordHash: _h, tokenVersion: _t, ...rest } = row;
+  const { passwordHash: _h, tokenVersion: _t, permissionNames: _p, ...rest } = row;
   return { ...rest, permissions: permissionsOf(db, row.id) };
 }
 

@@ -9,6 +9,8 @@ export function tagRoutes(app: Hono<AppEnv>, deps: Deps) {
   route(app, deps, 'GET /tag/getRecentlyUpdatedTags', (c) =>
     c.json(tags.recent(deps, parseQuery(c, recentTagsQuerySchema).lastTimestamp)),
   );
-  route(app, deps, 'GET /tag', (c) => c.json(tags.list(deps, parseQuery(c, tagQuerySchema).key)));
+  route(app, deps, 'GET /tag', (c) =>
+    c.body(tags.listJson(deps, parseQuery(c, tagQuerySchema).key), 200, { 'content-type': 'application/json' }),
+  );
   route(app, deps, 'PATCH /tag', async (c) => c.json(tags.patch(deps, principalOf(c), await parseJson(c, tagPatchSchema))));
 }

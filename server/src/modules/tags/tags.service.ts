@@ -8,14 +8,39 @@ import { logActivity } from '../../lib/activity';
 import { badRequest, notFound } from '../../lib/errors';
 import { nextRev } from '../../lib/revision';
 
-type TagRow = typeof tag.$inferSelect;
+type TagRow = Pick<typeof tag.$inferSelect, 'key' | 'tid' | 'tags' | 'uat' | 'deleted'>;
+const viewColumns = { key: tag.key, tid: tag.tid, tags: tag.tags, uat: tag.uat, deleted: tag.deleted };
 const view = (t: TagRow) => ({ key: t.key, tid: t.tid, tags: t.tags, uat: t.uat, ...(t.deleted && { deleted: true }) });
 
-/** GET /tag?key — live tags, one group or all. Prepared once per database: a hot read. */
+/** GET /tag?key — live tags, one group or all. */
 export function list(deps: Deps, key?: string) {
   const q = listQueries(deps.db);
   const rows = key ? q.byKey.all({ key }) : q.all.all();
   return { success: true as const, data: rows.map(view) };
+}
+
+/**
+ * The same answer as `list`, serialised, from a cache. An entry is served while it is younger
+ * than REVALIDATE_MS; after that one index lookup of the newest tag revision decides whether it
+ * still holds (every tag write takes a new revision from the one counter). Writes through this
+ * process drop the cache at once, so only a change made by another server instance can show up
+ * to REVALIDATE_MS late. Tags are the hottest read of the API and change rarely.
+ */
+const REVALIDATE_MS = 1000;
+export function listJson(deps: Deps, key?: string): string {
+  const q = listQueries(deps.db);
+  const k = key ?? '*';
+  const now = Date.now();
+  const hit = q.cache.get(k);
+  if (hit && now - hit.checkedAt < REVALIDATE_MS) return hit.json;
+  const rev = q.maxRev.get()?.rev ?? 0;
+  if (hit && hit.rev === rev) {
+    hit.checkedAt = now;
+    return hit.json;
+  }
+  const json = JSON.stringify(list(deps, key));
+  q.cache.set(k, { rev, json, checkedAt: now });
+  return json;
 }
 
 const prepared = new WeakMap<DB, ReturnType<typeof prepareList>>();
@@ -30,12 +55,14 @@ function listQueries(db: DB) {
 function prepareList(db: DB) {
   return {
     byKey: db
-      .select()
+      .select(viewColumns)
       .from(tag)
       .where(and(eq(tag.deleted, false), eq(tag.key, sql.placeholder('key'))))
       .orderBy(asc(tag.tid))
       .prepare(),
-    all: db.select().from(tag).where(eq(tag.deleted, false)).orderBy(asc(tag.key), asc(tag.tid)).prepare(),
+    all: db.select(viewColumns).from(tag).where(eq(tag.deleted, false)).orderBy(asc(tag.key), asc(tag.tid)).prepare(),
+    maxRev: db.select({ rev: sql<number>`max(${tag.rev})` }).from(tag).prepare(),
+    cache: new Map<string, { rev: number; json: string; checkedAt: number }>(),
   };
 }
 
@@ -91,5 +118,6 @@ export function patch(deps: Deps, actor: Principal, input: { key: 'c' | 's' | 't
     logActivity(tx, { actor, action: 'CREATE', entity: 'tag', entityId: created.tid, newValue: view(created) });
     return view(created);
   });
+  listQueries(deps.db).cache.clear();
   return { success: true as const, msg: MSG.tagCreated, data };
 }

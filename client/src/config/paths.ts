@@ -1,0 +1,36 @@
+/** Every route of the app (spec §2), in one place. */
+export const paths = {
+  home: '/',
+  homeAlias: '/home',
+  about: '/about-us',
+  faq: '/faq',
+  privacy: '/privacy',
+  privacyAlias: '/privacypolicy',
+  terms: '/tnc',
+  contact: '/contact',
+  plan: '/plan',
+  paymentConfirmation: '/payment-confirmation',
+  takeExam: '/take-exam',
+  login: '/login',
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
+  profile: '/profile',
+  examList: '/exam-list',
+  examResult: '/exam-result',
+  questionEditor: '/question-editor',
+  questionList: '/question-list',
+  questionSet: '/question-set',
+  admin: '/admin',
+  dashboard: '/dashboard',
+  transactionReport: '/transaction-report',
+  globalEarningReport: '/global-earning-report',
+} as const;
+
+/** Shown in the drawer and the footer (spec §9). */
+export const APP_VERSION = '1.0.7';
+
+/** The external donation campaign the third carousel slide opens (spec §2 Home). */
+export const DONATION_CAMPAIGN_URL = 'https://www.example.org/campaigns/education-for-all';
+
+/** Copyright contact address of the terms (spec §1 "{email}"); set VITE_COPYRIGHT_EMAIL to change. */
+export const COPYRIGHT_EMAIL: string = import.meta.env.VITE_COPYRIGHT_EMAIL ?? 'copyright@parikshamitra.example';

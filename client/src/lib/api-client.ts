@@ -1,0 +1,103 @@
+import i18n from './i18n';
+import { startLoading } from './loading';
+import { notifyError } from './notify';
+import { translateServerMessage } from './server-messages';
+import { getSession } from './session';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly msg: string,
+    readonly code?: string,
+  ) {
+    super(msg);
+  }
+}
+
+export type RequestOptions = {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  body?: unknown;
+  query?: Record<string, string | number | undefined>;
+  /** Basic credentials (login, reset with code, OTP sign-in); no bearer token then. */
+  basic?: { user: string; pass: string };
+  /** Send no bearer token. */
+  skipAuth?: boolean;
+  /** Background requests do not show the loading bar (spec §4). */
+  background?: boolean;
+  /** The caller shows the error itself (for example in a form's alert list). */
+  silent?: boolean;
+  /** An auth call: a 403 sends the user to /login with the server message (spec §8). */
+  authCall?: boolean;
+};
+
+type SessionLostHandler = (msg: string) => void;
+let onSessionLost: SessionLostHandler = () => undefined;
+
+/** The app decides what a lost session does (clear, remember the URL, go to /login). */
+export function setSessionLostHandler(h: SessionLostHandler): void {
+  onSessionLost = h;
+}
+
+function toBase64(text: string): string {
+  const bytes = new TextEncoder().encode(text);
+  let bin = '';
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return btoa(bin);
+}
+
+/**
+ * The one fetch wrapper (CONVENTIONS rule 5): bearer token, loading bar, and the error handling
+ * of spec §8. It throws an ApiError after handling, so callers can react too.
+ */
+export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+  const url = new URL(`/api${path}`, window.location.origin);
+  for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (opts.body !== undefined) headers['content-type'] = 'application/json';
+  if (opts.basic) headers.authorization = `Basic ${toBase64(`${opts.basic.user}:${opts.basic.pass}`)}`;
+  else if (!opts.skipAuth) {
+    const token = getSession()?.token;
+    if (token) headers.authorization = `Bearer ${token}`;
+  }
+  const stop = opts.background ? () => undefined : startLoading();
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: opts.method ?? 'GET',
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    });
+  } catch {
+    stop();
+    const msg = i18n.t('errors.network');
+    if (!opts.silent) notifyError(msg);
+    throw new ApiError(0, msg, 'NETWORK');
+  }
+  stop();
+  let data: unknown = null;
+  try {
+    data = await res.json();
+  } catch {
+    data = null;
+  }
+  if (res.ok) return data as T;
+
+  const raw = (data as { msg?: string; error?: { msg?: string; raw?: { msg?: string } } } | null) ?? {};
+  const serverMsg = raw.msg ?? raw.error?.msg ?? raw.error?.raw?.msg ?? '';
+  const msg = serverMsg ? translateServerMessage(serverMsg) : i18n.t('errors.someError');
+  const code = (data as { code?: string } | null)?.code;
+  const hadToken = Boolean(headers.authorization?.startsWith('Bearer'));
+
+  if (res.status === 401 && hadToken) {
+    // The token was refused (expired, password changed elsewhere): sign in again.
+    onSessionLost(msg);
+  } else if (res.status === 403) {
+    if (opts.authCall) onSessionLost(msg);
+    else if (!opts.silent) notifyError(i18n.t('errors.permissionDenied'));
+  } else if (res.status >= 500) {
+    if (!opts.silent) notifyError(msg, i18n.t('errors.server'));
+  } else if (!opts.silent) {
+    notifyError(msg);
+  }
+  throw new ApiError(res.status, msg, code);
+}

@@ -1,0 +1,133 @@
+import type { LoginResponse } from '../../../sync-protocol/src/auth';
+
+/**
+ * The signed-in session (spec §3 "Stored session data after login"): kept in sessionStorage,
+ * and with remember-me also in localStorage (spec §4 Session).
+ */
+export type Session = {
+  token: string;
+  pushToken: string | null;
+  name: string;
+  mobile: string;
+  email: string | null;
+  /** Role name. */
+  role: string;
+  /** Permission names joined by commas, as the spec stores them. */
+  permissions: string;
+  loggedIn: true;
+  id: string;
+  iprr: number;
+  dq: number;
+  aw: number;
+  curr_orbit: number;
+  tac: number;
+  taw: number;
+};
+
+const KEY = 'session';
+const REDIRECT_KEY = 'redirectUrl';
+
+type Listener = () => void;
+const listeners = new Set<Listener>();
+let current: Session | null = read();
+
+function read(): Session | null {
+  if (typeof window === 'undefined') return null;
+  const raw = sessionStorage.getItem(KEY) ?? localStorage.getItem(KEY);
+  if (!raw) return null;
+  try {
+    const s = JSON.parse(raw) as Session;
+    return s && typeof s.token === 'string' && s.loggedIn ? s : null;
+  } catch {
+    return null;
+  }
+}
+
+function emit() {
+  for (const l of listeners) l();
+}
+
+export function subscribeSession(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function getSession(): Session | null {
+  return current;
+}
+
+export function sessionFromLogin(r: LoginResponse): Session {
+  return {
+    token: r.token,
+    pushToken: null,
+    name: r.name,
+    mobile: r.mobile,
+    email: r.email,
+    role: r.r.name,
+    permissions: r.permissions.map((p) => p.permission).join(','),
+    loggedIn: true,
+    id: r.id,
+    iprr: r.iprr,
+    dq: r.dq,
+    aw: r.aw,
+    curr_orbit: r.curr_orbit,
+    tac: r.tac,
+    taw: r.taw,
+  };
+}
+
+export function setSession(session: Session, remember: boolean): void {
+  const raw = JSON.stringify(session);
+  sessionStorage.setItem(KEY, raw);
+  if (remember) localStorage.setItem(KEY, raw);
+  else localStorage.removeItem(KEY);
+  current = session;
+  emit();
+}
+
+/** Replaces the token after a password change, keeping where the session is stored. */
+export function updateSession(patch: Partial<Session>): void {
+  if (!current) return;
+  const next = { ...current, ...patch };
+  const remembered = localStorage.getItem(KEY) !== null;
+  setSession(next, remembered);
+}
+
+/** Logout and a refused token clear both stores (spec §4). */
+export function clearSession(): void {
+  sessionStorage.removeItem(KEY);
+  localStorage.removeItem(KEY);
+  current = null;
+  emit();
+}
+
+export function permissionsOf(session: Session | null): Set<string> {
+  return new Set(session?.permissions ? session.permissions.split(',') : []);
+}
+
+export function hasPermissions(session: Session | null, needed: readonly string[]): boolean {
+  if (!session) return false;
+  const have = permissionsOf(session);
+  return needed.every((p) => have.has(p));
+}
+
+/** Where to go after login (spec §2 Login: never back to a login address). */
+export function rememberRedirect(url: string): void {
+  sessionStorage.setItem(REDIRECT_KEY, url);
+}
+
+export function takeRedirect(): string {
+  const url = sessionStorage.getItem(REDIRECT_KEY);
+  sessionStorage.removeItem(REDIRECT_KEY);
+  return url && !url.includes('login') ? url : '/';
+}
+
+// Another tab logging in or out changes localStorage; follow it.
+if (typeof window !== 'undefined') {
+  window.addEventListener('storage', (e) => {
+    if (e.key === KEY) {
+      current = read();
+      emit();
+    }
+  });
+}

@@ -1,0 +1,1 @@
+ALTER TABLE `person` ADD `permission_names` text DEFAULT '' NOT NULL;
