@@ -12,7 +12,11 @@ export function route(app: Hono<AppEnv>, deps: Deps, key: RouteKey, handler: Han
   const space = key.indexOf(' ');
   const method = key.slice(0, space).toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
   const path = key.slice(space + 1);
-  app.on(method.toUpperCase(), path, authorize(deps, access), handler);
+  // One handler rather than a middleware plus a handler: a step less in Hono's compose chain.
+  app.on(method.toUpperCase(), path, async (c) => {
+    await authorize(deps, access, c);
+    return handler(c);
+  });
 }
 
 /** The signed-in person; only for routes whose access needs a login. */

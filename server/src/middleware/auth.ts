@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import type { MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { MSG } from '../../../sync-protocol/src/messages';
 import type { Access } from '../access';
 import type { AppEnv, Deps, Principal } from '../context';
@@ -57,26 +57,24 @@ function bearer(header: string | undefined): string | null | undefined {
 }
 
 /**
- * Checks a route's entry of the access table. Order: token first (401), then permissions (403),
- * so that an anonymous caller never learns which permission a route needs.
+ * Checks a route's entry of the access table and sets the request's principal. Order: token first
+ * (401), then permissions (403), so that an anonymous caller never learns which permission a
+ * route needs.
  */
-export function authorize(deps: Deps, access: Access): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    c.set('principal', null);
-    if (access === 'public') return next();
-    const header = c.req.header('authorization');
-    // Basic credentials are a login's business, not a session.
-    const token = header && /^Basic\s/i.test(header) ? undefined : bearer(header);
-    if (token === undefined) {
-      if (access === 'optional') return next();
-      throw unauthenticated(MSG.loginRequired);
-    }
-    const principal = token ? await principalFromToken(deps, token) : null;
-    if (!principal) throw unauthenticated(MSG.sessionExpired);
-    c.set('principal', principal);
-    if (Array.isArray(access)) {
-      for (const p of access) if (!principal.permissions.has(p)) throw forbidden(MSG.permissionDenied);
-    }
-    return next();
-  };
+export async function authorize(deps: Deps, access: Access, c: Context<AppEnv>): Promise<void> {
+  c.set('principal', null);
+  if (access === 'public') return;
+  const header = c.req.header('authorization');
+  // Basic credentials are a login's business, not a session.
+  const token = header && /^Basic\s/i.test(header) ? undefined : bearer(header);
+  if (token === undefined) {
+    if (access === 'optional') return;
+    throw unauthenticated(MSG.loginRequired);
+  }
+  const principal = token ? await principalFromToken(deps, token) : null;
+  if (!principal) throw unauthenticated(MSG.sessionExpired);
+  c.set('principal', principal);
+  if (Array.isArray(access)) {
+    for (const p of access) if (!principal.permissions.has(p)) throw forbidden(MSG.permissionDenied);
+  }
 }
