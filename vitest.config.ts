@@ -1,11 +1,29 @@
+import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['server/src/**/*.test.ts', 'sync-protocol/src/**/*.test.ts', 'client/src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
-    environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    pool: 'forks',
+    projects: [
+      {
+        test: {
+          name: 'server',
+          include: ['server/src/**/*.test.ts', 'sync-protocol/src/**/*.test.ts', 'scripts/**/*.test.ts'],
+          environment: 'node',
+          pool: 'forks',
+        },
+      },
+      {
+        plugins: [react()],
+        test: {
+          name: 'client',
+          include: ['client/src/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          setupFiles: ['client/src/testing/setup.ts'],
+          css: false,
+        },
+      },
+    ],
   },
 });

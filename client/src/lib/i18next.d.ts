@@ -1,10 +1,28 @@
 import 'i18next';
-import type enCommon from '../locales/en/common.json';
+import type about from '../locales/en/about.json';
+import type auth from '../locales/en/auth.json';
+import type common from '../locales/en/common.json';
+import type contact from '../locales/en/contact.json';
+import type faq from '../locales/en/faq.json';
+import type home from '../locales/en/home.json';
+import type legal from '../locales/en/legal.json';
+import type messages from '../locales/en/messages.json';
+import type plan from '../locales/en/plan.json';
 
-/** Keys are typed from the English resources. */
+/** Keys are typed from the English resources (CONVENTIONS rule 8). */
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'common';
-    resources: { common: typeof enCommon };
+    resources: {
+      common: typeof common;
+      messages: typeof messages;
+      auth: typeof auth;
+      home: typeof home;
+      about: typeof about;
+      faq: typeof faq;
+      legal: typeof legal;
+      contact: typeof contact;
+      plan: typeof plan;
+    };
   }
 }

@@ -1,0 +1,22 @@
+import { Alert, Container, Stack, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+
+type Area = 'examList' | 'questionEditor' | 'questionList' | 'questionSet' | 'admin' | 'reports';
+type TitleKey = 'examList' | 'questionEditor' | 'questionList' | 'questionSet' | 'admin' | 'dashboard' | 'transactionReport' | 'globalEarningReport';
+
+/**
+ * The landing of a guarded area whose screens later issues build (exams: issue 5; authoring and
+ * back office: issue 6). It proves the guard and says what the area is for.
+ */
+export function AreaPage({ area, title }: { area: Area; title: TitleKey }) {
+  const { t } = useTranslation();
+  return (
+    <Container size="md" py="lg">
+      <Stack>
+        <Title order={2}>{t(`titles.${title}`)}</Title>
+        <Text>{t(`area.${area}`)}</Text>
+        <Alert color="blue">{t('area.guarded')}</Alert>
+      </Stack>
+    </Container>
+  );
+}
