@@ -17,6 +17,7 @@ import { seedDatabase } from '../server/src/db/seed';
 import { loadConfig, parseEnv } from '../server/src/env';
 import { createLogger } from '../server/src/lib/logger';
 import { createLocalOutbox } from '../server/src/lib/outbox';
+import { createEventBus } from '../server/src/lib/events';
 import { createRateLimits } from '../server/src/lib/rate-limit';
 import { list as listTags } from '../server/src/modules/tags/tags.service';
 
@@ -26,7 +27,7 @@ const config = loadConfig(parseEnv({ DATA_DIR: dir, LOG_LEVEL: 'info' }));
 const log = createLogger(process.env.BENCH_LOG ?? 'info');
 const database = openDatabase(config.dataDir);
 await seedDatabase(database.db);
-const deps: Deps = { db: database.db, config, outbox: createLocalOutbox(database.db, log), rates: createRateLimits(database.db), log };
+const deps: Deps = { db: database.db, config, outbox: createLocalOutbox(database.db, log), rates: createRateLimits(database.db), log, events: createEventBus() };
 
 const hello = new Hono().get('/hello', (c) => c.json({ hello: 'world' }));
 

@@ -68,6 +68,12 @@ export const ACCESS = {
 
   // Plans (spec §9) are public.
   'GET /plan': 'public',
+
+  // Replication (ARCHITECTURE decision 2): a signed-in person's own replica. Which rows a
+  // person may read or write is decided per collection in modules/sync.
+  'GET /sync/v1/stream': 'login',
+  'GET /sync/v1/:collection/pull': 'login',
+  'POST /sync/v1/:collection/push': 'login',
 } as const satisfies Record<string, Access>;
 
 export type RouteKey = keyof typeof ACCESS;

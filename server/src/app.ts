@@ -18,6 +18,7 @@ import { permissionRoutes } from './modules/permissions/permissions.routes';
 import { personRoutes } from './modules/persons/persons.routes';
 import { planRoutes } from './modules/plans/plans.routes';
 import { roleRoutes } from './modules/roles/roles.routes';
+import { syncRoutes } from './modules/sync/sync.routes';
 import { tagRoutes } from './modules/tags/tags.routes';
 
 /** Largest JSON body the API takes (questions carry rich text; nothing legitimate is bigger). */
@@ -110,6 +111,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   tagRoutes(api, deps);
   genericRoutes(api, deps);
   planRoutes(api, deps);
+  syncRoutes(api, deps);
   app.route('/api', api);
   // A mounted app's notFound is not consulted; the parent answers unknown paths.
   app.notFound((c) => c.json(errorBody('NOT_FOUND', MSG.notFound), 404));

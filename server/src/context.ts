@@ -1,5 +1,6 @@
 import type { Config } from './env';
 import type { DB } from './db/client';
+import type { EventBus } from './lib/events';
 import type { Logger } from './lib/logger';
 import type { Outbox } from './lib/outbox';
 import type { RateLimits } from './lib/rate-limit';
@@ -11,6 +12,7 @@ export type Deps = {
   outbox: Outbox;
   rates: RateLimits;
   log: Logger;
+  events: EventBus;
 };
 
 /** The signed-in person of a request. */

@@ -10,7 +10,9 @@ import { seedDatabase } from './db/seed';
 import { loadConfig, parseEnv } from './env';
 import { createLogger } from './lib/logger';
 import { createLocalOutbox, createSmtpOutbox } from './lib/outbox';
+import { createEventBus } from './lib/events';
 import { createRateLimits } from './lib/rate-limit';
+import { startPublisher } from './modules/sync/publish';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -24,8 +26,9 @@ async function main() {
   const outbox = config.SMTP_URL
     ? createSmtpOutbox(database.db, log, config.SMTP_URL, config.MAIL_FROM)
     : createLocalOutbox(database.db, log);
-  const deps: Deps = { db: database.db, config, outbox, rates: createRateLimits(database.db), log };
+  const deps: Deps = { db: database.db, config, outbox, rates: createRateLimits(database.db), log, events: createEventBus() };
   const app = createApp(deps);
+  const stopPublisher = startPublisher(deps);
 
   // The built client: files as they are, and index.html for every other non-API path (SPA routes).
   const clientDir = path.resolve(config.CLIENT_DIR ?? path.join(root, 'dist'));
@@ -48,6 +51,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
+    stopPublisher();
     server.close(() => {
       database.close();
       log.info('closed');

@@ -15,14 +15,6 @@ export const tagSchema = z.strictObject({
 });
 export type Tag = z.infer<typeof tagSchema>;
 
-/** Replicated tag document (store `tag`, pull only). */
-export const tagDocSchema = tagSchema.extend({
-  id: z.string(),
-  uat: z.number().int(),
-  _deleted: z.boolean(),
-});
-export type TagDoc = z.infer<typeof tagDocSchema>;
-
 /** GET /api/tag?key */
 export const tagQuerySchema = z.strictObject({ key: tagKeySchema.optional() });
 

@@ -206,12 +206,19 @@ export const questionSet = sqliteTable(
     sections: json<Record<string, SectionRow>>('sections').notNull(),
     /** Publish time in minutes since the epoch (spec §3). */
     pts: integer('pts').notNull(),
+    /**
+     * Whether learners see the set: set by the publish job when `pts` passes (with a new `rev`,
+     * so that devices pull it), cleared when an editor moves `pts` into the future.
+     */
+    published: integer('published', { mode: 'boolean' }).notNull().default(false),
+    /** Revision of the set's `qs_detail` document: bumped when the set or one of its questions changes. */
+    detailRev: integer('detail_rev').notNull().default(0),
     createdBy: text('created_by').references(() => person.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: integer('updated_at').notNull(),
     ...replicated(),
   },
-  (t) => [uniqueIndex('question_set_rev_idx').on(t.rev)],
+  (t) => [uniqueIndex('question_set_rev_idx').on(t.rev), index('question_set_detail_rev_idx').on(t.detailRev)],
 );
 
 /** A learner's attempt at a set (spec store `test_summary`); the id is chosen by the client. */

@@ -111,8 +111,9 @@ export async function seedDatabase(db: DB, dir: string = FIXTURES_DIR): Promise<
         .run();
     }
     for (const s of sets) {
+      // Not published yet: the publish job (modules/sync/publish.ts) publishes sets whose time has come.
       tx.insert(questionSet)
-        .values({ ...s, createdBy: 'demo-editor', updatedAt: now, rev: nextRev(tx) })
+        .values({ ...s, createdBy: 'demo-editor', updatedAt: now, rev: nextRev(tx), detailRev: nextRev(tx) })
         .onConflictDoNothing()
         .run();
     }

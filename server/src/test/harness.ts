@@ -8,7 +8,9 @@ import { seedDatabase } from '../db/seed';
 import { loadConfig, parseEnv } from '../env';
 import { createLogger } from '../lib/logger';
 import { createLocalOutbox } from '../lib/outbox';
+import { createEventBus } from '../lib/events';
 import { createRateLimits } from '../lib/rate-limit';
+import { publishDue } from '../modules/sync/publish';
 
 export const DEMO = {
   admin: { id: 'demo-admin', username: 'admin@example.com', mobile: '9000000001', password: 'admin1234' },
@@ -34,7 +36,10 @@ export async function startHarness(opts: { dataDir?: string; seed?: boolean } = 
     outbox: createLocalOutbox(database.db, log),
     rates: createRateLimits(database.db),
     log,
+    events: createEventBus(),
   };
+  // As at start-up: sets whose publish time has passed are published.
+  if (opts.seed !== false) publishDue(deps);
   const app = createApp(deps);
 
   async function request(

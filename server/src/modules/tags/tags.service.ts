@@ -119,5 +119,6 @@ export function patch(deps: Deps, actor: Principal, input: { key: 'c' | 's' | 't
     return view(created);
   });
   listQueries(deps.db).cache.clear();
+  deps.events.emit({ collections: ['tag'] });
   return { success: true as const, msg: MSG.tagCreated, data };
 }

@@ -1,0 +1,51 @@
+import { and, eq, gt, lte, or } from 'drizzle-orm';
+import type { Deps } from '../../context';
+import { questionSet } from '../../db/schema';
+import { nextRev } from '../../lib/revision';
+
+/**
+ * Publishes sets whose publish time (`pts`, minutes) has come, and withdraws published sets whose
+ * `pts` an editor moved into the future. Each flip takes new revisions, so devices pull the set
+ * (or its deletion) although nothing else about it changed. Returns how many sets flipped.
+ */
+export function publishDue(deps: Deps, now = Date.now()): number {
+  const minute = Math.floor(now / 60_000);
+  const flipped = deps.db.transaction((tx) => {
+    const due = tx
+      .select({ id: questionSet.id, published: questionSet.published })
+      .from(questionSet)
+      .where(
+        and(
+          eq(questionSet.deleted, false),
+          or(
+            and(eq(questionSet.published, false), lte(questionSet.pts, minute)),
+            and(eq(questionSet.published, true), gt(questionSet.pts, minute)),
+          ),
+        ),
+      )
+      .all();
+    for (const s of due) {
+      tx.update(questionSet)
+        .set({ published: !s.published, rev: nextRev(tx), detailRev: nextRev(tx) })
+        .where(eq(questionSet.id, s.id))
+        .run();
+    }
+    return due.length;
+  });
+  if (flipped > 0) deps.events.emit({ collections: ['question_set', 'qs_detail'] });
+  return flipped;
+}
+
+/** Runs publishDue now and then every 30 s (pts has minute precision). */
+export function startPublisher(deps: Deps): () => void {
+  publishDue(deps);
+  const timer = setInterval(() => {
+    try {
+      publishDue(deps);
+    } catch (err) {
+      deps.log.error({ err }, 'publish job failed');
+    }
+  }, 30_000);
+  timer.unref();
+  return () => clearInterval(timer);
+}

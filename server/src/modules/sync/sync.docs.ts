@@ -1,0 +1,153 @@
+import { inArray } from 'drizzle-orm';
+import type { ExamResultDoc } from '../../../../sync-protocol/src/sync/exam-result';
+import type { QsDetailDoc, TestQuestion } from '../../../../sync-protocol/src/sync/qs-detail';
+import type { QuestionSetDoc } from '../../../../sync-protocol/src/sync/question-set';
+import type { TagDoc } from '../../../../sync-protocol/src/sync/tag';
+import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
+import type { Conn } from '../../db/client';
+import { attempt, examResult, question, questionSet, tag } from '../../db/schema';
+
+/* Rows → replicated documents (the shapes of sync-protocol/src/sync). */
+
+type SetRow = typeof questionSet.$inferSelect;
+
+export function tagDoc(r: typeof tag.$inferSelect): TagDoc {
+  return { id: r.tid, key: r.key as TagDoc['key'], tid: r.tid, tags: r.tags, uat: r.uat, _deleted: r.deleted };
+}
+
+/** A set learners may not see (unpublished or deleted) replicates as deleted. */
+const visible = (r: SetRow) => r.published && !r.deleted;
+
+export function questionSetDoc(r: SetRow): QuestionSetDoc {
+  if (!visible(r)) {
+    return { id: r.id, l: '', mpq: 0, tm: 0, nm: 0, dur: 0, isM: false, inst: '', pts: 0, n: 0, sections: {}, total: 0, count: 0, updatedAt: r.updatedAt, _deleted: true };
+  }
+  let total = r.tm;
+  let count = r.q.length;
+  const sections: QuestionSetDoc['sections'] = {};
+  for (const [name, s] of Object.entries(r.sections)) {
+    const sub = s.sub
+      ? Object.fromEntries(Object.entries(s.sub).map(([k, v]) => [k, { n: v.q.length, mpq: v.mpq, tm: v.tm, nm: v.nm, o: v.o }]))
+      : undefined;
+    const n = s.q.length + Object.values(s.sub ?? {}).reduce((a, v) => a + v.q.length, 0);
+    total += s.tm + Object.values(s.sub ?? {}).reduce((a, v) => a + v.tm, 0);
+    count += n;
+    sections[name] = { ss: s.ss, n, mpq: s.mpq, tm: s.tm, nm: s.nm, o: s.o, ...(sub && { sub }) };
+  }
+  return {
+    id: r.id,
+    l: r.l,
+    mpq: r.mpq,
+    tm: r.tm,
+    nm: r.nm,
+    dur: r.dur,
+    isM: r.isM,
+    inst: r.inst,
+    pts: r.pts,
+    n: r.q.length,
+    sections,
+    total,
+    count,
+    updatedAt: r.updatedAt,
+    _deleted: false,
+  };
+}
+
+export function questionIdsOf(r: Pick<SetRow, 'q' | 'sections'>): string[] {
+  const ids = [...r.q];
+  for (const s of Object.values(r.sections)) {
+    ids.push(...s.q);
+    for (const sub of Object.values(s.sub ?? {})) ids.push(...sub.q);
+  }
+  return [...new Set(ids)];
+}
+
+/**
+ * The offline copy of a set: parts with question ids and the questions in every language. For a
+ * mock test the correct answers stay on the server (ARCHITECTURE decision 4).
+ */
+export function qsDetailDocs(db: Conn, rows: SetRow[]): QsDetailDoc[] {
+  const live = rows.filter(visible);
+  const ids = [...new Set(live.flatMap(questionIdsOf))];
+  const questions = new Map<string, typeof question.$inferSelect>();
+  for (let i = 0; i < ids.length; i += 500) {
+    for (const q of db.select().from(question).where(inArray(question.id, ids.slice(i, i + 500))).all()) questions.set(q.id, q);
+  }
+  return rows.map((r) => {
+    if (!visible(r)) {
+      return { id: r.id, isM: false, main: { q: [], mpq: 0, tm: 0, nm: 0, o: 0 }, sections: {}, questions: [], _deleted: true };
+    }
+    const withAnswers = !r.isM;
+    const qs: TestQuestion[] = [];
+    for (const id of questionIdsOf(r)) {
+      const q = questions.get(id);
+      if (!q || q.deleted) continue;
+      qs.push({
+        id: q.id,
+        q: q.q,
+        ops: q.ops,
+        qt: q.qt as TestQuestion['qt'],
+        d: q.d,
+        ...(withAnswers && { ca: q.ca }),
+        trans: Object.fromEntries(
+          Object.entries(q.trans).map(([lang, tr]) => [lang, { q: tr.q, ops: tr.ops, ...(withAnswers && { ca: tr.ca }) }]),
+        ),
+      });
+    }
+    const present = new Set(qs.map((q) => q.id));
+    const keep = (list: string[]) => list.filter((id) => present.has(id));
+    return {
+      id: r.id,
+      isM: r.isM,
+      main: { q: keep(r.q), mpq: r.mpq, tm: r.tm, nm: r.nm, o: 0 },
+      sections: Object.fromEntries(
+        Object.entries(r.sections).map(([name, s]) => [
+          name,
+          {
+            ss: s.ss,
+            q: keep(s.q),
+            mpq: s.mpq,
+            tm: s.tm,
+            nm: s.nm,
+            o: s.o,
+            ...(s.sub && {
+              sub: Object.fromEntries(Object.entries(s.sub).map(([k, v]) => [k, { q: keep(v.q), mpq: v.mpq, tm: v.tm, nm: v.nm, o: v.o }])),
+            }),
+          },
+        ]),
+      ),
+      questions: qs,
+      _deleted: false,
+    };
+  });
+}
+
+export function testSummaryDoc(r: typeof attempt.$inferSelect): TestSummaryDoc {
+  return {
+    id: r.id,
+    qsid: r.qsid,
+    st: r.st,
+    sfs: r.serverFirstSeen,
+    lsq: r.lsq,
+    index: r.idx,
+    selectedSection: r.selectedSection,
+    answers: r.answers as TestSummaryDoc['answers'],
+    status: r.status as TestSummaryDoc['status'],
+    submittedAt: r.submittedAt,
+    updatedAt: r.updatedAt,
+    _deleted: r.deleted,
+  };
+}
+
+export function examResultDoc(r: typeof examResult.$inferSelect): ExamResultDoc {
+  return {
+    id: r.id,
+    qsid: r.qsid,
+    attemptId: r.attemptId,
+    marks: r.marks,
+    userRes: r.userRes as ExamResultDoc['userRes'],
+    totalMarks: r.totalMarks,
+    et: r.et,
+    _deleted: r.deleted,
+  };
+}

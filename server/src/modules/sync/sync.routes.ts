@@ -1,0 +1,60 @@
+import type { Context, Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { AppError, forbidden } from '../../lib/errors';
+import { MSG } from '../../../../sync-protocol/src/messages';
+import { collectionSchema, PROTOCOL_HEADER, PROTOCOL_VERSION, PUSHABLE, pullQuerySchema, pushRowsSchema, type StreamEvent } from '../../../../sync-protocol/src/sync/envelopes';
+import { testSummaryDocSchema } from '../../../../sync-protocol/src/sync/test-summary';
+import type { AppEnv, Deps } from '../../context';
+import { parseJson, parseQuery, parseWith } from '../../lib/http';
+import { principalOf, route } from '../../lib/route';
+import * as sync from './sync.service';
+
+const MAJOR = PROTOCOL_VERSION.split('.')[0];
+
+/** A device speaking another major version of the protocol must update first (426). */
+function checkProtocol(c: Context<AppEnv>) {
+  const v = c.req.header(PROTOCOL_HEADER);
+  if (!v || v.split('.')[0] !== MAJOR) {
+    throw new AppError('UPGRADE_REQUIRED', `This app is out of date. Please update it (sync protocol ${PROTOCOL_VERSION}).`);
+  }
+}
+
+const pushSchema = pushRowsSchema(testSummaryDocSchema);
+/** Keep-alive comments keep proxies and mobile networks from closing an idle stream. */
+export const KEEP_ALIVE_MS = 15_000;
+
+export function syncRoutes(app: Hono<AppEnv>, deps: Deps) {
+  route(app, deps, 'GET /sync/v1/stream', (c) => {
+    checkProtocol(c);
+    const me = principalOf(c);
+    return streamSSE(c, async (stream) => {
+      const send = (e: StreamEvent) => stream.writeSSE({ data: JSON.stringify(e) });
+      let unsubscribe = () => undefined as void;
+      stream.onAbort(() => unsubscribe());
+      // Whatever happened while this device was away, it learns by pulling everything.
+      await send({ type: 'RESYNC' });
+      unsubscribe = deps.events.subscribe(me.id, (collections) => void send({ type: 'CHANGE', collections }).catch(() => unsubscribe()));
+      while (!stream.aborted && !stream.closed) {
+        await stream.sleep(KEEP_ALIVE_MS);
+        if (stream.aborted || stream.closed) break;
+        await stream.write(': keep-alive\n\n');
+      }
+      unsubscribe();
+    });
+  });
+
+  route(app, deps, 'GET /sync/v1/:collection/pull', (c) => {
+    checkProtocol(c);
+    const collection = parseWith(collectionSchema, c.req.param('collection'));
+    const { rev, limit } = parseQuery(c, pullQuerySchema);
+    return c.json(sync.pull(deps, principalOf(c), collection, rev, limit));
+  });
+
+  route(app, deps, 'POST /sync/v1/:collection/push', async (c) => {
+    checkProtocol(c);
+    const collection = parseWith(collectionSchema, c.req.param('collection'));
+    if (!PUSHABLE.includes(collection)) throw forbidden(MSG.permissionDenied);
+    const rows = await parseJson(c, pushSchema);
+    return c.json(sync.pushTestSummaries(deps, principalOf(c), rows));
+  });
+}

@@ -1,0 +1,136 @@
+import { isDeepStrictEqual } from 'node:util';
+import { and, asc, eq, gt } from 'drizzle-orm';
+import type { CollectionName, PullResponse } from '../../../../sync-protocol/src/sync/envelopes';
+import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
+import { MSG } from '../../../../sync-protocol/src/messages';
+import type { Deps, Principal } from '../../context';
+import { attempt, examResult, questionSet, tag } from '../../db/schema';
+import { badRequest, forbidden } from '../../lib/errors';
+import { nextRev } from '../../lib/revision';
+import { examResultDoc, qsDetailDocs, questionSetDoc, tagDoc, testSummaryDoc } from './sync.docs';
+
+/**
+ * GET /api/sync/v1/{collection}/pull: documents with a revision greater than `rev`, in revision
+ * order, at most `limit`, and the checkpoint to ask from next time. Per-person collections only
+ * ever read the caller's own rows.
+ */
+export function pull(deps: Deps, me: Principal, collection: CollectionName, rev: number, limit: number): PullResponse<unknown> {
+  const db = deps.db;
+  switch (collection) {
+    case 'tag': {
+      const rows = db.select().from(tag).where(gt(tag.rev, rev)).orderBy(asc(tag.rev)).limit(limit).all();
+      return { documents: rows.map(tagDoc), checkpoint: { rev: rows.at(-1)?.rev ?? rev } };
+    }
+    case 'question_set': {
+      const rows = db.select().from(questionSet).where(gt(questionSet.rev, rev)).orderBy(asc(questionSet.rev)).limit(limit).all();
+      return { documents: rows.map(questionSetDoc), checkpoint: { rev: rows.at(-1)?.rev ?? rev } };
+    }
+    case 'qs_detail': {
+      const rows = db
+        .select()
+        .from(questionSet)
+        .where(gt(questionSet.detailRev, rev))
+        .orderBy(asc(questionSet.detailRev))
+        .limit(limit)
+        .all();
+      return { documents: qsDetailDocs(db, rows), checkpoint: { rev: rows.at(-1)?.detailRev ?? rev } };
+    }
+    case 'test_summary': {
+      const rows = db
+        .select()
+        .from(attempt)
+        .where(and(eq(attempt.personId, me.id), gt(attempt.rev, rev)))
+        .orderBy(asc(attempt.rev))
+        .limit(limit)
+        .all();
+      return { documents: rows.map(testSummaryDoc), checkpoint: { rev: rows.at(-1)?.rev ?? rev } };
+    }
+    case 'exam_result': {
+      const rows = db
+        .select()
+        .from(examResult)
+        .where(and(eq(examResult.personId, me.id), gt(examResult.rev, rev)))
+        .orderBy(asc(examResult.rev))
+        .limit(limit)
+        .all();
+      return { documents: rows.map(examResultDoc), checkpoint: { rev: rows.at(-1)?.rev ?? rev } };
+    }
+  }
+}
+
+/** Fields the server owns: a device's copy may lag behind them without that being a conflict. */
+function comparable(d: TestSummaryDoc | null | undefined) {
+  if (!d) return null;
+  const { sfs: _sfs, ...rest } = d;
+  return rest;
+}
+
+export type AttemptSubmittedHook = (tx: Parameters<Parameters<Deps['db']['transaction']>[0]>[0], attempt: typeof import('../../db/schema').attempt.$inferSelect) => boolean;
+const submittedHooks: AttemptSubmittedHook[] = [];
+/**
+ * Scoring registers here (issue 5): called inside the push transaction when an attempt becomes
+ * SUBMITTED; returns true when it wrote an exam result.
+ */
+export function onAttemptSubmitted(hook: AttemptSubmittedHook): void {
+  submittedHooks.push(hook);
+}
+
+/**
+ * POST /api/sync/v1/test_summary/push, in one transaction. Per row: a document already equal to
+ * the master is a no-op (re-pushing a batch changes nothing); otherwise the write applies only
+ * if the device's assumed master state equals the server's (compare-and-set), else the master is
+ * returned as a conflict. A submitted attempt never changes again. The owner is the caller.
+ */
+export function pushTestSummaries(
+  deps: Deps,
+  me: Principal,
+  rows: { newDocumentState: TestSummaryDoc; assumedMasterState?: TestSummaryDoc | null | undefined }[],
+): TestSummaryDoc[] {
+  const now = Date.now();
+  let scored = false;
+  let changed = false;
+  const conflicts = deps.db.transaction((tx) => {
+    const out: TestSummaryDoc[] = [];
+    for (const row of rows) {
+      const next = row.newDocumentState;
+      const masterRow = tx.select().from(attempt).where(eq(attempt.id, next.id)).get();
+      // Another person's attempt: refuse the whole batch without saying anything about it.
+      if (masterRow && masterRow.personId !== me.id) throw forbidden(MSG.permissionDenied);
+      const master = masterRow ? testSummaryDoc(masterRow) : null;
+      if (master && isDeepStrictEqual(comparable(master), comparable(next))) continue;
+      if (!master && next._deleted) continue; // deleted before it ever reached the server
+      if (master && (master.status === 'SUBMITTED' || !isDeepStrictEqual(comparable(master), comparable(row.assumedMasterState)))) {
+        out.push(master);
+        continue;
+      }
+      if (masterRow && masterRow.qsid !== next.qsid) throw badRequest('An attempt cannot move to another question set');
+      if (!masterRow) {
+        const set = tx.select({ id: questionSet.id, published: questionSet.published, deleted: questionSet.deleted }).from(questionSet).where(eq(questionSet.id, next.qsid)).get();
+        if (!set || set.deleted || !set.published) throw badRequest('Question set not configured');
+      }
+      const values = {
+        qsid: next.qsid,
+        st: next.st,
+        lsq: next.lsq,
+        idx: next.index,
+        selectedSection: next.selectedSection,
+        answers: next.answers,
+        status: next.status,
+        submittedAt: next.status === 'SUBMITTED' ? (next.submittedAt ?? now) : null,
+        updatedAt: next.updatedAt,
+        deleted: next._deleted,
+        rev: nextRev(tx),
+      };
+      const saved = masterRow
+        ? tx.update(attempt).set(values).where(eq(attempt.id, next.id)).returning().get()
+        : tx.insert(attempt).values({ id: next.id, personId: me.id, serverFirstSeen: now, ...values }).returning().get();
+      changed = true;
+      if (saved.status === 'SUBMITTED' && !saved.deleted) {
+        for (const hook of submittedHooks) scored = hook(tx, saved) || scored;
+      }
+    }
+    return out;
+  });
+  if (changed) deps.events.emit({ collections: scored ? ['test_summary', 'exam_result'] : ['test_summary'], personId: me.id });
+  return conflicts;
+}

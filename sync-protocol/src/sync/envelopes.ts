@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+/** The replicated collections, named as the spec's local stores (spec §3). */
+export const COLLECTIONS = ['tag', 'question_set', 'qs_detail', 'test_summary', 'exam_result'] as const;
+export type CollectionName = (typeof COLLECTIONS)[number];
+export const collectionSchema = z.enum(COLLECTIONS);
+
+/** Only attempts travel from devices to the server; everything else is pull only. */
+export const PUSHABLE: readonly CollectionName[] = ['test_summary'];
+
+/**
+ * A checkpoint is a value of the server's one revision counter (ARCHITECTURE decision 2), never
+ * a device clock: documents with a greater revision are newer than the checkpoint.
+ */
+export const checkpointSchema = z.strictObject({ rev: z.number().int().min(0) });
+export type Checkpoint = z.infer<typeof checkpointSchema>;
+
+/** GET /api/sync/v1/{collection}/pull?rev&limit */
+export const pullQuerySchema = z.strictObject({
+  rev: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(1000).default(200),
+});
+
+/** Pull answer: documents after the checkpoint in revision order, and the next checkpoint. */
+export type PullResponse<D> = { documents: D[]; checkpoint: Checkpoint };
+
+/** Most rows one push may carry. */
+export const MAX_PUSH_ROWS = 100;
+
+/** One row of a push (RxDB's RxReplicationWriteToMasterRow). */
+export function pushRowsSchema<S extends z.ZodType>(doc: S) {
+  return z
+    .array(
+      z.strictObject({
+        newDocumentState: doc,
+        assumedMasterState: doc.nullable().optional(),
+      }),
+    )
+    .min(1)
+    .max(MAX_PUSH_ROWS);
+}
+
+/** Events of GET /api/sync/v1/stream (server-sent events, `data` is JSON). */
+export type StreamEvent =
+  /** These collections changed: pull them. */
+  | { type: 'CHANGE'; collections: CollectionName[] }
+  /** Sent on every (re)connect: the client may have missed changes, pull everything. */
+  | { type: 'RESYNC' };
+
+/** Sync requests carry this header; the server answers 426 to another major version. */
+export { PROTOCOL_HEADER, PROTOCOL_VERSION, SERVER_TIME_HEADER } from '../version';

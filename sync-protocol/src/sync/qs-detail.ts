@@ -1,0 +1,41 @@
+import { z } from 'zod';
+
+const transSchema = z.strictObject({
+  q: z.string(),
+  ops: z.record(z.string(), z.string()),
+  /** Present only where correct answers may be shown (not for mock tests before submission). */
+  ca: z.array(z.string()).optional(),
+});
+
+/** A question as a device holds it for a test. */
+export const testQuestionSchema = z.strictObject({
+  id: z.string(),
+  q: z.string(),
+  ops: z.record(z.string(), z.string()),
+  qt: z.enum(['mcq1', 'mcq2', 'f', 's']),
+  d: z.string(),
+  /** Correct answers: never for a mock test (ARCHITECTURE decision 4). */
+  ca: z.array(z.string()).optional(),
+  trans: z.record(z.string(), transSchema),
+});
+export type TestQuestion = z.infer<typeof testQuestionSchema>;
+
+const partQuestions = z.strictObject({ q: z.array(z.string()), mpq: z.number(), tm: z.number(), nm: z.number(), o: z.number().int() });
+
+/**
+ * Store `qs_detail` (pull only): everything a device needs to run one set offline — its parts in
+ * order with their question ids, and the questions in every language.
+ */
+export const qsDetailDocSchema = z.strictObject({
+  /** The set's id. */
+  id: z.string().max(64),
+  isM: z.boolean(),
+  main: partQuestions,
+  sections: z.record(
+    z.string(),
+    z.strictObject({ ss: z.boolean(), q: z.array(z.string()), mpq: z.number(), tm: z.number(), nm: z.number(), o: z.number().int(), sub: z.record(z.string(), partQuestions).optional() }),
+  ),
+  questions: z.array(testQuestionSchema),
+  _deleted: z.boolean(),
+});
+export type QsDetailDoc = z.infer<typeof qsDetailDocSchema>;

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+
+const part = z.strictObject({
+  /** Number of questions. */
+  n: z.number().int().min(0),
+  mpq: z.number(),
+  tm: z.number(),
+  nm: z.number(),
+  o: z.number().int(),
+});
+
+/**
+ * Store `question_set` (pull only): a set a person may see — for learners, published ones — with
+ * its sections and marks but no questions (those are in `qs_detail`).
+ */
+export const questionSetDocSchema = z.strictObject({
+  id: z.string().max(64),
+  l: z.string(),
+  mpq: z.number(),
+  tm: z.number(),
+  nm: z.number(),
+  dur: z.number().int(),
+  isM: z.boolean(),
+  inst: z.string(),
+  /** Publish time, minutes since the epoch. */
+  pts: z.number().int(),
+  /** The main part's question count. */
+  n: z.number().int().min(0),
+  /** Sections with question counts; a section with sub-sections lists them under `sub`. */
+  sections: z.record(
+    z.string(),
+    z.strictObject({ ss: z.boolean(), n: z.number().int(), mpq: z.number(), tm: z.number(), nm: z.number(), o: z.number().int(), sub: z.record(z.string(), part).optional() }),
+  ),
+  /** Total marks of the whole set. */
+  total: z.number(),
+  /** Total number of questions. */
+  count: z.number().int(),
+  updatedAt: z.number().int(),
+  _deleted: z.boolean(),
+});
+export type QuestionSetDoc = z.infer<typeof questionSetDocSchema>;

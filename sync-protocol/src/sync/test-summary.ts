@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+/** How a question stands in a test (spec §4; NTA adds the two "marked for review" states). */
+export const QUESTION_STATES = ['VISITED', 'ANSWERED', 'MARKED', 'ANSWERED_MARKED'] as const;
+
+/** A user answer: one option key (mcq1), option keys (mcq2), or text (f, s). */
+export const userAnswerSchema = z.union([z.string().max(5000), z.array(z.string().max(16)).max(20), z.null()]);
+
+export const ATTEMPT_STATUSES = ['IN_PROGRESS', 'SUBMITTED'] as const;
+
+/**
+ * Store `test_summary` (pull and push, owner only): one attempt at a set. The id is chosen by the
+ * device; the owner is taken from the token by the server, never from the document.
+ */
+export const testSummaryDocSchema = z.strictObject({
+  id: z.string().min(8).max(64).regex(/^[A-Za-z0-9_-]+$/),
+  qsid: z.string().max(64),
+  /** Device start time (ms, on corrected server time). */
+  st: z.number().int().min(0),
+  /** When the server first saw this attempt (ms, server clock); 0 until then. */
+  sfs: z.number().int().min(0),
+  /** Last selected question key. */
+  lsq: z.string().max(64).nullable(),
+  index: z.number().int().min(0),
+  selectedSection: z.string().max(80).nullable(),
+  answers: z.record(z.string().max(64), z.strictObject({ ua: userAnswerSchema, status: z.enum(QUESTION_STATES) })),
+  status: z.enum(ATTEMPT_STATUSES),
+  /** Device time of submission (ms), when submitted. */
+  submittedAt: z.number().int().min(0).nullable(),
+  /** Device time of the last change (ms). */
+  updatedAt: z.number().int().min(0),
+  _deleted: z.boolean(),
+});
+export type TestSummaryDoc = z.infer<typeof testSummaryDocSchema>;
