@@ -1,0 +1,315 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { PROTOCOL_VERSION } from '../../../../sync-protocol/src/version';
+import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
+import { attempt, examResult, questionSet, tag } from '../../db/schema';
+import { nextRev } from '../../lib/revision';
+import { type Harness, startHarness } from '../../test/harness';
+import { publishDue } from './publish';
+
+let h: Harness;
+let learner: string;
+let editor: string;
+let admin: string;
+beforeAll(async () => {
+  h = await startHarness();
+  [learner, editor, admin] = await Promise.all([h.tokenOf('learner'), h.tokenOf('editor'), h.tokenOf('admin')]);
+});
+afterAll(() => h.destroy());
+
+const V = { 'x-sync-protocol': PROTOCOL_VERSION };
+const pull = (token: string, collection: string, rev = 0, limit = 200) =>
+  h.request('GET', `/sync/v1/${collection}/pull?rev=${rev}&limit=${limit}`, { token, headers: V });
+const push = (token: string, rows: unknown) => h.request('POST', '/sync/v1/test_summary/push', { token, headers: V, body: rows });
+
+let seq = 0;
+function attemptDoc(over: Partial<TestSummaryDoc> = {}): TestSummaryDoc {
+  seq++;
+  return {
+    id: `attempt-${seq.toString().padStart(4, '0')}-xyz`,
+    qsid: 'qs-practice-gk',
+    st: 1_795_000_000_000,
+    sfs: 0,
+    lsq: null,
+    index: 0,
+    selectedSection: null,
+    answers: {},
+    status: 'IN_PROGRESS',
+    submittedAt: null,
+    updatedAt: 1_795_000_000_000,
+    _deleted: false,
+    ...over,
+  };
+}
+
+describe('protocol version', () => {
+  test('a client of another major version, or without the header, gets 426 with a message', async () => {
+    for (const headers of [{ 'x-sync-protocol': '2.0.0' }, { 'x-sync-protocol': '0.9.0' }, {}]) {
+      const r = await h.request('GET', '/sync/v1/tag/pull', { token: learner, headers });
+      expect(r.status).toBe(426);
+      expect(r.body).toMatchObject({ success: false, code: 'UPGRADE_REQUIRED' });
+      expect(r.body.msg).toMatch(/update/i);
+    }
+    const ok = await h.request('GET', '/sync/v1/tag/pull', { token: learner, headers: { 'x-sync-protocol': '1.7.3' } });
+    expect(ok.status).toBe(200);
+  });
+
+  test('every sync answer carries the server time', async () => {
+    const r = await pull(learner, 'tag');
+    expect(Math.abs(Number(r.headers.get('x-server-time')) - Date.now())).toBeLessThan(5000);
+  });
+
+  test('sync needs a login; unknown collections and bad checkpoints are 400', async () => {
+    expect((await h.request('GET', '/sync/v1/tag/pull', { headers: V })).status).toBe(401);
+    expect((await pull(learner, 'person')).status).toBe(400);
+    expect((await h.request('GET', '/sync/v1/tag/pull?rev=-1', { token: learner, headers: V })).status).toBe(400);
+    expect((await h.request('GET', '/sync/v1/tag/pull?rev=1&limit=5000', { token: learner, headers: V })).status).toBe(400);
+    expect((await h.request('GET', '/sync/v1/tag/pull?rev=1&extra=1', { token: learner, headers: V })).status).toBe(400);
+  });
+});
+
+describe('pull', () => {
+  test('pages by revision with exact boundaries: no document twice, none skipped', async () => {
+    const all = (await pull(learner, 'tag', 0, 1000)).body;
+    const total = h.deps.db.select().from(tag).all().length;
+    expect(all.documents).toHaveLength(total);
+    const seen: string[] = [];
+    let rev = 0;
+    for (let i = 0; i < 100; i++) {
+      const page = (await pull(learner, 'tag', rev, 7)).body;
+      if (page.documents.length === 0) {
+        expect(page.checkpoint.rev).toBe(rev);
+        break;
+      }
+      expect(page.documents.length).toBeLessThanOrEqual(7);
+      seen.push(...page.documents.map((d: { id: string }) => d.id));
+      expect(page.checkpoint.rev).toBeGreaterThan(rev);
+      rev = page.checkpoint.rev;
+    }
+    expect(seen).toEqual(all.documents.map((d: { id: string }) => d.id));
+    expect(new Set(seen).size).toBe(total);
+    // The checkpoint is the last document's revision: asking from just below it returns exactly that one.
+    const lastRev = all.checkpoint.rev;
+    const edge = (await pull(learner, 'tag', lastRev - 1, 10)).body;
+    expect(edge.documents).toHaveLength(1);
+    expect(edge.checkpoint.rev).toBe(lastRev);
+  });
+
+  test('learners see published sets only; a set whose time comes appears with a new revision', async () => {
+    const sets = (await pull(learner, 'question_set', 0, 1000)).body;
+    const live = sets.documents.filter((d: { _deleted: boolean }) => !d._deleted).map((d: { id: string }) => d.id);
+    expect(live).toContain('qs-practice-gk');
+    expect(live).not.toContain('qs-future-mock');
+    const future = sets.documents.find((d: { id: string }) => d.id === 'qs-future-mock');
+    expect(future).toMatchObject({ _deleted: true, l: '' });
+    const cp = sets.checkpoint.rev;
+
+    // 2099 arrives.
+    expect(publishDue(h.deps, Date.UTC(2099, 11, 31))).toBe(1);
+    const after = (await pull(learner, 'question_set', cp)).body;
+    expect(after.documents.map((d: { id: string }) => d.id)).toEqual(['qs-future-mock']);
+    expect(after.documents[0]).toMatchObject({ _deleted: false, isM: true, l: expect.any(String) });
+    // ...and leaves again when the clock is back in 2026 (an editor moved it to the future).
+    publishDue(h.deps);
+    const gone = (await pull(learner, 'question_set', after.checkpoint.rev)).body;
+    expect(gone.documents).toEqual([expect.objectContaining({ id: 'qs-future-mock', _deleted: true })]);
+  });
+
+  test('question sets carry counts and marks but no questions', async () => {
+    const doc = (await pull(learner, 'question_set', 0, 1000)).body.documents.find((d: { id: string }) => d.id === 'qs-mock-ssc-1');
+    expect(doc).toBeDefined();
+    expect(doc.q).toBeUndefined();
+    expect(Object.keys(doc.sections)).toHaveLength(3);
+    expect(doc.count).toBe(24);
+    expect(doc.total).toBe(48);
+    expect(JSON.stringify(doc)).not.toContain('q-gk-');
+  });
+
+  test('qs_detail of a mock test contains no correct answers, in any language; a practice set has them', async () => {
+    const docs = (await pull(learner, 'qs_detail', 0, 1000)).body.documents;
+    const mock = docs.find((d: { id: string }) => d.id === 'qs-mock-ssc-1');
+    expect(mock.questions.length).toBe(24);
+    for (const q of mock.questions) {
+      expect(q.ca).toBeUndefined();
+      for (const tr of Object.values(q.trans) as { ca?: unknown }[]) expect(tr.ca).toBeUndefined();
+      expect(q.trans.hi.q.length).toBeGreaterThan(0);
+    }
+    expect(JSON.stringify(mock)).not.toContain('"ca"');
+    const practice = docs.find((d: { id: string }) => d.id === 'qs-practice-gk');
+    expect(practice.questions.every((q: { ca?: string[] }) => Array.isArray(q.ca) && q.ca.length > 0)).toBe(true);
+    const sub = docs.find((d: { id: string }) => d.id === 'qs-hindi-sub');
+    expect(Object.values(sub.sections).some((s) => (s as { ss: boolean; sub?: object }).ss && (s as { sub?: object }).sub)).toBe(true);
+  });
+
+  test('soft deletes replicate as _deleted', async () => {
+    const before = (await pull(learner, 'tag', 0, 1000)).body.checkpoint.rev;
+    h.deps.db.transaction((tx) => tx.update(tag).set({ deleted: true, rev: nextRev(tx) }).where(eq(tag.tid, 'samas')).run());
+    const r = (await pull(learner, 'tag', before)).body;
+    expect(r.documents).toEqual([expect.objectContaining({ id: 'samas', _deleted: true })]);
+    const setsBefore = (await pull(learner, 'qs_detail', 0, 1000)).body.checkpoint.rev;
+    h.deps.db.transaction((tx) =>
+      tx.update(questionSet).set({ deleted: true, rev: nextRev(tx), detailRev: nextRev(tx) }).where(eq(questionSet.id, 'qs-hindi-sub')).run(),
+    );
+    const d = (await pull(learner, 'qs_detail', setsBefore)).body;
+    expect(d.documents).toEqual([expect.objectContaining({ id: 'qs-hindi-sub', _deleted: true, questions: [] })]);
+  });
+});
+
+describe('push of attempts', () => {
+  test('a new attempt is stored for the caller, who is taken from the token', async () => {
+    const doc = attemptDoc();
+    const r = await push(learner, [{ newDocumentState: doc, assumedMasterState: null }]);
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual([]);
+    const row = h.deps.db.select().from(attempt).where(eq(attempt.id, doc.id)).get();
+    expect(row?.personId).toBe('demo-learner');
+    expect(row?.serverFirstSeen).toBeGreaterThan(Date.now() - 10_000);
+    const pulled = (await pull(learner, 'test_summary')).body.documents.find((d: { id: string }) => d.id === doc.id);
+    expect(pulled).toMatchObject({ ...doc, sfs: row?.serverFirstSeen });
+  });
+
+  test('compare-and-set: a stale assumed state gets the master back as a conflict and changes nothing', async () => {
+    const v1 = attemptDoc();
+    await push(learner, [{ newDocumentState: v1, assumedMasterState: null }]);
+    const v2 = { ...v1, index: 3, lsq: 'q-gk-003', updatedAt: v1.updatedAt + 1000 };
+    expect((await push(learner, [{ newDocumentState: v2, assumedMasterState: v1 }])).body).toEqual([]);
+    const revBefore = h.deps.db.select().from(attempt).where(eq(attempt.id, v1.id)).get()!.rev;
+
+    // A second device still believes v1 is the master.
+    const other = { ...v1, index: 5, updatedAt: v1.updatedAt + 500 };
+    const c = await push(learner, [{ newDocumentState: other, assumedMasterState: v1 }]);
+    expect(c.status).toBe(200);
+    expect(c.body).toHaveLength(1);
+    expect(c.body[0]).toMatchObject({ id: v1.id, index: 3, lsq: 'q-gk-003' });
+    // Pushing with no assumed state onto an existing document is a conflict too.
+    expect((await push(learner, [{ newDocumentState: other, assumedMasterState: null }])).body).toHaveLength(1);
+    expect(h.deps.db.select().from(attempt).where(eq(attempt.id, v1.id)).get()!.rev).toBe(revBefore);
+  });
+
+  test('re-pushing the same batch changes nothing', async () => {
+    const a = attemptDoc();
+    const b = attemptDoc({ answers: { 'q-gk-001': { ua: 'b', status: 'ANSWERED' } } });
+    const batch = [
+      { newDocumentState: a, assumedMasterState: null },
+      { newDocumentState: b, assumedMasterState: null },
+    ];
+    expect((await push(learner, batch)).body).toEqual([]);
+    const snapshot = h.deps.db.select().from(attempt).all();
+    for (let i = 0; i < 3; i++) expect((await push(learner, batch)).body).toEqual([]);
+    expect(h.deps.db.select().from(attempt).all()).toEqual(snapshot);
+  });
+
+  test('a submitted attempt is immutable', async () => {
+    const a = attemptDoc({ status: 'SUBMITTED', submittedAt: 1_795_000_100_000, answers: { 'q-gk-001': { ua: 'a', status: 'ANSWERED' } } });
+    await push(learner, [{ newDocumentState: a, assumedMasterState: null }]);
+    const changed = { ...a, status: 'IN_PROGRESS' as const, answers: { 'q-gk-001': { ua: 'c', status: 'ANSWERED' as const } } };
+    const r = await push(learner, [{ newDocumentState: changed, assumedMasterState: a }]);
+    expect(r.body).toEqual([expect.objectContaining({ id: a.id, status: 'SUBMITTED', answers: a.answers })]);
+    expect((await push(learner, [{ newDocumentState: { ...a, _deleted: true }, assumedMasterState: a }])).body).toHaveLength(1);
+    expect(h.deps.db.select().from(attempt).where(eq(attempt.id, a.id)).get()).toMatchObject({ status: 'SUBMITTED', deleted: false });
+  });
+
+  test('a document deleted before it ever synced is dropped; a synced one replicates its deletion', async () => {
+    const never = attemptDoc({ _deleted: true });
+    expect((await push(learner, [{ newDocumentState: never, assumedMasterState: null }])).body).toEqual([]);
+    expect(h.deps.db.select().from(attempt).where(eq(attempt.id, never.id)).get()).toBeUndefined();
+    const a = attemptDoc();
+    await push(learner, [{ newDocumentState: a, assumedMasterState: null }]);
+    const cp = (await pull(learner, 'test_summary', 0, 1000)).body.checkpoint.rev;
+    await push(learner, [{ newDocumentState: { ...a, _deleted: true }, assumedMasterState: a }]);
+    expect((await pull(learner, 'test_summary', cp)).body.documents).toEqual([expect.objectContaining({ id: a.id, _deleted: true })]);
+  });
+
+  test('pull-only collections refuse pushes with 403; bad documents get 400 and change nothing', async () => {
+    for (const c of ['tag', 'question_set', 'qs_detail', 'exam_result']) {
+      const r = await h.request('POST', `/sync/v1/${c}/push`, { token: admin, headers: V, body: [{ newDocumentState: attemptDoc(), assumedMasterState: null }] });
+      expect(r.status).toBe(403);
+    }
+    const count = h.deps.db.select().from(attempt).all().length;
+    const bad = [
+      [{ newDocumentState: { ...attemptDoc(), personId: 'demo-admin' }, assumedMasterState: null }],
+      [{ newDocumentState: attemptDoc({ qsid: 'no-such-set' }), assumedMasterState: null }],
+      [{ newDocumentState: attemptDoc({ qsid: 'qs-future-mock' }), assumedMasterState: null }],
+      [{ newDocumentState: attemptDoc({ status: 'DONE' as never }), assumedMasterState: null }],
+      [],
+      Array.from({ length: 101 }, () => ({ newDocumentState: attemptDoc(), assumedMasterState: null })),
+      // A good row before a bad one: the whole batch is refused (one transaction).
+      [
+        { newDocumentState: attemptDoc(), assumedMasterState: null },
+        { newDocumentState: attemptDoc({ qsid: 'no-such-set' }), assumedMasterState: null },
+      ],
+    ];
+    for (const rows of bad) {
+      const r = await push(learner, rows);
+      expect(r.status, JSON.stringify(r.body)).toBe(400);
+      expect(r.body.msg).toEqual(expect.any(String));
+    }
+    expect(h.deps.db.select().from(attempt).all().length).toBe(count);
+  });
+});
+
+describe('one person cannot reach another person’s replica', () => {
+  test('pulls of test_summary and exam_result return only the caller’s rows', async () => {
+    const mine = attemptDoc();
+    await push(learner, [{ newDocumentState: mine, assumedMasterState: null }]);
+    h.deps.db.transaction((tx) =>
+      tx.insert(examResult)
+        .values({ personId: 'demo-learner', qsid: 'qs-practice-gk', attemptId: mine.id, marks: { wos: 1 }, userRes: {}, totalMarks: 1, et: 1, rev: nextRev(tx) })
+        .run(),
+    );
+    for (const c of ['test_summary', 'exam_result']) {
+      const theirs = (await pull(editor, c, 0, 1000)).body.documents;
+      expect(theirs).toEqual([]);
+      const own = (await pull(learner, c, 0, 1000)).body.documents;
+      expect(own.length).toBeGreaterThan(0);
+    }
+  });
+
+  test('pushing onto another person’s attempt is refused and changes nothing', async () => {
+    const a = attemptDoc();
+    await push(learner, [{ newDocumentState: a, assumedMasterState: null }]);
+    const before = h.deps.db.select().from(attempt).where(eq(attempt.id, a.id)).get();
+    for (const assumed of [a, null]) {
+      const r = await push(editor, [{ newDocumentState: { ...a, index: 9 }, assumedMasterState: assumed }]);
+      expect(r.status).toBe(403);
+      expect(JSON.stringify(r.body)).not.toContain('"answers"');
+    }
+    expect(h.deps.db.select().from(attempt).where(eq(attempt.id, a.id)).get()).toEqual(before);
+  });
+});
+
+describe('stream', () => {
+  test('starts with RESYNC, names changed collections, and only a person’s own changes reach them', async () => {
+    const ac = new AbortController();
+    const res = await h.app.request('/api/sync/v1/stream', { headers: { authorization: `Bearer ${learner}`, ...V }, signal: ac.signal });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let buffer = '';
+    const nextEvent = async () => {
+      for (;;) {
+        const i = buffer.indexOf('\n\n');
+        if (i >= 0) {
+          const chunk = buffer.slice(0, i);
+          buffer = buffer.slice(i + 2);
+          const data = chunk.split('\n').find((l) => l.startsWith('data:'));
+          if (data) return JSON.parse(data.slice(5).trim());
+          continue;
+        }
+        const { value, done } = await reader.read();
+        if (done) throw new Error('stream ended');
+        buffer += decoder.decode(value, { stream: true });
+      }
+    };
+    expect(await nextEvent()).toEqual({ type: 'RESYNC' });
+    // The editor's own attempt does not reach the learner; a new tag does.
+    await push(editor, [{ newDocumentState: attemptDoc(), assumedMasterState: null }]);
+    await h.request('PATCH', '/tag', { token: editor, body: { key: 't', newTag: 'Current Affairs', lang: 'en' } });
+    expect(await nextEvent()).toEqual({ type: 'CHANGE', collections: ['tag'] });
+    await push(learner, [{ newDocumentState: attemptDoc(), assumedMasterState: null }]);
+    expect(await nextEvent()).toEqual({ type: 'CHANGE', collections: ['test_summary'] });
+    ac.abort();
+    await reader.cancel().catch(() => undefined);
+  });
+});
