@@ -4,7 +4,8 @@ import type { CollectionName, PullResponse } from '../../../../sync-protocol/src
 import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
 import { MSG } from '../../../../sync-protocol/src/messages';
 import type { Deps, Principal } from '../../context';
-import { attempt, examResult, questionSet, tag } from '../../db/schema';
+import type { Tx } from '../../db/client';
+import { attempt, attempt as attemptTable, examResult, questionSet, tag } from '../../db/schema';
 import { badRequest, forbidden } from '../../lib/errors';
 import { nextRev } from '../../lib/revision';
 import { examResultDoc, qsDetailDocs, questionSetDoc, tagDoc, testSummaryDoc } from './sync.docs';
@@ -65,7 +66,7 @@ function comparable(d: TestSummaryDoc | null | undefined) {
   return rest;
 }
 
-export type AttemptSubmittedHook = (tx: Parameters<Parameters<Deps['db']['transaction']>[0]>[0], attempt: typeof import('../../db/schema').attempt.$inferSelect) => boolean;
+export type AttemptSubmittedHook = (tx: Tx, attempt: typeof attemptTable.$inferSelect) => boolean;
 const submittedHooks: AttemptSubmittedHook[] = [];
 /**
  * Scoring registers here (issue 5): called inside the push transaction when an attempt becomes

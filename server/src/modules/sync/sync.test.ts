@@ -44,7 +44,7 @@ function attemptDoc(over: Partial<TestSummaryDoc> = {}): TestSummaryDoc {
 
 describe('protocol version', () => {
   test('a client of another major version, or without the header, gets 426 with a message', async () => {
-    for (const headers of [{ 'x-sync-protocol': '2.0.0' }, { 'x-sync-protocol': '0.9.0' }, {}]) {
+    for (const headers of [{ 'x-sync-protocol': '2.0.0' }, { 'x-sync-protocol': '0.9.0' }, {}] as Record<string, string>[]) {
       const r = await h.request('GET', '/sync/v1/tag/pull', { token: learner, headers });
       expect(r.status).toBe(426);
       expect(r.body).toMatchObject({ success: false, code: 'UPGRADE_REQUIRED' });
