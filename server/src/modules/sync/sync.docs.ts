@@ -5,7 +5,8 @@ import type { QuestionSetDoc } from '../../../../sync-protocol/src/sync/question
 import type { TagDoc } from '../../../../sync-protocol/src/sync/tag';
 import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
 import type { Conn } from '../../db/client';
-import { attempt, examResult, question, questionSet, tag } from '../../db/schema';
+import type { attempt, examResult, questionSet, tag } from '../../db/schema';
+import { question } from '../../db/schema';
 
 /* Rows → replicated documents (the shapes of sync-protocol/src/sync). */
 

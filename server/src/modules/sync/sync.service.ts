@@ -5,7 +5,8 @@ import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-sum
 import { MSG } from '../../../../sync-protocol/src/messages';
 import type { Deps, Principal } from '../../context';
 import type { Tx } from '../../db/client';
-import { attempt, attempt as attemptTable, examResult, questionSet, tag } from '../../db/schema';
+import type { attempt as attemptTable} from '../../db/schema';
+import { attempt, examResult, questionSet, tag } from '../../db/schema';
 import { badRequest, forbidden } from '../../lib/errors';
 import { nextRev } from '../../lib/revision';
 import { examResultDoc, qsDetailDocs, questionSetDoc, tagDoc, testSummaryDoc } from './sync.docs';
