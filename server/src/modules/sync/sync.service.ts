@@ -5,7 +5,6 @@ import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-sum
 import { MSG } from '../../../../sync-protocol/src/messages';
 import type { Deps, Principal } from '../../context';
 import type { Tx } from '../../db/client';
-import type { attempt as attemptTable} from '../../db/schema';
 import { attempt, examResult, questionSet, tag } from '../../db/schema';
 import { badRequest, forbidden } from '../../lib/errors';
 import { nextRev } from '../../lib/revision';
@@ -67,7 +66,7 @@ function comparable(d: TestSummaryDoc | null | undefined) {
   return rest;
 }
 
-export type AttemptSubmittedHook = (tx: Tx, attempt: typeof attemptTable.$inferSelect) => boolean;
+export type AttemptSubmittedHook = (tx: Tx, attempt: typeof attempt.$inferSelect) => boolean;
 const submittedHooks: AttemptSubmittedHook[] = [];
 /**
  * Scoring registers here (issue 5): called inside the push transaction when an attempt becomes
