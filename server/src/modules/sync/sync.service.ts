@@ -66,7 +66,7 @@ function comparable(d: TestSummaryDoc | null | undefined) {
   return rest;
 }
 
-export type AttemptSubmittedHook = (tx: Tx, attempt: typeof attempt.$inferSelect) => boolean;
+export type AttemptSubmittedHook = (tx: Tx, row: typeof attempt.$inferSelect) => boolean;
 const submittedHooks: AttemptSubmittedHook[] = [];
 /**
  * Scoring registers here (issue 5): called inside the push transaction when an attempt becomes
