@@ -17,3 +17,16 @@ export function nextRev(tx: Conn): number {
   if (!row) throw new Error('revision counter missing');
   return row.value;
 }
+
+/** Hands out `n` consecutive revisions in one statement (for batch writes), in ascending order. */
+export function nextRevs(tx: Conn, n: number): number[] {
+  if (n <= 0) return [];
+  const row = tx
+    .update(revisionCounter)
+    .set({ value: sql`${revisionCounter.value} + ${n}` })
+    .where(eq(revisionCounter.id, 1))
+    .returning({ value: revisionCounter.value })
+    .get();
+  if (!row) throw new Error('revision counter missing');
+  return Array.from({ length: n }, (_, i) => row.value - n + 1 + i);
+}

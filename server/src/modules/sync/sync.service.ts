@@ -1,13 +1,13 @@
 import { isDeepStrictEqual } from 'node:util';
-import { and, asc, eq, gt } from 'drizzle-orm';
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import type { CollectionName, PullResponse } from '../../../../sync-protocol/src/sync/envelopes';
 import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
 import { MSG } from '../../../../sync-protocol/src/messages';
 import type { Deps, Principal } from '../../context';
-import type { Tx } from '../../db/client';
+import type { DB, Tx } from '../../db/client';
 import { attempt, examResult, questionSet, tag } from '../../db/schema';
 import { badRequest, forbidden } from '../../lib/errors';
-import { nextRev } from '../../lib/revision';
+import { nextRevs } from '../../lib/revision';
 import { examResultDoc, qsDetailDocs, questionSetDoc, tagDoc, testSummaryDoc } from './sync.docs';
 
 /**
@@ -77,10 +77,56 @@ export function onAttemptSubmitted(hook: AttemptSubmittedHook): void {
 }
 
 /**
+ * Statements of the push path, prepared once per database: building SQL per row would cost more
+ * than running it (a device pushes batches; a submission storm pushes many).
+ */
+const prepared = new WeakMap<DB, ReturnType<typeof preparePush>>();
+function pushQueries(db: DB) {
+  let q = prepared.get(db);
+  if (!q) {
+    q = preparePush(db);
+    prepared.set(db, q);
+  }
+  return q;
+}
+function preparePush(db: DB) {
+  const P = (n: keyof typeof attempt.$inferSelect) => sql.placeholder(n);
+  return {
+    master: db.select().from(attempt).where(eq(attempt.id, sql.placeholder('id'))).prepare(),
+    set: db
+      .select({ published: questionSet.published, deleted: questionSet.deleted })
+      .from(questionSet)
+      .where(eq(questionSet.id, sql.placeholder('id')))
+      .prepare(),
+    insert: db
+      .insert(attempt)
+      .values({
+        id: P('id'),
+        personId: P('personId'),
+        qsid: P('qsid'),
+        st: P('st'),
+        serverFirstSeen: P('serverFirstSeen'),
+        lsq: P('lsq'),
+        idx: P('idx'),
+        selectedSection: P('selectedSection'),
+        answers: P('answers'),
+        status: P('status'),
+        submittedAt: P('submittedAt'),
+        updatedAt: P('updatedAt'),
+        deleted: P('deleted'),
+        rev: P('rev'),
+      })
+      .prepare(),
+  };
+}
+
+/**
  * POST /api/sync/v1/test_summary/push, in one transaction. Per row: a document already equal to
  * the master is a no-op (re-pushing a batch changes nothing); otherwise the write applies only
  * if the device's assumed master state equals the server's (compare-and-set), else the master is
  * returned as a conflict. A submitted attempt never changes again. The owner is the caller.
+ * Masters and sets are read with one query each and new attempts inserted with one statement:
+ * a device pushes in batches, and per-row statements would dominate the cost.
  */
 export function pushTestSummaries(
   deps: Deps,
@@ -92,11 +138,24 @@ export function pushTestSummaries(
   let changed = false;
   const conflicts = deps.db.transaction((tx) => {
     const out: TestSummaryDoc[] = [];
+    const q = pushQueries(deps.db);
+    const masters = new Map<string, typeof attempt.$inferSelect>();
+    for (const id of new Set(rows.map((r) => r.newDocumentState.id))) {
+      const m = q.master.get({ id });
+      if (!m) continue;
+      // Another person's attempt: refuse the whole batch without saying anything about it.
+      if (m.personId !== me.id) throw forbidden(MSG.permissionDenied);
+      masters.set(id, m);
+    }
+    const sets = new Map<string, { published: boolean; deleted: boolean } | undefined>();
+    for (const id of new Set(rows.map((r) => r.newDocumentState.qsid))) sets.set(id, q.set.get({ id }));
+
+    type Row = typeof attempt.$inferSelect;
+    const inserts: Row[] = [];
+    const updates: Row[] = [];
     for (const row of rows) {
       const next = row.newDocumentState;
-      const masterRow = tx.select().from(attempt).where(eq(attempt.id, next.id)).get();
-      // Another person's attempt: refuse the whole batch without saying anything about it.
-      if (masterRow && masterRow.personId !== me.id) throw forbidden(MSG.permissionDenied);
+      const masterRow = masters.get(next.id);
       const master = masterRow ? testSummaryDoc(masterRow) : null;
       if (master && isDeepStrictEqual(comparable(master), comparable(next))) continue;
       if (!master && next._deleted) continue; // deleted before it ever reached the server
@@ -106,10 +165,13 @@ export function pushTestSummaries(
       }
       if (masterRow && masterRow.qsid !== next.qsid) throw badRequest('An attempt cannot move to another question set');
       if (!masterRow) {
-        const set = tx.select({ id: questionSet.id, published: questionSet.published, deleted: questionSet.deleted }).from(questionSet).where(eq(questionSet.id, next.qsid)).get();
+        const set = sets.get(next.qsid);
         if (!set || set.deleted || !set.published) throw badRequest('Question set not configured');
       }
-      const values = {
+      const saved: Row = {
+        id: next.id,
+        personId: me.id,
+        serverFirstSeen: masterRow?.serverFirstSeen ?? now,
         qsid: next.qsid,
         st: next.st,
         lsq: next.lsq,
@@ -120,14 +182,21 @@ export function pushTestSummaries(
         submittedAt: next.status === 'SUBMITTED' ? (next.submittedAt ?? now) : null,
         updatedAt: next.updatedAt,
         deleted: next._deleted,
-        rev: nextRev(tx),
+        rev: 0,
       };
-      const saved = masterRow
-        ? tx.update(attempt).set(values).where(eq(attempt.id, next.id)).returning().get()
-        : tx.insert(attempt).values({ id: next.id, personId: me.id, serverFirstSeen: now, ...values }).returning().get();
-      changed = true;
-      if (saved.status === 'SUBMITTED' && !saved.deleted) {
-        for (const hook of submittedHooks) scored = hook(tx, saved) || scored;
+      (masterRow ? updates : inserts).push(saved);
+      // A later row of the same batch compares against this state.
+      masters.set(saved.id, saved);
+    }
+    const revs = nextRevs(tx, inserts.length + updates.length);
+    [...inserts, ...updates].forEach((r, i) => (r.rev = revs[i]!));
+    // New attempts first: a later row of the batch with the same id became an update.
+    for (const r of inserts) q.insert.run(r);
+    for (const r of updates) tx.update(attempt).set(r).where(eq(attempt.id, r.id)).run();
+    changed = inserts.length + updates.length > 0;
+    for (const r of new Map([...inserts, ...updates].map((x) => [x.id, x])).values()) {
+      if (r.status === 'SUBMITTED' && !r.deleted) {
+        for (const hook of submittedHooks) scored = hook(tx, r) || scored;
       }
     }
     return out;

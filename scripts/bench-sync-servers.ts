@@ -1,0 +1,115 @@
+/**
+ * Child process of bench-sync.ts: the real app on a temporary data dir, seeded and then grown to
+ * 50 published sets of 100 questions (5,000 questions, English and Hindi) and 1,000 learners; and
+ * a bare Hono + better-sqlite3 server with the same kind of data for the baselines. The bare
+ * server talks to SQLite directly on purpose: it is the floor our layers are compared against.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { serve } from '@hono/node-server';
+import Database from 'better-sqlite3';
+import { inArray } from 'drizzle-orm';
+import { Hono } from 'hono';
+import { createApp } from '../server/src/app';
+import type { Deps } from '../server/src/context';
+import { openDatabase } from '../server/src/db/client';
+import { attempt, person, question, questionSet } from '../server/src/db/schema';
+import { seedDatabase } from '../server/src/db/seed';
+import { loadConfig, parseEnv } from '../server/src/env';
+import { createEventBus } from '../server/src/lib/events';
+import { signToken } from '../server/src/lib/jwt';
+import { createLogger } from '../server/src/lib/logger';
+import { createLocalOutbox } from '../server/src/lib/outbox';
+import { createRateLimits } from '../server/src/lib/rate-limit';
+import { nextRev } from '../server/src/lib/revision';
+import { publishDue } from '../server/src/modules/sync/publish';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'pm-bench-sync-'));
+const config = loadConfig(parseEnv({ DATA_DIR: dir, LOG_LEVEL: 'info' }));
+const log = createLogger('info');
+const database = openDatabase(config.dataDir);
+await seedDatabase(database.db);
+const deps: Deps = { db: database.db, config, outbox: createLocalOutbox(database.db, log), rates: createRateLimits(database.db), log, events: createEventBus() };
+const db = database.db;
+
+// 5,000 questions in English and Hindi, 50 published sets of 100.
+const templates = db.select().from(question).all();
+const now = Date.now();
+db.transaction((tx) => {
+  for (let i = 0; i < 5000; i++) {
+    const t = templates[i % templates.length]!;
+    tx.insert(question).values({ ...t, id: `bench-q-${i}`, q: `${t.q}<p>#${i}</p>`, createdBy: null, updatedAt: now, rev: nextRev(tx) }).run();
+  }
+  for (let s = 0; s < 50; s++) {
+    const ids = Array.from({ length: 100 }, (_, k) => `bench-q-${s * 100 + k}`);
+    tx.insert(questionSet)
+      .values({
+        id: `bench-set-${s}`,
+        l: `Bench mock ${s}`,
+        mpq: 2,
+        tm: 100,
+        nm: 0.5,
+        dur: 60,
+        isM: s % 2 === 0,
+        inst: '<p>Read every question carefully.</p>',
+        q: ids.slice(0, 50),
+        sections: { Reasoning: { ss: false, q: ids.slice(50), mpq: 2, tm: 100, nm: 0.5, o: 1 } },
+        pts: 29_000_000,
+        createdBy: null,
+        updatedAt: now,
+        rev: nextRev(tx),
+        detailRev: nextRev(tx),
+      })
+      .run();
+  }
+  for (let p = 0; p < 1000; p++) {
+    tx.insert(person).values({ id: `bench-person-${p}`, name: `Bench Learner ${p}`, mobile: `+9170000${String(p).padStart(5, '0')}`, passwordHash: 'x' }).run();
+  }
+});
+publishDue(deps);
+const tokens = await Promise.all(Array.from({ length: 1000 }, (_, p) => signToken(config.jwtSecret, { sub: `bench-person-${p}`, tv: 0 })));
+const learnerToken = await signToken(config.jwtSecret, { sub: 'demo-learner', tv: 0 });
+
+// The bare baseline: the same 5,000 question rows, paged by an integer key; a 20-row insert.
+const raw = new Database(path.join(dir, 'bare.db'));
+raw.pragma('journal_mode = WAL');
+raw.pragma('synchronous = NORMAL');
+raw.exec('create table q (rev integer primary key, id text not null, body text not null)');
+raw.exec('create table a (id text primary key, doc text not null)');
+const insertQ = raw.prepare('insert into q (rev, id, body) values (?, ?, ?)');
+raw.transaction(() => {
+  for (const q of db.select().from(question).where(inArray(question.id, Array.from({ length: 5000 }, (_, i) => `bench-q-${i}`))).all()) {
+    insertQ.run(q.rev, q.id, JSON.stringify({ id: q.id, q: q.q, ops: q.ops, qt: q.qt, d: q.d, trans: q.trans }));
+  }
+})();
+const page = raw.prepare('select rev, body from q where rev > ? order by rev limit ?');
+const insertA = raw.prepare('insert into a (id, doc) values (?, ?)');
+const insertMany = raw.transaction((rows: { newDocumentState: { id: string } }[]) => {
+  for (const r of rows) insertA.run(r.newDocumentState.id, JSON.stringify(r.newDocumentState));
+});
+const bare = new Hono()
+  .get('/bare/question/pull', (c) => {
+    const rev = Number(c.req.query('rev') ?? 0);
+    const limit = Number(c.req.query('limit') ?? 200);
+    const rows = page.all(rev, limit) as { rev: number; body: string }[];
+    return c.json({ documents: rows.map((r) => JSON.parse(r.body)), checkpoint: { rev: rows.at(-1)?.rev ?? rev } });
+  })
+  .post('/bare/push', async (c) => {
+    insertMany(await c.req.json());
+    return c.json([]);
+  });
+
+function listen(fetch: (req: Request) => Response | Promise<Response>): Promise<number> {
+  return new Promise((resolve) => serve({ fetch, hostname: '127.0.0.1', port: 0 }, (info) => resolve(info.port)));
+}
+const ports = { app: await listen(createApp(deps).fetch), bare: await listen(bare.fetch) };
+process.send?.({ ready: true, ports, tokens, learnerToken });
+
+process.on('message', (m: { count?: string[] } | string) => {
+  if (m === 'stop') process.exit(0);
+  if (typeof m === 'object' && m.count) {
+    const rows = db.select({ id: attempt.id }).from(attempt).where(inArray(attempt.id, m.count)).all();
+    process.send?.({ stored: { attempts: rows.length, distinct: new Set(rows.map((r) => r.id)).size } });
+  }
+});
