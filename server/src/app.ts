@@ -98,9 +98,17 @@ export function createApp(deps: Deps): Hono<AppEnv> {
     maxSize: MAX_BODY_BYTES,
     onError: (c) => c.json(errorBody('PAYLOAD_TOO_LARGE', MSG.payloadTooLarge), 413),
   });
-  // Only methods that carry a body: touching the body of a GET makes @hono/node-server build a
-  // full Request, which costs more than the rest of a cheap read.
-  api.use((c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
+  // Touching `req.body` makes @hono/node-server build a full fetch Request, which costs more than
+  // a whole cheap request: GETs skip the check, and a declared Content-Length is checked from the
+  // header (Node's parser holds the body to it); only chunked bodies are counted as they stream.
+  api.use((c, next) => {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    const length = c.req.header('content-length');
+    if (length !== undefined && !c.req.header('transfer-encoding')) {
+      return Number(length) > MAX_BODY_BYTES ? Promise.resolve(c.json(errorBody('PAYLOAD_TOO_LARGE', MSG.payloadTooLarge), 413)) : next();
+    }
+    return limitBody(c, next);
+  });
   healthRoutes(api, deps);
   authRoutes(api, deps);
   personRoutes(api, deps);

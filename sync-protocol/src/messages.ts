@@ -38,6 +38,7 @@ export const MSG = {
   permissionDenied: 'Permission denied',
   insufficientPermission: 'Insufficient permission. Please login as authorized user.',
   tooManyRequests: 'Too many requests. Please try again later.',
+  serverBusy: 'The server is busy. Your answers are saved on this device and will be sent again shortly.',
   // generic
   notFound: 'Not found',
   invalidJson: 'Malformed JSON body',

@@ -313,3 +313,26 @@ describe('stream', () => {
     await reader.cancel().catch(() => undefined);
   });
 });
+
+describe('overload', () => {
+  test('beyond the pushes the server handles at once it answers 503 with Retry-After, and a retry stores each attempt once', async () => {
+    const docs = Array.from({ length: 300 }, () => attemptDoc({ status: 'SUBMITTED', submittedAt: 1_795_000_000_500 }));
+    const once = (d: TestSummaryDoc) =>
+      h.app.request('/api/sync/v1/test_summary/push', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${learner}`, 'content-type': 'application/json', ...V },
+        body: JSON.stringify([{ newDocumentState: d, assumedMasterState: null }]),
+      });
+    const first = await Promise.all(docs.map(once));
+    const busy = first.filter((r) => r.status === 503);
+    expect(busy.length).toBeGreaterThan(0);
+    expect(first.every((r) => r.status === 200 || r.status === 503)).toBe(true);
+    expect(busy[0]!.headers.get('retry-after')).toBe('1');
+    expect((await busy[0]!.json()).msg).toMatch(/busy/);
+    // Devices retry; sequential retries all succeed and nothing is stored twice.
+    for (let i = 0; i < docs.length; i++) if (first[i]!.status === 503) expect((await once(docs[i]!)).status).toBe(200);
+    const ids = new Set(docs.map((d) => d.id));
+    const stored = h.deps.db.select().from(attempt).all().filter((r) => ids.has(r.id));
+    expect(stored).toHaveLength(300);
+  });
+});
