@@ -328,7 +328,7 @@ describe('overload', () => {
     expect(busy.length).toBeGreaterThan(0);
     expect(first.every((r) => r.status === 200 || r.status === 503)).toBe(true);
     expect(busy[0]!.headers.get('retry-after')).toBe('1');
-    expect((await busy[0]!.json()).msg).toMatch(/busy/);
+    expect(((await busy[0]!.json()) as { msg: string }).msg).toMatch(/busy/);
     // Devices retry; sequential retries all succeed and nothing is stored twice.
     for (let i = 0; i < docs.length; i++) if (first[i]!.status === 503) expect((await once(docs[i]!)).status).toBe(200);
     const ids = new Set(docs.map((d) => d.id));
