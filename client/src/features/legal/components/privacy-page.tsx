@@ -1,11 +1,6 @@
-import { Container, Title } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { LegalDocument } from './legal-document';
 
-export default function Page() {
-  const { t } = useTranslation();
-  return (
-    <Container py="lg">
-      <Title order={2}>{t('appName')}</Title>
-    </Container>
-  );
+/** Served at /privacy and /privacypolicy (spec §2). */
+export default function PrivacyPage() {
+  return <LegalDocument doc="privacy" />;
 }
