@@ -1,11 +1,65 @@
-import { Container, Title } from '@mantine/core';
+import { Alert, Container, Paper, Stack, Tabs, Title } from '@mantine/core';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useParams, useSearchParams } from 'react-router';
+import { translateServerMessage } from '../../../lib/server-messages';
+import { LoginForm } from './login-form';
+import { SignupForm } from './signup-form';
 
-export default function Page() {
-  const { t } = useTranslation();
+type Tab = 'login' | 'signup';
+
+/** The referrer mobile of a referral link: the last 10 digits when longer (spec §2). */
+function referrerFrom(raw: string | null): string {
+  return raw ? raw.replace(/\D/g, '').slice(-10) : '';
+}
+
+function LoginTabs({ referrerMobile, initialTab }: { referrerMobile: string; initialTab: Tab }) {
+  const { t } = useTranslation('auth');
+  const [tab, setTab] = useState<Tab>(initialTab);
   return (
-    <Container py="lg">
-      <Title order={2}>{t('appName')}</Title>
+    <Tabs value={tab} onChange={(v) => setTab(v === 'signup' ? 'signup' : 'login')}>
+      <Tabs.List grow aria-label={t('login.tabsLabel')}>
+        <Tabs.Tab value="login">{t('login.existingUsers')}</Tabs.Tab>
+        <Tabs.Tab value="signup">{t('login.newUsers')}</Tabs.Tab>
+      </Tabs.List>
+      <Tabs.Panel value="login" pt="md">
+        <LoginForm />
+      </Tabs.Panel>
+      <Tabs.Panel value="signup" pt="md">
+        <SignupForm referrerMobile={referrerMobile} />
+      </Tabs.Panel>
+    </Tabs>
+  );
+}
+
+/**
+ * Login/Signup (spec §2). `/login/:error` or `?error=` carries a message from a guard or a lost
+ * session; `?referrer=` (a referral link) opens the signup tab with the referrer filled in.
+ */
+export default function LoginPage() {
+  const { t } = useTranslation(['common', 'auth']);
+  const params = useParams();
+  const [search] = useSearchParams();
+  const error = params.error ?? search.get('error');
+  const referrerParam = search.get('referrer');
+  const referrerMobile = referrerFrom(referrerParam);
+
+  return (
+    <Container size={480} px="md" py="lg">
+      <Stack gap="md">
+        <Title order={1} size="h2">
+          {t('common:titles.login')}
+        </Title>
+        {error && (
+          <Alert color="red" variant="light" data-testid="login-route-error">
+            {translateServerMessage(error)}
+          </Alert>
+        )}
+        <Paper withBorder p={{ base: 'sm', xs: 'md' }} radius="md">
+          {/* A new referral link while on this page starts the forms afresh. */}
+          <LoginTabs key={referrerMobile} referrerMobile={referrerMobile} initialTab={referrerParam ? 'signup' : 'login'} />
+        </Paper>
+      </Stack>
     </Container>
   );
 }

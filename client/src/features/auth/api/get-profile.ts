@@ -1,0 +1,17 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { PersonView } from '../../../../../sync-protocol/src/person';
+import { api } from '../../../lib/api-client';
+
+export type Profile = PersonView & { uplines: { id: string; name: string }[] };
+
+/** GET /api/Person: the signed-in person with the referral tree around them. */
+export function getProfile(): Promise<{ success: boolean; data: Profile }> {
+  return api('/Person', { silent: true });
+}
+
+export const profileQueryOptions = (personId: string) =>
+  queryOptions({ queryKey: ['person', 'me', personId], queryFn: getProfile, select: (r) => r.data });
+
+export function useProfile(personId: string) {
+  return useQuery(profileQueryOptions(personId));
+}

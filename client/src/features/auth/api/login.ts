@@ -1,0 +1,16 @@
+import type { LoginResponse } from '../../../../../sync-protocol/src/auth';
+import { api } from '../../../lib/api-client';
+import { toUsername } from '../lib/username';
+
+/**
+ * POST /api/UserLogin/login with Basic credentials and an empty body (README, spec §7). Silent:
+ * the login form shows the server's message in its own alert list (spec §8 Auth).
+ */
+export function login(input: { username: string; password: string }): Promise<LoginResponse> {
+  return api<LoginResponse>('/UserLogin/login', {
+    method: 'POST',
+    basic: { user: toUsername(input.username), pass: input.password },
+    skipAuth: true,
+    silent: true,
+  });
+}

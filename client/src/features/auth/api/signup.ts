@@ -1,0 +1,31 @@
+import type { LoginResponse } from '../../../../../sync-protocol/src/auth';
+import { MOBILE_PREFIX } from '../../../../../sync-protocol/src/common';
+import { api } from '../../../lib/api-client';
+
+export type SignupInput = {
+  name: string;
+  /** 10 digits, without +91. */
+  mobile: string;
+  email: string;
+  password: string;
+  confirmPassword: string;
+  /** The referrer's person id (found with the person lookup). */
+  referrerId: string;
+};
+
+/** POST /api/UserLogin: answers 201 with the login response, so the new learner is signed in. */
+export function signup(input: SignupInput): Promise<LoginResponse> {
+  return api<LoginResponse>('/UserLogin', {
+    method: 'POST',
+    body: {
+      n: input.name.trim(),
+      m: MOBILE_PREFIX + input.mobile,
+      e: input.email.trim() || null,
+      password: input.password,
+      confirmPassword: input.confirmPassword,
+      p: input.referrerId,
+    },
+    skipAuth: true,
+    silent: true,
+  });
+}

@@ -1,0 +1,80 @@
+import { act, screen, waitFor } from '@testing-library/react';
+import { afterEach, expect, test, vi } from 'vitest';
+import { clearSession, setSession, takeRedirect } from '../../../lib/session';
+import { renderWithApp } from '../../../testing/render';
+import { json, learnerSession, mockApi } from '../testing/fetch-mock';
+import ProfilePage from './profile-page';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  clearSession();
+});
+
+const profile = {
+  id: 'demo-learner',
+  n: 'Lata Learner',
+  m: '+919000000003',
+  mv: false,
+  e: null,
+  ev: false,
+  r: { id: 'r1', name: 'MEMBER' },
+  s: 'ACTIVE',
+  p: 'demo-admin',
+  permissions: [],
+  paidAmount: 0,
+  aw: 0,
+  totalWithdrawn: 0,
+  tac: 0,
+  teamSize: 7,
+  directDownlines: 2,
+  curr_orbit: 0,
+  aadharFront: null,
+  aadharBack: null,
+  pan: null,
+  pic: null,
+  amountForNextLevel: 0,
+  dq: 0,
+  taw: 0,
+  iprr: 0,
+  co: null,
+  createdAt: 0,
+  uplines: [
+    { id: 'demo-editor', name: 'Esha Editor' },
+    { id: 'demo-admin', name: 'Asha Admin' },
+  ],
+};
+
+test('shows the person, the referrer chain, the team and the referral link', async () => {
+  setSession(learnerSession, false);
+  const { calls } = mockApi(() => json({ success: true, data: profile }));
+  await renderWithApp(<ProfilePage />, { route: '/profile', namespaces: ['auth'] });
+
+  expect(await screen.findByText('Lata Learner')).toBeInTheDocument();
+  expect(calls[0]!.path).toBe('/Person');
+  expect(screen.getByText('+919000000003')).toBeInTheDocument();
+  expect(screen.getByText('Not given')).toBeInTheDocument();
+  expect(screen.getByText('MEMBER')).toBeInTheDocument();
+  expect(screen.getByText('7')).toBeInTheDocument();
+  const chain = screen.getByRole('list', { name: 'Referred by' });
+  expect(chain).toHaveTextContent(/Esha Editor.*Asha Admin/);
+  expect(screen.getByLabelText('Your referral link')).toHaveValue(`${window.location.origin}/login?referrer=9000000003`);
+  expect(screen.getByRole('button', { name: 'Copy link' })).toBeInTheDocument();
+  expect(screen.getByRole('link', { name: 'Change password' })).toHaveAttribute('href', '/reset-password');
+});
+
+
+test('signed out: goes to /login and comes back after logging in', async () => {
+  const { router } = await renderWithApp(<ProfilePage />, { route: '/profile', namespaces: ['auth'] });
+  await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+  expect(takeRedirect()).toBe('/profile');
+});
+
+test('a logout on the page goes to /login without making /profile the next redirect', async () => {
+  setSession(learnerSession, false);
+  mockApi(() => json({ success: true, data: profile }));
+  const { router } = await renderWithApp(<ProfilePage />, { route: '/profile', namespaces: ['auth'] });
+  await screen.findByText('Lata Learner');
+  act(() => clearSession());
+  await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+  expect(takeRedirect()).toBe('/');
+});

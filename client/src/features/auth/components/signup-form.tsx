@@ -1,0 +1,103 @@
+import { Button, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { type LookupPerson, PersonLookup } from '../../../components/person-lookup';
+import { ApiError } from '../../../lib/api-client';
+import { notifySuccess } from '../../../lib/notify';
+import { signup } from '../api/signup';
+import { type ErrorKey, useTranslatedInputErrors } from '../lib/form-errors';
+import { isEmail, isMobile } from '../lib/username';
+import { ErrorList } from './error-list';
+import { useSignedIn } from './login-form';
+import { PasswordField } from './password-field';
+
+type SignupValues = {
+  name: string;
+  mobile: string;
+  email: string;
+  password: string;
+  confirmPassword: string;
+  referrer: LookupPerson | null;
+};
+
+/** Spec §5 Signup, with its exact messages. */
+const rules = {
+  name: (v: string): ErrorKey | null => (v.trim().length >= 4 ? null : 'messages:fullName'),
+  mobile: (v: string): ErrorKey | null => (isMobile(v) ? null : 'messages:validMobile'),
+  email: (v: string): ErrorKey | null => (!v.trim() || isEmail(v.trim()) ? null : 'messages:validEmail'),
+  password: (v: string): ErrorKey | null => (v.length >= 4 ? null : 'messages:passwordMin'),
+  confirmPassword: (v: string, values: SignupValues): ErrorKey | null =>
+    v && v === values.password ? null : 'messages:passwordMismatch',
+  referrer: (v: LookupPerson | null): ErrorKey | null => (v ? null : 'messages:referrerRequired'),
+};
+
+export function SignupForm({ referrerMobile }: { referrerMobile: string }) {
+  const { t } = useTranslation(['auth', 'messages']);
+  const signedIn = useSignedIn();
+  const [errors, setErrors] = useState<string[]>([]);
+  const form = useForm<SignupValues>({
+    initialValues: { name: '', mobile: '', email: '', password: '', confirmPassword: '', referrer: null },
+    validateInputOnBlur: true,
+    validate: rules,
+    enhanceGetInputProps: useTranslatedInputErrors(),
+  });
+  const mutation = useMutation({
+    mutationFn: signup,
+    onMutate: () => setErrors([]),
+    onSuccess: (r) => {
+      notifySuccess(t('messages:userCreated'));
+      // A new learner on their own device: remembered, like the login tab's default.
+      signedIn(r, true);
+    },
+    onError: (e) => setErrors([e instanceof ApiError ? e.msg : t('messages:someError')]),
+  });
+
+  const submit = form.onSubmit((v) => {
+    if (!v.referrer) return;
+    mutation.mutate({ ...v, referrerId: v.referrer.id });
+  });
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="sm">
+        <Text size="sm" c="dimmed">
+          {t('auth:signup.intro')}
+        </Text>
+        <ErrorList title={t('auth:signup.errorsTitle')} errors={errors} />
+        <TextInput label={t('auth:signup.name')} autoComplete="name" maxLength={100} withAsterisk {...form.getInputProps('name')} />
+        <TextInput
+          label={t('auth:signup.mobile')}
+          placeholder={t('auth:signup.mobilePlaceholder')}
+          type="tel"
+          inputMode="numeric"
+          autoComplete="tel-national"
+          maxLength={10}
+          withAsterisk
+          {...form.getInputProps('mobile')}
+        />
+        <TextInput
+          label={t('auth:signup.email')}
+          type="email"
+          autoComplete="email"
+          autoCapitalize="none"
+          spellCheck={false}
+          maxLength={254}
+          {...form.getInputProps('email')}
+        />
+        <PasswordField label={t('auth:signup.password')} autoComplete="new-password" withAsterisk {...form.getInputProps('password')} />
+        <PasswordField
+          label={t('auth:signup.confirmPassword')}
+          autoComplete="new-password"
+          withAsterisk
+          {...form.getInputProps('confirmPassword')}
+        />
+        <PersonLookup required defaultMobile={referrerMobile} onChange={(p) => form.setFieldValue('referrer', p)} />
+        <Button type="submit" disabled={!form.isValid()} loading={mutation.isPending} fullWidth>
+          {t('auth:signup.submit')}
+        </Button>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,17 @@
+import { emailSchema, normaliseUsername } from '../../../../../sync-protocol/src/common';
+
+/**
+ * The username as the server expects it: a username without '@' is a mobile and gets +91
+ * (spec §5 Login); an e-mail is sent trimmed and lower-cased. Anything else is sent as typed and
+ * the server answers with its own message.
+ */
+export function toUsername(raw: string): string {
+  const key = normaliseUsername(raw);
+  if (!key) return raw.trim();
+  return 'email' in key ? key.email : key.mobile;
+}
+
+export const isEmail = (value: string) => emailSchema.safeParse(value).success;
+
+/** Exactly ten digits (spec §5: mobile 10 digits; +91 is added when sending). */
+export const isMobile = (value: string) => /^\d{10}$/.test(value);
