@@ -10,6 +10,10 @@ export default defineConfig({
     outDir: '../dist',
     emptyOutDir: true,
     sourcemap: false,
+    // scripts/bench-bundle.ts follows the entry's static imports through the manifest
+    // (dist/.vite/manifest.json) to measure what a first visit downloads.
+    manifest: true,
+    rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'shell', tags: ['$initial'] }] } } },
   },
   server: {
     host: '127.0.0.1',

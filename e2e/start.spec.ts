@@ -1,21 +1,29 @@
 import { expect, test } from '@playwright/test';
 
-test('the built app is served with the API, and the language choice persists', async ({ page }) => {
-  await page.goto('/');
-  await expect(page.getByRole('heading', { name: 'Pariksha Mitra' })).toBeVisible();
-  await expect(page.getByTestId('health')).toHaveText('Server is running');
+test('the built app is served with the API, and the language choice persists', async ({ page, request }) => {
+  const health = await request.get('/api/health');
+  expect(health.status()).toBe(200);
+  expect(await health.json()).toMatchObject({ success: true });
 
-  await page.getByLabel('Language').selectOption('hi');
-  await expect(page.getByRole('heading', { name: 'परीक्षा मित्र' })).toBeVisible();
+  await page.goto('/');
+  await expect(page.getByRole('link', { name: 'Pariksha Mitra' })).toBeVisible();
+  await expect(page).toHaveTitle('Home | Pariksha Mitra');
+
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('hi');
+  await expect(page.getByRole('link', { name: 'परीक्षा मित्र' })).toBeVisible();
   await expect(page.locator('html')).toHaveAttribute('lang', 'hi');
   await page.reload();
-  await expect(page.getByTestId('health')).toHaveText('सर्वर चल रहा है');
+  await expect(page).toHaveTitle('होम | परीक्षा मित्र');
 });
 
 test('client-side routes fall back to index.html; unknown API paths answer JSON 404', async ({ page, request }) => {
-  const res = await page.goto('/exam-list');
+  const res = await page.goto('/about-us');
   expect(res?.status()).toBe(200);
-  await expect(page.getByRole('heading', { name: 'Pariksha Mitra' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Pariksha Mitra' })).toBeVisible();
+  await expect(page).toHaveTitle('About Us | Pariksha Mitra');
+  const missing = await page.goto('/no-such-page');
+  expect(missing?.status()).toBe(200);
+  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
   const api = await request.get('/api/does-not-exist');
   expect(api.status()).toBe(404);
   expect(await api.json()).toMatchObject({ success: false, msg: 'Not found' });

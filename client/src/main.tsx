@@ -1,17 +1,22 @@
 import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
 import '@fontsource/noto-sans-devanagari/devanagari-400.css';
 import '@fontsource/noto-sans-devanagari/devanagari-600.css';
-import './lib/i18n';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { languageReady } from './lib/i18n';
 
 const root = document.getElementById('root');
 if (root) {
-  createRoot(root).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  );
+  // English is bundled; a stored Hindi choice fetches its strings and fonts first, so that the
+  // first paint is already in Hindi (a failed fetch still renders, in English).
+  void languageReady()
+    .catch(() => undefined)
+    .then(() =>
+      createRoot(root).render(
+        <StrictMode>
+          <App />
+        </StrictMode>,
+      ),
+    );
 }

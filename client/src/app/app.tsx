@@ -1,13 +1,17 @@
-import { useMemo } from 'react';
-import { RouterProvider } from 'react-router';
+import { BrowserRouter } from 'react-router';
+import { RouteErrorBoundary } from './layout/route-error-boundary';
 import { AppProvider } from './provider';
-import { createAppRouter } from './router';
+import { AppRoutes } from './router';
 
 export function App() {
-  const router = useMemo(() => createAppRouter(), []);
   return (
     <AppProvider>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        {/* The last resort, for errors in the layout itself; pages have their own (root layout). */}
+        <RouteErrorBoundary>
+          <AppRoutes />
+        </RouteErrorBoundary>
+      </BrowserRouter>
     </AppProvider>
   );
 }

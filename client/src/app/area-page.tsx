@@ -8,7 +8,7 @@ type TitleKey = 'examList' | 'questionEditor' | 'questionList' | 'questionSet' |
  * The landing of a guarded area whose screens later issues build (exams: issue 5; authoring and
  * back office: issue 6). It proves the guard and says what the area is for.
  */
-export function AreaPage({ area, title }: { area: Area; title: TitleKey }) {
+export default function AreaPage({ area, title }: { area: Area; title: TitleKey }) {
   const { t } = useTranslation();
   return (
     <Container size="md" py="lg">

@@ -1,7 +1,6 @@
 import { createTheme, MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode, Suspense, useSyncExternalStore } from 'react';
+import { notificationsRequested, subscribeNotificationsRequested } from '../lib/notify';
 
 /** Devanagari falls back to the self-hosted Noto Sans Devanagari, so Hindi renders offline. */
 const theme = createTheme({
@@ -12,17 +11,28 @@ const theme = createTheme({
   defaultRadius: 'md',
 });
 
-/** Online-only data (spec §7: failed requests are not retried). */
-export const queryClient = new QueryClient({
-  defaultOptions: { queries: { retry: 0, refetchOnWindowFocus: false, staleTime: 30_000 }, mutations: { retry: 0 } },
-});
+const NotificationsHost = lazy(() => import('./notifications-host'));
 
+/** Mounts the notifications host once something has been notified (lib/notify). */
+function LazyNotifications() {
+  const requested = useSyncExternalStore(subscribeNotificationsRequested, notificationsRequested, () => false);
+  if (!requested) return null;
+  return (
+    <Suspense fallback={null}>
+      <NotificationsHost />
+    </Suspense>
+  );
+}
+
+/**
+ * Theme and notifications. TanStack Query's provider is not here but in the lazy layout route
+ * app/query-layout (bundle budget: the first page does not need it).
+ */
 export function AppProvider({ children }: { children: ReactNode }) {
   return (
     <MantineProvider theme={theme} defaultColorScheme="light">
-      {/* §8: bottom right, hidden after 3 s, at most 4 stacked. */}
-      <Notifications position="bottom-right" autoClose={3000} limit={4} />
-      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+      <LazyNotifications />
+      {children}
     </MantineProvider>
   );
 }

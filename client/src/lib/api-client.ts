@@ -3,6 +3,7 @@ import { startLoading } from './loading';
 import { notifyError } from './notify';
 import { translateServerMessage } from './server-messages';
 import { getSession } from './session';
+import { reportSessionLost } from './session-lost';
 
 export class ApiError extends Error {
   constructor(
@@ -29,14 +30,6 @@ export type RequestOptions = {
   /** An auth call: a 403 sends the user to /login with the server message (spec §8). */
   authCall?: boolean;
 };
-
-type SessionLostHandler = (msg: string) => void;
-let onSessionLost: SessionLostHandler = () => undefined;
-
-/** The app decides what a lost session does (clear, remember the URL, go to /login). */
-export function setSessionLostHandler(h: SessionLostHandler): void {
-  onSessionLost = h;
-}
 
 function toBase64(text: string): string {
   const bytes = new TextEncoder().encode(text);
@@ -84,15 +77,17 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
 
   const raw = (data as { msg?: string; error?: { msg?: string; raw?: { msg?: string } } } | null) ?? {};
   const serverMsg = raw.msg ?? raw.error?.msg ?? raw.error?.raw?.msg ?? '';
+  // The server-message translations are not part of the first page; load them on the first error.
+  if (serverMsg) await i18n.loadNamespaces('messages').catch(() => undefined);
   const msg = serverMsg ? translateServerMessage(serverMsg) : i18n.t('errors.someError');
   const code = (data as { code?: string } | null)?.code;
   const hadToken = Boolean(headers.authorization?.startsWith('Bearer'));
 
   if (res.status === 401 && hadToken) {
     // The token was refused (expired, password changed elsewhere): sign in again.
-    onSessionLost(msg);
+    reportSessionLost(msg);
   } else if (res.status === 403) {
-    if (opts.authCall) onSessionLost(msg);
+    if (opts.authCall) reportSessionLost(msg);
     else if (!opts.silent) notifyError(i18n.t('errors.permissionDenied'));
   } else if (res.status >= 500) {
     if (!opts.silent) notifyError(msg, i18n.t('errors.server'));

@@ -1,10 +1,8 @@
 import i18n from 'i18next';
 import resourcesToBackend from 'i18next-resources-to-backend';
 import { initReactI18next } from 'react-i18next';
+import { loadDevanagariFonts } from './fonts';
 import enCommon from '../locales/en/common.json';
-import enMessages from '../locales/en/messages.json';
-import hiCommon from '../locales/hi/common.json';
-import hiMessages from '../locales/hi/messages.json';
 
 /** The app's languages (spec §3); English is the default. */
 export const LANGUAGES = [
@@ -22,26 +20,41 @@ function storedLanguage(): AppLanguage {
 
 /**
  * English resources are the source of truth and type the keys (lib/i18next.d.ts); Hindi files
- * have every key. `common` and `messages` ship with the first page; the other namespaces are
- * fetched with the page that needs them (and precached by the service worker later).
+ * have every key. Only English `common` ships with the first page (bundle budget); Hindi
+ * `common` is fetched before the first render when Hindi is the stored choice (see
+ * `languageReady`), `messages` on the first server message, and every other namespace with the
+ * page that needs it (and precached by the service worker later).
  */
-void i18n
+const initialLanguage = storedLanguage();
+
+const i18nReady: Promise<unknown> = i18n
   .use(resourcesToBackend((lng: string, ns: string) => import(`../locales/${lng}/${ns}.json`)))
   .use(initReactI18next)
   .init({
-    resources: {
-      en: { common: enCommon, messages: enMessages },
-      hi: { common: hiCommon, messages: hiMessages },
-    },
+    resources: { en: { common: enCommon } },
     partialBundledLanguages: true,
-    lng: storedLanguage(),
+    lng: initialLanguage,
     fallbackLng: 'en',
     supportedLngs: ['en', 'hi'],
-    ns: ['common', 'messages'],
+    ns: ['common'],
     defaultNS: 'common',
     interpolation: { escapeValue: false },
     react: { useSuspense: true },
   });
+
+/**
+ * Changes the language once its strings and fonts are there, so that the page switches in one
+ * step (the choice persists, see below).
+ */
+export async function switchLanguage(lng: AppLanguage): Promise<void> {
+  if (lng === 'hi') await Promise.all([loadDevanagariFonts(), i18n.loadLanguages(lng)]);
+  await i18n.changeLanguage(lng);
+}
+
+/** Resolves when the stored language's strings (and, for Hindi, fonts) are ready for a first render. */
+export function languageReady(): Promise<unknown> {
+  return Promise.all([i18nReady, initialLanguage === 'hi' ? loadDevanagariFonts() : undefined]);
+}
 
 function applyLanguage(lng: string) {
   if (typeof document !== 'undefined') document.documentElement.lang = lng;

@@ -1,12 +1,50 @@
-import { notifications } from '@mantine/notifications';
+import type { notifications, notificationsStore } from '@mantine/notifications';
 
-/** Notifications sit bottom right, hide after 3 s and stack up to 4 (spec §8); see app/provider. */
+type NotificationData = { color: string; message: string; title?: string };
+type NotificationsModule = { notifications: typeof notifications; notificationsStore: typeof notificationsStore };
+
+/**
+ * Notifications sit bottom right, hide after 3 s and stack up to 4 (spec §8); the host that
+ * shows them is app/notifications-host. Neither @mantine/notifications nor the host are part
+ * of the first page (bundle budget): the first notification loads them, and the host mounts
+ * when something asked for it (see `useNotificationsRequested`).
+ */
+export const NOTIFICATION_LIMIT = 4;
+
+let module: Promise<NotificationsModule> | null = null;
+let requested = false;
+const listeners = new Set<() => void>();
+
+function load(): Promise<NotificationsModule> {
+  module ??= import('@mantine/notifications').then((m) => {
+    // Keep the limit even for notifications raised before the host has mounted.
+    m.notificationsStore.updateState((s) => ({ ...s, limit: NOTIFICATION_LIMIT }));
+    return m;
+  });
+  return module;
+}
+
+function show(data: NotificationData): void {
+  if (!requested) {
+    requested = true;
+    listeners.forEach((l) => l());
+  }
+  void load().then((m) => m.notifications.show(data));
+}
+
+/** For the app's lazily mounted host: subscribe to "a notification was requested". */
+export function subscribeNotificationsRequested(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+export const notificationsRequested = (): boolean => requested;
+
 export function notifySuccess(message: string): void {
-  notifications.show({ color: 'green', message });
+  show({ color: 'green', message });
 }
 export function notifyError(message: string, title?: string): void {
-  notifications.show({ color: 'red', message, ...(title && { title }) });
+  show({ color: 'red', message, ...(title && { title }) });
 }
 export function notifyWarning(message: string): void {
-  notifications.show({ color: 'yellow', message });
+  show({ color: 'yellow', message });
 }

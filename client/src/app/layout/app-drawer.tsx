@@ -1,5 +1,6 @@
 import { Button, Divider, Drawer, NavLink as MantineNavLink, ScrollArea, Stack, Text } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { LanguageSelect } from '../../components/language-select';
@@ -10,10 +11,17 @@ import { type NavLinkItem, navModel } from './nav-model';
 
 /**
  * The slide-out drawer of narrow screens (spec §2): the navigation items, Install app when the
- * browser offers it, and the version. 200 ms animation (spec §4 Drawer).
+ * browser offers it, and the version. 200 ms animation (spec §4 Drawer). A lazy chunk: the
+ * root layout loads it on the first burger press.
  */
-export function AppDrawer({ opened, onClose, onLogout }: { opened: boolean; onClose: () => void; onLogout: () => void }) {
+export default function AppDrawer({ opened, onClose, onLogout }: { opened: boolean; onClose: () => void; onLogout: () => void }) {
   const { t } = useTranslation();
+  // Loaded by the press that opens it: mount closed first, so that the opening animates.
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => setMounted(true));
+    return () => cancelAnimationFrame(frame);
+  }, []);
   const session = useSession();
   const location = useLocation();
   const install = useInstallPrompt();
@@ -32,7 +40,7 @@ export function AppDrawer({ opened, onClose, onLogout }: { opened: boolean; onCl
 
   return (
     <Drawer
-      opened={opened}
+      opened={opened && mounted}
       onClose={onClose}
       size={280}
       padding="md"

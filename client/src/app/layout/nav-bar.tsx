@@ -1,88 +1,81 @@
-import { Burger, Button, Group, Menu, Text } from '@mantine/core';
-import { IconChevronDown } from '@tabler/icons-react';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router';
 import { LanguageSelect } from '../../components/language-select';
 import { paths } from '../../config/paths';
 import { useSession } from '../../hooks/use-session';
 import classes from './layout.module.css';
-import { navModel } from './nav-model';
+import { type NavLinkItem, navModel } from './nav-model';
 
-/** The navigation bar (spec §2). Below the `sm` breakpoint a burger opens the drawer instead. */
+const NavMenu = lazy(() => import('./nav-menu'));
+
+/** A drop-down menu of signed-in users, loaded on demand; its label holds the place meanwhile. */
+function LazyNavMenu({ label, items, position }: { label: 'nav.questions' | 'nav.reports'; items: NavLinkItem[]; position: 'bottom-start' | 'bottom-end' }) {
+  const { t } = useTranslation();
+  return (
+    <Suspense fallback={<span className={classes.link}>{t(label)}</span>}>
+      <NavMenu label={label} items={items} position={position} />
+    </Suspense>
+  );
+}
+
+/**
+ * The navigation bar (spec §2). Below the `sm` breakpoint a burger opens the drawer instead.
+ * Plain elements styled like Mantine's (layout.module.css): the bar is on every first page, and
+ * Mantine's Button, Burger and Input would cost ~10 kB gzip there (bundle budget).
+ */
 export function NavBar({ drawerOpened, onBurger, onLogout }: { drawerOpened: boolean; onBurger: () => void; onLogout: () => void }) {
   const { t } = useTranslation();
   const session = useSession();
   const { main, questions, reports } = navModel(session);
 
   return (
-    <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-      <Group gap="xs" wrap="nowrap">
-        <Burger opened={drawerOpened} onClick={onBurger} hiddenFrom="sm" size="sm" aria-label={drawerOpened ? t('nav.closeMenu') : t('nav.openMenu')} />
-        <Text component={Link} to={paths.home} fw={700} size="lg" className={classes.brand}>
+    <div className={classes.bar}>
+      <div className={classes.group}>
+        <button
+          type="button"
+          className={`${classes.burger} ${classes.hiddenFromSm}`}
+          onClick={onBurger}
+          aria-label={drawerOpened ? t('nav.closeMenu') : t('nav.openMenu')}
+          aria-expanded={drawerOpened}
+        >
+          <span className={classes.burgerLines} data-opened={drawerOpened || undefined} />
+        </button>
+        <Link to={paths.home} className={`${classes.brand} ${classes.brandLink}`}>
           {t('appName')}
-        </Text>
-      </Group>
-      <Group gap={4} visibleFrom="sm" wrap="nowrap" component="nav" aria-label={t('nav.mainNavigation')}>
+        </Link>
+      </div>
+      <nav className={`${classes.navLinks} ${classes.visibleFromSm}`} aria-label={t('nav.mainNavigation')}>
         {main.slice(0, 2).map((item) => (
           <NavLink key={item.key} to={item.to} end className={classes.link}>
             {t(item.label)}
           </NavLink>
         ))}
-        {questions.length > 0 && (
-          <Menu trigger="click-hover" position="bottom-start" withinPortal>
-            <Menu.Target>
-              <Button variant="subtle" rightSection={<IconChevronDown size={14} />} className={classes.menuButton}>
-                {t('nav.questions')}
-              </Button>
-            </Menu.Target>
-            <Menu.Dropdown>
-              {questions.map((item) => (
-                <Menu.Item key={item.key} component={Link} to={item.to}>
-                  {t(item.label)}
-                </Menu.Item>
-              ))}
-            </Menu.Dropdown>
-          </Menu>
-        )}
+        {questions.length > 0 && <LazyNavMenu label="nav.questions" items={questions} position="bottom-start" />}
         {main.slice(2).map((item) => (
           <NavLink key={item.key} to={item.to} className={classes.link}>
             {t(item.label)}
           </NavLink>
         ))}
-        {reports.length > 0 && (
-          <Menu trigger="click-hover" position="bottom-end" withinPortal>
-            <Menu.Target>
-              <Button variant="subtle" rightSection={<IconChevronDown size={14} />} className={classes.menuButton}>
-                {t('nav.reports')}
-              </Button>
-            </Menu.Target>
-            <Menu.Dropdown>
-              {reports.map((item) => (
-                <Menu.Item key={item.key} component={Link} to={item.to}>
-                  {t(item.label)}
-                </Menu.Item>
-              ))}
-            </Menu.Dropdown>
-          </Menu>
-        )}
-      </Group>
-      <Group gap="xs" wrap="nowrap" visibleFrom="sm">
+        {reports.length > 0 && <LazyNavMenu label="nav.reports" items={reports} position="bottom-end" />}
+      </nav>
+      <div className={`${classes.group} ${classes.visibleFromSm}`}>
         <LanguageSelect />
         {session ? (
           <>
-            <Button variant="subtle" component={Link} to={paths.profile}>
+            <Link to={paths.profile} className={classes.button} data-variant="subtle">
               {t('nav.profile')}
-            </Button>
-            <Button variant="light" onClick={onLogout}>
+            </Link>
+            <button type="button" className={classes.button} data-variant="light" onClick={onLogout}>
               {t('nav.logout')}
-            </Button>
+            </button>
           </>
         ) : (
-          <Button component={Link} to={paths.login}>
+          <Link to={paths.login} className={classes.button}>
             {t('nav.login')}
-          </Button>
+          </Link>
         )}
-      </Group>
-    </Group>
+      </div>
+    </div>
   );
 }

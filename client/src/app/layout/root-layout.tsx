@@ -1,34 +1,27 @@
-import { AppShell, Center, Loader } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
-import { Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Outlet, ScrollRestoration, useLocation, useMatches, useNavigate } from 'react-router';
+import { Outlet, useLocation, useNavigate } from 'react-router';
 import { LoadingBar } from '../../components/loading-bar';
 import { paths } from '../../config/paths';
-import { setSessionLostHandler } from '../../lib/api-client';
 import { clearSession, rememberRedirect } from '../../lib/session';
-import { AppDrawer } from './app-drawer';
+import { setSessionLostHandler } from '../../lib/session-lost';
 import { Footer } from './footer';
+import classes from './layout.module.css';
 import { NavBar } from './nav-bar';
+import { RouteErrorBoundary } from './route-error-boundary';
+import { useScrollRestoration } from './use-scroll-restoration';
 
-export type RouteHandle = { title?: string };
-
-/** Page titles follow the route's `handle.title` (spec §2 Global layout). */
-function useRouteTitle() {
-  const matches = useMatches();
-  const { t, i18n } = useTranslation();
-  const key = [...matches].reverse().map((m) => (m.handle as RouteHandle | undefined)?.title).find(Boolean);
-  useEffect(() => {
-    const app = t('appName');
-    document.title = key ? `${t(key as never) as string} | ${app}` : app;
-  }, [key, t, i18n.language]);
-}
+/** The drawer of narrow screens is not part of the first page: it loads on the first burger press. */
+const AppDrawer = lazy(() => import('./app-drawer'));
 
 export function RootLayout() {
-  const [drawerOpened, drawer] = useDisclosure(false);
+  const [drawerOpened, setDrawerOpened] = useState(false);
+  // Once opened, the drawer stays mounted so that closing it animates too.
+  const [drawerWanted, setDrawerWanted] = useState(false);
   const location = useLocation();
   const navigate = useNavigate();
-  useRouteTitle();
+  const { t } = useTranslation();
+  useScrollRestoration();
 
   // The navigation bar is hidden on any URL containing 'admin' (spec §2).
   const hideBar = location.pathname.includes('admin');
@@ -43,33 +36,48 @@ export function RootLayout() {
     });
   }, [navigate]);
 
-  useEffect(() => drawer.close(), [location.pathname]); // eslint-disable-line react-hooks/exhaustive-deps
+  // A new address closes the drawer (adjusting state while rendering, as React advises).
+  const [drawerPath, setDrawerPath] = useState(location.pathname);
+  if (drawerPath !== location.pathname) {
+    setDrawerPath(location.pathname);
+    setDrawerOpened(false);
+  }
 
+  const toggleDrawer = () => {
+    setDrawerWanted(true);
+    setDrawerOpened((o) => !o);
+  };
+  const closeDrawer = () => setDrawerOpened(false);
   const logout = () => {
     clearSession();
     void navigate(paths.login);
   };
 
   return (
-    <AppShell header={{ height: 60, collapsed: hideBar }} padding={0}>
+    <>
       <LoadingBar />
-      <AppShell.Header>
-        <NavBar drawerOpened={drawerOpened} onBurger={drawer.toggle} onLogout={logout} />
-      </AppShell.Header>
-      <AppDrawer opened={drawerOpened} onClose={drawer.close} onLogout={logout} />
-      <AppShell.Main>
-        <Suspense
-          fallback={
-            <Center py="xl">
-              <Loader />
-            </Center>
-          }
-        >
-          <Outlet />
+      <header className={classes.header} data-collapsed={hideBar || undefined}>
+        <NavBar drawerOpened={drawerOpened} onBurger={toggleDrawer} onLogout={logout} />
+      </header>
+      {drawerWanted && (
+        <Suspense fallback={null}>
+          <AppDrawer opened={drawerOpened} onClose={closeDrawer} onLogout={logout} />
         </Suspense>
+      )}
+      <main className={classes.main} data-collapsed={hideBar || undefined}>
+        <RouteErrorBoundary resetKey={location.pathname}>
+          <Suspense
+            fallback={
+              <div className={classes.pageLoading}>
+                <span className={classes.spinner} role="progressbar" aria-label={t('actions.loading')} />
+              </div>
+            }
+          >
+            <Outlet />
+          </Suspense>
+        </RouteErrorBoundary>
         <Footer />
-      </AppShell.Main>
-      <ScrollRestoration />
-    </AppShell>
+      </main>
+    </>
   );
 }

@@ -1,11 +1,145 @@
-import { Container, Title } from '@mantine/core';
+import { Alert, Button, Card, Container, Group, List, Modal, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconAlertCircle, IconCheck, IconInfoCircle } from '@tabler/icons-react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { paths } from '../../../config/paths';
+import { useSession } from '../../../hooks/use-session';
+import { ApiError } from '../../../lib/api-client';
+import { notifyError } from '../../../lib/notify';
+import { rememberRedirect } from '../../../lib/session';
+import { type PlanView, usePlans } from '../api/get-plans';
+import { formatRupees, isPayableAmount } from '../lib/amount';
 
-export default function Page() {
-  const { t } = useTranslation();
+type Lang = 'en' | 'hi';
+
+function PlanCard({ plan, lang, onBuy }: { plan: PlanView; lang: Lang; onBuy: (plan: PlanView) => void }) {
+  const { t } = useTranslation('plan');
+  const titleId = useId();
   return (
-    <Container py="lg">
-      <Title order={2}>{t('appName')}</Title>
+    <Card withBorder radius="md" padding="lg" data-testid={`plan-${plan.code}`}>
+      <Stack gap="sm" h="100%">
+        <Title order={3} id={titleId}>
+          {plan.name[lang]}
+        </Title>
+        <Group gap={6} align="baseline">
+          <Text fz={32} fw={700} lh={1}>
+            {formatRupees(plan.total, lang)}
+          </Text>
+          <Text c="dimmed" size="sm">
+            {t('total')}
+          </Text>
+        </Group>
+        <Text size="sm" c="indigo.7" fw={500}>
+          {plan.approx[lang]}
+        </Text>
+        <Text size="sm" fw={600} mt="xs">
+          {t('includes')}
+        </Text>
+        <List
+          spacing={6}
+          size="sm"
+          icon={
+            <ThemeIcon size={20} radius="xl" color="teal" variant="light">
+              <IconCheck size={14} aria-hidden />
+            </ThemeIcon>
+          }
+        >
+          {plan.contents.map((c) => (
+            <List.Item key={c.en}>{c[lang]}</List.Item>
+          ))}
+        </List>
+        <Button mt="auto" fullWidth onClick={() => onBuy(plan)} aria-describedby={titleId}>
+          {t('buyNow')}
+        </Button>
+      </Stack>
+    </Card>
+  );
+}
+
+/** Pricing plans (spec §2 Plan page, §9 Plans), each with Buy Now (spec §5 Buy). */
+export default function PlanPage() {
+  const { t, i18n } = useTranslation(['plan', 'common']);
+  const lang: Lang = (i18n.resolvedLanguage ?? i18n.language) === 'hi' ? 'hi' : 'en';
+  const session = useSession();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const plans = usePlans();
+  const [chosen, setChosen] = useState<PlanView | null>(null);
+
+  const buy = (plan: PlanView) => {
+    // Spec §5 Buy: a guest is sent to login, and comes back here afterwards.
+    if (!session) {
+      rememberRedirect(location.pathname + location.search);
+      void navigate(paths.login);
+      return;
+    }
+    if (!isPayableAmount(plan.total)) {
+      notifyError(t('plan:invalidAmount'));
+      return;
+    }
+    // The payment flow (spec §7 Payments) is a later issue; until then say so plainly.
+    setChosen(plan);
+  };
+
+  return (
+    <Container size="lg" py="lg">
+      <Stack gap="lg">
+        <Stack gap={4}>
+          <Title order={2}>{t('plan:title')}</Title>
+          <Text c="dimmed">{t('plan:intro')}</Text>
+        </Stack>
+
+        {plans.isPending && (
+          <SimpleGrid cols={{ base: 1, sm: 3 }} aria-busy="true">
+            {[0, 1, 2].map((i) => (
+              <Skeleton key={i} h={360} radius="md" />
+            ))}
+          </SimpleGrid>
+        )}
+
+        {plans.isError && (
+          <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} title={t('plan:loadFailed')} role="alert">
+            <Stack gap="xs" align="flex-start">
+              <Text size="sm">{plans.error instanceof ApiError ? plans.error.msg : t('common:errors.someError')}</Text>
+              <Button size="xs" variant="light" color="red" onClick={() => void plans.refetch()}>
+                {t('common:errors.tryAgain')}
+              </Button>
+            </Stack>
+          </Alert>
+        )}
+
+        {plans.isSuccess && plans.data.length === 0 && <Text>{t('plan:empty')}</Text>}
+
+        {plans.isSuccess && plans.data.length > 0 && (
+          <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg">
+            {plans.data.map((plan) => (
+              <PlanCard key={plan.id} plan={plan} lang={lang} onBuy={buy} />
+            ))}
+          </SimpleGrid>
+        )}
+      </Stack>
+
+      <Modal opened={chosen !== null} onClose={() => setChosen(null)} title={t('plan:paymentSoon.title')} centered>
+        {chosen && (
+          <Stack gap="md">
+            <Group gap="sm" wrap="nowrap" align="flex-start">
+              <ThemeIcon variant="light" radius="xl" size="lg">
+                <IconInfoCircle size={20} aria-hidden />
+              </ThemeIcon>
+              <Text size="sm">{t('plan:paymentSoon.body', { plan: chosen.name[lang], price: formatRupees(chosen.total, lang) })}</Text>
+            </Group>
+            <Group justify="flex-end" gap="sm">
+              <Button variant="default" onClick={() => setChosen(null)}>
+                {t('plan:paymentSoon.close')}
+              </Button>
+              <Button component={Link} to={paths.contact}>
+                {t('plan:paymentSoon.contact')}
+              </Button>
+            </Group>
+          </Stack>
+        )}
+      </Modal>
     </Container>
   );
 }

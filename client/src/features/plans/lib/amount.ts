@@ -1,0 +1,13 @@
+/** Spec §9: minimum payment amount 1 (rupee). */
+export const MIN_PAYMENT_AMOUNT = 1;
+
+/** Spec §5 Buy: the amount must be a number of at least 1, else 'Invalid amount!!!'. */
+export function isPayableAmount(amount: unknown): boolean {
+  const n = typeof amount === 'number' ? amount : typeof amount === 'string' && amount.trim() ? Number(amount) : Number.NaN;
+  return Number.isFinite(n) && n >= MIN_PAYMENT_AMOUNT;
+}
+
+/** Whole rupees with the Indian grouping: ₹720, ₹1,00,000. */
+export function formatRupees(amount: number, lang: 'en' | 'hi'): string {
+  return new Intl.NumberFormat(lang === 'hi' ? 'hi-IN' : 'en-IN', { style: 'currency', currency: 'INR', maximumFractionDigits: 0 }).format(amount);
+}
