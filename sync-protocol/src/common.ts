@@ -16,7 +16,7 @@ export const MOBILE_PREFIX = '+91';
 
 /**
  * Accepts a 10-digit mobile, optionally written with +91 / 91 / spaces, and returns the stored
- * form `+91XXXXXXXXXX`, or null when it is not a 10-digit Indian mobile.
+ * form (+91 followed by the 10 digits), or null when it is not a 10-digit Indian mobile.
  */
 export function normaliseMobile(raw: string): string | null {
   const digits = raw.replace(/[\s-]/g, '');

@@ -120,7 +120,7 @@ test('a signed-in learner is told that online payment comes later and can write 
   const yearly = await screen.findByTestId('plan-ANNUAL_PLAN');
   await user.click(within(yearly).getByRole('button', { name: 'Buy Now' }));
   const dialog = await screen.findByRole('dialog');
-  expect(dialog).toHaveTextContent('Online payment is coming soon');
+  expect(dialog).toHaveTextContent('Buy this plan through the trust');
   expect(dialog).toHaveTextContent('Yearly plan (₹720)');
   await user.click(within(dialog).getByRole('link', { name: 'Write to us' }));
   expect(await screen.findByTestId('contact-page')).toBeInTheDocument();
