@@ -1,0 +1,107 @@
+import { addRxPlugin, createRxDatabase, type RxCollection, type RxDatabase, type RxJsonSchema } from 'rxdb';
+import { RxDBDevModePlugin } from 'rxdb/plugins/dev-mode';
+import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
+import { wrappedValidateAjvStorage } from 'rxdb/plugins/validate-ajv';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { COLLECTIONS } from './envelopes';
+import { DOC_SCHEMAS, rxSchemaOf } from './rxdb-schemas';
+
+/* The RxDB schemas are derived from the zod schemas; RxDB's dev mode and an ajv validator check
+   that they are valid RxDB schemas and that documents of the wire pass both sides alike. */
+
+addRxPlugin(RxDBDevModePlugin);
+
+const samples = {
+  tag: { id: 'gk', key: 's', tid: 'gk', tags: { en: 'General Knowledge', hi: 'सामान्य ज्ञान' }, uat: 1, _deleted: false },
+  question_set: {
+    id: 'qs-mock',
+    l: 'Mock',
+    mpq: 2,
+    tm: 0,
+    nm: 0.5,
+    dur: 60,
+    isM: true,
+    inst: '<p>Read carefully</p>',
+    pts: 29_000_000,
+    n: 0,
+    sections: { Reasoning: { ss: false, n: 8, mpq: 2, tm: 16, nm: 0.5, o: 1 }, Hindi: { ss: true, n: 2, mpq: 0, tm: 0, nm: 0, o: 2, sub: { Grammar: { n: 2, mpq: 1, tm: 2, nm: 0, o: 1 } } } },
+    total: 18,
+    count: 10,
+    updatedAt: 5,
+    _deleted: false,
+  },
+  qs_detail: {
+    id: 'qs-mock',
+    isM: true,
+    main: { q: [], mpq: 2, tm: 0, nm: 0.5, o: 0 },
+    sections: { Reasoning: { ss: false, q: ['q1'], mpq: 2, tm: 2, nm: 0.5, o: 1 } },
+    questions: [{ id: 'q1', q: '<p>2+2?</p>', ops: { a: '3', b: '4' }, qt: 'mcq1', d: '1', trans: { hi: { q: '<p>2+2?</p>', ops: { a: '३', b: '४' } } } }],
+    _deleted: false,
+  },
+  test_summary: {
+    id: 'attempt-0001',
+    qsid: 'qs-mock',
+    st: 1,
+    sfs: 0,
+    lsq: 'q1',
+    index: 0,
+    selectedSection: 'Reasoning',
+    answers: { q1: { ua: 'b', status: 'ANSWERED' }, q2: { ua: ['a', 'c'], status: 'ANSWERED_MARKED' }, q3: { ua: null, status: 'VISITED' } },
+    status: 'IN_PROGRESS',
+    submittedAt: null,
+    updatedAt: 2,
+    _deleted: false,
+  },
+  exam_result: {
+    id: 'result-1',
+    qsid: 'qs-mock',
+    attemptId: 'attempt-0001',
+    marks: { wos: 0, Reasoning: 2 },
+    userRes: { Reasoning: { q1: { ua: 'b', mg: 2 } } },
+    totalMarks: 2,
+    et: 1_795_000_000,
+    _deleted: false,
+  },
+} as const;
+
+let db: RxDatabase<Record<string, RxCollection>>;
+beforeAll(async () => {
+  db = await createRxDatabase({
+    name: `schema-check-${Date.now()}`,
+    storage: wrappedValidateAjvStorage({ storage: getRxStorageMemory() }),
+  });
+  await db.addCollections(Object.fromEntries(COLLECTIONS.map((c) => [c, { schema: rxSchemaOf(c) as unknown as RxJsonSchema<any> }])));
+});
+afterAll(async () => {
+  await db.remove();
+});
+
+test('every collection has a valid RxDB schema derived from its zod schema', () => {
+  for (const c of COLLECTIONS) {
+    expect(db.collections[c], c).toBeDefined();
+    expect(rxSchemaOf(c).primaryKey).toBe('id');
+    expect(Object.keys(rxSchemaOf(c).properties).sort()).toEqual(Object.keys(DOC_SCHEMAS[c].shape).filter((k) => k !== '_deleted').sort());
+  }
+});
+
+test('a document of the wire is accepted by both the zod and the RxDB schema', async () => {
+  for (const c of COLLECTIONS) {
+    const sample = samples[c];
+    expect(DOC_SCHEMAS[c].safeParse(sample).success, c).toBe(true);
+    const { _deleted: _d, ...doc } = sample;
+    await db.collections[c]!.insert(doc);
+    const stored = await db.collections[c]!.findOne(sample.id).exec();
+    expect(stored?.toJSON(), c).toEqual(doc);
+  }
+});
+
+test('a document the zod schema refuses is refused by RxDB too', async () => {
+  const bad = { ...samples.test_summary, id: 'attempt-0002', status: 'DONE' };
+  expect(DOC_SCHEMAS.test_summary.safeParse(bad).success).toBe(false);
+  const { _deleted: _d, ...doc } = bad;
+  await expect(db.collections.test_summary!.insert(doc)).rejects.toThrow();
+  const extra = { ...samples.tag, id: 'x1', owner: 'someone' };
+  expect(DOC_SCHEMAS.tag.safeParse(extra).success).toBe(false);
+  const { _deleted: _e, ...doc2 } = extra;
+  await expect(db.collections.tag!.insert(doc2)).rejects.toThrow();
+});

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import type { CollectionName } from './envelopes';
+import { examResultDocSchema } from './exam-result';
+import { qsDetailDocSchema } from './qs-detail';
+import { questionSetDocSchema } from './question-set';
+import { tagDocSchema } from './tag';
+import { testSummaryDocSchema } from './test-summary';
+
+/** The zod schema of each replicated collection's documents. */
+export const DOC_SCHEMAS = {
+  tag: tagDocSchema,
+  question_set: questionSetDocSchema,
+  qs_detail: qsDetailDocSchema,
+  test_summary: testSummaryDocSchema,
+  exam_result: examResultDocSchema,
+} as const satisfies Record<CollectionName, z.ZodObject>;
+
+/** Local indexes a device queries by. */
+const INDEXES: Partial<Record<CollectionName, string[]>> = {
+  test_summary: ['qsid'],
+  exam_result: ['attemptId'],
+};
+
+/**
+ * The RxDB JSON schema of a collection, derived from its zod document schema (CONVENTIONS rule
+ * 3: the wire is defined once). `_deleted` is RxDB's own flag and not part of the stored schema;
+ * the primary key `id` is bounded as RxDB requires. Bump `version` (with a migration strategy)
+ * when a document schema changes incompatibly.
+ */
+export function rxSchemaOf(name: CollectionName) {
+  const doc = (DOC_SCHEMAS[name] as z.ZodObject).omit({ _deleted: true });
+  const json = z.toJSONSchema(doc, { io: 'output', unrepresentable: 'throw' }) as {
+    properties: Record<string, Record<string, unknown>>;
+    required?: string[];
+  };
+  const properties: Record<string, Record<string, unknown>> = { ...json.properties, id: { ...json.properties.id, type: 'string', maxLength: 64 } };
+  for (const field of INDEXES[name] ?? []) {
+    // RxDB needs indexed strings to be bounded too.
+    properties[field] = { ...properties[field], maxLength: 64 };
+  }
+  return {
+    title: name,
+    version: 0,
+    primaryKey: 'id' as const,
+    type: 'object' as const,
+    properties,
+    required: json.required ?? [],
+    additionalProperties: false,
+    ...(INDEXES[name] && { indexes: INDEXES[name] }),
+  };
+}
