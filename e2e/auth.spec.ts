@@ -158,3 +158,14 @@ test('a signed-in learner changes the password from the profile; the new one log
   await login(page, mobile, 'new12345');
   await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
 });
+
+test('logging out on a guarded page does not send the next person who logs in there', async ({ page }) => {
+  await login(page, 'editor@example.com', 'editor1234');
+  await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
+  await page.goto('/question-list');
+  await expect(page).toHaveURL(/\/question-list$/);
+  await logout(page);
+  await login(page, '9000000003', 'learner1234');
+  await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+});

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { LoadingBar } from '../../components/loading-bar';
 import { paths } from '../../config/paths';
-import { clearSession, rememberRedirect } from '../../lib/session';
+import { clearSession, rememberRedirect, takeRedirect } from '../../lib/session';
 import { setSessionLostHandler } from '../../lib/session-lost';
 import { Footer } from './footer';
 import classes from './layout.module.css';
@@ -48,9 +48,15 @@ export function RootLayout() {
     setDrawerOpened((o) => !o);
   };
   const closeDrawer = () => setDrawerOpened(false);
+  // Leave first, then forget the session (after the navigation has rendered): a guarded page
+  // that saw the session vanish would remember itself as the next login's destination, and on a
+  // shared phone that is someone else's login.
   const logout = () => {
-    clearSession();
     void navigate(paths.login);
+    setTimeout(() => {
+      clearSession();
+      takeRedirect();
+    }, 0);
   };
 
   return (
