@@ -3,7 +3,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, expect, test, vi } from 'vitest';
 import { renderWithApp } from '../../../testing/render';
-import { basicOf, json, mockApi } from '../testing/fetch-mock';
+import { basicOf, json, mockApi } from '../../../testing/fetch-mock';
 import ForgotPasswordPage from './forgot-password-page';
 
 afterEach(() => {

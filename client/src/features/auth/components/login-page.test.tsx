@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { clearSession, getSession, rememberRedirect } from '../../../lib/session';
 import { renderWithApp } from '../../../testing/render';
-import { basicOf, json, loginResponse, mockApi } from '../testing/fetch-mock';
+import { basicOf, json, loginResponse, mockApi } from '../../../testing/fetch-mock';
 import LoginPage from './login-page';
 
 afterEach(() => {

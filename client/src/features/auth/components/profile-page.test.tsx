@@ -2,7 +2,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, expect, test, vi } from 'vitest';
 import { clearSession, setSession, takeRedirect } from '../../../lib/session';
 import { renderWithApp } from '../../../testing/render';
-import { json, learnerSession, mockApi } from '../testing/fetch-mock';
+import { json, learnerSession, mockApi } from '../../../testing/fetch-mock';
 import ProfilePage from './profile-page';
 
 afterEach(() => {

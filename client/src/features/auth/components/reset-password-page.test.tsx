@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, expect, test, vi } from 'vitest';
 import { clearSession, getSession, setSession, takeRedirect } from '../../../lib/session';
 import { renderWithApp } from '../../../testing/render';
-import { json, learnerSession, loginResponse, mockApi } from '../testing/fetch-mock';
+import { json, learnerSession, loginResponse, mockApi } from '../../../testing/fetch-mock';
 import ResetPasswordPage from './reset-password-page';
 
 afterEach(() => {

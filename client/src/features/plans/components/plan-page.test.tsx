@@ -2,7 +2,8 @@ import { notifications } from '@mantine/notifications';
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, expect, test, vi } from 'vitest';
-import { clearSession, type Session, setSession } from '../../../lib/session';
+import { clearSession, setSession } from '../../../lib/session';
+import { learnerSession } from '../../../testing/fetch-mock';
 import { renderWithApp } from '../../../testing/render';
 import type { PlanView } from '../api/get-plans';
 import PlanPage from './plan-page';
@@ -38,23 +39,7 @@ const PLANS: PlanView[] = [
   },
 ];
 
-const learner: Session = {
-  token: 'token-1',
-  pushToken: null,
-  name: 'Lata Learner',
-  mobile: '+919000000003',
-  email: 'learner@example.com',
-  role: 'MEMBER',
-  permissions: 'MEMBER',
-  loggedIn: true,
-  id: 'demo-learner',
-  iprr: 0,
-  dq: 0,
-  aw: 0,
-  curr_orbit: 0,
-  tac: 0,
-  taw: 0,
-};
+const learner = learnerSession;
 
 function mockPlans(plans: PlanView[] = PLANS) {
   return vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {

@@ -1,6 +1,6 @@
 import { vi } from 'vitest';
-import type { LoginResponse } from '../../../../../sync-protocol/src/auth';
-import type { Session } from '../../../lib/session';
+import type { LoginResponse } from '../../../sync-protocol/src/auth';
+import type { Session } from '../lib/session';
 
 export const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
