@@ -15,6 +15,15 @@ export default defineConfig({
         },
       },
       {
+        // Client replicas (RxDB on fake-indexeddb) against the real server over HTTP.
+        test: {
+          name: 'replication',
+          include: ['tests/replication/**/*.test.ts'],
+          environment: 'node',
+          pool: 'forks',
+        },
+      },
+      {
         plugins: [react()],
         test: {
           name: 'client',

@@ -16,7 +16,7 @@ const keys = new WeakMap<Uint8Array, Promise<webcrypto.CryptoKey>>();
 function keyOf(secret: Uint8Array): Promise<webcrypto.CryptoKey> {
   let k = keys.get(secret);
   if (!k) {
-    k = crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    k = crypto.subtle.importKey('raw', new Uint8Array(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
     keys.set(secret, k);
   }
   return k;

@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router';
 import { LanguageSelect } from '../../components/language-select';
+import { SyncStatusIndicator } from '../../components/sync-status';
 import { paths } from '../../config/paths';
 import { useSession } from '../../hooks/use-session';
 import classes from './layout.module.css';
@@ -24,7 +25,15 @@ function LazyNavMenu({ label, items, position }: { label: 'nav.questions' | 'nav
  * Plain elements styled like Mantine's (layout.module.css): the bar is on every first page, and
  * Mantine's Button, Burger and Input would cost ~10 kB gzip there (bundle budget).
  */
-export function NavBar({ drawerOpened, onBurger, onLogout }: { drawerOpened: boolean; onBurger: () => void; onLogout: () => void }) {
+export function NavBar({
+  drawerOpened,
+  onBurger,
+  onLogout,
+}: {
+  drawerOpened: boolean;
+  onBurger: () => void;
+  onLogout: (opts?: { erase?: boolean }) => void;
+}) {
   const { t } = useTranslation();
   const session = useSession();
   const { main, questions, reports } = navModel(session);
@@ -44,6 +53,7 @@ export function NavBar({ drawerOpened, onBurger, onLogout }: { drawerOpened: boo
         <Link to={paths.home} className={`${classes.brand} ${classes.brandLink}`}>
           {t('appName')}
         </Link>
+        {session && <SyncStatusIndicator onLogoutErase={() => onLogout({ erase: true })} />}
       </div>
       <nav className={`${classes.navLinks} ${classes.visibleFromSm}`} aria-label={t('nav.mainNavigation')}>
         {main.slice(0, 2).map((item) => (
@@ -66,7 +76,7 @@ export function NavBar({ drawerOpened, onBurger, onLogout }: { drawerOpened: boo
             <Link to={paths.profile} className={classes.button} data-variant="subtle">
               {t('nav.profile')}
             </Link>
-            <button type="button" className={classes.button} data-variant="light" onClick={onLogout}>
+            <button type="button" className={classes.button} data-variant="light" onClick={() => onLogout()}>
               {t('nav.logout')}
             </button>
           </>

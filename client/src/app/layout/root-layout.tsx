@@ -10,6 +10,7 @@ import classes from './layout.module.css';
 import { NavBar } from './nav-bar';
 import { RouteErrorBoundary } from './route-error-boundary';
 import { useScrollRestoration } from './use-scroll-restoration';
+import { useReplicaControl } from '../replica-provider';
 
 /** The drawer of narrow screens is not part of the first page: it loads on the first burger press. */
 const AppDrawer = lazy(() => import('./app-drawer'));
@@ -21,6 +22,7 @@ export function RootLayout() {
   const location = useLocation();
   const navigate = useNavigate();
   const { t } = useTranslation();
+  const replica = useReplicaControl();
   useScrollRestoration();
 
   // The navigation bar is hidden on any URL containing 'admin' (spec §2).
@@ -51,11 +53,18 @@ export function RootLayout() {
   // Leave first, then forget the session (after the navigation has rendered): a guarded page
   // that saw the session vanish would remember itself as the next login's destination, and on a
   // shared phone that is someone else's login.
-  const logout = () => {
+  // Replication stops and the database closes (or is erased) before the session goes.
+  const logout = ({ erase = false }: { erase?: boolean } = {}) => {
     void navigate(paths.login);
     setTimeout(() => {
-      clearSession();
-      takeRedirect();
+      // A request in flight must not hold the logout for long.
+      const timeout = new Promise((resolve) => setTimeout(resolve, 3000));
+      void Promise.race([replica.closeForLogout({ erase }), timeout])
+        .catch(() => undefined)
+        .then(() => {
+          clearSession();
+          takeRedirect();
+        });
     }, 0);
   };
 

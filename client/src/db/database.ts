@@ -1,0 +1,64 @@
+import { addRxPlugin, createRxDatabase, type RxCollection, type RxDatabase, type RxStorage } from 'rxdb';
+import { RxDBLocalDocumentsPlugin } from 'rxdb/plugins/local-documents';
+import { COLLECTIONS, type CollectionName } from '../../../sync-protocol/src/sync/envelopes';
+import type { ExamResultDoc } from '../../../sync-protocol/src/sync/exam-result';
+import type { QsDetailDoc } from '../../../sync-protocol/src/sync/qs-detail';
+import type { QuestionSetDoc } from '../../../sync-protocol/src/sync/question-set';
+import { rxSchemaOf } from '../../../sync-protocol/src/sync/rxdb-schemas';
+import type { TagDoc } from '../../../sync-protocol/src/sync/tag';
+import type { TestSummaryDoc } from '../../../sync-protocol/src/sync/test-summary';
+import { attemptConflictHandler } from './attempt-conflicts';
+
+addRxPlugin(RxDBLocalDocumentsPlugin);
+
+/** A stored document: the wire document without RxDB's own `_deleted` flag. */
+type Stored<D> = Omit<D, '_deleted'>;
+
+export type ReplicaCollections = {
+  tag: RxCollection<Stored<TagDoc>>;
+  question_set: RxCollection<Stored<QuestionSetDoc>>;
+  qs_detail: RxCollection<Stored<QsDetailDoc>>;
+  test_summary: RxCollection<Stored<TestSummaryDoc>>;
+  exam_result: RxCollection<Stored<ExamResultDoc>>;
+};
+export type ReplicaDatabase = RxDatabase<ReplicaCollections>;
+export type { CollectionName };
+
+/**
+ * The database name of a person (ARCHITECTURE decision 6: one local database per person). RxDB
+ * names allow only [a-z0-9_$-] and must start with a letter, so the id is hex-encoded: every id
+ * maps to its own name and no two ids collide, whatever characters they use.
+ */
+export function databaseNameOf(personId: string): string {
+  const hex = Array.from(new TextEncoder().encode(personId), (b) => b.toString(16).padStart(2, '0')).join('');
+  return `pm-${hex}`;
+}
+
+export type OpenOptions = {
+  storage: RxStorage<unknown, unknown>;
+  /** Several tabs share the database and elect one leader for replication (browser default). */
+  multiInstance?: boolean;
+  /** Overrides the name (tests open two "devices" of one person in one process). */
+  name?: string;
+};
+
+/** Opens (or creates) a person's replica with the five replicated collections. */
+export async function openReplicaDatabase(personId: string, opts: OpenOptions): Promise<ReplicaDatabase> {
+  const db = await createRxDatabase<ReplicaCollections>({
+    name: opts.name ?? databaseNameOf(personId),
+    storage: opts.storage,
+    multiInstance: opts.multiInstance ?? true,
+    eventReduce: true,
+    localDocuments: true,
+    // A second open of the same database in this JavaScript context (React strict mode, a fast
+    // logout and login) closes the first instead of failing.
+    closeDuplicates: true,
+  });
+  const collections = Object.fromEntries(COLLECTIONS.map((name) => [name, { schema: rxSchemaOf(name) }])) as Record<
+    CollectionName,
+    { schema: ReturnType<typeof rxSchemaOf>; conflictHandler?: unknown }
+  >;
+  collections.test_summary.conflictHandler = attemptConflictHandler;
+  await db.addCollections(collections as Parameters<ReplicaDatabase['addCollections']>[0]);
+  return db;
+}

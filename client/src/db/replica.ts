@@ -1,0 +1,108 @@
+import { removeRxDatabase } from 'rxdb';
+import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
+import { getSession } from '../lib/session';
+import { databaseNameOf, openReplicaDatabase, type ReplicaDatabase } from './database';
+import { startReplication, type Replication } from './replication';
+import { serverClock } from './server-clock';
+import { resetSyncStatus, setSyncStatus } from './sync-status';
+
+/**
+ * The browser's replica of one signed-in person: the RxDB database (IndexedDB through Dexie) and
+ * its live replication, tied to the window's online, offline and visibility events. This module
+ * and RxDB are a lazy chunk that the app loads after the shell has rendered.
+ */
+export type ReplicaHandle = {
+  personId: string;
+  db: ReplicaDatabase;
+  /** Pull now (also used after a new login of the same person, to upload what waited). */
+  syncNow(): void;
+  /** Stops replication and closes the database; `erase` deletes this device's copy as well. */
+  close(opts?: { erase?: boolean }): Promise<void>;
+};
+
+const PERSIST_ASKED = 'storagePersistAsked';
+
+/**
+ * Asks the browser not to evict this origin's storage under pressure (issue 4: when a learner
+ * first downloads a test). Asked once per device; the browser may say no, which changes nothing.
+ */
+async function requestPersistence(): Promise<void> {
+  try {
+    if (localStorage.getItem(PERSIST_ASKED) || !navigator.storage?.persist) return;
+    localStorage.setItem(PERSIST_ASKED, '1');
+    if (!(await navigator.storage.persisted())) await navigator.storage.persist();
+  } catch {
+    // Not offered by this browser.
+  }
+}
+
+const storage = getRxStorageDexie();
+
+export async function openReplica(personId: string): Promise<ReplicaHandle> {
+  const db = await openReplicaDatabase(personId, { storage, multiInstance: true });
+  let replication: Replication | null = null;
+  const start = () => {
+    replication = startReplication(db, {
+      baseUrl: window.location.origin,
+      getToken: () => {
+        const s = getSession();
+        return s && s.id === personId ? s.token : null;
+      },
+      clock: serverClock,
+      onStatus: setSyncStatus,
+    });
+  };
+  start();
+
+  const onOnline = () => {
+    setSyncStatus({ online: true });
+    replication?.reSync();
+  };
+  const onOffline = () => setSyncStatus({ online: false, phase: 'offline' });
+  const onVisible = () => {
+    if (document.visibilityState === 'visible') replication?.reSync();
+  };
+  window.addEventListener('online', onOnline);
+  window.addEventListener('offline', onOffline);
+  document.addEventListener('visibilitychange', onVisible);
+
+  // The first test on this device: ask for persistent storage.
+  const details = db.qs_detail.count().$.subscribe((n) => {
+    if (n > 0) {
+      void requestPersistence();
+      details.unsubscribe();
+    }
+  });
+
+  let closing: Promise<void> | null = null;
+  return {
+    personId,
+    db,
+    syncNow() {
+      // A refused token left the push waiting a long backoff; a fresh start uploads at once.
+      const old = replication;
+      replication = null;
+      void old?.stop().then(() => {
+        if (!closing) start();
+      });
+    },
+    close({ erase = false } = {}) {
+      closing ??= (async () => {
+        window.removeEventListener('online', onOnline);
+        window.removeEventListener('offline', onOffline);
+        document.removeEventListener('visibilitychange', onVisible);
+        details.unsubscribe();
+        await replication?.stop();
+        if (erase) await db.remove();
+        else await db.close();
+        resetSyncStatus();
+      })();
+      return closing;
+    },
+  };
+}
+
+/** Erases a person's database when it is not open (logout with erase before it opened). */
+export async function eraseReplica(personId: string): Promise<void> {
+  await removeRxDatabase(databaseNameOf(personId), storage, true);
+}

@@ -1,0 +1,220 @@
+import type { RxCollection } from 'rxdb';
+import type { RxReplicationState } from 'rxdb/plugins/replication';
+import { replicateRxCollection } from 'rxdb/plugins/replication';
+import { combineLatest, filter, map, Subject, type Subscription } from 'rxjs';
+import { COLLECTIONS, type CollectionName, type PullResponse, PUSHABLE, type StreamEvent } from '../../../sync-protocol/src/sync/envelopes';
+import { PROTOCOL_HEADER, PROTOCOL_VERSION, SERVER_TIME_HEADER } from '../../../sync-protocol/src/version';
+import { backoffDelay } from './backoff';
+import type { ReplicaDatabase } from './database';
+import type { ServerClock } from './server-clock';
+import { syncStream } from './sync-stream';
+import type { SyncStatus } from './sync-status';
+
+/** §9-style limits of the replication: pull pages of 200, pushes of 20 attempts. */
+export const PULL_BATCH = 200;
+export const PUSH_BATCH = 20;
+const ACKS_KEY = 'sync-acks';
+
+export type ReplicationOptions = {
+  /** Origin of the server, e.g. window.location.origin. */
+  baseUrl: string;
+  /** The current bearer token; read on every request so a new login takes effect at once. */
+  getToken: () => string | null;
+  /** fetch to use (tests wrap it to inject failures). */
+  fetch?: typeof fetch;
+  clock?: ServerClock;
+  /** Receives status changes (online, phase, pending uploads, last sync). */
+  onStatus?: (patch: Partial<SyncStatus>) => void;
+  /** Keep replicating and listen to the stream (default true). */
+  live?: boolean;
+  /** Open GET /api/sync/v1/stream (default true when live). */
+  stream?: boolean;
+  /** Only the elected leader among this person's tabs replicates (default true). */
+  waitForLeadership?: boolean;
+  pullBatchSize?: number;
+  pushBatchSize?: number;
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+};
+
+export type Replication = {
+  states: Record<CollectionName, RxReplicationState<unknown, { rev: number }>>;
+  /** Pull everything newer than the checkpoints now (reconnect, page visible again). */
+  reSync(): void;
+  /** Resolves when every collection has pulled and pushed what it knows of. */
+  awaitInSync(): Promise<void>;
+  /** Stops replication (the database stays open). */
+  stop(): Promise<void>;
+};
+
+/** The server refused the token: retrying cannot help until the person signs in again. */
+export class SyncAuthError extends Error {}
+
+type Acks = { acks: Record<string, number> };
+type Attempt = { id: string; updatedAt: number };
+
+/**
+ * Live replication of the five collections with the server's /api/sync/v1 endpoints, using
+ * RxDB's replication protocol (pull by checkpoint, push with assumed master state, a stream that
+ * triggers pulls). Failed requests are retried by RxDB after `retryTime`, which is set here
+ * before each wait to an exponential backoff with jitter; a success resets it.
+ */
+export function startReplication(db: ReplicaDatabase, opts: ReplicationOptions): Replication {
+  const doFetch = opts.fetch ?? globalThis.fetch.bind(globalThis);
+  const baseMs = opts.retryBaseMs ?? 1000;
+  const maxMs = opts.retryMaxMs ?? 60_000;
+  const live = opts.live ?? true;
+  const status = (patch: Partial<SyncStatus>) => opts.onStatus?.(patch);
+  let authRefused = false;
+  const failures = new Map<CollectionName, number>();
+
+  async function request<T>(collection: CollectionName, path: string, init: RequestInit = {}): Promise<T> {
+    const token = opts.getToken();
+    if (!token) throw new SyncAuthError('not signed in');
+    const sentAt = Date.now();
+    let res: Response;
+    try {
+      res = await doFetch(`${opts.baseUrl}/api/sync/v1/${collection}/${path}`, {
+        ...init,
+        cache: 'no-store',
+        headers: { accept: 'application/json', authorization: `Bearer ${token}`, [PROTOCOL_HEADER]: PROTOCOL_VERSION, ...(init.headers as Record<string, string>) },
+      });
+    } catch (err) {
+      status({ online: false, phase: 'offline' });
+      throw err;
+    }
+    const serverTime = Number(res.headers.get(SERVER_TIME_HEADER));
+    opts.clock?.observe(serverTime, sentAt, Date.now());
+    if (res.status === 401) {
+      authRefused = true;
+      status({ online: true, phase: 'signed-out' });
+      throw new SyncAuthError(`sync refused the token (${res.status})`);
+    }
+    if (!res.ok) {
+      status({ online: true, phase: 'error' });
+      throw new Error(`sync ${collection}/${path} answered ${res.status}`);
+    }
+    const body = (await res.json()) as T;
+    authRefused = false;
+    failures.set(collection, 0);
+    states[collection].retryTime = baseMs;
+    status({ online: true, lastSync: Date.now() });
+    return body;
+  }
+
+  // One stream for all collections; each collection's pull stream hears RESYNC when its name
+  // changed (the events carry no documents: the pull handler fetches them by checkpoint).
+  const events = new Subject<StreamEvent>();
+  const subs: Subscription[] = [];
+  if (live && (opts.stream ?? true)) {
+    subs.push(
+      syncStream({
+        url: `${opts.baseUrl}/api/sync/v1/stream`,
+        fetch: doFetch,
+        headers: () => ({ authorization: `Bearer ${opts.getToken() ?? ''}`, [PROTOCOL_HEADER]: PROTOCOL_VERSION }),
+        onResponse: (res, sentAt) => opts.clock?.observe(Number(res.headers.get(SERVER_TIME_HEADER)), sentAt, Date.now()),
+        baseDelayMs: baseMs,
+        maxDelayMs: maxMs,
+      }).subscribe(events),
+    );
+  }
+
+  const states = {} as Replication['states'];
+  for (const name of COLLECTIONS) {
+    const pushable = PUSHABLE.includes(name);
+    const state = replicateRxCollection<unknown, { rev: number }>({
+      collection: db[name] as unknown as RxCollection<unknown>,
+      // Checkpoints belong to one server and one protocol major version.
+      replicationIdentifier: `pm-sync-v${PROTOCOL_VERSION.split('.')[0]}-${name}-${opts.baseUrl}`,
+      live,
+      retryTime: baseMs,
+      waitForLeadership: opts.waitForLeadership ?? true,
+      autoStart: true,
+      pull: {
+        batchSize: opts.pullBatchSize ?? PULL_BATCH,
+        handler: async (checkpoint, batchSize) => {
+          const body = await request<PullResponse<Record<string, unknown>>>(name, `pull?rev=${checkpoint?.rev ?? 0}&limit=${batchSize}`);
+          return { documents: body.documents as never[], checkpoint: body.checkpoint };
+        },
+        stream$: events.pipe(
+          filter((e) => e.type === 'RESYNC' || e.collections.includes(name)),
+          map(() => 'RESYNC' as const),
+        ),
+      },
+      ...(pushable && {
+        push: {
+          batchSize: opts.pushBatchSize ?? PUSH_BATCH,
+          handler: async (rows) =>
+            request<never[]>(name, 'push', {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify(rows),
+            }),
+        },
+      }),
+    });
+    // Exponential backoff with jitter: RxDB reads retryTime right after emitting the error.
+    subs.push(
+      state.error$.subscribe(() => {
+        const n = (failures.get(name) ?? 0) + 1;
+        failures.set(name, n);
+        state.retryTime = authRefused ? maxMs : backoffDelay(n, baseMs, maxMs);
+      }),
+    );
+    states[name] = state;
+  }
+
+  // Pending uploads: attempts whose last change the server has not confirmed. The confirmed
+  // version (updatedAt) of each attempt is kept in a local document, so the count survives
+  // reloads; a pulled attempt is by definition confirmed.
+  const acksReady = db.getLocal<Acks>(ACKS_KEY).then((d) => d ?? db.insertLocal<Acks>(ACKS_KEY, { acks: {} }).catch(() => db.getLocal<Acks>(ACKS_KEY)));
+  let ackChain: Promise<unknown> = acksReady;
+  const ack = (docs: { id: string; updatedAt: number }[]) => {
+    ackChain = ackChain.then(async () => {
+      const doc = await db.getLocal<Acks>(ACKS_KEY);
+      const acks = { ...(doc?.get('acks') as Acks['acks'] | undefined) };
+      for (const d of docs) acks[d.id] = Math.max(acks[d.id] ?? 0, d.updatedAt);
+      await db.upsertLocal<Acks>(ACKS_KEY, { acks });
+    }).catch(() => undefined);
+  };
+  const attempts = states.test_summary;
+  subs.push(
+    attempts.sent$.subscribe((d) => ack([d as unknown as Attempt])),
+    attempts.received$.subscribe((d) => ack([d as unknown as Attempt])),
+  );
+  void acksReady.then(() => {
+    if (closed) return;
+    subs.push(
+      combineLatest([db.test_summary.find().$, db.getLocal$<Acks>(ACKS_KEY)]).subscribe(([docs, acksDoc]) => {
+        const acks = (acksDoc?.get('acks') as Acks['acks'] | undefined) ?? {};
+        status({ pending: docs.filter((d) => d.updatedAt > (acks[d.id] ?? -1)).length });
+      }),
+    );
+  });
+
+  // Syncing while any collection is active; synced when all are idle and the last requests
+  // succeeded.
+  subs.push(
+    combineLatest(COLLECTIONS.map((n) => states[n].active$)).subscribe((active) => {
+      if (active.some(Boolean)) status({ phase: 'syncing' });
+      else if ([...failures.values()].every((n) => n === 0) && !authRefused) status({ phase: 'synced' });
+    }),
+  );
+
+  let closed = false;
+  return {
+    states,
+    reSync() {
+      events.next({ type: 'RESYNC' });
+    },
+    async awaitInSync() {
+      await Promise.all(COLLECTIONS.map((n) => states[n].awaitInSync()));
+    },
+    async stop() {
+      closed = true;
+      for (const s of subs) s.unsubscribe();
+      await Promise.all(COLLECTIONS.map((n) => states[n].cancel()));
+      await ackChain;
+    },
+  };
+}

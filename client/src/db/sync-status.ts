@@ -1,0 +1,57 @@
+/**
+ * What the sync status indicator shows (issue 4 §4). A tiny external store without RxDB, so the
+ * indicator in the shell costs nothing until the replica (a lazy chunk) starts writing to it.
+ */
+export type SyncPhase =
+  /** No replica yet (signed out, or the database is opening). */
+  | 'idle'
+  /** Requests are running. */
+  | 'syncing'
+  /** Everything known has been pulled and pushed. */
+  | 'synced'
+  /** The device or the server cannot be reached; retrying with backoff. */
+  | 'offline'
+  /** The server refused the token: the learner must sign in again before anything uploads. */
+  | 'signed-out'
+  /** The server answered with an error other than the above; retrying. */
+  | 'error';
+
+export type SyncStatus = {
+  phase: SyncPhase;
+  /** navigator.onLine, and false after a request failed for lack of network. */
+  online: boolean;
+  /** Attempts changed on this device and not yet confirmed by the server. */
+  pending: number;
+  /** Device time (ms) of the last request round that succeeded, or null. */
+  lastSync: number | null;
+};
+
+const initial: SyncStatus = {
+  phase: 'idle',
+  online: typeof navigator === 'undefined' ? true : navigator.onLine,
+  pending: 0,
+  lastSync: null,
+};
+
+let status: SyncStatus = initial;
+const listeners = new Set<() => void>();
+
+export function getSyncStatus(): SyncStatus {
+  return status;
+}
+
+export function setSyncStatus(patch: Partial<SyncStatus>): void {
+  const next = { ...status, ...patch };
+  if ((Object.keys(next) as (keyof SyncStatus)[]).every((k) => next[k] === status[k])) return;
+  status = next;
+  for (const l of listeners) l();
+}
+
+export function resetSyncStatus(): void {
+  setSyncStatus({ ...initial, online: typeof navigator === 'undefined' ? true : navigator.onLine });
+}
+
+export function subscribeSyncStatus(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}

@@ -1,0 +1,90 @@
+import { createParser } from 'eventsource-parser';
+import { Observable } from 'rxjs';
+import type { StreamEvent } from '../../../sync-protocol/src/sync/envelopes';
+import { backoffDelay } from './backoff';
+
+export type StreamOptions = {
+  url: string;
+  headers: () => Record<string, string>;
+  fetch: typeof fetch;
+  /** Called with each response (server time header). */
+  onResponse?: (res: Response, sentAt: number) => void;
+  /** Called when the server refuses the token (401): no reconnect until restart. */
+  onUnauthorized?: () => void;
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+};
+
+/**
+ * GET /api/sync/v1/stream read through fetch, because EventSource cannot send the bearer token.
+ * Reconnects with exponential backoff and jitter after any failure; the server starts every
+ * connection with RESYNC, so whatever was missed while disconnected is pulled again.
+ * Unsubscribing aborts the request.
+ */
+export function syncStream(opts: StreamOptions): Observable<StreamEvent> {
+  return new Observable<StreamEvent>((subscriber) => {
+    const abort = new AbortController();
+    let failures = 0;
+    let wake: (() => void) | null = null;
+
+    const sleep = (ms: number) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(done, ms);
+        function done() {
+          clearTimeout(timer);
+          wake = null;
+          resolve();
+        }
+        wake = done;
+      });
+
+    // Back online: reconnect now rather than after the backoff.
+    const onOnline = () => wake?.();
+    globalThis.addEventListener?.('online', onOnline);
+
+    const run = async () => {
+      while (!abort.signal.aborted) {
+        try {
+          const sentAt = Date.now();
+          const res = await opts.fetch(opts.url, { headers: { accept: 'text/event-stream', ...opts.headers() }, signal: abort.signal, cache: 'no-store' });
+          opts.onResponse?.(res, sentAt);
+          if (res.status === 401) {
+            opts.onUnauthorized?.();
+            return;
+          }
+          if (!res.ok || !res.body) throw new Error(`stream answered ${res.status}`);
+          const parser = createParser({
+            onEvent(ev) {
+              try {
+                const data = JSON.parse(ev.data) as StreamEvent;
+                if (data.type === 'RESYNC' || data.type === 'CHANGE') {
+                  failures = 0;
+                  subscriber.next(data);
+                }
+              } catch {
+                // A malformed event is ignored; the next RESYNC repairs whatever it meant.
+              }
+            },
+          });
+          const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+          for (;;) {
+            const { value, done } = await reader.read();
+            if (done) break;
+            parser.feed(value);
+          }
+          throw new Error('stream ended');
+        } catch {
+          if (abort.signal.aborted) return;
+          failures++;
+          await sleep(backoffDelay(failures, opts.baseDelayMs ?? 1000, opts.maxDelayMs ?? 60_000));
+        }
+      }
+    };
+    void run();
+    return () => {
+      abort.abort();
+      wake?.();
+      globalThis.removeEventListener?.('online', onOnline);
+    };
+  });
+}
