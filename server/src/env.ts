@@ -15,6 +15,8 @@ const envSchema = z.object({
   /** Use the first X-Forwarded-For address as the client IP (only behind a trusted proxy). */
   TRUST_PROXY: z.stringbool().default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** How often the publish job looks for sets whose publish time has come (seconds). */
+  PUBLISH_INTERVAL_S: z.coerce.number().int().min(1).max(3600).default(30),
   /** Directory of the built client; default dist/ at the project root. */
   CLIENT_DIR: z.string().min(1).optional(),
 });

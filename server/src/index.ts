@@ -28,7 +28,7 @@ async function main() {
     : createLocalOutbox(database.db, log);
   const deps: Deps = { db: database.db, config, outbox, rates: createRateLimits(database.db), log, events: createEventBus() };
   const app = createApp(deps);
-  const stopPublisher = startPublisher(deps);
+  const stopPublisher = startPublisher(deps, config.PUBLISH_INTERVAL_S * 1000);
 
   // The built client: files as they are, and index.html for every other non-API path (SPA routes).
   const clientDir = path.resolve(config.CLIENT_DIR ?? path.join(root, 'dist'));

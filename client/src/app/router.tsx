@@ -29,6 +29,7 @@ const LoginPage = lazy(() => import('../features/auth/components/login-page'));
 const ForgotPasswordPage = lazy(() => import('../features/auth/components/forgot-password-page'));
 const ResetPasswordPage = lazy(() => import('../features/auth/components/reset-password-page'));
 const ProfilePage = lazy(() => import('../features/auth/components/profile-page'));
+const ExamListPage = lazy(() => import('../features/exams/components/exam-list-page'));
 const NotFoundPage = lazy(() => import('./not-found-page'));
 /** The guarded areas' landing: loaded only once the guard lets the user in. */
 const AreaPage = lazy(() => import('./area-page'));
@@ -68,7 +69,7 @@ export const routes: RouteObject[] = [
             path: 'exam-list',
             element: (
               <RequireAuth>
-                <AreaPage area="examList" title="examList" />
+                <ExamListPage />
               </RequireAuth>
             ),
             handle: { title: 'titles.examList' },

@@ -3,6 +3,7 @@ import type about from '../locales/en/about.json';
 import type auth from '../locales/en/auth.json';
 import type common from '../locales/en/common.json';
 import type contact from '../locales/en/contact.json';
+import type exam from '../locales/en/exam.json';
 import type faq from '../locales/en/faq.json';
 import type home from '../locales/en/home.json';
 import type legal from '../locales/en/legal.json';
@@ -23,6 +24,7 @@ declare module 'i18next' {
       legal: typeof legal;
       contact: typeof contact;
       plan: typeof plan;
+      exam: typeof exam;
     };
   }
 }

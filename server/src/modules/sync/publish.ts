@@ -36,8 +36,8 @@ export function publishDue(deps: Deps, now = Date.now()): number {
   return flipped;
 }
 
-/** Runs publishDue now and then every 30 s (pts has minute precision). */
-export function startPublisher(deps: Deps): () => void {
+/** Runs publishDue now and then every `intervalMs` (default 30 s: pts has minute precision). */
+export function startPublisher(deps: Deps, intervalMs = 30_000): () => void {
   publishDue(deps);
   const timer = setInterval(() => {
     try {
@@ -45,7 +45,7 @@ export function startPublisher(deps: Deps): () => void {
     } catch (err) {
       deps.log.error({ err }, 'publish job failed');
     }
-  }, 30_000);
+  }, intervalMs);
   timer.unref();
   return () => clearInterval(timer);
 }

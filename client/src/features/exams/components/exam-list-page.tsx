@@ -1,0 +1,96 @@
+import { Alert, Badge, Button, Card, Container, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { paths } from '../../../config/paths';
+import { useExamList, type ExamListItem } from '../hooks/use-exam-list';
+import { formatMarks } from '../lib/marks';
+
+function ExamCard({ item }: { item: ExamListItem }) {
+  const { t, i18n } = useTranslation('exam');
+  const titleId = useId();
+  const { set } = item;
+  const fmt = (n: number) => formatMarks(n, i18n.language);
+  // Spec §2: Take Test goes to take-exam with the whole question set as a JSON string.
+  const to = `${paths.takeExam}/${encodeURIComponent(JSON.stringify(set))}`;
+  return (
+    <Card withBorder radius="md" padding="lg" data-testid={`exam-card-${set.id}`}>
+      <Stack gap="xs" h="100%">
+        <Group justify="space-between" align="flex-start" wrap="nowrap">
+          <Title order={3} size="h4" id={titleId}>
+            {set.l}
+          </Title>
+          {set.isM && <Badge variant="light">{t('mock')}</Badge>}
+        </Group>
+        <dl className="exam-facts" style={{ margin: 0, display: 'grid', gridTemplateColumns: 'auto 1fr', gap: '2px 12px' }}>
+          <Text component="dt" size="sm" c="dimmed">
+            {t('marksPerQuestion')}
+          </Text>
+          <Text component="dd" size="sm" m={0}>
+            {fmt(set.mpq)}
+          </Text>
+          <Text component="dt" size="sm" c="dimmed">
+            {t('totalMarks')}
+          </Text>
+          <Text component="dd" size="sm" m={0}>
+            {fmt(set.total)}
+          </Text>
+          <Text component="dt" size="sm" c="dimmed">
+            {t('negativeMarking')}
+          </Text>
+          <Text component="dd" size="sm" m={0}>
+            {set.nm > 0 ? t('negativePerWrong', { marks: fmt(set.nm) }) : t('noNegative')}
+          </Text>
+          <Text component="dt" size="sm" c="dimmed">
+            {t('questions')}
+          </Text>
+          <Text component="dd" size="sm" m={0}>
+            {set.count}
+          </Text>
+          <Text component="dt" size="sm" c="dimmed">
+            {t('duration')}
+          </Text>
+          <Text component="dd" size="sm" m={0}>
+            {t('minutes', { count: Math.round(set.dur / 60) })}
+          </Text>
+        </dl>
+        <Group gap="xs" mt="auto" justify="space-between">
+          <Badge color={item.availability === 'onDevice' ? 'teal' : 'gray'} variant="dot" data-testid="availability">
+            {item.availability === 'onDevice' ? t('onDevice') : t('downloading')}
+          </Badge>
+          <Button component={Link} to={to} aria-describedby={titleId} disabled={item.availability !== 'onDevice'}>
+            {t('takeTest')}
+          </Button>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
+
+/** Exam list (spec §2): the learner's published sets, read from the replica so it works offline. */
+export default function ExamListPage() {
+  const { t } = useTranslation('exam');
+  const { data, loading } = useExamList();
+  return (
+    <Container size="lg" py="lg">
+      <Stack>
+        <Title order={2}>{t('title')}</Title>
+        {loading ? (
+          <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} aria-busy="true" aria-label={t('loading')}>
+            {[0, 1, 2].map((i) => (
+              <Skeleton key={i} height={220} radius="md" />
+            ))}
+          </SimpleGrid>
+        ) : data && data.length > 0 ? (
+          <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
+            {data.map((item) => (
+              <ExamCard key={item.set.id} item={item} />
+            ))}
+          </SimpleGrid>
+        ) : (
+          <Alert color="blue">{t('empty')}</Alert>
+        )}
+      </Stack>
+    </Container>
+  );
+}
