@@ -38,7 +38,12 @@ async function requestPersistence(): Promise<void> {
 
 const storage = getRxStorageDexie();
 
+/** Performance marks around the first replication (read by scripts/bench-replica.ts). */
+export const MARK_OPEN = 'pm:replica-open';
+export const MARK_IN_SYNC = 'pm:replica-in-sync';
+
 export async function openReplica(personId: string): Promise<ReplicaHandle> {
+  performance.mark(MARK_OPEN);
   const db = await openReplicaDatabase(personId, { storage, multiInstance: true });
   let replication: Replication | null = null;
   const start = () => {
@@ -53,6 +58,7 @@ export async function openReplica(personId: string): Promise<ReplicaHandle> {
     });
   };
   start();
+  void replication!.awaitInSync().then(() => performance.mark(MARK_IN_SYNC), () => undefined);
 
   const onOnline = () => {
     setSyncStatus({ online: true });

@@ -8,7 +8,7 @@ import { nextRev } from '../../lib/revision';
  * `pts` an editor moved into the future. Each flip takes new revisions, so devices pull the set
  * (or its deletion) although nothing else about it changed. Returns how many sets flipped.
  */
-export function publishDue(deps: Deps, now = Date.now()): number {
+export function publishDue(deps: Pick<Deps, 'db' | 'events'>, now = Date.now()): number {
   const minute = Math.floor(now / 60_000);
   const flipped = deps.db.transaction((tx) => {
     const due = tx

@@ -1,0 +1,49 @@
+import { inArray } from 'drizzle-orm';
+import type { DB } from '../server/src/db/client';
+import { person, question, questionSet } from '../server/src/db/schema';
+import { nextRev } from '../server/src/lib/revision';
+
+/** Ids of the bench questions, in insertion order. */
+export const benchQuestionIds = (n = 5000) => Array.from({ length: n }, (_, i) => `bench-q-${i}`);
+
+/**
+ * The benchmarks' learner data set on top of the seeded fixtures: 5,000 questions in English and
+ * Hindi (copies of the fixture questions), 50 published sets of 100 (half of them mocks), and
+ * `learners` extra learner accounts. Call publishDue afterwards.
+ */
+export function growBenchData(db: DB, opts: { learners?: number } = {}) {
+  const templates = db.select().from(question).all();
+  const now = Date.now();
+  db.transaction((tx) => {
+    for (let i = 0; i < 5000; i++) {
+      const t = templates[i % templates.length]!;
+      tx.insert(question).values({ ...t, id: `bench-q-${i}`, q: `${t.q}<p>#${i}</p>`, createdBy: null, updatedAt: now, rev: nextRev(tx) }).run();
+    }
+    for (let s = 0; s < 50; s++) {
+      const ids = Array.from({ length: 100 }, (_, k) => `bench-q-${s * 100 + k}`);
+      tx.insert(questionSet)
+        .values({
+          id: `bench-set-${s}`,
+          l: `Bench mock ${s}`,
+          mpq: 2,
+          tm: 100,
+          nm: 0.5,
+          dur: 60,
+          isM: s % 2 === 0,
+          inst: '<p>Read every question carefully.</p>',
+          q: ids.slice(0, 50),
+          sections: { Reasoning: { ss: false, q: ids.slice(50), mpq: 2, tm: 100, nm: 0.5, o: 1 } },
+          pts: 29_000_000,
+          createdBy: null,
+          updatedAt: now,
+          rev: nextRev(tx),
+          detailRev: nextRev(tx),
+        })
+        .run();
+    }
+    for (let p = 0; p < (opts.learners ?? 0); p++) {
+      tx.insert(person).values({ id: `bench-person-${p}`, name: `Bench Learner ${p}`, mobile: `+9170000${String(p).padStart(5, '0')}`, passwordHash: 'x' }).run();
+    }
+  });
+  return { questions: () => db.select().from(question).where(inArray(question.id, benchQuestionIds())).all() };
+}
