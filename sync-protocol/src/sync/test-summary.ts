@@ -23,10 +23,23 @@ export const testSummaryDocSchema = z.strictObject({
   lsq: z.string().max(64).nullable(),
   index: z.number().int().min(0),
   selectedSection: z.string().max(80).nullable(),
-  answers: z.record(z.string().max(64), z.strictObject({ ua: userAnswerSchema, status: z.enum(QUESTION_STATES) })),
+  /**
+   * Per question: the answer, its state, and `t`, the time spent on it (ms of the device's
+   * monotonic clock, summed over visits).
+   */
+  answers: z.record(
+    z.string().max(64),
+    z.strictObject({ ua: userAnswerSchema, status: z.enum(QUESTION_STATES), t: z.number().int().min(0).max(864_000_000).optional() }),
+  ),
   status: z.enum(ATTEMPT_STATUSES),
   /** Device time of submission (ms), when submitted. */
   submittedAt: z.number().int().min(0).nullable(),
+  /**
+   * Test time used so far (ms), measured with the device's monotonic clock (performance.now) and
+   * summed over sessions, so a changed device clock cannot stretch it. Optional on the wire for
+   * attempts stored before it existed.
+   */
+  elapsed: z.number().int().min(0).max(864_000_000).optional(),
   /** Device time of the last change (ms). */
   updatedAt: z.number().int().min(0),
   _deleted: z.boolean(),
