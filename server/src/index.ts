@@ -1,13 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
-import { serveStatic } from '@hono/node-server/serve-static';
 import { createApp } from './app';
 import type { Deps } from './context';
 import { openDatabase } from './db/client';
 import { seedDatabase } from './db/seed';
 import { loadConfig, parseEnv } from './env';
+import { serveClientFiles } from './lib/client-files';
 import { createLogger } from './lib/logger';
 import { createLocalOutbox, createSmtpOutbox } from './lib/outbox';
 import { createEventBus } from './lib/events';
@@ -30,15 +29,9 @@ async function main() {
   const app = createApp(deps);
   const stopPublisher = startPublisher(deps, config.PUBLISH_INTERVAL_S * 1000);
 
-  // The built client: files as they are, and index.html for every other non-API path (SPA routes).
+  // The built client: files as they are, and index.html for the app's routes (lib/client-files).
   const clientDir = path.resolve(config.CLIENT_DIR ?? path.join(root, 'dist'));
-  const indexFile = path.join(clientDir, 'index.html');
-  if (existsSync(indexFile)) {
-    const relRoot = path.relative(process.cwd(), clientDir) || '.';
-    app.use('/*', serveStatic({ root: relRoot }));
-    const indexHtml = readFileSync(indexFile, 'utf8');
-    app.get('*', (c) => (c.req.path.startsWith('/api') ? c.notFound() : c.html(indexHtml)));
-  } else {
+  if (!serveClientFiles(app, clientDir)) {
     log.warn({ clientDir }, 'no built client found; serving the API only (run npm run build)');
   }
 
