@@ -1,12 +1,22 @@
+import { rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { isDeepStrictEqual } from 'node:util';
 import { serve, type ServerType } from '@hono/node-server';
+import { eq } from 'drizzle-orm';
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
+import { SignJWT } from 'jose';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { wrappedValidateAjvStorage } from 'rxdb/plugins/validate-ajv';
+import { expect } from 'vitest';
 import { openReplicaDatabase, type ReplicaDatabase } from '../../client/src/db/database';
 import { startReplication, type Replication, type ReplicationOptions } from '../../client/src/db/replication';
 import type { SyncStatus } from '../../client/src/db/sync-status';
+import { attempt as attemptTable, person } from '../../server/src/db/schema';
+import { JWT_AUDIENCE, JWT_ISSUER } from '../../server/src/lib/jwt';
 import { type Harness, startHarness } from '../../server/src/test/harness';
+import { COLLECTIONS, type CollectionName } from '../../sync-protocol/src/sync/envelopes';
+import type { TestSummaryDoc } from '../../sync-protocol/src/sync/test-summary';
+import { PROTOCOL_VERSION } from '../../sync-protocol/src/version';
 
 /**
  * The real server (Hono app, SQLite file in a temporary directory, seeded from fixtures/)
@@ -19,45 +29,186 @@ export async function startServer(opts: { dataDir?: string; port?: number } = {}
     const s = serve({ fetch: harness.app.fetch, hostname: '127.0.0.1', port: opts.port ?? 0 }, () => resolve(s));
   });
   const port = (server.address() as AddressInfo).port;
+  let stopped: Promise<void> | null = null;
+  const stop = () =>
+    (stopped ??= new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+    }).then(() => harness.close()));
   return {
     harness,
     port,
     url: `http://127.0.0.1:${port}`,
     /** Closes connections (streams included) and the database; the data directory stays. */
-    async stop() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-      });
-      harness.close();
+    stop,
+    /** The same server again, on the same data directory and port (a restart). */
+    async restart() {
+      await stop();
+      return startServer({ dataDir: harness.dataDir, port });
+    },
+    /** Stops and deletes the data directory. */
+    async destroy() {
+      await stop();
+      rmSync(harness.dataDir, { recursive: true, force: true });
     },
   };
 }
 export type TestServer = Awaited<ReturnType<typeof startServer>>;
 
+/** mulberry32: a small seeded PRNG, so that a run of injected faults can be reproduced. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export type SyncRequest = { kind: 'pull' | 'push' | 'stream' | 'other'; collection: string | null; url: string };
+/**
+ * What happens to one request:
+ * - `drop`: it never reaches the server (fetch rejects with a TypeError, as on a network error);
+ * - `lose`: it reaches the server, which handles (and commits) it, but the answer is lost;
+ * - `5xx`: a proxy or an overloaded server answers 500/502/503 without handling it;
+ * - null: it goes through.
+ */
+export type Fault = 'drop' | 'lose' | '5xx' | null;
+
+/**
+ * The device's network, as the `fetch` of its replication: it can go offline (in-flight requests
+ * and open streams break) and a rule can inject faults into chosen requests. The server is real.
+ */
+export class Network {
+  offline = false;
+  rule: ((req: SyncRequest) => Fault) | null = null;
+  readonly stats = { requests: 0, offline: 0, drop: 0, lose: 0, '5xx': 0, passed: 0 };
+  /** Requests whose answer (or stream) is still open: going offline breaks them. */
+  private readonly open = new Set<AbortController>();
+  /** Called after each request that reached the server and got its answer through. */
+  onDelivered: ((req: SyncRequest, status: number) => void) | null = null;
+
+  static describe(url: string): SyncRequest {
+    const path = new URL(url).pathname;
+    if (path.endsWith('/sync/v1/stream')) return { kind: 'stream', collection: null, url };
+    const m = /\/sync\/v1\/([a-z_]+)\/(pull|push)$/.exec(path);
+    return m ? { kind: m[2] as 'pull' | 'push', collection: m[1]!, url } : { kind: 'other', collection: null, url };
+  }
+
+  goOffline(): void {
+    this.offline = true;
+    for (const c of this.open) c.abort(new TypeError('fetch failed: the network went away'));
+    this.open.clear();
+  }
+
+  goOnline(): void {
+    this.offline = false;
+  }
+
+  readonly fetch: typeof fetch = async (input, init = {}) => {
+    const url = input instanceof Request ? input.url : String(input);
+    const req = Network.describe(url);
+    this.stats.requests++;
+    if (this.offline) {
+      this.stats.offline++;
+      throw new TypeError('fetch failed: offline');
+    }
+    const fault = this.rule?.(req) ?? null;
+    if (fault === 'drop') {
+      this.stats.drop++;
+      throw new TypeError('fetch failed: injected, the request never reached the server');
+    }
+    if (fault === '5xx') {
+      this.stats['5xx']++;
+      const status = [500, 502, 503][this.stats['5xx'] % 3]!;
+      return new Response(JSON.stringify({ success: false, msg: 'injected server error' }), { status, headers: { 'content-type': 'application/json' } });
+    }
+    const ac = new AbortController();
+    const signal = init.signal ? AbortSignal.any([init.signal, ac.signal]) : ac.signal;
+    this.open.add(ac);
+    const forget = () => this.open.delete(ac);
+    signal.addEventListener('abort', forget, { once: true });
+    try {
+      const res = await globalThis.fetch(input, { ...init, signal });
+      if (fault === 'lose') {
+        this.stats.lose++;
+        // The server has handled it; the device never learns the answer.
+        await res.body?.cancel().catch(() => undefined);
+        throw new TypeError('fetch failed: injected, the answer was lost');
+      }
+      if (req.kind === 'stream') {
+        // Open until the device aborts it or the network goes away.
+        this.stats.passed++;
+        return res;
+      }
+      // Read the whole answer while going offline can still break it.
+      const body = await res.arrayBuffer();
+      this.stats.passed++;
+      this.onDelivered?.(req, res.status);
+      return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+    } finally {
+      if (req.kind !== 'stream') forget();
+    }
+  };
+}
+
 let seq = 0;
 
+export type DeviceOptions = Partial<ReplicationOptions> & { token: () => string | null; net?: Network };
+
 /** One device: its own IndexedDB database (fake-indexeddb), validated against the schemas. */
-export async function openDevice(personId: string, server: { url: string }, opts: Partial<ReplicationOptions> & { token: () => string | null }) {
+export async function openDevice(personId: string, server: { url: string }, opts: DeviceOptions) {
   const storage = wrappedValidateAjvStorage({ storage: getRxStorageDexie({ indexedDB, IDBKeyRange }) });
   const db: ReplicaDatabase = await openReplicaDatabase(personId, { storage, multiInstance: false, name: `device-${++seq}-${Date.now()}` });
   let status: SyncStatus = { phase: 'idle', online: true, pending: 0, lastSync: null };
-  const replication: Replication = startReplication(db, {
-    baseUrl: server.url,
-    getToken: opts.token,
-    waitForLeadership: false,
-    retryBaseMs: 50,
-    retryMaxMs: 400,
-    ...opts,
-    onStatus: (p) => {
-      status = { ...status, ...p };
-      opts.onStatus?.(p);
-    },
-  });
+  /** Every error the replication reported (RxDB's error$ of each collection). */
+  const errors: unknown[] = [];
+  const { net, ...rest } = opts;
+  const start = (): Replication => {
+    const r = startReplication(db, {
+      baseUrl: server.url,
+      getToken: opts.token,
+      waitForLeadership: false,
+      retryBaseMs: 50,
+      retryMaxMs: 400,
+      ...(net && { fetch: net.fetch }),
+      ...rest,
+      onStatus: (p) => {
+        status = { ...status, ...p };
+        opts.onStatus?.(p);
+      },
+    });
+    for (const name of COLLECTIONS) r.states[name].error$.subscribe((e) => errors.push(e));
+    return r;
+  };
+  let replication = start();
+  let running = true;
   return {
     db,
-    replication,
+    net,
+    errors,
+    get replication() {
+      return replication;
+    },
     status: () => status,
+    /** Stops the replication; the database stays (the app was closed, or the person signed out). */
+    async stop() {
+      running = false;
+      await replication.stop();
+    },
+    /** Starts the replication again on the same database. */
+    start() {
+      if (!running) replication = start();
+      running = true;
+    },
+    /** Stops the replication and starts it again on the same database (client/src/db/replica.ts syncNow). */
+    async restart() {
+      await replication.stop();
+      replication = start();
+      running = true;
+    },
     async close() {
       await replication.stop();
       await db.remove();
@@ -74,4 +225,128 @@ export async function eventually(check: () => Promise<boolean> | boolean, ms = 1
     if (Date.now() > until) throw new Error(`timed out waiting for ${label}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** A new attempt at a published practice set, as the test page writes it. */
+export function newAttempt(id: string, patch: Partial<Omit<TestSummaryDoc, '_deleted'>> = {}): Omit<TestSummaryDoc, '_deleted'> {
+  const now = Date.now();
+  return {
+    id,
+    qsid: 'qs-practice-gk',
+    st: now,
+    sfs: 0,
+    lsq: null,
+    index: 0,
+    selectedSection: null,
+    answers: {},
+    status: 'IN_PROGRESS',
+    submittedAt: null,
+    updatedAt: now,
+    ...patch,
+  };
+}
+
+/** Answers one question of an attempt on a device, as the test page does (a new updatedAt). */
+export async function answer(device: Device, id: string, question: string, ua: string): Promise<void> {
+  const doc = await device.db.test_summary.findOne(id).exec();
+  if (!doc) throw new Error(`no attempt ${id} on this device`);
+  await doc.incrementalModify((d) => ({
+    ...d,
+    lsq: question,
+    index: d.index + 1,
+    answers: { ...d.answers, [question]: { ua, status: 'ANSWERED' } },
+    updatedAt: Math.max(Date.now(), d.updatedAt + 1),
+  }));
+}
+
+type Doc = Record<string, unknown> & { id: string };
+export type Snapshot = Record<CollectionName, Record<string, Doc>>;
+
+/**
+ * What a replica holds, per collection and id, without RxDB's own fields. `sfs` (the server's
+ * first sighting of an attempt) is left out: the server sets it, and a device that pushed the
+ * attempt keeps its own copy because the conflict handler does not count it as a difference.
+ */
+export async function deviceSnapshot(device: Device): Promise<Snapshot> {
+  const out = {} as Snapshot;
+  for (const name of COLLECTIONS) {
+    const docs = await (device.db[name] as unknown as { find(): { exec(): Promise<{ toMutableJSON(): Doc }[]> } }).find().exec();
+    out[name] = Object.fromEntries(docs.map((d) => [d.toMutableJSON().id, comparable(name, d.toMutableJSON())]));
+  }
+  return out;
+}
+
+/** Every document of a collection the server gives this person (all pages from revision 0). */
+export async function pullAll(server: TestServer, token: string, collection: CollectionName): Promise<(Doc & { _deleted: boolean })[]> {
+  const docs: (Doc & { _deleted: boolean })[] = [];
+  let rev = 0;
+  for (;;) {
+    const r = await server.harness.request('GET', `/sync/v1/${collection}/pull?rev=${rev}&limit=1000`, { token, headers: { 'X-Sync-Protocol': PROTOCOL_VERSION } });
+    if (r.status !== 200) throw new Error(`pull ${collection}: ${r.status} ${JSON.stringify(r.body)}`);
+    docs.push(...r.body.documents);
+    if (r.body.documents.length < 1000) return docs;
+    rev = r.body.checkpoint.rev;
+  }
+}
+
+/** What the server holds for this person, in the shape of deviceSnapshot (deleted documents left out). */
+export async function serverSnapshot(server: TestServer, token: string): Promise<Snapshot> {
+  const out = {} as Snapshot;
+  for (const name of COLLECTIONS) {
+    const docs = await pullAll(server, token, name);
+    out[name] = Object.fromEntries(docs.filter((d) => !d._deleted).map((d) => [d.id, comparable(name, d)]));
+  }
+  return out;
+}
+
+function comparable(name: CollectionName, doc: Doc): Doc {
+  const { _deleted, _meta, _rev, _attachments, ...rest } = doc;
+  if (name === 'test_summary') delete rest.sfs;
+  return rest as Doc;
+}
+
+/** The person's rows of the server's `attempt` table (SQLite, read with Drizzle). */
+export function attemptRows(server: TestServer, personId: string) {
+  return server.harness.deps.db.select().from(attemptTable).where(eq(attemptTable.personId, personId)).all();
+}
+
+/**
+ * Waits until every device holds exactly what the server holds (every collection, whole
+ * documents, `sfs` aside), then asserts it, so that a failure shows the difference.
+ */
+export async function expectConverged(server: TestServer, token: string, devices: Device[], ms = 20_000): Promise<Snapshot> {
+  let srv: Snapshot | null = null;
+  let local: Snapshot[] = [];
+  try {
+    await eventually(
+      async () => {
+        srv = await serverSnapshot(server, token);
+        local = await Promise.all(devices.map((d) => deviceSnapshot(d)));
+        return local.every((x) => isDeepStrictEqual(x, srv));
+      },
+      ms,
+      'devices equal to the server',
+    );
+  } catch (err) {
+    if (!srv) throw err;
+  }
+  for (const x of local) expect(x).toEqual(srv);
+  return srv!;
+}
+
+/**
+ * A token of this person that the server refuses because it has expired (signed with the
+ * server's own secret, so only the expiry is wrong).
+ */
+export async function expiredTokenOf(server: TestServer, personId: string): Promise<string> {
+  const row = server.harness.deps.db.select({ tv: person.tokenVersion }).from(person).where(eq(person.id, personId)).get();
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({ tv: row?.tv ?? 0 })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(personId)
+    .setIssuer(JWT_ISSUER)
+    .setAudience(JWT_AUDIENCE)
+    .setIssuedAt(now - 7 * 24 * 3600)
+    .setExpirationTime(now - 60)
+    .sign(server.harness.deps.config.jwtSecret);
 }
