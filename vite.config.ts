@@ -1,11 +1,73 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
+
+/** Mantine's indigo 6, the theme's primary (filled) colour, and the page background. */
+const THEME_COLOR = '#4c6ef5';
+const BACKGROUND_COLOR = '#ffffff';
 
 /** The client lives in client/; the production build goes to dist/, which `npm start` serves. */
 export default defineConfig({
   root: 'client',
   publicDir: 'public',
-  plugins: [react()],
+  plugins: [
+    react(),
+    // The service worker (spec §9: "the app update worker") and the web app manifest.
+    VitePWA({
+      strategies: 'generateSW',
+      // A new version waits until the learner agrees (spec §8: 'Update available for the app.
+      // Would you like to update?'): a reload in the middle of a timed test would be worse.
+      registerType: 'prompt',
+      // Registered by client/src/lib/pwa once the app is idle (spec §9), from a lazy chunk, so
+      // that workbox-window is not part of the first visit (bundle budget).
+      injectRegister: false,
+      devOptions: { enabled: false },
+      manifest: {
+        name: 'Pariksha Mitra',
+        short_name: 'Pariksha Mitra',
+        description: 'Mock tests and practice exams in Hindi and English, even without internet.',
+        id: '/',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        orientation: 'any',
+        lang: 'en',
+        dir: 'ltr',
+        theme_color: THEME_COLOR,
+        background_color: BACKGROUND_COLOR,
+        categories: ['education'],
+        // Drawn by scripts/render-icons.ts. Maskable variants keep the drawing in the safe zone.
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: '/icons/icon-maskable-192.png', sizes: '192x192', type: 'image/png', purpose: 'maskable' },
+          { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      // The page itself never shows the manifest icons (the browser keeps its own copy of an
+      // installed app's icons): leaving them out of the precache saves ~220 kB on first install.
+      includeManifestIcons: false,
+      includeAssets: ['favicon.svg', 'icons/favicon-32.png', 'apple-touch-icon.png'],
+      workbox: {
+        // The app shell and every lazy chunk (exam list, test screen, editor, locale files…):
+        // a learner who opened the app once can use any screen offline. Fonts: only the woff2
+        // Devanagari faces (every browser that runs service workers reads woff2; the .woff
+        // twins @fontsource also emits are never requested).
+        globPatterns: ['index.html', 'assets/**/*.{js,css,woff2,svg,png,webp,jpg}'],
+        // Workbox's default (2 MiB), stated: the largest chunk is ~0.4 MB, and vite-plugin-pwa
+        // fails the build if a matched file is ever bigger rather than silently leaving it out.
+        maximumFileSizeToCacheInBytes: 2 * 1024 * 1024,
+        // SPA routes (/about, /exam-list, …) get the precached index.html offline. The API is
+        // never answered by the worker: no navigation fallback and no runtime caching for it
+        // (replicated data lives in the local database, not in HTTP caches).
+        navigateFallback: 'index.html',
+        navigateFallbackDenylist: [/^\/api(?:\/|$)/],
+        cleanupOutdatedCaches: true,
+        // Hashed file names under assets/ are their own revision.
+        dontCacheBustURLsMatching: /^assets\//,
+      },
+    }),
+  ],
   build: {
     outDir: '../dist',
     emptyOutDir: true,

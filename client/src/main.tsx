@@ -4,7 +4,12 @@ import '@fontsource/noto-sans-devanagari/devanagari-600.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { listenForInstallPrompt } from './hooks/use-install-prompt';
 import { languageReady } from './lib/i18n';
+import { scheduleServiceWorker } from './lib/pwa/schedule-service-worker';
+
+// Before anything else can delay it: the browser's install offer comes once per page load.
+listenForInstallPrompt();
 
 const root = document.getElementById('root');
 if (root) {
@@ -19,4 +24,6 @@ if (root) {
         </StrictMode>,
       ),
     );
+  // The service worker (offline shell, update prompt) once the app is stable (spec §9).
+  scheduleServiceWorker();
 }

@@ -4,16 +4,25 @@ import { useSyncExternalStore } from 'react';
 type BeforeInstallPromptEvent = Event & { prompt: () => Promise<void>; userChoice: Promise<{ outcome: string }> };
 
 let deferred: BeforeInstallPromptEvent | null = null;
+let listening = false;
 const listeners = new Set<() => void>();
 const emit = () => listeners.forEach((l) => l());
 
-// Captured as early as possible: the event fires once, soon after load.
-if (typeof window !== 'undefined') {
+/**
+ * Starts listening for the browser's install offer. main.tsx calls it at start-up: Chrome fires
+ * `beforeinstallprompt` once per page load, soon after the manifest and the service worker make
+ * the app installable, long before anyone opens the drawer (a lazy chunk) that shows Install app.
+ */
+export function listenForInstallPrompt(): void {
+  if (listening || typeof window === 'undefined') return;
+  listening = true;
   window.addEventListener('beforeinstallprompt', (e) => {
+    // Keep the mini-infobar away; the drawer's Install app entry offers it instead (spec §2).
     e.preventDefault();
     deferred = e as BeforeInstallPromptEvent;
     emit();
   });
+  // Installed (from the drawer or the browser's own menu): the entry goes away.
   window.addEventListener('appinstalled', () => {
     deferred = null;
     emit();
@@ -24,6 +33,7 @@ if (typeof window !== 'undefined') {
 export function useInstallPrompt(): (() => Promise<void>) | null {
   const available = useSyncExternalStore(
     (l) => {
+      listenForInstallPrompt();
       listeners.add(l);
       return () => listeners.delete(l);
     },
@@ -34,9 +44,10 @@ export function useInstallPrompt(): (() => Promise<void>) | null {
   return async () => {
     const e = deferred;
     if (!e) return;
-    await e.prompt();
-    await e.userChoice.catch(() => undefined);
+    // An offer can be shown once; after it the browser sends a new event if it offers again.
     deferred = null;
     emit();
+    await e.prompt();
+    await e.userChoice.catch(() => undefined);
   };
 }

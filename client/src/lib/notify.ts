@@ -1,6 +1,6 @@
 import type { notifications, notificationsStore } from '@mantine/notifications';
 
-type NotificationData = { color: string; message: string; title?: string };
+type NotificationData = Parameters<typeof notifications.show>[0];
 type NotificationsModule = { notifications: typeof notifications; notificationsStore: typeof notificationsStore };
 
 /**
@@ -38,6 +38,17 @@ export function subscribeNotificationsRequested(listener: () => void): () => voi
   return () => listeners.delete(listener);
 }
 export const notificationsRequested = (): boolean => requested;
+
+/**
+ * A notification that stays until the user acts on it (no auto-hide), such as the app update
+ * prompt: its message may hold buttons. `id` lets the caller replace or hide it.
+ */
+export function notifyPersistent(data: NotificationData & { id: string }): void {
+  show({ autoClose: false, ...data });
+}
+export function hideNotification(id: string): void {
+  void module?.then((m) => m.notifications.hide(id));
+}
 
 export function notifySuccess(message: string): void {
   show({ color: 'green', message });

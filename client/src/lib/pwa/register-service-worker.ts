@@ -1,0 +1,31 @@
+import type { registerSW as RegisterSW } from 'virtual:pwa-register';
+import { showUpdatePrompt } from '../../components/update-prompt';
+
+/** An open app asks for a new worker this often (the browser checks on navigations anyway). */
+export const UPDATE_CHECK_MS = 60 * 60 * 1000;
+
+/**
+ * Registers the worker that vite-plugin-pwa generates (vite.config.ts; registerType 'prompt').
+ * A new version installs in the background and then waits; the learner is asked (spec §8:
+ * 'Update available for the app. Would you like to update?'). Update tells the waiting worker
+ * to take over (SKIP_WAITING), and the page reloads once it controls the page.
+ *
+ * `registerSW` is vite-plugin-pwa's (start-service-worker.ts passes it in): its virtual module
+ * exists only in a build with the plugin, and tests pass a stand-in.
+ */
+export function registerServiceWorker(registerSW: typeof RegisterSW): void {
+  const updateServiceWorker = registerSW({
+    // Called after the load event and an idle period already (schedule-service-worker.ts).
+    immediate: true,
+    onNeedRefresh: () => showUpdatePrompt(() => updateServiceWorker(true)),
+    onRegisteredSW: (_url, registration) => {
+      if (!registration) return;
+      setInterval(() => {
+        // Nothing to ask while offline or while a new worker is already installing.
+        if (!navigator.onLine || registration.installing) return;
+        registration.update().catch(() => undefined);
+      }, UPDATE_CHECK_MS);
+    },
+    onRegisterError: (err: unknown) => console.warn('service worker registration failed', err),
+  });
+}
