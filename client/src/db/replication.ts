@@ -4,6 +4,7 @@ import { replicateRxCollection } from 'rxdb/plugins/replication';
 import { combineLatest, filter, map, Subject, type Subscription } from 'rxjs';
 import { COLLECTIONS, type CollectionName, type PullResponse, PUSHABLE, type StreamEvent } from '../../../sync-protocol/src/sync/envelopes';
 import { PROTOCOL_HEADER, PROTOCOL_VERSION, SERVER_TIME_HEADER } from '../../../sync-protocol/src/version';
+import { attemptConflictHandler } from './attempt-conflicts';
 import { backoffDelay } from './backoff';
 import type { ReplicaDatabase } from './database';
 import type { ServerClock } from './server-clock';
@@ -181,6 +182,15 @@ export function startReplication(db: ReplicaDatabase, opts: ReplicationOptions):
   subs.push(
     attempts.sent$.subscribe((d) => ack([d as unknown as Attempt])),
     attempts.received$.subscribe((d) => ack([d as unknown as Attempt])),
+    // A conflict the server's state settles (above all: the attempt was submitted on another
+    // device, and a submitted attempt is final) is written here without a push or a pull, so
+    // neither sent$ nor received$ ever confirms it; without this the attempt stayed "waiting to
+    // upload" for good (tests/replication/regressions.test.ts, submitted attempt is immutable).
+    attempts.conflict$.subscribe(({ input, output }) => {
+      const { _meta, _rev, _attachments, ...resolved } = output as Record<string, unknown>;
+      const master = input.realMasterState as Parameters<typeof attemptConflictHandler.isEqual>[1];
+      if (attemptConflictHandler.isEqual(resolved as typeof master, master, 'pending-uploads')) ack([master as unknown as Attempt]);
+    }),
   );
   void acksReady.then(() => {
     if (closed) return;
