@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { DEMO } from '../../server/src/test/harness';
 import {
   answer,
@@ -31,10 +31,7 @@ beforeAll(async () => {
   server = await startServer();
   token = await server.harness.tokenOf('learner');
 });
-afterAll(async () => {
-  for (const d of open) await d.close().catch(() => undefined);
-  await server.destroy();
-});
+afterAll(() => server.destroy());
 
 /** Opens a device that is closed at the end of the test (RxDB open core: 16 collections at most). */
 async function device(opts: { net?: Network } = {}): Promise<Device> {
@@ -45,6 +42,7 @@ async function device(opts: { net?: Network } = {}): Promise<Device> {
 async function closeAll() {
   while (open.length) await open.pop()!.close();
 }
+afterEach(closeAll);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -95,8 +93,7 @@ test('two devices edit different attempts and the same attempt while one is offl
   expect(final.test_summary['conv-only-b']!.answers).toEqual({ 'q-gk-004': { ua: 'd', status: 'ANSWERED' } });
   await eventually(() => a.status().pending === 0 && b.status().pending === 0, 10_000, 'nothing pending');
   await expectNoDuplicates([a, b]);
-  await closeAll();
-});
+}, 45_000);
 
 test('the server stops and restarts mid-replication; a device that kept writing ends equal to it, nothing duplicated', async () => {
   const d = await device();
@@ -135,7 +132,6 @@ test('the server stops and restarts mid-replication; a device that kept writing 
   // A device of the same person that starts now pulls each attempt once, equal to the server.
   const fresh = await device();
   await expectConverged(server, token, [fresh, d]);
-  await closeAll();
 });
 
 // Reproducible: FAULT_SEED=<n> replays the same faults and the same learner actions.
@@ -210,5 +206,4 @@ test(`random faults for a while (requests lost, answers lost, 5xx; seed ${seed})
   expect(net.stats.drop).toBeGreaterThan(1);
   expect(net.stats.lose).toBeGreaterThan(1);
   expect(net.stats['5xx']).toBeGreaterThan(1);
-  await closeAll();
-}, 60_000);
+}, 45_000);
