@@ -29,6 +29,7 @@ const LoginPage = lazy(() => import('../features/auth/components/login-page'));
 const ForgotPasswordPage = lazy(() => import('../features/auth/components/forgot-password-page'));
 const ResetPasswordPage = lazy(() => import('../features/auth/components/reset-password-page'));
 const ProfilePage = lazy(() => import('../features/auth/components/profile-page'));
+const ExamIntroPage = lazy(() => import('../features/exams/components/exam-intro-page'));
 const ExamListPage = lazy(() => import('../features/exams/components/exam-list-page'));
 const NotFoundPage = lazy(() => import('./not-found-page'));
 /** The guarded areas' landing: loaded only once the guard lets the user in. */
@@ -64,7 +65,10 @@ export const routes: RouteObject[] = [
           { path: 'reset-password', ...page(ResetPasswordPage, 'titles.resetPassword') },
           { path: 'profile', ...page(ProfilePage, 'titles.profile') },
 
-          // Areas built by later issues; the guards are in place now (spec §2, §6).
+          // Spec §2: take-exam is public; the page asks a guest to log in before a test starts
+          // (answers live in the person's own replica). A splat, because the spec's parameter is
+          // a JSON string that may contain slashes.
+          { path: 'take-exam/*', ...page(ExamIntroPage, 'titles.takeExam') },
           {
             path: 'exam-list',
             element: (

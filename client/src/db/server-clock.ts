@@ -53,11 +53,12 @@ export function createServerClock(store: OffsetStore = localStorageStore(), devi
       if (samples.length > SAMPLES) samples.shift();
       const best = samples.reduce((a, b) => (b.rtt < a.rtt ? b : a));
       if (Math.abs(best.offset - current) >= 1) {
-        current = best.offset;
+        current = Math.round(best.offset);
         store.set(current);
       }
     },
-    now: () => deviceNow() + current,
+    // Whole milliseconds: times are stored as integers (test_summary.st, updatedAt).
+    now: () => Math.round(deviceNow() + current),
     offset: () => current,
   };
 }

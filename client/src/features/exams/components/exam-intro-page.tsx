@@ -1,0 +1,213 @@
+import { Alert, Badge, Button, Container, Group, Modal, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router';
+import { RichHtml } from '../../../components/rich-html';
+import { paths } from '../../../config/paths';
+import { serverClock } from '../../../db/server-clock';
+import { useSession } from '../../../hooks/use-session';
+import { loadDevanagariFonts } from '../../../lib/fonts';
+import { notifyError } from '../../../lib/notify';
+import { rememberRedirect } from '../../../lib/session';
+import { useAttemptWriter } from '../hooks/use-attempt-writer';
+import { useTestData } from '../hooks/use-test-data';
+import { formatMarks } from '../lib/marks';
+import { parseQsParam } from '../lib/qs-param';
+import { durationSeconds, partsOf } from '../lib/test-engine';
+import { partLabel } from './question-palette';
+import { TestDialog } from './test-dialog';
+
+const OPEN_KEY = 'testOnScreen';
+
+/**
+ * Exam intro (spec §2, take-exam/{qs-str}): the set's facts, its sections with question counts
+ * and marks, and the instructions; Start Test opens the test full screen (outside clicks and
+ * Escape do not close it). Works offline from the replica.
+ */
+export default function ExamIntroPage() {
+  const { t, i18n } = useTranslation('exam');
+  const params = useParams();
+  const session = useSession();
+  const navigate = useNavigate();
+  const parsed = useMemo(() => parseQsParam(params['*']), [params]);
+  const { data, loading } = useTestData(parsed?.id ?? null);
+  const writer = useAttemptWriter();
+  const [openId, setOpenId] = useState<string | null>(null);
+  const fmt = (n: number) => formatMarks(n, i18n.language);
+
+  // Questions may be in Hindi whatever the page language: fetch the Devanagari faces before the
+  // test draws any (lib/fonts explains the empty boxes otherwise).
+  useEffect(() => {
+    void loadDevanagariFonts();
+  }, []);
+
+  // Spec §5 Test: without a question set the test does not open and says so.
+  useEffect(() => {
+    if (!parsed) notifyError(t('notConfigured'));
+  }, [parsed, t]);
+
+  const inProgress = data?.attempts.find((a) => a.status === 'IN_PROGRESS') ?? null;
+  // A reload (or crash) while the test was on screen brings it back at once, at the stored
+  // question and section; the flag lives in sessionStorage, so it is this tab's.
+  const reopenId = inProgress && sessionStorage.getItem(OPEN_KEY) === inProgress.id ? inProgress.id : null;
+  const shownId = openId ?? reopenId;
+  const active = shownId ? (data?.attempts.find((a) => a.id === shownId) ?? null) : null;
+  // Time off screen does not count as test time used (elapsed).
+  useEffect(() => {
+    if (shownId) writer.resume();
+  }, [shownId, writer]);
+  const closeTest = () => {
+    sessionStorage.removeItem(OPEN_KEY);
+    setOpenId(null);
+  };
+
+  const startTest = async () => {
+    if (!data?.set || !data.detail) return;
+    const id = inProgress ? inProgress.id : (await writer.start(data.set.id)).id;
+    sessionStorage.setItem(OPEN_KEY, id);
+    setOpenId(id);
+  };
+
+  // Submitting marks the attempt submitted on the device at once and closes the test; the
+  // replication uploads it when online (ARCHITECTURE decision 3).
+  const submit = async (_auto: boolean) => {
+    if (!active || !data?.set) return;
+    const qsid = data.set.id;
+    await writer.write(active.id, () => ({ status: 'SUBMITTED', submittedAt: serverClock.now() }));
+    closeTest();
+    void navigate(`${paths.examResult}/${encodeURIComponent(qsid)}/true`);
+  };
+
+  if (parsed && !session) {
+    // A guest: the set as the link carried it, and a way in (answers are kept in the person's
+    // own replica, so a test starts after login).
+    const passed = parsed.passed ?? {};
+    return (
+      <Container size="md" py="lg">
+        <Stack>
+          <Title order={2}>{typeof passed.l === 'string' ? passed.l : t('title')}</Title>
+          <Alert color="blue">{t('loginToStart')}</Alert>
+          <Group>
+            <Button
+              onClick={() => {
+                rememberRedirect(window.location.pathname + window.location.search);
+                void navigate(paths.login);
+              }}
+            >
+              {t('loginButton')}
+            </Button>
+          </Group>
+        </Stack>
+      </Container>
+    );
+  }
+  if (!parsed) {
+    return (
+      <Container size="md" py="lg">
+        <Alert color="red">{t('notConfigured')}</Alert>
+      </Container>
+    );
+  }
+  if (loading) {
+    return (
+      <Container size="md" py="lg">
+        <Skeleton height={320} radius="md" />
+      </Container>
+    );
+  }
+  const set = data?.set;
+  if (!set) {
+    return (
+      <Container size="md" py="lg">
+        <Stack>
+          {typeof parsed.passed?.l === 'string' && <Title order={2}>{parsed.passed.l}</Title>}
+          <Alert color="orange">{t('notOnDevice')}</Alert>
+        </Stack>
+      </Container>
+    );
+  }
+  const detail = data.detail;
+  const parts = detail ? partsOf(detail) : [];
+
+  return (
+    <Container size="md" py="lg">
+      <Stack>
+        <Group justify="space-between" align="flex-start">
+          <Title order={2}>{set.l}</Title>
+          {set.isM && <Badge variant="light">{t('mock')}</Badge>}
+        </Group>
+        <Group gap="xl">
+          <Text>
+            {t('totalMarks')}: <strong>{fmt(set.total)}</strong>
+          </Text>
+          <Text>
+            {t('marksPerQuestion')}: <strong>{fmt(set.mpq)}</strong>
+          </Text>
+          <Text>
+            {t('negativeMarks')}: <strong>{fmt(set.nm)}</strong>
+          </Text>
+          <Text>
+            {t('duration')}: <strong>{t('minutes', { count: Math.round(durationSeconds(set.dur) / 60) })}</strong>
+          </Text>
+        </Group>
+        {parts.length > 0 && (
+          <Table withTableBorder striped>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('section')}</Table.Th>
+                <Table.Th>{t('questions')}</Table.Th>
+                <Table.Th>{t('marksPerQuestion')}</Table.Th>
+                <Table.Th>{t('negativeMarks')}</Table.Th>
+                <Table.Th>{t('marks')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {parts.map((p) => (
+                <Table.Tr key={p.key}>
+                  <Table.Td>{partLabel(p, t)}</Table.Td>
+                  <Table.Td>{p.qids.length}</Table.Td>
+                  <Table.Td>{fmt(p.mpq)}</Table.Td>
+                  <Table.Td>{fmt(p.nm)}</Table.Td>
+                  <Table.Td>{fmt(p.mpq * p.qids.length)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+        {set.inst && (
+          <Stack gap={4}>
+            <Title order={3} size="h4">
+              {t('instructions')}
+            </Title>
+            <RichHtml html={set.inst} />
+          </Stack>
+        )}
+        {!detail && <Alert color="blue">{t('downloading')}</Alert>}
+        <Group>
+          <Button size="md" onClick={() => void startTest()} disabled={!detail || !writer.ready}>
+            {inProgress ? t('resumeTest') : t('startTest')}
+          </Button>
+          {data.attempts.some((a) => a.status === 'SUBMITTED') && (
+            <Button variant="default" onClick={() => void navigate(`${paths.examResult}/${encodeURIComponent(set.id)}/false`)}>
+              {t('viewResult')}
+            </Button>
+          )}
+        </Group>
+      </Stack>
+      <Modal
+        opened={!!active && !!detail}
+        onClose={closeTest}
+        fullScreen
+        withCloseButton={false}
+        closeOnClickOutside={false}
+        closeOnEscape={false}
+        padding={0}
+        title={null}
+        aria-label={set.l}
+        transitionProps={{ duration: 0 }}
+      >
+        {active && detail && <TestDialog set={set} detail={detail} attempt={active} write={writer.write} onClose={closeTest} onSubmit={submit} />}
+      </Modal>
+    </Container>
+  );
+}

@@ -1,0 +1,281 @@
+import { ActionIcon, Button, Group, SegmentedControl, Text, Tooltip } from '@mantine/core';
+import { IconLayoutSidebarRight, IconMinus, IconPlus, IconX } from '@tabler/icons-react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useTranslation } from 'react-i18next';
+import { getSyncStatus, subscribeSyncStatus } from '../../../db/sync-status';
+import { api } from '../../../lib/api-client';
+import type { QuestionSet } from '../hooks/use-test-data';
+import {
+  addTime,
+  answer,
+  type Attempt,
+  clearResponse,
+  countStates,
+  type Detail,
+  durationSeconds,
+  markForReview,
+  partsOf,
+  questionMap,
+  slotsOf,
+  type UserAnswer,
+  visit,
+} from '../lib/test-engine';
+import { partLabel, PaletteLegend, QuestionPalette, STATE_LABEL } from './question-palette';
+import { QuestionView } from './question-view';
+import { SubmitSummary } from './submit-summary';
+import classes from './test-dialog.module.css';
+import { TestTimer } from './test-timer';
+
+const FONT_STEP = 2;
+const FONT_DEFAULT = 16;
+const PARTICIPANTS_POLL_MS = 300_000;
+
+type Writer = (id: string, change: (a: Attempt) => Partial<Attempt>) => Promise<boolean>;
+
+/** Participants count (spec §2), polled every 5 minutes (spec §9) while online. */
+function useParticipants(qsid: string, online: boolean): number | null {
+  const [p, setP] = useState<number | null>(null);
+  useEffect(() => {
+    if (!online) return;
+    let stop = false;
+    const load = () =>
+      api<{ success: boolean; p: number }>('/generic/getParticipantsCount', { query: { quesSetId: qsid }, background: true, silent: true })
+        .then((r) => !stop && setP(r.p))
+        .catch(() => undefined);
+    void load();
+    const id = window.setInterval(load, PARTICIPANTS_POLL_MS);
+    return () => {
+      stop = true;
+      window.clearInterval(id);
+    };
+  }, [qsid, online]);
+  return online ? p : null;
+}
+
+/**
+ * The test (spec §2 Test dialog, §4 Test) as in the NTA computer-based test: question with its
+ * inputs, section tabs, the palette with five states, Save & Next, Mark for Review & Next,
+ * Clear Response, language and font size, the timer with automatic submission at zero, and a
+ * summary before submitting. Everything is read from and written to the attempt in the replica.
+ */
+export function TestDialog({
+  set,
+  detail,
+  attempt,
+  write,
+  onClose,
+  onSubmit,
+}: {
+  set: QuestionSet;
+  detail: Detail;
+  attempt: Attempt;
+  write: Writer;
+  onClose: () => void;
+  onSubmit: (auto: boolean) => Promise<void>;
+}) {
+  const { t, i18n } = useTranslation('exam');
+  const parts = useMemo(() => partsOf(detail), [detail]);
+  const slots = useMemo(() => slotsOf(parts), [parts]);
+  const questions = useMemo(() => questionMap(detail), [detail]);
+  const allQids = useMemo(() => slots.map((s) => s.qid), [slots]);
+  const durationS = durationSeconds(set.dur);
+  const current = Math.min(Math.max(0, attempt.index), Math.max(0, slots.length - 1));
+  const slot = slots[current];
+  const question = slot ? questions.get(slot.qid) : undefined;
+  const [lang, setLang] = useState(i18n.language === 'hi' ? 'hi' : 'en');
+  const [fontSize, setFontSize] = useState(FONT_DEFAULT);
+  const [paletteOpen, setPaletteOpen] = useState(false);
+  const [summary, setSummary] = useState(false);
+  const [submitting, setSubmitting] = useState(false);
+  const online = useSyncExternalStore(subscribeSyncStatus, () => getSyncStatus().online);
+  const participants = useParticipants(set.id, online);
+  const enteredAt = useRef(0);
+
+  // Opening a question marks it visited and remembers where the learner is (spec §4: a reopened
+  // test resumes at the last question and section).
+  const id = attempt.id;
+  const slotQid = slot?.qid;
+  const slotPart = slot?.part.key;
+  useEffect(() => {
+    if (!slotQid) return;
+    enteredAt.current = performance.now();
+    void write(id, (a) => ({ answers: visit(a.answers, slotQid), lsq: slotQid, selectedSection: slotPart ?? null }));
+  }, [id, slotQid, slotPart, write]);
+
+  const go = useCallback(
+    async (to: number) => {
+      if (to < 0 || to >= slots.length || !slot) return;
+      const now = performance.now();
+      const spent = now - enteredAt.current;
+      enteredAt.current = now;
+      const target = slots[to]!;
+      setPaletteOpen(false);
+      await write(id, (a) => ({
+        answers: visit(addTime(a.answers, slot.qid, spent), target.qid),
+        index: to,
+        lsq: target.qid,
+        selectedSection: target.part.key,
+      }));
+    },
+    [id, slot, slots, write],
+  );
+
+  const isLast = current === slots.length - 1;
+  const onAnswer = (ua: UserAnswer) => {
+    if (slot) void write(id, (a) => ({ answers: answer(a.answers, slot.qid, ua) }));
+  };
+  const saveAndNext = () => (isLast ? setSummary(true) : void go(current + 1));
+  const markAndNext = async () => {
+    if (!slot) return;
+    await write(id, (a) => ({ answers: markForReview(a.answers, slot.qid) }));
+    if (isLast) setSummary(true);
+    else await go(current + 1);
+  };
+  const clear = () => slot && void write(id, (a) => ({ answers: clearResponse(a.answers, slot.qid) }));
+
+  const submit = useCallback(
+    async (auto: boolean) => {
+      setSubmitting(true);
+      if (slot) {
+        const spent = performance.now() - enteredAt.current;
+        await write(id, (a) => ({ answers: addTime(a.answers, slot.qid, spent) }));
+      }
+      await onSubmit(auto);
+    },
+    [id, onSubmit, slot, write],
+  );
+
+  const partIndex = parts.findIndex((p) => p.key === slot?.part.key);
+  const firstOfPart = (key: string) => slots.findIndex((s) => s.part.key === key);
+  const ua = slot ? attempt.answers[slot.qid]?.ua : undefined;
+
+  return (
+    <div className={classes.shell}>
+      <header className={classes.header}>
+        <span className={classes.title}>{set.l}</span>
+        {participants !== null && (
+          <Text size="sm" data-testid="participants">
+            {t('participants', { count: participants })}
+          </Text>
+        )}
+        <TestTimer st={attempt.st} durationS={durationS} onTimeUp={() => void submit(true)} />
+        <SegmentedControl
+          size="xs"
+          value={lang}
+          onChange={setLang}
+          aria-label={t('questionLanguage')}
+          data={[
+            { value: 'en', label: 'English' },
+            { value: 'hi', label: 'हिन्दी' },
+          ]}
+        />
+        <Group gap={4}>
+          <Tooltip label={t('fontSmaller')}>
+            <ActionIcon variant="default" aria-label={t('fontSmaller')} onClick={() => setFontSize((f) => Math.max(10, f - FONT_STEP))}>
+              <IconMinus size={16} aria-hidden />
+            </ActionIcon>
+          </Tooltip>
+          <Tooltip label={t('fontLarger')}>
+            <ActionIcon variant="default" aria-label={t('fontLarger')} onClick={() => setFontSize((f) => Math.min(32, f + FONT_STEP))}>
+              <IconPlus size={16} aria-hidden />
+            </ActionIcon>
+          </Tooltip>
+        </Group>
+        <ActionIcon
+          className={classes.sidebarToggle}
+          variant="default"
+          aria-label={t('palette')}
+          aria-expanded={paletteOpen}
+          onClick={() => setPaletteOpen((o) => !o)}
+        >
+          <IconLayoutSidebarRight size={18} aria-hidden />
+        </ActionIcon>
+        <Tooltip label={t('closeTest')}>
+          <ActionIcon variant="subtle" color="gray" aria-label={t('closeTest')} onClick={onClose}>
+            <IconX size={18} aria-hidden />
+          </ActionIcon>
+        </Tooltip>
+      </header>
+      <div className={classes.body}>
+        <div className={classes.main}>
+          <div className={classes.tabs} role="tablist" aria-label={t('sections')}>
+            {parts.map((p, i) => {
+              const c = countStates(p.qids, attempt.answers);
+              return (
+                <button
+                  key={p.key}
+                  type="button"
+                  role="tab"
+                  className={classes.tab}
+                  aria-selected={i === partIndex}
+                  onClick={() => void go(firstOfPart(p.key))}
+                  title={(['ANSWERED', 'VISITED', 'MARKED', 'ANSWERED_MARKED', 'NOT_VISITED'] as const).map((s) => `${t(STATE_LABEL[s])}: ${c[s]}`).join(' · ')}
+                >
+                  {partLabel(p, t)}
+                  <span className={classes.tabCounts} aria-label={t('tabCounts', { answered: c.ANSWERED + c.ANSWERED_MARKED, total: p.qids.length })}>
+                    {c.ANSWERED + c.ANSWERED_MARKED}/{p.qids.length}
+                  </span>
+                </button>
+              );
+            })}
+          </div>
+          <div className={classes.question} role="tabpanel">
+            {slot && question ? (
+              <>
+                <div className={classes.qHeader}>
+                  <Text fw={700} data-testid="question-number">
+                    {t('questionN', { n: slot.n })}
+                  </Text>
+                  <Text size="sm" c="dimmed">
+                    {t('sectionLabel', { section: partLabel(slot.part, t) })} · {t('marksInfo', { mpq: slot.part.mpq, nm: slot.part.nm })}
+                  </Text>
+                </div>
+                <QuestionView key={`${slot.qid}-${lang}`} question={question} lang={lang} fontSize={fontSize} ua={ua} onAnswer={onAnswer} />
+              </>
+            ) : (
+              <Text>{t('notConfigured')}</Text>
+            )}
+          </div>
+          <footer className={classes.footer}>
+            <Button variant="light" color="violet" onClick={() => void markAndNext()}>
+              {t('markAndNext')}
+            </Button>
+            <Button variant="default" onClick={clear}>
+              {t('clearResponse')}
+            </Button>
+            <span className={classes.spacer} />
+            <Button variant="default" onClick={() => void go(current - 1)} disabled={current === 0}>
+              {t('prev')}
+            </Button>
+            {isLast ? (
+              <Button color="green" onClick={() => setSummary(true)}>
+                {t('submit')}
+              </Button>
+            ) : (
+              <Button color="green" onClick={saveAndNext}>
+                {t('saveAndNext')}
+              </Button>
+            )}
+          </footer>
+        </div>
+        <aside className={classes.sidebar} data-open={paletteOpen || undefined} aria-label={t('palette')}>
+          <PaletteLegend qids={allQids} answers={attempt.answers} />
+          <QuestionPalette parts={parts} slots={slots} answers={attempt.answers} current={current} onPick={(i) => void go(i)} />
+          <div className={classes.submitBox}>
+            <Button fullWidth color="green" variant="outline" onClick={() => setSummary(true)}>
+              {t('submit')}
+            </Button>
+          </div>
+        </aside>
+      </div>
+      <SubmitSummary
+        opened={summary}
+        parts={parts}
+        answers={attempt.answers}
+        busy={submitting}
+        onCancel={() => setSummary(false)}
+        onConfirm={() => void submit(false)}
+      />
+    </div>
+  );
+}

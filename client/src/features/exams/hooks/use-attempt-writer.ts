@@ -1,0 +1,88 @@
+import { useCallback, useRef } from 'react';
+import { useReplica } from '../../../db/replica-context';
+import { serverClock } from '../../../db/server-clock';
+import i18n from '../../../lib/i18n';
+import { notifyError } from '../../../lib/notify';
+import { type Attempt, newAttemptId } from '../lib/test-engine';
+
+/**
+ * Writes an attempt to the replica (ARCHITECTURE decision 3: every answer and navigation step is
+ * stored before the screen moves on). Writes go through RxDB's incrementalModify, which queues
+ * them per document, so quick taps never overwrite each other. `elapsed` grows by the
+ * monotonic time since the last write while the test is on screen.
+ */
+export function useAttemptWriter() {
+  const replica = useReplica();
+  const lastMark = useRef<number | null>(null);
+
+  const start = useCallback(
+    async (qsid: string): Promise<Attempt> => {
+      if (!replica) throw new Error('replica not open');
+      const now = serverClock.now();
+      const doc: Attempt = {
+        id: newAttemptId(),
+        qsid,
+        st: now,
+        sfs: 0,
+        lsq: null,
+        index: 0,
+        selectedSection: null,
+        answers: {},
+        status: 'IN_PROGRESS',
+        submittedAt: null,
+        elapsed: 0,
+        updatedAt: now,
+      };
+      await replica.db.test_summary.insert(doc);
+      lastMark.current = performance.now();
+      return doc;
+    },
+    [replica],
+  );
+
+  const writeOnce = useCallback(
+    async (id: string, change: (a: Attempt) => Partial<Attempt>): Promise<void> => {
+      if (!replica) throw new Error('replica not open');
+      const doc = await replica.db.test_summary.findOne(id).exec();
+      if (!doc) return;
+      const t = performance.now();
+      const delta = lastMark.current === null ? 0 : t - lastMark.current;
+      lastMark.current = t;
+      await doc.incrementalModify((old) => {
+        const current = old as unknown as Attempt;
+        // A submitted attempt is final (also on the server).
+        if (current.status === 'SUBMITTED') return old;
+        const next = { ...current, ...change(current) };
+        next.elapsed = Math.round((current.elapsed ?? 0) + delta);
+        next.updatedAt = Math.max(serverClock.now(), current.updatedAt + 1);
+        return next as typeof old;
+      });
+    },
+    [replica],
+  );
+
+  /**
+   * Applies `change` to the stored attempt; resolves once it is in IndexedDB (true), or reports
+   * a failed write to the learner (false) — a silent failure would be a lost answer.
+   */
+  const write = useCallback(
+    async (id: string, change: (a: Attempt) => Partial<Attempt>): Promise<boolean> => {
+      try {
+        await writeOnce(id, change);
+        return true;
+      } catch (err) {
+        console.error('attempt write failed', err);
+        notifyError(i18n.t('exam:saveFailed'));
+        return false;
+      }
+    },
+    [writeOnce],
+  );
+
+  /** The test came on screen (resume): time off screen does not count as elapsed. */
+  const resume = useCallback(() => {
+    lastMark.current = performance.now();
+  }, []);
+
+  return { start, write, resume, ready: replica !== null };
+}
