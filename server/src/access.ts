@@ -66,6 +66,28 @@ export const ACCESS = {
   'POST /generic/submit-contact-details': 'optional',
   'PATCH /generic/update-firebase-token': 'login',
 
+  // Questions and question sets (spec §7, {question} = /question): editors read and write them;
+  // learners get their sets through replication. Hono tries routes in registration order, so
+  // results/routes and the static /question/… paths are registered before /question/:id.
+  'GET /question/getQuestionsCount': ['QUESTION_EDITOR'],
+  'GET /question/getQuestionSetList': ['QUESTION_EDITOR'],
+  'GET /question/getQuestionSet/:id': ['QUESTION_EDITOR'],
+  'PATCH /question/updateQuestionSet': ['QUESTION_EDITOR'],
+  'DELETE /question/deleteQuestionSet/:id': ['QUESTION_EDITOR'],
+  'GET /question': ['QUESTION_EDITOR'],
+  'GET /question/:id': ['QUESTION_EDITOR'],
+  'POST /question': ['QUESTION_EDITOR'],
+  'PATCH /question': ['QUESTION_EDITOR'],
+  'DELETE /question/:id': ['QUESTION_EDITOR'],
+
+  // Results: a signed-in learner submits and reads only their own (spec §6: exam result needs a
+  // login); an editor evaluates subjective answers. The participants count is polled in a test.
+  'POST /question/submitUserResponse': 'login',
+  'GET /question/getExamResult': 'login',
+  'GET /question/getRank': 'login',
+  'PATCH /question/evaluate': ['QUESTION_EDITOR'],
+  'GET /generic/getParticipantsCount': 'login',
+
   // Plans (spec §9) are public.
   'GET /plan': 'public',
 

@@ -17,6 +17,8 @@ import { healthRoutes } from './modules/health/health.routes';
 import { permissionRoutes } from './modules/permissions/permissions.routes';
 import { personRoutes } from './modules/persons/persons.routes';
 import { planRoutes } from './modules/plans/plans.routes';
+import { questionRoutes } from './modules/questions/questions.routes';
+import { resultRoutes } from './modules/results/results.routes';
 import { roleRoutes } from './modules/roles/roles.routes';
 import { syncRoutes } from './modules/sync/sync.routes';
 import { tagRoutes } from './modules/tags/tags.routes';
@@ -119,6 +121,9 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   tagRoutes(api, deps);
   genericRoutes(api, deps);
   planRoutes(api, deps);
+  // Results first: /question/getExamResult and the like before questionRoutes' /question/:id.
+  resultRoutes(api, deps);
+  questionRoutes(api, deps);
   syncRoutes(api, deps);
   app.route('/api', api);
   // A mounted app's notFound is not consulted; the parent answers unknown paths.

@@ -74,5 +74,23 @@ export const MSG = {
   tagCreated: 'Tag created successfully',
   tagNotCreated: 'Tag could not be created',
   brandExists: 'Brand already exists',
+  // §5 / §8 questions and sets (spec texts verbatim; the others are ours)
+  questionCreated: 'Question created successfully',
+  questionUpdated: 'Question updated successfully',
+  questionDeleted: 'Question deleted successfully',
+  questionNotFound: 'Question not found',
+  questionInUse: 'This question is used in a question set. Remove it from the set first:',
+  questionSetCreated: 'Question set created successfully',
+  questionSetUpdated: 'Question set updated successfully',
+  questionSetDeleted: 'Question set deleted successfully',
+  questionSetNotFound: 'Question set not found',
+  questionSetNotConfigured: 'Question set not configured',
+  unknownQuestion: 'Question does not exist:',
+  unknownTag: 'Tag does not exist:',
+  // results
+  testSubmitted: 'Test submitted successfully',
+  resultNotFound: 'No result found for this question set',
+  answerEvaluated: 'Answer evaluated successfully',
+  onlySubjective: 'Only answered subjective questions are evaluated by an editor',
   permissionBuiltIn: 'This permission is used by the app and cannot be renamed or deleted',
 } as const;

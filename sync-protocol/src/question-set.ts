@@ -15,9 +15,53 @@ export const subSectionSchema = z.strictObject({
   o: z.number().int().min(0).default(0),
 });
 
+/** Names a section may not take (spec §5 Section name). */
+export const RESERVED_SECTION_NAMES = ['q', 'mpq', 'tm', 'nm', 'none'];
+
+export const MAIN_SECTION_MSG =
+  'Section with this name cannot be created. Add question without section. It is automatically added to main section.';
+export const DUPLICATE_SECTION_MSG = 'Duplicate section name.';
+export const INVALID_SECTION_MSG = 'Invalid section name';
+
+export const sectionNameSchema = z
+  .string()
+  .trim()
+  .min(1, { error: INVALID_SECTION_MSG })
+  .max(80, { error: INVALID_SECTION_MSG })
+  .refine((n) => !RESERVED_SECTION_NAMES.includes(n.toLowerCase()), { error: INVALID_SECTION_MSG })
+  .refine((n) => n.toLowerCase() !== 'main', { error: MAIN_SECTION_MSG });
+
+/**
+ * Section (or sub-section) names of one map: each valid, and none twice once trimmed and
+ * compared without case ("Reasoning" and "reasoning " are the same section to a learner).
+ * JSON cannot repeat a key, so a duplicate can only come this way.
+ */
+function namedParts<S extends z.ZodType>(part: S) {
+  return z
+    .record(z.string().max(200), part)
+    .superRefine((map, ctx) => {
+      const seen = new Set<string>();
+      for (const raw of Object.keys(map)) {
+        const r = sectionNameSchema.safeParse(raw);
+        if (!r.success) {
+          ctx.addIssue({ code: 'custom', message: r.error.issues[0]?.message ?? INVALID_SECTION_MSG, path: [raw] });
+          return;
+        }
+        const key = r.data.toLowerCase();
+        if (seen.has(key)) {
+          ctx.addIssue({ code: 'custom', message: DUPLICATE_SECTION_MSG, path: [raw] });
+          return;
+        }
+        seen.add(key);
+      }
+    })
+    .transform((map) => Object.fromEntries(Object.entries(map).map(([k, v]) => [k.trim(), v])) as Record<string, z.output<S>>);
+}
+
 /**
  * A named section (spec §3). A section with sub-sections (`ss`) carries no marks of its own
- * (spec §4): its questions live in `sub`, keyed by sub-section name.
+ * (spec §4): its questions live in `sub`, keyed by sub-section name; marks sent for it are
+ * stored as 0.
  */
 export const sectionSchema = z.strictObject({
   ss: z.boolean().default(false),
@@ -26,22 +70,25 @@ export const sectionSchema = z.strictObject({
   tm: marks.default(0),
   nm: negative.default(0),
   o: z.number().int().min(0).default(0),
-  sub: z.record(z.string().trim().min(1).max(80), subSectionSchema).optional(),
+  sub: namedParts(subSectionSchema).optional(),
 });
 
-/** Names a section may not take (spec §5 Section name). */
-export const RESERVED_SECTION_NAMES = ['q', 'mpq', 'tm', 'nm', 'none'];
+/** Default maximum of selected questions per section (spec §9), when total marks do not set one. */
+export const DEFAULT_MAX_QUESTIONS = 100;
 
-export const sectionNameSchema = z
-  .string()
-  .trim()
-  .min(1, { error: 'Invalid section name' })
-  .max(80)
-  .refine((n) => !RESERVED_SECTION_NAMES.includes(n.toLowerCase()), { error: 'Invalid section name' })
-  .refine((n) => n.toLowerCase() !== 'main', {
-    error:
-      'Section with this name cannot be created. Add question without section. It is automatically added to main section.',
-  });
+/**
+ * How many questions a part may hold (spec §9): floor(total marks / marks per question). A part
+ * whose total marks or marks per question are 0 sets no such bound, and the default maximum of
+ * 100 applies. (The epsilon keeps 0.7 / 0.1 at 7, not 6.)
+ */
+export function allowedQuestions(tm: number, mpq: number): number {
+  return tm > 0 && mpq > 0 ? Math.floor(tm / mpq + 1e-9) : DEFAULT_MAX_QUESTIONS;
+}
+
+/** Spec §5 Selection limit; the main part is called Main. */
+export function selectionLimitMessage(allowed: number, part: string | null): string {
+  return `Only ${allowed} questions are allowed in ${part ?? 'Main'} section`;
+}
 
 export const questionSetBase = z.strictObject({
   l: z
@@ -57,28 +104,85 @@ export const questionSetBase = z.strictObject({
   isM: z.boolean().default(false),
   inst: z.string().max(50_000).default(''),
   q: z.array(idSchema).max(1000).default([]),
-  sections: z.record(sectionNameSchema, sectionSchema).default({}),
+  sections: namedParts(sectionSchema).default({}),
   /** Publish time in minutes since the Unix epoch. */
   pts: z.number().int().min(0),
 });
 
-function checkSet(v: z.infer<typeof questionSetBase>, ctx: z.RefinementCtx) {
+type SetShape = z.infer<typeof questionSetBase>;
+
+/** Every question id of a set, part by part (main, then sections, sub-sections inside). */
+export function setQuestionIds(v: Pick<SetShape, 'q' | 'sections'>): string[] {
+  const ids = [...v.q];
+  for (const s of Object.values(v.sections)) {
+    ids.push(...s.q);
+    for (const sub of Object.values(s.sub ?? {})) ids.push(...sub.q);
+  }
+  return ids;
+}
+
+function checkSet(v: SetShape, ctx: z.RefinementCtx) {
   if (v.q.length === 0 && Object.keys(v.sections).length === 0) {
     ctx.addIssue({ code: 'custom', message: 'Question set cannot be saved without any section', path: ['sections'] });
+    return;
   }
   for (const [name, s] of Object.entries(v.sections)) {
     if (s.ss && (!s.sub || Object.keys(s.sub).length === 0 || s.q.length > 0)) {
       ctx.addIssue({ code: 'custom', message: `Section ${name} with sub-sections must keep its questions in them`, path: ['sections', name] });
+      return;
     }
     if (!s.ss && s.sub) {
       ctx.addIssue({ code: 'custom', message: `Section ${name} has sub-sections but ss is false`, path: ['sections', name] });
+      return;
     }
+  }
+  // Selection limit (spec §5, §9), part by part.
+  const limit = (q: string[], tm: number, mpq: number, part: string | null, path: (string | number)[]) => {
+    const allowed = allowedQuestions(tm, mpq);
+    if (q.length > allowed) ctx.addIssue({ code: 'custom', message: selectionLimitMessage(allowed, part), path });
+    return q.length <= allowed;
+  };
+  if (!limit(v.q, v.tm, v.mpq, null, ['q'])) return;
+  for (const [name, s] of Object.entries(v.sections)) {
+    if (!s.ss && !limit(s.q, s.tm, s.mpq, name, ['sections', name, 'q'])) return;
+    for (const [subName, sub] of Object.entries(s.sub ?? {})) {
+      if (!limit(sub.q, sub.tm, sub.mpq, subName, ['sections', name, 'sub', subName, 'q'])) return;
+    }
+  }
+  const seen = new Set<string>();
+  for (const id of setQuestionIds(v)) {
+    if (seen.has(id)) {
+      ctx.addIssue({ code: 'custom', message: `Question ${id} is in this question set more than once`, path: ['q'] });
+      return;
+    }
+    seen.add(id);
   }
 }
 
-export const questionSetInputSchema = questionSetBase.superRefine(checkSet);
-export const questionSetSchema = questionSetBase.extend({ id: idSchema }).superRefine(checkSet);
+/** A section with sub-sections carries no marks of its own (spec §4 Question-set page). */
+function normalise<T extends SetShape>(v: T): T {
+  const sections = Object.fromEntries(
+    Object.entries(v.sections).map(([name, s]) => [name, s.ss ? { ...s, mpq: 0, tm: 0, nm: 0 } : s]),
+  );
+  return { ...v, sections };
+}
+
+export const questionSetInputSchema = questionSetBase.superRefine(checkSet).transform(normalise);
+export const questionSetSchema = questionSetBase.extend({ id: idSchema }).superRefine(checkSet).transform(normalise);
 export type QuestionSet = z.infer<typeof questionSetSchema>;
+
+/**
+ * PATCH /api/question/updateQuestionSet: a set without `id` is created, one with an id updated
+ * (the whole set is sent, as the editor's form holds it).
+ */
+export const questionSetSaveSchema = questionSetBase.extend({ id: idSchema.optional() }).superRefine(checkSet).transform(normalise);
+export type QuestionSetSave = z.input<typeof questionSetSaveSchema>;
+
+/** GET /api/question/getQuestionSetList?l&o (all sets when no page is asked for). */
+export const questionSetListQuerySchema = z.strictObject({
+  l: z.coerce.number().int().min(1).max(1000).default(1000),
+  o: z.coerce.number().int().min(0).default(0),
+});
 
 /** Default exam time when a set has no duration (spec §9). */
 export const DEFAULT_EXAM_SECONDS = 5400;

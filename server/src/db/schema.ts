@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 
 import {
   type AnySQLiteColumn,
@@ -211,6 +212,12 @@ export const questionSet = sqliteTable(
      * so that devices pull it), cleared when an editor moves `pts` into the future.
      */
     published: integer('published', { mode: 'boolean' }).notNull().default(false),
+    /**
+     * When the set was first published (ms, server clock); null while it never was. Learners can
+     * only hold sets that were published once, so attempts at a set that never was are not taken
+     * (they would return the correct answers of an unreleased mock in the result).
+     */
+    publishedAt: integer('published_at'),
     /** Revision of the set's `qs_detail` document: bumped when the set or one of its questions changes. */
     detailRev: integer('detail_rev').notNull().default(0),
     createdBy: text('created_by').references(() => person.id, { onDelete: 'set null' }),
@@ -242,12 +249,15 @@ export const attempt = sqliteTable(
     answers: json<Record<string, { ua: unknown; status: string }>>('answers').notNull(),
     status: text('status').notNull().default('IN_PROGRESS'),
     submittedAt: integer('submitted_at'),
+    /** Test time used (ms of the device's monotonic clock, summed over sessions); null when not sent. */
+    elapsed: integer('elapsed'),
     updatedAt: integer('updated_at').notNull(),
     ...replicated(),
   },
   (t) => [
     index('attempt_person_idx').on(t.personId, t.rev),
     uniqueIndex('attempt_rev_idx').on(t.rev),
+    index('attempt_qsid_idx').on(t.qsid, t.personId),
   ],
 );
 
@@ -267,14 +277,39 @@ export const examResult = sqliteTable(
       .references(() => attempt.id, { onDelete: 'cascade' }),
     /** Marks per section; the main part under `wos` (spec §3). */
     marks: json<Record<string, number>>('marks').notNull(),
+    /** Most marks each part can give (its questions × its marks per question). */
+    outOf: json<Record<string, number>>('out_of')
+      .notNull()
+      .default(sql`'{}'`),
     userRes: json<Record<string, Record<string, { ua: unknown; mg: number | null }>>>('user_res').notNull(),
     totalMarks: real('total_marks').notNull(),
+    /** Most marks the whole set can give. */
+    total: real('total').notNull().default(0),
+    /** Submitted after the duration plus the grace window (results module, README). */
+    late: integer('late', { mode: 'boolean' }).notNull().default(false),
+    /** Answers awaiting an editor's evaluation (subjective questions). */
+    pending: integer('pending').notNull().default(0),
+    /**
+     * Marks an editor may award per answered subjective question (its part's marks per question
+     * at scoring time). Server only: evaluation checks against it.
+     */
+    maxOf: json<Record<string, number>>('max_of')
+      .notNull()
+      .default(sql`'{}'`),
+    /** The attempt's submission time (ms, device clock corrected by the server offset). */
+    submittedAt: integer('submitted_at').notNull().default(0),
+    /** The attempt's test time used (ms, device monotonic clock), when the device sent it. */
+    elapsed: integer('elapsed'),
     /** End time in epoch seconds (spec §3). */
     et: integer('et').notNull(),
     createdAt: createdAt(),
     ...replicated(),
   },
-  (t) => [index('result_person_idx').on(t.personId, t.rev), uniqueIndex('result_rev_idx').on(t.rev)],
+  (t) => [
+    index('result_person_idx').on(t.personId, t.rev),
+    uniqueIndex('result_rev_idx').on(t.rev),
+    index('result_qsid_idx').on(t.qsid, t.personId),
+  ],
 );
 
 export const plan = sqliteTable('plan', {

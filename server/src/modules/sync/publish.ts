@@ -1,5 +1,6 @@
-import { and, eq, gt, lte, or } from 'drizzle-orm';
+import { and, eq, gt, lte, or, sql } from 'drizzle-orm';
 import type { Deps } from '../../context';
+import type { Conn } from '../../db/client';
 import { questionSet } from '../../db/schema';
 import { nextRev } from '../../lib/revision';
 
@@ -9,31 +10,44 @@ import { nextRev } from '../../lib/revision';
  * (or its deletion) although nothing else about it changed. Returns how many sets flipped.
  */
 export function publishDue(deps: Pick<Deps, 'db' | 'events'>, now = Date.now()): number {
-  const minute = Math.floor(now / 60_000);
-  const flipped = deps.db.transaction((tx) => {
-    const due = tx
-      .select({ id: questionSet.id, published: questionSet.published })
-      .from(questionSet)
-      .where(
-        and(
-          eq(questionSet.deleted, false),
-          or(
-            and(eq(questionSet.published, false), lte(questionSet.pts, minute)),
-            and(eq(questionSet.published, true), gt(questionSet.pts, minute)),
-          ),
-        ),
-      )
-      .all();
-    for (const s of due) {
-      tx.update(questionSet)
-        .set({ published: !s.published, rev: nextRev(tx), detailRev: nextRev(tx) })
-        .where(eq(questionSet.id, s.id))
-        .run();
-    }
-    return due.length;
-  });
+  const flipped = deps.db.transaction((tx) => publishDueIn(tx, now));
   if (flipped > 0) deps.events.emit({ collections: ['question_set', 'qs_detail'] });
   return flipped;
+}
+
+/**
+ * `publishDue` inside a caller's transaction (a set saved with a publish time already past is
+ * published in the same transaction as the save). The caller tells devices when this returns > 0.
+ * `published_at` keeps the first publication: learners may hold sets that were published once.
+ */
+export function publishDueIn(tx: Conn, now = Date.now(), onlyId?: string): number {
+  const minute = Math.floor(now / 60_000);
+  const due = tx
+    .select({ id: questionSet.id, published: questionSet.published })
+    .from(questionSet)
+    .where(
+      and(
+        eq(questionSet.deleted, false),
+        onlyId === undefined ? undefined : eq(questionSet.id, onlyId),
+        or(
+          and(eq(questionSet.published, false), lte(questionSet.pts, minute)),
+          and(eq(questionSet.published, true), gt(questionSet.pts, minute)),
+        ),
+      ),
+    )
+    .all();
+  for (const s of due) {
+    tx.update(questionSet)
+      .set({
+        published: !s.published,
+        publishedAt: s.published ? undefined : sql`coalesce(${questionSet.publishedAt}, ${now})`,
+        rev: nextRev(tx),
+        detailRev: nextRev(tx),
+      })
+      .where(eq(questionSet.id, s.id))
+      .run();
+  }
+  return due.length;
 }
 
 /** Runs publishDue now and then every `intervalMs` (default 30 s: pts has minute precision). */

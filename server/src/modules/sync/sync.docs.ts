@@ -1,5 +1,5 @@
 import { inArray } from 'drizzle-orm';
-import type { ExamResultDoc } from '../../../../sync-protocol/src/sync/exam-result';
+import type { ExamResultDoc, ResultQuestion } from '../../../../sync-protocol/src/sync/exam-result';
 import type { QsDetailDoc, TestQuestion } from '../../../../sync-protocol/src/sync/qs-detail';
 import type { QuestionSetDoc } from '../../../../sync-protocol/src/sync/question-set';
 import type { TagDoc } from '../../../../sync-protocol/src/sync/tag';
@@ -135,19 +135,65 @@ export function testSummaryDoc(r: typeof attempt.$inferSelect): TestSummaryDoc {
     answers: r.answers as TestSummaryDoc['answers'],
     status: r.status as TestSummaryDoc['status'],
     submittedAt: r.submittedAt,
+    // Absent when the device never sent it: the server returns exactly what it stored, or the
+    // device's compare-and-set would see a difference that is not there.
+    ...(r.elapsed !== null && { elapsed: r.elapsed }),
     updatedAt: r.updatedAt,
     _deleted: r.deleted,
   };
 }
 
-export function examResultDoc(r: typeof examResult.$inferSelect): ExamResultDoc {
+type ResultRow = typeof examResult.$inferSelect;
+
+/** A question with its correct answers in every language, as a result shows it. */
+export function resultQuestion(q: typeof question.$inferSelect): ResultQuestion {
+  return {
+    id: q.id,
+    q: q.q,
+    ops: q.ops,
+    qt: q.qt as ResultQuestion['qt'],
+    d: q.d,
+    ca: q.ca,
+    trans: Object.fromEntries(Object.entries(q.trans).map(([lang, tr]) => [lang, { q: tr.q, ops: tr.ops, ca: tr.ca ?? [] }])),
+  };
+}
+
+/**
+ * Scored results with their questions (correct answers included: the learner has submitted).
+ * The questions are those the result holds answers for (every question of the set when it was
+ * scored), in part order, with their current texts; soft-deleted questions are still shown.
+ */
+export function examResultDocs(db: Conn, rows: ResultRow[]): ExamResultDoc[] {
+  const ids = [...new Set(rows.flatMap((r) => Object.values(r.userRes).flatMap((part) => Object.keys(part))))];
+  const questions = new Map<string, ResultQuestion>();
+  for (let i = 0; i < ids.length; i += 500) {
+    for (const q of db.select().from(question).where(inArray(question.id, ids.slice(i, i + 500))).all()) questions.set(q.id, resultQuestion(q));
+  }
+  return rows.map((r) => examResultDoc(r, questions));
+}
+
+export function examResultDoc(r: ResultRow, questions: ReadonlyMap<string, ResultQuestion>): ExamResultDoc {
+  const qs: ResultQuestion[] = [];
+  for (const part of Object.values(r.userRes)) {
+    for (const id of Object.keys(part)) {
+      const q = questions.get(id);
+      if (q) qs.push(q);
+    }
+  }
   return {
     id: r.id,
     qsid: r.qsid,
     attemptId: r.attemptId,
     marks: r.marks,
+    outOf: r.outOf,
     userRes: r.userRes as ExamResultDoc['userRes'],
     totalMarks: r.totalMarks,
+    total: r.total,
+    questions: qs,
+    late: r.late,
+    pending: r.pending,
+    submittedAt: r.submittedAt,
+    elapsed: r.elapsed,
     et: r.et,
     _deleted: r.deleted,
   };

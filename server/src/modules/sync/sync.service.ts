@@ -6,9 +6,9 @@ import { MSG } from '../../../../sync-protocol/src/messages';
 import type { Deps, Principal } from '../../context';
 import type { DB, Tx } from '../../db/client';
 import { attempt, examResult, questionSet, tag } from '../../db/schema';
-import { badRequest, forbidden } from '../../lib/errors';
+import { forbidden } from '../../lib/errors';
 import { nextRevs } from '../../lib/revision';
-import { examResultDoc, qsDetailDocs, questionSetDoc, tagDoc, testSummaryDoc } from './sync.docs';
+import { examResultDocs, qsDetailDocs, questionSetDoc, tagDoc, testSummaryDoc } from './sync.docs';
 
 /**
  * GET /api/sync/v1/{collection}/pull: documents with a revision greater than `rev`, in revision
@@ -54,7 +54,7 @@ export function pull(deps: Deps, me: Principal, collection: CollectionName, rev:
         .orderBy(asc(examResult.rev))
         .limit(limit)
         .all();
-      return { documents: rows.map(examResultDoc), checkpoint: { rev: rows.at(-1)?.rev ?? rev } };
+      return { documents: examResultDocs(db, rows), checkpoint: { rev: rows.at(-1)?.rev ?? rev } };
     }
   }
 }
@@ -66,7 +66,13 @@ function comparable(d: TestSummaryDoc | null | undefined) {
   return rest;
 }
 
-export type AttemptSubmittedHook = (tx: Tx, row: typeof attempt.$inferSelect) => boolean;
+/**
+ * What a hook learns besides the submitted row: the database (for statements prepared once), the
+ * attempt as the server held it before this push (undefined when first seen now) and the server
+ * time the submission arrived.
+ */
+export type SubmittedContext = { db: DB; previous: typeof attempt.$inferSelect | undefined; now: number };
+export type AttemptSubmittedHook = (tx: Tx, row: typeof attempt.$inferSelect, ctx: SubmittedContext) => boolean;
 const submittedHooks: AttemptSubmittedHook[] = [];
 /**
  * Scoring registers here (issue 5): called inside the push transaction when an attempt becomes
@@ -94,7 +100,7 @@ function preparePush(db: DB) {
   return {
     master: db.select().from(attempt).where(eq(attempt.id, sql.placeholder('id'))).prepare(),
     set: db
-      .select({ published: questionSet.published, deleted: questionSet.deleted })
+      .select({ publishedAt: questionSet.publishedAt })
       .from(questionSet)
       .where(eq(questionSet.id, sql.placeholder('id')))
       .prepare(),
@@ -112,6 +118,7 @@ function preparePush(db: DB) {
         answers: P('answers'),
         status: P('status'),
         submittedAt: P('submittedAt'),
+        elapsed: P('elapsed'),
         updatedAt: P('updatedAt'),
         deleted: P('deleted'),
         rev: P('rev'),
@@ -147,7 +154,8 @@ export function pushTestSummaries(
       if (m.personId !== me.id) throw forbidden(MSG.permissionDenied);
       masters.set(id, m);
     }
-    const sets = new Map<string, { published: boolean; deleted: boolean } | undefined>();
+    const previous = new Map(masters);
+    const sets = new Map<string, { publishedAt: number | null } | undefined>();
     for (const id of new Set(rows.map((r) => r.newDocumentState.qsid))) sets.set(id, q.set.get({ id }));
 
     type Row = typeof attempt.$inferSelect;
@@ -163,10 +171,18 @@ export function pushTestSummaries(
         out.push(master);
         continue;
       }
-      if (masterRow && masterRow.qsid !== next.qsid) throw badRequest('An attempt cannot move to another question set');
-      if (!masterRow) {
-        const set = sets.get(next.qsid);
-        if (!set || set.deleted || !set.published) throw badRequest('Question set not configured');
+      // An attempt never moves to another set: answered with the master (a conflict), not a 400
+      // that would fail the whole batch on every retry.
+      if (master && masterRow && masterRow.qsid !== next.qsid) {
+        out.push(master);
+        continue;
+      }
+      if (!masterRow && sets.get(next.qsid)?.publishedAt == null) {
+        // A learner can only hold a set that was published once (it may be withdrawn or deleted
+        // since: the attempt is still taken). An unknown set is skipped, not refused: a batch
+        // that can never succeed would block the device's replication for good.
+        deps.log.warn({ person: me.id, attempt: next.id, qsid: next.qsid }, 'attempt at an unknown question set skipped');
+        continue;
       }
       const saved: Row = {
         id: next.id,
@@ -180,6 +196,7 @@ export function pushTestSummaries(
         answers: next.answers,
         status: next.status,
         submittedAt: next.status === 'SUBMITTED' ? (next.submittedAt ?? now) : null,
+        elapsed: next.elapsed ?? null,
         updatedAt: next.updatedAt,
         deleted: next._deleted,
         rev: 0,
@@ -196,7 +213,7 @@ export function pushTestSummaries(
     changed = inserts.length + updates.length > 0;
     for (const r of new Map([...inserts, ...updates].map((x) => [x.id, x])).values()) {
       if (r.status === 'SUBMITTED' && !r.deleted) {
-        for (const hook of submittedHooks) scored = hook(tx, r) || scored;
+        for (const hook of submittedHooks) scored = hook(tx, r, { db: deps.db, previous: previous.get(r.id), now }) || scored;
       }
     }
     return out;

@@ -228,15 +228,13 @@ describe('push of attempts', () => {
     const count = h.deps.db.select().from(attempt).all().length;
     const bad = [
       [{ newDocumentState: { ...attemptDoc(), personId: 'demo-admin' }, assumedMasterState: null }],
-      [{ newDocumentState: attemptDoc({ qsid: 'no-such-set' }), assumedMasterState: null }],
-      [{ newDocumentState: attemptDoc({ qsid: 'qs-future-mock' }), assumedMasterState: null }],
       [{ newDocumentState: attemptDoc({ status: 'DONE' as never }), assumedMasterState: null }],
       [],
       Array.from({ length: 101 }, () => ({ newDocumentState: attemptDoc(), assumedMasterState: null })),
       // A good row before a bad one: the whole batch is refused (one transaction).
       [
         { newDocumentState: attemptDoc(), assumedMasterState: null },
-        { newDocumentState: attemptDoc({ qsid: 'no-such-set' }), assumedMasterState: null },
+        { newDocumentState: attemptDoc({ answers: { 'q-gk-001': { ua: 'a', status: 'SEEN' as never } } }), assumedMasterState: null },
       ],
     ];
     for (const rows of bad) {

@@ -1,0 +1,208 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { MSG } from '../../../../sync-protocol/src/messages';
+import { questionInputSchema, type QuestionListQuery } from '../../../../sync-protocol/src/question';
+import type { Deps, Principal } from '../../context';
+import type { Conn } from '../../db/client';
+import { question, questionSet, tag } from '../../db/schema';
+import { logActivity } from '../../lib/activity';
+import { badRequest, conflict, notFound } from '../../lib/errors';
+import { parseWith } from '../../lib/http';
+import { nextRev } from '../../lib/revision';
+import { sanitizeMap, sanitizeRichText } from '../../lib/sanitize';
+import { questionIdsOf } from '../sync/sync.docs';
+
+type QuestionRow = typeof question.$inferSelect;
+type ParsedQuestion = ReturnType<typeof questionInputSchema.parse>;
+
+/** A question as the editor API returns it. */
+export function questionView(r: QuestionRow) {
+  return {
+    id: r.id,
+    q: r.q,
+    ops: r.ops,
+    c: r.c,
+    d: r.d,
+    ca: r.ca,
+    qt: r.qt,
+    s: r.s,
+    t: r.t,
+    e: r.e,
+    st: r.st,
+    trans: r.trans,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+  };
+}
+
+/**
+ * Rich text is sanitised (lib/sanitize.ts), then the question is checked again: what sanitising
+ * removed may leave a blank question or option ('Option cannot be blank').
+ */
+function clean(input: ParsedQuestion): ParsedQuestion {
+  const cleaned = {
+    ...input,
+    q: sanitizeRichText(input.q),
+    ops: sanitizeMap(input.ops),
+    trans: Object.fromEntries(
+      Object.entries(input.trans).map(([lang, tr]) => [lang, { q: sanitizeRichText(tr.q), ops: sanitizeMap(tr.ops), ca: tr.ca }]),
+    ),
+  };
+  return parseWith(questionInputSchema, cleaned);
+}
+
+/** The tags a question names must exist (spec §3: c, s, t, e hold tag ids). */
+function checkTags(db: Conn, v: ParsedQuestion) {
+  const tids = [...new Set([...v.c, ...v.t, ...v.e, ...(v.s ? [v.s] : [])])];
+  if (tids.length === 0) return;
+  const found = new Set(
+    db
+      .select({ tid: tag.tid })
+      .from(tag)
+      .where(and(inArray(tag.tid, tids), eq(tag.deleted, false)))
+      .all()
+      .map((t) => t.tid),
+  );
+  const missing = tids.find((t) => !found.has(t));
+  if (missing) throw badRequest(`${MSG.unknownTag} ${missing}`);
+}
+
+/** Live (not deleted) sets that hold one of these questions. */
+export function setsContaining(db: Conn, ids: string[]) {
+  if (ids.length === 0) return [];
+  // A cheap text pre-filter on the JSON columns, confirmed on the parsed set.
+  const like = ids.map((id) => sql`(instr(${questionSet.q}, ${`"${id}"`}) > 0 or instr(${questionSet.sections}, ${`"${id}"`}) > 0)`);
+  const wanted = new Set(ids);
+  return db
+    .select({ id: questionSet.id, l: questionSet.l, q: questionSet.q, sections: questionSet.sections })
+    .from(questionSet)
+    .where(and(eq(questionSet.deleted, false), sql.join(like, sql` or `)))
+    .all()
+    .filter((s) => questionIdsOf(s).some((id) => wanted.has(id)));
+}
+
+/**
+ * A changed question changes the offline copy of every set that holds it: the sets take new
+ * revisions (question_set and qs_detail), so devices pull them again. Returns how many.
+ */
+function bumpSetsContaining(tx: Conn, id: string): number {
+  const sets = setsContaining(tx, [id]);
+  for (const s of sets) {
+    tx.update(questionSet).set({ rev: nextRev(tx), detailRev: nextRev(tx) }).where(eq(questionSet.id, s.id)).run();
+  }
+  return sets.length;
+}
+
+function liveQuestion(db: Conn, id: string): QuestionRow {
+  const row = db.select().from(question).where(eq(question.id, id)).get();
+  if (!row || row.deleted) throw notFound(MSG.questionNotFound);
+  return row;
+}
+
+/** GET /api/question/{id} */
+export function get(deps: Deps, id: string) {
+  return { success: true as const, data: questionView(liveQuestion(deps.db, id)) };
+}
+
+/** Any-of filter on a JSON list column (c, t, e hold lists of tag ids). */
+function anyOf(column: typeof question.c, values: string[]): SQL {
+  return sql`exists (select 1 from json_each(${column}) where value in (${sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  )}))`;
+}
+
+function filters(f: Omit<QuestionListQuery, 'l' | 'o'>): SQL | undefined {
+  const where: (SQL | undefined)[] = [eq(question.deleted, false)];
+  if (f.qids?.length) where.push(inArray(question.id, f.qids));
+  if (f.s?.length) where.push(inArray(question.s, f.s));
+  if (f.c?.length) where.push(anyOf(question.c, f.c));
+  if (f.t?.length) where.push(anyOf(question.t, f.t));
+  if (f.e?.length) where.push(anyOf(question.e, f.e));
+  if (f.qt?.length) where.push(inArray(question.qt, f.qt));
+  if (f.d?.length) where.push(inArray(question.d, f.d));
+  if (f.st?.length) where.push(inArray(question.st, f.st));
+  return and(...where);
+}
+
+/**
+ * GET /api/question?l&o&qids&s&c&t&e&qt&d: newest first; with `qids`, in the order of `qids`
+ * (a test's questions in the set's order).
+ */
+export function list(deps: Deps, query: QuestionListQuery) {
+  const rows = deps.db
+    .select()
+    .from(question)
+    .where(filters(query))
+    .orderBy(desc(question.createdAt), asc(question.id))
+    .limit(query.l)
+    .offset(query.o)
+    .all();
+  if (query.qids?.length) {
+    const order = new Map(query.qids.map((id, i) => [id, i]));
+    rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+  }
+  return { success: true as const, data: rows.map(questionView) };
+}
+
+/** GET /api/question/getQuestionsCount with the list's filters. */
+export function countOf(deps: Deps, query: Omit<QuestionListQuery, 'l' | 'o'>) {
+  const row = deps.db.select({ n: count() }).from(question).where(filters(query)).get();
+  return { success: true as const, count: row?.n ?? 0 };
+}
+
+/** POST /api/question */
+export function create(deps: Deps, actor: Principal, input: ParsedQuestion) {
+  const v = clean(input);
+  checkTags(deps.db, v);
+  const data = deps.db.transaction((tx) => {
+    const row = tx
+      .insert(question)
+      .values({ ...v, id: randomUUID(), s: v.s ?? null, createdBy: actor.id, updatedAt: Date.now(), rev: nextRev(tx) })
+      .returning()
+      .get();
+    const view = questionView(row);
+    logActivity(tx, { actor, action: 'CREATE', entity: 'question', entityId: row.id, newValue: view });
+    return view;
+  });
+  return { success: true as const, id: data.id, msg: MSG.questionCreated, data };
+}
+
+/** PATCH /api/question: the whole question replaces the stored one. */
+export function update(deps: Deps, actor: Principal, input: ParsedQuestion & { id: string }) {
+  const { id, ...rest } = input;
+  const v = clean(rest);
+  checkTags(deps.db, v);
+  let bumped = 0;
+  const data = deps.db.transaction((tx) => {
+    const before = liveQuestion(tx, id);
+    const row = tx
+      .update(question)
+      .set({ ...v, s: v.s ?? null, updatedAt: Date.now(), rev: nextRev(tx) })
+      .where(eq(question.id, id))
+      .returning()
+      .get();
+    bumped = bumpSetsContaining(tx, id);
+    const view = questionView(row);
+    logActivity(tx, { actor, action: 'UPDATE', entity: 'question', entityId: id, oldValue: questionView(before), newValue: view });
+    return view;
+  });
+  if (bumped > 0) deps.events.emit({ collections: ['question_set', 'qs_detail'] });
+  return { success: true as const, id, msg: MSG.questionUpdated, data };
+}
+
+/**
+ * DELETE /api/question/{id}: a soft delete (results keep showing the question). A question a
+ * live set still holds is refused (409) with the sets' labels: deleting it would silently change
+ * a test learners may be taking. Remove it from those sets first.
+ */
+export function remove(deps: Deps, actor: Principal, id: string) {
+  deps.db.transaction((tx) => {
+    const before = liveQuestion(tx, id);
+    const sets = setsContaining(tx, [id]);
+    if (sets.length > 0) throw conflict(`${MSG.questionInUse} ${sets.map((s) => s.l).join(', ')}`);
+    tx.update(question).set({ deleted: true, updatedAt: Date.now(), rev: nextRev(tx) }).where(eq(question.id, id)).run();
+    logActivity(tx, { actor, action: 'DELETE', entity: 'question', entityId: id, oldValue: questionView(before) });
+  });
+  return { success: true as const, msg: MSG.questionDeleted };
+}

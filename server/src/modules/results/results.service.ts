@@ -1,0 +1,282 @@
+import { randomUUID } from 'node:crypto';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
+import { MSG } from '../../../../sync-protocol/src/messages';
+import type { ExamResultResponse, RankResponse, Submission } from '../../../../sync-protocol/src/result';
+import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
+import type { Deps, Principal } from '../../context';
+import type { Conn, DB, Tx } from '../../db/client';
+import { attempt, examResult, question, questionSet, revisionCounter } from '../../db/schema';
+import { logActivity } from '../../lib/activity';
+import { badRequest, notFound } from '../../lib/errors';
+import { nextRev } from '../../lib/revision';
+import { setView } from '../questions/question-sets.service';
+import { examResultDocs, questionIdsOf } from '../sync/sync.docs';
+import { onAttemptSubmitted, pushTestSummaries, type SubmittedContext } from '../sync/sync.service';
+import { isEmptyAnswer, isLate, keyQuestion, partsOf, round, score, type ScoringPart } from './scoring';
+
+type AttemptRow = typeof attempt.$inferSelect;
+type ResultRow = typeof examResult.$inferSelect;
+
+/** A set's marking as scoring needs it, valid while the set's detail revision stays the same. */
+type Scheme = { detailRev: number; dur: number; parts: ScoringPart[] };
+
+/*
+ * Statements of the scoring path, prepared once per database (a submission storm scores
+ * thousands of attempts a second; building SQL per attempt would cost more than running it).
+ * Compiled marking schemes are cached per set and checked against the set's `detail_rev`, which
+ * every change of the set or of one of its questions bumps (questions module, publish job).
+ */
+const prepared = new WeakMap<DB, ReturnType<typeof prepare>>();
+function queries(db: DB) {
+  let q = prepared.get(db);
+  if (!q) {
+    q = prepare(db);
+    prepared.set(db, q);
+  }
+  return q;
+}
+function prepare(db: DB) {
+  const P = (n: string) => sql.placeholder(n);
+  return {
+    setHead: db.select({ detailRev: questionSet.detailRev }).from(questionSet).where(eq(questionSet.id, P('id'))).prepare(),
+    setRow: db.select().from(questionSet).where(eq(questionSet.id, P('id'))).prepare(),
+    questions: db
+      .select({ id: question.id, qt: question.qt, ca: question.ca, trans: question.trans, deleted: question.deleted })
+      .from(question)
+      .where(sql`${question.id} in (select value from json_each(${P('ids')}))`)
+      .prepare(),
+    rev: db
+      .update(revisionCounter)
+      .set({ value: sql`${revisionCounter.value} + 1` })
+      .where(eq(revisionCounter.id, 1))
+      .returning({ value: revisionCounter.value })
+      .prepare(),
+    insert: db
+      .insert(examResult)
+      .values({
+        id: P('id'),
+        personId: P('personId'),
+        qsid: P('qsid'),
+        attemptId: P('attemptId'),
+        marks: P('marks'),
+        outOf: P('outOf'),
+        userRes: P('userRes'),
+        totalMarks: P('totalMarks'),
+        total: P('total'),
+        late: P('late'),
+        pending: P('pending'),
+        maxOf: P('maxOf'),
+        submittedAt: P('submittedAt'),
+        elapsed: P('elapsed'),
+        et: P('et'),
+        createdAt: P('createdAt'),
+        rev: P('rev'),
+      })
+      .onConflictDoNothing({ target: examResult.attemptId })
+      .prepare(),
+    schemes: new LRUCache<string, Scheme>({ max: 1000 }),
+  };
+}
+
+function schemeOf(db: DB, qsid: string): Scheme | undefined {
+  const q = queries(db);
+  const head = q.setHead.get({ id: qsid });
+  if (!head) return undefined;
+  const cached = q.schemes.get(qsid);
+  if (cached && cached.detailRev === head.detailRev) return cached;
+  const set = q.setRow.get({ id: qsid })!;
+  // Deleted questions are left out, as qs_detail leaves them out of the test.
+  const keys = new Map(
+    q.questions
+      .all({ ids: JSON.stringify(questionIdsOf(set)) })
+      .filter((r) => !r.deleted)
+      .map((r) => [r.id, keyQuestion(r)]),
+  );
+  const scheme: Scheme = { detailRev: head.detailRev, dur: set.dur, parts: partsOf(set, (id) => keys.get(id)) };
+  q.schemes.set(qsid, scheme);
+  return scheme;
+}
+
+/**
+ * Scores a submitted attempt and stores its result, inside the transaction that stored the
+ * submission. Idempotent: `exam_result.attempt_id` is unique, so a second arrival of the same
+ * submission neither rescores nor duplicates (and the push path calls this only when an attempt
+ * becomes SUBMITTED, which happens once: a submitted attempt never changes again).
+ * Returns whether a result was written.
+ */
+export function scoreSubmitted(_tx: Tx, row: AttemptRow, ctx: SubmittedContext): boolean {
+  const scheme = schemeOf(ctx.db, row.qsid);
+  if (!scheme) return false;
+  const s = score(scheme.parts, row.answers);
+  const submittedAt = row.submittedAt ?? ctx.now;
+  const q = queries(ctx.db);
+  const rev = q.rev.get()!.value;
+  // JSON and boolean columns are encoded by Drizzle (placeholders of an insert go through them).
+  const result = q.insert.run({
+    id: randomUUID(),
+    personId: row.personId,
+    qsid: row.qsid,
+    attemptId: row.id,
+    marks: s.marks,
+    outOf: s.outOf,
+    userRes: s.userRes,
+    totalMarks: s.totalMarks,
+    total: s.total,
+    late: isLate({ durMinutes: scheme.dur, elapsed: row.elapsed, seenElapsed: ctx.previous?.elapsed ?? null, firstSeen: row.serverFirstSeen, receivedAt: ctx.now }),
+    pending: s.pending,
+    maxOf: s.maxOf,
+    submittedAt,
+    elapsed: row.elapsed,
+    // End time (spec §3, epoch seconds): the submission, never later than its arrival.
+    et: Math.floor(Math.min(submittedAt, ctx.now) / 1000),
+    createdAt: ctx.now,
+    rev,
+  });
+  return result.changes > 0;
+}
+
+let registered = false;
+/** Registers scoring with the push path (once per process). */
+export function registerScoring(): void {
+  if (registered) return;
+  registered = true;
+  onAttemptSubmitted(scoreSubmitted);
+}
+
+function setRowOf(db: Conn, qsid: string) {
+  return db.select().from(questionSet).where(eq(questionSet.id, qsid)).get();
+}
+
+function response(db: Conn, row: ResultRow): Omit<ExamResultResponse, 'success'> {
+  const [doc] = examResultDocs(db, [row]);
+  const { _deleted: _d, ...rest } = doc!;
+  const set = setRowOf(db, row.qsid);
+  return { qs: set ? setView(set) : null, ...rest };
+}
+
+/**
+ * POST /api/question/submitUserResponse {qsid, ures}: the online way to submit. It becomes a
+ * submitted attempt of the caller with a server-chosen id, stored and scored through the push
+ * path of replication (so it is the same attempt and result a device would sync).
+ */
+export function submit(deps: Deps, me: Principal, input: Submission): ExamResultResponse {
+  registerScoring();
+  const set = setRowOf(deps.db, input.qsid);
+  if (!set || set.deleted || !set.published) throw badRequest(MSG.questionSetNotConfigured);
+  const inSet = new Set(questionIdsOf(set));
+  for (const qid of Object.keys(input.ures)) {
+    if (!inSet.has(qid)) throw badRequest(`Question is not part of this question set: ${qid}`);
+  }
+  const now = Date.now();
+  const doc: TestSummaryDoc = {
+    id: randomUUID(),
+    qsid: set.id,
+    st: now,
+    sfs: 0,
+    lsq: null,
+    index: 0,
+    selectedSection: null,
+    answers: Object.fromEntries(Object.entries(input.ures).map(([qid, ua]) => [qid, { ua, status: isEmptyAnswer(ua) ? 'VISITED' : 'ANSWERED' }])),
+    status: 'SUBMITTED',
+    submittedAt: now,
+    updatedAt: now,
+    _deleted: false,
+  };
+  pushTestSummaries(deps, me, [{ newDocumentState: doc, assumedMasterState: null }]);
+  const row = deps.db.select().from(examResult).where(eq(examResult.attemptId, doc.id)).get();
+  if (!row) throw new Error('submission was not scored');
+  return { success: true, msg: MSG.testSubmitted, ...response(deps.db, row) };
+}
+
+/** The caller's latest result for a set: the latest submission, then the latest stored. */
+function latestOf(db: Conn, personId: string, qsid: string): ResultRow | undefined {
+  return db
+    .select()
+    .from(examResult)
+    .where(and(eq(examResult.personId, personId), eq(examResult.qsid, qsid), eq(examResult.deleted, false)))
+    .orderBy(desc(examResult.submittedAt), desc(examResult.rev))
+    .limit(1)
+    .get();
+}
+
+/** GET /api/question/getExamResult?qsid: only ever the caller's own result. */
+export function getExamResult(deps: Deps, me: Principal, qsid: string): ExamResultResponse {
+  const row = latestOf(deps.db, me.id, qsid);
+  if (!row) throw notFound(MSG.resultNotFound);
+  return { success: true, ...response(deps.db, row) };
+}
+
+/**
+ * GET /api/question/getRank?qsid: the caller's place among the latest results of every learner
+ * of the set. Rank is 1 + the learners with more marks (equal marks share a rank); percentile is
+ * the share of learners with the same or fewer marks (NTA's definition), to 2 decimals.
+ */
+export function rank(deps: Deps, me: Principal, qsid: string): RankResponse {
+  const mine = latestOf(deps.db, me.id, qsid);
+  if (!mine) throw notFound(MSG.resultNotFound);
+  const row = deps.db.get<{ of: number; above: number; atOrBelow: number }>(sql`
+    with latest as (
+      select ${examResult.totalMarks} as marks,
+             row_number() over (partition by ${examResult.personId} order by ${examResult.submittedAt} desc, ${examResult.rev} desc) as n
+      from ${examResult}
+      where ${examResult.qsid} = ${qsid} and ${examResult.deleted} = 0
+    )
+    select count(*) as "of",
+           coalesce(sum(marks > ${mine.totalMarks}), 0) as above,
+           coalesce(sum(marks <= ${mine.totalMarks}), 0) as atOrBelow
+    from latest where n = 1`);
+  return { success: true, rank: row.above + 1, of: row.of, percentile: Math.round((row.atOrBelow / row.of) * 10_000) / 100 };
+}
+
+/** GET /api/generic/getParticipantsCount?quesSetId → `{ success, p }`: learners with an attempt at the set. */
+export function participants(deps: Deps, qsid: string) {
+  const row = deps.db
+    .select({ p: sql<number>`count(distinct ${attempt.personId})` })
+    .from(attempt)
+    .where(and(eq(attempt.qsid, qsid), eq(attempt.deleted, false)))
+    .get();
+  return { success: true as const, p: row?.p ?? 0 };
+}
+
+/**
+ * PATCH /api/question/evaluate {resultId, qid, mg}: an editor awards marks to an answered
+ * subjective question (0 ≤ mg ≤ its part's marks per question at scoring time); the part's
+ * marks, the total and the pending count follow, and the result replicates to its learner.
+ */
+export function evaluate(deps: Deps, actor: Principal, input: { resultId: string; qid: string; mg: number }) {
+  const { doc, personId } = deps.db.transaction((tx) => {
+    const before = tx.select().from(examResult).where(eq(examResult.id, input.resultId)).get();
+    if (!before || before.deleted) throw notFound('Result not found');
+    const part = Object.keys(before.userRes).find((k) => Object.hasOwn(before.userRes[k]!, input.qid));
+    const max = before.maxOf[input.qid];
+    if (part === undefined || max === undefined) throw badRequest(MSG.onlySubjective);
+    if (input.mg < 0 || input.mg > max) throw badRequest(`Marks must be between 0 and ${max}`);
+    const old = before.userRes[part]![input.qid]!;
+    const delta = input.mg - (old.mg ?? 0);
+    const userRes = { ...before.userRes, [part]: { ...before.userRes[part], [input.qid]: { ua: old.ua, mg: input.mg } } };
+    const after = tx
+      .update(examResult)
+      .set({
+        userRes,
+        marks: { ...before.marks, [part]: round((before.marks[part] ?? 0) + delta) },
+        totalMarks: round(before.totalMarks + delta),
+        pending: before.pending - (old.mg === null ? 1 : 0),
+        rev: nextRev(tx),
+      })
+      .where(eq(examResult.id, before.id))
+      .returning()
+      .get();
+    logActivity(tx, {
+      actor,
+      action: 'UPDATE',
+      entity: 'exam_result',
+      entityId: before.id,
+      oldValue: { qid: input.qid, mg: old.mg, totalMarks: before.totalMarks, pending: before.pending },
+      newValue: { qid: input.qid, mg: input.mg, totalMarks: after.totalMarks, pending: after.pending },
+    });
+    return { doc: examResultDocs(tx, [after])[0]!, personId: after.personId };
+  });
+  deps.events.emit({ collections: ['exam_result'], personId });
+  return { success: true as const, msg: MSG.answerEvaluated, data: doc };
+}

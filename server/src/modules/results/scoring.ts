@@ -1,0 +1,215 @@
+import { DEFAULT_EXAM_SECONDS } from '../../../../sync-protocol/src/question-set';
+import type { QuestionType } from '../../../../sync-protocol/src/question';
+import type { UserRes } from '../../../../sync-protocol/src/sync/exam-result';
+
+/*
+ * The marking rules, as pure functions (README "Answers and marking" says the same in words).
+ *
+ * - Parts: the main part (key `wos`) uses the set's own mpq/nm; a section its own; a sub-section
+ *   its own, and a section with sub-sections is reported as one part under the section's name
+ *   (its sub-sections summed), since learners see it as one section.
+ * - An answer is evaluated only when it is present (not null, '' or []) and its status is
+ *   ANSWERED or ANSWERED_MARKED (NTA: "answered and marked for review" is evaluated; "marked for
+ *   review" without a saved answer is not). An answer under VISITED or MARKED is not evaluated
+ *   and is reported as unanswered (ua null): it was never saved as an answer.
+ * - Right: +mpq. Wrong: −nm (nm is a positive number). Unanswered: 0.
+ *   mcq1: the one option key equals the correct key. mcq2: the chosen keys equal the correct
+ *   keys exactly (a partial or a larger choice is wrong). f: the normalised text equals one
+ *   accepted answer of the question or of any of its translations. s: not auto-scored; mg is
+ *   null ("awaiting evaluation") and it counts neither right nor wrong until an editor awards
+ *   0…mpq marks.
+ */
+
+/** Key of the main part in marks / userRes (spec §3: "the main part under wos"). */
+export const MAIN_PART = 'wos';
+
+/** Time a submission may come after the duration without being late (network, a slow tap). */
+export const GRACE_MS = 120_000;
+
+/** A question as scoring needs it. `accepted` holds normalised texts (f) or option keys (mcq). */
+export type KeyQuestion = { id: string; qt: QuestionType; accepted: ReadonlySet<string> };
+
+/** One part of a set with its marking and questions in order. */
+export type ScoringPart = { key: string; mpq: number; nm: number; questions: KeyQuestion[] };
+
+/** A submission's answers by question id (test_summary `answers`); `ua` was validated on the way in. */
+export type Answers = Readonly<Record<string, { ua: unknown; status: string } | undefined>>;
+type UserAnswer = UserRes[string][string]['ua'];
+
+export type Score = {
+  marks: Record<string, number>;
+  outOf: Record<string, number>;
+  userRes: UserRes;
+  totalMarks: number;
+  total: number;
+  /** Answered subjective questions awaiting evaluation. */
+  pending: number;
+  /** Per answered subjective question: the most marks an editor may award (its part's mpq). */
+  maxOf: Record<string, number>;
+  right: number;
+  wrong: number;
+};
+
+const DEVANAGARI_ZERO = 0x0966;
+
+/**
+ * Text of a fill-in answer as compared: Unicode NFC, Devanagari digits ०-९ read as 0-9, inner
+ * whitespace collapsed to one space, trimmed, case-folded (upper then lower case, so ß and SS
+ * meet), and NFC again (case mapping can decompose).
+ */
+export function normaliseText(s: string): string {
+  return s
+    .normalize('NFC')
+    .replace(/[\u0966-\u096F]/g, (d) => String(d.charCodeAt(0) - DEVANAGARI_ZERO))
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toUpperCase()
+    .toLowerCase()
+    .normalize('NFC');
+}
+
+/** The accepted answers of a question: its own and those of its translations. */
+export function keyQuestion(q: { id: string; qt: string; ca: string[]; trans: Record<string, { ca: string[] }> }): KeyQuestion {
+  const qt = q.qt as QuestionType;
+  const all = [...q.ca, ...Object.values(q.trans).flatMap((t) => t.ca ?? [])];
+  // Option keys are exact (the translations repeat the same keys); texts are normalised.
+  const accepted = qt === 'f' ? all.map(normaliseText).filter(Boolean) : qt === 's' ? [] : q.ca;
+  return { id: q.id, qt, accepted: new Set(accepted) };
+}
+
+/** null, '', whitespace only, [] and lists of empty strings are no answer. */
+export function isEmptyAnswer(ua: unknown): boolean {
+  if (ua === null || ua === undefined) return true;
+  if (typeof ua === 'string') return ua.trim() === '';
+  if (Array.isArray(ua)) return ua.every((x) => typeof x !== 'string' || x.trim() === '');
+  return true;
+}
+
+/** Whether an answer counts (see the rules above). */
+export function isEvaluated(entry: { ua: unknown; status: string } | undefined): boolean {
+  return !!entry && (entry.status === 'ANSWERED' || entry.status === 'ANSWERED_MARKED') && !isEmptyAnswer(entry.ua);
+}
+
+/** true / false for auto-scored types; null for s (awaits an editor). */
+export function isRight(q: KeyQuestion, ua: unknown): boolean | null {
+  switch (q.qt) {
+    case 'mcq1': {
+      // One option key; a one-element list is read as that key.
+      const key = typeof ua === 'string' ? ua : Array.isArray(ua) && ua.length === 1 ? ua[0] : undefined;
+      return typeof key === 'string' && q.accepted.size === 1 && q.accepted.has(key);
+    }
+    case 'mcq2': {
+      const chosen = new Set(typeof ua === 'string' ? [ua] : Array.isArray(ua) ? (ua as unknown[]).filter((x): x is string => typeof x === 'string') : []);
+      if (chosen.size !== q.accepted.size) return false;
+      for (const k of chosen) if (!q.accepted.has(k)) return false;
+      return true;
+    }
+    case 'f':
+      return typeof ua === 'string' && q.accepted.has(normaliseText(ua));
+    case 's':
+      return null;
+  }
+}
+
+/** Sums without binary noise (0.1 + 0.2): marks are kept to 4 decimals. */
+export const round = (x: number) => Math.round(x * 10_000) / 10_000 + 0;
+
+/** Scores a submission's answers against a set's parts. Answers to questions outside the set are ignored. */
+export function score(parts: ScoringPart[], answers: Answers): Score {
+  const marks: Record<string, number> = { [MAIN_PART]: 0 };
+  const outOf: Record<string, number> = { [MAIN_PART]: 0 };
+  const userRes: UserRes = { [MAIN_PART]: {} };
+  const maxOf: Record<string, number> = {};
+  let totalMarks = 0;
+  let total = 0;
+  let pending = 0;
+  let right = 0;
+  let wrong = 0;
+  for (const part of parts) {
+    marks[part.key] ??= 0;
+    outOf[part.key] ??= 0;
+    const res = (userRes[part.key] ??= {});
+    for (const q of part.questions) {
+      outOf[part.key]! += part.mpq;
+      total += part.mpq;
+      const entry = answers[q.id];
+      if (!isEvaluated(entry)) {
+        res[q.id] = { ua: null, mg: 0 };
+        continue;
+      }
+      const ua = entry!.ua as UserAnswer;
+      const verdict = isRight(q, ua);
+      let mg: number | null;
+      if (verdict === null) {
+        mg = null;
+        pending++;
+        maxOf[q.id] = part.mpq;
+      } else if (verdict) {
+        mg = part.mpq;
+        right++;
+      } else {
+        mg = part.nm > 0 ? -part.nm : 0;
+        wrong++;
+      }
+      res[q.id] = { ua, mg };
+      if (mg !== null) {
+        marks[part.key]! += mg;
+        totalMarks += mg;
+      }
+    }
+  }
+  for (const k of Object.keys(marks)) {
+    marks[k] = round(marks[k]!);
+    outOf[k] = round(outOf[k]!);
+  }
+  return { marks, outOf, userRes, totalMarks: round(totalMarks), total: round(total), pending, maxOf, right, wrong };
+}
+
+/**
+ * Whether a submission is late. The limit is the duration (dur minutes × 60, 0 → 5400 s, spec
+ * §5) plus GRACE_MS. Late when
+ * 1. the device's own monotonic test time (`elapsed`) exceeds the limit; or
+ * 2. the device's claim is disproved by what the server saw — it sends no elapsed, or less than
+ *    an elapsed it already reported for this attempt (test time never runs backwards) — and the
+ *    submission reached the server more than the limit after the server first saw the attempt
+ *    (`sfs`): the server then knows the test was running at sfs, and cannot trust the device to
+ *    have finished in time.
+ * Arriving late alone proves nothing (a learner offline for a day submits on time and syncs
+ * later), so an attempt first seen already submitted is judged by its elapsed only. A late
+ * submission is stored and scored all the same, and flagged.
+ */
+export function isLate(input: {
+  durMinutes: number;
+  elapsed: number | null;
+  seenElapsed: number | null;
+  firstSeen: number;
+  receivedAt: number;
+}): boolean {
+  const limit = (input.durMinutes > 0 ? input.durMinutes * 60 : DEFAULT_EXAM_SECONDS) * 1000 + GRACE_MS;
+  if (input.elapsed !== null && input.elapsed > limit) return true;
+  const disproved = input.seenElapsed !== null && (input.elapsed === null || input.elapsed < input.seenElapsed);
+  return disproved && input.receivedAt - input.firstSeen > limit;
+}
+
+/** Parts of a set in the order learners see them: main, then sections by `o` (sub-sections by `o`). */
+export function partsOf(
+  set: {
+    q: string[];
+    mpq: number;
+    nm: number;
+    sections: Record<string, { ss: boolean; q: string[]; mpq: number; nm: number; o: number; sub?: Record<string, { q: string[]; mpq: number; nm: number; o: number }> }>;
+  },
+  question: (id: string) => KeyQuestion | undefined,
+): ScoringPart[] {
+  const pick = (ids: string[]) => ids.map(question).filter((q): q is KeyQuestion => q !== undefined);
+  const parts: ScoringPart[] = [{ key: MAIN_PART, mpq: set.mpq, nm: set.nm, questions: pick(set.q) }];
+  const byOrder = <T extends { o: number }>(m: Record<string, T>) => Object.entries(m).sort((a, b) => a[1].o - b[1].o || (a[0] < b[0] ? -1 : 1));
+  for (const [name, s] of byOrder(set.sections)) {
+    if (s.ss && s.sub) {
+      for (const [, sub] of byOrder(s.sub)) parts.push({ key: name, mpq: sub.mpq, nm: sub.nm, questions: pick(sub.q) });
+    } else {
+      parts.push({ key: name, mpq: s.mpq, nm: s.nm, questions: pick(s.q) });
+    }
+  }
+  return parts;
+}
