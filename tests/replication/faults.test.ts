@@ -30,8 +30,8 @@ const open: Device[] = [];
 beforeAll(async () => {
   server = await startServer();
   token = await server.harness.tokenOf('learner');
-});
-afterAll(() => server.destroy());
+}, 30_000);
+afterAll(() => server.destroy(), 30_000);
 
 /** Opens a device that is closed at the end of the test (RxDB open core: 16 collections at most). */
 async function device(opts: { net?: Network } = {}): Promise<Device> {
@@ -42,7 +42,7 @@ async function device(opts: { net?: Network } = {}): Promise<Device> {
 async function closeAll() {
   while (open.length) await open.pop()!.close();
 }
-afterEach(closeAll);
+afterEach(closeAll, 30_000);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -65,7 +65,7 @@ test('two devices edit different attempts and the same attempt while one is offl
   const b = await device({ net: netB });
   await Promise.all([a.replication.awaitInSync(), b.replication.awaitInSync()]);
   await a.db.test_summary.insert(newAttempt('conv-shared-1'));
-  await eventually(async () => (await b.db.test_summary.findOne('conv-shared-1').exec()) !== null, 10_000, 'b has the shared attempt');
+  await eventually(async () => (await b.db.test_summary.findOne('conv-shared-1').exec()) !== null, 20_000, 'b has the shared attempt');
 
   netB.goOffline();
   // Both answer other questions of the same attempt, and each starts an attempt of its own.
@@ -77,9 +77,9 @@ test('two devices edit different attempts and the same attempt while one is offl
   await answer(b, 'conv-shared-1', 'q-gk-005', 'a');
 
   // a's changes reach the server while b is away; b knows it is offline and has two uploads waiting.
-  await eventually(() => attemptRows(server, P).some((r) => r.id === 'conv-only-a'), 10_000, 'a uploads');
-  await eventually(() => a.status().pending === 0, 10_000, 'a has nothing pending');
-  await eventually(() => b.status().online === false && b.status().pending === 2, 10_000, 'b offline with 2 pending');
+  await eventually(() => attemptRows(server, P).some((r) => r.id === 'conv-only-a'), 20_000, 'a uploads');
+  await eventually(() => a.status().pending === 0, 20_000, 'a has nothing pending');
+  await eventually(() => b.status().online === false && b.status().pending === 2, 20_000, 'b offline with 2 pending');
   expect(attemptRows(server, P).some((r) => r.id === 'conv-only-b')).toBe(false);
 
   netB.goOnline();
@@ -91,9 +91,9 @@ test('two devices edit different attempts and the same attempt while one is offl
     'q-gk-005': { ua: 'a', status: 'ANSWERED' },
   });
   expect(final.test_summary['conv-only-b']!.answers).toEqual({ 'q-gk-004': { ua: 'd', status: 'ANSWERED' } });
-  await eventually(() => a.status().pending === 0 && b.status().pending === 0, 10_000, 'nothing pending');
+  await eventually(() => a.status().pending === 0 && b.status().pending === 0, 20_000, 'nothing pending');
   await expectNoDuplicates([a, b]);
-}, 45_000);
+}, 60_000);
 
 test('the server stops and restarts mid-replication; a device that kept writing ends equal to it, nothing duplicated', async () => {
   const d = await device();
@@ -114,25 +114,25 @@ test('the server stops and restarts mid-replication; a device that kept writing 
     }
   })();
   const onServer = () => attemptRows(server, P).filter((r) => r.id.startsWith('restart-')).length;
-  await eventually(() => onServer() >= 3, 10_000, 'replication under way');
+  await eventually(() => onServer() >= 3, 20_000, 'replication under way');
 
   await server.stop();
   const atStop = mine.length;
-  await eventually(() => mine.length >= atStop + 8 && d.status().online === false, 10_000, 'writes during the outage');
+  await eventually(() => mine.length >= atStop + 8 && d.status().online === false, 20_000, 'writes during the outage');
   server = await server.restart();
-  await eventually(() => mine.length >= atStop + 16, 10_000, 'writes after the restart');
+  await eventually(() => mine.length >= atStop + 16, 20_000, 'writes after the restart');
   writing = false;
   await writer;
 
   const final = await expectConverged(server, token, [d]);
   expect(Object.keys(final.test_summary).filter((id) => id.startsWith('restart-')).sort()).toEqual([...mine].sort());
-  await eventually(() => d.status().pending === 0, 10_000, 'nothing pending');
+  await eventually(() => d.status().pending === 0, 20_000, 'nothing pending');
   await expectNoDuplicates([d]);
 
   // A device of the same person that starts now pulls each attempt once, equal to the server.
   const fresh = await device();
   await expectConverged(server, token, [fresh, d]);
-});
+}, 60_000);
 
 // Reproducible: FAULT_SEED=<n> replays the same faults and the same learner actions.
 const seed = Number(process.env.FAULT_SEED ?? 76_123_103);
@@ -199,11 +199,11 @@ test(`random faults for a while (requests lost, answers lost, 5xx; seed ${seed})
     expect(Object.fromEntries(Object.entries(doc.answers as Record<string, { ua: string }>).map(([q, v]) => [q, v.ua])), id).toEqual(answers);
     expect(doc.status, id).toBe(submitted.has(id) ? 'SUBMITTED' : 'IN_PROGRESS');
   }
-  await eventually(() => a.status().pending === 0 && b.status().pending === 0, 10_000, 'nothing pending');
-  await eventually(() => a.status().phase === 'synced', 10_000, 'a synced');
+  await eventually(() => a.status().pending === 0 && b.status().pending === 0, 20_000, 'nothing pending');
+  await eventually(() => a.status().phase === 'synced', 20_000, 'a synced');
   await expectNoDuplicates([a, b]);
   // Every kind of fault happened, more than once.
   expect(net.stats.drop).toBeGreaterThan(1);
   expect(net.stats.lose).toBeGreaterThan(1);
   expect(net.stats['5xx']).toBeGreaterThan(1);
-}, 45_000);
+}, 60_000);

@@ -314,7 +314,7 @@ export function attemptRows(server: TestServer, personId: string) {
  * Waits until every device holds exactly what the server holds (every collection, whole
  * documents, `sfs` aside), then asserts it, so that a failure shows the difference.
  */
-export async function expectConverged(server: TestServer, token: string, devices: Device[], ms = 20_000): Promise<Snapshot> {
+export async function expectConverged(server: TestServer, token: string, devices: Device[], ms = 30_000): Promise<Snapshot> {
   let srv: Snapshot | null = null;
   let local: Snapshot[] = [];
   try {

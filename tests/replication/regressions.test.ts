@@ -32,8 +32,8 @@ const open: Device[] = [];
 beforeAll(async () => {
   server = await startServer();
   [token, editor] = await Promise.all([server.harness.tokenOf('learner'), server.harness.tokenOf('editor')]);
-});
-afterAll(() => server.destroy());
+}, 30_000);
+afterAll(() => server.destroy(), 30_000);
 
 async function device(opts: Partial<DeviceOptions> = {}): Promise<Device> {
   const d = await openDevice(P, server, { token: () => token, ...opts });
@@ -43,7 +43,7 @@ async function device(opts: Partial<DeviceOptions> = {}): Promise<Device> {
 async function closeAll() {
   while (open.length) await open.pop()!.close();
 }
-afterEach(closeAll);
+afterEach(closeAll, 30_000);
 
 const row = (id: string) => attemptRows(server, P).find((r) => r.id === id);
 const local = (d: Device, id: string) => d.db.test_summary.findOne(id).exec();
@@ -65,25 +65,25 @@ test('rxdb#3103: pushes that fail while the server has new data for this device 
   net.rule = (req: SyncRequest) => (failPushes && req.kind === 'push' ? kinds[failed++ % kinds.length]! : null);
 
   await d.db.test_summary.insert(newAttempt('r3103-local', { answers: { 'q-gk-001': { ua: 'a', status: 'ANSWERED' } } }));
-  await eventually(() => failed >= 3, 10_000, 'pushes failing');
+  await eventually(() => failed >= 3, 20_000, 'pushes failing');
   expect(row('r3103-local')).toBeDefined(); // the lost answer: the server has it, the device does not know
 
   await other.db.test_summary.insert(newAttempt('r3103-remote', { answers: { 'q-gk-002': { ua: 'b', status: 'ANSWERED' } } }));
-  await eventually(() => row('r3103-remote') !== undefined, 10_000, 'the other device uploads');
+  await eventually(() => row('r3103-remote') !== undefined, 20_000, 'the other device uploads');
   const tag = await server.harness.request('PATCH', '/tag', { token: editor, body: { key: 't', newTag: 'Rxdb 3103 Current Affairs', lang: 'en' } });
   expect(tag.status).toBe(200);
   // The device is told to pull (as on reconnect) while its push still fails.
   d.replication.reSync();
-  await eventually(() => failed >= 6, 10_000, 'more failed pushes');
+  await eventually(() => failed >= 6, 20_000, 'more failed pushes');
 
   failPushes = false;
   const final = await expectConverged(server, token, [d, other]);
   expect(Object.keys(final.test_summary)).toEqual(expect.arrayContaining(['r3103-local', 'r3103-remote']));
   expect(Object.values(final.tag).some((t) => JSON.stringify(t).includes('Rxdb 3103 Current Affairs'))).toBe(true);
   expect((await local(d, 'r3103-remote'))?.answers).toEqual({ 'q-gk-002': { ua: 'b', status: 'ANSWERED' } });
-  await eventually(() => d.status().pending === 0, 10_000, 'nothing pending');
+  await eventually(() => d.status().pending === 0, 20_000, 'nothing pending');
   expect(attemptRows(server, P).filter((r) => r.id === 'r3103-local')).toHaveLength(1);
-}, 45_000);
+}, 60_000);
 
 test('rxdb#5843: offline edits on both sides, pull before push on reconnect: both converge and no answer is lost', async () => {
   // https://github.com/pubkey/rxdb/issues/5843 ("Checkpoint iteration strategy failing in
@@ -97,13 +97,13 @@ test('rxdb#5843: offline edits on both sides, pull before push on reconnect: bot
   const e = await device();
   await Promise.all([d.replication.awaitInSync(), e.replication.awaitInSync()]);
   await e.db.test_summary.insert(newAttempt('r5843-shared'));
-  await eventually(async () => (await local(d, 'r5843-shared')) !== null, 10_000, 'd has the attempt');
+  await eventually(async () => (await local(d, 'r5843-shared')) !== null, 20_000, 'd has the attempt');
 
   await d.stop();
   await answer(d, 'r5843-shared', 'q-gk-001', 'd');
   await answer(e, 'r5843-shared', 'q-gk-002', 'e');
   await answer(e, 'r5843-shared', 'q-gk-003', 'e');
-  await eventually(() => row('r5843-shared')?.answers['q-gk-003'] !== undefined, 10_000, 'e uploads');
+  await eventually(() => row('r5843-shared')?.answers['q-gk-003'] !== undefined, 20_000, 'e uploads');
 
   const delivered: string[] = [];
   net.onDelivered = (req, status) => {
@@ -121,12 +121,12 @@ test('rxdb#5843: offline edits on both sides, pull before push on reconnect: bot
 
   // The checkpoints still work both ways: later changes on either side arrive.
   await answer(e, 'r5843-shared', 'q-gk-004', 'e');
-  await eventually(async () => (await local(d, 'r5843-shared'))?.answers['q-gk-004'] !== undefined, 10_000, 'd sees a later change of e');
+  await eventually(async () => (await local(d, 'r5843-shared'))?.answers['q-gk-004'] !== undefined, 20_000, 'd sees a later change of e');
   await answer(d, 'r5843-shared', 'q-gk-005', 'd');
-  await eventually(async () => (await local(e, 'r5843-shared'))?.answers['q-gk-005'] !== undefined, 10_000, 'e sees a later change of d');
+  await eventually(async () => (await local(e, 'r5843-shared'))?.answers['q-gk-005'] !== undefined, 20_000, 'e sees a later change of d');
   await expectConverged(server, token, [d, e]);
-  await eventually(() => d.status().pending === 0 && e.status().pending === 0, 10_000, 'nothing pending');
-}, 45_000);
+  await eventually(() => d.status().pending === 0 && e.status().pending === 0, 20_000, 'nothing pending');
+}, 60_000);
 
 test('rxdb#7612: attempts deleted before they synced cause no error loop and leave nothing on the server; pending returns to 0', async () => {
   // https://github.com/pubkey/rxdb/issues/7612 ("Supabase replication throws 'doc not found' when
@@ -139,8 +139,8 @@ test('rxdb#7612: attempts deleted before they synced cause no error loop and lea
   const d = await device({ net });
   await d.replication.awaitInSync();
   await d.db.test_summary.insert(newAttempt('r7612-synced'));
-  await eventually(() => row('r7612-synced') !== undefined, 10_000, 'synced');
-  await eventually(() => d.status().pending === 0, 10_000, 'nothing pending');
+  await eventually(() => row('r7612-synced') !== undefined, 20_000, 'synced');
+  await eventually(() => d.status().pending === 0, 20_000, 'nothing pending');
 
   // The upload of r7612-lost reaches the server, the answer is lost and the device goes offline.
   let loseNext = true;
@@ -151,7 +151,7 @@ test('rxdb#7612: attempts deleted before they synced cause no error loop and lea
     return 'lose';
   };
   await d.db.test_summary.insert(newAttempt('r7612-lost'));
-  await eventually(() => row('r7612-lost') !== undefined && d.status().online === false, 10_000, 'lost answer, offline');
+  await eventually(() => row('r7612-lost') !== undefined && d.status().online === false, 20_000, 'lost answer, offline');
   net.goOffline();
 
   await d.db.test_summary.insert(newAttempt('r7612-never', { answers: { 'q-gk-001': { ua: 'a', status: 'ANSWERED' } } }));
@@ -161,21 +161,21 @@ test('rxdb#7612: attempts deleted before they synced cause no error loop and lea
 
   net.goOnline();
   await d.db.test_summary.insert(newAttempt('r7612-after'));
-  await eventually(() => row('r7612-after') !== undefined, 10_000, 'a later attempt uploads');
-  await eventually(() => row('r7612-synced')?.deleted === true && row('r7612-lost')?.deleted === true, 10_000, 'deletions on the server');
-  await eventually(() => d.status().pending === 0 && d.status().phase === 'synced', 10_000, 'synced, nothing pending');
+  await eventually(() => row('r7612-after') !== undefined, 20_000, 'a later attempt uploads');
+  await eventually(() => row('r7612-synced')?.deleted === true && row('r7612-lost')?.deleted === true, 20_000, 'deletions on the server');
+  await eventually(() => d.status().pending === 0 && d.status().phase === 'synced', 20_000, 'synced, nothing pending');
   expect(row('r7612-never')).toBeUndefined();
 
   // No error loop: once synced, another round trip of uploads adds no error.
   const errors = d.errors.length;
   await d.db.test_summary.insert(newAttempt('r7612-after-2'));
-  await eventually(() => row('r7612-after-2') !== undefined, 10_000, 'another attempt uploads');
-  await eventually(() => d.status().pending === 0 && d.status().phase === 'synced', 10_000, 'synced again');
+  await eventually(() => row('r7612-after-2') !== undefined, 20_000, 'another attempt uploads');
+  await eventually(() => d.status().pending === 0 && d.status().phase === 'synced', 20_000, 'synced again');
   expect(d.errors.slice(errors)).toEqual([]);
   const final = await expectConverged(server, token, [d]);
   expect(Object.keys(final.test_summary)).not.toContain('r7612-never');
   expect(Object.keys(final.test_summary)).not.toContain('r7612-synced');
-}, 45_000);
+}, 60_000);
 
 test('a submitted attempt is immutable: a device that changed or deleted it offline ends with the submitted server state', async () => {
   const netB = new Network();
@@ -183,7 +183,7 @@ test('a submitted attempt is immutable: a device that changed or deleted it offl
   const b = await device({ net: netB });
   await Promise.all([a.replication.awaitInSync(), b.replication.awaitInSync()]);
   for (const id of ['submitted-x', 'submitted-y']) await a.db.test_summary.insert(newAttempt(id));
-  await eventually(async () => (await b.db.test_summary.findByIds(['submitted-x', 'submitted-y']).exec()).size === 2, 10_000, 'b has both');
+  await eventually(async () => (await b.db.test_summary.findByIds(['submitted-x', 'submitted-y']).exec()).size === 2, 20_000, 'b has both');
 
   netB.goOffline();
   await answer(a, 'submitted-x', 'q-gk-001', 'a');
@@ -191,7 +191,7 @@ test('a submitted attempt is immutable: a device that changed or deleted it offl
     const doc = (await local(a, id))!;
     await doc.incrementalPatch({ status: 'SUBMITTED', submittedAt: Date.now(), updatedAt: Math.max(Date.now(), doc.updatedAt + 1) });
   }
-  await eventually(() => row('submitted-x')?.status === 'SUBMITTED' && row('submitted-y')?.status === 'SUBMITTED', 10_000, 'submitted on the server');
+  await eventually(() => row('submitted-x')?.status === 'SUBMITTED' && row('submitted-y')?.status === 'SUBMITTED', 20_000, 'submitted on the server');
   const submitted = { x: row('submitted-x')!, y: row('submitted-y')! };
 
   // b, offline and later in time, still sees them in progress: it answers x and deletes y.
@@ -207,8 +207,8 @@ test('a submitted attempt is immutable: a device that changed or deleted it offl
   // The server's rows did not change at all (same revision).
   expect(row('submitted-x')).toEqual(submitted.x);
   expect(row('submitted-y')).toEqual(submitted.y);
-  await eventually(() => b.status().pending === 0, 10_000, 'nothing pending on b');
-}, 45_000);
+  await eventually(() => b.status().pending === 0, 20_000, 'nothing pending on b');
+}, 60_000);
 
 test('an expired login (401) keeps the queued attempt: signed-out, then a fresh token and a restart upload it', async () => {
   let current = token;
@@ -218,15 +218,15 @@ test('an expired login (401) keeps the queued attempt: signed-out, then a fresh 
 
   current = await expiredTokenOf(server, P);
   await d.db.test_summary.insert(newAttempt('r401-queued', { status: 'SUBMITTED', submittedAt: Date.now(), answers: { 'q-gk-001': { ua: 'a', status: 'ANSWERED' } } }));
-  await eventually(() => d.status().phase === 'signed-out', 10_000, 'signed-out');
+  await eventually(() => d.status().phase === 'signed-out', 20_000, 'signed-out');
   expect(row('r401-queued')).toBeUndefined();
   expect(d.status().pending).toBe(1);
 
   // The learner signs in again; the app restarts the replication on the same database.
   current = await server.harness.tokenOf('learner');
   await d.restart();
-  await eventually(() => row('r401-queued') !== undefined, 10_000, 'the queued attempt uploads');
+  await eventually(() => row('r401-queued') !== undefined, 20_000, 'the queued attempt uploads');
   expect(row('r401-queued')).toMatchObject({ status: 'SUBMITTED', answers: { 'q-gk-001': { ua: 'a', status: 'ANSWERED' } } });
-  await eventually(() => d.status().pending === 0 && d.status().phase === 'synced', 10_000, 'synced, nothing pending');
+  await eventually(() => d.status().pending === 0 && d.status().phase === 'synced', 20_000, 'synced, nothing pending');
   await expectConverged(server, token, [d]);
-}, 45_000);
+}, 60_000);
