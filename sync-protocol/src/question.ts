@@ -11,6 +11,13 @@ export type QuestionType = z.infer<typeof questionTypeSchema>;
 export const difficultySchema = z.enum(['1', '2', '3', '4', '5']);
 export const QUESTION_STATUSES = ['PENDING', 'APPROVED', 'REJECTED'] as const;
 
+export const QUESTION_MSG = {
+  correctAnswerMissing: 'Correct answer is missing.',
+  optionBlank: 'Option cannot be blank',
+  questionBlank: 'Question cannot be blank',
+  notEnglish: 'Selected language should not be english',
+} as const;
+
 const richText = z.string().max(20_000);
 const optionKey = z.string().regex(/^[a-z0-9]{1,8}$/);
 
@@ -25,7 +32,7 @@ export const questionTransSchema = z.strictObject({
  * `ca` holds option keys for mcq1/mcq2, accepted texts for f and a model answer for s.
  */
 const questionBase = z.strictObject({
-  q: richText.min(1),
+  q: richText.min(1, { error: QUESTION_MSG.questionBlank }),
   ops: z.record(optionKey, richText).default({}),
   c: z.array(tidSchema).max(20).default([]),
   d: difficultySchema.default('3'),
@@ -52,12 +59,6 @@ export function isBlankHtml(html: string): boolean {
   );
 }
 
-export const QUESTION_MSG = {
-  correctAnswerMissing: 'Correct answer is missing.',
-  optionBlank: 'Option cannot be blank',
-  questionBlank: 'Question cannot be blank',
-  notEnglish: 'Selected language should not be english',
-} as const;
 
 /** Rules every saved question keeps (spec §5 Question save). */
 function checkQuestion(v: z.infer<typeof questionBase>, ctx: z.RefinementCtx) {
