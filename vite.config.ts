@@ -63,6 +63,10 @@ export default defineConfig({
         navigateFallback: 'index.html',
         navigateFallbackDenylist: [/^\/api(?:\/|$)/],
         cleanupOutdatedCaches: true,
+        // The first worker takes over the page that installed it, so a learner who opened the
+        // app once can reload it offline without another online visit. Updates still wait for
+        // the prompt: a waiting worker activates (and claims) only after "Update".
+        clientsClaim: true,
         // Hashed file names under assets/ are their own revision.
         dontCacheBustURLsMatching: /^assets\//,
       },

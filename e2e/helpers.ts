@@ -24,3 +24,12 @@ export function openAppDb(): Database.Database {
   if (!dataDir) throw new Error('E2E_DATA_DIR is not set (playwright.config.ts sets it)');
   return new Database(path.join(dataDir, 'app.db'), { fileMustExist: true });
 }
+
+/**
+ * Waits until the service worker controls the page (it registers once the app is idle and
+ * claims the page when it activates), so that the app reloads offline.
+ */
+export async function waitForServiceWorker(page: Page) {
+  await page.waitForFunction(async () => Boolean((await navigator.serviceWorker.ready).active), undefined, { timeout: 45_000 });
+  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller)), { timeout: 15_000 }).toBe(true);
+}

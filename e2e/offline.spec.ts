@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { loginAs, openAppDb } from './helpers';
+import { loginAs, openAppDb, waitForServiceWorker } from './helpers';
 
 const syncStatus = (page: Page) => page.getByTestId('sync-status');
 
@@ -22,13 +22,7 @@ test('a learner who opened the app online sees the shell, the exam list and the 
   await expect(cards).toHaveCount(3);
   await expect(page.getByTestId('exam-card-qs-mock-ssc-1').getByTestId('availability')).toHaveText('On this device');
   await expect(syncStatus(page)).toHaveAccessibleName(/Online, All saved/);
-  // The service worker controls the page once it is active (it registers when the app is idle).
-  await page.waitForFunction(async () => {
-    const reg = await navigator.serviceWorker.ready;
-    return Boolean(reg.active);
-  });
-  await page.reload();
-  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+  await waitForServiceWorker(page);
 
   await context.setOffline(true);
   await page.reload();

@@ -30,6 +30,7 @@ const ForgotPasswordPage = lazy(() => import('../features/auth/components/forgot
 const ResetPasswordPage = lazy(() => import('../features/auth/components/reset-password-page'));
 const ProfilePage = lazy(() => import('../features/auth/components/profile-page'));
 const ExamIntroPage = lazy(() => import('../features/exams/components/exam-intro-page'));
+const ExamResultPage = lazy(() => import('../features/exams/components/exam-result-page'));
 const ExamListPage = lazy(() => import('../features/exams/components/exam-list-page'));
 const NotFoundPage = lazy(() => import('./not-found-page'));
 /** The guarded areas' landing: loaded only once the guard lets the user in. */
@@ -69,6 +70,15 @@ export const routes: RouteObject[] = [
           // (answers live in the person's own replica). A splat, because the spec's parameter is
           // a JSON string that may contain slashes.
           { path: 'take-exam/*', ...page(ExamIntroPage, 'titles.takeExam') },
+          {
+            path: 'exam-result/:qsid/:isSubmitAns',
+            element: (
+              <RequireAuth>
+                <ExamResultPage />
+              </RequireAuth>
+            ),
+            handle: { title: 'titles.examResult' },
+          },
           {
             path: 'exam-list',
             element: (

@@ -32,14 +32,21 @@ export function QuestionView({
   const { t } = useTranslation('exam');
   const view = localized(question, lang);
   const keys = Object.keys(view.ops);
-  // Typed text is kept here too so that the caret does not jump while RxDB stores each change.
-  const [text, setText] = useState(typeof ua === 'string' ? ua : '');
+  // The answer is shown from here at once and stored through onAnswer: waiting for RxDB's write
+  // to come back would flicker choices and move the caret while typing. The component is keyed
+  // by question, so this starts from the stored answer each time a question opens.
+  const [local, setLocal] = useState<UserAnswer | undefined>(ua);
+  const text = typeof local === 'string' ? local : '';
+  const change = (next: UserAnswer) => {
+    setLocal(next);
+    onAnswer(next);
+  };
 
   return (
     <Stack gap="md" style={{ fontSize }}>
       <RichHtml html={view.q} className={classes.qText} />
       {question.qt === 'mcq1' && (
-        <Radio.Group value={typeof ua === 'string' ? ua : null} onChange={(v) => onAnswer(v)} aria-label={t('chooseOne')}>
+        <Radio.Group value={typeof local === 'string' ? local : null} onChange={(v) => change(v)} aria-label={t('chooseOne')}>
           <Stack gap="sm">
             {keys.map((k) => (
               <Radio
@@ -54,7 +61,7 @@ export function QuestionView({
         </Radio.Group>
       )}
       {question.qt === 'mcq2' && (
-        <Checkbox.Group value={Array.isArray(ua) ? ua : []} onChange={(v) => onAnswer(keys.filter((k) => v.includes(k)))} aria-label={t('chooseMany')}>
+        <Checkbox.Group value={Array.isArray(local) ? local : []} onChange={(v) => change(keys.filter((k) => v.includes(k)))} aria-label={t('chooseMany')}>
           <Stack gap="sm">
             {keys.map((k) => (
               <Checkbox
@@ -74,10 +81,7 @@ export function QuestionView({
           value={text}
           maxLength={500}
           styles={{ input: { fontSize } }}
-          onChange={(e) => {
-            setText(e.currentTarget.value);
-            onAnswer(e.currentTarget.value);
-          }}
+          onChange={(e) => change(e.currentTarget.value)}
         />
       )}
       {question.qt === 's' && (
@@ -88,10 +92,7 @@ export function QuestionView({
           minRows={5}
           maxLength={5000}
           styles={{ input: { fontSize } }}
-          onChange={(e) => {
-            setText(e.currentTarget.value);
-            onAnswer(e.currentTarget.value);
-          }}
+          onChange={(e) => change(e.currentTarget.value)}
         />
       )}
     </Stack>

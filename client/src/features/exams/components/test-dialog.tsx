@@ -122,6 +122,7 @@ export function TestDialog({
 
   const isLast = current === slots.length - 1;
   const onAnswer = (ua: UserAnswer) => {
+    setClearedQid(null);
     if (slot) void write(id, (a) => ({ answers: answer(a.answers, slot.qid, ua) }));
   };
   const saveAndNext = () => (isLast ? setSummary(true) : void go(current + 1));
@@ -131,7 +132,15 @@ export function TestDialog({
     if (isLast) setSummary(true);
     else await go(current + 1);
   };
-  const clear = () => slot && void write(id, (a) => ({ answers: clearResponse(a.answers, slot.qid) }));
+  // The question view keeps its answer locally; a new key starts it again from "no answer".
+  const [cleared, setCleared] = useState(0);
+  const [clearedQid, setClearedQid] = useState<string | null>(null);
+  const clear = () => {
+    if (!slot) return;
+    setCleared((c) => c + 1);
+    setClearedQid(slot.qid);
+    void write(id, (a) => ({ answers: clearResponse(a.answers, slot.qid) }));
+  };
 
   const submit = useCallback(
     async (auto: boolean) => {
@@ -230,7 +239,14 @@ export function TestDialog({
                     {t('sectionLabel', { section: partLabel(slot.part, t) })} · {t('marksInfo', { mpq: slot.part.mpq, nm: slot.part.nm })}
                   </Text>
                 </div>
-                <QuestionView key={`${slot.qid}-${lang}`} question={question} lang={lang} fontSize={fontSize} ua={ua} onAnswer={onAnswer} />
+                <QuestionView
+                  key={`${slot.qid}-${lang}-${cleared}`}
+                  question={question}
+                  lang={lang}
+                  fontSize={fontSize}
+                  ua={slot.qid === clearedQid ? null : ua}
+                  onAnswer={onAnswer}
+                />
               </>
             ) : (
               <Text>{t('notConfigured')}</Text>

@@ -1,0 +1,31 @@
+import { useCallback } from 'react';
+import { combineLatest, map } from 'rxjs';
+import type { ExamResultDoc } from '../../../../../sync-protocol/src/sync/exam-result';
+import type { ReplicaDatabase } from '../../../db/database';
+import { useReplicaQuery } from '../../../db/use-replica-query';
+import type { QuestionSet } from './use-test-data';
+import type { Attempt, Detail } from '../lib/test-engine';
+
+export type StoredResult = Omit<ExamResultDoc, '_deleted'>;
+
+/** The set, its questions, the learner's attempts and results for it, live from the replica. */
+export function useResultData(qsid: string) {
+  const query = useCallback(
+    (db: ReplicaDatabase) =>
+      combineLatest([
+        db.question_set.findOne(qsid).$,
+        db.qs_detail.findOne(qsid).$,
+        db.test_summary.find({ selector: { qsid } }).$,
+        db.exam_result.find({ selector: { qsid } }).$,
+      ]).pipe(
+        map(([set, detail, attempts, results]) => ({
+          set: (set?.toJSON() as QuestionSet | undefined) ?? null,
+          detail: (detail?.toJSON() as Detail | undefined) ?? null,
+          attempts: attempts.map((a) => a.toJSON() as Attempt).sort((a, b) => b.st - a.st),
+          results: results.map((r) => r.toJSON() as StoredResult),
+        })),
+      ),
+    [qsid],
+  );
+  return useReplicaQuery(query);
+}

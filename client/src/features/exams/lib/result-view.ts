@@ -1,0 +1,115 @@
+import type { TestQuestion } from '../../../../../sync-protocol/src/sync/qs-detail';
+import type { ResultQuestion } from '../../../../../sync-protocol/src/sync/exam-result';
+import type { StoredResult } from '../hooks/use-result-data';
+import type { QuestionSet } from '../hooks/use-test-data';
+import { type Attempt, type Detail, partsOf, slotsOf } from './test-engine';
+
+/** Key of the main part in results (spec §3: "the main part under wos"). */
+export const MAIN_PART = 'wos';
+
+export type QuestionOutcome = {
+  qid: string;
+  /** Number of the question in the test (as the palette showed it). */
+  n: number;
+  question: ResultQuestion | TestQuestion | undefined;
+  ua: string | string[] | null;
+  ca: string[] | null;
+  mg: number | null;
+  verdict: 'correct' | 'incorrect' | 'unanswered' | 'pending';
+  timeMs: number;
+};
+
+export type ResultView = {
+  qsid: string;
+  /** Scored by the server (else: a practice set scored on this device). */
+  fromServer: boolean;
+  submittedAt: number;
+  totalMarks: number;
+  total: number;
+  answered: number;
+  right: number;
+  wrong: number;
+  pending: number;
+  late: boolean;
+  timeMs: number;
+  parts: { key: string; label: string; marks: number; outOf: number; timeMs: number; questions: QuestionOutcome[] }[];
+};
+
+type Data = { set: QuestionSet | null; detail: Detail | null; attempts: Attempt[]; results: StoredResult[] };
+
+/**
+ * What the result page shows, from a stored result and the attempt it scored: per part the marks
+ * out of the part's maximum and per question the verdict, the answers and the time spent. The
+ * verdict follows the marks: more than 0 is correct, less than 0 incorrect; 0 with an answer is
+ * correct only where the part gives 0 marks per question, so it is decided by the correct
+ * answers (`isRight`).
+ */
+export function buildResultView(
+  data: Data,
+  t: (key: 'main') => string,
+  isRight: (q: ResultQuestion | TestQuestion, ua: string | string[]) => boolean | null,
+  scoreLocally?: (detail: Detail, attempt: Attempt) => StoredResult | null,
+): ResultView | null {
+  const attempt = data.attempts.find((a) => a.status === 'SUBMITTED');
+  if (!attempt) return null;
+  const stored = data.results.find((r) => r.attemptId === attempt.id) ?? null;
+  const local = !stored && data.detail && !data.detail.isM && scoreLocally ? scoreLocally(data.detail, attempt) : null;
+  const result = stored ?? local;
+  if (!result) return null;
+
+  const byId = new Map<string, ResultQuestion | TestQuestion>((data.detail?.questions ?? []).map((q) => [q.id, q]));
+  for (const q of result.questions) byId.set(q.id, q);
+  const numbers = new Map<string, number>();
+  if (data.detail) for (const s of slotsOf(partsOf(data.detail))) numbers.set(s.qid, s.n);
+
+  let right = 0;
+  let wrong = 0;
+  let pending = 0;
+  let answered = 0;
+  let timeMs = 0;
+  const order = (key: string) => (key === MAIN_PART ? -1 : (data.detail?.sections[key]?.o ?? 0));
+  const parts = Object.entries(result.userRes)
+    .filter(([, qs]) => Object.keys(qs).length > 0)
+    .sort(([a], [b]) => order(a) - order(b) || a.localeCompare(b))
+    .map(([key, qs]) => {
+      let partTime = 0;
+      const questions = Object.entries(qs)
+        .map(([qid, r]): QuestionOutcome => {
+          const question = byId.get(qid);
+          const ua = r.ua;
+          const has = ua !== null && !(Array.isArray(ua) && ua.length === 0) && ua !== '';
+          let verdict: QuestionOutcome['verdict'];
+          if (!has) verdict = 'unanswered';
+          else if (r.mg === null) verdict = 'pending';
+          else if (r.mg > 0) verdict = 'correct';
+          else if (r.mg < 0) verdict = 'incorrect';
+          else verdict = question && isRight(question, ua) ? 'correct' : 'incorrect';
+          if (has) answered++;
+          if (verdict === 'correct') right++;
+          if (verdict === 'incorrect') wrong++;
+          if (verdict === 'pending') pending++;
+          const spent = attempt.answers[qid]?.t ?? 0;
+          partTime += spent;
+          const ca = question && 'ca' in question && question.ca ? question.ca : null;
+          return { qid, n: numbers.get(qid) ?? 0, question, ua, ca, mg: r.mg, verdict, timeMs: spent };
+        })
+        .sort((a, b) => a.n - b.n);
+      timeMs += partTime;
+      return { key, label: key === MAIN_PART ? t('main') : key, marks: result.marks[key] ?? 0, outOf: result.outOf[key] ?? 0, timeMs: partTime, questions };
+    });
+
+  return {
+    qsid: result.qsid,
+    fromServer: stored !== null,
+    submittedAt: result.submittedAt || attempt.submittedAt || attempt.updatedAt,
+    totalMarks: result.totalMarks,
+    total: result.total,
+    answered,
+    right,
+    wrong,
+    pending,
+    late: result.late,
+    timeMs: attempt.elapsed ?? timeMs,
+    parts,
+  };
+}
