@@ -11,6 +11,7 @@ import {
   openDevice,
   prng,
   pullAll,
+  resultRows,
   startServer,
   type TestServer,
 } from './harness';
@@ -199,6 +200,12 @@ test(`random faults for a while (requests lost, answers lost, 5xx; seed ${seed})
     expect(Object.fromEntries(Object.entries(doc.answers as Record<string, { ua: string }>).map(([q, v]) => [q, v.ua])), id).toEqual(answers);
     expect(doc.status, id).toBe(submitted.has(id) ? 'SUBMITTED' : 'IN_PROGRESS');
   }
+  // Each submission scored once (lost answers made the device push some of them again), and
+  // the results came back to both devices (expectConverged compared exam_result too).
+  expect(submitted.size).toBeGreaterThan(0);
+  const results = resultRows(server, P).filter((r) => r.attemptId.startsWith('fault-'));
+  expect(results.map((r) => r.attemptId).sort()).toEqual([...submitted].sort());
+  expect(Object.values(final.exam_result).filter((r) => String(r.attemptId).startsWith('fault-'))).toHaveLength(submitted.size);
   await eventually(() => a.status().pending === 0 && b.status().pending === 0, 20_000, 'nothing pending');
   await eventually(() => a.status().phase === 'synced', 20_000, 'a synced');
   await expectNoDuplicates([a, b]);

@@ -11,7 +11,7 @@ import { expect } from 'vitest';
 import { openReplicaDatabase, type ReplicaDatabase } from '../../client/src/db/database';
 import { startReplication, type Replication, type ReplicationOptions } from '../../client/src/db/replication';
 import type { SyncStatus } from '../../client/src/db/sync-status';
-import { attempt as attemptTable, person } from '../../server/src/db/schema';
+import { attempt as attemptTable, examResult, person } from '../../server/src/db/schema';
 import { JWT_AUDIENCE, JWT_ISSUER } from '../../server/src/lib/jwt';
 import { type Harness, startHarness } from '../../server/src/test/harness';
 import { COLLECTIONS, type CollectionName } from '../../sync-protocol/src/sync/envelopes';
@@ -308,6 +308,11 @@ function comparable(name: CollectionName, doc: Doc): Doc {
 /** The person's rows of the server's `attempt` table (SQLite, read with Drizzle). */
 export function attemptRows(server: TestServer, personId: string) {
   return server.harness.deps.db.select().from(attemptTable).where(eq(attemptTable.personId, personId)).all();
+}
+
+/** The person's rows of the server's `exam_result` table: one per scored submission. */
+export function resultRows(server: TestServer, personId: string) {
+  return server.harness.deps.db.select().from(examResult).where(eq(examResult.personId, personId)).all();
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   Network,
   newAttempt,
   openDevice,
+  resultRows,
   startServer,
   type SyncRequest,
   type TestServer,
@@ -204,9 +205,11 @@ test('a submitted attempt is immutable: a device that changed or deleted it offl
   expect(final.test_summary['submitted-x']).toMatchObject({ status: 'SUBMITTED', answers: { 'q-gk-001': { ua: 'a', status: 'ANSWERED' } } });
   expect(Object.keys(final.test_summary['submitted-x']!.answers as object)).toEqual(['q-gk-001']);
   expect(final.test_summary['submitted-y']).toMatchObject({ status: 'SUBMITTED' });
-  // The server's rows did not change at all (same revision).
+  // The server's rows did not change at all (same revision), and each was scored once.
   expect(row('submitted-x')).toEqual(submitted.x);
   expect(row('submitted-y')).toEqual(submitted.y);
+  expect(resultRows(server, P).filter((r) => r.attemptId.startsWith('submitted-')).map((r) => r.attemptId).sort()).toEqual(['submitted-x', 'submitted-y']);
+  expect(Object.values(final.exam_result).filter((r) => String(r.attemptId).startsWith('submitted-'))).toHaveLength(2);
   await eventually(() => b.status().pending === 0, 20_000, 'nothing pending on b');
 }, 60_000);
 
@@ -228,5 +231,7 @@ test('an expired login (401) keeps the queued attempt: signed-out, then a fresh 
   await eventually(() => row('r401-queued') !== undefined, 20_000, 'the queued attempt uploads');
   expect(row('r401-queued')).toMatchObject({ status: 'SUBMITTED', answers: { 'q-gk-001': { ua: 'a', status: 'ANSWERED' } } });
   await eventually(() => d.status().pending === 0 && d.status().phase === 'synced', 20_000, 'synced, nothing pending');
+  // The result of the submission comes back to the device.
+  await eventually(async () => (await d.db.exam_result.find({ selector: { attemptId: 'r401-queued' } }).exec()).length === 1, 20_000, 'result on the device');
   await expectConverged(server, token, [d]);
 }, 60_000);
