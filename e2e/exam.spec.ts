@@ -105,3 +105,32 @@ test('the whole mock test offline: answers of every type, review marks, a reload
   await expect(page.getByTestId('outcome-q-gk-006').getByTestId('verdict')).toHaveText('Unanswered');
   await expect(page.getByTestId('outcome-q-gk-009').getByTestId('verdict')).toHaveText('Unanswered');
 });
+
+test('a one-minute test submits itself at zero and is scored', async ({ page, request }) => {
+  test.setTimeout(150_000);
+  // The editor publishes a one-minute mock through the question-set API.
+  const login = await request.post('/api/UserLogin/login', {
+    headers: { authorization: `Basic ${Buffer.from('editor@example.com:editor1234').toString('base64')}` },
+  });
+  const token = (await login.json()).token as string;
+  const created = await request.patch('/api/question/updateQuestionSet', {
+    headers: { authorization: `Bearer ${token}` },
+    data: { l: 'One-minute check', mpq: 1, tm: 2, nm: 0, dur: 1, isM: true, inst: '<p>Quick.</p>', q: ['q-gk-001', 'q-gk-003'], sections: {}, pts: Math.floor(Date.now() / 60_000) - 1 },
+  });
+  expect(created.ok()).toBe(true);
+  const { id } = (await created.json()) as { id: string };
+
+  await loginAs(page, 'learner');
+  await page.goto('/exam-list');
+  const card = page.getByTestId(`exam-card-${id}`);
+  await expect(card.getByTestId('availability')).toHaveText('On this device', { timeout: 20_000 });
+  await card.getByRole('link', { name: 'Take Test' }).click();
+  await page.getByRole('button', { name: 'Start Test' }).click();
+  await expect(page.getByTestId('timer')).toHaveText(/0 Hour, 0 Min, [0-9]+ Sec/);
+  await expect(page.getByTestId('timer')).toHaveAttribute('data-tone', 'red');
+  await pick(page, 0);
+  // No click on Submit: at zero the test submits itself (spec §4, issue 5).
+  await expect(page).toHaveURL(new RegExp(`/exam-result/${id}/true$`), { timeout: 75_000 });
+  await expect(page.getByText('Time is up. Your test was submitted automatically.')).toBeVisible();
+  await expect(page.getByTestId('total-marks')).toHaveText(/out of 2$/, { timeout: 30_000 });
+});

@@ -7,7 +7,7 @@ import { paths } from '../../../config/paths';
 import { serverClock } from '../../../db/server-clock';
 import { useSession } from '../../../hooks/use-session';
 import { loadDevanagariFonts } from '../../../lib/fonts';
-import { notifyError } from '../../../lib/notify';
+import { notifyError, notifyWarning } from '../../../lib/notify';
 import { rememberRedirect } from '../../../lib/session';
 import { useAttemptWriter } from '../hooks/use-attempt-writer';
 import { useTestData } from '../hooks/use-test-data';
@@ -70,8 +70,9 @@ export default function ExamIntroPage() {
 
   // Submitting marks the attempt submitted on the device at once and closes the test; the
   // replication uploads it when online (ARCHITECTURE decision 3).
-  const submit = async (_auto: boolean) => {
+  const submit = async (auto: boolean) => {
     if (!active || !data?.set) return;
+    if (auto) notifyWarning(t('autoSubmitted'));
     const qsid = data.set.id;
     await writer.write(active.id, () => ({ status: 'SUBMITTED', submittedAt: serverClock.now() }));
     closeTest();
