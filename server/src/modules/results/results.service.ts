@@ -75,6 +75,7 @@ function prepare(db: DB) {
       })
       .onConflictDoNothing({ target: examResult.attemptId })
       .prepare(),
+    resultOfAttempt: db.select().from(examResult).where(eq(examResult.attemptId, P('attemptId'))).prepare(),
     schemes: new LRUCache<string, Scheme>({ max: 1000 }),
   };
 }
@@ -144,14 +145,9 @@ export function registerScoring(): void {
   onAttemptSubmitted(scoreSubmitted);
 }
 
-function setRowOf(db: Conn, qsid: string) {
-  return db.select().from(questionSet).where(eq(questionSet.id, qsid)).get();
-}
-
-function response(db: Conn, row: ResultRow): Omit<ExamResultResponse, 'success'> {
+function response(db: DB, row: ResultRow, set: typeof questionSet.$inferSelect | undefined): Omit<ExamResultResponse, 'success'> {
   const [doc] = examResultDocs(db, [row]);
   const { _deleted: _d, ...rest } = doc!;
-  const set = setRowOf(db, row.qsid);
   return { qs: set ? setView(set) : null, ...rest };
 }
 
@@ -162,7 +158,8 @@ function response(db: Conn, row: ResultRow): Omit<ExamResultResponse, 'success'>
  */
 export function submit(deps: Deps, me: Principal, input: Submission): ExamResultResponse {
   registerScoring();
-  const set = setRowOf(deps.db, input.qsid);
+  const q = queries(deps.db);
+  const set = q.setRow.get({ id: input.qsid });
   if (!set || set.deleted || !set.published) throw badRequest(MSG.questionSetNotConfigured);
   const inSet = new Set(questionIdsOf(set));
   for (const qid of Object.keys(input.ures)) {
@@ -184,9 +181,9 @@ export function submit(deps: Deps, me: Principal, input: Submission): ExamResult
     _deleted: false,
   };
   pushTestSummaries(deps, me, [{ newDocumentState: doc, assumedMasterState: null }]);
-  const row = deps.db.select().from(examResult).where(eq(examResult.attemptId, doc.id)).get();
+  const row = q.resultOfAttempt.get({ attemptId: doc.id });
   if (!row) throw new Error('submission was not scored');
-  return { success: true, msg: MSG.testSubmitted, ...response(deps.db, row) };
+  return { success: true, msg: MSG.testSubmitted, ...response(deps.db, row, set) };
 }
 
 /** The caller's latest result for a set: the latest submission, then the latest stored. */
@@ -204,7 +201,7 @@ function latestOf(db: Conn, personId: string, qsid: string): ResultRow | undefin
 export function getExamResult(deps: Deps, me: Principal, qsid: string): ExamResultResponse {
   const row = latestOf(deps.db, me.id, qsid);
   if (!row) throw notFound(MSG.resultNotFound);
-  return { success: true, ...response(deps.db, row) };
+  return { success: true, ...response(deps.db, row, queries(deps.db).setRow.get({ id: row.qsid })) };
 }
 
 /**
@@ -245,7 +242,7 @@ export function participants(deps: Deps, qsid: string) {
  * marks, the total and the pending count follow, and the result replicates to its learner.
  */
 export function evaluate(deps: Deps, actor: Principal, input: { resultId: string; qid: string; mg: number }) {
-  const { doc, personId } = deps.db.transaction((tx) => {
+  const after = deps.db.transaction((tx) => {
     const before = tx.select().from(examResult).where(eq(examResult.id, input.resultId)).get();
     if (!before || before.deleted) throw notFound('Result not found');
     const part = Object.keys(before.userRes).find((k) => Object.hasOwn(before.userRes[k]!, input.qid));
@@ -275,8 +272,8 @@ export function evaluate(deps: Deps, actor: Principal, input: { resultId: string
       oldValue: { qid: input.qid, mg: old.mg, totalMarks: before.totalMarks, pending: before.pending },
       newValue: { qid: input.qid, mg: input.mg, totalMarks: after.totalMarks, pending: after.pending },
     });
-    return { doc: examResultDocs(tx, [after])[0]!, personId: after.personId };
+    return after;
   });
-  deps.events.emit({ collections: ['exam_result'], personId });
-  return { success: true as const, msg: MSG.answerEvaluated, data: doc };
+  deps.events.emit({ collections: ['exam_result'], personId: after.personId });
+  return { success: true as const, msg: MSG.answerEvaluated, data: examResultDocs(deps.db, [after])[0]! };
 }

@@ -1,10 +1,10 @@
-import { inArray } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import type { ExamResultDoc, ResultQuestion } from '../../../../sync-protocol/src/sync/exam-result';
 import type { QsDetailDoc, TestQuestion } from '../../../../sync-protocol/src/sync/qs-detail';
 import type { QuestionSetDoc } from '../../../../sync-protocol/src/sync/question-set';
 import type { TagDoc } from '../../../../sync-protocol/src/sync/tag';
 import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
-import type { Conn } from '../../db/client';
+import type { Conn, DB } from '../../db/client';
 import type { attempt, examResult, questionSet, tag } from '../../db/schema';
 import { question } from '../../db/schema';
 
@@ -159,15 +159,45 @@ export function resultQuestion(q: typeof question.$inferSelect): ResultQuestion 
 }
 
 /**
+ * Questions as results show them, per database, with the revision they were built from: a
+ * result carries up to 1000 questions in every language, and building them (reading and parsing
+ * their JSON columns) costs far more than asking which of them changed. The statements are
+ * prepared once per database (ids go in as one JSON array, through SQLite's json_each).
+ */
+const resultQuestions = new WeakMap<DB, ReturnType<typeof prepareResultQuestions>>();
+const MAX_CACHED_QUESTIONS = 20_000;
+function prepareResultQuestions(db: DB) {
+  const inIds = sql`${question.id} in (select value from json_each(${sql.placeholder('ids')}))`;
+  return {
+    revs: db.select({ id: question.id, rev: question.rev }).from(question).where(inIds).prepare(),
+    rows: db.select().from(question).where(inIds).prepare(),
+    cache: new Map<string, { rev: number; q: ResultQuestion }>(),
+  };
+}
+
+/**
  * Scored results with their questions (correct answers included: the learner has submitted).
  * The questions are those the result holds answers for (every question of the set when it was
  * scored), in part order, with their current texts; soft-deleted questions are still shown.
  */
-export function examResultDocs(db: Conn, rows: ResultRow[]): ExamResultDoc[] {
+export function examResultDocs(db: DB, rows: ResultRow[]): ExamResultDoc[] {
   const ids = [...new Set(rows.flatMap((r) => Object.values(r.userRes).flatMap((part) => Object.keys(part))))];
+  let p = resultQuestions.get(db);
+  if (!p) resultQuestions.set(db, (p = prepareResultQuestions(db)));
   const questions = new Map<string, ResultQuestion>();
-  for (let i = 0; i < ids.length; i += 500) {
-    for (const q of db.select().from(question).where(inArray(question.id, ids.slice(i, i + 500))).all()) questions.set(q.id, resultQuestion(q));
+  const stale: string[] = [];
+  for (const { id, rev } of p.revs.all({ ids: JSON.stringify(ids) })) {
+    const hit = p.cache.get(id);
+    if (hit && hit.rev === rev) questions.set(id, hit.q);
+    else stale.push(id);
+  }
+  if (stale.length > 0) {
+    if (p.cache.size + stale.length > MAX_CACHED_QUESTIONS) p.cache.clear();
+    for (const q of p.rows.all({ ids: JSON.stringify(stale) })) {
+      const built = resultQuestion(q);
+      p.cache.set(q.id, { rev: q.rev, q: built });
+      questions.set(q.id, built);
+    }
   }
   return rows.map((r) => examResultDoc(r, questions));
 }

@@ -1,0 +1,285 @@
+/**
+ * `npm run bench:exam`, server part: submissions of 100 answers scored and stored per second by
+ * the real app on 127.0.0.1 (target ≥ 2,000/s). A child process runs the app on a temporary data
+ * dir (seeded; a 100-question mock — 70 mcq1, 15 mcq2, 10 f, 5 s in a main part and two sections
+ * with their own marking — made through the editor API; 500 learners). The load generator pushes
+ * submitted attempts as devices do (POST /api/sync/v1/test_summary/push, one attempt per
+ * request, and a device's queued batch of 10) and submits online (POST /api/question/
+ * submitUserResponse); every accepted submission must end up as exactly one stored result.
+ * Overload answers (429/503 with Retry-After) are retried after the delay and counted.
+ * BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 8); BENCH_PROFILE=<dir> writes a CPU
+ * profile of the server process there.
+ */
+import { fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+/** Concurrent connections: enough to keep the server busy (more only queues on its one thread). */
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
+const LEARNERS = 500;
+const QUESTIONS = 100;
+
+type Ready = { port: number; tokens: string[]; qsid: string; questions: { id: string; qt: string; ca: string[]; ops: string[] }[] };
+
+if (process.env.BENCH_EXAM_ROLE === 'server') {
+  await serveApp();
+} else {
+  await drive();
+}
+
+/** The child: the real app, seeded, with the bench set made through the API. */
+async function serveApp() {
+  const { serve } = await import('@hono/node-server');
+  const { createApp } = await import('../server/src/app');
+  const { openDatabase } = await import('../server/src/db/client');
+  const { seedDatabase } = await import('../server/src/db/seed');
+  const { loadConfig, parseEnv } = await import('../server/src/env');
+  const { createEventBus } = await import('../server/src/lib/events');
+  const { signToken } = await import('../server/src/lib/jwt');
+  const { createLogger } = await import('../server/src/lib/logger');
+  const { createLocalOutbox } = await import('../server/src/lib/outbox');
+  const { createRateLimits } = await import('../server/src/lib/rate-limit');
+  const { publishDue } = await import('../server/src/modules/sync/publish');
+  const { attempt, examResult, person } = await import('../server/src/db/schema');
+  const { count, eq } = await import('drizzle-orm');
+
+  const dir = mkdtempSync(path.join(tmpdir(), 'pm-bench-exam-'));
+  const config = loadConfig(parseEnv({ DATA_DIR: dir, LOG_LEVEL: 'silent' }));
+  const log = createLogger('silent');
+  const database = openDatabase(config.dataDir);
+  await seedDatabase(database.db);
+  const db = database.db;
+  const deps = { db, config, outbox: createLocalOutbox(db, log), rates: createRateLimits(db), log, events: createEventBus() };
+  publishDue(deps);
+  const app = createApp(deps);
+
+  db.transaction((tx) => {
+    for (let p = 0; p < LEARNERS; p++) {
+      tx.insert(person).values({ id: `bench-learner-${p}`, name: `Bench Learner ${p}`, mobile: `+9180000${String(p).padStart(5, '0')}`, passwordHash: 'x' }).run();
+    }
+  });
+  const tokens = await Promise.all(Array.from({ length: LEARNERS }, (_, p) => signToken(config.jwtSecret, { sub: `bench-learner-${p}`, tv: 0 })));
+  const editor = await signToken(config.jwtSecret, { sub: 'demo-editor', tv: 0 });
+
+  // 100 questions and the set, through the editor API.
+  const call = async (method: string, url: string, body: unknown) => {
+    const res = await app.request(`/api${url}`, { method, headers: { authorization: `Bearer ${editor}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const json = (await res.json()) as { success: boolean; id: string; msg?: string };
+    if (!json.success) throw new Error(`${method} ${url}: ${json.msg}`);
+    return json;
+  };
+  const questions: Ready['questions'] = [];
+  for (let i = 0; i < QUESTIONS; i++) {
+    const qt = i < 70 ? 'mcq1' : i < 85 ? 'mcq2' : i < 95 ? 'f' : 's';
+    const mcq = qt === 'mcq1' || qt === 'mcq2';
+    const ops = mcq ? { a: `<p>Option A of ${i}</p>`, b: `<p>Option B of ${i}</p>`, c: `<p>Option C of ${i}</p>`, d: `<p>Option D of ${i}</p>` } : {};
+    const ca = qt === 'mcq1' ? ['abcd'[i % 4]!] : qt === 'mcq2' ? ['a', 'c'] : qt === 'f' ? [`${i * 7}`, `answer ${i}`] : ['A model answer.'];
+    const body = {
+      q: `<p>Bench question ${i}: <b>what</b> is the answer? H<sub>2</sub>O, x<sup>2</sup></p>`,
+      ops,
+      ca,
+      qt,
+      d: String((i % 5) + 1),
+      s: 'gk',
+      trans: { hi: { q: `<p>प्रश्न ${i}: उत्तर क्या है?</p>`, ops: mcq ? { a: 'क', b: 'ख', c: 'ग', d: 'घ' } : {}, ca: qt === 'f' ? [`${i * 7}`] : mcq ? ca : [] } },
+    };
+    const r = await call('POST', '/question', body);
+    questions.push({ id: r.id, qt, ca, ops: Object.keys(ops) });
+  }
+  const ids = questions.map((q) => q.id);
+  const set = await call('PATCH', '/question/updateQuestionSet', {
+    l: 'Bench mock: 100 questions',
+    mpq: 1,
+    tm: 40,
+    nm: 0.25,
+    dur: 60,
+    isM: true,
+    inst: '<p>Bench</p>',
+    q: ids.slice(0, 40),
+    sections: {
+      Reasoning: { q: ids.slice(40, 70), mpq: 2, tm: 60, nm: 0.5, o: 1 },
+      Mixed: { q: ids.slice(70), mpq: 3, tm: 90, nm: 1, o: 2 },
+    },
+    pts: Math.floor(Date.now() / 60_000) - 1,
+  });
+
+  const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) => {
+    process.send?.({ ready: true, port: info.port, tokens, qsid: set.id, questions } satisfies Ready & { ready: true });
+  });
+  process.on('message', (m: { count?: boolean } | string) => {
+    if (m === 'stop') {
+      server.close();
+      database.close();
+      rmSync(dir, { recursive: true, force: true });
+      process.exit(0);
+    }
+    if (typeof m === 'object' && m.count) {
+      const attempts = db.select({ n: count() }).from(attempt).where(eq(attempt.qsid, set.id)).get()!.n;
+      const results = db.select({ n: count() }).from(examResult).where(eq(examResult.qsid, set.id)).get()!.n;
+      const submitted = db.select({ n: count() }).from(attempt).where(eq(attempt.status, 'SUBMITTED')).get()!.n;
+      process.send?.({ counted: { attempts, results, submitted } });
+    }
+  });
+}
+
+/** The parent: the load generator. */
+async function drive() {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const child = fork(fileURLToPath(import.meta.url), [], {
+    execArgv: ['--import', 'tsx', ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [])],
+    env: { ...process.env, BENCH_EXAM_ROLE: 'server' },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    cwd: path.dirname(here),
+  });
+  const ready = await new Promise<Ready>((resolve, reject) => {
+    child.on('message', (m: Partial<Ready> & { ready?: boolean }) => m.ready && resolve(m as Ready));
+    child.on('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+  });
+  const counts = () =>
+    new Promise<{ attempts: number; results: number; submitted: number }>((resolve) => {
+      const on = (m: { counted?: { attempts: number; results: number; submitted: number } }) => {
+        if (m.counted) {
+          child.off('message', on);
+          resolve(m.counted);
+        }
+      };
+      child.on('message', on);
+      child.send({ count: true });
+    });
+
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  const base = `http://127.0.0.1:${ready.port}`;
+  function send(url: string, token: string, body: string) {
+    return new Promise<{ status: number; retryAfter: number; text: string }>((resolve, reject) => {
+      const req = http.request(
+        base + url,
+        { method: 'POST', agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-sync-protocol': '1.0.0' } },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (d: string) => (text += d));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: Number(res.headers['retry-after'] ?? 1), text }));
+          res.on('error', reject);
+        },
+      );
+      req.setTimeout(30_000, () => req.destroy(new Error('timeout')));
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  // Answers: a realistic mix — mostly answered, some right, some wrong, some skipped or marked.
+  let seq = 0;
+  const answersFor = (n: number) => {
+    const answers: Record<string, { ua: string | string[] | null; status: string; t: number }> = {};
+    ready.questions.forEach((q, i) => {
+      const r = (n * 31 + i * 17) % 10;
+      const status = r === 0 ? 'VISITED' : r === 1 ? 'MARKED' : r === 2 ? 'ANSWERED_MARKED' : 'ANSWERED';
+      let ua: string | string[] | null;
+      if (r === 0) ua = null;
+      else if (q.qt === 'mcq1') ua = r < 6 ? q.ca[0]! : 'b';
+      else if (q.qt === 'mcq2') ua = r < 6 ? ['c', 'a'] : ['a'];
+      else if (q.qt === 'f') ua = r < 6 ? ` ${q.ca[1]!.toUpperCase()} ` : 'no idea';
+      else ua = 'An essay answer of a few words.';
+      answers[q.id] = { ua, status, t: 1000 + r * 500 };
+    });
+    return answers;
+  };
+  const submission = () => {
+    const n = ++seq;
+    const now = Date.now();
+    return {
+      id: `bench-exam-${process.pid}-${n}`,
+      qsid: ready.qsid,
+      st: now - 1_800_000,
+      sfs: 0,
+      lsq: null,
+      index: 99,
+      selectedSection: 'Mixed',
+      answers: answersFor(n),
+      status: 'SUBMITTED',
+      submittedAt: now,
+      elapsed: 1_790_000,
+      updatedAt: now,
+      _deleted: false,
+    };
+  };
+
+  type Mode = { name: string; perRequest: number; url: string; body: () => string };
+  const modes: Mode[] = [
+    { name: 'push, 1 attempt per request', perRequest: 1, url: '/api/sync/v1/test_summary/push', body: () => JSON.stringify([{ newDocumentState: submission(), assumedMasterState: null }]) },
+    {
+      name: 'push, a queued batch of 10',
+      perRequest: 10,
+      url: '/api/sync/v1/test_summary/push',
+      body: () => JSON.stringify(Array.from({ length: 10 }, () => ({ newDocumentState: submission(), assumedMasterState: null }))),
+    },
+    {
+      name: 'submitUserResponse (online)',
+      perRequest: 1,
+      url: '/api/question/submitUserResponse',
+      body: () => JSON.stringify({ qsid: ready.qsid, ures: Object.fromEntries(Object.entries(answersFor(++seq)).map(([k, v]) => [k, v.status === 'ANSWERED' || v.status === 'ANSWERED_MARKED' ? v.ua : null])) }),
+    },
+  ];
+
+  async function run(mode: Mode, seconds: number) {
+    let done = 0;
+    let overload = 0;
+    let failed = 0;
+    let worker = 0;
+    const end = performance.now() + seconds * 1000;
+    const one = async () => {
+      const token = ready.tokens[worker++ % ready.tokens.length]!;
+      while (performance.now() < end) {
+        const body = mode.body();
+        for (;;) {
+          const r = await send(mode.url, token, body);
+          if (r.status === 200) {
+            done += mode.perRequest;
+            break;
+          }
+          if (r.status === 429 || r.status === 503) {
+            overload++;
+            await new Promise((res) => setTimeout(res, r.retryAfter * 1000 * Math.random()));
+            continue;
+          }
+          failed++;
+          if (failed < 3) console.error(`${mode.name}: ${r.status} ${r.text.slice(0, 200)}`);
+          break;
+        }
+      }
+    };
+    const t = performance.now();
+    await Promise.all(Array.from({ length: CONNECTIONS }, one));
+    return { rate: done / ((performance.now() - t) / 1000), done, overload, failed };
+  }
+
+  try {
+    await run(modes[0]!, 1); // warm-up: JIT, prepared statements, the marking scheme cache
+    const before = await counts();
+    const rows: { mode: Mode; rate: number; done: number; overload: number; failed: number }[] = [];
+    let accepted = 0;
+    for (const mode of modes) {
+      const r = await run(mode, SECONDS);
+      rows.push({ mode, ...r });
+      accepted += r.done;
+    }
+    const after = await counts();
+    const stored = after.results - before.results;
+    console.log(`\nbench:exam (server) — 127.0.0.1, ${CONNECTIONS} connections, ${SECONDS} s per mode, a ${QUESTIONS}-question mock (mcq1, mcq2, f, s; 3 parts)\n`);
+    for (const r of rows) {
+      console.log(`${r.mode.name.padEnd(32)} ${r.rate.toFixed(0).padStart(6)} submissions/s scored and stored   (${r.done} accepted, ${r.overload} retried after 429/503, ${r.failed} failed)`);
+    }
+    const headline = rows[0]!.rate;
+    console.log(`\ntarget ≥ 2,000 submissions/s, one attempt per push: ${headline >= 2000 ? 'met' : 'NOT met'} (${headline.toFixed(0)}/s)`);
+    console.log(`stored: ${stored} results for ${accepted} accepted submissions, ${after.attempts - before.attempts} attempts (exactly one each: ${stored === accepted && after.attempts - before.attempts === accepted ? 'yes' : 'NO'})`);
+    if (stored !== accepted) process.exitCode = 1;
+  } finally {
+    child.send('stop');
+    agent.destroy();
+  }
+}
