@@ -1,9 +1,10 @@
 import { DEFAULT_EXAM_SECONDS } from '../../../../sync-protocol/src/question-set';
-import type { QuestionType } from '../../../../sync-protocol/src/question';
+import { type AnswerKey, answerKey, isEmptyAnswer, isEvaluated, isRight, normaliseText } from '../../../../sync-protocol/src/marking';
 import type { UserRes } from '../../../../sync-protocol/src/sync/exam-result';
 
 /*
  * The marking rules, as pure functions (README "Answers and marking" says the same in words).
+ * Matching one answer (normalising, mcq keys) is shared with devices: sync-protocol/src/marking.ts.
  *
  * - Parts: the main part (key `wos`) uses the set's own mpq/nm; a section its own; a sub-section
  *   its own, and a section with sub-sections is reported as one part under the section's name
@@ -27,7 +28,7 @@ export const MAIN_PART = 'wos';
 export const GRACE_MS = 120_000;
 
 /** A question as scoring needs it. `accepted` holds normalised texts (f) or option keys (mcq). */
-export type KeyQuestion = { id: string; qt: QuestionType; accepted: ReadonlySet<string> };
+export type KeyQuestion = AnswerKey & { id: string };
 
 /** One part of a set with its marking and questions in order. */
 export type ScoringPart = { key: string; mpq: number; nm: number; questions: KeyQuestion[] };
@@ -50,65 +51,11 @@ export type Score = {
   wrong: number;
 };
 
-const DEVANAGARI_ZERO = 0x0966;
+export { isEmptyAnswer, isEvaluated, isRight, normaliseText };
 
-/**
- * Text of a fill-in answer as compared: Unicode NFC, Devanagari digits ०-९ read as 0-9, inner
- * whitespace collapsed to one space, trimmed, case-folded (upper then lower case, so ß and SS
- * meet), and NFC again (case mapping can decompose).
- */
-export function normaliseText(s: string): string {
-  return s
-    .normalize('NFC')
-    .replace(/[\u0966-\u096F]/g, (d) => String(d.charCodeAt(0) - DEVANAGARI_ZERO))
-    .replace(/\s+/g, ' ')
-    .trim()
-    .toUpperCase()
-    .toLowerCase()
-    .normalize('NFC');
-}
-
-/** The accepted answers of a question: its own and those of its translations. */
-export function keyQuestion(q: { id: string; qt: string; ca: string[]; trans: Record<string, { ca: string[] }> }): KeyQuestion {
-  const qt = q.qt as QuestionType;
-  const all = [...q.ca, ...Object.values(q.trans).flatMap((t) => t.ca ?? [])];
-  // Option keys are exact (the translations repeat the same keys); texts are normalised.
-  const accepted = qt === 'f' ? all.map(normaliseText).filter(Boolean) : qt === 's' ? [] : q.ca;
-  return { id: q.id, qt, accepted: new Set(accepted) };
-}
-
-/** null, '', whitespace only, [] and lists of empty strings are no answer. */
-export function isEmptyAnswer(ua: unknown): boolean {
-  if (ua === null || ua === undefined) return true;
-  if (typeof ua === 'string') return ua.trim() === '';
-  if (Array.isArray(ua)) return ua.every((x) => typeof x !== 'string' || x.trim() === '');
-  return true;
-}
-
-/** Whether an answer counts (see the rules above). */
-export function isEvaluated(entry: { ua: unknown; status: string } | undefined): boolean {
-  return !!entry && (entry.status === 'ANSWERED' || entry.status === 'ANSWERED_MARKED') && !isEmptyAnswer(entry.ua);
-}
-
-/** true / false for auto-scored types; null for s (awaits an editor). */
-export function isRight(q: KeyQuestion, ua: unknown): boolean | null {
-  switch (q.qt) {
-    case 'mcq1': {
-      // One option key; a one-element list is read as that key.
-      const key = typeof ua === 'string' ? ua : Array.isArray(ua) && ua.length === 1 ? ua[0] : undefined;
-      return typeof key === 'string' && q.accepted.size === 1 && q.accepted.has(key);
-    }
-    case 'mcq2': {
-      const chosen = new Set(typeof ua === 'string' ? [ua] : Array.isArray(ua) ? (ua as unknown[]).filter((x): x is string => typeof x === 'string') : []);
-      if (chosen.size !== q.accepted.size) return false;
-      for (const k of chosen) if (!q.accepted.has(k)) return false;
-      return true;
-    }
-    case 'f':
-      return typeof ua === 'string' && q.accepted.has(normaliseText(ua));
-    case 's':
-      return null;
-  }
+/** The accepted answers of a question: its own and those of its translations (sync-protocol/src/marking.ts). */
+export function keyQuestion(q: { id: string; qt: string; ca: string[]; trans: Record<string, { ca?: string[] }> }): KeyQuestion {
+  return { id: q.id, ...answerKey(q) };
 }
 
 /** Sums without binary noise (0.1 + 0.2): marks are kept to 4 decimals. */
