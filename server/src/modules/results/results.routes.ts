@@ -8,11 +8,15 @@ import * as results from './results.service';
 /**
  * Submissions and results. Registering these routes also registers scoring with the push path of
  * replication (sync.service's onAttemptSubmitted), so a pushed submission is scored in the
- * transaction that stores it. Registered before questionRoutes: /question/:id would otherwise
+ * transaction that stores it, and scores any submitted attempt still without a result (the repair
+ * for a failed scoring). Registered before questionRoutes: /question/:id would otherwise
  * take /question/getExamResult.
  */
 export function resultRoutes(app: Hono<AppEnv>, deps: Deps) {
-  results.registerScoring();
+  results.registerScoring(deps.log);
+  // Submissions whose scoring failed earlier (logged then) are scored now.
+  const rescored = results.scoreUnscored(deps);
+  if (rescored > 0) deps.log.warn({ rescored }, 'submitted attempts without a result were scored');
   route(app, deps, 'POST /question/submitUserResponse', async (c) =>
     c.json(results.submit(deps, principalOf(c), await parseJson(c, submissionSchema))),
   );

@@ -9,6 +9,7 @@ import type { Conn, DB, Tx } from '../../db/client';
 import { attempt, examResult, question, questionSet, revisionCounter } from '../../db/schema';
 import { logActivity } from '../../lib/activity';
 import { badRequest, notFound } from '../../lib/errors';
+import type { Logger } from '../../lib/logger';
 import { nextRev } from '../../lib/revision';
 import { setView } from '../questions/question-sets.service';
 import { examResultDocs, questionIdsOf } from '../sync/sync.docs';
@@ -107,6 +108,17 @@ function schemeOf(db: DB, qsid: string): Scheme | undefined {
  * Returns whether a result was written.
  */
 export function scoreSubmitted(_tx: Tx, row: AttemptRow, ctx: SubmittedContext): boolean {
+  // A failure here must not fail the push: the device would send the same batch for ever. The
+  // attempt is kept, and scoreUnscored scores it at the next start.
+  try {
+    return storeScore(row, ctx);
+  } catch (err) {
+    scoringLog?.error({ err, attempt: row.id, qsid: row.qsid }, 'scoring failed; the attempt is kept and scored at the next start');
+    return false;
+  }
+}
+
+function storeScore(row: AttemptRow, ctx: SubmittedContext): boolean {
   const scheme = schemeOf(ctx.db, row.qsid);
   if (!scheme) return false;
   const s = score(scheme.parts, row.answers);
@@ -138,11 +150,45 @@ export function scoreSubmitted(_tx: Tx, row: AttemptRow, ctx: SubmittedContext):
 }
 
 let registered = false;
+let scoringLog: Logger | undefined;
 /** Registers scoring with the push path (once per process). */
-export function registerScoring(): void {
+export function registerScoring(log?: Logger): void {
+  scoringLog ??= log;
   if (registered) return;
   registered = true;
   onAttemptSubmitted(scoreSubmitted);
+}
+
+/** Most attempts one start scores afresh (the rest wait for the next start). */
+const MAX_RESCORED = 10_000;
+
+/**
+ * Scores submitted attempts that have no result — the repair for a scoring failure (see
+ * scoreSubmitted), run when the app starts. Each in its own transaction, as the push would.
+ * Returns how many results were written.
+ */
+export function scoreUnscored(deps: Pick<Deps, 'db' | 'events'>): number {
+  const rows = deps.db
+    .select()
+    .from(attempt)
+    .where(
+      and(
+        eq(attempt.status, 'SUBMITTED'),
+        eq(attempt.deleted, false),
+        sql`not exists (select 1 from ${examResult} where ${examResult.attemptId} = ${attempt.id})`,
+      ),
+    )
+    .limit(MAX_RESCORED)
+    .all();
+  let written = 0;
+  for (const row of rows) {
+    const now = Date.now();
+    if (deps.db.transaction((tx) => scoreSubmitted(tx, row, { db: deps.db, previous: undefined, now }))) {
+      written++;
+      deps.events.emit({ collections: ['exam_result'], personId: row.personId });
+    }
+  }
+  return written;
 }
 
 function response(db: DB, row: ResultRow, set: typeof questionSet.$inferSelect | undefined): Omit<ExamResultResponse, 'success'> {

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { examResultDocSchema } from '../../../../sync-protocol/src/sync/exam-result';
 import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
@@ -6,6 +6,7 @@ import { PROTOCOL_VERSION } from '../../../../sync-protocol/src/version';
 import { activityLog, attempt, examResult, questionSet } from '../../db/schema';
 import { nextRev } from '../../lib/revision';
 import { type Harness, startHarness } from '../../test/harness';
+import { scoreUnscored } from './results.service';
 
 let h: Harness;
 let learner: string;
@@ -360,5 +361,24 @@ describe('rank, participants and evaluation', () => {
       [expect.objectContaining({ qid, mg: null }), expect.objectContaining({ qid, mg: 1.5 })],
       [expect.objectContaining({ qid, mg: 1.5 }), expect.objectContaining({ qid, mg: 0.5 })],
     ]);
+  });
+});
+
+describe('a scoring failure never fails the push', () => {
+  test('the attempt is stored without a result, and scored when the app starts again', async () => {
+    const before = h.deps.db.select().from(questionSet).where(eq(questionSet.id, 'qs-practice-gk')).get()!;
+    // A set row that scoring cannot read (as a bug would): the push must still succeed.
+    h.deps.db.run(sql`update question_set set sections = 'null', detail_rev = detail_rev + 100000 where id = 'qs-practice-gk'`);
+    const d = attemptDoc({ qsid: 'qs-practice-gk', answers: { 'q-gk-001': { ua: 'b', status: 'ANSWERED' } } });
+    const r = await push(learner, [{ newDocumentState: d, assumedMasterState: null }]);
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual([]);
+    expect(h.deps.db.select().from(attempt).where(eq(attempt.id, d.id)).get()).toMatchObject({ status: 'SUBMITTED' });
+    expect(resultsOf(d.id)).toEqual([]);
+
+    h.deps.db.transaction((tx) => tx.update(questionSet).set({ sections: before.sections, detailRev: nextRev(tx) }).where(eq(questionSet.id, 'qs-practice-gk')).run());
+    expect(scoreUnscored(h.deps)).toBe(1);
+    expect(resultsOf(d.id)).toEqual([expect.objectContaining({ totalMarks: 1 })]);
+    expect(scoreUnscored(h.deps)).toBe(0);
   });
 });
