@@ -7,8 +7,8 @@
  * request, and a device's queued batch of 10) and submits online (POST /api/question/
  * submitUserResponse); every accepted submission must end up as exactly one stored result.
  * Overload answers (429/503 with Retry-After) are retried after the delay and counted.
- * BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 8); BENCH_PROFILE=<dir> writes a CPU
- * profile of the server process there.
+ * BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 8), BENCH_MODES (e.g. `0,2`: which of
+ * the three to run); BENCH_PROFILE=<dir> writes a CPU profile of the server process there.
  */
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -263,7 +263,8 @@ async function drive() {
     const before = await counts();
     const rows: { mode: Mode; rate: number; done: number; overload: number; failed: number }[] = [];
     let accepted = 0;
-    for (const mode of modes) {
+    const only = process.env.BENCH_MODES?.split(',').map(Number);
+    for (const mode of modes.filter((_, i) => !only || only.includes(i))) {
       const r = await run(mode, SECONDS);
       rows.push({ mode, ...r });
       accepted += r.done;
