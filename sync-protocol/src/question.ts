@@ -129,10 +129,12 @@ const questionFilters = {
 
 /**
  * GET /api/question?l&o&qids&s&c&t&e&qt&d. §9: the question list pages by 25; a test fetches
- * up to 1000 (`l=1000&o=0&qids=…`, answered in the order of `qids`).
+ * up to 1000 (`l=1000&o=0&qids=…`, answered in the order of `qids`). Without `l`, a page is 25
+ * questions, or all the `qids` asked for.
  */
+export const QUESTION_PAGE_SIZE = 25;
 export const questionListQuerySchema = z.strictObject({
-  l: z.coerce.number().int().min(1).max(1000).default(25),
+  l: z.coerce.number().int().min(1).max(1000).optional(),
   o: z.coerce.number().int().min(0).default(0),
   qids: commaList(idSchema, 1000),
   ...questionFilters,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { MSG } from '../../../../sync-protocol/src/messages';
-import { questionInputSchema, type QuestionListQuery } from '../../../../sync-protocol/src/question';
+import { QUESTION_PAGE_SIZE, questionInputSchema, type QuestionListQuery } from '../../../../sync-protocol/src/question';
 import type { Deps, Principal } from '../../context';
 import type { Conn } from '../../db/client';
 import { question, questionSet, tag } from '../../db/schema';
@@ -135,7 +135,7 @@ export function list(deps: Deps, query: QuestionListQuery) {
     .from(question)
     .where(filters(query))
     .orderBy(desc(question.createdAt), asc(question.id))
-    .limit(query.l)
+    .limit(query.l ?? (query.qids?.length ? query.qids.length : QUESTION_PAGE_SIZE))
     .offset(query.o)
     .all();
   if (query.qids?.length) {

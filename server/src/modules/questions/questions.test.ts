@@ -192,6 +192,10 @@ describe('questions', () => {
     const qids = ['q-reasoning-001', 'q-gk-003', 'q-hindi-018', 'q-arithmetic-002'];
     const r = await h.request('GET', `/question?l=1000&o=0&qids=${qids.join(',')}`, { token: editor });
     expect(r.body.data.map((q: { id: string }) => q.id)).toEqual(qids);
+    const many = (await h.request('GET', '/question?l=40', { token: editor })).body.data.map((q: { id: string }) => q.id);
+    expect(many).toHaveLength(40);
+    // Without l, every question asked for (not a page of 25).
+    expect((await h.request('GET', `/question?qids=${many.join(',')}`, { token: editor })).body.data).toHaveLength(40);
   });
 
   test('DELETE refuses a question a set holds (409 naming the set), soft-deletes one no set holds', async () => {
