@@ -85,6 +85,7 @@ export const ACCESS = {
   'POST /question/submitUserResponse': 'login',
   'GET /question/getExamResult': 'login',
   'GET /question/getRank': 'login',
+  'GET /question/getPendingEvaluations': ['QUESTION_EDITOR'],
   'PATCH /question/evaluate': ['QUESTION_EDITOR'],
   'GET /generic/getParticipantsCount': 'login',
 

@@ -43,3 +43,10 @@ export type ExamResultResponse = { success: true; msg?: string; qs: unknown } & 
 
 /** GET /api/question/getRank?qsid → rank among the latest results of every learner of the set. */
 export type RankResponse = { success: true; rank: number; of: number; percentile: number };
+
+/** GET /api/question/getPendingEvaluations?qsid&l&o: results with answers awaiting an editor, oldest first. */
+export const pendingQuerySchema = z.strictObject({
+  qsid: idSchema.optional(),
+  l: z.coerce.number().int().min(1).max(200).default(50),
+  o: z.coerce.number().int().min(0).default(0),
+});

@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import { evaluateSchema, participantsQuerySchema, resultQuerySchema, submissionSchema } from '../../../../sync-protocol/src/result';
+import { evaluateSchema, participantsQuerySchema, pendingQuerySchema, resultQuerySchema, submissionSchema } from '../../../../sync-protocol/src/result';
 import type { AppEnv, Deps } from '../../context';
 import { parseJson, parseQuery } from '../../lib/http';
 import { principalOf, route } from '../../lib/route';
@@ -22,6 +22,7 @@ export function resultRoutes(app: Hono<AppEnv>, deps: Deps) {
   );
   route(app, deps, 'GET /question/getExamResult', (c) => c.json(results.getExamResult(deps, principalOf(c), parseQuery(c, resultQuerySchema).qsid)));
   route(app, deps, 'GET /question/getRank', (c) => c.json(results.rank(deps, principalOf(c), parseQuery(c, resultQuerySchema).qsid)));
+  route(app, deps, 'GET /question/getPendingEvaluations', (c) => c.json(results.pendingEvaluations(deps, parseQuery(c, pendingQuerySchema))));
   route(app, deps, 'PATCH /question/evaluate', async (c) => c.json(results.evaluate(deps, principalOf(c), await parseJson(c, evaluateSchema))));
   route(app, deps, 'GET /generic/getParticipantsCount', (c) => c.json(results.participants(deps, parseQuery(c, participantsQuerySchema).quesSetId)));
 }

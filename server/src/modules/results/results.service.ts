@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import { MSG } from '../../../../sync-protocol/src/messages';
 import type { ExamResultResponse, RankResponse, Submission } from '../../../../sync-protocol/src/result';
 import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
 import type { Deps, Principal } from '../../context';
 import type { Conn, DB, Tx } from '../../db/client';
-import { attempt, examResult, question, questionSet, revisionCounter } from '../../db/schema';
+import { attempt, examResult, person, question, questionSet, revisionCounter } from '../../db/schema';
 import { logActivity } from '../../lib/activity';
 import { badRequest, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
@@ -280,6 +280,33 @@ export function participants(deps: Deps, qsid: string) {
     .where(and(eq(attempt.qsid, qsid), eq(attempt.deleted, false)))
     .get();
   return { success: true as const, p: row?.p ?? 0 };
+}
+
+/**
+ * GET /api/question/getPendingEvaluations?qsid&l&o: what an editor has to evaluate — one entry
+ * per answered subjective question still without marks, from the oldest submissions on, paged
+ * by result (`count` is the number of results with something pending).
+ */
+export function pendingEvaluations(deps: Deps, query: { qsid?: string | undefined; l: number; o: number }) {
+  const where = and(eq(examResult.deleted, false), sql`${examResult.pending} > 0`, query.qsid ? eq(examResult.qsid, query.qsid) : undefined);
+  const rows = deps.db
+    .select({ r: examResult, name: person.name })
+    .from(examResult)
+    .innerJoin(person, eq(person.id, examResult.personId))
+    .where(where)
+    .orderBy(asc(examResult.submittedAt), asc(examResult.rev))
+    .limit(query.l)
+    .offset(query.o)
+    .all();
+  const data = rows.flatMap(({ r, name }) =>
+    Object.values(r.userRes).flatMap((part) =>
+      Object.entries(part)
+        .filter(([, v]) => v.mg === null)
+        .map(([qid, v]) => ({ resultId: r.id, qsid: r.qsid, person: { id: r.personId, name }, qid, ua: v.ua, max: r.maxOf[qid] ?? 0, submittedAt: r.submittedAt })),
+    ),
+  );
+  const count = deps.db.select({ n: sql<number>`count(*)` }).from(examResult).where(where).get()?.n ?? 0;
+  return { success: true as const, data, count };
 }
 
 /**

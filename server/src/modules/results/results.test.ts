@@ -330,6 +330,19 @@ describe('rank, participants and evaluation', () => {
   test('an editor evaluates a subjective answer: totals follow, the learner pulls the change, the log keeps both values', async () => {
     const result = h.deps.db.select().from(examResult).all().find((x) => x.pending > 0 && x.qsid === 'qs-mock-ssc-1')!;
     const qid = 'q-gk-017';
+    const listed = await h.request('GET', '/question/getPendingEvaluations?qsid=qs-mock-ssc-1', { token: editor });
+    expect(listed.status).toBe(200);
+    expect(listed.body.data).toContainEqual({
+      resultId: result.id,
+      qsid: 'qs-mock-ssc-1',
+      person: { id: 'demo-learner', name: expect.any(String) },
+      qid,
+      ua: 'Photosynthesis makes food from light.',
+      max: 2,
+      submittedAt: result.submittedAt,
+    });
+    expect(listed.body.count).toBeGreaterThan(0);
+    expect((await h.request('GET', '/question/getPendingEvaluations', { token: learner })).status).toBe(403);
     const cp = (await pull(learner, 'exam_result')).body.checkpoint.rev;
     for (const [mg, msg] of [
       [2.5, 'Marks must be between 0 and 2'],
@@ -356,6 +369,8 @@ describe('rank, participants and evaluation', () => {
     await h.request('PATCH', '/question/evaluate', { token: editor, body: { resultId: result.id, qid, mg: 0.5 } });
     const row = h.deps.db.select().from(examResult).where(eq(examResult.id, result.id)).get()!;
     expect(row).toMatchObject({ totalMarks: result.totalMarks + 0.5, pending: 0 });
+    const still = (await h.request('GET', '/question/getPendingEvaluations?qsid=qs-mock-ssc-1', { token: editor })).body.data;
+    expect(still.map((x: { resultId: string }) => x.resultId)).not.toContain(result.id);
     const log = h.deps.db.select().from(activityLog).where(eq(activityLog.entityId, result.id)).all();
     expect(log.map((l) => [l.oldValue, l.newValue])).toEqual([
       [expect.objectContaining({ qid, mg: null }), expect.objectContaining({ qid, mg: 1.5 })],
