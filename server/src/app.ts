@@ -9,6 +9,7 @@ import { MSG } from '../../sync-protocol/src/messages';
 import { SERVER_TIME_HEADER } from '../../sync-protocol/src/version';
 import type { AppEnv, Deps } from './context';
 import { AppError } from './lib/errors';
+import { createLoadMonitor, type LoadMonitor, shedOverload } from './lib/overload';
 import { activityLogRoutes } from './modules/activity-log/activity-log.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { brandRoutes } from './modules/brands/brands.routes';
@@ -42,20 +43,37 @@ const SECURITY_HEADERS: [string, string][] = [
 
 const INSTANCE = randomBytes(4).toString('hex');
 let requestCounter = 0;
+/**
+ * A request id for the logs: this process's random prefix and a counter (cheaper than a UUID per
+ * request, and unique across instances through the prefix).
+ */
+const nextRequestId = () => `${INSTANCE}-${(++requestCounter).toString(36)}`;
 
 function errorBody(code: keyof typeof ERROR_STATUS, msg: string) {
   return { success: false as const, msg, code };
 }
 
-/** Builds the HTTP app: the API under /api. Static files are added by the caller (index.ts). */
-export function createApp(deps: Deps): Hono<AppEnv> {
+export type AppOptions = {
+  /** Decides when to refuse API requests with 503 (lib/overload.ts); tests pass their own. */
+  load?: LoadMonitor;
+};
+
+/**
+ * Builds the HTTP app: the API under /api. Static files are added by the caller (index.ts).
+ * `app.fetch` is wrapped by the load shedder, which answers 503 + Retry-After before Hono when
+ * the server is overloaded; `app.request` (tests) goes through it too.
+ */
+export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  app.fetch = shedOverload(app.fetch, {
+    monitor: opts.load ?? createLoadMonitor(),
+    log: deps.log,
+    headers: () => ({ [SERVER_TIME_HEADER]: String(Date.now()), 'X-Request-Id': nextRequestId() }),
+  });
 
   app.use(async (c, next) => {
     const started = performance.now();
-    // A request id for the logs: this process's random prefix and a counter (cheaper than a
-    // UUID per request, and unique across instances through the prefix).
-    const id = `${INSTANCE}-${(++requestCounter).toString(36)}`;
+    const id = nextRequestId();
     c.set('requestId', id);
     // Every response carries the server clock (ARCHITECTURE decision 5) and the request id.
     // Under Node they go straight onto the outgoing message (Node merges them into writeHead),

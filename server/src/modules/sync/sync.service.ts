@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, Column, eq, getTableColumns, gt, sql } from 'drizzle-orm';
 import type { CollectionName, PullResponse } from '../../../../sync-protocol/src/sync/envelopes';
 import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
 import { MSG } from '../../../../sync-protocol/src/messages';
@@ -7,7 +7,7 @@ import type { Deps, Principal } from '../../context';
 import type { DB, Tx } from '../../db/client';
 import { attempt, examResult, questionSet, tag } from '../../db/schema';
 import { forbidden } from '../../lib/errors';
-import { nextRevs } from '../../lib/revision';
+import { revsOf } from '../../lib/revision';
 import { examResultDocs, qsDetailDocs, questionSetDoc, tagDoc, testSummaryDoc } from './sync.docs';
 
 /**
@@ -96,34 +96,47 @@ function pushQueries(db: DB) {
   return q;
 }
 function preparePush(db: DB) {
-  const P = (n: keyof typeof attempt.$inferSelect) => sql.placeholder(n);
+  type Row = typeof attempt.$inferSelect;
+  const table = getTableColumns(attempt);
+  // Every column gets a placeholder, so that a column added later is written too (the row built
+  // below must have every column: its type is the table's row type).
+  const cols = Object.keys(table) as (keyof Row)[];
+  // Placeholders wrapped in sql`` reach SQLite as given. Drizzle's own per-value path (a Param per
+  // column, matched and encoded on every run) cost a third as much as the inserts themselves, so
+  // values are encoded once here instead, only for columns whose encoding is not the identity
+  // (JSON, boolean): found from the columns, so a column added later is encoded alike.
+  const P = (n: string) => sql`${sql.placeholder(n)}`;
+  const encoded = cols.filter((c) => table[c].mapToDriverValue !== Column.prototype.mapToDriverValue);
+  const encode = (row: Row): Record<string, unknown> => {
+    const out: Record<string, unknown> = { ...row };
+    for (const c of encoded) out[c] = row[c] === null ? null : table[c].mapToDriverValue(row[c] as never);
+    return out;
+  };
+  const insert = db
+    .insert(attempt)
+    .values(Object.fromEntries(cols.map((c) => [c, P(c)])) as unknown as typeof attempt.$inferInsert)
+    .prepare();
+  const update = db
+    .update(attempt)
+    .set(Object.fromEntries(cols.filter((c) => c !== 'id').map((c) => [c, P(c)])))
+    .where(eq(attempt.id, P('id')))
+    .prepare();
   return {
-    master: db.select().from(attempt).where(eq(attempt.id, sql.placeholder('id'))).prepare(),
+    // All masters of a batch in one statement: the ids go in as one JSON array (SQLite's
+    // json_each; PostgreSQL would take `= any($1)`).
+    masters: db
+      .select()
+      .from(attempt)
+      .where(sql`${attempt.id} in (select value from json_each(${sql.placeholder('ids')}))`)
+      .prepare(),
     set: db
       .select({ publishedAt: questionSet.publishedAt })
       .from(questionSet)
       .where(eq(questionSet.id, sql.placeholder('id')))
       .prepare(),
-    insert: db
-      .insert(attempt)
-      .values({
-        id: P('id'),
-        personId: P('personId'),
-        qsid: P('qsid'),
-        st: P('st'),
-        serverFirstSeen: P('serverFirstSeen'),
-        lsq: P('lsq'),
-        idx: P('idx'),
-        selectedSection: P('selectedSection'),
-        answers: P('answers'),
-        status: P('status'),
-        submittedAt: P('submittedAt'),
-        elapsed: P('elapsed'),
-        updatedAt: P('updatedAt'),
-        deleted: P('deleted'),
-        rev: P('rev'),
-      })
-      .prepare(),
+    insert: (row: Row) => insert.run(encode(row)),
+    update: (row: Row) => update.run(encode(row)),
+    revs: revsOf(db),
   };
 }
 
@@ -147,12 +160,10 @@ export function pushTestSummaries(
     const out: TestSummaryDoc[] = [];
     const q = pushQueries(deps.db);
     const masters = new Map<string, typeof attempt.$inferSelect>();
-    for (const id of new Set(rows.map((r) => r.newDocumentState.id))) {
-      const m = q.master.get({ id });
-      if (!m) continue;
+    for (const m of q.masters.all({ ids: JSON.stringify(rows.map((r) => r.newDocumentState.id)) })) {
       // Another person's attempt: refuse the whole batch without saying anything about it.
       if (m.personId !== me.id) throw forbidden(MSG.permissionDenied);
-      masters.set(id, m);
+      masters.set(m.id, m);
     }
     const previous = new Map(masters);
     const sets = new Map<string, { publishedAt: number | null } | undefined>();
@@ -205,11 +216,11 @@ export function pushTestSummaries(
       // A later row of the same batch compares against this state.
       masters.set(saved.id, saved);
     }
-    const revs = nextRevs(tx, inserts.length + updates.length);
+    const revs = q.revs(inserts.length + updates.length);
     [...inserts, ...updates].forEach((r, i) => (r.rev = revs[i]!));
     // New attempts first: a later row of the batch with the same id became an update.
-    for (const r of inserts) q.insert.run(r);
-    for (const r of updates) tx.update(attempt).set(r).where(eq(attempt.id, r.id)).run();
+    for (const r of inserts) q.insert(r);
+    for (const r of updates) q.update(r);
     changed = inserts.length + updates.length > 0;
     for (const r of new Map([...inserts, ...updates].map((x) => [x.id, x])).values()) {
       if (r.status === 'SUBMITTED' && !r.deleted) {

@@ -1,0 +1,164 @@
+import type { IncomingMessage } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { MSG } from '../../../sync-protocol/src/messages';
+import type { Logger } from './logger';
+
+/**
+ * Load shedding (issue 4): when the server is really overloaded, an arriving API request is
+ * answered at once with 503, `Retry-After` and `{ success: false, msg, code }` instead of joining
+ * a queue. A device keeps what it wanted to send (attempts live in its replica) and sends it again
+ * after the delay; the requests that are admitted stay fast, and no connection is dropped.
+ *
+ * The decision is taken before Hono sees the request (a wrapper around `app.fetch`): a queue that
+ * forms in front of the handler cannot be seen from inside it. Two signals, each cheap to read:
+ *
+ * - requests in flight: admitted and not yet answered. Most API work waits on something (token
+ *   signature check and password hashing on the thread pool, files), and these requests pile up
+ *   here;
+ * - the current event-loop turn: when many requests are read from their sockets in one turn and
+ *   that turn has already run for long, the requests still being read have waited at least that
+ *   long in the kernel. This sees the queue of synchronous work (SQLite) that the first signal
+ *   misses, and it sees it while the turn is running, unlike an event-loop delay histogram.
+ */
+export const OVERLOAD = {
+  /**
+   * Admitted requests not yet answered. A browser opens at most 6 connections to a host, and the
+   * API and sync benchmarks use 10, so normal use stays far below. An admitted push costs about
+   * 1 ms of CPU with its connection and first token check on this project's 2-vCPU test machine,
+   * so 64 waiting requests are already ~60 ms of queue.
+   */
+  MAX_IN_FLIGHT: 64,
+  /**
+   * One event-loop turn that has read more than this many requests from sockets... A browser
+   * cannot reach it (6 connections, at most one request each per turn), nor can the benchmarks'
+   * 10 connections.
+   */
+  TURN_MIN_REQUESTS: 32,
+  /**
+   * ...and has run for this long: the requests it reads now waited at least this long, and the
+   * ones it admitted still have to finish. A tenth of the 250 ms p99 budget of issue 4: the rest
+   * goes to refusing the others (~0.1-0.25 ms each) and finishing the admitted ones.
+   */
+  TURN_MAX_MS: 25,
+  /**
+   * Retry-After is drawn from [MIN, MAX] seconds so that refused devices do not come back all in
+   * the same second (clients add their own jitter on top): 1,000 refusals spread over 3-4 s are
+   * ~300 requests/s, within what one process handles even on a busy 2-vCPU machine (~1,000
+   * single-attempt pushes per second, new connection and token check included).
+   */
+  RETRY_AFTER_MIN_S: 1,
+  RETRY_AFTER_MAX_S: 3,
+  /** At most one log line per this many ms about refused requests (logging each would add load). */
+  LOG_EVERY_MS: 1000,
+} as const;
+
+export type OverloadReason = 'in-flight' | 'busy-turn';
+
+/** Where the monitor reads the time; tests replace it. */
+export type LoadClock = {
+  now: () => number;
+  /** Runs `fn` after the current event-loop turn (setImmediate). */
+  afterTurn: (fn: () => void) => void;
+};
+const realClock: LoadClock = { now: () => performance.now(), afterTurn: (fn) => void setImmediate(fn) };
+
+export type LoadMonitor = {
+  /**
+   * Called as a request arrives, before any work on it. Null admits it (then call `finished` once
+   * it is answered); otherwise the reason to refuse it. `fromSocket` is false for requests made
+   * in-process (app.request in tests), which do not arrive through event-loop turns.
+   */
+  admit: (fromSocket: boolean) => OverloadReason | null;
+  finished: () => void;
+  inFlight: () => number;
+};
+
+export function createLoadMonitor(clock: LoadClock = realClock, limits: Pick<typeof OVERLOAD, 'MAX_IN_FLIGHT' | 'TURN_MIN_REQUESTS' | 'TURN_MAX_MS'> = OVERLOAD): LoadMonitor {
+  let inFlight = 0;
+  // The turn in which the first request since the last check phase arrived, and its arrivals.
+  let turnStart = 0;
+  let turnArrivals = 0;
+  let marked = false;
+  const endTurn = () => {
+    marked = false;
+  };
+  return {
+    admit(fromSocket) {
+      if (fromSocket) {
+        const now = clock.now();
+        if (!marked) {
+          marked = true;
+          turnStart = now;
+          turnArrivals = 0;
+          clock.afterTurn(endTurn);
+        }
+        turnArrivals++;
+        if (turnArrivals > limits.TURN_MIN_REQUESTS && now - turnStart >= limits.TURN_MAX_MS) return 'busy-turn';
+      }
+      if (inFlight >= limits.MAX_IN_FLIGHT) return 'in-flight';
+      inFlight++;
+      return null;
+    },
+    finished() {
+      inFlight--;
+    },
+    inFlight: () => inFlight,
+  };
+}
+
+/**
+ * Wraps an app's fetch: requests under `/api/` pass the load monitor first; refused ones get a
+ * 503 built without touching the app (a plain string body and header object, which
+ * @hono/node-server writes straight to the socket). Static files are never refused.
+ */
+export function shedOverload<A extends unknown[]>(
+  fetch: (req: Request, ...rest: A) => Response | Promise<Response>,
+  opts: { monitor: LoadMonitor; log: Logger; headers: () => Record<string, string>; random?: () => number },
+): (req: Request, ...rest: A) => Response | Promise<Response> {
+  const { monitor, log } = opts;
+  const random = opts.random ?? Math.random;
+  const body = JSON.stringify({ success: false, msg: MSG.serverBusy, code: 'RATE_LIMITED' });
+  // Refusals are counted and logged at most once per LOG_EVERY_MS: a line per refusal would add
+  // to the load it reports.
+  let refused = 0;
+  const reasons: Record<OverloadReason, number> = { 'in-flight': 0, 'busy-turn': 0 };
+  let flushTimer: ReturnType<typeof setTimeout> | null = null;
+  const flush = () => {
+    flushTimer = null;
+    log.warn({ refused, reasons: { ...reasons }, inFlight: monitor.inFlight() }, 'overloaded: refused requests with 503');
+    refused = 0;
+    reasons['in-flight'] = reasons['busy-turn'] = 0;
+  };
+  const done = () => monitor.finished();
+  const span = OVERLOAD.RETRY_AFTER_MAX_S - OVERLOAD.RETRY_AFTER_MIN_S + 1;
+  return (req, ...rest) => {
+    const url = req.url;
+    if (!url.startsWith('/api/', url.indexOf('/', url.indexOf('//') + 2))) return fetch(req, ...rest);
+    // Under @hono/node-server the env is { incoming, outgoing }; app.request() has none.
+    const incoming = (rest[0] as { incoming?: IncomingMessage } | undefined)?.incoming;
+    const reason = monitor.admit(incoming !== undefined);
+    if (reason === null) {
+      let res: Response | Promise<Response>;
+      try {
+        res = fetch(req, ...rest);
+      } catch (err) {
+        done();
+        throw err;
+      }
+      if (res instanceof Promise) return res.finally(done);
+      done();
+      return res;
+    }
+    refused++;
+    reasons[reason]++;
+    if (!flushTimer) {
+      flushTimer = setTimeout(flush, OVERLOAD.LOG_EVERY_MS);
+      flushTimer.unref();
+    }
+    const retryAfter = OVERLOAD.RETRY_AFTER_MIN_S + Math.min(span - 1, Math.floor(random() * span));
+    return new Response(body, {
+      status: 503,
+      headers: { ...opts.headers(), 'content-type': 'application/json', 'retry-after': String(retryAfter) },
+    });
+  };
+}
