@@ -7,7 +7,6 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { serve } from '@hono/node-server';
 import Database from 'better-sqlite3';
 import { inArray } from 'drizzle-orm';
 import { Hono } from 'hono';
@@ -24,6 +23,7 @@ import { createLocalOutbox } from '../server/src/lib/outbox';
 import { createRateLimits } from '../server/src/lib/rate-limit';
 import { nextRev } from '../server/src/lib/revision';
 import { publishDue } from '../server/src/modules/sync/publish';
+import { serveApp } from '../server/src/serve';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'pm-bench-sync-'));
 const config = loadConfig(parseEnv({ DATA_DIR: dir, LOG_LEVEL: 'info' }));
@@ -101,7 +101,8 @@ const bare = new Hono()
   });
 
 function listen(fetch: (req: Request) => Response | Promise<Response>): Promise<number> {
-  return new Promise((resolve) => serve({ fetch, hostname: '127.0.0.1', port: 0 }, (info) => resolve(info.port)));
+  // As the real server listens (server/src/index.ts), both of them.
+  return new Promise((resolve) => serveApp(fetch, { hostname: '127.0.0.1', port: 0 }, (info) => resolve(info.port)));
 }
 const ports = { app: await listen(createApp(deps).fetch), bare: await listen(bare.fetch) };
 process.send?.({ ready: true, ports, tokens, learnerToken });

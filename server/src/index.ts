@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serve } from '@hono/node-server';
 import { createApp } from './app';
 import type { Deps } from './context';
 import { openDatabase } from './db/client';
@@ -12,6 +11,7 @@ import { createLocalOutbox, createSmtpOutbox } from './lib/outbox';
 import { createEventBus } from './lib/events';
 import { createRateLimits } from './lib/rate-limit';
 import { startPublisher } from './modules/sync/publish';
+import { serveApp } from './serve';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -35,7 +35,7 @@ async function main() {
     log.warn({ clientDir }, 'no built client found; serving the API only (run npm run build)');
   }
 
-  const server = serve({ fetch: app.fetch, hostname: config.HOST, port: config.PORT }, (info) => {
+  const server = serveApp(app.fetch, { hostname: config.HOST, port: config.PORT }, (info) => {
     log.info({ url: `http://${config.HOST}:${info.port}` }, 'listening');
   });
 
