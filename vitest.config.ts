@@ -12,6 +12,9 @@ export default defineConfig({
           include: ['server/src/**/*.test.ts', 'sync-protocol/src/**/*.test.ts', 'scripts/**/*.test.ts'],
           environment: 'node',
           pool: 'forks',
+          // Projects do not inherit the root's timeouts.
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
         },
       },
       {
@@ -21,6 +24,9 @@ export default defineConfig({
           include: ['tests/replication/**/*.test.ts'],
           environment: 'node',
           pool: 'forks',
+          // Projects do not inherit the root's timeouts.
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
         },
       },
       {
@@ -30,6 +36,7 @@ export default defineConfig({
           include: ['client/src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['client/src/testing/setup.ts'],
+          testTimeout: 30_000,
           css: false,
         },
       },

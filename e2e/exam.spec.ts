@@ -134,3 +134,23 @@ test('a one-minute test submits itself at zero and is scored', async ({ page, re
   await expect(page.getByText('Time is up. Your test was submitted automatically.')).toBeVisible();
   await expect(page.getByTestId('total-marks')).toHaveText(/out of 2$/, { timeout: 30_000 });
 });
+
+test('a practice set shows its result at once, offline, worked out on the device', async ({ page, context }) => {
+  await loginAs(page, 'learner');
+  await page.goto('/exam-list');
+  const card = page.getByTestId('exam-card-qs-practice-gk');
+  await expect(card.getByTestId('availability')).toHaveText('On this device');
+  await card.getByRole('link', { name: 'Take Test' }).click();
+  await expect(page.getByRole('button', { name: 'Start Test' })).toBeEnabled();
+  await context.setOffline(true);
+  await page.getByRole('button', { name: 'Start Test' }).click();
+  await pick(page, 1); // q-gk-001: b is right
+  await page.getByRole('button', { name: 'Save & Next' }).click();
+  await pick(page, 0);
+  await page.getByRole('complementary').getByRole('button', { name: 'Submit' }).click();
+  await page.getByRole('dialog', { name: 'Exam summary' }).getByRole('button', { name: 'Submit test' }).click();
+  await expect(page.getByText('Practice result worked out on this device')).toBeVisible();
+  await expect(page.getByTestId('outcome-q-gk-001').getByTestId('verdict')).toHaveText('Correct');
+  await expect(page.getByTestId('total-marks')).toHaveText(/ out of 10$/);
+  await context.setOffline(false);
+});

@@ -7,35 +7,20 @@
  * "in sync" (every collection pulled). Also printed: login click to 50 cards on screen.
  * Run `npm run build` first (done automatically when dist/ is missing).
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from '@playwright/test';
 import { openDatabase } from '../server/src/db/client';
 import { seedDatabase } from '../server/src/db/seed';
 import { createEventBus } from '../server/src/lib/events';
 import { publishDue } from '../server/src/modules/sync/publish';
 import { growBenchData } from './bench-data';
+import { launchChromium, median, startAppServer } from './bench-lib';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
-
 export async function benchReplica(): Promise<{ runs: { replicaMs: number; cardsMs: number }[]; docs: number }> {
-  if (!existsSync(path.join(root, 'dist/index.html'))) spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
   const dir = mkdtempSync(path.join(tmpdir(), 'pm-bench-replica-'));
   const database = openDatabase(dir);
   await seedDatabase(database.db);
@@ -43,25 +28,9 @@ export async function benchReplica(): Promise<{ runs: { replicaMs: number; cards
   publishDue({ db: database.db, events: createEventBus() });
   database.close();
 
-  const port = await freePort();
-  const server = spawn(process.execPath, ['--import', 'tsx', 'server/src/index.ts'], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (i > 300) throw new Error('server did not start');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-
-  const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
-  const browser = await chromium.launch({ ...(systemChromium && { executablePath: systemChromium }), args: ['--no-sandbox', '--disable-gpu'] });
+  const server = await startAppServer(dir);
+  const base = server.base;
+  const browser = await launchChromium();
   const runs: { replicaMs: number; cardsMs: number }[] = [];
   let docs = 0;
   try {
@@ -91,7 +60,7 @@ export async function benchReplica(): Promise<{ runs: { replicaMs: number; cards
     }
   } finally {
     await browser.close();
-    server.kill('SIGTERM');
+    server.stop();
     rmSync(dir, { recursive: true, force: true });
   }
   return { runs, docs };
@@ -99,8 +68,7 @@ export async function benchReplica(): Promise<{ runs: { replicaMs: number; cards
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { runs, docs } = await benchReplica();
-  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   for (const [i, r] of runs.entries()) console.log(`run ${i + 1}: replica open → in sync ${r.replicaMs.toFixed(0)} ms; login click → ${docs} cards on this device ${r.cardsMs} ms`);
-  const m = med(runs.map((r) => r.replicaMs));
+  const m = median(runs.map((r) => r.replicaMs));
   console.log(`chromium initial replication (50 sets, 5,000 questions en+hi, ${docs} sets incl. fixtures): median ${(m / 1000).toFixed(2)} s — target ≤ 5 s ${m <= 5000 ? 'MET' : 'NOT met'}`);
 }

@@ -15,13 +15,12 @@ export function useReplicaControl(): ReplicaControl {
   return useContext(ReplicaControlContext);
 }
 
-/** Runs `fn` once the browser is idle after the first paint (or after 2 s at the latest). */
-function whenIdle(fn: () => void): () => void {
-  if (typeof window.requestIdleCallback === 'function') {
-    const id = window.requestIdleCallback(fn, { timeout: 2000 });
-    return () => window.cancelIdleCallback(id);
-  }
-  const id = window.setTimeout(fn, 200);
+/**
+ * Runs `fn` in a task after the first paint. Not "when idle": on a slow phone reopening a test
+ * offline, idle time comes late and the learner would wait for their own answers.
+ */
+function afterPaint(fn: () => void): () => void {
+  const id = window.setTimeout(fn, 0);
   return () => window.clearTimeout(id);
 }
 
@@ -42,7 +41,7 @@ export function ReplicaProvider({ children }: { children: ReactNode }) {
     if (!personId) return;
     let cancelled = false;
     let handle: ReplicaHandle | null = null;
-    const cancelIdle = whenIdle(() => {
+    const cancelIdle = afterPaint(() => {
       void import('../db/replica')
         .then((m) => m.openReplica(personId))
         .then((h) => {

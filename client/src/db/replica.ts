@@ -55,6 +55,7 @@ export async function openReplica(personId: string): Promise<ReplicaHandle> {
       },
       clock: serverClock,
       onStatus: setSyncStatus,
+      pushDelayMs: 1000,
     });
   };
   start();

@@ -36,6 +36,12 @@ export type ReplicationOptions = {
   pushBatchSize?: number;
   retryBaseMs?: number;
   retryMaxMs?: number;
+  /**
+   * Pushes wait this long after a local write (and then for an idle moment), so that a learner's
+   * taps are stored in IndexedDB without a push competing for the CPU and the database each
+   * time; the writes are already on the device, so nothing waits in memory. Default 0.
+   */
+  pushDelayMs?: number;
 };
 
 export type Replication = {
@@ -47,6 +53,16 @@ export type Replication = {
   /** Stops replication (the database stays open). */
   stop(): Promise<void>;
 };
+
+/** A pause, then the next idle moment of the page (at most 2 s more) where the browser has one. */
+function pushPause(ms: number): Promise<void> {
+  return new Promise((resolve) =>
+    setTimeout(() => {
+      if (typeof requestIdleCallback === 'function') requestIdleCallback(() => resolve(), { timeout: 2000 });
+      else resolve();
+    }, ms),
+  );
+}
 
 /** The server refused the token: retrying cannot help until the person signs in again. */
 export class SyncAuthError extends Error {}
@@ -145,6 +161,7 @@ export function startReplication(db: ReplicaDatabase, opts: ReplicationOptions):
       ...(pushable && {
         push: {
           batchSize: opts.pushBatchSize ?? PUSH_BATCH,
+          ...(opts.pushDelayMs && { waitBeforePersist: () => pushPause(opts.pushDelayMs!) }),
           handler: async (rows) =>
             request<never[]>(name, 'push', {
               method: 'POST',

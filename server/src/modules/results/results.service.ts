@@ -14,7 +14,7 @@ import { nextRev } from '../../lib/revision';
 import { setView } from '../questions/question-sets.service';
 import { examResultDocs, questionIdsOf } from '../sync/sync.docs';
 import { onAttemptSubmitted, pushTestSummaries, type SubmittedContext } from '../sync/sync.service';
-import { isEmptyAnswer, isLate, keyQuestion, partsOf, round, score, type ScoringPart } from './scoring';
+import { isEmptyAnswer, isLate, keyQuestion, partsOf, round, score, type ScoringPart } from '../../../../sync-protocol/src/scoring';
 
 type AttemptRow = typeof attempt.$inferSelect;
 type ResultRow = typeof examResult.$inferSelect;

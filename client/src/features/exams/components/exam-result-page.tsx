@@ -11,6 +11,7 @@ import { serverClock } from '../../../db/server-clock';
 import { getSyncStatus, subscribeSyncStatus } from '../../../db/sync-status';
 import { api } from '../../../lib/api-client';
 import { useResultData } from '../hooks/use-result-data';
+import { judge, scoreLocally } from '../lib/local-score';
 import { formatMarks } from '../lib/marks';
 import { buildResultView, type QuestionOutcome, type ResultView } from '../lib/result-view';
 import { partsOf } from '../lib/test-engine';
@@ -180,7 +181,7 @@ export default function ExamResultPage() {
       .then((d) => d?.incrementalPatch({ status: 'SUBMITTED', submittedAt: serverClock.now(), updatedAt: serverClock.now() }));
   }, [isSubmitAns, inProgress, replica]);
 
-  const view = useMemo(() => (data ? buildResultView(data, i18n.getFixedT(i18n.language, 'exam'), () => null) : null), [data, i18n]);
+  const view = useMemo(() => (data ? buildResultView(data, i18n.getFixedT(i18n.language, 'exam'), judge, scoreLocally) : null), [data, i18n]);
   const latest = data?.attempts.find((a) => a.status === 'SUBMITTED');
 
   return (

@@ -1,3 +1,4 @@
+import { memo, useCallback, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { countStates, type Attempt, PALETTE_STATES, type PaletteState, type Part, paletteState, type Slot } from '../lib/test-engine';
 import classes from './test-dialog.module.css';
@@ -33,6 +34,24 @@ export function PaletteLegend({ qids, answers }: { qids: string[]; answers: Atte
   );
 }
 
+/** One palette button; memoised so that a tap re-renders only the buttons whose state changed. */
+const PaletteButton = memo(function PaletteButton({ n, state, current, onPick }: { n: number; state: PaletteState; current: boolean; onPick: (i: number) => void }) {
+  const { t } = useTranslation('exam');
+  return (
+    <button
+      type="button"
+      className={classes.pal}
+      data-state={state}
+      data-current={current || undefined}
+      aria-current={current ? 'step' : undefined}
+      aria-label={t('paletteItem', { n, state: t(STATE_LABEL[state]) })}
+      onClick={() => onPick(n - 1)}
+    >
+      {n}
+    </button>
+  );
+});
+
 /** Question buttons grouped into a Main panel and one per non-empty section (spec §2). */
 export function QuestionPalette({
   parts,
@@ -48,6 +67,12 @@ export function QuestionPalette({
   onPick: (index: number) => void;
 }) {
   const { t } = useTranslation('exam');
+  // A stable callback for the memoised buttons.
+  const pick = useRef(onPick);
+  useEffect(() => {
+    pick.current = onPick;
+  }, [onPick]);
+  const stablePick = useCallback((i: number) => pick.current(i), []);
   return (
     <nav aria-label={t('palette')}>
       {parts.map((part) => (
@@ -56,24 +81,9 @@ export function QuestionPalette({
           <div className={classes.grid}>
             {slots
               .filter((s) => s.part === part)
-              .map((s) => {
-                const state = paletteState(answers[s.qid]);
-                const i = s.n - 1;
-                return (
-                  <button
-                    key={s.qid}
-                    type="button"
-                    className={classes.pal}
-                    data-state={state}
-                    data-current={i === current || undefined}
-                    aria-current={i === current ? 'step' : undefined}
-                    aria-label={t('paletteItem', { n: s.n, state: t(STATE_LABEL[state]) })}
-                    onClick={() => onPick(i)}
-                  >
-                    {s.n}
-                  </button>
-                );
-              })}
+              .map((s) => (
+                <PaletteButton key={s.qid} n={s.n} state={paletteState(answers[s.qid])} current={s.n - 1 === current} onPick={stablePick} />
+              ))}
           </div>
         </section>
       ))}

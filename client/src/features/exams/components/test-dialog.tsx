@@ -30,6 +30,15 @@ const FONT_STEP = 2;
 const FONT_DEFAULT = 16;
 const PARTICIPANTS_POLL_MS = 300_000;
 
+/** Runs `run` and records how long it took as a performance measure named `name`. */
+function measured(name: string, run: () => Promise<boolean>): Promise<boolean> {
+  const start = performance.now();
+  return run().then((ok) => {
+    if (ok) performance.measure(name, { start });
+    return ok;
+  });
+}
+
 type Writer = (id: string, change: (a: Attempt) => Partial<Attempt>) => Promise<boolean>;
 
 /** Participants count (spec §2), polled every 5 minutes (spec §9) while online. */
@@ -79,7 +88,9 @@ export function TestDialog({
   const questions = useMemo(() => questionMap(detail), [detail]);
   const allQids = useMemo(() => slots.map((s) => s.qid), [slots]);
   const durationS = durationSeconds(set.dur);
-  const current = Math.min(Math.max(0, attempt.index), Math.max(0, slots.length - 1));
+  // Shown from here as soon as the move is stored (the stored attempt follows a moment later).
+  const [index, setIndex] = useState(attempt.index);
+  const current = Math.min(Math.max(0, index), Math.max(0, slots.length - 1));
   const slot = slots[current];
   const question = slot ? questions.get(slot.qid) : undefined;
   const [lang, setLang] = useState(i18n.language === 'hi' ? 'hi' : 'en');
@@ -110,12 +121,14 @@ export function TestDialog({
       enteredAt.current = now;
       const target = slots[to]!;
       setPaletteOpen(false);
+      // Stored before the screen moves on (ARCHITECTURE decision 3), visit included.
       await write(id, (a) => ({
         answers: visit(addTime(a.answers, slot.qid, spent), target.qid),
         index: to,
         lsq: target.qid,
         selectedSection: target.part.key,
       }));
+      setIndex(to);
     },
     [id, slot, slots, write],
   );
@@ -123,7 +136,9 @@ export function TestDialog({
   const isLast = current === slots.length - 1;
   const onAnswer = (ua: UserAnswer) => {
     setClearedQid(null);
-    if (slot) void write(id, (a) => ({ answers: answer(a.answers, slot.qid, ua) }));
+    if (!slot) return;
+    // Timed for scripts/bench-exam-chromium.ts: answer given → stored in IndexedDB.
+    void measured('pm:answer-stored', () => write(id, (a) => ({ answers: answer(a.answers, slot.qid, ua) })));
   };
   const saveAndNext = () => (isLast ? setSummary(true) : void go(current + 1));
   const markAndNext = async () => {

@@ -1,10 +1,11 @@
-import { DEFAULT_EXAM_SECONDS } from '../../../../sync-protocol/src/question-set';
-import { type AnswerKey, answerKey, isEmptyAnswer, isEvaluated, isRight, normaliseText } from '../../../../sync-protocol/src/marking';
-import type { UserRes } from '../../../../sync-protocol/src/sync/exam-result';
+import { DEFAULT_EXAM_SECONDS } from './question-set';
+import { type AnswerKey, answerKey, isEmptyAnswer, isEvaluated, isRight, normaliseText } from './marking';
+import type { UserRes } from './sync/exam-result';
 
 /*
  * The marking rules, as pure functions (README "Answers and marking" says the same in words).
- * Matching one answer (normalising, mcq keys) is shared with devices: sync-protocol/src/marking.ts.
+ * Pure and shared with devices, which score practice sets themselves (issue 5 §9); matching one
+ * answer (normalising, mcq keys) is in ./marking.ts.
  *
  * - Parts: the main part (key `wos`) uses the set's own mpq/nm; a section its own; a sub-section
  *   its own, and a section with sub-sections is reported as one part under the section's name

@@ -1,0 +1,54 @@
+import { answerKey, isRight } from '../../../../../sync-protocol/src/marking';
+import { keyQuestion, type KeyQuestion, partsOf, score } from '../../../../../sync-protocol/src/scoring';
+import type { ResultQuestion } from '../../../../../sync-protocol/src/sync/exam-result';
+import type { TestQuestion } from '../../../../../sync-protocol/src/sync/qs-detail';
+import type { StoredResult } from '../hooks/use-result-data';
+import type { Attempt, Detail } from './test-engine';
+
+/** A question with its correct answers, or null where the device was not given them (mocks). */
+function withAnswers(q: TestQuestion | ResultQuestion): ResultQuestion | null {
+  if (!q.ca) return null;
+  return { ...q, ca: q.ca, trans: Object.fromEntries(Object.entries(q.trans).map(([l, t]) => [l, { ...t, ca: t.ca ?? [] }])) };
+}
+
+/** Whether an answer is right, by the server's own rules (sync-protocol/src/marking.ts). */
+export function judge(q: TestQuestion | ResultQuestion, ua: string | string[]): boolean | null {
+  const full = withAnswers(q);
+  return full ? isRight(answerKey(full), ua) : null;
+}
+
+/**
+ * A practice set's result worked out on the device (issue 5 §9: practice sets may carry their
+ * answers, so the result shows at once, offline), with the scoring the server uses
+ * (sync-protocol/src/scoring.ts). The server's own result replaces it when it replicates.
+ * Mock tests never carry answers, so for them this returns null.
+ */
+export function scoreLocally(detail: Detail, attempt: Attempt): StoredResult | null {
+  if (detail.isM) return null;
+  const questions: ResultQuestion[] = [];
+  for (const q of detail.questions) {
+    const full = withAnswers(q);
+    if (!full) return null;
+    questions.push(full);
+  }
+  const keys = new Map<string, KeyQuestion>(questions.map((q) => [q.id, keyQuestion(q)]));
+  const parts = partsOf({ q: detail.main.q, mpq: detail.main.mpq, nm: detail.main.nm, sections: detail.sections }, (id) => keys.get(id));
+  const s = score(parts, attempt.answers);
+  const submittedAt = attempt.submittedAt ?? attempt.updatedAt;
+  return {
+    id: `local-${attempt.id}`,
+    qsid: detail.id,
+    attemptId: attempt.id,
+    marks: s.marks,
+    outOf: s.outOf,
+    userRes: s.userRes,
+    totalMarks: s.totalMarks,
+    total: s.total,
+    questions,
+    late: false,
+    pending: s.pending,
+    submittedAt,
+    elapsed: attempt.elapsed ?? null,
+    et: Math.floor(submittedAt / 1000),
+  };
+}
