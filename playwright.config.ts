@@ -30,6 +30,8 @@ export default defineConfig({
     command: 'node scripts/start.mjs',
     url: `http://127.0.0.1:${PORT}/api/health`,
     reuseExistingServer: false,
+    // E2E_SERVER_LOG=1 shows the server's warnings and errors while debugging a spec.
+    stdout: process.env.E2E_SERVER_LOG ? 'pipe' : 'ignore',
     timeout: 180_000,
     env: { PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', PUBLISH_INTERVAL_S: '1' },
   },

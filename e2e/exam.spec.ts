@@ -142,6 +142,8 @@ test('a practice set shows its result at once, offline, worked out on the device
   await expect(card.getByTestId('availability')).toHaveText('On this device');
   await card.getByRole('link', { name: 'Take Test' }).click();
   await expect(page.getByRole('button', { name: 'Start Test' })).toBeEnabled();
+  // The result screen is a chunk of its own: offline it comes from the service worker.
+  await waitForServiceWorker(page);
   await context.setOffline(true);
   await page.getByRole('button', { name: 'Start Test' }).click();
   await pick(page, 1); // q-gk-001: b is right

@@ -28,9 +28,13 @@ export function createEventBus(): EventBus {
       if (!set) byPerson.set(personId, (set = new Set()));
       set.add(listener);
       count++;
+      // Idempotent: a stream unsubscribes both when it is aborted and when its loop ends, and the
+      // second call must not remove a newer connection's set (another tab or device of the same
+      // person that subscribed in between) — that silenced its events until it reconnected.
       return () => {
-        if (set.delete(listener)) count--;
-        if (set.size === 0) byPerson.delete(personId);
+        if (!set.delete(listener)) return;
+        count--;
+        if (set.size === 0 && byPerson.get(personId) === set) byPerson.delete(personId);
       };
     },
     listenerCount: () => count,

@@ -1,0 +1,28 @@
+import { expect, test } from 'vitest';
+import { createEventBus } from './events';
+
+test('a connection that unsubscribes twice does not silence a newer connection of the same person', () => {
+  const bus = createEventBus();
+  const old: string[][] = [];
+  const now: string[][] = [];
+  const offOld = bus.subscribe('p1', (c) => old.push(c));
+  offOld(); // the old stream was aborted
+  bus.subscribe('p1', (c) => now.push(c)); // the person's new tab or device connects
+  offOld(); // the old stream's loop ends and unsubscribes again
+  bus.emit({ collections: ['exam_result'], personId: 'p1' });
+  expect(now).toEqual([['exam_result']]);
+  expect(old).toEqual([]);
+  expect(bus.listenerCount()).toBe(1);
+});
+
+test('events for one person reach only that person; shared changes reach everyone', () => {
+  const bus = createEventBus();
+  const a: string[][] = [];
+  const b: string[][] = [];
+  bus.subscribe('a', (c) => a.push(c));
+  bus.subscribe('b', (c) => b.push(c));
+  bus.emit({ collections: ['test_summary'], personId: 'a' });
+  bus.emit({ collections: ['tag'] });
+  expect(a).toEqual([['test_summary'], ['tag']]);
+  expect(b).toEqual([['tag']]);
+});
