@@ -1,5 +1,5 @@
 import { Checkbox, Radio, Stack, Textarea, TextInput } from '@mantine/core';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TestQuestion } from '../../../../../sync-protocol/src/sync/qs-detail';
 import { RichHtml } from '../../../components/rich-html';
@@ -16,7 +16,8 @@ export function localized(q: TestQuestion, lang: string): { q: string; ops: Reco
  * One question with the input of its type (spec §3): radios for mcq1, checkboxes for mcq2, a
  * text input for f and a text area for s. Every change is handed up at once to be stored.
  */
-export function QuestionView({
+/** Memoised: it keeps its answer itself, so stored changes elsewhere need not re-render it. */
+export const QuestionView = memo(function QuestionView({
   question,
   lang,
   fontSize,
@@ -97,4 +98,4 @@ export function QuestionView({
       )}
     </Stack>
   );
-}
+});

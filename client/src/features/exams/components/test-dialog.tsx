@@ -133,13 +133,19 @@ export function TestDialog({
     [id, slot, slots, write],
   );
 
+  const [cleared, setCleared] = useState(0);
+  const [clearedQid, setClearedQid] = useState<string | null>(null);
   const isLast = current === slots.length - 1;
-  const onAnswer = (ua: UserAnswer) => {
-    setClearedQid(null);
-    if (!slot) return;
-    // Timed for scripts/bench-exam-chromium.ts: answer given → stored in IndexedDB.
-    void measured('pm:answer-stored', () => write(id, (a) => ({ answers: answer(a.answers, slot.qid, ua) })));
-  };
+  // Stable per question, so the memoised question view does not re-render for every stored change.
+  const onAnswer = useCallback(
+    (ua: UserAnswer) => {
+      setClearedQid(null);
+      if (!slotQid) return;
+      // Timed for scripts/bench-exam-chromium.ts: answer given → stored in IndexedDB.
+      void measured('pm:answer-stored', () => write(id, (a) => ({ answers: answer(a.answers, slotQid, ua) })));
+    },
+    [id, slotQid, write],
+  );
   const saveAndNext = () => (isLast ? setSummary(true) : void go(current + 1));
   const markAndNext = async () => {
     if (!slot) return;
@@ -148,8 +154,6 @@ export function TestDialog({
     else await go(current + 1);
   };
   // The question view keeps its answer locally; a new key starts it again from "no answer".
-  const [cleared, setCleared] = useState(0);
-  const [clearedQid, setClearedQid] = useState<string | null>(null);
   const clear = () => {
     if (!slot) return;
     setCleared((c) => c + 1);
