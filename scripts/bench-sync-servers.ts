@@ -13,7 +13,7 @@ import { Hono } from 'hono';
 import { createApp } from '../server/src/app';
 import type { Deps } from '../server/src/context';
 import { openDatabase } from '../server/src/db/client';
-import { attempt, person, question, questionSet } from '../server/src/db/schema';
+import { attempt, question } from '../server/src/db/schema';
 import { seedDatabase } from '../server/src/db/seed';
 import { loadConfig, parseEnv } from '../server/src/env';
 import { createEventBus } from '../server/src/lib/events';
@@ -21,8 +21,8 @@ import { signToken } from '../server/src/lib/jwt';
 import { createLogger } from '../server/src/lib/logger';
 import { createLocalOutbox } from '../server/src/lib/outbox';
 import { createRateLimits } from '../server/src/lib/rate-limit';
-import { nextRev } from '../server/src/lib/revision';
 import { publishDue } from '../server/src/modules/sync/publish';
+import { benchQuestionIds, growBenchData } from './bench-data';
 import { serveApp } from '../server/src/serve';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'pm-bench-sync-'));
@@ -33,40 +33,8 @@ await seedDatabase(database.db);
 const deps: Deps = { db: database.db, config, outbox: createLocalOutbox(database.db, log), rates: createRateLimits(database.db), log, events: createEventBus() };
 const db = database.db;
 
-// 5,000 questions in English and Hindi, 50 published sets of 100.
-const templates = db.select().from(question).all();
-const now = Date.now();
-db.transaction((tx) => {
-  for (let i = 0; i < 5000; i++) {
-    const t = templates[i % templates.length]!;
-    tx.insert(question).values({ ...t, id: `bench-q-${i}`, q: `${t.q}<p>#${i}</p>`, createdBy: null, updatedAt: now, rev: nextRev(tx) }).run();
-  }
-  for (let s = 0; s < 50; s++) {
-    const ids = Array.from({ length: 100 }, (_, k) => `bench-q-${s * 100 + k}`);
-    tx.insert(questionSet)
-      .values({
-        id: `bench-set-${s}`,
-        l: `Bench mock ${s}`,
-        mpq: 2,
-        tm: 100,
-        nm: 0.5,
-        dur: 60,
-        isM: s % 2 === 0,
-        inst: '<p>Read every question carefully.</p>',
-        q: ids.slice(0, 50),
-        sections: { Reasoning: { ss: false, q: ids.slice(50), mpq: 2, tm: 100, nm: 0.5, o: 1 } },
-        pts: 29_000_000,
-        createdBy: null,
-        updatedAt: now,
-        rev: nextRev(tx),
-        detailRev: nextRev(tx),
-      })
-      .run();
-  }
-  for (let p = 0; p < 1000; p++) {
-    tx.insert(person).values({ id: `bench-person-${p}`, name: `Bench Learner ${p}`, mobile: `+9170000${String(p).padStart(5, '0')}`, passwordHash: 'x' }).run();
-  }
-});
+// 5,000 questions in English and Hindi, 50 published sets of 100, 1,000 learners.
+growBenchData(db, { learners: 1000 });
 publishDue(deps);
 const tokens = await Promise.all(Array.from({ length: 1000 }, (_, p) => signToken(config.jwtSecret, { sub: `bench-person-${p}`, tv: 0 })));
 const learnerToken = await signToken(config.jwtSecret, { sub: 'demo-learner', tv: 0 });
@@ -79,7 +47,7 @@ raw.exec('create table q (rev integer primary key, id text not null, body text n
 raw.exec('create table a (id text primary key, doc text not null)');
 const insertQ = raw.prepare('insert into q (rev, id, body) values (?, ?, ?)');
 raw.transaction(() => {
-  for (const q of db.select().from(question).where(inArray(question.id, Array.from({ length: 5000 }, (_, i) => `bench-q-${i}`))).all()) {
+  for (const q of db.select().from(question).where(inArray(question.id, benchQuestionIds())).all()) {
     insertQ.run(q.rev, q.id, JSON.stringify({ id: q.id, q: q.q, ops: q.ops, qt: q.qt, d: q.d, trans: q.trans }));
   }
 })();

@@ -6,6 +6,20 @@ import { paths } from '../../../config/paths';
 import { useExamList, type ExamListItem } from '../hooks/use-exam-list';
 import { formatMarks } from '../lib/marks';
 
+/** One term and value of a card's facts. */
+function Fact({ label, value }: { label: string; value: string }) {
+  return (
+    <>
+      <Text component="dt" size="sm" c="dimmed">
+        {label}
+      </Text>
+      <Text component="dd" size="sm" m={0}>
+        {value}
+      </Text>
+    </>
+  );
+}
+
 function ExamCard({ item }: { item: ExamListItem }) {
   const { t, i18n } = useTranslation('exam');
   const titleId = useId();
@@ -22,37 +36,12 @@ function ExamCard({ item }: { item: ExamListItem }) {
           </Title>
           {set.isM && <Badge variant="light">{t('mock')}</Badge>}
         </Group>
-        <dl className="exam-facts" style={{ margin: 0, display: 'grid', gridTemplateColumns: 'auto 1fr', gap: '2px 12px' }}>
-          <Text component="dt" size="sm" c="dimmed">
-            {t('marksPerQuestion')}
-          </Text>
-          <Text component="dd" size="sm" m={0}>
-            {fmt(set.mpq)}
-          </Text>
-          <Text component="dt" size="sm" c="dimmed">
-            {t('totalMarks')}
-          </Text>
-          <Text component="dd" size="sm" m={0}>
-            {fmt(set.total)}
-          </Text>
-          <Text component="dt" size="sm" c="dimmed">
-            {t('negativeMarking')}
-          </Text>
-          <Text component="dd" size="sm" m={0}>
-            {set.nm > 0 ? t('negativePerWrong', { marks: fmt(set.nm) }) : t('noNegative')}
-          </Text>
-          <Text component="dt" size="sm" c="dimmed">
-            {t('questions')}
-          </Text>
-          <Text component="dd" size="sm" m={0}>
-            {set.count}
-          </Text>
-          <Text component="dt" size="sm" c="dimmed">
-            {t('duration')}
-          </Text>
-          <Text component="dd" size="sm" m={0}>
-            {t('minutes', { count: Math.round(set.dur / 60) })}
-          </Text>
+        <dl style={{ margin: 0, display: 'grid', gridTemplateColumns: 'auto 1fr', gap: '2px 12px' }}>
+          <Fact label={t('marksPerQuestion')} value={fmt(set.mpq)} />
+          <Fact label={t('totalMarks')} value={fmt(set.total)} />
+          <Fact label={t('negativeMarking')} value={set.nm > 0 ? t('negativePerWrong', { marks: fmt(set.nm) }) : t('noNegative')} />
+          <Fact label={t('questions')} value={String(set.count)} />
+          <Fact label={t('duration')} value={t('minutes', { count: Math.round(set.dur / 60) })} />
         </dl>
         <Group gap="xs" mt="auto" justify="space-between">
           <Badge color={item.availability === 'onDevice' ? 'teal' : 'gray'} variant="dot" data-testid="availability">
