@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
 import { useExamList, type ExamListItem } from '../hooks/use-exam-list';
 import { formatMarks } from '../lib/marks';
+import { durationSeconds } from '../lib/test-engine';
 
 /** One term and value of a card's facts. */
 function Fact({ label, value }: { label: string; value: string }) {
@@ -41,7 +42,7 @@ function ExamCard({ item }: { item: ExamListItem }) {
           <Fact label={t('totalMarks')} value={fmt(set.total)} />
           <Fact label={t('negativeMarking')} value={set.nm > 0 ? t('negativePerWrong', { marks: fmt(set.nm) }) : t('noNegative')} />
           <Fact label={t('questions')} value={String(set.count)} />
-          <Fact label={t('duration')} value={t('minutes', { count: Math.round(set.dur / 60) })} />
+          <Fact label={t('duration')} value={t('minutes', { count: Math.round(durationSeconds(set.dur) / 60) })} />
         </dl>
         <Group gap="xs" mt="auto" justify="space-between">
           <Badge color={item.availability === 'onDevice' ? 'teal' : 'gray'} variant="dot" data-testid="availability">
