@@ -2,18 +2,28 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation } from 'react-router';
 import { useSession } from '../hooks/use-session';
-import { hasPermissions, rememberRedirect } from '../lib/session';
+import { hasPermissions, permissionsOf, rememberRedirect } from '../lib/session';
 
 /**
  * A route guard (spec §6): passes when the user is logged in and holds every listed permission
  * (an empty list means only being logged in); otherwise remembers the address and goes to
  * /login with 'Insufficient permission. Please login as authorized user.'
  */
-export function RequireAuth({ permissions = [], children }: { permissions?: readonly string[]; children: ReactNode }) {
+export function RequireAuth({
+  permissions = [],
+  anyOf,
+  children,
+}: {
+  permissions?: readonly string[];
+  /** Also needs at least one of these (spec §6: Brands and the dashboard read their list as "any of"). */
+  anyOf?: readonly string[];
+  children: ReactNode;
+}) {
   const session = useSession();
   const location = useLocation();
   const { t } = useTranslation();
-  if (hasPermissions(session, permissions)) return <>{children}</>;
+  const anyOk = !anyOf || anyOf.some((p) => permissionsOf(session).has(p));
+  if (hasPermissions(session, permissions) && anyOk) return <>{children}</>;
   rememberRedirect(location.pathname + location.search);
   const error = encodeURIComponent(t('errors.insufficientPermission'));
   return <Navigate to={`/login?error=${error}`} replace />;

@@ -1,8 +1,10 @@
-import { type ComponentType, lazy, type LazyExoticComponent, type ReactElement, useEffect } from 'react';
+import { Container } from '@mantine/core';
+import { type ComponentType, lazy, type LazyExoticComponent, type ReactElement, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { matchRoutes, type RouteObject, useLocation, useRoutes } from 'react-router';
 import { RootLayout } from './layout/root-layout';
 import { RequireAuth } from './require-auth';
+import { ADMIN_MENU, type AdminMenuKey } from '../features/admin/lib/menu';
 
 /**
  * Routes of spec §2, in react-router's declarative mode (`<BrowserRouter>` + `useRoutes`).
@@ -33,10 +35,54 @@ const ExamIntroPage = lazy(() => import('../features/exams/components/exam-intro
 const ExamResultPage = lazy(() => import('../features/exams/components/exam-result-page'));
 const ExamListPage = lazy(() => import('../features/exams/components/exam-list-page'));
 const NotFoundPage = lazy(() => import('./not-found-page'));
+const AdminLayout = lazy(() => import('../features/admin/components/admin-layout'));
+const DashboardPage = lazy(() => import('../features/admin/components/dashboard-page'));
+const BrandsPage = lazy(() => import('../features/admin/components/brands-page'));
+const ActivityLogPage = lazy(() => import('../features/admin/components/activity-log-page'));
+const PermissionsPage = lazy(() => import('../features/admin/components/permissions-page'));
+const RolesPage = lazy(() => import('../features/admin/components/roles-page'));
+const PersonsPage = lazy(() => import('../features/admin/components/persons-page'));
+const ProductsPage = lazy(() => import('../features/admin/components/products-page'));
+const OrdersPage = lazy(() => import('../features/admin/components/orders-page'));
+const UserReportPage = lazy(() => import('../features/admin/components/user-report-page'));
+const StaticPagesPage = lazy(() => import('../features/admin/components/static-pages-page'));
+const BannersPage = lazy(() => import('../features/admin/components/banners-page'));
+const ContactMessagesPage = lazy(() => import('../features/admin/components/contact-messages-page'));
+const TransactionReportPage = lazy(() => import('../features/admin/components/transaction-report-page'));
+const GlobalEarningReportPage = lazy(() => import('../features/admin/components/global-earning-report-page'));
 /** The guarded areas' landing: loaded only once the guard lets the user in. */
 const AreaPage = lazy(() => import('./area-page'));
 /** TanStack Query's provider, around every screen but the home page (bundle budget). */
 const QueryLayout = lazy(() => import('./query-layout'));
+
+function adminPage(key: AdminMenuKey): ReactElement {
+  switch (key) {
+    case 'dashboard':
+      return <DashboardPage />;
+    case 'brand':
+      return <BrandsPage />;
+    case 'activityLog':
+      return <ActivityLogPage />;
+    case 'permission':
+      return <PermissionsPage />;
+    case 'role':
+      return <RolesPage />;
+    case 'person':
+      return <PersonsPage />;
+    case 'product':
+      return <ProductsPage />;
+    case 'order':
+      return <OrdersPage />;
+    case 'userReport':
+      return <UserReportPage />;
+    case 'staticPages':
+      return <StaticPagesPage />;
+    case 'banner':
+      return <BannersPage />;
+    case 'contactMessages':
+      return <ContactMessagesPage />;
+  }
+}
 
 const page = (Page: LazyExoticComponent<ComponentType>, title: string): { element: ReactElement; handle: RouteHandle } => ({
   element: <Page />,
@@ -103,32 +149,64 @@ export const routes: RouteObject[] = [
             },
           })),
           {
-            path: 'admin/*',
+            // Spec §2 Admin area: the admin route needs SHOP_EDITOR; each child adds its own
+            // guard (features/admin/lib/menu, which the side menu follows too).
+            path: 'admin',
             element: (
               <RequireAuth permissions={['SHOP_EDITOR']}>
-                <AreaPage area="admin" title="admin" />
+                <Suspense fallback={null}>
+                  <AdminLayout />
+                </Suspense>
               </RequireAuth>
             ),
             handle: { title: 'titles.admin' },
+            children: [
+              ...ADMIN_MENU.map((entry) => ({
+                ...(entry.path === '' ? { index: true } : { path: entry.path }),
+                element: (
+                  <RequireAuth permissions={entry.all ?? []} {...(entry.any && { anyOf: entry.any })}>
+                    {adminPage(entry.key)}
+                  </RequireAuth>
+                ),
+                handle: { title: `admin:menu.${entry.key}` },
+              })),
+              { path: '*', element: <NotFoundPage />, handle: { title: 'titles.notFound' } },
+            ],
           },
           {
+            // Spec §2: a /dashboard route (Brands) also exists, outside the admin frame.
             path: 'dashboard',
             element: (
-              <RequireAuth permissions={['SHOP_EDITOR']}>
-                <AreaPage area="admin" title="dashboard" />
+              <RequireAuth anyOf={['SHOP_EDITOR', 'CREATE_BRAND', 'UPDATE_BRAND', 'DELETE_BRAND']}>
+                <Container size="xl" py="md">
+                  <DashboardPage />
+                </Container>
               </RequireAuth>
             ),
             handle: { title: 'titles.dashboard' },
           },
-          ...(['transaction-report', 'global-earning-report'] as const).map((path) => ({
-            path,
+          {
+            path: 'transaction-report',
             element: (
               <RequireAuth permissions={['VIEW_REPORT']}>
-                <AreaPage area="reports" title={path === 'transaction-report' ? 'transactionReport' : 'globalEarningReport'} />
+                <Container size="xl" py="md">
+                  <TransactionReportPage />
+                </Container>
               </RequireAuth>
             ),
-            handle: { title: path === 'transaction-report' ? 'titles.transactionReport' : 'titles.globalEarningReport' },
-          })),
+            handle: { title: 'titles.transactionReport' },
+          },
+          {
+            path: 'global-earning-report',
+            element: (
+              <RequireAuth permissions={['VIEW_REPORT']}>
+                <Container size="xl" py="md">
+                  <GlobalEarningReportPage />
+                </Container>
+              </RequireAuth>
+            ),
+            handle: { title: 'titles.globalEarningReport' },
+          },
         ],
       },
       { path: '*', ...page(NotFoundPage, 'titles.notFound') },

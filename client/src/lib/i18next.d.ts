@@ -1,5 +1,10 @@
 import 'i18next';
 import type about from '../locales/en/about.json';
+import type admin from '../locales/en/admin.json';
+import type adminAccess from '../locales/en/admin-access.json';
+import type adminDashboard from '../locales/en/admin-dashboard.json';
+import type adminShop from '../locales/en/admin-shop.json';
+import type adminUsers from '../locales/en/admin-users.json';
 import type auth from '../locales/en/auth.json';
 import type common from '../locales/en/common.json';
 import type contact from '../locales/en/contact.json';
@@ -25,6 +30,11 @@ declare module 'i18next' {
       contact: typeof contact;
       plan: typeof plan;
       exam: typeof exam;
+      admin: typeof admin;
+      'admin-access': typeof adminAccess;
+      'admin-users': typeof adminUsers;
+      'admin-dashboard': typeof adminDashboard;
+      'admin-shop': typeof adminShop;
     };
   }
 }

@@ -11,6 +11,7 @@ import { NavBar } from './nav-bar';
 import { RouteErrorBoundary } from './route-error-boundary';
 import { useScrollRestoration } from './use-scroll-restoration';
 import { useReplicaControl } from '../replica-provider';
+import type { RootOutletContext } from '../../features/admin/components/admin-layout';
 
 /** The drawer of narrow screens is not part of the first page: it loads on the first burger press. */
 const AppDrawer = lazy(() => import('./app-drawer'));
@@ -88,7 +89,7 @@ export function RootLayout() {
               </div>
             }
           >
-            <Outlet />
+            <Outlet context={{ logout } satisfies RootOutletContext} />
           </Suspense>
         </RouteErrorBoundary>
         <Footer />

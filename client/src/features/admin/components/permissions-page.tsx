@@ -1,0 +1,8 @@
+import { Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+
+/** STUB — replaced by the page's real implementation (issue 6). */
+export default function PermissionsPage() {
+  const { t } = useTranslation('admin-access');
+  return <Title order={2}>{t('pending')}</Title>;
+}

@@ -1,0 +1,59 @@
+import type { PermissionName } from '../../../../../sync-protocol/src/permission';
+
+/**
+ * The admin side menu (spec §2 Admin area). The spec lists shop-style entries too (sale point,
+ * my store, store settings, category, attributes, section editor, delivery, pickup point); this
+ * product sells plans, not goods, so those are left out (README, Back office).
+ *
+ * `any`: the entry shows (and its route lets in) a person holding any one of these;
+ * `all`: every one of these. The admin area itself needs SHOP_EDITOR (spec §2).
+ */
+export type AdminMenuEntry = {
+  key: AdminMenuKey;
+  /** Path below /admin ('' is the dashboard). */
+  path: string;
+  any?: readonly PermissionName[];
+  all?: readonly PermissionName[];
+};
+
+export type AdminMenuKey =
+  | 'dashboard'
+  | 'product'
+  | 'brand'
+  | 'banner'
+  | 'permission'
+  | 'role'
+  | 'userReport'
+  | 'person'
+  | 'staticPages'
+  | 'order'
+  | 'contactMessages'
+  | 'activityLog';
+
+export const ADMIN_MENU: readonly AdminMenuEntry[] = [
+  // Spec §6: Brands and the dashboard read the list as "any of".
+  { key: 'dashboard', path: '', any: ['SHOP_EDITOR', 'CREATE_BRAND', 'UPDATE_BRAND', 'DELETE_BRAND'] },
+  { key: 'product', path: 'product', all: ['SHOP_EDITOR'] },
+  { key: 'brand', path: 'brand', any: ['SHOP_EDITOR', 'CREATE_BRAND', 'UPDATE_BRAND', 'DELETE_BRAND'] },
+  { key: 'banner', path: 'banner', all: ['SHOP_EDITOR'] },
+  // Spec §2: permission and role carry an empty permission list (a login is enough to look;
+  // every change needs its own permission, on the server too).
+  { key: 'permission', path: 'permission' },
+  { key: 'role', path: 'role' },
+  { key: 'userReport', path: 'user-report', all: ['VIEW_REPORT'] },
+  // Spec §2: person: CREATE_PERSON, UPDATE_PERSON, DELETE_PERSON (a guard needs every listed one, §6).
+  { key: 'person', path: 'person', all: ['CREATE_PERSON', 'UPDATE_PERSON', 'DELETE_PERSON'] },
+  { key: 'staticPages', path: 'static-pages', all: ['SHOP_EDITOR'] },
+  { key: 'order', path: 'order', all: ['SHOP_EDITOR'] },
+  { key: 'contactMessages', path: 'contact-messages', all: ['SHOP_EDITOR'] },
+  { key: 'activityLog', path: 'activity-log', all: ['SHOP_EDITOR'] },
+];
+
+/** Whether a person holding `perms` may open the entry. */
+export function mayOpen(entry: Pick<AdminMenuEntry, 'any' | 'all'>, perms: ReadonlySet<string>): boolean {
+  if (entry.all && !entry.all.every((p) => perms.has(p))) return false;
+  if (entry.any && !entry.any.some((p) => perms.has(p))) return false;
+  return true;
+}
+
+export const adminPath = (path: string): string => (path ? `/admin/${path}` : '/admin');
