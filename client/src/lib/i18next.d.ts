@@ -2,6 +2,7 @@ import 'i18next';
 import type about from '../locales/en/about.json';
 import type admin from '../locales/en/admin.json';
 import type adminAccess from '../locales/en/admin-access.json';
+import type adminContent from '../locales/en/admin-content.json';
 import type adminDashboard from '../locales/en/admin-dashboard.json';
 import type adminShop from '../locales/en/admin-shop.json';
 import type adminUsers from '../locales/en/admin-users.json';
@@ -35,6 +36,7 @@ declare module 'i18next' {
       'admin-users': typeof adminUsers;
       'admin-dashboard': typeof adminDashboard;
       'admin-shop': typeof adminShop;
+      'admin-content': typeof adminContent;
     };
   }
 }

@@ -3,6 +3,6 @@ import { useTranslation } from 'react-i18next';
 
 /** STUB — replaced by the page's real implementation (issue 6). */
 export default function StaticPagesPage() {
-  const { t } = useTranslation('admin-shop');
+  const { t } = useTranslation('admin-content');
   return <Title order={2}>{t('pending')}</Title>;
 }
