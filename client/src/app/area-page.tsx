@@ -1,8 +1,8 @@
 import { Alert, Container, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 
-type Area = 'examList' | 'questionEditor' | 'questionList' | 'questionSet' | 'admin' | 'reports';
-type TitleKey = 'examList' | 'questionEditor' | 'questionList' | 'questionSet' | 'admin' | 'dashboard' | 'transactionReport' | 'globalEarningReport';
+type Area = 'questionEditor' | 'questionList' | 'questionSet';
+type TitleKey = 'questionEditor' | 'questionList' | 'questionSet';
 
 /**
  * The landing of a guarded area whose screens later issues build (exams: issue 5; authoring and
