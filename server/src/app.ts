@@ -21,6 +21,7 @@ import { planRoutes } from './modules/plans/plans.routes';
 import { questionRoutes } from './modules/questions/questions.routes';
 import { resultRoutes } from './modules/results/results.routes';
 import { roleRoutes } from './modules/roles/roles.routes';
+import { reportRoutes } from './modules/reports/reports.routes';
 import { syncRoutes } from './modules/sync/sync.routes';
 import { tagRoutes } from './modules/tags/tags.routes';
 
@@ -136,6 +137,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
   roleRoutes(api, deps);
   activityLogRoutes(api, deps);
   brandRoutes(api, deps);
+  reportRoutes(api, deps);
   tagRoutes(api, deps);
   genericRoutes(api, deps);
   planRoutes(api, deps);

@@ -6,6 +6,8 @@ import { tagSchema } from './tag';
 import { questionSchema } from './question';
 import { questionSetSchema } from './question-set';
 import { planSchema } from './plan';
+import { ORDER_STATUSES } from './order';
+import { PAYMENT_STATUSES } from './payment';
 
 /** Shapes of the JSON files under fixtures/, parsed when the database is seeded. */
 export const permissionsFixtureSchema = z.array(
@@ -34,3 +36,32 @@ export const tagsFixtureSchema = z.array(tagSchema);
 export const questionsFixtureSchema = z.array(questionSchema);
 export const questionSetsFixtureSchema = z.array(questionSetSchema);
 export const plansFixtureSchema = z.array(planSchema);
+
+/**
+ * Demo sales (fixtures/demo-sales.json): signups and plan orders placed `daysAgo` days before
+ * the first start, so that the back office's reports show the last weeks. Demo members log in
+ * with the password DEMO_MEMBER_PASSWORD.
+ */
+export const demoSalesFixtureSchema = z.strictObject({
+  signups: z.array(
+    z.strictObject({ id: z.string().min(1), n: z.string().min(1), m: mobileSchema, p: z.string().min(1).nullable(), daysAgo: z.number().int().min(0).max(365) }),
+  ),
+  orders: z.array(
+    z.strictObject({
+      person: z.string().min(1),
+      plan: z.string().min(1),
+      daysAgo: z.number().int().min(0).max(365),
+      minute: z.number().int().min(0).max(1439),
+      status: z.enum(ORDER_STATUSES),
+      payments: z.array(
+        z.strictObject({
+          channel: z.string().min(1).max(40),
+          transactionId: z.string().min(1).max(100),
+          status: z.enum(PAYMENT_STATUSES),
+          isCredit: z.boolean(),
+        }),
+      ),
+    }),
+  ),
+});
+export const DEMO_MEMBER_PASSWORD = 'member1234';

@@ -5,6 +5,8 @@ import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   accountsFixtureSchema,
+  DEMO_MEMBER_PASSWORD,
+  demoSalesFixtureSchema,
   permissionsFixtureSchema,
   plansFixtureSchema,
   questionSetsFixtureSchema,
@@ -15,7 +17,7 @@ import {
 import { hashPassword } from '../lib/passwords';
 import { nextRev } from '../lib/revision';
 import type { DB } from './client';
-import { meta, permission, person, personPermission, plan, question, questionSet, role, rolePermission, tag } from './schema';
+import { meta, payment, permission, person, personPermission, plan, purchaseOrder, question, questionSet, role, rolePermission, tag } from './schema';
 
 export const FIXTURES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures');
 
@@ -48,9 +50,11 @@ export async function seedDatabase(db: DB, dir: string = FIXTURES_DIR): Promise<
   const questions = load(dir, 'questions.json', questionsFixtureSchema);
   const sets = load(dir, 'question-sets.json', questionSetsFixtureSchema);
   checkReferences(tags, questions, sets);
+  const sales = load(dir, 'demo-sales.json', demoSalesFixtureSchema);
 
   // Hashing is slow and async; do it before the synchronous transaction.
   const hashes = await Promise.all(accounts.map((a) => hashPassword(a.password)));
+  const memberHash = await hashPassword(DEMO_MEMBER_PASSWORD);
 
   db.transaction((tx) => {
     const now = Date.now();
@@ -117,9 +121,49 @@ export async function seedDatabase(db: DB, dir: string = FIXTURES_DIR): Promise<
         .onConflictDoNothing()
         .run();
     }
+    seedSales(tx, sales, memberHash, now);
     tx.insert(meta).values({ key: SEED_KEY, value: new Date(now).toISOString() }).run();
   });
   return { seeded: true };
+}
+
+const DAY_MS = 86_400_000;
+
+/** Demo signups and orders, dated relative to the first start (see demoSalesFixtureSchema). */
+function seedSales(tx: Parameters<Parameters<DB['transaction']>[0]>[0], sales: z.output<typeof demoSalesFixtureSchema>, hash: string, now: number) {
+  const member = tx.select().from(role).where(eq(role.name, 'MEMBER')).get();
+  const memberPerms = member ? tx.select().from(rolePermission).where(eq(rolePermission.roleId, member.id)).all() : [];
+  for (const s of sales.signups) {
+    const at = now - s.daysAgo * DAY_MS - 3_600_000;
+    const inserted = tx
+      .insert(person)
+      .values({ id: s.id, name: s.n, mobile: s.m, mobileVerified: true, roleId: member?.id ?? null, parentId: s.p, passwordHash: hash, createdAt: at, updatedAt: at })
+      .onConflictDoNothing()
+      .returning({ id: person.id })
+      .get();
+    if (!inserted) continue;
+    for (const rp of memberPerms) tx.insert(personPermission).values({ personId: s.id, permissionId: rp.permissionId }).onConflictDoNothing().run();
+  }
+  const planByCode = new Map(tx.select().from(plan).all().map((p) => [p.code, p]));
+  sales.orders.forEach((o, n) => {
+    const p = planByCode.get(o.plan);
+    if (!p) throw new Error(`fixtures/demo-sales.json: unknown plan ${o.plan}`);
+    // The day `daysAgo` back, at `minute` past midnight of that UTC day, never in the future.
+    const day = Math.floor((now - o.daysAgo * DAY_MS) / DAY_MS) * DAY_MS;
+    const at = Math.min(now - 60_000, day + o.minute * 60_000);
+    // A fixed id, so that a seed re-run (marker lost) adds nothing twice.
+    const orderId = `demo-order-${n + 1}`;
+    tx.insert(purchaseOrder)
+      .values({ id: orderId, personId: o.person, planId: p.id, amount: p.total, status: o.status, createdAt: at, updatedAt: at })
+      .onConflictDoNothing()
+      .run();
+    o.payments.forEach((pay, i) => {
+      tx.insert(payment)
+        .values({ ...pay, amount: p.total, orderId, personId: o.person, details: { demo: true }, createdAt: at + i * 3_600_000, updatedAt: at + i * 3_600_000 })
+        .onConflictDoNothing()
+        .run();
+    });
+  });
 }
 
 function checkReferences(

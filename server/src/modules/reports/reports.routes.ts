@@ -1,0 +1,20 @@
+import type { Hono } from 'hono';
+import { orderQuerySchema, orderStatusUpdateSchema } from '../../../../sync-protocol/src/order';
+import { earningsQuerySchema, reportRangeSchema, transactionQuerySchema } from '../../../../sync-protocol/src/report';
+import type { AppEnv, Deps } from '../../context';
+import { parseJson, parseQuery } from '../../lib/http';
+import { principalOf, route } from '../../lib/route';
+import * as orders from './orders.service';
+import * as reports from './reports.service';
+
+/** Sale, signup, transaction and earning reports, and the admin order list (issue 6). */
+export function reportRoutes(app: Hono<AppEnv>, deps: Deps) {
+  route(app, deps, 'GET /report/getOrdersByDate', (c) => c.json(reports.ordersByDate(deps, parseQuery(c, reportRangeSchema))));
+  route(app, deps, 'GET /report/getUsersByDate', (c) => c.json(reports.usersByDate(deps, parseQuery(c, reportRangeSchema))));
+  route(app, deps, 'GET /report/transactions', (c) => c.json(reports.transactions(deps, parseQuery(c, transactionQuerySchema))));
+  route(app, deps, 'GET /report/globalEarnings', (c) => c.json(reports.globalEarnings(deps, parseQuery(c, earningsQuerySchema))));
+  route(app, deps, 'GET /order', (c) => c.json(reports.listOrders(deps, parseQuery(c, orderQuerySchema))));
+  route(app, deps, 'PATCH /order/status', async (c) =>
+    c.json(orders.setStatus(deps, principalOf(c), await parseJson(c, orderStatusUpdateSchema))),
+  );
+}

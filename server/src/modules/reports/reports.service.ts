@@ -1,0 +1,282 @@
+import { and, count, desc, eq, gte, lte, or, type SQL, sql } from 'drizzle-orm';
+import { alias, type SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import type { OrderRow, OrderStatus } from '../../../../sync-protocol/src/order';
+import type { PaymentStatus } from '../../../../sync-protocol/src/payment';
+import {
+  type EarningsFigures,
+  type GlobalEarningsReport,
+  IST_OFFSET_MS,
+  type OrdersByDateReport,
+  type PaymentRow,
+  RETAINED_PERCENT,
+  type TransactionsReport,
+  type UsersByDateReport,
+} from '../../../../sync-protocol/src/report';
+import type { Conn } from '../../db/client';
+import type { Deps } from '../../context';
+import { payment, person, plan, purchaseOrder } from '../../db/schema';
+
+/** Money is rupees with paise: sums are rounded to 2 decimals so floating dust never shows. */
+const money = (n: number) => Math.round(n * 100) / 100;
+
+/** The India-time calendar day (YYYY-MM-DD) of an epoch-ms column, in SQL. */
+const istDay = (col: SQL | SQLiteColumn) =>
+  sql<string>`strftime('%Y-%m-%d', (${col} + ${IST_OFFSET_MS}) / 1000, 'unixepoch')`;
+const istMonth = (col: SQL | SQLiteColumn) => sql<string>`strftime('%Y-%m', (${col} + ${IST_OFFSET_MS}) / 1000, 'unixepoch')`;
+
+/** Orders joined with their plan and buyer, as OrderRow. */
+function orderRows(db: Conn, where: SQL | undefined, limit: number, offset = 0): OrderRow[] {
+  return db
+    .select({
+      id: purchaseOrder.id,
+      createdAt: purchaseOrder.createdAt,
+      updatedAt: purchaseOrder.updatedAt,
+      amount: purchaseOrder.amount,
+      status: purchaseOrder.status,
+      planId: plan.id,
+      planCode: plan.code,
+      planName: plan.name,
+      personId: person.id,
+      personName: person.name,
+      personMobile: person.mobile,
+    })
+    .from(purchaseOrder)
+    .leftJoin(plan, eq(plan.id, purchaseOrder.planId))
+    .leftJoin(person, eq(person.id, purchaseOrder.personId))
+    .where(where)
+    .orderBy(desc(purchaseOrder.createdAt), desc(sql`${purchaseOrder}.rowid`))
+    .limit(limit)
+    .offset(offset)
+    .all()
+    .map((r) => ({
+      id: r.id,
+      createdAt: r.createdAt,
+      updatedAt: r.updatedAt,
+      amount: r.amount,
+      status: r.status as OrderStatus,
+      plan: r.planId && r.planCode && r.planName ? { id: r.planId, code: r.planCode, name: r.planName } : null,
+      person: r.personId && r.personName && r.personMobile ? { id: r.personId, n: r.personName, m: r.personMobile } : null,
+    }));
+}
+
+/** GET /api/report/getOrdersByDate (spec §7): the sale report of the admin dashboard. */
+export function ordersByDate(deps: Deps, range: { startDate: number; endDate: number }): { success: true; data: OrdersByDateReport } {
+  const where = and(gte(purchaseOrder.createdAt, range.startDate), lte(purchaseOrder.createdAt, range.endDate));
+  const paid = sql`${purchaseOrder.status} = 'PAID'`;
+  const totals = deps.db
+    .select({
+      count: count(),
+      amount: sql<number>`coalesce(sum(${purchaseOrder.amount}), 0)`,
+      paidCount: sql<number>`coalesce(sum(case when ${paid} then 1 else 0 end), 0)`,
+      paidAmount: sql<number>`coalesce(sum(case when ${paid} then ${purchaseOrder.amount} else 0 end), 0)`,
+    })
+    .from(purchaseOrder)
+    .where(where)
+    .get() ?? { count: 0, amount: 0, paidCount: 0, paidAmount: 0 };
+  const day = istDay(purchaseOrder.createdAt);
+  const byDay = deps.db
+    .select({
+      day,
+      count: count(),
+      amount: sql<number>`coalesce(sum(${purchaseOrder.amount}), 0)`,
+      paidAmount: sql<number>`coalesce(sum(case when ${paid} then ${purchaseOrder.amount} else 0 end), 0)`,
+    })
+    .from(purchaseOrder)
+    .where(where)
+    .groupBy(day)
+    .orderBy(day)
+    .all()
+    .map((r) => ({ ...r, amount: money(r.amount), paidAmount: money(r.paidAmount) }));
+  return {
+    success: true,
+    data: {
+      orders: orderRows(deps.db, where, 1000),
+      totals: { count: totals.count, amount: money(totals.amount), paidCount: totals.paidCount, paidAmount: money(totals.paidAmount) },
+      byDay,
+    },
+  };
+}
+
+/** GET /api/order — the admin order list with filters. */
+export function listOrders(
+  deps: Deps,
+  input: { status?: OrderStatus | undefined; q: string; startDate?: number | undefined; endDate?: number | undefined; limit: number; offset: number },
+) {
+  const conds: SQL[] = [];
+  if (input.status) conds.push(eq(purchaseOrder.status, input.status));
+  if (input.startDate !== undefined) conds.push(gte(purchaseOrder.createdAt, input.startDate));
+  if (input.endDate !== undefined) conds.push(lte(purchaseOrder.createdAt, input.endDate));
+  if (input.q) {
+    const p = `%${input.q.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+    conds.push(
+      or(
+        sql`${person.name} like ${p} escape '\\'`,
+        sql`${person.mobile} like ${p} escape '\\'`,
+        sql`${purchaseOrder.id} like ${p} escape '\\'`,
+      ) as SQL,
+    );
+  }
+  const where = conds.length ? and(...conds) : undefined;
+  const total =
+    deps.db
+      .select({ n: count() })
+      .from(purchaseOrder)
+      .leftJoin(person, eq(person.id, purchaseOrder.personId))
+      .where(where)
+      .get()?.n ?? 0;
+  return { success: true as const, data: orderRows(deps.db, where, input.limit, input.offset), total };
+}
+
+export function orderRow(db: Conn, id: string): OrderRow | undefined {
+  return orderRows(db, eq(purchaseOrder.id, id), 1)[0];
+}
+
+/** GET /api/report/getUsersByDate: signups per day and per referrer. */
+export function usersByDate(deps: Deps, range: { startDate: number; endDate: number }): { success: true; data: UsersByDateReport } {
+  const where = and(gte(person.createdAt, range.startDate), lte(person.createdAt, range.endDate));
+  const total = deps.db.select({ n: count() }).from(person).where(where).get()?.n ?? 0;
+  const day = istDay(sql`${person.createdAt}`);
+  const byDay = deps.db.select({ day, count: count() }).from(person).where(where).groupBy(day).orderBy(day).all();
+  const referrer = alias(person, 'referrer');
+  const byReferrer = deps.db
+    .select({ id: referrer.id, n: referrer.name, m: referrer.mobile, count: count() })
+    .from(person)
+    .leftJoin(referrer, eq(referrer.id, person.parentId))
+    .where(where)
+    .groupBy(referrer.id)
+    .orderBy(desc(count()), referrer.name)
+    .limit(50)
+    .all()
+    .map((r) => ({ referrer: r.id && r.n && r.m ? { id: r.id, n: r.n, m: r.m } : null, count: r.count }));
+  return { success: true, data: { total, byDay, byReferrer } };
+}
+
+/** GET /api/report/transactions: payments with filters and totals. */
+export function transactions(
+  deps: Deps,
+  input: {
+    startDate?: number | undefined;
+    endDate?: number | undefined;
+    status?: PaymentStatus | undefined;
+    channel?: string | undefined;
+    type?: 'credit' | 'debit' | undefined;
+    q: string;
+    limit: number;
+    offset: number;
+  },
+): { success: true } & TransactionsReport {
+  const conds: SQL[] = [];
+  if (input.startDate !== undefined) conds.push(gte(payment.createdAt, input.startDate));
+  if (input.endDate !== undefined) conds.push(lte(payment.createdAt, input.endDate));
+  if (input.status) conds.push(eq(payment.status, input.status));
+  if (input.channel) conds.push(eq(payment.channel, input.channel));
+  if (input.type) conds.push(eq(payment.isCredit, input.type === 'credit'));
+  if (input.q) {
+    const p = `%${input.q.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+    conds.push(
+      or(
+        sql`${payment.transactionId} like ${p} escape '\\'`,
+        sql`${person.name} like ${p} escape '\\'`,
+        sql`${person.mobile} like ${p} escape '\\'`,
+      ) as SQL,
+    );
+  }
+  const where = conds.length ? and(...conds) : undefined;
+  const ok = sql`${payment.status} = 'SUCCESS'`;
+  const t = deps.db
+    .select({
+      count: count(),
+      credit: sql<number>`coalesce(sum(case when ${ok} and ${payment.isCredit} = 1 then ${payment.amount} else 0 end), 0)`,
+      debit: sql<number>`coalesce(sum(case when ${ok} and ${payment.isCredit} = 0 then ${payment.amount} else 0 end), 0)`,
+    })
+    .from(payment)
+    .leftJoin(person, eq(person.id, payment.personId))
+    .where(where)
+    .get() ?? { count: 0, credit: 0, debit: 0 };
+  const rows = deps.db
+    .select({
+      id: payment.id,
+      createdAt: payment.createdAt,
+      amount: payment.amount,
+      channel: payment.channel,
+      transactionId: payment.transactionId,
+      isCredit: payment.isCredit,
+      status: payment.status,
+      orderId: purchaseOrder.id,
+      orderStatus: purchaseOrder.status,
+      planCode: plan.code,
+      planName: plan.name,
+      personId: person.id,
+      personName: person.name,
+      personMobile: person.mobile,
+    })
+    .from(payment)
+    .leftJoin(person, eq(person.id, payment.personId))
+    .leftJoin(purchaseOrder, eq(purchaseOrder.id, payment.orderId))
+    .leftJoin(plan, eq(plan.id, purchaseOrder.planId))
+    .where(where)
+    .orderBy(desc(payment.createdAt), desc(sql`${payment}.rowid`))
+    .limit(input.limit)
+    .offset(input.offset)
+    .all();
+  const data: PaymentRow[] = rows.map((r) => ({
+    id: r.id,
+    createdAt: r.createdAt,
+    amount: r.amount,
+    channel: r.channel,
+    transactionId: r.transactionId,
+    isCredit: r.isCredit,
+    status: r.status as PaymentStatus,
+    order: r.orderId
+      ? { id: r.orderId, status: r.orderStatus ?? '', plan: r.planCode && r.planName ? { code: r.planCode, name: r.planName } : null }
+      : null,
+    person: r.personId && r.personName && r.personMobile ? { id: r.personId, n: r.personName, m: r.personMobile } : null,
+  }));
+  const channels = deps.db
+    .selectDistinct({ c: payment.channel })
+    .from(payment)
+    .orderBy(payment.channel)
+    .all()
+    .map((r) => r.c);
+  const credit = money(t.credit);
+  const debit = money(t.debit);
+  return { success: true, data, total: t.count, totals: { count: t.count, credit, debit, net: money(credit - debit) }, channels };
+}
+
+/** Collected, refunded, the retained share (spec §1: 6 percent) and what goes to the trust. */
+function figures(count: number, collected: number, refunded: number): EarningsFigures {
+  const c = money(collected);
+  const r = money(refunded);
+  const retained = money(((c - r) * RETAINED_PERCENT) / 100);
+  return { count, collected: c, refunded: r, retained, toTrust: money(c - r - retained) };
+}
+
+/** GET /api/report/globalEarnings: successful payments by day or month. */
+export function globalEarnings(
+  deps: Deps,
+  input: { startDate: number; endDate: number; groupBy: 'day' | 'month' },
+): { success: true; data: GlobalEarningsReport } {
+  const period = input.groupBy === 'month' ? istMonth(payment.createdAt) : istDay(payment.createdAt);
+  const where = and(gte(payment.createdAt, input.startDate), lte(payment.createdAt, input.endDate), eq(payment.status, 'SUCCESS'));
+  const rows = deps.db
+    .select({
+      period,
+      count: count(),
+      collected: sql<number>`coalesce(sum(case when ${payment.isCredit} = 1 then ${payment.amount} else 0 end), 0)`,
+      refunded: sql<number>`coalesce(sum(case when ${payment.isCredit} = 0 then ${payment.amount} else 0 end), 0)`,
+    })
+    .from(payment)
+    .where(where)
+    .groupBy(period)
+    .orderBy(period)
+    .all()
+    .map((r) => ({ period: r.period, ...figures(r.count, r.collected, r.refunded) }));
+  const sum = rows.reduce((a, r) => ({ count: a.count + r.count, collected: a.collected + r.collected, refunded: a.refunded + r.refunded }), {
+    count: 0,
+    collected: 0,
+    refunded: 0,
+  });
+  return { success: true, data: { rows, totals: figures(sum.count, sum.collected, sum.refunded), retainedPercent: RETAINED_PERCENT } };
+}
+
+

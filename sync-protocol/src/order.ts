@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { idSchema } from './common';
+import { reportDateSchema } from './report-dates';
+
+/** A plan purchase order's life (ours; spec §3 Payment names an order but not its states). */
+export const ORDER_STATUSES = ['CREATED', 'PAID', 'FAILED', 'CANCELLED', 'REFUNDED'] as const;
+export const orderStatusSchema = z.enum(ORDER_STATUSES);
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** An order as the back office shows it. */
+export type OrderRow = {
+  id: string;
+  createdAt: number;
+  updatedAt: number;
+  amount: number;
+  status: OrderStatus;
+  plan: { id: string; code: string; name: { en: string; hi: string } } | null;
+  person: { id: string; n: string; m: string } | null;
+};
+
+/** GET /api/order — the admin order list; §9 page size 30. */
+export const orderQuerySchema = z.strictObject({
+  status: orderStatusSchema.optional(),
+  q: z.string().trim().max(100).optional().default(''),
+  startDate: reportDateSchema('start').optional(),
+  endDate: reportDateSchema('end').optional(),
+  limit: z.coerce.number().int().min(1).max(100).optional().default(30),
+  offset: z.coerce.number().int().min(0).optional().default(0),
+});
+
+/** PATCH /api/order/status. */
+export const orderStatusUpdateSchema = z.strictObject({ id: idSchema, status: orderStatusSchema });
