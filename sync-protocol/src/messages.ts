@@ -94,6 +94,11 @@ export const MSG = {
   onlySubjective: 'Only answered subjective questions are evaluated by an editor',
   permissionBuiltIn: 'This permission is used by the app and cannot be renamed or deleted',
   // back office (issue 6)
+  brandCreated: 'Brand created successfully',
+  brandUpdated: 'Brand updated successfully',
+  brandDeleted: 'Brand deleted successfully',
+  brandNameRequired: 'Brand name is required',
+  brandLogoUrl: 'Logo must be an http(s) address',
   invalidStartDate: 'Invalid start date',
   invalidEndDate: 'Invalid end date',
   orderUpdated: 'Order updated successfully',

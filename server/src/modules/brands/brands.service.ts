@@ -23,7 +23,7 @@ export function create(deps: Deps, actor: Principal, input: BrandInput) {
     logActivity(tx, { actor, action: 'CREATE', entity: 'brand', entityId: row.id, newValue: row });
     return row;
   });
-  return { success: true as const, msg: 'Brand created successfully', data };
+  return { success: true as const, msg: MSG.brandCreated, data };
 }
 
 export function update(deps: Deps, actor: Principal, input: BrandInput & { id: string }) {
@@ -40,7 +40,7 @@ export function update(deps: Deps, actor: Principal, input: BrandInput & { id: s
     logActivity(tx, { actor, action: 'UPDATE', entity: 'brand', entityId: row.id, oldValue: before, newValue: row });
     return row;
   });
-  return { success: true as const, msg: 'Brand updated successfully', data };
+  return { success: true as const, msg: MSG.brandUpdated, data };
 }
 
 export function remove(deps: Deps, actor: Principal, id: string) {
@@ -50,5 +50,5 @@ export function remove(deps: Deps, actor: Principal, id: string) {
     tx.delete(brand).where(eq(brand.id, id)).run();
     logActivity(tx, { actor, action: 'DELETE', entity: 'brand', entityId: id, oldValue: before });
   });
-  return { success: true as const, msg: 'Brand deleted successfully' };
+  return { success: true as const, msg: MSG.brandDeleted };
 }

@@ -1,8 +1,6 @@
-import { Title } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { BrandsPanel } from './brands-panel';
 
-/** STUB — replaced by the page's real implementation (issue 6). */
+/** /admin/brand: the Brands list on its own. */
 export default function BrandsPage() {
-  const { t } = useTranslation('admin-dashboard');
-  return <Title order={2}>{t('pending')}</Title>;
+  return <BrandsPanel />;
 }

@@ -1,0 +1,120 @@
+import { BarChart } from '@mantine/charts';
+import '@mantine/charts/styles.css';
+import { Alert, Badge, Card, Group, Loader, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { DatePickerInput } from '@mantine/dates';
+import '@mantine/dates/styles.css';
+import 'dayjs/locale/hi';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useOrdersByDate } from '../api/get-orders-by-date';
+import { checkRange, type DayRange, lastDays, rupees } from '../lib/report-range';
+
+const STATUS_COLOR: Record<string, string> = { PAID: 'green', CREATED: 'gray', FAILED: 'red', CANCELLED: 'orange', REFUNDED: 'grape' };
+
+/**
+ * Admin: Dashboard — the Sale Report card (spec §2): a date-range picker with 'Invalid start
+ * date' / 'Invalid end date', GET /api/report/getOrdersByDate, shown as totals, a chart by day
+ * and a table of the orders.
+ */
+export function SaleReportCard() {
+  const { t, i18n } = useTranslation(['admin-dashboard', 'admin']);
+  const lang = i18n.language;
+  const [range, setRange] = useState<DayRange>(() => lastDays(30));
+  const check = checkRange(range);
+  const report = useOrdersByDate(check.ok ? { startDate: check.startDate, endDate: check.endDate } : null);
+  const data = report.data;
+  const fmtDate = new Intl.DateTimeFormat(lang === 'hi' ? 'hi-IN' : 'en-IN', { dateStyle: 'medium', timeStyle: 'short' });
+
+  return (
+    <Card withBorder padding="md" component="section" aria-labelledby="sale-report-title">
+      <Stack>
+        <Title order={3} id="sale-report-title">
+          {t('sale.title')}
+        </Title>
+        <DatePickerInput
+          type="range"
+          label={t('sale.range')}
+          value={range}
+          onChange={(v) => setRange(v as DayRange)}
+          locale={lang}
+          valueFormat="DD MMM YYYY"
+          allowSingleDateInRange
+          clearable
+          maw={360}
+          error={check.ok ? undefined : check.error === 'start' ? t('sale.invalidStart') : t('sale.invalidEnd')}
+        />
+        {report.isFetching && <Loader size="sm" aria-label={t('admin:common.loading')} />}
+        {report.isError && <Alert color="red">{t('admin:common.loadFailed')}</Alert>}
+        {check.ok && data && (
+          <>
+            <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="xs">
+              <Stat label={t('sale.orders')} value={String(data.totals.count)} />
+              <Stat label={t('sale.amount')} value={rupees(data.totals.amount, lang)} />
+              <Stat label={t('sale.paidOrders')} value={String(data.totals.paidCount)} />
+              <Stat label={t('sale.paidAmount')} value={rupees(data.totals.paidAmount, lang)} />
+            </SimpleGrid>
+            {data.byDay.length > 0 ? (
+              <BarChart
+                h={220}
+                data={data.byDay.map((d) => ({ day: d.day.slice(5), [t('sale.amount')]: d.amount, [t('sale.paidAmount')]: d.paidAmount }))}
+                dataKey="day"
+                series={[
+                  { name: t('sale.amount'), color: 'indigo.4' },
+                  { name: t('sale.paidAmount'), color: 'green.6' },
+                ]}
+                valueFormatter={(v) => rupees(v, lang)}
+                withLegend
+                aria-label={t('sale.chart')}
+              />
+            ) : (
+              <Text c="dimmed">{t('sale.none')}</Text>
+            )}
+            {data.orders.length > 0 && (
+              <Table.ScrollContainer minWidth={560} mah={360}>
+                <Table striped stickyHeader aria-label={t('sale.table')}>
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>{t('sale.date')}</Table.Th>
+                      <Table.Th>{t('sale.person')}</Table.Th>
+                      <Table.Th>{t('sale.plan')}</Table.Th>
+                      <Table.Th ta="right">{t('sale.amount')}</Table.Th>
+                      <Table.Th>{t('sale.status')}</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {data.orders.map((o) => (
+                      <Table.Tr key={o.id}>
+                        <Table.Td style={{ whiteSpace: 'nowrap' }}>{fmtDate.format(o.createdAt)}</Table.Td>
+                        <Table.Td>{o.person ? `${o.person.n} (${o.person.m})` : '—'}</Table.Td>
+                        <Table.Td>{o.plan ? (lang === 'hi' ? o.plan.name.hi : o.plan.name.en) : '—'}</Table.Td>
+                        <Table.Td ta="right">{rupees(o.amount, lang)}</Table.Td>
+                        <Table.Td>
+                          <Badge variant="light" color={STATUS_COLOR[o.status] ?? 'gray'}>
+                            {t(`sale.statuses.${o.status}`)}
+                          </Badge>
+                        </Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            )}
+          </>
+        )}
+      </Stack>
+    </Card>
+  );
+}
+
+function Stat({ label, value }: { label: string; value: string }) {
+  return (
+    <Card withBorder padding="xs">
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text fw={700} size="lg">
+        {value}
+      </Text>
+    </Card>
+  );
+}
