@@ -1,7 +1,10 @@
 import {
   type Announcements,
   DndContext,
+  type CollisionDetection,
   type DragEndEvent,
+  pointerWithin,
+  rectIntersection,
   KeyboardSensor,
   PointerSensor,
   useDraggable,
@@ -22,8 +25,8 @@ type Side = 'restricted' | 'granted';
 function Item({ p, side, selected, onToggle, disabled }: { p: PickerPermission; side: Side; selected: boolean; onToggle: () => void; disabled: boolean }) {
   const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({ id: p.permission, data: { side }, disabled });
   return (
-    <Tooltip label={p.description || p.permission} openDelay={400} withinPortal>
       <UnstyledButton
+        title={p.description || p.permission}
         ref={setNodeRef}
         className={classes.item}
         data-selected={selected || undefined}
@@ -46,7 +49,6 @@ function Item({ p, side, selected, onToggle, disabled }: { p: PickerPermission; 
           </Text>
         )}
       </UnstyledButton>
-    </Tooltip>
   );
 }
 
@@ -109,6 +111,12 @@ function List({
  * grant / revoke / grant all / revoke all, or dragged to the other list (dnd-kit, with its
  * keyboard sensor: focus an item, Space to lift, arrows to move, Space to drop).
  */
+/** The list under the pointer; for keyboard drags (no pointer), the list the item overlaps. */
+const collision: CollisionDetection = (args) => {
+  const hits = pointerWithin(args);
+  return hits.length > 0 ? hits : rectIntersection(args);
+};
+
 export function PermissionPicker({
   permissions,
   granted,
@@ -159,6 +167,7 @@ export function PermissionPicker({
   return (
     <DndContext
       sensors={sensors}
+      collisionDetection={collision}
       onDragEnd={onDragEnd}
       accessibility={{ announcements, screenReaderInstructions: { draggable: t('picker.dnd.instructions') } }}
     >

@@ -101,7 +101,6 @@ export function PersonDialog({ opened, person, onClose }: { opened: boolean; per
     notifySuccess(translateServerMessage(saved.msg));
     if (!current) {
       // Created: stay open on the new person to assign role and permissions.
-      setShownFor({ opened, person: saved.data });
       setCurrent(saved.data);
       setValues(fromPerson(saved.data));
       setGranted(saved.data.permissions.map((p) => p.permission));
