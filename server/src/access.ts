@@ -65,6 +65,23 @@ export const ACCESS = {
   'GET /order': ['SHOP_EDITOR'],
   'PATCH /order/status': ['UPDATE_ORDER'],
 
+  // Products (the plans), static pages, home banners, contact messages (issue 6). The public
+  // site reads pages and active banners without a login.
+  'GET /product': ['SHOP_EDITOR'],
+  'POST /product': ['SHOP_EDITOR'],
+  'PUT /product': ['SHOP_EDITOR'],
+  'DELETE /product/:id': ['SHOP_EDITOR'],
+  'GET /static-page': ['SHOP_EDITOR'],
+  'PUT /static-page': ['SHOP_EDITOR'],
+  'GET /static-page/:key': 'public',
+  'GET /banner/all': ['SHOP_EDITOR'],
+  'GET /banner': 'public',
+  'POST /banner': ['SHOP_EDITOR'],
+  'PUT /banner': ['SHOP_EDITOR'],
+  'DELETE /banner/:id': ['SHOP_EDITOR'],
+  'GET /generic/contact-messages': ['SHOP_EDITOR'],
+  'DELETE /generic/contact-messages/:id': ['SHOP_EDITOR'],
+
   // Tags: read by everyone (the exam runs for guests too), written by editors.
   'GET /tag': 'optional',
   'PATCH /tag': ['QUESTION_EDITOR'],

@@ -21,6 +21,8 @@ import { planRoutes } from './modules/plans/plans.routes';
 import { questionRoutes } from './modules/questions/questions.routes';
 import { resultRoutes } from './modules/results/results.routes';
 import { roleRoutes } from './modules/roles/roles.routes';
+import { contentRoutes } from './modules/content/content.routes';
+import { productRoutes } from './modules/products/products.routes';
 import { reportRoutes } from './modules/reports/reports.routes';
 import { syncRoutes } from './modules/sync/sync.routes';
 import { tagRoutes } from './modules/tags/tags.routes';
@@ -138,6 +140,8 @@ export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
   activityLogRoutes(api, deps);
   brandRoutes(api, deps);
   reportRoutes(api, deps);
+  productRoutes(api, deps);
+  contentRoutes(api, deps);
   tagRoutes(api, deps);
   genericRoutes(api, deps);
   planRoutes(api, deps);

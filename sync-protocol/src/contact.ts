@@ -16,3 +16,11 @@ export const contactSchema = z.strictObject({
 
 /** PATCH /api/generic/update-firebase-token {token} */
 export const pushTokenSchema = z.strictObject({ token: z.string().min(1).max(4096) });
+
+/** GET /api/generic/contact-messages — the back office's list of messages from the Contact page. */
+export const contactMessageQuerySchema = z.strictObject({
+  q: z.string().trim().max(100).optional().default(''),
+  limit: z.coerce.number().int().min(1).max(100).optional().default(30),
+  offset: z.coerce.number().int().min(0).optional().default(0),
+});
+export type ContactMessage = { id: string; name: string; email: string | null; mobile: string; description: string; createdAt: number };

@@ -375,6 +375,29 @@ export const brand = sqliteTable('brand', {
   updatedAt: integer('updated_at').notNull(),
 });
 
+/** The public pages an admin edits (issue 6 static-pages); absent rows fall back to built-in text. */
+export const staticPage = sqliteTable('static_page', {
+  key: text('key').primaryKey(),
+  content: json<{ en: string; hi: string }>('content').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+  updatedBy: text('updated_by').references(() => person.id, { onDelete: 'set null' }),
+});
+
+/** Home carousel slides (spec §3 Carousel slide). */
+export const banner = sqliteTable('banner', {
+  id: id(),
+  src: text('src').notNull(),
+  headline: json<{ en: string; hi: string }>('headline').notNull(),
+  text: json<{ en: string; hi: string }>('text').notNull(),
+  callToActionText: json<{ en: string; hi: string }>('call_to_action_text').notNull(),
+  linkToAction: text('link_to_action').notNull(),
+  type: text('type', { enum: ['external', 'internal'] }).notNull(),
+  active: integer('active', { mode: 'boolean' }).notNull().default(true),
+  sortOrder: integer('sort_order').notNull().default(0),
+  createdAt: createdAt(),
+  updatedAt: integer('updated_at').notNull(),
+});
+
 /** One-time codes: login OTPs and password-reset codes. Only a hash of the code is kept. */
 export const oneTimeCode = sqliteTable(
   'one_time_code',

@@ -1,0 +1,40 @@
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import { bannerCreateSchema, bannerUpdateSchema } from '../../../../sync-protocol/src/banner';
+import { idSchema } from '../../../../sync-protocol/src/common';
+import { contactMessageQuerySchema } from '../../../../sync-protocol/src/contact';
+import { staticPageKeySchema, staticPageSaveSchema } from '../../../../sync-protocol/src/static-page';
+import type { AppEnv, Deps } from '../../context';
+import { parseJson, parseQuery, parseWith } from '../../lib/http';
+import { principalOf, route } from '../../lib/route';
+import * as content from './content.service';
+
+const noQuery = z.strictObject({});
+
+/** Static pages, home banners and contact messages: what the back office edits for the public site (issue 6). */
+export function contentRoutes(app: Hono<AppEnv>, deps: Deps) {
+  route(app, deps, 'GET /static-page', (c) => {
+    parseQuery(c, noQuery);
+    return c.json(content.listPages(deps));
+  });
+  route(app, deps, 'PUT /static-page', async (c) => c.json(content.savePage(deps, principalOf(c), await parseJson(c, staticPageSaveSchema))));
+  route(app, deps, 'GET /static-page/:key', (c) => {
+    parseQuery(c, noQuery);
+    return c.json(content.getPage(deps, parseWith(staticPageKeySchema, c.req.param('key'))));
+  });
+  route(app, deps, 'GET /banner/all', (c) => {
+    parseQuery(c, noQuery);
+    return c.json(content.listBanners(deps, true));
+  });
+  route(app, deps, 'GET /banner', (c) => {
+    parseQuery(c, noQuery);
+    return c.json(content.listBanners(deps, false));
+  });
+  route(app, deps, 'POST /banner', async (c) => c.json(content.createBanner(deps, principalOf(c), await parseJson(c, bannerCreateSchema)), 201));
+  route(app, deps, 'PUT /banner', async (c) => c.json(content.updateBanner(deps, principalOf(c), await parseJson(c, bannerUpdateSchema))));
+  route(app, deps, 'DELETE /banner/:id', (c) => c.json(content.deleteBanner(deps, principalOf(c), parseWith(idSchema, c.req.param('id')))));
+  route(app, deps, 'GET /generic/contact-messages', (c) => c.json(content.listMessages(deps, parseQuery(c, contactMessageQuerySchema))));
+  route(app, deps, 'DELETE /generic/contact-messages/:id', (c) =>
+    c.json(content.deleteMessage(deps, principalOf(c), parseWith(idSchema, c.req.param('id')))),
+  );
+}

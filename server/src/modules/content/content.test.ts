@@ -1,0 +1,146 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { activityLog, contactMessage, plan, staticPage } from '../../db/schema';
+import { type Harness, startHarness } from '../../test/harness';
+
+let h: Harness;
+let admin: string;
+let learner: string;
+
+beforeAll(async () => {
+  h = await startHarness();
+  admin = await h.tokenOf('admin');
+  learner = await h.tokenOf('learner');
+});
+afterAll(() => h.destroy());
+
+const as = (token: string | undefined, method: string, url: string, body?: unknown) =>
+  h.request(method, url, { ...(token ? { token } : {}), ...(body === undefined ? {} : { body }) });
+const logCount = () => h.deps.db.select().from(activityLog).all().length;
+
+const product = {
+  code: 'exam_week',
+  name: { en: 'Exam week', hi: 'परीक्षा सप्ताह' },
+  total: 49,
+  approx: { en: 'About ₹7 per day', hi: 'लगभग ₹7 प्रतिदिन' },
+  contents: [{ en: 'All mock tests for 7 days', hi: '7 दिन तक सभी मॉक टेस्ट' }],
+  active: false,
+  order: 9,
+};
+
+describe('products (the plans)', () => {
+  test('create, list, update, delete; logged; the public plan list shows only active plans', async () => {
+    const created = await as(admin, 'POST', '/product', product);
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ success: true, msg: 'Product created successfully', data: { code: 'EXAM_WEEK', total: 49, active: false, orders: 0 } });
+    const id = created.body.data.id as string;
+    const list = await as(admin, 'GET', '/product');
+    expect(list.body.data.map((p: { code: string }) => p.code)).toContain('EXAM_WEEK');
+    expect((await as(undefined, 'GET', '/plan')).body.data.map((p: { code: string }) => p.code)).not.toContain('EXAM_WEEK');
+
+    const updated = await as(admin, 'PUT', '/product', { ...product, id, active: true, total: 59 });
+    expect(updated.body).toMatchObject({ msg: 'Product updated successfully', data: { total: 59, active: true } });
+    expect((await as(undefined, 'GET', '/plan')).body.data.map((p: { code: string }) => p.code)).toContain('EXAM_WEEK');
+    const entry = h.deps.db.select().from(activityLog).where(eq(activityLog.entityId, id)).all();
+    expect(entry.map((e) => e.actionType)).toEqual(['CREATE', 'UPDATE']);
+    expect(entry[1]).toMatchObject({ oldValue: { total: 49 }, newValue: { total: 59 } });
+
+    const deleted = await as(admin, 'DELETE', `/product/${id}`);
+    expect(deleted.body).toEqual({ success: true, msg: 'Product deleted successfully' });
+  });
+
+  test('a plan with orders is not deleted; duplicates and bad input change nothing', async () => {
+    const yearly = h.deps.db.select().from(plan).where(eq(plan.code, 'ANNUAL_PLAN')).get();
+    const r = await as(admin, 'DELETE', `/product/${yearly?.id}`);
+    expect(r.status).toBe(409);
+    expect(r.body).toMatchObject({ success: false, msg: 'Product has orders; deactivate it instead' });
+    const n = logCount();
+    expect((await as(admin, 'POST', '/product', { ...product, code: 'ANNUAL_PLAN' })).body).toMatchObject({ msg: 'Product code already exists' });
+    expect((await as(admin, 'POST', '/product', { ...product, total: 0 })).status).toBe(400);
+    expect((await as(admin, 'POST', '/product', { ...product, total: '49' })).status).toBe(400);
+    expect((await as(admin, 'POST', '/product', { ...product, contents: [] })).status).toBe(400);
+    expect((await as(admin, 'POST', '/product', { ...product, price: 1 })).status).toBe(400);
+    expect((await as(learner, 'POST', '/product', product)).status).toBe(403);
+    expect((await as(learner, 'GET', '/product')).status).toBe(403);
+    expect(logCount()).toBe(n);
+  });
+});
+
+describe('static pages', () => {
+  test('public read is null until saved; saving sanitises and logs; learners cannot write', async () => {
+    expect((await as(undefined, 'GET', '/static-page/about')).body).toEqual({ success: true, data: null });
+    const saved = await as(admin, 'PUT', '/static-page', {
+      key: 'about',
+      content: { en: '<h2>About us</h2><p onclick="x()">We help <b>learners</b></p><script>alert(1)</script>', hi: '<p>हमारे बारे में</p>' },
+    });
+    expect(saved.status).toBe(200);
+    expect(saved.body.msg).toBe('Page saved successfully');
+    const pub = await as(undefined, 'GET', '/static-page/about');
+    expect(pub.body.data.content.en).toBe('<h2>About us</h2><p>We help <b>learners</b></p>');
+    expect(pub.body.data.content.hi).toBe('<p>हमारे बारे में</p>');
+    expect((await as(admin, 'GET', '/static-page')).body.data.map((p: { key: string }) => p.key)).toEqual(['about']);
+
+    const again = await as(admin, 'PUT', '/static-page', { key: 'about', content: { en: '<p>New</p>', hi: '' } });
+    expect(again.status).toBe(200);
+    const entries = h.deps.db.select().from(activityLog).where(eq(activityLog.entityId, 'about')).all();
+    expect(entries.map((e) => e.actionType)).toEqual(['CREATE', 'UPDATE']);
+    expect(entries[1]?.oldValue).toMatchObject({ content: { hi: '<p>हमारे बारे में</p>' } });
+
+    expect((await as(admin, 'PUT', '/static-page', { key: 'home', content: { en: 'x', hi: 'x' } })).status).toBe(400);
+    expect((await as(admin, 'PUT', '/static-page', { key: 'faq', content: { en: ' ', hi: '' } })).body).toMatchObject({ msg: 'Write the page in at least one language' });
+    expect((await as(admin, 'PUT', '/static-page', { key: 'faq', content: { en: 'x'.repeat(200_001), hi: '' } })).status).toBe(400);
+    expect((await as(learner, 'PUT', '/static-page', { key: 'faq', content: { en: 'x', hi: 'x' } })).status).toBe(403);
+    expect(h.deps.db.select().from(staticPage).all()).toHaveLength(1);
+    expect((await as(undefined, 'GET', '/static-page/nope')).status).toBe(400);
+  });
+});
+
+describe('banners', () => {
+  const slide = {
+    src: '/images/slide.webp',
+    headline: { en: 'Mock tests every week', hi: 'हर सप्ताह मॉक टेस्ट' },
+    text: { en: 'Practise like the real exam', hi: 'असली परीक्षा की तरह अभ्यास करें' },
+    callToActionText: { en: 'Start', hi: 'शुरू करें' },
+    linkToAction: '/exam-list',
+    type: 'internal',
+    active: true,
+    order: 1,
+  };
+  test('admin CRUD; the public list shows active slides in order; unsafe links are refused', async () => {
+    const a = await as(admin, 'POST', '/banner', slide);
+    expect(a.status).toBe(201);
+    const b = await as(admin, 'POST', '/banner', { ...slide, order: 0, active: false, linkToAction: 'https://example.org/give', type: 'external' });
+    expect(b.body.msg).toBe('Banner saved successfully');
+    expect((await as(undefined, 'GET', '/banner')).body.data.map((s: { id: string }) => s.id)).toEqual([a.body.data.id]);
+    expect((await as(admin, 'GET', '/banner/all')).body.data.map((s: { id: string }) => s.id)).toEqual([b.body.data.id, a.body.data.id]);
+    await as(admin, 'PUT', '/banner', { ...slide, id: b.body.data.id, order: 0, active: true });
+    expect((await as(undefined, 'GET', '/banner')).body.data).toHaveLength(2);
+    for (const bad of ['javascript:alert(1)', 'data:image/png;base64,AAAA', '//evil.example', 'http://plain.example']) {
+      expect((await as(admin, 'POST', '/banner', { ...slide, linkToAction: bad })).status, bad).toBe(400);
+      expect((await as(admin, 'POST', '/banner', { ...slide, src: bad })).status, bad).toBe(400);
+    }
+    expect((await as(admin, 'POST', '/banner', { ...slide, headline: { en: 'Only English', hi: '' } })).status).toBe(400);
+    expect((await as(learner, 'GET', '/banner/all')).status).toBe(403);
+    expect((await as(admin, 'DELETE', `/banner/${a.body.data.id}`)).body).toEqual({ success: true, msg: 'Banner deleted successfully' });
+    expect((await as(admin, 'DELETE', `/banner/${a.body.data.id}`)).status).toBe(404);
+  });
+});
+
+describe('contact messages', () => {
+  test('listed newest first with search and paging; deleting is logged', async () => {
+    for (const n of ['Asha', 'Bina', 'Chetan']) {
+      const r = await as(undefined, 'POST', '/generic/submit-contact-details', { name: n, mobile: '9876543210', description: `Question from ${n}` });
+      expect(r.status).toBe(201);
+    }
+    const list = await as(admin, 'GET', '/generic/contact-messages?limit=2');
+    expect(list.body.total).toBe(3);
+    expect(list.body.data.map((m: { name: string }) => m.name)).toEqual(['Chetan', 'Bina']);
+    const found = await as(admin, 'GET', '/generic/contact-messages?q=asha');
+    expect(found.body.data).toHaveLength(1);
+    expect((await as(learner, 'GET', '/generic/contact-messages')).status).toBe(403);
+    const id = found.body.data[0].id as string;
+    expect((await as(admin, 'DELETE', `/generic/contact-messages/${id}`)).body).toEqual({ success: true, msg: 'Message deleted successfully' });
+    expect(h.deps.db.select().from(contactMessage).all()).toHaveLength(2);
+    expect(h.deps.db.select().from(activityLog).where(eq(activityLog.entityId, id)).get()).toMatchObject({ actionType: 'DELETE', oldValue: { name: 'Asha' } });
+  });
+});

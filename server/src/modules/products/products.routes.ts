@@ -1,0 +1,19 @@
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import { idSchema } from '../../../../sync-protocol/src/common';
+import { productCreateSchema, productUpdateSchema } from '../../../../sync-protocol/src/plan';
+import type { AppEnv, Deps } from '../../context';
+import { parseJson, parseQuery, parseWith } from '../../lib/http';
+import { principalOf, route } from '../../lib/route';
+import * as products from './products.service';
+
+/** The admin's products: the plans learners buy (issue 6). */
+export function productRoutes(app: Hono<AppEnv>, deps: Deps) {
+  route(app, deps, 'GET /product', (c) => {
+    parseQuery(c, z.strictObject({}));
+    return c.json(products.list(deps));
+  });
+  route(app, deps, 'POST /product', async (c) => c.json(products.create(deps, principalOf(c), await parseJson(c, productCreateSchema)), 201));
+  route(app, deps, 'PUT /product', async (c) => c.json(products.update(deps, principalOf(c), await parseJson(c, productUpdateSchema))));
+  route(app, deps, 'DELETE /product/:id', (c) => c.json(products.remove(deps, principalOf(c), parseWith(idSchema, c.req.param('id')))));
+}
