@@ -1,8 +1,194 @@
-import { Title } from '@mantine/core';
+import { ActionIcon, Alert, Badge, Button, Card, Group, Image, Loader, Modal, NumberInput, SegmentedControl, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { type Banner, bannerCreateSchema } from '../../../../../sync-protocol/src/banner';
+import { ApiError } from '../../../lib/api-client';
+import { notifySuccess } from '../../../lib/notify';
+import { translateServerMessage } from '../../../lib/server-messages';
+import { useDeleteBanner } from '../api/delete-banner';
+import { useAllBanners } from '../api/get-all-banners';
+import { useSaveBanner } from '../api/save-banner';
+import { ConfirmDelete } from './confirm-delete';
 
-/** STUB — replaced by the page's real implementation (issue 6). */
+type Draft = Omit<Banner, 'id'> & { id?: string | undefined };
+const bi = () => ({ en: '', hi: '' });
+const EMPTY: Draft = { src: '', headline: bi(), text: bi(), callToActionText: bi(), linkToAction: '', type: 'internal', active: true, order: 0 };
+type ErrorKey = 'banners.linkInvalid' | 'banners.headlineNeeded' | 'banners.tooLong';
+
+/** Field errors of a slide, checked with the server's schema. */
+export function bannerErrors(d: Draft): Record<string, ErrorKey> {
+  const { id: _id, ...body } = d;
+  const r = bannerCreateSchema.safeParse(body);
+  const out: Record<string, ErrorKey> = {};
+  if (!r.success) {
+    for (const i of r.error.issues) {
+      const k = String(i.path[0]);
+      out[k] ??= k === 'src' || k === 'linkToAction' ? 'banners.linkInvalid' : k === 'headline' ? 'banners.headlineNeeded' : 'banners.tooLong';
+    }
+  }
+  return out;
+}
+
+function BannerDialog({ draft, onClose }: { draft: Draft | null; onClose: () => void }) {
+  const { t } = useTranslation(['admin-content', 'admin']);
+  const small = useMediaQuery('(max-width: 600px)');
+  const save = useSaveBanner();
+  const [v, setV] = useState<Draft>(draft ?? EMPTY);
+  const [touched, setTouched] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [shownFor, setShownFor] = useState(draft);
+  if (shownFor !== draft) {
+    setShownFor(draft);
+    setV(draft ?? EMPTY);
+    setTouched(false);
+    setError(null);
+  }
+  const all = bannerErrors(v);
+  const errors: Record<string, string> = touched ? Object.fromEntries(Object.entries(all).map(([k, key]) => [k, t(key)])) : {};
+  const valid = Object.keys(all).length === 0;
+  const set = (patch: Partial<Draft>) => {
+    setV((s) => ({ ...s, ...patch }));
+    setTouched(true);
+  };
+  const biField = (field: 'headline' | 'text' | 'callToActionText', required = false) => (
+    <Group grow wrap="wrap" align="flex-start" gap="xs">
+      {(['en', 'hi'] as const).map((l) => (
+        <TextInput
+          key={l}
+          lang={l}
+          label={`${t(`banners.${field}`)} (${t(l === 'en' ? 'admin:common.english' : 'admin:common.hindi')})`}
+          required={required}
+          value={v[field][l]}
+          onChange={(e) => set({ [field]: { ...v[field], [l]: e.currentTarget.value } })}
+          error={errors[field]}
+          miw={200}
+        />
+      ))}
+    </Group>
+  );
+  const submit = async () => {
+    setTouched(true);
+    if (!valid) return;
+    setError(null);
+    try {
+      const r = await save.mutateAsync(v);
+      notifySuccess(translateServerMessage(r.msg));
+      onClose();
+    } catch (e) {
+      setError(e instanceof ApiError ? e.msg : t('admin:common.loadFailed'));
+    }
+  };
+  return (
+    <Modal opened={draft !== null} onClose={onClose} title={v.id ? t('banners.editTitle') : t('banners.addTitle')} size="lg" fullScreen={small}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+        noValidate
+      >
+        <Stack>
+          {error && (
+            <Alert color="red" role="alert">
+              {error}
+            </Alert>
+          )}
+          <TextInput label={t('banners.src')} description={t('banners.linkHint')} required value={v.src} onChange={(e) => set({ src: e.currentTarget.value })} error={errors.src} />
+          {biField('headline', true)}
+          {biField('text')}
+          {biField('callToActionText')}
+          <TextInput label={t('banners.linkToAction')} description={t('banners.linkHint')} required value={v.linkToAction} onChange={(e) => set({ linkToAction: e.currentTarget.value })} error={errors.linkToAction} />
+          <Group wrap="wrap">
+            <SegmentedControl
+              aria-label={t('banners.type')}
+              value={v.type}
+              onChange={(type) => set({ type: type as Draft['type'] })}
+              data={[
+                { value: 'internal', label: t('banners.internal') },
+                { value: 'external', label: t('banners.external') },
+              ]}
+            />
+            <NumberInput label={t('banners.order')} min={0} max={1000} allowDecimal={false} value={v.order} onChange={(n) => set({ order: typeof n === 'number' ? n : 0 })} w={120} />
+            <Switch label={t('admin:common.active')} checked={v.active} onChange={(e) => set({ active: e.currentTarget.checked })} />
+          </Group>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('admin:common.cancel')}
+            </Button>
+            <Button type="submit" disabled={touched && !valid} loading={save.isPending}>
+              {t('admin:common.save')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+/** Admin: Banners — the home carousel's slides (spec §3 Carousel slide); with none active, the home page shows its built-in slides. */
 export default function BannersPage() {
-  const { t } = useTranslation('admin-content');
-  return <Title order={2}>{t('pending')}</Title>;
+  const { t, i18n } = useTranslation(['admin-content', 'admin']);
+  const hi = i18n.language === 'hi';
+  const banners = useAllBanners();
+  const del = useDeleteBanner();
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const [deleting, setDeleting] = useState<Banner | null>(null);
+  const confirmDelete = async () => {
+    const b = deleting;
+    setDeleting(null);
+    if (!b) return;
+    try {
+      notifySuccess(translateServerMessage((await del.mutateAsync(b.id)).msg));
+    } catch {
+      // api() has shown the message.
+    }
+  };
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={2}>{t('banners.title')}</Title>
+        <Button onClick={() => setDraft({ ...EMPTY })}>{t('banners.add')}</Button>
+      </Group>
+      <Text size="sm" c="dimmed">
+        {t('banners.intro')}
+      </Text>
+      {banners.isPending && <Loader aria-label={t('admin:common.loading')} />}
+      {banners.isError && <Alert color="red">{t('admin:common.loadFailed')}</Alert>}
+      <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
+        {(banners.data ?? []).map((b) => (
+          <Card key={b.id} withBorder padding="sm">
+            <Card.Section>
+              <Image src={b.src} alt="" h={120} fit="cover" fallbackSrc="data:image/gif;base64,R0lGODlhAQABAAAAACw=" />
+            </Card.Section>
+            <Group justify="space-between" mt="xs" wrap="nowrap" align="flex-start">
+              <div style={{ minWidth: 0 }}>
+                <Text fw={600}>{hi ? b.headline.hi : b.headline.en}</Text>
+                <Text size="xs" c="dimmed" lineClamp={2}>
+                  {hi ? b.text.hi : b.text.en}
+                </Text>
+              </div>
+              <Group gap={2} wrap="nowrap">
+                <ActionIcon variant="subtle" aria-label={t('banners.editNamed', { name: b.headline.en })} onClick={() => setDraft({ ...b })}>
+                  ✎
+                </ActionIcon>
+                <ActionIcon variant="subtle" color="red" aria-label={t('banners.deleteNamed', { name: b.headline.en })} onClick={() => setDeleting(b)}>
+                  ✕
+                </ActionIcon>
+              </Group>
+            </Group>
+            <Group gap={6} mt={6}>
+              <Badge variant="light" color={b.active ? 'green' : 'gray'}>
+                {b.active ? t('admin:common.active') : t('admin:common.inactive')}
+              </Badge>
+              <Badge variant="outline">{t('banners.orderN', { n: b.order })}</Badge>
+            </Group>
+          </Card>
+        ))}
+      </SimpleGrid>
+      {banners.isSuccess && banners.data.length === 0 && <Text c="dimmed">{t('banners.none')}</Text>}
+      <BannerDialog draft={draft} onClose={() => setDraft(null)} />
+      <ConfirmDelete name={deleting?.headline.en ?? ''} opened={deleting !== null} onConfirm={() => void confirmDelete()} onClose={() => setDeleting(null)} />
+    </Stack>
+  );
 }

@@ -1,8 +1,76 @@
-import { Title } from '@mantine/core';
+import { ActionIcon, Alert, Card, Group, Loader, Pagination, Spoiler, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { ContactMessage } from '../../../../../sync-protocol/src/contact';
+import { notifySuccess } from '../../../lib/notify';
+import { translateServerMessage } from '../../../lib/server-messages';
+import { useDeleteContactMessage } from '../api/delete-contact-message';
+import { MESSAGE_PAGE_SIZE, useContactMessages } from '../api/get-contact-messages';
+import { ConfirmDelete } from './confirm-delete';
 
-/** STUB — replaced by the page's real implementation (issue 6). */
+/** Admin: Contact messages — what visitors wrote on the public Contact page, newest first. */
 export default function ContactMessagesPage() {
-  const { t } = useTranslation('admin-shop');
-  return <Title order={2}>{t('pending')}</Title>;
+  const { t, i18n } = useTranslation(['admin-shop', 'admin']);
+  const [input, setInput] = useState('');
+  const [q] = useDebouncedValue(input.trim(), 300);
+  const [page, setPage] = useState(1);
+  const list = useContactMessages(q, (page - 1) * MESSAGE_PAGE_SIZE);
+  const del = useDeleteContactMessage();
+  const [deleting, setDeleting] = useState<ContactMessage | null>(null);
+  const fmt = new Intl.DateTimeFormat(i18n.language === 'hi' ? 'hi-IN' : 'en-IN', { dateStyle: 'medium', timeStyle: 'short' });
+  const pages = Math.max(1, Math.ceil((list.data?.total ?? 0) / MESSAGE_PAGE_SIZE));
+  const confirmDelete = async () => {
+    const m = deleting;
+    setDeleting(null);
+    if (!m) return;
+    try {
+      notifySuccess(translateServerMessage((await del.mutateAsync(m.id)).msg));
+    } catch {
+      // api() has shown the message.
+    }
+  };
+  return (
+    <Stack>
+      <Title order={2}>{t('messages.title')}</Title>
+      <TextInput
+        label={t('messages.search')}
+        value={input}
+        onChange={(e) => {
+          setInput(e.currentTarget.value);
+          setPage(1);
+        }}
+        type="search"
+        maw={360}
+      />
+      {list.isPending && <Loader aria-label={t('admin:common.loading')} />}
+      {list.isError && <Alert color="red">{t('admin:common.loadFailed')}</Alert>}
+      {list.isSuccess && list.data.data.length === 0 && <Text c="dimmed">{t('admin:common.noData')}</Text>}
+      <Stack gap="xs" role="list" aria-label={t('messages.title')}>
+        {(list.data?.data ?? []).map((m) => (
+          <Card key={m.id} withBorder padding="sm" role="listitem" aria-label={m.name}>
+            <Group justify="space-between" wrap="nowrap" align="flex-start">
+              <div style={{ minWidth: 0 }}>
+                <Text fw={600}>{m.name}</Text>
+                <Text size="sm" c="dimmed">
+                  {m.mobile}
+                  {m.email ? ` · ${m.email}` : ''} · {fmt.format(m.createdAt)}
+                </Text>
+              </div>
+              <ActionIcon variant="subtle" color="red" aria-label={t('messages.deleteFrom', { name: m.name })} onClick={() => setDeleting(m)}>
+                ✕
+              </ActionIcon>
+            </Group>
+            <Spoiler maxHeight={66} showLabel={t('messages.more')} hideLabel={t('messages.less')} mt="xs">
+              <Text size="sm" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
+                {m.description}
+              </Text>
+            </Spoiler>
+          </Card>
+        ))}
+      </Stack>
+      {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} />}
+      <ConfirmDelete name={deleting ? t('messages.fromName', { name: deleting.name }) : ''} opened={deleting !== null} onConfirm={() => void confirmDelete()} onClose={() => setDeleting(null)} />
+    </Stack>
+  );
 }
