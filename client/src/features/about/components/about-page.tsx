@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { ScrollToTop } from '../../../components/scroll-to-top';
 import { paths } from '../../../config/paths';
 import { MissionVision } from './mission-vision';
+import { StaticPageOr } from '../../../components/static-page-or';
 
 /** Spec §2 About Us, in this order. */
 const OFFER = [
@@ -15,7 +16,7 @@ const OFFER = [
   { id: 'compete', icon: IconTrophy, color: 'yellow' },
 ] as const;
 
-export default function AboutPage() {
+function BuiltInAboutPage() {
   const { t } = useTranslation('about');
   const intro = t('intro', { returnObjects: true });
   const trust = t('trust.paragraphs', { returnObjects: true });
@@ -75,5 +76,14 @@ export default function AboutPage() {
       </Stack>
       <ScrollToTop />
     </Container>
+  );
+}
+
+/** The admin's text when the back office has one (Static pages), else the built-in page. */
+export default function AboutPage() {
+  return (
+    <StaticPageOr pageKey="about">
+      <BuiltInAboutPage />
+    </StaticPageOr>
   );
 }

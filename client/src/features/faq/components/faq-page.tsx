@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
 import classes from './faq-page.module.css';
+import { StaticPageOr } from '../../../components/static-page-or';
 
 /** Spec §2 FAQ: five categories, Fundraiser's selected first. */
 const CATEGORIES = [
@@ -19,7 +20,7 @@ type CategoryId = (typeof CATEGORIES)[number]['id'];
 
 const PANEL_ID = 'faq-questions';
 
-export default function FaqPage() {
+function BuiltInFaqPage() {
   const { t } = useTranslation('faq');
   const [category, setCategory] = useState<CategoryId>('fundraiser');
   const items = t(`categories.${category}.items`, { returnObjects: true });
@@ -81,5 +82,14 @@ export default function FaqPage() {
         </Paper>
       </Stack>
     </Container>
+  );
+}
+
+/** The admin's text when the back office has one (Static pages), else the built-in page. */
+export default function FaqPage() {
+  return (
+    <StaticPageOr pageKey="faq">
+      <BuiltInFaqPage />
+    </StaticPageOr>
   );
 }

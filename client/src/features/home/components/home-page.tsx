@@ -1,15 +1,29 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import type { Banner } from '../../../../../sync-protocol/src/banner';
+import { fetchBanners } from '../../../lib/static-page';
 import { useTranslation } from 'react-i18next';
 import { HomeCarousel } from './home-carousel';
 import classes from './home-page.module.css';
 import { ReasonCards } from './reason-cards';
-import { getSlides } from './slides';
+import { bannerSlides, getSlides } from './slides';
 import { WhySection } from './why-section';
 
 /** Home page (spec §2 Home): carousel, what/why section, three reason cards. */
 export default function HomePage() {
-  const { t } = useTranslation('home');
-  const slides = useMemo(() => getSlides(t), [t]);
+  const { t, i18n } = useTranslation('home');
+  // The admin's banners replace the built-in slides when there are any (back office, Banners).
+  // The first visit renders the built-in slides at once and never waits for this request.
+  const [banners, setBanners] = useState<Banner[]>([]);
+  useEffect(() => {
+    let live = true;
+    fetchBanners()
+      .then((r) => live && setBanners(r.data))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, []);
+  const slides = useMemo(() => (banners.length ? bannerSlides(banners, i18n.language) : getSlides(t)), [banners, t, i18n.language]);
   return (
     <div className={classes.page}>
       <h1 className={classes.title}>{t('title')}</h1>

@@ -5,12 +5,13 @@ import { DONATION_CAMPAIGN_URL, paths } from '../../../config/paths';
 import competeSrc from '../assets/slide-compete.svg?no-inline';
 import donateSrc from '../assets/slide-donate.svg?no-inline';
 import practiceSrc from '../assets/slide-mock-tests.svg?no-inline';
+import type { Banner } from '../../../../../sync-protocol/src/banner';
 import type { Accent } from './accent';
 
 /** A home carousel slide, with the fields of spec §3 "Carousel slide". */
 export type CarouselSlide = {
-  /** Stable key; also the slide's key in home.json `slides`. */
-  id: SlideId;
+  /** Stable key: the slide's key in home.json `slides`, or an admin banner's id. */
+  id: string;
   src: string;
   headline: string;
   text: string;
@@ -24,7 +25,7 @@ export type CarouselSlide = {
 
 type SlideId = 'practice' | 'compete' | 'donate';
 
-const SLIDES: readonly Omit<CarouselSlide, 'headline' | 'text' | 'callToActionText'>[] = [
+const SLIDES: readonly (Omit<CarouselSlide, 'id' | 'headline' | 'text' | 'callToActionText'> & { id: SlideId })[] = [
   { id: 'practice', src: practiceSrc, linkToAction: paths.login, accent: 'indigo' },
   { id: 'compete', src: competeSrc, linkToAction: paths.login, accent: 'teal' },
   // Spec §2 Home: the third slide opens the external donation campaign in a new tab.
@@ -38,5 +39,22 @@ export function getSlides(t: TFunction<'home'>): CarouselSlide[] {
     headline: t(`slides.${slide.id}.headline`),
     text: t(`slides.${slide.id}.text`),
     callToActionText: t(`slides.${slide.id}.callToAction`),
+  }));
+}
+
+const ACCENTS: readonly Accent[] = ['indigo', 'teal', 'orange'];
+
+/** Slides from the admin's banners (back office, Banners) in the UI language; their accents take turns. */
+export function bannerSlides(banners: readonly Banner[], lang: string): CarouselSlide[] {
+  const pick = (v: { en: string; hi: string }) => (lang === 'hi' ? v.hi || v.en : v.en || v.hi);
+  return banners.map((b, i) => ({
+    id: b.id,
+    src: b.src,
+    headline: pick(b.headline),
+    text: pick(b.text),
+    callToActionText: pick(b.callToActionText),
+    linkToAction: b.linkToAction,
+    ...(b.type === 'external' && { type: 'external' as const }),
+    accent: ACCENTS[i % ACCENTS.length] ?? 'indigo',
   }));
 }

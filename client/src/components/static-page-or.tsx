@@ -1,0 +1,19 @@
+import { Container } from '@mantine/core';
+import type { ReactNode } from 'react';
+import type { StaticPageKey } from '../../../sync-protocol/src/static-page';
+import { useStaticPageHtml } from '../hooks/use-static-page';
+import { RichHtml } from './rich-html';
+
+/**
+ * A public page an admin may rewrite (back office, Static pages): the admin's text when there
+ * is one for the page, else the page's built-in text (also while loading and offline).
+ */
+export function StaticPageOr({ pageKey, children }: { pageKey: StaticPageKey; children: ReactNode }) {
+  const html = useStaticPageHtml(pageKey);
+  if (!html) return <>{children}</>;
+  return (
+    <Container size="md" py="lg" px={{ base: 'sm', sm: 'md' }}>
+      <RichHtml html={html} className="static-page" />
+    </Container>
+  );
+}
