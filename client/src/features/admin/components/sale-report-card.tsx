@@ -1,13 +1,11 @@
 import { BarChart } from '@mantine/charts';
 import '@mantine/charts/styles.css';
 import { Alert, Badge, Card, Loader, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { DatePickerInput } from '@mantine/dates';
-import '@mantine/dates/styles.css';
-import 'dayjs/locale/hi';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOrdersByDate } from '../api/get-orders-by-date';
 import { checkRange, type DayRange, lastDays, rupees } from '../lib/report-range';
+import { DateRangeField } from './date-range-field';
 
 const STATUS_COLOR: Record<string, string> = { PAID: 'green', CREATED: 'gray', FAILED: 'red', CANCELLED: 'orange', REFUNDED: 'grape' };
 
@@ -31,18 +29,7 @@ export function SaleReportCard() {
         <Title order={3} id="sale-report-title">
           {t('sale.title')}
         </Title>
-        <DatePickerInput
-          type="range"
-          label={t('sale.range')}
-          value={range}
-          onChange={(v) => setRange(v as DayRange)}
-          locale={lang}
-          valueFormat="DD MMM YYYY"
-          allowSingleDateInRange
-          clearable
-          maw={360}
-          error={check.ok ? undefined : check.error === 'start' ? t('sale.invalidStart') : t('sale.invalidEnd')}
-        />
+        <DateRangeField value={range} onChange={setRange} />
         {report.isFetching && <Loader size="sm" aria-label={t('admin:common.loading')} />}
         {report.isError && <Alert color="red">{t('admin:common.loadFailed')}</Alert>}
         {check.ok && data && (
