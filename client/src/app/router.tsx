@@ -1,5 +1,5 @@
 import { Container } from '@mantine/core';
-import { type ComponentType, lazy, type LazyExoticComponent, type ReactElement, Suspense, useEffect } from 'react';
+import { type ComponentType, lazy, type LazyExoticComponent, type ReactElement, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { matchRoutes, type RouteObject, useLocation, useRoutes } from 'react-router';
 import { RootLayout } from './layout/root-layout';
@@ -220,10 +220,17 @@ function useRouteTitle() {
   const { t, i18n } = useTranslation();
   const matches = matchRoutes(routes, location) ?? [];
   const key = [...matches].reverse().map((m) => (m.route.handle as RouteHandle | undefined)?.title).find(Boolean);
+  // A title from a namespace that loads with its page (admin:…) is set again once it has loaded.
+  const [loads, setLoads] = useState(0);
+  useEffect(() => {
+    const onLoaded = () => setLoads((n) => n + 1);
+    i18n.on('loaded', onLoaded);
+    return () => i18n.off('loaded', onLoaded);
+  }, [i18n]);
   useEffect(() => {
     const app = t('appName');
     document.title = key ? `${t(key as never) as string} | ${app}` : app;
-  }, [key, t, i18n.language]);
+  }, [key, t, i18n.language, loads]);
 }
 
 /** The app's routes; rendered inside `<BrowserRouter>` (app/app). */

@@ -65,7 +65,6 @@ export default function AdminLayout() {
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label={t('menu.label')}>
         <AppShell.Section grow component={ScrollArea}>
-          <nav aria-label={t('menu.label')}>
             {entries.map((e) => (
               <NavLink
                 key={e.key}
@@ -84,7 +83,6 @@ export default function AdminLayout() {
               </>
             )}
             {!wide && <NavLink component={RouterNavLink} to={paths.home} label={t('backToSite')} onClick={close} />}
-          </nav>
         </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main>

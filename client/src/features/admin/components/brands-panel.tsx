@@ -105,7 +105,7 @@ function BrandDialog({ draft, onClose }: { draft: Draft | null; onClose: () => v
 }
 
 /** The Brands list (spec §2 Admin '' route): create, edit, delete with CREATE_BRAND, UPDATE_BRAND, DELETE_BRAND. */
-export function BrandsPanel() {
+export function BrandsPanel({ headingOrder = 3 }: { headingOrder?: 2 | 3 }) {
   const { t } = useTranslation(['admin-dashboard', 'admin']);
   const perms = permissionsOf(useSession());
   const brands = useBrands();
@@ -127,7 +127,7 @@ export function BrandsPanel() {
     <Card withBorder padding="md" component="section" aria-labelledby="brands-title">
       <Stack>
         <Group justify="space-between">
-          <Title order={3} id="brands-title">
+          <Title order={headingOrder} id="brands-title">
             {t('brands.title')}
           </Title>
           {perms.has('CREATE_BRAND') && <Button onClick={() => setDraft({ name: '', description: '', logo: '' })}>{t('brands.add')}</Button>}

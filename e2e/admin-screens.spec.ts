@@ -1,0 +1,84 @@
+import { expect, test } from '@playwright/test';
+import { loginAs } from './helpers';
+
+/**
+ * Issue 6 "done when": the demo admin reaches every back-office screen from the side menu, in
+ * English and in Hindi, and the reports show the seeded demo sales.
+ */
+
+const SCREENS: [menu: string, url: RegExp, heading: string, hindiMenu: string, hindiHeading: string][] = [
+  ['Dashboard', /\/admin$/, 'Dashboard', 'डैशबोर्ड', 'डैशबोर्ड'],
+  ['Products (plans)', /\/admin\/product$/, 'Products (plans)', 'उत्पाद (प्लान)', 'उत्पाद (प्लान)'],
+  ['Brands', /\/admin\/brand$/, 'Brands', 'ब्रांड', 'ब्रांड'],
+  ['Banners', /\/admin\/banner$/, 'Banners', 'बैनर', 'बैनर'],
+  ['Permissions', /\/admin\/permission$/, 'Permissions', 'अनुमतियाँ', 'अनुमतियाँ'],
+  ['Roles', /\/admin\/role$/, 'Roles', 'भूमिकाएँ', 'भूमिकाएँ'],
+  ['User report', /\/admin\/user-report$/, 'User report', 'उपयोगकर्ता रिपोर्ट', 'उपयोगकर्ता रिपोर्ट'],
+  ['Users', /\/admin\/person$/, 'Users', 'उपयोगकर्ता', 'उपयोगकर्ता'],
+  ['Static pages', /\/admin\/static-pages$/, 'Static pages', 'स्थिर पृष्ठ', 'स्थिर पृष्ठ'],
+  ['Orders', /\/admin\/order$/, 'Orders', 'ऑर्डर', 'ऑर्डर'],
+  ['Contact messages', /\/admin\/contact-messages$/, 'Contact messages', 'संपर्क संदेश', 'संपर्क संदेश'],
+  ['Activity log', /\/admin\/activity-log$/, 'Activity log', 'गतिविधि लॉग', 'गतिविधि लॉग'],
+  ['Transaction report', /\/transaction-report$/, 'Transaction Report', 'लेन-देन रिपोर्ट', 'लेन-देन रिपोर्ट'],
+  ['Global earning report', /\/global-earning-report$/, 'Global Earning Report', 'कुल आय रिपोर्ट', 'कुल आय रिपोर्ट'],
+];
+
+test('every back-office screen opens from the side menu, in English and in Hindi', async ({ page }) => {
+  test.setTimeout(120_000);
+  await loginAs(page, 'admin');
+  for (const [menu, url, heading] of SCREENS) {
+    await page.goto('/admin');
+    await page.getByRole('navigation', { name: 'Admin menu' }).getByRole('link', { name: menu, exact: true }).click();
+    await expect(page, menu).toHaveURL(url);
+    await expect(page.getByRole('heading', { level: 2, name: heading, exact: true }), menu).toBeVisible();
+    await expect(page, menu).toHaveTitle(`${heading} | Pariksha Mitra`);
+  }
+
+  await page.goto('/admin');
+  // The admin header's language switch (the site bar's is hidden on admin pages).
+  await page.getByTestId('language-select').last().selectOption('hi');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'hi');
+  for (const [, url, , hindiMenu, hindiHeading] of SCREENS) {
+    await page.goto('/admin');
+    await page.getByRole('navigation', { name: 'एडमिन मेन्यू' }).getByRole('link', { name: hindiMenu, exact: true }).click();
+    await expect(page, hindiMenu).toHaveURL(url);
+    await expect(page.getByRole('heading', { level: 2, name: hindiHeading, exact: true }), hindiMenu).toBeVisible();
+  }
+  await page.getByTestId('language-select').last().selectOption('en');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+});
+
+test('the reports show the demo sales', async ({ page }) => {
+  await loginAs(page, 'admin');
+  await page.goto('/admin');
+  const sale = page.locator('section', { has: page.getByRole('heading', { name: 'Sale Report' }) });
+  await expect(sale.getByText('Paid orders')).toBeVisible();
+  // The demo orders of the last 30 days fill the table.
+  await expect(sale.getByRole('table', { name: 'Orders of the range' }).getByRole('row').nth(1)).toBeVisible();
+
+  await page.goto('/transaction-report');
+  await expect(page.getByText('Credits received')).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Transaction Report' }).getByRole('row').nth(1)).toBeVisible();
+
+  await page.goto('/global-earning-report');
+  await expect(page.getByText(/6 percent of each payment is kept/)).toBeVisible();
+  await page.getByText('By month').click();
+  await expect(page.getByRole('table', { name: 'Global Earning Report' }).getByRole('row').nth(1)).toBeVisible();
+});
+
+test('an admin rewrites the Terms page and the public page shows it', async ({ page }) => {
+  const line = `Edited in the back office ${Date.now()}`;
+  await loginAs(page, 'admin');
+  await page.goto('/admin/static-pages');
+  // The page chooser (not the footer's link of the same name).
+  await page.locator('.mantine-SegmentedControl-root').getByText('Terms & Conditions', { exact: true }).click();
+  await expect(page.getByText(/Not edited yet/)).toBeVisible();
+  const editor = page.getByRole('textbox', { name: 'Terms & Conditions in English' });
+  await editor.click();
+  await page.keyboard.type(line);
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Page saved successfully')).toBeVisible();
+  await page.goto('/tnc');
+  await expect(page.getByText(line)).toBeVisible();
+  await expect(page).toHaveTitle('Terms & Conditions | Pariksha Mitra');
+});
