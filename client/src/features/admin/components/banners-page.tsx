@@ -9,7 +9,9 @@ import { translateServerMessage } from '../../../lib/server-messages';
 import { useDeleteBanner } from '../api/delete-banner';
 import { useAllBanners } from '../api/get-all-banners';
 import { useSaveBanner } from '../api/save-banner';
+import { useConfirmedDelete } from '../hooks/use-confirmed-delete';
 import { ConfirmDelete } from './confirm-delete';
+import { DialogForm } from './dialog-form';
 
 type Draft = Omit<Banner, 'id'> & { id?: string | undefined };
 const bi = () => ({ en: '', hi: '' });
@@ -81,19 +83,7 @@ function BannerDialog({ draft, onClose }: { draft: Draft | null; onClose: () => 
   };
   return (
     <Modal opened={draft !== null} onClose={onClose} title={v.id ? t('banners.editTitle') : t('banners.addTitle')} size="lg" fullScreen={small}>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-        noValidate
-      >
-        <Stack>
-          {error && (
-            <Alert color="red" role="alert">
-              {error}
-            </Alert>
-          )}
+      <DialogForm onSubmit={() => void submit()} onCancel={onClose} error={error} saveDisabled={touched && !valid} saving={save.isPending}>
           <TextInput label={t('banners.src')} description={t('banners.linkHint')} required value={v.src} onChange={(e) => set({ src: e.currentTarget.value })} error={errors.src} />
           {biField('headline', true)}
           {biField('text')}
@@ -112,16 +102,7 @@ function BannerDialog({ draft, onClose }: { draft: Draft | null; onClose: () => 
             <NumberInput label={t('banners.order')} min={0} max={1000} allowDecimal={false} value={v.order} onChange={(n) => set({ order: typeof n === 'number' ? n : 0 })} w={120} />
             <Switch label={t('admin:common.active')} checked={v.active} onChange={(e) => set({ active: e.currentTarget.checked })} />
           </Group>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('admin:common.cancel')}
-            </Button>
-            <Button type="submit" disabled={touched && !valid} loading={save.isPending}>
-              {t('admin:common.save')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
+      </DialogForm>
     </Modal>
   );
 }
@@ -133,17 +114,7 @@ export default function BannersPage() {
   const banners = useAllBanners();
   const del = useDeleteBanner();
   const [draft, setDraft] = useState<Draft | null>(null);
-  const [deleting, setDeleting] = useState<Banner | null>(null);
-  const confirmDelete = async () => {
-    const b = deleting;
-    setDeleting(null);
-    if (!b) return;
-    try {
-      notifySuccess(translateServerMessage((await del.mutateAsync(b.id)).msg));
-    } catch {
-      // api() has shown the message.
-    }
-  };
+  const removal = useConfirmedDelete((b: Banner) => del.mutateAsync(b.id));
   return (
     <Stack>
       <Group justify="space-between">
@@ -172,7 +143,7 @@ export default function BannersPage() {
                 <ActionIcon variant="subtle" aria-label={t('banners.editNamed', { name: b.headline.en })} onClick={() => setDraft({ ...b })}>
                   ✎
                 </ActionIcon>
-                <ActionIcon variant="subtle" color="red" aria-label={t('banners.deleteNamed', { name: b.headline.en })} onClick={() => setDeleting(b)}>
+                <ActionIcon variant="subtle" color="red" aria-label={t('banners.deleteNamed', { name: b.headline.en })} onClick={() => removal.ask(b)}>
                   ✕
                 </ActionIcon>
               </Group>
@@ -188,7 +159,7 @@ export default function BannersPage() {
       </SimpleGrid>
       {banners.isSuccess && banners.data.length === 0 && <Text c="dimmed">{t('banners.none')}</Text>}
       <BannerDialog draft={draft} onClose={() => setDraft(null)} />
-      <ConfirmDelete name={deleting?.headline.en ?? ''} opened={deleting !== null} onConfirm={() => void confirmDelete()} onClose={() => setDeleting(null)} />
+      <ConfirmDelete name={removal.deleting?.headline.en ?? ''} opened={removal.deleting !== null} onConfirm={removal.confirm} onClose={removal.cancel} />
     </Stack>
   );
 }

@@ -10,7 +10,9 @@ import { permissionsOf } from '../../../lib/session';
 import { useDeleteBrand } from '../api/delete-brand';
 import { type Brand, useBrands } from '../api/get-brands';
 import { useSaveBrand } from '../api/save-brand';
+import { useConfirmedDelete } from '../hooks/use-confirmed-delete';
 import { ConfirmDelete } from './confirm-delete';
+import { DialogForm } from './dialog-form';
 
 type Draft = { id?: string; name: string; description: string; logo: string };
 
@@ -55,19 +57,7 @@ function BrandDialog({ draft, onClose }: { draft: Draft | null; onClose: () => v
   };
   return (
     <Modal opened={draft !== null} onClose={onClose} title={values.id ? t('brands.editTitle') : t('brands.addTitle')} centered>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-        noValidate
-      >
-        <Stack>
-          {error && (
-            <Alert color="red" role="alert">
-              {error}
-            </Alert>
-          )}
+      <DialogForm onSubmit={() => void submit()} onCancel={onClose} error={error} saveDisabled={touched && !valid} saving={save.isPending}>
           <TextInput
             label={t('brands.name')}
             required
@@ -90,16 +80,7 @@ function BrandDialog({ draft, onClose }: { draft: Draft | null; onClose: () => v
             }}
             error={touched ? errors.logo : undefined}
           />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('admin:common.cancel')}
-            </Button>
-            <Button type="submit" disabled={touched && !valid} loading={save.isPending}>
-              {t('admin:common.save')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
+      </DialogForm>
     </Modal>
   );
 }
@@ -111,18 +92,7 @@ export function BrandsPanel({ headingOrder = 3 }: { headingOrder?: 2 | 3 }) {
   const brands = useBrands();
   const del = useDeleteBrand();
   const [draft, setDraft] = useState<Draft | null>(null);
-  const [deleting, setDeleting] = useState<Brand | null>(null);
-  const confirmDelete = async () => {
-    const b = deleting;
-    setDeleting(null);
-    if (!b) return;
-    try {
-      const r = await del.mutateAsync(b.id);
-      notifySuccess(translateServerMessage(r.msg));
-    } catch {
-      // api() has shown the message.
-    }
-  };
+  const removal = useConfirmedDelete((b: Brand) => del.mutateAsync(b.id));
   return (
     <Card withBorder padding="md" component="section" aria-labelledby="brands-title">
       <Stack>
@@ -160,7 +130,7 @@ export function BrandsPanel({ headingOrder = 3 }: { headingOrder?: 2 | 3 }) {
                   </ActionIcon>
                 )}
                 {perms.has('DELETE_BRAND') && (
-                  <ActionIcon variant="subtle" color="red" aria-label={t('brands.deleteNamed', { name: b.name })} onClick={() => setDeleting(b)}>
+                  <ActionIcon variant="subtle" color="red" aria-label={t('brands.deleteNamed', { name: b.name })} onClick={() => removal.ask(b)}>
                     ✕
                   </ActionIcon>
                 )}
@@ -170,7 +140,7 @@ export function BrandsPanel({ headingOrder = 3 }: { headingOrder?: 2 | 3 }) {
         </Stack>
       </Stack>
       <BrandDialog draft={draft} onClose={() => setDraft(null)} />
-      <ConfirmDelete name={deleting?.name ?? ''} opened={deleting !== null} onConfirm={() => void confirmDelete()} onClose={() => setDeleting(null)} />
+      <ConfirmDelete name={removal.deleting?.name ?? ''} opened={removal.deleting !== null} onConfirm={removal.confirm} onClose={removal.cancel} />
     </Card>
   );
 }

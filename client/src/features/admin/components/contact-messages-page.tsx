@@ -3,10 +3,9 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ContactMessage } from '../../../../../sync-protocol/src/contact';
-import { notifySuccess } from '../../../lib/notify';
-import { translateServerMessage } from '../../../lib/server-messages';
 import { useDeleteContactMessage } from '../api/delete-contact-message';
 import { MESSAGE_PAGE_SIZE, useContactMessages } from '../api/get-contact-messages';
+import { useConfirmedDelete } from '../hooks/use-confirmed-delete';
 import { ConfirmDelete } from './confirm-delete';
 
 /** Admin: Contact messages — what visitors wrote on the public Contact page, newest first. */
@@ -17,19 +16,9 @@ export default function ContactMessagesPage() {
   const [page, setPage] = useState(1);
   const list = useContactMessages(q, (page - 1) * MESSAGE_PAGE_SIZE);
   const del = useDeleteContactMessage();
-  const [deleting, setDeleting] = useState<ContactMessage | null>(null);
+  const removal = useConfirmedDelete((m: ContactMessage) => del.mutateAsync(m.id));
   const fmt = new Intl.DateTimeFormat(i18n.language === 'hi' ? 'hi-IN' : 'en-IN', { dateStyle: 'medium', timeStyle: 'short' });
   const pages = Math.max(1, Math.ceil((list.data?.total ?? 0) / MESSAGE_PAGE_SIZE));
-  const confirmDelete = async () => {
-    const m = deleting;
-    setDeleting(null);
-    if (!m) return;
-    try {
-      notifySuccess(translateServerMessage((await del.mutateAsync(m.id)).msg));
-    } catch {
-      // api() has shown the message.
-    }
-  };
   return (
     <Stack>
       <Title order={2}>{t('messages.title')}</Title>
@@ -57,7 +46,7 @@ export default function ContactMessagesPage() {
                   {m.email ? ` · ${m.email}` : ''} · {fmt.format(m.createdAt)}
                 </Text>
               </div>
-              <ActionIcon variant="subtle" color="red" aria-label={t('messages.deleteFrom', { name: m.name })} onClick={() => setDeleting(m)}>
+              <ActionIcon variant="subtle" color="red" aria-label={t('messages.deleteFrom', { name: m.name })} onClick={() => removal.ask(m)}>
                 ✕
               </ActionIcon>
             </Group>
@@ -70,7 +59,7 @@ export default function ContactMessagesPage() {
         ))}
       </Stack>
       {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} />}
-      <ConfirmDelete name={deleting ? t('messages.fromName', { name: deleting.name }) : ''} opened={deleting !== null} onConfirm={() => void confirmDelete()} onClose={() => setDeleting(null)} />
+      <ConfirmDelete name={removal.deleting ? t('messages.fromName', { name: removal.deleting.name }) : ''} opened={removal.deleting !== null} onConfirm={removal.confirm} onClose={removal.cancel} />
     </Stack>
   );
 }

@@ -3,11 +3,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Permission } from '../../../../../sync-protocol/src/permission';
 import { useSession } from '../../../hooks/use-session';
-import { notifySuccess } from '../../../lib/notify';
-import { translateServerMessage } from '../../../lib/server-messages';
 import { permissionsOf } from '../../../lib/session';
 import { useDeletePermission } from '../api/delete-permission';
 import { usePermissions } from '../api/get-permissions';
+import { useConfirmedDelete } from '../hooks/use-confirmed-delete';
 import { ConfirmDelete } from './confirm-delete';
 import { PermissionDialog, type PermissionDraft } from './permission-dialog';
 
@@ -20,7 +19,7 @@ export default function PermissionsPage() {
   const [filter, setFilter] = useState('');
   const [editing, setEditing] = useState<PermissionDraft | null>(null);
   const [dialogOpen, setDialogOpen] = useState(false);
-  const [deleting, setDeleting] = useState<Permission | null>(null);
+  const removal = useConfirmedDelete((p: Permission) => del.mutateAsync(p.id));
 
   const f = filter.trim().toUpperCase();
   const shown = (list.data ?? []).filter((p) => !f || p.permission.includes(f) || p.description.toUpperCase().includes(f));
@@ -28,16 +27,6 @@ export default function PermissionsPage() {
   const open = (p: PermissionDraft) => {
     setEditing(p);
     setDialogOpen(true);
-  };
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    try {
-      const r = await del.mutateAsync(deleting.id);
-      notifySuccess(translateServerMessage(r.msg));
-    } catch {
-      // api() has shown the server's message.
-    }
-    setDeleting(null);
   };
 
   return (
@@ -73,7 +62,7 @@ export default function PermissionsPage() {
                   </ActionIcon>
                 )}
                 {perms.has('DELETE_PERMISSION') && (
-                  <ActionIcon variant="subtle" color="red" aria-label={t('permissions.deleteNamed', { name: p.permission })} onClick={() => setDeleting(p)}>
+                  <ActionIcon variant="subtle" color="red" aria-label={t('permissions.deleteNamed', { name: p.permission })} onClick={() => removal.ask(p)}>
                     ✕
                   </ActionIcon>
                 )}
@@ -88,7 +77,7 @@ export default function PermissionsPage() {
         ))}
       </SimpleGrid>
       <PermissionDialog opened={dialogOpen} initial={editing} onClose={() => setDialogOpen(false)} />
-      <ConfirmDelete name={deleting?.permission ?? ''} opened={deleting !== null} busy={del.isPending} onConfirm={() => void confirmDelete()} onClose={() => setDeleting(null)} />
+      <ConfirmDelete name={removal.deleting?.permission ?? ''} opened={removal.deleting !== null} busy={del.isPending} onConfirm={removal.confirm} onClose={removal.cancel} />
     </Stack>
   );
 }

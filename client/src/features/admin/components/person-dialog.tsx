@@ -1,4 +1,4 @@
-import { Alert, Button, Chip, Group, Input, Loader, Modal, Select, Stack, TextInput } from '@mantine/core';
+import { Chip, Group, Input, Loader, Modal, Select, TextInput } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +13,7 @@ import { useUpdatePersonPermissions } from '../api/update-person-permissions';
 import { capitaliseWords, withIndiaPrefix } from '../lib/generate-password';
 import { sameSet } from '../lib/permission-moves';
 import { GeneratedPasswordInput } from './generated-password-input';
+import { DialogForm } from './dialog-form';
 import { PermissionPicker } from './permission-picker';
 
 type Values = { n: string; m: string; e: string; password: string; s: string; r: string };
@@ -127,19 +128,14 @@ export function PersonDialog({ opened, person, onClose }: { opened: boolean; per
       fullScreen={small}
       centered
     >
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-        noValidate
+      <DialogForm
+        onSubmit={() => void submit()}
+        onCancel={onClose}
+        cancelLabel={t('admin:common.close')}
+        error={permError}
+        saveDisabled={!valid}
+        saving={save.isPending || savePerms.isPending}
       >
-        <Stack>
-          {permError && (
-            <Alert color="red" role="alert">
-              {permError}
-            </Alert>
-          )}
           <TextInput
             label={t('form.name')}
             required
@@ -195,16 +191,7 @@ export function PersonDialog({ opened, person, onClose }: { opened: boolean; per
               {permissions.isPending ? <Loader size="xs" /> : <PermissionPicker permissions={permissions.data ?? []} granted={granted} onChange={setGranted} />}
             </Input.Wrapper>
           )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('admin:common.close')}
-            </Button>
-            <Button type="submit" disabled={!valid} loading={save.isPending || savePerms.isPending}>
-              {t('admin:common.save')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
+      </DialogForm>
     </Modal>
   );
 }

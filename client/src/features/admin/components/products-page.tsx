@@ -10,7 +10,9 @@ import { useDeleteProduct } from '../api/delete-product';
 import { useProducts } from '../api/get-products';
 import { type ProductInput, useSaveProduct } from '../api/save-product';
 import { rupees } from '../lib/report-range';
+import { useConfirmedDelete } from '../hooks/use-confirmed-delete';
 import { ConfirmDelete } from './confirm-delete';
+import { DialogForm } from './dialog-form';
 
 type Bi = { en: string; hi: string };
 const EMPTY: ProductInput = { code: '', name: { en: '', hi: '' }, total: 1, approx: { en: '', hi: '' }, contents: [{ en: '', hi: '' }], active: true, order: 0 };
@@ -75,19 +77,7 @@ function ProductDialog({ draft, onClose }: { draft: ProductInput | null; onClose
   };
   return (
     <Modal opened={draft !== null} onClose={onClose} title={v.id ? t('products.editTitle') : t('products.addTitle')} size="lg" fullScreen={small}>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-        noValidate
-      >
-        <Stack>
-          {error && (
-            <Alert color="red" role="alert">
-              {error}
-            </Alert>
-          )}
+      <DialogForm onSubmit={() => void submit()} onCancel={onClose} error={error} saveDisabled={touched && !valid} saving={save.isPending}>
           <Group grow wrap="wrap" align="flex-start">
             <TextInput label={t('products.code')} required value={v.code} onChange={(e) => set({ code: e.currentTarget.value.toUpperCase() })} error={errors.code} miw={180} />
             <NumberInput label={t('products.price')} required min={1} allowDecimal={false} value={v.total} onChange={(n) => set({ total: typeof n === 'number' ? n : Number.NaN })} error={errors.total} miw={140} />
@@ -119,16 +109,7 @@ function ProductDialog({ draft, onClose }: { draft: ProductInput | null; onClose
             </Button>
           )}
           <Switch label={t('products.active')} checked={v.active} onChange={(e) => set({ active: e.currentTarget.checked })} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('admin:common.cancel')}
-            </Button>
-            <Button type="submit" disabled={touched && !valid} loading={save.isPending}>
-              {t('admin:common.save')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
+      </DialogForm>
     </Modal>
   );
 }
@@ -140,17 +121,8 @@ export default function ProductsPage() {
   const products = useProducts();
   const del = useDeleteProduct();
   const [draft, setDraft] = useState<ProductInput | null>(null);
-  const [deleting, setDeleting] = useState<ProductView | null>(null);
-  const confirmDelete = async () => {
-    const p = deleting;
-    setDeleting(null);
-    if (!p) return;
-    try {
-      notifySuccess(translateServerMessage((await del.mutateAsync(p.id)).msg));
-    } catch {
-      // api() has shown the message (a plan with orders is kept).
-    }
-  };
+  // A plan with orders is refused by the server with its message (api() shows it).
+  const removal = useConfirmedDelete((p: ProductView) => del.mutateAsync(p.id));
   return (
     <Stack>
       <Group justify="space-between">
@@ -191,7 +163,7 @@ export default function ProductsPage() {
                     <ActionIcon variant="subtle" aria-label={t('products.editNamed', { name: p.code })} onClick={() => setDraft({ id: p.id, code: p.code, name: p.name, total: p.total, approx: p.approx, contents: p.contents, active: p.active, order: p.order })}>
                       ✎
                     </ActionIcon>
-                    <ActionIcon variant="subtle" color="red" aria-label={t('products.deleteNamed', { name: p.code })} onClick={() => setDeleting(p)}>
+                    <ActionIcon variant="subtle" color="red" aria-label={t('products.deleteNamed', { name: p.code })} onClick={() => removal.ask(p)}>
                       ✕
                     </ActionIcon>
                   </Group>
@@ -202,7 +174,7 @@ export default function ProductsPage() {
         </Table>
       </Table.ScrollContainer>
       <ProductDialog draft={draft} onClose={() => setDraft(null)} />
-      <ConfirmDelete name={deleting?.code ?? ''} opened={deleting !== null} onConfirm={() => void confirmDelete()} onClose={() => setDeleting(null)} />
+      <ConfirmDelete name={removal.deleting?.code ?? ''} opened={removal.deleting !== null} onConfirm={removal.confirm} onClose={removal.cancel} />
     </Stack>
   );
 }
