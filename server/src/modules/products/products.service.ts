@@ -1,15 +1,14 @@
 import { asc, count, eq } from 'drizzle-orm';
 import { MSG } from '../../../../sync-protocol/src/messages';
-import type { ProductView } from '../../../../sync-protocol/src/plan';
+import type { z } from 'zod';
+import type { productCreateSchema, ProductView } from '../../../../sync-protocol/src/plan';
 import type { Conn } from '../../db/client';
 import type { Deps, Principal } from '../../context';
 import { plan, purchaseOrder } from '../../db/schema';
 import { logActivity } from '../../lib/activity';
 import { conflict, notFound } from '../../lib/errors';
 
-type Input = {
-  code: string;
-  name: { en: string; hi: string };
+type Input = z.output<typeof productCreateSchema>;
   total: number;
   approx: { en: string; hi: string };
   contents: { en: string; hi: string }[];
