@@ -9,12 +9,6 @@ import { logActivity } from '../../lib/activity';
 import { conflict, notFound } from '../../lib/errors';
 
 type Input = z.output<typeof productCreateSchema>;
-  total: number;
-  approx: { en: string; hi: string };
-  contents: { en: string; hi: string }[];
-  active: boolean;
-  order: number;
-};
 
 function view(db: Conn, p: typeof plan.$inferSelect): ProductView {
   const orders = db.select({ n: count() }).from(purchaseOrder).where(eq(purchaseOrder.planId, p.id)).get()?.n ?? 0;
