@@ -1,4 +1,3 @@
-import { Container } from '@mantine/core';
 import { type ComponentType, lazy, type LazyExoticComponent, type ReactElement, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { matchRoutes, type RouteObject, useLocation, useRoutes } from 'react-router';
@@ -35,6 +34,8 @@ const ExamIntroPage = lazy(() => import('../features/exams/components/exam-intro
 const ExamResultPage = lazy(() => import('../features/exams/components/exam-result-page'));
 const ExamListPage = lazy(() => import('../features/exams/components/exam-list-page'));
 const NotFoundPage = lazy(() => import('./not-found-page'));
+// Mantine's Container is not part of the first page (bundle budget): the frame loads with the screen.
+const PageFrame = lazy(() => import('../features/admin/components/page-frame'));
 const AdminLayout = lazy(() => import('../features/admin/components/admin-layout'));
 const DashboardPage = lazy(() => import('../features/admin/components/dashboard-page'));
 const BrandsPage = lazy(() => import('../features/admin/components/brands-page'));
@@ -178,9 +179,9 @@ export const routes: RouteObject[] = [
             path: 'dashboard',
             element: (
               <RequireAuth anyOf={['SHOP_EDITOR', 'CREATE_BRAND', 'UPDATE_BRAND', 'DELETE_BRAND']}>
-                <Container size="xl" py="md">
+                <PageFrame>
                   <DashboardPage />
-                </Container>
+                </PageFrame>
               </RequireAuth>
             ),
             handle: { title: 'titles.dashboard' },
@@ -189,9 +190,9 @@ export const routes: RouteObject[] = [
             path: 'transaction-report',
             element: (
               <RequireAuth permissions={['VIEW_REPORT']}>
-                <Container size="xl" py="md">
+                <PageFrame>
                   <TransactionReportPage />
-                </Container>
+                </PageFrame>
               </RequireAuth>
             ),
             handle: { title: 'titles.transactionReport' },
@@ -200,9 +201,9 @@ export const routes: RouteObject[] = [
             path: 'global-earning-report',
             element: (
               <RequireAuth permissions={['VIEW_REPORT']}>
-                <Container size="xl" py="md">
+                <PageFrame>
                   <GlobalEarningReportPage />
-                </Container>
+                </PageFrame>
               </RequireAuth>
             ),
             handle: { title: 'titles.globalEarningReport' },

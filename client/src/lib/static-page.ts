@@ -1,4 +1,3 @@
-import type { Banner } from '../../../sync-protocol/src/banner';
 import type { StaticPage, StaticPageKey } from '../../../sync-protocol/src/static-page';
 import { api } from './api-client';
 
@@ -17,9 +16,4 @@ export function pageHtml(page: StaticPage | null | undefined, lang: string): str
   const first = lang === 'hi' ? page.content.hi : page.content.en;
   const other = lang === 'hi' ? page.content.en : page.content.hi;
   return first.trim() ? first : other.trim() ? other : null;
-}
-
-/** GET /api/banner (public): the home carousel's active slides; silent and in the background. */
-export function fetchBanners(): Promise<{ success: boolean; data: Banner[] }> {
-  return api('/banner', { skipAuth: true, silent: true, background: true });
 }

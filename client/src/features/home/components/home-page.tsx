@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { Banner } from '../../../../../sync-protocol/src/banner';
-import { fetchBanners } from '../../../lib/static-page';
+import { fetchBanners } from '../../../lib/banners';
 import { useTranslation } from 'react-i18next';
 import { HomeCarousel } from './home-carousel';
 import classes from './home-page.module.css';
@@ -17,7 +17,7 @@ export default function HomePage() {
   useEffect(() => {
     let live = true;
     fetchBanners()
-      .then((r) => live && setBanners(r.data))
+      .then((list) => live && setBanners(list))
       .catch(() => undefined);
     return () => {
       live = false;
