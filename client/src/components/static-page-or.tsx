@@ -1,4 +1,4 @@
-import { Container } from '@mantine/core';
+import { Container, Typography } from '@mantine/core';
 import type { ReactNode } from 'react';
 import type { StaticPageKey } from '../../../sync-protocol/src/static-page';
 import { useStaticPageHtml } from '../hooks/use-static-page';
@@ -13,7 +13,10 @@ export function StaticPageOr({ pageKey, children }: { pageKey: StaticPageKey; ch
   if (!html) return <>{children}</>;
   return (
     <Container size="md" py="lg" px={{ base: 'sm', sm: 'md' }}>
-      <RichHtml html={html} className="static-page" />
+      {/* Typography spaces the editor's headings, paragraphs and lists like the rest of the site. */}
+      <Typography>
+        <RichHtml html={html} className="static-page" />
+      </Typography>
     </Container>
   );
 }

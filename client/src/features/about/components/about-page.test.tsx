@@ -1,8 +1,22 @@
-import { screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { expect, test } from 'vitest';
+import { afterEach, beforeEach, expect, test, vi } from 'vitest';
+import type { StaticPage } from '../../../../../sync-protocol/src/static-page';
+import { clearSession, setSession } from '../../../lib/session';
+import { json, learnerSession, mockApi } from '../../../testing/fetch-mock';
 import { renderWithApp } from '../../../testing/render';
 import AboutPage from './about-page';
+
+const page = (content: StaticPage['content']): StaticPage => ({ key: 'about', content, updatedAt: 1 });
+
+// Never edited in the back office unless a test says otherwise: the built-in text shows.
+beforeEach(() => {
+  mockApi(() => json({ success: true, data: null }));
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  clearSession();
+});
 
 test('shows the introduction and the five offers', async () => {
   await renderWithApp(<AboutPage />, { namespaces: ['about'] });
@@ -39,4 +53,47 @@ test('renders in Hindi', async () => {
   await userEvent.click(screen.getByRole('radio', { name: 'दृष्टि' }));
   expect(screen.getByRole('heading', { name: 'हमारी दृष्टि' })).toBeInTheDocument();
   expect(screen.getByText('सफलता की गारंटी')).toBeInTheDocument();
+});
+
+test("the back office's text replaces the built-in page, sanitised, without a token", async () => {
+  setSession(learnerSession, false);
+  const api = mockApi(() =>
+    json({
+      success: true,
+      data: page({ en: '<h1>About the Trust</h1><p>Run by volunteers.</p><img src="x.png" onerror="window.hacked = 1"><script>window.hacked = 1</script>', hi: '<h1>ट्रस्ट के बारे में</h1>' }),
+    }),
+  );
+  await renderWithApp(<AboutPage />, { namespaces: ['about'] });
+
+  expect(await screen.findByRole('heading', { level: 1, name: 'About the Trust' })).toBeInTheDocument();
+  expect(screen.getByText('Run by volunteers.')).toBeInTheDocument();
+  expect(screen.queryByRole('heading', { name: 'About Us' })).not.toBeInTheDocument();
+  expect(document.querySelector('script')).toBeNull();
+  expect(document.querySelector('img')?.hasAttribute('onerror')).toBe(false);
+  const call = api.calls.find((c) => c.path === '/static-page/about');
+  expect(call?.method).toBe('GET');
+  expect(call?.headers.authorization).toBeUndefined();
+});
+
+test('the text follows the UI language, and falls back to the other language when only one is written', async () => {
+  mockApi(() => json({ success: true, data: page({ en: '<p>English only</p>', hi: '' }) }));
+  await renderWithApp(<AboutPage />, { lang: 'hi', namespaces: ['about'] });
+  expect(await screen.findByText('English only')).toBeInTheDocument();
+});
+
+test('the built-in text shows while the page loads, and stays when the request fails', async () => {
+  let answer: (r: Response) => void = () => undefined;
+  const api = mockApi(() => new Promise<Response>((resolve) => (answer = resolve)));
+  await renderWithApp(<AboutPage />, { namespaces: ['about'] });
+  expect(await screen.findByRole('heading', { level: 1, name: 'About Us' })).toBeInTheDocument();
+  await waitFor(() => expect(api.calls).toHaveLength(1));
+  const failed = api.spy.mock.results[0]?.value as Promise<Response>;
+  answer(json({ success: false, msg: 'Server busy' }, 503));
+  await act(async () => {
+    await failed;
+    await new Promise((r) => setTimeout(r, 20));
+  });
+  expect(screen.getByRole('heading', { level: 1, name: 'About Us' })).toBeInTheDocument();
+  // Silent: a failure here is not the reader's business.
+  expect(screen.queryByText('Server busy')).not.toBeInTheDocument();
 });

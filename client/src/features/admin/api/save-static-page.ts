@@ -8,5 +8,16 @@ export function saveStaticPage(input: { key: StaticPageKey; content: { en: strin
 }
 export function useSaveStaticPage() {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: saveStaticPage, onSuccess: () => qc.invalidateQueries({ queryKey: ['admin', 'staticPages'] }) });
+  return useMutation({
+    mutationFn: saveStaticPage,
+    onSuccess: (r) => {
+      // The saved (server-sanitised) text goes into the list at once, so the editor does not
+      // fall back to the previous text while the list reloads; the public page reloads too.
+      qc.setQueryData<{ success: boolean; data: StaticPage[] }>(['admin', 'staticPages'], (old) =>
+        old ? { ...old, data: [...old.data.filter((p) => p.key !== r.data.key), r.data] } : old,
+      );
+      void qc.invalidateQueries({ queryKey: ['admin', 'staticPages'] });
+      void qc.invalidateQueries({ queryKey: ['static-page', r.data.key] });
+    },
+  });
 }

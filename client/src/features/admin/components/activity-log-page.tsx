@@ -9,25 +9,28 @@ import { JsonDiffView } from './json-diff-view';
 
 const ACTION_COLOR = { CREATE: 'green', UPDATE: 'blue', DELETE: 'red' } as const;
 
+/** The entities the server logs (its `logActivity` calls); another one is shown by its code. */
+const ENTITIES = ['banner', 'brand', 'contact_message', 'exam_result', 'order', 'permission', 'person', 'plan', 'question', 'question_set', 'role', 'static_page', 'tag'] as const;
+type Entity = (typeof ENTITIES)[number];
+const isEntity = (e: string): e is Entity => (ENTITIES as readonly string[]).includes(e);
+
 function SortHeader({ col, sort, order, onSort, children }: { col: LogSort; sort: LogSort; order: 'asc' | 'desc'; onSort: (c: LogSort) => void; children: string }) {
   const active = sort === col;
   return (
     <Table.Th aria-sort={active ? (order === 'asc' ? 'ascending' : 'descending') : 'none'} style={{ whiteSpace: 'nowrap' }}>
       <UnstyledButton onClick={() => onSort(col)} fw={700} fz="sm">
-        {children} {active ? (order === 'asc' ? '▲' : '▼') : '↕'}
+        {children} <span aria-hidden="true">{active ? (order === 'asc' ? '▲' : '▼') : '↕'}</span>
       </UnstyledButton>
     </Table.Th>
   );
 }
 
-function Row({ e }: { e: ActivityLogEntry }) {
-  const { t, i18n } = useTranslation('admin-dashboard');
+function Row({ e, dateTime }: { e: ActivityLogEntry; dateTime: Intl.DateTimeFormat }) {
+  const { t } = useTranslation('admin-dashboard');
   const paths = changedPaths(e.oldValue, e.newValue);
   return (
     <Table.Tr>
-      <Table.Td style={{ whiteSpace: 'nowrap' }}>
-        {new Intl.DateTimeFormat(i18n.language === 'hi' ? 'hi-IN' : 'en-IN', { dateStyle: 'medium', timeStyle: 'medium' }).format(e.createdAt)}
-      </Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>{dateTime.format(e.createdAt)}</Table.Td>
       <Table.Td>
         <Badge color={ACTION_COLOR[e.actionType]} variant="light">
           {t(`log.actions.${e.actionType}`)}
@@ -36,7 +39,7 @@ function Row({ e }: { e: ActivityLogEntry }) {
       <Table.Td>{e.person?.name ?? t('log.system')}</Table.Td>
       <Table.Td>
         <Text size="sm" fw={500}>
-          {e.entityAffected}
+          {isEntity(e.entityAffected) ? t(`log.entities.${e.entityAffected}`) : e.entityAffected}
         </Text>
         <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>
           {e.entityId}
@@ -52,19 +55,26 @@ function Row({ e }: { e: ActivityLogEntry }) {
   );
 }
 
-/** Admin: Activity log (spec §2): paginated by 50, sortable by time, action, user and entity, old and new values as JSON viewers. */
+/**
+ * Admin: Activity log (spec §2): paginated by 50 (§9) with the total from /getActivityLog/count,
+ * sortable by time, action, user and entity (the server sorts: a page is a slice of the whole
+ * log), old and new values as JSON viewers with what changed highlighted. At 360 px the table
+ * scrolls sideways inside its container.
+ */
 export default function ActivityLogPage() {
-  const { t } = useTranslation(['admin-dashboard', 'admin']);
+  const { t, i18n } = useTranslation(['admin-dashboard', 'admin']);
   const [page, setPage] = useState(1);
   const [sort, setSort] = useState<LogSort>('createdAt');
   const [order, setOrder] = useState<'asc' | 'desc'>('desc');
   const log = useActivityLog((page - 1) * LOG_PAGE_SIZE, sort, order);
   const count = useActivityLogCount();
   const pages = Math.max(1, Math.ceil((count.data ?? 0) / LOG_PAGE_SIZE));
+  const dateTime = new Intl.DateTimeFormat(i18n.language === 'hi' ? 'hi-IN' : 'en-IN', { dateStyle: 'medium', timeStyle: 'medium' });
   const onSort = (c: LogSort) => {
     if (c === sort) setOrder((o) => (o === 'asc' ? 'desc' : 'asc'));
     else {
       setSort(c);
+      // Newest first is what one wants of times; names and codes read best A to Z.
       setOrder(c === 'createdAt' ? 'desc' : 'asc');
     }
     setPage(1);
@@ -88,6 +98,9 @@ export default function ActivityLogPage() {
         </Badge>
         <Badge color="yellow" variant="light" size="xs">
           {t('log.changed')}
+        </Badge>
+        <Badge color="yellow" variant="outline" size="xs" style={{ borderStyle: 'dashed' }}>
+          {t('log.inside')}
         </Badge>
       </Group>
       {log.isPending && <Loader aria-label={t('admin:common.loading')} />}
@@ -114,13 +127,21 @@ export default function ActivityLogPage() {
           </Table.Thead>
           <Table.Tbody>
             {(log.data?.data ?? []).map((e) => (
-              <Row key={e.id} e={e} />
+              <Row key={e.id} e={e} dateTime={dateTime} />
             ))}
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
       {log.isSuccess && log.data.data.length === 0 && <Text c="dimmed">{t('admin:common.noData')}</Text>}
-      <Pagination total={pages} value={page} onChange={setPage} />
+      {pages > 1 && (
+        <Pagination
+          total={pages}
+          value={page}
+          onChange={setPage}
+          getControlProps={(control) => (control === 'previous' ? { 'aria-label': t('admin:common.previous') } : control === 'next' ? { 'aria-label': t('admin:common.next') } : {})}
+          getItemProps={(p) => ({ 'aria-label': t('admin:common.page', { page: p, pages }) })}
+        />
+      )}
     </Stack>
   );
 }

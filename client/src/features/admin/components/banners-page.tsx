@@ -6,9 +6,10 @@ import { type Banner, bannerCreateSchema } from '../../../../../sync-protocol/sr
 import { ApiError } from '../../../lib/api-client';
 import { notifySuccess } from '../../../lib/notify';
 import { translateServerMessage } from '../../../lib/server-messages';
+import { useCreateBanner } from '../api/create-banner';
 import { useDeleteBanner } from '../api/delete-banner';
 import { useAllBanners } from '../api/get-all-banners';
-import { useSaveBanner } from '../api/save-banner';
+import { useUpdateBanner } from '../api/update-banner';
 import { useConfirmedDelete } from '../hooks/use-confirmed-delete';
 import { ConfirmDelete } from './confirm-delete';
 import { DialogForm } from './dialog-form';
@@ -35,7 +36,8 @@ export function bannerErrors(d: Draft): Record<string, ErrorKey> {
 function BannerDialog({ draft, onClose }: { draft: Draft | null; onClose: () => void }) {
   const { t } = useTranslation(['admin-content', 'admin']);
   const small = useMediaQuery('(max-width: 600px)');
-  const save = useSaveBanner();
+  const create = useCreateBanner();
+  const update = useUpdateBanner();
   const [v, setV] = useState<Draft>(draft ?? EMPTY);
   const [touched, setTouched] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -74,16 +76,17 @@ function BannerDialog({ draft, onClose }: { draft: Draft | null; onClose: () => 
     if (!valid) return;
     setError(null);
     try {
-      const r = await save.mutateAsync(v);
+      const { id, ...body } = v;
+      const r = id ? await update.mutateAsync({ ...body, id }) : await create.mutateAsync(body);
       notifySuccess(translateServerMessage(r.msg));
       onClose();
     } catch (e) {
-      setError(e instanceof ApiError ? e.msg : t('admin:common.loadFailed'));
+      setError(e instanceof ApiError ? translateServerMessage(e.msg) : t('admin:common.loadFailed'));
     }
   };
   return (
     <Modal opened={draft !== null} onClose={onClose} title={v.id ? t('banners.editTitle') : t('banners.addTitle')} size="lg" fullScreen={small}>
-      <DialogForm onSubmit={() => void submit()} onCancel={onClose} error={error} saveDisabled={touched && !valid} saving={save.isPending}>
+      <DialogForm onSubmit={() => void submit()} onCancel={onClose} error={error} saveDisabled={touched && !valid} saving={create.isPending || update.isPending}>
           <TextInput label={t('banners.src')} description={t('banners.linkHint')} required value={v.src} onChange={(e) => set({ src: e.currentTarget.value })} error={errors.src} />
           {biField('headline', true)}
           {biField('text')}

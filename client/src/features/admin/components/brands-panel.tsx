@@ -7,9 +7,10 @@ import { ApiError } from '../../../lib/api-client';
 import { notifySuccess } from '../../../lib/notify';
 import { translateServerMessage } from '../../../lib/server-messages';
 import { permissionsOf } from '../../../lib/session';
+import { useCreateBrand } from '../api/create-brand';
 import { useDeleteBrand } from '../api/delete-brand';
 import { type Brand, useBrands } from '../api/get-brands';
-import { useSaveBrand } from '../api/save-brand';
+import { useUpdateBrand } from '../api/update-brand';
 import { useConfirmedDelete } from '../hooks/use-confirmed-delete';
 import { ConfirmDelete } from './confirm-delete';
 import { DialogForm } from './dialog-form';
@@ -29,8 +30,10 @@ export function brandErrors(d: Draft): Partial<Record<'name' | 'description' | '
 }
 
 function BrandDialog({ draft, onClose }: { draft: Draft | null; onClose: () => void }) {
-  const { t } = useTranslation(['admin-dashboard', 'admin']);
-  const save = useSaveBrand();
+  // 'messages' holds the translations of the schema's (server) texts shown under the fields.
+  const { t } = useTranslation(['admin-dashboard', 'admin', 'messages']);
+  const create = useCreateBrand();
+  const update = useUpdateBrand();
   const [values, setValues] = useState<Draft>(draft ?? { name: '', description: '', logo: '' });
   const [touched, setTouched] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -48,38 +51,47 @@ function BrandDialog({ draft, onClose }: { draft: Draft | null; onClose: () => v
     if (!valid) return;
     setError(null);
     try {
-      const r = await save.mutateAsync({ id: values.id, name: values.name.trim(), description: values.description.trim(), logo: values.logo.trim() || null });
+      const body = { name: values.name.trim(), description: values.description.trim(), logo: values.logo.trim() || null };
+      const r = values.id ? await update.mutateAsync({ id: values.id, ...body }) : await create.mutateAsync(body);
       notifySuccess(translateServerMessage(r.msg));
       onClose();
     } catch (e) {
-      setError(e instanceof ApiError ? e.msg : t('admin:common.loadFailed'));
+      setError(e instanceof ApiError ? e.msg : t('messages:someError'));
     }
   };
   return (
     <Modal opened={draft !== null} onClose={onClose} title={values.id ? t('brands.editTitle') : t('brands.addTitle')} centered>
-      <DialogForm onSubmit={() => void submit()} onCancel={onClose} error={error} saveDisabled={touched && !valid} saving={save.isPending}>
-          <TextInput
-            label={t('brands.name')}
-            required
-            value={values.name}
-            onChange={(e) => {
-              setValues({ ...values, name: e.currentTarget.value });
-              setTouched(true);
-            }}
-            error={touched ? errors.name : undefined}
-            maxLength={100}
-          />
-          <Textarea label={t('brands.description')} value={values.description} onChange={(e) => setValues({ ...values, description: e.currentTarget.value })} maxLength={1000} autosize minRows={2} />
-          <TextInput
-            label={t('brands.logo')}
-            placeholder="https://"
-            value={values.logo}
-            onChange={(e) => {
-              setValues({ ...values, logo: e.currentTarget.value });
-              setTouched(true);
-            }}
-            error={touched ? errors.logo : undefined}
-          />
+      <DialogForm onSubmit={() => void submit()} onCancel={onClose} error={error} saveDisabled={touched && !valid} saving={create.isPending || update.isPending}>
+        <TextInput
+          label={t('brands.name')}
+          required
+          value={values.name}
+          onChange={(e) => {
+            setValues({ ...values, name: e.currentTarget.value });
+            setTouched(true);
+          }}
+          error={touched ? errors.name : undefined}
+          maxLength={100}
+        />
+        <Textarea
+          label={t('brands.description')}
+          value={values.description}
+          onChange={(e) => setValues({ ...values, description: e.currentTarget.value })}
+          error={touched ? errors.description : undefined}
+          maxLength={1000}
+          autosize
+          minRows={2}
+        />
+        <TextInput
+          label={t('brands.logo')}
+          placeholder="https://"
+          value={values.logo}
+          onChange={(e) => {
+            setValues({ ...values, logo: e.currentTarget.value });
+            setTouched(true);
+          }}
+          error={touched ? errors.logo : undefined}
+        />
       </DialogForm>
     </Modal>
   );

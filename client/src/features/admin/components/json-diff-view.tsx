@@ -23,16 +23,23 @@ function kindOf(path: string, side: 'old' | 'new', paths: ChangedPaths): keyof t
  * One side of an activity entry (old or new value) in a collapsible JSON viewer
  * (@uiw/react-json-view) whose keys are highlighted where the two sides differ (microdiff):
  * removed keys red on the old side, added keys green on the new side, changed keys yellow on
- * both, and the parents of a change faintly, so a collapsed node shows there is a change inside.
+ * both, and the parents of a change faintly with a dashed outline, so a collapsed node shows
+ * that something inside it changed.
  */
 export function JsonDiffView({ value, side, paths, label }: { value: unknown; side: 'old' | 'new'; paths: ChangedPaths; label: string }) {
-  if (value === null || value === undefined) return <span aria-label={label}>—</span>;
-  if (typeof value !== 'object') return <code aria-label={label}>{JSON.stringify(value)}</code>;
+  if (value === null || value === undefined || typeof value !== 'object')
+    return (
+      <div role="group" aria-label={label}>
+        {value === null || value === undefined ? '—' : <code>{JSON.stringify(value)}</code>}
+      </div>
+    );
   return (
     <div aria-label={label} role="group">
       <JsonView
         value={value as object}
-        collapsed={2}
+        // Only the top-level keys open: a role's permission list or a person's nested values stay
+        // folded (their key is marked when something inside changed) so a row stays short.
+        collapsed={1}
         displayDataTypes={false}
         enableClipboard={false}
         shortenTextAfterLength={60}
@@ -46,7 +53,12 @@ export function JsonDiffView({ value, side, paths, label }: { value: unknown; si
             return (
               <span
                 className={props.className}
-                style={{ ...props.style, ...(kind && { background: COLORS[kind], borderRadius: 3, padding: '0 2px' }) }}
+                style={{
+                  ...props.style,
+                  ...(kind && { background: COLORS[kind], borderRadius: 3, padding: '0 2px' }),
+                  // A parent of a change is often collapsed: a dashed outline points into it.
+                  ...(kind === 'ancestor' && { outline: '1px dashed var(--mantine-color-yellow-7)' }),
+                }}
                 data-change={kind ?? undefined}
               >
                 {props.children as ReactNode}

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useOrdersByDate } from '../api/get-orders-by-date';
 import { checkRange, type DayRange, lastDays, rupees } from '../lib/report-range';
 import { DateRangeField } from './date-range-field';
+import { StatCard } from './stat-card';
 
 const STATUS_COLOR: Record<string, string> = { PAID: 'green', CREATED: 'gray', FAILED: 'red', CANCELLED: 'orange', REFUNDED: 'grape' };
 
@@ -21,7 +22,12 @@ export function SaleReportCard() {
   const check = checkRange(range);
   const report = useOrdersByDate(check.ok ? { startDate: check.startDate, endDate: check.endDate } : null);
   const data = report.data;
-  const fmtDate = new Intl.DateTimeFormat(lang === 'hi' ? 'hi-IN' : 'en-IN', { dateStyle: 'medium', timeStyle: 'short' });
+  const locale = lang === 'hi' ? 'hi-IN' : 'en-IN';
+  const fmtCount = new Intl.NumberFormat(locale);
+  const fmtDate = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
+  // A report day is a calendar date ('YYYY-MM-DD', India time): read and shown as that date in UTC so no time zone moves it.
+  const fmtDay = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' });
+  const dayLabel = (day: string) => fmtDay.format(Date.parse(`${day}T00:00:00Z`));
 
   return (
     <Card withBorder padding="md" component="section" aria-labelledby="sale-report-title">
@@ -35,24 +41,25 @@ export function SaleReportCard() {
         {check.ok && data && (
           <>
             <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="xs">
-              <Stat label={t('sale.orders')} value={String(data.totals.count)} />
-              <Stat label={t('sale.amount')} value={rupees(data.totals.amount, lang)} />
-              <Stat label={t('sale.paidOrders')} value={String(data.totals.paidCount)} />
-              <Stat label={t('sale.paidAmount')} value={rupees(data.totals.paidAmount, lang)} />
+              <StatCard label={t('sale.orders')} value={fmtCount.format(data.totals.count)} />
+              <StatCard label={t('sale.amount')} value={rupees(data.totals.amount, lang)} />
+              <StatCard label={t('sale.paidOrders')} value={fmtCount.format(data.totals.paidCount)} />
+              <StatCard label={t('sale.paidAmount')} value={rupees(data.totals.paidAmount, lang)} />
             </SimpleGrid>
             {data.byDay.length > 0 ? (
-              <BarChart
-                h={220}
-                data={data.byDay.map((d) => ({ day: d.day.slice(5), [t('sale.amount')]: d.amount, [t('sale.paidAmount')]: d.paidAmount }))}
-                dataKey="day"
-                series={[
-                  { name: t('sale.amount'), color: 'indigo.4' },
-                  { name: t('sale.paidAmount'), color: 'green.6' },
-                ]}
-                valueFormatter={(v) => rupees(v, lang)}
-                withLegend
-                aria-label={t('sale.chart')}
-              />
+              <div role="figure" aria-label={t('sale.chart')}>
+                <BarChart
+                  h={220}
+                  data={data.byDay.map((d) => ({ day: dayLabel(d.day), [t('sale.amount')]: d.amount, [t('sale.paidAmount')]: d.paidAmount }))}
+                  dataKey="day"
+                  series={[
+                    { name: t('sale.amount'), color: 'indigo.4' },
+                    { name: t('sale.paidAmount'), color: 'green.6' },
+                  ]}
+                  valueFormatter={(v) => rupees(v, lang)}
+                  withLegend
+                />
+              </div>
             ) : (
               <Text c="dimmed">{t('sale.none')}</Text>
             )}
@@ -89,19 +96,6 @@ export function SaleReportCard() {
           </>
         )}
       </Stack>
-    </Card>
-  );
-}
-
-function Stat({ label, value }: { label: string; value: string }) {
-  return (
-    <Card withBorder padding="xs">
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text fw={700} size="lg">
-        {value}
-      </Text>
     </Card>
   );
 }

@@ -1,8 +1,17 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { expect, test } from 'vitest';
+import { afterEach, beforeEach, expect, test, vi } from 'vitest';
+import { json, mockApi } from '../../../testing/fetch-mock';
 import { renderWithApp } from '../../../testing/render';
 import FaqPage from './faq-page';
+
+// Never edited in the back office unless a test says otherwise: the built-in questions show.
+beforeEach(() => {
+  mockApi(() => json({ success: true, data: null }));
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 const topics = () => within(screen.getByRole('group', { name: 'Question topics' }));
 const questions = () => within(screen.getByRole('region', { name: screen.getByRole('heading', { level: 2 }).textContent ?? '' }));
@@ -59,4 +68,15 @@ test('renders in Hindi', async () => {
   await userEvent.click(screen.getByRole('button', { name: /^भुगतान/ }));
   await userEvent.click(screen.getByRole('button', { name: 'प्लेटफ़ॉर्म शुल्क कितना है?' }));
   await waitFor(() => expect(screen.getByText(/लगभग 5 से 8 प्रतिशत/)).toBeVisible());
+});
+
+test("the back office's FAQ replaces the built-in questions in the reader's language", async () => {
+  const api = mockApi(() =>
+    json({ success: true, data: { key: 'faq', content: { en: '<h1>Questions</h1><h2>Is it free?</h2><p>Yes.</p>', hi: '<h1>प्रश्न</h1><h2>क्या यह मुफ़्त है?</h2><p>हाँ।</p>' }, updatedAt: 1 } }),
+  );
+  await renderWithApp(<FaqPage />, { lang: 'hi', namespaces: ['faq'] });
+  expect(await screen.findByRole('heading', { level: 2, name: 'क्या यह मुफ़्त है?' })).toBeInTheDocument();
+  expect(screen.getByText('हाँ।')).toBeInTheDocument();
+  expect(screen.queryByRole('group', { name: /./ })).not.toBeInTheDocument();
+  expect(api.calls.map((c) => c.path)).toContain('/static-page/faq');
 });

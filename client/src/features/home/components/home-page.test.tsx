@@ -1,9 +1,40 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { expect, test } from 'vitest';
+import { afterEach, beforeEach, expect, test, vi } from 'vitest';
+import type { Banner } from '../../../../../sync-protocol/src/banner';
 import { DONATION_CAMPAIGN_URL, paths } from '../../../config/paths';
+import { json } from '../../../testing/fetch-mock';
 import { renderWithApp } from '../../../testing/render';
 import HomePage from './home-page';
+
+/** The network: GET /api/banner answers `banners` (the home page asks with a plain, relative fetch). */
+function serveBanners(banners: Banner[]) {
+  return vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+    const url = new URL(input instanceof Request ? input.url : String(input), window.location.origin);
+    return url.pathname === '/api/banner' ? json({ success: true, data: banners }) : json({ success: false, msg: 'unexpected' }, 500);
+  });
+}
+
+// No admin banners unless a test says otherwise: the built-in slides show.
+beforeEach(() => {
+  serveBanners([]);
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const banner = (over: Partial<Banner>): Banner => ({
+  id: 'b1',
+  src: '/banners/b1.png',
+  headline: { en: 'Scholarship test on Sunday', hi: 'रविवार को छात्रवृत्ति परीक्षा' },
+  text: { en: 'Top scorers win a year of free tests.', hi: 'सबसे ज़्यादा अंक पाने वालों को साल भर के टेस्ट मुफ़्त।' },
+  callToActionText: { en: 'See the exams', hi: 'परीक्षाएँ देखें' },
+  linkToAction: '/exam-list',
+  type: 'internal',
+  active: true,
+  order: 0,
+  ...over,
+});
 
 test('the carousel has three slides; the first two lead to login, the third opens the campaign in a new tab', async () => {
   await renderWithApp(<HomePage />, { namespaces: ['home'] });
@@ -63,4 +94,52 @@ test('the carousel wraps around backward and forward, by buttons and arrow keys'
   // Only the visible slide can be reached by keyboard or screen reader.
   const slides = screen.getAllByTestId('home-slide');
   expect(slides.filter((s) => s.getAttribute('aria-hidden') === 'false')).toHaveLength(1);
+});
+
+test("the admin's banners replace the built-in slides, in the UI language", async () => {
+  const spy = serveBanners([
+    banner({}),
+    banner({ id: 'b2', headline: { en: 'Donate a test', hi: '' }, callToActionText: { en: 'Give', hi: 'दान करें' }, linkToAction: 'https://give.example.org/x', type: 'external', order: 1 }),
+  ]);
+  const { router } = await renderWithApp(<HomePage />, { lang: 'hi', namespaces: ['home'] });
+
+  expect(await screen.findByRole('heading', { level: 2, name: 'रविवार को छात्रवृत्ति परीक्षा' })).toBeInTheDocument();
+  const slides = screen.getAllByTestId('home-slide');
+  expect(slides).toHaveLength(2);
+  const [first, second] = slides as [HTMLElement, HTMLElement];
+  expect(within(first).getByText('सबसे ज़्यादा अंक पाने वालों को साल भर के टेस्ट मुफ़्त।')).toBeInTheDocument();
+  expect(first.querySelector('img')).toHaveAttribute('src', '/banners/b1.png');
+  // A text missing in Hindi falls back to English; an external link opens in a new tab.
+  expect(within(second).getByRole('heading', { name: 'Donate a test', hidden: true })).toBeInTheDocument();
+  const give = within(second).getByRole('link', { name: /दान करें/, hidden: true });
+  expect(give).toHaveAttribute('href', 'https://give.example.org/x');
+  expect(give).toHaveAttribute('target', '_blank');
+  expect(within(screen.getByRole('group', { name: 'स्लाइड चुनें' })).getAllByRole('button')).toHaveLength(2);
+
+  await userEvent.click(within(first).getByRole('link', { name: 'परीक्षाएँ देखें' }));
+  expect(router.state.location.pathname).toBe('/exam-list');
+  expect(spy.mock.calls.some(([input]) => String(input).endsWith('/api/banner'))).toBe(true);
+});
+
+test('the built-in slides stay when the banners cannot be loaded', async () => {
+  vi.spyOn(globalThis, 'fetch').mockRejectedValue(new TypeError('Failed to fetch'));
+  await renderWithApp(<HomePage />, { namespaces: ['home'] });
+  expect(await screen.findAllByTestId('home-slide')).toHaveLength(3);
+  await new Promise((r) => setTimeout(r, 20));
+  expect(screen.getAllByTestId('home-slide')).toHaveLength(3);
+  expect(screen.getByRole('link', { name: 'Start practising' })).toHaveAttribute('href', paths.login);
+});
+
+test('banners that arrive after the visitor moved on start at their first slide', async () => {
+  let answer: (r: Response) => void = () => undefined;
+  vi.spyOn(globalThis, 'fetch').mockImplementation(() => new Promise<Response>((resolve) => (answer = resolve)));
+  await renderWithApp(<HomePage />, { namespaces: ['home'] });
+  await screen.findAllByTestId('home-slide');
+  await userEvent.click(screen.getByRole('button', { name: 'Next slide' }));
+  await userEvent.click(screen.getByRole('button', { name: 'Next slide' }));
+
+  answer(json({ success: true, data: [banner({}), banner({ id: 'b2', headline: { en: 'Second', hi: 'दूसरी' } })] }));
+  const visible = await screen.findByRole('group', { name: /Scholarship test on Sunday/ });
+  expect(visible).toHaveAttribute('aria-hidden', 'false');
+  expect(within(screen.getByRole('group', { name: 'Choose a slide' })).getAllByRole('button')[0]).toHaveAttribute('aria-current', 'true');
 });

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Banner } from '../../../../../sync-protocol/src/banner';
 import { fetchBanners } from '../../../lib/banners';
-import { useTranslation } from 'react-i18next';
 import { HomeCarousel } from './home-carousel';
 import classes from './home-page.module.css';
 import { ReasonCards } from './reason-cards';
@@ -27,7 +27,8 @@ export default function HomePage() {
   return (
     <div className={classes.page}>
       <h1 className={classes.title}>{t('title')}</h1>
-      <HomeCarousel slides={slides} />
+      {/* A new set of slides starts again at its first one (the visitor may have moved on meanwhile). */}
+      <HomeCarousel key={banners.length ? 'banners' : 'built-in'} slides={slides} />
       <WhySection />
       <ReasonCards />
     </div>

@@ -1,11 +1,20 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { expect, test } from 'vitest';
+import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import { COPYRIGHT_EMAIL } from '../../../config/paths';
+import { json, mockApi } from '../../../testing/fetch-mock';
 import { renderWithApp } from '../../../testing/render';
 import { LEGAL_LAST_UPDATED } from './legal-document';
 import PrivacyPage from './privacy-page';
 import TermsPage from './terms-page';
+
+// Never edited in the back office unless a test says otherwise: the built-in texts show.
+beforeEach(() => {
+  mockApi(() => json({ success: true, data: null }));
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 const numberedSections = () => screen.getAllByRole('heading', { level: 2 }).filter((h) => /^\d+\. /.test(h.textContent ?? ''));
 
@@ -73,4 +82,15 @@ test('both texts render in Hindi', async () => {
   expect(screen.getByRole('heading', { level: 2, name: /^8\. ख़र्च के लिए रखा जाने वाला दान का हिस्सा$/ })).toBeInTheDocument();
   expect(document.body.textContent).toContain('ट्रस्ट हर दान का 6 प्रतिशत');
   expect(screen.getByTestId('legal-last-updated')).toHaveTextContent('अंतिम अद्यतन: 22 नवंबर 2026');
+});
+
+test("each page shows its own back-office text when there is one", async () => {
+  const api = mockApi((c) =>
+    json({ success: true, data: c.path === '/static-page/privacy' ? { key: 'privacy', content: { en: '<h1>Our privacy promise</h1>', hi: '' }, updatedAt: 1 } : null }),
+  );
+  await renderWithApp(<PrivacyPage />, { route: '/privacy', namespaces: ['legal'] });
+  expect(await screen.findByRole('heading', { level: 1, name: 'Our privacy promise' })).toBeInTheDocument();
+  expect(screen.queryByRole('heading', { level: 1, name: 'Privacy Policy' })).not.toBeInTheDocument();
+  expect(screen.queryByRole('navigation', { name: 'Contents' })).not.toBeInTheDocument();
+  expect(api.calls.map((c) => c.path)).toEqual(['/static-page/privacy']);
 });
