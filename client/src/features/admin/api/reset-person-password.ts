@@ -1,9 +1,16 @@
 import { useMutation } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { adminResetSchema } from '../../../../../sync-protocol/src/auth';
 import { api } from '../../../lib/api-client';
 
-/** PUT /api/UserLogin/resetUserPasswordByAdmin {personId, password} (spec §7). */
-export function resetPersonPassword(input: { personId: string; password: string }): Promise<{ success: boolean; msg: string }> {
-  return api('/UserLogin/resetUserPasswordByAdmin', { method: 'PUT', body: input });
+export type AdminResetBody = z.input<typeof adminResetSchema>;
+
+/**
+ * PUT /api/UserLogin/resetUserPasswordByAdmin {personId, password} (spec §7); success msg
+ * 'Password reset successfull', a failure is notified with the server's message by api().
+ */
+export function resetPersonPassword(body: AdminResetBody): Promise<{ success: boolean; msg: string }> {
+  return api('/UserLogin/resetUserPasswordByAdmin', { method: 'PUT', body });
 }
 
 export function useResetPersonPassword() {

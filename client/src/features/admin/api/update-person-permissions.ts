@@ -1,9 +1,16 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { PersonView, personPermissionsSchema } from '../../../../../sync-protocol/src/person';
 import { api } from '../../../lib/api-client';
 
-/** PATCH /api/Person/updatePermissionCollection; the dialog reports a failure itself (spec §8). */
-export function updatePersonPermissions(input: { id: string; permissions: string[] }): Promise<{ success: boolean }> {
-  return api('/Person/updatePermissionCollection', { method: 'PATCH', body: input, silent: true });
+export type PersonPermissionsBody = z.input<typeof personPermissionsSchema>;
+
+/**
+ * PATCH /api/Person/updatePermissionCollection {id, permissions: names}. Silent: the dialog says
+ * 'Person detail updated but failed to update permission' itself (spec §8).
+ */
+export function updatePersonPermissions(body: PersonPermissionsBody): Promise<{ success: boolean; msg: string; data: PersonView }> {
+  return api('/Person/updatePermissionCollection', { method: 'PATCH', body, silent: true });
 }
 
 export function useUpdatePersonPermissions() {

@@ -1,4 +1,5 @@
 import { ActionIcon, Group, PasswordInput, Tooltip } from '@mantine/core';
+import { IconCopy, IconRefresh } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { generatePassword } from '../lib/generate-password';
@@ -39,12 +40,12 @@ export function GeneratedPasswordInput({
       />
       <Tooltip label={t('password.generate')}>
         <ActionIcon size={36} variant="light" aria-label={t('password.generate')} onClick={() => onChange(generatePassword())}>
-          ⟳
+          <IconRefresh size={18} aria-hidden />
         </ActionIcon>
       </Tooltip>
       <Tooltip label={t('password.copy')}>
         <ActionIcon size={36} variant="light" aria-label={t('password.copy')} disabled={!value} onClick={() => void copy()}>
-          ⧉
+          <IconCopy size={18} aria-hidden />
         </ActionIcon>
       </Tooltip>
     </Group>

@@ -1,31 +1,39 @@
 import { ActionIcon, Alert, Badge, Button, Card, Drawer, Group, Loader, Pagination, SimpleGrid, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
+import { IconKey, IconPencil } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PersonView } from '../../../../../sync-protocol/src/person';
 import { useSession } from '../../../hooks/use-session';
 import { permissionsOf } from '../../../lib/session';
+import { usePerson } from '../api/get-person';
 import { PERSON_PAGE_SIZE, usePersonSearch } from '../api/search-persons';
-import { PersonDialog } from './person-dialog';
+import { PersonDialog, statusColor } from './person-dialog';
 import { ResetPasswordDialog } from './reset-password-dialog';
 
 /** Spec §5: the person search begins only after more than 3 characters. */
 export const MIN_SEARCH_CHARS = 4;
 
-/** What the grid asks the server for: with 3 characters or fewer, everyone (first page), so the grid is never empty. */
+/** How long typing must pause before the grid asks the server (one request per pause, not per key). */
+export const SEARCH_DEBOUNCE_MS = 300;
+
+/**
+ * What the grid asks the server for. With 3 characters or fewer there is no search (spec §5), and
+ * the grid shows the first page of everyone rather than a blank screen with a hint: an admin
+ * opening Users usually wants to browse, and the list is paged by 30 anyway. The field's
+ * description says that the search starts after more than 3 characters.
+ */
 export function searchTerm(input: string): string {
   const q = input.trim();
   return q.length >= MIN_SEARCH_CHARS ? q : '';
 }
-
-const statusColor = (s: string) => (s === 'ACTIVE' ? 'green' : s === 'BLOCKED' ? 'red' : 'gray');
 
 /** Admin: Users (spec §2): grid search by name, mobile or e-mail, cards, add, edit, reset password and a detail view. */
 export default function PersonsPage() {
   const { t } = useTranslation(['admin-users', 'admin']);
   const perms = permissionsOf(useSession());
   const [input, setInput] = useState('');
-  const [debounced] = useDebouncedValue(searchTerm(input), 300);
+  const [debounced] = useDebouncedValue(searchTerm(input), SEARCH_DEBOUNCE_MS);
   const [page, setPage] = useState(1);
   const [query, setQuery] = useState(debounced);
   if (query !== debounced) {
@@ -90,14 +98,14 @@ export default function PersonsPage() {
                         setDialogOpen(true);
                       }}
                     >
-                      ✎
+                      <IconPencil size={18} aria-hidden />
                     </ActionIcon>
                   </Tooltip>
                 )}
                 {perms.has('UPDATE_PERSON') && (
                   <Tooltip label={t('reset.title')}>
                     <ActionIcon variant="subtle" color="orange" aria-label={t('resetNamed', { name: p.n })} onClick={() => setResetting(p)}>
-                      ⚿
+                      <IconKey size={18} aria-hidden />
                     </ActionIcon>
                   </Tooltip>
                 )}
@@ -115,39 +123,71 @@ export default function PersonsPage() {
           </Card>
         ))}
       </SimpleGrid>
-      {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} />}
+      {pages > 1 && (
+        // §7: GET /Person/get pages by 30; the page resets to 1 whenever the search changes.
+        <Pagination
+          total={pages}
+          value={page}
+          onChange={setPage}
+          size="sm"
+          getControlProps={(control) =>
+            control === 'previous' ? { 'aria-label': t('admin:common.previous') } : control === 'next' ? { 'aria-label': t('admin:common.next') } : {}
+          }
+        />
+      )}
 
-      <Drawer opened={detail !== null} onClose={() => setDetail(null)} title={detail?.n} position="right">
-        {detail && (
-          <Stack gap="xs">
-            <Text size="sm">
-              <b>{t('form.mobile')}:</b> {detail.m}
-            </Text>
-            <Text size="sm">
-              <b>{t('form.email')}:</b> {detail.e ?? t('noEmail')}
-            </Text>
-            <Text size="sm">
-              <b>{t('form.role')}:</b> {detail.r?.name ?? t('noRole')}
-            </Text>
-            <Text size="sm">
-              <b>{t('form.status')}:</b> {t(`status.${detail.s as 'ACTIVE'}`, { defaultValue: detail.s })}
-            </Text>
-            <Text size="sm" fw={700}>
-              {t('form.permissions')}
-            </Text>
-            <Group gap={4}>
-              {detail.permissions.length === 0 && <Text size="sm" c="dimmed">{t('noPermissions')}</Text>}
-              {detail.permissions.map((p) => (
-                <Badge key={p.permission} variant="outline" size="sm">
-                  {p.permission}
-                </Badge>
-              ))}
-            </Group>
-          </Stack>
-        )}
-      </Drawer>
+      <PersonDetailDrawer person={detail} onClose={() => setDetail(null)} />
       <PersonDialog opened={dialogOpen} person={editing} onClose={() => setDialogOpen(false)} />
       <ResetPasswordDialog person={resetting} onClose={() => setResetting(null)} />
     </Stack>
+  );
+}
+
+/**
+ * The detail view of spec §2 Users: mobile, e-mail, role and permissions. It opens at once with
+ * the card's data and then shows the person as GET /Person/:id returns them now (the card may be
+ * older than a change made in another tab or by another admin).
+ */
+function PersonDetailDrawer({ person, onClose }: { person: PersonView | null; onClose: () => void }) {
+  const { t } = useTranslation(['admin-users', 'admin']);
+  const fresh = usePerson(person?.id ?? null);
+  const p = person && fresh.data?.id === person.id ? fresh.data : person;
+  return (
+    <Drawer opened={person !== null} onClose={onClose} title={p?.n} position="right" closeButtonProps={{ 'aria-label': t('admin:common.close') }}>
+      {p && (
+        <Stack gap="xs">
+          <Text size="sm">
+            <b>{t('form.mobile')}:</b> {p.m}
+          </Text>
+          <Text size="sm">
+            <b>{t('form.email')}:</b> {p.e ?? t('noEmail')}
+          </Text>
+          <Text size="sm">
+            <b>{t('form.role')}:</b> {p.r?.name ?? t('noRole')}
+          </Text>
+          <Text size="sm">
+            <b>{t('form.status')}:</b> {t(`status.${p.s as 'ACTIVE'}`, { defaultValue: p.s })}
+          </Text>
+          <Group gap="xs">
+            <Text size="sm" fw={700}>
+              {t('form.permissions')}
+            </Text>
+            {fresh.isFetching && <Loader size="xs" aria-label={t('admin:common.loading')} />}
+          </Group>
+          <Group gap={4} role="list" aria-label={t('form.permissions')}>
+            {p.permissions.length === 0 && (
+              <Text size="sm" c="dimmed">
+                {t('noPermissions')}
+              </Text>
+            )}
+            {p.permissions.map((x) => (
+              <Badge key={x.permission} variant="outline" size="sm" role="listitem">
+                {x.permission}
+              </Badge>
+            ))}
+          </Group>
+        </Stack>
+      )}
+    </Drawer>
   );
 }
