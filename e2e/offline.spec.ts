@@ -58,3 +58,33 @@ test('logout closes the replica and "erase" removes this device\'s database', as
   await expect(page.getByRole('button', { name: 'Logout' })).toHaveCount(0);
   await expect.poll(async () => (await names()).filter((n) => n.includes('pm-') && !n.includes('rxdb')).length).toBe(0);
 });
+
+test('a set changed on the server shows "Changed on the server" until its new questions are on the device', async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const login = await request.post('/api/UserLogin/login', {
+    headers: { authorization: `Basic ${Buffer.from('editor@example.com:editor1234').toString('base64')}` },
+  });
+  const auth = { authorization: `Bearer ${(await login.json()).token as string}` };
+  const body = { l: 'Version check', mpq: 1, tm: 2, nm: 0, dur: 10, isM: true, inst: '<p>Versions.</p>', q: ['q-gk-001', 'q-gk-003'], sections: {}, pts: Math.floor(Date.now() / 60_000) - 1 };
+  const created = await request.patch('/api/question/updateQuestionSet', { headers: auth, data: body });
+  expect(created.ok()).toBe(true);
+  const { id } = (await created.json()) as { id: string };
+
+  await loginAs(page, 'learner');
+  await page.goto('/exam-list');
+  const card = page.getByTestId(`exam-card-${id}`);
+  await expect(card.getByTestId('availability')).toHaveText('On this device', { timeout: 20_000 });
+
+  // The questions' download fails for now (a flaky connection); the small set document gets through.
+  await page.route('**/api/sync/v1/qs_detail/pull**', (route) => route.abort('connectionreset'));
+  const edited = await request.patch('/api/question/updateQuestionSet', { headers: auth, data: { ...body, id, tm: 3, q: ['q-gk-001', 'q-gk-003', 'q-gk-005'] } });
+  expect(edited.ok(), await edited.text()).toBe(true);
+  await expect(card.getByTestId('availability')).toHaveText('Changed on the server: updating…', { timeout: 20_000 });
+  // The version on the device can still be taken.
+  await expect(card.getByRole('link', { name: 'Take Test' })).toBeVisible();
+  await expect(card.getByRole('link', { name: 'Take Test' })).not.toHaveAttribute('data-disabled', 'true');
+
+  await page.unroute('**/api/sync/v1/qs_detail/pull**');
+  await page.evaluate(() => window.dispatchEvent(new Event('online')));
+  await expect(card.getByTestId('availability')).toHaveText('On this device', { timeout: 45_000 });
+});

@@ -1,15 +1,17 @@
 import { addRxPlugin, createRxDatabase, type RxCollection, type RxDatabase, type RxStorage } from 'rxdb';
 import { RxDBLocalDocumentsPlugin } from 'rxdb/plugins/local-documents';
+import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
 import { COLLECTIONS, type CollectionName } from '../../../sync-protocol/src/sync/envelopes';
 import type { ExamResultDoc } from '../../../sync-protocol/src/sync/exam-result';
 import type { QsDetailDoc } from '../../../sync-protocol/src/sync/qs-detail';
 import type { QuestionSetDoc } from '../../../sync-protocol/src/sync/question-set';
-import { rxSchemaOf } from '../../../sync-protocol/src/sync/rxdb-schemas';
+import { MIGRATIONS, rxSchemaOf } from '../../../sync-protocol/src/sync/rxdb-schemas';
 import type { TagDoc } from '../../../sync-protocol/src/sync/tag';
 import type { TestSummaryDoc } from '../../../sync-protocol/src/sync/test-summary';
 import { attemptConflictHandler } from './attempt-conflicts';
 
 addRxPlugin(RxDBLocalDocumentsPlugin);
+addRxPlugin(RxDBMigrationSchemaPlugin);
 
 /** A stored document: the wire document without RxDB's own `_deleted` flag. */
 type Stored<D> = Omit<D, '_deleted'>;
@@ -54,10 +56,10 @@ export async function openReplicaDatabase(personId: string, opts: OpenOptions): 
     // logout and login) closes the first instead of failing.
     closeDuplicates: true,
   });
-  const collections = Object.fromEntries(COLLECTIONS.map((name) => [name, { schema: rxSchemaOf(name) }])) as Record<
-    CollectionName,
-    { schema: ReturnType<typeof rxSchemaOf>; conflictHandler?: unknown }
-  >;
+  // A device's documents of an older schema version are migrated as the collections open.
+  const collections = Object.fromEntries(
+    COLLECTIONS.map((name) => [name, { schema: rxSchemaOf(name), migrationStrategies: MIGRATIONS[name] }]),
+  ) as Record<CollectionName, { schema: ReturnType<typeof rxSchemaOf>; migrationStrategies: unknown; conflictHandler?: unknown }>;
   collections.test_summary.conflictHandler = attemptConflictHandler;
   await db.addCollections(collections as Parameters<ReplicaDatabase['addCollections']>[0]);
   return db;

@@ -36,6 +36,8 @@ export const qsDetailDocSchema = z.strictObject({
     z.strictObject({ ss: z.boolean(), q: z.array(z.string()), mpq: z.number(), tm: z.number(), nm: z.number(), o: z.number().int(), sub: z.record(z.string(), partQuestions).optional() }),
   ),
   questions: z.array(testQuestionSchema),
+  /** The server's detail revision these questions are from (`question_set.v` when current). */
+  v: z.number().int().min(0),
   _deleted: z.boolean(),
 });
 export type QsDetailDoc = z.infer<typeof qsDetailDocSchema>;

@@ -36,6 +36,12 @@ export const questionSetDocSchema = z.strictObject({
   /** Total number of questions. */
   count: z.number().int(),
   updatedAt: z.number().int(),
+  /**
+   * Version of the set's questions: the server's detail revision, which grows whenever the set
+   * or one of its questions changes. The `qs_detail` document carries the same number, so a
+   * device sees when the questions it holds are older than the set it knows.
+   */
+  v: z.number().int().min(0),
   _deleted: z.boolean(),
 });
 export type QuestionSetDoc = z.infer<typeof questionSetDocSchema>;

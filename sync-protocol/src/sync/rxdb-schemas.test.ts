@@ -1,15 +1,17 @@
 import { addRxPlugin, createRxDatabase, type RxCollection, type RxDatabase, type RxJsonSchema } from 'rxdb';
 import { RxDBDevModePlugin } from 'rxdb/plugins/dev-mode';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
+import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
 import { wrappedValidateAjvStorage } from 'rxdb/plugins/validate-ajv';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { COLLECTIONS } from './envelopes';
-import { DOC_SCHEMAS, rxSchemaOf } from './rxdb-schemas';
+import { DOC_SCHEMAS, MIGRATIONS, rxSchemaOf, SCHEMA_VERSIONS } from './rxdb-schemas';
 
 /* The RxDB schemas are derived from the zod schemas; RxDB's dev mode and an ajv validator check
    that they are valid RxDB schemas and that documents of the wire pass both sides alike. */
 
 addRxPlugin(RxDBDevModePlugin);
+addRxPlugin(RxDBMigrationSchemaPlugin);
 
 const samples = {
   tag: { id: 'gk', key: 's', tid: 'gk', tags: { en: 'General Knowledge', hi: 'सामान्य ज्ञान' }, uat: 1, _deleted: false },
@@ -28,6 +30,7 @@ const samples = {
     total: 18,
     count: 10,
     updatedAt: 5,
+    v: 7,
     _deleted: false,
   },
   qs_detail: {
@@ -36,6 +39,7 @@ const samples = {
     main: { q: [], mpq: 2, tm: 0, nm: 0.5, o: 0 },
     sections: { Reasoning: { ss: false, q: ['q1'], mpq: 2, tm: 2, nm: 0.5, o: 1 } },
     questions: [{ id: 'q1', q: '<p>2+2?</p>', ops: { a: '3', b: '4' }, qt: 'mcq1', d: '1', trans: { hi: { q: '<p>2+2?</p>', ops: { a: '३', b: '४' } } } }],
+    v: 7,
     _deleted: false,
   },
   test_summary: {
@@ -80,7 +84,7 @@ beforeAll(async () => {
     name: `schema-check-${Date.now()}`,
     storage: wrappedValidateAjvStorage({ storage: getRxStorageMemory() }),
   });
-  await db.addCollections(Object.fromEntries(COLLECTIONS.map((c) => [c, { schema: rxSchemaOf(c) as unknown as RxJsonSchema<any> }])));
+  await db.addCollections(Object.fromEntries(COLLECTIONS.map((c) => [c, { schema: rxSchemaOf(c) as unknown as RxJsonSchema<any>, migrationStrategies: MIGRATIONS[c] }])));
 });
 afterAll(async () => {
   await db.remove();
@@ -114,4 +118,32 @@ test('a document the zod schema refuses is refused by RxDB too', async () => {
   expect(DOC_SCHEMAS.tag.safeParse(extra).success).toBe(false);
   const { _deleted: _e, ...doc2 } = extra;
   await expect(db.collections.tag!.insert(doc2)).rejects.toThrow();
+});
+
+test('question sets and their questions stored before `v` existed are migrated to version 1 with v = 0', async () => {
+  const name = `schema-migrate-${Date.now()}`;
+  const storage = wrappedValidateAjvStorage({ storage: getRxStorageMemory() });
+  const v0 = (c: 'question_set' | 'qs_detail') => {
+    const schema = rxSchemaOf(c);
+    const { v: _v, ...properties } = schema.properties;
+    return { ...schema, version: 0, properties, required: schema.required.filter((k) => k !== 'v') } as unknown as RxJsonSchema<any>;
+  };
+  const old = await createRxDatabase({ name, storage });
+  await old.addCollections({ question_set: { schema: v0('question_set') }, qs_detail: { schema: v0('qs_detail') } });
+  const { _deleted: _a, v: _b, ...set } = samples.question_set;
+  const { _deleted: _c, v: _d, ...detail } = samples.qs_detail;
+  await old.question_set!.insert(set);
+  await old.qs_detail!.insert(detail);
+  await old.close();
+
+  expect(SCHEMA_VERSIONS.question_set).toBe(1);
+  expect(SCHEMA_VERSIONS.qs_detail).toBe(1);
+  const now = await createRxDatabase({ name, storage });
+  await now.addCollections({
+    question_set: { schema: rxSchemaOf('question_set') as unknown as RxJsonSchema<any>, migrationStrategies: MIGRATIONS.question_set },
+    qs_detail: { schema: rxSchemaOf('qs_detail') as unknown as RxJsonSchema<any>, migrationStrategies: MIGRATIONS.qs_detail },
+  });
+  expect((await now.question_set!.findOne(set.id).exec())?.toJSON()).toEqual({ ...set, v: 0 });
+  expect((await now.qs_detail!.findOne(detail.id).exec())?.toJSON()).toEqual({ ...detail, v: 0 });
+  await now.remove();
 });

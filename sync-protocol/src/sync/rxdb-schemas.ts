@@ -22,10 +22,31 @@ const INDEXES: Partial<Record<CollectionName, string[]>> = {
 };
 
 /**
+ * Each collection's RxDB schema version; a device's older documents go through
+ * `MIGRATIONS` when its database opens.
+ * - question_set 1, qs_detail 1: `v`, the version of the set's questions.
+ */
+export const SCHEMA_VERSIONS: Record<CollectionName, number> = { tag: 0, question_set: 1, qs_detail: 1, test_summary: 0, exam_result: 0 };
+
+type Migration = (doc: Record<string, unknown>) => Record<string, unknown>;
+/**
+ * RxDB migration strategies per collection, keyed by the version they migrate to. Documents
+ * stored before `v` existed get 0 on both sides: the device cannot know more until the server
+ * sends the set again.
+ */
+export const MIGRATIONS: Record<CollectionName, Record<number, Migration>> = {
+  tag: {},
+  question_set: { 1: (doc) => ({ ...doc, v: 0 }) },
+  qs_detail: { 1: (doc) => ({ ...doc, v: 0 }) },
+  test_summary: {},
+  exam_result: {},
+};
+
+/**
  * The RxDB JSON schema of a collection, derived from its zod document schema (CONVENTIONS rule
  * 3: the wire is defined once). `_deleted` is RxDB's own flag and not part of the stored schema;
- * the primary key `id` is bounded as RxDB requires. Bump `version` (with a migration strategy)
- * when a document schema changes incompatibly.
+ * the primary key `id` is bounded as RxDB requires. Bump its version in SCHEMA_VERSIONS (with a
+ * migration in MIGRATIONS) whenever a document schema changes.
  */
 export function rxSchemaOf(name: CollectionName) {
   const doc = (DOC_SCHEMAS[name] as z.ZodObject).omit({ _deleted: true });
@@ -40,7 +61,7 @@ export function rxSchemaOf(name: CollectionName) {
   }
   return {
     title: name,
-    version: 0,
+    version: SCHEMA_VERSIONS[name],
     primaryKey: 'id' as const,
     type: 'object' as const,
     properties,

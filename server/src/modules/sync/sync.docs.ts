@@ -21,7 +21,7 @@ const visible = (r: SetRow) => r.published && !r.deleted;
 
 export function questionSetDoc(r: SetRow): QuestionSetDoc {
   if (!visible(r)) {
-    return { id: r.id, l: '', mpq: 0, tm: 0, nm: 0, dur: 0, isM: false, inst: '', pts: 0, n: 0, sections: {}, total: 0, count: 0, updatedAt: r.updatedAt, _deleted: true };
+    return { id: r.id, l: '', mpq: 0, tm: 0, nm: 0, dur: 0, isM: false, inst: '', pts: 0, n: 0, sections: {}, total: 0, count: 0, updatedAt: r.updatedAt, v: r.detailRev, _deleted: true };
   }
   let total = r.tm;
   let count = r.q.length;
@@ -50,6 +50,7 @@ export function questionSetDoc(r: SetRow): QuestionSetDoc {
     total,
     count,
     updatedAt: r.updatedAt,
+    v: r.detailRev,
     _deleted: false,
   };
 }
@@ -76,7 +77,7 @@ export function qsDetailDocs(db: Conn, rows: SetRow[]): QsDetailDoc[] {
   }
   return rows.map((r) => {
     if (!visible(r)) {
-      return { id: r.id, isM: false, main: { q: [], mpq: 0, tm: 0, nm: 0, o: 0 }, sections: {}, questions: [], _deleted: true };
+      return { id: r.id, isM: false, main: { q: [], mpq: 0, tm: 0, nm: 0, o: 0 }, sections: {}, questions: [], v: r.detailRev, _deleted: true };
     }
     const withAnswers = !r.isM;
     const qs: TestQuestion[] = [];
@@ -118,6 +119,7 @@ export function qsDetailDocs(db: Conn, rows: SetRow[]): QsDetailDoc[] {
         ]),
       ),
       questions: qs,
+      v: r.detailRev,
       _deleted: false,
     };
   });

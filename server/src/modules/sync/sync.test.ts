@@ -144,6 +144,29 @@ describe('pull', () => {
     expect(Object.values(sub.sections).some((s) => (s as { ss: boolean; sub?: object }).ss && (s as { sub?: object }).sub)).toBe(true);
   });
 
+  test('a set and its questions carry one version; editing one of its questions raises it on both', async () => {
+    const setOf = async (rev = 0) => (await pull(learner, 'question_set', rev, 1000)).body.documents.find((d: { id: string }) => d.id === 'qs-mock-ssc-1');
+    const detailOf = async (rev = 0) => (await pull(learner, 'qs_detail', rev, 1000)).body.documents.find((d: { id: string }) => d.id === 'qs-mock-ssc-1');
+    const [set, detail] = [await setOf(), await detailOf()];
+    expect(set.v).toBeGreaterThan(0);
+    expect(detail.v).toBe(set.v);
+    const [setCheckpoint, detailCheckpoint] = [
+      (await pull(learner, 'question_set', 0, 1000)).body.checkpoint.rev,
+      (await pull(learner, 'qs_detail', 0, 1000)).body.checkpoint.rev,
+    ];
+    const qid = detail.questions[0].id as string;
+    const edit = await h.request('PATCH', '/question', {
+      token: editor,
+      body: { id: qid, q: '<p>Edited question</p>', ops: { a: '<p>1</p>', b: '<p>2</p>' }, ca: ['a'], qt: 'mcq1', d: '1', s: 'gk', c: [], t: [], e: [], trans: {} },
+    });
+    expect(edit.status, JSON.stringify(edit.body)).toBe(200);
+    // Both documents come again with a higher, equal version.
+    const [set2, detail2] = [await setOf(setCheckpoint), await detailOf(detailCheckpoint)];
+    expect(set2.v).toBeGreaterThan(set.v);
+    expect(detail2.v).toBe(set2.v);
+    expect(detail2.questions.find((q: { id: string }) => q.id === qid).q).toBe('<p>Edited question</p>');
+  });
+
   test('soft deletes replicate as _deleted', async () => {
     const before = (await pull(learner, 'tag', 0, 1000)).body.checkpoint.rev;
     h.deps.db.transaction((tx) => tx.update(tag).set({ deleted: true, rev: nextRev(tx) }).where(eq(tag.tid, 'samas')).run());

@@ -1,11 +1,13 @@
-import { Alert, Badge, Button, Card, Container, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Container, Group, Progress, SimpleGrid, Skeleton, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
-import { useExamList, type ExamListItem } from '../hooks/use-exam-list';
+import { type Availability, useExamList, type ExamListItem } from '../hooks/use-exam-list';
 import { formatMarks } from '../lib/marks';
 import { durationSeconds } from '../lib/test-engine';
+
+const BADGE_COLOR: Record<Availability, string> = { onDevice: 'teal', downloading: 'gray', changed: 'orange' };
 
 /** One term and value of a card's facts. */
 function Fact({ label, value }: { label: string; value: string }) {
@@ -45,15 +47,37 @@ function ExamCard({ item }: { item: ExamListItem }) {
           <Fact label={t('duration')} value={t('minutes', { count: Math.round(durationSeconds(set.dur) / 60) })} />
         </dl>
         <Group gap="xs" mt="auto" justify="space-between">
-          <Badge color={item.availability === 'onDevice' ? 'teal' : 'gray'} variant="dot" data-testid="availability">
-            {item.availability === 'onDevice' ? t('onDevice') : t('downloading')}
-          </Badge>
-          <Button component={Link} to={to} aria-describedby={titleId} disabled={item.availability !== 'onDevice'}>
+          {item.availability === 'changed' ? (
+            <Tooltip label={t('changedOnServerHint')} multiline w={260} events={{ hover: true, focus: true, touch: true }}>
+              <Badge color={BADGE_COLOR.changed} variant="dot" data-testid="availability" tabIndex={0}>
+                {t('changedOnServer')}
+              </Badge>
+            </Tooltip>
+          ) : (
+            <Badge color={BADGE_COLOR[item.availability]} variant="dot" data-testid="availability">
+              {item.availability === 'onDevice' ? t('onDevice') : t('downloading')}
+            </Badge>
+          )}
+          {/* A changed set can still be taken in the version on this device (offline, too). */}
+          <Button component={Link} to={to} aria-describedby={titleId} disabled={item.availability === 'downloading'}>
             {t('takeTest')}
           </Button>
         </Group>
       </Stack>
     </Card>
+  );
+}
+
+/** While tests are still downloading: how many of the learner's tests are on this device. */
+function DownloadProgress({ items }: { items: ExamListItem[] }) {
+  const { t } = useTranslation('exam');
+  const done = items.filter((i) => i.availability !== 'downloading').length;
+  if (done === items.length) return null;
+  return (
+    <Stack gap={4} data-testid="download-progress">
+      <Text size="sm">{t('downloadProgress', { done, total: items.length })}</Text>
+      <Progress value={(done / items.length) * 100} aria-label={t('downloadProgressLabel')} striped animated />
+    </Stack>
   );
 }
 
@@ -72,11 +96,14 @@ export default function ExamListPage() {
             ))}
           </SimpleGrid>
         ) : data && data.length > 0 ? (
-          <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
+          <>
+            <DownloadProgress items={data} />
+            <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
             {data.map((item) => (
               <ExamCard key={item.set.id} item={item} />
             ))}
-          </SimpleGrid>
+            </SimpleGrid>
+          </>
         ) : (
           <Alert color="blue">{t('empty')}</Alert>
         )}

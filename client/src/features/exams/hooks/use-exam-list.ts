@@ -4,23 +4,35 @@ import type { QuestionSetDoc } from '../../../../../sync-protocol/src/sync/quest
 import type { ReplicaDatabase } from '../../../db/database';
 import { useReplicaQuery } from '../../../db/use-replica-query';
 
+/**
+ * Where a set's questions stand on this device: `onDevice` (stored and current), `downloading`
+ * (not stored yet) or `changed` (stored, but the server has changed the set or one of its
+ * questions since: the new version is on its way).
+ */
+export type Availability = 'onDevice' | 'downloading' | 'changed';
+
 export type ExamListItem = {
   set: Omit<QuestionSetDoc, '_deleted'>;
-  /** `onDevice`: the questions are stored here; `downloading`: not yet. */
-  availability: 'onDevice' | 'downloading';
+  availability: Availability;
 };
+
+/** A set's availability from the version of the questions stored here (undefined: none). */
+export function availabilityOf(setVersion: number, storedVersion: number | undefined): Availability {
+  if (storedVersion === undefined) return 'downloading';
+  return storedVersion < setVersion ? 'changed' : 'onDevice';
+}
 
 /**
  * The learner's question sets from the local replica (they are there offline), newest publish
- * time first, each with whether its questions are already on this device.
+ * time first, each with whether its questions are on this device and current.
  */
 export function useExamList() {
   const query = useCallback(
     (db: ReplicaDatabase) =>
       combineLatest([db.question_set.find({ sort: [{ pts: 'desc' }, { id: 'asc' }] } as never).$, db.qs_detail.find().$]).pipe(
         map(([sets, details]) => {
-          const stored = new Set(details.map((d) => d.id));
-          return sets.map((s): ExamListItem => ({ set: s.toJSON() as ExamListItem['set'], availability: stored.has(s.id) ? 'onDevice' : 'downloading' }));
+          const stored = new Map(details.map((d) => [d.id, d.v]));
+          return sets.map((s): ExamListItem => ({ set: s.toJSON() as ExamListItem['set'], availability: availabilityOf(s.v, stored.get(s.id)) }));
         }),
       ),
     [],

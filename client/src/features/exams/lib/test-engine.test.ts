@@ -25,6 +25,7 @@ const detail: Detail = {
     Unused: { ss: false, q: [], mpq: 1, tm: 0, nm: 0, o: 0 },
   },
   questions: [],
+  v: 1,
 };
 
 describe('test engine', () => {
