@@ -1,6 +1,7 @@
 import { removeRxDatabase } from 'rxdb';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { getSession } from '../lib/session';
+import { AttemptJournal } from './attempt-journal';
 import { databaseNameOf, openReplicaDatabase, type ReplicaDatabase } from './database';
 import { startReplication, type Replication } from './replication';
 import { serverClock } from './server-clock';
@@ -14,6 +15,8 @@ import { resetSyncStatus, setSyncStatus } from './sync-status';
 export type ReplicaHandle = {
   personId: string;
   db: ReplicaDatabase;
+  /** The write-ahead journal of test attempts (what an earlier session left is applied already). */
+  journal: AttemptJournal;
   /** Pull now (also used after a new login of the same person, to upload what waited). */
   syncNow(): void;
   /** Stops replication and closes the database; `erase` deletes this device's copy as well. */
@@ -45,6 +48,9 @@ export const MARK_IN_SYNC = 'pm:replica-in-sync';
 export async function openReplica(personId: string): Promise<ReplicaHandle> {
   performance.mark(MARK_OPEN);
   const db = await openReplicaDatabase(personId, { storage, multiInstance: true });
+  // Changes of a test that a crash or a closed tab left in the journal go into their attempts
+  // before anything reads them or replication uploads them.
+  const journal = await AttemptJournal.open(db);
   let replication: Replication | null = null;
   const start = () => {
     replication = startReplication(db, {
@@ -85,6 +91,7 @@ export async function openReplica(personId: string): Promise<ReplicaHandle> {
   return {
     personId,
     db,
+    journal,
     syncNow() {
       // A refused token left the push waiting a long backoff; a fresh start uploads at once.
       const old = replication;
@@ -99,9 +106,13 @@ export async function openReplica(personId: string): Promise<ReplicaHandle> {
         window.removeEventListener('offline', onOffline);
         document.removeEventListener('visibilitychange', onVisible);
         details.unsubscribe();
+        // The test's last changes go into the attempts (and, online, up) before the database closes.
+        await journal.close().catch((err: unknown) => console.error('attempt journal: not applied at close', err));
         await replication?.stop();
-        if (erase) await db.remove();
-        else await db.close();
+        if (erase) {
+          await db.remove();
+          await AttemptJournal.erase(db.name);
+        } else await db.close();
         resetSyncStatus();
       })();
       return closing;
@@ -112,4 +123,5 @@ export async function openReplica(personId: string): Promise<ReplicaHandle> {
 /** Erases a person's database when it is not open (logout with erase before it opened). */
 export async function eraseReplica(personId: string): Promise<void> {
   await removeRxDatabase(databaseNameOf(personId), storage, true);
+  await AttemptJournal.erase(databaseNameOf(personId));
 }

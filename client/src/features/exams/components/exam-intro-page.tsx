@@ -51,6 +51,7 @@ export default function ExamIntroPage() {
   // question and section; the flag lives in sessionStorage, so it is this tab's.
   const reopenId = inProgress && sessionStorage.getItem(OPEN_KEY) === inProgress.id ? inProgress.id : null;
   const shownId = openId ?? reopenId;
+  // The test screen shows it with the journal's changes that are not in the document yet.
   const active = shownId ? (data?.attempts.find((a) => a.id === shownId) ?? null) : null;
   // Time off screen does not count as test time used (elapsed).
   useEffect(() => {
@@ -75,6 +76,9 @@ export default function ExamIntroPage() {
     if (auto) notifyWarning(t('autoSubmitted'));
     const qsid = data.set.id;
     await writer.write(active.id, () => ({ status: 'SUBMITTED', submittedAt: serverClock.now() }));
+    // The result page and replication read the document: the journal's changes go in first (the
+    // submission is stored already; a failure here is retried by the journal).
+    await writer.flush().catch((err: unknown) => console.error('attempt journal: flush before the result failed', err));
     closeTest();
     void navigate(`${paths.examResult}/${encodeURIComponent(qsid)}/true`);
   };

@@ -1,9 +1,10 @@
 import { ActionIcon, Button, Group, SegmentedControl, Text, Tooltip } from '@mantine/core';
 import { IconLayoutSidebarRight, IconMinus, IconPlus, IconX } from '@tabler/icons-react';
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getSyncStatus, subscribeSyncStatus } from '../../../db/sync-status';
 import { api } from '../../../lib/api-client';
+import { useAttemptView } from '../hooks/use-attempt-writer';
 import type { QuestionSet } from '../hooks/use-test-data';
 import {
   addTime,
@@ -61,6 +62,82 @@ function useParticipants(qsid: string, online: boolean): number | null {
   return online ? p : null;
 }
 
+/** The test's top bar; memoised: an answer or a move does not re-render it (only the timer ticks). */
+const TestHeader = memo(function TestHeader({
+  title,
+  participants,
+  st,
+  durationS,
+  onTimeUp,
+  lang,
+  onLang,
+  onFont,
+  paletteOpen,
+  onPalette,
+  onClose,
+}: {
+  title: string;
+  participants: number | null;
+  st: number;
+  durationS: number;
+  onTimeUp: () => void;
+  lang: string;
+  onLang: (lang: string) => void;
+  onFont: (update: (f: number) => number) => void;
+  paletteOpen: boolean;
+  onPalette: (update: (o: boolean) => boolean) => void;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation('exam');
+  return (
+    <header className={classes.header}>
+      <span className={classes.title}>{title}</span>
+      {participants !== null && (
+        <Text size="sm" data-testid="participants">
+          {t('participants', { count: participants })}
+        </Text>
+      )}
+      <TestTimer st={st} durationS={durationS} onTimeUp={onTimeUp} />
+      <SegmentedControl
+        size="xs"
+        value={lang}
+        onChange={onLang}
+        aria-label={t('questionLanguage')}
+        data={[
+          { value: 'en', label: 'English' },
+          { value: 'hi', label: 'हिन्दी' },
+        ]}
+      />
+      <Group gap={4}>
+        <Tooltip label={t('fontSmaller')}>
+          <ActionIcon variant="default" aria-label={t('fontSmaller')} onClick={() => onFont((f) => Math.max(10, f - FONT_STEP))}>
+            <IconMinus size={16} aria-hidden />
+          </ActionIcon>
+        </Tooltip>
+        <Tooltip label={t('fontLarger')}>
+          <ActionIcon variant="default" aria-label={t('fontLarger')} onClick={() => onFont((f) => Math.min(32, f + FONT_STEP))}>
+            <IconPlus size={16} aria-hidden />
+          </ActionIcon>
+        </Tooltip>
+      </Group>
+      <ActionIcon
+        className={classes.sidebarToggle}
+        variant="default"
+        aria-label={t('palette')}
+        aria-expanded={paletteOpen}
+        onClick={() => onPalette((o) => !o)}
+      >
+        <IconLayoutSidebarRight size={18} aria-hidden />
+      </ActionIcon>
+      <Tooltip label={t('closeTest')}>
+        <ActionIcon variant="subtle" color="gray" aria-label={t('closeTest')} onClick={onClose}>
+          <IconX size={18} aria-hidden />
+        </ActionIcon>
+      </Tooltip>
+    </header>
+  );
+});
+
 /**
  * The test (spec §2 Test dialog, §4 Test) as in the NTA computer-based test: question with its
  * inputs, section tabs, the palette with five states, Save & Next, Mark for Review & Next,
@@ -70,7 +147,7 @@ function useParticipants(qsid: string, online: boolean): number | null {
 export function TestDialog({
   set,
   detail,
-  attempt,
+  attempt: storedAttempt,
   write,
   onClose,
   onSubmit,
@@ -83,6 +160,8 @@ export function TestDialog({
   onSubmit: (auto: boolean) => Promise<void>;
 }) {
   const { t, i18n } = useTranslation('exam');
+  // Every change is on screen once stored (in the journal), before it reaches the document.
+  const attempt = useAttemptView(storedAttempt);
   const parts = useMemo(() => partsOf(detail), [detail]);
   const slots = useMemo(() => slotsOf(parts), [parts]);
   const questions = useMemo(() => questionMap(detail), [detail]);
@@ -110,7 +189,10 @@ export function TestDialog({
   useEffect(() => {
     if (!slotQid) return;
     enteredAt.current = performance.now();
-    void write(id, (a) => ({ answers: visit(a.answers, slotQid), lsq: slotQid, selectedSection: slotPart ?? null }));
+    // A move stores the visit itself: only a question opened otherwise (start, resume) is written.
+    void write(id, (a) =>
+      a.lsq === slotQid && a.answers[slotQid] ? {} : { answers: visit(a.answers, slotQid), lsq: slotQid, selectedSection: slotPart ?? null },
+    );
   }, [id, slotQid, slotPart, write]);
 
   const go = useCallback(
@@ -173,57 +255,37 @@ export function TestDialog({
     [id, onSubmit, slot, write],
   );
 
+  // Stable, so the memoised header does not re-render with every change of the attempt.
+  const submitRef = useRef(submit);
+  useEffect(() => {
+    submitRef.current = submit;
+  }, [submit]);
+  const onTimeUp = useCallback(() => void submitRef.current(true), []);
+  const closeRef = useRef(onClose);
+  useEffect(() => {
+    closeRef.current = onClose;
+  }, [onClose]);
+  const close = useCallback(() => closeRef.current(), []);
+
   const partIndex = parts.findIndex((p) => p.key === slot?.part.key);
   const firstOfPart = (key: string) => slots.findIndex((s) => s.part.key === key);
   const ua = slot ? attempt.answers[slot.qid]?.ua : undefined;
 
   return (
     <div className={classes.shell}>
-      <header className={classes.header}>
-        <span className={classes.title}>{set.l}</span>
-        {participants !== null && (
-          <Text size="sm" data-testid="participants">
-            {t('participants', { count: participants })}
-          </Text>
-        )}
-        <TestTimer st={attempt.st} durationS={durationS} onTimeUp={() => void submit(true)} />
-        <SegmentedControl
-          size="xs"
-          value={lang}
-          onChange={setLang}
-          aria-label={t('questionLanguage')}
-          data={[
-            { value: 'en', label: 'English' },
-            { value: 'hi', label: 'हिन्दी' },
-          ]}
-        />
-        <Group gap={4}>
-          <Tooltip label={t('fontSmaller')}>
-            <ActionIcon variant="default" aria-label={t('fontSmaller')} onClick={() => setFontSize((f) => Math.max(10, f - FONT_STEP))}>
-              <IconMinus size={16} aria-hidden />
-            </ActionIcon>
-          </Tooltip>
-          <Tooltip label={t('fontLarger')}>
-            <ActionIcon variant="default" aria-label={t('fontLarger')} onClick={() => setFontSize((f) => Math.min(32, f + FONT_STEP))}>
-              <IconPlus size={16} aria-hidden />
-            </ActionIcon>
-          </Tooltip>
-        </Group>
-        <ActionIcon
-          className={classes.sidebarToggle}
-          variant="default"
-          aria-label={t('palette')}
-          aria-expanded={paletteOpen}
-          onClick={() => setPaletteOpen((o) => !o)}
-        >
-          <IconLayoutSidebarRight size={18} aria-hidden />
-        </ActionIcon>
-        <Tooltip label={t('closeTest')}>
-          <ActionIcon variant="subtle" color="gray" aria-label={t('closeTest')} onClick={onClose}>
-            <IconX size={18} aria-hidden />
-          </ActionIcon>
-        </Tooltip>
-      </header>
+      <TestHeader
+        title={set.l}
+        participants={participants}
+        st={attempt.st}
+        durationS={durationS}
+        onTimeUp={onTimeUp}
+        lang={lang}
+        onLang={setLang}
+        onFont={setFontSize}
+        paletteOpen={paletteOpen}
+        onPalette={setPaletteOpen}
+        onClose={close}
+      />
       <div className={classes.body}>
         <div className={classes.main}>
           <div className={classes.tabs} role="tablist" aria-label={t('sections')}>
@@ -303,14 +365,16 @@ export function TestDialog({
           </div>
         </aside>
       </div>
-      <SubmitSummary
-        opened={summary}
-        parts={parts}
-        answers={attempt.answers}
-        busy={submitting}
-        onCancel={() => setSummary(false)}
-        onConfirm={() => void submit(false)}
-      />
+      {summary && (
+        <SubmitSummary
+          opened
+          parts={parts}
+          answers={attempt.answers}
+          busy={submitting}
+          onCancel={() => setSummary(false)}
+          onConfirm={() => void submit(false)}
+        />
+      )}
     </div>
   );
 }

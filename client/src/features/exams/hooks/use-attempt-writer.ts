@@ -1,16 +1,23 @@
-import { useCallback, useRef } from 'react';
+import { useCallback, useRef, useSyncExternalStore } from 'react';
 import type { RxDocument } from 'rxdb';
+import { patchBetween } from '../../../db/attempt-journal';
 import { useReplica } from '../../../db/replica-context';
 import { serverClock } from '../../../db/server-clock';
 import i18n from '../../../lib/i18n';
 import { notifyError } from '../../../lib/notify';
 import { type Attempt, newAttemptId } from '../lib/test-engine';
 
+const noSubscribe = () => () => undefined;
+const zero = () => 0;
+
 /**
- * Writes an attempt to the replica (ARCHITECTURE decision 3: every answer and navigation step is
- * stored before the screen moves on). Writes go through RxDB's incrementalModify, which queues
- * them per document, so quick taps never overwrite each other. `elapsed` grows by the
- * monotonic time since the last write while the test is on screen.
+ * Writes an attempt (ARCHITECTURE decision 3: every answer and navigation step is stored before
+ * the screen moves on). A change is stored in the replica's attempt journal — one small
+ * IndexedDB write — and resolves then; the journal puts it into the attempt's RxDB document a
+ * moment later (coalesced) and after a crash when the replica opens. Changes are computed
+ * against the attempt as the learner left it (document plus journal), so quick taps never
+ * overwrite each other. `elapsed` grows by the monotonic time since the last write while the
+ * test is on screen.
  */
 export function useAttemptWriter() {
   const replica = useReplica();
@@ -45,32 +52,33 @@ export function useAttemptWriter() {
   const writeOnce = useCallback(
     async (id: string, change: (a: Attempt) => Partial<Attempt>): Promise<void> => {
       if (!replica) throw new Error('replica not open');
-      // The document is looked up once: a query per tap would be an IndexedDB read on every
-      // answer. RxDB's incrementalModify always applies to the newest stored state.
+      // The document is looked up once (a query per tap would be an IndexedDB read on every
+      // answer); getLatest() is its newest stored state, to which the journal adds its changes.
       let doc = docs.current.get(id);
       if (!doc || doc.collection !== replica.db.test_summary) {
         doc = (await replica.db.test_summary.findOne(id).exec()) ?? undefined;
         if (!doc) return;
         docs.current.set(id, doc);
       }
+      const current = replica.journal.view(doc.getLatest().toJSON() as Attempt);
+      // A submitted attempt is final (also on the server).
+      if (current.status === 'SUBMITTED') return;
+      const diff = change(current);
+      // Nothing to store (the time since the last write goes with the next change).
+      if (Object.keys(diff).length === 0) return;
       const t = performance.now();
       const delta = lastMark.current === null ? 0 : t - lastMark.current;
       lastMark.current = t;
-      await doc.incrementalModify((old) => {
-        const current = old as unknown as Attempt;
-        // A submitted attempt is final (also on the server).
-        if (current.status === 'SUBMITTED') return old;
-        const next = { ...current, ...change(current) };
-        next.elapsed = Math.round((current.elapsed ?? 0) + delta);
-        next.updatedAt = Math.max(serverClock.now(), current.updatedAt + 1);
-        return next as typeof old;
-      });
+      const next: Attempt = { ...current, ...diff };
+      next.elapsed = Math.round((current.elapsed ?? 0) + delta);
+      next.updatedAt = Math.max(serverClock.now(), current.updatedAt + 1);
+      await replica.journal.record(id, patchBetween(current, next));
     },
     [replica],
   );
 
   /**
-   * Applies `change` to the stored attempt; resolves once it is in IndexedDB (true), or reports
+   * Applies `change` to the attempt; resolves once it is stored in IndexedDB (true), or reports
    * a failed write to the learner (false) — a silent failure would be a lost answer.
    */
   const write = useCallback(
@@ -90,10 +98,25 @@ export function useAttemptWriter() {
     [writeOnce],
   );
 
+  /** Puts every stored change into the attempts' documents (before showing a result). */
+  const flush = useCallback(async () => {
+    await replica?.journal.flush();
+  }, [replica]);
+
   /** The test came on screen (resume): time off screen does not count as elapsed. */
   const resume = useCallback(() => {
     lastMark.current = performance.now();
   }, []);
 
-  return { start, write, resume, ready: replica !== null };
+  return { start, write, flush, resume, ready: replica !== null };
+}
+
+/**
+ * The attempt as the learner left it: the stored document with the journal's changes not in it
+ * yet; re-renders (only the caller) when the journal changes.
+ */
+export function useAttemptView(attempt: Attempt): Attempt {
+  const journal = useReplica()?.journal ?? null;
+  useSyncExternalStore(journal?.subscribe ?? noSubscribe, journal?.getVersion ?? zero);
+  return journal ? journal.view(attempt) : attempt;
 }

@@ -1,0 +1,114 @@
+import 'fake-indexeddb/auto';
+import { openDB } from 'idb';
+import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import type { TestSummaryDoc } from '../../../sync-protocol/src/sync/test-summary';
+import { applyPatch, AttemptJournal, journalNameOf, patchBetween } from './attempt-journal';
+import { openReplicaDatabase, type ReplicaDatabase } from './database';
+
+type Attempt = Omit<TestSummaryDoc, '_deleted'>;
+
+const base: Attempt = {
+  id: 'attempt-0001-abc',
+  qsid: 'qs-1',
+  st: 1_000,
+  sfs: 0,
+  lsq: null,
+  index: 0,
+  selectedSection: null,
+  answers: {},
+  status: 'IN_PROGRESS',
+  submittedAt: null,
+  elapsed: 0,
+  updatedAt: 1_000,
+};
+
+let db: ReplicaDatabase;
+let n = 0;
+beforeEach(async () => {
+  db = await openReplicaDatabase('journal-test', { storage: getRxStorageMemory(), multiInstance: false, name: `journal-test-${++n}` });
+  await db.test_summary.insert(base);
+});
+afterEach(async () => {
+  await db.remove();
+  await AttemptJournal.erase(db.name);
+});
+
+const stored = async () => (await db.test_summary.findOne(base.id).exec())!.toJSON() as Attempt;
+const journalRows = async () => {
+  const idb = await openDB(journalNameOf(db.name));
+  try {
+    return await idb.getAll('changes');
+  } finally {
+    idb.close();
+  }
+};
+
+test('a patch holds the changed answers and fields as absolute values; applying it twice changes nothing more', () => {
+  const after: Attempt = { ...base, answers: { q1: { ua: 'b', status: 'ANSWERED', t: 1500 } }, index: 3, lsq: 'q1', elapsed: 2500, updatedAt: 2_000 };
+  const patch = patchBetween(base, after);
+  expect(patch).toEqual({ answers: { q1: { ua: 'b', status: 'ANSWERED', t: 1500 } }, index: 3, lsq: 'q1', elapsed: 2500, updatedAt: 2_000 });
+  const once = applyPatch(base, patch);
+  expect(once).toEqual(after);
+  expect(applyPatch(once, patch)).toEqual(after);
+  // Other questions keep their entries; a submitted attempt stays final.
+  const two = applyPatch({ ...after, answers: { ...after.answers, q2: { ua: null, status: 'MARKED' } } }, { answers: { q1: { ua: 'c', status: 'ANSWERED' } }, updatedAt: 3_000 });
+  expect(two.answers).toEqual({ q1: { ua: 'c', status: 'ANSWERED' }, q2: { ua: null, status: 'MARKED' } });
+  const submitted = { ...after, status: 'SUBMITTED' as const };
+  expect(applyPatch(submitted, { index: 9, updatedAt: 9_000 })).toBe(submitted);
+});
+
+test('a recorded change is in IndexedDB at once, shown by view, and in the document after flush; then the journal is empty', async () => {
+  const journal = await AttemptJournal.open(db, { delayMs: 60_000 });
+  await journal.record(base.id, { answers: { q1: { ua: 'a', status: 'ANSWERED' } }, lsq: 'q1', elapsed: 100, updatedAt: 2_000 });
+  await journal.record(base.id, { answers: { q2: { ua: ['a', 'c'], status: 'ANSWERED_MARKED' } }, index: 1, elapsed: 200, updatedAt: 3_000 });
+  expect(await journalRows()).toHaveLength(2);
+  expect((await stored()).answers).toEqual({});
+  const shown = journal.view(await stored());
+  expect(shown.answers).toEqual({ q1: { ua: 'a', status: 'ANSWERED' }, q2: { ua: ['a', 'c'], status: 'ANSWERED_MARKED' } });
+  expect(shown).toMatchObject({ index: 1, lsq: 'q1', elapsed: 200, updatedAt: 3_000 });
+
+  await journal.flush();
+  expect(await stored()).toEqual(shown);
+  expect(await journalRows()).toHaveLength(0);
+  // A screen still holding the state from before the write sees the changes too.
+  expect(journal.view(base)).toEqual(shown);
+  await journal.close();
+});
+
+test('changes left in the journal by a crash go into the attempt when the replica opens again', async () => {
+  const crashed = await AttemptJournal.open(db, { delayMs: 60_000 });
+  await crashed.record(base.id, { answers: { q1: { ua: 'd', status: 'ANSWERED', t: 900 } }, index: 4, lsq: 'q1', elapsed: 5_000, updatedAt: 2_000 });
+  await crashed.record(base.id, { answers: { q1: { ua: 'b', status: 'ANSWERED', t: 1_900 } }, elapsed: 6_000, updatedAt: 2_500 });
+  // No flush, no close: the tab is gone. The next start opens the journal again.
+  const next = await AttemptJournal.open(db);
+  expect(await stored()).toMatchObject({ answers: { q1: { ua: 'b', status: 'ANSWERED', t: 1_900 } }, index: 4, lsq: 'q1', elapsed: 6_000, updatedAt: 2_500 });
+  expect(await journalRows()).toHaveLength(0);
+  await next.close();
+  // The old instance applying the same changes again changes nothing (they are absolute values).
+  const before = await stored();
+  await crashed.close();
+  expect(await stored()).toEqual(before);
+});
+
+test('a crash after the document was written but before the journal was cleaned counts nothing twice', async () => {
+  const journal = await AttemptJournal.open(db, { delayMs: 60_000 });
+  const patch = { answers: { q1: { ua: 'a', status: 'ANSWERED' as const, t: 1_000 } }, elapsed: 1_000, updatedAt: 2_000 };
+  await journal.record(base.id, patch);
+  // The document already has the change (as if applied just before the crash).
+  const doc = await db.test_summary.findOne(base.id).exec();
+  await doc!.incrementalModify((old) => applyPatch(old as unknown as Attempt, patch) as typeof old);
+  const reopened = await AttemptJournal.open(db);
+  expect(await stored()).toMatchObject({ answers: { q1: { ua: 'a', status: 'ANSWERED', t: 1_000 } }, elapsed: 1_000 });
+  await reopened.close();
+  await journal.close();
+});
+
+test('a submitted attempt takes no later change from the journal', async () => {
+  const journal = await AttemptJournal.open(db, { delayMs: 60_000 });
+  await journal.record(base.id, { status: 'SUBMITTED', submittedAt: 5_000, updatedAt: 5_000 });
+  await journal.record(base.id, { index: 7, updatedAt: 6_000 });
+  await journal.flush();
+  expect(await stored()).toMatchObject({ status: 'SUBMITTED', submittedAt: 5_000, index: 0 });
+  await journal.close();
+});

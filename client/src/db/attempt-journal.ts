@@ -1,0 +1,233 @@
+import { deleteDB, type IDBPDatabase, openDB } from 'idb';
+import type { TestSummaryDoc } from '../../../sync-protocol/src/sync/test-summary';
+import type { ReplicaDatabase } from './database';
+
+type Attempt = Omit<TestSummaryDoc, '_deleted'>;
+type AnswerEntry = Attempt['answers'][string];
+
+/**
+ * One change of an attempt as absolute values (the whole entry of each changed question, the
+ * new position, the new elapsed time), so that applying it twice gives the same attempt: after
+ * a crash between the attempt's write and the journal's clean-up nothing is counted twice.
+ */
+export type AttemptPatch = {
+  answers?: Record<string, AnswerEntry>;
+  index?: number;
+  lsq?: string | null;
+  selectedSection?: string | null;
+  status?: Attempt['status'];
+  submittedAt?: number | null;
+  elapsed?: number;
+  updatedAt: number;
+};
+
+const SCALARS = ['index', 'lsq', 'selectedSection', 'status', 'submittedAt', 'elapsed'] as const;
+
+/** The attempt with `patch` applied; a submitted attempt is final and stays as it is. */
+export function applyPatch<A extends Attempt>(a: A, patch: AttemptPatch): A {
+  if (a.status === 'SUBMITTED') return a;
+  const next: A = { ...a, updatedAt: Math.max(a.updatedAt, patch.updatedAt) };
+  for (const k of SCALARS) {
+    if (patch[k] !== undefined) (next as Record<string, unknown>)[k] = patch[k];
+  }
+  if (patch.answers) next.answers = { ...a.answers, ...patch.answers };
+  return next;
+}
+
+/** What changed from `before` to `after`: changed answer entries (by identity) and fields. */
+export function patchBetween(before: Attempt, after: Attempt): AttemptPatch {
+  const patch: AttemptPatch = { updatedAt: after.updatedAt };
+  for (const k of SCALARS) {
+    if (after[k] !== before[k] && after[k] !== undefined) (patch as Record<string, unknown>)[k] = after[k];
+  }
+  if (after.answers !== before.answers) {
+    const changed: Record<string, AnswerEntry> = {};
+    for (const [qid, entry] of Object.entries(after.answers)) if (before.answers[qid] !== entry) changed[qid] = entry;
+    if (Object.keys(changed).length > 0) patch.answers = changed;
+  }
+  return patch;
+}
+
+/** A recorded change; `applied` once it is in the attempt's document (kept a while for `view`). */
+type Item = { patch: AttemptPatch; stored: Promise<number>; applied: boolean };
+/** Applied changes kept per attempt, for views of a document state older than their write. */
+const KEEP_APPLIED = 100;
+/** Longest a change waits for a pause before it goes into its document. */
+const MAX_WAIT_MS = 10_000;
+type Row = { seq?: number; attemptId: string; patch: AttemptPatch };
+const STORE = 'changes';
+
+/** The journal's database of a person's replica (deleted with it on "erase"). */
+export function journalNameOf(replicaName: string): string {
+  return `${replicaName}-journal`;
+}
+
+/**
+ * The write-ahead journal of test attempts (ARCHITECTURE decision 3: nothing a learner did is
+ * lost). Every change in a test is appended here, a single small IndexedDB write, before the
+ * screen moves on; the changes then go into the attempt's RxDB document in the background,
+ * coalesced, and leave the journal once that write is stored. Changes still in the journal when
+ * the app starts (a crash, a closed tab) are applied to their attempts before the replica is
+ * handed to the app, so the attempt the learner resumes, and the one replication uploads, has
+ * them all. Until a change is in the document, `view` shows the document with it.
+ */
+export class AttemptJournal {
+  private readonly pending = new Map<string, Item[]>();
+  private readonly listeners = new Set<() => void>();
+  private version = 0;
+  private applying: Promise<void> | null = null;
+  private scheduled: ReturnType<typeof setTimeout> | null = null;
+  private firstWaiting: number | null = null;
+
+  private constructor(
+    private readonly idb: IDBPDatabase,
+    private readonly db: ReplicaDatabase,
+    private readonly delayMs: number,
+  ) {}
+
+  /** Opens the journal of `db` and applies what an earlier session left in it. */
+  static async open(db: ReplicaDatabase, { delayMs = 1500 }: { delayMs?: number } = {}): Promise<AttemptJournal> {
+    const idb = await openDB(journalNameOf(db.name), 1, {
+      upgrade(d) {
+        d.createObjectStore(STORE, { keyPath: 'seq', autoIncrement: true });
+      },
+      // Another tab erases this person's data: let it.
+      blocking() {
+        idb.close();
+      },
+    });
+    const journal = new AttemptJournal(idb, db, delayMs);
+    const rows = (await idb.getAll(STORE)) as Row[];
+    for (const row of rows) {
+      journal.itemsOf(row.attemptId).push({ patch: row.patch, stored: Promise.resolve(row.seq!), applied: false });
+    }
+    await journal.flush();
+    return journal;
+  }
+
+  /** Deletes a person's journal (logout with "erase"). */
+  static erase(replicaName: string): Promise<void> {
+    return deleteDB(journalNameOf(replicaName));
+  }
+
+  private itemsOf(attemptId: string): Item[] {
+    let items = this.pending.get(attemptId);
+    if (!items) {
+      items = [];
+      this.pending.set(attemptId, items);
+    }
+    return items;
+  }
+
+  private changed() {
+    this.version++;
+    for (const l of this.listeners) l();
+  }
+
+  /**
+   * Appends a change of an attempt; resolves once it is stored in IndexedDB. The attempt's
+   * document follows at the next pause (see `schedule`), or at `flush`.
+   */
+  async record(attemptId: string, patch: AttemptPatch): Promise<void> {
+    const stored = this.idb.add(STORE, { attemptId, patch } satisfies Row) as Promise<number>;
+    // In `view` at once (a following change builds on it); screens hear of it once it is stored,
+    // so they show what is kept, and a move re-renders once with its new question.
+    this.itemsOf(attemptId).push({ patch, stored, applied: false });
+    try {
+      await stored;
+    } finally {
+      this.changed();
+    }
+    this.schedule();
+  }
+
+  /**
+   * The attempt as the learner left it: the given state of its document with the changes not
+   * in it yet — those not applied, and applied ones newer than that state (a screen may still
+   * hold the state from before the write).
+   */
+  view<A extends Attempt>(attempt: A): A {
+    const items = this.pending.get(attempt.id);
+    if (!items) return attempt;
+    let out = attempt;
+    for (const i of items) if (!i.applied || i.patch.updatedAt > attempt.updatedAt) out = applyPatch(out, i.patch);
+    return out;
+  }
+
+  private hasUnapplied(): boolean {
+    for (const items of this.pending.values()) if (items.some((i) => !i.applied)) return true;
+    return false;
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getVersion = (): number => this.version;
+
+  /**
+   * Applies the journal when the learner pauses (`delayMs` after the last change, at most
+   * `MAX_WAIT_MS` after the first) and the page is idle: the document's write and the
+   * re-render it causes then do not compete with the next tap.
+   */
+  private schedule() {
+    const now = Date.now();
+    this.firstWaiting ??= now;
+    if (this.scheduled !== null) clearTimeout(this.scheduled);
+    const wait = Math.max(0, Math.min(this.delayMs, this.firstWaiting + MAX_WAIT_MS - now));
+    this.scheduled = setTimeout(() => {
+      this.scheduled = null;
+      const run = () => {
+        this.firstWaiting = null;
+        void this.flush().catch((err: unknown) => console.error('attempt journal: apply failed, kept for the next try', err));
+      };
+      if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 1000 });
+      else run();
+    }, wait);
+  }
+
+  /** Applies every recorded change to the attempts' documents; resolves when they are stored. */
+  async flush(): Promise<void> {
+    while (this.applying) await this.applying.catch(() => undefined);
+    if (!this.hasUnapplied()) return;
+    this.applying = this.applyAll();
+    try {
+      await this.applying;
+    } finally {
+      this.applying = null;
+    }
+    // Changes recorded while that write ran.
+    if (this.hasUnapplied()) await this.flush();
+  }
+
+  private async applyAll(): Promise<void> {
+    for (const [attemptId, items] of this.pending) {
+      const batch = items.filter((i) => !i.applied);
+      if (batch.length === 0) continue;
+      const doc = await this.db.test_summary.findOne(attemptId).exec();
+      if (doc) {
+        await doc.incrementalModify((old) => batch.reduce((a, i) => applyPatch(a as unknown as Attempt, i.patch), old as unknown as Attempt) as typeof old);
+      }
+      // In the document now (or its attempt is gone: erased or never stored): out of the journal.
+      const seqs = await Promise.all(batch.map((i) => i.stored));
+      const tx = this.idb.transaction(STORE, 'readwrite');
+      await Promise.all([...seqs.map((s) => tx.store.delete(s)), tx.done]);
+      for (const i of batch) i.applied = true;
+      const drop = items.filter((i) => i.applied).length - KEEP_APPLIED;
+      if (drop > 0) items.splice(0, drop);
+    }
+    this.changed();
+  }
+
+  /** Applies what is pending and closes the journal. */
+  async close(): Promise<void> {
+    if (this.scheduled !== null) clearTimeout(this.scheduled);
+    this.scheduled = null;
+    try {
+      await this.flush();
+    } finally {
+      this.idb.close();
+    }
+  }
+}
