@@ -156,3 +156,38 @@ test('a practice set shows its result at once, offline, worked out on the device
   await expect(page.getByTestId('total-marks')).toHaveText(/ out of 10$/);
   await context.setOffline(false);
 });
+
+test('a tab that dies right after an answer loses nothing: the answer is back when the test resumes', async ({ page, context, request }) => {
+  test.setTimeout(90_000);
+  const login = await request.post('/api/UserLogin/login', {
+    headers: { authorization: `Basic ${Buffer.from('editor@example.com:editor1234').toString('base64')}` },
+  });
+  const token = (await login.json()).token as string;
+  const created = await request.patch('/api/question/updateQuestionSet', {
+    headers: { authorization: `Bearer ${token}` },
+    data: { l: 'Crash check', mpq: 1, tm: 3, nm: 0, dur: 30, isM: true, inst: '<p>Crash.</p>', q: ['q-gk-001', 'q-gk-003', 'q-gk-005'], sections: {}, pts: Math.floor(Date.now() / 60_000) - 1 },
+  });
+  const { id } = (await created.json()) as { id: string };
+
+  await loginAs(page, 'learner');
+  await page.goto('/exam-list');
+  await expect(page.getByTestId(`exam-card-${id}`).getByTestId('availability')).toHaveText('On this device', { timeout: 20_000 });
+  await page.goto(`/take-exam/${id}`);
+  await page.getByRole('button', { name: 'Start Test' }).click();
+  await pick(page, 2);
+  await page.getByRole('button', { name: 'Save & Next' }).click();
+  await expect(questionNumber(page)).toHaveText('Question 2');
+  await pick(page, 3);
+  await expect(palette(page, 2)).toHaveAccessibleName('Question 2, Answered');
+  // The tab is gone at once: no unload handlers, no time for anything to finish.
+  await page.close({ runBeforeUnload: false });
+
+  const again = await context.newPage();
+  await again.goto(`/take-exam/${id}`);
+  await again.getByRole('button', { name: 'Resume Test' }).click();
+  await expect(questionNumber(again)).toHaveText('Question 2');
+  await expect(options(again).getByRole('radio').nth(3)).toBeChecked();
+  await expect(palette(again, 1)).toHaveAccessibleName('Question 1, Answered');
+  await expect(palette(again, 2)).toHaveAccessibleName('Question 2, Answered');
+  await expect(palette(again, 3)).toHaveAccessibleName('Question 3, Not Visited');
+});
