@@ -267,6 +267,12 @@ export function TestDialog({
   }, [onClose]);
   const close = useCallback(() => closeRef.current(), []);
 
+  // The page under the full-screen test is hidden meanwhile (test-dialog.module.css).
+  useEffect(() => {
+    document.documentElement.setAttribute('data-test-open', '');
+    return () => document.documentElement.removeAttribute('data-test-open');
+  }, []);
+
   const partIndex = parts.findIndex((p) => p.key === slot?.part.key);
   const firstOfPart = (key: string) => slots.findIndex((s) => s.part.key === key);
   const ua = slot ? attempt.answers[slot.qid]?.ua : undefined;
