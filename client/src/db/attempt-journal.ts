@@ -85,17 +85,26 @@ export class AttemptJournal {
     private readonly delayMs: number,
   ) {}
 
-  /** Opens the journal of `db` and applies what an earlier session left in it. */
-  static async open(db: ReplicaDatabase, { delayMs = 1500 }: { delayMs?: number } = {}): Promise<AttemptJournal> {
-    const idb = await openDB(journalNameOf(db.name), 1, {
+  /** Opens the journal's IndexedDB database of a replica (may run while the replica opens). */
+  static openStore(replicaName: string): Promise<IDBPDatabase> {
+    const opening: Promise<IDBPDatabase> = openDB(journalNameOf(replicaName), 1, {
       upgrade(d) {
         d.createObjectStore(STORE, { keyPath: 'seq', autoIncrement: true });
       },
       // Another tab erases this person's data: let it.
       blocking() {
-        idb.close();
+        void opening.then((idb) => idb.close());
       },
     });
+    return opening;
+  }
+
+  /** Opens the journal of `db` and applies what an earlier session left in it. */
+  static async open(
+    db: ReplicaDatabase,
+    { delayMs = 1500, store }: { delayMs?: number; store?: Promise<IDBPDatabase> } = {},
+  ): Promise<AttemptJournal> {
+    const idb = await (store ?? AttemptJournal.openStore(db.name));
     const journal = new AttemptJournal(idb, db, delayMs);
     const rows = (await idb.getAll(STORE)) as Row[];
     for (const row of rows) {
@@ -130,13 +139,13 @@ export class AttemptJournal {
    */
   async record(attemptId: string, patch: AttemptPatch): Promise<void> {
     const stored = this.idb.add(STORE, { attemptId, patch } satisfies Row) as Promise<number>;
-    // In `view` at once (a following change builds on it); screens hear of it once it is stored,
-    // so they show what is kept, and a move re-renders once with its new question.
+    // In `view` at once (a following change builds on it). Screens hear of it once it is stored,
+    // in a task of its own: the tap's own feedback paints first, the palette follows.
     this.itemsOf(attemptId).push({ patch, stored, applied: false });
     try {
       await stored;
     } finally {
-      this.changed();
+      setTimeout(() => this.changed(), 0);
     }
     this.schedule();
   }

@@ -47,10 +47,14 @@ export const MARK_IN_SYNC = 'pm:replica-in-sync';
 
 export async function openReplica(personId: string): Promise<ReplicaHandle> {
   performance.mark(MARK_OPEN);
-  const db = await openReplicaDatabase(personId, { storage, multiInstance: true });
+  const store = AttemptJournal.openStore(databaseNameOf(personId));
+  const db = await openReplicaDatabase(personId, { storage, multiInstance: true }).catch(async (err: unknown) => {
+    (await store.catch(() => null))?.close();
+    throw err;
+  });
   // Changes of a test that a crash or a closed tab left in the journal go into their attempts
   // before anything reads them or replication uploads them.
-  const journal = await AttemptJournal.open(db);
+  const journal = await AttemptJournal.open(db, { store });
   let replication: Replication | null = null;
   const start = () => {
     replication = startReplication(db, {
