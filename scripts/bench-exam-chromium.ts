@@ -81,9 +81,32 @@ export async function benchExamChromium() {
         if (now !== last) {
           last = now;
           const at = w.__clickAt;
-          requestAnimationFrame(() => setTimeout(() => w.__next.push(performance.now() - at), 0));
+          requestAnimationFrame(() =>
+            setTimeout(() => {
+              w.__next.push(performance.now() - at);
+              const waiter = w.__waiters[w.__next.length];
+              if (waiter) waiter();
+            }, 0),
+          );
         }
       }).observe(document.body, { subtree: true, characterData: true, childList: true });
+      w.__waiters = {};
+      // Resolve once the n-th move has painted / the n-th answer is stored, from inside the page:
+      // polling from Playwright runs on the page's main thread and would slow down the measure.
+      w.__waitNext = (n) => new Promise((resolve) => (w.__next.length >= n ? resolve() : (w.__waiters[n] = resolve)));
+      w.__waitStored = (n) =>
+        new Promise((resolve) => {
+          const check = () => {
+            const e = performance.getEntriesByName('pm:answer-stored')[n];
+            if (e) {
+              observer.disconnect();
+              resolve(e.duration);
+            }
+          };
+          const observer = new PerformanceObserver(check);
+          observer.observe({ type: 'measure' });
+          check();
+        });
     })()`);
 
     const answerMs: number[] = [];
@@ -94,14 +117,18 @@ export async function benchExamChromium() {
       const count = await choices.count();
       const before = await page.evaluate(() => performance.getEntriesByName('pm:answer-stored').length);
       if (count > 0) {
+        // Waited for inside the page (a PerformanceObserver), not by polling from Playwright:
+        // polling runs on the page's main thread and would slow down what is measured.
+        const stored = page.evaluate(`window.__waitStored(${before})`) as Promise<number>;
         await choices.nth(i % count).click();
-        await page.waitForFunction((n) => performance.getEntriesByName('pm:answer-stored').length > n, before);
-        answerMs.push(await page.evaluate((n) => performance.getEntriesByName('pm:answer-stored')[n]!.duration, before));
+        answerMs.push(await stored);
       }
-      const expected = `Question ${i + 2}`;
+      const painted = page.evaluate(`window.__waitNext(${i + 1})`);
       await page.getByRole('button', { name: 'Save & Next' }).click();
-      await page.getByTestId('question-number').filter({ hasText: new RegExp(`^${expected}$`) }).waitFor();
+      await painted;
     }
+    const last = await page.getByTestId('question-number').textContent();
+    if (last !== `Question ${STEPS + 1}`) throw new Error(`expected Question ${STEPS + 1} on screen, found ${last}`);
     await page.waitForTimeout(200);
     const nextMs = await page.evaluate(() => (window as unknown as { __next: number[] }).__next);
     const writeMs = await page.evaluate(() => performance.getEntriesByName('pm:attempt-write').map((e) => e.duration));

@@ -1,5 +1,5 @@
-import { Checkbox, Radio, Stack, Textarea, TextInput } from '@mantine/core';
-import { memo, useState } from 'react';
+import { Stack, Textarea, TextInput } from '@mantine/core';
+import { memo, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TestQuestion } from '../../../../../sync-protocol/src/sync/qs-detail';
 import { RichHtml } from '../../../components/rich-html';
@@ -38,6 +38,8 @@ export const QuestionView = memo(function QuestionView({
   // by question, so this starts from the stored answer each time a question opens.
   const [local, setLocal] = useState<UserAnswer | undefined>(ua);
   const text = typeof local === 'string' ? local : '';
+  // One radio group per question view.
+  const name = useId();
   const change = (next: UserAnswer) => {
     setLocal(next);
     onAnswer(next);
@@ -47,34 +49,32 @@ export const QuestionView = memo(function QuestionView({
     <Stack gap="md" style={{ fontSize }}>
       <RichHtml html={view.q} className={classes.qText} />
       {question.qt === 'mcq1' && (
-        <Radio.Group value={typeof local === 'string' ? local : null} onChange={(v) => change(v)} aria-label={t('chooseOne')}>
-          <Stack gap="sm">
-            {keys.map((k) => (
-              <Radio
-                key={k}
-                value={k}
-                className={classes.option}
-                styles={{ label: { fontSize } }}
-                label={<RichHtml html={view.ops[k] ?? ''} inline />}
-              />
-            ))}
-          </Stack>
-        </Radio.Group>
+        <div role="radiogroup" aria-label={t('chooseOne')} className={classes.choices}>
+          {keys.map((k) => (
+            <label key={k} className={classes.option}>
+              <input type="radio" name={name} value={k} checked={local === k} onChange={() => change(k)} />
+              <RichHtml html={view.ops[k] ?? ''} inline />
+            </label>
+          ))}
+        </div>
       )}
       {question.qt === 'mcq2' && (
-        <Checkbox.Group value={Array.isArray(local) ? local : []} onChange={(v) => change(keys.filter((k) => v.includes(k)))} aria-label={t('chooseMany')}>
-          <Stack gap="sm">
-            {keys.map((k) => (
-              <Checkbox
-                key={k}
-                value={k}
-                className={classes.option}
-                styles={{ label: { fontSize } }}
-                label={<RichHtml html={view.ops[k] ?? ''} inline />}
-              />
-            ))}
-          </Stack>
-        </Checkbox.Group>
+        <div role="group" aria-label={t('chooseMany')} className={classes.choices}>
+          {keys.map((k) => {
+            const chosen = Array.isArray(local) ? local : [];
+            return (
+              <label key={k} className={classes.option}>
+                <input
+                  type="checkbox"
+                  value={k}
+                  checked={chosen.includes(k)}
+                  onChange={(e) => change(keys.filter((x) => (x === k ? e.currentTarget.checked : chosen.includes(x))))}
+                />
+                <RichHtml html={view.ops[k] ?? ''} inline />
+              </label>
+            );
+          })}
+        </div>
       )}
       {question.qt === 'f' && (
         <TextInput
