@@ -22,7 +22,8 @@ import {
   visit,
 } from '../lib/test-engine';
 import { partLabel, PaletteLegend, QuestionPalette, STATE_LABEL } from './question-palette';
-import { QuestionView } from './question-view';
+import { sanitizeHtml } from '../../../components/rich-html';
+import { localized, QuestionView } from './question-view';
 import { SubmitSummary } from './submit-summary';
 import classes from './test-dialog.module.css';
 import { TestTimer } from './test-timer';
@@ -266,6 +267,22 @@ export function TestDialog({
     closeRef.current = onClose;
   }, [onClose]);
   const close = useCallback(() => closeRef.current(), []);
+
+  // While the learner reads, the next and the previous question are prepared (their HTML made
+  // safe), so that moving to them does only the drawing.
+  useEffect(() => {
+    const ahead = [slots[current + 1], slots[current - 1]].flatMap((s) => (s ? [questions.get(s.qid)] : [])).filter((q) => q !== undefined);
+    const prepare = () => {
+      for (const q of ahead) {
+        const view = localized(q, lang);
+        sanitizeHtml(view.q);
+        for (const html of Object.values(view.ops)) sanitizeHtml(html);
+      }
+    };
+    if (typeof requestIdleCallback !== 'function') return;
+    const id = requestIdleCallback(prepare, { timeout: 2000 });
+    return () => cancelIdleCallback(id);
+  }, [current, slots, questions, lang]);
 
   // The page under the full-screen test is hidden meanwhile (test-dialog.module.css).
   useEffect(() => {
