@@ -64,6 +64,8 @@ test('a recorded change is in IndexedDB at once, shown by view, and in the docum
   await journal.record(base.id, { answers: { q2: { ua: ['a', 'c'], status: 'ANSWERED_MARKED' } }, index: 1, elapsed: 200, updatedAt: 3_000 });
   expect(await journalRows()).toHaveLength(2);
   expect((await stored()).answers).toEqual({});
+  // Counted as waiting to upload until it is in the document (and then until the server confirms).
+  expect(journal.waitingAttempts()).toEqual([base.id]);
   const shown = journal.view(await stored());
   expect(shown.answers).toEqual({ q1: { ua: 'a', status: 'ANSWERED' }, q2: { ua: ['a', 'c'], status: 'ANSWERED_MARKED' } });
   expect(shown).toMatchObject({ index: 1, lsq: 'q1', elapsed: 200, updatedAt: 3_000 });
@@ -71,6 +73,7 @@ test('a recorded change is in IndexedDB at once, shown by view, and in the docum
   await journal.flush();
   expect(await stored()).toEqual(shown);
   expect(await journalRows()).toHaveLength(0);
+  expect(journal.waitingAttempts()).toEqual([]);
   // A screen still holding the state from before the write sees the changes too.
   expect(journal.view(base)).toEqual(shown);
   await journal.close();

@@ -163,6 +163,11 @@ export class AttemptJournal {
     return out;
   }
 
+  /** Attempts with changes that are only in the journal so far. */
+  waitingAttempts(): string[] {
+    return [...this.pending].filter(([, items]) => items.some((i) => !i.applied)).map(([id]) => id);
+  }
+
   private hasUnapplied(): boolean {
     for (const items of this.pending.values()) if (items.some((i) => !i.applied)) return true;
     return false;

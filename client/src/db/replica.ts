@@ -5,7 +5,7 @@ import { AttemptJournal } from './attempt-journal';
 import { databaseNameOf, openReplicaDatabase, type ReplicaDatabase } from './database';
 import { startReplication, type Replication } from './replication';
 import { serverClock } from './server-clock';
-import { resetSyncStatus, setSyncStatus } from './sync-status';
+import { resetSyncStatus, setSyncStatus, type SyncStatus } from './sync-status';
 
 /**
  * The browser's replica of one signed-in person: the RxDB database (IndexedDB through Dexie) and
@@ -55,6 +55,18 @@ export async function openReplica(personId: string): Promise<ReplicaHandle> {
   // Changes of a test that a crash or a closed tab left in the journal go into their attempts
   // before anything reads them or replication uploads them.
   const journal = await AttemptJournal.open(db, { store });
+  // "Waiting to upload" counts attempts not confirmed by the server and those with changes still
+  // only in the journal, each once.
+  let uploadIds: string[] = [];
+  let journalIds: string[] = [];
+  const publishStatus = ({ pendingIds, ...patch }: Partial<SyncStatus> & { pendingIds?: string[] }) => {
+    if (pendingIds) uploadIds = pendingIds;
+    setSyncStatus({ ...patch, pending: new Set([...uploadIds, ...journalIds]).size });
+  };
+  const journalWatch = journal.subscribe(() => {
+    journalIds = journal.waitingAttempts();
+    publishStatus({});
+  });
   let replication: Replication | null = null;
   const start = () => {
     replication = startReplication(db, {
@@ -64,7 +76,7 @@ export async function openReplica(personId: string): Promise<ReplicaHandle> {
         return s && s.id === personId ? s.token : null;
       },
       clock: serverClock,
-      onStatus: setSyncStatus,
+      onStatus: publishStatus,
       pushDelayMs: 1000,
     });
   };
@@ -110,6 +122,7 @@ export async function openReplica(personId: string): Promise<ReplicaHandle> {
         window.removeEventListener('offline', onOffline);
         document.removeEventListener('visibilitychange', onVisible);
         details.unsubscribe();
+        journalWatch();
         // The test's last changes go into the attempts (and, online, up) before the database closes.
         await journal.close().catch((err: unknown) => console.error('attempt journal: not applied at close', err));
         await replication?.stop();

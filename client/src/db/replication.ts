@@ -24,8 +24,11 @@ export type ReplicationOptions = {
   /** fetch to use (tests wrap it to inject failures). */
   fetch?: typeof fetch;
   clock?: ServerClock;
-  /** Receives status changes (online, phase, pending uploads, last sync). */
-  onStatus?: (patch: Partial<SyncStatus>) => void;
+  /**
+   * Receives status changes (online, phase, pending uploads, last sync); with a pending count
+   * also the ids of the attempts it counts.
+   */
+  onStatus?: (patch: Partial<SyncStatus> & { pendingIds?: string[] }) => void;
   /** Keep replicating and listen to the stream (default true). */
   live?: boolean;
   /** Open GET /api/sync/v1/stream (default true when live). */
@@ -81,7 +84,7 @@ export function startReplication(db: ReplicaDatabase, opts: ReplicationOptions):
   const baseMs = opts.retryBaseMs ?? 1000;
   const maxMs = opts.retryMaxMs ?? 60_000;
   const live = opts.live ?? true;
-  const status = (patch: Partial<SyncStatus>) => opts.onStatus?.(patch);
+  const status = (patch: Partial<SyncStatus> & { pendingIds?: string[] }) => opts.onStatus?.(patch);
   let authRefused = false;
   const failures = new Map<CollectionName, number>();
 
@@ -214,7 +217,8 @@ export function startReplication(db: ReplicaDatabase, opts: ReplicationOptions):
     subs.push(
       combineLatest([db.test_summary.find().$, db.getLocal$<Acks>(ACKS_KEY)]).subscribe(([docs, acksDoc]) => {
         const acks = (acksDoc?.get('acks') as Acks['acks'] | undefined) ?? {};
-        status({ pending: docs.filter((d) => d.updatedAt > (acks[d.id] ?? -1)).length });
+        const waiting = docs.filter((d) => d.updatedAt > (acks[d.id] ?? -1)).map((d) => d.id);
+        status({ pending: waiting.length, pendingIds: waiting });
       }),
     );
   });
