@@ -3,7 +3,7 @@ import { openDB } from 'idb';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { TestSummaryDoc } from '../../../sync-protocol/src/sync/test-summary';
-import { applyPatch, AttemptJournal, journalNameOf, patchBetween } from './attempt-journal';
+import { applyPatch, applyPatches, type AttemptPatch, AttemptJournal, journalNameOf, patchBetween } from './attempt-journal';
 import { openReplicaDatabase, type ReplicaDatabase } from './database';
 
 type Attempt = Omit<TestSummaryDoc, '_deleted'>;
@@ -32,6 +32,38 @@ beforeEach(async () => {
 afterEach(async () => {
   await db.remove();
   await AttemptJournal.erase(db.name);
+});
+
+test('patches applied together give what applying them one by one gives, and stop at a submission', () => {
+  const patches: AttemptPatch[] = [
+    { answers: { q1: { ua: 'a', status: 'ANSWERED' } }, index: 1, lsq: 'q2', updatedAt: 1_100 },
+    { answers: { q2: { ua: null, status: 'MARKED' }, q1: { ua: 'b', status: 'ANSWERED' } }, elapsed: 900, updatedAt: 1_050 },
+    { status: 'SUBMITTED', submittedAt: 1_200, updatedAt: 1_200 },
+    { answers: { q3: { ua: 'c', status: 'ANSWERED' } }, index: 7, updatedAt: 1_300 },
+  ];
+  const together = applyPatches(base, patches);
+  const oneByOne = patches.reduce((a, p) => applyPatch(a, p), base);
+  expect(together).toEqual(oneByOne);
+  expect(together).toMatchObject({ index: 1, lsq: 'q2', elapsed: 900, status: 'SUBMITTED', submittedAt: 1_200, updatedAt: 1_200 });
+  expect(together.answers).toEqual({ q1: { ua: 'b', status: 'ANSWERED' }, q2: { ua: null, status: 'MARKED' } });
+  // The input is not changed, and no patches give the same object back.
+  expect(base.answers).toEqual({});
+  expect(applyPatches(base, [])).toBe(base);
+});
+
+test('view answers the same object for the same document state until the journal changes', async () => {
+  const journal = await AttemptJournal.open(db, { delayMs: 60_000 });
+  const doc = await stored();
+  expect(journal.view(doc)).toBe(doc);
+  await journal.record(base.id, { answers: { q1: { ua: 'a', status: 'ANSWERED' } }, updatedAt: 2_000 });
+  const first = journal.view(doc);
+  expect(first.answers).toEqual({ q1: { ua: 'a', status: 'ANSWERED' } });
+  expect(journal.view(doc)).toBe(first);
+  await journal.record(base.id, { answers: { q2: { ua: 'b', status: 'ANSWERED' } }, updatedAt: 2_100 });
+  const second = journal.view(doc);
+  expect(second).not.toBe(first);
+  expect(Object.keys(second.answers).sort()).toEqual(['q1', 'q2']);
+  await journal.close();
 });
 
 const stored = async () => (await db.test_summary.findOne(base.id).exec())!.toJSON() as Attempt;

@@ -25,12 +25,29 @@ const SCALARS = ['index', 'lsq', 'selectedSection', 'status', 'submittedAt', 'el
 
 /** The attempt with `patch` applied; a submitted attempt is final and stays as it is. */
 export function applyPatch<A extends Attempt>(a: A, patch: AttemptPatch): A {
-  if (a.status === 'SUBMITTED') return a;
-  const next: A = { ...a, updatedAt: Math.max(a.updatedAt, patch.updatedAt) };
-  for (const k of SCALARS) {
-    if (patch[k] !== undefined) (next as Record<string, unknown>)[k] = patch[k];
+  return applyPatches(a, [patch]);
+}
+
+/**
+ * The attempt with `patches` applied in order (as many `applyPatch` calls, with one copy of the
+ * answers): once the attempt is submitted the patches after it change nothing.
+ */
+export function applyPatches<A extends Attempt>(a: A, patches: readonly AttemptPatch[]): A {
+  if (a.status === 'SUBMITTED' || patches.length === 0) return a;
+  const next: A = { ...a };
+  let answers: Record<string, AnswerEntry> | null = null;
+  for (const patch of patches) {
+    if (next.status === 'SUBMITTED') break;
+    next.updatedAt = Math.max(next.updatedAt, patch.updatedAt);
+    for (const k of SCALARS) {
+      if (patch[k] !== undefined) (next as Record<string, unknown>)[k] = patch[k];
+    }
+    if (patch.answers) {
+      answers ??= { ...a.answers };
+      Object.assign(answers, patch.answers);
+    }
   }
-  if (patch.answers) next.answers = { ...a.answers, ...patch.answers };
+  if (answers) next.answers = answers;
   return next;
 }
 
@@ -78,6 +95,9 @@ export class AttemptJournal {
   private applying: Promise<void> | null = null;
   private scheduled: ReturnType<typeof setTimeout> | null = null;
   private firstWaiting: number | null = null;
+  /** Counts changes of `pending`; with the input, the key of `view`'s last answer. */
+  private mutations = 0;
+  private lastView: { input: Attempt; mutations: number; output: Attempt } | null = null;
 
   private constructor(
     private readonly idb: IDBPDatabase,
@@ -109,6 +129,7 @@ export class AttemptJournal {
     const rows = (await idb.getAll(STORE)) as Row[];
     for (const row of rows) {
       journal.itemsOf(row.attemptId).push({ patch: row.patch, stored: Promise.resolve(row.seq!), applied: false });
+      journal.mutations++;
     }
     await journal.flush();
     return journal;
@@ -142,6 +163,7 @@ export class AttemptJournal {
     // In `view` at once (a following change builds on it). Screens hear of it once it is stored,
     // in a task of its own: the tap's own feedback paints first, the palette follows.
     this.itemsOf(attemptId).push({ patch, stored, applied: false });
+    this.mutations++;
     try {
       await stored;
     } finally {
@@ -158,9 +180,14 @@ export class AttemptJournal {
   view<A extends Attempt>(attempt: A): A {
     const items = this.pending.get(attempt.id);
     if (!items) return attempt;
-    let out = attempt;
-    for (const i of items) if (!i.applied || i.patch.updatedAt > attempt.updatedAt) out = applyPatch(out, i.patch);
-    return out;
+    // Asked on every render of the test and for every change: the same question, the same answer
+    // (also the same object, so that what depends on it does not redraw).
+    const last = this.lastView;
+    if (last && last.input === attempt && last.mutations === this.mutations) return last.output as A;
+    const patches = items.filter((i) => !i.applied || i.patch.updatedAt > attempt.updatedAt).map((i) => i.patch);
+    const output = applyPatches(attempt, patches);
+    this.lastView = { input: attempt, mutations: this.mutations, output };
+    return output;
   }
 
   /** Attempts with changes that are only in the journal so far. */
@@ -221,7 +248,7 @@ export class AttemptJournal {
       if (batch.length === 0) continue;
       const doc = await this.db.test_summary.findOne(attemptId).exec();
       if (doc) {
-        await doc.incrementalModify((old) => batch.reduce((a, i) => applyPatch(a as unknown as Attempt, i.patch), old as unknown as Attempt) as typeof old);
+        await doc.incrementalModify((old) => applyPatches(old as unknown as Attempt, batch.map((i) => i.patch)) as unknown as typeof old);
       }
       // In the document now (or its attempt is gone: erased or never stored): out of the journal.
       const seqs = await Promise.all(batch.map((i) => i.stored));
@@ -230,6 +257,7 @@ export class AttemptJournal {
       for (const i of batch) i.applied = true;
       const drop = items.filter((i) => i.applied).length - KEEP_APPLIED;
       if (drop > 0) items.splice(0, drop);
+      this.mutations++;
     }
     this.changed();
   }

@@ -1,5 +1,5 @@
 import { Stack, Textarea, TextInput } from '@mantine/core';
-import { memo, useId, useState } from 'react';
+import { memo, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TestQuestion } from '../../../../../sync-protocol/src/sync/qs-detail';
 import { RichHtml } from '../../../components/rich-html';
@@ -16,34 +16,38 @@ export function localized(q: TestQuestion, lang: string): { q: string; ops: Reco
  * One question with the input of its type (spec §3): radios for mcq1, checkboxes for mcq2, a
  * text input for f and a text area for s. Every change is handed up at once to be stored.
  */
-/** Memoised: it keeps its answer itself, so stored changes elsewhere need not re-render it. */
-export const QuestionView = memo(function QuestionView({
+/**
+ * Memoised: it keeps its answer itself, so stored changes elsewhere need not re-render it.
+ * `initial` is read when the view opens only (it is keyed by question): the stored answer
+ * catching up with what is on screen does not redraw it.
+ */
+export const QuestionView = memo(QuestionViewBody, (a, b) => a.question === b.question && a.lang === b.lang && a.fontSize === b.fontSize && a.onAnswer === b.onAnswer);
+
+function QuestionViewBody({
   question,
   lang,
   fontSize,
-  ua,
+  initial,
   onAnswer,
 }: {
   question: TestQuestion;
   lang: string;
   fontSize: number;
-  ua: UserAnswer | undefined;
+  initial: UserAnswer | undefined;
   onAnswer: (ua: UserAnswer) => void;
 }) {
   const { t } = useTranslation('exam');
   const view = localized(question, lang);
   const keys = Object.keys(view.ops);
-  // The answer is shown from here at once and stored through onAnswer: waiting for RxDB's write
-  // to come back would flicker choices and move the caret while typing. The component is keyed
-  // by question, so this starts from the stored answer each time a question opens.
-  const [local, setLocal] = useState<UserAnswer | undefined>(ua);
-  const text = typeof local === 'string' ? local : '';
+  // The inputs keep what the learner chose themselves (uncontrolled, started from the stored
+  // answer: the view is keyed by question) and every change is handed up at once to be stored:
+  // a tap redraws nothing, and waiting for the stored answer would flicker choices and move
+  // the caret while typing.
+  const initialChosen = Array.isArray(initial) ? initial : [];
+  const chosen = useRef<string[]>(initialChosen);
+  const text = typeof initial === 'string' ? initial : '';
   // One radio group per question view.
   const name = useId();
-  const change = (next: UserAnswer) => {
-    setLocal(next);
-    onAnswer(next);
-  };
 
   return (
     <Stack gap="md" style={{ fontSize }}>
@@ -52,7 +56,7 @@ export const QuestionView = memo(function QuestionView({
         <div role="radiogroup" aria-label={t('chooseOne')} className={classes.choices}>
           {keys.map((k) => (
             <label key={k} className={classes.option}>
-              <input type="radio" name={name} value={k} checked={local === k} onChange={() => change(k)} />
+              <input type="radio" name={name} value={k} defaultChecked={initial === k} onChange={() => onAnswer(k)} />
               <RichHtml html={view.ops[k] ?? ''} inline />
             </label>
           ))}
@@ -60,42 +64,43 @@ export const QuestionView = memo(function QuestionView({
       )}
       {question.qt === 'mcq2' && (
         <div role="group" aria-label={t('chooseMany')} className={classes.choices}>
-          {keys.map((k) => {
-            const chosen = Array.isArray(local) ? local : [];
-            return (
-              <label key={k} className={classes.option}>
-                <input
-                  type="checkbox"
-                  value={k}
-                  checked={chosen.includes(k)}
-                  onChange={(e) => change(keys.filter((x) => (x === k ? e.currentTarget.checked : chosen.includes(x))))}
-                />
-                <RichHtml html={view.ops[k] ?? ''} inline />
-              </label>
-            );
-          })}
+          {keys.map((k) => (
+            <label key={k} className={classes.option}>
+              <input
+                type="checkbox"
+                value={k}
+                defaultChecked={initialChosen.includes(k)}
+                onChange={(e) => {
+                  const on = e.currentTarget.checked;
+                  chosen.current = keys.filter((x) => (x === k ? on : chosen.current.includes(x)));
+                  onAnswer(chosen.current);
+                }}
+              />
+              <RichHtml html={view.ops[k] ?? ''} inline />
+            </label>
+          ))}
         </div>
       )}
       {question.qt === 'f' && (
         <TextInput
           label={t('yourAnswer')}
-          value={text}
+          defaultValue={text}
           maxLength={500}
           styles={{ input: { fontSize } }}
-          onChange={(e) => change(e.currentTarget.value)}
+          onChange={(e) => onAnswer(e.currentTarget.value)}
         />
       )}
       {question.qt === 's' && (
         <Textarea
           label={t('yourAnswer')}
-          value={text}
+          defaultValue={text}
           autosize
           minRows={5}
           maxLength={5000}
           styles={{ input: { fontSize } }}
-          onChange={(e) => change(e.currentTarget.value)}
+          onChange={(e) => onAnswer(e.currentTarget.value)}
         />
       )}
     </Stack>
   );
-});
+}

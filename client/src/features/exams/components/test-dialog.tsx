@@ -1,6 +1,6 @@
 import { ActionIcon, Button, Group, SegmentedControl, Text, Tooltip } from '@mantine/core';
 import { IconLayoutSidebarRight, IconMinus, IconPlus, IconX } from '@tabler/icons-react';
-import { memo, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getSyncStatus, subscribeSyncStatus } from '../../../db/sync-status';
 import { api } from '../../../lib/api-client';
@@ -10,6 +10,8 @@ import {
   addTime,
   answer,
   type Attempt,
+  type Part,
+  type Slot,
   clearResponse,
   countStates,
   type Detail,
@@ -62,6 +64,131 @@ function useParticipants(qsid: string, online: boolean): number | null {
   }, [qsid, online]);
   return online ? p : null;
 }
+
+/** A callback that never changes identity and always runs the newest `fn` (for memoised children). */
+function useStableCallback<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R {
+  const ref = useRef(fn);
+  useLayoutEffect(() => {
+    ref.current = fn;
+  });
+  return useCallback((...args: A) => ref.current(...args), []);
+}
+
+/** Section tabs with their answered counts; memoised: a move within a section does not redraw them. */
+const SectionTabs = memo(function SectionTabs({
+  parts,
+  answers,
+  partIndex,
+  onPickPart,
+}: {
+  parts: Part[];
+  answers: Attempt['answers'];
+  partIndex: number;
+  onPickPart: (key: string) => void;
+}) {
+  const { t } = useTranslation('exam');
+  return (
+    <div className={classes.tabs} role="tablist" aria-label={t('sections')}>
+      {parts.map((p, i) => {
+        const c = countStates(p.qids, answers);
+        return (
+          <button
+            key={p.key}
+            type="button"
+            role="tab"
+            className={classes.tab}
+            aria-selected={i === partIndex}
+            onClick={() => onPickPart(p.key)}
+            title={(['ANSWERED', 'VISITED', 'MARKED', 'ANSWERED_MARKED', 'NOT_VISITED'] as const).map((s) => `${t(STATE_LABEL[s])}: ${c[s]}`).join(' · ')}
+          >
+            {partLabel(p, t)}
+            <span className={classes.tabCounts} aria-label={t('tabCounts', { answered: c.ANSWERED + c.ANSWERED_MARKED, total: p.qids.length })}>
+              {c.ANSWERED + c.ANSWERED_MARKED}/{p.qids.length}
+            </span>
+          </button>
+        );
+      })}
+    </div>
+  );
+});
+
+/** The buttons under the question; memoised: they redraw only at the first and the last question. */
+const TestFooter = memo(function TestFooter({
+  isFirst,
+  isLast,
+  onMark,
+  onClear,
+  onPrev,
+  onNext,
+  onSubmit,
+}: {
+  isFirst: boolean;
+  isLast: boolean;
+  onMark: () => void;
+  onClear: () => void;
+  onPrev: () => void;
+  onNext: () => void;
+  onSubmit: () => void;
+}) {
+  const { t } = useTranslation('exam');
+  return (
+    <footer className={classes.footer}>
+      <Button variant="light" color="violet" onClick={onMark}>
+        {t('markAndNext')}
+      </Button>
+      <Button variant="default" onClick={onClear}>
+        {t('clearResponse')}
+      </Button>
+      <span className={classes.spacer} />
+      <Button variant="default" onClick={onPrev} disabled={isFirst}>
+        {t('prev')}
+      </Button>
+      {isLast ? (
+        <Button color="green" onClick={onSubmit}>
+          {t('submit')}
+        </Button>
+      ) : (
+        <Button color="green" onClick={onNext}>
+          {t('saveAndNext')}
+        </Button>
+      )}
+    </footer>
+  );
+});
+
+/** The palette side bar (legend, question buttons, Submit); memoised, drawn after the question. */
+const TestSidebar = memo(function TestSidebar({
+  open,
+  parts,
+  slots,
+  qids,
+  answers,
+  current,
+  onPick,
+  onSubmit,
+}: {
+  open: boolean;
+  parts: Part[];
+  slots: Slot[];
+  qids: string[];
+  answers: Attempt['answers'];
+  current: number;
+  onPick: (index: number) => void;
+  onSubmit: () => void;
+}) {
+  const { t } = useTranslation('exam');
+  return (
+    <aside className={classes.sidebar} data-open={open || undefined} aria-label={t('palette')}>
+      <PaletteLegend qids={qids} answers={answers} />
+      <QuestionPalette parts={parts} slots={slots} answers={answers} current={current} onPick={onPick} />
+      <div className={classes.submitBox}>
+        <Button fullWidth color="green" variant="outline" onClick={onSubmit}>
+          {t('submit')}
+        </Button>
+      </div>
+    </aside>
+  );
+});
 
 /** The test's top bar; memoised: an answer or a move does not re-render it (only the timer ticks). */
 const TestHeader = memo(function TestHeader({
@@ -229,20 +356,26 @@ export function TestDialog({
     },
     [id, slotQid, write],
   );
-  const saveAndNext = () => (isLast ? setSummary(true) : void go(current + 1));
-  const markAndNext = async () => {
+  // Stable, so the memoised footer, tabs and palette do not redraw with every move.
+  const saveAndNext = useStableCallback(() => (isLast ? setSummary(true) : void go(current + 1)));
+  const markAndNext = useStableCallback(async () => {
     if (!slot) return;
     await write(id, (a) => ({ answers: markForReview(a.answers, slot.qid) }));
     if (isLast) setSummary(true);
     else await go(current + 1);
-  };
+  });
   // The question view keeps its answer locally; a new key starts it again from "no answer".
-  const clear = () => {
+  const clear = useStableCallback(() => {
     if (!slot) return;
     setCleared((c) => c + 1);
     setClearedQid(slot.qid);
     void write(id, (a) => ({ answers: clearResponse(a.answers, slot.qid) }));
-  };
+  });
+  const mark = useStableCallback(() => void markAndNext());
+  const prev = useStableCallback(() => void go(current - 1));
+  const pick = useStableCallback((i: number) => void go(i));
+  const pickPart = useStableCallback((key: string) => void go(slots.findIndex((s) => s.part.key === key)));
+  const openSummary = useCallback(() => setSummary(true), []);
 
   const submit = useCallback(
     async (auto: boolean) => {
@@ -291,7 +424,10 @@ export function TestDialog({
   }, []);
 
   const partIndex = parts.findIndex((p) => p.key === slot?.part.key);
-  const firstOfPart = (key: string) => slots.findIndex((s) => s.part.key === key);
+  // The palette, the legend and the tab counts follow the question in a render of their own
+  // (React's deferred values): the next question is drawn first.
+  const laterAnswers = useDeferredValue(attempt.answers);
+  const laterCurrent = useDeferredValue(current);
   const ua = slot ? attempt.answers[slot.qid]?.ua : undefined;
 
   return (
@@ -311,27 +447,7 @@ export function TestDialog({
       />
       <div className={classes.body}>
         <div className={classes.main}>
-          <div className={classes.tabs} role="tablist" aria-label={t('sections')}>
-            {parts.map((p, i) => {
-              const c = countStates(p.qids, attempt.answers);
-              return (
-                <button
-                  key={p.key}
-                  type="button"
-                  role="tab"
-                  className={classes.tab}
-                  aria-selected={i === partIndex}
-                  onClick={() => void go(firstOfPart(p.key))}
-                  title={(['ANSWERED', 'VISITED', 'MARKED', 'ANSWERED_MARKED', 'NOT_VISITED'] as const).map((s) => `${t(STATE_LABEL[s])}: ${c[s]}`).join(' · ')}
-                >
-                  {partLabel(p, t)}
-                  <span className={classes.tabCounts} aria-label={t('tabCounts', { answered: c.ANSWERED + c.ANSWERED_MARKED, total: p.qids.length })}>
-                    {c.ANSWERED + c.ANSWERED_MARKED}/{p.qids.length}
-                  </span>
-                </button>
-              );
-            })}
-          </div>
+          <SectionTabs parts={parts} answers={laterAnswers} partIndex={partIndex} onPickPart={pickPart} />
           <div className={classes.question} role="tabpanel">
             {slot && question ? (
               <>
@@ -348,7 +464,7 @@ export function TestDialog({
                   question={question}
                   lang={lang}
                   fontSize={fontSize}
-                  ua={slot.qid === clearedQid ? null : ua}
+                  initial={slot.qid === clearedQid ? null : ua}
                   onAnswer={onAnswer}
                 />
               </>
@@ -356,37 +472,26 @@ export function TestDialog({
               <Text>{t('notConfigured')}</Text>
             )}
           </div>
-          <footer className={classes.footer}>
-            <Button variant="light" color="violet" onClick={() => void markAndNext()}>
-              {t('markAndNext')}
-            </Button>
-            <Button variant="default" onClick={clear}>
-              {t('clearResponse')}
-            </Button>
-            <span className={classes.spacer} />
-            <Button variant="default" onClick={() => void go(current - 1)} disabled={current === 0}>
-              {t('prev')}
-            </Button>
-            {isLast ? (
-              <Button color="green" onClick={() => setSummary(true)}>
-                {t('submit')}
-              </Button>
-            ) : (
-              <Button color="green" onClick={saveAndNext}>
-                {t('saveAndNext')}
-              </Button>
-            )}
-          </footer>
+          <TestFooter
+            isFirst={current === 0}
+            isLast={isLast}
+            onMark={mark}
+            onClear={clear}
+            onPrev={prev}
+            onNext={saveAndNext}
+            onSubmit={openSummary}
+          />
         </div>
-        <aside className={classes.sidebar} data-open={paletteOpen || undefined} aria-label={t('palette')}>
-          <PaletteLegend qids={allQids} answers={attempt.answers} />
-          <QuestionPalette parts={parts} slots={slots} answers={attempt.answers} current={current} onPick={(i) => void go(i)} />
-          <div className={classes.submitBox}>
-            <Button fullWidth color="green" variant="outline" onClick={() => setSummary(true)}>
-              {t('submit')}
-            </Button>
-          </div>
-        </aside>
+        <TestSidebar
+          open={paletteOpen}
+          parts={parts}
+          slots={slots}
+          qids={allQids}
+          answers={laterAnswers}
+          current={laterCurrent}
+          onPick={pick}
+          onSubmit={openSummary}
+        />
       </div>
       {summary && (
         <SubmitSummary
