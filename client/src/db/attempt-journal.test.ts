@@ -42,7 +42,7 @@ test('patches applied together give what applying them one by one gives, and sto
     { answers: { q3: { ua: 'c', status: 'ANSWERED' } }, index: 7, updatedAt: 1_300 },
   ];
   const together = applyPatches(base, patches);
-  const oneByOne = patches.reduce((a, p) => applyPatch(a, p), base);
+  const oneByOne = patches.reduce<Attempt>((a, p) => applyPatch(a, p), base);
   expect(together).toEqual(oneByOne);
   expect(together).toMatchObject({ index: 1, lsq: 'q2', elapsed: 900, status: 'SUBMITTED', submittedAt: 1_200, updatedAt: 1_200 });
   expect(together.answers).toEqual({ q1: { ua: 'b', status: 'ANSWERED' }, q2: { ua: null, status: 'MARKED' } });

@@ -65,14 +65,31 @@ export function patchBetween(before: Attempt, after: Attempt): AttemptPatch {
   return patch;
 }
 
-/** A recorded change; `applied` once it is in the attempt's document (kept a while for `view`). */
-type Item = { patch: AttemptPatch; stored: Promise<number>; applied: boolean };
+/**
+ * A recorded change; `done` once it is stored in the journal, `applied` once it is in the
+ * attempt's document (kept a while for `view`).
+ */
+type Item = { patch: AttemptPatch; stored: Promise<number>; done: boolean; applied: boolean };
 /** Applied changes kept per attempt, for views of a document state older than their write. */
 const KEEP_APPLIED = 100;
 /** Longest a change waits for a pause before it goes into its document. */
 const MAX_WAIT_MS = 10_000;
 type Row = { seq?: number; attemptId: string; patch: AttemptPatch };
 const STORE = 'changes';
+
+/**
+ * Runs `fn` after the next frame is painted (a task after the next animation frame), or in the
+ * next task when no frame is coming (a hidden page, no rendering). What a screen draws for a
+ * stored change then follows the paint of the step that made it (the tap's own feedback, the
+ * next question) instead of delaying it.
+ */
+function afterNextPaint(fn: () => void) {
+  if (typeof requestAnimationFrame === 'function' && typeof document !== 'undefined' && document.visibilityState === 'visible') {
+    requestAnimationFrame(() => setTimeout(fn, 0));
+  } else {
+    setTimeout(fn, 0);
+  }
+}
 
 /** The journal's database of a person's replica (deleted with it on "erase"). */
 export function journalNameOf(replicaName: string): string {
@@ -97,7 +114,7 @@ export class AttemptJournal {
   private firstWaiting: number | null = null;
   /** Counts changes of `pending`; with the input, the key of `view`'s last answer. */
   private mutations = 0;
-  private lastView: { input: Attempt; mutations: number; output: Attempt } | null = null;
+  private readonly lastView = new Map<boolean, { input: Attempt; mutations: number; output: Attempt }>();
 
   private constructor(
     private readonly idb: IDBPDatabase,
@@ -128,7 +145,7 @@ export class AttemptJournal {
     const journal = new AttemptJournal(idb, db, delayMs);
     const rows = (await idb.getAll(STORE)) as Row[];
     for (const row of rows) {
-      journal.itemsOf(row.attemptId).push({ patch: row.patch, stored: Promise.resolve(row.seq!), applied: false });
+      journal.itemsOf(row.attemptId).push({ patch: row.patch, stored: Promise.resolve(row.seq!), done: true, applied: false });
       journal.mutations++;
     }
     await journal.flush();
@@ -160,14 +177,18 @@ export class AttemptJournal {
    */
   async record(attemptId: string, patch: AttemptPatch): Promise<void> {
     const stored = this.idb.add(STORE, { attemptId, patch } satisfies Row) as Promise<number>;
-    // In `view` at once (a following change builds on it). Screens hear of it once it is stored,
-    // in a task of its own: the tap's own feedback paints first, the palette follows.
-    this.itemsOf(attemptId).push({ patch, stored, applied: false });
+    // In the writer's `view` at once (a following change builds on it); on screen once stored.
+    // Screens hear of it in a task of their own: the tap's own feedback paints first, then the
+    // palette follows, and nothing is drawn while the write is on its way.
+    const item: Item = { patch, stored, done: false, applied: false };
+    this.itemsOf(attemptId).push(item);
     this.mutations++;
     try {
       await stored;
+      item.done = true;
+      this.mutations++;
     } finally {
-      setTimeout(() => this.changed(), 0);
+      afterNextPaint(() => this.changed());
     }
     this.schedule();
   }
@@ -175,18 +196,19 @@ export class AttemptJournal {
   /**
    * The attempt as the learner left it: the given state of its document with the changes not
    * in it yet — those not applied, and applied ones newer than that state (a screen may still
-   * hold the state from before the write).
+   * hold the state from before the write). With `storedOnly`, without the changes still on
+   * their way to IndexedDB (what a screen shows: only what is kept).
    */
-  view<A extends Attempt>(attempt: A): A {
+  view<A extends Attempt>(attempt: A, { storedOnly = false }: { storedOnly?: boolean } = {}): A {
     const items = this.pending.get(attempt.id);
     if (!items) return attempt;
     // Asked on every render of the test and for every change: the same question, the same answer
     // (also the same object, so that what depends on it does not redraw).
-    const last = this.lastView;
+    const last = this.lastView.get(storedOnly);
     if (last && last.input === attempt && last.mutations === this.mutations) return last.output as A;
-    const patches = items.filter((i) => !i.applied || i.patch.updatedAt > attempt.updatedAt).map((i) => i.patch);
-    const output = applyPatches(attempt, patches);
-    this.lastView = { input: attempt, mutations: this.mutations, output };
+    const patches = items.filter((i) => (i.done || !storedOnly) && (!i.applied || i.patch.updatedAt > attempt.updatedAt)).map((i) => i.patch);
+    const output = patches.length === 0 ? attempt : applyPatches(attempt, patches);
+    this.lastView.set(storedOnly, { input: attempt, mutations: this.mutations, output });
     return output;
   }
 

@@ -1,6 +1,7 @@
 import { ActionIcon, Button, Group, SegmentedControl, Text, Tooltip } from '@mantine/core';
 import { IconLayoutSidebarRight, IconMinus, IconPlus, IconX } from '@tabler/icons-react';
 import { memo, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { getSyncStatus, subscribeSyncStatus } from '../../../db/sync-status';
 import { api } from '../../../lib/api-client';
@@ -330,7 +331,8 @@ export function TestDialog({
       const spent = now - enteredAt.current;
       enteredAt.current = now;
       const target = slots[to]!;
-      setPaletteOpen(false);
+      // (A state set to its own value can still cost a render: only when open.)
+      if (paletteOpen) setPaletteOpen(false);
       // Stored before the screen moves on (ARCHITECTURE decision 3), visit included.
       await write(id, (a) => ({
         answers: visit(addTime(a.answers, slot.qid, spent), target.qid),
@@ -338,9 +340,10 @@ export function TestDialog({
         lsq: target.qid,
         selectedSection: target.part.key,
       }));
-      setIndex(to);
+      // Drawn at once, in the task that heard the write is stored (not a scheduler task later).
+      flushSync(() => setIndex(to));
     },
-    [id, slot, slots, write],
+    [id, slot, slots, write, paletteOpen],
   );
 
   const [cleared, setCleared] = useState(0);
@@ -349,12 +352,12 @@ export function TestDialog({
   // Stable per question, so the memoised question view does not re-render for every stored change.
   const onAnswer = useCallback(
     (ua: UserAnswer) => {
-      setClearedQid(null);
+      if (clearedQid !== null) setClearedQid(null);
       if (!slotQid) return;
       // Timed for scripts/bench-exam-chromium.ts: answer given → stored in IndexedDB.
       void measured('pm:answer-stored', () => write(id, (a) => ({ answers: answer(a.answers, slotQid, ua) })));
     },
-    [id, slotQid, write],
+    [id, slotQid, write, clearedQid],
   );
   // Stable, so the memoised footer, tabs and palette do not redraw with every move.
   const saveAndNext = useStableCallback(() => (isLast ? setSummary(true) : void go(current + 1)));

@@ -112,11 +112,12 @@ export function useAttemptWriter() {
 }
 
 /**
- * The attempt as the learner left it: the stored document with the journal's changes not in it
- * yet; re-renders (only the caller) when the journal changes.
+ * The attempt as the learner left it: the stored document with the journal's stored changes not
+ * in it yet; re-renders (only the caller) when the journal changes. A change on its way to
+ * IndexedDB shows once it is kept (nothing is drawn while it is written).
  */
 export function useAttemptView(attempt: Attempt): Attempt {
   const journal = useReplica()?.journal ?? null;
   useSyncExternalStore(journal?.subscribe ?? noSubscribe, journal?.getVersion ?? zero);
-  return journal ? journal.view(attempt) : attempt;
+  return journal ? journal.view(attempt, { storedOnly: true }) : attempt;
 }
