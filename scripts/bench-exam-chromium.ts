@@ -1,7 +1,8 @@
 /**
  * `npm run bench:exam`, browser part (issue 5): the test screen in Chromium with 4× CPU
  * throttling (CDP Emulation.setCPUThrottlingRate) on a 200-question set with 4 sections.
- *   next:    Save & Next click → the next question painted (p95 target ≤ 50 ms)
+ *   next:    Save & Next click → the next question painted: the Element Timing render time of
+ *            the new question number (p95 target ≤ 50 ms)
  *   answer:  tap on an option (its click) → the change stored in IndexedDB (the end of the
  *            app's 'pm:answer-stored' performance measure; p95 ≤ 20 ms)
  *   reload:  offline reload (service worker + RxDB) → the question on screen (target ≤ 1.5 s)
@@ -77,6 +78,19 @@ export async function benchExamChromium() {
       // A tap starts when its click reaches the page (the moment a button or an option acts; the
       // finger's time on the glass and the browser's input pipeline are not the app's).
       document.addEventListener('click', () => (w.__clickAt = performance.now()), true);
+      // The next question's paint: the Element Timing API's render time of the question number
+      // (a new element per question), i.e. when the frame showing it was presented. Also, as an
+      // upper bound, the first task after the next animation frame (it queues behind whatever
+      // tasks are waiting, so it reads later than the paint).
+      w.__nextTask = [];
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) {
+          if (e.identifier !== 'question-number' || w.__clickAt === undefined) continue;
+          w.__next.push(e.renderTime - w.__clickAt);
+          const waiter = w.__waiters[w.__next.length];
+          if (waiter) waiter();
+        }
+      }).observe({ type: 'element' });
       const label = () => document.querySelector('[data-testid="question-number"]')?.textContent;
       let last = label();
       new MutationObserver(() => {
@@ -84,13 +98,7 @@ export async function benchExamChromium() {
         if (now !== last) {
           last = now;
           const at = w.__clickAt;
-          requestAnimationFrame(() =>
-            setTimeout(() => {
-              w.__next.push(performance.now() - at);
-              const waiter = w.__waiters[w.__next.length];
-              if (waiter) waiter();
-            }, 0),
-          );
+          requestAnimationFrame(() => setTimeout(() => w.__nextTask.push(performance.now() - at), 0));
         }
       }).observe(document.body, { subtree: true, characterData: true, childList: true });
       w.__waiters = {};
@@ -145,6 +153,7 @@ export async function benchExamChromium() {
     if (last !== `Question ${STEPS + 1}`) throw new Error(`expected Question ${STEPS + 1} on screen, found ${last}`);
     await page.waitForTimeout(200);
     const nextMs = await page.evaluate(() => (window as unknown as { __next: number[] }).__next);
+    const nextTaskMs = await page.evaluate(() => (window as unknown as { __nextTask: number[] }).__nextTask);
     const writeMs = await page.evaluate(() => performance.getEntriesByName('pm:attempt-write').map((e) => e.duration));
 
     await context.setOffline(true);
@@ -157,7 +166,7 @@ export async function benchExamChromium() {
     }
     const onScreen = await page.getByTestId('question-number').textContent();
     await context.close();
-    return { nextMs, answerMs, writeMs, reloads, onScreen };
+    return { nextMs, nextTaskMs, answerMs, writeMs, reloads, onScreen };
   } finally {
     await browser.close();
     server.stop();
@@ -166,13 +175,14 @@ export async function benchExamChromium() {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { nextMs, answerMs, writeMs, reloads, onScreen } = await benchExamChromium();
+  const { nextMs, nextTaskMs, answerMs, writeMs, reloads, onScreen } = await benchExamChromium();
   const f = (x: number) => x.toFixed(1);
   const p95n = percentile(nextMs, 95);
   const p95a = percentile(answerMs, 95);
   const worstReload = Math.max(...reloads);
   console.log(`chromium, 4× CPU throttling, 200 questions in 4 sections, ${nextMs.length} steps:`);
   console.log(`  next question → next paint: p50 ${f(percentile(nextMs, 50))} ms, p95 ${f(p95n)} ms — target ≤ 50 ms ${p95n <= 50 ? 'MET' : 'NOT met'}`);
+  console.log(`    (first task after the next frame, an upper bound: p50 ${f(percentile(nextTaskMs, 50))} ms, p95 ${f(percentile(nextTaskMs, 95))} ms)`);
   console.log(`  answer tap → stored in IndexedDB: p50 ${f(percentile(answerMs, 50))} ms, p95 ${f(p95a)} ms — target ≤ 20 ms ${p95a <= 20 ? 'MET' : 'NOT met'}`);
   console.log(`  (every attempt write, answers and moves: p50 ${f(percentile(writeMs, 50))} ms, p95 ${f(percentile(writeMs, 95))} ms, n=${writeMs.length})`);
   console.log(`  offline reload → question on screen (${onScreen}): ${reloads.join(', ')} ms — target ≤ 1,500 ms ${worstReload <= 1500 ? 'MET' : 'NOT met'}`);

@@ -455,7 +455,9 @@ export function TestDialog({
             {slot && question ? (
               <>
                 <div className={classes.qHeader}>
-                  <Text fw={700} data-testid="question-number">
+                  {/* A new element per question, named for the Element Timing API: its paint time
+                      is how long a move took to show (scripts/bench-exam-chromium.ts). */}
+                  <Text key={slot.qid} fw={700} data-testid="question-number" {...{ elementtiming: 'question-number' }}>
                     {t('questionN', { n: slot.n })}
                   </Text>
                   <Text size="sm" c="dimmed">
