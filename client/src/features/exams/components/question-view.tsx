@@ -1,4 +1,4 @@
-import { Stack, Textarea, TextInput } from '@mantine/core';
+import { Textarea, TextInput } from '@mantine/core';
 import { memo, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TestQuestion } from '../../../../../sync-protocol/src/sync/qs-detail';
@@ -50,7 +50,7 @@ function QuestionViewBody({
   const name = useId();
 
   return (
-    <Stack gap="md" style={{ fontSize }}>
+    <div className={classes.qBody} style={{ fontSize }}>
       <RichHtml html={view.q} className={classes.qText} />
       {question.qt === 'mcq1' && (
         <div role="radiogroup" aria-label={t('chooseOne')} className={classes.choices}>
@@ -101,6 +101,6 @@ function QuestionViewBody({
           onChange={(e) => onAnswer(e.currentTarget.value)}
         />
       )}
-    </Stack>
+    </div>
   );
 }

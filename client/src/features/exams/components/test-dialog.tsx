@@ -456,13 +456,14 @@ export function TestDialog({
               <>
                 <div className={classes.qHeader}>
                   {/* A new element per question, named for the Element Timing API: its paint time
-                      is how long a move took to show (scripts/bench-exam-chromium.ts). */}
-                  <Text key={slot.qid} fw={700} data-testid="question-number" {...{ elementtiming: 'question-number' }}>
+                      is how long a move took to show (scripts/bench-exam-chromium.ts). Plain
+                      elements here: this is drawn on every move. */}
+                  <p key={slot.qid} className={classes.qNumber} data-testid="question-number" {...{ elementtiming: 'question-number' }}>
                     {t('questionN', { n: slot.n })}
-                  </Text>
-                  <Text size="sm" c="dimmed">
+                  </p>
+                  <p className={classes.qMeta}>
                     {t('sectionLabel', { section: partLabel(slot.part, t) })} · {t('marksInfo', { mpq: slot.part.mpq, nm: slot.part.nm })}
-                  </Text>
+                  </p>
                 </div>
                 <QuestionView
                   key={`${slot.qid}-${lang}-${cleared}`}
