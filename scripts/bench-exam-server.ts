@@ -50,7 +50,8 @@ async function serveApp() {
   const dir = mkdtempSync(path.join(tmpdir(), 'pm-bench-exam-'));
   const config = loadConfig(parseEnv({ DATA_DIR: dir, LOG_LEVEL: 'silent' }));
   const log = createLogger('silent');
-  const database = openDatabase(config.dataDir);
+  // As the server opens it (server/src/index.ts): checkpoints on a worker thread.
+  const database = openDatabase(config.dataDir, { backgroundCheckpoints: { onError: (message) => console.error(message) } });
   await seedDatabase(database.db);
   const db = database.db;
   const deps = { db, config, outbox: createLocalOutbox(db, log), rates: createRateLimits(db), log, events: createEventBus() };

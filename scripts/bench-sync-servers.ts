@@ -28,7 +28,8 @@ import { serveApp } from '../server/src/serve';
 const dir = mkdtempSync(path.join(tmpdir(), 'pm-bench-sync-'));
 const config = loadConfig(parseEnv({ DATA_DIR: dir, LOG_LEVEL: 'info' }));
 const log = createLogger('info');
-const database = openDatabase(config.dataDir);
+// As the server opens it (server/src/index.ts): checkpoints on a worker thread.
+const database = openDatabase(config.dataDir, { backgroundCheckpoints: { onError: (message) => log.error({ message }, 'background checkpoint failed') } });
 await seedDatabase(database.db);
 const deps: Deps = { db: database.db, config, outbox: createLocalOutbox(database.db, log), rates: createRateLimits(database.db), log, events: createEventBus() };
 const db = database.db;

@@ -18,7 +18,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 async function main() {
   const config = loadConfig(parseEnv());
   const log = createLogger(config.LOG_LEVEL);
-  const database = openDatabase(config.dataDir);
+  const database = openDatabase(config.dataDir, { backgroundCheckpoints: { onError: (message) => log.error({ message }, 'background checkpoint failed') } });
   const { seeded } = await seedDatabase(database.db);
   log.info({ dataDir: config.dataDir, seeded }, seeded ? 'database seeded from fixtures' : 'database ready');
 

@@ -3,22 +3,32 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { type Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer } from './checkpointer';
 import * as schema from './schema';
 
-export type DB = BetterSQLite3Database<typeof schema>;
+/** Drizzle over better-sqlite3; `$client` is the better-sqlite3 connection (one per process). */
+export type DB = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 /** A transaction handle has the same query API as the database. */
 export type Tx = Parameters<Parameters<DB['transaction']>[0]>[0];
 export type Conn = DB | Tx;
 
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
-export type Database_ = { db: DB; close: () => void; file: string };
+export type Database_ = { db: DB; close: () => void; file: string; checkpointer: Checkpointer | null };
+
+export type OpenOptions = {
+  /**
+   * Checkpoints on a worker thread (db/checkpointer.ts) instead of the request thread: what the
+   * server does. Tests leave it off (SQLite's automatic checkpoint then runs as usual).
+   */
+  backgroundCheckpoints?: { onError: (message: string) => void };
+};
 
 /**
  * Opens (creating if needed) the SQLite database in `dataDir`, sets WAL, foreign keys and a busy
  * timeout, and applies the committed migrations.
  */
-export function openDatabase(dataDir: string): Database_ {
+export function openDatabase(dataDir: string, options: OpenOptions = {}): Database_ {
   const file = path.join(dataDir, 'app.db');
   const sqlite = new Database(file);
   sqlite.pragma('journal_mode = WAL');
@@ -32,10 +42,20 @@ export function openDatabase(dataDir: string): Database_ {
   const db = drizzle(sqlite, { schema });
   migrate(db, { migrationsFolder });
   db.insert(schema.revisionCounter).values({ id: 1, value: 0 }).onConflictDoNothing().run();
+  let checkpointer: Checkpointer | null = null;
+  if (options.backgroundCheckpoints) {
+    sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
+    // After a burst the WAL file shrinks back to this once a checkpoint has caught up.
+    sqlite.pragma('journal_size_limit = 67108864');
+    checkpointer = startCheckpointer(file, options.backgroundCheckpoints.onError);
+  }
   return {
     db,
     file,
+    checkpointer,
     close: () => {
+      checkpointer?.stop();
+      checkpointer = null;
       if (sqlite.open) sqlite.close();
     },
   };

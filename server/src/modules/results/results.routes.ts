@@ -18,7 +18,7 @@ export function resultRoutes(app: Hono<AppEnv>, deps: Deps) {
   const rescored = results.scoreUnscored(deps);
   if (rescored > 0) deps.log.warn({ rescored }, 'submitted attempts without a result were scored');
   route(app, deps, 'POST /question/submitUserResponse', async (c) =>
-    c.json(results.submit(deps, principalOf(c), await parseJson(c, submissionSchema))),
+    c.json(await results.submit(deps, principalOf(c), await parseJson(c, submissionSchema))),
   );
   route(app, deps, 'GET /question/getExamResult', (c) => c.json(results.getExamResult(deps, principalOf(c), parseQuery(c, resultQuerySchema).qsid)));
   route(app, deps, 'GET /question/getRank', (c) => c.json(results.rank(deps, principalOf(c), parseQuery(c, resultQuerySchema).qsid)));

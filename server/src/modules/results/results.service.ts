@@ -202,7 +202,7 @@ function response(db: DB, row: ResultRow, set: typeof questionSet.$inferSelect |
  * submitted attempt of the caller with a server-chosen id, stored and scored through the push
  * path of replication (so it is the same attempt and result a device would sync).
  */
-export function submit(deps: Deps, me: Principal, input: Submission): ExamResultResponse {
+export async function submit(deps: Deps, me: Principal, input: Submission): Promise<ExamResultResponse> {
   registerScoring();
   const q = queries(deps.db);
   const set = q.setRow.get({ id: input.qsid });
@@ -226,7 +226,7 @@ export function submit(deps: Deps, me: Principal, input: Submission): ExamResult
     updatedAt: now,
     _deleted: false,
   };
-  pushTestSummaries(deps, me, [{ newDocumentState: doc, assumedMasterState: null }]);
+  await pushTestSummaries(deps, me, [{ newDocumentState: doc, assumedMasterState: null }]);
   const row = q.resultOfAttempt.get({ attemptId: doc.id });
   if (!row) throw new Error('submission was not scored');
   return { success: true, msg: MSG.testSubmitted, ...response(deps.db, row, set) };

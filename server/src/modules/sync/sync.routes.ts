@@ -58,6 +58,6 @@ export function syncRoutes(app: Hono<AppEnv>, deps: Deps) {
     // Overload is refused before the app sees the request (lib/overload.ts), not here: by the time
     // a handler runs, the queue in front of it has already formed.
     const rows = await parseJson(c, pushSchema);
-    return c.json(sync.pushTestSummaries(deps, principalOf(c), rows));
+    return c.json(await sync.pushTestSummaries(deps, principalOf(c), rows));
   });
 }

@@ -7,6 +7,7 @@ import type { Deps, Principal } from '../../context';
 import type { DB, Tx } from '../../db/client';
 import { attempt, examResult, questionSet, tag } from '../../db/schema';
 import { forbidden } from '../../lib/errors';
+import { groupCommit } from '../../lib/group-commit';
 import { revsOf } from '../../lib/revision';
 import { examResultDocs, qsDetailDocs, questionSetDoc, tagDoc, testSummaryDoc } from './sync.docs';
 
@@ -146,17 +147,19 @@ function preparePush(db: DB) {
  * if the device's assumed master state equals the server's (compare-and-set), else the master is
  * returned as a conflict. A submitted attempt never changes again. The owner is the caller.
  * Masters and sets are read with one query each and new attempts inserted with one statement:
- * a device pushes in batches, and per-row statements would dominate the cost.
+ * a device pushes in batches, and per-row statements would dominate the cost. The promise
+ * settles once the push is committed.
  */
-export function pushTestSummaries(
+export async function pushTestSummaries(
   deps: Deps,
   me: Principal,
   rows: { newDocumentState: TestSummaryDoc; assumedMasterState?: TestSummaryDoc | null | undefined }[],
-): TestSummaryDoc[] {
-  const now = Date.now();
+): Promise<TestSummaryDoc[]> {
   let scored = false;
   let changed = false;
-  const conflicts = deps.db.transaction((tx) => {
+  // Pushes arriving together share one transaction (lib/group-commit.ts); each is all or nothing.
+  const conflicts = await groupCommit(deps.db)((tx) => {
+    const now = Date.now();
     const out: TestSummaryDoc[] = [];
     const q = pushQueries(deps.db);
     const masters = new Map<string, typeof attempt.$inferSelect>();

@@ -305,6 +305,38 @@ describe('one person cannot reach another person’s replica', () => {
   });
 });
 
+describe('pushes arriving together (group commit)', () => {
+  test('share a transaction, yet each is all or nothing: a refused push changes nothing and the others are stored', async () => {
+    const theirs = attemptDoc();
+    await push(learner, [{ newDocumentState: theirs, assumedMasterState: null }]);
+    const before = h.deps.db.select().from(attempt).where(eq(attempt.id, theirs.id)).get();
+    const mine = Array.from({ length: 6 }, () => attemptDoc());
+    const [a, b, c, d, e, f] = mine;
+    const answers = await Promise.all([
+      push(editor, [{ newDocumentState: a!, assumedMasterState: null }]),
+      // Two new attempts and then another person's: the whole push is refused.
+      push(editor, [
+        { newDocumentState: b!, assumedMasterState: null },
+        { newDocumentState: c!, assumedMasterState: null },
+        { newDocumentState: { ...theirs, index: 7 }, assumedMasterState: theirs },
+      ]),
+      push(editor, [{ newDocumentState: d!, assumedMasterState: null }]),
+      push(learner, [
+        { newDocumentState: e!, assumedMasterState: null },
+        { newDocumentState: f!, assumedMasterState: null },
+      ]),
+    ]);
+    expect(answers.map((r) => r.status)).toEqual([200, 403, 200, 200]);
+    const stored = (id: string) => h.deps.db.select({ personId: attempt.personId }).from(attempt).where(eq(attempt.id, id)).get()?.personId;
+    expect(mine.map((m) => stored(m.id))).toEqual(['demo-editor', undefined, undefined, 'demo-editor', 'demo-learner', 'demo-learner']);
+    expect(h.deps.db.select().from(attempt).where(eq(attempt.id, theirs.id)).get()).toEqual(before);
+    // Revisions stay unique and in commit order.
+    const revs = [a!, d!, e!, f!].map((m) => h.deps.db.select({ rev: attempt.rev }).from(attempt).where(eq(attempt.id, m.id)).get()!.rev);
+    expect([...revs].sort((x, y) => x - y)).toEqual(revs);
+    expect(new Set(revs).size).toBe(4);
+  });
+});
+
 describe('stream', () => {
   test('starts with RESYNC, names changed collections, and only a person’s own changes reach them', async () => {
     const ac = new AbortController();

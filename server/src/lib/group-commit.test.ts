@@ -1,0 +1,113 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { type Database_, openDatabase } from '../db/client';
+import { groupCommit, MAX_GROUP } from './group-commit';
+
+let dir: string;
+let database: Database_;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'pm-group-commit-'));
+  database = openDatabase(dir);
+  database.db.run(sql`create table t (k text primary key, n integer not null)`);
+});
+afterEach(() => {
+  database.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const rows = () => database.db.all<{ k: string; n: number }>(sql`select k, n from t order by rowid`);
+/** How many transactions SQLite committed: the data version another connection would see changes. */
+function commits(run: () => Promise<unknown>) {
+  const sqlite = database.db.$client;
+  let n = 0;
+  const original = sqlite.transaction.bind(sqlite);
+  sqlite.transaction = ((fn: (...a: unknown[]) => unknown) => {
+    const t = original(fn);
+    const wrapped = Object.assign((...a: unknown[]) => (n++, t(...a)), t);
+    for (const mode of ['deferred', 'immediate', 'exclusive'] as const) wrapped[mode] = (...a: unknown[]) => (n++, t[mode](...a));
+    return wrapped;
+  }) as typeof sqlite.transaction;
+  return run().finally(() => (sqlite.transaction = original)).then(() => n);
+}
+
+test('jobs that arrive together commit in one transaction, in arrival order, each seeing the ones before it', async () => {
+  const commit = groupCommit(database.db);
+  const n = await commits(() =>
+    Promise.all(
+      ['a', 'b', 'c'].map((k, i) =>
+        commit((tx) => {
+          tx.run(sql`insert into t (k, n) values (${k}, ${i})`);
+          return tx.all<{ k: string }>(sql`select k from t`).map((r) => r.k);
+        }),
+      ),
+    ).then((seen) => expect(seen).toEqual([['a'], ['a', 'b'], ['a', 'b', 'c']])),
+  );
+  expect(n).toBe(1);
+  expect(rows()).toEqual([
+    { k: 'a', n: 0 },
+    { k: 'b', n: 1 },
+    { k: 'c', n: 2 },
+  ]);
+});
+
+test('a job that throws rolls back its own writes only; its caller gets its error, the others commit', async () => {
+  const commit = groupCommit(database.db);
+  const results = await Promise.allSettled([
+    commit((tx) => tx.run(sql`insert into t (k, n) values ('a', 1)`)),
+    commit((tx) => {
+      tx.run(sql`insert into t (k, n) values ('b', 2)`);
+      throw new Error('job b failed');
+    }),
+    // A constraint error of SQLite itself, after this job's first write.
+    commit((tx) => {
+      tx.run(sql`insert into t (k, n) values ('c', 3)`);
+      tx.run(sql`insert into t (k, n) values ('a', 4)`);
+    }),
+    commit((tx) => tx.run(sql`insert into t (k, n) values ('d', 5)`)),
+  ]);
+  expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
+  expect((results[1] as PromiseRejectedResult).reason).toEqual(new Error('job b failed'));
+  expect(String(((results[2] as PromiseRejectedResult).reason as Error).cause)).toMatch(/UNIQUE/);
+  expect(rows()).toEqual([
+    { k: 'a', n: 1 },
+    { k: 'd', n: 5 },
+  ]);
+});
+
+test('when the group cannot commit, every job of it fails and nothing of it is stored', async () => {
+  const commit = groupCommit(database.db);
+  const results = await Promise.allSettled([
+    commit((tx) => tx.run(sql`insert into t (k, n) values ('a', 1)`)),
+    // Ends the transaction under the group's feet: its savepoint is gone, so is the group.
+    commit((tx) => tx.run(sql`rollback`)),
+    commit((tx) => tx.run(sql`insert into t (k, n) values ('c', 3)`)),
+  ]);
+  expect(results.every((r) => r.status === 'rejected')).toBe(true);
+  expect(rows()).toEqual([]);
+  // The committer goes on working afterwards.
+  await commit((tx) => tx.run(sql`insert into t (k, n) values ('e', 1)`));
+  expect(rows()).toEqual([{ k: 'e', n: 1 }]);
+});
+
+test(`more than ${MAX_GROUP} jobs at once are split into groups of at most ${MAX_GROUP}, all in order`, async () => {
+  const commit = groupCommit(database.db);
+  const total = MAX_GROUP * 2 + 5;
+  const n = await commits(() => Promise.all(Array.from({ length: total }, (_, i) => commit((tx) => tx.run(sql`insert into t (k, n) values (${`k${i}`}, ${i})`)))));
+  expect(n).toBe(3);
+  expect(rows().map((r) => r.n)).toEqual(Array.from({ length: total }, (_, i) => i));
+});
+
+test('a job queued after a group has started goes into the next group', async () => {
+  const commit = groupCommit(database.db);
+  let later: Promise<unknown> | undefined;
+  await commit((tx) => {
+    tx.run(sql`insert into t (k, n) values ('first', 1)`);
+    later = commit((tx2) => tx2.run(sql`insert into t (k, n) values ('second', 2)`));
+  });
+  expect(rows()).toEqual([{ k: 'first', n: 1 }]);
+  await later;
+  expect(rows().map((r) => r.k)).toEqual(['first', 'second']);
+});
