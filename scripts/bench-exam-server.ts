@@ -131,7 +131,8 @@ async function serveApp() {
 async function drive() {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const child = fork(fileURLToPath(import.meta.url), [], {
-    execArgv: ['--import', 'tsx', ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [])],
+    // The server's V8 flag as npm start gives it (scripts/start.mjs, SERVER_NODE_FLAGS).
+    execArgv: ['--max-semi-space-size=32', '--import', 'tsx', ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [])],
     env: { ...process.env, BENCH_EXAM_ROLE: 'server' },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     cwd: path.dirname(here),
