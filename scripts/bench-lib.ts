@@ -22,7 +22,8 @@ export function freePort(): Promise<number> {
 export async function startAppServer(dataDir: string): Promise<{ base: string; proc: ChildProcess; stop: () => void }> {
   if (!existsSync(path.join(root, 'dist/index.html'))) spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
   const port = await freePort();
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/src/index.ts'], {
+  // With the server's V8 flag as npm start gives it (scripts/start.mjs, SERVER_NODE_FLAGS).
+  const proc = spawn(process.execPath, ['--max-semi-space-size=32', '--import', 'tsx', 'server/src/index.ts'], {
     cwd: root,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'inherit'],
