@@ -1,5 +1,6 @@
-import { memo, useCallback, useEffect, useRef } from 'react';
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useStableCallback } from '../../../hooks/use-stable-callback';
 import { countStates, type Attempt, PALETTE_STATES, type PaletteState, type Part, paletteState, type Slot } from '../lib/test-engine';
 import classes from './test-dialog.module.css';
 
@@ -68,11 +69,7 @@ export function QuestionPalette({
 }) {
   const { t } = useTranslation('exam');
   // A stable callback for the memoised buttons.
-  const pick = useRef(onPick);
-  useEffect(() => {
-    pick.current = onPick;
-  }, [onPick]);
-  const stablePick = useCallback((i: number) => pick.current(i), []);
+  const stablePick = useStableCallback(onPick);
   return (
     <nav aria-label={t('palette')}>
       {parts.map((part) => (

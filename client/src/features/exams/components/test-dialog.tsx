@@ -1,9 +1,10 @@
 import { ActionIcon, Button, Group, SegmentedControl, Text, Tooltip } from '@mantine/core';
 import { IconLayoutSidebarRight, IconMinus, IconPlus, IconX } from '@tabler/icons-react';
-import { memo, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { getSyncStatus, subscribeSyncStatus } from '../../../db/sync-status';
+import { useStableCallback } from '../../../hooks/use-stable-callback';
 import { api } from '../../../lib/api-client';
 import { useAttemptView } from '../hooks/use-attempt-writer';
 import type { QuestionSet } from '../hooks/use-test-data';
@@ -64,15 +65,6 @@ function useParticipants(qsid: string, online: boolean): number | null {
     };
   }, [qsid, online]);
   return online ? p : null;
-}
-
-/** A callback that never changes identity and always runs the newest `fn` (for memoised children). */
-function useStableCallback<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R {
-  const ref = useRef(fn);
-  useLayoutEffect(() => {
-    ref.current = fn;
-  });
-  return useCallback((...args: A) => ref.current(...args), []);
 }
 
 /** Section tabs with their answered counts; memoised: a move within a section does not redraw them. */
@@ -393,16 +385,8 @@ export function TestDialog({
   );
 
   // Stable, so the memoised header does not re-render with every change of the attempt.
-  const submitRef = useRef(submit);
-  useEffect(() => {
-    submitRef.current = submit;
-  }, [submit]);
-  const onTimeUp = useCallback(() => void submitRef.current(true), []);
-  const closeRef = useRef(onClose);
-  useEffect(() => {
-    closeRef.current = onClose;
-  }, [onClose]);
-  const close = useCallback(() => closeRef.current(), []);
+  const onTimeUp = useStableCallback(() => void submit(true));
+  const close = useStableCallback(onClose);
 
   // While the learner reads, the next and the previous question are prepared (their HTML made
   // safe), so that moving to them does only the drawing.

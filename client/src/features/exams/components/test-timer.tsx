@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useStableCallback } from '../../../hooks/use-stable-callback';
 import { serverClock } from '../../../db/server-clock';
 import { clockParts, remainingSeconds, timerTone } from '../lib/test-engine';
 import classes from './test-dialog.module.css';
@@ -13,10 +14,7 @@ export function TestTimer({ st, durationS, onTimeUp }: { st: number; durationS: 
   const { t } = useTranslation('exam');
   const [remaining, setRemaining] = useState(() => remainingSeconds(st, durationS, serverClock.now()));
   const fired = useRef(false);
-  const timeUp = useRef(onTimeUp);
-  useEffect(() => {
-    timeUp.current = onTimeUp;
-  }, [onTimeUp]);
+  const timeUp = useStableCallback(onTimeUp);
 
   useEffect(() => {
     const tick = () => {
@@ -24,13 +22,13 @@ export function TestTimer({ st, durationS, onTimeUp }: { st: number; durationS: 
       setRemaining(r);
       if (r === 0 && !fired.current) {
         fired.current = true;
-        timeUp.current();
+        timeUp();
       }
     };
     tick();
     const id = window.setInterval(tick, 1000);
     return () => window.clearInterval(id);
-  }, [st, durationS]);
+  }, [st, durationS, timeUp]);
 
   const { h, m, s } = clockParts(remaining);
   return (
