@@ -10,6 +10,7 @@ import { attempt, examResult, person, question, questionSet, revisionCounter } f
 import { logActivity } from '../../lib/activity';
 import { badRequest, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
+import { rawStatement, rowEncoder } from '../../lib/raw-statement';
 import { nextRev } from '../../lib/revision';
 import { setView } from '../questions/question-sets.service';
 import { examResultDocs, questionIdsOf } from '../sync/sync.docs';
@@ -53,29 +54,33 @@ function prepare(db: DB) {
       .where(eq(revisionCounter.id, 1))
       .returning({ value: revisionCounter.value })
       .prepare(),
-    insert: db
-      .insert(examResult)
-      .values({
-        id: P('id'),
-        personId: P('personId'),
-        qsid: P('qsid'),
-        attemptId: P('attemptId'),
-        marks: P('marks'),
-        outOf: P('outOf'),
-        userRes: P('userRes'),
-        totalMarks: P('totalMarks'),
-        total: P('total'),
-        late: P('late'),
-        pending: P('pending'),
-        maxOf: P('maxOf'),
-        submittedAt: P('submittedAt'),
-        elapsed: P('elapsed'),
-        et: P('et'),
-        createdAt: P('createdAt'),
-        rev: P('rev'),
-      })
-      .onConflictDoNothing({ target: examResult.attemptId })
-      .prepare(),
+    // Run by better-sqlite3 with values encoded once (lib/raw-statement.ts).
+    insert: rawStatement(
+      db,
+      db
+        .insert(examResult)
+        .values({
+          id: P('id'),
+          personId: P('personId'),
+          qsid: P('qsid'),
+          attemptId: P('attemptId'),
+          marks: P('marks'),
+          outOf: P('outOf'),
+          userRes: P('userRes'),
+          totalMarks: P('totalMarks'),
+          total: P('total'),
+          late: P('late'),
+          pending: P('pending'),
+          maxOf: P('maxOf'),
+          submittedAt: P('submittedAt'),
+          elapsed: P('elapsed'),
+          et: P('et'),
+          createdAt: P('createdAt'),
+          rev: P('rev'),
+        })
+        .onConflictDoNothing({ target: examResult.attemptId }),
+    ),
+    encodeResult: rowEncoder(examResult),
     resultOfAttempt: db.select().from(examResult).where(eq(examResult.attemptId, P('attemptId'))).prepare(),
     schemes: new LRUCache<string, Scheme>({ max: 1000 }),
   };
@@ -125,8 +130,7 @@ function storeScore(row: AttemptRow, ctx: SubmittedContext): boolean {
   const submittedAt = row.submittedAt ?? ctx.now;
   const q = queries(ctx.db);
   const rev = q.rev.get()!.value;
-  // JSON and boolean columns are encoded by Drizzle (placeholders of an insert go through them).
-  const result = q.insert.run({
+  const result = q.insert.run(q.encodeResult({
     id: randomUUID(),
     personId: row.personId,
     qsid: row.qsid,
@@ -145,7 +149,7 @@ function storeScore(row: AttemptRow, ctx: SubmittedContext): boolean {
     et: Math.floor(Math.min(submittedAt, ctx.now) / 1000),
     createdAt: ctx.now,
     rev,
-  });
+  }));
   return result.changes > 0;
 }
 

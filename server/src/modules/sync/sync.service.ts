@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { and, asc, Column, eq, getTableColumns, gt, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gt, sql } from 'drizzle-orm';
 import type { CollectionName, PullResponse } from '../../../../sync-protocol/src/sync/envelopes';
 import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
 import { MSG } from '../../../../sync-protocol/src/messages';
@@ -8,6 +8,7 @@ import type { DB, Tx } from '../../db/client';
 import { attempt, examResult, questionSet, tag } from '../../db/schema';
 import { forbidden } from '../../lib/errors';
 import { groupCommit } from '../../lib/group-commit';
+import { rawStatement, rowEncoder } from '../../lib/raw-statement';
 import { revsOf } from '../../lib/revision';
 import { examResultDocs, qsDetailDocs, questionSetDoc, tagDoc, testSummaryDoc } from './sync.docs';
 
@@ -98,30 +99,20 @@ function pushQueries(db: DB) {
 }
 function preparePush(db: DB) {
   type Row = typeof attempt.$inferSelect;
-  const table = getTableColumns(attempt);
   // Every column gets a placeholder, so that a column added later is written too (the row built
-  // below must have every column: its type is the table's row type).
-  const cols = Object.keys(table) as (keyof Row)[];
-  // Placeholders wrapped in sql`` reach SQLite as given. Drizzle's own per-value path (a Param per
-  // column, matched and encoded on every run) cost a third as much as the inserts themselves, so
-  // values are encoded once here instead, only for columns whose encoding is not the identity
-  // (JSON, boolean): found from the columns, so a column added later is encoded alike.
+  // below must have every column: its type is the table's row type). Run by better-sqlite3 with
+  // values encoded once (lib/raw-statement.ts).
+  const cols = Object.keys(getTableColumns(attempt)) as (keyof Row)[];
   const P = (n: string) => sql`${sql.placeholder(n)}`;
-  const encoded = cols.filter((c) => table[c].mapToDriverValue !== Column.prototype.mapToDriverValue);
-  const encode = (row: Row): Record<string, unknown> => {
-    const out: Record<string, unknown> = { ...row };
-    for (const c of encoded) out[c] = row[c] === null ? null : table[c].mapToDriverValue(row[c] as never);
-    return out;
-  };
-  const insert = db
-    .insert(attempt)
-    .values(Object.fromEntries(cols.map((c) => [c, P(c)])) as unknown as typeof attempt.$inferInsert)
-    .prepare();
-  const update = db
-    .update(attempt)
-    .set(Object.fromEntries(cols.filter((c) => c !== 'id').map((c) => [c, P(c)])))
-    .where(eq(attempt.id, P('id')))
-    .prepare();
+  const encode = rowEncoder(attempt);
+  const insert = rawStatement(db, db.insert(attempt).values(Object.fromEntries(cols.map((c) => [c, P(c)])) as unknown as typeof attempt.$inferInsert));
+  const update = rawStatement(
+    db,
+    db
+      .update(attempt)
+      .set(Object.fromEntries(cols.filter((c) => c !== 'id').map((c) => [c, P(c)])))
+      .where(eq(attempt.id, P('id'))),
+  );
   return {
     // All masters of a batch in one statement: the ids go in as one JSON array (SQLite's
     // json_each; PostgreSQL would take `= any($1)`).
