@@ -16,6 +16,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from './server-flags.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 /** Concurrent connections: enough to keep the server busy (more only queues on its one thread). */
@@ -131,8 +132,8 @@ async function serveApp() {
 async function drive() {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const child = fork(fileURLToPath(import.meta.url), [], {
-    // The server's V8 flag as npm start gives it (scripts/start.mjs, SERVER_NODE_FLAGS).
-    execArgv: ['--max-semi-space-size=32', '--import', 'tsx', ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [])],
+    // The server's V8 flags as npm start gives them.
+    execArgv: [...SERVER_NODE_FLAGS, '--import', 'tsx', ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [])],
     env: { ...process.env, BENCH_EXAM_ROLE: 'server' },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     cwd: path.dirname(here),

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from './server-flags.mjs';
 import { chromium, type Browser } from '@playwright/test';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -22,8 +23,8 @@ export function freePort(): Promise<number> {
 export async function startAppServer(dataDir: string): Promise<{ base: string; proc: ChildProcess; stop: () => void }> {
   if (!existsSync(path.join(root, 'dist/index.html'))) spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
   const port = await freePort();
-  // With the server's V8 flag as npm start gives it (scripts/start.mjs, SERVER_NODE_FLAGS).
-  const proc = spawn(process.execPath, ['--max-semi-space-size=32', '--import', 'tsx', 'server/src/index.ts'], {
+  // With the server's V8 flags as npm start gives them.
+  const proc = spawn(process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', 'server/src/index.ts'], {
     cwd: root,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'inherit'],

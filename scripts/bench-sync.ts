@@ -15,11 +15,12 @@
 import { fork } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from './server-flags.mjs';
 import http from 'node:http';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-// The servers' V8 flag as npm start gives it (scripts/start.mjs, SERVER_NODE_FLAGS).
-const child = fork(path.join(here, 'bench-sync-servers.ts'), [], { execArgv: ['--max-semi-space-size=32', '--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+// The servers' V8 flags as npm start gives them.
+const child = fork(path.join(here, 'bench-sync-servers.ts'), [], { execArgv: [...SERVER_NODE_FLAGS, '--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
 type Ready = { ports: { app: number; bare: number }; tokens: string[]; learnerToken: string };
 const ready = await new Promise<Ready>((resolve, reject) => {
   child.on('message', (m: { ready?: boolean } & Partial<Ready>) => {

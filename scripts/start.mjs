@@ -5,6 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from './server-flags.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
@@ -28,11 +29,8 @@ if (!existsSync(built) || statSync(built).mtimeMs < sources) {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
-// A larger young generation for the server: a request allocates its parsed body and documents,
-// and with V8's default semi-space (16 MB) the many small collections under a submission storm
-// cost about a tenth of the server's time (bench:exam). The same flag is in the benches' forks.
-const SERVER_NODE_FLAGS = '--max-semi-space-size=32';
-const env = { ...process.env, NODE_OPTIONS: [process.env.NODE_OPTIONS, SERVER_NODE_FLAGS].filter(Boolean).join(' ') };
+// The server's V8 flags (scripts/server-flags.mjs), through NODE_OPTIONS to the node tsx starts.
+const env = { ...process.env, NODE_OPTIONS: [process.env.NODE_OPTIONS, ...SERVER_NODE_FLAGS].filter(Boolean).join(' ') };
 const server = spawn(bin('tsx'), [path.join(root, 'server', 'src', 'index.ts')], { cwd: process.cwd(), stdio: 'inherit', env });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => server.kill(sig));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));

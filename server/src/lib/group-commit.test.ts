@@ -19,7 +19,7 @@ afterEach(() => {
 });
 
 const rows = () => database.db.all<{ k: string; n: number }>(sql`select k, n from t order by rowid`);
-/** How many transactions SQLite committed: the data version another connection would see changes. */
+/** How many top-level transactions `run` opened on the connection (better-sqlite3's transaction() calls). */
 function commits(run: () => Promise<unknown>) {
   const sqlite = database.db.$client;
   let n = 0;
