@@ -278,8 +278,10 @@ async function drive() {
     for (const r of rows) {
       console.log(`${r.mode.name.padEnd(32)} ${r.rate.toFixed(0).padStart(6)} submissions/s scored and stored   (${r.done} accepted, ${r.overload} retried after 429/503, ${r.failed} failed)`);
     }
-    const headline = rows[0]!.rate;
-    console.log(`\ntarget ≥ 2,000 submissions/s, one attempt per push: ${headline >= 2000 ? 'met' : 'NOT met'} (${headline.toFixed(0)}/s)`);
+    const headline = rows.find((r) => r.mode === modes[0])?.rate;
+    if (headline !== undefined) {
+      console.log(`\ntarget ≥ 2,000 submissions/s, one attempt per push: ${headline >= 2000 ? 'met' : 'NOT met'} (${headline.toFixed(0)}/s)`);
+    }
     console.log(`stored: ${stored} results for ${accepted} accepted submissions, ${after.attempts - before.attempts} attempts (exactly one each: ${stored === accepted && after.attempts - before.attempts === accepted ? 'yes' : 'NO'})`);
     if (stored !== accepted) process.exitCode = 1;
   } finally {

@@ -1,9 +1,13 @@
 import type { Hono } from 'hono';
+import { z } from 'zod';
 import { evaluateSchema, participantsQuerySchema, pendingQuerySchema, resultQuerySchema, submissionSchema } from '../../../../sync-protocol/src/result';
 import type { AppEnv, Deps } from '../../context';
 import { parseJson, parseQuery } from '../../lib/http';
 import { principalOf, route } from '../../lib/route';
 import * as results from './results.service';
+
+/** Compiled ahead of time by zod (see sync.routes' pushSchema): every online submission is validated with it. */
+const submission = z.compile(submissionSchema);
 
 /**
  * Submissions and results. Registering these routes also registers scoring with the push path of
@@ -18,7 +22,7 @@ export function resultRoutes(app: Hono<AppEnv>, deps: Deps) {
   const rescored = results.scoreUnscored(deps);
   if (rescored > 0) deps.log.warn({ rescored }, 'submitted attempts without a result were scored');
   route(app, deps, 'POST /question/submitUserResponse', async (c) =>
-    c.json(await results.submit(deps, principalOf(c), await parseJson(c, submissionSchema))),
+    c.json(await results.submit(deps, principalOf(c), await parseJson(c, submission))),
   );
   route(app, deps, 'GET /question/getExamResult', (c) => c.json(results.getExamResult(deps, principalOf(c), parseQuery(c, resultQuerySchema).qsid)));
   route(app, deps, 'GET /question/getRank', (c) => c.json(results.rank(deps, principalOf(c), parseQuery(c, resultQuerySchema).qsid)));
