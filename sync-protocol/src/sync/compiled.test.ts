@@ -4,6 +4,9 @@ import { MAX_ANSWERS, submissionSchema } from '../result';
 import { pushRowsSchema } from './envelopes';
 import { testSummaryDocSchema } from './test-summary';
 
+// Node's global; this project's sync-protocol compiles without DOM or Node types.
+declare function structuredClone<T>(value: T): T;
+
 /*
  * The server validates its two hottest bodies (sync push of test_summary, submitUserResponse)
  * with schemas compiled by z.compile. Compiled and runtime parsing must agree on every input:
