@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { LoadingBar } from '../../components/loading-bar';
@@ -51,22 +51,38 @@ export function RootLayout() {
     setDrawerOpened((o) => !o);
   };
   const closeDrawer = () => setDrawerOpened(false);
-  // Leave first, then forget the session (after the navigation has rendered): a guarded page
-  // that saw the session vanish would remember itself as the next login's destination, and on a
-  // shared phone that is someone else's login.
+  // Leave first, then forget the session: the session goes only once /login is on screen. A
+  // guarded page that saw the session vanish would send the user to /login with the permission
+  // message (and remember itself as the next login's destination, on a shared phone someone
+  // else's). Navigation is a transition that waits for the login page's chunk, so "after a tick"
+  // is not enough: the effect below runs when the new location has been committed.
   // Replication stops and the database closes (or is erased) before the session goes.
+  const pendingLogout = useRef<{ erase: boolean } | null>(null);
+  const finishLogout = useCallback(() => {
+    const pending = pendingLogout.current;
+    if (!pending) return;
+    pendingLogout.current = null;
+    // A request in flight must not hold the logout for long.
+    const timeout = new Promise((resolve) => setTimeout(resolve, 3000));
+    void Promise.race([replica.closeForLogout({ erase: pending.erase }), timeout])
+      .catch(() => undefined)
+      .then(() => {
+        clearSession();
+        takeRedirect();
+      });
+  }, [replica]);
+  useEffect(() => {
+    if (location.pathname === paths.login) finishLogout();
+  }, [location.pathname, finishLogout]);
   const logout = ({ erase = false }: { erase?: boolean } = {}) => {
+    pendingLogout.current = { erase };
+    if (location.pathname === paths.login) {
+      finishLogout();
+      return;
+    }
     void navigate(paths.login);
-    setTimeout(() => {
-      // A request in flight must not hold the logout for long.
-      const timeout = new Promise((resolve) => setTimeout(resolve, 3000));
-      void Promise.race([replica.closeForLogout({ erase }), timeout])
-        .catch(() => undefined)
-        .then(() => {
-          clearSession();
-          takeRedirect();
-        });
-    }, 0);
+    // Should the login page never arrive (its chunk failing to load), the session goes anyway.
+    setTimeout(finishLogout, 5000);
   };
 
   return (
