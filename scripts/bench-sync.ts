@@ -17,6 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SERVER_NODE_FLAGS } from './server-flags.mjs';
 import http from 'node:http';
+import { buildRequest, RawConnection } from './raw-http';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // The servers' V8 flags as npm start gives them.
@@ -178,12 +179,22 @@ try {
     pushRounds.push({ app: a.rate, bare: b.rate, appCpu: a.cpuPerDoc, bareCpu: b.cpuPerDoc, errors: a.errors + b.errors });
   }
   // ---- storm ----
-  const storm = ready.tokens.map((token) => ({ token, doc: attempt('SUBMITTED') }));
+  // Each device has its own connection and its request's bytes built before the storm
+  // (scripts/raw-http.ts): the generator must reach 1,000 devices at once without its own client
+  // code becoming the queue it measures.
+  const pushPath = '/api/sync/v1/test_summary/push';
+  const storm = ready.tokens.map((token) => {
+    const doc = attempt('SUBMITTED');
+    const body = JSON.stringify([{ newDocumentState: doc, assumedMasterState: null }]);
+    return { doc, request: buildRequest('POST', `127.0.0.1:${ready.ports.app}`, pushPath, { ...H, authorization: `Bearer ${token}` }, body), conn: new RawConnection(ready.ports.app) };
+  });
   const untilStored: number[] = [];
   const requestLatencies: number[] = [];
   const fromCall: number[] = [];
   const okLatencies: number[] = [];
   const busyLatencies: number[] = [];
+  /** When each device's first request was on the wire, from the storm's start. */
+  const firstWritten: number[] = [];
   const statuses = new Map<number, number>();
   const triesPerClient = new Map<number, number>();
   let failures = 0;
@@ -192,28 +203,24 @@ try {
   const overflows0 = await listenOverflows();
   const t0 = performance.now();
   await Promise.all(
-    storm.map(async ({ token, doc }) => {
+    storm.map(async ({ request, conn }) => {
       const started = performance.now();
       for (let tries = 1; ; tries++) {
         if (tries > 20) {
           gaveUp++;
           return;
         }
-        let r: Awaited<ReturnType<typeof send>>;
+        let r: Awaited<ReturnType<typeof conn.send>>;
         const sent = performance.now();
         try {
-          r = await send(`${app}/api/sync/v1/test_summary/push`, {
-            method: 'POST',
-            headers: { ...H, authorization: `Bearer ${token}` },
-            body: JSON.stringify([{ newDocumentState: doc, assumedMasterState: null }]),
-            timeoutMs: 10_000,
-          });
+          r = await conn.send(request, 10_000);
         } catch {
           failures++; // timeout, reset or refused connection: try again at once
           continue;
         }
         const now = performance.now();
         const ms = now - r.written;
+        if (tries === 1) firstWritten.push(r.written - t0);
         fromCall.push(now - sent);
         requestLatencies.push(ms);
         statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
@@ -233,6 +240,7 @@ try {
     }),
   );
   const stormSeconds = (performance.now() - t0) / 1000;
+  for (const d of storm) d.conn.destroy();
   const overflows1 = await listenOverflows();
   const stored = await new Promise<{ attempts: number; distinct: number }>((resolve) => {
     child.on('message', (m: { stored?: { attempts: number; distinct: number } }) => m.stored && resolve(m.stored));
@@ -260,6 +268,7 @@ try {
   const dropped = overflows0 === null || overflows1 === null ? 'n/a' : String(overflows1 - overflows0);
   console.log(`storm  1,000 clients, one submitted attempt each, all stored after ${stormSeconds.toFixed(2)} s`);
   console.log(`       per HTTP request (${requestLatencies.length}), from the request on the wire to the whole answer: p50 ${ms(p(requestLatencies, 0.5))}, p99 ${ms(p99)}, max ${ms(p(requestLatencies, 1))} (target p99 ≤ 250 ms: ${p99 <= 250 ? 'met' : 'NOT met'})`);
+  console.log(`         the generator had every device's first request on the wire ${ms(p(firstWritten, 1))} after the storm's start (p50 ${ms(p(firstWritten, 0.5))})`);
   console.log(`         from the load generator's call (its own delay to reach 1,000 devices included): p50 ${ms(p(fromCall, 0.5))}, p99 ${ms(p(fromCall, 0.99))}`);
   console.log(`         of which 200: p50 ${ms(p(okLatencies, 0.5))}, p99 ${ms(p(okLatencies, 0.99))}; 503: p50 ${ms(p(busyLatencies, 0.5))}, p99 ${ms(p(busyLatencies, 0.99))}`);
   console.log(`       per client until its attempt was stored (retries included): p50 ${ms(p(untilStored, 0.5))}, p99 ${ms(p(untilStored, 0.99))}, max ${ms(p(untilStored, 1))}`);
