@@ -73,7 +73,7 @@ export class RawConnection {
   private socket: net.Socket | null = null;
   private connected: Promise<void> | null = null;
   private pending: { resolve: (r: RawResponse) => void; reject: (e: Error) => void; written: number; timer: NodeJS.Timeout } | null = null;
-  private buf = Buffer.alloc(0);
+  private buf: Buffer = Buffer.alloc(0);
 
   constructor(private readonly port: number, private readonly host = '127.0.0.1') {}
 

@@ -1,5 +1,6 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAdaptorServer, type ServerType } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 
 /**
  * Connections the kernel holds for the server before it accepts them. Node's default (511) is
@@ -10,13 +11,25 @@ import { createAdaptorServer, type ServerType } from '@hono/node-server';
  */
 export const LISTEN_BACKLOG = 4096;
 
-/** `serve` of @hono/node-server with the listen queue above. */
-export function serveApp(
-  fetch: Parameters<typeof createAdaptorServer>[0]['fetch'],
-  opts: { hostname: string; port: number },
-  onListening?: (info: AddressInfo) => void,
-): ServerType {
-  const server = createAdaptorServer({ fetch });
+type Fetch = Parameters<typeof getRequestListener>[0] & {
+  /** The load shedder's check on Node's own objects (lib/overload.ts): true when it answered. */
+  refuseEarly?: (incoming: IncomingMessage, outgoing: ServerResponse) => boolean;
+};
+
+/**
+ * `serve` of @hono/node-server with the listen queue above. A fetch wrapped by the load shedder
+ * gets its check before @hono/node-server's listener builds the request (cheaper refusals).
+ */
+export function serveApp(fetch: Fetch, opts: { hostname: string; port: number }, onListening?: (info: AddressInfo) => void) {
+  const listener = getRequestListener(fetch);
+  const refuseEarly = fetch.refuseEarly;
+  const server = createServer(
+    refuseEarly
+      ? (incoming, outgoing) => {
+          if (!refuseEarly(incoming, outgoing)) void listener(incoming, outgoing);
+        }
+      : listener,
+  );
   server.listen({ host: opts.hostname, port: opts.port, backlog: LISTEN_BACKLOG }, () => onListening?.(server.address() as AddressInfo));
   return server;
 }

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { MSG } from '../../../sync-protocol/src/messages';
 import type { Logger } from './logger';
@@ -9,8 +9,10 @@ import type { Logger } from './logger';
  * a queue. A device keeps what it wanted to send (attempts live in its replica) and sends it again
  * after the delay; the requests that are admitted stay fast, and no connection is dropped.
  *
- * The decision is taken before Hono sees the request (a wrapper around `app.fetch`): a queue that
- * forms in front of the handler cannot be seen from inside it. Two signals, each cheap to read:
+ * The decision is taken before Hono sees the request (a wrapper around `app.fetch`), and under
+ * Node before @hono/node-server builds anything for it (`refuseEarly`, called by serve.ts): a
+ * queue that forms in front of the handler cannot be seen from inside it, and in a storm the cost
+ * of each refusal is what the admitted requests wait behind. Two signals, each cheap to read:
  *
  * - requests in flight: admitted and not yet answered. Most API work waits on something (token
  *   signature check and password hashing on the thread pool, files), and these requests pile up
@@ -107,6 +109,24 @@ export function createLoadMonitor(clock: LoadClock = realClock, limits: Pick<typ
 }
 
 /**
+ * Marks a Node request that the early check (`refuseEarly`) has already admitted, with whether it
+ * is still counted in flight.
+ */
+const ADMITTED = Symbol('admitted by the load monitor');
+type MarkedIncoming = IncomingMessage & { [ADMITTED]?: { counted: boolean } };
+
+/**
+ * An app's fetch wrapped by `shedOverload`. `refuseEarly` is the same decision taken on Node's own
+ * request and response objects, before @hono/node-server builds anything for the request: the
+ * server (serve.ts) calls it first, so that a refusal in a storm costs only Node's parsing and a
+ * written answer. It returns true when it answered (503); an admitted request then goes on to
+ * `fetch`, which does not count it a second time.
+ */
+export type ShedFetch<A extends unknown[]> = ((req: Request, ...rest: A) => Response | Promise<Response>) & {
+  refuseEarly: (incoming: IncomingMessage, outgoing: ServerResponse) => boolean;
+};
+
+/**
  * Wraps an app's fetch: requests under `/api/` pass the load monitor first; refused ones get a
  * 503 built without touching the app (a plain string body and header object, which
  * @hono/node-server writes straight to the socket). Static files are never refused.
@@ -114,10 +134,11 @@ export function createLoadMonitor(clock: LoadClock = realClock, limits: Pick<typ
 export function shedOverload<A extends unknown[]>(
   fetch: (req: Request, ...rest: A) => Response | Promise<Response>,
   opts: { monitor: LoadMonitor; log: Logger; headers: () => Record<string, string>; random?: () => number },
-): (req: Request, ...rest: A) => Response | Promise<Response> {
+): ShedFetch<A> {
   const { monitor, log } = opts;
   const random = opts.random ?? Math.random;
   const body = JSON.stringify({ success: false, msg: MSG.serverBusy, code: 'RATE_LIMITED' });
+  const bodyLength = String(Buffer.byteLength(body));
   // Refusals are counted and logged at most once per LOG_EVERY_MS: a line per refusal would add
   // to the load it reports.
   let refused = 0;
@@ -131,34 +152,72 @@ export function shedOverload<A extends unknown[]>(
   };
   const done = () => monitor.finished();
   const span = OVERLOAD.RETRY_AFTER_MAX_S - OVERLOAD.RETRY_AFTER_MIN_S + 1;
-  return (req, ...rest) => {
-    const url = req.url;
-    if (!url.startsWith('/api/', url.indexOf('/', url.indexOf('//') + 2))) return fetch(req, ...rest);
-    // Under @hono/node-server the env is { incoming, outgoing }; app.request() has none.
-    const incoming = (rest[0] as { incoming?: IncomingMessage } | undefined)?.incoming;
-    const reason = monitor.admit(incoming !== undefined);
-    if (reason === null) {
-      let res: Response | Promise<Response>;
-      try {
-        res = fetch(req, ...rest);
-      } catch (err) {
-        done();
-        throw err;
-      }
-      if (res instanceof Promise) return res.finally(done);
-      done();
-      return res;
-    }
+  const count = (reason: OverloadReason) => {
     refused++;
     reasons[reason]++;
     if (!flushTimer) {
       flushTimer = setTimeout(flush, OVERLOAD.LOG_EVERY_MS);
       flushTimer.unref();
     }
-    const retryAfter = OVERLOAD.RETRY_AFTER_MIN_S + Math.min(span - 1, Math.floor(random() * span));
+    return OVERLOAD.RETRY_AFTER_MIN_S + Math.min(span - 1, Math.floor(random() * span));
+  };
+  const isApi = (path: string) => path.startsWith('/api/');
+
+  const shed = ((req: Request, ...rest: A) => {
+    const url = req.url;
+    if (!isApi(url.slice(url.indexOf('/', url.indexOf('//') + 2)))) return fetch(req, ...rest);
+    // Under @hono/node-server the env is { incoming, outgoing }; app.request() has none.
+    const incoming = (rest[0] as { incoming?: MarkedIncoming } | undefined)?.incoming;
+    // Admitted by refuseEarly already: counted out here as any other, or by its close handler.
+    const early = incoming?.[ADMITTED];
+    const reason = early ? null : monitor.admit(incoming !== undefined);
+    if (reason === null) {
+      // Out of flight once the app has its response (a stream's body goes on without it).
+      const finished = early
+        ? () => {
+            if (!early.counted) return;
+            early.counted = false;
+            done();
+          }
+        : done;
+      let res: Response | Promise<Response>;
+      try {
+        res = fetch(req, ...rest);
+      } catch (err) {
+        finished();
+        throw err;
+      }
+      if (res instanceof Promise) return res.finally(finished);
+      finished();
+      return res;
+    }
+    const retryAfter = count(reason);
     return new Response(body, {
       status: 503,
       headers: { ...opts.headers(), 'content-type': 'application/json', 'retry-after': String(retryAfter) },
     });
+  }) as ShedFetch<A>;
+
+  shed.refuseEarly = (incoming: MarkedIncoming, outgoing) => {
+    if (!isApi(incoming.url ?? '')) return false;
+    const reason = monitor.admit(true);
+    if (reason === null) {
+      const state = { counted: true };
+      incoming[ADMITTED] = state;
+      // Should the request never reach the app (@hono/node-server refusing it), its response's
+      // close counts it out.
+      outgoing.once('close', () => {
+        if (!state.counted) return;
+        state.counted = false;
+        done();
+      });
+      return false;
+    }
+    const retryAfter = count(reason);
+    // The unread body is drained by Node once the answer is written (keep-alive stays usable).
+    outgoing.writeHead(503, { ...opts.headers(), 'content-type': 'application/json', 'content-length': bodyLength, 'retry-after': String(retryAfter) });
+    outgoing.end(body);
+    return true;
   };
+  return shed;
 }

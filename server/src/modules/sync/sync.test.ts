@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PROTOCOL_VERSION } from '../../../../sync-protocol/src/version';
@@ -7,6 +8,7 @@ import { createApp } from '../../app';
 import { attempt, examResult, questionSet, tag } from '../../db/schema';
 import { createLoadMonitor, type LoadMonitor, OVERLOAD, type OverloadReason } from '../../lib/overload';
 import { nextRev } from '../../lib/revision';
+import { serveApp } from '../../serve';
 import { type Harness, startHarness } from '../../test/harness';
 import { publishDue } from './publish';
 
@@ -446,5 +448,65 @@ describe('overload', () => {
     ]).then((rs) => rs.map((r) => r.status));
     expect(statuses).toEqual([...docs.map(() => 200), 200, 401, 404]);
     expect(load.inFlight()).toBe(0);
+  });
+
+  test('over real HTTP the server refuses before the app (503, Retry-After, the message) and the connection stays usable; an open stream holds no slot', async () => {
+    const { load, set } = switchableLoad();
+    const server = await new Promise<{ port: number; close: () => void }>((resolve) => {
+      const s = serveApp(createApp(h.deps, { load }).fetch, { hostname: '127.0.0.1', port: 0 }, (info) => resolve({ port: info.port, close: () => s.close() }));
+    });
+    const base = `http://127.0.0.1:${server.port}`;
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const doc = attemptDoc({ status: 'SUBMITTED', submittedAt: 1_795_000_000_700, answers: { 'q-gk-001': { ua: 'a', status: 'ANSWERED' } } });
+    const body = JSON.stringify([{ newDocumentState: doc, assumedMasterState: null }]);
+    const post = () =>
+      new Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string; socket: unknown }>((resolve, reject) => {
+        const req = http.request(`${base}/api/sync/v1/test_summary/push`, {
+          method: 'POST',
+          agent,
+          headers: { authorization: `Bearer ${learner}`, 'content-type': 'application/json', ...V },
+        });
+        req.on('response', (res) => {
+          let text = '';
+          res.on('data', (d: Buffer) => (text += d.toString()));
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text, socket: req.socket }));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    const stored = () => h.deps.db.select().from(attempt).where(eq(attempt.id, doc.id)).all();
+    try {
+      set('busy-turn');
+      const refused = await post();
+      expect(refused.status).toBe(503);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(OVERLOAD.RETRY_AFTER_MIN_S);
+      expect(Number(refused.headers['x-server-time'])).toBeGreaterThan(0);
+      expect(refused.headers['content-type']).toMatch(/application\/json/);
+      expect(JSON.parse(refused.text)).toEqual({ success: false, msg: MSG.serverBusy, code: 'RATE_LIMITED' });
+      expect(stored()).toEqual([]);
+      // The client's files are never refused.
+      expect((await fetch(`${base}/no-such-page`)).status).toBe(404);
+
+      set(null);
+      const admitted = await post();
+      expect(admitted.status).toBe(200);
+      expect(JSON.parse(admitted.text)).toEqual([]);
+      // The refused request's body was drained: the same keep-alive connection carried the retry.
+      expect(admitted.socket).toBe(refused.socket);
+      expect(stored()).toHaveLength(1);
+      expect(load.inFlight()).toBe(0);
+
+      // A stream is out of flight once it has its response, though it stays open.
+      const abort = new AbortController();
+      const stream = await fetch(`${base}/api/sync/v1/stream`, { headers: { authorization: `Bearer ${learner}`, ...V }, signal: abort.signal });
+      expect(stream.status).toBe(200);
+      const reader = stream.body!.getReader();
+      expect(new TextDecoder().decode((await reader.read()).value)).toContain('RESYNC');
+      expect(load.inFlight()).toBe(0);
+      abort.abort();
+    } finally {
+      agent.destroy();
+      server.close();
+    }
   });
 });
