@@ -15,6 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { childCpu } from './bench-lib';
 import { buildRequest, RawConnection } from './raw-http';
 import { SERVER_NODE_FLAGS } from './server-flags.mjs';
 
@@ -148,16 +149,7 @@ async function drive() {
     child.on('message', (m: Partial<Ready> & { ready?: boolean }) => m.ready && resolve(m as Ready));
     child.on('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
   });
-  const serverCpu = () =>
-    new Promise<number>((resolve) => {
-      const on = (m: { cpuUs?: number }) => {
-        if (m.cpuUs === undefined) return;
-        child.off('message', on);
-        resolve(m.cpuUs);
-      };
-      child.on('message', on);
-      child.send('cpu');
-    });
+  const serverCpu = () => childCpu(child);
   const counts = () =>
     new Promise<{ attempts: number; results: number; submitted: number }>((resolve) => {
       const on = (m: { counted?: { attempts: number; results: number; submitted: number } }) => {

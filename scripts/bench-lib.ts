@@ -53,3 +53,19 @@ export function percentile(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
 }
 export const median = (xs: number[]) => percentile(xs, 50);
+
+/**
+ * CPU time (µs, all threads) a forked server process has used so far: it answers the message
+ * 'cpu' with `{ cpuUs }` (process.cpuUsage). Steadier than a rate on a shared machine.
+ */
+export function childCpu(child: ChildProcess): Promise<number> {
+  return new Promise<number>((resolve) => {
+    const on = (m: { cpuUs?: number }) => {
+      if (m.cpuUs === undefined) return;
+      child.off('message', on);
+      resolve(m.cpuUs);
+    };
+    child.on('message', on);
+    child.send('cpu');
+  });
+}

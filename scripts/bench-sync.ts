@@ -17,6 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SERVER_NODE_FLAGS } from './server-flags.mjs';
 import http from 'node:http';
+import { childCpu } from './bench-lib';
 import { buildRequest, RawConnection } from './raw-http';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -31,17 +32,7 @@ const ready = await new Promise<Ready>((resolve, reject) => {
 });
 const stats = (child as unknown as { send: (m: unknown) => void });
 /** CPU time (µs) the server process has used so far. */
-function serverCpu() {
-  return new Promise<number>((resolve) => {
-    const on = (m: { cpuUs?: number }) => {
-      if (m.cpuUs === undefined) return;
-      child.off('message', on);
-      resolve(m.cpuUs);
-    };
-    child.on('message', on);
-    stats.send('cpu');
-  });
-}
+const serverCpu = () => childCpu(child);
 /** Connections the kernel dropped because the listen queue was full (Linux; null elsewhere). */
 async function listenOverflows(): Promise<number | null> {
   try {
