@@ -91,16 +91,19 @@ export const ACCESS = {
   'POST /generic/submit-contact-details': 'optional',
   'PATCH /generic/update-firebase-token': 'login',
 
-  // Questions and question sets (spec §7, {question} = /question): editors read and write them;
-  // learners get their sets through replication. Hono tries routes in registration order, so
-  // results/routes and the static /question/… paths are registered before /question/:id.
+  // Questions and question sets (spec §7, {question} = /question): editors read and write them.
+  // Learners and guests (spec §6: anonymous users may take exams) may read what replication gives
+  // a device: published sets, and the questions of published sets by id, without the correct
+  // answers of mock tests (the services decide what an "optional" caller sees). Hono tries routes
+  // in registration order, so results/routes and the static /question/… paths are registered
+  // before /question/:id.
   'GET /question/getQuestionsCount': ['QUESTION_EDITOR'],
-  'GET /question/getQuestionSetList': ['QUESTION_EDITOR'],
-  'GET /question/getQuestionSet/:id': ['QUESTION_EDITOR'],
+  'GET /question/getQuestionSetList': 'optional',
+  'GET /question/getQuestionSet/:id': 'optional',
   'PATCH /question/updateQuestionSet': ['QUESTION_EDITOR'],
   'DELETE /question/deleteQuestionSet/:id': ['QUESTION_EDITOR'],
-  'GET /question': ['QUESTION_EDITOR'],
-  'GET /question/:id': ['QUESTION_EDITOR'],
+  'GET /question': 'optional',
+  'GET /question/:id': 'optional',
   'POST /question': ['QUESTION_EDITOR'],
   'PATCH /question': ['QUESTION_EDITOR'],
   'DELETE /question/:id': ['QUESTION_EDITOR'],

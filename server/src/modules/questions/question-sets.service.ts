@@ -40,17 +40,25 @@ function liveSet(db: Conn, id: string): SetRow {
   return row;
 }
 
-/** GET /api/question/getQuestionSet/{id} */
-export function getSet(deps: Deps, id: string) {
-  return { success: true as const, data: setView(liveSet(deps.db, id)) };
+/**
+ * GET /api/question/getQuestionSet/{id}. Editors read every live set; learners and guests only
+ * published ones (a draft or a set whose publish time has not come is "not found" to them).
+ */
+export function getSet(deps: Deps, id: string, { editor }: { editor: boolean }) {
+  const row = liveSet(deps.db, id);
+  if (!editor && !row.published) throw notFound(MSG.questionSetNotFound);
+  return { success: true as const, data: setView(row) };
 }
 
-/** GET /api/question/getQuestionSetList: live sets, most recently changed first. */
-export function listSets(deps: Deps, page: { l: number; o: number }) {
+/**
+ * GET /api/question/getQuestionSetList: live sets, most recently changed first; for learners and
+ * guests the published ones (the sets their exam list shows).
+ */
+export function listSets(deps: Deps, page: { l: number; o: number }, { editor }: { editor: boolean }) {
   const rows = deps.db
     .select()
     .from(questionSet)
-    .where(eq(questionSet.deleted, false))
+    .where(editor ? eq(questionSet.deleted, false) : and(eq(questionSet.deleted, false), eq(questionSet.published, true)))
     .orderBy(desc(questionSet.updatedAt), desc(questionSet.rev))
     .limit(page.l)
     .offset(page.o)

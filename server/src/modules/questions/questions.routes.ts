@@ -8,13 +8,19 @@ import {
   questionUpdateSchema,
 } from '../../../../sync-protocol/src/question';
 import { questionSetListQuerySchema, questionSetSaveSchema } from '../../../../sync-protocol/src/question-set';
+import type { Context } from 'hono';
 import type { AppEnv, Deps } from '../../context';
 import { parseJson, parseQuery, parseWith } from '../../lib/http';
+import { forbidden, unauthenticated } from '../../lib/errors';
 import { principalOf, route } from '../../lib/route';
+import { MSG } from '../../../../sync-protocol/src/messages';
 import * as sets from './question-sets.service';
 import * as questions from './questions.service';
 
 const noQuery = z.strictObject({});
+
+/** Whether the caller authors questions: reads of the bank are then unrestricted. */
+const editorOf = (c: Context<AppEnv>) => ({ editor: c.get('principal')?.permissions.has('QUESTION_EDITOR') ?? false });
 
 /**
  * Questions and question sets (spec §7). Hono tries routes in registration order: the static
@@ -23,10 +29,10 @@ const noQuery = z.strictObject({});
  */
 export function questionRoutes(app: Hono<AppEnv>, deps: Deps) {
   route(app, deps, 'GET /question/getQuestionsCount', (c) => c.json(questions.countOf(deps, parseQuery(c, questionCountQuerySchema))));
-  route(app, deps, 'GET /question/getQuestionSetList', (c) => c.json(sets.listSets(deps, parseQuery(c, questionSetListQuerySchema))));
+  route(app, deps, 'GET /question/getQuestionSetList', (c) => c.json(sets.listSets(deps, parseQuery(c, questionSetListQuerySchema), editorOf(c))));
   route(app, deps, 'GET /question/getQuestionSet/:id', (c) => {
     parseQuery(c, noQuery);
-    return c.json(sets.getSet(deps, parseWith(idSchema, c.req.param('id'))));
+    return c.json(sets.getSet(deps, parseWith(idSchema, c.req.param('id')), editorOf(c)));
   });
   route(app, deps, 'PATCH /question/updateQuestionSet', async (c) => {
     const body = await parseJson(c, questionSetSaveSchema);
@@ -37,12 +43,22 @@ export function questionRoutes(app: Hono<AppEnv>, deps: Deps) {
     c.json(sets.deleteSet(deps, principalOf(c), parseWith(idSchema, c.req.param('id')))),
   );
 
-  route(app, deps, 'GET /question', (c) => c.json(questions.list(deps, parseQuery(c, questionListQuerySchema))));
+  route(app, deps, 'GET /question', (c) => {
+    const query = parseQuery(c, questionListQuerySchema);
+    const who = editorOf(c);
+    // Listing or filtering the bank is authoring: as a permission route would, 401 without a
+    // login, else 403. Reading questions by id is open (published sets only, see the service).
+    if (!who.editor && !questions.isReadByIds(query)) {
+      if (!c.get('principal')) throw unauthenticated(MSG.loginRequired);
+      throw forbidden(MSG.permissionDenied);
+    }
+    return c.json(questions.list(deps, query, who));
+  });
   route(app, deps, 'POST /question', async (c) => c.json(questions.create(deps, principalOf(c), await parseJson(c, questionInputSchema)), 201));
   route(app, deps, 'PATCH /question', async (c) => c.json(questions.update(deps, principalOf(c), await parseJson(c, questionUpdateSchema))));
   route(app, deps, 'GET /question/:id', (c) => {
     parseQuery(c, noQuery);
-    return c.json(questions.get(deps, parseWith(idSchema, c.req.param('id'))));
+    return c.json(questions.get(deps, parseWith(idSchema, c.req.param('id')), editorOf(c)));
   });
   route(app, deps, 'DELETE /question/:id', (c) => c.json(questions.remove(deps, principalOf(c), parseWith(idSchema, c.req.param('id')))));
 }

@@ -68,17 +68,56 @@ function checkTags(db: Conn, v: ParsedQuestion) {
 }
 
 /** Live (not deleted) sets that hold one of these questions. */
-export function setsContaining(db: Conn, ids: string[]) {
+export function setsContaining(db: Conn, ids: string[], { publishedOnly = false }: { publishedOnly?: boolean } = {}) {
   if (ids.length === 0) return [];
   // A cheap text pre-filter on the JSON columns, confirmed on the parsed set.
   const like = ids.map((id) => sql`(instr(${questionSet.q}, ${`"${id}"`}) > 0 or instr(${questionSet.sections}, ${`"${id}"`}) > 0)`);
   const wanted = new Set(ids);
   return db
-    .select({ id: questionSet.id, l: questionSet.l, q: questionSet.q, sections: questionSet.sections })
+    .select({ id: questionSet.id, l: questionSet.l, isM: questionSet.isM, q: questionSet.q, sections: questionSet.sections })
     .from(questionSet)
-    .where(and(eq(questionSet.deleted, false), sql.join(like, sql` or `)))
+    .where(and(eq(questionSet.deleted, false), publishedOnly ? eq(questionSet.published, true) : undefined, sql.join(like, sql` or `)))
     .all()
     .filter((s) => questionIdsOf(s).some((id) => wanted.has(id)));
+}
+
+/**
+ * Whether a list query is one a reader without QUESTION_EDITOR may make: questions by id only
+ * (spec §7: a test "fetches limit 1000, offset 0" with `qids`). Listing and filtering the bank
+ * is authoring.
+ */
+export function isReadByIds(query: QuestionListQuery): boolean {
+  const { qids, l: _l, o: _o, ...filters } = query;
+  return Boolean(qids?.length) && Object.values(filters).every((v) => v === undefined || (Array.isArray(v) && v.length === 0));
+}
+
+/**
+ * What a reader without QUESTION_EDITOR (a learner, a guest) may read of the question bank: the
+ * questions of published sets, as replication gives them to devices. Returns, per readable
+ * question, whether its correct answers come with it: only when a published practice set holds
+ * it; a question of mock tests only comes without them (ARCHITECTURE decision 4).
+ */
+function readableByLearners(db: Conn, ids: string[]): Map<string, { withAnswers: boolean }> {
+  const wanted = new Set(ids);
+  const out = new Map<string, { withAnswers: boolean }>();
+  for (const set of setsContaining(db, ids, { publishedOnly: true })) {
+    for (const id of questionIdsOf(set)) {
+      if (!wanted.has(id)) continue;
+      out.set(id, { withAnswers: (out.get(id)?.withAnswers ?? false) || !set.isM });
+    }
+  }
+  return out;
+}
+
+/** A question as a learner or guest reads it: without correct answers unless `withAnswers`. */
+function learnerView(r: QuestionRow, withAnswers: boolean) {
+  const view = questionView(r);
+  if (withAnswers) return view;
+  return {
+    ...view,
+    ca: [],
+    trans: Object.fromEntries(Object.entries(view.trans).map(([lang, tr]) => [lang, { ...tr, ca: [] }])),
+  };
 }
 
 /**
@@ -99,9 +138,16 @@ function liveQuestion(db: Conn, id: string): QuestionRow {
   return row;
 }
 
-/** GET /api/question/{id} */
-export function get(deps: Deps, id: string) {
-  return { success: true as const, data: questionView(liveQuestion(deps.db, id)) };
+/**
+ * GET /api/question/{id}. Editors read any live question; others only one of a published set,
+ * without its correct answers unless a published practice set holds it (else 404, as if absent).
+ */
+export function get(deps: Deps, id: string, { editor }: { editor: boolean }) {
+  const row = liveQuestion(deps.db, id);
+  if (editor) return { success: true as const, data: questionView(row) };
+  const readable = readableByLearners(deps.db, [id]).get(id);
+  if (!readable) throw notFound(MSG.questionNotFound);
+  return { success: true as const, data: learnerView(row, readable.withAnswers) };
 }
 
 /** Any-of filter on a JSON list column (c, t, e hold lists of tag ids). */
@@ -129,7 +175,7 @@ function filters(f: Omit<QuestionListQuery, 'l' | 'o'>): SQL | undefined {
  * GET /api/question?l&o&qids&s&c&t&e&qt&d: newest first; with `qids`, in the order of `qids`
  * (a test's questions in the set's order).
  */
-export function list(deps: Deps, query: QuestionListQuery) {
+export function list(deps: Deps, query: QuestionListQuery, { editor }: { editor: boolean }) {
   const rows = deps.db
     .select()
     .from(question)
@@ -142,7 +188,12 @@ export function list(deps: Deps, query: QuestionListQuery) {
     const order = new Map(query.qids.map((id, i) => [id, i]));
     rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
   }
-  return { success: true as const, data: rows.map(questionView) };
+  if (editor) return { success: true as const, data: rows.map(questionView) };
+  const readable = readableByLearners(
+    deps.db,
+    rows.map((r) => r.id),
+  );
+  return { success: true as const, data: rows.flatMap((r) => (readable.has(r.id) ? [learnerView(r, readable.get(r.id)!.withAnswers)] : [])) };
 }
 
 /** GET /api/question/getQuestionsCount with the list's filters. */

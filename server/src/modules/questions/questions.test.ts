@@ -48,16 +48,16 @@ async function refused(method: string, url: string, body: unknown, status: numbe
 
 describe('permissions', () => {
   const routes: [string, string, unknown?][] = [
+    // Listing and filtering the bank is authoring; reading by id is not (see below).
     ['GET', '/question'],
-    ['GET', '/question/q-gk-001'],
+    ['GET', '/question?qt=mcq1'],
+    ['GET', '/question?qids=q-gk-001&s=gk'],
     ['GET', '/question/getQuestionsCount'],
     ['POST', '/question', mcq()],
     ['PATCH', '/question', { ...mcq(), id: 'q-gk-001' }],
     ['DELETE', '/question/q-gk-001'],
     ['PATCH', '/question/updateQuestionSet', { l: 'x', q: ['q-gk-001'], pts: 0 }],
     ['DELETE', '/question/deleteQuestionSet/qs-practice-gk'],
-    ['GET', '/question/getQuestionSet/qs-practice-gk'],
-    ['GET', '/question/getQuestionSetList'],
   ];
   test.each(routes)('%s %s: 401 without a login, 403 for a learner, and nothing changes', async (method, url, body) => {
     const before = [questionCount(), setCount(), logCount()];
@@ -317,5 +317,96 @@ describe('question sets', () => {
     const ids = Object.values(mock.sections as Record<string, { q: string[] }>).flatMap((s) => s.q);
     const types = new Set((await h.request('GET', `/question?l=1000&qids=${ids.join(',')}`, { token: editor })).body.data.map((q: { qt: string }) => q.qt));
     expect([...types].sort()).toEqual(['f', 'mcq1', 'mcq2', 's']);
+  });
+});
+
+describe('reading as a learner or a guest (what replication gives a device)', () => {
+  type Q = { id: string; ca: string[]; trans: Record<string, { ca?: string[] }> };
+  const asLearner = (url: string) => h.request('GET', url, { token: learner });
+  const asGuest = (url: string) => h.request('GET', url);
+
+  test('getQuestionSetList lists the published sets only; a set whose publish time has not come is not there', async () => {
+    for (const read of [asLearner, asGuest]) {
+      const r = await read('/question/getQuestionSetList');
+      expect(r.status).toBe(200);
+      const ids = r.body.data.map((s: { id: string }) => s.id);
+      expect(ids).toEqual(expect.arrayContaining(['qs-practice-gk', 'qs-mock-ssc-1', 'qs-hindi-sub']));
+      expect(ids).not.toContain('qs-future-mock');
+      expect(r.body.data.every((s: { published: boolean }) => s.published)).toBe(true);
+    }
+    // The editor sees the unpublished one too.
+    expect((await h.request('GET', '/question/getQuestionSetList', { token: editor })).body.data.map((s: { id: string }) => s.id)).toContain('qs-future-mock');
+  });
+
+  test('getQuestionSet reads a published set; an unpublished one is not found', async () => {
+    const r = await asLearner('/question/getQuestionSet/qs-mock-ssc-1');
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({ id: 'qs-mock-ssc-1', isM: true, published: true });
+    for (const read of [asLearner, asGuest]) {
+      const hidden = await read('/question/getQuestionSet/qs-future-mock');
+      expect(hidden.status).toBe(404);
+      expect(hidden.body).toMatchObject({ success: false, msg: 'Question set not found' });
+    }
+    expect((await h.request('GET', '/question/getQuestionSet/qs-future-mock', { token: editor })).status).toBe(200);
+  });
+
+  test('questions by id: those of a mock test come without correct answers in any language, those of a practice set with them', async () => {
+    const mock = (await asLearner('/question/getQuestionSet/qs-mock-ssc-1')).body.data;
+    const mockIds: string[] = [...mock.q, ...Object.values(mock.sections as Record<string, { q: string[] }>).flatMap((x) => x.q)];
+    for (const read of [asLearner, asGuest]) {
+      const r = await read(`/question?l=1000&o=0&qids=${mockIds.join(',')}`);
+      expect(r.status).toBe(200);
+      const got = r.body.data as Q[];
+      // In the order asked for.
+      expect(got.map((q) => q.id)).toEqual(mockIds);
+      for (const q of got) {
+        // Unless a published practice set also holds it (then the device has its answers anyway).
+        const inPractice = h.deps.db
+          .select()
+          .from(questionSet)
+          .all()
+          .some((x) => x.published && !x.deleted && !x.isM && JSON.stringify([x.q, x.sections]).includes(`"${q.id}"`));
+        if (inPractice) continue;
+        expect(q.ca, q.id).toEqual([]);
+        for (const tr of Object.values(q.trans)) expect(tr.ca ?? []).toEqual([]);
+        expect(JSON.stringify(q)).not.toContain('"ca":["');
+      }
+    }
+    const one = await asLearner('/question/q-gk-002');
+    expect(one.status).toBe(200);
+    expect(one.body.data.ca).toEqual([]);
+
+    const practice = (await asLearner('/question/getQuestionSet/qs-practice-gk')).body.data;
+    const r = await asLearner(`/question?qids=${practice.q.join(',')}`);
+    expect((r.body.data as Q[]).every((q) => q.ca.length > 0)).toBe(true);
+    // The editor reads the mock's answers.
+    expect((await h.request('GET', '/question/q-gk-002', { token: editor })).body.data.ca.length).toBeGreaterThan(0);
+  });
+
+  test('a question no published set holds is not found by id and left out of a list', async () => {
+    const loose = (await h.request('POST', '/question', { token: editor, body: mcq() })).body.id as string;
+    for (const read of [asLearner, asGuest]) {
+      const r = await read(`/question/${loose}`);
+      expect(r.status).toBe(404);
+      expect(r.body).toMatchObject({ success: false, msg: 'Question not found' });
+      const list = await read(`/question?qids=${loose},q-gk-001`);
+      expect(list.body.data.map((q: Q) => q.id)).toEqual(['q-gk-001']);
+    }
+    // Only in the set whose publish time has not come: hidden too.
+    type SetView = { q: string[]; sections: Record<string, { q: string[]; sub?: Record<string, { q: string[] }> }> };
+    const idsOf = (x: SetView) => [...x.q, ...Object.values(x.sections).flatMap((p) => [...p.q, ...Object.values(p.sub ?? {}).flatMap((sub) => sub.q)])];
+    const future = (await h.request('GET', '/question/getQuestionSet/qs-future-mock', { token: editor })).body.data as SetView;
+    const published = (await asLearner('/question/getQuestionSetList')).body.data as SetView[];
+    const held = new Set(published.flatMap(idsOf));
+    const onlyFuture = idsOf(future).filter((id) => !held.has(id));
+    expect(onlyFuture.length).toBeGreaterThan(0);
+    for (const id of onlyFuture) expect((await asLearner(`/question/${id}`)).status).toBe(404);
+  });
+
+  test('listing or filtering the bank needs QUESTION_EDITOR: 401 for a guest, 403 for a learner', async () => {
+    expect((await asGuest('/question')).status).toBe(401);
+    expect((await asLearner('/question')).status).toBe(403);
+    expect((await asLearner('/question?qids=q-gk-001&qt=mcq1')).body).toMatchObject({ success: false, msg: 'Permission denied' });
+    expect((await asLearner('/question/getQuestionsCount')).status).toBe(403);
   });
 });
