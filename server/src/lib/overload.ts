@@ -151,6 +151,12 @@ export function shedOverload<A extends unknown[]>(
     reasons['in-flight'] = reasons['busy-turn'] = 0;
   };
   const done = () => monitor.finished();
+  /** Counts out a request refuseEarly admitted, once, whichever of its two ends comes first. */
+  const countOut = (state: { counted: boolean }) => {
+    if (!state.counted) return;
+    state.counted = false;
+    done();
+  };
   const span = OVERLOAD.RETRY_AFTER_MAX_S - OVERLOAD.RETRY_AFTER_MIN_S + 1;
   const count = (reason: OverloadReason) => {
     refused++;
@@ -173,13 +179,7 @@ export function shedOverload<A extends unknown[]>(
     const reason = early ? null : monitor.admit(incoming !== undefined);
     if (reason === null) {
       // Out of flight once the app has its response (a stream's body goes on without it).
-      const finished = early
-        ? () => {
-            if (!early.counted) return;
-            early.counted = false;
-            done();
-          }
-        : done;
+      const finished = early ? () => countOut(early) : done;
       let res: Response | Promise<Response>;
       try {
         res = fetch(req, ...rest);
@@ -206,11 +206,7 @@ export function shedOverload<A extends unknown[]>(
       incoming[ADMITTED] = state;
       // Should the request never reach the app (@hono/node-server refusing it), its response's
       // close counts it out.
-      outgoing.once('close', () => {
-        if (!state.counted) return;
-        state.counted = false;
-        done();
-      });
+      outgoing.once('close', () => countOut(state));
       return false;
     }
     const retryAfter = count(reason);
