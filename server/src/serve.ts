@@ -14,6 +14,8 @@ export const LISTEN_BACKLOG = 4096;
 type Fetch = Parameters<typeof getRequestListener>[0] & {
   /** The load shedder's check on Node's own objects (lib/overload.ts): true when it answered. */
   refuseEarly?: (incoming: IncomingMessage, outgoing: ServerResponse) => boolean;
+  /** Told of every accepted connection (lib/overload.ts, the connection-storm signal). */
+  connected?: () => void;
 };
 
 /**
@@ -30,6 +32,8 @@ export function serveApp(fetch: Fetch, opts: { hostname: string; port: number },
         }
       : listener,
   );
+  const connected = fetch.connected;
+  if (connected) server.on('connection', () => connected());
   server.listen({ host: opts.hostname, port: opts.port, backlog: LISTEN_BACKLOG }, () => onListening?.(server.address() as AddressInfo));
   return server;
 }

@@ -60,4 +60,37 @@ describe('load monitor', () => {
     }
     expect(m.inFlight()).toBe(0);
   });
+
+  test('a storm of new connections (CONN_BURST within CONN_WINDOW_MS) refuses requests until connections come slower', () => {
+    const { clock, advance, endTurn } = fakeClock();
+    const m = createLoadMonitor(clock);
+    // A browser's six connections, and a few more over time: no storm.
+    for (let i = 0; i < 6; i++) m.connected();
+    expect(m.admit(true)).toBeNull();
+    m.finished();
+    endTurn();
+    // CONN_BURST connections, spread just wider than the window: no storm.
+    const step = OVERLOAD.CONN_WINDOW_MS / (OVERLOAD.CONN_BURST - 1) + 0.1;
+    for (let i = 0; i < OVERLOAD.CONN_BURST; i++) {
+      m.connected();
+      advance(step);
+    }
+    expect(m.admit(true)).toBeNull();
+    m.finished();
+    endTurn();
+    // CONN_BURST connections within the window: requests read now are refused, one turn after
+    // another, while in-process requests (tests) are not.
+    for (let i = 0; i < OVERLOAD.CONN_BURST; i++) m.connected();
+    expect(m.admit(true)).toBe('connection-storm');
+    endTurn();
+    advance(OVERLOAD.CONN_WINDOW_MS / 2);
+    expect(m.admit(true)).toBe('connection-storm');
+    expect(m.admit(false)).toBeNull();
+    m.finished();
+    // Once the burst is older than the window, requests are admitted again.
+    advance(OVERLOAD.CONN_WINDOW_MS);
+    endTurn();
+    expect(m.admit(true)).toBeNull();
+    expect(m.inFlight()).toBe(1);
+  });
 });

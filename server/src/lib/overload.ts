@@ -43,6 +43,16 @@ export const OVERLOAD = {
    */
   TURN_MAX_MS: 25,
   /**
+   * This many new connections accepted within CONN_WINDOW_MS is a storm of devices connecting at
+   * once, and then requests are refused until the connections come slower. Node 20's libuv
+   * accepts one connection per event-loop turn: while admitted requests make each turn long, the
+   * rest of a storm waits in the kernel's accept queue, unread, however fast its requests would be
+   * refused once read. Refusing keeps the turns short, so the queue drains in milliseconds. A
+   * browser opens at most 6 connections to a host; the benchmarks' steady loads keep theirs open.
+   */
+  CONN_BURST: 16,
+  CONN_WINDOW_MS: 25,
+  /**
    * Retry-After is drawn from [MIN, MAX] seconds so that refused devices do not come back all in
    * the same second (clients add their own jitter on top): 1,000 refusals spread over 3-4 s are
    * ~300 requests/s, within what one process handles even on a busy 2-vCPU machine (~1,000
@@ -54,7 +64,7 @@ export const OVERLOAD = {
   LOG_EVERY_MS: 1000,
 } as const;
 
-export type OverloadReason = 'in-flight' | 'busy-turn';
+export type OverloadReason = 'in-flight' | 'busy-turn' | 'connection-storm';
 
 /** Where the monitor reads the time; tests replace it. */
 export type LoadClock = {
@@ -72,10 +82,18 @@ export type LoadMonitor = {
    */
   admit: (fromSocket: boolean) => OverloadReason | null;
   finished: () => void;
+  /** Called as the server accepts a new connection. */
+  connected: () => void;
   inFlight: () => number;
 };
 
-export function createLoadMonitor(clock: LoadClock = realClock, limits: Pick<typeof OVERLOAD, 'MAX_IN_FLIGHT' | 'TURN_MIN_REQUESTS' | 'TURN_MAX_MS'> = OVERLOAD): LoadMonitor {
+export function createLoadMonitor(
+  clock: LoadClock = realClock,
+  limits: Pick<typeof OVERLOAD, 'MAX_IN_FLIGHT' | 'TURN_MIN_REQUESTS' | 'TURN_MAX_MS' | 'CONN_BURST' | 'CONN_WINDOW_MS'> = OVERLOAD,
+): LoadMonitor {
+  // When the last CONN_BURST connections were accepted (a ring; -Infinity until filled).
+  const accepted: number[] = new Array<number>(limits.CONN_BURST).fill(Number.NEGATIVE_INFINITY);
+  let nextSlot = 0;
   let inFlight = 0;
   // The turn in which the first request since the last check phase arrived, and its arrivals.
   let turnStart = 0;
@@ -96,6 +114,8 @@ export function createLoadMonitor(clock: LoadClock = realClock, limits: Pick<typ
         }
         turnArrivals++;
         if (turnArrivals > limits.TURN_MIN_REQUESTS && now - turnStart >= limits.TURN_MAX_MS) return 'busy-turn';
+        // The oldest of the last CONN_BURST connections came within the window.
+        if (now - accepted[nextSlot]! <= limits.CONN_WINDOW_MS) return 'connection-storm';
       }
       if (inFlight >= limits.MAX_IN_FLIGHT) return 'in-flight';
       inFlight++;
@@ -103,6 +123,10 @@ export function createLoadMonitor(clock: LoadClock = realClock, limits: Pick<typ
     },
     finished() {
       inFlight--;
+    },
+    connected() {
+      accepted[nextSlot] = clock.now();
+      nextSlot = (nextSlot + 1) % limits.CONN_BURST;
     },
     inFlight: () => inFlight,
   };
@@ -124,6 +148,8 @@ type MarkedIncoming = IncomingMessage & { [ADMITTED]?: { counted: boolean } };
  */
 export type ShedFetch<A extends unknown[]> = ((req: Request, ...rest: A) => Response | Promise<Response>) & {
   refuseEarly: (incoming: IncomingMessage, outgoing: ServerResponse) => boolean;
+  /** The server calls it for every connection it accepts (the connection-storm signal). */
+  connected: () => void;
 };
 
 /**
@@ -142,13 +168,13 @@ export function shedOverload<A extends unknown[]>(
   // Refusals are counted and logged at most once per LOG_EVERY_MS: a line per refusal would add
   // to the load it reports.
   let refused = 0;
-  const reasons: Record<OverloadReason, number> = { 'in-flight': 0, 'busy-turn': 0 };
+  const reasons: Record<OverloadReason, number> = { 'in-flight': 0, 'busy-turn': 0, 'connection-storm': 0 };
   let flushTimer: ReturnType<typeof setTimeout> | null = null;
   const flush = () => {
     flushTimer = null;
     log.warn({ refused, reasons: { ...reasons }, inFlight: monitor.inFlight() }, 'overloaded: refused requests with 503');
     refused = 0;
-    reasons['in-flight'] = reasons['busy-turn'] = 0;
+    reasons['in-flight'] = reasons['busy-turn'] = reasons['connection-storm'] = 0;
   };
   const done = () => monitor.finished();
   /** Counts out a request refuseEarly admitted, once, whichever of its two ends comes first. */
@@ -198,6 +224,7 @@ export function shedOverload<A extends unknown[]>(
     });
   }) as ShedFetch<A>;
 
+  shed.connected = () => monitor.connected();
   shed.refuseEarly = (incoming: MarkedIncoming, outgoing) => {
     if (!isApi(incoming.url ?? '')) return false;
     const reason = monitor.admit(true);

@@ -380,6 +380,7 @@ describe('overload', () => {
   function switchableLoad() {
     let reason: OverloadReason | null = null;
     let inFlight = 0;
+    let connections = 0;
     const load: LoadMonitor = {
       admit: () => {
         if (reason) return reason;
@@ -387,9 +388,10 @@ describe('overload', () => {
         return null;
       },
       finished: () => void inFlight--,
+      connected: () => void connections++,
       inFlight: () => inFlight,
     };
-    return { load, set: (r: OverloadReason | null) => (reason = r) };
+    return { load, set: (r: OverloadReason | null) => (reason = r), connections: () => connections };
   }
 
   test('when overloaded, pushes get 503 with Retry-After and a message and change nothing; the retry stores the attempt once', async () => {
@@ -404,7 +406,7 @@ describe('overload', () => {
       });
     const stored = () => h.deps.db.select().from(attempt).where(eq(attempt.id, doc.id)).all();
 
-    for (const reason of ['in-flight', 'busy-turn'] as const) {
+    for (const reason of ['in-flight', 'busy-turn', 'connection-storm'] as const) {
       set(reason);
       const r = await send();
       expect(r.status).toBe(503);
@@ -451,7 +453,7 @@ describe('overload', () => {
   });
 
   test('over real HTTP the server refuses before the app (503, Retry-After, the message) and the connection stays usable; an open stream holds no slot', async () => {
-    const { load, set } = switchableLoad();
+    const { load, set, connections } = switchableLoad();
     const server = await new Promise<{ port: number; close: () => void }>((resolve) => {
       const s = serveApp(createApp(h.deps, { load }).fetch, { hostname: '127.0.0.1', port: 0 }, (info) => resolve({ port: info.port, close: () => s.close() }));
     });
@@ -493,6 +495,8 @@ describe('overload', () => {
       expect(JSON.parse(admitted.text)).toEqual([]);
       // The refused request's body was drained: the same keep-alive connection carried the retry.
       expect(admitted.socket).toBe(refused.socket);
+      // The server tells the monitor of every connection it accepts (the agent's one, fetch's one).
+      expect(connections()).toBeGreaterThanOrEqual(2);
       expect(stored()).toHaveLength(1);
       expect(load.inFlight()).toBe(0);
 
