@@ -12,7 +12,7 @@ import type { Logger } from './logger';
  * The decision is taken before Hono sees the request (a wrapper around `app.fetch`), and under
  * Node before @hono/node-server builds anything for it (`refuseEarly`, called by serve.ts): a
  * queue that forms in front of the handler cannot be seen from inside it, and in a storm the cost
- * of each refusal is what the admitted requests wait behind. Two signals, each cheap to read:
+ * of each refusal is what the admitted requests wait behind. Three signals, each cheap to read:
  *
  * - requests in flight: admitted and not yet answered. Most API work waits on something (token
  *   signature check and password hashing on the thread pool, files), and these requests pile up
@@ -20,7 +20,10 @@ import type { Logger } from './logger';
  * - the current event-loop turn: when many requests are read from their sockets in one turn and
  *   that turn has already run for long, the requests still being read have waited at least that
  *   long in the kernel. This sees the queue of synchronous work (SQLite) that the first signal
- *   misses, and it sees it while the turn is running, unlike an event-loop delay histogram.
+ *   misses, and it sees it while the turn is running, unlike an event-loop delay histogram;
+ * - new connections: many accepted within a short window is a storm of devices connecting. Node
+ *   accepts one connection per event-loop turn, so while admitted work makes turns long the rest
+ *   of a storm waits unaccepted in the kernel; refusing keeps the turns short (see CONN_BURST).
  */
 export const OVERLOAD = {
   /**
