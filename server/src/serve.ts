@@ -1,6 +1,7 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
+import type { ShedFetch } from './lib/overload';
 
 /**
  * Connections the kernel holds for the server before it accepts them. Node's default (511) is
@@ -11,12 +12,8 @@ import { getRequestListener } from '@hono/node-server';
  */
 export const LISTEN_BACKLOG = 4096;
 
-type Fetch = Parameters<typeof getRequestListener>[0] & {
-  /** The load shedder's check on Node's own objects (lib/overload.ts): true when it answered. */
-  refuseEarly?: (incoming: IncomingMessage, outgoing: ServerResponse) => boolean;
-  /** Told of every accepted connection (lib/overload.ts, the connection-storm signal). */
-  connected?: () => void;
-};
+/** A fetch, possibly wrapped by the load shedder (lib/overload.ts), whose hooks the server calls. */
+type Fetch = Parameters<typeof getRequestListener>[0] & Partial<Pick<ShedFetch<unknown[]>, 'refuseEarly' | 'connected'>>;
 
 /**
  * `serve` of @hono/node-server with the listen queue above. A fetch wrapped by the load shedder

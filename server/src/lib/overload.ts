@@ -67,7 +67,8 @@ export const OVERLOAD = {
   LOG_EVERY_MS: 1000,
 } as const;
 
-export type OverloadReason = 'in-flight' | 'busy-turn' | 'connection-storm';
+const REASONS = ['in-flight', 'busy-turn', 'connection-storm'] as const;
+export type OverloadReason = (typeof REASONS)[number];
 
 /** Where the monitor reads the time; tests replace it. */
 export type LoadClock = {
@@ -171,13 +172,13 @@ export function shedOverload<A extends unknown[]>(
   // Refusals are counted and logged at most once per LOG_EVERY_MS: a line per refusal would add
   // to the load it reports.
   let refused = 0;
-  const reasons: Record<OverloadReason, number> = { 'in-flight': 0, 'busy-turn': 0, 'connection-storm': 0 };
+  const reasons = Object.fromEntries(REASONS.map((r) => [r, 0])) as Record<OverloadReason, number>;
   let flushTimer: ReturnType<typeof setTimeout> | null = null;
   const flush = () => {
     flushTimer = null;
     log.warn({ refused, reasons: { ...reasons }, inFlight: monitor.inFlight() }, 'overloaded: refused requests with 503');
     refused = 0;
-    reasons['in-flight'] = reasons['busy-turn'] = reasons['connection-storm'] = 0;
+    for (const r of REASONS) reasons[r] = 0;
   };
   const done = () => monitor.finished();
   /** Counts out a request refuseEarly admitted, once, whichever of its two ends comes first. */
@@ -187,14 +188,16 @@ export function shedOverload<A extends unknown[]>(
     done();
   };
   const span = OVERLOAD.RETRY_AFTER_MAX_S - OVERLOAD.RETRY_AFTER_MIN_S + 1;
-  const count = (reason: OverloadReason) => {
+  /** Counts a refusal (logged in batches) and answers its headers, with a drawn Retry-After. */
+  const refusal = (reason: OverloadReason): Record<string, string> => {
     refused++;
     reasons[reason]++;
     if (!flushTimer) {
       flushTimer = setTimeout(flush, OVERLOAD.LOG_EVERY_MS);
       flushTimer.unref();
     }
-    return OVERLOAD.RETRY_AFTER_MIN_S + Math.min(span - 1, Math.floor(random() * span));
+    const retryAfter = OVERLOAD.RETRY_AFTER_MIN_S + Math.min(span - 1, Math.floor(random() * span));
+    return { ...opts.headers(), 'content-type': 'application/json', 'retry-after': String(retryAfter) };
   };
   const isApi = (path: string) => path.startsWith('/api/');
 
@@ -220,11 +223,7 @@ export function shedOverload<A extends unknown[]>(
       finished();
       return res;
     }
-    const retryAfter = count(reason);
-    return new Response(body, {
-      status: 503,
-      headers: { ...opts.headers(), 'content-type': 'application/json', 'retry-after': String(retryAfter) },
-    });
+    return new Response(body, { status: 503, headers: refusal(reason) });
   }) as ShedFetch<A>;
 
   shed.connected = () => monitor.connected();
@@ -239,9 +238,8 @@ export function shedOverload<A extends unknown[]>(
       outgoing.once('close', () => countOut(state));
       return false;
     }
-    const retryAfter = count(reason);
     // The unread body is drained by Node once the answer is written (keep-alive stays usable).
-    outgoing.writeHead(503, { ...opts.headers(), 'content-type': 'application/json', 'content-length': bodyLength, 'retry-after': String(retryAfter) });
+    outgoing.writeHead(503, { ...refusal(reason), 'content-length': bodyLength });
     outgoing.end(body);
     return true;
   };

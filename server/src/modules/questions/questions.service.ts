@@ -193,7 +193,13 @@ export function list(deps: Deps, query: QuestionListQuery, { editor }: { editor:
     deps.db,
     rows.map((r) => r.id),
   );
-  return { success: true as const, data: rows.flatMap((r) => (readable.has(r.id) ? [learnerView(r, readable.get(r.id)!.withAnswers)] : [])) };
+  return {
+    success: true as const,
+    data: rows.flatMap((r) => {
+      const access = readable.get(r.id);
+      return access ? [learnerView(r, access.withAnswers)] : [];
+    }),
+  };
 }
 
 /** GET /api/question/getQuestionsCount with the list's filters. */
