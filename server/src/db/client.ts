@@ -24,6 +24,9 @@ export type OpenOptions = {
   backgroundCheckpoints?: { onError: (message: string) => void };
 };
 
+/** Page size of a new database (see openDatabase). */
+export const PAGE_SIZE = 2048;
+
 /**
  * Opens (creating if needed) the SQLite database in `dataDir`, sets WAL, foreign keys and a busy
  * timeout, and applies the committed migrations.
@@ -31,6 +34,12 @@ export type OpenOptions = {
 export function openDatabase(dataDir: string, options: OpenOptions = {}): Database_ {
   const file = path.join(dataDir, 'app.db');
   const sqlite = new Database(file);
+  // Set before anything is written, so it only takes on a new database (an existing one keeps its
+  // own). 2 KiB pages: a submission dirties about ten index leaves at random places (ids, person,
+  // set), and each dirty page is written whole to the WAL at commit; halving the page halves
+  // those writes, while the answers' JSON spills over a few more overflow pages. Measured with
+  // bench:exam (server): ~+10 % submissions/s over SQLite's default 4 KiB, 1 KiB no better.
+  sqlite.pragma(`page_size = ${PAGE_SIZE}`);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
