@@ -6,8 +6,10 @@
  *   answer:  tap on an option (its click) → the change stored in IndexedDB (the end of the
  *            app's 'pm:answer-stored' performance measure; p95 ≤ 20 ms)
  *   reload:  offline reload (service worker + RxDB) → the question on screen (target ≤ 1.5 s)
+ * BENCH_STEPS (default 60); BENCH_TRACE=<file> and BENCH_CPU_PROFILE=<file> record a Chrome
+ * trace or a V8 CPU profile of the steps, to see where a move's time goes.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { Locator } from '@playwright/test';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -132,6 +134,17 @@ export async function benchExamChromium() {
       await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
     };
     const answerMs: number[] = [];
+    // BENCH_TRACE=<file>: a Chrome trace of the steps (devtools.timeline), to see where a move goes.
+    const trace = process.env.BENCH_TRACE;
+    if (trace) await browser.startTracing(page, { path: trace, screenshots: false });
+    // BENCH_CPU_PROFILE=<file>: a V8 CPU profile of the page over the steps (build with
+    // `vite build --minify false` to read function names).
+    const cpuProfile = process.env.BENCH_CPU_PROFILE;
+    if (cpuProfile) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+    }
     for (let i = 0; i < STEPS; i++) {
       // The bench questions repeat the fixture questions of every type: tap an option (radio or
       // checkbox) where there is one.
@@ -149,6 +162,8 @@ export async function benchExamChromium() {
       await tap(page.getByRole('button', { name: 'Save & Next' }));
       await painted;
     }
+    if (trace) await browser.stopTracing();
+    if (cpuProfile) writeFileSync(cpuProfile, JSON.stringify((await cdp.send('Profiler.stop')).profile));
     const last = await page.getByTestId('question-number').textContent();
     if (last !== `Question ${STEPS + 1}`) throw new Error(`expected Question ${STEPS + 1} on screen, found ${last}`);
     await page.waitForTimeout(200);
