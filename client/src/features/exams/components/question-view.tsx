@@ -1,5 +1,4 @@
 import { memo, useId, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { TestQuestion } from '../../../../../sync-protocol/src/sync/qs-detail';
 import { RichHtml } from '../../../components/rich-html';
 import type { UserAnswer } from '../lib/test-engine';
@@ -20,7 +19,13 @@ export function localized(q: TestQuestion, lang: string): { q: string; ops: Reco
  * `initial` is read when the view opens only (it is keyed by question): the stored answer
  * catching up with what is on screen does not redraw it.
  */
-export const QuestionView = memo(QuestionViewBody, (a, b) => a.question === b.question && a.lang === b.lang && a.fontSize === b.fontSize && a.onAnswer === b.onAnswer);
+export const QuestionView = memo(
+  QuestionViewBody,
+  (a, b) => a.question === b.question && a.lang === b.lang && a.fontSize === b.fontSize && a.onAnswer === b.onAnswer && a.labels === b.labels,
+);
+
+/** The view's words, translated once by the test (not by every question view it opens). */
+export type QuestionLabels = { chooseOne: string; chooseMany: string; yourAnswer: string };
 
 function QuestionViewBody({
   question,
@@ -28,14 +33,15 @@ function QuestionViewBody({
   fontSize,
   initial,
   onAnswer,
+  labels,
 }: {
   question: TestQuestion;
   lang: string;
   fontSize: number;
   initial: UserAnswer | undefined;
   onAnswer: (ua: UserAnswer) => void;
+  labels: QuestionLabels;
 }) {
-  const { t } = useTranslation('exam');
   const view = localized(question, lang);
   const keys = Object.keys(view.ops);
   // The inputs keep what the learner chose themselves (uncontrolled, started from the stored
@@ -52,7 +58,7 @@ function QuestionViewBody({
     <div className={classes.qBody} style={{ fontSize }}>
       <RichHtml html={view.q} className={classes.qText} />
       {question.qt === 'mcq1' && (
-        <div role="radiogroup" aria-label={t('chooseOne')} className={classes.choices}>
+        <div role="radiogroup" aria-label={labels.chooseOne} className={classes.choices}>
           {keys.map((k) => (
             <label key={k} className={classes.option}>
               <input type="radio" name={name} value={k} defaultChecked={initial === k} onChange={() => onAnswer(k)} />
@@ -62,7 +68,7 @@ function QuestionViewBody({
         </div>
       )}
       {question.qt === 'mcq2' && (
-        <div role="group" aria-label={t('chooseMany')} className={classes.choices}>
+        <div role="group" aria-label={labels.chooseMany} className={classes.choices}>
           {keys.map((k) => (
             <label key={k} className={classes.option}>
               <input
@@ -84,13 +90,13 @@ function QuestionViewBody({
           forced layout that made a subjective question three times slower to open. */}
       {question.qt === 'f' && (
         <div className={classes.field}>
-          <label htmlFor={name}>{t('yourAnswer')}</label>
+          <label htmlFor={name}>{labels.yourAnswer}</label>
           <input id={name} type="text" defaultValue={text} maxLength={500} autoComplete="off" onChange={(e) => onAnswer(e.currentTarget.value)} />
         </div>
       )}
       {question.qt === 's' && (
         <div className={classes.field}>
-          <label htmlFor={name}>{t('yourAnswer')}</label>
+          <label htmlFor={name}>{labels.yourAnswer}</label>
           <textarea id={name} defaultValue={text} rows={5} maxLength={5000} onChange={(e) => onAnswer(e.currentTarget.value)} />
         </div>
       )}

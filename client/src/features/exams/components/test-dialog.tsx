@@ -27,7 +27,7 @@ import {
 } from '../lib/test-engine';
 import { partLabel, PaletteLegend, QuestionPalette, STATE_LABEL } from './question-palette';
 import { sanitizeHtml } from '../../../components/rich-html';
-import { localized, QuestionView } from './question-view';
+import { localized, type QuestionLabels, QuestionView } from './question-view';
 import { SubmitSummary } from './submit-summary';
 import classes from './test-dialog.module.css';
 import { TestTimer } from './test-timer';
@@ -301,6 +301,8 @@ export function TestDialog({
   const online = useSyncExternalStore(subscribeSyncStatus, () => getSyncStatus().online);
   const participants = useParticipants(set.id, online);
   const enteredAt = useRef(0);
+  // The question a move went to: the move stored its visit already (see the effect below).
+  const movedTo = useRef<string | null>(null);
 
   // Opening a question marks it visited and remembers where the learner is (spec §4: a reopened
   // test resumes at the last question and section).
@@ -310,6 +312,11 @@ export function TestDialog({
   useEffect(() => {
     if (!slotQid) return;
     enteredAt.current = performance.now();
+    // After a move nothing is left to store: skipped, as this runs before the move is painted.
+    if (movedTo.current === slotQid) {
+      movedTo.current = null;
+      return;
+    }
     // A move stores the visit itself: only a question opened otherwise (start, resume) is written.
     void write(id, (a) =>
       a.lsq === slotQid && a.answers[slotQid] ? {} : { answers: visit(a.answers, slotQid), lsq: slotQid, selectedSection: slotPart ?? null },
@@ -332,6 +339,7 @@ export function TestDialog({
         lsq: target.qid,
         selectedSection: target.part.key,
       }));
+      movedTo.current = target.qid;
       // Drawn at once, in the task that heard the write is stored (not a scheduler task later).
       flushSync(() => setIndex(to));
     },
@@ -411,6 +419,16 @@ export function TestDialog({
   }, []);
 
   const partIndex = parts.findIndex((p) => p.key === slot?.part.key);
+  // Translated once per question (and language), not in every render of the test.
+  const heading = useMemo(
+    () =>
+      slot && {
+        number: t('questionN', { n: slot.n }),
+        meta: `${t('sectionLabel', { section: partLabel(slot.part, t) })} · ${t('marksInfo', { mpq: slot.part.mpq, nm: slot.part.nm })}`,
+      },
+    [slot, t],
+  );
+  const labels = useMemo<QuestionLabels>(() => ({ chooseOne: t('chooseOne'), chooseMany: t('chooseMany'), yourAnswer: t('yourAnswer') }), [t]);
   // The palette, the legend and the tab counts follow the question in a render of their own
   // (React's deferred values): the next question is drawn first.
   const laterAnswers = useDeferredValue(attempt.answers);
@@ -436,18 +454,16 @@ export function TestDialog({
         <div className={classes.main}>
           <SectionTabs parts={parts} answers={laterAnswers} partIndex={partIndex} onPickPart={pickPart} />
           <div className={classes.question} role="tabpanel">
-            {slot && question ? (
+            {slot && question && heading ? (
               <>
                 <div className={classes.qHeader}>
                   {/* A new element per question, named for the Element Timing API: its paint time
                       is how long a move took to show (scripts/bench-exam-chromium.ts). Plain
                       elements here: this is drawn on every move. */}
                   <p key={slot.qid} className={classes.qNumber} data-testid="question-number" {...{ elementtiming: 'question-number' }}>
-                    {t('questionN', { n: slot.n })}
+                    {heading.number}
                   </p>
-                  <p className={classes.qMeta}>
-                    {t('sectionLabel', { section: partLabel(slot.part, t) })} · {t('marksInfo', { mpq: slot.part.mpq, nm: slot.part.nm })}
-                  </p>
+                  <p className={classes.qMeta}>{heading.meta}</p>
                 </div>
                 <QuestionView
                   key={`${slot.qid}-${lang}-${cleared}`}
@@ -456,6 +472,7 @@ export function TestDialog({
                   fontSize={fontSize}
                   initial={slot.qid === clearedQid ? null : ua}
                   onAnswer={onAnswer}
+                  labels={labels}
                 />
               </>
             ) : (
