@@ -1,4 +1,5 @@
 import { deleteDB, type IDBPDatabase, openDB, unwrap } from 'idb';
+import { afterNextPaint } from '../lib/after-paint';
 import type { TestSummaryDoc } from '../../../sync-protocol/src/sync/test-summary';
 import type { ReplicaDatabase } from './database';
 
@@ -76,20 +77,6 @@ const KEEP_APPLIED = 100;
 const MAX_WAIT_MS = 10_000;
 type Row = { seq?: number; attemptId: string; patch: AttemptPatch };
 const STORE = 'changes';
-
-/**
- * Runs `fn` after the next frame is painted (a task after the next animation frame), or in the
- * next task when no frame is coming (a hidden page, no rendering). What a screen draws for a
- * stored change then follows the paint of the step that made it (the tap's own feedback, the
- * next question) instead of delaying it.
- */
-function afterNextPaint(fn: () => void) {
-  if (typeof requestAnimationFrame === 'function' && typeof document !== 'undefined' && document.visibilityState === 'visible') {
-    requestAnimationFrame(() => setTimeout(fn, 0));
-  } else {
-    setTimeout(fn, 0);
-  }
-}
 
 /**
  * Appends a row; resolves with its key once the transaction is complete (stored). Plain

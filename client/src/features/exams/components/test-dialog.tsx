@@ -1,10 +1,11 @@
 import { ActionIcon, Button, Group, SegmentedControl, Text, Tooltip } from '@mantine/core';
 import { IconLayoutSidebarRight, IconMinus, IconPlus, IconX } from '@tabler/icons-react';
-import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { getSyncStatus, subscribeSyncStatus } from '../../../db/sync-status';
 import { useStableCallback } from '../../../hooks/use-stable-callback';
+import { useValueAfterPaint } from '../../../hooks/use-value-after-paint';
 import { api } from '../../../lib/api-client';
 import { useAttemptView } from '../hooks/use-attempt-writer';
 import type { QuestionSet } from '../hooks/use-test-data';
@@ -429,10 +430,11 @@ export function TestDialog({
     [slot, t],
   );
   const labels = useMemo<QuestionLabels>(() => ({ chooseOne: t('chooseOne'), chooseMany: t('chooseMany'), yourAnswer: t('yourAnswer') }), [t]);
-  // The palette, the legend and the tab counts follow the question in a render of their own
-  // (React's deferred values): the next question is drawn first.
-  const laterAnswers = useDeferredValue(attempt.answers);
-  const laterCurrent = useDeferredValue(current);
+  // The palette, the legend and the tab counts follow in a render of their own once the step is
+  // painted: the next question is drawn and painted first. (With React's deferred values their
+  // render often ran between the question's render and its paint: ~+10 ms p95 at 4×.)
+  const laterAnswers = useValueAfterPaint(attempt.answers);
+  const laterCurrent = useValueAfterPaint(current);
   const ua = slot ? attempt.answers[slot.qid]?.ua : undefined;
 
   return (
