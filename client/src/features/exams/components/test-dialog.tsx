@@ -340,7 +340,8 @@ export function TestDialog({
         lsq: target.qid,
         selectedSection: target.part.key,
       }));
-      movedTo.current = target.qid;
+      // (A move to the question on screen re-runs no effect: nothing to skip then.)
+      if (target.qid !== slot.qid) movedTo.current = target.qid;
       // Drawn at once, in the task that heard the write is stored (not a scheduler task later).
       flushSync(() => setIndex(to));
     },
