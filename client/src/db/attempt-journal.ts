@@ -117,11 +117,16 @@ export class AttemptJournal {
   private mutations = 0;
   private readonly lastView = new Map<boolean, { input: Attempt; mutations: number; output: Attempt }>();
 
+  /** The same database without idb's proxies, for the append on every tap (addRow). */
+  private readonly raw: IDBDatabase;
+
   private constructor(
     private readonly idb: IDBPDatabase,
     private readonly db: ReplicaDatabase,
     private readonly delayMs: number,
-  ) {}
+  ) {
+    this.raw = unwrap(idb);
+  }
 
   /** Opens the journal's IndexedDB database of a replica (may run while the replica opens). */
   static openStore(replicaName: string): Promise<IDBPDatabase> {
@@ -177,7 +182,7 @@ export class AttemptJournal {
    * document follows at the next pause (see `schedule`), or at `flush`.
    */
   async record(attemptId: string, patch: AttemptPatch): Promise<void> {
-    const stored = addRow(unwrap(this.idb), { attemptId, patch });
+    const stored = addRow(this.raw, { attemptId, patch });
     // In the writer's `view` at once (a following change builds on it); on screen once stored.
     // Screens hear of it in a task of their own: the tap's own feedback paints first, then the
     // palette follows, and nothing is drawn while the write is on its way.
