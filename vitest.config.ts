@@ -30,6 +30,17 @@ export default defineConfig({
         },
       },
       {
+        // Issue 16: the security suite, one file per area, against the real app on a real database.
+        test: {
+          name: 'security',
+          include: ['tests/security/**/*.test.ts'],
+          environment: 'node',
+          pool: 'forks',
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
         plugins: [react()],
         test: {
           name: 'client',

@@ -108,6 +108,11 @@ export const person = sqliteTable(
     permissionNames: text('permission_names').notNull().default(''),
     /** Bumped on password change / admin reset; tokens carrying an older value are refused. */
     tokenVersion: integer('token_version').notNull().default(0),
+    /**
+     * Bytes of replicated data this person has stored through sync pushes (attempts): charged
+     * with one conditional UPDATE per push against a per-person quota (issue 16, CONVENTIONS 12).
+     */
+    storageBytes: integer('storage_bytes').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: integer('updated_at')
       .notNull()
@@ -287,6 +292,11 @@ export const examResult = sqliteTable(
     total: real('total').notNull().default(0),
     /** Submitted after the duration plus the grace window (results module, README). */
     late: integer('late', { mode: 'boolean' }).notNull().default(false),
+    /**
+     * Not the person's first submitted attempt at this set: shown as practice and never ranked
+     * (issue 16 §2: the rank of a mock test is decided by each learner's first attempt).
+     */
+    practice: integer('practice', { mode: 'boolean' }).notNull().default(false),
     /** Answers awaiting an editor's evaluation (subjective questions). */
     pending: integer('pending').notNull().default(0),
     /**
@@ -432,12 +442,36 @@ export const outbox = sqliteTable(
   (t) => [index('outbox_recipient_idx').on(t.recipient, t.createdAt)],
 );
 
+/**
+ * A signed-in session (issue 16 §4): every token names one (`sid`). Logout revokes it; "log out
+ * of all devices" revokes every session of the person. Tokens are checked against this row.
+ */
+export const session = sqliteTable(
+  'session',
+  {
+    id: id(),
+    personId: text('person_id')
+      .notNull()
+      .references(() => person.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    /** Last time a token of this session was used or renewed (ms, server clock). */
+    lastSeenAt: integer('last_seen_at').notNull(),
+    /** Absolute end of the session (ms): no renewal goes past it. */
+    expiresAt: integer('expires_at').notNull(),
+    revokedAt: integer('revoked_at'),
+    userAgent: text('user_agent'),
+  },
+  (t) => [index('session_person_idx').on(t.personId)],
+);
+
 export const pushToken = sqliteTable('push_token', {
   id: id(),
   personId: text('person_id')
     .notNull()
     .references(() => person.id, { onDelete: 'cascade' }),
   token: text('token').notNull().unique(),
+  /** The session that registered it: logging that session out removes the token. */
+  sessionId: text('session_id').references(() => session.id, { onDelete: 'cascade' }),
   createdAt: createdAt(),
 });
 
