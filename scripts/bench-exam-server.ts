@@ -41,7 +41,7 @@ async function serveApp() {
   const { seedDatabase } = await import('../server/src/db/seed');
   const { loadConfig, parseEnv } = await import('../server/src/env');
   const { createEventBus } = await import('../server/src/lib/events');
-  const { signToken } = await import('../server/src/lib/jwt');
+  const { openSession } = await import('../server/src/lib/sessions');
   const { createLogger } = await import('../server/src/lib/logger');
   const { createLocalOutbox } = await import('../server/src/lib/outbox');
   const { createRateLimits } = await import('../server/src/lib/rate-limit');
@@ -65,8 +65,9 @@ async function serveApp() {
       tx.insert(person).values({ id: `bench-learner-${p}`, name: `Bench Learner ${p}`, mobile: `+9180000${String(p).padStart(5, '0')}`, passwordHash: 'x' }).run();
     }
   });
-  const tokens = await Promise.all(Array.from({ length: LEARNERS }, (_, p) => signToken(config.jwtSecret, { sub: `bench-learner-${p}`, tv: 0 })));
-  const editor = await signToken(config.jwtSecret, { sub: 'demo-editor', tv: 0 });
+  // Each learner signed in once: a session row and its token, as a login makes them.
+  const tokens = await Promise.all(Array.from({ length: LEARNERS }, async (_, p) => (await openSession(db, config.jwtSecret, { id: `bench-learner-${p}`, tokenVersion: 0 })).token));
+  const editor = (await openSession(db, config.jwtSecret, { id: 'demo-editor', tokenVersion: 0 })).token;
 
   // 100 questions and the set, through the editor API.
   const call = async (method: string, url: string, body: unknown) => {

@@ -17,10 +17,10 @@ import { attempt, question } from '../server/src/db/schema';
 import { seedDatabase } from '../server/src/db/seed';
 import { loadConfig, parseEnv } from '../server/src/env';
 import { createEventBus } from '../server/src/lib/events';
-import { signToken } from '../server/src/lib/jwt';
 import { createLogger } from '../server/src/lib/logger';
 import { createLocalOutbox } from '../server/src/lib/outbox';
 import { createRateLimits } from '../server/src/lib/rate-limit';
+import { openSession } from '../server/src/lib/sessions';
 import { publishDue } from '../server/src/modules/sync/publish';
 import { benchQuestionIds, growBenchData } from './bench-data';
 import { serveApp } from '../server/src/serve';
@@ -37,8 +37,9 @@ const db = database.db;
 // 5,000 questions in English and Hindi, 50 published sets of 100, 1,000 learners.
 growBenchData(db, { learners: 1000 });
 publishDue(deps);
-const tokens = await Promise.all(Array.from({ length: 1000 }, (_, p) => signToken(config.jwtSecret, { sub: `bench-person-${p}`, tv: 0 })));
-const learnerToken = await signToken(config.jwtSecret, { sub: 'demo-learner', tv: 0 });
+// Each person signed in once: a session row and its token, as a login makes them.
+const tokens = await Promise.all(Array.from({ length: 1000 }, async (_, p) => (await openSession(db, config.jwtSecret, { id: `bench-person-${p}`, tokenVersion: 0 })).token));
+const learnerToken = (await openSession(db, config.jwtSecret, { id: 'demo-learner', tokenVersion: 0 })).token;
 
 // The bare baseline: the same 5,000 question rows, paged by an integer key; a 20-row insert.
 const raw = new Database(path.join(dir, 'bare.db'));

@@ -1,3 +1,5 @@
+// First: no schema may parse before zod is told not to probe for eval (lib/csp.ts).
+import './lib/csp';
 import '@mantine/core/styles.css';
 import '@fontsource/noto-sans-devanagari/devanagari-400.css';
 import '@fontsource/noto-sans-devanagari/devanagari-600.css';

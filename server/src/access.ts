@@ -12,6 +12,8 @@ export type Access = 'public' | 'optional' | 'login' | readonly PermissionName[]
 
 export const ACCESS = {
   'GET /health': 'public',
+  // Browsers send Content-Security-Policy violation reports without credentials (issue 16 §7).
+  'POST /csp-report': 'public',
 
   // Auth (spec §7)
   'POST /UserLogin/login': 'public',
@@ -20,6 +22,9 @@ export const ACCESS = {
   'POST /UserLogin/resetPassword': 'public',
   'POST /UserLogin/updatePasswordWithResetCode': 'public',
   'PATCH /UserLogin/updatePasswordWithOldPassword': 'login',
+  // Issue 16 §4: end this session, or every session of the person.
+  'POST /UserLogin/logout': 'login',
+  'POST /UserLogin/logoutAll': 'login',
   'PUT /UserLogin/resetUserPasswordByAdmin': ['UPDATE_PERSON'],
   'POST /OTP/requestOTP': 'public',
   'POST /OTP/verifyOTPAndSignIn': 'public',

@@ -10,6 +10,7 @@ import { SERVER_TIME_HEADER } from '../../sync-protocol/src/version';
 import type { AppEnv, Deps } from './context';
 import { AppError } from './lib/errors';
 import { createLoadMonitor, type LoadMonitor, shedOverload } from './lib/overload';
+import { forwardedOverTls, securityHeaders } from './lib/security-headers';
 import { activityLogRoutes } from './modules/activity-log/activity-log.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { brandRoutes } from './modules/brands/brands.routes';
@@ -22,6 +23,7 @@ import { questionRoutes } from './modules/questions/questions.routes';
 import { resultRoutes } from './modules/results/results.routes';
 import { roleRoutes } from './modules/roles/roles.routes';
 import { contentRoutes } from './modules/content/content.routes';
+import { cspReportRoutes } from './modules/csp-report/csp-report.routes';
 import { productRoutes } from './modules/products/products.routes';
 import { reportRoutes } from './modules/reports/reports.routes';
 import { syncRoutes } from './modules/sync/sync.routes';
@@ -29,20 +31,6 @@ import { tagRoutes } from './modules/tags/tags.routes';
 
 /** Largest JSON body the API takes (questions carry rich text; nothing legitimate is bigger). */
 export const MAX_BODY_BYTES = 1024 * 1024;
-
-/** The defaults of Hono's secureHeaders (which sets them after the handler, see below). */
-const SECURITY_HEADERS: [string, string][] = [
-  ['Cross-Origin-Opener-Policy', 'same-origin'],
-  ['Cross-Origin-Resource-Policy', 'same-origin'],
-  ['Origin-Agent-Cluster', '?1'],
-  ['Referrer-Policy', 'no-referrer'],
-  ['X-Content-Type-Options', 'nosniff'],
-  ['X-DNS-Prefetch-Control', 'off'],
-  ['X-Download-Options', 'noopen'],
-  ['X-Frame-Options', 'SAMEORIGIN'],
-  ['X-Permitted-Cross-Domain-Policies', 'none'],
-  ['X-XSS-Protection', '0'],
-];
 
 const INSTANCE = randomBytes(4).toString('hex');
 let requestCounter = 0;
@@ -71,7 +59,9 @@ export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
   app.fetch = shedOverload(app.fetch, {
     monitor: opts.load ?? createLoadMonitor(),
     log: deps.log,
-    headers: () => ({ [SERVER_TIME_HEADER]: String(Date.now()), 'X-Request-Id': nextRequestId() }),
+    trustProxy: deps.config.TRUST_PROXY,
+    // A refusal is JSON like any API answer: never sniffed, never cached.
+    headers: () => ({ [SERVER_TIME_HEADER]: String(Date.now()), 'X-Request-Id': nextRequestId(), 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' }),
   });
 
   app.use(async (c, next) => {
@@ -87,7 +77,11 @@ export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
     const set = outgoing ? (n: string, v: string) => outgoing.setHeader(n, v) : (n: string, v: string) => c.header(n, v);
     set(SERVER_TIME_HEADER, String(Date.now()));
     set('X-Request-Id', id);
-    if (!c.req.path.startsWith('/api/')) for (const [name, value] of SECURITY_HEADERS) set(name, value);
+    // The security headers (lib/security-headers): the site's CSP, or the API's policy and
+    // no-store; HSTS only when TRUST_PROXY says TLS ends in front of us. A route that sets its
+    // own Cache-Control (the site's files) overrides the default.
+    const tls = deps.config.TRUST_PROXY && forwardedOverTls(c.req.header('x-forwarded-proto'));
+    for (const [name, value] of securityHeaders(c.req.path, tls)) set(name, value);
     await next();
     deps.log.info(
       {
@@ -133,6 +127,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
     return limitBody(c, next);
   });
   healthRoutes(api, deps);
+  cspReportRoutes(api, deps);
   authRoutes(api, deps);
   personRoutes(api, deps);
   permissionRoutes(api, deps);

@@ -20,6 +20,8 @@ export type Principal = {
   id: string;
   name: string;
   permissions: Set<string>;
+  /** The session the request's token belongs to (issue 16 §4: logout ends it). */
+  sessionId: string;
 };
 
 export type AppEnv = {

@@ -5,6 +5,13 @@ import { z } from 'zod';
 
 /** The process environment, parsed once; nothing else reads `process.env`. */
 const envSchema = z.object({
+  /**
+   * `production` is a real installation: no demo accounts are seeded, and the server refuses to
+   * start while a demo account's published password is in the database (db/seed.ts). Anything
+   * else is the demo of `npm start`. An unknown value is an error, so that a typo cannot start
+   * a real installation as the demo.
+   */
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
@@ -38,11 +45,15 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
 
 /**
  * Resolves the data directory and the JWT secret. Without JWT_SECRET a 256-bit secret is drawn
- * from the CSPRNG once and kept in DATA_DIR/jwt-secret (mode 600), so tokens survive restarts.
+ * from the CSPRNG once and kept in DATA_DIR/jwt-secret (mode 600), so tokens survive restarts;
+ * that is as strong in production as a secret set by hand (it never leaves DATA_DIR, which holds
+ * the database it protects anyway). A DATA_DIR created here is 700 (issue 16: only the server's
+ * user reads the database); an existing one keeps its mode (it may be a mounted volume), while
+ * the files in it are made 600 by openDatabase (db/client.ts).
  */
 export function loadConfig(env: Env = parseEnv()): Config {
   const dataDir = path.resolve(env.DATA_DIR);
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   let secret: string;
   if (env.JWT_SECRET) {
     secret = env.JWT_SECRET;

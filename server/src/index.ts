@@ -7,7 +7,7 @@ import { seedDatabase } from './db/seed';
 import { loadConfig, parseEnv } from './env';
 import { serveClientFiles } from './lib/client-files';
 import { createLogger } from './lib/logger';
-import { createLocalOutbox, createSmtpOutbox } from './lib/outbox';
+import { createLocalOutbox, createSmtpOutbox, localInboxFile } from './lib/outbox';
 import { createEventBus } from './lib/events';
 import { createRateLimits } from './lib/rate-limit';
 import { startPublisher } from './modules/sync/publish';
@@ -22,9 +22,10 @@ async function main() {
   const { seeded } = await seedDatabase(database.db);
   log.info({ dataDir: config.dataDir, seeded }, seeded ? 'database seeded from fixtures' : 'database ready');
 
+  const inbox = { inboxFile: localInboxFile(config) };
   const outbox = config.SMTP_URL
-    ? createSmtpOutbox(database.db, log, config.SMTP_URL, config.MAIL_FROM)
-    : createLocalOutbox(database.db, log);
+    ? createSmtpOutbox(database.db, log, config.SMTP_URL, config.MAIL_FROM, inbox)
+    : createLocalOutbox(database.db, log, inbox);
   const deps: Deps = { db: database.db, config, outbox, rates: createRateLimits(database.db), log, events: createEventBus() };
   const app = createApp(deps);
   const stopPublisher = startPublisher(deps, config.PUBLISH_INTERVAL_S * 1000);

@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import type { ShedFetch } from './lib/overload';
 
@@ -30,7 +30,8 @@ export function serveApp(fetch: Fetch, opts: { hostname: string; port: number },
       : listener,
   );
   const connected = fetch.connected;
-  if (connected) server.on('connection', () => connected());
+  // By the address it comes from: a storm is refused at the source that makes it (lib/overload.ts).
+  if (connected) server.on('connection', (socket: Socket) => connected(socket.remoteAddress));
   server.listen({ host: opts.hostname, port: opts.port, backlog: LISTEN_BACKLOG }, () => onListening?.(server.address() as AddressInfo));
   return server;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MSG } from './messages';
-import { idSchema } from './common';
+import { descriptionSchema, idSchema } from './common';
 
 /** Permission names are stored uppercase (spec §5). */
 export const permissionNameSchema = z
@@ -13,12 +13,12 @@ export const permissionNameSchema = z
 
 export const permissionCreateSchema = z.strictObject({
   permission: permissionNameSchema,
-  description: z.string().trim().max(500).optional().default(''),
+  description: descriptionSchema.optional().default(''),
 });
 export const permissionUpdateSchema = z.strictObject({
   id: idSchema,
   permission: permissionNameSchema,
-  description: z.string().trim().max(500).optional().default(''),
+  description: descriptionSchema.optional().default(''),
 });
 
 export const permissionSchema = z.object({

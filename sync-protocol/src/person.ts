@@ -1,21 +1,16 @@
 import { z } from 'zod';
 import { MSG } from './messages';
-import { emailSchema, idSchema, mobileSchema, optionalEmailSchema, passwordSchema } from './common';
+import { emailSchema, idSchema, mobileSchema, optionalEmailSchema, passwordSchema, personNameSchema } from './common';
 import { permissionListSchema } from './role';
 
 export const PERSON_STATUSES = ['ACTIVE', 'INACTIVE', 'BLOCKED'] as const;
 export const personStatusSchema = z.enum(PERSON_STATUSES);
 
-const personName = z
-  .string({ error: MSG.nameRequired })
-  .trim()
-  .min(1, { error: MSG.nameRequired })
-  .max(100);
 const adminMobile = z.string({ error: MSG.mobileRequired }).min(1, { error: MSG.mobileRequired }).pipe(mobileSchema);
 
 /** POST /api/Person (admin). `r` is a role id or name; default MEMBER. */
 export const personCreateSchema = z.strictObject({
-  n: personName,
+  n: personNameSchema,
   m: adminMobile,
   e: optionalEmailSchema,
   password: passwordSchema.optional(),
@@ -27,7 +22,7 @@ export const personCreateSchema = z.strictObject({
 /** PUT /api/Person (admin). Changing `r` copies the role's permissions to the person (spec §4). */
 export const personUpdateSchema = z.strictObject({
   id: idSchema,
-  n: personName.optional(),
+  n: personNameSchema.optional(),
   m: adminMobile.optional(),
   /** Absent: unchanged; '' or null: removed. */
   e: z.union([z.literal('').transform(() => null), z.null(), emailSchema]).optional(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MSG } from './messages';
-import { idSchema } from './common';
+import { descriptionSchema, idSchema } from './common';
 import { permissionNameSchema } from './permission';
 
 export const roleNameSchema = z
@@ -19,13 +19,13 @@ export const permissionListSchema = z
 
 export const roleCreateSchema = z.strictObject({
   name: roleNameSchema,
-  description: z.string().trim().max(500).optional().default(''),
+  description: descriptionSchema.optional().default(''),
   permissions: permissionListSchema.optional(),
 });
 export const roleUpdateSchema = z.strictObject({
   id: idSchema,
   name: roleNameSchema,
-  description: z.string().trim().max(500).optional().default(''),
+  description: descriptionSchema.optional().default(''),
   permissions: permissionListSchema.optional(),
 });
 export const rolePermissionsSchema = z.strictObject({
@@ -36,3 +36,11 @@ export const rolePermissionsSchema = z.strictObject({
 /** Roles seeded on first start (issue 2); MEMBER is the default for signups. */
 export const ROLES = ['ADMIN', 'QUESTION_EDITOR', 'MEMBER', 'DONOR', 'BENEFICIARY', 'TRUST', 'TRUSTEE'] as const;
 export const DEFAULT_ROLE = 'MEMBER';
+/**
+ * The role whose holders run the platform (issue 16 §3): only its holders change, block, delete
+ * or reset the password of one of them, give or take this role, or edit it; at least one ACTIVE
+ * person always holds it. The server recognises it by this name, so the role is never renamed.
+ */
+export const ADMIN_ROLE = 'ADMIN';
+/** Roles the server refers to by name (ADMIN_ROLE, DEFAULT_ROLE): never renamed or deleted. */
+export const BUILT_IN_ROLES: readonly string[] = [ADMIN_ROLE, DEFAULT_ROLE];

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { GRACE_MS, isEmptyAnswer, isLate, keyQuestion, MAIN_PART, normaliseText, partsOf, score, type Answers, type KeyQuestion } from './scoring';
+import { boundedStart, boundedSubmittedAt, GRACE_MS, isEmptyAnswer, isLate, keyQuestion, MAIN_PART, normaliseText, partsOf, score, type Answers, type KeyQuestion } from './scoring';
 
 /* The marking rules (README "Answers and marking") as a table of cases over every type and rule. */
 
@@ -146,7 +146,18 @@ describe('a set with sections and sub-sections', () => {
 });
 
 describe('late', () => {
-  const base = { durMinutes: 60, elapsed: null as number | null, seenElapsed: null as number | null, firstSeen: 1_000_000, receivedAt: 1_000_000 };
+  // An attempt started at T0 and submitted ten minutes later, first seen at its arrival.
+  const T0 = 1_795_000_000_000;
+  const base = {
+    durMinutes: 60,
+    st: T0,
+    submittedAt: T0 + 600_000 as number | null,
+    elapsed: null as number | null,
+    seenElapsed: null as number | null,
+    firstSeen: T0 + 600_000,
+    seenBefore: false,
+    receivedAt: T0 + 600_000,
+  };
   const limit = 3600_000 + GRACE_MS;
   type LateCase = [string, Partial<typeof base>, boolean];
   const lateCases: LateCase[] = [
@@ -155,14 +166,29 @@ describe('late', () => {
     ['device elapsed beyond duration + grace', { elapsed: limit + 1 }, true],
     ['0 minutes means 5400 s', { durMinutes: 0, elapsed: 5400_000 + GRACE_MS }, false],
     ['0 minutes means 5400 s, beyond', { durMinutes: 0, elapsed: 5400_000 + GRACE_MS + 1 }, true],
-    ['arriving a day later proves nothing by itself', { elapsed: 3000_000, receivedAt: 1_000_000 + 86_400_000 }, false],
-    ['old client without elapsed, first seen submitted', { receivedAt: 1_000_000 }, false],
-    ['elapsed went backwards and arrival is past sfs + limit', { elapsed: 10_000, seenElapsed: 600_000, receivedAt: 1_000_000 + limit + 1 }, true],
-    ['elapsed dropped (none sent) after the server saw some, past sfs + limit', { elapsed: null, seenElapsed: 600_000, receivedAt: 1_000_000 + limit + 1 }, true],
-    ['elapsed went backwards but within sfs + limit', { elapsed: 10_000, seenElapsed: 600_000, receivedAt: 1_000_000 + limit }, false],
-    ['elapsed grew as it should, arrival late', { elapsed: 700_000, seenElapsed: 600_000, receivedAt: 1_000_000 + 2 * limit }, false],
+    ['arriving a day later with consistent times proves nothing by itself', { elapsed: 500_000, firstSeen: T0 + 86_400_000, receivedAt: T0 + 86_400_000 }, false],
+    ['old client without elapsed, first seen submitted', {}, false],
+    ['submitted more than the limit after its own start is late, whatever elapsed says', { submittedAt: T0 + limit + 1, elapsed: 60_000, firstSeen: T0 + limit + 5, receivedAt: T0 + limit + 5 }, true],
+    ['a start of 0 with elapsed 0, first seen submitted, is late', { st: 0, elapsed: 0 }, true],
+    ['a submission time in the future counts as its arrival', { submittedAt: 4_102_444_800_000, st: T0, firstSeen: T0 + limit + 1, receivedAt: T0 + limit + 1 }, true],
+    ['a start moved after the first sighting counts from the first sighting', { seenBefore: true, firstSeen: T0, st: T0 + limit, submittedAt: T0 + limit + 60_000, receivedAt: T0 + limit + 60_000, elapsed: 60_000 }, true],
+    ['elapsed went backwards and arrival is past sfs + limit', { seenBefore: true, firstSeen: T0, elapsed: 10_000, seenElapsed: 600_000, submittedAt: T0 + 1_000, receivedAt: T0 + limit + 1 }, true],
+    ['elapsed dropped (none sent) after the server saw some, past sfs + limit', { seenBefore: true, firstSeen: T0, elapsed: null, seenElapsed: 600_000, submittedAt: T0 + 1_000, receivedAt: T0 + limit + 1 }, true],
+    ['elapsed went backwards but within sfs + limit', { seenBefore: true, firstSeen: T0, elapsed: 10_000, seenElapsed: 600_000, submittedAt: T0 + 1_000, receivedAt: T0 + limit }, false],
+    ['elapsed grew as it should, arrival late', { seenBefore: true, firstSeen: T0, elapsed: 700_000, seenElapsed: 600_000, submittedAt: T0 + 700_000, receivedAt: T0 + 2 * limit }, false],
   ];
   test.each(lateCases)('%s', (_n, over, late) => {
     expect(isLate({ ...base, ...over })).toBe(late);
+  });
+
+  test('the stored submission time lies between the bounded start (or first sighting) and the arrival', () => {
+    const t = { st: T0, firstSeen: T0 + 10_000, seenBefore: false, receivedAt: T0 + 20_000 };
+    expect(boundedSubmittedAt({ ...t, submittedAt: 4_102_444_800_000 })).toBe(T0 + 20_000);
+    expect(boundedSubmittedAt({ ...t, submittedAt: T0 + 5_000 })).toBe(T0 + 5_000);
+    expect(boundedSubmittedAt({ ...t, submittedAt: 0 })).toBe(T0);
+    expect(boundedSubmittedAt({ ...t, submittedAt: null })).toBe(T0 + 20_000);
+    // Seen in progress at firstSeen: it was not submitted before then.
+    expect(boundedSubmittedAt({ ...t, seenBefore: true, submittedAt: T0 + 5_000 })).toBe(T0 + 10_000);
+    expect(boundedStart({ st: T0 + 50_000, firstSeen: T0 + 10_000 })).toBe(T0 + 10_000);
   });
 });

@@ -114,29 +114,59 @@ export function score(parts: ScoringPart[], answers: Answers): Score {
 }
 
 /**
- * Whether a submission is late. The limit is the duration (dur minutes × 60, 0 → 5400 s, spec
- * §5) plus GRACE_MS. Late when
- * 1. the device's own monotonic test time (`elapsed`) exceeds the limit; or
- * 2. the device's claim is disproved by what the server saw — it sends no elapsed, or less than
- *    an elapsed it already reported for this attempt (test time never runs backwards) — and the
- *    submission reached the server more than the limit after the server first saw the attempt
- *    (`sfs`): the server then knows the test was running at sfs, and cannot trust the device to
- *    have finished in time.
- * Arriving late alone proves nothing (a learner offline for a day submits on time and syncs
- * later), so an attempt first seen already submitted is judged by its elapsed only. A late
- * submission is stored and scored all the same, and flagged.
+ * What the server knows of a submitted attempt's times (issue 16 §2, ARCHITECTURE decision 5):
+ * the device's claims (`st`, `submittedAt`, `elapsed`) and its own sightings — when it first saw
+ * the attempt (`firstSeen`, `attempt.server_first_seen`), whether that was before this
+ * submission arrived (`seenBefore`: the attempt was then still in progress), the elapsed it
+ * already stored for it (`seenElapsed`) and the arrival of the submission (`receivedAt`).
  */
-export function isLate(input: {
-  durMinutes: number;
+export type SubmissionTimes = {
+  st: number;
+  submittedAt: number | null;
   elapsed: number | null;
   seenElapsed: number | null;
   firstSeen: number;
+  seenBefore: boolean;
   receivedAt: number;
-}): boolean {
+};
+
+/** The start as the server bounds it: an attempt the server saw had started by then. */
+export function boundedStart(t: Pick<SubmissionTimes, 'st' | 'firstSeen'>): number {
+  return Math.min(t.st, t.firstSeen);
+}
+
+/**
+ * The submission time as the server bounds it: never after its arrival, never before the
+ * bounded start, and never before the first sighting of an attempt the server saw in progress
+ * (it was not submitted then). A device clock in the year 2100 cannot make a result "latest".
+ */
+export function boundedSubmittedAt(t: Pick<SubmissionTimes, 'st' | 'submittedAt' | 'firstSeen' | 'seenBefore' | 'receivedAt'>): number {
+  const earliest = t.seenBefore ? t.firstSeen : boundedStart(t);
+  return Math.min(Math.max(t.submittedAt ?? t.receivedAt, earliest), t.receivedAt);
+}
+
+/**
+ * Whether a submission is late: the time the test used is more than the duration (dur minutes ×
+ * 60, 0 → 5400 s, spec §5) plus GRACE_MS. The time used is the largest of
+ * 1. the device's monotonic test time (`elapsed`), and the elapsed the server already saw (test
+ *    time never runs backwards);
+ * 2. the wall time from the bounded start to the bounded submission — the test timer runs on
+ *    the wall clock from `st`, so an honest device submits within the duration of its start.
+ *    `st: 0` is therefore late, and so is a start moved after the server's first sighting.
+ * When the device's monotonic claim is disproved by what the server saw (it sends no elapsed,
+ * or less than it already reported), its submission time is not believed either: the
+ * submission is taken to be its arrival.
+ * Arriving late alone proves nothing: a learner offline for a day whose times are consistent
+ * (st ≤ submittedAt ≤ arrival, submittedAt − st ≤ limit, elapsed ≤ limit) is on time. An
+ * attempt first seen already submitted can only be judged by its device's claims, bounded as
+ * above. A late submission is stored and scored all the same, and flagged.
+ */
+export function isLate(input: SubmissionTimes & { durMinutes: number }): boolean {
   const limit = (input.durMinutes > 0 ? input.durMinutes * 60 : DEFAULT_EXAM_SECONDS) * 1000 + GRACE_MS;
-  if (input.elapsed !== null && input.elapsed > limit) return true;
   const disproved = input.seenElapsed !== null && (input.elapsed === null || input.elapsed < input.seenElapsed);
-  return disproved && input.receivedAt - input.firstSeen > limit;
+  const end = disproved ? input.receivedAt : boundedSubmittedAt(input);
+  const used = Math.max(input.elapsed ?? 0, input.seenElapsed ?? 0, end - boundedStart(input));
+  return used > limit;
 }
 
 /** Parts of a set in the order learners see them: main, then sections by `o` (sub-sections by `o`). */

@@ -1,6 +1,6 @@
 import { removeRxDatabase } from 'rxdb';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
-import { getSession } from '../lib/session';
+import { getSession, renewToken } from '../lib/session';
 import { AttemptJournal } from './attempt-journal';
 import { databaseNameOf, openReplicaDatabase, type ReplicaDatabase } from './database';
 import { startReplication, type Replication } from './replication';
@@ -75,6 +75,7 @@ export async function openReplica(personId: string): Promise<ReplicaHandle> {
         const s = getSession();
         return s && s.id === personId ? s.token : null;
       },
+      onTokenRenewed: renewToken,
       clock: serverClock,
       onStatus: publishStatus,
       pushDelayMs: 1000,

@@ -3,6 +3,7 @@ import type { RxReplicationState } from 'rxdb/plugins/replication';
 import { replicateRxCollection } from 'rxdb/plugins/replication';
 import { combineLatest, filter, map, Subject, type Subscription } from 'rxjs';
 import { COLLECTIONS, type CollectionName, type PullResponse, PUSHABLE, type StreamEvent } from '../../../sync-protocol/src/sync/envelopes';
+import { SESSION_TOKEN_HEADER } from '../../../sync-protocol/src/session';
 import { PROTOCOL_HEADER, PROTOCOL_VERSION, SERVER_TIME_HEADER } from '../../../sync-protocol/src/version';
 import { attemptConflictHandler } from './attempt-conflicts';
 import { backoffDelay } from './backoff';
@@ -21,6 +22,11 @@ export type ReplicationOptions = {
   baseUrl: string;
   /** The current bearer token; read on every request so a new login takes effect at once. */
   getToken: () => string | null;
+  /**
+   * A response renewed the token it was sent with (issue 16 §4: tokens more than a day old come
+   * back renewed, so a device that syncs now and then never reaches its token's expiry).
+   */
+  onTokenRenewed?: (sent: string, fresh: string) => void;
   /** fetch to use (tests wrap it to inject failures). */
   fetch?: typeof fetch;
   clock?: ServerClock;
@@ -105,6 +111,7 @@ export function startReplication(db: ReplicaDatabase, opts: ReplicationOptions):
     }
     const serverTime = Number(res.headers.get(SERVER_TIME_HEADER));
     opts.clock?.observe(serverTime, sentAt, Date.now());
+    renewed(res, token);
     if (res.status === 401) {
       authRefused = true;
       status({ online: true, phase: 'signed-out' });
@@ -122,17 +129,30 @@ export function startReplication(db: ReplicaDatabase, opts: ReplicationOptions):
     return body;
   }
 
+  function renewed(res: Response, sent: string) {
+    const fresh = res.headers.get(SESSION_TOKEN_HEADER);
+    if (fresh && sent) opts.onTokenRenewed?.(sent, fresh);
+  }
+
   // One stream for all collections; each collection's pull stream hears RESYNC when its name
   // changed (the events carry no documents: the pull handler fetches them by checkpoint).
   const events = new Subject<StreamEvent>();
   const subs: Subscription[] = [];
   if (live && (opts.stream ?? true)) {
+    // One stream request at a time: the token its response answers is the last one sent.
+    let streamToken = '';
     subs.push(
       syncStream({
         url: `${opts.baseUrl}/api/sync/v1/stream`,
         fetch: doFetch,
-        headers: () => ({ authorization: `Bearer ${opts.getToken() ?? ''}`, [PROTOCOL_HEADER]: PROTOCOL_VERSION }),
-        onResponse: (res, sentAt) => opts.clock?.observe(Number(res.headers.get(SERVER_TIME_HEADER)), sentAt, Date.now()),
+        headers: () => {
+          streamToken = opts.getToken() ?? '';
+          return { authorization: `Bearer ${streamToken}`, [PROTOCOL_HEADER]: PROTOCOL_VERSION };
+        },
+        onResponse: (res, sentAt) => {
+          opts.clock?.observe(Number(res.headers.get(SERVER_TIME_HEADER)), sentAt, Date.now());
+          renewed(res, streamToken);
+        },
         baseDelayMs: baseMs,
         maxDelayMs: maxMs,
       }).subscribe(events),

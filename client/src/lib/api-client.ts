@@ -1,8 +1,9 @@
+import { SESSION_TOKEN_HEADER } from '../../../sync-protocol/src/session';
 import i18n from './i18n';
 import { startLoading } from './loading';
 import { notifyError } from './notify';
 import { translateServerMessage } from './server-messages';
-import { getSession } from './session';
+import { getSession, renewToken } from './session';
 import { reportSessionLost } from './session-lost';
 
 export class ApiError extends Error {
@@ -47,10 +48,11 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
   for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
   const headers: Record<string, string> = { accept: 'application/json' };
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
+  let sentToken: string | undefined;
   if (opts.basic) headers.authorization = `Basic ${toBase64(`${opts.basic.user}:${opts.basic.pass}`)}`;
   else if (!opts.skipAuth) {
-    const token = getSession()?.token;
-    if (token) headers.authorization = `Bearer ${token}`;
+    sentToken = getSession()?.token;
+    if (sentToken) headers.authorization = `Bearer ${sentToken}`;
   }
   const stop = opts.background ? () => undefined : startLoading();
   let res: Response;
@@ -67,6 +69,9 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
     throw new ApiError(0, msg, 'NETWORK');
   }
   stop();
+  // A token more than a day old comes back renewed (issue 16 §4), on any answer but a 401.
+  const renewed = res.headers.get(SESSION_TOKEN_HEADER);
+  if (renewed && sentToken) renewToken(sentToken, renewed);
   let data: unknown = null;
   try {
     data = await res.json();

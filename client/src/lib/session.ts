@@ -93,6 +93,17 @@ export function updateSession(patch: Partial<Session>): void {
   setSession(next, remembered);
 }
 
+/**
+ * Stores a token the server renewed (issue 16 §4: a response to a token more than a day old
+ * carries a fresh one for the same session). Only if `sent` is still the stored token: a response
+ * that arrives after a logout, a new login or a newer renewal changes nothing. The old token stays
+ * valid until its own expiry, so requests still in flight with it do not fail.
+ */
+export function renewToken(sent: string, fresh: string): void {
+  if (!current || current.token !== sent || fresh === sent) return;
+  updateSession({ token: fresh });
+}
+
 /** Logout and a refused token clear both stores (spec §4). */
 export function clearSession(): void {
   sessionStorage.removeItem(KEY);

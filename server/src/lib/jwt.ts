@@ -4,9 +4,14 @@ import { LRUCache } from 'lru-cache';
 
 export const JWT_ISSUER = 'pariksha-mitra';
 export const JWT_AUDIENCE = 'pariksha-mitra-app';
-const TTL = '7d';
 
-export type TokenClaims = { sub: string; tv: number };
+/**
+ * What a token says: the person (`sub`), their token version (`tv`, bumped by a password or
+ * status change) and the session it belongs to (`sid`, issue 16 §4). Nothing personal.
+ */
+export type TokenClaims = { sub: string; tv: number; sid: string };
+/** The claims of a verified token with its issue and expiry times (epoch seconds, as in the JWT). */
+export type VerifiedClaims = TokenClaims & { iat: number; exp: number };
 
 /*
  * Importing the HMAC key costs more than verifying a signature, so each secret is imported once
@@ -22,47 +27,58 @@ function keyOf(secret: Uint8Array): Promise<webcrypto.CryptoKey> {
   return k;
 }
 
-export async function signToken(secret: Uint8Array, claims: TokenClaims): Promise<string> {
-  return new SignJWT({ tv: claims.tv })
+/**
+ * Signs a token. Its lifetime is the caller's decision (lib/sessions.ts: the session's sliding and
+ * absolute limits), given as epoch milliseconds.
+ */
+export async function signToken(secret: Uint8Array, claims: TokenClaims, times: { issuedAt: number; expiresAt: number }): Promise<string> {
+  return new SignJWT({ tv: claims.tv, sid: claims.sid })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(claims.sub)
     .setIssuer(JWT_ISSUER)
     .setAudience(JWT_AUDIENCE)
-    .setIssuedAt()
-    .setExpirationTime(TTL)
+    .setIssuedAt(Math.floor(times.issuedAt / 1000))
+    .setExpirationTime(Math.floor(times.expiresAt / 1000))
     .sign(await keyOf(secret));
 }
 
 /**
  * Tokens whose signature was already checked, with their claims, until they expire. A pure cache
- * of a deterministic check (no per-user state a second instance would need): the person row is
- * still read on every request, so revocation through the token version is immediate.
+ * of a deterministic check (no per-user state a second instance would need): it never says a
+ * session is alive. The session and person rows are still read on every request
+ * (middleware/auth.ts), so a logout, a revoked session or a token-version bump takes effect at once.
  */
-type Verified = { claims: TokenClaims; exp: number; secret: Uint8Array };
+type Verified = { claims: VerifiedClaims; secret: Uint8Array };
 const verified = new LRUCache<string, Verified>({ max: 20_000 });
 
-/** Verifies signature, algorithm (HS256 only, so `alg: none` is refused), issuer, audience, expiry. */
-export async function verifyToken(secret: Uint8Array, token: string): Promise<TokenClaims | null> {
+/**
+ * Verifies signature, algorithm (HS256 only, so `alg: none` is refused), issuer, audience, expiry,
+ * and that the token names a session: tokens from before sessions existed (no `sid`) are refused,
+ * so their holders sign in once more and get a session that logout can end.
+ */
+export async function verifyToken(secret: Uint8Array, token: string): Promise<VerifiedClaims | null> {
   const hit = verified.get(token);
   if (hit && hit.secret === secret) {
-    if (hit.exp * 1000 > Date.now()) return hit.claims;
+    if (hit.claims.exp * 1000 > Date.now()) return hit.claims;
     verified.delete(token);
     return null;
   }
   return verifySignature(secret, token);
 }
 
-async function verifySignature(secret: Uint8Array, token: string): Promise<TokenClaims | null> {
+async function verifySignature(secret: Uint8Array, token: string): Promise<VerifiedClaims | null> {
   try {
     const { payload } = await jwtVerify(token, await keyOf(secret), {
       algorithms: ['HS256'],
       issuer: JWT_ISSUER,
       audience: JWT_AUDIENCE,
-      requiredClaims: ['exp', 'sub'],
+      requiredClaims: ['exp', 'iat', 'sub'],
     });
-    if (typeof payload.sub !== 'string' || typeof payload.tv !== 'number' || typeof payload.exp !== 'number') return null;
-    const claims = { sub: payload.sub, tv: payload.tv };
-    verified.set(token, { claims, exp: payload.exp, secret });
+    const { sub, tv, sid, iat, exp } = payload;
+    if (typeof sub !== 'string' || typeof tv !== 'number' || typeof sid !== 'string' || !sid) return null;
+    if (typeof iat !== 'number' || typeof exp !== 'number') return null;
+    const claims = { sub, tv, sid, iat, exp };
+    verified.set(token, { claims, secret });
     return claims;
   } catch {
     return null;

@@ -1,22 +1,77 @@
+import { writeSync } from 'node:fs';
 import { pino, type Logger } from 'pino';
 
 export type { Logger };
 
+/** Info lines wait in memory until this many bytes are buffered (one write per ~20 request lines). */
+const BUFFER_BYTES = 4096;
+/** ...or until this long has passed, so that a quiet server's log is never far behind. */
+const FLUSH_EVERY_MS = 1000;
+/** How long to wait before trying again when the reader of a non-blocking pipe is behind. */
+const BUSY_WAIT_MS = 5;
+
 /**
- * JSON logs to stdout, buffered (4 KiB) so that a busy server does not make one write per
- * request line; the buffer is flushed on exit (pino's sonic-boom). No secrets are logged: the
- * request log names method, path, status, time and person id only, never headers or bodies
- * (pino's redact option is left off because it slows every log call down).
+ * Lines written to a file descriptor, in order, with write(2) called on the thread that logs:
+ * `write` buffers, `flush` hands everything buffered to the kernel before it returns. A process
+ * killed with -9 after `flush` has lost nothing of it (the kernel holds it), which no
+ * asynchronous writer can promise.
+ */
+function lineWriter(fd: number) {
+  let buffered: string[] = [];
+  let bytes = 0;
+  const flush = () => {
+    if (bytes === 0) return;
+    let data = Buffer.from(buffered.join(''));
+    buffered = [];
+    bytes = 0;
+    while (data.length > 0) {
+      try {
+        data = data.subarray(writeSync(fd, data));
+      } catch (err) {
+        // stdout may be a non-blocking pipe whose reader is behind: wait for it, as pino's own
+        // writer does (sonic-boom), rather than lose the line.
+        if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, BUSY_WAIT_MS);
+      }
+    }
+  };
+  return {
+    write(line: string) {
+      buffered.push(line);
+      bytes += line.length;
+      if (bytes >= BUFFER_BYTES) flush();
+    },
+    flush,
+  };
+}
+
+/**
+ * JSON logs to stdout. Info and below are buffered (4 KiB, or 1 s) so that a busy server does not
+ * make one write per request line; a warning or worse flushes the buffer and itself before the
+ * log call returns, so it reaches the log before the request that caused it is answered and
+ * survives a crash (issue 16: warnings of a kill -9'd process were never written). Lines keep
+ * their order. The buffer is flushed on exit. No secrets are logged: the request log names
+ * method, path, status, time and person id only, never headers or bodies (pino's redact option is
+ * left off because it slows every log call down).
  */
 export function createLogger(level: string): Logger {
-  const destination = pino.destination({ dest: 1, sync: false, minLength: level === 'silent' ? 0 : 4096 });
+  if (level === 'silent') return pino({ level, base: undefined, enabled: false });
+  const out = lineWriter(1);
+  const urgent = pino.levels.values.warn ?? 40;
   const log = pino(
     {
       level,
       base: undefined,
+      hooks: {
+        logMethod(args, method, lineLevel) {
+          method.apply(this, args);
+          if (lineLevel >= urgent) out.flush();
+        },
+      },
     },
-    destination,
+    out,
   );
-  process.once('exit', () => destination.flushSync());
+  setInterval(out.flush, FLUSH_EVERY_MS).unref();
+  process.once('exit', out.flush);
   return log;
 }

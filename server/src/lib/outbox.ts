@@ -1,32 +1,125 @@
-import { eq } from 'drizzle-orm';
+import { appendFileSync, chmodSync, existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { and, eq, like, notLike, or } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import type { DB } from '../db/client';
 import { outbox } from '../db/schema';
 import type { Logger } from './logger';
 
+/** Stands for the secret (a code, a password) in every text that is stored (issue 16). */
+export const SECRET_MASK = '••••••';
+
 export type OutgoingMessage = {
   channel: 'email' | 'sms';
   to: string;
   subject: string;
+  /**
+   * The text as it is kept in the outbox table: a secret in it is written as SECRET_MASK, never
+   * as itself, so that no code or password stays in the database after the message is sent.
+   */
   body: string;
+  /** The code or password that the adapter puts in place of SECRET_MASK in what it delivers. */
+  secret?: string;
 };
 
-/** Sends SMS and e-mail (ARCHITECTURE decision 9). Every message is kept in the outbox table. */
+/** Sends SMS and e-mail (ARCHITECTURE decision 9). Every message is kept, masked, in the outbox table. */
 export interface Outbox {
   send(message: OutgoingMessage): Promise<{ delivered: boolean }>;
 }
 
+/** The text the recipient reads: the body with its secret. */
+export function deliveredText(m: OutgoingMessage): string {
+  return m.secret === undefined ? m.body : m.body.split(SECRET_MASK).join(m.secret);
+}
+
 /**
- * The local default: the message is stored in the outbox table and printed to the log, where
- * the developer and the tests read it. No network is used.
+ * Hands a message to the adapter after the response has gone: the answer of a request must not
+ * wait for (or depend on) a delivery that happens only for registered accounts, or its time
+ * would tell who is registered (issue 16 §5). The adapter logs a failed delivery itself.
  */
-export function createLocalOutbox(db: DB, log: Logger): Outbox {
+export function sendLater(box: Outbox, log: Logger, m: OutgoingMessage): void {
+  setImmediate(() => {
+    box.send(m).catch((err: unknown) => {
+      log.error({ outbox: { channel: m.channel, to: m.to, subject: m.subject }, err }, 'outbox send failed');
+    });
+  });
+}
+
+/**
+ * The developer's "phone": a file in DATA_DIR that receives every message the local adapter
+ * delivers, in full, one JSON line each ({ at, channel, to, subject, body }). Outside production
+ * only; the dev and the e2e suite read it (README "One-time codes without a network").
+ */
+export function localInboxFile(config: { dataDir: string; NODE_ENV?: string }): string | null {
+  return config.NODE_ENV === 'production' ? null : path.join(config.dataDir, 'local-inbox.jsonl');
+}
+
+export type InboxMessage = { at: number; channel: 'email' | 'sms'; to: string; subject: string; body: string };
+
+/** The local inbox's messages, oldest first (for the tests and a developer's scripts). */
+export function readLocalInbox(file: string): InboxMessage[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as InboxMessage);
+}
+
+/*
+ * Databases from before issue 16 kept codes and generated passwords in plain text. Their known
+ * texts are masked when an adapter starts; a generated password may still be the account's
+ * password (until its owner changes it), so it must not stay there.
+ */
+function maskStoredSecrets(db: DB) {
+  const rows = db
+    .select({ id: outbox.id, body: outbox.body })
+    .from(outbox)
+    .where(
+      and(
+        notLike(outbox.body, `%${SECRET_MASK}%`),
+        or(like(outbox.body, '%reset code is %'), like(outbox.body, '%login OTP%'), like(outbox.body, '%and the password %')),
+      ),
+    )
+    .all();
+  for (const r of rows) {
+    const body = r.body
+      .replace(/(reset code is )\d{6}/g, `$1${SECRET_MASK}`)
+      .replace(/^\d{6}( is your Pariksha Mitra login OTP)/, `${SECRET_MASK}$1`)
+      .replace(/(and the password )\S+?(, then change it)/g, `$1${SECRET_MASK}$2`);
+    if (body !== r.body) db.update(outbox).set({ body }).where(eq(outbox.id, r.id)).run();
+  }
+}
+
+export type LocalOutboxOptions = {
+  /** Where full messages go besides the log (localInboxFile); null in production. */
+  inboxFile: string | null;
+};
+
+/**
+ * The local default, used for all SMS and for e-mail without SMTP_URL. The message is kept
+ * (masked) in the outbox table and delivered, in full, to the server log — where the developer
+ * reads it, as before — and outside production to the local inbox file (mode 0600).
+ *
+ * In production there is no phone to deliver to: the full text then goes only to the log line,
+ * at warn level with the reason, so that an operator can still hand a code to its owner; no file
+ * and no table keeps the secret. A real SMS provider is an adapter of its own (out of scope).
+ */
+export function createLocalOutbox(db: DB, log: Logger, opts: LocalOutboxOptions = { inboxFile: null }): Outbox {
+  maskStoredSecrets(db);
+  const { inboxFile } = opts;
+  if (inboxFile && existsSync(inboxFile)) chmodSync(inboxFile, 0o600);
   return {
     async send(m) {
       db.insert(outbox)
         .values({ channel: m.channel, recipient: m.to, subject: m.subject, body: m.body, status: 'LOGGED' })
         .run();
-      log.info({ outbox: { channel: m.channel, to: m.to, subject: m.subject, body: m.body } }, 'outbox message');
+      const message = { channel: m.channel, to: m.to, subject: m.subject, body: deliveredText(m) };
+      if (inboxFile) {
+        appendFileSync(inboxFile, `${JSON.stringify({ at: Date.now(), ...message })}\n`, { mode: 0o600 });
+        log.info({ outbox: message }, 'outbox message');
+      } else {
+        log.warn({ outbox: message }, 'outbox message: no e-mail or SMS provider is configured, so it is delivered to this log only');
+      }
       return { delivered: true };
     },
   };
@@ -36,9 +129,15 @@ export function createLocalOutbox(db: DB, log: Logger): Outbox {
  * E-mail through SMTP (nodemailer) when SMTP_URL is set; SMS stays with the local outbox because
  * no SMS provider is configured.
  */
-export function createSmtpOutbox(db: DB, log: Logger, smtpUrl: string, from: string): Outbox {
+export function createSmtpOutbox(
+  db: DB,
+  log: Logger,
+  smtpUrl: string,
+  from: string,
+  opts: LocalOutboxOptions = { inboxFile: null },
+): Outbox {
   const transport = nodemailer.createTransport(smtpUrl);
-  const local = createLocalOutbox(db, log);
+  const local = createLocalOutbox(db, log, opts);
   return {
     async send(m) {
       if (m.channel !== 'email') return local.send(m);
@@ -48,7 +147,7 @@ export function createSmtpOutbox(db: DB, log: Logger, smtpUrl: string, from: str
         .returning({ id: outbox.id })
         .get();
       try {
-        await transport.sendMail({ from, to: m.to, subject: m.subject, text: m.body });
+        await transport.sendMail({ from, to: m.to, subject: m.subject, text: deliveredText(m) });
         db.update(outbox).set({ status: 'SENT', sentAt: Date.now() }).where(eq(outbox.id, row.id)).run();
         log.info({ outbox: { channel: m.channel, to: m.to, subject: m.subject } }, 'e-mail sent');
         return { delivered: true };

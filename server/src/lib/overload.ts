@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { LRUCache } from 'lru-cache';
 import { MSG } from '../../../sync-protocol/src/messages';
 import type { Logger } from './logger';
 
@@ -24,15 +25,31 @@ import type { Logger } from './logger';
  * - new connections: many accepted within a short window is a storm of devices connecting. Node
  *   accepts one connection per event-loop turn, so while admitted work makes turns long the rest
  *   of a storm waits unaccepted in the kernel; refusing keeps the turns short (see CONN_BURST).
+ *
+ * Each signal is fair per source (issue 16: a burst of new connections from one client made the
+ * shedder refuse a signed-in user's requests while nothing was in flight). The monitor counts
+ * connections, in-flight requests and a turn's requests per client address (`sourceKey`); when a
+ * signal fires it refuses the sources holding more than their share first, and everyone only
+ * when the sources within their share make the overload themselves (many devices at once is
+ * real load). When one source IS the storm, as in bench:sync where 1,000 devices share one
+ * address, refusing that source is exactly what the storm protection did before.
  */
 export const OVERLOAD = {
   /**
    * Admitted requests not yet answered. A browser opens at most 6 connections to a host, and the
    * API and sync benchmarks use 10, so normal use stays far below. An admitted push costs about
    * 1 ms of CPU with its connection and first token check on this project's 2-vCPU test machine,
-   * so 64 waiting requests are already ~60 ms of queue.
+   * so 64 waiting requests are already ~60 ms of queue. Past it, a source is refused once it
+   * holds its share (MAX_IN_FLIGHT divided among the sources with requests in flight), so one
+   * source holding every slot (slow uploads, say) does not shut the others out.
    */
   MAX_IN_FLIGHT: 64,
+  /**
+   * ...and past this many in flight every request is refused, whoever sends it: the sources
+   * below their share have used the room left by those above it, and the queue (~90 ms) is real
+   * overload.
+   */
+  HARD_MAX_IN_FLIGHT: 96,
   /**
    * One event-loop turn that has read more than this many requests from sockets... A browser
    * cannot reach it (6 connections, at most one request each per turn), nor can the benchmarks'
@@ -42,9 +59,13 @@ export const OVERLOAD = {
   /**
    * ...and has run for this long: the requests it reads now waited at least this long, and the
    * ones it admitted still have to finish. A tenth of the 250 ms p99 budget of issue 4: the rest
-   * goes to refusing the others (~0.1-0.25 ms each) and finishing the admitted ones.
+   * goes to refusing the others (~0.1-0.25 ms each) and finishing the admitted ones. In such a
+   * turn the sources that sent more than SOURCE_REQUESTS_PER_TURN of its requests are refused;
+   * everyone is only when the other sources' requests alone are more than TURN_MIN_REQUESTS.
    */
   TURN_MAX_MS: 25,
+  /** Requests one source can have read in one turn without being the cause of a busy turn (a browser's 6 connections). */
+  SOURCE_REQUESTS_PER_TURN: 6,
   /**
    * This many new connections accepted within CONN_WINDOW_MS is a storm of devices connecting at
    * once, and then requests are refused until the connections come slower. Node 20's libuv
@@ -52,9 +73,21 @@ export const OVERLOAD = {
    * rest of a storm waits in the kernel's accept queue, unread, however fast its requests would be
    * refused once read. Refusing keeps the turns short, so the queue drains in milliseconds. A
    * browser opens at most 6 connections to a host; the benchmarks' steady loads keep theirs open.
+   * When a source made more than SOURCE_CONNECTIONS of those CONN_BURST connections, the storm is
+   * that source's, and only requests arriving from it are refused (issue 16: one client's burst
+   * had shut every signed-in user out). A storm without such a source (many devices, a few
+   * connections each) is real load, and refuses everyone.
    */
   CONN_BURST: 16,
   CONN_WINDOW_MS: 25,
+  /** Connections of one source among a storm's CONN_BURST that make it the storm's cause (a browser opens at most 6). */
+  SOURCE_CONNECTIONS: 6,
+  /**
+   * Sources (client addresses) whose load is tracked, least recently seen forgotten first: the
+   * memory stays bounded however many addresses (spoofed forwarding headers, IPv6 privacy
+   * addresses) arrive. A forgotten source only loses its history, never a request's accounting.
+   */
+  MAX_SOURCES: 10_000,
   /**
    * Retry-After is drawn from [MIN, MAX] seconds so that refused devices do not come back all in
    * the same second (clients add their own jitter on top): 1,000 refusals spread over 3-4 s are
@@ -65,6 +98,8 @@ export const OVERLOAD = {
   RETRY_AFTER_MAX_S: 3,
   /** At most one log line per this many ms about refused requests (logging each would add load). */
   LOG_EVERY_MS: 1000,
+  /** Sources named (with their refusals) in that line, the most refused first. */
+  LOG_TOP_SOURCES: 5,
 } as const;
 
 const REASONS = ['in-flight', 'busy-turn', 'connection-storm'] as const;
@@ -78,58 +113,174 @@ export type LoadClock = {
 };
 const realClock: LoadClock = { now: () => performance.now(), afterTurn: (fn) => void setImmediate(fn) };
 
+/** What the monitor knows of one source (a client address); see `sourceKey`. */
+export type SourceLoad = {
+  readonly key: string;
+  /** Its requests admitted and not yet answered. */
+  inFlight: number;
+  /** How many of the last CONN_BURST connections the server accepted are its. */
+  recentConnections: number;
+  /** The turn `turnRequests` counts in, and its requests read from sockets in that turn. */
+  turn: number;
+  turnRequests: number;
+};
+
+/**
+ * Where a request comes from. Without a proxy both are the socket's remote address; behind a
+ * trusted proxy (TRUST_PROXY) `client` is the address the proxy saw, while connections (and
+ * their storms) can only be told apart by `peer`, the proxy's own address.
+ */
+export type Arrival = {
+  client: string;
+  peer: string;
+  /** Set by `admit` when it admits the request: the source whose share it holds, for `finished`. */
+  held?: SourceLoad;
+};
+
+/**
+ * The key a client address is counted under: an IPv4 address as it is (an IPv4-mapped IPv6
+ * address as its IPv4), an IPv6 address by its /64, which is one subscriber's network (a device
+ * draws new addresses inside it at will).
+ */
+export function sourceKey(address: string): string {
+  if (!address.includes(':')) return address;
+  const lower = address.toLowerCase();
+  if (lower.startsWith('::ffff:') && lower.includes('.')) return lower.slice(7);
+  const bare = lower.split('%')[0] ?? lower;
+  const gap = bare.indexOf('::');
+  let groups: string[];
+  if (gap < 0) {
+    groups = bare.split(':');
+  } else {
+    const head = bare.slice(0, gap).split(':').filter(Boolean);
+    const tail = bare.slice(gap + 2).split(':').filter(Boolean);
+    groups = [...head, ...new Array<string>(Math.max(0, 8 - head.length - tail.length)).fill('0'), ...tail];
+  }
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}
+
 export type LoadMonitor = {
   /**
-   * Called as a request arrives, before any work on it. Null admits it (then call `finished` once
-   * it is answered); otherwise the reason to refuse it. `fromSocket` is false for requests made
-   * in-process (app.request in tests), which do not arrive through event-loop turns.
+   * Called as a request arrives, before any work on it. Null admits it (then call `finished`
+   * with the same `arrival` once it is answered); otherwise the reason to refuse it.
+   * `fromSocket` is false for requests made in-process (app.request in tests), which do not
+   * arrive through event-loop turns; they have no arrival and count as one source.
    */
-  admit: (fromSocket: boolean) => OverloadReason | null;
-  finished: () => void;
-  /** Called as the server accepts a new connection. */
-  connected: () => void;
+  admit: (fromSocket: boolean, arrival?: Arrival) => OverloadReason | null;
+  finished: (arrival?: Arrival) => void;
+  /** Called as the server accepts a new connection, with the address it comes from. */
+  connected: (peer?: string) => void;
   inFlight: () => number;
 };
 
-export function createLoadMonitor(
-  clock: LoadClock = realClock,
-  limits: Pick<typeof OVERLOAD, 'MAX_IN_FLIGHT' | 'TURN_MIN_REQUESTS' | 'TURN_MAX_MS' | 'CONN_BURST' | 'CONN_WINDOW_MS'> = OVERLOAD,
-): LoadMonitor {
-  // When the last CONN_BURST connections were accepted (a ring; -Infinity until filled).
-  const accepted: number[] = new Array<number>(limits.CONN_BURST).fill(Number.NEGATIVE_INFINITY);
+type Limits = Pick<
+  typeof OVERLOAD,
+  | 'MAX_IN_FLIGHT'
+  | 'HARD_MAX_IN_FLIGHT'
+  | 'TURN_MIN_REQUESTS'
+  | 'TURN_MAX_MS'
+  | 'SOURCE_REQUESTS_PER_TURN'
+  | 'CONN_BURST'
+  | 'CONN_WINDOW_MS'
+  | 'SOURCE_CONNECTIONS'
+  | 'MAX_SOURCES'
+>;
+
+export function createLoadMonitor(clock: LoadClock = realClock, limits: Limits = OVERLOAD): LoadMonitor {
+  const newSource = (key: string): SourceLoad => ({ key, inFlight: 0, recentConnections: 0, turn: -1, turnRequests: 0 });
+  const sources = new LRUCache<string, SourceLoad>({ max: limits.MAX_SOURCES });
+  // Requests made in-process (tests) and connections without an address.
+  const inProcess = newSource('in-process');
+  const sourceOf = (address: string | undefined): SourceLoad => {
+    if (address === undefined) return inProcess;
+    const key = sourceKey(address);
+    let s = sources.get(key);
+    if (!s) {
+      s = newSource(key);
+      sources.set(key, s);
+    }
+    return s;
+  };
+
+  // When the last CONN_BURST connections were accepted, and from whom (a ring; -Infinity until filled).
+  const acceptedAt: number[] = new Array<number>(limits.CONN_BURST).fill(Number.NEGATIVE_INFINITY);
+  const acceptedFrom: (SourceLoad | null)[] = new Array<SourceLoad | null>(limits.CONN_BURST).fill(null);
   let nextSlot = 0;
+  // Sources holding more than SOURCE_CONNECTIONS of the ring.
+  let stormSources = 0;
+
   let inFlight = 0;
-  // The turn in which the first request since the last check phase arrived, and its arrivals.
+  // Sources with requests in flight (the in-flight share is MAX_IN_FLIGHT divided among them).
+  let activeSources = 0;
+
+  // The turn in which the first request since the last check phase arrived, and its arrivals:
+  // all of them, and those of sources that stayed within SOURCE_REQUESTS_PER_TURN.
+  let turn = 0;
   let turnStart = 0;
   let turnArrivals = 0;
+  let fairArrivals = 0;
   let marked = false;
   const endTurn = () => {
     marked = false;
   };
+
   return {
-    admit(fromSocket) {
+    admit(fromSocket, arrival) {
+      const client = arrival ? sourceOf(arrival.client) : inProcess;
       if (fromSocket) {
         const now = clock.now();
         if (!marked) {
           marked = true;
+          turn++;
           turnStart = now;
           turnArrivals = 0;
+          fairArrivals = 0;
           clock.afterTurn(endTurn);
         }
         turnArrivals++;
-        if (turnArrivals > limits.TURN_MIN_REQUESTS && now - turnStart >= limits.TURN_MAX_MS) return 'busy-turn';
-        // The oldest of the last CONN_BURST connections came within the window.
-        if (now - accepted[nextSlot]! <= limits.CONN_WINDOW_MS) return 'connection-storm';
+        if (client.turn !== turn) {
+          client.turn = turn;
+          client.turnRequests = 0;
+        }
+        client.turnRequests++;
+        if (client.turnRequests <= limits.SOURCE_REQUESTS_PER_TURN) fairArrivals++;
+        // Its earlier requests of this turn now count as the source's excess too.
+        else if (client.turnRequests === limits.SOURCE_REQUESTS_PER_TURN + 1) fairArrivals -= limits.SOURCE_REQUESTS_PER_TURN;
+        if (turnArrivals > limits.TURN_MIN_REQUESTS && now - turnStart >= limits.TURN_MAX_MS) {
+          if (client.turnRequests > limits.SOURCE_REQUESTS_PER_TURN || fairArrivals > limits.TURN_MIN_REQUESTS) return 'busy-turn';
+        }
+        // The oldest of the last CONN_BURST connections came within the window: a storm. It is
+        // the storm of the sources that made more than their few of it, if there are any.
+        if (now - acceptedAt[nextSlot]! <= limits.CONN_WINDOW_MS) {
+          const peer = !arrival ? inProcess : arrival.peer === arrival.client ? client : sourceOf(arrival.peer);
+          if (stormSources === 0 || peer.recentConnections > limits.SOURCE_CONNECTIONS) return 'connection-storm';
+        }
       }
-      if (inFlight >= limits.MAX_IN_FLIGHT) return 'in-flight';
+      if (inFlight >= limits.MAX_IN_FLIGHT) {
+        if (inFlight >= limits.HARD_MAX_IN_FLIGHT) return 'in-flight';
+        const holders = activeSources + (client.inFlight === 0 ? 1 : 0);
+        if (client.inFlight >= Math.floor(limits.MAX_IN_FLIGHT / holders)) return 'in-flight';
+      }
       inFlight++;
+      if (client.inFlight++ === 0) activeSources++;
+      if (arrival) arrival.held = client;
       return null;
     },
-    finished() {
+    finished(arrival) {
       inFlight--;
+      const s = arrival?.held ?? inProcess;
+      if (--s.inFlight === 0) activeSources--;
     },
-    connected() {
-      accepted[nextSlot] = clock.now();
+    connected(peer) {
+      const s = sourceOf(peer);
+      const old = acceptedFrom[nextSlot];
+      if (old && old.recentConnections-- === limits.SOURCE_CONNECTIONS + 1) stormSources--;
+      if (++s.recentConnections === limits.SOURCE_CONNECTIONS + 1) stormSources++;
+      acceptedFrom[nextSlot] = s;
+      acceptedAt[nextSlot] = clock.now();
       nextSlot = (nextSlot + 1) % limits.CONN_BURST;
     },
     inFlight: () => inFlight,
@@ -141,7 +292,8 @@ export function createLoadMonitor(
  * is still counted in flight.
  */
 const ADMITTED = Symbol('admitted by the load monitor');
-type MarkedIncoming = IncomingMessage & { [ADMITTED]?: { counted: boolean } };
+type Admitted = { counted: boolean; arrival: Arrival };
+type MarkedIncoming = IncomingMessage & { [ADMITTED]?: Admitted };
 
 /**
  * An app's fetch wrapped by `shedOverload`. `refuseEarly` is the same decision taken on Node's own
@@ -152,9 +304,25 @@ type MarkedIncoming = IncomingMessage & { [ADMITTED]?: { counted: boolean } };
  */
 export type ShedFetch<A extends unknown[]> = ((req: Request, ...rest: A) => Response | Promise<Response>) & {
   refuseEarly: (incoming: IncomingMessage, outgoing: ServerResponse) => boolean;
-  /** The server calls it for every connection it accepts (the connection-storm signal). */
-  connected: () => void;
+  /** The server calls it for every connection it accepts, with its remote address (the connection-storm signal). */
+  connected: (peer?: string) => void;
 };
+
+/**
+ * Where a Node request comes from. Behind a trusted proxy the client is the last address of
+ * X-Forwarded-For: the one our proxy appended, which the client cannot choose (addresses before
+ * it are whatever the client sent).
+ */
+function arrivalOf(incoming: IncomingMessage, trustProxy: boolean): Arrival {
+  const peer = incoming.socket.remoteAddress ?? 'unknown';
+  if (trustProxy) {
+    const header = incoming.headers['x-forwarded-for'];
+    const fwd = Array.isArray(header) ? header.join(',') : header;
+    const last = fwd?.slice(fwd.lastIndexOf(',') + 1).trim();
+    if (last) return { client: last, peer };
+  }
+  return { client: peer, peer };
+}
 
 /**
  * Wraps an app's fetch: requests under `/api/` pass the load monitor first; refused ones get a
@@ -163,9 +331,17 @@ export type ShedFetch<A extends unknown[]> = ((req: Request, ...rest: A) => Resp
  */
 export function shedOverload<A extends unknown[]>(
   fetch: (req: Request, ...rest: A) => Response | Promise<Response>,
-  opts: { monitor: LoadMonitor; log: Logger; headers: () => Record<string, string>; random?: () => number },
+  opts: {
+    monitor: LoadMonitor;
+    log: Logger;
+    headers: () => Record<string, string>;
+    random?: () => number;
+    /** TRUST_PROXY: tell clients apart by X-Forwarded-For (see arrivalOf). */
+    trustProxy?: boolean;
+  },
 ): ShedFetch<A> {
   const { monitor, log } = opts;
+  const trustProxy = opts.trustProxy ?? false;
   const random = opts.random ?? Math.random;
   const body = JSON.stringify({ success: false, msg: MSG.serverBusy, code: 'RATE_LIMITED' });
   const bodyLength = String(Buffer.byteLength(body));
@@ -173,25 +349,36 @@ export function shedOverload<A extends unknown[]>(
   // to the load it reports.
   let refused = 0;
   const reasons = Object.fromEntries(REASONS.map((r) => [r, 0])) as Record<OverloadReason, number>;
+  // Refusals per client in the same period, so that the line names who is being shed; bounded
+  // like the monitor's sources (a period with more distinct clients stops adding new ones).
+  const bySource = new Map<string, number>();
   let flushTimer: ReturnType<typeof setTimeout> | null = null;
   const flush = () => {
     flushTimer = null;
-    log.warn({ refused, reasons: { ...reasons }, inFlight: monitor.inFlight() }, 'overloaded: refused requests with 503');
+    const top = [...bySource]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, OVERLOAD.LOG_TOP_SOURCES)
+      .map(([source, n]) => ({ source, refused: n }));
+    log.warn({ refused, reasons: { ...reasons }, inFlight: monitor.inFlight(), sources: bySource.size, top }, 'overloaded: refused requests with 503');
     refused = 0;
     for (const r of REASONS) reasons[r] = 0;
+    bySource.clear();
   };
-  const done = () => monitor.finished();
   /** Counts out a request refuseEarly admitted, once, whichever of its two ends comes first. */
-  const countOut = (state: { counted: boolean }) => {
+  const countOut = (state: Admitted) => {
     if (!state.counted) return;
     state.counted = false;
-    done();
+    monitor.finished(state.arrival);
   };
   const span = OVERLOAD.RETRY_AFTER_MAX_S - OVERLOAD.RETRY_AFTER_MIN_S + 1;
   /** Counts a refusal (logged in batches) and answers its headers, with a drawn Retry-After. */
-  const refusal = (reason: OverloadReason): Record<string, string> => {
+  const refusal = (reason: OverloadReason, arrival: Arrival | undefined): Record<string, string> => {
     refused++;
     reasons[reason]++;
+    const key = arrival ? sourceKey(arrival.client) : 'in-process';
+    const n = bySource.get(key);
+    if (n !== undefined) bySource.set(key, n + 1);
+    else if (bySource.size < OVERLOAD.MAX_SOURCES) bySource.set(key, 1);
     if (!flushTimer) {
       flushTimer = setTimeout(flush, OVERLOAD.LOG_EVERY_MS);
       flushTimer.unref();
@@ -208,10 +395,11 @@ export function shedOverload<A extends unknown[]>(
     const incoming = (rest[0] as { incoming?: MarkedIncoming } | undefined)?.incoming;
     // Admitted by refuseEarly already: counted out here as any other, or by its close handler.
     const early = incoming?.[ADMITTED];
-    const reason = early ? null : monitor.admit(incoming !== undefined);
+    const arrival = early ? early.arrival : incoming ? arrivalOf(incoming, trustProxy) : undefined;
+    const reason = early ? null : monitor.admit(incoming !== undefined, arrival);
     if (reason === null) {
       // Out of flight once the app has its response (a stream's body goes on without it).
-      const finished = early ? () => countOut(early) : done;
+      const finished = early ? () => countOut(early) : () => monitor.finished(arrival);
       let res: Response | Promise<Response>;
       try {
         res = fetch(req, ...rest);
@@ -223,15 +411,16 @@ export function shedOverload<A extends unknown[]>(
       finished();
       return res;
     }
-    return new Response(body, { status: 503, headers: refusal(reason) });
+    return new Response(body, { status: 503, headers: refusal(reason, arrival) });
   }) as ShedFetch<A>;
 
-  shed.connected = () => monitor.connected();
+  shed.connected = (peer) => monitor.connected(peer);
   shed.refuseEarly = (incoming: MarkedIncoming, outgoing) => {
     if (!isApi(incoming.url ?? '')) return false;
-    const reason = monitor.admit(true);
+    const arrival = arrivalOf(incoming, trustProxy);
+    const reason = monitor.admit(true, arrival);
     if (reason === null) {
-      const state = { counted: true };
+      const state: Admitted = { counted: true, arrival };
       incoming[ADMITTED] = state;
       // Should the request never reach the app (@hono/node-server refusing it), its response's
       // close counts it out.
@@ -239,7 +428,7 @@ export function shedOverload<A extends unknown[]>(
       return false;
     }
     // The unread body is drained by Node once the answer is written (keep-alive stays usable).
-    outgoing.writeHead(503, { ...refusal(reason), 'content-length': bodyLength });
+    outgoing.writeHead(503, { ...refusal(reason, arrival), 'content-length': bodyLength });
     outgoing.end(body);
     return true;
   };

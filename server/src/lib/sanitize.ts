@@ -4,10 +4,11 @@ import sanitizeHtml from 'sanitize-html';
  * Rich text of questions, options, translations and set instructions is sanitised on the server
  * before it is stored (the client sanitises again where it renders, with DOMPurify). Allowed:
  * what a rich-text editor produces — paragraphs and headings, inline formatting, sub/sup, lists,
- * tables, links, images (http, https and data:image of raster types), code — and KaTeX's HTML
- * output (spans with classes and a few layout styles; its MathML half is not allowed). Scripts,
- * event handlers, iframes, forms, SVG and styles that could load anything (url(), expression())
- * are removed.
+ * tables, links, images (https, http upgraded to https, and data:image of raster types), code —
+ * and KaTeX's HTML output (spans with classes and a few layout styles; its MathML half is not
+ * allowed). Scripts, event handlers, iframes, forms, SVG and styles that could load anything
+ * (url(), expression()) are removed; links and image addresses are also checked by parsing them
+ * (checkAddress below).
  */
 
 const INLINE = ['span', 'strong', 'b', 'em', 'i', 'u', 's', 'strike', 'del', 'ins', 'mark', 'sub', 'sup', 'small', 'code', 'br', 'wbr', 'a', 'img'];
@@ -44,6 +45,42 @@ const STYLES: Record<string, RegExp[]> = {
 
 const DATA_IMAGE = /^data:image\/(png|jpe?g|gif|webp|avif|bmp);base64,[a-z0-9+/=\s]+$/i;
 
+/** Any origin serves as the base of relative addresses: only a scheme or an authority changes the host. */
+const SITE_ORIGIN = 'https://site.invalid';
+
+/**
+ * A link or image address as a browser reads it (issue 16 §7), on top of sanitize-html's scheme
+ * list: parsed, not matched. A relative address must stay on the site and not resolve to a path
+ * starting with `//`; an absolute one must carry no user name or password (in
+ * `https://site.example@evil.example` the host is evil.example). An http image becomes https, as
+ * browsers do on an https page, because the CSP's img-src allows https: only
+ * (lib/security-headers). Returns the address to keep, or null to drop it.
+ */
+function checkAddress(value: string, image: boolean): string | null {
+  let url: URL;
+  try {
+    url = new URL(value, SITE_ORIGIN);
+  } catch {
+    return null;
+  }
+  if (!URL.canParse(value)) return url.origin === SITE_ORIGIN && !url.pathname.startsWith('//') ? value : null;
+  if (url.username !== '' || url.password !== '') return null;
+  if (image && url.protocol === 'http:') {
+    url.protocol = 'https:';
+    return url.href;
+  }
+  return value;
+}
+
+/** Applies checkAddress to one attribute: kept, rewritten or removed. */
+function withAddress(attribs: sanitizeHtml.Attributes, name: string, image: boolean): sanitizeHtml.Attributes {
+  const value = attribs[name];
+  if (value === undefined) return attribs;
+  const checked = checkAddress(value, image);
+  // In place, so that the attributes keep their order in the stored HTML.
+  return Object.fromEntries(Object.entries(attribs).flatMap(([k, v]) => (k !== name ? [[k, v]] : checked === null ? [] : [[k, checked]])));
+}
+
 const OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [...INLINE, ...BLOCK, ...TABLE],
   allowedAttributes: {
@@ -65,7 +102,9 @@ const OPTIONS: sanitizeHtml.IOptions = {
   // A data: URL in an image must be a raster image (an SVG could carry script).
   exclusiveFilter: (frame) => frame.tag === 'img' && (!frame.attribs.src || (/^\s*data:/i.test(frame.attribs.src) && !DATA_IMAGE.test(frame.attribs.src))),
   transformTags: {
-    a: (tagName, attribs) => ({ tagName, attribs: { ...attribs, ...(attribs.target && { target: '_blank', rel: 'noopener noreferrer' }) } }),
+    a: (tagName, attribs) => ({ tagName, attribs: { ...withAddress(attribs, 'href', false), ...(attribs.target && { target: '_blank', rel: 'noopener noreferrer' }) } }),
+    // An image without a src is then removed by exclusiveFilter.
+    img: (tagName, attribs) => ({ tagName, attribs: withAddress(attribs, 'src', true) }),
   },
   disallowedTagsMode: 'discard',
   nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'template', 'iframe', 'object', 'svg', 'math'],

@@ -1,27 +1,43 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { MSG } from '../../../sync-protocol/src/messages';
+import { SESSION_TOKEN_HEADER } from '../../../sync-protocol/src/session';
 import type { Access } from '../access';
 import type { AppEnv, Deps, Principal } from '../context';
 import type { DB } from '../db/client';
-import { person } from '../db/schema';
+import { person, session } from '../db/schema';
 import { forbidden, unauthenticated } from '../lib/errors';
 import { verifyToken } from '../lib/jwt';
+import { renewalDue, sessionToken, TOUCH_EVERY_MS, touchSession } from '../lib/sessions';
+
+/** A principal, and a fresh token for its session when the presented one is due for renewal. */
+export type Resolved = { principal: Principal; renewed: string | null };
 
 /**
- * Resolves a bearer token to a principal. The person row is read on every request so that a
- * password change, an admin reset, a status change or a revoked permission takes effect at once
- * (the token carries only the person id and the token version).
+ * Resolves a bearer token to a principal. The session and person rows are read on every request
+ * (one statement), so that a logout, a password change, an admin reset, a status change or a
+ * revoked permission takes effect at once (the token carries only the person id, the token
+ * version and the session id). The session must be this person's, not revoked and not past its
+ * absolute end; the token's own expiry is the sliding limit (lib/sessions.ts).
  */
-export async function principalFromToken(deps: Deps, token: string): Promise<Principal | null> {
+export async function principalFromToken(deps: Deps, token: string, now = Date.now()): Promise<Resolved | null> {
   const claims = await verifyToken(deps.config.jwtSecret, token);
   if (!claims) return null;
-  const row = principalQuery(deps.db).get({ id: claims.sub });
+  const row = principalQuery(deps.db).get({ sid: claims.sid, id: claims.sub });
   if (!row || row.tokenVersion !== claims.tv || row.status !== 'ACTIVE') return null;
+  if (row.revokedAt !== null || row.expiresAt <= now) return null;
+  if (now - row.lastSeenAt >= TOUCH_EVERY_MS) touchSession(deps.db, claims.sid, now);
+  const renewed = renewalDue(claims, row, now)
+    ? await sessionToken(deps.config.jwtSecret, { id: row.id, tokenVersion: row.tokenVersion }, { id: claims.sid, expiresAt: row.expiresAt }, now)
+    : null;
   return {
-    id: row.id,
-    name: row.name,
-    permissions: new Set(row.permissions ? row.permissions.split(',') : []),
+    principal: {
+      id: row.id,
+      name: row.name,
+      permissions: new Set(row.permissions ? row.permissions.split(',') : []),
+      sessionId: claims.sid,
+    },
+    renewed,
   };
 }
 
@@ -36,7 +52,9 @@ function principalQuery(db: DB) {
   return q;
 }
 function preparePrincipal(db: DB) {
-  // person.permission_names is kept by triggers (migration 0002), so this is one primary-key read.
+  // Two primary-key reads in one statement: the session, and the person it belongs to (the join
+  // also checks that the token's person owns the session). person.permission_names is kept by
+  // triggers (migration 0002).
   return db
     .select({
       id: person.id,
@@ -44,9 +62,13 @@ function preparePrincipal(db: DB) {
       status: person.status,
       tokenVersion: person.tokenVersion,
       permissions: person.permissionNames,
+      revokedAt: session.revokedAt,
+      expiresAt: session.expiresAt,
+      lastSeenAt: session.lastSeenAt,
     })
-    .from(person)
-    .where(eq(person.id, sql.placeholder('id')))
+    .from(session)
+    .innerJoin(person, eq(person.id, session.personId))
+    .where(and(eq(session.id, sql.placeholder('sid')), eq(session.personId, sql.placeholder('id'))))
     .prepare();
 }
 
@@ -71,9 +93,12 @@ export async function authorize(deps: Deps, access: Access, c: Context<AppEnv>):
     if (access === 'optional') return;
     throw unauthenticated(MSG.loginRequired);
   }
-  const principal = token ? await principalFromToken(deps, token) : null;
-  if (!principal) throw unauthenticated(MSG.sessionExpired);
+  const resolved = token ? await principalFromToken(deps, token) : null;
+  if (!resolved) throw unauthenticated(MSG.sessionExpired);
+  const { principal } = resolved;
   c.set('principal', principal);
+  // Set before the handler runs (also on a 403 below): the client keeps whichever token is newest.
+  if (resolved.renewed) c.header(SESSION_TOKEN_HEADER, resolved.renewed);
   if (Array.isArray(access)) {
     for (const p of access) if (!principal.permissions.has(p)) throw forbidden(MSG.permissionDenied);
   }

@@ -33,7 +33,7 @@ export async function startHarness(opts: { dataDir?: string; seed?: boolean } = 
   const deps: Deps = {
     db: database.db,
     config,
-    outbox: createLocalOutbox(database.db, log),
+    outbox: createLocalOutbox(database.db, log, { inboxFile: path.join(dataDir, 'local-inbox.jsonl') }),
     rates: createRateLimits(database.db),
     log,
     events: createEventBus(),

@@ -62,9 +62,17 @@ export const examResultDocSchema = z.strictObject({
   questions: z.array(resultQuestionSchema),
   /** Submitted after the duration plus the grace window; kept and scored all the same. */
   late: z.boolean(),
+  /**
+   * Not the learner's first submitted attempt at this set (the first the server scored): shown
+   * as a practice attempt and never ranked (issue 16 §2).
+   */
+  practice: z.boolean(),
   /** Answers awaiting an editor's evaluation. */
   pending: z.number().int().min(0),
-  /** Submission time (ms, device clock corrected by the server offset). */
+  /**
+   * Submission time (ms, device clock corrected by the server offset), bounded by the server:
+   * never after the submission's arrival, never before the attempt's start or first sighting.
+   */
   submittedAt: z.number().int(),
   /** Test time used (ms, device monotonic clock), when the device sent it. */
   elapsed: z.number().int().nullable(),

@@ -70,6 +70,7 @@ const samples = {
       { id: 'q3', q: '<p>Capital of India?</p>', ops: {}, qt: 'f', d: '2', ca: ['New Delhi', 'Delhi'], trans: {} },
     ],
     late: false,
+    practice: false,
     pending: 0,
     submittedAt: 1_795_000_000_000,
     elapsed: null,
@@ -145,5 +146,24 @@ test('question sets and their questions stored before `v` existed are migrated t
   });
   expect((await now.question_set!.findOne(set.id).exec())?.toJSON()).toEqual({ ...set, v: 0 });
   expect((await now.qs_detail!.findOne(detail.id).exec())?.toJSON()).toEqual({ ...detail, v: 0 });
+  await now.remove();
+});
+
+test('results stored before `practice` existed are migrated to version 1 with practice = false', async () => {
+  const name = `schema-migrate-result-${Date.now()}`;
+  const storage = wrappedValidateAjvStorage({ storage: getRxStorageMemory() });
+  const schema = rxSchemaOf('exam_result');
+  const { practice: _p, ...properties } = schema.properties;
+  const v0 = { ...schema, version: 0, properties, required: schema.required.filter((k) => k !== 'practice') } as unknown as RxJsonSchema<any>;
+  const old = await createRxDatabase({ name, storage });
+  await old.addCollections({ exam_result: { schema: v0 } });
+  const { _deleted: _d, practice: _q, ...result } = samples.exam_result;
+  await old.exam_result!.insert(result);
+  await old.close();
+
+  expect(SCHEMA_VERSIONS.exam_result).toBe(1);
+  const now = await createRxDatabase({ name, storage });
+  await now.addCollections({ exam_result: { schema: rxSchemaOf('exam_result') as unknown as RxJsonSchema<any>, migrationStrategies: MIGRATIONS.exam_result } });
+  expect((await now.exam_result!.findOne(result.id).exec())?.toJSON()).toEqual({ ...result, practice: false });
   await now.remove();
 });

@@ -25,21 +25,23 @@ const INDEXES: Partial<Record<CollectionName, string[]>> = {
  * Each collection's RxDB schema version; a device's older documents go through
  * `MIGRATIONS` when its database opens.
  * - question_set 1, qs_detail 1: `v`, the version of the set's questions.
+ * - exam_result 1: `practice`, a result that is not the learner's first at its set (issue 16 §2).
  */
-export const SCHEMA_VERSIONS: Record<CollectionName, number> = { tag: 0, question_set: 1, qs_detail: 1, test_summary: 0, exam_result: 0 };
+export const SCHEMA_VERSIONS: Record<CollectionName, number> = { tag: 0, question_set: 1, qs_detail: 1, test_summary: 0, exam_result: 1 };
 
 type Migration = (doc: Record<string, unknown>) => Record<string, unknown>;
 /**
  * RxDB migration strategies per collection, keyed by the version they migrate to. Documents
  * stored before `v` existed get 0 on both sides: the device cannot know more until the server
- * sends the set again.
+ * sends the set again. Results stored before `practice` existed get false until the server sends
+ * them again (it re-sends every practice result once: results.service's replicatePracticeFlags).
  */
 export const MIGRATIONS: Record<CollectionName, Record<number, Migration>> = {
   tag: {},
   question_set: { 1: (doc) => ({ ...doc, v: 0 }) },
   qs_detail: { 1: (doc) => ({ ...doc, v: 0 }) },
   test_summary: {},
-  exam_result: {},
+  exam_result: { 1: (doc) => ({ ...doc, practice: false }) },
 };
 
 /**

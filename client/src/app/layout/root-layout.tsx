@@ -3,7 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { LoadingBar } from '../../components/loading-bar';
 import { paths } from '../../config/paths';
-import { clearSession, rememberRedirect, takeRedirect } from '../../lib/session';
+import { logoutOnServer } from '../../features/auth/api/logout';
+import { type LogoutOptions, setLogoutHandler } from '../../lib/logout-request';
+import { clearSession, getSession, rememberRedirect, takeRedirect } from '../../lib/session';
 import { setSessionLostHandler } from '../../lib/session-lost';
 import { Footer } from './footer';
 import classes from './layout.module.css';
@@ -74,7 +76,11 @@ export function RootLayout() {
   useEffect(() => {
     if (location.pathname === paths.login) finishLogout();
   }, [location.pathname, finishLogout]);
-  const logout = ({ erase = false }: { erase?: boolean } = {}) => {
+  const logout = ({ erase = false, endedOnServer = false }: LogoutOptions = {}) => {
+    // The server ends the session first (issue 16 §4), without holding the local logout: offline,
+    // the device still forgets the session at once.
+    const token = getSession()?.token;
+    if (token && !endedOnServer) logoutOnServer(token);
     pendingLogout.current = { erase };
     if (location.pathname === paths.login) {
       finishLogout();
@@ -84,6 +90,12 @@ export function RootLayout() {
     // Should the login page never arrive (its chunk failing to load), the session goes anyway.
     setTimeout(finishLogout, 5000);
   };
+
+  // Pages (the profile's "log out of all devices") log out the same way as the navigation bar.
+  useEffect(() => {
+    setLogoutHandler(logout);
+    return () => setLogoutHandler(null);
+  });
 
   return (
     <>

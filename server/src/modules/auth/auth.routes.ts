@@ -32,9 +32,10 @@ export function authRoutes(app: Hono<AppEnv>, deps: Deps) {
     if (!basic) throw badRequest(MSG.credentialsRequired);
     return c.json(await auth.login(deps, { username: basic.user, password: basic.pass, ip: ip(c) }));
   });
-  route(app, deps, 'POST /UserLogin/createUserOnBehalf', async (c) =>
-    c.json(await auth.createOnBehalf(deps, principalOf(c), await parseJson(c, createOnBehalfSchema)), 201),
-  );
+  route(app, deps, 'POST /UserLogin/createUserOnBehalf', async (c) => {
+    const body = await parseJson(c, createOnBehalfSchema);
+    return c.json(await auth.createOnBehalf(deps, principalOf(c), { ...body, ip: ip(c) }), 201);
+  });
   route(app, deps, 'POST /UserLogin/resetPassword', async (c) => {
     const body = await parseJson(c, requestResetSchema);
     return c.json(await auth.requestReset(deps, { username: body.username, ip: ip(c) }));
@@ -46,12 +47,20 @@ export function authRoutes(app: Hono<AppEnv>, deps: Deps) {
   route(app, deps, 'PATCH /UserLogin/updatePasswordWithOldPassword', async (c) =>
     c.json(await auth.changePassword(deps, principalOf(c), await parseJson(c, changePasswordSchema))),
   );
+  route(app, deps, 'POST /UserLogin/logout', async (c) => {
+    await emptyBody(c);
+    return c.json(auth.logout(deps, principalOf(c)));
+  });
+  route(app, deps, 'POST /UserLogin/logoutAll', async (c) => {
+    await emptyBody(c);
+    return c.json(auth.logoutAll(deps, principalOf(c)));
+  });
   route(app, deps, 'PUT /UserLogin/resetUserPasswordByAdmin', async (c) =>
     c.json(await auth.adminReset(deps, principalOf(c), await parseJson(c, adminResetSchema))),
   );
   route(app, deps, 'POST /UserLogin', async (c) => {
     const body = await parseJson(c, signupSchema);
-    return c.json(await auth.signup(deps, body), 201);
+    return c.json(await auth.signup(deps, { ...body, ip: ip(c) }), 201);
   });
   route(app, deps, 'POST /OTP/requestOTP', async (c) => {
     const body = await parseJson(c, requestOtpSchema);

@@ -7,10 +7,13 @@ import { DEFAULT_ROLE } from '../../../../sync-protocol/src/role';
 import type { Deps, Principal } from '../../context';
 import { person } from '../../db/schema';
 import { type Actor, logActivity } from '../../lib/activity';
-import { consumeCode, issueCode } from '../../lib/codes';
-import { AppError, badRequest, conflict, forbidden, notFound, unauthenticated } from '../../lib/errors';
-import { signToken } from '../../lib/jwt';
+import { type CodePurpose, consumeCode, issueCode } from '../../lib/codes';
+import { badRequest, conflict, forbidden, notFound, unauthenticated } from '../../lib/errors';
+import { SECRET_MASK, sendLater } from '../../lib/outbox';
+import { assertPasswordAllowed } from '../../lib/password-policy';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
+import type { Limit } from '../../lib/rate-limit';
+import { endSession, endSessionsOf, liveSession, openSession, type SessionRow, sessionToken } from '../../lib/sessions';
 import {
   auditView,
   copyRolePermissions,
@@ -30,8 +33,19 @@ export function generatePassword(length = 10): string {
   return out;
 }
 
-export async function loginResponse(deps: Deps, row: PersonRow, msg: string = MSG.loginSuccessful): Promise<LoginResponse> {
-  const token = await signToken(deps.config.jwtSecret, { sub: row.id, tv: row.tokenVersion });
+/**
+ * The answer of a sign-in. Its token opens a new session (login, signup, OTP sign-in), or, given
+ * `keep`, belongs to that existing session (a password change keeps the session it was made in).
+ */
+export async function loginResponse(
+  deps: Deps,
+  row: PersonRow,
+  msg: string = MSG.loginSuccessful,
+  keep?: Pick<SessionRow, 'id' | 'expiresAt'>,
+): Promise<LoginResponse> {
+  const token = keep
+    ? await sessionToken(deps.config.jwtSecret, row, keep)
+    : (await openSession(deps.db, deps.config.jwtSecret, row)).token;
   return {
     success: true,
     msg,
@@ -58,28 +72,54 @@ function usernameKey(username: string) {
   return { key, label: key ? ('email' in key ? key.email : key.mobile) : username.trim().toLowerCase() };
 }
 
-/**
- * The rate-limit key of an account: its id when the username names one, so that failures through
- * its e-mail and through its mobile share one budget; the written username otherwise.
+/*
+ * The budgets each account route spends (lib/rate-limit.ts has the numbers and their reasons).
+ * They are keyed by the username as written and normalised (`label`), never by whether it is
+ * registered, and spent before any work, so that a registered and an unknown account answer
+ * alike — also when the answer is 429 (issue 16 §5, §6).
  */
-function accountKey(row: PersonRow | undefined, label: string): string {
-  return row ? `id:${row.id}` : `name:${label}`;
+
+/** A password guess: per (username, IP), per username from everywhere, per IP. */
+function passwordGuessLimits(label: string, ip: string): Limit[] {
+  return [
+    ['loginPair', `${ip} ${label}`],
+    ['loginAccount', label],
+    ['authFailIp', ip],
+  ];
 }
 
-/** POST /UserLogin/login. Only failures count towards the rate limits. */
+/** A one-time code guess, per purpose so that guessing reset codes does not block OTP sign-in. */
+function codeGuessLimits(purpose: CodePurpose, label: string, ip: string): Limit[] {
+  return [
+    ['codePair', `${purpose} ${ip} ${label}`],
+    ['codeAccount', `${purpose} ${label}`],
+    ['authFailIp', ip],
+  ];
+}
+
+/** A message with a code: per (username, IP), per username (the recipient's phone), per IP. */
+function codeSendLimits(purpose: CodePurpose, label: string, ip: string): Limit[] {
+  return [
+    ['sendPair', `${purpose} ${ip} ${label}`],
+    ['sendAccount', `${purpose} ${label}`],
+    ['sendIp', ip],
+  ];
+}
+
+/**
+ * POST /UserLogin/login. The attempt spends its budgets before the password is checked (so N
+ * parallel guesses never get past the limit) and gives them back when it was right: only failures
+ * count. An unknown username costs the same argon2 work as a known one.
+ */
 export async function login(deps: Deps, input: { username: string; password: string; ip: string }) {
   if (!input.username.trim() || !input.password) throw badRequest(MSG.credentialsRequired);
   const { key, label } = usernameKey(input.username);
+  const limits = passwordGuessLimits(label, input.ip);
+  deps.rates.consumeAll(limits);
   const row = key ? findByMobileOrEmail(deps.db, key) : undefined;
-  const account = accountKey(row, label);
-  await deps.rates.check('loginIp', input.ip);
-  await deps.rates.check('loginAccount', account);
   const ok = await verifyPassword(row?.passwordHash ?? null, input.password);
-  if (!row || !ok) {
-    await deps.rates.penalise('loginIp', input.ip);
-    await deps.rates.penalise('loginAccount', account);
-    throw unauthenticated(MSG.badCredentials);
-  }
+  if (!row || !ok) throw unauthenticated(MSG.badCredentials);
+  deps.rates.refund(limits);
   if (row.status !== 'ACTIVE') throw forbidden(MSG.accountInactive);
   return loginResponse(deps, row);
 }
@@ -87,8 +127,11 @@ export async function login(deps: Deps, input: { username: string; password: str
 /** POST /UserLogin — signup; the new person gets the MEMBER role and its permissions. */
 export async function signup(
   deps: Deps,
-  input: { n: string; m: string; e: string | null; password: string; p: string },
+  input: { n: string; m: string; e: string | null; password: string; p: string; ip: string },
 ) {
+  // A refused password costs nothing; then the attempt spends its IP's signup budget first.
+  assertPasswordAllowed(input.password, { mobile: input.m, email: input.e });
+  deps.rates.consume('signupIp', input.ip);
   const referrer = deps.db.select({ id: person.id }).from(person).where(eq(person.id, input.p)).get();
   if (!referrer) throw badRequest(MSG.referrerNotFound);
   assertUnique(deps, input.m, input.e);
@@ -138,11 +181,17 @@ export { assertUnique };
 export async function createOnBehalf(
   deps: Deps,
   actor: Principal,
-  input: { n: string; m: string; e: string | null; p?: string | undefined },
+  input: { n: string; m: string; e: string | null; p?: string | undefined; ip: string },
 ) {
   const parentId = input.p ?? actor.id;
   // Placing an account under someone else is an admin's act, not any member's.
   if (parentId !== actor.id && !actor.permissions.has('CREATE_PERSON')) throw forbidden(MSG.permissionDenied);
+  // Every creation sends a password by SMS (and e-mail) to an address the actor chose: limited per
+  // actor and per IP before anything else happens.
+  deps.rates.consumeAll([
+    ['onBehalfActor', actor.id],
+    ['onBehalfIp', input.ip],
+  ]);
   if (!deps.db.select({ id: person.id }).from(person).where(eq(person.id, parentId)).get()) {
     throw badRequest(MSG.referrerNotFound);
   }
@@ -169,30 +218,29 @@ export async function createOnBehalf(
     logActivity(tx, { actor, action: 'CREATE', entity: 'person', entityId: created.id, newValue: auditView(tx, created) });
     return created;
   });
-  const text = `Welcome to Pariksha Mitra, ${row.name}. ${actor.name} has registered you. Log in with ${row.mobile.slice(3)} and the password ${password}, then change it.`;
-  await deps.outbox.send({ channel: 'sms', to: row.mobile, subject: 'Your Pariksha Mitra account', body: text });
-  if (row.email) await deps.outbox.send({ channel: 'email', to: row.email, subject: 'Your Pariksha Mitra account', body: text });
+  // The outbox keeps the text with the password masked; only the delivered message carries it.
+  const text = `Welcome to Pariksha Mitra, ${row.name}. ${actor.name} has registered you. Log in with ${row.mobile.slice(3)} and the password ${SECRET_MASK}, then change it.`;
+  const message = { subject: 'Your Pariksha Mitra account', body: text, secret: password };
+  await deps.outbox.send({ channel: 'sms', to: row.mobile, ...message });
+  if (row.email) await deps.outbox.send({ channel: 'email', to: row.email, ...message });
   return { success: true as const, id: row.id, msg: MSG.userCreated };
 }
 
 /**
  * POST /UserLogin/resetPassword: sends a reset code by e-mail (or SMS when the person has no
- * e-mail). The answer is the same whether or not the account exists, so that it cannot be used
- * to find out who is registered.
+ * e-mail). Registered or not, active or not, the answer is the same text in the same time: the
+ * message is handed to the outbox after the response (sendLater), and the text names no channel.
  */
 export async function requestReset(deps: Deps, input: { username: string; ip: string }) {
   const { key, label } = usernameKey(input.username);
   if (!key) throw badRequest(input.username.includes('@') ? MSG.invalidEmail : MSG.validMobile);
+  deps.rates.consumeAll(codeSendLimits('RESET', label, input.ip));
   const row = findByMobileOrEmail(deps.db, key);
-  await deps.rates.consume('codeIp', input.ip);
-  await deps.rates.consume('codeAccount', `reset:${accountKey(row, label)}`);
   if (row && row.status === 'ACTIVE') {
     const code = issueCode(deps.db, deps.config.jwtSecret, row.id, 'RESET');
-    const body = `Your Pariksha Mitra password reset code is ${code}. It is valid for 10 minutes. If you did not ask for it, ignore this message.`;
-    const sent = row.email
-      ? await deps.outbox.send({ channel: 'email', to: row.email, subject: 'Password reset code', body })
-      : await deps.outbox.send({ channel: 'sms', to: row.mobile, subject: 'Password reset code', body });
-    if (!sent.delivered) throw new AppError('INTERNAL', MSG.emailNotSent);
+    const body = `Your Pariksha Mitra password reset code is ${SECRET_MASK}. It is valid for 10 minutes. If you did not ask for it, ignore this message.`;
+    const to = row.email ? { channel: 'email' as const, to: row.email } : { channel: 'sms' as const, to: row.mobile };
+    sendLater(deps.outbox, deps.log, { ...to, subject: 'Password reset code', body, secret: code });
   }
   return { success: true as const, msg: MSG.resetCodeSent };
 }
@@ -201,7 +249,14 @@ async function setPassword(
   deps: Deps,
   row: PersonRow,
   password: string,
-  opts: { actor: Actor; iprr: number; reason: string; beforeWrite?: (tx: Parameters<Parameters<Deps['db']['transaction']>[0]>[0]) => boolean },
+  opts: {
+    actor: Actor;
+    iprr: number;
+    reason: string;
+    beforeWrite?: (tx: Parameters<Parameters<Deps['db']['transaction']>[0]>[0]) => boolean;
+    /** The session a password change is made in, which stays; every other session ends. */
+    keepSession?: string;
+  },
 ): Promise<PersonRow | null> {
   const passwordHash = await hashPassword(password);
   return deps.db.transaction((tx) => {
@@ -212,6 +267,9 @@ async function setPassword(
       .where(eq(person.id, row.id))
       .returning()
       .get();
+    // The version bump already voids every token issued so far (a copy of the current one too);
+    // ending the sessions also removes their push tokens and keeps the session list true.
+    endSessionsOf(tx, row.id, { except: opts.keepSession });
     logActivity(tx, {
       actor: opts.actor,
       action: 'UPDATE',
@@ -225,92 +283,136 @@ async function setPassword(
 }
 
 /**
- * POST /UserLogin/updatePasswordWithResetCode: Basic auth carries the new password and the
- * 6-digit code. Either order is accepted (`code:password` or `password:code`); a part is taken as
- * the code only if it is a live code of this person.
+ * The one code a reset request tests (issue 16 §6: one guess per request). README's order is
+ * `code:newPassword`; `newPassword:code` is accepted too: when exactly one part has 6 digits it is
+ * the code, and when both have, the first (`user`) part is.
+ */
+function resetCodeOf(b: { user: string; pass: string }): { code: string; password: string } | null {
+  if (/^\d{6}$/.test(b.user)) return { code: b.user, password: b.pass };
+  if (/^\d{6}$/.test(b.pass)) return { code: b.pass, password: b.user };
+  return null;
+}
+
+/**
+ * POST /UserLogin/updatePasswordWithResetCode: Basic auth carries the 6-digit code and the new
+ * password. The guess spends its budgets first; registered or not, the same argon2 hash is made
+ * and a wrong code gets the same answer. The account's own mobile and e-mail are refused as the
+ * password only once the code is proved right (before, the answer would tell them apart).
  */
 export async function resetWithCode(deps: Deps, input: { username: string; basic: { user: string; pass: string } | null; ip: string }) {
   const b = input.basic;
   if (!b || !b.user || !b.pass) throw badRequest(MSG.passwordAndOtpRequired);
   const { key, label } = usernameKey(input.username);
   if (!key) throw badRequest(input.username.includes('@') ? MSG.invalidEmail : MSG.validMobile);
+  const pick = resetCodeOf(b);
+  if (!pick) throw badRequest(MSG.passwordAndOtpRequired);
+  // Only what the caller typed is compared here, so the answer is the same for every account.
+  assertPasswordAllowed(pick.password, 'email' in key ? { email: key.email } : { mobile: key.mobile });
+  const limits = codeGuessLimits('RESET', label, input.ip);
+  deps.rates.consumeAll(limits);
   const row = findByMobileOrEmail(deps.db, key);
-  const account = accountKey(row, label);
-  await deps.rates.check('loginIp', input.ip);
-  await deps.rates.check('loginAccount', account);
-  const candidates = [
-    { code: b.user, password: b.pass },
-    { code: b.pass, password: b.user },
-  ].filter((x) => /^\d{6}$/.test(x.code));
-  if (candidates.length === 0) throw badRequest(MSG.passwordAndOtpRequired);
-  if (row) {
-    for (const cand of candidates) {
-      if (cand.password.length < 4) continue;
-      const done = await setPassword(deps, row, cand.password, {
-        actor: { id: row.id, name: row.name },
-        iprr: 0,
-        reason: 'reset code',
-        beforeWrite: (tx) => consumeCode(tx, deps.config.jwtSecret, row.id, 'RESET', cand.code),
-      });
-      if (done) return { success: true as const, msg: MSG.passwordResetSuccessful };
-    }
-    if (candidates.every((cand) => cand.password.length < 4)) throw badRequest(MSG.passwordMin);
+  if (!row) {
+    await hashPassword(pick.password);
+    throw badRequest(MSG.invalidCode);
   }
-  await deps.rates.penalise('loginIp', input.ip);
-  await deps.rates.penalise('loginAccount', account);
-  throw badRequest(MSG.invalidCode);
+  let done: PersonRow | null;
+  try {
+    done = await setPassword(deps, row, pick.password, {
+      actor: { id: row.id, name: row.name },
+      iprr: 0,
+      reason: 'reset code',
+      beforeWrite: (tx) => {
+        if (!consumeCode(tx, deps.config.jwtSecret, row.id, 'RESET', pick.code)) return false;
+        // Throwing rolls the transaction back: the code stays usable with another password.
+        assertPasswordAllowed(pick.password, row);
+        return true;
+      },
+    });
+  } catch (err) {
+    deps.rates.refund(limits);
+    throw err;
+  }
+  if (!done) throw badRequest(MSG.invalidCode);
+  deps.rates.refund(limits);
+  return { success: true as const, msg: MSG.passwordResetSuccessful };
 }
 
 /** PATCH /UserLogin/updatePasswordWithOldPassword. Older tokens stop working; a new one is returned. */
 export async function changePassword(deps: Deps, actor: Principal, input: { oldPassword: string; newPassword: string }) {
   const row = deps.db.select().from(person).where(eq(person.id, actor.id)).get();
   if (!row) throw unauthenticated();
-  // Guessing the old password with a stolen token is limited like guessing it at login.
-  await deps.rates.check('loginAccount', accountKey(row, ''));
-  if (!(await verifyPassword(row.passwordHash, input.oldPassword))) {
-    await deps.rates.penalise('loginAccount', accountKey(row, ''));
-    throw badRequest(MSG.oldPasswordWrong);
-  }
-  const updated = await setPassword(deps, row, input.newPassword, { actor, iprr: 0, reason: 'changed by owner' });
+  assertPasswordAllowed(input.newPassword, row);
+  // Guessing the old password with a stolen token is limited like guessing it at login: a point
+  // spent before the check, given back when the old password was right.
+  const limits: Limit[] = [['loginPair', `id:${row.id}`]];
+  deps.rates.consumeAll(limits);
+  if (!(await verifyPassword(row.passwordHash, input.oldPassword))) throw badRequest(MSG.oldPasswordWrong);
+  deps.rates.refund(limits);
+  const updated = await setPassword(deps, row, input.newPassword, { actor, iprr: 0, reason: 'changed by owner', keepSession: actor.sessionId });
   if (!updated) throw badRequest(MSG.passwordResetFailed);
-  return loginResponse(deps, updated, MSG.passwordChanged);
+  // This device stays signed in, in the same session, with a token of the new version. Should the
+  // session have been ended meanwhile (log out of all devices in another tab), a new one starts:
+  // the old password was just proved.
+  return loginResponse(deps, updated, MSG.passwordChanged, liveSession(deps.db, updated.id, actor.sessionId));
+}
+
+/** POST /UserLogin/logout: ends the session of the token that asks (issue 16 §4). */
+export function logout(deps: Deps, actor: Principal) {
+  endSession(deps.db, actor.id, actor.sessionId);
+  return { success: true as const, msg: MSG.loggedOut };
+}
+
+/** POST /UserLogin/logoutAll: ends every session of the person, this one included. */
+export function logoutAll(deps: Deps, actor: Principal) {
+  deps.db.transaction((tx) => {
+    endSessionsOf(tx, actor.id);
+    logActivity(tx, { actor, action: 'UPDATE', entity: 'person', entityId: actor.id, newValue: { sessions: 'all ended' } });
+  });
+  return { success: true as const, msg: MSG.loggedOutEverywhere };
 }
 
 /** PUT /UserLogin/resetUserPasswordByAdmin: the person must change the password at next login. */
 export async function adminReset(deps: Deps, actor: Principal, input: { personId: string; password: string }) {
   const row = deps.db.select().from(person).where(eq(person.id, input.personId)).get();
   if (!row) throw notFound('Person not found');
+  assertPasswordAllowed(input.password, row);
   await setPassword(deps, row, input.password, { actor, iprr: 1, reason: 'reset by admin' });
   return { success: true as const, msg: MSG.passwordResetSuccessful };
 }
 
-/** POST /OTP/requestOTP: same answer whether or not the mobile is registered. */
+/**
+ * POST /OTP/requestOTP: the same answer in the same time whether or not the mobile is registered
+ * (the SMS is handed to the outbox after the response).
+ */
 export async function requestOtp(deps: Deps, input: { mobile: string; ip: string }) {
-  await deps.rates.consume('codeIp', input.ip);
-  await deps.rates.consume('codeAccount', `otp:${input.mobile}`);
+  deps.rates.consumeAll(codeSendLimits('OTP', input.mobile, input.ip));
   const row = findByMobileOrEmail(deps.db, { mobile: input.mobile });
   if (row && row.status === 'ACTIVE') {
     const code = issueCode(deps.db, deps.config.jwtSecret, row.id, 'OTP');
-    await deps.outbox.send({
+    sendLater(deps.outbox, deps.log, {
       channel: 'sms',
       to: row.mobile,
       subject: 'Login OTP',
-      body: `${code} is your Pariksha Mitra login OTP. It is valid for 10 minutes. Do not share it.`,
+      body: `${SECRET_MASK} is your Pariksha Mitra login OTP. It is valid for 10 minutes. Do not share it.`,
+      secret: code,
     });
   }
   return { success: true as const, msg: MSG.otpSent };
 }
 
-/** POST /OTP/verifyOTPAndSignIn: Basic auth carries `mobile:otp`. A right code verifies the mobile. */
+/**
+ * POST /OTP/verifyOTPAndSignIn: Basic auth carries `mobile:otp`. A right code verifies the mobile.
+ * Its budgets are not the password's: an attacker who locked password login for an account from
+ * their address (or everywhere) has not locked its owner out of signing in with a code.
+ */
 export async function verifyOtp(deps: Deps, input: { basic: { user: string; pass: string } | null; ip: string }) {
   const b = input.basic;
   if (!b || !b.user || !b.pass) throw badRequest(MSG.credentialsRequired);
   const mobile = normaliseMobile(b.user);
   if (!mobile) throw badRequest(MSG.validMobile);
+  const limits = codeGuessLimits('OTP', mobile, input.ip);
+  deps.rates.consumeAll(limits);
   const row = findByMobileOrEmail(deps.db, { mobile });
-  const account = accountKey(row, mobile);
-  await deps.rates.check('loginIp', input.ip);
-  await deps.rates.check('loginAccount', account);
   const ok =
     row !== undefined &&
     deps.db.transaction((tx) => {
@@ -318,11 +420,8 @@ export async function verifyOtp(deps: Deps, input: { basic: { user: string; pass
       tx.update(person).set({ mobileVerified: true }).where(eq(person.id, row.id)).run();
       return true;
     });
-  if (!row || !ok) {
-    await deps.rates.penalise('loginIp', input.ip);
-    await deps.rates.penalise('loginAccount', account);
-    throw unauthenticated(MSG.invalidCode);
-  }
+  if (!row || !ok) throw unauthenticated(MSG.invalidCode);
+  deps.rates.refund(limits);
   if (row.status !== 'ACTIVE') throw forbidden(MSG.accountInactive);
   return loginResponse(deps, { ...row, mobileVerified: true });
 }

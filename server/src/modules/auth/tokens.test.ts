@@ -4,29 +4,34 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MSG } from '../../../../sync-protocol/src/messages';
 import { person } from '../../db/schema';
 import { JWT_AUDIENCE, JWT_ISSUER } from '../../lib/jwt';
+import { startSession } from '../../lib/sessions';
 import { DEMO, type Harness, startHarness } from '../../test/harness';
 
 /*
  * Bearer tokens (issue 2 §8): only HS256 tokens signed with the server secret, issued by
- * 'pariksha-mitra' for 'pariksha-mitra-app', unexpired, whose token version matches the person's,
- * open a session. Each negative test is paired with the positive one below it, which builds a
+ * 'pariksha-mitra' for 'pariksha-mitra-app', unexpired, whose token version matches the person's
+ * and that name a live session of that person (issue 16 §4), are accepted. Each negative test is paired with the positive one below it, which builds a
  * token the same way but correctly, so a refusal is not just a broken token builder.
  */
 
 let h: Harness;
+/** A live session of the admin, for hand-made tokens. */
+let adminSid: string;
 beforeAll(async () => {
   h = await startHarness();
+  adminSid = startSession(h.deps.db, 'demo-admin').id;
 });
 afterAll(() => h.destroy());
 
 const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const nowSec = () => Math.floor(Date.now() / 1000);
 
-type Claims = { sub?: string; tv?: unknown; iss?: string; aud?: string; exp?: number | null; alg?: 'HS256' | 'HS384' | 'HS512' };
+type Claims = { sub?: string; tv?: unknown; sid?: string | null; iss?: string; aud?: string; exp?: number | null; alg?: 'HS256' | 'HS384' | 'HS512' };
 
 /** Builds a token with jose; every field defaults to what the server itself would issue. */
 function makeToken(claims: Claims = {}, secret: Uint8Array = h.deps.config.jwtSecret): Promise<string> {
-  const jwt = new SignJWT({ tv: claims.tv === undefined ? 0 : claims.tv } as Record<string, unknown>)
+  const sid = claims.sid === undefined ? adminSid : claims.sid;
+  const jwt = new SignJWT({ tv: claims.tv === undefined ? 0 : claims.tv, ...(sid !== null && { sid }) } as Record<string, unknown>)
     .setProtectedHeader({ alg: claims.alg ?? 'HS256', typ: 'JWT' })
     .setSubject(claims.sub ?? 'demo-admin')
     .setIssuer(claims.iss ?? JWT_ISSUER)
@@ -49,7 +54,7 @@ async function expectRefused(token: string) {
 }
 
 describe('a valid token', () => {
-  test('a hand-made token with the right secret, issuer, audience and version works', async () => {
+  test('a hand-made token with the right secret, issuer, audience, version and session works', async () => {
     const r = await me(await makeToken());
     expect(r.status).toBe(200);
     expect(r.body.success).toBe(true);
@@ -62,15 +67,16 @@ describe('a valid token', () => {
     expect(r.body.data.id).toBe('demo-learner');
   });
 
-  test('the server issues HS256 tokens with issuer, audience, subject, version and a 7-day expiry', async () => {
+  test('the server issues HS256 tokens with issuer, audience, subject, version, session and a 30-day expiry', async () => {
     const token = await h.tokenOf('editor');
     const [header, payload] = token.split('.');
     expect(JSON.parse(Buffer.from(header ?? '', 'base64url').toString())).toMatchObject({ alg: 'HS256' });
     const claims = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString());
     expect(claims).toMatchObject({ sub: 'demo-editor', tv: 0, iss: JWT_ISSUER, aud: JWT_AUDIENCE });
-    expect(claims.exp - claims.iat).toBe(7 * 24 * 3600);
+    expect(claims.exp - claims.iat).toBe(30 * 24 * 3600);
+    expect(typeof claims.sid).toBe('string');
     // No secrets or personal data ride in the token.
-    expect(Object.keys(claims).sort()).toEqual(['aud', 'exp', 'iat', 'iss', 'sub', 'tv']);
+    expect(Object.keys(claims).sort()).toEqual(['aud', 'exp', 'iat', 'iss', 'sid', 'sub', 'tv']);
   });
 });
 
@@ -132,6 +138,19 @@ describe('tampered tokens are refused with 401', () => {
 
   test('a subject that is no person', async () => {
     await expectRefused(await makeToken({ sub: 'no-such-person' }));
+  });
+
+  test('a token without a session (as issued before sessions existed)', async () => {
+    await expectRefused(await makeToken({ sid: null }));
+  });
+
+  test('a session that does not exist', async () => {
+    await expectRefused(await makeToken({ sid: 'no-such-session' }));
+  });
+
+  test("another person's session", async () => {
+    const learnerSid = startSession(h.deps.db, 'demo-learner').id;
+    await expectRefused(await makeToken({ sid: learnerSid }));
   });
 
   test('garbage strings', async () => {

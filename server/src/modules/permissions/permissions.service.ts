@@ -2,40 +2,63 @@ import { eq } from 'drizzle-orm';
 import { MSG } from '../../../../sync-protocol/src/messages';
 import { PERMISSIONS } from '../../../../sync-protocol/src/permission';
 import type { Deps, Principal } from '../../context';
-import { permission } from '../../db/schema';
+import type { Conn } from '../../db/client';
+import { permission, personPermission } from '../../db/schema';
 import { logActivity } from '../../lib/activity';
 import { conflict, notFound } from '../../lib/errors';
+import { assertHoldsAll, standingOf } from '../persons/privileges';
 
 export function list(deps: Deps) {
   return { success: true as const, data: deps.db.select({ id: permission.id, permission: permission.permission, description: permission.description }).from(permission).orderBy(permission.permission).all() };
 }
 
-/** The server checks these names (access.ts); renaming or deleting one would lock everyone out. */
-function assertNotBuiltIn(name: string) {
-  if (Object.hasOwn(PERMISSIONS, name)) throw conflict(MSG.permissionBuiltIn);
+/**
+ * The server checks these names (access.ts): renaming or deleting one would lock everyone out, and
+ * a name of this list is never made by an admin either (created or renamed into), so that a
+ * permission nobody was granted cannot become one the server honours (issue 16 §3).
+ */
+function isBuiltIn(name: string) {
+  return Object.hasOwn(PERMISSIONS, name);
 }
 
-function assertFree(deps: Deps, name: string, exceptId?: string) {
-  const other = deps.db.select().from(permission).where(eq(permission.permission, name)).get();
+function assertFree(db: Conn, name: string, exceptId?: string) {
+  const other = db.select().from(permission).where(eq(permission.permission, name)).get();
   if (other && other.id !== exceptId) throw conflict(MSG.permissionExists);
 }
 
+/**
+ * POST /permission. Its creator holds the new permission at once: nobody may grant what they do
+ * not hold (persons/privileges.ts), and without this nobody would ever hold a new one to grant.
+ */
 export function create(deps: Deps, actor: Principal, input: { permission: string; description: string }) {
-  assertFree(deps, input.permission);
   const row = deps.db.transaction((tx) => {
+    const me = standingOf(tx, actor.id, 'CREATE_PERMISSION');
+    assertFree(tx, input.permission);
+    if (isBuiltIn(input.permission)) throw conflict(MSG.permissionBuiltIn);
     const created = tx.insert(permission).values(input).returning().get();
-    logActivity(tx, { actor, action: 'CREATE', entity: 'permission', entityId: created.id, newValue: created });
+    tx.insert(personPermission).values({ personId: me.id, permissionId: created.id }).run();
+    logActivity(tx, { actor, action: 'CREATE', entity: 'permission', entityId: created.id, newValue: { ...created, grantedTo: me.id } });
     return created;
   });
   return { success: true as const, msg: `${row.permission} ${MSG.permissionCreated}`, data: row };
 }
 
+/**
+ * PUT /permission. A rename changes what every holder holds, so only someone holding the
+ * permission renames it; built-in names are neither renamed nor taken. The description alone
+ * grants nothing and stays editable.
+ */
 export function update(deps: Deps, actor: Principal, input: { id: string; permission: string; description: string }) {
-  const before = deps.db.select().from(permission).where(eq(permission.id, input.id)).get();
-  if (!before) throw notFound('Permission not found');
-  if (before.permission !== input.permission) assertNotBuiltIn(before.permission);
-  assertFree(deps, input.permission, input.id);
-  const row = deps.db.transaction((tx) => {
+  const result = deps.db.transaction((tx) => {
+    const me = standingOf(tx, actor.id, 'UPDATE_PERMISSION');
+    const before = tx.select().from(permission).where(eq(permission.id, input.id)).get();
+    if (!before) throw notFound('Permission not found');
+    if (before.permission !== input.permission) {
+      if (isBuiltIn(before.permission)) throw conflict(MSG.permissionBuiltIn);
+      assertFree(tx, input.permission, input.id);
+      if (isBuiltIn(input.permission)) throw conflict(MSG.permissionBuiltIn);
+      assertHoldsAll(me, [before.permission]);
+    }
     const after = tx
       .update(permission)
       .set({ permission: input.permission, description: input.description })
@@ -45,15 +68,20 @@ export function update(deps: Deps, actor: Principal, input: { id: string; permis
     logActivity(tx, { actor, action: 'UPDATE', entity: 'permission', entityId: after.id, oldValue: before, newValue: after });
     return after;
   });
-  return { success: true as const, msg: `${row.permission} ${MSG.permissionUpdated}`, data: row };
+  return { success: true as const, msg: `${result.permission} ${MSG.permissionUpdated}`, data: result };
 }
 
-/** Deleting a permission takes it from every role and person (foreign keys cascade). */
+/**
+ * Deleting a permission takes it from every role and person (foreign keys cascade), so only
+ * someone holding it deletes it; built-in ones are never deleted.
+ */
 export function remove(deps: Deps, actor: Principal, id: string) {
-  const before = deps.db.select().from(permission).where(eq(permission.id, id)).get();
-  if (!before) throw notFound('Permission not found');
-  assertNotBuiltIn(before.permission);
   deps.db.transaction((tx) => {
+    const me = standingOf(tx, actor.id, 'DELETE_PERMISSION');
+    const before = tx.select().from(permission).where(eq(permission.id, id)).get();
+    if (!before) throw notFound('Permission not found');
+    if (isBuiltIn(before.permission)) throw conflict(MSG.permissionBuiltIn);
+    assertHoldsAll(me, [before.permission]);
     tx.delete(permission).where(eq(permission.id, id)).run();
     logActivity(tx, { actor, action: 'DELETE', entity: 'permission', entityId: id, oldValue: before });
   });

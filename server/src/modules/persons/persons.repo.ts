@@ -1,7 +1,9 @@
-import { eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
+import { MSG } from '../../../../sync-protocol/src/messages';
 import type { PersonView } from '../../../../sync-protocol/src/person';
 import type { Conn } from '../../db/client';
 import { permission, person, personPermission, role, rolePermission } from '../../db/schema';
+import { badRequest } from '../../lib/errors';
 
 export type PersonRow = typeof person.$inferSelect;
 
@@ -55,27 +57,75 @@ export function copyRolePermissions(db: Conn, personId: string, roleId: string):
   setPersonPermissions(db, personId, ids);
 }
 
+/** People whose referrer is this person (a self-referral left by older data is not one). */
 export function directDownlineCount(db: Conn, personId: string): number {
-  return db.select({ n: sql<number>`count(*)` }).from(person).where(eq(person.parentId, personId)).get()?.n ?? 0;
+  return (
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(person)
+      .where(and(eq(person.parentId, personId), ne(person.id, personId)))
+      .get()?.n ?? 0
+  );
 }
 
-/** Everyone below a person in the referral tree (recursive over `parent_id`). */
+/**
+ * Everyone below a person in the referral tree (recursive over `parent_id`), never the person
+ * themself. UNION (not UNION ALL) drops rows already found, so the walk ends even over a cycle
+ * that older data may hold (issue 16 §8).
+ */
 export function teamSize(db: Conn, personId: string): number {
   const r = db.get<{ n: number }>(sql`
     with recursive down(id) as (
-      select id from person where parent_id = ${personId}
-      union select p.id from person p join down d on p.parent_id = d.id
+      select id from person where parent_id = ${personId} and id <> ${personId}
+      union select p.id from person p join down d on p.parent_id = d.id where p.id <> ${personId}
     ) select count(*) as n from down`);
   return r?.n ?? 0;
 }
 
-/** The referrer chain above a person, nearest first. */
+/** How many referrers above a person GET /Person shows (the walk stops there too). */
+export const UPLINE_LIMIT = 100;
+
+/**
+ * The referrer chain above a person, nearest first, each person once: the walk stops at the top,
+ * at UPLINE_LIMIT, or where older data loops back to someone already listed (issue 16 §8).
+ */
 export function uplines(db: Conn, personId: string): { id: string; name: string }[] {
-  return db.all<{ id: string; name: string }>(sql`
-    with recursive up(id, name, parent_id, depth) as (
-      select p.id, p.name, p.parent_id, 1 from person p where p.id = (select parent_id from person where id = ${personId})
-      union all select p.id, p.name, p.parent_id, u.depth + 1 from person p join up u on p.id = u.parent_id where u.depth < 100
-    ) select id, name from up order by depth`);
+  const out: { id: string; name: string }[] = [];
+  const seen = new Set([personId]);
+  let next = db.select({ p: person.parentId }).from(person).where(eq(person.id, personId)).get()?.p ?? null;
+  while (next !== null && !seen.has(next) && out.length < UPLINE_LIMIT) {
+    const row = db.select({ id: person.id, name: person.name, p: person.parentId }).from(person).where(eq(person.id, next)).get();
+    if (!row) break;
+    out.push({ id: row.id, name: row.name });
+    seen.add(row.id);
+    next = row.p;
+  }
+  return out;
+}
+
+/** Whether `ancestorId` is `personId` or above them in the referral tree (ends over cycles, see teamSize). */
+function isSelfOrAbove(db: Conn, ancestorId: string, personId: string): boolean {
+  const r = db.get<{ found: number }>(sql`
+    with recursive up(id) as (
+      select ${personId}
+      union select p.parent_id from person p join up u on p.id = u.id where p.parent_id is not null
+    ) select count(*) as found from up where id = ${ancestorId}`);
+  return (r?.found ?? 0) > 0;
+}
+
+/**
+ * The referrer rules (issue 16 §8) for a signup, an account made on someone's behalf, an admin's
+ * create, or an admin's change of a person's referrer: the referrer exists and is ACTIVE, and,
+ * when `childId` is an existing person, is neither that person nor anyone in their team (which
+ * would close a loop). A BLOCKED or INACTIVE referrer answers like an unknown one: the public
+ * signup must not tell anyone the status of an account. Call it inside the transaction that
+ * writes `parent_id`, so that two parallel changes cannot close a loop between them.
+ */
+export function assertReferrerAllowed(db: Conn, referrerId: string, childId?: string): void {
+  if (childId !== undefined && referrerId === childId) throw badRequest(MSG.ownReferrer);
+  const row = db.select({ status: person.status }).from(person).where(eq(person.id, referrerId)).get();
+  if (!row || row.status !== 'ACTIVE') throw badRequest(MSG.referrerNotFound);
+  if (childId !== undefined && isSelfOrAbove(db, childId, referrerId)) throw badRequest(MSG.referralCycle);
 }
 
 /** The API view of a person (spec §3 short names); never includes the password hash. */

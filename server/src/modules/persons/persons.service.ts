@@ -1,22 +1,34 @@
-import { and, count, eq, or, sql } from 'drizzle-orm';
+import { and, count, eq, ne, or, sql } from 'drizzle-orm';
 import { MSG } from '../../../../sync-protocol/src/messages';
 import { DEFAULT_ROLE } from '../../../../sync-protocol/src/role';
 import type { Deps, Principal } from '../../context';
+import type { Conn } from '../../db/client';
 import { person } from '../../db/schema';
 import { logActivity } from '../../lib/activity';
-import { badRequest, conflict, notFound } from '../../lib/errors';
+import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { hashPassword } from '../../lib/passwords';
 import { assertUnique, generatePassword } from '../auth/auth.service';
 import {
+  assertReferrerAllowed,
   auditView,
   copyRolePermissions,
   findByMobileOrEmail,
   findRole,
   permissionIds,
+  permissionsOf,
   setPersonPermissions,
   toView,
   uplines,
 } from './persons.repo';
+import {
+  assertActiveAdminRemains,
+  assertHoldsAll,
+  assertMayGiveRole,
+  assertMayManage,
+  rolePermissionNames,
+  standingOf,
+} from './privileges';
+import { maskName, referrerHandle } from './referrer';
 
 function searchWhere(q: string) {
   if (!q) return undefined;
@@ -58,12 +70,16 @@ export function search(deps: Deps, input: { strQuery: string; limit: number; off
   return { success: true as const, data: rows.map((r) => toView(deps.db, r)), count: total };
 }
 
-/** GET /Person/getReferrer — exact match by mobile; only what the signup form needs to show. */
+/**
+ * GET /Person/getReferrer — exact match by mobile, for the public signup form: a masked name and an
+ * opaque handle for the signup's `p`, nothing else (issue 16 §5, see referrer.ts). Only ACTIVE
+ * people may refer, so no one else is found.
+ */
 export function referrer(deps: Deps, mobile: string) {
   const row = findByMobileOrEmail(deps.db, { mobile });
   return {
     success: true as const,
-    data: row && row.status === 'ACTIVE' ? [{ id: row.id, n: row.name, m: row.mobile }] : [],
+    data: row && row.status === 'ACTIVE' ? [{ id: referrerHandle(deps.config.jwtSecret, row), n: maskName(row.name) }] : [],
   };
 }
 
@@ -96,24 +112,32 @@ function resolveRole(deps: Deps, r: string | undefined) {
   return found;
 }
 
-function assertParent(deps: Deps, p: string | null | undefined, selfId?: string) {
-  if (!p) return;
-  if (p === selfId) throw badRequest('A person cannot be their own referrer');
-  if (!deps.db.select({ id: person.id }).from(person).where(eq(person.id, p)).get()) throw badRequest(MSG.referrerNotFound);
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  const set = new Set(a);
+  return set.size === new Set(b).size && b.every((x) => set.has(x));
 }
 
-/** POST /Person (admin): the role's permissions are copied to the new person. */
+/**
+ * POST /Person (admin): the role's permissions are copied to the new person. The role must be one
+ * the actor could give (privileges.ts rules 2 and 3), the referrer ACTIVE.
+ */
 export async function create(
   deps: Deps,
   actor: Principal,
   input: { n: string; m: string; e: string | null; password?: string | undefined; r?: string | undefined; s?: string | undefined; p?: string | null | undefined },
 ) {
-  assertUnique(deps, input.m, input.e);
   const roleRow = resolveRole(deps, input.r);
-  assertParent(deps, input.p);
+  const check = (db: Conn) => {
+    const me = standingOf(db, actor.id, 'CREATE_PERSON');
+    assertMayGiveRole(db, me, roleRow);
+    if (input.p) assertReferrerAllowed(db, input.p);
+    assertUnique(deps, input.m, input.e);
+  };
+  // Once before the slow hash, to refuse early; again in the transaction, which decides.
+  check(deps.db);
   const passwordHash = await hashPassword(input.password ?? generatePassword());
   const row = deps.db.transaction((tx) => {
-    assertUnique(deps, input.m, input.e);
+    check(tx);
     const created = tx
       .insert(person)
       .values({
@@ -136,7 +160,10 @@ export async function create(
   return { success: true as const, id: row.id, msg: `${row.name} ${MSG.personCreated}`, data: toView(deps.db, row) };
 }
 
-/** PUT /Person (admin). A changed role copies its permissions; explicit `permissions` win. */
+/**
+ * PUT /Person (admin). A changed role copies its permissions; explicit `permissions` win. Every
+ * rule of privileges.ts and the referrer rules are checked in the write's transaction.
+ */
 export function update(
   deps: Deps,
   actor: Principal,
@@ -151,11 +178,7 @@ export function update(
     permissions?: string[] | undefined;
   },
 ) {
-  const before = deps.db.select().from(person).where(eq(person.id, input.id)).get();
-  if (!before) throw notFound('Person not found');
-  if (input.m !== undefined || input.e) assertUnique(deps, input.m ?? before.mobile, input.e ?? null, before.id);
   const roleRow = input.r ? resolveRole(deps, input.r) : undefined;
-  assertParent(deps, input.p, before.id);
   let permIds: string[] | undefined;
   if (input.permissions) {
     const { ids, missing } = permissionIds(deps.db, input.permissions);
@@ -163,6 +186,29 @@ export function update(
     permIds = ids;
   }
   const row = deps.db.transaction((tx) => {
+    const me = standingOf(tx, actor.id, 'UPDATE_PERSON');
+    const before = tx.select().from(person).where(eq(person.id, input.id)).get();
+    if (!before) throw notFound('Person not found');
+    if (input.m !== undefined || input.e) assertUnique(deps, input.m ?? before.mobile, input.e ?? null, before.id);
+
+    const oldPerms = permissionsOf(tx, before.id);
+    const roleChanges = roleRow !== undefined && roleRow.id !== before.roleId;
+    const newPerms = input.permissions ?? (roleRow && roleChanges ? rolePermissionNames(tx, roleRow.id) : oldPerms);
+    const accessChanges = roleChanges || !sameSet(oldPerms, newPerms) || (input.s !== undefined && input.s !== before.status);
+    if (before.id === me.id) {
+      // Their own name, mobile, e-mail and referrer stay theirs to correct; their access does not.
+      if (accessChanges) throw forbidden(MSG.ownAccessChange);
+    } else {
+      assertMayManage(tx, me, before);
+    }
+    if (roleRow && roleChanges) assertMayGiveRole(tx, me, roleRow);
+    // Removed permissions are the target's, which assertMayManage found all held by the actor.
+    assertHoldsAll(
+      me,
+      newPerms.filter((p) => !oldPerms.includes(p)),
+    );
+    if (input.p && input.p !== before.parentId) assertReferrerAllowed(tx, input.p, before.id);
+
     const oldValue = auditView(tx, before);
     const after = tx
       .update(person)
@@ -180,40 +226,62 @@ export function update(
       .where(eq(person.id, input.id))
       .returning()
       .get();
-    if (roleRow && roleRow.id !== before.roleId) copyRolePermissions(tx, after.id, roleRow.id);
+    if (roleRow && roleChanges) copyRolePermissions(tx, after.id, roleRow.id);
     if (permIds) setPersonPermissions(tx, after.id, permIds);
+    if (accessChanges) assertActiveAdminRemains(tx);
     logActivity(tx, { actor, action: 'UPDATE', entity: 'person', entityId: after.id, oldValue, newValue: auditView(tx, after) });
     return after;
   });
   return { success: true as const, msg: `${row.name} ${MSG.personUpdated}`, data: toView(deps.db, row) };
 }
 
-/** PATCH /Person/updatePermissionCollection: replaces a person's permissions. */
+/** PATCH /Person/updatePermissionCollection: replaces a person's permissions (privileges.ts rules 1–3). */
 export function setPermissions(deps: Deps, actor: Principal, input: { id: string; permissions: string[] }) {
-  const before = deps.db.select().from(person).where(eq(person.id, input.id)).get();
-  if (!before) throw notFound('Person not found');
   const { ids, missing } = permissionIds(deps.db, input.permissions);
   if (missing.length) throw badRequest(`Unknown permission: ${missing.join(', ')}`);
-  deps.db.transaction((tx) => {
-    const oldValue = auditView(tx, before);
-    setPersonPermissions(tx, before.id, ids);
-    logActivity(tx, { actor, action: 'UPDATE', entity: 'person', entityId: before.id, oldValue, newValue: auditView(tx, before) });
+  const before = deps.db.transaction((tx) => {
+    const me = standingOf(tx, actor.id, 'UPDATE_PERSON');
+    const target = tx.select().from(person).where(eq(person.id, input.id)).get();
+    if (!target) throw notFound('Person not found');
+    const oldPerms = permissionsOf(tx, target.id);
+    if (target.id === me.id) {
+      if (!sameSet(oldPerms, input.permissions)) throw forbidden(MSG.ownAccessChange);
+    } else {
+      assertMayManage(tx, me, target);
+    }
+    assertHoldsAll(
+      me,
+      input.permissions.filter((p) => !oldPerms.includes(p)),
+    );
+    const oldValue = auditView(tx, target);
+    setPersonPermissions(tx, target.id, ids);
+    logActivity(tx, { actor, action: 'UPDATE', entity: 'person', entityId: target.id, oldValue, newValue: auditView(tx, target) });
+    return target;
   });
   return { success: true as const, msg: `${before.name} ${MSG.personUpdated}`, data: toView(deps.db, before) };
 }
 
-/** DELETE /Person/:id. The referral tree closes over the gap (children move to the grandparent). */
+/**
+ * DELETE /Person/:id. The referral tree closes over the gap (children move to the grandparent);
+ * a child that is the grandparent itself (a loop left by older data) is detached instead of
+ * becoming its own referrer.
+ */
 export function remove(deps: Deps, actor: Principal, id: string) {
   if (id === actor.id) throw conflict(MSG.cannotDeleteSelf);
-  const before = deps.db.select().from(person).where(eq(person.id, id)).get();
-  if (!before) throw notFound('Person not found');
   deps.db.transaction((tx) => {
+    const me = standingOf(tx, actor.id, 'DELETE_PERSON');
+    const before = tx.select().from(person).where(eq(person.id, id)).get();
+    if (!before) throw notFound('Person not found');
+    assertMayManage(tx, me, before);
     const oldValue = auditView(tx, before);
-    tx.update(person).set({ parentId: before.parentId }).where(eq(person.parentId, id)).run();
+    const grandparent = before.parentId;
+    tx.update(person)
+      .set({ parentId: grandparent })
+      .where(grandparent ? and(eq(person.parentId, id), ne(person.id, grandparent)) : eq(person.parentId, id))
+      .run();
     tx.delete(person).where(eq(person.id, id)).run();
+    assertActiveAdminRemains(tx);
     logActivity(tx, { actor, action: 'DELETE', entity: 'person', entityId: id, oldValue });
   });
   return { success: true as const, msg: MSG.personDeleted };
 }
-
-

@@ -10,6 +10,7 @@ import { badRequest, notFound } from '../../lib/errors';
 import { nextRev } from '../../lib/revision';
 import { sanitizeRichText } from '../../lib/sanitize';
 import { publishDueIn } from '../sync/publish';
+import { bumpPracticeSetsSharing, isVisibleSet, visibleSetCondition } from './question-access';
 
 type SetRow = typeof questionSet.$inferSelect;
 type SetInput = Omit<QuestionSet, 'id'> & { id?: string | undefined };
@@ -42,11 +43,12 @@ function liveSet(db: Conn, id: string): SetRow {
 
 /**
  * GET /api/question/getQuestionSet/{id}. Editors read every live set; learners and guests only
- * published ones (a draft or a set whose publish time has not come is "not found" to them).
+ * those they see (question-access.ts: a draft or a set whose publish time has not come is "not
+ * found" to them, as an unknown id is).
  */
 export function getSet(deps: Deps, id: string, { editor }: { editor: boolean }) {
   const row = liveSet(deps.db, id);
-  if (!editor && !row.published) throw notFound(MSG.questionSetNotFound);
+  if (!editor && !isVisibleSet(row)) throw notFound(MSG.questionSetNotFound);
   return { success: true as const, data: setView(row) };
 }
 
@@ -58,7 +60,7 @@ export function listSets(deps: Deps, page: { l: number; o: number }, { editor }:
   const rows = deps.db
     .select()
     .from(questionSet)
-    .where(editor ? eq(questionSet.deleted, false) : and(eq(questionSet.deleted, false), eq(questionSet.published, true)))
+    .where(editor ? eq(questionSet.deleted, false) : visibleSetCondition())
     .orderBy(desc(questionSet.updatedAt), desc(questionSet.rev))
     .limit(page.l)
     .offset(page.o)
@@ -85,7 +87,9 @@ function checkQuestions(db: Conn, ids: string[]) {
  * PATCH /api/question/updateQuestionSet: creates the set when the body has no id, else replaces
  * it. The set takes new revisions (question_set and qs_detail) so devices pull it; a set whose
  * publish time has already come is published in the same transaction (and one moved into the
- * future is withdrawn), so learners see it without waiting for the publish job.
+ * future is withdrawn), so learners see it without waiting for the publish job. A save that
+ * changes which questions mock tests hold also gives new revisions to the practice sets sharing
+ * them: their correct answers come or go (question-access.ts).
  */
 export function saveSet(deps: Deps, actor: Principal, input: SetInput) {
   const { id: givenId, ...fields } = input;
@@ -111,6 +115,7 @@ export function saveSet(deps: Deps, actor: Principal, input: SetInput) {
     }
     publishDueIn(tx, now, id);
     const after = liveSet(tx, id);
+    bumpPracticeSetsSharing(tx, id, before, after);
     logActivity(tx, {
       actor,
       action: created ? 'CREATE' : 'UPDATE',
@@ -136,6 +141,7 @@ export function deleteSet(deps: Deps, actor: Principal, id: string) {
       .set({ deleted: true, updatedAt: Date.now(), rev: nextRev(tx), detailRev: nextRev(tx) })
       .where(eq(questionSet.id, id))
       .run();
+    bumpPracticeSetsSharing(tx, id, before, undefined);
     logActivity(tx, { actor, action: 'DELETE', entity: 'question_set', entityId: id, oldValue: setView(before) });
   });
   deps.events.emit({ collections: ['question_set', 'qs_detail'] });

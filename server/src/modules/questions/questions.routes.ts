@@ -47,7 +47,7 @@ export function questionRoutes(app: Hono<AppEnv>, deps: Deps) {
     const query = parseQuery(c, questionListQuerySchema);
     const who = editorOf(c);
     // Listing or filtering the bank is authoring: as a permission route would, 401 without a
-    // login, else 403. Reading questions by id is open (published sets only, see the service).
+    // login, else 403. Reading questions by id is open: each id as question-access.ts decides.
     if (!who.editor && !questions.isReadByIds(query)) {
       if (!c.get('principal')) throw unauthenticated(MSG.loginRequired);
       throw forbidden(MSG.permissionDenied);

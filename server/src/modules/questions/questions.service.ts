@@ -10,7 +10,7 @@ import { badRequest, conflict, notFound } from '../../lib/errors';
 import { parseWith } from '../../lib/http';
 import { nextRev } from '../../lib/revision';
 import { sanitizeMap, sanitizeRichText } from '../../lib/sanitize';
-import { questionIdsOf } from '../sync/sync.docs';
+import { accessTo, type QuestionAccess, type Reader, setsHolding, withoutAnswers } from './question-access';
 
 type QuestionRow = typeof question.$inferSelect;
 type ParsedQuestion = ReturnType<typeof questionInputSchema.parse>;
@@ -67,20 +67,6 @@ function checkTags(db: Conn, v: ParsedQuestion) {
   if (missing) throw badRequest(`${MSG.unknownTag} ${missing}`);
 }
 
-/** Live (not deleted) sets that hold one of these questions. */
-export function setsContaining(db: Conn, ids: string[], { publishedOnly = false }: { publishedOnly?: boolean } = {}) {
-  if (ids.length === 0) return [];
-  // A cheap text pre-filter on the JSON columns, confirmed on the parsed set.
-  const like = ids.map((id) => sql`(instr(${questionSet.q}, ${`"${id}"`}) > 0 or instr(${questionSet.sections}, ${`"${id}"`}) > 0)`);
-  const wanted = new Set(ids);
-  return db
-    .select({ id: questionSet.id, l: questionSet.l, isM: questionSet.isM, q: questionSet.q, sections: questionSet.sections })
-    .from(questionSet)
-    .where(and(eq(questionSet.deleted, false), publishedOnly ? eq(questionSet.published, true) : undefined, sql.join(like, sql` or `)))
-    .all()
-    .filter((s) => questionIdsOf(s).some((id) => wanted.has(id)));
-}
-
 /**
  * Whether a list query is one a reader without QUESTION_EDITOR may make: questions by id only
  * (spec §7: a test "fetches limit 1000, offset 0" with `qids`). Listing and filtering the bank
@@ -91,33 +77,10 @@ export function isReadByIds(query: QuestionListQuery): boolean {
   return Boolean(qids?.length) && Object.values(filters).every((v) => v === undefined || (Array.isArray(v) && v.length === 0));
 }
 
-/**
- * What a reader without QUESTION_EDITOR (a learner, a guest) may read of the question bank: the
- * questions of published sets, as replication gives them to devices. Returns, per readable
- * question, whether its correct answers come with it: only when a published practice set holds
- * it; a question of mock tests only comes without them (ARCHITECTURE decision 4).
- */
-function readableByLearners(db: Conn, ids: string[]): Map<string, { withAnswers: boolean }> {
-  const wanted = new Set(ids);
-  const out = new Map<string, { withAnswers: boolean }>();
-  for (const set of setsContaining(db, ids, { publishedOnly: true })) {
-    for (const id of questionIdsOf(set)) {
-      if (!wanted.has(id)) continue;
-      out.set(id, { withAnswers: (out.get(id)?.withAnswers ?? false) || !set.isM });
-    }
-  }
-  return out;
-}
-
-/** A question as a learner or guest reads it: without correct answers unless `withAnswers`. */
-function learnerView(r: QuestionRow, withAnswers: boolean) {
+/** A question as `access` lets its reader have it: without correct answers unless `withAnswers`. */
+function readerView(r: QuestionRow, access: QuestionAccess) {
   const view = questionView(r);
-  if (withAnswers) return view;
-  return {
-    ...view,
-    ca: [],
-    trans: Object.fromEntries(Object.entries(view.trans).map(([lang, tr]) => [lang, { ...tr, ca: [] }])),
-  };
+  return access.withAnswers ? view : withoutAnswers(view);
 }
 
 /**
@@ -125,7 +88,7 @@ function learnerView(r: QuestionRow, withAnswers: boolean) {
  * revisions (question_set and qs_detail), so devices pull them again. Returns how many.
  */
 function bumpSetsContaining(tx: Conn, id: string): number {
-  const sets = setsContaining(tx, [id]);
+  const sets = setsHolding(tx, [id]);
   for (const s of sets) {
     tx.update(questionSet).set({ rev: nextRev(tx), detailRev: nextRev(tx) }).where(eq(questionSet.id, s.id)).run();
   }
@@ -139,15 +102,15 @@ function liveQuestion(db: Conn, id: string): QuestionRow {
 }
 
 /**
- * GET /api/question/{id}. Editors read any live question; others only one of a published set,
- * without its correct answers unless a published practice set holds it (else 404, as if absent).
+ * GET /api/question/{id}. Who reads what is decided by question-access.ts: editors any live
+ * question; others one of a visible set, with its answers only where that allows (else 404, the
+ * same answer as for an id that does not exist).
  */
-export function get(deps: Deps, id: string, { editor }: { editor: boolean }) {
+export function get(deps: Deps, id: string, reader: Reader) {
   const row = liveQuestion(deps.db, id);
-  if (editor) return { success: true as const, data: questionView(row) };
-  const readable = readableByLearners(deps.db, [id]).get(id);
-  if (!readable) throw notFound(MSG.questionNotFound);
-  return { success: true as const, data: learnerView(row, readable.withAnswers) };
+  const access = accessTo(deps.db, [row], reader).get(id);
+  if (!access) throw notFound(MSG.questionNotFound);
+  return { success: true as const, data: readerView(row, access) };
 }
 
 /** Any-of filter on a JSON list column (c, t, e hold lists of tag ids). */
@@ -173,31 +136,34 @@ function filters(f: Omit<QuestionListQuery, 'l' | 'o'>): SQL | undefined {
 
 /**
  * GET /api/question?l&o&qids&s&c&t&e&qt&d: newest first; with `qids`, in the order of `qids`
- * (a test's questions in the set's order).
+ * (a test's questions in the set's order). A reader without QUESTION_EDITOR reads by ids only
+ * (the route refuses the rest) and each id is decided on its own (question-access.ts) BEFORE the
+ * page is cut: a hidden id taking a place in the page would tell that it exists.
  */
-export function list(deps: Deps, query: QuestionListQuery, { editor }: { editor: boolean }) {
-  const rows = deps.db
-    .select()
-    .from(question)
-    .where(filters(query))
-    .orderBy(desc(question.createdAt), asc(question.id))
-    .limit(query.l ?? (query.qids?.length ? query.qids.length : QUESTION_PAGE_SIZE))
-    .offset(query.o)
-    .all();
+export function list(deps: Deps, query: QuestionListQuery, reader: Reader) {
+  const limit = query.l ?? (query.qids?.length ? query.qids.length : QUESTION_PAGE_SIZE);
+  let rows: QuestionRow[];
+  let access: Map<string, QuestionAccess>;
+  if (reader.editor) {
+    rows = deps.db.select().from(question).where(filters(query)).orderBy(desc(question.createdAt), asc(question.id)).limit(limit).offset(query.o).all();
+    access = accessTo(deps.db, rows, reader);
+  } else if (!query.qids?.length) {
+    // Listing the bank is authoring: without ids a non-editor reads nothing, whatever the route.
+    return { success: true as const, data: [] };
+  } else {
+    const candidates = deps.db.select().from(question).where(filters(query)).orderBy(desc(question.createdAt), asc(question.id)).all();
+    access = accessTo(deps.db, candidates, reader);
+    rows = candidates.filter((r) => access.has(r.id)).slice(query.o, query.o + limit);
+  }
   if (query.qids?.length) {
     const order = new Map(query.qids.map((id, i) => [id, i]));
     rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
   }
-  if (editor) return { success: true as const, data: rows.map(questionView) };
-  const readable = readableByLearners(
-    deps.db,
-    rows.map((r) => r.id),
-  );
   return {
     success: true as const,
     data: rows.flatMap((r) => {
-      const access = readable.get(r.id);
-      return access ? [learnerView(r, access.withAnswers)] : [];
+      const a = access.get(r.id);
+      return a ? [readerView(r, a)] : [];
     }),
   };
 }
@@ -256,7 +222,7 @@ export function update(deps: Deps, actor: Principal, input: ParsedQuestion & { i
 export function remove(deps: Deps, actor: Principal, id: string) {
   deps.db.transaction((tx) => {
     const before = liveQuestion(tx, id);
-    const sets = setsContaining(tx, [id]);
+    const sets = setsHolding(tx, [id]);
     if (sets.length > 0) throw conflict(`${MSG.questionInUse} ${sets.map((s) => s.l).join(', ')}`);
     tx.update(question).set({ deleted: true, updatedAt: Date.now(), rev: nextRev(tx) }).where(eq(question.id, id)).run();
     logActivity(tx, { actor, action: 'DELETE', entity: 'question', entityId: id, oldValue: questionView(before) });

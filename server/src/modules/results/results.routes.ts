@@ -21,6 +21,8 @@ export function resultRoutes(app: Hono<AppEnv>, deps: Deps) {
   // Submissions whose scoring failed earlier (logged then) are scored now.
   const rescored = results.scoreUnscored(deps);
   if (rescored > 0) deps.log.warn({ rescored }, 'submitted attempts without a result were scored');
+  const resent = results.replicatePracticeFlags(deps);
+  if (resent > 0) deps.log.info({ resent }, 'results marked practice by migration 0006 replicate again');
   route(app, deps, 'POST /question/submitUserResponse', async (c) =>
     c.json(await results.submit(deps, principalOf(c), await parseJson(c, submission))),
   );

@@ -6,16 +6,16 @@ import type { ExamResultResponse, RankResponse, Submission } from '../../../../s
 import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
 import type { Deps, Principal } from '../../context';
 import type { Conn, DB, Tx } from '../../db/client';
-import { attempt, examResult, person, question, questionSet, revisionCounter } from '../../db/schema';
+import { attempt, examResult, meta, person, question, questionSet, revisionCounter } from '../../db/schema';
 import { logActivity } from '../../lib/activity';
 import { badRequest, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { rawStatement, rowEncoder } from '../../lib/raw-statement';
-import { nextRev } from '../../lib/revision';
+import { nextRev, nextRevs } from '../../lib/revision';
 import { setView } from '../questions/question-sets.service';
 import { examResultDocs, questionIdsOf } from '../sync/sync.docs';
 import { onAttemptSubmitted, pushTestSummaries, type SubmittedContext } from '../sync/sync.service';
-import { isEmptyAnswer, isLate, keyQuestion, partsOf, round, score, type ScoringPart } from '../../../../sync-protocol/src/scoring';
+import { boundedSubmittedAt, isEmptyAnswer, isLate, keyQuestion, partsOf, round, score, type ScoringPart } from '../../../../sync-protocol/src/scoring';
 
 type AttemptRow = typeof attempt.$inferSelect;
 type ResultRow = typeof examResult.$inferSelect;
@@ -70,6 +70,10 @@ function prepare(db: DB) {
           totalMarks: P('totalMarks'),
           total: P('total'),
           late: P('late'),
+          // Decided by the insert itself (issue 16 §2): a person's first result at a set is
+          // ranked, every later one is practice. One statement, in the transaction that stores
+          // the submission, so two submissions arriving together cannot both be first.
+          practice: sql`exists (select 1 from ${examResult} where ${examResult.personId} = ${P('personId')} and ${examResult.qsid} = ${P('qsid')})`,
           pending: P('pending'),
           maxOf: P('maxOf'),
           submittedAt: P('submittedAt'),
@@ -127,7 +131,17 @@ function storeScore(row: AttemptRow, ctx: SubmittedContext): boolean {
   const scheme = schemeOf(ctx.db, row.qsid);
   if (!scheme) return false;
   const s = score(scheme.parts, row.answers);
-  const submittedAt = row.submittedAt ?? ctx.now;
+  // Stored already bounded by the push (sync.service); the bound holds for older rows too.
+  const times = {
+    st: row.st,
+    submittedAt: row.submittedAt,
+    elapsed: row.elapsed,
+    seenElapsed: ctx.previous?.elapsed ?? null,
+    firstSeen: row.serverFirstSeen,
+    seenBefore: ctx.previous !== undefined,
+    receivedAt: ctx.now,
+  };
+  const submittedAt = boundedSubmittedAt(times);
   const q = queries(ctx.db);
   const rev = q.rev.get()!.value;
   const result = q.insert.run(q.encodeResult({
@@ -140,7 +154,7 @@ function storeScore(row: AttemptRow, ctx: SubmittedContext): boolean {
     userRes: s.userRes,
     totalMarks: s.totalMarks,
     total: s.total,
-    late: isLate({ durMinutes: scheme.dur, elapsed: row.elapsed, seenElapsed: ctx.previous?.elapsed ?? null, firstSeen: row.serverFirstSeen, receivedAt: ctx.now }),
+    late: isLate({ ...times, durMinutes: scheme.dur }),
     pending: s.pending,
     maxOf: s.maxOf,
     submittedAt,
@@ -195,6 +209,27 @@ export function scoreUnscored(deps: Pick<Deps, 'db' | 'events'>): number {
   return written;
 }
 
+/** `meta` key set once every result marked practice by migration 0006 has been sent again. */
+const PRACTICE_FLAGS_SENT = 'exam_result.practice.replicated';
+
+/**
+ * Migration 0006 marked results that were not a learner's first as practice without a new
+ * revision, so devices holding them would never learn it. Once per database, those results get
+ * a new revision and replicate again with `practice` set. The `meta` row is written with
+ * ON CONFLICT DO NOTHING in the same transaction: a second start does nothing. Returns how many
+ * results were sent again.
+ */
+export function replicatePracticeFlags(deps: Pick<Deps, 'db'>): number {
+  return deps.db.transaction((tx) => {
+    const first = tx.insert(meta).values({ key: PRACTICE_FLAGS_SENT, value: new Date().toISOString() }).onConflictDoNothing().returning().get();
+    if (!first) return 0;
+    const ids = tx.select({ id: examResult.id }).from(examResult).where(eq(examResult.practice, true)).orderBy(asc(examResult.rev)).all();
+    const revs = nextRevs(tx, ids.length);
+    ids.forEach(({ id }, i) => tx.update(examResult).set({ rev: revs[i]! }).where(eq(examResult.id, id)).run());
+    return ids.length;
+  });
+}
+
 function response(db: DB, row: ResultRow, set: typeof questionSet.$inferSelect | undefined): Omit<ExamResultResponse, 'success'> {
   const [doc] = examResultDocs(db, [row]);
   const { _deleted: _d, ...rest } = doc!;
@@ -213,7 +248,7 @@ export async function submit(deps: Deps, me: Principal, input: Submission): Prom
   if (!set || set.deleted || !set.published) throw badRequest(MSG.questionSetNotConfigured);
   const inSet = new Set(questionIdsOf(set));
   for (const qid of Object.keys(input.ures)) {
-    if (!inSet.has(qid)) throw badRequest(`Question is not part of this question set: ${qid}`);
+    if (!inSet.has(qid)) throw badRequest(`${MSG.questionNotInSet} ${qid}`);
   }
   const now = Date.now();
   const doc: TestSummaryDoc = {
@@ -236,13 +271,27 @@ export async function submit(deps: Deps, me: Principal, input: Submission): Prom
   return { success: true, msg: MSG.testSubmitted, ...response(deps.db, row, set) };
 }
 
-/** The caller's latest result for a set: the latest submission, then the latest stored. */
+/**
+ * The caller's latest result for a set: the latest submission, then the latest stored. It may be
+ * a practice attempt (its document says so); submission times are bounded by the server.
+ */
 function latestOf(db: Conn, personId: string, qsid: string): ResultRow | undefined {
   return db
     .select()
     .from(examResult)
     .where(and(eq(examResult.personId, personId), eq(examResult.qsid, qsid), eq(examResult.deleted, false)))
     .orderBy(desc(examResult.submittedAt), desc(examResult.rev))
+    .limit(1)
+    .get();
+}
+
+/** The caller's ranked result for a set: their first, the one result of theirs that is not practice. */
+function rankedOf(db: Conn, personId: string, qsid: string): ResultRow | undefined {
+  return db
+    .select()
+    .from(examResult)
+    .where(and(eq(examResult.personId, personId), eq(examResult.qsid, qsid), eq(examResult.practice, false), eq(examResult.deleted, false)))
+    .orderBy(asc(examResult.createdAt), asc(examResult.rev))
     .limit(1)
     .get();
 }
@@ -255,24 +304,28 @@ export function getExamResult(deps: Deps, me: Principal, qsid: string): ExamResu
 }
 
 /**
- * GET /api/question/getRank?qsid: the caller's place among the latest results of every learner
- * of the set. Rank is 1 + the learners with more marks (equal marks share a rank); percentile is
- * the share of learners with the same or fewer marks (NTA's definition), to 2 decimals.
+ * GET /api/question/getRank?qsid: the caller's place among the learners of the set, each by
+ * their first submitted attempt (issue 16 §2: later attempts are practice, never ranked, so
+ * re-submitting after the answers were shown changes no rank). Rank is 1 + the learners with
+ * more marks (equal marks share a rank); percentile is the share of learners with the same or
+ * fewer marks (NTA's definition), to 2 decimals.
  */
 export function rank(deps: Deps, me: Principal, qsid: string): RankResponse {
-  const mine = latestOf(deps.db, me.id, qsid);
+  const mine = rankedOf(deps.db, me.id, qsid);
   if (!mine) throw notFound(MSG.resultNotFound);
+  // One ranked result per learner by construction (the insert decides `practice`); the window
+  // keeps it one per learner whatever the data.
   const row = deps.db.get<{ of: number; above: number; atOrBelow: number }>(sql`
-    with latest as (
+    with ranked as (
       select ${examResult.totalMarks} as marks,
-             row_number() over (partition by ${examResult.personId} order by ${examResult.submittedAt} desc, ${examResult.rev} desc) as n
+             row_number() over (partition by ${examResult.personId} order by ${examResult.createdAt}, ${examResult.rev}) as n
       from ${examResult}
-      where ${examResult.qsid} = ${qsid} and ${examResult.deleted} = 0
+      where ${examResult.qsid} = ${qsid} and ${examResult.practice} = 0 and ${examResult.deleted} = 0
     )
     select count(*) as "of",
            coalesce(sum(marks > ${mine.totalMarks}), 0) as above,
            coalesce(sum(marks <= ${mine.totalMarks}), 0) as atOrBelow
-    from latest where n = 1`);
+    from ranked where n = 1`);
   return { success: true, rank: row.above + 1, of: row.of, percentile: Math.round((row.atOrBelow / row.of) * 10_000) / 100 };
 }
 

@@ -88,6 +88,7 @@ describe('a pushed submission is scored once, in the push', () => {
       total: 48,
       pending: 1,
       late: false,
+      practice: false,
       submittedAt: doc.submittedAt,
       elapsed: 600_000,
       et: Math.floor(doc.submittedAt! / 1000),
@@ -301,8 +302,8 @@ describe('submitUserResponse and getExamResult', () => {
 });
 
 describe('rank, participants and evaluation', () => {
-  test('getRank ranks the latest result of each learner; equal marks share a rank', async () => {
-    // The second learner scores 8 on the practice set; the learner's latest there is 4.
+  test('getRank ranks the first result of each learner; a later attempt is practice and ranks nothing', async () => {
+    // The second learner scores 8 on the practice set; the learner's first there is 4.
     const s = await h.request('POST', '/question/submitUserResponse', {
       token: other,
       body: { qsid: 'qs-practice-gk', ures: { 'q-gk-001': 'b', 'q-gk-003': 'd', 'q-gk-005': 'b', 'q-gk-008': 'a', 'q-gk-011': ['a', 'c'], 'q-gk-014': 'Amritsar', 'q-arithmetic-001': 'c', 'q-arithmetic-003': 'c' } },
@@ -312,12 +313,14 @@ describe('rank, participants and evaluation', () => {
     const theirs = await h.request('GET', '/question/getRank?qsid=qs-practice-gk', { token: other });
     expect(mine.body).toEqual({ success: true, rank: 2, of: 2, percentile: 50 });
     expect(theirs.body).toEqual({ success: true, rank: 1, of: 2, percentile: 100 });
-    // The learner tries again and ties: both first.
-    await h.request('POST', '/question/submitUserResponse', {
+    // The learner tries again and scores 8 too: a practice attempt, shown as such, ranking nothing.
+    const again = await h.request('POST', '/question/submitUserResponse', {
       token: learner,
       body: { qsid: 'qs-practice-gk', ures: { 'q-gk-001': 'b', 'q-gk-003': 'd', 'q-gk-005': 'b', 'q-gk-008': 'a', 'q-gk-011': ['a', 'c'], 'q-gk-014': 'Amritsar', 'q-arithmetic-001': 'c', 'q-arithmetic-003': 'c' } },
     });
-    expect((await h.request('GET', '/question/getRank?qsid=qs-practice-gk', { token: learner })).body).toEqual({ success: true, rank: 1, of: 2, percentile: 100 });
+    expect(again.body).toMatchObject({ totalMarks: 8, practice: true });
+    expect((await h.request('GET', '/question/getExamResult?qsid=qs-practice-gk', { token: learner })).body).toMatchObject({ totalMarks: 8, practice: true });
+    expect((await h.request('GET', '/question/getRank?qsid=qs-practice-gk', { token: learner })).body).toEqual({ success: true, rank: 2, of: 2, percentile: 50 });
   });
 
   test('getParticipantsCount counts distinct learners with an attempt', async () => {

@@ -7,6 +7,7 @@ import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-sum
 import type { Conn, DB } from '../../db/client';
 import type { attempt, examResult, questionSet, tag } from '../../db/schema';
 import { question } from '../../db/schema';
+import { accessTo, isVisibleSet } from '../questions/question-access';
 
 /* Rows → replicated documents (the shapes of sync-protocol/src/sync). */
 
@@ -16,8 +17,8 @@ export function tagDoc(r: typeof tag.$inferSelect): TagDoc {
   return { id: r.tid, key: r.key as TagDoc['key'], tid: r.tid, tags: r.tags, uat: r.uat, _deleted: r.deleted };
 }
 
-/** A set learners may not see (unpublished or deleted) replicates as deleted. */
-const visible = (r: SetRow) => r.published && !r.deleted;
+/** A set learners may not see (unpublished or deleted, question-access.ts) replicates as deleted. */
+const visible = isVisibleSet;
 
 export function questionSetDoc(r: SetRow): QuestionSetDoc {
   if (!visible(r)) {
@@ -65,8 +66,11 @@ export function questionIdsOf(r: Pick<SetRow, 'q' | 'sections'>): string[] {
 }
 
 /**
- * The offline copy of a set: parts with question ids and the questions in every language. For a
- * mock test the correct answers stay on the server (ARCHITECTURE decision 4).
+ * The offline copy of a set: parts with question ids and the questions in every language. Which
+ * questions come, and which with their correct answers, is question-access.ts's decision for a
+ * reader without QUESTION_EDITOR (every device replicates the same documents): a mock test's
+ * answers stay on the server (ARCHITECTURE decision 4), and so do a practice set's answers to
+ * questions a mock test also holds.
  */
 export function qsDetailDocs(db: Conn, rows: SetRow[]): QsDetailDoc[] {
   const live = rows.filter(visible);
@@ -75,15 +79,18 @@ export function qsDetailDocs(db: Conn, rows: SetRow[]): QsDetailDoc[] {
   for (let i = 0; i < ids.length; i += 500) {
     for (const q of db.select().from(question).where(inArray(question.id, ids.slice(i, i + 500))).all()) questions.set(q.id, q);
   }
+  const access = accessTo(db, [...questions.values()], { editor: false });
   return rows.map((r) => {
     if (!visible(r)) {
       return { id: r.id, isM: false, main: { q: [], mpq: 0, tm: 0, nm: 0, o: 0 }, sections: {}, questions: [], v: r.detailRev, _deleted: true };
     }
-    const withAnswers = !r.isM;
     const qs: TestQuestion[] = [];
     for (const id of questionIdsOf(r)) {
       const q = questions.get(id);
-      if (!q || q.deleted) continue;
+      const a = access.get(id);
+      if (!q || !a) continue;
+      // A mock test never carries answers, whatever else holds the question.
+      const withAnswers = a.withAnswers && !r.isM;
       qs.push({
         id: q.id,
         q: q.q,
@@ -223,6 +230,7 @@ export function examResultDoc(r: ResultRow, questions: ReadonlyMap<string, Resul
     total: r.total,
     questions: qs,
     late: r.late,
+    practice: r.practice,
     pending: r.pending,
     submittedAt: r.submittedAt,
     elapsed: r.elapsed,

@@ -30,23 +30,81 @@ const pushSchema = z.compile(pushRowsSchema(testSummaryDocSchema));
 /** Keep-alive comments keep proxies and mobile networks from closing an idle stream. */
 export const KEEP_ALIVE_MS = 15_000;
 
+/**
+ * Most live streams one person holds on one server instance (issue 16: one learner held 200).
+ * A device holds one (its tabs elect one leader), so five covers a phone, a tablet, a laptop and
+ * spares. Beyond it the oldest stream is closed rather than the new one refused: the oldest is
+ * the likeliest to be a connection its device has already lost (a phone that changed networks
+ * leaves a half-open socket the server only notices much later), and a closed device reconnects
+ * with backoff and resyncs, so nothing is missed.
+ */
+export const MAX_STREAMS_PER_PERSON = 5;
+
+/**
+ * The live streams of each person on this instance, oldest first (a Set keeps insertion order).
+ * Per app, not per process: each app (and test harness) counts its own.
+ */
+function streamSlots() {
+  const live = new Map<string, Set<() => void>>();
+  return {
+    /** Takes a slot for a new stream and closes the oldest beyond the cap; returns the release. */
+    open(personId: string, close: () => void): () => void {
+      let mine = live.get(personId);
+      if (!mine) live.set(personId, (mine = new Set()));
+      mine.add(close);
+      while (mine.size > MAX_STREAMS_PER_PERSON) {
+        const oldest = mine.values().next().value!;
+        mine.delete(oldest);
+        oldest();
+      }
+      const held = mine;
+      return () => {
+        held.delete(close);
+        if (held.size === 0 && live.get(personId) === held) live.delete(personId);
+      };
+    },
+  };
+}
+
 export function syncRoutes(app: Hono<AppEnv>, deps: Deps) {
+  const slots = streamSlots();
   route(app, deps, 'GET /sync/v1/stream', (c) => {
     checkProtocol(c);
     const me = principalOf(c);
     return streamSSE(c, async (stream) => {
       const send = (e: StreamEvent) => stream.writeSSE({ data: JSON.stringify(e) });
       let unsubscribe = () => undefined as void;
-      stream.onAbort(() => unsubscribe());
-      // Whatever happened while this device was away, it learns by pulling everything.
-      await send({ type: 'RESYNC' });
-      unsubscribe = deps.events.subscribe(me.id, (collections) => void send({ type: 'CHANGE', collections }).catch(() => unsubscribe()));
-      while (!stream.aborted && !stream.closed) {
-        await stream.sleep(KEEP_ALIVE_MS);
-        if (stream.aborted || stream.closed) break;
-        await stream.write(': keep-alive\n\n');
+      // Ends the keep-alive wait at once when the stream is closed or aborted.
+      let wake = () => undefined as void;
+      const release = slots.open(me.id, () => {
+        void stream.close();
+        wake();
+      });
+      stream.onAbort(() => {
+        unsubscribe();
+        release();
+        wake();
+      });
+      try {
+        // Whatever happened while this device was away, it learns by pulling everything.
+        await send({ type: 'RESYNC' });
+        if (stream.aborted || stream.closed) return;
+        unsubscribe = deps.events.subscribe(me.id, (collections) => void send({ type: 'CHANGE', collections }).catch(() => unsubscribe()));
+        while (!stream.aborted && !stream.closed) {
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, KEEP_ALIVE_MS);
+            wake = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+          if (stream.aborted || stream.closed) break;
+          await stream.write(': keep-alive\n\n');
+        }
+      } finally {
+        release();
+        unsubscribe();
       }
-      unsubscribe();
     });
   });
 

@@ -1,16 +1,18 @@
 import { isDeepStrictEqual } from 'node:util';
 import { and, asc, eq, getTableColumns, gt, sql } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
 import type { CollectionName, PullResponse } from '../../../../sync-protocol/src/sync/envelopes';
 import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
 import { MSG } from '../../../../sync-protocol/src/messages';
+import { boundedSubmittedAt } from '../../../../sync-protocol/src/scoring';
 import type { Deps, Principal } from '../../context';
 import type { DB, Tx } from '../../db/client';
-import { attempt, examResult, questionSet, tag } from '../../db/schema';
-import { forbidden } from '../../lib/errors';
+import { attempt, examResult, person, questionSet, tag } from '../../db/schema';
+import { AppError, badRequest, forbidden } from '../../lib/errors';
 import { groupCommit } from '../../lib/group-commit';
 import { rawStatement, rowEncoder } from '../../lib/raw-statement';
 import { revsOf } from '../../lib/revision';
-import { examResultDocs, qsDetailDocs, questionSetDoc, tagDoc, testSummaryDoc } from './sync.docs';
+import { examResultDocs, qsDetailDocs, questionIdsOf, questionSetDoc, tagDoc, testSummaryDoc } from './sync.docs';
 
 /**
  * GET /api/sync/v1/{collection}/pull: documents with a revision greater than `rev`, in revision
@@ -85,6 +87,19 @@ export function onAttemptSubmitted(hook: AttemptSubmittedHook): void {
 }
 
 /**
+ * Most bytes of answers one person may have stored (issue 16: one learner grew the database by
+ * 10 MB in 10 pushes). An answer costs ~80 bytes (question id, answer, state, time), so a
+ * 100-question mock test is ~8 KB and 10 MB holds ~1,250 of them — a test a day for over three
+ * years — while bounding what one account can make the server keep. Subjective answers (up to
+ * 5,000 characters each) cost more and are rare. Charged per push, with the growth of the
+ * answers it stores (`person.storage_bytes`, UTF-8 bytes of the stored JSON).
+ */
+export const STORAGE_QUOTA_BYTES = 10 * 1024 * 1024;
+
+/** Bytes an attempt's answers take as stored (Drizzle keeps JSON columns as JSON text). */
+const answerBytes = (answers: unknown) => Buffer.byteLength(JSON.stringify(answers));
+
+/**
  * Statements of the push path, prepared once per database: building SQL per row would cost more
  * than running it (a device pushes batches; a submission storm pushes many).
  */
@@ -122,14 +137,41 @@ function preparePush(db: DB) {
       .where(sql`${attempt.id} in (select value from json_each(${sql.placeholder('ids')}))`)
       .prepare(),
     set: db
-      .select({ publishedAt: questionSet.publishedAt })
+      .select({ publishedAt: questionSet.publishedAt, detailRev: questionSet.detailRev })
       .from(questionSet)
       .where(eq(questionSet.id, sql.placeholder('id')))
+      .prepare(),
+    setQuestions: db
+      .select({ q: questionSet.q, sections: questionSet.sections })
+      .from(questionSet)
+      .where(eq(questionSet.id, sql.placeholder('id')))
+      .prepare(),
+    /** Question ids per set, valid while the set's `detail_rev` (bumped by every change of it) stays. */
+    questionIds: new LRUCache<string, { detailRev: number; ids: ReadonlySet<string> }>({ max: 1000 }),
+    // The quota is one conditional write in the push's transaction (CONVENTIONS rule 12): a push
+    // that shrinks the answers always passes; one that grows them only while the total stays
+    // within the quota. RETURNING nothing means refused.
+    charge: db
+      .update(person)
+      .set({ storageBytes: sql`max(${person.storageBytes} + ${sql.placeholder('n')}, 0)` })
+      .where(and(eq(person.id, sql.placeholder('id')), sql`(${sql.placeholder('n')} <= 0 or ${person.storageBytes} + ${sql.placeholder('n')} <= ${sql.placeholder('quota')})`))
+      .returning({ storageBytes: person.storageBytes })
       .prepare(),
     insert: (row: Row) => insert.run(encode(row)),
     update: (row: Row) => update.run(encode(row)),
     revs: revsOf(db),
   };
+}
+
+/** The question ids of a set as they are now (sync.docs' questionIdsOf), cached per detail revision. */
+function questionIdsOfSet(q: ReturnType<typeof preparePush>, qsid: string, detailRev: number): ReadonlySet<string> {
+  const hit = q.questionIds.get(qsid);
+  if (hit && hit.detailRev === detailRev) return hit.ids;
+  const row = q.setQuestions.get({ id: qsid });
+  // A set row without sections (a damaged row) still has its main questions.
+  const ids = new Set(row ? questionIdsOf({ q: row.q ?? [], sections: row.sections ?? {} }) : []);
+  q.questionIds.set(qsid, { detailRev, ids });
+  return ids;
 }
 
 /**
@@ -140,6 +182,9 @@ function preparePush(db: DB) {
  * Masters and sets are read with one query each and new attempts inserted with one statement:
  * a device pushes in batches, and per-row statements would dominate the cost. The promise
  * settles once the push is committed.
+ * Refused whole, with nothing stored (issue 16): an answer to a question that is not in the
+ * attempt's set (400), and a push that would take the person's answers past
+ * STORAGE_QUOTA_BYTES (413). A submission's time is stored bounded by the server's own times.
  */
 export async function pushTestSummaries(
   deps: Deps,
@@ -160,12 +205,13 @@ export async function pushTestSummaries(
       masters.set(m.id, m);
     }
     const previous = new Map(masters);
-    const sets = new Map<string, { publishedAt: number | null } | undefined>();
+    const sets = new Map<string, { publishedAt: number | null; detailRev: number } | undefined>();
     for (const id of new Set(rows.map((r) => r.newDocumentState.qsid))) sets.set(id, q.set.get({ id }));
 
     type Row = typeof attempt.$inferSelect;
     const inserts: Row[] = [];
     const updates: Row[] = [];
+    let grown = 0;
     for (const row of rows) {
       const next = row.newDocumentState;
       const masterRow = masters.get(next.id);
@@ -189,10 +235,21 @@ export async function pushTestSummaries(
         deps.log.warn({ person: me.id, attempt: next.id, qsid: next.qsid }, 'attempt at an unknown question set skipped');
         continue;
       }
+      // Answers only to questions of the set (issue 16: answers to made-up ids grew the database).
+      // One the server already holds for this attempt stays allowed: the question was in the set
+      // when it was stored, and an editor taking it out since must not block the device's sync.
+      const set = sets.get(next.qsid);
+      if (set) {
+        const inSet = questionIdsOfSet(q, next.qsid, set.detailRev);
+        for (const qid of Object.keys(next.answers)) {
+          if (!inSet.has(qid) && !(masterRow && Object.hasOwn(masterRow.answers as object, qid))) throw badRequest(`${MSG.questionNotInSet} ${qid}`);
+        }
+      }
+      const serverFirstSeen = masterRow?.serverFirstSeen ?? now;
       const saved: Row = {
         id: next.id,
         personId: me.id,
-        serverFirstSeen: masterRow?.serverFirstSeen ?? now,
+        serverFirstSeen,
         qsid: next.qsid,
         st: next.st,
         lsq: next.lsq,
@@ -200,15 +257,24 @@ export async function pushTestSummaries(
         selectedSection: next.selectedSection,
         answers: next.answers,
         status: next.status,
-        submittedAt: next.status === 'SUBMITTED' ? (next.submittedAt ?? now) : null,
+        // Bounded by the server's own times (ARCHITECTURE decision 5, issue 16 §2): the submission
+        // time decides which result is the latest, so a device clock cannot put it in the future.
+        submittedAt:
+          next.status === 'SUBMITTED'
+            ? boundedSubmittedAt({ st: next.st, submittedAt: next.submittedAt, firstSeen: serverFirstSeen, seenBefore: previous.has(next.id), receivedAt: now })
+            : null,
         elapsed: next.elapsed ?? null,
         updatedAt: next.updatedAt,
         deleted: next._deleted,
         rev: 0,
       };
+      grown += answerBytes(saved.answers) - (masterRow ? answerBytes(masterRow.answers) : 0);
       (masterRow ? updates : inserts).push(saved);
       // A later row of the same batch compares against this state.
       masters.set(saved.id, saved);
+    }
+    if (grown !== 0 && !q.charge.get({ id: me.id, n: grown, quota: STORAGE_QUOTA_BYTES })) {
+      throw new AppError('PAYLOAD_TOO_LARGE', MSG.storageFull);
     }
     const revs = q.revs(inserts.length + updates.length);
     [...inserts, ...updates].forEach((r, i) => (r.rev = revs[i]!));

@@ -17,7 +17,7 @@ import { DialogForm } from './dialog-form';
 type Draft = Omit<Banner, 'id'> & { id?: string | undefined };
 const bi = () => ({ en: '', hi: '' });
 const EMPTY: Draft = { src: '', headline: bi(), text: bi(), callToActionText: bi(), linkToAction: '', type: 'internal', active: true, order: 0 };
-type ErrorKey = 'banners.linkInvalid' | 'banners.headlineNeeded' | 'banners.tooLong';
+type ErrorKey = 'banners.linkInvalid' | 'banners.internalLinkInvalid' | 'banners.externalLinkInvalid' | 'banners.headlineNeeded' | 'banners.tooLong';
 
 /** Field errors of a slide, checked with the server's schema. */
 export function bannerErrors(d: Draft): Record<string, ErrorKey> {
@@ -27,7 +27,9 @@ export function bannerErrors(d: Draft): Record<string, ErrorKey> {
   if (!r.success) {
     for (const i of r.error.issues) {
       const k = String(i.path[0]);
-      out[k] ??= k === 'src' || k === 'linkToAction' ? 'banners.linkInvalid' : k === 'headline' ? 'banners.headlineNeeded' : 'banners.tooLong';
+      // The button's link must match the slide's type (sync-protocol/src/banner.ts): say which form.
+      const link = d.type === 'internal' ? 'banners.internalLinkInvalid' : 'banners.externalLinkInvalid';
+      out[k] ??= k === 'src' ? 'banners.linkInvalid' : k === 'linkToAction' ? link : k === 'headline' ? 'banners.headlineNeeded' : 'banners.tooLong';
     }
   }
   return out;

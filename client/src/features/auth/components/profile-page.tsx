@@ -9,6 +9,7 @@ import {
   Group,
   List,
   Loader,
+  Modal,
   Paper,
   SimpleGrid,
   Stack,
@@ -17,14 +18,17 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core';
-import { IconCheck, IconCopy, IconKey } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
+import { IconCheck, IconCopy, IconDevices, IconKey } from '@tabler/icons-react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
 import { useSession } from '../../../hooks/use-session';
 import { ApiError } from '../../../lib/api-client';
+import { requestLogout } from '../../../lib/logout-request';
+import { clearSession } from '../../../lib/session';
 import { type Profile, useProfile } from '../api/get-profile';
+import { logoutAll } from '../api/logout-all';
 import { RequireSession } from './require-session';
 
 /** The link a person shares to bring others into their team (spec §2: `?referrer=` on /login). */
@@ -109,8 +113,48 @@ function ProfileDetails({ profile }: { profile: Profile }) {
         <Button component={Link} to={paths.resetPassword} variant="light" leftSection={<IconKey size={16} />}>
           {t('profile.changePassword')}
         </Button>
+        <LogoutEverywhere />
       </Group>
     </Stack>
+  );
+}
+
+/**
+ * "Log out of all devices" (issue 16 §4): the server ends every session of the person, then this
+ * device logs out as the navigation bar's Logout does. A failure is shown by the fetch wrapper.
+ */
+function LogoutEverywhere() {
+  const { t } = useTranslation(['auth', 'common']);
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const confirm = async () => {
+    setBusy(true);
+    try {
+      await logoutAll();
+    } catch {
+      setBusy(false);
+      return;
+    }
+    setAsking(false);
+    if (!requestLogout({ endedOnServer: true })) clearSession();
+  };
+  return (
+    <>
+      <Button variant="light" color="red" leftSection={<IconDevices size={16} />} onClick={() => setAsking(true)}>
+        {t('auth:profile.logoutAll')}
+      </Button>
+      <Modal opened={asking} onClose={() => !busy && setAsking(false)} title={t('auth:profile.logoutAllTitle')} centered>
+        <Text mb="md">{t('auth:profile.logoutAllText')}</Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={() => setAsking(false)} disabled={busy}>
+            {t('common:actions.cancel')}
+          </Button>
+          <Button color="red" onClick={() => void confirm()} loading={busy}>
+            {t('auth:profile.logoutAllConfirm')}
+          </Button>
+        </Group>
+      </Modal>
+    </>
   );
 }
 

@@ -1,0 +1,9 @@
+import { api } from '../../../lib/api-client';
+
+/**
+ * POST /api/UserLogin/logoutAll: ends every session of the signed-in person, this device's too
+ * (issue 16 §4). The caller then logs this device out locally.
+ */
+export function logoutAll(): Promise<{ success: boolean; msg: string }> {
+  return api('/UserLogin/logoutAll', { method: 'POST' });
+}

@@ -1,0 +1,114 @@
+/**
+ * The security headers of every response (issue 16 §7). Two sets: the site (index.html, the
+ * scripts, the service worker, the manifest) gets a strict Content-Security-Policy; the API,
+ * whose answers are JSON and never rendered as a page, gets a policy that allows nothing and
+ * `Cache-Control: no-store`. Both are built once; the middleware in app.ts only picks one.
+ */
+
+/** Where browsers send violation reports (modules/csp-report). */
+export const CSP_REPORT_PATH = '/api/csp-report';
+/** The Reporting API endpoint name that `report-to` refers to (Reporting-Endpoints header). */
+const REPORT_GROUP = 'csp';
+
+/**
+ * The policy of the site, one directive per line:
+ * - script-src 'self': the built index.html has no inline script (vite-plugin-pwa's injectRegister
+ *   is off; client/src/lib/pwa registers the worker from a chunk), and nothing evaluates strings
+ *   (zod runs jitless, client/src/lib/csp.ts), so neither 'unsafe-inline' nor 'unsafe-eval'.
+ * - style-src 'unsafe-inline': Mantine writes its CSS variables into <style> elements at run time,
+ *   and rich text (questions, KaTeX's HTML output, static pages) carries style attributes that
+ *   the sanitisers keep to a list of harmless properties. A nonce would not cover attributes and
+ *   cannot work with an index.html the service worker serves from its cache.
+ * - img-src https: data: blob:: banner images and images in rich text may live on any https host
+ *   (the sanitiser upgrades http images to https); data: for inlined small images and raster
+ *   images in rich text.
+ * - font-src data:: Vite inlines small font files as data URLs.
+ * - connect-src, worker-src, manifest-src 'self': the API, the sync stream, the service worker and
+ *   the manifest are all on this origin.
+ * - object-src, base-uri, frame-ancestors 'none'; forms (and, through default-src, frames and
+ *   media) only to this origin.
+ * - report-uri for browsers without the Reporting API, report-to for the others (CSP3 says a
+ *   browser that knows report-to ignores report-uri).
+ */
+const SITE_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob: https:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src 'self'",
+  "manifest-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  `report-uri ${CSP_REPORT_PATH}`,
+  `report-to ${REPORT_GROUP}`,
+];
+
+/** JSON is never a document: an API answer opened in a tab or a frame may load and run nothing. */
+const API_POLICY = ["default-src 'none'", "frame-ancestors 'none'", `report-uri ${CSP_REPORT_PATH}`, `report-to ${REPORT_GROUP}`];
+
+/** One year with subdomains (issue 16 §7); no `preload`, which is a commitment for the domain's owner. */
+const HSTS = 'max-age=31536000; includeSubDomains';
+
+/** The defaults of Hono's secureHeaders, which app.ts used to set on the site alone. */
+const COMMON: [string, string][] = [
+  ['Cross-Origin-Opener-Policy', 'same-origin'],
+  ['Cross-Origin-Resource-Policy', 'same-origin'],
+  ['Origin-Agent-Cluster', '?1'],
+  ['Referrer-Policy', 'no-referrer'],
+  ['X-Content-Type-Options', 'nosniff'],
+  ['X-DNS-Prefetch-Control', 'off'],
+  ['X-Download-Options', 'noopen'],
+  // frame-ancestors 'none' is the rule; this is for browsers that predate it.
+  ['X-Frame-Options', 'DENY'],
+  ['X-Permitted-Cross-Domain-Policies', 'none'],
+  ['X-XSS-Protection', '0'],
+  ['Reporting-Endpoints', `${REPORT_GROUP}="${CSP_REPORT_PATH}"`],
+];
+
+export type HeaderList = readonly (readonly [string, string])[];
+
+function build(policy: string[], extra: [string, string][], tls: boolean): HeaderList {
+  // upgrade-insecure-requests only where HSTS is sent: on plain http it would send every
+  // subresource to an https port that may not exist.
+  const csp = (tls ? [...policy, 'upgrade-insecure-requests'] : policy).join('; ');
+  return [...COMMON, ['Content-Security-Policy', csp], ...extra, ...(tls ? [['Strict-Transport-Security', HSTS] as [string, string]] : [])];
+}
+
+/**
+ * The API's answers are personal (a token, a result, a replica's rows) or cheap to recompute
+ * (plans, banners, pages): none is worth the risk of a shared or disk cache keeping the first
+ * kind, so every answer is no-store unless its route sets another Cache-Control. The client
+ * keeps what it needs offline in its own database, never in HTTP caches.
+ */
+const API_EXTRA: [string, string][] = [['Cache-Control', 'no-store']];
+
+const SETS = {
+  site: { plain: build(SITE_POLICY, [], false), tls: build(SITE_POLICY, [], true) },
+  api: { plain: build(API_POLICY, API_EXTRA, false), tls: build(API_POLICY, API_EXTRA, true) },
+};
+
+/** The site's Content-Security-Policy as sent over plain http (for tests and docs). */
+export const SITE_CSP = SITE_POLICY.join('; ');
+
+/**
+ * Whether a request came over TLS that ends at the proxy in front of us. Asked only when
+ * TRUST_PROXY is on (without it, X-Forwarded-Proto is whatever the client wrote): then yes unless
+ * the proxy says the request came over plain http. A proxy that sets no X-Forwarded-Proto counts
+ * as https, since TRUST_PROXY is the operator's statement that TLS ends there. (A browser ignores
+ * HSTS received over http anyway, RFC 6797 §8.1; the check matters for upgrade-insecure-requests.)
+ */
+export function forwardedOverTls(forwardedProto: string | undefined): boolean {
+  if (forwardedProto === undefined) return true;
+  // The first value is the hop the browser talked to (as for X-Forwarded-For in lib/http).
+  return forwardedProto.split(',')[0]?.trim().toLowerCase() !== 'http';
+}
+
+/** The headers for a response to `path` (the request's path, /api/… for the API). */
+export function securityHeaders(path: string, tls: boolean): HeaderList {
+  const set = path === '/api' || path.startsWith('/api/') ? SETS.api : SETS.site;
+  return tls ? set.tls : set.plain;
+}

@@ -1,0 +1,142 @@
+import { and, eq, or, type SQL, sql } from 'drizzle-orm';
+import { setQuestionIds } from '../../../../sync-protocol/src/question-set';
+import type { Conn } from '../../db/client';
+import { questionSet } from '../../db/schema';
+import { nextRev } from '../../lib/revision';
+
+/*
+ * Who reads which question of the bank, and with its correct answers (issue 16 §1). Every path
+ * that gives question content to someone asks here — GET /question (by ids), GET /question/:id,
+ * getQuestionSet(List) and the replication of question_set and qs_detail — so that the rule is
+ * written once and a new path cannot forget half of it:
+ *
+ * - An editor (QUESTION_EDITOR) reads every live question with its answers.
+ * - Anyone else (a guest, a learner, an admin without QUESTION_EDITOR) reads a live question only
+ *   through a set learners see (published, not deleted) that holds it. Each id is decided on its
+ *   own: a hidden id is answered exactly as an unknown one (absent, or 404 by itself).
+ * - Correct answers (`ca` and the `ca` of every translation; for a subjective question `ca` is the
+ *   model answer) come with it only when a visible practice set holds it AND no live mock test
+ *   does. A mock test not yet published counts: it is a future test whose answers a practice set
+ *   must not give away first. A learner gets a mock test's answers only in the result of their
+ *   own submission (exam_result, modules/results).
+ */
+
+type SetRow = typeof questionSet.$inferSelect;
+
+/** What a reader may have of one question. */
+export type QuestionAccess = { withAnswers: boolean };
+
+/** Who reads: editors hold QUESTION_EDITOR; replication reads as a non-editor for everyone. */
+export type Reader = { editor: boolean };
+
+/**
+ * Whether learners and guests see a set: published (the flag the publish job and every save keep
+ * in step with `pts`, so a set whose publish time has not come is not published) and not deleted.
+ */
+export function isVisibleSet(s: Pick<SetRow, 'published' | 'deleted'>): boolean {
+  return s.published && !s.deleted;
+}
+
+/** `isVisibleSet` as a condition on question_set, for queries that list sets. */
+export function visibleSetCondition(): SQL {
+  return and(eq(questionSet.published, true), eq(questionSet.deleted, false))!;
+}
+
+/** Every question id of a set, once each. */
+export function questionIdsOfSet(s: Pick<SetRow, 'q' | 'sections'>): string[] {
+  return [...new Set(setQuestionIds(s))];
+}
+
+/**
+ * Live (not deleted) sets holding at least one of `ids`, each with the ids of `ids` it holds.
+ * SQLite looks into the JSON columns (the main part's list, and every text value of `sections`:
+ * section names are keys there, the only texts are question ids); membership is then confirmed on
+ * the parsed set, so the set's own shape stays the one definition of "holds".
+ */
+export function setsHolding(db: Conn, ids: readonly string[]) {
+  if (ids.length === 0) return [];
+  const wanted = JSON.stringify([...new Set(ids)]);
+  const rows = db
+    .select({
+      id: questionSet.id,
+      l: questionSet.l,
+      isM: questionSet.isM,
+      published: questionSet.published,
+      deleted: questionSet.deleted,
+      q: questionSet.q,
+      sections: questionSet.sections,
+    })
+    .from(questionSet)
+    .where(
+      // `or` inside `and`: drizzle parenthesises each, so the set's own conditions bind to every
+      // alternative (an unparenthesised `or` here let deleted and unpublished sets through).
+      and(
+        eq(questionSet.deleted, false),
+        or(
+          sql`exists (select 1 from json_each(${questionSet.q}) where value in (select value from json_each(${wanted})))`,
+          sql`exists (select 1 from json_tree(${questionSet.sections}) where type = 'text' and value in (select value from json_each(${wanted})))`,
+        ),
+      ),
+    )
+    .all();
+  const want = new Set(ids);
+  return rows
+    .map((s) => ({ ...s, holds: questionIdsOfSet(s).filter((id) => want.has(id)) }))
+    .filter((s) => s.holds.length > 0);
+}
+
+/**
+ * The one decision: which of these questions `reader` may read, and whether with their correct
+ * answers. Questions absent from the map are not readable (deleted, unknown, or in no visible set).
+ * Takes the rows the caller has read (only `id` and `deleted` matter).
+ */
+export function accessTo(db: Conn, questions: readonly { id: string; deleted: boolean }[], reader: Reader): Map<string, QuestionAccess> {
+  const live = questions.filter((q) => !q.deleted).map((q) => q.id);
+  const out = new Map<string, QuestionAccess>();
+  if (reader.editor) {
+    for (const id of live) out.set(id, { withAnswers: true });
+    return out;
+  }
+  const inVisiblePractice = new Set<string>();
+  const inLiveMock = new Set<string>();
+  for (const s of setsHolding(db, live)) {
+    if (s.isM) for (const id of s.holds) inLiveMock.add(id);
+    if (!isVisibleSet(s)) continue;
+    for (const id of s.holds) {
+      if (!s.isM) inVisiblePractice.add(id);
+      if (!out.has(id)) out.set(id, { withAnswers: false });
+    }
+  }
+  for (const [id, access] of out) access.withAnswers = inVisiblePractice.has(id) && !inLiveMock.has(id);
+  return out;
+}
+
+/** A question's fields without its correct answers, in every language. */
+export function withoutAnswers<T extends { ca: string[]; trans: Record<string, { ca: string[] }> }>(q: T): T {
+  return { ...q, ca: [], trans: Object.fromEntries(Object.entries(q.trans).map(([lang, tr]) => [lang, { ...tr, ca: [] }])) };
+}
+
+/**
+ * After a set was saved or deleted: when mock-test membership of questions changed (a mock gained
+ * or lost questions, a set became or stopped being a mock, a mock was deleted), the practice sets
+ * sharing those questions now carry (or no longer carry) their answers, so they take new
+ * revisions and devices pull their qs_detail again. Inside the saving transaction. Returns how many.
+ */
+export function bumpPracticeSetsSharing(
+  tx: Conn,
+  setId: string,
+  before: Pick<SetRow, 'isM' | 'q' | 'sections' | 'deleted'> | undefined,
+  after: Pick<SetRow, 'isM' | 'q' | 'sections' | 'deleted'> | undefined,
+): number {
+  const mockIds = (s: typeof before) => new Set(s && s.isM && !s.deleted ? questionIdsOfSet(s) : []);
+  const was = mockIds(before);
+  const is = mockIds(after);
+  const changed = [...was, ...is].filter((id) => was.has(id) !== is.has(id));
+  if (changed.length === 0) return 0;
+  const sets = setsHolding(tx, changed).filter((s) => s.id !== setId && !s.isM);
+  if (sets.length === 0) return 0;
+  for (const s of sets) {
+    tx.update(questionSet).set({ rev: nextRev(tx), detailRev: nextRev(tx) }).where(eq(questionSet.id, s.id)).run();
+  }
+  return sets.length;
+}
