@@ -65,7 +65,7 @@ test('a set changed on the server shows "Changed on the server" until its new qu
     headers: { authorization: `Basic ${Buffer.from('editor@example.com:editor1234').toString('base64')}` },
   });
   const auth = { authorization: `Bearer ${(await login.json()).token as string}` };
-  const body = { l: 'Version check', mpq: 1, tm: 2, nm: 0, dur: 10, isM: true, inst: '<p>Versions.</p>', q: ['q-gk-001', 'q-gk-003'], sections: {}, pts: Math.floor(Date.now() / 60_000) - 1 };
+  const body = { l: 'Version check', mpq: 1, tm: 2, nm: 0, dur: 10, isM: true, inst: '<p>Versions.</p>', q: ['q-gk-002', 'q-gk-004'], sections: {}, pts: Math.floor(Date.now() / 60_000) - 1 };
   const created = await request.patch('/api/question/updateQuestionSet', { headers: auth, data: body });
   expect(created.ok()).toBe(true);
   const { id } = (await created.json()) as { id: string };
@@ -77,7 +77,7 @@ test('a set changed on the server shows "Changed on the server" until its new qu
 
   // The questions' download fails for now (a flaky connection); the small set document gets through.
   await page.route('**/api/sync/v1/qs_detail/pull**', (route) => route.abort('connectionreset'));
-  const edited = await request.patch('/api/question/updateQuestionSet', { headers: auth, data: { ...body, id, tm: 3, q: ['q-gk-001', 'q-gk-003', 'q-gk-005'] } });
+  const edited = await request.patch('/api/question/updateQuestionSet', { headers: auth, data: { ...body, id, tm: 3, q: ['q-gk-002', 'q-gk-004', 'q-gk-006'] } });
   expect(edited.ok(), await edited.text()).toBe(true);
   await expect(card.getByTestId('availability')).toHaveText('Changed on the server: updating…', { timeout: 20_000 });
   // The version on the device can still be taken.

@@ -1,9 +1,10 @@
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from './app';
 import type { Deps } from './context';
 import { openDatabase } from './db/client';
-import { seedDatabase } from './db/seed';
+import { findDemoLogins, seedDatabase } from './db/seed';
 import { loadConfig, parseEnv } from './env';
 import { serveClientFiles } from './lib/client-files';
 import { createLogger } from './lib/logger';
@@ -16,11 +17,36 @@ import { serveApp } from './serve';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 async function main() {
+  // Before anything is created: the database, its -wal and -shm, jwt-secret and every other file
+  // the server makes are its user's alone (600, directories 700; issue 16).
+  process.umask(0o077);
   const config = loadConfig(parseEnv());
   const log = createLogger(config.LOG_LEVEL);
+  const production = config.NODE_ENV === 'production';
+  if ((statSync(config.dataDir).mode & 0o077) !== 0) {
+    log.warn({ dataDir: config.dataDir }, 'DATA_DIR can be listed by other users (its files are 600); chmod 700 it unless it is shared on purpose');
+  }
   const database = openDatabase(config.dataDir, { backgroundCheckpoints: { onError: (message) => log.error({ message }, 'background checkpoint failed') } });
-  const { seeded } = await seedDatabase(database.db);
-  log.info({ dataDir: config.dataDir, seeded }, seeded ? 'database seeded from fixtures' : 'database ready');
+  const { seeded } = await seedDatabase(database.db, { demo: !production });
+  log.info(
+    { dataDir: config.dataDir, seeded, mode: production ? 'production' : 'demo' },
+    seeded ? (production ? 'database seeded with reference data (no accounts)' : 'database seeded from fixtures') : 'database ready',
+  );
+  if (production) {
+    // A real installation never runs with a password anyone can read in the README (issue 16).
+    const demo = await findDemoLogins(database.db);
+    if (demo.length > 0) {
+      log.fatal(
+        { accounts: demo.map((d) => ({ id: d.id, mobile: d.mobile })) },
+        'refusing to start with NODE_ENV=production: these accounts still have a published demo password. ' +
+          'Start on a new DATA_DIR (then npm run create-admin), or change their passwords or delete them first',
+      );
+      database.close();
+      process.exit(1);
+    }
+  } else {
+    log.info('demo start: the demo accounts of fixtures/ sign in with their published passwords; set NODE_ENV=production for a real installation');
+  }
 
   const inbox = { inboxFile: localInboxFile(config) };
   const outbox = config.SMTP_URL
@@ -38,6 +64,8 @@ async function main() {
 
   const server = serveApp(app.fetch, { hostname: config.HOST, port: config.PORT }, (info) => {
     log.info({ url: `http://${config.HOST}:${info.port}` }, 'listening');
+    // The start-up lines at once, not with the first 4 KiB of request lines.
+    log.flush();
   });
 
   let stopping = false;

@@ -41,7 +41,7 @@ export const evaluateSchema = z.strictObject({
  */
 export type ExamResultResponse = { success: true; msg?: string; qs: unknown } & Omit<ExamResultDoc, '_deleted'>;
 
-/** GET /api/question/getRank?qsid → rank among the latest results of every learner of the set. */
+/** GET /api/question/getRank?qsid → rank among the learners of the set, each by their first result (practice results never rank). */
 export type RankResponse = { success: true; rank: number; of: number; percentile: number };
 
 /** GET /api/question/getPendingEvaluations?qsid&l&o: results with answers awaiting an editor, oldest first. */

@@ -151,7 +151,7 @@ describe('late', () => {
   const base = {
     durMinutes: 60,
     st: T0,
-    submittedAt: T0 + 600_000 as number | null,
+    submittedAt: (T0 + 600_000) as number | null,
     elapsed: null as number | null,
     seenElapsed: null as number | null,
     firstSeen: T0 + 600_000,

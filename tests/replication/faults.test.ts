@@ -9,6 +9,7 @@ import {
   Network,
   newAttempt,
   openDevice,
+  PRACTICE_QUESTIONS,
   prng,
   pullAll,
   resultRows,
@@ -71,7 +72,7 @@ test('two devices edit different attempts and the same attempt while one is offl
   netB.goOffline();
   // Both answer other questions of the same attempt, and each starts an attempt of its own.
   await answer(a, 'conv-shared-1', 'q-gk-001', 'a');
-  await a.db.test_summary.insert(newAttempt('conv-only-a', { answers: { 'q-gk-002': { ua: 'b', status: 'ANSWERED' } } }));
+  await a.db.test_summary.insert(newAttempt('conv-only-a', { answers: { 'q-gk-008': { ua: 'b', status: 'ANSWERED' } } }));
   await answer(b, 'conv-shared-1', 'q-gk-003', 'c');
   await b.db.test_summary.insert(newAttempt('conv-only-b', { qsid: 'qs-mock-ssc-1' }));
   await answer(b, 'conv-only-b', 'q-gk-004', 'd');
@@ -109,7 +110,7 @@ test('the server stops and restarts mid-replication; a device that kept writing 
         await d.db.test_summary.insert(newAttempt(id));
         mine.push(id);
       } else {
-        await answer(d, mine[(i * 7) % mine.length]!, `q-gk-${String(i).padStart(3, '0')}`, 'a');
+        await answer(d, mine[(i * 7) % mine.length]!, PRACTICE_QUESTIONS[i % PRACTICE_QUESTIONS.length]!, 'a');
       }
       await sleep(15);
     }
@@ -173,7 +174,7 @@ test(`random faults for a while (requests lost, answers lost, 5xx; seed ${seed})
       expected.set(id, {});
     } else if (x < 0.55) {
       const id = inProgress[Math.floor(actions() * inProgress.length)]!;
-      const q = `q-gk-${String(step).padStart(3, '0')}`;
+      const q = PRACTICE_QUESTIONS[step % PRACTICE_QUESTIONS.length]!;
       await answer(a, id, q, 'a');
       expected.get(id)![q] = 'a';
     } else if (x < 0.65) {
@@ -182,10 +183,12 @@ test(`random faults for a while (requests lost, answers lost, 5xx; seed ${seed})
       await doc.incrementalPatch({ status: 'SUBMITTED', submittedAt: Date.now(), updatedAt: Math.max(Date.now(), doc.updatedAt + 1) });
       submitted.add(id);
     } else {
-      // Both devices answer the shared attempts (different questions, so both answers must survive).
+      // Both devices answer the shared attempts (different questions — a the first half of the
+      // set, b the second — so both answers must survive).
       const [dev, who] = x < 0.82 ? [a, 'a'] : [b, 'b'];
       const id = shared[Math.floor(actions() * shared.length)]!;
-      const q = `q-${who}-${String(step).padStart(3, '0')}`;
+      const half = PRACTICE_QUESTIONS.length / 2;
+      const q = PRACTICE_QUESTIONS[(who === 'a' ? 0 : half) + (step % half)]!;
       await answer(dev, id, q, who);
       expected.get(id)![q] = who;
     }

@@ -227,6 +227,12 @@ export async function eventually(check: () => Promise<boolean> | boolean, ms = 1
   }
 }
 
+/**
+ * The questions of the practice set newAttempt uses (fixtures/question-sets.json): the server
+ * refuses answers to questions that are not in the attempt's set (issue 16).
+ */
+export const PRACTICE_QUESTIONS = ['q-gk-001', 'q-gk-003', 'q-gk-005', 'q-gk-008', 'q-gk-011', 'q-gk-014', 'q-arithmetic-001', 'q-arithmetic-003', 'q-arithmetic-005', 'q-arithmetic-014'] as const;
+
 /** A new attempt at a published practice set, as the test page writes it. */
 export function newAttempt(id: string, patch: Partial<Omit<TestSummaryDoc, '_deleted'>> = {}): Omit<TestSummaryDoc, '_deleted'> {
   const now = Date.now();

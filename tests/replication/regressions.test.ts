@@ -69,7 +69,7 @@ test('rxdb#3103: pushes that fail while the server has new data for this device 
   await eventually(() => failed >= 3, 20_000, 'pushes failing');
   expect(row('r3103-local')).toBeDefined(); // the lost answer: the server has it, the device does not know
 
-  await other.db.test_summary.insert(newAttempt('r3103-remote', { answers: { 'q-gk-002': { ua: 'b', status: 'ANSWERED' } } }));
+  await other.db.test_summary.insert(newAttempt('r3103-remote', { answers: { 'q-gk-008': { ua: 'b', status: 'ANSWERED' } } }));
   await eventually(() => row('r3103-remote') !== undefined, 20_000, 'the other device uploads');
   const tag = await server.harness.request('PATCH', '/tag', { token: editor, body: { key: 't', newTag: 'Rxdb 3103 Current Affairs', lang: 'en' } });
   expect(tag.status).toBe(200);
@@ -81,7 +81,7 @@ test('rxdb#3103: pushes that fail while the server has new data for this device 
   const final = await expectConverged(server, token, [d, other]);
   expect(Object.keys(final.test_summary)).toEqual(expect.arrayContaining(['r3103-local', 'r3103-remote']));
   expect(Object.values(final.tag).some((t) => JSON.stringify(t).includes('Rxdb 3103 Current Affairs'))).toBe(true);
-  expect((await local(d, 'r3103-remote'))?.answers).toEqual({ 'q-gk-002': { ua: 'b', status: 'ANSWERED' } });
+  expect((await local(d, 'r3103-remote'))?.answers).toEqual({ 'q-gk-008': { ua: 'b', status: 'ANSWERED' } });
   await eventually(() => d.status().pending === 0, 20_000, 'nothing pending');
   expect(attemptRows(server, P).filter((r) => r.id === 'r3103-local')).toHaveLength(1);
 }, 60_000);
@@ -102,7 +102,7 @@ test('rxdb#5843: offline edits on both sides, pull before push on reconnect: bot
 
   await d.stop();
   await answer(d, 'r5843-shared', 'q-gk-001', 'd');
-  await answer(e, 'r5843-shared', 'q-gk-002', 'e');
+  await answer(e, 'r5843-shared', 'q-gk-008', 'e');
   await answer(e, 'r5843-shared', 'q-gk-003', 'e');
   await eventually(() => row('r5843-shared')?.answers['q-gk-003'] !== undefined, 20_000, 'e uploads');
 
@@ -116,13 +116,13 @@ test('rxdb#5843: offline edits on both sides, pull before push on reconnect: bot
   expect(delivered.indexOf('pull')).toBeLessThan(delivered.indexOf('push'));
   expect(final.test_summary['r5843-shared']!.answers).toEqual({
     'q-gk-001': { ua: 'd', status: 'ANSWERED' },
-    'q-gk-002': { ua: 'e', status: 'ANSWERED' },
     'q-gk-003': { ua: 'e', status: 'ANSWERED' },
+    'q-gk-008': { ua: 'e', status: 'ANSWERED' },
   });
 
   // The checkpoints still work both ways: later changes on either side arrive.
-  await answer(e, 'r5843-shared', 'q-gk-004', 'e');
-  await eventually(async () => (await local(d, 'r5843-shared'))?.answers['q-gk-004'] !== undefined, 20_000, 'd sees a later change of e');
+  await answer(e, 'r5843-shared', 'q-gk-011', 'e');
+  await eventually(async () => (await local(d, 'r5843-shared'))?.answers['q-gk-011'] !== undefined, 20_000, 'd sees a later change of e');
   await answer(d, 'r5843-shared', 'q-gk-005', 'd');
   await eventually(async () => (await local(e, 'r5843-shared'))?.answers['q-gk-005'] !== undefined, 20_000, 'e sees a later change of d');
   await expectConverged(server, token, [d, e]);
@@ -156,7 +156,7 @@ test('rxdb#7612: attempts deleted before they synced cause no error loop and lea
   net.goOffline();
 
   await d.db.test_summary.insert(newAttempt('r7612-never', { answers: { 'q-gk-001': { ua: 'a', status: 'ANSWERED' } } }));
-  await answer(d, 'r7612-never', 'q-gk-002', 'b');
+  await answer(d, 'r7612-never', 'q-gk-008', 'b');
   for (const id of ['r7612-never', 'r7612-synced', 'r7612-lost']) await (await local(d, id))!.remove();
   expect(d.status().pending).toBe(0);
 
@@ -196,7 +196,7 @@ test('a submitted attempt is immutable: a device that changed or deleted it offl
   const submitted = { x: row('submitted-x')!, y: row('submitted-y')! };
 
   // b, offline and later in time, still sees them in progress: it answers x and deletes y.
-  await answer(b, 'submitted-x', 'q-gk-002', 'b');
+  await answer(b, 'submitted-x', 'q-gk-008', 'b');
   await answer(b, 'submitted-x', 'q-gk-001', 'changed');
   await (await local(b, 'submitted-y'))!.remove();
 

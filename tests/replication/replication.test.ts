@@ -40,7 +40,7 @@ test('a device pulls tags, published sets and their details, and pushes an attem
   expect(await d.db.qs_detail.count().exec()).toBe(3);
   expect(await d.db.tag.count().exec()).toBeGreaterThan(10);
 
-  await d.db.test_summary.insert(attempt('attempt-device-a-1', { answers: { q1: { ua: 'a', status: 'ANSWERED' } } }));
+  await d.db.test_summary.insert(attempt('attempt-device-a-1', { answers: { 'q-gk-001': { ua: 'a', status: 'ANSWERED' } } }));
   await eventually(async () => {
     const r = await server.harness.request('GET', '/sync/v1/test_summary/pull?rev=0&limit=100', { token, headers: { 'X-Sync-Protocol': '1.0.0' } });
     return r.body.documents.some((x: { id: string }) => x.id === 'attempt-device-a-1');
@@ -56,16 +56,16 @@ test('two devices of one person converge, answers from both survive', async () =
   const b = await openDevice(DEMO.learner.id, server, { token: () => token });
   devices.push(a, b);
   await Promise.all([a.replication.awaitInSync(), b.replication.awaitInSync()]);
-  await a.db.test_summary.insert(attempt('attempt-converge-1', { answers: { q1: { ua: 'a', status: 'ANSWERED' } } }));
+  await a.db.test_summary.insert(attempt('attempt-converge-1', { answers: { 'q-gk-001': { ua: 'a', status: 'ANSWERED' } } }));
   await eventually(async () => (await b.db.test_summary.findOne('attempt-converge-1').exec()) !== null, 10_000, 'b sees a');
   const onB = await b.db.test_summary.findOne('attempt-converge-1').exec();
-  await onB!.incrementalPatch({ answers: { ...onB!.answers, q2: { ua: 'b', status: 'MARKED' } }, updatedAt: Date.now() + 1 });
+  await onB!.incrementalPatch({ answers: { ...onB!.answers, 'q-gk-003': { ua: 'b', status: 'MARKED' } }, updatedAt: Date.now() + 1 });
   await eventually(async () => {
     const onA = await a.db.test_summary.findOne('attempt-converge-1').exec();
-    return onA?.answers.q2?.ua === 'b';
+    return onA?.answers['q-gk-003']?.ua === 'b';
   }, 10_000, 'a sees b');
   const finalA = (await a.db.test_summary.findOne('attempt-converge-1').exec())!.toJSON();
   const finalB = (await b.db.test_summary.findOne('attempt-converge-1').exec())!.toJSON();
   expect(finalA.answers).toEqual(finalB.answers);
-  expect(Object.keys(finalA.answers).sort()).toEqual(['q1', 'q2']);
+  expect(Object.keys(finalA.answers).sort()).toEqual(['q-gk-001', 'q-gk-003']);
 });

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MSG } from '../../sync-protocol/src/messages';
 import { PROTOCOL_VERSION } from '../../sync-protocol/src/version';
@@ -151,8 +151,9 @@ describe('load shedding is fair per client', () => {
       const load = createLoadMonitor();
       const deps = behindProxy ? { ...h.deps, config: { ...h.deps.config, TRUST_PROXY: true } } : h.deps;
       const own = await listen(createApp(deps, { load }).fetch);
-      const attackerFrom = behindProxy ? { address: '127.0.0.1', headers: { 'X-Forwarded-For': '198.51.100.7, 203.0.113.66' } } : { address: ATTACKER, headers: {} };
-      const learnerFrom = behindProxy ? { address: '127.0.0.1', headers: { 'X-Forwarded-For': '198.51.100.7' } } : { address: LEARNER, headers: {} };
+      type From = { address: string; headers: Record<string, string> };
+      const attackerFrom: From = behindProxy ? { address: '127.0.0.1', headers: { 'X-Forwarded-For': '198.51.100.7, 203.0.113.66' } } : { address: ATTACKER, headers: {} };
+      const learnerFrom: From = behindProxy ? { address: '127.0.0.1', headers: { 'X-Forwarded-For': '198.51.100.7' } } : { address: LEARNER, headers: {} };
       const sockets: net.Socket[] = [];
       try {
         // A few connections at a time (a storm of them would be refused at once): until the

@@ -1,3 +1,4 @@
+import { chmodSync, lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -28,8 +29,26 @@ export type OpenOptions = {
 export const PAGE_SIZE = 2048;
 
 /**
+ * Takes group and other access away from the files directly in `dataDir` that this process's
+ * user owns (issue 16: app.db was created 0644). The server creates everything under umask 077
+ * (index.ts); this catches files of an older version or of a tool run with another umask:
+ * app.db and its -wal and -shm, jwt-secret, the local inbox. Files of other users (a shared
+ * volume) are left alone, as is the directory itself (env.ts).
+ */
+export function restrictDataFiles(dataDir: string): void {
+  const uid = process.getuid?.();
+  if (uid === undefined) return; // Windows: no POSIX modes
+  for (const name of readdirSync(dataDir)) {
+    const file = path.join(dataDir, name);
+    const st = lstatSync(file, { throwIfNoEntry: false });
+    if (st?.isFile() && st.uid === uid && (st.mode & 0o077) !== 0) chmodSync(file, st.mode & 0o700);
+  }
+}
+
+/**
  * Opens (creating if needed) the SQLite database in `dataDir`, sets WAL, foreign keys and a busy
- * timeout, and applies the committed migrations.
+ * timeout, and applies the committed migrations. The database files end up 600 whatever the umask
+ * (restrictDataFiles; SQLite gives a new -wal or -shm the mode of the database file).
  */
 export function openDatabase(dataDir: string, options: OpenOptions = {}): Database_ {
   const file = path.join(dataDir, 'app.db');
@@ -51,6 +70,8 @@ export function openDatabase(dataDir: string, options: OpenOptions = {}): Databa
   const db = drizzle(sqlite, { schema });
   migrate(db, { migrationsFolder });
   db.insert(schema.revisionCounter).values({ id: 1, value: 0 }).onConflictDoNothing().run();
+  // After the first write, when app.db, -wal and -shm all exist.
+  restrictDataFiles(dataDir);
   let checkpointer: Checkpointer | null = null;
   if (options.backgroundCheckpoints) {
     sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);

@@ -1,9 +1,10 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PERMISSIONS } from '../../../sync-protocol/src/permission';
 import { DEMO, type Harness, startHarness } from '../test/harness';
 import type { DB } from './client';
-import { seedDatabase } from './seed';
+import { hashPassword } from '../lib/passwords';
+import { findDemoLogins, seedDatabase } from './seed';
 import {
   meta,
   permission,
@@ -266,5 +267,65 @@ describe('fixtures content', () => {
     expect(new Set(revs).size).toBe(revs.length);
     // The counter has handed out at least every revision in use, so the next write gets a new one.
     expect(revisionValue(db)).toBeGreaterThanOrEqual(Math.max(...revs));
+  });
+});
+
+describe('production seed and demo passwords (issue 16)', () => {
+  test('a production seed puts in the reference data (permissions, roles, plans, tags) and no person, question, set or sale; a later demo seed adds nothing', async () => {
+    const h = await startHarness({ seed: false });
+    try {
+      expect(await seedDatabase(h.deps.db, { demo: false })).toEqual({ seeded: true });
+      const counts = tableCounts(h.deps.db);
+      for (const t of ['permission', 'role', 'role_permission', 'plan', 'tag']) expect(counts[t], t).toBeGreaterThan(0);
+      for (const t of ['person', 'person_permission', 'question', 'question_set', 'purchase_order', 'payment']) expect(counts[t], t).toBe(0);
+      expect(permissionsOfRole(h.deps.db, 'ADMIN')).toEqual(h.deps.db.select().from(permission).all().map((p) => p.permission).sort());
+      expect(h.deps.db.select().from(meta).where(eq(meta.key, 'seed_kind')).get()?.value).toBe('reference');
+
+      // A start without NODE_ENV=production on the same database does not bring the demo in.
+      expect(await seedDatabase(h.deps.db)).toEqual({ seeded: false });
+      expect(tableCounts(h.deps.db)).toEqual(counts);
+      expect(await findDemoLogins(h.deps.db)).toEqual([]);
+    } finally {
+      h.destroy();
+    }
+  });
+
+  test('every demo account is found while its published password works, and none once they are changed or deleted', async () => {
+    const h = await startHarness();
+    try {
+      const found = await findDemoLogins(h.deps.db);
+      const ids = found.map((f) => f.id).sort();
+      expect(ids).toEqual(expect.arrayContaining(['demo-admin', 'demo-editor', 'demo-learner', 'demo-member-1']));
+      expect(found.find((f) => f.id === 'demo-admin')).toMatchObject({ mobile: `+91${DEMO.admin.mobile}` });
+
+      // Everyone with a new password (or gone) is no longer a demo login.
+      const other = await hashPassword('a long and private passphrase');
+      h.deps.db.update(person).set({ passwordHash: other }).where(inArray(person.id, ids.filter((id) => id !== 'demo-admin'))).run();
+      expect((await findDemoLogins(h.deps.db)).map((f) => f.id)).toEqual(['demo-admin']);
+      h.deps.db.update(person).set({ passwordHash: other }).where(eq(person.id, 'demo-admin')).run();
+      expect(await findDemoLogins(h.deps.db)).toEqual([]);
+    } finally {
+      h.destroy();
+    }
+  });
+
+  test('a staff member (one who holds a permission) with a demo password set by hand is found, under any id and mobile', async () => {
+    const h = await startHarness({ seed: false });
+    try {
+      await seedDatabase(h.deps.db, { demo: false });
+      const adminRole = h.deps.db.select().from(role).where(eq(role.name, 'ADMIN')).get();
+      const anyPermission = h.deps.db.select().from(permission).get();
+      h.deps.db
+        .insert(person)
+        .values([
+          { id: 'real-admin', name: 'Real Admin', mobile: '+919812345678', roleId: adminRole?.id, passwordHash: await hashPassword(DEMO.editor.password) },
+          { id: 'real-learner', name: 'Real Learner', mobile: '+919812345679', passwordHash: await hashPassword('a long and private passphrase') },
+        ])
+        .run();
+      h.deps.db.insert(personPermission).values({ personId: 'real-admin', permissionId: anyPermission!.id }).run();
+      expect((await findDemoLogins(h.deps.db)).map((f) => f.id)).toEqual(['real-admin']);
+    } finally {
+      h.destroy();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { eq } from 'drizzle-orm';
+import { eq, inArray, or } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   accountsFixtureSchema,
@@ -14,9 +14,9 @@ import {
   rolesFixtureSchema,
   tagsFixtureSchema,
 } from '../../../sync-protocol/src/fixtures';
-import { hashPassword } from '../lib/passwords';
+import { hashPassword, verifyPassword } from '../lib/passwords';
 import { nextRev } from '../lib/revision';
-import type { DB } from './client';
+import type { DB, Tx } from './client';
 import { meta, payment, permission, person, personPermission, plan, purchaseOrder, question, questionSet, role, rolePermission, tag } from './schema';
 
 export const FIXTURES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures');
@@ -32,21 +32,46 @@ function load<S extends z.ZodType>(dir: string, file: string, schema: S): z.outp
 }
 
 const SEED_KEY = 'seeded_at';
+/** What the seed put in: `demo` (everything in fixtures/) or `reference` (production). */
+const SEED_KIND_KEY = 'seed_kind';
+
+export type SeedOptions = {
+  /**
+   * true (the default, `npm start`): everything in fixtures/, demo accounts included. false (a
+   * production start, issue 16): only the reference data a real installation needs and cannot
+   * make through the API alone — permissions, roles with their permissions, the plans of spec §9
+   * and the tag taxonomy. No person (the first admin comes from `npm run create-admin`), no demo
+   * questions, sets or sales, which a real installation's learners would take for real ones.
+   */
+  demo?: boolean;
+  dir?: string;
+};
 
 /**
- * Seeds the demo data from fixtures/ once. The whole seed is one transaction and records itself
- * in `meta`, so a second start changes nothing and a crash half-way leaves no half seed.
+ * Seeds the data from fixtures/ once. The whole seed is one transaction and records itself in
+ * `meta`, so a second start changes nothing and a crash half-way leaves no half seed; a database
+ * seeded for production is never given the demo data by a later demo start.
  * Rows are inserted with ON CONFLICT DO NOTHING, so data an admin created earlier with the same
  * natural key (a permission name, a mobile) is kept as it is.
  */
-export async function seedDatabase(db: DB, dir: string = FIXTURES_DIR): Promise<{ seeded: boolean }> {
+export async function seedDatabase(db: DB, opts: SeedOptions = {}): Promise<{ seeded: boolean }> {
   if (db.select().from(meta).where(eq(meta.key, SEED_KEY)).get()) return { seeded: false };
+  const demo = opts.demo ?? true;
+  const dir = opts.dir ?? FIXTURES_DIR;
 
   const permissions = load(dir, 'permissions.json', permissionsFixtureSchema);
   const roles = load(dir, 'roles.json', rolesFixtureSchema);
-  const accounts = load(dir, 'accounts.json', accountsFixtureSchema);
   const plans = load(dir, 'plans.json', plansFixtureSchema);
   const tags = load(dir, 'tags.json', tagsFixtureSchema);
+  if (!demo) {
+    db.transaction((tx) => {
+      seedReference(tx, permissions, roles, plans, tags, Date.now());
+      tx.insert(meta).values({ key: SEED_KEY, value: new Date().toISOString() }).run();
+      tx.insert(meta).values({ key: SEED_KIND_KEY, value: 'reference' }).onConflictDoNothing().run();
+    });
+    return { seeded: true };
+  }
+  const accounts = load(dir, 'accounts.json', accountsFixtureSchema);
   const questions = load(dir, 'questions.json', questionsFixtureSchema);
   const sets = load(dir, 'question-sets.json', questionSetsFixtureSchema);
   checkReferences(tags, questions, sets);
@@ -58,20 +83,7 @@ export async function seedDatabase(db: DB, dir: string = FIXTURES_DIR): Promise<
 
   db.transaction((tx) => {
     const now = Date.now();
-    for (const p of permissions) tx.insert(permission).values(p).onConflictDoNothing().run();
-    const permIdByName = new Map(tx.select().from(permission).all().map((p) => [p.permission, p.id]));
-
-    for (const r of roles) {
-      tx.insert(role).values({ name: r.name, description: r.description }).onConflictDoNothing().run();
-      const roleRow = tx.select().from(role).where(eq(role.name, r.name)).get();
-      if (!roleRow) continue;
-      const names = r.permissions === '*' ? [...permIdByName.keys()] : r.permissions;
-      for (const n of names) {
-        const permissionId = permIdByName.get(n);
-        if (!permissionId) throw new Error(`fixtures/roles.json: unknown permission ${n}`);
-        tx.insert(rolePermission).values({ roleId: roleRow.id, permissionId }).onConflictDoNothing().run();
-      }
-    }
+    seedReference(tx, permissions, roles, plans, tags, now);
 
     accounts.forEach((a, i) => {
       const roleRow = tx.select().from(role).where(eq(role.name, a.r)).get();
@@ -99,15 +111,6 @@ export async function seedDatabase(db: DB, dir: string = FIXTURES_DIR): Promise<
       }
     });
 
-    for (const p of plans) {
-      tx.insert(plan)
-        .values({ code: p.code, name: p.name, total: p.total, approx: p.approx, contents: p.contents, active: p.active, sortOrder: p.order })
-        .onConflictDoNothing()
-        .run();
-    }
-    for (const t of tags) {
-      tx.insert(tag).values({ tid: t.tid, key: t.key, tags: t.tags, uat: now, rev: nextRev(tx) }).onConflictDoNothing().run();
-    }
     for (const q of questions) {
       tx.insert(question)
         .values({ ...q, s: q.s ?? null, createdBy: 'demo-editor', updatedAt: now, rev: nextRev(tx) })
@@ -123,14 +126,93 @@ export async function seedDatabase(db: DB, dir: string = FIXTURES_DIR): Promise<
     }
     seedSales(tx, sales, memberHash, now);
     tx.insert(meta).values({ key: SEED_KEY, value: new Date(now).toISOString() }).run();
+    tx.insert(meta).values({ key: SEED_KIND_KEY, value: 'demo' }).onConflictDoNothing().run();
   });
   return { seeded: true };
+}
+
+/** Permissions, roles with their permissions, plans and tags: what every installation starts with. */
+function seedReference(
+  tx: Tx,
+  permissions: z.output<typeof permissionsFixtureSchema>,
+  roles: z.output<typeof rolesFixtureSchema>,
+  plans: z.output<typeof plansFixtureSchema>,
+  tags: z.output<typeof tagsFixtureSchema>,
+  now: number,
+) {
+  for (const p of permissions) tx.insert(permission).values(p).onConflictDoNothing().run();
+  const permIdByName = new Map(tx.select().from(permission).all().map((p) => [p.permission, p.id]));
+
+  for (const r of roles) {
+    tx.insert(role).values({ name: r.name, description: r.description }).onConflictDoNothing().run();
+    const roleRow = tx.select().from(role).where(eq(role.name, r.name)).get();
+    if (!roleRow) continue;
+    const names = r.permissions === '*' ? [...permIdByName.keys()] : r.permissions;
+    for (const n of names) {
+      const permissionId = permIdByName.get(n);
+      if (!permissionId) throw new Error(`fixtures/roles.json: unknown permission ${n}`);
+      tx.insert(rolePermission).values({ roleId: roleRow.id, permissionId }).onConflictDoNothing().run();
+    }
+  }
+  for (const p of plans) {
+    tx.insert(plan)
+      .values({ code: p.code, name: p.name, total: p.total, approx: p.approx, contents: p.contents, active: p.active, sortOrder: p.order })
+      .onConflictDoNothing()
+      .run();
+  }
+  for (const t of tags) {
+    tx.insert(tag).values({ tid: t.tid, key: t.key, tags: t.tags, uat: now, rev: nextRev(tx) }).onConflictDoNothing().run();
+  }
+}
+
+/** A person who can still sign in with a password published in fixtures/ (and the README). */
+export type DemoLogin = { id: string; name: string; mobile: string };
+
+/**
+ * The people who can still sign in with a demo password (issue 16: a production start refuses to
+ * run while there is one). Checked with argon2 like a login, against every demo password:
+ *
+ * - the demo accounts and demo members of fixtures/, found by id, mobile or e-mail (also when
+ *   they were re-created by hand);
+ * - everyone who holds a permission (staff): a demo password there opens the back office.
+ *
+ * Not every learner: that would cost an argon2 verification per person and password at every
+ * start (~25 ms each), and a learner's weak password opens only that learner's account, which
+ * the password policy (lib/password-policy.ts) keeps from being set. A few dozen checks, run in
+ * parallel on libuv's threads, keep a production start well under a second.
+ */
+export async function findDemoLogins(db: DB, dir: string = FIXTURES_DIR): Promise<DemoLogin[]> {
+  const accounts = load(dir, 'accounts.json', accountsFixtureSchema);
+  const sales = load(dir, 'demo-sales.json', demoSalesFixtureSchema);
+  const passwords = [...new Set([...accounts.map((a) => a.password), DEMO_MEMBER_PASSWORD])];
+  const ids = [...accounts.map((a) => a.id), ...sales.signups.map((s) => s.id)];
+  const mobiles = [...accounts.map((a) => a.m), ...sales.signups.map((s) => s.m)];
+  const emails = accounts.map((a) => a.e);
+  const candidates = db
+    .select({ id: person.id, name: person.name, mobile: person.mobile, passwordHash: person.passwordHash })
+    .from(person)
+    .where(
+      or(
+        inArray(person.id, ids),
+        inArray(person.mobile, mobiles),
+        inArray(person.email, emails),
+        inArray(person.id, db.selectDistinct({ id: personPermission.personId }).from(personPermission)),
+      ),
+    )
+    .all();
+  const found = await Promise.all(
+    candidates.map(async (c) => {
+      for (const p of passwords) if (await verifyPassword(c.passwordHash, p)) return { id: c.id, name: c.name, mobile: c.mobile };
+      return null;
+    }),
+  );
+  return found.filter((f): f is DemoLogin => f !== null);
 }
 
 const DAY_MS = 86_400_000;
 
 /** Demo signups and orders, dated relative to the first start (see demoSalesFixtureSchema). */
-function seedSales(tx: Parameters<Parameters<DB['transaction']>[0]>[0], sales: z.output<typeof demoSalesFixtureSchema>, hash: string, now: number) {
+function seedSales(tx: Tx, sales: z.output<typeof demoSalesFixtureSchema>, hash: string, now: number) {
   const member = tx.select().from(role).where(eq(role.name, 'MEMBER')).get();
   const memberPerms = member ? tx.select().from(rolePermission).where(eq(rolePermission.roleId, member.id)).all() : [];
   for (const s of sales.signups) {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type Harness, startHarness } from '../test/harness';
 import { isAppRoute, serveClientFiles } from './client-files';
+import { SITE_CSP } from './security-headers';
 
 const INDEX = '<!doctype html><title>Pariksha Mitra</title><div id="root"></div>';
 
@@ -87,6 +88,22 @@ test('the API keeps its own 404 and is never answered with the page', async () =
   }
   const health = await get('/api/health');
   expect(health.status).toBe(200);
+});
+
+test('the page and the files carry the site CSP, the API its own policy and no-store, also without a Node response', async () => {
+  // app.request() has no Node response: the middleware's headers go through Hono (app.ts).
+  for (const url of ['/', '/about', '/sw.js', '/assets/index-AbC123.js', '/manifest.webmanifest']) {
+    const r = await get(url);
+    expect(r.headers.get('content-security-policy'), url).toBe(SITE_CSP);
+    expect(r.headers.get('x-content-type-options'), url).toBe('nosniff');
+    expect(r.headers.get('x-frame-options'), url).toBe('DENY');
+  }
+  // The file's own Cache-Control is kept, not replaced by a default.
+  expect((await get('/assets/index-AbC123.js')).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  const api = await get('/api/health');
+  expect(api.headers.get('content-security-policy')).toMatch(/^default-src 'none'; frame-ancestors 'none'/);
+  expect(api.headers.get('cache-control')).toBe('no-store');
+  expect(api.headers.get('x-content-type-options')).toBe('nosniff');
 });
 
 test('isAppRoute: routes have no file extension and are outside /api and /assets', () => {

@@ -3,8 +3,8 @@ import { pino, type Logger } from 'pino';
 
 export type { Logger };
 
-/** Info lines wait in memory until this many bytes are buffered (one write per ~20 request lines). */
-const BUFFER_BYTES = 4096;
+/** Info lines wait in memory until about 4 KiB are buffered (one write per ~20 request lines). */
+const BUFFER_CHARS = 4096;
 /** ...or until this long has passed, so that a quiet server's log is never far behind. */
 const FLUSH_EVERY_MS = 1000;
 /** How long to wait before trying again when the reader of a non-blocking pipe is behind. */
@@ -18,12 +18,13 @@ const BUSY_WAIT_MS = 5;
  */
 function lineWriter(fd: number) {
   let buffered: string[] = [];
-  let bytes = 0;
-  const flush = () => {
-    if (bytes === 0) return;
+  let pending = 0; // characters buffered (a byte count would cost an encoding per line)
+  // pino's logger.flush(cb) calls it with a callback.
+  const flush = (done?: () => void) => {
+    if (pending === 0) return done?.();
     let data = Buffer.from(buffered.join(''));
     buffered = [];
-    bytes = 0;
+    pending = 0;
     while (data.length > 0) {
       try {
         data = data.subarray(writeSync(fd, data));
@@ -34,12 +35,13 @@ function lineWriter(fd: number) {
         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, BUSY_WAIT_MS);
       }
     }
+    done?.();
   };
   return {
     write(line: string) {
       buffered.push(line);
-      bytes += line.length;
-      if (bytes >= BUFFER_BYTES) flush();
+      pending += line.length;
+      if (pending >= BUFFER_CHARS) flush();
     },
     flush,
   };
@@ -71,7 +73,7 @@ export function createLogger(level: string): Logger {
     },
     out,
   );
-  setInterval(out.flush, FLUSH_EVERY_MS).unref();
-  process.once('exit', out.flush);
+  setInterval(() => out.flush(), FLUSH_EVERY_MS).unref();
+  process.once('exit', () => out.flush());
   return log;
 }

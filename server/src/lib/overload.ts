@@ -176,8 +176,7 @@ export type LoadMonitor = {
   inFlight: () => number;
 };
 
-type Limits = Pick<
-  typeof OVERLOAD,
+type Limits = Record<
   | 'MAX_IN_FLIGHT'
   | 'HARD_MAX_IN_FLIGHT'
   | 'TURN_MIN_REQUESTS'
@@ -186,7 +185,8 @@ type Limits = Pick<
   | 'CONN_BURST'
   | 'CONN_WINDOW_MS'
   | 'SOURCE_CONNECTIONS'
-  | 'MAX_SOURCES'
+  | 'MAX_SOURCES',
+  number
 >;
 
 export function createLoadMonitor(clock: LoadClock = realClock, limits: Limits = OVERLOAD): LoadMonitor {

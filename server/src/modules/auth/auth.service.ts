@@ -15,6 +15,7 @@ import { hashPassword, verifyPassword } from '../../lib/passwords';
 import type { Limit } from '../../lib/rate-limit';
 import { endSession, endSessionsOf, liveSession, openSession, type SessionRow, sessionToken } from '../../lib/sessions';
 import {
+  assertReferrerAllowed,
   auditView,
   copyRolePermissions,
   findByMobileOrEmail,
@@ -23,6 +24,8 @@ import {
   permissionsOf,
   roleOf,
 } from '../persons/persons.repo';
+import { assertMayResetPassword } from '../persons/privileges';
+import { referrerIdOf } from '../persons/referrer';
 
 const PASSWORD_CHARS = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
 
@@ -132,11 +135,14 @@ export async function signup(
   // A refused password costs nothing; then the attempt spends its IP's signup budget first.
   assertPasswordAllowed(input.password, { mobile: input.m, email: input.e });
   deps.rates.consume('signupIp', input.ip);
-  const referrer = deps.db.select({ id: person.id }).from(person).where(eq(person.id, input.p)).get();
-  if (!referrer) throw badRequest(MSG.referrerNotFound);
+  // `p` is the lookup's opaque handle, or a person id; an ACTIVE person either way (issue 16 §8),
+  // checked again in the transaction: the referrer may be blocked during the hash.
+  const referrer = { id: referrerIdOf(deps.db, deps.config.jwtSecret, input.p) };
+  assertReferrerAllowed(deps.db, referrer.id);
   assertUnique(deps, input.m, input.e);
   const passwordHash = await hashPassword(input.password);
   const row = deps.db.transaction((tx) => {
+    assertReferrerAllowed(tx, referrer.id);
     assertUnique(deps, input.m, input.e);
     const memberRole = findRole(tx, DEFAULT_ROLE);
     const created = tx
@@ -192,13 +198,12 @@ export async function createOnBehalf(
     ['onBehalfActor', actor.id],
     ['onBehalfIp', input.ip],
   ]);
-  if (!deps.db.select({ id: person.id }).from(person).where(eq(person.id, parentId)).get()) {
-    throw badRequest(MSG.referrerNotFound);
-  }
+  assertReferrerAllowed(deps.db, parentId);
   assertUnique(deps, input.m, input.e);
   const password = generatePassword();
   const passwordHash = await hashPassword(password);
   const row = deps.db.transaction((tx) => {
+    assertReferrerAllowed(tx, parentId);
     assertUnique(deps, input.m, input.e);
     const memberRole = findRole(tx, DEFAULT_ROLE);
     const created = tx
@@ -375,8 +380,15 @@ export function logoutAll(deps: Deps, actor: Principal) {
 export async function adminReset(deps: Deps, actor: Principal, input: { personId: string; password: string }) {
   const row = deps.db.select().from(person).where(eq(person.id, input.personId)).get();
   if (!row) throw notFound('Person not found');
+  // Who may reset whom (persons/privileges.ts): checked before the slow hash, and again in the write.
+  assertMayResetPassword(deps.db, actor.id, row.id);
   assertPasswordAllowed(input.password, row);
-  await setPassword(deps, row, input.password, { actor, iprr: 1, reason: 'reset by admin' });
+  await setPassword(deps, row, input.password, {
+    actor,
+    iprr: 1,
+    reason: 'reset by admin',
+    beforeWrite: (tx) => assertMayResetPassword(tx, actor.id, row.id),
+  });
   return { success: true as const, msg: MSG.passwordResetSuccessful };
 }
 

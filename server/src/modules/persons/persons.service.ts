@@ -7,6 +7,7 @@ import { person } from '../../db/schema';
 import { logActivity } from '../../lib/activity';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { hashPassword } from '../../lib/passwords';
+import { endSessionsOf } from '../../lib/sessions';
 import { assertUnique, generatePassword } from '../auth/auth.service';
 import {
   assertReferrerAllowed,
@@ -126,18 +127,21 @@ export async function create(
   actor: Principal,
   input: { n: string; m: string; e: string | null; password?: string | undefined; r?: string | undefined; s?: string | undefined; p?: string | null | undefined },
 ) {
-  const roleRow = resolveRole(deps, input.r);
   const check = (db: Conn) => {
     const me = standingOf(db, actor.id, 'CREATE_PERSON');
-    assertMayGiveRole(db, me, roleRow);
+    const found = findRole(db, input.r ?? DEFAULT_ROLE);
+    if (!found) throw badRequest('Role not found');
+    assertMayGiveRole(db, me, found);
     if (input.p) assertReferrerAllowed(db, input.p);
     assertUnique(deps, input.m, input.e);
+    return found;
   };
-  // Once before the slow hash, to refuse early; again in the transaction, which decides.
+  // Once before the slow hash, to refuse early; again in the transaction, which decides (the
+  // role may have been deleted, the actor demoted, the referrer blocked during the hash).
   check(deps.db);
   const passwordHash = await hashPassword(input.password ?? generatePassword());
   const row = deps.db.transaction((tx) => {
-    check(tx);
+    const roleRow = check(tx);
     const created = tx
       .insert(person)
       .values({
@@ -189,7 +193,6 @@ export function update(
     const me = standingOf(tx, actor.id, 'UPDATE_PERSON');
     const before = tx.select().from(person).where(eq(person.id, input.id)).get();
     if (!before) throw notFound('Person not found');
-    if (input.m !== undefined || input.e) assertUnique(deps, input.m ?? before.mobile, input.e ?? null, before.id);
 
     const oldPerms = permissionsOf(tx, before.id);
     const roleChanges = roleRow !== undefined && roleRow.id !== before.roleId;
@@ -208,6 +211,7 @@ export function update(
       newPerms.filter((p) => !oldPerms.includes(p)),
     );
     if (input.p && input.p !== before.parentId) assertReferrerAllowed(tx, input.p, before.id);
+    if (input.m !== undefined || input.e) assertUnique(deps, input.m ?? before.mobile, input.e ?? null, before.id);
 
     const oldValue = auditView(tx, before);
     const after = tx
@@ -226,6 +230,9 @@ export function update(
       .where(eq(person.id, input.id))
       .returning()
       .get();
+    // The version bump voids the tokens; ending the sessions removes their push tokens too, and
+    // unblocking later does not revive them (issue 16 §4).
+    if (input.s !== undefined && input.s !== before.status) endSessionsOf(tx, after.id);
     if (roleRow && roleChanges) copyRolePermissions(tx, after.id, roleRow.id);
     if (permIds) setPersonPermissions(tx, after.id, permIds);
     if (accessChanges) assertActiveAdminRemains(tx);

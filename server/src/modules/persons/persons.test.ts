@@ -92,24 +92,24 @@ describe('GET /Person/get (search)', () => {
 });
 
 describe('GET /Person/getReferrer (anonymous)', () => {
-  test('an exact mobile answers the person id and name', async () => {
+  test('an exact mobile answers a masked name and an opaque handle, never the id or the full name', async () => {
     const r = await req('GET', '/Person/getReferrer?strQuery=9000000003');
     expect(r.status).toBe(200);
     expect(r.body.success).toBe(true);
     expect(r.body.data).toHaveLength(1);
     const found = r.body.data[0];
-    expect(found.id).toBe('demo-learner');
-    expect(found.n).toBe('Lata Learner');
-    // Nothing beyond what the signup form shows (the mobile, if present, is the caller's own query).
-    expect(Object.keys(found).every((k) => ['id', 'n', 'm'].includes(k))).toBe(true);
-    if ('m' in found) expect(found.m).toBe('+919000000003');
-    expect(JSON.stringify(r.body)).not.toContain('learner@example.com');
+    expect(Object.keys(found).sort()).toEqual(['id', 'n']);
+    expect(found.n).toBe('La*** Le***');
+    expect(found.id).toMatch(/^r1\.9000000003\.[A-Za-z0-9_-]{22}$/);
+    const text = JSON.stringify(r.body);
+    for (const secret of ['demo-learner', 'Lata', 'Learner', 'learner@example.com']) expect(text).not.toContain(secret);
   });
 
   test('the +91 form is the same lookup', async () => {
+    const plain = await req('GET', '/Person/getReferrer?strQuery=9000000003');
     const r = await req('GET', `/Person/getReferrer?strQuery=${encodeURIComponent('+919000000003')}`);
     expect(r.status).toBe(200);
-    expect(r.body.data[0].id).toBe('demo-learner');
+    expect(r.body.data).toEqual(plain.body.data);
   });
 
   test('an unknown mobile answers empty data', async () => {

@@ -52,7 +52,7 @@ test('a reported success shows step 2; its rules; the code resets the password a
   const user = userEvent.setup();
   const { calls } = mockApi(({ path }) =>
     path === '/UserLogin/resetPassword'
-      ? json({ success: true, msg: 'Reset password code sent to email' })
+      ? json({ success: true, msg: 'If the account exists, a reset code has been sent to its registered email or mobile' })
       : json({ success: true, msg: 'Password reset successfull' }),
   );
   const { router } = await renderPage();
@@ -60,7 +60,7 @@ test('a reported success shows step 2; its rules; the code resets the password a
 
   expect(await screen.findByLabelText(/OTP/)).toBeInTheDocument();
   expect(calls[0]!.body).toEqual({ username: '+919000000003' });
-  expect(screen.getAllByText('Reset password code sent to email').length).toBeGreaterThan(0);
+  expect(screen.getAllByText('If the account exists, a reset code has been sent to its registered email or mobile').length).toBeGreaterThan(0);
 
   const submit = screen.getByRole('button', { name: 'Reset password' });
   expect(submit).toBeDisabled();
@@ -68,6 +68,10 @@ test('a reported success shows step 2; its rules; the code resets the password a
   await user.tab(); // the show/hide toggle
   await user.tab();
   expect(await screen.findByText('Password and OTP are required')).toBeInTheDocument();
+  await user.type(screen.getByLabelText(/^New password/), '    ');
+  await user.tab();
+  expect(await screen.findByText('Password cannot be only spaces')).toBeInTheDocument();
+  await user.clear(screen.getByLabelText(/^New password/));
   await user.type(screen.getByLabelText(/^New password/), 'fresh123');
   await user.type(screen.getByLabelText(/^Confirm password/), 'fresh124');
   await user.type(screen.getByLabelText(/OTP/), '123456');
@@ -89,7 +93,7 @@ test('a refused code: Failed to reset password plus the server message', async (
   const user = userEvent.setup();
   mockApi(({ path }) =>
     path === '/UserLogin/resetPassword'
-      ? json({ success: true, msg: 'Reset password code sent to email' })
+      ? json({ success: true, msg: 'If the account exists, a reset code has been sent to its registered email or mobile' })
       : json({ success: false, msg: 'Invalid or expired code', code: 'BAD_REQUEST' }, 400),
   );
   const { router } = await renderPage();

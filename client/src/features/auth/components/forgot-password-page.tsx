@@ -4,6 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { passwordShapeProblem } from '../../../../../sync-protocol/src/auth';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
 import { notifyError, notifySuccess } from '../../../lib/notify';
@@ -26,9 +27,17 @@ function usernameRule(v: string): ErrorKey | null {
 
 type CodeValues = { newPassword: string; confirmPassword: string; otp: string };
 
-/** Step 2 (spec §5 Forgot password): 'Password and OTP are required', passwords must match. */
+/**
+ * Step 2 (spec §5 Forgot password): 'Password and OTP are required', passwords must match; the
+ * new password follows the shape rules every client shares (no blank, no control characters).
+ * The server adds the breached-password list and the account's own mobile and e-mail.
+ */
 const codeRules = {
-  newPassword: (v: string): ErrorKey | null => (!v ? 'messages:passwordAndOtpRequired' : v.length < 4 ? 'messages:passwordMin' : null),
+  newPassword: (v: string): ErrorKey | null => {
+    if (!v) return 'messages:passwordAndOtpRequired';
+    const problem = passwordShapeProblem(v);
+    return problem ? `messages:${problem}` : null;
+  },
   confirmPassword: (v: string, values: CodeValues): ErrorKey | null => (v === values.newPassword ? null : 'messages:passwordsNotSame'),
   otp: (v: string): ErrorKey | null => (!v.trim() ? 'messages:passwordAndOtpRequired' : /^\d{6}$/.test(v.trim()) ? null : 'auth:forgot.otpDigits'),
 };

@@ -1,6 +1,7 @@
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, expect, test, vi } from 'vitest';
-import { clearSession, setSession, takeRedirect } from '../../../lib/session';
+import { clearSession, getSession, setSession, takeRedirect } from '../../../lib/session';
 import { renderWithApp } from '../../../testing/render';
 import { json, learnerSession, mockApi } from '../../../testing/fetch-mock';
 import ProfilePage from './profile-page';
@@ -77,4 +78,40 @@ test('a logout on the page goes to /login without making /profile the next redir
   act(() => clearSession());
   await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
   expect(takeRedirect()).toBe('/');
+});
+
+test('"Log out of all devices" asks first; confirmed, it ends every session on the server and logs this device out', async () => {
+  setSession(learnerSession, false);
+  const { calls } = mockApi((call) =>
+    call.path === '/UserLogin/logoutAll' ? json({ success: true, msg: 'Logged out of all devices' }) : json({ success: true, data: profile }),
+  );
+  const { router } = await renderWithApp(<ProfilePage />, { route: '/profile', namespaces: ['auth'] });
+  await screen.findByText('Lata Learner');
+  const user = userEvent.setup();
+
+  await user.click(screen.getByRole('button', { name: 'Log out of all devices' }));
+  const dialog = await screen.findByRole('dialog', { name: 'Log out of all devices?' });
+  // Cancelling asks nothing of the server.
+  await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+  await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  expect(calls.some((c) => c.path === '/UserLogin/logoutAll')).toBe(false);
+
+  await user.click(screen.getByRole('button', { name: 'Log out of all devices' }));
+  await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Log out everywhere' }));
+  await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+  const call = calls.find((c) => c.path === '/UserLogin/logoutAll');
+  expect(call).toMatchObject({ method: 'POST', headers: { authorization: 'Bearer token-1' } });
+  expect(getSession()).toBeNull();
+});
+
+test('"Log out of all devices" that fails keeps this device signed in', async () => {
+  setSession(learnerSession, false);
+  mockApi((call) => (call.path === '/UserLogin/logoutAll' ? json({ success: false, msg: 'Too many requests. Please try again later.' }, 429) : json({ success: true, data: profile })));
+  await renderWithApp(<ProfilePage />, { route: '/profile', namespaces: ['auth'] });
+  await screen.findByText('Lata Learner');
+  const user = userEvent.setup();
+  await user.click(screen.getByRole('button', { name: 'Log out of all devices' }));
+  await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Log out everywhere' }));
+  await waitFor(() => expect(screen.getByRole('button', { name: 'Log out everywhere' })).not.toHaveAttribute('data-loading'));
+  expect(getSession()?.token).toBe('token-1');
 });

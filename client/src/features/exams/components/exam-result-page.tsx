@@ -50,7 +50,8 @@ function ResultBody({ view, lang }: { view: ResultView; lang: string }) {
   const { t, i18n } = useTranslation('exam');
   const fmt = (n: number) => formatMarks(n, i18n.language);
   const online = useSyncExternalStore(subscribeSyncStatus, () => getSyncStatus().online);
-  const rank = useRank(view.qsid, online && view.fromServer);
+  // A practice attempt has no rank of its own (the learner's first attempt holds it).
+  const rank = useRank(view.qsid, online && view.fromServer && !view.practice);
   const submitted = new Intl.DateTimeFormat(i18n.language === 'hi' ? 'hi-IN' : 'en-IN', { dateStyle: 'medium', timeStyle: 'short' }).format(view.submittedAt);
   return (
     <Stack>
@@ -71,6 +72,11 @@ function ResultBody({ view, lang }: { view: ResultView; lang: string }) {
         <Group mt="sm" gap="xs">
           {view.pending > 0 && <Badge color="yellow">{t('awaitingCount', { count: view.pending })}</Badge>}
           {view.late && <Badge color="orange">{t('late')}</Badge>}
+          {view.practice && (
+            <Badge color="grape" data-testid="practice-attempt">
+              {t('practiceAttempt')}
+            </Badge>
+          )}
           {!view.fromServer && <Badge color="blue">{t('practiceLocal')}</Badge>}
         </Group>
       </Card>

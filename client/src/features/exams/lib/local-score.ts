@@ -46,6 +46,8 @@ export function scoreLocally(detail: Detail, attempt: Attempt): StoredResult | n
     total: s.total,
     questions,
     late: false,
+    // Only the server knows which attempt it received first; buildResultView guesses meanwhile.
+    practice: false,
     pending: s.pending,
     submittedAt,
     elapsed: attempt.elapsed ?? null,

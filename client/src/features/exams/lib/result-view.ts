@@ -31,6 +31,8 @@ export type ResultView = {
   wrong: number;
   pending: number;
   late: boolean;
+  /** Not the learner's first attempt at the set: practice, never ranked (issue 16 §2). */
+  practice: boolean;
   timeMs: number;
   parts: { key: string; label: string; marks: number; outOf: number; timeMs: number; questions: QuestionOutcome[] }[];
 };
@@ -109,6 +111,9 @@ export function buildResultView(
     wrong,
     pending,
     late: result.late,
+    // The server decides (its first scored result is ranked); until its result arrives, an
+    // attempt after another submitted one on this device is practice.
+    practice: stored ? stored.practice : data.results.length > 0 || data.attempts.some((a) => a.status === 'SUBMITTED' && a.id !== attempt.id),
     timeMs: attempt.elapsed ?? timeMs,
     parts,
   };

@@ -1,0 +1,118 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { pushToken, session } from '../../server/src/db/schema';
+import { DEMO, type Harness, startHarness } from '../../server/src/test/harness';
+
+/**
+ * Issue 16, "also seen": a push subscription token could be moved to another account by anyone
+ * who knew it. A token registered by one person stays theirs, bound to the session that registered
+ * it (PATCH /generic/update-firebase-token, generic.service.ts savePushToken); logging that session
+ * out deletes it, and then the next person on the same phone registers it.
+ */
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.destroy());
+
+let seq = 0;
+/** A push subscription token as a browser would hand it out (opaque, long). */
+const deviceToken = () => `fcm-${++seq}-${'x'.repeat(140)}`;
+const sidOf = (token: string) => (JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as { sid: string }).sid;
+const register = (auth: string, token: string) => h.request('PATCH', '/generic/update-firebase-token', { token: auth, body: { token } });
+const rowOf = (token: string) => h.deps.db.select().from(pushToken).where(eq(pushToken.token, token)).get();
+
+describe('a push token stays with the person who registered it', () => {
+  test('another person registering a known token gets the same answer and does not move it', async () => {
+    const learner = await h.tokenOf('learner');
+    const editor = await h.tokenOf('editor');
+    const t = deviceToken();
+    const first = await register(learner, t);
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({ success: true });
+
+    const taken = await register(editor, t);
+    expect(taken.status).toBe(first.status);
+    expect(taken.body).toEqual(first.body);
+    expect(rowOf(t)).toMatchObject({ personId: DEMO.learner.id, sessionId: sidOf(learner) });
+  });
+
+  test('50 parallel attempts by another person to take a token move it 0 times', async () => {
+    const learner = await h.tokenOf('learner');
+    const admin = await h.tokenOf('admin');
+    const t = deviceToken();
+    expect((await register(learner, t)).status).toBe(200);
+    const burst = await Promise.all(Array.from({ length: 50 }, () => register(admin, t)));
+    expect(burst.filter((r) => r.status === 200 && r.body.success === true)).toHaveLength(50);
+    expect(rowOf(t)).toMatchObject({ personId: DEMO.learner.id, sessionId: sidOf(learner) });
+    expect(h.deps.db.select().from(pushToken).where(eq(pushToken.token, t)).all()).toHaveLength(1);
+  });
+
+  test('the row is bound to the session that registered it; the same person signing in again moves it to the new session', async () => {
+    const before = await h.tokenOf('learner');
+    const t = deviceToken();
+    await register(before, t);
+    expect(rowOf(t)?.sessionId).toBe(sidOf(before));
+    const after = await h.tokenOf('learner');
+    expect((await register(after, t)).status).toBe(200);
+    expect(rowOf(t)).toMatchObject({ personId: DEMO.learner.id, sessionId: sidOf(after) });
+  });
+});
+
+describe('logging out frees the token for the next person on the phone', () => {
+  test('logout deletes the push token of that session (only that one); then another person registers it', async () => {
+    const phone = await h.tokenOf('learner');
+    const laptop = await h.tokenOf('learner');
+    const onPhone = deviceToken();
+    const onLaptop = deviceToken();
+    await register(phone, onPhone);
+    await register(laptop, onLaptop);
+
+    expect((await h.request('POST', '/UserLogin/logout', { token: phone })).status).toBe(200);
+    expect(rowOf(onPhone)).toBeUndefined();
+    expect(rowOf(onLaptop)).toMatchObject({ personId: DEMO.learner.id });
+
+    const next = await h.tokenOf('editor');
+    expect((await register(next, onPhone)).status).toBe(200);
+    expect(rowOf(onPhone)).toMatchObject({ personId: DEMO.editor.id, sessionId: sidOf(next) });
+  });
+
+  test('log out of all devices deletes every push token of the person', async () => {
+    const a = await h.tokenOf('learner');
+    const b = await h.tokenOf('learner');
+    const ta = deviceToken();
+    const tb = deviceToken();
+    await register(a, ta);
+    await register(b, tb);
+    expect((await h.request('POST', '/UserLogin/logoutAll', { token: a })).status).toBe(200);
+    expect(rowOf(ta)).toBeUndefined();
+    expect(rowOf(tb)).toBeUndefined();
+  });
+
+  test('a token whose session has ended without a logout (expired) can be registered by the next person', async () => {
+    const learner = await h.tokenOf('learner');
+    const t = deviceToken();
+    await register(learner, t);
+    h.deps.db.update(session).set({ expiresAt: Date.now() - 1000 }).where(eq(session.id, sidOf(learner))).run();
+    const editor = await h.tokenOf('editor');
+    expect((await register(editor, t)).status).toBe(200);
+    expect(rowOf(t)).toMatchObject({ personId: DEMO.editor.id, sessionId: sidOf(editor) });
+  });
+
+  test('a password change keeps the push token of the session it was made in and deletes the others', async () => {
+    const here = await h.tokenOf('admin');
+    const elsewhere = await h.tokenOf('admin');
+    const tHere = deviceToken();
+    const tElsewhere = deviceToken();
+    await register(here, tHere);
+    await register(elsewhere, tElsewhere);
+    const r = await h.request('PATCH', '/UserLogin/updatePasswordWithOldPassword', {
+      token: here,
+      body: { oldPassword: DEMO.admin.password, newPassword: 'Copper-kettle-19', confirmPassword: 'Copper-kettle-19' },
+    });
+    expect(r.status).toBe(200);
+    expect(rowOf(tHere)).toMatchObject({ personId: DEMO.admin.id, sessionId: sidOf(here) });
+    expect(rowOf(tElsewhere)).toBeUndefined();
+  });
+});
