@@ -5,8 +5,12 @@ import { type ReactNode, useEffect, useEffectEvent, useId, useState } from 'reac
 import { useTranslation } from 'react-i18next';
 import { api, ApiError } from '../lib/api-client';
 
-/** What GET /api/Person/getReferrer tells about a person: only what a picker shows. */
-export type LookupPerson = { id: string; n: string; m: string };
+/**
+ * What GET /api/Person/getReferrer tells anyone about the person behind a mobile (issue 16 §5):
+ * `n`, the name masked ("Ra*** Ku***"), enough to confirm the right person; `id`, an opaque
+ * handle the signup sends back as `p` (not the person's id, which the lookup never gives away).
+ */
+export type LookupPerson = { id: string; n: string };
 type LookupResponse = { success: boolean; data: LookupPerson[] };
 
 /**

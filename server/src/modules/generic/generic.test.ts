@@ -79,8 +79,9 @@ describe('POST /generic/submit-contact-details', () => {
 });
 
 describe('PATCH /generic/update-firebase-token', () => {
+  let learner: string;
   test('stores the token for the caller', async () => {
-    const learner = await h.tokenOf('learner');
+    learner = await h.tokenOf('learner');
     const r = await h.request('PATCH', '/generic/update-firebase-token', { token: learner, body: { token: 'fcm-device-1' } });
     expect(r.status).toBe(200);
     expect(r.body.success).toBe(true);
@@ -93,8 +94,14 @@ describe('PATCH /generic/update-firebase-token', () => {
     expect(h.deps.db.select().from(pushToken).where(eq(pushToken.token, 'fcm-device-1')).all()).toHaveLength(1);
   });
 
-  test('a device that changes hands moves to the new person', async () => {
+  test('a device that changes hands moves to the new person once the first has logged out (issue 16)', async () => {
     const editor = await h.tokenOf('editor');
+    // While the learner's session lives, the token stays theirs (same answer, nothing moves).
+    const early = await h.request('PATCH', '/generic/update-firebase-token', { token: editor, body: { token: 'fcm-device-1' } });
+    expect(early.status).toBe(200);
+    expect(h.deps.db.select().from(pushToken).where(eq(pushToken.token, 'fcm-device-1')).get()?.personId).toBe('demo-learner');
+
+    expect((await h.request('POST', '/UserLogin/logout', { token: learner })).status).toBe(200);
     const r = await h.request('PATCH', '/generic/update-firebase-token', { token: editor, body: { token: 'fcm-device-1' } });
     expect(r.status).toBe(200);
     const rows = h.deps.db.select().from(pushToken).where(eq(pushToken.token, 'fcm-device-1')).all();

@@ -9,7 +9,7 @@ export type SignupInput = {
   email: string;
   password: string;
   confirmPassword: string;
-  /** The referrer's person id (found with the person lookup). */
+  /** The referrer as the person lookup names them: its opaque handle (sent as `p`). */
   referrerId: string;
 };
 

@@ -13,7 +13,9 @@ afterEach(() => {
   act(() => notifications.clean());
 });
 
-const lata = { success: true, data: [{ id: 'demo-learner', n: 'Lata Learner', m: '+919000000003' }] };
+/** The lookup's answer (issue 16 §5): a masked name and an opaque handle, not the person id. */
+const LATA_HANDLE = 'r1.9000000003.q8J2mW0xZk3nP5tR7vY9aA';
+const lata = { success: true, data: [{ id: LATA_HANDLE, n: 'La*** Le***' }] };
 
 const renderLogin = (route = '/login', lang = 'en') =>
   renderWithApp(<LoginPage />, {
@@ -144,7 +146,7 @@ describe('signup tab', () => {
     expect(screen.getByRole('tab', { name: 'New users' })).toHaveAttribute('aria-selected', 'true');
     const panel = await activePanel();
     expect(within(panel).getByLabelText(/Referrer's mobile number/)).toHaveValue('9000000003');
-    expect(await within(panel).findByText('Referrer: Lata Learner')).toBeInTheDocument();
+    expect(await within(panel).findByText('Referrer: La*** Le***')).toBeInTheDocument();
     expect(calls[0]!.path).toBe('/Person/getReferrer');
     expect(calls[0]!.query.get('strQuery')).toBe('9000000003');
   });
@@ -197,14 +199,14 @@ describe('signup tab', () => {
     const register = within(panel).getByRole('button', { name: 'Register' });
     expect(register).toBeDisabled();
     await user.type(within(panel).getByLabelText(/Referrer's mobile number/), '9000000003');
-    await within(panel).findByText('Referrer: Lata Learner');
+    await within(panel).findByText('Referrer: La*** Le***');
     await waitFor(() => expect(register).toBeEnabled());
     await user.click(register);
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
     const post = calls.find((c) => c.path === '/UserLogin')!;
     expect(post.method).toBe('POST');
-    expect(post.body).toEqual({ n: 'Ravi Kumar', m: '+919123456789', e: null, password: 'secret1', confirmPassword: 'secret1', p: 'demo-learner' });
+    expect(post.body).toEqual({ n: 'Ravi Kumar', m: '+919123456789', e: null, password: 'secret1', confirmPassword: 'secret1', p: LATA_HANDLE });
     expect(post.headers.authorization).toBeUndefined();
     expect(getSession()?.name).toBe('Ravi Kumar');
     expect(await screen.findByText('User successfully created')).toBeInTheDocument();
@@ -222,10 +224,36 @@ describe('signup tab', () => {
     await user.type(within(panel).getByLabelText(/E-mail/), 'ravi@example.com');
     await user.type(within(panel).getByLabelText(/^Password/), 'secret1');
     await user.type(within(panel).getByLabelText(/Confirm password/), 'secret1');
-    await within(panel).findByText('Referrer: Lata Learner');
+    await within(panel).findByText('Referrer: La*** Le***');
     await user.click(within(panel).getByRole('button', { name: 'Register' }));
     expect(await within(panel).findByRole('alert')).toHaveTextContent('This mobile number is already registered');
     expect(getSession()).toBeNull();
+  });
+
+  test('a name with control, invisible or direction characters is refused on the form; Hindi joiners are not', async () => {
+    const user = userEvent.setup();
+    mockApi(() => json(lata));
+    await renderLogin('/login?referrer=9000000003');
+    const panel = await activePanel();
+    const name = within(panel).getByLabelText(/Full name/);
+    await user.type(name, 'Ravi\u202eKumar');
+    await user.tab();
+    expect(await within(panel).findByText('Remove control, invisible or text-direction characters')).toBeInTheDocument();
+    await user.clear(name);
+    // Hindi keeps its joiners inside a word (क्‍ष).
+    await user.type(name, 'क्\u200dषमा शर्मा');
+    await user.tab();
+    await waitFor(() => expect(within(panel).queryByText('Remove control, invisible or text-direction characters')).not.toBeInTheDocument());
+  });
+
+  test('the refusal of such a name is shown in Hindi', async () => {
+    const user = userEvent.setup();
+    mockApi(() => json(lata));
+    await renderLogin('/login?referrer=9000000003', 'hi');
+    const panel = await activePanel();
+    await user.type(within(panel).getByLabelText(/पूरा नाम/), 'रवि\u200bकुमार');
+    await user.tab();
+    expect(await within(panel).findByText('नियंत्रण, अदृश्य या लेखन-दिशा बदलने वाले वर्ण हटाएँ')).toBeInTheDocument();
   });
 
   test('signup validation in Hindi', async () => {

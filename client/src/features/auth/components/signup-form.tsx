@@ -3,6 +3,7 @@ import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { hasUnsafeChars } from '../../../../../sync-protocol/src/common';
 import { type LookupPerson, PersonLookup } from '../../../components/person-lookup';
 import { ApiError } from '../../../lib/api-client';
 import { notifySuccess } from '../../../lib/notify';
@@ -24,7 +25,8 @@ type SignupValues = {
 
 /** Spec §5 Signup, with its exact messages. */
 const rules = {
-  name: (v: string): ErrorKey | null => (v.trim().length >= 4 ? null : 'messages:fullName'),
+  name: (v: string): ErrorKey | null =>
+    v.trim().length < 4 ? 'messages:fullName' : hasUnsafeChars(v.trim()) ? 'messages:unsafeCharacters' : null,
   mobile: (v: string): ErrorKey | null => (isMobile(v) ? null : 'messages:validMobile'),
   email: (v: string): ErrorKey | null => (!v.trim() || isEmail(v.trim()) ? null : 'messages:validEmail'),
   password: (v: string): ErrorKey | null => (v.length >= 4 ? null : 'messages:passwordMin'),
@@ -56,6 +58,7 @@ export function SignupForm({ referrerMobile }: { referrerMobile: string }) {
 
   const submit = form.onSubmit((v) => {
     if (!v.referrer) return;
+    // The lookup's handle, not a person id: the server resolves it (issue 16 §5).
     mutation.mutate({ ...v, referrerId: v.referrer.id });
   });
 

@@ -1,0 +1,146 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { openDatabase } from '../../server/src/db/client';
+import { activityLog, person } from '../../server/src/db/schema';
+import { DEMO } from '../../server/src/test/harness';
+import { login, ROOT, type ServerProcess, startServer } from './server-process';
+
+/**
+ * Issue 16 point 9 and the file modes: a production start (NODE_ENV=production) has no demo
+ * accounts, refuses to run while a demo password is in its database, gets its first admin from
+ * `npm run create-admin`, and keeps its data directory to its own user.
+ */
+
+const work = mkdtempSync(path.join(tmpdir(), 'pm-production-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const mode = (p: string) => statSync(p).mode & 0o777;
+
+/** `npm run create-admin -- …` on a data directory, with what stdin carries. */
+function createAdmin(dataDir: string, args: string[], stdin: string) {
+  const { NODE_ENV: _mode, ...env } = process.env;
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/create-admin.ts'), ...args], {
+    cwd: ROOT,
+    env: { ...env, DATA_DIR: dataDir },
+    input: stdin,
+    encoding: 'utf8',
+  });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+function persons(dataDir: string) {
+  const database = openDatabase(dataDir);
+  try {
+    return database.db.select({ id: person.id, mobile: person.mobile, permissions: person.permissionNames }).from(person).all();
+  } finally {
+    database.close();
+  }
+}
+
+describe('a production start on a new data directory', () => {
+  const dataDir = path.join(work, 'fresh', 'data');
+  let server: ServerProcess;
+  beforeAll(async () => {
+    server = await startServer({ dataDir, logFile: path.join(work, 'fresh.log'), env: { NODE_ENV: 'production' } });
+    await server.ready();
+  });
+  afterAll(() => server.stop());
+
+  test('seeds no demo account: it starts, the demo admin cannot sign in, and the database holds no person', async () => {
+    expect((await fetch(`${server.base}/api/health`)).status).toBe(200);
+    for (const who of Object.values(DEMO)) {
+      expect((await login(server.base, who.mobile, who.password)).status).toBe(401);
+      expect((await login(server.base, who.username, who.password)).status).toBe(401);
+    }
+    expect(persons(dataDir)).toEqual([]);
+    // The reference data is there: the plans of spec §9 are on sale.
+    const plans = (await (await fetch(`${server.base}/api/Plan`)).json()) as unknown;
+    expect(JSON.stringify(plans)).toContain('ANNUAL_PLAN');
+  });
+
+  test('the data directory is 700 and every file the server made in it is 600 (app.db, -wal, -shm, jwt-secret)', () => {
+    expect(mode(dataDir)).toBe(0o700);
+    for (const f of ['app.db', 'app.db-wal', 'app.db-shm', 'jwt-secret']) expect(mode(path.join(dataDir, f)), f).toBe(0o600);
+  });
+
+  test('create-admin makes an admin with every permission who can sign in, logged in the activity log; its password comes from stdin, never argv, and must pass the password policy', async () => {
+    const args = ['--name', 'Meera Trust Admin', '--mobile', '9812345678', '--email', 'meera@example.org'];
+    // Refused: a password on the command line, a breached one, the account's own mobile.
+    const argv = createAdmin(dataDir, [...args, '--password', 'a long private passphrase'], '');
+    expect(argv.code).not.toBe(0);
+    expect(argv.err).toMatch(/never taken from the command line/);
+    const common = createAdmin(dataDir, args, 'password123\n');
+    expect(common.code).not.toBe(0);
+    expect(common.err).toMatch(/too common/);
+    expect(createAdmin(dataDir, args, '9812345678\n').code).not.toBe(0);
+    expect(persons(dataDir)).toEqual([]);
+
+    const made = createAdmin(dataDir, args, 'a long private passphrase\n');
+    expect(made.err).toBe('');
+    expect(made.code).toBe(0);
+    // The password is not echoed back.
+    expect(made.out).not.toContain('a long private passphrase');
+
+    const signIn = await login(server.base, '9812345678', 'a long private passphrase');
+    expect(signIn.status).toBe(200);
+    expect((signIn.body.r as { name: string }).name).toBe('ADMIN');
+    const perms = (signIn.body.permissions as { permission: string }[]).map((p) => p.permission);
+    expect(perms).toContain('UPDATE_PERSON');
+    expect(perms.length).toBeGreaterThanOrEqual(18);
+    expect((await login(server.base, 'meera@example.org', 'a long private passphrase')).status).toBe(200);
+
+    const database = openDatabase(dataDir);
+    try {
+      const id = signIn.body.id as string;
+      const entry = database.db.select().from(activityLog).where(eq(activityLog.entityId, id)).get();
+      expect(entry).toMatchObject({ actionType: 'CREATE', entityAffected: 'person', personId: null });
+      expect(JSON.stringify(entry)).not.toContain('passphrase');
+    } finally {
+      database.close();
+    }
+
+    // The same mobile again is refused; a generated password is printed once and works.
+    expect(createAdmin(dataDir, args, 'another long passphrase\n').code).not.toBe(0);
+    const generated = createAdmin(dataDir, ['--name', 'Second Admin', '--mobile', '9812345679', '--generate-password'], '');
+    expect(generated.code).toBe(0);
+    const password = /Password \(shown only this once[^:]*\): (\S+)/.exec(generated.out)?.[1];
+    expect(password).toMatch(/^\S{16}$/);
+    expect((await login(server.base, '9812345679', password!)).status).toBe(200);
+  });
+});
+
+describe('a data directory that a demo start seeded', () => {
+  const dataDir = path.join(work, 'demo', 'data');
+
+  test('restarted with NODE_ENV=production, the server refuses to run (exit code 1) and its log names the demo accounts', async () => {
+    const demo = await startServer({ dataDir, logFile: path.join(work, 'demo.log') });
+    await demo.ready();
+    expect((await login(demo.base, DEMO.admin.mobile, DEMO.admin.password)).status).toBe(200);
+    await demo.stop();
+
+    const production = await startServer({ dataDir, logFile: path.join(work, 'demo-production.log'), env: { NODE_ENV: 'production' } });
+    const { code } = await production.exited;
+    expect(code).toBe(1);
+    const refusal = production.log().find((l) => l.level === 60);
+    expect(refusal?.msg).toMatch(/refusing to start with NODE_ENV=production/);
+    const named = (refusal?.accounts as { id: string }[]).map((a) => a.id);
+    expect(named).toEqual(expect.arrayContaining(['demo-admin', 'demo-editor', 'demo-learner']));
+    expect(production.log().some((l) => l.msg === 'listening')).toBe(false);
+  });
+
+  test('files a looser umask left behind (0644) are made 600 again when the server opens the database', async () => {
+    const { chmodSync } = await import('node:fs');
+    for (const f of ['app.db', 'jwt-secret']) chmodSync(path.join(dataDir, f), 0o644);
+    const database = openDatabase(dataDir);
+    try {
+      expect(database.db.get<{ n: number }>(sql`select count(*) as n from person`)?.n).toBeGreaterThan(0);
+      for (const f of ['app.db', 'app.db-wal', 'app.db-shm', 'jwt-secret']) expect(mode(path.join(dataDir, f)), f).toBe(0o600);
+    } finally {
+      database.close();
+    }
+  });
+});
