@@ -55,7 +55,8 @@ test('a new learner signs up with a referrer, is signed in, and logs out', async
   await panel.getByLabel(/^Password/).fill('ravi1234');
   await panel.getByLabel('Confirm password').fill('ravi1234');
   await panel.getByLabel("Referrer's mobile number").fill('9000000003');
-  await expect(panel.getByText('Referrer: Lata Learner')).toBeVisible();
+  // The public lookup shows a masked name (issue 16 §5).
+  await expect(panel.getByText('Referrer: La*** Le***')).toBeVisible();
   await expect(register).toBeEnabled();
   await register.click();
 
@@ -95,7 +96,8 @@ test('a referral link opens the signup tab with the referrer filled in', async (
   await expect(page.getByRole('tab', { name: 'New users' })).toHaveAttribute('aria-selected', 'true');
   const panel = signupPanel(page);
   await expect(panel.getByLabel("Referrer's mobile number")).toHaveValue('9000000003');
-  await expect(panel.getByText('Referrer: Lata Learner')).toBeVisible();
+  // The public lookup shows a masked name (issue 16 §5).
+  await expect(panel.getByText('Referrer: La*** Le***')).toBeVisible();
 });
 
 test('a guard sends a signed-out visitor to /login with its message', async ({ page }) => {

@@ -19,7 +19,10 @@ const envSchema = z.object({
   SMTP_URL: z.url().optional(),
   /** Sender address for e-mail sent through SMTP_URL. */
   MAIL_FROM: z.string().min(3).default('Pariksha Mitra <no-reply@localhost>'),
-  /** Use the first X-Forwarded-For address as the client IP (only behind a trusted proxy). */
+  /**
+   * A trusted proxy stands in front and TLS ends there: the first X-Forwarded-For address is the
+   * client IP, and responses get HSTS unless X-Forwarded-Proto says http (lib/security-headers).
+   */
   TRUST_PROXY: z.stringbool().default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** How often the publish job looks for sets whose publish time has come (seconds). */

@@ -104,12 +104,17 @@ describe('the site', () => {
     }
   });
 
-  test('violations are reported to /api/csp-report, through the Reporting API and the legacy report-uri', async () => {
-    const res = await get(plain, '/');
-    const csp = policy(res);
-    expect(csp.get('report-uri')).toEqual(['/api/csp-report']);
-    expect(csp.get('report-to')).toEqual(['csp']);
-    expect(res.headers.get('reporting-endpoints')).toBe('csp="/api/csp-report"');
+  test('violations are reported to /api/csp-report: report-uri always, the Reporting API only over TLS', async () => {
+    // Chromium sends Reporting API reports to https endpoints only, and ignores report-uri when
+    // a policy names report-to: on plain http only report-uri is named.
+    const overHttp = await get(plain, '/');
+    expect(policy(overHttp).get('report-uri')).toEqual(['/api/csp-report']);
+    expect(policy(overHttp).has('report-to')).toBe(false);
+    expect(overHttp.headers.get('reporting-endpoints')).toBeNull();
+    const overTls = await get(proxied, '/', { 'x-forwarded-proto': 'https' });
+    expect(policy(overTls).get('report-uri')).toEqual(['/api/csp-report']);
+    expect(policy(overTls).get('report-to')).toEqual(['csp']);
+    expect(overTls.headers.get('reporting-endpoints')).toBe('csp="/api/csp-report"');
   });
 
   test('the built page has no inline script for the policy to block', async () => {

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,17 +70,17 @@ export async function startServer(opts: { dataDir: string; logFile: string; env?
         }
       });
   const ready = async () => {
-    const end = Date.now() + 30_000;
+    const end = Date.now() + 90_000;
     while (Date.now() < end) {
       if (done) throw new Error(`the server exited before it was ready:\n${readFileSync(opts.logFile, 'utf8')}`);
       try {
-        if ((await fetch(`${base}/api/health`)).status === 200) return;
+        if ((await request(base, 'GET', '/api/health')).status === 200) return;
       } catch {
         // not listening yet
       }
       await new Promise((r) => setTimeout(r, 100));
     }
-    throw new Error('the server did not become ready in 30 s');
+    throw new Error('the server did not become ready in 90 s');
   };
   const stop = async () => {
     if (!done) child.kill('SIGTERM');
@@ -88,11 +89,33 @@ export async function startServer(opts: { dataDir: string; logFile: string; env?
   return { child, port, base, logFile: opts.logFile, exited, log, ready, stop };
 }
 
-/** POST /api/UserLogin/login with Basic credentials. */
-export async function login(base: string, username: string, password: string) {
-  const res = await fetch(`${base}/api/UserLogin/login`, {
-    method: 'POST',
-    headers: { authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}` },
+/**
+ * One request on a connection of its own (no keep-alive: a kept connection that the server
+ * closes while idle, during a slow step of a test, would fail the next request).
+ */
+export function request(base: string, method: string, url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${base}${url}`, { method, headers, agent: false });
+    req.on('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (text += d));
+      res.on('end', () => {
+        let body: Record<string, unknown>;
+        try {
+          body = JSON.parse(text) as Record<string, unknown>;
+        } catch {
+          body = { text };
+        }
+        resolve({ status: res.statusCode ?? 0, body });
+      });
+    });
+    req.on('error', reject);
+    req.end();
   });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+/** POST /api/UserLogin/login with Basic credentials. */
+export function login(base: string, username: string, password: string) {
+  return request(base, 'POST', '/api/UserLogin/login', { authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}` });
 }

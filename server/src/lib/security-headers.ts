@@ -27,8 +27,9 @@ const REPORT_GROUP = 'csp';
  *   the manifest are all on this origin.
  * - object-src, base-uri, frame-ancestors 'none'; forms (and, through default-src, frames and
  *   media) only to this origin.
- * - report-uri for browsers without the Reporting API, report-to for the others (CSP3 says a
- *   browser that knows report-to ignores report-uri).
+ * - report-uri always; report-to (with its Reporting-Endpoints header) only over TLS. Chromium
+ *   delivers Reporting API reports only to https endpoints, and a policy that names report-to
+ *   makes it ignore report-uri (CSP3): on plain http, report-to would silence every report.
  */
 const SITE_POLICY = [
   "default-src 'self'",
@@ -44,11 +45,10 @@ const SITE_POLICY = [
   "form-action 'self'",
   "frame-ancestors 'none'",
   `report-uri ${CSP_REPORT_PATH}`,
-  `report-to ${REPORT_GROUP}`,
 ];
 
 /** JSON is never a document: an API answer opened in a tab or a frame may load and run nothing. */
-const API_POLICY = ["default-src 'none'", "frame-ancestors 'none'", `report-uri ${CSP_REPORT_PATH}`, `report-to ${REPORT_GROUP}`];
+const API_POLICY = ["default-src 'none'", "frame-ancestors 'none'", `report-uri ${CSP_REPORT_PATH}`];
 
 /** One year with subdomains (issue 16 §7); no `preload`, which is a commitment for the domain's owner. */
 const HSTS = 'max-age=31536000; includeSubDomains';
@@ -66,16 +66,21 @@ const COMMON: [string, string][] = [
   ['X-Frame-Options', 'DENY'],
   ['X-Permitted-Cross-Domain-Policies', 'none'],
   ['X-XSS-Protection', '0'],
-  ['Reporting-Endpoints', `${REPORT_GROUP}="${CSP_REPORT_PATH}"`],
 ];
 
 export type HeaderList = readonly (readonly [string, string])[];
 
+/** Sent over TLS only (see the policy's comment): the Reporting API and HSTS. */
+const TLS_EXTRA: [string, string][] = [
+  ['Reporting-Endpoints', `${REPORT_GROUP}="${CSP_REPORT_PATH}"`],
+  ['Strict-Transport-Security', HSTS],
+];
+
 function build(policy: string[], extra: [string, string][], tls: boolean): HeaderList {
   // upgrade-insecure-requests only where HSTS is sent: on plain http it would send every
   // subresource to an https port that may not exist.
-  const csp = (tls ? [...policy, 'upgrade-insecure-requests'] : policy).join('; ');
-  return [...COMMON, ['Content-Security-Policy', csp], ...extra, ...(tls ? [['Strict-Transport-Security', HSTS] as [string, string]] : [])];
+  const csp = (tls ? [...policy, `report-to ${REPORT_GROUP}`, 'upgrade-insecure-requests'] : policy).join('; ');
+  return [...COMMON, ['Content-Security-Policy', csp], ...extra, ...(tls ? TLS_EXTRA : [])];
 }
 
 /**

@@ -206,10 +206,7 @@ export function update(
     }
     if (roleRow && roleChanges) assertMayGiveRole(tx, me, roleRow);
     // Removed permissions are the target's, which assertMayManage found all held by the actor.
-    assertHoldsAll(
-      me,
-      newPerms.filter((p) => !oldPerms.includes(p)),
-    );
+    assertHoldsAll(me, newPerms.filter((p) => !oldPerms.includes(p)));
     if (input.p && input.p !== before.parentId) assertReferrerAllowed(tx, input.p, before.id);
     if (input.m !== undefined || input.e) assertUnique(deps, input.m ?? before.mobile, input.e ?? null, before.id);
 
@@ -256,10 +253,7 @@ export function setPermissions(deps: Deps, actor: Principal, input: { id: string
     } else {
       assertMayManage(tx, me, target);
     }
-    assertHoldsAll(
-      me,
-      input.permissions.filter((p) => !oldPerms.includes(p)),
-    );
+    assertHoldsAll(me, input.permissions.filter((p) => !oldPerms.includes(p)));
     const oldValue = auditView(tx, target);
     setPersonPermissions(tx, target.id, ids);
     logActivity(tx, { actor, action: 'UPDATE', entity: 'person', entityId: target.id, oldValue, newValue: auditView(tx, target) });

@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { examResultDocSchema } from '../../../../sync-protocol/src/sync/exam-result';
 import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
 import { PROTOCOL_VERSION } from '../../../../sync-protocol/src/version';
-import { activityLog, attempt, examResult, questionSet } from '../../db/schema';
+import { activityLog, attempt, examResult, meta, questionSet } from '../../db/schema';
 import { nextRev } from '../../lib/revision';
 import { type Harness, startHarness } from '../../test/harness';
-import { scoreUnscored } from './results.service';
+import { replicatePracticeFlags, scoreUnscored } from './results.service';
 
 let h: Harness;
 let learner: string;
@@ -398,5 +398,21 @@ describe('a scoring failure never fails the push', () => {
     expect(scoreUnscored(h.deps)).toBe(1);
     expect(resultsOf(d.id)).toEqual([expect.objectContaining({ totalMarks: 1 })]);
     expect(scoreUnscored(h.deps)).toBe(0);
+  });
+});
+
+describe('results marked practice by migration 0006 replicate again, once', () => {
+  test('each practice result gets a new revision at the first start, and none at the next', async () => {
+    // As after migration 0006 on an existing database: flags set, revisions unchanged, no marker.
+    h.deps.db.delete(meta).where(eq(meta.key, 'exam_result.practice.replicated')).run();
+    const practice = h.deps.db.select().from(examResult).where(eq(examResult.practice, true)).all();
+    expect(practice.length).toBeGreaterThan(0);
+    const cp = (await pull(learner, 'exam_result')).body.checkpoint.rev;
+    expect(replicatePracticeFlags(h.deps)).toBe(practice.length);
+    const mine = practice.filter((r) => r.personId === 'demo-learner').map((r) => r.id).sort();
+    const pulled = (await pull(learner, 'exam_result', cp)).body.documents;
+    expect(pulled.map((d: { id: string }) => d.id).sort()).toEqual(mine);
+    expect(pulled.every((d: { practice: boolean }) => d.practice)).toBe(true);
+    expect(replicatePracticeFlags(h.deps)).toBe(0);
   });
 });

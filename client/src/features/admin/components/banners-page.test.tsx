@@ -68,6 +68,8 @@ test('the dialog checks the links and the headline in both languages, then POSTs
   await user.type(dialog.getByLabelText(/^Headline \(Hindi\)/), 'मुफ़्त मॉक टेस्ट');
   await user.type(dialog.getByLabelText(/^Button text \(English\)/), 'Start');
   await user.type(dialog.getByLabelText(/^Button link/), '//evil.example');
+  // An internal slide's link must be a path of this site (sync-protocol/src/banner.ts).
+  expect(dialog.getByLabelText(/^Button link/)).toHaveAccessibleDescription(/A link of this site is a path such as \/plan/);
   expect(dialog.getByRole('button', { name: 'Save' })).toBeDisabled();
   await user.clear(dialog.getByLabelText(/^Button link/));
   await user.type(dialog.getByLabelText(/^Button link/), '/plan');
