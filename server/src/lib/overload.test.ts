@@ -117,6 +117,23 @@ describe('fair shedding per source (issue 16)', () => {
     expect(m.inFlight()).toBe(0);
   });
 
+  test('a burst spread over a few addresses (within a share of the storm each) is still theirs: they are refused, others admitted', () => {
+    const { clock, advance } = fakeClock();
+    const m = createLoadMonitor(clock);
+    m.connected('192.0.2.9');
+    // 60 connections from three addresses in turn: 5 or 6 of the last 16 each, but 20 each in no time.
+    for (let i = 0; i < 60; i++) m.connected(`203.0.113.${i % 3}`);
+    for (let i = 0; i < 3; i++) expect(m.admit(true, from(`203.0.113.${i}`))).toBe('connection-storm');
+    const learner = from('192.0.2.9');
+    expect(m.admit(true, learner)).toBeNull();
+    m.finished(learner);
+    // Seconds later their rate has decayed: a storm of many devices, them included, is real load.
+    advance(5 * OVERLOAD.SOURCE_RATE_MS);
+    for (let i = 0; i < OVERLOAD.CONN_BURST; i++) m.connected(`198.51.100.${i}`);
+    expect(m.admit(true, from('192.0.2.9'))).toBe('connection-storm');
+    expect(m.inFlight()).toBe(0);
+  });
+
   test('a storm spread over many sources (a few connections each) is real load and refuses everyone', () => {
     const { clock } = fakeClock();
     const m = createLoadMonitor(clock);

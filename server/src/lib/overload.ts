@@ -80,8 +80,13 @@ export const OVERLOAD = {
    */
   CONN_BURST: 16,
   CONN_WINDOW_MS: 25,
-  /** Connections of one source among a storm's CONN_BURST that make it the storm's cause (a browser opens at most 6). */
+  /**
+   * Connections of one source among a storm's CONN_BURST that make it the storm's cause (a browser
+   * opens at most 6), or its rate of new connections over about a second (SOURCE_RATE_MS): a burst
+   * spread over a few addresses, within a share of the 16 each, is still theirs.
+   */
   SOURCE_CONNECTIONS: 6,
+  SOURCE_RATE_MS: 1000,
   /**
    * Sources (client addresses) whose load is tracked, least recently seen forgotten first: the
    * memory stays bounded however many addresses (spoofed forwarding headers, IPv6 privacy
@@ -120,6 +125,9 @@ export type SourceLoad = {
   inFlight: number;
   /** How many of the last CONN_BURST connections the server accepted are its. */
   recentConnections: number;
+  /** Its new connections, decayed exponentially over SOURCE_RATE_MS, as of `rateAt`. */
+  rate: number;
+  rateAt: number;
   /** The turn `turnRequests` counts in, and its requests read from sockets in that turn. */
   turn: number;
   turnRequests: number;
@@ -185,12 +193,13 @@ type Limits = Record<
   | 'CONN_BURST'
   | 'CONN_WINDOW_MS'
   | 'SOURCE_CONNECTIONS'
+  | 'SOURCE_RATE_MS'
   | 'MAX_SOURCES',
   number
 >;
 
 export function createLoadMonitor(clock: LoadClock = realClock, limits: Limits = OVERLOAD): LoadMonitor {
-  const newSource = (key: string): SourceLoad => ({ key, inFlight: 0, recentConnections: 0, turn: -1, turnRequests: 0 });
+  const newSource = (key: string): SourceLoad => ({ key, inFlight: 0, recentConnections: 0, rate: 0, rateAt: 0, turn: -1, turnRequests: 0 });
   const sources = new LRUCache<string, SourceLoad>({ max: limits.MAX_SOURCES });
   // Requests made in-process (tests) and connections without an address.
   const inProcess = newSource('in-process');
@@ -209,8 +218,10 @@ export function createLoadMonitor(clock: LoadClock = realClock, limits: Limits =
   const acceptedAt: number[] = new Array<number>(limits.CONN_BURST).fill(Number.NEGATIVE_INFINITY);
   const acceptedFrom: (SourceLoad | null)[] = new Array<SourceLoad | null>(limits.CONN_BURST).fill(null);
   let nextSlot = 0;
-  // Sources holding more than SOURCE_CONNECTIONS of the ring.
-  let stormSources = 0;
+  const rateNow = (s: SourceLoad, now: number) => s.rate * Math.exp((s.rateAt - now) / limits.SOURCE_RATE_MS);
+  /** A source that is (part of) the cause of a storm: more than its few of it, or connecting fast. */
+  const stormy = (s: SourceLoad, now: number) =>
+    s.recentConnections > limits.SOURCE_CONNECTIONS || rateNow(s, now) > limits.SOURCE_CONNECTIONS;
 
   let inFlight = 0;
   // Sources with requests in flight (the in-flight share is MAX_IN_FLIGHT divided among them).
@@ -253,10 +264,11 @@ export function createLoadMonitor(clock: LoadClock = realClock, limits: Limits =
           if (client.turnRequests > limits.SOURCE_REQUESTS_PER_TURN || fairArrivals > limits.TURN_MIN_REQUESTS) return 'busy-turn';
         }
         // The oldest of the last CONN_BURST connections came within the window: a storm. It is
-        // the storm of the sources that made more than their few of it, if there are any.
+        // the storm of the sources that made more than their few of it or connect fast, if any
+        // did; one of many devices connecting at once each is real load, and waits too.
         if (now - acceptedAt[nextSlot]! <= limits.CONN_WINDOW_MS) {
           const peer = !arrival ? inProcess : arrival.peer === arrival.client ? client : sourceOf(arrival.peer);
-          if (stormSources === 0 || peer.recentConnections > limits.SOURCE_CONNECTIONS) return 'connection-storm';
+          if (stormy(peer, now) || !acceptedFrom.some((s) => s !== null && stormy(s, now))) return 'connection-storm';
         }
       }
       if (inFlight >= limits.MAX_IN_FLIGHT) {
@@ -275,12 +287,15 @@ export function createLoadMonitor(clock: LoadClock = realClock, limits: Limits =
       if (--s.inFlight === 0) activeSources--;
     },
     connected(peer) {
+      const now = clock.now();
       const s = sourceOf(peer);
       const old = acceptedFrom[nextSlot];
-      if (old && old.recentConnections-- === limits.SOURCE_CONNECTIONS + 1) stormSources--;
-      if (++s.recentConnections === limits.SOURCE_CONNECTIONS + 1) stormSources++;
+      if (old) old.recentConnections--;
+      s.recentConnections++;
+      s.rate = rateNow(s, now) + 1;
+      s.rateAt = now;
       acceptedFrom[nextSlot] = s;
-      acceptedAt[nextSlot] = clock.now();
+      acceptedAt[nextSlot] = now;
       nextSlot = (nextSlot + 1) % limits.CONN_BURST;
     },
     inFlight: () => inFlight,

@@ -47,14 +47,13 @@ const SITE_POLICY = [
   `report-uri ${CSP_REPORT_PATH}`,
 ];
 
-/** JSON is never a document: an API answer opened in a tab or a frame may load and run nothing. */
-const API_POLICY = ["default-src 'none'", "frame-ancestors 'none'", `report-uri ${CSP_REPORT_PATH}`];
-
 /** One year with subdomains (issue 16 §7); no `preload`, which is a commitment for the domain's owner. */
 const HSTS = 'max-age=31536000; includeSubDomains';
 
-/** The defaults of Hono's secureHeaders, which app.ts used to set on the site alone. */
-const COMMON: [string, string][] = [
+export type HeaderList = readonly (readonly [string, string])[];
+
+/** The site's: the defaults of Hono's secureHeaders (app.ts used to set them on the site alone). */
+const SITE_HEADERS: [string, string][] = [
   ['Cross-Origin-Opener-Policy', 'same-origin'],
   ['Cross-Origin-Resource-Policy', 'same-origin'],
   ['Origin-Agent-Cluster', '?1'],
@@ -68,33 +67,37 @@ const COMMON: [string, string][] = [
   ['X-XSS-Protection', '0'],
 ];
 
-export type HeaderList = readonly (readonly [string, string])[];
-
-/** Sent over TLS only (see the policy's comment): the Reporting API and HSTS. */
-const TLS_EXTRA: [string, string][] = [
-  ['Reporting-Endpoints', `${REPORT_GROUP}="${CSP_REPORT_PATH}"`],
-  ['Strict-Transport-Security', HSTS],
-];
-
-function build(policy: string[], extra: [string, string][], tls: boolean): HeaderList {
-  // upgrade-insecure-requests only where HSTS is sent: on plain http it would send every
-  // subresource to an https port that may not exist.
-  const csp = (tls ? [...policy, `report-to ${REPORT_GROUP}`, 'upgrade-insecure-requests'] : policy).join('; ');
-  return [...COMMON, ['Content-Security-Policy', csp], ...extra, ...(tls ? TLS_EXTRA : [])];
-}
-
 /**
- * The API's answers are personal (a token, a result, a replica's rows) or cheap to recompute
- * (plans, banners, pages): none is worth the risk of a shared or disk cache keeping the first
- * kind, so every answer is no-store unless its route sets another Cache-Control. The client
+ * The API's (OWASP REST Security cheat sheet): JSON is never a document, so an answer opened in a
+ * tab or a frame may load and run nothing, is never sniffed into something else, and is not
+ * readable by another site's no-cors request. The headers that only matter for a page are left
+ * out, as every byte counts on a phone's connection.
+ *
+ * Cache-Control: the answers are personal (a token, a result, a replica's rows) or cheap to
+ * recompute (plans, banners, pages): none is worth the risk of a shared or disk cache keeping the
+ * first kind, so every answer is no-store unless its route sets another Cache-Control. The client
  * keeps what it needs offline in its own database, never in HTTP caches.
  */
-const API_EXTRA: [string, string][] = [['Cache-Control', 'no-store']];
+const API_HEADERS: [string, string][] = [
+  ['Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'"],
+  ['Cross-Origin-Resource-Policy', 'same-origin'],
+  ['Referrer-Policy', 'no-referrer'],
+  ['X-Content-Type-Options', 'nosniff'],
+  ['X-Frame-Options', 'DENY'],
+  ['Cache-Control', 'no-store'],
+];
 
-const SETS = {
-  site: { plain: build(SITE_POLICY, [], false), tls: build(SITE_POLICY, [], true) },
-  api: { plain: build(API_POLICY, API_EXTRA, false), tls: build(API_POLICY, API_EXTRA, true) },
+const site = (tls: boolean): HeaderList => {
+  // upgrade-insecure-requests only where HSTS is sent: on plain http it would send every
+  // subresource to an https port that may not exist.
+  const policy = tls ? [...SITE_POLICY, `report-to ${REPORT_GROUP}`, 'upgrade-insecure-requests'] : SITE_POLICY;
+  const list: [string, string][] = [...SITE_HEADERS, ['Content-Security-Policy', policy.join('; ')]];
+  if (tls) list.push(['Reporting-Endpoints', `${REPORT_GROUP}="${CSP_REPORT_PATH}"`], ['Strict-Transport-Security', HSTS]);
+  return list;
 };
+const api = (tls: boolean): HeaderList => (tls ? [...API_HEADERS, ['Strict-Transport-Security', HSTS]] : API_HEADERS);
+
+const SETS = { site: { plain: site(false), tls: site(true) }, api: { plain: api(false), tls: api(true) } };
 
 /** The site's Content-Security-Policy as sent over plain http (for tests and docs). */
 export const SITE_CSP = SITE_POLICY.join('; ');
