@@ -100,6 +100,10 @@ async function main() {
   // its user's alone.
   process.umask(0o077);
   const argv = process.argv.slice(2);
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.log(USAGE);
+    return;
+  }
   if (argv.some((a) => a === '--password' || a.startsWith('--password='))) {
     fail('the password is never taken from the command line (shell history and ps show it): type it at the prompt, pipe it on stdin, or use --generate-password', true);
   }

@@ -89,7 +89,7 @@ describe('the site', () => {
       expect(csp.get('connect-src'), url).toEqual(["'self'"]);
       expect(csp.get('manifest-src'), url).toEqual(["'self'"]);
       expect(csp.get('font-src'), url).toEqual(["'self'", 'data:']);
-      expect(csp.get('img-src'), url).toEqual(["'self'", 'data:', 'blob:', 'https:']);
+      expect(csp.get('img-src'), url).toEqual(["'self'", 'data:', 'https:']);
       // Mantine's run-time <style> elements and rich text's style attributes (documented choice).
       expect(csp.get('style-src'), url).toEqual(["'self'", "'unsafe-inline'"]);
       for (const [name, sources] of csp) {
@@ -161,6 +161,8 @@ describe('the API', () => {
       expect(res.headers.get('x-content-type-options'), what).toBe('nosniff');
       expect(res.headers.get('cache-control'), what).toBe('no-store');
       expect(res.headers.get('x-frame-options'), what).toBe('DENY');
+      // Not readable by another site's no-cors request (a <script src> or <img> pointing at it).
+      expect(res.headers.get('cross-origin-resource-policy'), what).toBe('same-origin');
       const csp = policy(res);
       expect(csp.get('default-src'), what).toEqual(["'none'"]);
       expect(csp.get('frame-ancestors'), what).toEqual(["'none'"]);
@@ -179,7 +181,8 @@ describe('HSTS', () => {
   });
 
   test('HSTS and upgrade-insecure-requests when TRUST_PROXY says TLS ends in front of us', async () => {
-    for (const headers of [{ 'x-forwarded-proto': 'https' }, {}, { 'x-forwarded-proto': 'https, http' }]) {
+    const cases: Record<string, string>[] = [{ 'x-forwarded-proto': 'https' }, {}, { 'x-forwarded-proto': 'https, http' }];
+    for (const headers of cases) {
       for (const url of ['/', '/api/health', '/sw.js']) {
         const res = await get(proxied, url, headers);
         expect(res.headers.get('strict-transport-security'), url).toBe('max-age=31536000; includeSubDomains');

@@ -291,7 +291,7 @@ describe('production seed and demo passwords (issue 16)', () => {
     }
   });
 
-  test('every demo account is found while its published password works, and none once they are changed or deleted', async () => {
+  test('every demo account is found while its published password works, and none once their passwords are changed', async () => {
     const h = await startHarness();
     try {
       const found = await findDemoLogins(h.deps.db);

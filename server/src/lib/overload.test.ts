@@ -121,8 +121,9 @@ describe('fair shedding per source (issue 16)', () => {
     const { clock, advance } = fakeClock();
     const m = createLoadMonitor(clock);
     m.connected('192.0.2.9');
-    // 60 connections from three addresses in turn: 5 or 6 of the last 16 each, but 20 each in no time.
-    for (let i = 0; i < 60; i++) m.connected(`203.0.113.${i % 3}`);
+    // Connections from three addresses in turn: 5 or 6 of the last 16 each, but more than
+    // SOURCE_CONNECTIONS_PER_S each in no time.
+    for (let i = 0; i < 3 * (OVERLOAD.SOURCE_CONNECTIONS_PER_S + 1); i++) m.connected(`203.0.113.${i % 3}`);
     for (let i = 0; i < 3; i++) expect(m.admit(true, from(`203.0.113.${i}`))).toBe('connection-storm');
     const learner = from('192.0.2.9');
     expect(m.admit(true, learner)).toBeNull();

@@ -80,12 +80,15 @@ export const OVERLOAD = {
    */
   CONN_BURST: 16,
   CONN_WINDOW_MS: 25,
-  /**
-   * Connections of one source among a storm's CONN_BURST that make it the storm's cause (a browser
-   * opens at most 6), or its rate of new connections over about a second (SOURCE_RATE_MS): a burst
-   * spread over a few addresses, within a share of the 16 each, is still theirs.
-   */
+  /** Connections of one source among a storm's CONN_BURST that make it the storm's cause (a browser opens at most 6). */
   SOURCE_CONNECTIONS: 6,
+  /**
+   * ...or new connections of one source per second (counted with an exponential decay over
+   * SOURCE_RATE_MS), so that a burst spread over a few addresses, within a share of the 16 each, is
+   * still theirs. A browser keeps its connections open; a client that opens one per request
+   * (no keep-alive) stays below at 10-20 requests a second. A storm is ~640 a second.
+   */
+  SOURCE_CONNECTIONS_PER_S: 32,
   SOURCE_RATE_MS: 1000,
   /**
    * Sources (client addresses) whose load is tracked, least recently seen forgotten first: the
@@ -193,6 +196,7 @@ type Limits = Record<
   | 'CONN_BURST'
   | 'CONN_WINDOW_MS'
   | 'SOURCE_CONNECTIONS'
+  | 'SOURCE_CONNECTIONS_PER_S'
   | 'SOURCE_RATE_MS'
   | 'MAX_SOURCES',
   number
@@ -219,9 +223,9 @@ export function createLoadMonitor(clock: LoadClock = realClock, limits: Limits =
   const acceptedFrom: (SourceLoad | null)[] = new Array<SourceLoad | null>(limits.CONN_BURST).fill(null);
   let nextSlot = 0;
   const rateNow = (s: SourceLoad, now: number) => s.rate * Math.exp((s.rateAt - now) / limits.SOURCE_RATE_MS);
+  const maxRate = (limits.SOURCE_CONNECTIONS_PER_S * limits.SOURCE_RATE_MS) / 1000;
   /** A source that is (part of) the cause of a storm: more than its few of it, or connecting fast. */
-  const stormy = (s: SourceLoad, now: number) =>
-    s.recentConnections > limits.SOURCE_CONNECTIONS || rateNow(s, now) > limits.SOURCE_CONNECTIONS;
+  const stormy = (s: SourceLoad, now: number) => s.recentConnections > limits.SOURCE_CONNECTIONS || rateNow(s, now) > maxRate;
 
   let inFlight = 0;
   // Sources with requests in flight (the in-flight share is MAX_IN_FLIGHT divided among them).

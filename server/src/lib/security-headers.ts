@@ -19,9 +19,9 @@ const REPORT_GROUP = 'csp';
  *   and rich text (questions, KaTeX's HTML output, static pages) carries style attributes that
  *   the sanitisers keep to a list of harmless properties. A nonce would not cover attributes and
  *   cannot work with an index.html the service worker serves from its cache.
- * - img-src https: data: blob:: banner images and images in rich text may live on any https host
+ * - img-src https: data:: banner images and images in rich text may live on any https host
  *   (the sanitiser upgrades http images to https); data: for inlined small images and raster
- *   images in rich text.
+ *   images in rich text. No blob:, which nothing makes.
  * - font-src data:: Vite inlines small font files as data URLs.
  * - connect-src, worker-src, manifest-src 'self': the API, the sync stream, the service worker and
  *   the manifest are all on this origin.
@@ -35,7 +35,7 @@ const SITE_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob: https:",
+  "img-src 'self' data: https:",
   "font-src 'self' data:",
   "connect-src 'self'",
   "worker-src 'self'",
