@@ -20,8 +20,8 @@ const envSchema = z.object({
   /** Sender address for e-mail sent through SMTP_URL. */
   MAIL_FROM: z.string().min(3).default('Pariksha Mitra <no-reply@localhost>'),
   /**
-   * A trusted proxy stands in front and TLS ends there: the first X-Forwarded-For address is the
-   * client IP, and responses get HSTS unless X-Forwarded-Proto says http (lib/security-headers).
+   * A trusted proxy stands in front and TLS ends there: the last X-Forwarded-For address (the one
+   * the proxy appended) is the client IP, and responses get HSTS unless X-Forwarded-Proto says http (lib/security-headers).
    */
   TRUST_PROXY: z.stringbool().default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

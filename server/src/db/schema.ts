@@ -475,7 +475,7 @@ export const pushToken = sqliteTable('push_token', {
   createdAt: createdAt(),
 });
 
-/** Counters of rate-limiter-flexible's Drizzle store (kept in the database, not in memory). */
+/** Rate-limit counters (lib/rate-limit.ts): one row per rule and key, spent by one conditional upsert, kept in the database so that instances share them. */
 export const rateLimit = sqliteTable('rate_limit', {
   key: text('key').primaryKey(),
   points: integer('points').notNull(),

@@ -63,7 +63,9 @@ export function parseBasic(c: Context): { user: string; pass: string } | null {
 
 export function clientIp(c: Context, trustProxy: boolean): string {
   if (trustProxy) {
-    const fwd = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+    // The last entry is the one our proxy appended (the address it saw); earlier entries are
+    // whatever the client sent, and a client choosing them could dodge every per-IP limit.
+    const fwd = c.req.header('x-forwarded-for')?.split(',').at(-1)?.trim();
     if (fwd) return fwd;
   }
   try {
