@@ -25,6 +25,8 @@ let clientDir: string;
 let plain: Server;
 /** The same app and database with TRUST_PROXY on (TLS ends at a proxy in front). */
 let proxied: Server;
+/** The TRUST_PROXY app itself, for bursts that must not look like a storm of new TCP connections. */
+let behindProxy: ReturnType<typeof createApp>;
 
 function listen(fetch: Parameters<typeof serveApp>[0]): Promise<Server> {
   return new Promise((resolve) => {
@@ -44,7 +46,7 @@ beforeAll(async () => {
   h = await startHarness();
   expect(serveClientFiles(h.app, clientDir)).toBe(true);
   plain = await listen(h.app.fetch);
-  const behindProxy = createApp({ ...h.deps, config: { ...h.deps.config, TRUST_PROXY: true } });
+  behindProxy = createApp({ ...h.deps, config: { ...h.deps.config, TRUST_PROXY: true } });
   expect(serveClientFiles(behindProxy, clientDir)).toBe(true);
   proxied = await listen(behindProxy.fetch);
 });
@@ -298,11 +300,16 @@ describe('the CSP report endpoint', () => {
     }
   });
 
-  test('reports are rate limited per address: of 80 parallel reports from one address exactly 60 are taken', async () => {
+  test('reports are rate limited per address: after 20 reports, of 60 parallel ones from that address exactly 40 are taken', async () => {
     const body = JSON.stringify(legacy);
-    const answers = await Promise.all(Array.from({ length: 80 }, () => report('10.0.0.4', 'application/csp-report', body)));
+    // Through the app without TCP: 80 new connections from one source at once would be a storm,
+    // which the load shedder (not the rate limit) refuses first (tests/security/load-shedding).
+    const send = () =>
+      behindProxy.request('/api/csp-report', { method: 'POST', headers: { 'content-type': 'application/csp-report', 'x-forwarded-for': '10.0.0.4' }, body });
+    for (let i = 0; i < 20; i++) expect((await send()).status).toBe(204);
+    const answers = await Promise.all(Array.from({ length: 60 }, send));
     const statuses = answers.map((r) => r.status);
-    expect(statuses.filter((s) => s === 204)).toHaveLength(60);
+    expect(statuses.filter((s) => s === 204)).toHaveLength(40);
     expect(statuses.filter((s) => s === 429)).toHaveLength(20);
     // Another address keeps its own budget.
     expect((await report('10.0.0.5', 'application/csp-report', body)).status).toBe(204);
