@@ -3,7 +3,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import type { TestSummaryDoc } from '../../sync-protocol/src/sync/test-summary';
+import { attemptDoc } from './attempt-doc';
 import { PROTOCOL_VERSION } from '../../sync-protocol/src/version';
 import { DEMO } from '../../server/src/test/harness';
 import { login, startServer } from './server-process';
@@ -40,20 +40,7 @@ describe('logs survive a crash', () => {
 
       // An attempt at a question set the server does not know: skipped with a warning
       // (modules/sync/sync.service.ts), the push itself answered 200.
-      const attempt: TestSummaryDoc = {
-        id: 'crash-test-attempt-0001',
-        qsid: 'no-such-question-set',
-        st: Date.now() - 60_000,
-        sfs: 0,
-        lsq: null,
-        index: 0,
-        selectedSection: null,
-        answers: {},
-        status: 'IN_PROGRESS',
-        submittedAt: null,
-        updatedAt: Date.now(),
-        _deleted: false,
-      };
+      const attempt = attemptDoc('crash-test-attempt-0001', { qsid: 'no-such-question-set', st: Date.now() - 60_000 });
       const status = await postHead(
         `${server.base}/api/sync/v1/test_summary/push`,
         { authorization: `Bearer ${signIn.body.token as string}`, 'x-sync-protocol': PROTOCOL_VERSION },

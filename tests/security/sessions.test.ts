@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { attemptDoc } from './attempt-doc';
 import { and, eq, isNull } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MSG } from '../../sync-protocol/src/messages';
 import { SESSION_TOKEN_HEADER } from '../../sync-protocol/src/session';
-import type { TestSummaryDoc } from '../../sync-protocol/src/sync/test-summary';
 import { PROTOCOL_VERSION } from '../../sync-protocol/src/version';
 import { person, session } from '../../server/src/db/schema';
 import { JWT_AUDIENCE, JWT_ISSUER } from '../../server/src/lib/jwt';
@@ -37,7 +37,7 @@ const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1] ?
 
 const me = (token: string) => h.request('GET', '/Person', { token });
 const pull = (token: string) => h.request('GET', '/sync/v1/test_summary/pull?rev=0&limit=10', { token, headers: V });
-const push = (token: string) => h.request('POST', '/sync/v1/test_summary/push', { token, headers: V, body: [{ newDocumentState: attemptDoc(), assumedMasterState: null }] });
+const push = (token: string) => h.request('POST', '/sync/v1/test_summary/push', { token, headers: V, body: [{ newDocumentState: attemptDoc(`attempt-${randomUUID()}`), assumedMasterState: null }] });
 
 async function stream(token: string): Promise<number> {
   const ac = new AbortController();
@@ -47,23 +47,6 @@ async function stream(token: string): Promise<number> {
   return res.status;
 }
 
-function attemptDoc(): TestSummaryDoc {
-  const now = Date.now();
-  return {
-    id: `attempt-${randomUUID()}`,
-    qsid: 'qs-practice-gk',
-    st: now,
-    sfs: 0,
-    lsq: null,
-    index: 0,
-    selectedSection: null,
-    answers: {},
-    status: 'IN_PROGRESS',
-    submittedAt: null,
-    updatedAt: now,
-    _deleted: false,
-  };
-}
 
 /** Refused on the API and on every sync route (pull, push, stream), with the session message. */
 async function expectRefusedEverywhere(token: string) {

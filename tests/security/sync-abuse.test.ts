@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MSG } from '../../sync-protocol/src/messages';
 import type { TestSummaryDoc } from '../../sync-protocol/src/sync/test-summary';
+import { attemptDoc } from './attempt-doc';
 import { PROTOCOL_VERSION } from '../../sync-protocol/src/version';
 import { attempt, person, questionSet } from '../../server/src/db/schema';
 import { nextRev } from '../../server/src/lib/revision';
@@ -36,23 +37,7 @@ const bytes = (answers: unknown) => Buffer.byteLength(JSON.stringify(answers));
 let seq = 0;
 function doc(over: Partial<TestSummaryDoc> = {}): TestSummaryDoc {
   seq++;
-  const now = Date.now();
-  return {
-    id: `sync-abuse-${seq.toString().padStart(4, '0')}`,
-    qsid: 'qs-practice-gk',
-    st: now,
-    sfs: 0,
-    lsq: null,
-    index: 0,
-    selectedSection: null,
-    answers: {},
-    status: 'IN_PROGRESS',
-    submittedAt: null,
-    elapsed: 0,
-    updatedAt: now,
-    _deleted: false,
-    ...over,
-  };
+  return attemptDoc(`sync-abuse-${seq.toString().padStart(4, '0')}`, { elapsed: 0, ...over });
 }
 
 /** A live stream read event by event: the next data event, or 'ended' when the server closed it. */
