@@ -22,7 +22,7 @@ import { buildRequest, RawConnection } from './raw-http';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // The servers' V8 flags as npm start gives them.
-const child = fork(path.join(here, 'bench-sync-servers.ts'), [], { execArgv: [...SERVER_NODE_FLAGS, '--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+const child = fork(path.join(here, 'bench-sync-servers.ts'), [], { execArgv: [...SERVER_NODE_FLAGS, '--import', 'tsx', ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [])], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
 type Ready = { ports: { app: number; bare: number }; tokens: string[]; learnerToken: string };
 const ready = await new Promise<Ready>((resolve, reject) => {
   child.on('message', (m: { ready?: boolean } & Partial<Ready>) => {
@@ -120,10 +120,10 @@ try {
     let errors = 0;
     const end = performance.now() + seconds * 1000;
     let i = 0;
-    const worker = async () => {
+    const worker = async (_: unknown, w: number) => {
+      const headers = headersOf(w);
       while (performance.now() < end) {
-        const k = i++;
-        const r = await send(url, { method: 'POST', headers: headersOf(k), body: JSON.stringify(makeBody(k)) });
+        const r = await send(url, { method: 'POST', headers, body: JSON.stringify(makeBody(i++)) });
         if (r.status === 200) n += 20;
         else errors++;
       }
@@ -151,10 +151,10 @@ try {
     _deleted: false,
   });
   const batch = () => Array.from({ length: 20 }, () => ({ newDocumentState: attempt('IN_PROGRESS'), assumedMasterState: null }));
-  // Each batch comes from the next of the storm's learners: one learner pushing for a minute would
-  // pass the per-person storage quota (issue 16), which no real learner meets.
+  // Each of the 10 connections pushes as a learner of its own: one learner pushing for a minute
+  // would pass the per-person storage quota (issue 16), which no real learner meets.
   const learnerAuth = ready.tokens.map((token) => ({ ...H, authorization: `Bearer ${token}` }));
-  const runApp = () => pushRate(`${app}/api/sync/v1/test_summary/push`, (k) => learnerAuth[k % learnerAuth.length]!, batch, SECONDS);
+  const runApp = () => pushRate(`${app}/api/sync/v1/test_summary/push`, (w) => learnerAuth[w % learnerAuth.length]!, batch, SECONDS);
   const runBare = () => pushRate(`${bare}/bare/push`, () => H, batch, SECONDS);
   // One short warm-up each (JIT, SQLite caches), then rounds that alternate which server goes
   // first, so that a drift of the machine's speed does not favour one side.

@@ -151,12 +151,14 @@ function preparePush(db: DB) {
     // The quota is one conditional write in the push's transaction (CONVENTIONS rule 12): a push
     // that shrinks the answers always passes; one that grows them only while the total stays
     // within the quota. RETURNING nothing means refused.
-    charge: db
-      .update(person)
-      .set({ storageBytes: sql`max(${person.storageBytes} + ${sql.placeholder('n')}, 0)` })
-      .where(and(eq(person.id, sql.placeholder('id')), sql`(${sql.placeholder('n')} <= 0 or ${person.storageBytes} + ${sql.placeholder('n')} <= ${sql.placeholder('quota')})`))
-      .returning({ storageBytes: person.storageBytes })
-      .prepare(),
+    // Run by better-sqlite3 directly (lib/raw-statement): one row changed means charged.
+    charge: rawStatement(
+      db,
+      db
+        .update(person)
+        .set({ storageBytes: sql`max(${person.storageBytes} + ${sql.placeholder('n')}, 0)` })
+        .where(and(eq(person.id, sql.placeholder('id')), sql`(${sql.placeholder('n')} <= 0 or ${person.storageBytes} + ${sql.placeholder('n')} <= ${sql.placeholder('quota')})`)),
+    ),
     insert: (row: Row) => insert.run(encode(row)),
     update: (row: Row) => update.run(encode(row)),
     revs: revsOf(db),
@@ -273,7 +275,7 @@ export async function pushTestSummaries(
       // A later row of the same batch compares against this state.
       masters.set(saved.id, saved);
     }
-    if (grown !== 0 && !q.charge.get({ id: me.id, n: grown, quota: STORAGE_QUOTA_BYTES })) {
+    if (grown !== 0 && q.charge.run({ id: me.id, n: grown, quota: STORAGE_QUOTA_BYTES }).changes !== 1) {
       throw new AppError('PAYLOAD_TOO_LARGE', MSG.storageFull);
     }
     const revs = q.revs(inserts.length + updates.length);
