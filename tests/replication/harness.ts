@@ -16,6 +16,7 @@ import { JWT_AUDIENCE, JWT_ISSUER } from '../../server/src/lib/jwt';
 import { type Harness, startHarness } from '../../server/src/test/harness';
 import { COLLECTIONS, type CollectionName } from '../../sync-protocol/src/sync/envelopes';
 import type { TestSummaryDoc } from '../../sync-protocol/src/sync/test-summary';
+import { attemptDoc } from '../attempt-doc';
 import { PROTOCOL_VERSION } from '../../sync-protocol/src/version';
 
 /**
@@ -235,21 +236,8 @@ export const PRACTICE_QUESTIONS = ['q-gk-001', 'q-gk-003', 'q-gk-005', 'q-gk-008
 
 /** A new attempt at a published practice set, as the test page writes it. */
 export function newAttempt(id: string, patch: Partial<Omit<TestSummaryDoc, '_deleted'>> = {}): Omit<TestSummaryDoc, '_deleted'> {
-  const now = Date.now();
-  return {
-    id,
-    qsid: 'qs-practice-gk',
-    st: now,
-    sfs: 0,
-    lsq: null,
-    index: 0,
-    selectedSection: null,
-    answers: {},
-    status: 'IN_PROGRESS',
-    submittedAt: null,
-    updatedAt: now,
-    ...patch,
-  };
+  const { _deleted: _, ...doc } = attemptDoc(id, patch);
+  return doc;
 }
 
 /** Answers one question of an attempt on a device, as the test page does (a new updatedAt). */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { attemptDoc } from './attempt-doc';
+import { attemptDoc } from '../attempt-doc';
 import { and, eq, isNull } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MSG } from '../../sync-protocol/src/messages';
 import type { TestSummaryDoc } from '../../sync-protocol/src/sync/test-summary';
-import { attemptDoc } from './attempt-doc';
+import { attemptDoc } from '../attempt-doc';
 import { PROTOCOL_VERSION } from '../../sync-protocol/src/version';
 import { attempt, person, questionSet } from '../../server/src/db/schema';
 import { nextRev } from '../../server/src/lib/revision';
