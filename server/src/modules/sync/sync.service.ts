@@ -159,8 +159,10 @@ function preparePush(db: DB) {
         .set({ storageBytes: sql`max(${person.storageBytes} + ${sql.placeholder('n')}, 0)` })
         .where(and(eq(person.id, sql.placeholder('id')), sql`(${sql.placeholder('n')} <= 0 or ${person.storageBytes} + ${sql.placeholder('n')} <= ${sql.placeholder('quota')})`)),
     ),
-    insert: (row: Row) => insert.run(encode(row)),
-    update: (row: Row) => update.run(encode(row)),
+    // `answersJson` is the row's answers as stored, already written once to count their bytes
+    // for the quota: an attempt's answers are ~8 kB of JSON, and encoding them twice showed.
+    insert: (row: Row, answersJson: string) => insert.run({ ...encode({ ...row, answers: null as unknown as Row['answers'] }), answers: answersJson }),
+    update: (row: Row, answersJson: string) => update.run({ ...encode({ ...row, answers: null as unknown as Row['answers'] }), answers: answersJson }),
     revs: revsOf(db),
   };
 }
@@ -213,6 +215,7 @@ export async function pushTestSummaries(
     type Row = typeof attempt.$inferSelect;
     const inserts: Row[] = [];
     const updates: Row[] = [];
+    const answersJsonOf = new Map<Row, string>();
     let grown = 0;
     for (const row of rows) {
       const next = row.newDocumentState;
@@ -270,7 +273,9 @@ export async function pushTestSummaries(
         deleted: next._deleted,
         rev: 0,
       };
-      grown += answerBytes(saved.answers) - (masterRow ? answerBytes(masterRow.answers) : 0);
+      const answersJson = JSON.stringify(saved.answers);
+      answersJsonOf.set(saved, answersJson);
+      grown += Buffer.byteLength(answersJson) - (masterRow ? answerBytes(masterRow.answers) : 0);
       (masterRow ? updates : inserts).push(saved);
       // A later row of the same batch compares against this state.
       masters.set(saved.id, saved);
@@ -281,8 +286,8 @@ export async function pushTestSummaries(
     const revs = q.revs(inserts.length + updates.length);
     [...inserts, ...updates].forEach((r, i) => (r.rev = revs[i]!));
     // New attempts first: a later row of the batch with the same id became an update.
-    for (const r of inserts) q.insert(r);
-    for (const r of updates) q.update(r);
+    for (const r of inserts) q.insert(r, answersJsonOf.get(r)!);
+    for (const r of updates) q.update(r, answersJsonOf.get(r)!);
     changed = inserts.length + updates.length > 0;
     for (const r of new Map([...inserts, ...updates].map((x) => [x.id, x])).values()) {
       if (r.status === 'SUBMITTED' && !r.deleted) {
