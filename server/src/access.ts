@@ -103,6 +103,13 @@ export const ACCESS = {
   // in registration order, so results/routes and the static /question/… paths are registered
   // before /question/:id.
   'GET /question/getQuestionsCount': ['QUESTION_EDITOR'],
+  // Issue 17: review, history and restore of questions; a set's preview (drafts included).
+  'PATCH /question/updateStatus': ['QUESTION_EDITOR'],
+  'GET /question/getQuestionHistory/:id': ['QUESTION_EDITOR'],
+  'POST /question/restoreQuestionVersion': ['QUESTION_EDITOR'],
+  'GET /question/previewQuestionSet/:id': ['QUESTION_EDITOR'],
+  // Images of questions (issue 17 §2): uploaded by editors; served as static files under /media.
+  'POST /media': ['QUESTION_EDITOR'],
   'GET /question/getQuestionSetList': 'optional',
   'GET /question/getQuestionSet/:id': 'optional',
   'PATCH /question/updateQuestionSet': ['QUESTION_EDITOR'],

@@ -98,6 +98,18 @@ export const MSG = {
   questionSetNotConfigured: 'Question set not configured',
   unknownQuestion: 'Question does not exist:',
   unknownTag: 'Tag does not exist:',
+  // Issue 17: review, history, versions, images.
+  rejectReasonRequired: 'Give a reason for rejecting the question',
+  statusNotAllowed: 'The question cannot move to this status from its current one',
+  questionStatusUpdated: 'Question status updated successfully',
+  questionNotApproved: 'Only approved questions can go into a published set:',
+  questionInPublishedSet: 'This question is in a published set and must stay approved:',
+  setTakenNewVersion: 'Learners have taken this set. Saving these changes makes a new version; their results keep the version they were scored against.',
+  versionNotFound: 'Version not found',
+  versionRestored: 'Version restored successfully',
+  imageUploaded: 'Image uploaded successfully',
+  imageTooLarge: 'The image is larger than 1 MB',
+  imageType: 'Only PNG, JPEG or WebP images can be uploaded',
   // results
   testSubmitted: 'Test submitted successfully',
   resultNotFound: 'No result found for this question set',

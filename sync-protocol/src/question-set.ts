@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { idSchema } from './common';
 
 const marks = z.number().min(0).max(100_000);
+
+/** Spec §3: the question-set language list is Hindi and Marathi (English is always there). */
+export const SET_LANGUAGES = ['hi', 'mr'] as const;
 const negative = z.number({ error: 'Negative marking should be a positive number' }).min(0, {
   error: 'Negative marking should be a positive number',
 });
@@ -107,6 +110,14 @@ export const questionSetBase = z.strictObject({
   sections: namedParts(sectionSchema).default({}),
   /** Publish time in minutes since the Unix epoch. */
   pts: z.number().int().min(0),
+  /**
+   * A draft is saved but never published (issue 17 §7): it may hold questions that are not yet
+   * approved and can be previewed by editors. Publishing (draft false) needs every question
+   * APPROVED. Sets saved before drafts existed are not drafts.
+   */
+  draft: z.boolean().default(false),
+  /** Languages besides English the set is offered in (spec §3 Question-set language list). */
+  langs: z.array(z.enum(SET_LANGUAGES)).max(SET_LANGUAGES.length).default([]),
 });
 
 type SetShape = z.infer<typeof questionSetBase>;
@@ -175,7 +186,18 @@ export type QuestionSet = z.infer<typeof questionSetSchema>;
  * PATCH /api/question/updateQuestionSet: a set without `id` is created, one with an id updated
  * (the whole set is sent, as the editor's form holds it).
  */
-export const questionSetSaveSchema = questionSetBase.extend({ id: idSchema.optional() }).superRefine(checkSet).transform(normalise);
+export const questionSetSaveSchema = questionSetBase
+  .extend({
+    id: idSchema.optional(),
+    /**
+     * The editor's yes to "learners have taken this set": a save that changes the questions or
+     * marks of a set with results is refused (409, MSG.setTakenNewVersion) unless this is true;
+     * it then makes a new version and results keep the one they were scored against.
+     */
+    newVersion: z.boolean().optional(),
+  })
+  .superRefine(checkSet)
+  .transform(normalise);
 export type QuestionSetSave = z.input<typeof questionSetSaveSchema>;
 
 /** GET /api/question/getQuestionSetList?l&o (all sets when no page is asked for). */
@@ -186,3 +208,15 @@ export const questionSetListQuerySchema = z.strictObject({
 
 /** Default exam time when a set has no duration (spec §9). */
 export const DEFAULT_EXAM_SECONDS = 5400;
+
+/**
+ * A set as the editor API answers it (getQuestionSet, getQuestionSetList, save): the stored
+ * fields plus publication state, `version` and `taken` (how many results it has).
+ */
+export type QuestionSetView = QuestionSet & {
+  published: boolean;
+  version: number;
+  taken: number;
+  createdAt: number;
+  updatedAt: number;
+};

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from './common';
+import { MSG } from './messages';
 import { tidSchema } from './tag';
 
 /** Question types (spec §9): single choice, multiple choice, fill in the blank, subjective. */
@@ -9,7 +10,32 @@ export type QuestionType = z.infer<typeof questionTypeSchema>;
 
 /** Difficulty '1' very easy … '5' very difficult, default '3'. */
 export const difficultySchema = z.enum(['1', '2', '3', '4', '5']);
-export const QUESTION_STATUSES = ['PENDING', 'APPROVED', 'REJECTED'] as const;
+/**
+ * Review states (issue 17 §7): a new question is PENDING; a reviewer marks it REVIEWED, then
+ * APPROVED, or REJECTED with a reason. Only APPROVED questions go into a published set.
+ */
+export const QUESTION_STATUSES = ['PENDING', 'REVIEWED', 'APPROVED', 'REJECTED'] as const;
+export const questionStatusSchema = z.enum(QUESTION_STATUSES);
+export type QuestionStatus = z.infer<typeof questionStatusSchema>;
+
+/**
+ * Which status may follow which (the same status is always allowed: a save that leaves it).
+ * APPROVED only after REVIEWED; anything may go back to PENDING or be REJECTED; a REJECTED
+ * question goes back to PENDING before it is reviewed again. A new question starts as if it were
+ * PENDING.
+ */
+export const STATUS_NEXT: Record<QuestionStatus, readonly QuestionStatus[]> = {
+  PENDING: ['PENDING', 'REVIEWED', 'REJECTED'],
+  REVIEWED: ['REVIEWED', 'PENDING', 'APPROVED', 'REJECTED'],
+  APPROVED: ['APPROVED', 'PENDING', 'REJECTED'],
+  REJECTED: ['REJECTED', 'PENDING'],
+};
+export function canMoveStatus(from: QuestionStatus, to: QuestionStatus): boolean {
+  return STATUS_NEXT[from].includes(to);
+}
+
+/** Size limit of a rejection reason. */
+export const REASON_MAX = 500;
 
 export const QUESTION_MSG = {
   correctAnswerMissing: 'Correct answer is missing.',
@@ -41,8 +67,10 @@ const questionBase = z.strictObject({
   s: tidSchema.nullable().optional(),
   t: z.array(tidSchema).max(20).default([]),
   e: z.array(tidSchema).max(20).default([]),
-  st: z.enum(QUESTION_STATUSES).default('PENDING'),
+  st: questionStatusSchema.default('PENDING'),
   trans: z.record(z.string().regex(/^[a-z]{2}$/), questionTransSchema).default({}),
+  /** Why the question was rejected: required with st REJECTED, dropped with any other status. */
+  reason: z.string().trim().max(REASON_MAX).nullable().optional(),
 });
 
 /**
@@ -86,6 +114,10 @@ function checkQuestion(v: z.infer<typeof questionBase>, ctx: z.RefinementCtx) {
   } else if (keys.length > 0) {
     ctx.addIssue({ code: 'custom', message: 'Only multiple-choice questions have options', path: ['ops'] });
   }
+  if (v.st === 'REJECTED' && !v.reason) {
+    ctx.addIssue({ code: 'custom', message: MSG.rejectReasonRequired, path: ['reason'] });
+    return;
+  }
   for (const [lang, tr] of Object.entries(v.trans)) {
     const tk = Object.keys(tr.ops);
     if (tk.length !== keys.length || tk.some((k) => !keys.includes(k))) {
@@ -124,7 +156,13 @@ const questionFilters = {
   e: commaList(tidSchema, 50),
   qt: commaList(questionTypeSchema, 4),
   d: commaList(difficultySchema, 5),
-  st: commaList(z.enum(QUESTION_STATUSES), 3),
+  st: commaList(questionStatusSchema, 4),
+  /**
+   * Text search over the question, its options and answers in every language, markup ignored:
+   * every word given must occur (three characters or more match anywhere in a word, through a
+   * trigram index; shorter words match as substrings too).
+   */
+  search: z.string().trim().max(200).optional(),
 };
 
 /**
@@ -143,3 +181,41 @@ export type QuestionListQuery = z.output<typeof questionListQuerySchema>;
 
 /** GET /api/question/getQuestionsCount with the list's filters → `{ success, count }`. */
 export const questionCountQuerySchema = z.strictObject({ qids: commaList(idSchema, 1000), ...questionFilters });
+
+/** PATCH /api/question/updateStatus {id, st, reason}: a review step (STATUS_NEXT). */
+export const questionStatusUpdateSchema = z
+  .strictObject({ id: idSchema, st: questionStatusSchema, reason: z.string().trim().max(REASON_MAX).nullable().optional() })
+  .refine((v) => v.st !== 'REJECTED' || Boolean(v.reason), { message: MSG.rejectReasonRequired, path: ['reason'] });
+
+/** POST /api/question/restoreQuestionVersion {id, version}: the content of that version becomes a new version. */
+export const questionRestoreSchema = z.strictObject({ id: idSchema, version: z.number().int().min(1) });
+
+/** What a version holds: the question's fields as saved (no id, no times). */
+export type QuestionVersionData = Omit<Question, 'id'>;
+
+/**
+ * GET /api/question/getQuestionHistory/{id} → `{ success, data: QuestionVersionEntry[] }`, newest
+ * first. `action` is CREATE, UPDATE, STATUS or RESTORE (RESTORE names the version restored in
+ * `restoredFrom`).
+ */
+export type QuestionVersionEntry = {
+  version: number;
+  action: 'CREATE' | 'UPDATE' | 'STATUS' | 'RESTORE';
+  actor: { id: string | null; name: string | null };
+  createdAt: number;
+  restoredFrom?: number;
+  data: QuestionVersionData;
+};
+
+/**
+ * A question as the editor API answers it (GET /question/{id}, the list, POST/PATCH responses):
+ * the stored fields plus `version`, times and who wrote it. `sets` (editors only, single
+ * question and list) names the live sets that hold it, with whether each is published.
+ */
+export type QuestionView = Question & {
+  version: number;
+  createdAt: number;
+  updatedAt: number;
+  createdBy: string | null;
+  updatedBy: string | null;
+};

@@ -179,12 +179,70 @@ export const question = sqliteTable(
     e: json<string[]>('e').notNull(),
     st: text('st').notNull().default('PENDING'),
     trans: json<Record<string, { q: string; ops: Record<string, string>; ca: string[] }>>('trans').notNull(),
+    /** Why a reviewer rejected the question (status REJECTED); null otherwise. */
+    reason: text('reason'),
+    /** Version number: 1 when created, +1 with every save, status change or restore (question_version). */
+    version: integer('version').notNull().default(1),
     createdBy: text('created_by').references(() => person.id, { onDelete: 'set null' }),
+    updatedBy: text('updated_by').references(() => person.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: integer('updated_at').notNull(),
     ...replicated(),
   },
-  (t) => [index('question_s_idx').on(t.s), uniqueIndex('question_rev_idx').on(t.rev)],
+  (t) => [
+    index('question_s_idx').on(t.s),
+    uniqueIndex('question_rev_idx').on(t.rev),
+    index('question_list_idx').on(t.deleted, t.createdAt, t.id),
+    index('question_st_idx').on(t.st),
+  ],
+);
+
+/** Every version of every question (issue 17 §7: history, readable diffs, restore). */
+export const questionVersion = sqliteTable(
+  'question_version',
+  {
+    questionId: text('question_id')
+      .notNull()
+      .references(() => question.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    /** The question as it was saved in this version (questionView without ids and times). */
+    data: json<Record<string, unknown>>('data').notNull(),
+    /** CREATE, UPDATE, STATUS or RESTORE. */
+    action: text('action').notNull(),
+    actorId: text('actor_id').references(() => person.id, { onDelete: 'set null' }),
+    /** Actor's name at the time, kept when the actor is later deleted. */
+    actorName: text('actor_name'),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.questionId, t.version] })],
+);
+
+/**
+ * A question's words without markup (question, options and answers, every language): what the
+ * list's text search reads. The full-text index question_fts (trigram tokenizer, so that any
+ * three characters of Hindi or English match) is an external-content FTS5 table over `body`,
+ * kept up to date by triggers (raw SQL in migration 0007). Its own integer key, because the
+ * rowid of `question` (a text-keyed table) is not stable across VACUUM.
+ */
+export const questionSearch = sqliteTable('question_search', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  questionId: text('question_id')
+    .notNull()
+    .unique()
+    .references(() => question.id, { onDelete: 'cascade' }),
+  body: text('body').notNull(),
+});
+
+/** Which tags (groups c, s, t, e) a question carries: the list filters read this, not the JSON. */
+export const questionTag = sqliteTable(
+  'question_tag',
+  {
+    tid: text('tid').notNull(),
+    questionId: text('question_id')
+      .notNull()
+      .references(() => question.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.tid, t.questionId] }), index('question_tag_q_idx').on(t.questionId)],
 );
 
 export type SectionRow = {
@@ -225,12 +283,39 @@ export const questionSet = sqliteTable(
     publishedAt: integer('published_at'),
     /** Revision of the set's `qs_detail` document: bumped when the set or one of its questions changes. */
     detailRev: integer('detail_rev').notNull().default(0),
+    /** A draft is never published, whatever `pts` says (issue 17 §7: drafts can be previewed). */
+    draft: integer('draft', { mode: 'boolean' }).notNull().default(false),
+    /** Languages besides English the set is offered in (spec §3: hi and mr). */
+    langs: json<string[]>('langs')
+      .notNull()
+      .default(sql`'[]'`),
+    /**
+     * Version of the set's questions and marks: +1 when an editor changes them after learners
+     * have taken the set (question_set_version keeps the earlier ones; results name theirs).
+     */
+    version: integer('version').notNull().default(1),
     createdBy: text('created_by').references(() => person.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: integer('updated_at').notNull(),
     ...replicated(),
   },
   (t) => [uniqueIndex('question_set_rev_idx').on(t.rev), index('question_set_detail_rev_idx').on(t.detailRev)],
+);
+
+/** Earlier versions of a set's questions and marks (issue 17 §5), as results were scored against them. */
+export const questionSetVersion = sqliteTable(
+  'question_set_version',
+  {
+    setId: text('set_id')
+      .notNull()
+      .references(() => questionSet.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    /** The set as it was (setView), with `qv`: each question's version at that time. */
+    data: json<Record<string, unknown>>('data').notNull(),
+    actorId: text('actor_id').references(() => person.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.setId, t.version] })],
 );
 
 /** A learner's attempt at a set (spec store `test_summary`); the id is chosen by the client. */
@@ -297,6 +382,15 @@ export const examResult = sqliteTable(
      * (issue 16 §2: the rank of a mock test is decided by each learner's first attempt).
      */
     practice: integer('practice', { mode: 'boolean' }).notNull().default(false),
+    /** The version of the set this result was scored against (question_set.version then). */
+    setVersion: integer('set_version').notNull().default(1),
+    /**
+     * Each question's version when the result was scored: the result shows the questions as
+     * they were then (question_version), not as an editor changed them later.
+     */
+    qv: json<Record<string, number>>('qv')
+      .notNull()
+      .default(sql`'{}'`),
     /** Answers awaiting an editor's evaluation (subjective questions). */
     pending: integer('pending').notNull().default(0),
     /**

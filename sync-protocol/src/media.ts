@@ -1,0 +1,11 @@
+/**
+ * Images in questions (issue 17 §2): POST /api/media with the image's bytes as the body (any
+ * Content-Type; the type is decided by the bytes) → `{ success, url }`, `url` being
+ * `/media/<sha256>.<ext>`, served with a year's cache lifetime. PNG, JPEG and WebP up to 1 MiB.
+ */
+export const MEDIA_MAX_BYTES = 1_048_576;
+export const MEDIA_TYPES = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' } as const;
+export type MediaExt = keyof typeof MEDIA_TYPES;
+/** An address of an uploaded image, as stored in rich text. */
+export const MEDIA_URL = /^\/media\/[0-9a-f]{64}\.(png|jpg|webp)$/;
+export type MediaUploadResponse = { success: true; url: string; msg: string };
