@@ -4,6 +4,7 @@ import { matchRoutes, type RouteObject, useLocation, useRoutes } from 'react-rou
 import { RootLayout } from './layout/root-layout';
 import { RequireAuth } from './require-auth';
 import { ADMIN_MENU, type AdminMenuKey } from '../features/admin/lib/menu';
+import { PreviewProvider, type Previews } from '../components/preview-context';
 
 /**
  * Routes of spec §2, in react-router's declarative mode (`<BrowserRouter>` + `useRoutes`).
@@ -51,8 +52,15 @@ const BannersPage = lazy(() => import('../features/admin/components/banners-page
 const ContactMessagesPage = lazy(() => import('../features/admin/components/contact-messages-page'));
 const TransactionReportPage = lazy(() => import('../features/admin/components/transaction-report-page'));
 const GlobalEarningReportPage = lazy(() => import('../features/admin/components/global-earning-report-page'));
-/** The guarded areas' landing: loaded only once the guard lets the user in. */
-const AreaPage = lazy(() => import('./area-page'));
+// Authoring (issue 17): loaded only once the guard lets an editor in.
+const QuestionEditorPage = lazy(() => import('../features/authoring/editor/question-editor-page'));
+const QuestionListPage = lazy(() => import('../features/authoring/list/question-list-page'));
+const QuestionSetPage = lazy(() => import('../features/authoring/sets/question-set-page'));
+/** The test screen's previews, lent to authoring (components/preview-context). */
+const previews: Previews = {
+  QuestionPreview: lazy(() => import('../features/exams/components/question-preview')),
+  SetPreview: lazy(() => import('../features/exams/components/set-preview-dialog')),
+};
 /** TanStack Query's provider, around every screen but the home page (bundle budget). */
 const QueryLayout = lazy(() => import('./query-layout'));
 
@@ -135,19 +143,24 @@ export const routes: RouteObject[] = [
             ),
             handle: { title: 'titles.examList' },
           },
-          ...(['question-editor', 'question-list', 'question-set', 'question-set/:id'] as const).map((path) => ({
+          // Authoring (issue 17): the editor's screens, loaded only on these routes.
+          ...(
+            [
+              ['question-editor', QuestionEditorPage, 'titles.questionEditor'],
+              ['question-list', QuestionListPage, 'titles.questionList'],
+              ['question-set', QuestionSetPage, 'titles.questionSet'],
+              ['question-set/:id', QuestionSetPage, 'titles.questionSet'],
+            ] as const
+          ).map(([path, Page, title]) => ({
             path,
             element: (
               <RequireAuth permissions={['QUESTION_EDITOR']}>
-                <AreaPage
-                  area={path === 'question-editor' ? 'questionEditor' : path === 'question-list' ? 'questionList' : 'questionSet'}
-                  title={path === 'question-editor' ? 'questionEditor' : path === 'question-list' ? 'questionList' : 'questionSet'}
-                />
+                <PreviewProvider value={previews}>
+                  <Page />
+                </PreviewProvider>
               </RequireAuth>
             ),
-            handle: {
-              title: path === 'question-editor' ? 'titles.questionEditor' : path === 'question-list' ? 'titles.questionList' : 'titles.questionSet',
-            },
+            handle: { title },
           })),
           {
             // Spec §2 Admin area: the admin route needs SHOP_EDITOR; each child adds its own

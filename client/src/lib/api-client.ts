@@ -47,7 +47,9 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
   const url = new URL(`/api${path}`, window.location.origin);
   for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
   const headers: Record<string, string> = { accept: 'application/json' };
-  if (opts.body !== undefined) headers['content-type'] = 'application/json';
+  // A Blob (an uploaded image) goes as its bytes; anything else as JSON.
+  const isBlob = typeof Blob !== 'undefined' && opts.body instanceof Blob;
+  if (opts.body !== undefined) headers['content-type'] = isBlob ? (opts.body as Blob).type || 'application/octet-stream' : 'application/json';
   let sentToken: string | undefined;
   if (opts.basic) headers.authorization = `Basic ${toBase64(`${opts.basic.user}:${opts.basic.pass}`)}`;
   else if (!opts.skipAuth) {
@@ -60,7 +62,7 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
     res = await fetch(url, {
       method: opts.method ?? 'GET',
       headers,
-      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      body: opts.body === undefined ? undefined : isBlob ? (opts.body as Blob) : JSON.stringify(opts.body),
     });
   } catch {
     stop();

@@ -7,6 +7,8 @@ import type adminDashboard from '../locales/en/admin-dashboard.json';
 import type adminShop from '../locales/en/admin-shop.json';
 import type adminUsers from '../locales/en/admin-users.json';
 import type auth from '../locales/en/auth.json';
+import type authoringBank from '../locales/en/authoring-bank.json';
+import type authoringEditor from '../locales/en/authoring-editor.json';
 import type common from '../locales/en/common.json';
 import type contact from '../locales/en/contact.json';
 import type exam from '../locales/en/exam.json';
@@ -37,6 +39,8 @@ declare module 'i18next' {
       'admin-dashboard': typeof adminDashboard;
       'admin-shop': typeof adminShop;
       'admin-content': typeof adminContent;
+      'authoring-editor': typeof authoringEditor;
+      'authoring-bank': typeof authoringBank;
     };
   }
 }

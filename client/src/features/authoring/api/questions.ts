@@ -1,0 +1,127 @@
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import type {
+  QuestionInput,
+  QuestionStatus,
+  QuestionType,
+  QuestionVersionEntry,
+  QuestionView,
+} from '../../../../../sync-protocol/src/question';
+
+/*
+ * The question bank's calls (spec §7 Questions, issue 17): TanStack Query, online only. Every
+ * write invalidates the bank's queries (['authoring', …]).
+ */
+
+/** Filters of the question list and its count (spec §7: s, c, t, e, qt, d; issue 17: st, search). */
+export type QuestionFilters = {
+  s?: string[];
+  c?: string[];
+  t?: string[];
+  e?: string[];
+  qt?: QuestionType[];
+  d?: string[];
+  st?: QuestionStatus[];
+  search?: string;
+};
+
+function filterQuery(f: QuestionFilters): Record<string, string | undefined> {
+  const list = (v: string[] | undefined) => (v && v.length > 0 ? v.join(',') : undefined);
+  return {
+    s: list(f.s),
+    c: list(f.c),
+    t: list(f.t),
+    e: list(f.e),
+    qt: list(f.qt),
+    d: list(f.d),
+    st: list(f.st),
+    search: f.search?.trim() ? f.search.trim() : undefined,
+  };
+}
+
+/** GET /api/question?l&o&…filters: one page of the bank, newest first. */
+export function getQuestions(f: QuestionFilters, page: { l: number; o: number }): Promise<{ success: boolean; data: QuestionView[] }> {
+  return api('/question', { query: { ...filterQuery(f), l: page.l, o: page.o } });
+}
+/** GET /api/question/getQuestionsCount with the same filters. */
+export function getQuestionsCount(f: QuestionFilters): Promise<{ success: boolean; count: number }> {
+  return api('/question/getQuestionsCount', { query: filterQuery(f) });
+}
+/** GET /api/question?qids=…: questions by id, in that order (a set's questions). */
+export function getQuestionsByIds(ids: string[]): Promise<{ success: boolean; data: QuestionView[] }> {
+  return api('/question', { query: { qids: ids.join(','), l: Math.max(1, ids.length), o: 0 } });
+}
+
+export const questionKeys = {
+  all: ['authoring'] as const,
+  list: (f: QuestionFilters, page: { l: number; o: number }) => ['authoring', 'questions', f, page] as const,
+  count: (f: QuestionFilters) => ['authoring', 'questions-count', f] as const,
+  byIds: (ids: string[]) => ['authoring', 'questions-by-id', ids] as const,
+  one: (id: string) => ['authoring', 'question', id] as const,
+  history: (id: string) => ['authoring', 'question-history', id] as const,
+};
+
+export function useQuestions(f: QuestionFilters, page: { l: number; o: number }) {
+  return useQuery({ queryKey: questionKeys.list(f, page), queryFn: () => getQuestions(f, page), select: (r) => r.data, placeholderData: keepPreviousData });
+}
+export function useQuestionsCount(f: QuestionFilters) {
+  return useQuery({ queryKey: questionKeys.count(f), queryFn: () => getQuestionsCount(f), select: (r) => r.count, placeholderData: keepPreviousData });
+}
+export function useQuestionsByIds(ids: string[]) {
+  return useQuery({ queryKey: questionKeys.byIds(ids), queryFn: () => getQuestionsByIds(ids), select: (r) => r.data, enabled: ids.length > 0 });
+}
+
+/** GET /api/question/{id} (editors get the correct answers). */
+export function getQuestion(id: string): Promise<{ success: boolean; data: QuestionView }> {
+  return api(`/question/${encodeURIComponent(id)}`);
+}
+export const questionQueryOptions = (id: string) => queryOptions({ queryKey: questionKeys.one(id), queryFn: () => getQuestion(id), select: (r) => r.data });
+export function useQuestion(id: string | null) {
+  return useQuery({ ...questionQueryOptions(id ?? ''), enabled: Boolean(id) });
+}
+
+type SaveAnswer = { success: boolean; id: string; msg: string; data: QuestionView };
+
+/** POST /api/question (no id: created) or PATCH /api/question (with id: updated). */
+export function saveQuestion(q: QuestionInput & { id?: string }): Promise<SaveAnswer> {
+  return q.id ? api('/question', { method: 'PATCH', body: q }) : api('/question', { method: 'POST', body: q });
+}
+export function useSaveQuestion() {
+  const qc = useQueryClient();
+  return useMutation({ mutationFn: saveQuestion, onSuccess: () => qc.invalidateQueries({ queryKey: questionKeys.all }) });
+}
+
+/** DELETE /api/question/{id}: refused (409, with the sets' names) while a set holds it. */
+export function deleteQuestion(id: string): Promise<{ success: boolean; msg: string }> {
+  return api(`/question/${encodeURIComponent(id)}`, { method: 'DELETE' });
+}
+export function useDeleteQuestion() {
+  const qc = useQueryClient();
+  return useMutation({ mutationFn: deleteQuestion, onSuccess: () => qc.invalidateQueries({ queryKey: questionKeys.all }) });
+}
+
+/** PATCH /api/question/updateStatus {id, st, reason}: a review step. */
+export function updateQuestionStatus(body: { id: string; st: QuestionStatus; reason?: string | null }): Promise<SaveAnswer> {
+  return api('/question/updateStatus', { method: 'PATCH', body });
+}
+export function useUpdateQuestionStatus() {
+  const qc = useQueryClient();
+  return useMutation({ mutationFn: updateQuestionStatus, onSuccess: () => qc.invalidateQueries({ queryKey: questionKeys.all }) });
+}
+
+/** GET /api/question/getQuestionHistory/{id}: every version, newest first. */
+export function getQuestionHistory(id: string): Promise<{ success: boolean; data: QuestionVersionEntry[] }> {
+  return api(`/question/getQuestionHistory/${encodeURIComponent(id)}`);
+}
+export function useQuestionHistory(id: string | null) {
+  return useQuery({ queryKey: questionKeys.history(id ?? ''), queryFn: () => getQuestionHistory(id ?? ''), select: (r) => r.data, enabled: Boolean(id) });
+}
+
+/** POST /api/question/restoreQuestionVersion {id, version}: that version's content becomes the newest. */
+export function restoreQuestionVersion(body: { id: string; version: number }): Promise<SaveAnswer> {
+  return api('/question/restoreQuestionVersion', { method: 'POST', body });
+}
+export function useRestoreQuestionVersion() {
+  const qc = useQueryClient();
+  return useMutation({ mutationFn: restoreQuestionVersion, onSuccess: () => qc.invalidateQueries({ queryKey: questionKeys.all }) });
+}

@@ -1,0 +1,4 @@
+/** Placeholder while issue 17 is being built (replaced in this session). */
+export default function Page() {
+  return null;
+}
