@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { MEDIA_CACHE } from './client/src/lib/media-precache';
 
 /** Mantine's indigo 6, the theme's primary (filled) colour, and the page background. */
 const THEME_COLOR = '#4c6ef5';
@@ -61,7 +62,25 @@ export default defineConfig({
         // never answered by the worker: no navigation fallback and no runtime caching for it
         // (replicated data lives in the local database, not in HTTP caches).
         navigateFallback: 'index.html',
-        navigateFallbackDenylist: [/^\/api(?:\/|$)/],
+        // /media/ too: an image opened in a tab is the image, never the app's page.
+        navigateFallbackDenylist: [/^\/api(?:\/|$)/, /^\/media\//],
+        // Uploaded images of questions (issue 17 §2): their address is their content's hash, so a
+        // cached copy is always right (cache-first). The page fills this cache with the images of
+        // every set the replica downloads (client/src/lib/media-precache), so a test with images
+        // runs offline; images met otherwise are added as they are shown. Only complete answers
+        // (200) are kept. The function is copied into the worker as source: it may use nothing
+        // from this file.
+        runtimeCaching: [
+          {
+            urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith('/media/'),
+            handler: 'CacheFirst',
+            options: {
+              cacheName: MEDIA_CACHE,
+              expiration: { maxEntries: 2000, maxAgeSeconds: 365 * 24 * 60 * 60 },
+              cacheableResponse: { statuses: [200] },
+            },
+          },
+        ],
         cleanupOutdatedCaches: true,
         // The first worker takes over the page that installed it, so a learner who opened the
         // app once can reload it offline without another online visit. Updates still wait for
@@ -84,6 +103,7 @@ export default defineConfig({
   server: {
     host: '127.0.0.1',
     port: 5173,
-    proxy: { '/api': { target: 'http://127.0.0.1:8080', changeOrigin: false } },
+    // The API, and the uploaded images the server serves beside it (modules/media).
+    proxy: { '/api': { target: 'http://127.0.0.1:8080', changeOrigin: false }, '^/media/': { target: 'http://127.0.0.1:8080', changeOrigin: false } },
   },
 });

@@ -2,13 +2,14 @@ import { inArray } from 'drizzle-orm';
 import type { DB } from '../server/src/db/client';
 import { person, question, questionSet } from '../server/src/db/schema';
 import { nextRev } from '../server/src/lib/revision';
+import { indexQuestion } from '../server/src/modules/questions/question-index';
 
 /** Ids of the bench questions, in insertion order. */
 export const benchQuestionIds = (n = 5000) => Array.from({ length: n }, (_, i) => `bench-q-${i}`);
 
 /**
  * The benchmarks' learner data set on top of the seeded fixtures: 5,000 questions in English and
- * Hindi (copies of the fixture questions), 50 published sets of 100 (half of them mocks), and
+ * Hindi (copies of the fixture questions, indexed and versioned), 50 published sets of 100 (half of them mocks), and
  * `learners` extra learner accounts. Call publishDue afterwards.
  */
 export function growBenchData(db: DB, opts: { learners?: number } = {}) {
@@ -17,7 +18,13 @@ export function growBenchData(db: DB, opts: { learners?: number } = {}) {
   db.transaction((tx) => {
     for (let i = 0; i < 5000; i++) {
       const t = templates[i % templates.length]!;
-      tx.insert(question).values({ ...t, id: `bench-q-${i}`, q: `${t.q}<p>#${i}</p>`, createdBy: null, updatedAt: now, rev: nextRev(tx) }).run();
+      const row = tx
+        .insert(question)
+        .values({ ...t, id: `bench-q-${i}`, q: `${t.q}<p>#${i}</p>`, createdBy: null, updatedBy: null, updatedAt: now, rev: nextRev(tx) })
+        .returning()
+        .get();
+      // Its tags, search text and current version, as the questions service records a question.
+      indexQuestion(tx, row, { action: 'CREATE', actor: null });
     }
     for (let s = 0; s < 50; s++) {
       const ids = Array.from({ length: 100 }, (_, k) => `bench-q-${s * 100 + k}`);

@@ -92,6 +92,8 @@ async function serveApp() {
       trans: { hi: { q: `<p>प्रश्न ${i}: उत्तर क्या है?</p>`, ops: mcq ? { a: 'क', b: 'ख', c: 'ग', d: 'घ' } : {}, ca: qt === 'f' ? [`${i * 7}`] : mcq ? ca : [] } },
     };
     const r = await call('POST', '/question', body);
+    // Reviewed, then approved: a set that is not a draft holds approved questions only (issue 17 §7).
+    for (const st of ['REVIEWED', 'APPROVED']) await call('PATCH', '/question/updateStatus', { id: r.id, st });
     questions.push({ id: r.id, qt, ca, ops: Object.keys(ops) });
   }
   const ids = questions.map((q) => q.id);

@@ -24,6 +24,7 @@ import { resultRoutes } from './modules/results/results.routes';
 import { roleRoutes } from './modules/roles/roles.routes';
 import { contentRoutes } from './modules/content/content.routes';
 import { cspReportRoutes } from './modules/csp-report/csp-report.routes';
+import { MEDIA_UPLOAD_PATH, mediaFileRoutes, mediaRoutes } from './modules/media/media.routes';
 import { productRoutes } from './modules/products/products.routes';
 import { reportRoutes } from './modules/reports/reports.routes';
 import { syncRoutes } from './modules/sync/sync.routes';
@@ -119,7 +120,8 @@ export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
   // a whole cheap request: GETs skip the check, and a declared Content-Length is checked from the
   // header (Node's parser holds the body to it); only chunked bodies are counted as they stream.
   api.use((c, next) => {
-    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    // An image upload counts its own body (modules/media: its limit, its message).
+    if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.path === MEDIA_UPLOAD_PATH) return next();
     const length = c.req.header('content-length');
     if (length !== undefined && !c.req.header('transfer-encoding')) {
       return Number(length) > MAX_BODY_BYTES ? Promise.resolve(c.json(errorBody('PAYLOAD_TOO_LARGE', MSG.payloadTooLarge), 413)) : next();
@@ -143,8 +145,11 @@ export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
   // Results first: /question/getExamResult and the like before questionRoutes' /question/:id.
   resultRoutes(api, deps);
   questionRoutes(api, deps);
+  mediaRoutes(api, deps);
   syncRoutes(api, deps);
   app.route('/api', api);
+  // Uploaded images: public files outside /api, before the client's files (index.ts).
+  mediaFileRoutes(app, deps);
   // A mounted app's notFound is not consulted; the parent answers unknown paths.
   app.notFound((c) => c.json(errorBody('NOT_FOUND', MSG.notFound), 404));
   return app;

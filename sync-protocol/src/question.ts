@@ -209,8 +209,9 @@ export type QuestionVersionEntry = {
 
 /**
  * A question as the editor API answers it (GET /question/{id}, the list, POST/PATCH responses):
- * the stored fields plus `version`, times and who wrote it. `sets` (editors only, single
- * question and list) names the live sets that hold it, with whether each is published.
+ * the stored fields plus `version`, times and who wrote it. `sets` (the editor's list only: the
+ * single question is sent back whole as a PATCH body) names the live sets that hold it, with
+ * whether each is published (learners see it) or a draft.
  */
 export type QuestionView = Question & {
   version: number;
@@ -218,4 +219,5 @@ export type QuestionView = Question & {
   updatedAt: number;
   createdBy: string | null;
   updatedBy: string | null;
+  sets?: { id: string; l: string; published: boolean; draft: boolean }[];
 };

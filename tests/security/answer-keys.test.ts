@@ -65,6 +65,11 @@ async function newQuestion(label: string, subjective = false): Promise<string> {
       };
   const r = await h.request('POST', '/question', { token: editor, body });
   expect(r.status, JSON.stringify(r.body)).toBe(201);
+  // Reviewed, then approved: only approved questions go into sets that are not drafts (issue 17 §7).
+  for (const st of ['REVIEWED', 'APPROVED']) {
+    const step = await h.request('PATCH', '/question/updateStatus', { token: editor, body: { id: r.body.id, st } });
+    expect(step.status, JSON.stringify(step.body)).toBe(200);
+  }
   return r.body.id as string;
 }
 

@@ -1,5 +1,7 @@
 import { removeRxDatabase } from 'rxdb';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
+import type { QsDetailDoc } from '../../../sync-protocol/src/sync/qs-detail';
+import { createMediaPrecache } from '../lib/media-precache';
 import { getSession, renewToken } from '../lib/session';
 import { AttemptJournal } from './attempt-journal';
 import { databaseNameOf, openReplicaDatabase, type ReplicaDatabase } from './database';
@@ -68,6 +70,10 @@ export async function openReplica(personId: string): Promise<ReplicaHandle> {
     publishStatus({});
   });
   let replication: Replication | null = null;
+  // The images of downloaded sets go into the service worker's cache as the sets arrive, so that a
+  // test with images runs offline (issue 17 §2, lib/media-precache); in the background, never
+  // holding up the replica.
+  const media = createMediaPrecache();
   const start = () => {
     replication = startReplication(db, {
       baseUrl: window.location.origin,
@@ -80,9 +86,21 @@ export async function openReplica(personId: string): Promise<ReplicaHandle> {
       onStatus: publishStatus,
       pushDelayMs: 1000,
     });
+    replication.states.qs_detail.received$.subscribe((doc) => {
+      const detail = doc as unknown as QsDetailDoc;
+      if (!detail._deleted) void media.add(detail);
+    });
   };
   start();
   void replication!.awaitInSync().then(() => performance.mark(MARK_IN_SYNC), () => undefined);
+  // Sets downloaded before (images that failed offline, a cleared cache): checked once per start.
+  void replication!
+    .awaitInSync()
+    .then(async () => {
+      for (const doc of await db.qs_detail.find().exec()) void media.add(doc.toJSON() as QsDetailDoc);
+    })
+    // Closed before that (a logout): nothing to do.
+    .catch(() => undefined);
 
   const onOnline = () => {
     setSyncStatus({ online: true });

@@ -16,6 +16,7 @@ import {
 } from '../../../sync-protocol/src/fixtures';
 import { hashPassword, verifyPassword } from '../lib/passwords';
 import { nextRev } from '../lib/revision';
+import { indexQuestion } from '../modules/questions/question-index';
 import type { DB, Tx } from './client';
 import { meta, payment, permission, person, personPermission, plan, purchaseOrder, question, questionSet, role, rolePermission, tag } from './schema';
 
@@ -111,11 +112,17 @@ export async function seedDatabase(db: DB, opts: SeedOptions = {}): Promise<{ se
       }
     });
 
+    // Written by the demo editor: each question with its tags, search text and version 1, as the
+    // questions service records a question it creates.
+    const author = tx.select({ id: person.id, name: person.name }).from(person).where(eq(person.id, 'demo-editor')).get() ?? null;
     for (const q of questions) {
-      tx.insert(question)
-        .values({ ...q, s: q.s ?? null, createdBy: 'demo-editor', updatedAt: now, rev: nextRev(tx) })
+      const row = tx
+        .insert(question)
+        .values({ ...q, s: q.s ?? null, reason: q.reason ?? null, createdBy: author?.id ?? null, updatedBy: author?.id ?? null, updatedAt: now, rev: nextRev(tx) })
         .onConflictDoNothing()
-        .run();
+        .returning()
+        .get();
+      if (row) indexQuestion(tx, row, { action: 'CREATE', actor: author });
     }
     for (const s of sets) {
       // Not published yet: the publish job (modules/sync/publish.ts) publishes sets whose time has come.

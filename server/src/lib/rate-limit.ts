@@ -72,6 +72,11 @@ export const RULES = {
   lookupIp: { points: 60, duration: 60 },
   /** Content-Security-Policy violation reports per IP in a minute (modules/csp-report). */
   cspReportIp: { points: 60, duration: 60 },
+  /**
+   * Image uploads per editor in an hour (modules/media): a busy editor pastes a few images per
+   * question; each upload may keep up to 1 MiB on disk for good (same bytes are stored once).
+   */
+  mediaPerson: { points: 120, duration: 60 * 60 },
 } as const satisfies Record<string, { points: number; duration: number }>;
 export type RateRule = keyof typeof RULES;
 

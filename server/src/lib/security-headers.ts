@@ -87,6 +87,19 @@ const API_HEADERS: [string, string][] = [
   ['Cache-Control', 'no-store'],
 ];
 
+/**
+ * Uploaded images under /media/ (modules/media): only ever shown through <img>, so, as for the
+ * API, a policy that allows nothing (an image opened in a tab, or a file a browser would sniff as
+ * something else, can load and run nothing), never sniffed, and not readable by another site's
+ * no-cors request. Their Cache-Control (a year, immutable) is set by the route.
+ */
+const MEDIA_HEADERS: [string, string][] = [
+  ['Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'; sandbox"],
+  ['Cross-Origin-Resource-Policy', 'same-origin'],
+  ['Referrer-Policy', 'no-referrer'],
+  ['X-Content-Type-Options', 'nosniff'],
+];
+
 const site = (tls: boolean): HeaderList => {
   // upgrade-insecure-requests only where HSTS is sent: on plain http it would send every
   // subresource to an https port that may not exist.
@@ -96,8 +109,13 @@ const site = (tls: boolean): HeaderList => {
   return list;
 };
 const api = (tls: boolean): HeaderList => (tls ? [...API_HEADERS, ['Strict-Transport-Security', HSTS]] : API_HEADERS);
+const media = (tls: boolean): HeaderList => (tls ? [...MEDIA_HEADERS, ['Strict-Transport-Security', HSTS]] : MEDIA_HEADERS);
 
-const SETS = { site: { plain: site(false), tls: site(true) }, api: { plain: api(false), tls: api(true) } };
+const SETS = {
+  site: { plain: site(false), tls: site(true) },
+  api: { plain: api(false), tls: api(true) },
+  media: { plain: media(false), tls: media(true) },
+};
 
 /** The site's Content-Security-Policy as sent over plain http (for tests and docs). */
 export const SITE_CSP = SITE_POLICY.join('; ');
@@ -115,8 +133,8 @@ export function forwardedOverTls(forwardedProto: string | undefined): boolean {
   return forwardedProto.split(',')[0]?.trim().toLowerCase() !== 'http';
 }
 
-/** The headers for a response to `path` (the request's path, /api/… for the API). */
+/** The headers for a response to `path` (the request's path, /api/… for the API, /media/… for images). */
 export function securityHeaders(path: string, tls: boolean): HeaderList {
-  const set = path === '/api' || path.startsWith('/api/') ? SETS.api : SETS.site;
+  const set = path === '/api' || path.startsWith('/api/') ? SETS.api : path.startsWith('/media/') ? SETS.media : SETS.site;
   return tls ? set.tls : set.plain;
 }

@@ -8,6 +8,7 @@ import { APP_VERSION, paths } from '../../config/paths';
 import { useInstallPrompt } from '../../hooks/use-install-prompt';
 import { useSession } from '../../hooks/use-session';
 import { type NavLinkItem, navModel } from './nav-model';
+import { CREATE_QUESTION_KEY, onCreateQuestionClick } from './question-dialog';
 
 /**
  * The slide-out drawer of narrow screens (spec §2): the navigation items, Install app when the
@@ -34,7 +35,11 @@ export default function AppDrawer({ opened, onClose, onLogout }: { opened: boole
       to={item.to}
       label={t(item.label)}
       active={location.pathname === item.to}
-      onClick={onClose}
+      onClick={(e: React.MouseEvent) => {
+        // Create New Question opens the editor in a dialog (spec §2 Global layout).
+        if (item.key === CREATE_QUESTION_KEY) onCreateQuestionClick(e, session);
+        onClose();
+      }}
     />
   );
 

@@ -4,6 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import classes from './layout.module.css';
 import type { NavLinkItem } from './nav-model';
+import { CREATE_QUESTION_KEY, onCreateQuestionClick } from './question-dialog';
+import { useSession } from '../../hooks/use-session';
 
 /**
  * A drop-down of the navigation bar (Questions, Reports). Only signed-in users see one, so it is
@@ -11,6 +13,7 @@ import type { NavLinkItem } from './nav-model';
  */
 export default function NavMenu({ label, items, position }: { label: 'nav.questions' | 'nav.reports'; items: NavLinkItem[]; position: 'bottom-start' | 'bottom-end' }) {
   const { t } = useTranslation();
+  const session = useSession();
   return (
     <Menu trigger="click-hover" position={position} withinPortal>
       <Menu.Target>
@@ -20,7 +23,13 @@ export default function NavMenu({ label, items, position }: { label: 'nav.questi
       </Menu.Target>
       <Menu.Dropdown>
         {items.map((item) => (
-          <Menu.Item key={item.key} component={Link} to={item.to}>
+          <Menu.Item
+            key={item.key}
+            component={Link}
+            to={item.to}
+            // Create New Question opens the editor in a dialog (spec §2 Global layout).
+            onClick={item.key === CREATE_QUESTION_KEY ? (e: React.MouseEvent) => onCreateQuestionClick(e, session) : undefined}
+          >
             {t(item.label)}
           </Menu.Item>
         ))}

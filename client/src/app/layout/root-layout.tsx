@@ -12,11 +12,14 @@ import classes from './layout.module.css';
 import { NavBar } from './nav-bar';
 import { RouteErrorBoundary } from './route-error-boundary';
 import { useScrollRestoration } from './use-scroll-restoration';
+import { useQuestionDialog } from './question-dialog';
 import { useReplicaControl } from '../replica-provider';
 import type { RootOutletContext } from '../../features/admin/components/admin-layout';
 
 /** The drawer of narrow screens is not part of the first page: it loads on the first burger press. */
 const AppDrawer = lazy(() => import('./app-drawer'));
+/** The navigation's Create New Question dialog (issue 17): loaded when first asked for, never on the first page. */
+const QuestionEditorDialog = lazy(() => import('./question-editor-dialog'));
 
 export function RootLayout() {
   const [drawerOpened, setDrawerOpened] = useState(false);
@@ -27,6 +30,7 @@ export function RootLayout() {
   const { t } = useTranslation();
   const replica = useReplicaControl();
   useScrollRestoration();
+  const questionDialog = useQuestionDialog();
 
   // The navigation bar is hidden on any URL containing 'admin' (spec §2).
   const hideBar = location.pathname.includes('admin');
@@ -106,6 +110,11 @@ export function RootLayout() {
       {drawerWanted && (
         <Suspense fallback={null}>
           <AppDrawer opened={drawerOpened} onClose={closeDrawer} onLogout={logout} />
+        </Suspense>
+      )}
+      {questionDialog.requested && (
+        <Suspense fallback={null}>
+          <QuestionEditorDialog opened={questionDialog.open} />
         </Suspense>
       )}
       <main className={classes.main} data-collapsed={hideBar || undefined}>

@@ -12,7 +12,7 @@ import { nextRev } from '../../lib/revision';
  *
  * - An editor (QUESTION_EDITOR) reads every live question with its answers.
  * - Anyone else (a guest, a learner, an admin without QUESTION_EDITOR) reads a live question only
- *   through a set learners see (published, not deleted) that holds it. Each id is decided on its
+ *   through a set learners see (published, not a draft, not deleted) that holds it. Each id is decided on its
  *   own: a hidden id is answered exactly as an unknown one (absent, or 404 by itself).
  * - Correct answers (`ca` and the `ca` of every translation; for a subjective question `ca` is the
  *   model answer) come with it only when a visible practice set holds it AND no live mock test
@@ -31,15 +31,17 @@ export type Reader = { editor: boolean };
 
 /**
  * Whether learners and guests see a set: published (the flag the publish job and every save keep
- * in step with `pts`, so a set whose publish time has not come is not published) and not deleted.
+ * in step with `pts`, so a set whose publish time has not come is not published), not a draft
+ * (issue 17 §7: drafts are never published; the flag is checked too, so that a draft is hidden
+ * even in the moment before the publish job withdraws it) and not deleted.
  */
-export function isVisibleSet(s: Pick<SetRow, 'published' | 'deleted'>): boolean {
-  return s.published && !s.deleted;
+export function isVisibleSet(s: Pick<SetRow, 'published' | 'deleted' | 'draft'>): boolean {
+  return s.published && !s.draft && !s.deleted;
 }
 
 /** `isVisibleSet` as a condition on question_set, for queries that list sets. */
 export function visibleSetCondition(): SQL {
-  return and(eq(questionSet.published, true), eq(questionSet.deleted, false))!;
+  return and(eq(questionSet.published, true), eq(questionSet.draft, false), eq(questionSet.deleted, false))!;
 }
 
 /** Every question id of a set, once each. */
@@ -62,6 +64,7 @@ export function setsHolding(db: Conn, ids: readonly string[]) {
       l: questionSet.l,
       isM: questionSet.isM,
       published: questionSet.published,
+      draft: questionSet.draft,
       deleted: questionSet.deleted,
       q: questionSet.q,
       sections: questionSet.sections,
@@ -83,6 +86,15 @@ export function setsHolding(db: Conn, ids: readonly string[]) {
   return rows
     .map((s) => ({ ...s, holds: questionIdsOfSet(s).filter((id) => want.has(id)) }))
     .filter((s) => s.holds.length > 0);
+}
+
+/**
+ * Live sets that are not drafts (published, or to be published when their time comes) holding
+ * any of `ids`: such a set may hold only APPROVED questions (issue 17 §7), so these questions
+ * must stay approved while it holds them.
+ */
+export function releasedSetsHolding(db: Conn, ids: readonly string[]) {
+  return setsHolding(db, ids).filter((s) => !s.draft);
 }
 
 /**

@@ -1,22 +1,27 @@
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import { MSG } from '../../../../sync-protocol/src/messages';
 import { type QuestionSet, setQuestionIds } from '../../../../sync-protocol/src/question-set';
 import type { Deps, Principal } from '../../context';
 import type { Conn } from '../../db/client';
-import { question, questionSet } from '../../db/schema';
+import { examResult, question, questionSet, questionSetVersion } from '../../db/schema';
 import { logActivity } from '../../lib/activity';
 import { badRequest, notFound } from '../../lib/errors';
 import { nextRev } from '../../lib/revision';
 import { sanitizeRichText } from '../../lib/sanitize';
 import { publishDueIn } from '../sync/publish';
-import { bumpPracticeSetsSharing, isVisibleSet, visibleSetCondition } from './question-access';
+import { DetailedError } from './detailed-error';
+import { bumpPracticeSetsSharing, isVisibleSet, questionIdsOfSet, visibleSetCondition } from './question-access';
 
 type SetRow = typeof questionSet.$inferSelect;
-type SetInput = Omit<QuestionSet, 'id'> & { id?: string | undefined };
+type SetInput = Omit<QuestionSet, 'id'> & { id?: string | undefined; newVersion?: boolean | undefined };
 
-/** A set as the editor API returns it (spec §3 Question set), with its publication state. */
-export function setView(r: SetRow) {
+/**
+ * A set as the API returns it (spec §3 Question set; sync-protocol QuestionSetView), with its
+ * publication state, draft flag, languages and version; `taken` (how many results it has) where
+ * the caller counted them (editor and set APIs; a result's own copy of its set goes without).
+ */
+export function setView(r: SetRow, taken?: number) {
   return {
     id: r.id,
     l: r.l,
@@ -29,11 +34,28 @@ export function setView(r: SetRow) {
     q: r.q,
     sections: r.sections,
     pts: r.pts,
+    draft: r.draft,
+    langs: r.langs as QuestionSet['langs'],
     published: r.published,
+    version: r.version,
+    ...(taken !== undefined && { taken }),
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
   };
 }
+
+/** How many results each of `ids` has (exam_result by qsid, result_qsid_idx). */
+function takenCounts(db: Conn, ids: string[]): Map<string, number> {
+  if (ids.length === 0) return new Map();
+  const rows = db
+    .select({ qsid: examResult.qsid, n: count() })
+    .from(examResult)
+    .where(inArray(examResult.qsid, ids))
+    .groupBy(examResult.qsid)
+    .all();
+  return new Map(rows.map((r) => [r.qsid, r.n]));
+}
+const takenOf = (db: Conn, id: string) => takenCounts(db, [id]).get(id) ?? 0;
 
 function liveSet(db: Conn, id: string): SetRow {
   const row = db.select().from(questionSet).where(eq(questionSet.id, id)).get();
@@ -49,7 +71,7 @@ function liveSet(db: Conn, id: string): SetRow {
 export function getSet(deps: Deps, id: string, { editor }: { editor: boolean }) {
   const row = liveSet(deps.db, id);
   if (!editor && !isVisibleSet(row)) throw notFound(MSG.questionSetNotFound);
-  return { success: true as const, data: setView(row) };
+  return { success: true as const, data: setView(row, takenOf(deps.db, id)) };
 }
 
 /**
@@ -65,42 +87,96 @@ export function listSets(deps: Deps, page: { l: number; o: number }, { editor }:
     .limit(page.l)
     .offset(page.o)
     .all();
-  return { success: true as const, data: rows.map(setView) };
+  const taken = takenCounts(deps.db, rows.map((r) => r.id));
+  return { success: true as const, data: rows.map((r) => setView(r, taken.get(r.id) ?? 0)) };
 }
 
-/** Every question a set names must exist and not be deleted. */
-function checkQuestions(db: Conn, ids: string[]) {
+/**
+ * Every question a set names must exist and not be deleted; a set that is not a draft (published
+ * now or when its time comes) may hold APPROVED questions only (issue 17 §7): 400 naming the
+ * others (`ids` in the body too). A draft may hold any, and can be previewed.
+ */
+function checkQuestions(db: Conn, ids: string[], draft: boolean) {
   if (ids.length === 0) return;
-  const found = new Set(
+  const found = new Map(
     db
-      .select({ id: question.id })
+      .select({ id: question.id, st: question.st })
       .from(question)
       .where(and(inArray(question.id, ids), eq(question.deleted, false)))
       .all()
-      .map((r) => r.id),
+      .map((r) => [r.id, r.st]),
   );
   const missing = ids.find((id) => !found.has(id));
   if (missing) throw badRequest(`${MSG.unknownQuestion} ${missing}`);
+  if (draft) return;
+  const unapproved = ids.filter((id) => found.get(id) !== 'APPROVED');
+  if (unapproved.length > 0) throw new DetailedError('BAD_REQUEST', `${MSG.questionNotApproved} ${unapproved.join(', ')}`, { ids: unapproved });
+}
+
+type Scored = Pick<SetRow, 'q' | 'mpq' | 'tm' | 'nm' | 'sections'>;
+
+/**
+ * What a result depends on (issue 17 §5): which questions each part holds, each part's marks per
+ * question, total marks and negative marking, and the parts themselves (sections, sub-sections,
+ * with or without sub-sections). Not the order of parts or of questions in a part (a result is
+ * scored per question and part, whatever the order), nor the label, instructions, duration,
+ * publish time, languages or draft flag.
+ */
+function scoringShape(s: Scored): string {
+  const part = (p: { q: string[]; mpq: number; tm: number; nm: number }) => ({ q: [...p.q].sort(), mpq: p.mpq, tm: p.tm, nm: p.nm });
+  const byName = <T>(map: Record<string, T>) => Object.keys(map).sort().map((k) => [k, map[k]!] as const);
+  return JSON.stringify({
+    main: part(s),
+    sections: byName(s.sections).map(([name, sec]) => [name, sec.ss, part(sec), byName(sec.sub ?? {}).map(([n, sub]) => [n, part(sub)])]),
+  });
+}
+
+/**
+ * Keeps the set as it is now as version `before.version` (question_set_version): the set, and
+ * each of its questions' current version (`qv`), as the results scored so far were scored.
+ */
+function snapshot(tx: Conn, before: SetRow, actor: Principal) {
+  const ids = questionIdsOfSet(before);
+  const qv = Object.fromEntries(
+    ids.length === 0
+      ? []
+      : tx
+          .select({ id: question.id, version: question.version })
+          .from(question)
+          .where(inArray(question.id, ids))
+          .all()
+          .map((r) => [r.id, r.version]),
+  );
+  tx.insert(questionSetVersion)
+    .values({ setId: before.id, version: before.version, data: { ...setView(before), qv }, actorId: actor.id, createdAt: Date.now() })
+    .onConflictDoNothing()
+    .run();
 }
 
 /**
  * PATCH /api/question/updateQuestionSet: creates the set when the body has no id, else replaces
  * it. The set takes new revisions (question_set and qs_detail) so devices pull it; a set whose
  * publish time has already come is published in the same transaction (and one moved into the
- * future is withdrawn), so learners see it without waiting for the publish job. A save that
- * changes which questions mock tests hold also gives new revisions to the practice sets sharing
- * them: their correct answers come or go (question-access.ts).
+ * future, or made a draft, is withdrawn), so learners see it without waiting for the publish job.
+ * A save that changes which questions mock tests hold also gives new revisions to the practice
+ * sets sharing them: their correct answers come or go (question-access.ts).
+ *
+ * Versions (issue 17 §5): once learners have results at a set, a save changing what those
+ * results depend on (scoringShape) is refused with 409 MSG.setTakenNewVersion and `taken`,
+ * nothing stored, unless `newVersion` is true: then the set as it was is kept as its version
+ * (question_set_version) and the set moves to the next one. Results name the version they were
+ * scored against (exam_result.set_version) and show its questions as they were (sync.docs.ts).
  */
 export function saveSet(deps: Deps, actor: Principal, input: SetInput) {
-  const { id: givenId, ...fields } = input;
+  const { id: givenId, newVersion, ...fields } = input;
   const values = { ...fields, inst: sanitizeRichText(fields.inst) };
   const now = Date.now();
   const created = givenId === undefined;
   const data = deps.db.transaction((tx) => {
-    checkQuestions(tx, [...new Set(setQuestionIds(values))]);
     let before: SetRow | undefined;
     let id: string;
     if (created) {
+      checkQuestions(tx, [...new Set(setQuestionIds(values))], values.draft);
       id = randomUUID();
       tx.insert(questionSet)
         .values({ ...values, id, createdBy: actor.id, updatedAt: now, rev: nextRev(tx), detailRev: nextRev(tx) })
@@ -108,8 +184,18 @@ export function saveSet(deps: Deps, actor: Principal, input: SetInput) {
     } else {
       id = givenId;
       before = liveSet(tx, id);
+      checkQuestions(tx, [...new Set(setQuestionIds(values))], values.draft);
+      let version = before.version;
+      if (scoringShape(before) !== scoringShape(values)) {
+        const taken = takenOf(tx, id);
+        if (taken > 0 && newVersion !== true) throw new DetailedError('CONFLICT', MSG.setTakenNewVersion, { taken });
+        if (taken > 0) {
+          snapshot(tx, before, actor);
+          version += 1;
+        }
+      }
       tx.update(questionSet)
-        .set({ ...values, updatedAt: now, rev: nextRev(tx), detailRev: nextRev(tx) })
+        .set({ ...values, version, updatedAt: now, rev: nextRev(tx), detailRev: nextRev(tx) })
         .where(eq(questionSet.id, id))
         .run();
     }
@@ -124,7 +210,7 @@ export function saveSet(deps: Deps, actor: Principal, input: SetInput) {
       ...(before && { oldValue: setView(before) }),
       newValue: setView(after),
     });
-    return setView(after);
+    return setView(after, created ? 0 : takenOf(tx, id));
   });
   deps.events.emit({ collections: ['question_set', 'qs_detail'] });
   return { success: true as const, id: data.id, msg: created ? MSG.questionSetCreated : MSG.questionSetUpdated, data };

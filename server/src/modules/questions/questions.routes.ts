@@ -5,6 +5,8 @@ import {
   questionCountQuerySchema,
   questionInputSchema,
   questionListQuerySchema,
+  questionRestoreSchema,
+  questionStatusUpdateSchema,
   questionUpdateSchema,
 } from '../../../../sync-protocol/src/question';
 import { questionSetListQuerySchema, questionSetSaveSchema } from '../../../../sync-protocol/src/question-set';
@@ -14,8 +16,12 @@ import { parseJson, parseQuery, parseWith } from '../../lib/http';
 import { forbidden, unauthenticated } from '../../lib/errors';
 import { principalOf, route } from '../../lib/route';
 import { MSG } from '../../../../sync-protocol/src/messages';
+import { withDetails } from './detailed-error';
+import { history } from './question-history';
+import { indexMissingQuestions } from './question-index';
 import * as sets from './question-sets.service';
 import * as questions from './questions.service';
+import { previewSet } from './set-preview';
 
 const noQuery = z.strictObject({});
 
@@ -23,22 +29,50 @@ const noQuery = z.strictObject({});
 const editorOf = (c: Context<AppEnv>) => ({ editor: c.get('principal')?.permissions.has('QUESTION_EDITOR') ?? false });
 
 /**
- * Questions and question sets (spec §7). Hono tries routes in registration order: the static
- * /question/… paths come before /question/:id, and app.ts registers the results routes (which
- * also live under /question/…) before these.
+ * Questions and question sets (spec §7), review, history and preview (issue 17). Hono tries
+ * routes in registration order: the static /question/… paths come before /question/:id, and
+ * app.ts registers the results routes (which also live under /question/…) before these.
+ * Starting the module indexes questions that have no search text yet (question-index.ts).
  */
 export function questionRoutes(app: Hono<AppEnv>, deps: Deps) {
+  const indexed = indexMissingQuestions(deps.db);
+  if (indexed > 0) deps.log.info({ indexed }, 'questions without search text were indexed');
   route(app, deps, 'GET /question/getQuestionsCount', (c) => c.json(questions.countOf(deps, parseQuery(c, questionCountQuerySchema))));
+  route(
+    app,
+    deps,
+    'PATCH /question/updateStatus',
+    withDetails(async (c) => c.json(questions.updateStatus(deps, principalOf(c), await parseJson(c, questionStatusUpdateSchema)))),
+  );
+  route(app, deps, 'GET /question/getQuestionHistory/:id', (c) => {
+    parseQuery(c, noQuery);
+    return c.json(history(deps.db, parseWith(idSchema, c.req.param('id'))));
+  });
+  route(
+    app,
+    deps,
+    'POST /question/restoreQuestionVersion',
+    withDetails(async (c) => c.json(questions.restore(deps, principalOf(c), await parseJson(c, questionRestoreSchema)))),
+  );
+  route(app, deps, 'GET /question/previewQuestionSet/:id', (c) => {
+    parseQuery(c, noQuery);
+    return c.json(previewSet(deps, parseWith(idSchema, c.req.param('id'))));
+  });
   route(app, deps, 'GET /question/getQuestionSetList', (c) => c.json(sets.listSets(deps, parseQuery(c, questionSetListQuerySchema), editorOf(c))));
   route(app, deps, 'GET /question/getQuestionSet/:id', (c) => {
     parseQuery(c, noQuery);
     return c.json(sets.getSet(deps, parseWith(idSchema, c.req.param('id')), editorOf(c)));
   });
-  route(app, deps, 'PATCH /question/updateQuestionSet', async (c) => {
-    const body = await parseJson(c, questionSetSaveSchema);
-    const r = sets.saveSet(deps, principalOf(c), body);
-    return c.json(r, body.id === undefined ? 201 : 200);
-  });
+  route(
+    app,
+    deps,
+    'PATCH /question/updateQuestionSet',
+    withDetails(async (c) => {
+      const body = await parseJson(c, questionSetSaveSchema);
+      const r = sets.saveSet(deps, principalOf(c), body);
+      return c.json(r, body.id === undefined ? 201 : 200);
+    }),
+  );
   route(app, deps, 'DELETE /question/deleteQuestionSet/:id', (c) =>
     c.json(sets.deleteSet(deps, principalOf(c), parseWith(idSchema, c.req.param('id')))),
   );
@@ -55,10 +89,20 @@ export function questionRoutes(app: Hono<AppEnv>, deps: Deps) {
     return c.json(questions.list(deps, query, who));
   });
   route(app, deps, 'POST /question', async (c) => c.json(questions.create(deps, principalOf(c), await parseJson(c, questionInputSchema)), 201));
-  route(app, deps, 'PATCH /question', async (c) => c.json(questions.update(deps, principalOf(c), await parseJson(c, questionUpdateSchema))));
+  route(
+    app,
+    deps,
+    'PATCH /question',
+    withDetails(async (c) => c.json(questions.update(deps, principalOf(c), await parseJson(c, questionUpdateSchema)))),
+  );
   route(app, deps, 'GET /question/:id', (c) => {
     parseQuery(c, noQuery);
     return c.json(questions.get(deps, parseWith(idSchema, c.req.param('id')), editorOf(c)));
   });
-  route(app, deps, 'DELETE /question/:id', (c) => c.json(questions.remove(deps, principalOf(c), parseWith(idSchema, c.req.param('id')))));
+  route(
+    app,
+    deps,
+    'DELETE /question/:id',
+    withDetails((c) => c.json(questions.remove(deps, principalOf(c), parseWith(idSchema, c.req.param('id'))))),
+  );
 }

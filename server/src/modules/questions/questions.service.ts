@@ -1,21 +1,31 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import { MSG } from '../../../../sync-protocol/src/messages';
-import { QUESTION_PAGE_SIZE, questionInputSchema, type QuestionListQuery } from '../../../../sync-protocol/src/question';
+import {
+  canMoveStatus,
+  QUESTION_PAGE_SIZE,
+  questionInputSchema,
+  type QuestionListQuery,
+  type QuestionStatus,
+  type QuestionVersionData,
+} from '../../../../sync-protocol/src/question';
 import type { Deps, Principal } from '../../context';
 import type { Conn } from '../../db/client';
 import { question, questionSet, tag } from '../../db/schema';
 import { logActivity } from '../../lib/activity';
-import { badRequest, conflict, notFound } from '../../lib/errors';
+import { badRequest, notFound } from '../../lib/errors';
 import { parseWith } from '../../lib/http';
 import { nextRev } from '../../lib/revision';
 import { sanitizeMap, sanitizeRichText } from '../../lib/sanitize';
-import { accessTo, type QuestionAccess, type Reader, setsHolding, withoutAnswers } from './question-access';
+import { DetailedError } from './detailed-error';
+import { accessTo, isVisibleSet, type QuestionAccess, type Reader, releasedSetsHolding, setsHolding, withoutAnswers } from './question-access';
+import { versionData, versionOf, type VersionAction } from './question-history';
+import { countQuestions, indexQuestion, listCondition, unindexQuestion } from './question-index';
 
 type QuestionRow = typeof question.$inferSelect;
 type ParsedQuestion = ReturnType<typeof questionInputSchema.parse>;
 
-/** A question as the editor API returns it. */
+/** A question as the editor API returns it (sync-protocol QuestionView). */
 export function questionView(r: QuestionRow) {
   return {
     id: r.id,
@@ -29,10 +39,34 @@ export function questionView(r: QuestionRow) {
     t: r.t,
     e: r.e,
     st: r.st,
+    reason: r.reason,
     trans: r.trans,
+    version: r.version,
+    createdBy: r.createdBy,
+    updatedBy: r.updatedBy,
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
   };
+}
+
+/** A live set holding a question, as the editor's views name it. */
+type HoldingSet = { id: string; l: string; published: boolean; draft: boolean };
+
+/**
+ * The live sets holding each of `ids` (QuestionView `sets`, the editor's list only): where a
+ * question is used, and whether a published set keeps it approved and undeletable. Not on the
+ * single question, which the editor sends back whole as its PATCH body.
+ */
+function setsOf(db: Conn, ids: readonly string[]): Map<string, HoldingSet[]> {
+  const out = new Map<string, HoldingSet[]>();
+  for (const s of setsHolding(db, ids)) {
+    for (const id of s.holds) {
+      const list = out.get(id) ?? [];
+      list.push({ id: s.id, l: s.l, published: isVisibleSet(s), draft: s.draft });
+      out.set(id, list);
+    }
+  }
+  return out;
 }
 
 /**
@@ -52,7 +86,7 @@ function clean(input: ParsedQuestion): ParsedQuestion {
 }
 
 /** The tags a question names must exist (spec §3: c, s, t, e hold tag ids). */
-function checkTags(db: Conn, v: ParsedQuestion) {
+function checkTags(db: Conn, v: QuestionVersionData) {
   const tids = [...new Set([...v.c, ...v.t, ...v.e, ...(v.s ? [v.s] : [])])];
   if (tids.length === 0) return;
   const found = new Set(
@@ -70,11 +104,11 @@ function checkTags(db: Conn, v: ParsedQuestion) {
 /**
  * Whether a list query is one a reader without QUESTION_EDITOR may make: questions by id only
  * (spec §7: a test "fetches limit 1000, offset 0" with `qids`). Listing and filtering the bank
- * is authoring.
+ * is authoring. Empty filters (`s=`, `search=`) are no filters.
  */
 export function isReadByIds(query: QuestionListQuery): boolean {
   const { qids, l: _l, o: _o, ...filters } = query;
-  return Boolean(qids?.length) && Object.values(filters).every((v) => v === undefined || (Array.isArray(v) && v.length === 0));
+  return Boolean(qids?.length) && Object.values(filters).every((v) => v === undefined || v.length === 0);
 }
 
 /** A question as `access` lets its reader have it: without correct answers unless `withAnswers`. */
@@ -85,7 +119,8 @@ function readerView(r: QuestionRow, access: QuestionAccess) {
 
 /**
  * A changed question changes the offline copy of every set that holds it: the sets take new
- * revisions (question_set and qs_detail), so devices pull them again. Returns how many.
+ * revisions (question_set and qs_detail), so devices pull them again, and scoring compiles their
+ * marking (and the question versions results record) afresh. Returns how many.
  */
 function bumpSetsContaining(tx: Conn, id: string): number {
   const sets = setsHolding(tx, [id]);
@@ -103,8 +138,8 @@ function liveQuestion(db: Conn, id: string): QuestionRow {
 
 /**
  * GET /api/question/{id}. Who reads what is decided by question-access.ts: editors any live
- * question; others one of a visible set, with its answers only where that allows (else 404, the
- * same answer as for an id that does not exist).
+ * question; others one of a visible set, with its answers only where
+ * that allows (else 404, the same answer as for an id that does not exist).
  */
 export function get(deps: Deps, id: string, reader: Reader) {
   const row = liveQuestion(deps.db, id);
@@ -113,105 +148,156 @@ export function get(deps: Deps, id: string, reader: Reader) {
   return { success: true as const, data: readerView(row, access) };
 }
 
-/** Any-of filter on a JSON list column (c, t, e hold lists of tag ids). */
-function anyOf(column: typeof question.c, values: string[]): SQL {
-  return sql`exists (select 1 from json_each(${column}) where value in (${sql.join(
-    values.map((v) => sql`${v}`),
-    sql`, `,
-  )}))`;
-}
-
-function filters(f: Omit<QuestionListQuery, 'l' | 'o'>): SQL | undefined {
-  const where: (SQL | undefined)[] = [eq(question.deleted, false)];
-  if (f.qids?.length) where.push(inArray(question.id, f.qids));
-  if (f.s?.length) where.push(inArray(question.s, f.s));
-  if (f.c?.length) where.push(anyOf(question.c, f.c));
-  if (f.t?.length) where.push(anyOf(question.t, f.t));
-  if (f.e?.length) where.push(anyOf(question.e, f.e));
-  if (f.qt?.length) where.push(inArray(question.qt, f.qt));
-  if (f.d?.length) where.push(inArray(question.d, f.d));
-  if (f.st?.length) where.push(inArray(question.st, f.st));
-  return and(...where);
-}
+/**
+ * Newest first; ties (questions created in the same millisecond, as imports and seeds make them)
+ * by id, in the direction of question_list_idx (deleted, created_at, id), which then serves the
+ * order without sorting.
+ */
+const NEWEST_FIRST = [desc(question.createdAt), desc(question.id)];
 
 /**
- * GET /api/question?l&o&qids&s&c&t&e&qt&d: newest first; with `qids`, in the order of `qids`
- * (a test's questions in the set's order). A reader without QUESTION_EDITOR reads by ids only
- * (the route refuses the rest) and each id is decided on its own (question-access.ts) BEFORE the
- * page is cut: a hidden id taking a place in the page would tell that it exists.
+ * GET /api/question?l&o&qids&s&c&t&e&qt&d&st&search (filters: question-index.ts): newest first; with `qids`, in the order of
+ * `qids` (a test's questions in the set's order). A reader without QUESTION_EDITOR reads by ids
+ * only (the route refuses the rest) and each id is decided on its own (question-access.ts)
+ * BEFORE the page is cut: a hidden id taking a place in the page would tell that it exists.
  */
 export function list(deps: Deps, query: QuestionListQuery, reader: Reader) {
   const limit = query.l ?? (query.qids?.length ? query.qids.length : QUESTION_PAGE_SIZE);
-  let rows: QuestionRow[];
-  let access: Map<string, QuestionAccess>;
-  if (reader.editor) {
-    rows = deps.db.select().from(question).where(filters(query)).orderBy(desc(question.createdAt), asc(question.id)).limit(limit).offset(query.o).all();
-    access = accessTo(deps.db, rows, reader);
-  } else if (!query.qids?.length) {
-    // Listing the bank is authoring: without ids a non-editor reads nothing, whatever the route.
-    return { success: true as const, data: [] };
-  } else {
-    const candidates = deps.db.select().from(question).where(filters(query)).orderBy(desc(question.createdAt), asc(question.id)).all();
-    access = accessTo(deps.db, candidates, reader);
-    rows = candidates.filter((r) => access.has(r.id)).slice(query.o, query.o + limit);
-  }
-  if (query.qids?.length) {
+  const byIds = (rows: QuestionRow[]) => {
+    if (!query.qids?.length) return rows;
     const order = new Map(query.qids.map((id, i) => [id, i]));
-    rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
-  }
-  return {
-    success: true as const,
-    data: rows.flatMap((r) => {
-      const a = access.get(r.id);
-      return a ? [readerView(r, a)] : [];
-    }),
+    return rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
   };
+  if (reader.editor) {
+    const rows = byIds(deps.db.select().from(question).where(listCondition(query)).orderBy(...NEWEST_FIRST).limit(limit).offset(query.o).all());
+    const sets = setsOf(deps.db, rows.map((r) => r.id));
+    return { success: true as const, data: rows.map((r) => ({ ...questionView(r), sets: sets.get(r.id) ?? [] })) };
+  }
+  // Listing the bank is authoring: without ids a non-editor reads nothing, whatever the route.
+  if (!query.qids?.length) return { success: true as const, data: [] };
+  const candidates = deps.db.select().from(question).where(listCondition(query)).orderBy(...NEWEST_FIRST).all();
+  const access = accessTo(deps.db, candidates, reader);
+  const rows = byIds(candidates.filter((r) => access.has(r.id)).slice(query.o, query.o + limit));
+  return { success: true as const, data: rows.map((r) => readerView(r, access.get(r.id)!)) };
 }
 
-/** GET /api/question/getQuestionsCount with the list's filters. */
+/** GET /api/question/getQuestionsCount with the list's filters (question-index.ts). */
 export function countOf(deps: Deps, query: Omit<QuestionListQuery, 'l' | 'o'>) {
-  const row = deps.db.select({ n: count() }).from(question).where(filters(query)).get();
-  return { success: true as const, count: row?.n ?? 0 };
+  return { success: true as const, count: countQuestions(deps.db, query) };
 }
 
-/** POST /api/question */
+/**
+ * A question held by a live set that is not a draft (published, or to be published when its time
+ * comes) must stay APPROVED (issue 17 §7): such a set holds approved questions only, and
+ * un-approving one would put an unreviewed question in front of learners. 409 naming the sets.
+ */
+function keepApproved(tx: Conn, id: string) {
+  const sets = releasedSetsHolding(tx, [id]);
+  if (sets.length === 0) return;
+  throw new DetailedError('CONFLICT', `${MSG.questionInPublishedSet} ${sets.map((s) => s.l).join(', ')}`, { sets: sets.map((s) => ({ id: s.id, l: s.l })) });
+}
+
+/**
+ * Writes a question (created when `before` is undefined) as one new version: the review rule
+ * (STATUS_NEXT; a new question moves from PENDING), the published-set rule, the tags, the
+ * search index, the version row, the revisions of the sets holding it and the activity entry,
+ * all in the caller's transaction. A reason is kept only with REJECTED.
+ */
+function write(tx: Conn, actor: Principal, before: QuestionRow | undefined, v: QuestionVersionData, action: VersionAction, restoredFrom?: number) {
+  const from = (before?.st ?? 'PENDING') as QuestionStatus;
+  if (!canMoveStatus(from, v.st)) throw badRequest(MSG.statusNotAllowed);
+  if (before && from === 'APPROVED' && v.st !== 'APPROVED') keepApproved(tx, before.id);
+  // A review step changes no content: tags deleted since the last save do not block it.
+  if (action !== 'STATUS') checkTags(tx, v);
+  const fields = {
+    q: v.q,
+    ops: v.ops,
+    c: v.c,
+    d: v.d,
+    ca: v.ca,
+    qt: v.qt,
+    s: v.s ?? null,
+    t: v.t,
+    e: v.e,
+    st: v.st,
+    trans: v.trans,
+    reason: v.st === 'REJECTED' ? (v.reason ?? null) : null,
+    updatedBy: actor.id,
+    updatedAt: Date.now(),
+    rev: nextRev(tx),
+  };
+  const row = before
+    ? tx
+        .update(question)
+        .set({ ...fields, version: before.version + 1 })
+        .where(eq(question.id, before.id))
+        .returning()
+        .get()
+    : tx
+        .insert(question)
+        .values({ ...fields, id: randomUUID(), version: 1, createdBy: actor.id })
+        .returning()
+        .get();
+  indexQuestion(tx, row, { action, actor, ...(restoredFrom !== undefined && { restoredFrom }) });
+  const bumped = before ? bumpSetsContaining(tx, row.id) : 0;
+  logActivity(tx, {
+    actor,
+    action: before ? 'UPDATE' : 'CREATE',
+    entity: 'question',
+    entityId: row.id,
+    ...(before && { oldValue: questionView(before) }),
+    newValue: questionView(row),
+  });
+  return { row, bumped };
+}
+
+/** After a write: devices pull the sets whose questions changed. */
+function announce(deps: Deps, bumped: number) {
+  if (bumped > 0) deps.events.emit({ collections: ['question_set', 'qs_detail'] });
+}
+
+/** POST /api/question: version 1, its status moving from PENDING (a reviewer approves it later). */
 export function create(deps: Deps, actor: Principal, input: ParsedQuestion) {
   const v = clean(input);
-  checkTags(deps.db, v);
-  const data = deps.db.transaction((tx) => {
-    const row = tx
-      .insert(question)
-      .values({ ...v, id: randomUUID(), s: v.s ?? null, createdBy: actor.id, updatedAt: Date.now(), rev: nextRev(tx) })
-      .returning()
-      .get();
-    const view = questionView(row);
-    logActivity(tx, { actor, action: 'CREATE', entity: 'question', entityId: row.id, newValue: view });
-    return view;
-  });
-  return { success: true as const, id: data.id, msg: MSG.questionCreated, data };
+  const { row } = deps.db.transaction((tx) => write(tx, actor, undefined, v, 'CREATE'));
+  return { success: true as const, id: row.id, msg: MSG.questionCreated, data: questionView(row) };
 }
 
-/** PATCH /api/question: the whole question replaces the stored one. */
+/** PATCH /api/question: the whole question replaces the stored one, as a new version. */
 export function update(deps: Deps, actor: Principal, input: ParsedQuestion & { id: string }) {
   const { id, ...rest } = input;
   const v = clean(rest);
-  checkTags(deps.db, v);
-  let bumped = 0;
-  const data = deps.db.transaction((tx) => {
-    const before = liveQuestion(tx, id);
-    const row = tx
-      .update(question)
-      .set({ ...v, s: v.s ?? null, updatedAt: Date.now(), rev: nextRev(tx) })
-      .where(eq(question.id, id))
-      .returning()
-      .get();
-    bumped = bumpSetsContaining(tx, id);
-    const view = questionView(row);
-    logActivity(tx, { actor, action: 'UPDATE', entity: 'question', entityId: id, oldValue: questionView(before), newValue: view });
-    return view;
+  const { row, bumped } = deps.db.transaction((tx) => write(tx, actor, liveQuestion(tx, id), v, 'UPDATE'));
+  announce(deps, bumped);
+  return { success: true as const, id, msg: MSG.questionUpdated, data: questionView(row) };
+}
+
+/** PATCH /api/question/updateStatus {id, st, reason}: a review step, as a new version. */
+export function updateStatus(deps: Deps, actor: Principal, input: { id: string; st: QuestionStatus; reason?: string | null | undefined }) {
+  const { row, bumped } = deps.db.transaction((tx) => {
+    const before = liveQuestion(tx, input.id);
+    return write(tx, actor, before, { ...versionData(before), st: input.st, reason: input.reason ?? null }, 'STATUS');
   });
-  if (bumped > 0) deps.events.emit({ collections: ['question_set', 'qs_detail'] });
-  return { success: true as const, id, msg: MSG.questionUpdated, data };
+  announce(deps, bumped);
+  return { success: true as const, id: row.id, msg: MSG.questionStatusUpdated, data: questionView(row) };
+}
+
+/**
+ * POST /api/question/restoreQuestionVersion {id, version}: the content of that version (its
+ * status and reason included) becomes a new version, under the rules of an update: its tags must
+ * still exist, its status must be one the current status may move to, and a published set's
+ * question stays approved.
+ */
+export function restore(deps: Deps, actor: Principal, input: { id: string; version: number }) {
+  const { row, bumped } = deps.db.transaction((tx) => {
+    const before = liveQuestion(tx, input.id);
+    const old = versionOf(tx, input.id, input.version);
+    // Checked again: a version is as good as the rules of its day, and sanitising may have changed since.
+    const v = clean(parseWith(questionInputSchema, old.data));
+    return write(tx, actor, before, v, 'RESTORE', input.version);
+  });
+  announce(deps, bumped);
+  return { success: true as const, id: row.id, msg: MSG.versionRestored, data: questionView(row) };
 }
 
 /**
@@ -223,8 +309,11 @@ export function remove(deps: Deps, actor: Principal, id: string) {
   deps.db.transaction((tx) => {
     const before = liveQuestion(tx, id);
     const sets = setsHolding(tx, [id]);
-    if (sets.length > 0) throw conflict(`${MSG.questionInUse} ${sets.map((s) => s.l).join(', ')}`);
-    tx.update(question).set({ deleted: true, updatedAt: Date.now(), rev: nextRev(tx) }).where(eq(question.id, id)).run();
+    if (sets.length > 0) {
+      throw new DetailedError('CONFLICT', `${MSG.questionInUse} ${sets.map((s) => s.l).join(', ')}`, { sets: sets.map((s) => ({ id: s.id, l: s.l })) });
+    }
+    tx.update(question).set({ deleted: true, updatedBy: actor.id, updatedAt: Date.now(), rev: nextRev(tx) }).where(eq(question.id, id)).run();
+    unindexQuestion(tx, id);
     logActivity(tx, { actor, action: 'DELETE', entity: 'question', entityId: id, oldValue: questionView(before) });
   });
   return { success: true as const, msg: MSG.questionDeleted };

@@ -20,8 +20,13 @@ import { boundedSubmittedAt, isEmptyAnswer, isLate, keyQuestion, partsOf, round,
 type AttemptRow = typeof attempt.$inferSelect;
 type ResultRow = typeof examResult.$inferSelect;
 
-/** A set's marking as scoring needs it, valid while the set's detail revision stays the same. */
-type Scheme = { detailRev: number; dur: number; parts: ScoringPart[] };
+/**
+ * A set's marking as scoring needs it, valid while the set's detail revision stays the same
+ * (every new version of the set or of one of its questions bumps it). `setVersion` and `qv`
+ * (each question's version, already as the JSON the column stores) are what a result records
+ * it was scored against (issue 17 §5).
+ */
+type Scheme = { detailRev: number; dur: number; parts: ScoringPart[]; setVersion: number; qv: string };
 
 /*
  * Statements of the scoring path, prepared once per database (a submission storm scores
@@ -44,7 +49,7 @@ function prepare(db: DB) {
     setHead: db.select({ detailRev: questionSet.detailRev }).from(questionSet).where(eq(questionSet.id, P('id'))).prepare(),
     setRow: db.select().from(questionSet).where(eq(questionSet.id, P('id'))).prepare(),
     questions: db
-      .select({ id: question.id, qt: question.qt, ca: question.ca, trans: question.trans, deleted: question.deleted })
+      .select({ id: question.id, qt: question.qt, ca: question.ca, trans: question.trans, deleted: question.deleted, version: question.version })
       .from(question)
       .where(sql`${question.id} in (select value from json_each(${P('ids')}))`)
       .prepare(),
@@ -74,6 +79,8 @@ function prepare(db: DB) {
           // ranked, every later one is practice. One statement, in the transaction that stores
           // the submission, so two submissions arriving together cannot both be first.
           practice: sql`exists (select 1 from ${examResult} where ${examResult.personId} = ${P('personId')} and ${examResult.qsid} = ${P('qsid')})`,
+          setVersion: P('setVersion'),
+          qv: P('qv'),
           pending: P('pending'),
           maxOf: P('maxOf'),
           submittedAt: P('submittedAt'),
@@ -98,13 +105,10 @@ function schemeOf(db: DB, qsid: string): Scheme | undefined {
   if (cached && cached.detailRev === head.detailRev) return cached;
   const set = q.setRow.get({ id: qsid })!;
   // Deleted questions are left out, as qs_detail leaves them out of the test.
-  const keys = new Map(
-    q.questions
-      .all({ ids: JSON.stringify(questionIdsOf(set)) })
-      .filter((r) => !r.deleted)
-      .map((r) => [r.id, keyQuestion(r)]),
-  );
-  const scheme: Scheme = { detailRev: head.detailRev, dur: set.dur, parts: partsOf(set, (id) => keys.get(id)) };
+  const rows = q.questions.all({ ids: JSON.stringify(questionIdsOf(set)) }).filter((r) => !r.deleted);
+  const keys = new Map(rows.map((r) => [r.id, keyQuestion(r)]));
+  const qv = JSON.stringify(Object.fromEntries(rows.map((r) => [r.id, r.version])));
+  const scheme: Scheme = { detailRev: head.detailRev, dur: set.dur, parts: partsOf(set, (id) => keys.get(id)), setVersion: set.version, qv };
   q.schemes.set(qsid, scheme);
   return scheme;
 }
@@ -144,7 +148,7 @@ function storeScore(row: AttemptRow, ctx: SubmittedContext): boolean {
   const submittedAt = boundedSubmittedAt(times);
   const q = queries(ctx.db);
   const rev = q.rev.get()!.value;
-  const result = q.insert.run(q.encodeResult({
+  const values = q.encodeResult({
     id: randomUUID(),
     personId: row.personId,
     qsid: row.qsid,
@@ -163,8 +167,11 @@ function storeScore(row: AttemptRow, ctx: SubmittedContext): boolean {
     et: Math.floor(Math.min(submittedAt, ctx.now) / 1000),
     createdAt: ctx.now,
     rev,
-  }));
-  return result.changes > 0;
+  });
+  // Encoded once per scheme, not per submission.
+  values.setVersion = scheme.setVersion;
+  values.qv = scheme.qv;
+  return q.insert.run(values).changes > 0;
 }
 
 let registered = false;

@@ -6,7 +6,8 @@ import { nextRev } from '../../lib/revision';
 
 /**
  * Publishes sets whose publish time (`pts`, minutes) has come, and withdraws published sets whose
- * `pts` an editor moved into the future. Each flip takes new revisions, so devices pull the set
+ * `pts` an editor moved into the future or that an editor made a draft again (issue 17 §7: a
+ * draft is never published, whatever its `pts`). Each flip takes new revisions, so devices pull the set
  * (or its deletion) although nothing else about it changed. Returns how many sets flipped.
  */
 export function publishDue(deps: Pick<Deps, 'db' | 'events'>, now = Date.now()): number {
@@ -30,8 +31,8 @@ export function publishDueIn(tx: Conn, now = Date.now(), onlyId?: string): numbe
         eq(questionSet.deleted, false),
         onlyId === undefined ? undefined : eq(questionSet.id, onlyId),
         or(
-          and(eq(questionSet.published, false), lte(questionSet.pts, minute)),
-          and(eq(questionSet.published, true), gt(questionSet.pts, minute)),
+          and(eq(questionSet.published, false), eq(questionSet.draft, false), lte(questionSet.pts, minute)),
+          and(eq(questionSet.published, true), or(gt(questionSet.pts, minute), eq(questionSet.draft, true))),
         ),
       ),
     )

@@ -6,7 +6,7 @@ import type { TagDoc } from '../../../../sync-protocol/src/sync/tag';
 import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
 import type { Conn, DB } from '../../db/client';
 import type { attempt, examResult, questionSet, tag } from '../../db/schema';
-import { question } from '../../db/schema';
+import { question, questionVersion } from '../../db/schema';
 import { accessTo, isVisibleSet } from '../questions/question-access';
 
 /* Rows → replicated documents (the shapes of sync-protocol/src/sync). */
@@ -17,11 +17,30 @@ export function tagDoc(r: typeof tag.$inferSelect): TagDoc {
   return { id: r.tid, key: r.key as TagDoc['key'], tid: r.tid, tags: r.tags, uat: r.uat, _deleted: r.deleted };
 }
 
-/** A set learners may not see (unpublished or deleted, question-access.ts) replicates as deleted. */
+/** A set learners may not see (unpublished, a draft or deleted, question-access.ts) replicates as deleted. */
 const visible = isVisibleSet;
 
+/**
+ * How a document is built: for replication (what every device may hold), or as an editor's
+ * preview of the set (GET /question/previewQuestionSet, issue 17 §5): a live set shown whatever
+ * its publication state, drafts included, with every correct answer (the editor checks them;
+ * nothing of it is stored on a device).
+ */
+export type DocOptions = { preview?: boolean };
+const shown = (r: SetRow, opts: DocOptions) => (opts.preview ? !r.deleted : visible(r));
+
+/** A set as devices replicate it (one argument: it is mapped over rows). */
 export function questionSetDoc(r: SetRow): QuestionSetDoc {
-  if (!visible(r)) {
+  return setDoc(r, {});
+}
+
+/** A set as its editor's preview shows it (DocOptions). */
+export function previewSetDoc(r: SetRow): QuestionSetDoc {
+  return setDoc(r, { preview: true });
+}
+
+function setDoc(r: SetRow, opts: DocOptions): QuestionSetDoc {
+  if (!shown(r, opts)) {
     return { id: r.id, l: '', mpq: 0, tm: 0, nm: 0, dur: 0, isM: false, inst: '', pts: 0, n: 0, sections: {}, total: 0, count: 0, updatedAt: r.updatedAt, v: r.detailRev, _deleted: true };
   }
   let total = r.tm;
@@ -72,16 +91,16 @@ export function questionIdsOf(r: Pick<SetRow, 'q' | 'sections'>): string[] {
  * answers stay on the server (ARCHITECTURE decision 4), and so do a practice set's answers to
  * questions a mock test also holds.
  */
-export function qsDetailDocs(db: Conn, rows: SetRow[]): QsDetailDoc[] {
-  const live = rows.filter(visible);
+export function qsDetailDocs(db: Conn, rows: SetRow[], opts: DocOptions = {}): QsDetailDoc[] {
+  const live = rows.filter((r) => shown(r, opts));
   const ids = [...new Set(live.flatMap(questionIdsOf))];
   const questions = new Map<string, typeof question.$inferSelect>();
   for (let i = 0; i < ids.length; i += 500) {
     for (const q of db.select().from(question).where(inArray(question.id, ids.slice(i, i + 500))).all()) questions.set(q.id, q);
   }
-  const access = accessTo(db, [...questions.values()], { editor: false });
+  const access = accessTo(db, [...questions.values()], { editor: opts.preview === true });
   return rows.map((r) => {
-    if (!visible(r)) {
+    if (!shown(r, opts)) {
       return { id: r.id, isM: false, main: { q: [], mpq: 0, tm: 0, nm: 0, o: 0 }, sections: {}, questions: [], v: r.detailRev, _deleted: true };
     }
     const qs: TestQuestion[] = [];
@@ -89,8 +108,8 @@ export function qsDetailDocs(db: Conn, rows: SetRow[]): QsDetailDoc[] {
       const q = questions.get(id);
       const a = access.get(id);
       if (!q || !a) continue;
-      // A mock test never carries answers, whatever else holds the question.
-      const withAnswers = a.withAnswers && !r.isM;
+      // A mock test never carries answers, whatever else holds the question (but to its editor's preview).
+      const withAnswers = a.withAnswers && (!r.isM || opts.preview === true);
       qs.push({
         id: q.id,
         q: q.q,
@@ -155,7 +174,7 @@ export function testSummaryDoc(r: typeof attempt.$inferSelect): TestSummaryDoc {
 type ResultRow = typeof examResult.$inferSelect;
 
 /** A question with its correct answers in every language, as a result shows it. */
-export function resultQuestion(q: typeof question.$inferSelect): ResultQuestion {
+export function resultQuestion(q: Pick<typeof question.$inferSelect, 'id' | 'q' | 'ops' | 'qt' | 'd' | 'ca' | 'trans'>): ResultQuestion {
   return {
     id: q.id,
     q: q.q,
@@ -178,24 +197,41 @@ const MAX_CACHED_QUESTIONS = 20_000;
 function prepareResultQuestions(db: DB) {
   const inIds = sql`${question.id} in (select value from json_each(${sql.placeholder('ids')}))`;
   return {
-    revs: db.select({ id: question.id, rev: question.rev }).from(question).where(inIds).prepare(),
+    revs: db.select({ id: question.id, rev: question.rev, version: question.version }).from(question).where(inIds).prepare(),
     rows: db.select().from(question).where(inIds).prepare(),
+    // Pairs [id, version] as one JSON array.
+    versions: db
+      .select({ id: questionVersion.questionId, version: questionVersion.version, data: questionVersion.data })
+      .from(questionVersion)
+      .where(
+        sql`(${questionVersion.questionId}, ${questionVersion.version}) in (select value ->> 0, value ->> 1 from json_each(${sql.placeholder('pairs')}))`,
+      )
+      .prepare(),
     cache: new Map<string, { rev: number; q: ResultQuestion }>(),
+    /** Earlier versions as results show them, by `id@version`: a version never changes, so no revision to check. */
+    pinned: new Map<string, ResultQuestion>(),
   };
 }
+
+const pinKey = (id: string, version: number) => `${id}@${version}`;
 
 /**
  * Scored results with their questions (correct answers included: the learner has submitted).
  * The questions are those the result holds answers for (every question of the set when it was
- * scored), in part order, with their current texts; soft-deleted questions are still shown.
+ * scored), in part order; soft-deleted questions are still shown. Each question is shown as it
+ * was when the result was scored (issue 17 §5): a result names those versions (`qv`), and where
+ * an editor has changed a question since, its version is read from question_version. Results
+ * from before versions (empty `qv`), and versions that were never recorded, show the current text.
  */
 export function examResultDocs(db: DB, rows: ResultRow[]): ExamResultDoc[] {
   const ids = [...new Set(rows.flatMap((r) => Object.values(r.userRes).flatMap((part) => Object.keys(part))))];
   let p = resultQuestions.get(db);
   if (!p) resultQuestions.set(db, (p = prepareResultQuestions(db)));
   const questions = new Map<string, ResultQuestion>();
+  const current = new Map<string, number>();
   const stale: string[] = [];
-  for (const { id, rev } of p.revs.all({ ids: JSON.stringify(ids) })) {
+  for (const { id, rev, version } of p.revs.all({ ids: JSON.stringify(ids) })) {
+    current.set(id, version);
     const hit = p.cache.get(id);
     if (hit && hit.rev === rev) questions.set(id, hit.q);
     else stale.push(id);
@@ -208,14 +244,41 @@ export function examResultDocs(db: DB, rows: ResultRow[]): ExamResultDoc[] {
       questions.set(q.id, built);
     }
   }
-  return rows.map((r) => examResultDoc(r, questions));
+  const pinned = pinnedVersions(p, rows, current);
+  return rows.map((r) => examResultDoc(r, questions, pinned));
 }
 
-export function examResultDoc(r: ResultRow, questions: ReadonlyMap<string, ResultQuestion>): ExamResultDoc {
+/** The earlier versions `rows` were scored against (questions changed since), by `id@version`. */
+function pinnedVersions(p: ReturnType<typeof prepareResultQuestions>, rows: ResultRow[], current: ReadonlyMap<string, number>): ReadonlyMap<string, ResultQuestion> {
+  const out = new Map<string, ResultQuestion>();
+  const missing = new Map<string, [string, number]>();
+  for (const r of rows) {
+    for (const [id, version] of Object.entries(r.qv)) {
+      if (current.get(id) === version || current.get(id) === undefined) continue;
+      const key = pinKey(id, version);
+      const hit = p.pinned.get(key);
+      if (hit) out.set(key, hit);
+      else missing.set(key, [id, version]);
+    }
+  }
+  if (missing.size > 0) {
+    if (p.pinned.size + missing.size > MAX_CACHED_QUESTIONS) p.pinned.clear();
+    for (const v of p.versions.all({ pairs: JSON.stringify([...missing.values()]) })) {
+      const data = v.data as Omit<ResultQuestion, 'id'>;
+      const built = resultQuestion({ id: v.id, q: data.q, ops: data.ops, qt: data.qt, d: data.d, ca: data.ca, trans: data.trans });
+      p.pinned.set(pinKey(v.id, v.version), built);
+      out.set(pinKey(v.id, v.version), built);
+    }
+  }
+  return out;
+}
+
+export function examResultDoc(r: ResultRow, questions: ReadonlyMap<string, ResultQuestion>, pinned: ReadonlyMap<string, ResultQuestion> = new Map()): ExamResultDoc {
   const qs: ResultQuestion[] = [];
   for (const part of Object.values(r.userRes)) {
     for (const id of Object.keys(part)) {
-      const q = questions.get(id);
+      const version = r.qv[id];
+      const q = (version !== undefined && pinned.get(pinKey(id, version))) || questions.get(id);
       if (q) qs.push(q);
     }
   }

@@ -1,4 +1,34 @@
-/** Placeholder while issue 17 is being built (replaced in this session). */
-export default function Page() {
-  return null;
+import { Button, Container, Group, Stack, Title } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { paths } from '../../../config/paths';
+import { type ListState, readListState, writeListState } from './list-state';
+import { QuestionList } from './question-list';
+
+/**
+ * /question-list (spec §2 Question list). The filters and the page live in the address, so a
+ * reload, a shared link or Back from the editor shows the same questions. Changes replace the
+ * history entry rather than add one: Back leaves the list instead of stepping through every
+ * filter typed.
+ */
+export default function QuestionListPage() {
+  const { t } = useTranslation('authoring-bank');
+  const [params, setParams] = useSearchParams();
+  const state = useMemo(() => readListState(params), [params]);
+  const onStateChange = (next: ListState) => setParams(writeListState(next), { replace: true });
+  return (
+    <Container size="xl" py="lg">
+      <Stack>
+        <Group justify="space-between">
+          <Title order={2}>{t('list.title')}</Title>
+          <Button component={Link} to={paths.questionEditor} leftSection={<IconPlus size={16} aria-hidden />}>
+            {t('list.newQuestion')}
+          </Button>
+        </Group>
+        <QuestionList state={state} onStateChange={onStateChange} />
+      </Stack>
+    </Container>
+  );
 }

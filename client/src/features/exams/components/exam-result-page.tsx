@@ -6,6 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import type { TestQuestion } from '../../../../../sync-protocol/src/sync/qs-detail';
 import { RichHtml } from '../../../components/rich-html';
+// KaTeX's styles for the formulas in question text (server-rendered; components/formula-styles).
+import '../../../components/formula-styles';
 import { useReplica } from '../../../db/replica-context';
 import { serverClock } from '../../../db/server-clock';
 import { getSyncStatus, subscribeSyncStatus } from '../../../db/sync-status';

@@ -1,6 +1,31 @@
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { TestQuestion } from '../../../../../sync-protocol/src/sync/qs-detail';
+// KaTeX's styles for the formulas in question text (components/formula-styles).
+import '../../../components/formula-styles';
+import { type QuestionLabels, QuestionView } from './question-view';
+import classes from './test-dialog.module.css';
 
-/** Placeholder while issue 17 is being built (replaced in this session). */
-export default function QuestionPreview(_props: { question: TestQuestion; lang: string; width?: number }) {
-  return null;
+const ignore = () => undefined;
+
+/**
+ * One question as the test screen draws it (issue 17 §3), lent to the question editor through
+ * components/preview-context: the test's own QuestionView and styles, in `lang`, at `width` px
+ * (a phone's 360 by default), with the words of the test in that language. The inputs are inert:
+ * a preview records nothing and cannot be answered.
+ */
+export default function QuestionPreview({ question, lang, width = 360 }: { question: TestQuestion; lang: string; width?: number }) {
+  const { t } = useTranslation('exam', { lng: lang });
+  const labels = useMemo<QuestionLabels>(() => ({ chooseOne: t('chooseOne'), chooseMany: t('chooseMany'), yourAnswer: t('yourAnswer') }), [t]);
+  return (
+    <div
+      className={classes.question}
+      lang={lang}
+      inert
+      data-testid="question-preview"
+      style={{ width, maxWidth: '100%', flex: 'none', overflow: 'visible', border: '1px solid var(--mantine-color-gray-3)', borderRadius: 8 }}
+    >
+      <QuestionView key={`${lang}-${question.qt}`} question={question} lang={lang} fontSize={16} initial={undefined} onAnswer={ignore} labels={labels} />
+    </div>
+  );
 }

@@ -1,7 +1,77 @@
+import { Badge, Modal } from '@mantine/core';
+import { useCallback, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { QsDetailDoc } from '../../../../../sync-protocol/src/sync/qs-detail';
 import type { QuestionSetDoc } from '../../../../../sync-protocol/src/sync/question-set';
+import { notifySuccess } from '../../../lib/notify';
+import { type Attempt, newAttemptId } from '../lib/test-engine';
+import { TestDialog } from './test-dialog';
 
-/** Placeholder while issue 17 is being built (replaced in this session). */
-export default function SetPreviewDialog(_props: { set: QuestionSetDoc; detail: QsDetailDoc; onClose: () => void }) {
-  return null;
+/** An attempt that lives in this component only: never inserted in the replica, never pushed. */
+export function previewAttempt(qsid: string, now = Date.now()): Attempt {
+  return {
+    id: newAttemptId(),
+    qsid,
+    st: now,
+    sfs: 0,
+    lsq: null,
+    index: 0,
+    selectedSection: null,
+    answers: {},
+    status: 'IN_PROGRESS',
+    submittedAt: null,
+    elapsed: 0,
+    updatedAt: now,
+  };
+}
+
+/**
+ * A whole set in the real test screen, for an editor (issue 17 §5: "a preview that opens the set
+ * in the real test screen without recording an attempt"). The test dialog is the learner's,
+ * unchanged; what it writes goes to an attempt held in memory here instead of the replica's
+ * journal, and Submit ends the preview ('Preview ended: nothing was recorded') instead of
+ * submitting: no attempt, no result, nothing for the replication to send. Lent to the authoring
+ * screens through components/preview-context (app/router.tsx).
+ */
+export default function SetPreviewDialog({ set, detail, onClose }: { set: QuestionSetDoc; detail: QsDetailDoc; onClose: () => void }) {
+  const { t } = useTranslation('authoring-bank');
+  const [attempt, setAttempt] = useState(() => previewAttempt(set.id));
+  // The newest attempt for the next change (quick taps build on each other, as in the replica).
+  const latest = useRef(attempt);
+
+  const write = useCallback(async (_id: string, change: (a: Attempt) => Partial<Attempt>): Promise<boolean> => {
+    const current = latest.current;
+    if (current.status === 'SUBMITTED') return true;
+    const diff = change(current);
+    if (Object.keys(diff).length === 0) return true;
+    const next: Attempt = { ...current, ...diff, updatedAt: Math.max(Date.now(), current.updatedAt + 1) };
+    latest.current = next;
+    setAttempt(next);
+    return true;
+  }, []);
+
+  const onSubmit = useCallback(async () => {
+    notifySuccess(t('preview.ended'));
+    onClose();
+  }, [onClose, t]);
+
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      fullScreen
+      withCloseButton={false}
+      closeOnClickOutside={false}
+      padding={0}
+      title={null}
+      aria-label={t('preview.label', { label: set.l })}
+      transitionProps={{ duration: 0 }}
+    >
+      <TestDialog set={set} detail={detail} attempt={attempt} write={write} onClose={onClose} onSubmit={onSubmit} />
+      {/* The editor always sees that this is a preview (the test screen itself is the learner's). */}
+      <Badge color="orange" size="lg" style={{ position: 'fixed', left: 12, bottom: 12, zIndex: 1000, pointerEvents: 'none' }}>
+        {t('preview.badge')}
+      </Badge>
+    </Modal>
+  );
 }

@@ -28,6 +28,8 @@ import {
 } from '../lib/test-engine';
 import { partLabel, PaletteLegend, QuestionPalette, STATE_LABEL } from './question-palette';
 import { sanitizeHtml } from '../../../components/rich-html';
+// KaTeX's styles for the formulas in question text (server-rendered; components/formula-styles).
+import '../../../components/formula-styles';
 import { localized, type QuestionLabels, QuestionView } from './question-view';
 import { SubmitSummary } from './submit-summary';
 import classes from './test-dialog.module.css';

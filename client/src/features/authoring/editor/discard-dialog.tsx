@@ -1,0 +1,20 @@
+import { Button, Group, Modal, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+
+/** 'Discard Changes?' (the project's wording for leaving unsaved edits, spec §2 Roles). */
+export function DiscardDialog({ opened, onDiscard, onStay }: { opened: boolean; onDiscard: () => void; onStay: () => void }) {
+  const { t } = useTranslation('authoring-editor');
+  return (
+    <Modal opened={opened} onClose={onStay} title={t('discard.title')} centered zIndex={400}>
+      <Text size="sm">{t('discard.text')}</Text>
+      <Group justify="flex-end" mt="md">
+        <Button variant="default" onClick={onStay}>
+          {t('discard.stay')}
+        </Button>
+        <Button color="red" onClick={onDiscard}>
+          {t('discard.discard')}
+        </Button>
+      </Group>
+    </Modal>
+  );
+}

@@ -1,0 +1,447 @@
+import { ActionIcon, Alert, Button, Checkbox, Grid, Group, Loader, Radio, SegmentedControl, Select, Stack, TagsInput, Text, Textarea } from '@mantine/core';
+import { IconHistory, IconPlus, IconTrash } from '@tabler/icons-react';
+import { getHTMLFromFragment, type JSONContent } from '@tiptap/core';
+import { Node as PMNode } from '@tiptap/pm/model';
+import type { Editor } from '@tiptap/react';
+import { useEffect, useId, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { QUESTION_TYPES, type QuestionStatus, type QuestionType, type QuestionView } from '../../../../../sync-protocol/src/question';
+import type { Tag } from '../../../../../sync-protocol/src/tag';
+import { ApiError } from '../../../lib/api-client';
+import { notifySuccess } from '../../../lib/notify';
+import { translateServerMessage } from '../../../lib/server-messages';
+import { useQuestion, useSaveQuestion, useUpdateQuestionStatus } from '../api/questions';
+import type { TagKey } from '../api/tags';
+import { TagDialog } from '../tags/tag-dialog';
+import { TagSelect } from '../tags/tag-select';
+import { DiscardDialog } from './discard-dialog';
+import { HistoryDrawer } from './history-drawer';
+import { PreviewPanel } from './preview-panel';
+import {
+  addOption,
+  answersOf,
+  applySplit,
+  DIFFICULTIES,
+  type Difficulty,
+  type EditLang,
+  emptyForm,
+  type FieldError,
+  formFromQuestion,
+  formToInput,
+  hasTranslation,
+  isMcq,
+  MAX_OPTIONS,
+  MIN_OPTIONS,
+  optionText,
+  type QuestionForm,
+  questionText,
+  removeOption,
+  sameQuestion,
+  setAnswers,
+  setOptionText,
+  setQuestionText,
+  setType,
+  toggleCorrect,
+  toTestQuestion,
+  validateForm,
+} from './question-form';
+import { RichTextField } from './rich-text-field';
+import { splitLastParagraphs } from './split-options';
+import { StatusBadge, StatusControls } from './status-controls';
+import { useLeaveGuard } from './use-leave-guard';
+
+export type QuestionEditorProps = {
+  /** The question to edit (?id=), or null for a new one. */
+  id: string | null;
+  /** A save went through; a new question now has this id. */
+  onSaved?: (id: string) => void;
+  /** The editor started a new question (the page drops ?id=). */
+  onNew?: () => void;
+  /** Whether there are unsaved changes (the Create New Question dialog asks before closing). */
+  onDirtyChange?: (dirty: boolean) => void;
+};
+
+/** HTML of a document (or of one block, wrapped in a document) in the editor's schema. */
+function htmlOf(editor: Editor, doc: JSONContent): string {
+  const node = PMNode.fromJSON(editor.schema, doc);
+  // One empty paragraph is an empty field ('' as the field itself reports it).
+  const empty = node.childCount === 1 && node.firstChild?.type.name === 'paragraph' && node.firstChild.content.size === 0;
+  return empty ? '' : getHTMLFromFragment(node.content, editor.schema);
+}
+
+/**
+ * The question editor (spec §2, §4 Question editor, §5 Question save; issue 17 §1–3, §7): the
+ * question and its options in rich text, English as the base and Hindi as its translation, type,
+ * difficulty, tags, review status, history, Save and Reset, and the learner's preview beside it.
+ * Used by /question-editor and by the navigation's Create New Question dialog.
+ */
+export function QuestionEditor({ id, onSaved, onNew, onDirtyChange }: QuestionEditorProps) {
+  const { t } = useTranslation(['authoring-editor', 'messages']);
+  const [form, setForm] = useState<QuestionForm>(emptyForm);
+  const [saved, setSaved] = useState<QuestionForm>(emptyForm);
+  const [lang, setLang] = useState<EditLang>('en');
+  const [previewLang, setPreviewLang] = useState<EditLang>('en');
+  const [showErrors, setShowErrors] = useState(false);
+  const [tagDialog, setTagDialog] = useState<{ open: boolean; group: TagKey | null }>({ open: false, group: null });
+  const [historyOpen, setHistoryOpen] = useState(false);
+  const [splitNote, setSplitNote] = useState(false);
+  const [pendingDiscard, setPendingDiscard] = useState<(() => void) | null>(null);
+  const radioName = useId();
+
+  // A question asked for by id loads into the form once (a save or a restore keeps the form's own copy).
+  const wanted = id && id !== form.id ? id : null;
+  const query = useQuestion(wanted);
+  if (wanted && query.data?.id === wanted) {
+    const loaded = formFromQuestion(query.data);
+    setForm(loaded);
+    setSaved(loaded);
+    setShowErrors(false);
+  }
+
+  const dirty = !sameQuestion(form, saved);
+  useEffect(() => onDirtyChange?.(dirty), [dirty, onDirtyChange]);
+  const leave = useLeaveGuard(dirty);
+
+  const errors = useMemo(() => validateForm(form), [form]);
+  const shown = showErrors ? errors : [];
+  const errorOf = (field: FieldError['field']) => {
+    const e = shown.find((x) => x.lang === lang && x.field === field);
+    return e ? t(`validation.${e.msg}`) : undefined;
+  };
+  const preview = useMemo(() => toTestQuestion(form), [form]);
+  const mcq = isMcq(form.qt);
+  const keys = Object.keys(form.ops);
+  const label = (key: string) => key.toUpperCase();
+
+  const chooseLang = (l: EditLang) => {
+    setLang(l);
+    setPreviewLang(l);
+  };
+  const replaceForm = (next: QuestionForm) => {
+    setForm(next);
+    setSaved(next);
+    setShowErrors(false);
+  };
+  /** Runs `action` at once, or after 'Discard Changes?' when there are unsaved edits. */
+  const afterDiscard = (action: () => void) => (dirty ? setPendingDiscard(() => action) : action());
+
+  // Spec §2: Ctrl+Enter / Shift+Enter in the question splits its last 4 paragraphs into options a–d.
+  const onSplit = (editor: Editor) => {
+    const split = splitLastParagraphs(editor.getJSON());
+    if (!split) {
+      setSplitNote(true);
+      return false;
+    }
+    setSplitNote(false);
+    const options = split.options.map((p) => htmlOf(editor, { type: 'doc', content: [p] }));
+    setForm((f) => applySplit(f, lang, htmlOf(editor, split.question), options));
+    return true;
+  };
+
+  const save = useSaveQuestion();
+  const onSave = async () => {
+    setShowErrors(true);
+    if (errors.length > 0) {
+      // The mistakes may be in the other language: show that one.
+      if (!errors.some((e) => e.lang === lang)) chooseLang(errors[0]!.lang);
+      return;
+    }
+    try {
+      const res = await save.mutateAsync(formToInput(form));
+      notifySuccess(translateServerMessage(res.msg || (form.id ? 'Question updated successfully' : 'Question created successfully')));
+      const next = res.data ? formFromQuestion(res.data) : { ...form, id: res.id };
+      replaceForm(next);
+      if (next.id) onSaved?.(next.id);
+    } catch {
+      // lib/api-client has shown the server's message, translated.
+    }
+  };
+
+  const status = useUpdateQuestionStatus();
+  const moveStatus = async (st: QuestionStatus, reason?: string) => {
+    if (!form.id) return false;
+    try {
+      const res = await status.mutateAsync({ id: form.id, st, ...(reason ? { reason } : {}) });
+      notifySuccess(translateServerMessage(res.msg || 'Question status updated successfully'));
+      const change = { st: res.data?.st ?? st, reason: res.data ? (res.data.reason ?? null) : (reason ?? null) };
+      setForm((f) => ({ ...f, ...change }));
+      setSaved((s) => ({ ...s, ...change }));
+      return true;
+    } catch {
+      // lib/api-client has shown the server's message.
+      return false;
+    }
+  };
+
+  const onRestored = (v: QuestionView) => {
+    replaceForm(formFromQuestion(v));
+    setHistoryOpen(false);
+  };
+  const onTagCreated = (tag: Tag) => {
+    setForm((f) => {
+      if (tag.key === 's') return { ...f, s: tag.tid };
+      const list = f[tag.key];
+      return list.includes(tag.tid) ? f : { ...f, [tag.key]: [...list, tag.tid] };
+    });
+  };
+
+  if (wanted && query.isError) {
+    return (
+      <Alert color="red" role="alert">
+        {query.error instanceof ApiError ? query.error.msg : t('messages:questionNotFound')}
+      </Alert>
+    );
+  }
+  if (wanted) return <Loader aria-label={t('actions.loading')} />;
+
+  const fieldName = (e: FieldError) =>
+    e.field === 'q' ? t('form.question') : e.field === 'ca' ? t('form.correctAnswer') : t('form.option', { key: label(e.field.slice(3)) });
+  const tagPlus = (group: TagKey) => (
+    <ActionIcon variant="default" size={36} aria-label={t('tags.add', { group: t(`tags.group.${group}`) })} onClick={() => setTagDialog({ open: true, group })}>
+      <IconPlus size={16} aria-hidden />
+    </ActionIcon>
+  );
+  const answers = answersOf(form, lang);
+
+  return (
+    <>
+      <Grid gap="lg">
+        <Grid.Col span={{ base: 12, md: 7, lg: 8 }}>
+          <Stack gap="md">
+            <Group justify="space-between" wrap="wrap" gap="sm">
+              <Group gap="sm">
+                <Text fw={600}>{form.id ? t('title.edit') : t('title.new')}</Text>
+                <StatusBadge st={form.st} reason={form.reason} />
+              </Group>
+              <Group gap="sm">
+                <SegmentedControl
+                  aria-label={t('form.language')}
+                  value={lang}
+                  onChange={(v) => chooseLang(v as EditLang)}
+                  data={[
+                    { value: 'en', label: 'English' },
+                    { value: 'hi', label: 'हिन्दी' },
+                  ]}
+                />
+                {form.id && (
+                  <Button variant="default" leftSection={<IconHistory size={16} aria-hidden />} onClick={() => setHistoryOpen(true)}>
+                    {t('history.open')}
+                  </Button>
+                )}
+              </Group>
+            </Group>
+            {lang === 'hi' && (
+              <Alert color="blue" variant="light" p="xs">
+                {t('form.hindiNote')}
+              </Alert>
+            )}
+            <Group grow align="flex-start" wrap="wrap">
+              <Select
+                label={t('form.type')}
+                data={QUESTION_TYPES.map((qt) => ({ value: qt, label: t(`type.${qt}`) }))}
+                value={form.qt}
+                onChange={(v) => v && setForm((f) => setType(f, v as QuestionType))}
+                allowDeselect={false}
+                miw={180}
+              />
+              <Select
+                label={t('form.difficulty')}
+                data={DIFFICULTIES.map((d) => ({ value: d, label: t(`difficulty.${d}`) }))}
+                value={form.d}
+                onChange={(v) => v && setForm((f) => ({ ...f, d: v as Difficulty }))}
+                allowDeselect={false}
+                miw={180}
+              />
+            </Group>
+
+            <div>
+              <RichTextField
+                key={`q-${lang}`}
+                label={t('form.question')}
+                value={questionText(form, lang)}
+                onChange={(html) => setForm((f) => setQuestionText(f, lang, html))}
+                lang={lang}
+                error={errorOf('q')}
+                onSplit={onSplit}
+                minHeight={140}
+              />
+              <Text size="xs" c={splitNote ? 'orange.8' : 'dimmed'} mt={4} aria-live="polite">
+                {splitNote ? t('form.splitNothing') : t('form.splitHint')}
+              </Text>
+            </div>
+
+            {mcq && (
+              <Stack gap="sm" role="group" aria-label={t('form.options')}>
+                <Text fw={500} size="sm">
+                  {form.qt === 'mcq1' ? t('form.optionsOne') : t('form.optionsMany')}
+                </Text>
+                {keys.map((k) => {
+                  const correct = form.ca.includes(k);
+                  const markLabel = t('form.isCorrect', { key: label(k) });
+                  return (
+                    <Group key={`${k}-${lang}`} align="flex-start" wrap="nowrap" gap="sm">
+                      <Stack gap={2} align="center" pt={30} w={64}>
+                        {form.qt === 'mcq1' ? (
+                          <Radio name={radioName} checked={correct} onChange={() => setForm((f) => toggleCorrect(f, k))} aria-label={markLabel} />
+                        ) : (
+                          <Checkbox checked={correct} onChange={() => setForm((f) => toggleCorrect(f, k))} aria-label={markLabel} />
+                        )}
+                        <Text size="xs" c={correct ? 'green.8' : 'dimmed'} aria-hidden>
+                          {t('form.correct')}
+                        </Text>
+                      </Stack>
+                      <div style={{ flex: 1, minWidth: 0 }}>
+                        <RichTextField
+                          label={t('form.option', { key: label(k) })}
+                          value={optionText(form, lang, k)}
+                          onChange={(html) => setForm((f) => setOptionText(f, lang, k, html))}
+                          lang={lang}
+                          error={errorOf(`op:${k}`)}
+                        />
+                      </div>
+                      <ActionIcon
+                        mt={30}
+                        variant="subtle"
+                        color="red"
+                        aria-label={t('form.removeOption', { key: label(k) })}
+                        disabled={keys.length <= MIN_OPTIONS}
+                        onClick={() => setForm((f) => removeOption(f, k))}
+                      >
+                        <IconTrash size={16} aria-hidden />
+                      </ActionIcon>
+                    </Group>
+                  );
+                })}
+                <Group justify="space-between">
+                  <Button variant="light" size="xs" leftSection={<IconPlus size={14} aria-hidden />} disabled={keys.length >= MAX_OPTIONS} onClick={() => setForm(addOption)}>
+                    {t('form.addOption')}
+                  </Button>
+                </Group>
+                {errorOf('ca') && (
+                  <Text c="red" size="sm" role="alert">
+                    {errorOf('ca')}
+                  </Text>
+                )}
+              </Stack>
+            )}
+            {form.qt === 'f' && (
+              <TagsInput
+                label={t('form.acceptedAnswers')}
+                description={t('form.acceptedHint')}
+                value={answers}
+                onChange={(v) => setForm((f) => setAnswers(f, lang, v.map((a) => a.trim()).filter(Boolean).map((a) => a.slice(0, 500))))}
+                maxTags={20}
+                error={errorOf('ca')}
+                lang={lang}
+                clearable
+              />
+            )}
+            {form.qt === 's' && (
+              <Textarea
+                label={t('form.modelAnswer')}
+                value={answers[0] ?? ''}
+                onChange={(e) => {
+                  const v = e.currentTarget.value;
+                  setForm((f) => setAnswers(f, lang, v === '' ? [] : [v]));
+                }}
+                maxLength={500}
+                autosize
+                minRows={3}
+                error={errorOf('ca')}
+                lang={lang}
+              />
+            )}
+
+            <Grid gap="sm">
+              <Grid.Col span={{ base: 12, sm: 6 }}>
+                <TagSelect group="c" multiple label={t('tags.group.c')} value={form.c} onChange={(c) => setForm((f) => ({ ...f, c }))} rightSection={tagPlus('c')} />
+              </Grid.Col>
+              <Grid.Col span={{ base: 12, sm: 6 }}>
+                <TagSelect group="s" label={t('tags.group.s')} value={form.s} onChange={(s) => setForm((f) => ({ ...f, s }))} rightSection={tagPlus('s')} />
+              </Grid.Col>
+              <Grid.Col span={{ base: 12, sm: 6 }}>
+                <TagSelect group="t" multiple label={t('tags.group.t')} value={form.t} onChange={(tt) => setForm((f) => ({ ...f, t: tt }))} rightSection={tagPlus('t')} />
+              </Grid.Col>
+              <Grid.Col span={{ base: 12, sm: 6 }}>
+                <TagSelect group="e" multiple label={t('tags.group.e')} value={form.e} onChange={(e) => setForm((f) => ({ ...f, e }))} rightSection={tagPlus('e')} />
+              </Grid.Col>
+            </Grid>
+
+            {form.id && (
+              <StatusControls
+                st={form.st}
+                busy={status.isPending}
+                onMove={moveStatus}
+                disabledReason={dirty ? t('status.saveFirst') : null}
+              />
+            )}
+
+            {shown.length > 0 && (
+              <Alert color="red" title={t('form.fixErrors')} role="alert">
+                <ul style={{ margin: 0, paddingInlineStart: 18 }}>
+                  {shown.map((e) => (
+                    <li key={`${e.lang}-${e.field}`}>
+                      {fieldName(e)}
+                      {e.lang === 'hi' ? ` (${t('lang.hi')})` : ''}: {t(`validation.${e.msg}`)}
+                    </li>
+                  ))}
+                </ul>
+              </Alert>
+            )}
+
+            <Group gap="sm">
+              <Button onClick={() => void onSave()} loading={save.isPending}>
+                {t('actions.save')}
+              </Button>
+              <Button variant="default" disabled={!dirty} onClick={() => replaceForm(saved)}>
+                {t('actions.reset')}
+              </Button>
+              {form.id && (
+                <Button
+                  variant="subtle"
+                  onClick={() =>
+                    afterDiscard(() => {
+                      replaceForm(emptyForm());
+                      onNew?.();
+                    })
+                  }
+                >
+                  {t('actions.newQuestion')}
+                </Button>
+              )}
+              {dirty && (
+                <Text size="sm" c="dimmed" aria-live="polite">
+                  {t('form.unsaved')}
+                </Text>
+              )}
+            </Group>
+          </Stack>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 5, lg: 4 }}>
+          <div style={{ position: 'sticky', top: 72 }}>
+            <PreviewPanel question={preview} lang={previewLang} onLang={setPreviewLang} hasHindi={hasTranslation(form, 'hi')} />
+          </div>
+        </Grid.Col>
+      </Grid>
+
+      <TagDialog opened={tagDialog.open} group={tagDialog.group} onClose={() => setTagDialog((d) => ({ ...d, open: false }))} onCreated={onTagCreated} />
+      {form.id && <HistoryDrawer id={form.id} opened={historyOpen} onClose={() => setHistoryOpen(false)} dirty={dirty} onRestored={onRestored} />}
+      <DiscardDialog
+        opened={leave.asking || pendingDiscard !== null}
+        onStay={() => {
+          leave.stay();
+          setPendingDiscard(null);
+        }}
+        onDiscard={() => {
+          if (pendingDiscard) {
+            const action = pendingDiscard;
+            setPendingDiscard(null);
+            action();
+          } else leave.discard();
+        }}
+      />
+    </>
+  );
+}
+
+export default QuestionEditor;

@@ -1,0 +1,138 @@
+import { Input } from '@mantine/core';
+import { RichTextEditor } from '@mantine/tiptap';
+import '@mantine/tiptap/styles.css';
+import { type Editor, useEditor } from '@tiptap/react';
+import { memo, useEffect, useId, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+// KaTeX's styles, for the formulas in the fields, the formula preview and the learner preview.
+import '../../../components/formula-styles';
+import { useStableCallback } from '../../../hooks/use-stable-callback';
+import { editorExtensions, type MathClick } from './editor-extensions';
+import { FormulaControl, type FormulaTarget } from './formula-control';
+import { ImageControl } from './image-control';
+import classes from './rich-text-field.module.css';
+
+/** What the field holds: its HTML, '' when nothing is written (so blank compares as blank). */
+const htmlOf = (e: Editor) => (e.isEmpty ? '' : e.getHTML());
+
+type Props = {
+  label: string;
+  value: string;
+  onChange: (html: string) => void;
+  lang: string;
+  error?: string;
+  onSplit?: (editor: Editor) => boolean;
+  minHeight?: number;
+  visibleLabel?: boolean;
+};
+
+/**
+ * Memoised on its data, not its callbacks: the form re-renders on every keystroke, and the
+ * question editor's callbacks only use what the field is keyed by (its option, its language)
+ * and functional state updates, so a field whose text, label and error are unchanged need not
+ * redraw its toolbar.
+ */
+export const RichTextField = memo(RichTextFieldBody, (a, b) =>
+  (Object.keys({ ...a, ...b }) as (keyof Props)[]).every((k) => typeof a[k] === 'function' || typeof b[k] === 'function' ? Boolean(a[k]) === Boolean(b[k]) : a[k] === b[k]),
+);
+
+/**
+ * One rich-text field of the question editor (the question, or an option): Mantine's tiptap
+ * editor with bold, italic, underline, subscript, superscript, lists, formulas and images.
+ * `label` names the text box itself (the e2e tests and screen readers find "Question",
+ * "Option A" by it). `onSplit` makes Ctrl+Enter / Shift+Enter split the text (question only).
+ */
+function RichTextFieldBody({
+  label,
+  value,
+  onChange,
+  lang,
+  error,
+  onSplit,
+  minHeight = 80,
+  visibleLabel = true,
+}: Props) {
+  const { t } = useTranslation('authoring-editor');
+  const [formula, setFormula] = useState<FormulaTarget | null>(null);
+  const errorId = useId();
+  // The editor is made once; what it calls back is stable and calls this render's props.
+  const changed = useStableCallback((e: Editor) => onChange(htmlOf(e)));
+  const split = useStableCallback((e: Editor) => Boolean(onSplit?.(e)));
+  const mathClicked = useStableCallback<Parameters<MathClick>, void>((kind, node, pos) =>
+    setFormula({ latex: String(node.attrs.latex ?? ''), block: kind === 'block', pos }),
+  );
+  const hasSplit = Boolean(onSplit);
+  const extensions = useMemo(() => editorExtensions({ onMathClick: mathClicked, onSplit: hasSplit ? split : undefined }), [mathClicked, split, hasSplit]);
+
+  // tiptap compares its options on every render and applies what changed (editor.setOptions):
+  // kept equal unless the box's name, language or error state change, so typing in one field
+  // does not reconfigure every editor. The text itself follows `value` in the effect below.
+  const [initialContent] = useState(value);
+  const editorProps = useMemo(
+    () => ({
+      attributes: {
+        'aria-label': label,
+        lang,
+        role: 'textbox',
+        'aria-multiline': 'true',
+        ...(error ? { 'aria-invalid': 'true', 'aria-describedby': errorId } : {}),
+      },
+    }),
+    [label, lang, error, errorId],
+  );
+  const editor = useEditor({
+    extensions,
+    content: initialContent,
+    immediatelyRender: false,
+    editorProps,
+    onUpdate: ({ editor: e }) => changed(e),
+  });
+
+  // A value from outside (a loaded or reset question, the split shortcut) replaces the text
+  // without echoing back as a change.
+  useEffect(() => {
+    if (editor && !editor.isDestroyed && value !== htmlOf(editor)) editor.commands.setContent(value, { emitUpdate: false });
+  }, [editor, value]);
+  return (
+    <Input.Wrapper label={visibleLabel ? label : undefined} labelElement="div" error={error} errorProps={{ id: errorId }}>
+      <RichTextEditor
+        editor={editor}
+        labels={{
+          boldControlLabel: t('toolbar.bold'),
+          italicControlLabel: t('toolbar.italic'),
+          underlineControlLabel: t('toolbar.underline'),
+          subscriptControlLabel: t('toolbar.subscript'),
+          superscriptControlLabel: t('toolbar.superscript'),
+          bulletListControlLabel: t('toolbar.bulletList'),
+          orderedListControlLabel: t('toolbar.orderedList'),
+          undoControlLabel: t('toolbar.undo'),
+          redoControlLabel: t('toolbar.redo'),
+        }}
+        style={error ? { borderColor: 'var(--mantine-color-error)' } : undefined}
+      >
+        <RichTextEditor.Toolbar>
+          <RichTextEditor.ControlsGroup>
+            <RichTextEditor.Bold />
+            <RichTextEditor.Italic />
+            <RichTextEditor.Underline />
+            <RichTextEditor.Subscript />
+            <RichTextEditor.Superscript />
+          </RichTextEditor.ControlsGroup>
+          <RichTextEditor.ControlsGroup>
+            <RichTextEditor.BulletList />
+            <RichTextEditor.OrderedList />
+          </RichTextEditor.ControlsGroup>
+          <RichTextEditor.ControlsGroup>
+            <FormulaControl editor={editor} target={formula} onTarget={setFormula} />
+            <ImageControl editor={editor} />
+          </RichTextEditor.ControlsGroup>
+          <RichTextEditor.ControlsGroup>
+            <RichTextEditor.Undo />
+            <RichTextEditor.Redo />
+          </RichTextEditor.ControlsGroup>
+        </RichTextEditor.Toolbar>
+        <RichTextEditor.Content className={classes.content} mih={minHeight} />
+      </RichTextEditor>
+    </Input.Wrapper>
+  );
+}

@@ -1,0 +1,187 @@
+import { beforeAll, expect, test } from 'vitest';
+import { MSG } from '../../../../../sync-protocol/src/messages';
+import i18n from '../../../lib/i18n';
+import { setView } from '../list/test-data';
+import {
+  checkSave,
+  emptyForm,
+  formParts,
+  num,
+  pickerToPts,
+  ptsToPicker,
+  type SetForm,
+  sectionNameError,
+  setState,
+  toForm,
+  toSave,
+  totalMarks,
+  withPartQuestions,
+} from './set-form';
+import { isNewVersionRefusal, serverText, setRuleText } from './set-messages';
+
+type T = Parameters<typeof setRuleText>[0];
+let en: T;
+let hi: T;
+beforeAll(async () => {
+  await i18n.loadLanguages(['en', 'hi']);
+  await i18n.loadNamespaces(['authoring-bank', 'messages']);
+  en = i18n.getFixedT('en', ['authoring-bank', 'messages']) as unknown as T;
+  hi = i18n.getFixedT('hi', ['authoring-bank', 'messages']) as unknown as T;
+});
+
+const section = (name: string, extra: Partial<SetForm['sections'][number]> = {}): SetForm['sections'][number] => ({
+  key: `k-${name}`,
+  name,
+  ss: false,
+  q: [],
+  mpq: 2,
+  tm: 10,
+  nm: 0.5,
+  subs: [],
+  ...extra,
+});
+const messages = (f: SetForm, draft = true) => {
+  const r = checkSave(f, { draft });
+  return r.ok ? [] : r.issues.map((i) => i.message);
+};
+
+test('spec §5 Question set save: the three messages, in English and in Hindi', () => {
+  const f = { ...emptyForm(), nm: -1 };
+  const m = messages(f);
+  expect(m).toEqual([
+    'Question set cannot be saved without label',
+    'Negative marking should be a positive number',
+    'Question set cannot be saved without any section',
+  ]);
+  expect(m.map((x) => setRuleText(hi, x))).toEqual([
+    'नाम के बिना प्रश्न सेट सहेजा नहीं जा सकता',
+    'नकारात्मक अंकन एक धनात्मक संख्या होनी चाहिए',
+    'किसी भी खंड के बिना प्रश्न सेट सहेजा नहीं जा सकता',
+  ]);
+  expect(m.map((x) => setRuleText(en, x))).toEqual(m);
+  // A label and a section (or questions in Main) are enough.
+  expect(messages({ ...emptyForm(), l: 'Weekly 1', sections: [section('Reasoning')] })).toEqual([]);
+  expect(messages({ ...emptyForm(), l: 'Weekly 1', q: ['q1'] })).toEqual([]);
+  // A section's negative marking too.
+  expect(messages({ ...emptyForm(), l: 'W', sections: [section('Reasoning', { nm: -2 })] })).toEqual(['Negative marking should be a positive number']);
+});
+
+test('spec §5 Section name: invalid names, main and duplicates, in both languages', () => {
+  expect(sectionNameError('Reasoning', ['Maths'])).toBeNull();
+  expect(sectionNameError('  ', [])).toBe('Invalid section name');
+  for (const n of ['q', 'mpq', 'tm', 'nm', 'none', 'NM']) expect(sectionNameError(n, [])).toBe('Invalid section name');
+  const main = 'Section with this name cannot be created. Add question without section. It is automatically added to main section.';
+  expect(sectionNameError('Main', [])).toBe(main);
+  expect(sectionNameError('reasoning ', ['Reasoning'])).toBe('Duplicate section name.');
+  expect(setRuleText(hi, 'Duplicate section name.')).toBe('खंड का नाम दोहराया गया है।');
+  expect(setRuleText(hi, 'Invalid section name')).toBe('खंड का नाम अमान्य है');
+  expect(setRuleText(hi, main)).toBe('इस नाम का खंड नहीं बनाया जा सकता। प्रश्न बिना खंड के जोड़ें। वह अपने आप मुख्य खंड में जुड़ जाएगा।');
+  // Two sections of one name cannot both reach the save.
+  expect(messages({ ...emptyForm(), l: 'W', sections: [section('Reasoning'), section('reasoning')] })).toEqual(['Duplicate section name.']);
+});
+
+test('spec §5 Selection limit: rebuilt in Hindi from the same numbers and names', () => {
+  const f: SetForm = { ...emptyForm(), l: 'W', mpq: 2, tm: 4, q: ['a', 'b', 'c'] };
+  expect(messages(f)).toEqual(['Only 2 questions are allowed in Main section']);
+  expect(setRuleText(hi, 'Only 2 questions are allowed in Main section')).toBe('मुख्य खंड में केवल 2 प्रश्नों की अनुमति है');
+  const g: SetForm = { ...emptyForm(), l: 'W', sections: [section('Reasoning', { mpq: 1, tm: 1, q: ['a', 'b'] })] };
+  expect(messages(g)).toEqual(['Only 1 questions are allowed in Reasoning section']);
+  expect(setRuleText(hi, messages(g)[0]!)).toBe('Reasoning खंड में केवल 1 प्रश्नों की अनुमति है');
+  expect(setRuleText(en, messages(g)[0]!)).toBe('Only 1 questions are allowed in Reasoning section');
+});
+
+test('the save body: sections keyed by name in their order, sub-sections carry the marks (spec §4)', () => {
+  const f: SetForm = {
+    ...emptyForm(Date.UTC(2025, 0, 1, 10, 30)),
+    l: ' Weekly 1 ',
+    mpq: '2',
+    tm: 20,
+    nm: '',
+    dur: 45,
+    isM: true,
+    q: ['m1'],
+    langs: ['hi', 'mr'],
+    sections: [
+      section('Maths', { q: ['s1'] }),
+      section('GK', { ss: true, mpq: 9, tm: 9, nm: 9, subs: [{ key: 'x', name: 'History', q: ['h1'], mpq: 1, tm: 5, nm: 0.25 }] }),
+    ],
+  };
+  const body = toSave(f, { draft: false });
+  expect(body).toEqual({
+    l: ' Weekly 1 ',
+    mpq: 2,
+    tm: 20,
+    nm: 0,
+    dur: 45,
+    isM: true,
+    inst: '',
+    q: ['m1'],
+    pts: Math.floor(Date.UTC(2025, 0, 1, 10, 30) / 60_000),
+    langs: ['hi', 'mr'],
+    draft: false,
+    sections: {
+      Maths: { ss: false, q: ['s1'], mpq: 2, tm: 10, nm: 0.5, o: 0 },
+      GK: { ss: true, q: [], mpq: 0, tm: 0, nm: 0, o: 1, sub: { History: { q: ['h1'], mpq: 1, tm: 5, nm: 0.25, o: 0 } } },
+    },
+  });
+  const checked = checkSave(f, { draft: true, newVersion: true });
+  expect(checked.ok && checked.body).toMatchObject({ l: 'Weekly 1', draft: true, newVersion: true });
+  // Parts in test order with their allowed counts (floor(tm / mpq), else 100).
+  expect(formParts(f).map((p) => [p.key, p.name, p.allowed])).toEqual([
+    ['main', null, 10],
+    ['s:k-Maths', 'Maths', 5],
+    ['u:k-GK:x', 'History', 5],
+  ]);
+  const moved = withPartQuestions(f, 'u:k-GK:x', ['h2', 'h1']);
+  expect(moved.sections[1]!.subs[0]!.q).toEqual(['h2', 'h1']);
+  expect(withPartQuestions(f, 'main', []).q).toEqual([]);
+});
+
+test('a stored set becomes the form and back unchanged; its totals and state', () => {
+  const v = setView('s1', {
+    sections: {
+      B: { ss: false, q: ['b1'], mpq: 1, tm: 5, nm: 0, o: 1 },
+      A: { ss: true, q: [], mpq: 0, tm: 0, nm: 0, o: 0, sub: { Two: { q: ['t2'], mpq: 1, tm: 3, nm: 0, o: 1 }, One: { q: ['t1'], mpq: 1, tm: 2, nm: 0, o: 0 } } },
+    },
+  });
+  const f = toForm(v);
+  expect(f.sections.map((s) => s.name)).toEqual(['A', 'B']);
+  expect(f.sections[0]!.subs.map((s) => s.name)).toEqual(['One', 'Two']);
+  const body = toSave(f, { draft: false });
+  expect(body.sections).toEqual({
+    A: { ss: true, q: [], mpq: 0, tm: 0, nm: 0, o: 0, sub: { One: { q: ['t1'], mpq: 1, tm: 2, nm: 0, o: 0 }, Two: { q: ['t2'], mpq: 1, tm: 3, nm: 0, o: 1 } } },
+    B: { ss: false, q: ['b1'], mpq: 1, tm: 5, nm: 0, o: 1 },
+  });
+  expect(totalMarks(v)).toBe(10 + 5 + 2 + 3);
+  const now = v.pts * 60_000;
+  expect(setState({ draft: true, published: false, pts: 0 }, now)).toBe('draft');
+  expect(setState({ draft: false, published: false, pts: v.pts + 60 }, now)).toBe('scheduled');
+  expect(setState({ draft: false, published: true, pts: v.pts }, now)).toBe('published');
+});
+
+test('publish time: minutes since the epoch to the picker and back; numbers being typed', () => {
+  const pts = 28_945_230;
+  expect(pickerToPts(ptsToPicker(pts))).toBe(pts);
+  expect(pickerToPts(null)).toBeNull();
+  expect(pickerToPts('not a date')).toBeNull();
+  expect(num('')).toBe(0);
+  expect(num('-')).toBe(0);
+  expect(num('1.5')).toBe(1.5);
+  expect(num(-2)).toBe(-2);
+});
+
+test('server answers: the new-version refusal is recognised; names after a message are kept', async () => {
+  expect(isNewVersionRefusal(409, MSG.setTakenNewVersion)).toBe(true);
+  expect(isNewVersionRefusal(400, MSG.setTakenNewVersion)).toBe(false);
+  expect(isNewVersionRefusal(409, MSG.questionInUse)).toBe(false);
+  await i18n.changeLanguage('hi');
+  try {
+    const hiNotApproved = hi('messages:questionNotApproved');
+    expect(serverText(hi, `${MSG.questionNotApproved} Q1, Q2`)).toBe(`${hiNotApproved} Q1, Q2`);
+    expect(hiNotApproved).not.toBe(MSG.questionNotApproved);
+    expect(serverText(hi, MSG.questionSetDeleted)).toBe(hi('messages:questionSetDeleted'));
+    expect(isNewVersionRefusal(409, hi('messages:setTakenNewVersion'))).toBe(true);
+  } finally {
+    await i18n.changeLanguage('en');
+  }
+});

@@ -1,0 +1,249 @@
+import dayjs from 'dayjs';
+import {
+  allowedQuestions,
+  DUPLICATE_SECTION_MSG,
+  type QuestionSetSave,
+  type QuestionSetView,
+  questionSetSaveSchema,
+  sectionNameSchema,
+  type SET_LANGUAGES,
+} from '../../../../../sync-protocol/src/question-set';
+
+/*
+ * The question-set form (spec §2 Question set, §3, §4, §5) as the screen holds it: sections in a
+ * list (their order is their position, and a name can be edited without re-keying a map), number
+ * fields as Mantine's NumberInput gives them (a number, or the text being typed). `toSave` turns
+ * it into the body of PATCH /api/question/updateQuestionSet, which questionSetSaveSchema checks
+ * here as the server will.
+ */
+
+/** What a NumberInput holds: a number, or '' / '-' / '1.' while being typed. */
+export type NumberValue = number | string;
+export type SetLanguage = (typeof SET_LANGUAGES)[number];
+
+export type PartMarks = { mpq: NumberValue; tm: NumberValue; nm: NumberValue };
+/** A sub-section (spec §3: mpq, tm, nm, o and its questions). `key` is the screen's own id. */
+export type SubForm = PartMarks & { key: string; name: string; q: string[] };
+/** A section; with sub-sections (`ss`) its questions and marks are theirs (spec §4). */
+export type SectionForm = SubForm & { ss: boolean; subs: SubForm[] };
+export type SetForm = PartMarks & {
+  id: string | null;
+  l: string;
+  dur: NumberValue;
+  isM: boolean;
+  inst: string;
+  /** The main part's questions. */
+  q: string[];
+  /** Publish time, minutes since the epoch (spec §3 pts). */
+  pts: number;
+  langs: SetLanguage[];
+  draft: boolean;
+  sections: SectionForm[];
+};
+
+let seq = 0;
+/** A key for a new section or sub-section (React lists, drag and drop); never sent. */
+export const partKey = (): string => `part-${++seq}`;
+
+/** A number from a NumberInput's value; what is not (yet) a number counts as 0. */
+export function num(v: NumberValue): number {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : 0;
+  const n = Number(v);
+  return v.trim() === '' || !Number.isFinite(n) ? 0 : n;
+}
+
+/** Minutes since the epoch, as pts holds a publish time (spec §3: date plus time of day). */
+export function nowMinutes(now = Date.now()): number {
+  return Math.floor(now / 60_000);
+}
+/** pts as the DateTimePicker's value (local time, 'YYYY-MM-DD HH:mm:ss'). */
+export function ptsToPicker(pts: number): string {
+  return dayjs(pts * 60_000).format('YYYY-MM-DD HH:mm:ss');
+}
+/** The DateTimePicker's value as pts; null when there is none. */
+export function pickerToPts(value: string | null): number | null {
+  if (!value) return null;
+  const d = dayjs(value);
+  return d.isValid() ? Math.floor(d.valueOf() / 60_000) : null;
+}
+
+/** A new set: a draft, published from now once published, 1 mark a question. */
+export function emptyForm(now = Date.now()): SetForm {
+  return { id: null, l: '', mpq: 1, tm: 0, nm: 0, dur: 0, isM: false, inst: '', q: [], pts: nowMinutes(now), langs: [], draft: true, sections: [] };
+}
+
+const byOrder = <T extends { o: number }>(entries: [string, T][]) => entries.sort(([a, x], [b, y]) => x.o - y.o || a.localeCompare(b));
+
+/** The form of a stored set. */
+export function toForm(v: QuestionSetView): SetForm {
+  return {
+    id: v.id,
+    l: v.l,
+    mpq: v.mpq,
+    tm: v.tm,
+    nm: v.nm,
+    dur: v.dur,
+    isM: v.isM,
+    inst: v.inst,
+    q: [...v.q],
+    pts: v.pts,
+    langs: [...(v.langs ?? [])],
+    draft: v.draft ?? false,
+    sections: byOrder(Object.entries(v.sections)).map(([name, s]) => ({
+      key: partKey(),
+      name,
+      ss: s.ss,
+      q: [...s.q],
+      mpq: s.mpq,
+      tm: s.tm,
+      nm: s.nm,
+      subs: byOrder(Object.entries(s.sub ?? {})).map(([subName, sub]) => ({ key: partKey(), name: subName, q: [...sub.q], mpq: sub.mpq, tm: sub.tm, nm: sub.nm })),
+    })),
+  };
+}
+
+/** The save body (spec §7 PATCH updateQuestionSet); sections keyed by name, ordered by `o`. */
+export function toSave(f: SetForm, opts: { draft: boolean; newVersion?: boolean }): QuestionSetSave {
+  return {
+    ...(f.id && { id: f.id }),
+    l: f.l,
+    mpq: num(f.mpq),
+    tm: num(f.tm),
+    nm: num(f.nm),
+    dur: Math.trunc(num(f.dur)),
+    isM: f.isM,
+    inst: f.inst,
+    q: f.q,
+    pts: f.pts,
+    langs: f.langs,
+    draft: opts.draft,
+    sections: Object.fromEntries(
+      f.sections.map((s, o) => [
+        s.name,
+        {
+          ss: s.ss,
+          q: s.ss ? [] : s.q,
+          mpq: s.ss ? 0 : num(s.mpq),
+          tm: s.ss ? 0 : num(s.tm),
+          nm: s.ss ? 0 : num(s.nm),
+          o,
+          ...(s.ss && { sub: Object.fromEntries(s.subs.map((sub, so) => [sub.name, { q: sub.q, mpq: num(sub.mpq), tm: num(sub.tm), nm: num(sub.nm), o: so }])) }),
+        },
+      ]),
+    ),
+    ...(opts.newVersion && { newVersion: true }),
+  };
+}
+
+/** One issue of a save, in the schema's English text (translated by set-messages). */
+export type SaveIssue = { path: PropertyKey[]; message: string };
+
+/**
+ * The checks of spec §5 Question set save (and the section-name and selection-limit rules) as the
+ * server runs them: questionSetSaveSchema. Two sections may not share a name, which a map cannot
+ * show once keyed; that is checked on the list first. Returns the body to send, or the issues.
+ */
+export function checkSave(f: SetForm, opts: { draft: boolean; newVersion?: boolean }): { ok: true; body: QuestionSetSave } | { ok: false; issues: SaveIssue[] } {
+  const dup: SaveIssue[] = [];
+  const names = (list: { name: string }[], path: PropertyKey[]) => {
+    const seen = new Set<string>();
+    for (const { name } of list) {
+      const k = name.trim().toLowerCase();
+      if (seen.has(k)) dup.push({ path: [...path, name], message: DUPLICATE_SECTION_MSG });
+      seen.add(k);
+    }
+  };
+  names(f.sections, ['sections']);
+  for (const s of f.sections) if (s.ss) names(s.subs, ['sections', s.name, 'sub']);
+  const body = toSave(f, opts);
+  const r = questionSetSaveSchema.safeParse(body);
+  // The schema sees names that differ only in case or spaces as well: each issue once.
+  const seen = new Set<string>();
+  const issues = [...dup, ...(r.success ? [] : r.error.issues.map((i) => ({ path: i.path, message: i.message })))].filter((i) => {
+    const k = JSON.stringify([i.path.map(String), i.message]);
+    return !seen.has(k) && Boolean(seen.add(k));
+  });
+  if (issues.length > 0 || !r.success) return { ok: false, issues };
+  // The schema's output: names trimmed, a section with sub-sections stripped of marks (spec §4).
+  return { ok: true, body: r.data };
+}
+
+/**
+ * Whether a name can be given to a section (or a sub-section) among `others` (spec §5 Section
+ * name): the English message of the rule it breaks, else null.
+ */
+export function sectionNameError(name: string, others: readonly string[]): string | null {
+  const r = sectionNameSchema.safeParse(name);
+  if (!r.success) return r.error.issues[0]?.message ?? null;
+  const k = r.data.toLowerCase();
+  return others.some((o) => o.trim().toLowerCase() === k) ? DUPLICATE_SECTION_MSG : null;
+}
+
+/** A part of the set that holds questions: Main, a section without sub-sections, or a sub-section. */
+export type FormPart = {
+  /** 'main', 's:<section key>' or 'u:<section key>:<sub key>'. */
+  key: string;
+  /** The name the selection-limit message uses (spec §5): the section's or sub-section's, null for Main. */
+  name: string | null;
+  /** The section a sub-section belongs to. */
+  section: string | null;
+  q: string[];
+  mpq: number;
+  tm: number;
+  nm: number;
+  /** How many questions it may hold (spec §9). */
+  allowed: number;
+};
+
+/** The parts in test order: Main, then sections in order, a section's sub-sections in theirs. */
+export function formParts(f: SetForm): FormPart[] {
+  const part = (key: string, name: string | null, section: string | null, p: PartMarks & { q: string[] }): FormPart => ({
+    key,
+    name,
+    section,
+    q: p.q,
+    mpq: num(p.mpq),
+    tm: num(p.tm),
+    nm: num(p.nm),
+    allowed: allowedQuestions(num(p.tm), num(p.mpq)),
+  });
+  const parts = [part('main', null, null, f)];
+  for (const s of f.sections) {
+    if (s.ss) for (const sub of s.subs) parts.push(part(`u:${s.key}:${sub.key}`, sub.name, s.name, sub));
+    else parts.push(part(`s:${s.key}`, s.name, null, s));
+  }
+  return parts;
+}
+
+/** The form with the questions of one part replaced. */
+export function withPartQuestions(f: SetForm, key: string, q: string[]): SetForm {
+  if (key === 'main') return { ...f, q };
+  const [kind, sectionKey, subKey] = key.split(':');
+  return {
+    ...f,
+    sections: f.sections.map((s) => {
+      if (s.key !== sectionKey) return s;
+      if (kind === 's') return { ...s, q };
+      return { ...s, subs: s.subs.map((sub) => (sub.key === subKey ? { ...sub, q } : sub)) };
+    }),
+  };
+}
+
+/** Every question of the set, part by part. */
+export function formQuestionIds(f: SetForm): string[] {
+  return formParts(f).flatMap((p) => p.q);
+}
+
+/** Marks of the whole set: every part's total (as the learner's exam intro adds them up). */
+export function totalMarks(v: Pick<QuestionSetView, 'tm' | 'sections'>): number {
+  let total = v.tm;
+  for (const s of Object.values(v.sections)) total += s.tm + Object.values(s.sub ?? {}).reduce((a, sub) => a + sub.tm, 0);
+  return total;
+}
+
+export type SetState = 'draft' | 'scheduled' | 'published';
+/** Draft, Scheduled (to be published at pts) or Published (learners see it). */
+export function setState(v: Pick<QuestionSetView, 'draft' | 'published' | 'pts'>, now = Date.now()): SetState {
+  if (v.draft) return 'draft';
+  return v.published || v.pts * 60_000 <= now ? 'published' : 'scheduled';
+}

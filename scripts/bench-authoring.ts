@@ -1,0 +1,228 @@
+/**
+ * `npm run bench:authoring` (issue 17): the question bank at 50,000 questions (English and Hindi,
+ * realistic tags), through the started server and in Chromium.
+ *   list:   GET /api/question with two filters and a text search, page of 25 (p95 ≤ 50 ms)
+ *   count:  GET /api/question/getQuestionsCount with the same filters (p95 ≤ 30 ms)
+ *   save:   PATCH /api/question of a whole question, on the server (p95 ≤ 30 ms)
+ *   editor: Edit in the question list → the question in the editor, ready to type, at 4× CPU
+ *           slowdown (the app's 'pm:editor-open' performance measure; ≤ 300 ms)
+ * Times of list/count/save are measured by the client over keep-alive HTTP on 127.0.0.1 (so
+ * they include the HTTP stack) and also read from the server's Server-Timing header when given.
+ * BENCH_QUESTIONS (default 50000), BENCH_REQUESTS (default 300), BENCH_OPENS (default 15).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openDatabase } from '../server/src/db/client';
+import { question, tag } from '../server/src/db/schema';
+import { seedDatabase } from '../server/src/db/seed';
+import { nextRev } from '../server/src/lib/revision';
+import { indexQuestion } from '../server/src/modules/questions/question-index';
+import { launchChromium, percentile, startAppServer } from './bench-lib';
+
+const N = Number(process.env.BENCH_QUESTIONS ?? 50_000);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);
+const OPENS = Number(process.env.BENCH_OPENS ?? 15);
+
+/** A small deterministic generator (mulberry32), so that every run builds the same bank. */
+function rng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+const rand = rng(17);
+const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+const some = <T>(xs: readonly T[], max: number): T[] => [...new Set(Array.from({ length: 1 + Math.floor(rand() * max) }, () => pick(xs)))];
+
+const EN_WORDS = (
+  'which following statement correct about river mountain empire dynasty constitution article parliament president governor ' +
+  'state capital population ratio percentage profit loss interest principal train speed distance pipe tank cistern work days ' +
+  'average number series code letter relation brother sister north south east west angle triangle circle area volume ' +
+  'element compound acid base metal gas oxygen carbon nitrogen cell tissue organ blood heart plant photosynthesis energy force ' +
+  'motion gravity light sound electricity magnet battle treaty revolution movement freedom leader author book poet award ' +
+  'festival dance music temple fort monument census budget bank inflation tax export import currency planet satellite'
+).split(' ');
+const HI_WORDS = (
+  'निम्नलिखित कौन सा कथन सही है नदी पर्वत साम्राज्य वंश संविधान अनुच्छेद संसद राष्ट्रपति राज्यपाल राज्य राजधानी जनसंख्या ' +
+  'अनुपात प्रतिशत लाभ हानि ब्याज मूलधन रेलगाड़ी गति दूरी नल टंकी कार्य दिन औसत संख्या श्रृंखला कूट अक्षर संबंध भाई बहन ' +
+  'उत्तर दक्षिण पूर्व पश्चिम कोण त्रिभुज वृत्त क्षेत्रफल आयतन तत्व यौगिक अम्ल क्षार धातु गैस ऑक्सीजन कार्बन कोशिका रक्त हृदय ' +
+  'पौधा ऊर्जा बल गुरुत्वाकर्षण प्रकाश ध्वनि विद्युत युद्ध संधि क्रांति आंदोलन स्वतंत्रता नेता लेखक पुस्तक कवि पुरस्कार त्योहार'
+).split(' ');
+const sentence = (words: readonly string[], n: number) => Array.from({ length: n }, () => pick(words)).join(' ');
+
+const SUBJECTS = ['gk', 'arithmetic', 'reasoning', 'hindi', ...Array.from({ length: 8 }, (_, i) => `bench-subject-${i}`)];
+const CLASSES = ['class-10', 'class-12', 'graduate', ...Array.from({ length: 7 }, (_, i) => `bench-class-${i}`)];
+const TOPICS = Array.from({ length: 150 }, (_, i) => `bench-topic-${i}`);
+const EXAMS = ['ssc-cgl', 'ssc-chsl', 'ibps-po', 'rrb-ntpc', 'upsc-cse', 'ctet', 'up-police', ...Array.from({ length: 13 }, (_, i) => `bench-exam-${i}`)];
+
+type Row = typeof question.$inferInsert;
+
+function generatedQuestion(i: number, now: number): Omit<Row, 'rev'> {
+  const r = rand();
+  const qt = r < 0.7 ? 'mcq1' : r < 0.85 ? 'mcq2' : r < 0.95 ? 'f' : 's';
+  const mcq = qt === 'mcq1' || qt === 'mcq2';
+  const ops = mcq ? Object.fromEntries(['a', 'b', 'c', 'd'].map((k) => [k, `<p>${sentence(EN_WORDS, 3)}</p>`])) : {};
+  const hiOps = mcq ? Object.fromEntries(['a', 'b', 'c', 'd'].map((k) => [k, `<p>${sentence(HI_WORDS, 3)}</p>`])) : {};
+  const ca = qt === 'mcq1' ? [pick(['a', 'b', 'c', 'd'])] : qt === 'mcq2' ? some(['a', 'b', 'c', 'd'], 3) : [sentence(EN_WORDS, qt === 'f' ? 1 : 12)];
+  const s = rand();
+  const st = s < 0.6 ? 'APPROVED' : s < 0.8 ? 'PENDING' : s < 0.9 ? 'REVIEWED' : 'REJECTED';
+  return {
+    id: `bank-q-${i}`,
+    q: `<p>${sentence(EN_WORDS, 14 + Math.floor(rand() * 20))}?</p>`,
+    ops,
+    c: some(CLASSES, 2),
+    d: String(1 + Math.floor(rand() * 5)),
+    ca,
+    qt,
+    s: pick(SUBJECTS),
+    t: some(TOPICS, 3),
+    e: some(EXAMS, 3),
+    st,
+    reason: st === 'REJECTED' ? 'Two options are correct' : null,
+    trans: { hi: { q: `<p>${sentence(HI_WORDS, 14 + Math.floor(rand() * 20))}?</p>`, ops: hiOps, ca: mcq ? ca : [sentence(HI_WORDS, qt === 'f' ? 1 : 12)] } },
+    createdBy: 'demo-editor',
+    createdAt: now - (N - i) * 1000,
+    updatedAt: now - (N - i) * 1000,
+  };
+}
+
+/** Seeds the fixtures, then the bank's tags and questions (with their search and tag rows and version 1). */
+async function buildBank(dir: string) {
+  const database = openDatabase(dir);
+  await seedDatabase(database.db);
+  const now = Date.now();
+  const t0 = performance.now();
+  database.db.transaction((tx) => {
+    const existing = new Set(tx.select({ tid: tag.tid }).from(tag).all().map((t) => t.tid));
+    const add = (key: string, tids: string[]) => {
+      for (const tid of tids) {
+        if (existing.has(tid)) continue;
+        tx.insert(tag).values({ tid, key, tags: { en: tid.replace(/-/g, ' '), hi: `टैग ${tid.split('-').pop()}` }, uat: now, rev: nextRev(tx) }).run();
+      }
+    };
+    add('s', SUBJECTS);
+    add('c', CLASSES);
+    add('t', TOPICS);
+    add('e', EXAMS);
+    for (let i = 0; i < N; i++) {
+      const row = tx.insert(question).values({ ...generatedQuestion(i, now), rev: nextRev(tx) }).returning().get();
+      indexQuestion(tx, row, { action: 'CREATE', actor: { id: 'demo-editor', name: 'Eshan Editor' } });
+    }
+  });
+  console.log(`bank: ${N} questions generated and indexed in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  database.close();
+}
+
+async function login(base: string, user: string, pass: string): Promise<string> {
+  const res = await fetch(`${base}/api/UserLogin/login`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}` } });
+  const body = (await res.json()) as { token?: string };
+  if (!body.token) throw new Error(`login failed: ${res.status}`);
+  return body.token;
+}
+
+async function timed(n: number, run: (i: number) => Promise<Response>): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    const res = await run(i);
+    await res.arrayBuffer();
+    if (!res.ok) throw new Error(`HTTP ${res.status} at request ${i}`);
+    times.push(performance.now() - t);
+  }
+  return times;
+}
+
+const fmt = (xs: number[]) => `p50 ${percentile(xs, 50).toFixed(1)} ms, p95 ${percentile(xs, 95).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms (n=${xs.length})`;
+
+async function benchServer(base: string, token: string) {
+  const headers = { authorization: `Bearer ${token}` };
+  // Two filters (subject and difficulty, or class and exam) and a word of the bank's vocabulary.
+  const filterSets = Array.from({ length: REQUESTS }, (_, i) => {
+    const word = i % 3 === 0 ? pick(HI_WORDS) : pick(EN_WORDS);
+    const f: Record<string, string> = i % 2 === 0 ? { s: pick(SUBJECTS), d: String(1 + (i % 5)) } : { c: pick(CLASSES), e: pick(EXAMS) };
+    return { ...f, search: word };
+  });
+  const q = (o: Record<string, string>) => new URLSearchParams(o).toString();
+  // Warm-up: the first requests compile statements and fill SQLite's page cache.
+  await timed(20, (i) => fetch(`${base}/api/question?${q({ ...filterSets[i]!, l: '25', o: '0' })}`, { headers }));
+  const list = await timed(REQUESTS, (i) => fetch(`${base}/api/question?${q({ ...filterSets[i]!, l: '25', o: '0' })}`, { headers }));
+  const count = await timed(REQUESTS, (i) => fetch(`${base}/api/question/getQuestionsCount?${q(filterSets[i]!)}`, { headers }));
+  // Saves: whole questions as the editor sends them, each a new version.
+  const one = (await (await fetch(`${base}/api/question/bank-q-100`, { headers })).json()) as { data: Record<string, unknown> };
+  const { createdAt: _c, updatedAt: _u, version: _v, createdBy: _cb, updatedBy: _ub, ...editable } = one.data;
+  const save = await timed(Math.min(REQUESTS, 200), (i) =>
+    fetch(`${base}/api/question`, {
+      method: 'PATCH',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...editable, id: `bank-q-${1000 + i}`, q: `<p>${sentence(EN_WORDS, 20)} (${i})?</p>` }),
+    }),
+  );
+  return { list, count, save };
+}
+
+async function benchEditor(base: string) {
+  const browser = await launchChromium();
+  try {
+    const context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await page.goto('/login');
+    const panel = page.getByRole('tabpanel', { name: 'Existing users' });
+    await panel.getByLabel('Mobile or e-mail').fill('9000000002');
+    await panel.getByLabel(/^Password/).fill('editor1234');
+    await panel.getByRole('button', { name: 'Login' }).click();
+    await page.getByRole('button', { name: 'Logout' }).waitFor();
+    await page.goto('/question-list');
+    await page.getByRole('button', { name: 'Edit' }).first().waitFor({ timeout: 60_000 });
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    const opens: number[] = [];
+    for (let i = 0; i < OPENS + 1; i++) {
+      await page.evaluate(() => performance.clearMeasures('pm:editor-open'));
+      await page.getByRole('button', { name: 'Edit' }).nth(i % 25).click();
+      const ms = await page.waitForFunction(() => performance.getEntriesByName('pm:editor-open').at(-1)?.duration, undefined, { timeout: 30_000 });
+      const d = (await ms.jsonValue()) as number;
+      // The first open also downloads and compiles the editor's code; it is reported apart.
+      if (i === 0) console.log(`editor: first open (editor code loaded then) ${d.toFixed(0)} ms`);
+      else opens.push(d);
+      await page.goBack();
+      await page.getByRole('button', { name: 'Edit' }).first().waitFor();
+    }
+    return opens;
+  } finally {
+    await browser.close();
+  }
+}
+
+export async function benchAuthoring() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'pm-bench-authoring-'));
+  try {
+    await buildBank(dir);
+    const server = await startAppServer(dir);
+    try {
+      const token = await login(server.base, '9000000002', 'editor1234');
+      const { list, count, save } = await benchServer(server.base, token);
+      console.log(`list (2 filters + text search, page of 25): ${fmt(list)}  target p95 ≤ 50 ms`);
+      console.log(`getQuestionsCount (same filters):          ${fmt(count)}  target p95 ≤ 30 ms`);
+      console.log(`save (PATCH /api/question):                ${fmt(save)}  target p95 ≤ 30 ms`);
+      const opens = await benchEditor(server.base);
+      console.log(`editor open at 4× CPU (list → editor ready): ${fmt(opens)}  target ≤ 300 ms`);
+    } finally {
+      server.stop();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  benchAuthoring().catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,20 @@
+import { eq } from 'drizzle-orm';
+import { MSG } from '../../../../sync-protocol/src/messages';
+import type { QsDetailDoc } from '../../../../sync-protocol/src/sync/qs-detail';
+import type { QuestionSetDoc } from '../../../../sync-protocol/src/sync/question-set';
+import type { Deps } from '../../context';
+import { questionSet } from '../../db/schema';
+import { notFound } from '../../lib/errors';
+import { previewSetDoc, qsDetailDocs } from '../sync/sync.docs';
+
+/**
+ * GET /api/question/previewQuestionSet/{id} (issue 17 §5): a live set, drafts and sets whose time
+ * has not come included, as the documents a learner's device would hold for it (question_set and
+ * qs_detail, built by the replication's own builders), with every correct answer: the editor runs
+ * it in the real test screen. Nothing is written: no attempt, no result, no revision.
+ */
+export function previewSet(deps: Deps, id: string): { success: true; set: QuestionSetDoc; detail: QsDetailDoc } {
+  const row = deps.db.select().from(questionSet).where(eq(questionSet.id, id)).get();
+  if (!row || row.deleted) throw notFound(MSG.questionSetNotFound);
+  return { success: true, set: previewSetDoc(row), detail: qsDetailDocs(deps.db, [row], { preview: true })[0]! };
+}
