@@ -153,16 +153,15 @@ async function benchServer(base: string, token: string) {
   await timed(20, (i) => fetch(`${base}/api/question?${q({ ...filterSets[i]!, l: '25', o: '0' })}`, { headers }));
   const list = await timed(REQUESTS, (i) => fetch(`${base}/api/question?${q({ ...filterSets[i]!, l: '25', o: '0' })}`, { headers }));
   const count = await timed(REQUESTS, (i) => fetch(`${base}/api/question/getQuestionsCount?${q(filterSets[i]!)}`, { headers }));
-  // Saves: whole questions as the editor sends them, each a new version.
-  const one = (await (await fetch(`${base}/api/question/bank-q-100`, { headers })).json()) as { data: Record<string, unknown> };
-  const { createdAt: _c, updatedAt: _u, version: _v, createdBy: _cb, updatedBy: _ub, ...editable } = one.data;
-  const save = await timed(Math.min(REQUESTS, 200), (i) =>
-    fetch(`${base}/api/question`, {
-      method: 'PATCH',
-      headers: { ...headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ ...editable, id: `bank-q-${1000 + i}`, q: `<p>${sentence(EN_WORDS, 20)} (${i})?</p>` }),
-    }),
-  );
+  // Saves: whole questions as the editor sends them (each as loaded, with a new text), each a new version.
+  const saves = Math.min(REQUESTS, 200);
+  const bodies: string[] = [];
+  for (let i = 0; i < saves; i++) {
+    const one = (await (await fetch(`${base}/api/question/bank-q-${1000 + i}`, { headers })).json()) as { data: Record<string, unknown> };
+    const { createdAt: _c, updatedAt: _u, version: _v, createdBy: _cb, updatedBy: _ub, sets: _s, ...editable } = one.data;
+    bodies.push(JSON.stringify({ ...editable, q: `<p>${sentence(EN_WORDS, 20)} (${i})?</p>` }));
+  }
+  const save = await timed(saves, (i) => fetch(`${base}/api/question`, { method: 'PATCH', headers: { ...headers, 'content-type': 'application/json' }, body: bodies[i] }));
   return { list, count, save };
 }
 

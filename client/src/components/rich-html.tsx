@@ -9,7 +9,9 @@ const CACHE_MAX = 2000;
 export function sanitizeHtml(html: string): string {
   let clean = cache.get(html);
   if (clean === undefined) {
-    clean = DOMPurify.sanitize(html, { USE_PROFILES: { html: true } });
+    // svg: KaTeX draws square roots, stretchy arrows and tall brackets as inline SVG (the server
+    // keeps only its own geometry elements; DOMPurify's SVG profile still removes script).
+    clean = DOMPurify.sanitize(html, { USE_PROFILES: { html: true, svg: true } });
     if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
     cache.set(html, clean);
   }

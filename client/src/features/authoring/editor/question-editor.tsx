@@ -98,6 +98,20 @@ export function QuestionEditor({ id, onSaved, onNew, onDirtyChange }: QuestionEd
     setShowErrors(false);
   }
 
+  // 'pm:editor-open' (scripts/bench-authoring.ts): from the list's Edit to the loaded question
+  // painted in the editors (the frame after the commit that put it in the form).
+  const loadedId = form.id;
+  useEffect(() => {
+    if (!loadedId || performance.getEntriesByName('pm:editor-open-start').length === 0) return;
+    const frame = requestAnimationFrame(() =>
+      setTimeout(() => {
+        performance.measure('pm:editor-open', 'pm:editor-open-start');
+        performance.clearMarks('pm:editor-open-start');
+      }),
+    );
+    return () => cancelAnimationFrame(frame);
+  }, [loadedId]);
+
   const dirty = !sameQuestion(form, saved);
   useEffect(() => onDirtyChange?.(dirty), [dirty, onDirtyChange]);
   const leave = useLeaveGuard(dirty);

@@ -14,7 +14,7 @@ import { type Column, COLUMNS } from './columns';
 import { ColumnChooser, useColumns } from './column-chooser';
 import { EMPTY_LIST_STATE, type ListState, pageCount, toggleSelection } from './list-state';
 import { QuestionFiltersPanel } from './question-filters';
-import 'katex/dist/katex.min.css';
+import '../../../components/formula-styles';
 
 /** Badge colours of the review states (issue 17 §7). */
 export const STATUS_COLOR: Record<QuestionStatus, string> = { PENDING: 'gray', REVIEWED: 'blue', APPROVED: 'green', REJECTED: 'red' };
@@ -239,7 +239,12 @@ export function QuestionList({ state, onStateChange, selection }: { state?: List
                     <Table.Td>
                       <Group gap={4} wrap="nowrap">
                         <Tooltip label={t('list.edit')}>
-                          <ActionIcon variant="subtle" component={Link} to={`${paths.questionEditor}?id=${encodeURIComponent(q.id)}`} aria-label={t('list.edit')}>
+                          <ActionIcon variant="subtle" component={Link}
+                            to={`${paths.questionEditor}?id=${encodeURIComponent(q.id)}`}
+                            aria-label={t('list.edit')}
+                            // Start of 'pm:editor-open' (scripts/bench-authoring.ts): Edit → the question ready in the editor.
+                            onClick={() => performance.mark('pm:editor-open-start')}
+                          >
                             <IconPencil size={18} aria-hidden />
                           </ActionIcon>
                         </Tooltip>
