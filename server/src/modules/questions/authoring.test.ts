@@ -245,7 +245,7 @@ describe('history and restore', () => {
     expect((await setStatus(id, 'REVIEWED')).status).toBe(200);
     const restored = await h.request('POST', '/question/restoreQuestionVersion', { token: editor, body: { id, version: 1 } });
     expect(restored.status).toBe(200);
-    expect(restored.body).toMatchObject({ success: true, id, msg: 'Version restored successfully', data: { q: '<p>First wording about rivers</p>', d: '2', st: 'PENDING', version: 4 } });
+    expect(restored.body).toMatchObject({ success: true, id, msg: 'Version restored successfully', data: { q: '<p>First wording about rivers</p>', d: '2', st: 'REVIEWED', version: 4 } });
 
     const hist = await h.request('GET', `/question/getQuestionHistory/${id}`, { token: editor });
     expect(hist.status).toBe(200);
@@ -268,13 +268,14 @@ describe('history and restore', () => {
     expect(found).toContain(id);
   });
 
-  test('a restore follows the rules of an update: the status move, and a published set keeps its question approved', async () => {
+  test('a restore keeps the review status: a question a published set holds stays approved, with its old words back', async () => {
     const id = await approved();
     await saveSet({ l: 'Keeps it approved', q: [id] });
-    await refused('POST', '/question/restoreQuestionVersion', { id, version: 1 }, 409, /must stay approved: Keeps it approved/);
-    // Version 2 was REVIEWED: APPROVED may not step back to REVIEWED.
-    const other = await approved();
-    await refused('POST', '/question/restoreQuestionVersion', { id: other, version: 2 }, 400, 'The question cannot move to this status from its current one');
+    const r = await h.request('POST', '/question/restoreQuestionVersion', { token: editor, body: { id, version: 1 } });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({ st: 'APPROVED' });
+    const hist = await h.request('GET', `/question/getQuestionHistory/${id}`, { token: editor });
+    expect(hist.body.data[0]).toMatchObject({ action: 'RESTORE', restoredFrom: 1, data: { st: 'APPROVED' } });
   });
 
   test("the seeded questions have their version 1, by the demo editor", async () => {

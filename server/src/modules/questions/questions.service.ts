@@ -283,17 +283,17 @@ export function updateStatus(deps: Deps, actor: Principal, input: { id: string; 
 }
 
 /**
- * POST /api/question/restoreQuestionVersion {id, version}: the content of that version (its
- * status and reason included) becomes a new version, under the rules of an update: its tags must
- * still exist, its status must be one the current status may move to, and a published set's
- * question stays approved.
+ * POST /api/question/restoreQuestionVersion {id, version}: the content of that version becomes a
+ * new version, under the rules of an update (its tags must still exist). The review status and
+ * reason stay as they are now, as in Moodle's question history: restoring words is an edit, not
+ * a review step (and a question a published set holds stays approved).
  */
 export function restore(deps: Deps, actor: Principal, input: { id: string; version: number }) {
   const { row, bumped } = deps.db.transaction((tx) => {
     const before = liveQuestion(tx, input.id);
     const old = versionOf(tx, input.id, input.version);
     // Checked again: a version is as good as the rules of its day, and sanitising may have changed since.
-    const v = clean(parseWith(questionInputSchema, old.data));
+    const v = clean(parseWith(questionInputSchema, { ...old.data, st: before.st, reason: before.reason }));
     return write(tx, actor, before, v, 'RESTORE', input.version);
   });
   announce(deps, bumped);

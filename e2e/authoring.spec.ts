@@ -1,0 +1,155 @@
+import { deflateSync } from 'node:zlib';
+import { expect, type Page, test } from '@playwright/test';
+import { loginAs, waitForServiceWorker } from './helpers';
+
+/**
+ * Issue 17, as a newcomer would: the demo editor writes an mcq1 question with a formula and an
+ * image using the Ctrl+Enter shortcut, finds it by two filters and a text search, reviews and
+ * approves it, builds a set with a section and negative marking and publishes it; the demo
+ * learner then takes that set offline and sees the formula and the image. Last, an earlier
+ * version of the question is restored.
+ */
+
+/** A real 8×8 PNG (red), built here so the upload goes through the server's byte check. */
+function pngBytes(): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (buf: Buffer) => {
+    let c = 0xffffffff;
+    for (const b of buf) c = crcTable[(c ^ b) & 0xff]! ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const sum = Buffer.alloc(4);
+    sum.writeUInt32BE(crc(body));
+    return Buffer.concat([len, body, sum]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(8, 0);
+  ihdr.writeUInt32BE(8, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  const rows = Buffer.concat(Array.from({ length: 8 }, () => Buffer.from([0, ...Array.from({ length: 8 }, () => [220, 30, 30]).flat()])));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+const stamp = Date.now().toString(36);
+const QUESTION_WORD = `zorblat${stamp}`;
+const SET_LABEL = `Authoring check ${stamp}`;
+
+async function notice(page: Page, text: string) {
+  await expect(page.getByText(text).first()).toBeVisible({ timeout: 15_000 });
+}
+
+test('an editor writes, finds, approves and publishes a question with a formula and an image; a learner takes it offline; a version is restored', async ({ browser }) => {
+  test.setTimeout(240_000);
+  const editorContext = await browser.newContext();
+  const page = await editorContext.newPage();
+  await loginAs(page, 'editor');
+
+  // 1. Write the question: four paragraphs at the end become the options (Ctrl+Enter).
+  await page.goto('/question-editor');
+  const question = page.getByRole('textbox', { name: 'Question', exact: true });
+  await question.click();
+  await page.keyboard.type(`Which value does the ${QUESTION_WORD} formula give`);
+  for (const line of ['(a) Two', '(b) Four', '(c) Eight', '(d) Sixteen']) {
+    await page.keyboard.press('Enter');
+    await page.keyboard.type(line);
+  }
+  await question.press('Control+Enter');
+  await expect(page.getByRole('textbox', { name: 'Option B', exact: true })).toHaveText('Four');
+  await expect(question).not.toContainText('Sixteen');
+
+  // A formula at the end of the question, through the toolbar's control with its live preview.
+  await question.click();
+  await page.keyboard.press('Control+End');
+  await page.getByRole('button', { name: 'Insert formula' }).first().click();
+  await page.getByLabel('LaTeX').fill('x^2 + \\frac{1}{2}');
+  await expect(page.locator('.katex').first()).toBeVisible();
+  await page.getByRole('button', { name: 'Insert', exact: true }).click();
+  await expect(question.locator('[data-type="inline-math"]')).toHaveCount(1);
+
+  // An image, uploaded and checked by its bytes on the server.
+  await page.getByLabel('Insert image').first().setInputFiles({ name: 'diagram.png', mimeType: 'image/png', buffer: pngBytes() });
+  await expect(question.locator('img[src^="/media/"]')).toHaveCount(1, { timeout: 15_000 });
+
+  await page.getByRole('checkbox', { name: 'Option B is correct' }).check();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await notice(page, 'Question created successfully');
+  await expect(page).toHaveURL(/question-editor\?id=/);
+  const qid = new URL(page.url()).searchParams.get('id')!;
+
+  // 2. Find it: type and difficulty filters and the text search.
+  await page.goto(`/question-list?qt=mcq1&d=3&search=${QUESTION_WORD}`);
+  await expect(page.getByText('1 question', { exact: true })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('table', { name: 'Questions' })).toContainText(QUESTION_WORD);
+  await page.getByRole('button', { name: 'Edit' }).first().click();
+  await expect(page).toHaveURL(new RegExp(`id=${qid}`));
+
+  // 3. Review: Mark reviewed, then Approve.
+  await page.getByRole('button', { name: 'Mark reviewed' }).click();
+  await notice(page, 'Question status updated successfully');
+  await page.getByRole('button', { name: 'Approve' }).click();
+  await expect(page.getByText('Status: Approved')).toBeVisible({ timeout: 15_000 });
+
+  // 4. A set with a section and negative marking, published.
+  await page.goto('/question-set');
+  await page.getByRole('button', { name: 'New question set' }).click();
+  await page.getByLabel('Label').fill(SET_LABEL);
+  await page.getByLabel('Negative marking').fill('0.25');
+  await page.getByRole('textbox', { name: 'Section name' }).fill('Mathematics');
+  await page.getByRole('button', { name: 'Add section' }).click();
+  await page.getByRole('tab', { name: 'Questions' }).click();
+  await page.getByRole('region', { name: /Mathematics/ }).getByRole('button', { name: 'Add questions' }).click();
+  const picker = page.getByRole('dialog');
+  await picker.getByLabel('Search').fill(QUESTION_WORD);
+  await expect(picker.getByText('1 question', { exact: true })).toBeVisible({ timeout: 15_000 });
+  await picker.getByRole('checkbox', { name: 'Select question' }).first().check();
+  await picker.getByRole('button', { name: 'Done' }).click();
+  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  await notice(page, 'Question set created successfully');
+
+  // 5. The learner downloads the set, goes offline and takes it: formula and image are there.
+  const learnerContext = await browser.newContext();
+  const learner = await learnerContext.newPage();
+  await loginAs(learner, 'learner');
+  await learner.goto('/exam-list');
+  const card = learner.getByTestId(/^exam-card-/).filter({ hasText: SET_LABEL });
+  await expect(card.getByTestId('availability')).toHaveText('On this device', { timeout: 30_000 });
+  await waitForServiceWorker(learner);
+  // The set's image is put in the service worker's cache as the set arrives.
+  await expect
+    .poll(() => learner.evaluate(async () => (await (await caches.open('pm-media-v1')).keys()).length), { timeout: 20_000 })
+    .toBeGreaterThan(0);
+  await learnerContext.setOffline(true);
+  await learner.reload();
+  await card.getByRole('link', { name: 'Take Test' }).click();
+  await learner.getByRole('button', { name: 'Start Test' }).click();
+  await expect(learner.locator('.katex').first()).toBeVisible();
+  const image = learner.locator('img[src^="/media/"]').first();
+  await expect(image).toBeVisible();
+  await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(8);
+  await learnerContext.close();
+
+  // 6. Restore an earlier version: edit the text, save, then bring version 1 back.
+  await page.goto(`/question-editor?id=${qid}`);
+  await question.click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type(' (edited)');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await notice(page, 'Question updated successfully');
+  await expect(question).toContainText('(edited)');
+  await page.getByRole('button', { name: 'History' }).click();
+  await page.getByRole('button', { name: /Version 1\b/ }).click();
+  await page.getByRole('button', { name: 'Restore', exact: true }).click();
+  await page.getByRole('dialog', { name: /Restore version 1/ }).getByRole('button', { name: 'Restore' }).click();
+  await notice(page, 'Version restored successfully');
+  await page.keyboard.press('Escape');
+  await expect(question).not.toContainText('(edited)');
+  await editorContext.close();
+});
