@@ -78,7 +78,7 @@ test('an editor writes, finds, approves and publishes a question with a formula 
   await page.getByLabel('Insert image').first().setInputFiles({ name: 'diagram.png', mimeType: 'image/png', buffer: pngBytes() });
   await expect(question.locator('img[src^="/media/"]')).toHaveCount(1, { timeout: 15_000 });
 
-  await page.getByRole('checkbox', { name: 'Option B is correct' }).check();
+  await page.getByRole('radio', { name: 'Option B is correct' }).check();
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await notice(page, 'Question created successfully');
   await expect(page).toHaveURL(/question-editor\?id=/);
@@ -88,14 +88,15 @@ test('an editor writes, finds, approves and publishes a question with a formula 
   await page.goto(`/question-list?qt=mcq1&d=3&search=${QUESTION_WORD}`);
   await expect(page.getByText('1 question', { exact: true })).toBeVisible({ timeout: 15_000 });
   await expect(page.getByRole('table', { name: 'Questions' })).toContainText(QUESTION_WORD);
-  await page.getByRole('button', { name: 'Edit' }).first().click();
+  await page.getByRole('link', { name: 'Edit' }).first().click();
   await expect(page).toHaveURL(new RegExp(`id=${qid}`));
 
   // 3. Review: Mark reviewed, then Approve.
   await page.getByRole('button', { name: 'Mark reviewed' }).click();
   await notice(page, 'Question status updated successfully');
   await page.getByRole('button', { name: 'Approve' }).click();
-  await expect(page.getByText('Status: Approved')).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('main').getByText('Approved', { exact: true })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('group', { name: 'Review' }).getByRole('button', { name: 'Back to pending' })).toBeVisible();
 
   // 4. A set with a section and negative marking, published.
   await page.goto('/question-set');
