@@ -98,6 +98,10 @@ export const MSG = {
   questionSetNotConfigured: 'Question set not configured',
   unknownQuestion: 'Question does not exist:',
   unknownTag: 'Tag does not exist:',
+  // §5 Question save (verbatim), also sent by the server when a question breaks them.
+  correctAnswerMissing: 'Correct answer is missing.',
+  optionBlank: 'Option cannot be blank',
+  questionBlank: 'Question cannot be blank',
   // Issue 17: review, history, versions, images.
   rejectReasonRequired: 'Give a reason for rejecting the question',
   statusNotAllowed: 'The question cannot move to this status from its current one',
