@@ -100,7 +100,13 @@ test('the question editor route as the editor raises no CSP violation', async ({
   await loginAs(page, 'editor');
   await page.goto('/question-editor');
   await expect(page).toHaveTitle(/\| Pariksha Mitra$/);
-  await expect(page.getByRole('heading', { level: 2 }).first()).toBeVisible();
+  // The editor's code is the largest lazy chunk: on a busy machine its first load takes a while.
+  await expect(page.getByRole('heading', { name: 'Question Editor' })).toBeVisible({ timeout: 30_000 });
+  // The rich-text fields (tiptap) and a formula drawn by KaTeX in the popover's live preview.
+  await expect(page.getByRole('textbox', { name: 'Question', exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Insert formula' }).first().click();
+  await page.getByLabel('LaTeX').fill('\\sqrt{x^2 + 1}');
+  await expect(page.locator('.katex').first()).toBeVisible();
   await expectNoViolations(page, w);
 });
 
