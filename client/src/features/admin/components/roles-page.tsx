@@ -13,7 +13,7 @@ import { usePermissions } from '../api/get-permissions';
 import { type RoleView, useRoles } from '../api/get-roles';
 import { useSaveRole } from '../api/save-role';
 import { useUpdateRolePermissions } from '../api/update-role-permissions';
-import { useLeaveGuard } from '../hooks/use-leave-guard';
+import { useLeaveGuard } from '../../../hooks/use-leave-guard';
 import { sameSet } from '../lib/permission-moves';
 import { ConfirmDelete, ConfirmDiscard } from './confirm-delete';
 import { PermissionPicker } from './permission-picker';

@@ -6,7 +6,7 @@ import { notifySuccess } from '../../../lib/notify';
 import { translateServerMessage } from '../../../lib/server-messages';
 import { useStaticPages } from '../api/get-static-pages';
 import { useSaveStaticPage } from '../api/save-static-page';
-import { useLeaveGuard } from '../hooks/use-leave-guard';
+import { useLeaveGuard } from '../../../hooks/use-leave-guard';
 import { ConfirmDiscard } from './confirm-delete';
 import { HtmlEditor } from './html-editor';
 

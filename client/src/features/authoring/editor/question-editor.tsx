@@ -48,7 +48,7 @@ import {
 import { RichTextField } from './rich-text-field';
 import { splitLastParagraphs } from './split-options';
 import { StatusBadge, StatusControls } from './status-controls';
-import { useLeaveGuard } from './use-leave-guard';
+import { useLeaveGuard } from '../../../hooks/use-leave-guard';
 
 export type QuestionEditorProps = {
   /** The question to edit (?id=), or null for a new one. */
