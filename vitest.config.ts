@@ -1,8 +1,13 @@
 import react from '@vitejs/plugin-react';
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Vitest's default is one worker fewer than the cores: on CI's two cores that is one worker,
+    // and the suite took 370 s instead of 260 s. The files are independent (each its own
+    // temporary database), so every core runs one.
+    maxWorkers: Math.max(2, availableParallelism()),
     testTimeout: 30_000,
     hookTimeout: 30_000,
     projects: [
