@@ -1,6 +1,11 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+
+// findBy… and waitFor wait up to 5 s: the unit suite runs two files at once on CI's two cores,
+// and a screen that draws part of itself in a transition (the question editor) can take longer
+// than the default second there. A test that expects something never shown still fails.
+configure({ asyncUtilTimeout: 5000 });
 
 // jsdom lacks what Mantine measures with (Mantine's own test setup does the same).
 const { getComputedStyle } = window;

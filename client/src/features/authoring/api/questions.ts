@@ -76,6 +76,16 @@ export function getQuestion(id: string): Promise<{ success: boolean; data: Quest
   return api(`/question/${encodeURIComponent(id)}`);
 }
 export const questionQueryOptions = (id: string) => queryOptions({ queryKey: questionKeys.one(id), queryFn: () => getQuestion(id), select: (r) => r.data });
+/**
+ * Starts loading a question before its editor opens (the list's Edit, on pointer or keyboard
+ * focus): by the click the answer is in hand or on its way, and the editor draws it in the same
+ * pass as the page instead of after a loader.
+ */
+export function usePrefetchQuestion() {
+  const qc = useQueryClient();
+  return (id: string) => void qc.prefetchQuery(questionQueryOptions(id));
+}
+
 export function useQuestion(id: string | null) {
   return useQuery({ ...questionQueryOptions(id ?? ''), enabled: Boolean(id) });
 }

@@ -1,9 +1,9 @@
-import { ActionIcon, Alert, Button, Checkbox, Grid, Group, Loader, Radio, SegmentedControl, Select, Stack, TagsInput, Text, Textarea } from '@mantine/core';
+import { ActionIcon, Alert, Button, Checkbox, Grid, Group, Loader, Radio, SegmentedControl, Select, Skeleton, Stack, TagsInput, Text, Textarea } from '@mantine/core';
 import { IconHistory, IconPlus, IconTrash } from '@tabler/icons-react';
 import { getHTMLFromFragment, type JSONContent } from '@tiptap/core';
 import { Node as PMNode } from '@tiptap/pm/model';
 import type { Editor } from '@tiptap/react';
-import { useEffect, useId, useMemo, useState } from 'react';
+import { startTransition, useDeferredValue, useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { QUESTION_TYPES, type QuestionStatus, type QuestionType, type QuestionView } from '../../../../../sync-protocol/src/question';
 import type { Tag } from '../../../../../sync-protocol/src/tag';
@@ -98,19 +98,33 @@ export function QuestionEditor({ id, onSaved, onNew, onDirtyChange }: QuestionEd
     setShowErrors(false);
   }
 
+  // The question and its options are drawn first, ready to type in; the tag pickers, the status
+  // controls and the learner's preview follow in a transition (interruptible: a keystroke in the
+  // meantime is handled first), so opening a question is not held up by what is not typed into.
+  const [secondary, setSecondary] = useState(false);
+  useEffect(() => {
+    if (!wanted && !secondary) startTransition(() => setSecondary(true));
+  }, [wanted, secondary]);
+
   // 'pm:editor-open' (scripts/bench-authoring.ts): from the list's Edit to the loaded question
-  // painted in the editors (the frame after the commit that put it in the form).
+  // painted in its editors, ready to type (the frame after the commit that put it in the form);
+  // 'pm:editor-complete': to the rest of the screen drawn as well.
   const loadedId = form.id;
   useEffect(() => {
     if (!loadedId || performance.getEntriesByName('pm:editor-open-start').length === 0) return;
+    const frame = requestAnimationFrame(() => setTimeout(() => performance.measure('pm:editor-open', 'pm:editor-open-start')));
+    return () => cancelAnimationFrame(frame);
+  }, [loadedId]);
+  useEffect(() => {
+    if (!secondary || !loadedId || performance.getEntriesByName('pm:editor-open-start').length === 0) return;
     const frame = requestAnimationFrame(() =>
       setTimeout(() => {
-        performance.measure('pm:editor-open', 'pm:editor-open-start');
+        performance.measure('pm:editor-complete', 'pm:editor-open-start');
         performance.clearMarks('pm:editor-open-start');
       }),
     );
     return () => cancelAnimationFrame(frame);
-  }, [loadedId]);
+  }, [secondary, loadedId]);
 
   const dirty = !sameQuestion(form, saved);
   useEffect(() => onDirtyChange?.(dirty), [dirty, onDirtyChange]);
@@ -122,7 +136,9 @@ export function QuestionEditor({ id, onSaved, onNew, onDirtyChange }: QuestionEd
     const e = shown.find((x) => x.lang === lang && x.field === field);
     return e ? t(`validation.${e.msg}`) : undefined;
   };
-  const preview = useMemo(() => toTestQuestion(form), [form]);
+  // The preview follows the text at a lower priority than typing.
+  const previewForm = useDeferredValue(form);
+  const preview = useMemo(() => toTestQuestion(previewForm), [previewForm]);
   const mcq = isMcq(form.qt);
   const keys = Object.keys(form.ops);
   const label = (key: string) => key.toUpperCase();
@@ -249,6 +265,7 @@ export function QuestionEditor({ id, onSaved, onNew, onDirtyChange }: QuestionEd
                 {t('form.hindiNote')}
               </Alert>
             )}
+            {secondary ? (
             <Group grow align="flex-start" wrap="wrap">
               <Select
                 label={t('form.type')}
@@ -267,6 +284,9 @@ export function QuestionEditor({ id, onSaved, onNew, onDirtyChange }: QuestionEd
                 miw={180}
               />
             </Group>
+            ) : (
+              <Skeleton h={59} aria-hidden />
+            )}
 
             <div>
               <RichTextField
@@ -366,6 +386,7 @@ export function QuestionEditor({ id, onSaved, onNew, onDirtyChange }: QuestionEd
               />
             )}
 
+            {secondary ? (
             <Grid gap="sm">
               <Grid.Col span={{ base: 12, sm: 6 }}>
                 <TagSelect group="c" multiple label={t('tags.group.c')} value={form.c} onChange={(c) => setForm((f) => ({ ...f, c }))} rightSection={tagPlus('c')} />
@@ -380,8 +401,11 @@ export function QuestionEditor({ id, onSaved, onNew, onDirtyChange }: QuestionEd
                 <TagSelect group="e" multiple label={t('tags.group.e')} value={form.e} onChange={(e) => setForm((f) => ({ ...f, e }))} rightSection={tagPlus('e')} />
               </Grid.Col>
             </Grid>
+            ) : (
+              <Skeleton h={140} aria-hidden />
+            )}
 
-            {form.id && (
+            {secondary && form.id && (
               <StatusControls
                 st={form.st}
                 busy={status.isPending}
@@ -433,13 +457,13 @@ export function QuestionEditor({ id, onSaved, onNew, onDirtyChange }: QuestionEd
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 5, lg: 4 }}>
           <div style={{ position: 'sticky', top: 72 }}>
-            <PreviewPanel question={preview} lang={previewLang} onLang={setPreviewLang} hasHindi={hasTranslation(form, 'hi')} />
+            {secondary && <PreviewPanel question={preview} lang={previewLang} onLang={setPreviewLang} hasHindi={hasTranslation(form, 'hi')} />}
           </div>
         </Grid.Col>
       </Grid>
 
-      <TagDialog opened={tagDialog.open} group={tagDialog.group} onClose={() => setTagDialog((d) => ({ ...d, open: false }))} onCreated={onTagCreated} />
-      {form.id && <HistoryDrawer id={form.id} opened={historyOpen} onClose={() => setHistoryOpen(false)} dirty={dirty} onRestored={onRestored} />}
+      {secondary && <TagDialog opened={tagDialog.open} group={tagDialog.group} onClose={() => setTagDialog((d) => ({ ...d, open: false }))} onCreated={onTagCreated} />}
+      {secondary && form.id && <HistoryDrawer id={form.id} opened={historyOpen} onClose={() => setHistoryOpen(false)} dirty={dirty} onRestored={onRestored} />}
       <DiscardDialog
         opened={leave.asking || pendingDiscard !== null}
         onStay={() => {

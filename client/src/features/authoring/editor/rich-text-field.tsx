@@ -83,7 +83,8 @@ function RichTextFieldBody({
   const editor = useEditor({
     extensions,
     content: initialContent,
-    immediatelyRender: false,
+    // Made in the first render (this app has no server rendering): no second pass to show it.
+    immediatelyRender: true,
     editorProps,
     onUpdate: ({ editor: e }) => changed(e),
   });

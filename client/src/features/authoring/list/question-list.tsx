@@ -8,7 +8,7 @@ import { RichHtml } from '../../../components/rich-html';
 import { paths } from '../../../config/paths';
 import { notifySuccess } from '../../../lib/notify';
 import { translateServerMessage } from '../../../lib/server-messages';
-import { type QuestionFilters, useDeleteQuestion, useQuestions, useQuestionsCount } from '../api/questions';
+import { type QuestionFilters, useDeleteQuestion, usePrefetchQuestion, useQuestions, useQuestionsCount } from '../api/questions';
 import { type TagKey, tagName, useTags } from '../api/tags';
 import { type Column, COLUMNS } from './columns';
 import { ColumnChooser, useColumns } from './column-chooser';
@@ -98,6 +98,7 @@ export function QuestionList({ state, onStateChange, selection }: { state?: List
   const [chosenColumns, setColumns] = useColumns();
   const [refused, setRefused] = useState<{ allowed: number; part: string | null } | null>(null);
   const [toDelete, setToDelete] = useState<QuestionView | null>(null);
+  const prefetch = usePrefetchQuestion();
 
   const page = { l: QUESTION_PAGE_SIZE, o: (current.page - 1) * QUESTION_PAGE_SIZE };
   const questions = useQuestions(current.filters, page);
@@ -244,6 +245,8 @@ export function QuestionList({ state, onStateChange, selection }: { state?: List
                             aria-label={t('list.edit')}
                             // Start of 'pm:editor-open' (scripts/bench-authoring.ts): Edit → the question ready in the editor.
                             onClick={() => performance.mark('pm:editor-open-start')}
+                            onPointerEnter={() => prefetch(q.id)}
+                            onFocus={() => prefetch(q.id)}
                           >
                             <IconPencil size={18} aria-hidden />
                           </ActionIcon>
