@@ -137,6 +137,21 @@ export const ACCESS = {
   'GET /sync/v1/stream': 'login',
   'GET /sync/v1/:collection/pull': 'login',
   'POST /sync/v1/:collection/push': 'login',
+
+  // Issue 18: plans and payments (spec §7 Payments). Webhooks are public and verified by signature.
+  'POST /payment': 'login',
+  'POST /payment/createDummyOrder': 'login',
+  'GET /payment/checkPayment': 'login',
+  'POST /payment/verifyRazorpayPayment': 'login',
+  'POST /payment/retryPayment': 'login',
+  'GET /payment/my': 'login',
+  'GET /payment/receipt/:id': 'login',
+  'POST /phonepe/initiatePayment': 'login',
+  'POST /phonepe/checkPaymentStatus': 'login',
+  'POST /phonepe/webhook': 'public',
+  'POST /razorpay/initiatePayment': 'login',
+  'POST /razorpay/checkPaymentStatus': 'login',
+  'POST /razorpay/webhook': 'public',
 } as const satisfies Record<string, Access>;
 
 export type RouteKey = keyof typeof ACCESS;

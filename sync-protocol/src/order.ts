@@ -2,8 +2,12 @@ import { z } from 'zod';
 import { idSchema } from './common';
 import { reportDateSchema } from './report-dates';
 
-/** A plan purchase order's life (ours; spec §3 Payment names an order but not its states). */
-export const ORDER_STATUSES = ['CREATED', 'PAID', 'FAILED', 'CANCELLED', 'REFUNDED'] as const;
+/**
+ * A purchase order's life (ARCHITECTURE decision 10): CREATED → PENDING → PAID | FAILED |
+ * EXPIRED, fed by the redirect, the webhook and status checks; a PAID order never goes back
+ * (only an admin's REFUNDED follows it). CANCELLED is an admin's for an unpaid order.
+ */
+export const ORDER_STATUSES = ['CREATED', 'PENDING', 'PAID', 'FAILED', 'EXPIRED', 'CANCELLED', 'REFUNDED'] as const;
 export const orderStatusSchema = z.enum(ORDER_STATUSES);
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
@@ -12,6 +16,7 @@ export type OrderRow = {
   id: string;
   createdAt: number;
   updatedAt: number;
+  /** Paise. */
   amount: number;
   status: OrderStatus;
   plan: { id: string; code: string; name: { en: string; hi: string } } | null;

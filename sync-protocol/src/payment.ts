@@ -1,3 +1,186 @@
+import { z } from 'zod';
+
+/*
+ * Plans that can be bought (issue 18; spec §3 Payment, §4 Payment confirmation, §5 Buy, §7
+ * Payments, §9 Plans). Amounts on the wire and in the database are integer paise; the client's
+ * price or amount is never used for a plan (the server's price list is).
+ */
+
 /** A payment's states (spec §3 Payment has a status; its values are ours). */
 export const PAYMENT_STATUSES = ['PENDING', 'SUCCESS', 'FAILED', 'REFUNDED'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/**
+ * A payment row's flag: a second capture for an already paid order is recorded and flagged for
+ * refund (the terms' only refund: a double debit); an admin marks it refunded.
+ */
+export const PAYMENT_FLAGS = ['REFUND_DUE'] as const;
+export type PaymentFlag = (typeof PAYMENT_FLAGS)[number];
+
+/** The payment providers (ARCHITECTURE decision 9): PhonePe Standard Checkout v2 and Razorpay. */
+export const PROVIDERS = ['phonepe', 'razorpay'] as const;
+export type Provider = (typeof PROVIDERS)[number];
+export const providerSchema = z.enum(PROVIDERS);
+
+/** Smallest payable amount (spec §9: minimum payment amount 1 rupee). */
+export const MIN_AMOUNT_RUPEES = 1;
+/** Largest amount one order may carry (₹1,00,000): a donation beyond it is a bank transfer. */
+export const MAX_AMOUNT_RUPEES = 100_000;
+/** An order not paid within this time expires (PhonePe's default expireAfter is 1200 s). */
+export const ORDER_TTL_MS = 20 * 60_000;
+/** Redirect after a successful payment (spec §9: 6 seconds). */
+export const SUCCESS_REDIRECT_S = 6;
+
+export const rupeesToPaise = (rupees: number) => Math.round(rupees * 100);
+
+/**
+ * What each plan grants for its period (spec §9, issue 18 §4). `null` is unlimited. A plan the
+ * back office creates with another code grants `DEFAULT_PLAN_RULE`.
+ */
+export type PlanRule = { months: number; mock: number | null; practice: number | null };
+export const PLAN_RULES: Record<string, PlanRule> = {
+  ANNUAL_PLAN: { months: 12, mock: null, practice: 24 },
+  QUATERLY_MONTH_PLAN: { months: 3, mock: 20, practice: 6 },
+  ONE_MONTH_PLAN: { months: 1, mock: 10, practice: 2 },
+};
+export const DEFAULT_PLAN_RULE: PlanRule = { months: 1, mock: 0, practice: 0 };
+export const planRuleOf = (code: string): PlanRule => PLAN_RULES[code] ?? DEFAULT_PLAN_RULE;
+
+/** Money fields a client may send and the server ignores (issue 18 §1: the price is the server's). */
+const ignoredMoney = {
+  amount: z.unknown().optional(),
+  amt: z.unknown().optional(),
+  price: z.unknown().optional(),
+  total: z.unknown().optional(),
+};
+
+/** POST /api/payment {prodid, product}: an order for a plan. prodid is the plan's id or code. */
+export const createOrderSchema = z.strictObject({
+  prodid: z.string().trim().min(1).max(64),
+  /** What is bought; only plans are sold ('PLAN', or the plan's code). */
+  product: z.string().trim().min(1).max(64).optional(),
+  /** Where the confirmation page sends the learner afterwards (a path of this site). */
+  redirection_url: z.string().max(500).optional(),
+  ...ignoredMoney,
+});
+
+/** POST /api/payment/createDummyOrder {poid, amount}: a donation to the trust of the payer's amount (rupees). */
+export const createDummyOrderSchema = z.strictObject({
+  poid: z.string().trim().min(1).max(64).optional(),
+  amount: z.coerce
+    .number({ error: 'Invalid amount!!!' })
+    .finite({ error: 'Invalid amount!!!' })
+    .min(MIN_AMOUNT_RUPEES, { error: 'Amount cannot be less than 1' })
+    .max(MAX_AMOUNT_RUPEES, { error: 'Invalid amount!!!' }),
+  redirection_url: z.string().max(500).optional(),
+});
+
+/** GET /api/payment/checkPayment?order_id&payment_id&transaction_id&pg_order_id&channel */
+export const checkPaymentQuerySchema = z.strictObject({
+  order_id: z.string().trim().min(1).max(64).optional(),
+  payment_id: z.string().trim().max(64).optional(),
+  transaction_id: z.string().trim().max(64).optional(),
+  pg_order_id: z.string().trim().max(64).optional(),
+  channel: z.string().trim().max(32).optional(),
+});
+
+/** POST /api/payment/verifyRazorpayPayment: what Razorpay Checkout's handler receives. */
+export const verifyRazorpaySchema = z.strictObject({
+  razorpay_order_id: z.string().trim().min(1).max(64),
+  razorpay_payment_id: z.string().trim().min(1).max(64),
+  razorpay_signature: z.string().trim().regex(/^[0-9a-f]{64}$/i, { error: 'Invalid signature' }),
+});
+
+/** POST /api/payment/retryPayment {id}: pay a failed or expired order again (a new order, same plan). */
+export const retryPaymentSchema = z.strictObject({
+  id: z.string().trim().min(1).max(64),
+  ...ignoredMoney,
+});
+
+/**
+ * POST /api/{provider}/initiatePayment (spec §7). The amount is checked (spec §5: 'Amount cannot
+ * be less than 1') but the order's own amount is what is charged.
+ */
+export const initiatePaymentSchema = z.strictObject({
+  merchantTransactionId: z.string().trim().min(1).max(63),
+  amount: z.coerce.number({ error: 'Amount cannot be less than 1' }).min(MIN_AMOUNT_RUPEES, { error: 'Amount cannot be less than 1' }),
+  merchantUserId: z.string().max(64).optional(),
+  redirectUrl: z.string().max(1000).optional(),
+  redirectMode: z.literal('REDIRECT').optional(),
+  callbackUrl: z.string().max(1000).optional(),
+  mobileNumber: z.string().max(20).optional(),
+});
+
+/** POST /api/{provider}/checkPaymentStatus {merchantTransactionId} */
+export const checkPaymentStatusSchema = z.strictObject({
+  merchantTransactionId: z.string().trim().min(1).max(63),
+});
+
+/** An order as its buyer sees it (My plan, receipts). */
+export type MyOrder = {
+  id: string;
+  createdAt: number;
+  /** Paise. */
+  amount: number;
+  status: string;
+  provider: string | null;
+  plan: { code: string; name: { en: string; hi: string } } | null;
+  /** Sequential receipt number once paid. */
+  receiptNo: number | null;
+  paidAt: number | null;
+};
+
+/** A plan the learner holds (GET /api/payment/my). */
+export type MyPlan = {
+  planCode: string;
+  name: { en: string; hi: string };
+  startsAt: number;
+  endsAt: number;
+  mock: { limit: number | null; used: number };
+  practice: { limit: number | null; used: number };
+};
+
+/** GET /api/payment/receipt/{orderId}: a paid order's receipt (its buyer, or an admin). */
+export type Receipt = {
+  receiptNo: number;
+  orderId: string;
+  paidAt: number;
+  trust: { name: string; address: string };
+  buyer: { name: string; mobile: string | null };
+  plan: { code: string; name: { en: string; hi: string } } | null;
+  /** Paise. */
+  amount: number;
+  provider: string;
+  transactionId: string | null;
+};
+
+/** POST /api/payment answer (spec §7: success, id, amt and payment fields). */
+export type CreateOrderAnswer = {
+  success: true;
+  /** The order id; also the merchantTransactionId sent to the provider. */
+  id: string;
+  /** Paise. */
+  amt: number;
+  payment: {
+    provider: Provider;
+    merchantTransactionId: string;
+    /** Rupees, for the initiatePayment call (spec §7 names `amount`). */
+    amount: number;
+    /** Razorpay Checkout's options (razorpay only). */
+    razorpay?: { key: string; order_id: string; amount: number; currency: 'INR'; name: string };
+  };
+};
+
+/**
+ * `ms` plus `months` calendar months (UTC), the day clamped to the target month's last day
+ * (31 January + 1 month = 28 or 29 February): a plan's period.
+ */
+export function addMonths(ms: number, months: number): number {
+  const d = new Date(ms);
+  const day = d.getUTCDate();
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() + months);
+  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
+  d.setUTCDate(Math.min(day, last));
+  return d.getTime();
+}

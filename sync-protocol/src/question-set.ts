@@ -105,6 +105,8 @@ export const questionSetBase = z.strictObject({
   /** Duration in minutes; missing or 0 means 5400 seconds (spec §5 Test). */
   dur: z.number().int().min(0).max(24 * 60).default(0),
   isM: z.boolean().default(false),
+  /** Free for everyone (issue 18 §4): a learner without a plan may take it; it uses no allowance. */
+  free: z.boolean().default(false),
   inst: z.string().max(50_000).default(''),
   q: z.array(idSchema).max(1000).default([]),
   sections: namedParts(sectionSchema).default({}),

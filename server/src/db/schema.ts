@@ -265,6 +265,8 @@ export const questionSet = sqliteTable(
     nm: real('nm').notNull().default(0),
     dur: integer('dur').notNull().default(0),
     isM: integer('is_m', { mode: 'boolean' }).notNull().default(false),
+    /** Free for everyone (issue 18 §4): uses no plan allowance. */
+    free: integer('free', { mode: 'boolean' }).notNull().default(false),
     inst: text('inst').notNull().default(''),
     q: json<string[]>('q').notNull(),
     sections: json<Record<string, SectionRow>>('sections').notNull(),
@@ -428,38 +430,148 @@ export const plan = sqliteTable('plan', {
   createdAt: createdAt(),
 });
 
+/**
+ * A purchase order (issue 18; ARCHITECTURE decision 10): a plan bought, or a donation of the
+ * payer's amount. Its id is the merchantTransactionId / merchantOrderId / receipt the providers
+ * see. Status CREATED → PENDING → PAID | FAILED | EXPIRED; a PAID order never goes back.
+ */
 export const purchaseOrder = sqliteTable(
   'purchase_order',
   {
     id: id(),
     personId: text('person_id').references(() => person.id, { onDelete: 'set null' }),
     planId: text('plan_id').references(() => plan.id, { onDelete: 'restrict' }),
-    /** Amount in rupees, copied from the plan on the server (never from the client). */
-    amount: real('amount').notNull(),
+    /** PLAN or DONATION (createDummyOrder). */
+    kind: text('kind').notNull().default('PLAN'),
+    /** The donation's reference (createDummyOrder's poid). */
+    reference: text('reference'),
+    /** Integer paise, from the plan's price on the server (never from the client). */
+    amount: integer('amount').notNull(),
     status: text('status').notNull().default('CREATED'),
+    /** phonepe | razorpay; null until a payment is started. */
+    provider: text('provider'),
+    /** The provider's own order id (PhonePe orderId, Razorpay order_…). */
+    pgOrderId: text('pg_order_id'),
+    /** A path of this site the confirmation page sends the buyer to afterwards. */
+    redirectUrl: text('redirect_url').notNull().default('/'),
+    expiresAt: integer('expires_at').notNull(),
+    paidAt: integer('paid_at'),
+    /** Sequential, given when the order is paid. */
+    receiptNo: integer('receipt_no').unique(),
+    /** The failed or expired order this one pays again (retryPayment). */
+    retryOf: text('retry_of'),
     createdAt: createdAt(),
     updatedAt: integer('updated_at').notNull(),
   },
-  (t) => [index('order_person_idx').on(t.personId), index('order_created_idx').on(t.createdAt)],
+  (t) => [
+    index('order_person_idx').on(t.personId),
+    index('order_created_idx').on(t.createdAt),
+    index('order_status_idx').on(t.status, t.expiresAt),
+    index('order_pg_idx').on(t.pgOrderId),
+  ],
 );
 
+/** A provider transaction on an order (spec §3 Payment). A second capture is flagged REFUND_DUE. */
 export const payment = sqliteTable(
   'payment',
   {
     id: id(),
-    amount: real('amount').notNull(),
+    /** Integer paise. */
+    amount: integer('amount').notNull(),
     channel: text('channel').notNull(),
+    /** The provider's transaction / payment id (unique: one row per capture). */
     transactionId: text('transaction_id').notNull().unique(),
     details: json<unknown>('details'),
     isCredit: integer('is_credit', { mode: 'boolean' }).notNull().default(true),
     orderId: text('order_id').references(() => purchaseOrder.id, { onDelete: 'set null' }),
     personId: text('person_id').references(() => person.id, { onDelete: 'set null' }),
     status: text('status').notNull().default('PENDING'),
+    provider: text('provider'),
+    /** REFUND_DUE: captured for an order already paid (the terms' double debit). */
+    flag: text('flag'),
     createdAt: createdAt(),
     updatedAt: integer('updated_at').notNull(),
   },
-  (t) => [index('payment_created_idx').on(t.createdAt)],
+  (t) => [index('payment_created_idx').on(t.createdAt), index('payment_order_idx').on(t.orderId)],
 );
+
+/**
+ * Each provider event (webhook) is stored with its unique id in the same transaction as the
+ * state change it causes, so a repeated delivery changes nothing.
+ */
+export const paymentEvent = sqliteTable('payment_event', {
+  /** `<provider>:<event id>`. */
+  id: text('id').primaryKey(),
+  provider: text('provider').notNull(),
+  orderId: text('order_id'),
+  type: text('type').notNull(),
+  payload: json<unknown>('payload'),
+  receivedAt: integer('received_at').notNull(),
+});
+
+/** Append-only money ledger (ARCHITECTURE decision 10): the source of every total. Paise, signed. */
+export const ledgerEntry = sqliteTable(
+  'ledger_entry',
+  {
+    id: id(),
+    orderId: text('order_id').notNull(),
+    paymentId: text('payment_id'),
+    /** CAPTURE (+), REFUND_DUE (0: a note), REFUND (−). */
+    kind: text('kind').notNull(),
+    amount: integer('amount').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('ledger_created_idx').on(t.createdAt), index('ledger_order_idx').on(t.orderId)],
+);
+
+/** What a paid plan order grants (issue 18 §4), for its period. Limits null = unlimited. */
+export const entitlement = sqliteTable(
+  'entitlement',
+  {
+    id: id(),
+    personId: text('person_id')
+      .notNull()
+      .references(() => person.id, { onDelete: 'cascade' }),
+    orderId: text('order_id').notNull().unique(),
+    planCode: text('plan_code').notNull(),
+    startsAt: integer('starts_at').notNull(),
+    endsAt: integer('ends_at').notNull(),
+    mockLimit: integer('mock_limit'),
+    practiceLimit: integer('practice_limit'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('entitlement_person_idx').on(t.personId, t.endsAt)],
+);
+
+/** One attempt counted against a learner's allowance (the attempt's id: resuming counts nothing). */
+export const entitlementUse = sqliteTable(
+  'entitlement_use',
+  {
+    attemptId: text('attempt_id').primaryKey(),
+    personId: text('person_id')
+      .notNull()
+      .references(() => person.id, { onDelete: 'cascade' }),
+    qsid: text('qsid').notNull(),
+    /** mock | practice */
+    kind: text('kind').notNull(),
+    entitlementId: text('entitlement_id'),
+    /** Arrived past the allowance: stored and scored, shown as over the limit. */
+    overLimit: integer('over_limit', { mode: 'boolean' }).notNull().default(false),
+    /** When the attempt started (ms, server-corrected). */
+    startedAt: integer('started_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('entitlement_use_person_idx').on(t.personId, t.startedAt)],
+);
+
+/** The `entitlement` replication document's revision per learner (rebuilt from the rows above). */
+export const entitlementState = sqliteTable('entitlement_state', {
+  personId: text('person_id')
+    .primaryKey()
+    .references(() => person.id, { onDelete: 'cascade' }),
+  rev: integer('rev').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+});
 
 export const contactMessage = sqliteTable('contact_message', {
   id: id(),

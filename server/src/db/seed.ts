@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { eq, inArray, or } from 'drizzle-orm';
+import { eq, inArray, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   accountsFixtureSchema,
@@ -14,11 +14,12 @@ import {
   rolesFixtureSchema,
   tagsFixtureSchema,
 } from '../../../sync-protocol/src/fixtures';
+import { addMonths, ORDER_TTL_MS, planRuleOf, rupeesToPaise } from '../../../sync-protocol/src/payment';
 import { hashPassword, verifyPassword } from '../lib/passwords';
 import { nextRev } from '../lib/revision';
 import { indexQuestion } from '../modules/questions/question-index';
 import type { DB, Tx } from './client';
-import { meta, payment, permission, person, personPermission, plan, purchaseOrder, question, questionSet, role, rolePermission, tag } from './schema';
+import { entitlement, ledgerEntry, meta, payment, permission, person, personPermission, plan, purchaseOrder, question, questionSet, role, rolePermission, tag } from './schema';
 
 export const FIXTURES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures');
 
@@ -234,6 +235,7 @@ function seedSales(tx: Tx, sales: z.output<typeof demoSalesFixtureSchema>, hash:
     for (const rp of memberPerms) tx.insert(personPermission).values({ personId: s.id, permissionId: rp.permissionId }).onConflictDoNothing().run();
   }
   const planByCode = new Map(tx.select().from(plan).all().map((p) => [p.code, p]));
+  let receipts = (tx.select({ n: sql<number>`coalesce(max(${purchaseOrder.receiptNo}), 0)` }).from(purchaseOrder).get()?.n ?? 0);
   sales.orders.forEach((o, n) => {
     const p = planByCode.get(o.plan);
     if (!p) throw new Error(`fixtures/demo-sales.json: unknown plan ${o.plan}`);
@@ -242,16 +244,42 @@ function seedSales(tx: Tx, sales: z.output<typeof demoSalesFixtureSchema>, hash:
     const at = Math.min(now - 60_000, day + o.minute * 60_000);
     // A fixed id, so that a seed re-run (marker lost) adds nothing twice.
     const orderId = `demo-order-${n + 1}`;
-    tx.insert(purchaseOrder)
-      .values({ id: orderId, personId: o.person, planId: p.id, amount: p.total, status: o.status, createdAt: at, updatedAt: at })
+    const paise = rupeesToPaise(p.total);
+    const paid = o.status === 'PAID';
+    const inserted = tx
+      .insert(purchaseOrder)
+      .values({
+        id: orderId,
+        personId: o.person,
+        planId: p.id,
+        amount: paise,
+        status: o.status,
+        provider: 'phonepe',
+        expiresAt: at + ORDER_TTL_MS,
+        paidAt: paid ? at : null,
+        // Receipts are numbered in the order they were paid; the demo's come first.
+        receiptNo: paid ? (receipts += 1) : null,
+        createdAt: at,
+        updatedAt: at,
+      })
       .onConflictDoNothing()
-      .run();
+      .returning({ id: purchaseOrder.id })
+      .get();
+    if (!inserted) return;
     o.payments.forEach((pay, i) => {
+      const paymentId = `${orderId}-payment-${i + 1}`;
+      const when = at + i * 3_600_000;
       tx.insert(payment)
-        .values({ ...pay, amount: p.total, orderId, personId: o.person, details: { demo: true }, createdAt: at + i * 3_600_000, updatedAt: at + i * 3_600_000 })
+        .values({ ...pay, id: paymentId, amount: paise, orderId, personId: o.person, provider: 'phonepe', details: { demo: true }, createdAt: when, updatedAt: when })
         .onConflictDoNothing()
         .run();
+      if (pay.status === 'SUCCESS') tx.insert(ledgerEntry).values({ id: `ledger-${paymentId}`, orderId, paymentId, kind: 'CAPTURE', amount: paise, createdAt: when }).onConflictDoNothing().run();
     });
+    if (paid && p.code) {
+      const rule = planRuleOf(p.code);
+      const ends = addMonths(at, rule.months);
+      if (o.person) tx.insert(entitlement).values({ personId: o.person, orderId, planCode: p.code, startsAt: at, endsAt: ends, mockLimit: rule.mock, practiceLimit: rule.practice, createdAt: at }).onConflictDoNothing().run();
+    }
   });
 }
 

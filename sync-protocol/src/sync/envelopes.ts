@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** The replicated collections, named as the spec's local stores (spec §3). */
-export const COLLECTIONS = ['tag', 'question_set', 'qs_detail', 'test_summary', 'exam_result'] as const;
+export const COLLECTIONS = ['tag', 'question_set', 'qs_detail', 'test_summary', 'exam_result', 'entitlement'] as const;
 export type CollectionName = (typeof COLLECTIONS)[number];
 export const collectionSchema = z.enum(COLLECTIONS);
 

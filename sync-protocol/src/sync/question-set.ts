@@ -21,6 +21,8 @@ export const questionSetDocSchema = z.strictObject({
   nm: z.number(),
   dur: z.number().int(),
   isM: z.boolean(),
+  /** Free for everyone (issue 18 §4): starting it uses none of a plan's allowance. */
+  free: z.boolean(),
   inst: z.string(),
   /** Publish time, minutes since the epoch. */
   pts: z.number().int(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { CollectionName } from './envelopes';
+import { entitlementDocSchema } from './entitlement';
 import { examResultDocSchema } from './exam-result';
 import { qsDetailDocSchema } from './qs-detail';
 import { questionSetDocSchema } from './question-set';
@@ -13,6 +14,7 @@ export const DOC_SCHEMAS = {
   qs_detail: qsDetailDocSchema,
   test_summary: testSummaryDocSchema,
   exam_result: examResultDocSchema,
+  entitlement: entitlementDocSchema,
 } as const satisfies Record<CollectionName, z.ZodObject>;
 
 /** Local indexes a device queries by. */
@@ -25,9 +27,10 @@ const INDEXES: Partial<Record<CollectionName, string[]>> = {
  * Each collection's RxDB schema version; a device's older documents go through
  * `MIGRATIONS` when its database opens.
  * - question_set 1, qs_detail 1: `v`, the version of the set's questions.
+ * - question_set 2: `free`, a set that uses no plan allowance (issue 18 §4).
  * - exam_result 1: `practice`, a result that is not the learner's first at its set (issue 16 §2).
  */
-export const SCHEMA_VERSIONS: Record<CollectionName, number> = { tag: 0, question_set: 1, qs_detail: 1, test_summary: 0, exam_result: 1 };
+export const SCHEMA_VERSIONS: Record<CollectionName, number> = { tag: 0, question_set: 2, qs_detail: 1, test_summary: 0, exam_result: 1, entitlement: 0 };
 
 type Migration = (doc: Record<string, unknown>) => Record<string, unknown>;
 /**
@@ -38,10 +41,11 @@ type Migration = (doc: Record<string, unknown>) => Record<string, unknown>;
  */
 export const MIGRATIONS: Record<CollectionName, Record<number, Migration>> = {
   tag: {},
-  question_set: { 1: (doc) => ({ ...doc, v: 0 }) },
+  question_set: { 1: (doc) => ({ ...doc, v: 0 }), 2: (doc) => ({ ...doc, free: false }) },
   qs_detail: { 1: (doc) => ({ ...doc, v: 0 }) },
   test_summary: {},
   exam_result: { 1: (doc) => ({ ...doc, practice: false }) },
+  entitlement: {},
 };
 
 /**
