@@ -62,8 +62,9 @@ export default defineConfig({
         // never answered by the worker: no navigation fallback and no runtime caching for it
         // (replicated data lives in the local database, not in HTTP caches).
         navigateFallback: 'index.html',
-        // /media/ too: an image opened in a tab is the image, never the app's page.
-        navigateFallbackDenylist: [/^\/api(?:\/|$)/, /^\/media\//],
+        // /media/ too: an image opened in a tab is the image, never the app's page. /sandbox/: the
+        // local PhonePe's hosted payment page is the server's (issue 18 §2).
+        navigateFallbackDenylist: [/^\/api(?:\/|$)/, /^\/media\//, /^\/sandbox\//],
         // Uploaded images of questions (issue 17 §2): their address is their content's hash, so a
         // cached copy is always right (cache-first). The page fills this cache with the images of
         // every set the replica downloads (client/src/lib/media-precache), so a test with images
@@ -104,6 +105,11 @@ export default defineConfig({
     host: '127.0.0.1',
     port: 5173,
     // The API, and the uploaded images the server serves beside it (modules/media).
-    proxy: { '/api': { target: 'http://127.0.0.1:8080', changeOrigin: false }, '^/media/': { target: 'http://127.0.0.1:8080', changeOrigin: false } },
+    proxy: {
+      '/api': { target: 'http://127.0.0.1:8080', changeOrigin: false },
+      '^/media/': { target: 'http://127.0.0.1:8080', changeOrigin: false },
+      // The local PhonePe's hosted page (issue 18 §2).
+      '^/sandbox/': { target: 'http://127.0.0.1:8080', changeOrigin: false },
+    },
   },
 });

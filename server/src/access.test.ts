@@ -64,6 +64,13 @@ const entries = Object.entries(ACCESS) as [RouteKey, Access][];
  */
 const WITHOUT_QUERY: Partial<Record<RouteKey, Access>> = { 'GET /question': ['QUESTION_EDITOR'] };
 
+/**
+ * Public entries that authenticate a request by a signature of their own (issue 18: the payment
+ * providers' webhooks). The matrix sends no signature, so every caller, token or not, gets 401
+ * 'Invalid signature' and never the login or permission refusals.
+ */
+const SIGNED = new Set<RouteKey>(['POST /phonepe/webhook', 'POST /razorpay/webhook']);
+
 /** Entries that end the caller's sessions (issue 16 §4): the caller signs in again after them. */
 const ENDS_SESSIONS = new Set<RouteKey>(['POST /UserLogin/logout', 'POST /UserLogin/logoutAll']);
 
@@ -82,6 +89,11 @@ describe.each(entries)('%s', (key, declared) => {
       // Every table entry is a registered route: the app-level "Not found" is never the answer.
       expect(r.status === 404 && r.body?.msg === 'Not found').toBe(false);
 
+      if (SIGNED.has(key)) {
+        expect(r.status).toBe(401);
+        expect(r.body).toMatchObject({ success: false, msg: 'Invalid signature' });
+        return;
+      }
       if (access === 'public' || access === 'optional') {
         expect([401, 403]).not.toContain(r.status);
         return;
@@ -102,7 +114,11 @@ describe.each(entries)('%s', (key, declared) => {
 
   test('a forged or expired token', async () => {
     const r = await call(key, 'anonymous', 'not-a-real-token');
-    if (access === 'public') {
+    if (SIGNED.has(key)) {
+      // The token is ignored; the missing signature is what is refused.
+      expect(r.status).toBe(401);
+      expect(r.body).toMatchObject({ success: false, msg: 'Invalid signature' });
+    } else if (access === 'public') {
       // A public route ignores any token it is sent.
       expect([401, 403]).not.toContain(r.status);
     } else {

@@ -25,10 +25,12 @@ import { roleRoutes } from './modules/roles/roles.routes';
 import { contentRoutes } from './modules/content/content.routes';
 import { cspReportRoutes } from './modules/csp-report/csp-report.routes';
 import { MEDIA_UPLOAD_PATH, mediaFileRoutes, mediaRoutes } from './modules/media/media.routes';
+import { paymentRoutes } from './modules/payments/payments.routes';
 import { productRoutes } from './modules/products/products.routes';
 import { reportRoutes } from './modules/reports/reports.routes';
 import { syncRoutes } from './modules/sync/sync.routes';
 import { tagRoutes } from './modules/tags/tags.routes';
+import { sandboxPhonePeRoutes } from './modules/payments/providers/sandbox-phonepe';
 
 /** Largest JSON body the API takes (questions carry rich text; nothing legitimate is bigger). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -142,6 +144,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
   tagRoutes(api, deps);
   genericRoutes(api, deps);
   planRoutes(api, deps);
+  paymentRoutes(api, deps);
   // Results first: /question/getExamResult and the like before questionRoutes' /question/:id.
   resultRoutes(api, deps);
   questionRoutes(api, deps);
@@ -150,6 +153,8 @@ export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
   app.route('/api', api);
   // Uploaded images: public files outside /api, before the client's files (index.ts).
   mediaFileRoutes(app, deps);
+  // The local PhonePe (issue 18 §2), outside /api; the adapter and its webhooks reach it in-process.
+  sandboxPhonePeRoutes(app, deps, (req) => app.fetch(req));
   // A mounted app's notFound is not consulted; the parent answers unknown paths.
   app.notFound((c) => c.json(errorBody('NOT_FOUND', MSG.notFound), 404));
   return app;

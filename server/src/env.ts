@@ -3,6 +3,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
+/** The values of PAYMENT_PROVIDER. */
+export const PAYMENT_PROVIDERS = ['sandbox', 'phonepe', 'razorpay'] as const;
+export type PaymentProviderSetting = (typeof PAYMENT_PROVIDERS)[number];
+
 /** The process environment, parsed once; nothing else reads `process.env`. */
 const envSchema = z.object({
   /**
@@ -29,8 +33,50 @@ const envSchema = z.object({
   PUBLISH_INTERVAL_S: z.coerce.number().int().min(1).max(3600).default(30),
   /** Directory of the built client; default dist/ at the project root. */
   CLIENT_DIR: z.string().min(1).optional(),
+  /**
+   * Who takes payments (issue 18 §2, ARCHITECTURE decision 9): `sandbox` is the local PhonePe
+   * that runs inside this server (modules/payments/providers/sandbox-phonepe.ts), `phonepe`
+   * PhonePe Standard Checkout v2, `razorpay` Razorpay Orders + Checkout. Defaults to `sandbox`
+   * outside production; a production start without it is refused (below), so that a real
+   * installation never takes "payments" from the sandbox by accident.
+   */
+  PAYMENT_PROVIDER: z.enum(PAYMENT_PROVIDERS).optional(),
+  /** PhonePe's OAuth client credentials (Business dashboard → Developer settings → API keys). */
+  PHONEPE_CLIENT_ID: z.string().min(1).optional(),
+  PHONEPE_CLIENT_SECRET: z.string().min(1).optional(),
+  PHONEPE_CLIENT_VERSION: z.string().min(1).optional(),
+  /** The username and password configured with the webhook; PhonePe sends SHA-256(user:password). */
+  PHONEPE_WEBHOOK_USER: z.string().min(1).optional(),
+  PHONEPE_WEBHOOK_PASSWORD: z.string().min(1).optional(),
+  /** PhonePe's UAT (`sandbox`, api-preprod.phonepe.com) or live hosts; `production` when NODE_ENV is. */
+  PHONEPE_ENV: z.enum(['sandbox', 'production']).optional(),
+  /** Razorpay API keys (Dashboard → Account & Settings → API keys) and the webhook's secret. */
+  RAZORPAY_KEY_ID: z.string().min(1).optional(),
+  RAZORPAY_KEY_SECRET: z.string().min(1).optional(),
+  RAZORPAY_WEBHOOK_SECRET: z.string().min(1).optional(),
 });
-export type Env = z.infer<typeof envSchema>;
+
+const PHONEPE_KEYS = ['PHONEPE_CLIENT_ID', 'PHONEPE_CLIENT_SECRET', 'PHONEPE_CLIENT_VERSION', 'PHONEPE_WEBHOOK_USER', 'PHONEPE_WEBHOOK_PASSWORD'] as const;
+const RAZORPAY_KEYS = ['RAZORPAY_KEY_ID', 'RAZORPAY_KEY_SECRET', 'RAZORPAY_WEBHOOK_SECRET'] as const;
+
+/**
+ * The payment settings resolved: PAYMENT_PROVIDER is required in production (like a demo
+ * password there, a missing choice refuses the start rather than guessing), and the provider it
+ * names must have all its keys.
+ */
+const resolvedEnvSchema = envSchema.transform((e, ctx) => {
+  const production = e.NODE_ENV === 'production';
+  if (!e.PAYMENT_PROVIDER && production) {
+    ctx.addIssue({ code: 'custom', path: ['PAYMENT_PROVIDER'], message: 'PAYMENT_PROVIDER is required when NODE_ENV=production (sandbox, phonepe or razorpay)' });
+  }
+  const provider = e.PAYMENT_PROVIDER ?? 'sandbox';
+  const needed = provider === 'phonepe' ? PHONEPE_KEYS : provider === 'razorpay' ? RAZORPAY_KEYS : [];
+  for (const key of needed) {
+    if (!e[key]) ctx.addIssue({ code: 'custom', path: [key], message: `${key} is required when PAYMENT_PROVIDER=${provider}` });
+  }
+  return { ...e, PAYMENT_PROVIDER: provider, PHONEPE_ENV: e.PHONEPE_ENV ?? (production ? 'production' : 'sandbox') };
+});
+export type Env = z.output<typeof resolvedEnvSchema>;
 
 export type Config = Omit<Env, 'JWT_SECRET' | 'DATA_DIR'> & {
   dataDir: string;
@@ -38,7 +84,7 @@ export type Config = Omit<Env, 'JWT_SECRET' | 'DATA_DIR'> & {
 };
 
 export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
-  const r = envSchema.safeParse(source);
+  const r = resolvedEnvSchema.safeParse(source);
   if (!r.success) {
     const detail = r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new Error(`Invalid environment: ${detail}`);

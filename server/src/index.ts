@@ -11,6 +11,8 @@ import { createLogger } from './lib/logger';
 import { createLocalOutbox, createSmtpOutbox, localInboxFile } from './lib/outbox';
 import { createEventBus } from './lib/events';
 import { createRateLimits } from './lib/rate-limit';
+import { startPlanExpiry } from './modules/entitlements/entitlements.service';
+import { startReconciler } from './modules/payments/reconcile';
 import { startPublisher } from './modules/sync/publish';
 import { serveApp } from './serve';
 
@@ -55,6 +57,8 @@ async function main() {
   const deps: Deps = { db: database.db, config, outbox, rates: createRateLimits(database.db), log, events: createEventBus() };
   const app = createApp(deps);
   const stopPublisher = startPublisher(deps, config.PUBLISH_INTERVAL_S * 1000);
+  const stopReconciler = startReconciler(deps);
+  startPlanExpiry(deps);
 
   // The built client: files as they are, and index.html for the app's routes (lib/client-files).
   const clientDir = path.resolve(config.CLIENT_DIR ?? path.join(root, 'dist'));
@@ -74,6 +78,7 @@ async function main() {
     stopping = true;
     log.info({ signal }, 'shutting down');
     stopPublisher();
+    stopReconciler();
     server.close(() => {
       database.close();
       log.info('closed');

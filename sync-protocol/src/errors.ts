@@ -11,6 +11,8 @@ export const ERROR_CODES = [
   'UPGRADE_REQUIRED',
   'RATE_LIMITED',
   'INTERNAL',
+  /** An outside service we depend on (a payment provider) could not be reached or answered wrongly. */
+  'BAD_GATEWAY',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -24,6 +26,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   UPGRADE_REQUIRED: 426,
   RATE_LIMITED: 429,
   INTERNAL: 500,
+  BAD_GATEWAY: 502,
 };
 
 /** The one error body of the API (spec §7, §8): `{ success: false, msg }` plus a stable code. */

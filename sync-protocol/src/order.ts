@@ -16,7 +16,7 @@ export type OrderRow = {
   id: string;
   createdAt: number;
   updatedAt: number;
-  /** Paise. */
+  /** Rupees (the order's paise / 100), as the back office shows it. */
   amount: number;
   status: OrderStatus;
   plan: { id: string; code: string; name: { en: string; hi: string } } | null;

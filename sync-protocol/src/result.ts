@@ -37,9 +37,11 @@ export const evaluateSchema = z.strictObject({
 
 /**
  * The answer of getExamResult and submitUserResponse (spec §3 Exam result): the stored result
- * (the `exam_result` document's fields) with the set as `qs`; `msg` on submission.
+ * (the `exam_result` document's fields) with the set as `qs`; `msg` on submission;
+ * `overLimit`: the attempt was counted past the learner's plan allowance (issue 18 §4); it is
+ * stored and scored all the same.
  */
-export type ExamResultResponse = { success: true; msg?: string; qs: unknown } & Omit<ExamResultDoc, '_deleted'>;
+export type ExamResultResponse = { success: true; msg?: string; qs: unknown; overLimit?: boolean } & Omit<ExamResultDoc, '_deleted'>;
 
 /** GET /api/question/getRank?qsid → rank among the learners of the set, each by their first result (practice results never rank). */
 export type RankResponse = { success: true; rank: number; of: number; percentile: number };

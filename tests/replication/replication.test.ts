@@ -69,3 +69,26 @@ test('two devices of one person converge, answers from both survive', async () =
   expect(finalA.answers).toEqual(finalB.answers);
   expect(Object.keys(finalA.answers).sort()).toEqual(['q-gk-001', 'q-gk-003']);
 });
+
+test('a device holds its learner’s entitlement document, and a counted attempt updates it on every device', async () => {
+  // RxDB's open core allows 16 open collections per process: the devices of the tests before go first.
+  for (const d of devices.splice(0)) await d.close();
+  const a = await openDevice(DEMO.learner.id, server, { token: () => token });
+  const b = await openDevice(DEMO.learner.id, server, { token: () => token });
+  devices.push(a, b);
+  await Promise.all([a.replication.awaitInSync(), b.replication.awaitInSync()]);
+  // Only the learner's own document (the demo learner holds a seeded quarterly plan).
+  const held = await a.db.entitlement.find().exec();
+  expect(held.map((e) => e.id)).toEqual([DEMO.learner.id]);
+  const before = held[0]!.toJSON();
+  expect(before.planCode).toBe('QUATERLY_MONTH_PLAN');
+  // A practice exam that is not free, started on device a: counted by the server when it arrives.
+  await a.db.test_summary.insert(attempt('attempt-counted-1', { qsid: 'qs-hindi-sub' }));
+  for (const d of [a, b]) {
+    await eventually(async () => (await d.db.entitlement.findOne(DEMO.learner.id).exec())?.counted.includes('attempt-counted-1') === true, 10_000, 'counted on the device');
+  }
+  const after = (await b.db.entitlement.findOne(DEMO.learner.id).exec())!.toJSON();
+  expect(after.practice).toEqual({ limit: before.practice.limit, used: before.practice.used + 1 });
+  expect(after.mock).toEqual(before.mock);
+  expect(after.overLimit).toEqual(before.overLimit);
+});

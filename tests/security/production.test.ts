@@ -47,7 +47,7 @@ describe('a production start on a new data directory', () => {
   const dataDir = path.join(work, 'fresh', 'data');
   let server: ServerProcess;
   beforeAll(async () => {
-    server = await startServer({ dataDir, logFile: path.join(work, 'fresh.log'), env: { NODE_ENV: 'production' } });
+    server = await startServer({ dataDir, logFile: path.join(work, 'fresh.log'), env: { NODE_ENV: 'production', PAYMENT_PROVIDER: 'sandbox' } });
     await server.ready();
   }, SLOW);
   afterAll(() => server.stop());
@@ -124,7 +124,7 @@ describe('a data directory that a demo start seeded', () => {
     expect((await login(demo.base, DEMO.admin.mobile, DEMO.admin.password)).status).toBe(200);
     await demo.stop();
 
-    const production = await startServer({ dataDir, logFile: path.join(work, 'demo-production.log'), env: { NODE_ENV: 'production' } });
+    const production = await startServer({ dataDir, logFile: path.join(work, 'demo-production.log'), env: { NODE_ENV: 'production', PAYMENT_PROVIDER: 'sandbox' } });
     const { code } = await production.exited;
     expect(code).toBe(1);
     const refusal = production.log().find((l) => l.level === 60);

@@ -27,6 +27,10 @@ const PrivacyPage = lazy(() => import('../features/legal/components/privacy-page
 const TermsPage = lazy(() => import('../features/legal/components/terms-page'));
 const ContactPage = lazy(() => import('../features/contact/components/contact-page'));
 const PlanPage = lazy(() => import('../features/plans/components/plan-page'));
+const PaymentConfirmationPage = lazy(() => import('../features/plans/components/payment-confirmation-page'));
+const ReceiptPage = lazy(() => import('../features/plans/components/receipt-page'));
+/** The profile's My plan section (issue 18 §3), lent to the auth feature's profile page. */
+const MyPlanSection = lazy(() => import('../features/plans/components/my-plan-section'));
 const LoginPage = lazy(() => import('../features/auth/components/login-page'));
 const ForgotPasswordPage = lazy(() => import('../features/auth/components/forgot-password-page'));
 const ResetPasswordPage = lazy(() => import('../features/auth/components/reset-password-page'));
@@ -119,7 +123,28 @@ export const routes: RouteObject[] = [
           { path: 'login/:error?', ...page(LoginPage, 'titles.login') },
           { path: 'forgot-password', ...page(ForgotPasswordPage, 'titles.forgotPassword') },
           { path: 'reset-password', ...page(ResetPasswordPage, 'titles.resetPassword') },
-          { path: 'profile', ...page(ProfilePage, 'titles.profile') },
+          {
+            path: 'profile',
+            element: (
+              <ProfilePage>
+                <Suspense fallback={null}>
+                  <MyPlanSection />
+                </Suspense>
+              </ProfilePage>
+            ),
+            handle: { title: 'titles.profile' },
+          },
+          // Spec §2: public; the page itself sends a guest to login (the status check needs the buyer).
+          { path: 'payment-confirmation', ...page(PaymentConfirmationPage, 'titles.paymentConfirmation') },
+          {
+            path: 'receipt/:id',
+            element: (
+              <RequireAuth>
+                <ReceiptPage />
+              </RequireAuth>
+            ),
+            handle: { title: 'plan:receipt.title' },
+          },
 
           // Spec §2: take-exam is public; the page asks a guest to log in before a test starts
           // (answers live in the person's own replica). A splat, because the spec's parameter is

@@ -10,6 +10,7 @@ export const paths = {
   contact: '/contact',
   plan: '/plan',
   paymentConfirmation: '/payment-confirmation',
+  receipt: '/receipt',
   takeExam: '/take-exam',
   login: '/login',
   forgotPassword: '/forgot-password',

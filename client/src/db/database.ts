@@ -2,6 +2,7 @@ import { addRxPlugin, createRxDatabase, type RxCollection, type RxDatabase, type
 import { RxDBLocalDocumentsPlugin } from 'rxdb/plugins/local-documents';
 import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
 import { COLLECTIONS, type CollectionName } from '../../../sync-protocol/src/sync/envelopes';
+import type { EntitlementDoc } from '../../../sync-protocol/src/sync/entitlement';
 import type { ExamResultDoc } from '../../../sync-protocol/src/sync/exam-result';
 import type { QsDetailDoc } from '../../../sync-protocol/src/sync/qs-detail';
 import type { QuestionSetDoc } from '../../../sync-protocol/src/sync/question-set';
@@ -22,6 +23,7 @@ export type ReplicaCollections = {
   qs_detail: RxCollection<Stored<QsDetailDoc>>;
   test_summary: RxCollection<Stored<TestSummaryDoc>>;
   exam_result: RxCollection<Stored<ExamResultDoc>>;
+  entitlement: RxCollection<Stored<EntitlementDoc>>;
 };
 export type ReplicaDatabase = RxDatabase<ReplicaCollections>;
 export type { CollectionName };
@@ -44,7 +46,7 @@ export type OpenOptions = {
   name?: string;
 };
 
-/** Opens (or creates) a person's replica with the five replicated collections. */
+/** Opens (or creates) a person's replica with its replicated collections (COLLECTIONS). */
 export async function openReplicaDatabase(personId: string, opts: OpenOptions): Promise<ReplicaDatabase> {
   const db = await createRxDatabase<ReplicaCollections>({
     name: opts.name ?? databaseNameOf(personId),

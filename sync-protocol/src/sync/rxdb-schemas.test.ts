@@ -23,6 +23,7 @@ const samples = {
     nm: 0.5,
     dur: 60,
     isM: true,
+    free: false,
     inst: '<p>Read carefully</p>',
     pts: 29_000_000,
     n: 0,
@@ -77,6 +78,19 @@ const samples = {
     et: 1_795_000_000,
     _deleted: false,
   },
+  entitlement: {
+    id: 'demo-learner',
+    planCode: 'ONE_MONTH_PLAN',
+    planName: { en: 'Monthly', hi: 'मासिक' },
+    startsAt: 1_795_000_000_000,
+    endsAt: 1_797_600_000_000,
+    mock: { limit: 10, used: 2 },
+    practice: { limit: null, used: 0 },
+    counted: ['attempt-0001', 'attempt-0002'],
+    overLimit: ['attempt-0000'],
+    updatedAt: 1_795_000_100_000,
+    _deleted: false,
+  },
 } as const;
 
 let db: RxDatabase<Record<string, RxCollection>>;
@@ -121,30 +135,30 @@ test('a document the zod schema refuses is refused by RxDB too', async () => {
   await expect(db.collections.tag!.insert(doc2)).rejects.toThrow();
 });
 
-test('question sets and their questions stored before `v` existed are migrated to version 1 with v = 0', async () => {
+test('question sets and their questions stored before `v` existed are migrated with v = 0 (and sets with free = false)', async () => {
   const name = `schema-migrate-${Date.now()}`;
   const storage = wrappedValidateAjvStorage({ storage: getRxStorageMemory() });
   const v0 = (c: 'question_set' | 'qs_detail') => {
     const schema = rxSchemaOf(c);
-    const { v: _v, ...properties } = schema.properties;
-    return { ...schema, version: 0, properties, required: schema.required.filter((k) => k !== 'v') } as unknown as RxJsonSchema<any>;
+    const { v: _v, free: _f, ...properties } = schema.properties as typeof schema.properties & { free?: unknown };
+    return { ...schema, version: 0, properties, required: schema.required.filter((k) => k !== 'v' && k !== 'free') } as unknown as RxJsonSchema<any>;
   };
   const old = await createRxDatabase({ name, storage });
   await old.addCollections({ question_set: { schema: v0('question_set') }, qs_detail: { schema: v0('qs_detail') } });
-  const { _deleted: _a, v: _b, ...set } = samples.question_set;
+  const { _deleted: _a, v: _b, free: _f, ...set } = samples.question_set;
   const { _deleted: _c, v: _d, ...detail } = samples.qs_detail;
   await old.question_set!.insert(set);
   await old.qs_detail!.insert(detail);
   await old.close();
 
-  expect(SCHEMA_VERSIONS.question_set).toBe(1);
+  expect(SCHEMA_VERSIONS.question_set).toBe(2);
   expect(SCHEMA_VERSIONS.qs_detail).toBe(1);
   const now = await createRxDatabase({ name, storage });
   await now.addCollections({
     question_set: { schema: rxSchemaOf('question_set') as unknown as RxJsonSchema<any>, migrationStrategies: MIGRATIONS.question_set },
     qs_detail: { schema: rxSchemaOf('qs_detail') as unknown as RxJsonSchema<any>, migrationStrategies: MIGRATIONS.qs_detail },
   });
-  expect((await now.question_set!.findOne(set.id).exec())?.toJSON()).toEqual({ ...set, v: 0 });
+  expect((await now.question_set!.findOne(set.id).exec())?.toJSON()).toEqual({ ...set, v: 0, free: false });
   expect((await now.qs_detail!.findOne(detail.id).exec())?.toJSON()).toEqual({ ...detail, v: 0 });
   await now.remove();
 });
@@ -166,4 +180,36 @@ test('results stored before `practice` existed are migrated to version 1 with pr
   await now.addCollections({ exam_result: { schema: rxSchemaOf('exam_result') as unknown as RxJsonSchema<any>, migrationStrategies: MIGRATIONS.exam_result } });
   expect((await now.exam_result!.findOne(result.id).exec())?.toJSON()).toEqual({ ...result, practice: false });
   await now.remove();
+});
+
+test('question sets stored before `free` existed (version 1) are migrated to version 2 with free = false', async () => {
+  const name = `schema-migrate-free-${Date.now()}`;
+  const storage = wrappedValidateAjvStorage({ storage: getRxStorageMemory() });
+  const schema = rxSchemaOf('question_set');
+  const { free: _f, ...properties } = schema.properties as typeof schema.properties & { free?: unknown };
+  const v1 = { ...schema, version: 1, properties, required: schema.required.filter((k) => k !== 'free') } as unknown as RxJsonSchema<any>;
+  const old = await createRxDatabase({ name, storage });
+  await old.addCollections({ question_set: { schema: v1, migrationStrategies: { 1: (doc: unknown) => doc } } });
+  const { _deleted: _d, free: _g, ...set } = samples.question_set;
+  await old.question_set!.insert(set);
+  await old.close();
+
+  const now = await createRxDatabase({ name, storage });
+  await now.addCollections({ question_set: { schema: rxSchemaOf('question_set') as unknown as RxJsonSchema<any>, migrationStrategies: MIGRATIONS.question_set } });
+  expect((await now.question_set!.findOne(set.id).exec())?.toJSON()).toEqual({ ...set, free: false });
+  await now.remove();
+});
+
+test('an entitlement document with unlimited and exhausted allowances passes both schemas; a negative count does not', async () => {
+  const unlimited = { ...samples.entitlement, mock: { limit: null, used: 40 }, practice: { limit: 2, used: 3 } };
+  expect(DOC_SCHEMAS.entitlement.safeParse(unlimited).success).toBe(true);
+  const none = { ...samples.entitlement, id: 'no-plan', planCode: null, planName: null, startsAt: null, endsAt: null, mock: { limit: 0, used: 0 }, practice: { limit: 0, used: 0 }, counted: [] };
+  expect(DOC_SCHEMAS.entitlement.safeParse(none).success).toBe(true);
+  const { _deleted: _d, ...doc } = none;
+  await db.collections.entitlement!.insert(doc);
+  expect((await db.collections.entitlement!.findOne('no-plan').exec())?.toJSON()).toEqual(doc);
+  const bad = { ...samples.entitlement, id: 'bad', mock: { limit: 10, used: -1 } };
+  expect(DOC_SCHEMAS.entitlement.safeParse(bad).success).toBe(false);
+  const { _deleted: _e, ...badDoc } = bad;
+  await expect(db.collections.entitlement!.insert(badDoc)).rejects.toThrow();
 });

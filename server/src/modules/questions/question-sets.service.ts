@@ -30,6 +30,7 @@ export function setView(r: SetRow, taken?: number) {
     nm: r.nm,
     dur: r.dur,
     isM: r.isM,
+    free: r.free,
     inst: r.inst,
     q: r.q,
     sections: r.sections,

@@ -1,24 +1,58 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { MSG } from '../../../../sync-protocol/src/messages';
 import type { OrderStatus } from '../../../../sync-protocol/src/order';
 import type { Deps, Principal } from '../../context';
-import { purchaseOrder } from '../../db/schema';
+import { ledgerEntry, plan, purchaseOrder } from '../../db/schema';
 import { logActivity } from '../../lib/activity';
-import { notFound } from '../../lib/errors';
+import { badRequest, notFound } from '../../lib/errors';
+import { grantPlan } from '../entitlements/entitlements.service';
 import { orderRow } from './reports.service';
 
 /**
  * PATCH /api/order/status: an admin corrects an order's state (for example a payment the
  * provider confirmed by other means). Logged with the old and new order.
+ *
+ * A paid order never goes back (ARCHITECTURE decision 10): PAID only moves on to REFUNDED, which
+ * writes the negative REFUND entry into the ledger, and REFUNDED is final. Marking an unpaid
+ * order PAID does what a payment does: a paidAt, the next receipt number and the plan's
+ * entitlement. One conditional write on the status read, so a webhook settling the order at the
+ * same moment is not overwritten.
  */
 export function setStatus(deps: Deps, actor: Principal, input: { id: string; status: OrderStatus }) {
-  const data = deps.db.transaction((tx) => {
+  const now = Date.now();
+  const { data, grantedTo } = deps.db.transaction((tx) => {
+    const raw = tx.select().from(purchaseOrder).where(eq(purchaseOrder.id, input.id)).get();
     const before = orderRow(tx, input.id);
-    if (!before) throw notFound(MSG.orderNotFound);
-    tx.update(purchaseOrder).set({ status: input.status, updatedAt: Date.now() }).where(eq(purchaseOrder.id, input.id)).run();
+    if (!raw || !before) throw notFound(MSG.orderNotFound);
+    const from = raw.status as OrderStatus;
+    if (from === 'REFUNDED' && input.status !== 'REFUNDED') throw badRequest(MSG.paidOrderFinal);
+    if (from === 'PAID' && input.status !== 'PAID' && input.status !== 'REFUNDED') throw badRequest(MSG.paidOrderFinal);
+    const becomesPaid = input.status === 'PAID' && from !== 'PAID';
+    const changed = tx
+      .update(purchaseOrder)
+      .set({
+        status: input.status,
+        updatedAt: now,
+        ...(becomesPaid ? { paidAt: now, receiptNo: sql`(select coalesce(max(${purchaseOrder.receiptNo}), 0) + 1 from ${purchaseOrder})` } : {}),
+      })
+      .where(and(eq(purchaseOrder.id, input.id), eq(purchaseOrder.status, from)))
+      .returning()
+      .get();
+    // The order moved under us (a webhook): the admin looks again.
+    if (!changed) throw badRequest(MSG.paidOrderFinal);
+    let grantedTo: string | null = null;
+    if (becomesPaid && changed.kind === 'PLAN' && changed.planId && changed.personId) {
+      const bought = tx.select({ code: plan.code }).from(plan).where(eq(plan.id, changed.planId)).get();
+      if (bought && grantPlan(tx, { orderId: changed.id, personId: changed.personId, planCode: bought.code, paidAt: now })) grantedTo = changed.personId;
+    }
+    if (from === 'PAID' && input.status === 'REFUNDED') {
+      const captured = tx.select({ id: ledgerEntry.id }).from(ledgerEntry).where(and(eq(ledgerEntry.orderId, raw.id), eq(ledgerEntry.kind, 'CAPTURE'))).get();
+      if (captured) tx.insert(ledgerEntry).values({ id: `refund:${raw.id}`, orderId: raw.id, kind: 'REFUND', amount: -raw.amount, createdAt: now }).onConflictDoNothing().run();
+    }
     const after = orderRow(tx, input.id);
     logActivity(tx, { actor, action: 'UPDATE', entity: 'order', entityId: input.id, oldValue: before, newValue: after });
-    return after;
+    return { data: after, grantedTo };
   });
+  if (grantedTo) deps.events.emit({ collections: ['entitlement'], personId: grantedTo });
   return { success: true as const, msg: MSG.orderUpdated, data };
 }

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
 import { alias, type SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { OrderRow, OrderStatus } from '../../../../sync-protocol/src/order';
 import type { PaymentStatus } from '../../../../sync-protocol/src/payment';
@@ -14,10 +14,13 @@ import {
 } from '../../../../sync-protocol/src/report';
 import type { Conn } from '../../db/client';
 import type { Deps } from '../../context';
-import { payment, person, plan, purchaseOrder } from '../../db/schema';
+import { ledgerEntry, payment, person, plan, purchaseOrder } from '../../db/schema';
 
-/** Money is rupees with paise: sums are rounded to 2 decimals so floating dust never shows. */
-const money = (n: number) => Math.round(n * 100) / 100;
+/**
+ * The database holds integer paise (issue 18); the reports API answers rupees, as the back office
+ * shows them. Paise are integers, so the division is exact to the paisa.
+ */
+const money = (paise: number) => Math.round(paise) / 100;
 
 /** The India-time calendar day (YYYY-MM-DD) of an epoch-ms column, in SQL. */
 const istDay = (col: SQL | SQLiteColumn) =>
@@ -52,7 +55,7 @@ function orderRows(db: Conn, where: SQL | undefined, limit: number, offset = 0):
       id: r.id,
       createdAt: r.createdAt,
       updatedAt: r.updatedAt,
-      amount: r.amount,
+      amount: money(r.amount),
       status: r.status as OrderStatus,
       plan: r.planId && r.planCode && r.planName ? { id: r.planId, code: r.planCode, name: r.planName } : null,
       person: r.personId && r.personName && r.personMobile ? { id: r.personId, n: r.personName, m: r.personMobile } : null,
@@ -222,7 +225,7 @@ export function transactions(
   const data: PaymentRow[] = rows.map((r) => ({
     id: r.id,
     createdAt: r.createdAt,
-    amount: r.amount,
+    amount: money(r.amount),
     channel: r.channel,
     transactionId: r.transactionId,
     isCredit: r.isCredit,
@@ -238,45 +241,53 @@ export function transactions(
     .orderBy(payment.channel)
     .all()
     .map((r) => r.c);
-  const credit = money(t.credit);
-  const debit = money(t.debit);
-  return { success: true, data, total: t.count, totals: { count: t.count, credit, debit, net: money(credit - debit) }, channels };
+  return { success: true, data, total: t.count, totals: { count: t.count, credit: money(t.credit), debit: money(t.debit), net: money(t.credit - t.debit) }, channels };
 }
 
-/** Collected, refunded, the retained share (spec §1: 6 percent) and what goes to the trust. */
-function figures(count: number, collected: number, refunded: number): EarningsFigures {
-  const c = money(collected);
-  const r = money(refunded);
-  const retained = money(((c - r) * RETAINED_PERCENT) / 100);
-  return { count, collected: c, refunded: r, retained, toTrust: money(c - r - retained) };
+/**
+ * Collected, refunded, the retained share (spec §1: 6 percent) and what goes to the trust, from
+ * paise: the share is rounded to the paisa once, and the trust gets the exact rest.
+ */
+function figures(count: number, collectedPaise: number, refundedPaise: number): EarningsFigures {
+  const net = collectedPaise - refundedPaise;
+  const retained = Math.round((net * RETAINED_PERCENT) / 100);
+  return { count, collected: money(collectedPaise), refunded: money(refundedPaise), retained: money(retained), toTrust: money(net - retained) };
 }
 
-/** GET /api/report/globalEarnings: successful payments by day or month. */
+/**
+ * GET /api/report/globalEarnings: money received and refunded by day or month, from the ledger
+ * (ARCHITECTURE decision 10: the append-only ledger is the source of every total). CAPTURE
+ * entries are collected, REFUND entries (negative) refunded; REFUND_DUE notes carry no money.
+ */
 export function globalEarnings(
   deps: Deps,
   input: { startDate: number; endDate: number; groupBy: 'day' | 'month' },
 ): { success: true; data: GlobalEarningsReport } {
-  const period = input.groupBy === 'month' ? istMonth(payment.createdAt) : istDay(payment.createdAt);
-  const where = and(gte(payment.createdAt, input.startDate), lte(payment.createdAt, input.endDate), eq(payment.status, 'SUCCESS'));
+  const period = input.groupBy === 'month' ? istMonth(ledgerEntry.createdAt) : istDay(ledgerEntry.createdAt);
+  const where = and(gte(ledgerEntry.createdAt, input.startDate), lte(ledgerEntry.createdAt, input.endDate), inArray(ledgerEntry.kind, ['CAPTURE', 'REFUND']));
   const rows = deps.db
     .select({
       period,
       count: count(),
-      collected: sql<number>`coalesce(sum(case when ${payment.isCredit} = 1 then ${payment.amount} else 0 end), 0)`,
-      refunded: sql<number>`coalesce(sum(case when ${payment.isCredit} = 0 then ${payment.amount} else 0 end), 0)`,
+      collected: sql<number>`coalesce(sum(case when ${ledgerEntry.kind} = 'CAPTURE' then ${ledgerEntry.amount} else 0 end), 0)`,
+      refunded: sql<number>`coalesce(sum(case when ${ledgerEntry.kind} = 'REFUND' then -${ledgerEntry.amount} else 0 end), 0)`,
     })
-    .from(payment)
+    .from(ledgerEntry)
     .where(where)
     .groupBy(period)
     .orderBy(period)
-    .all()
-    .map((r) => ({ period: r.period, ...figures(r.count, r.collected, r.refunded) }));
+    .all();
   const sum = rows.reduce((a, r) => ({ count: a.count + r.count, collected: a.collected + r.collected, refunded: a.refunded + r.refunded }), {
     count: 0,
     collected: 0,
     refunded: 0,
   });
-  return { success: true, data: { rows, totals: figures(sum.count, sum.collected, sum.refunded), retainedPercent: RETAINED_PERCENT } };
+  return {
+    success: true,
+    data: {
+      rows: rows.map((r) => ({ period: r.period, ...figures(r.count, r.collected, r.refunded) })),
+      totals: figures(sum.count, sum.collected, sum.refunded),
+      retainedPercent: RETAINED_PERCENT,
+    },
+  };
 }
-
-

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { OrdersByDateReport } from '../../../../sync-protocol/src/report';
-import { activityLog, payment, person, plan, purchaseOrder } from '../../db/schema';
+import { activityLog, ledgerEntry, payment, person, plan, purchaseOrder } from '../../db/schema';
 import { type Harness, startHarness } from '../../test/harness';
 
 let h: Harness;
@@ -21,15 +21,20 @@ beforeAll(async () => {
   const yearly = db.select().from(plan).where(eq(plan.code, 'ANNUAL_PLAN')).get();
   const monthly = db.select().from(plan).where(eq(plan.code, 'ONE_MONTH_PLAN')).get();
   if (!yearly || !monthly) throw new Error('demo plans missing');
-  const order = (id: string, planId: string, amount: number, status: string, at: number) =>
-    db.insert(purchaseOrder).values({ id, personId: 'demo-learner', planId, amount, status, createdAt: at, updatedAt: at }).run();
+  // The database holds paise; the reports answer rupees (the figures below are rupees).
+  const order = (id: string, planId: string, rupees: number, status: string, at: number) =>
+    db.insert(purchaseOrder).values({ id, personId: 'demo-learner', planId, amount: Math.round(rupees * 100), status, expiresAt: at + HOUR, createdAt: at, updatedAt: at }).run();
   // 2005-03-01 India time: two orders (one paid); 2005-03-02 23:59 India time (18:29 UTC): one paid.
   order('o1', yearly.id, 720, 'PAID', day('2005-03-01') + 1 * HOUR);
   order('o2', monthly.id, 99, 'CREATED', day('2005-03-01') + 2 * HOUR);
   order('o3', monthly.id, 99.5, 'PAID', day('2005-03-03') - 60_000);
   order('o4', monthly.id, 99, 'PAID', day('2005-03-05'));
-  const pay = (id: string, orderId: string, amount: number, isCredit: boolean, status: string, channel: string, at: number) =>
+  const pay = (id: string, orderId: string, rupees: number, isCredit: boolean, status: string, channel: string, at: number) => {
+    const amount = Math.round(rupees * 100);
     db.insert(payment).values({ id, orderId, personId: 'demo-learner', amount, isCredit, status, channel, transactionId: `T-${id}`, createdAt: at, updatedAt: at }).run();
+    // The ledger, which the earnings report reads: a capture in, a refund out.
+    if (status === 'SUCCESS') db.insert(ledgerEntry).values({ id: `l-${id}`, orderId, paymentId: id, kind: isCredit ? 'CAPTURE' : 'REFUND', amount: isCredit ? amount : -amount, createdAt: at }).run();
+  };
   pay('p1', 'o1', 720, true, 'SUCCESS', 'UPI', day('2005-03-01') + HOUR);
   pay('p2', 'o2', 99, true, 'FAILED', 'CARD', day('2005-03-01') + 2 * HOUR);
   pay('p3', 'o3', 99.5, true, 'SUCCESS', 'CARD', day('2005-03-03') - 60_000);
@@ -172,5 +177,41 @@ describe('orders', () => {
     expect(ok.body).toMatchObject({ success: true, msg: 'Order updated successfully', data: { id: 'o2', status: 'CANCELLED' } });
     const entry = h.deps.db.select().from(activityLog).where(eq(activityLog.entityId, 'o2')).get();
     expect(entry).toMatchObject({ actionType: 'UPDATE', entityAffected: 'order', oldValue: { status: 'CREATED' }, newValue: { status: 'CANCELLED' } });
+  });
+});
+
+describe('a paid order never goes back', () => {
+  test('PAID only moves on to REFUNDED, which the ledger records; REFUNDED is final', async () => {
+    const patch = (id: string, status: string) => h.request('PATCH', '/order/status', { token: admin, body: { id, status } });
+    for (const status of ['CANCELLED', 'CREATED', 'PENDING', 'FAILED', 'EXPIRED']) {
+      const r = await patch('o4', status);
+      expect(r.status, status).toBe(400);
+      expect(r.body).toMatchObject({ success: false, msg: 'A paid order cannot go back' });
+    }
+    expect(h.deps.db.select().from(purchaseOrder).where(eq(purchaseOrder.id, 'o4')).get()?.status).toBe('PAID');
+
+    const refunded = await patch('o1', 'REFUNDED');
+    expect(refunded.status).toBe(200);
+    expect(refunded.body.data).toMatchObject({ id: 'o1', status: 'REFUNDED', amount: 720 });
+    const ledger = h.deps.db.select().from(ledgerEntry).where(eq(ledgerEntry.orderId, 'o1')).all();
+    expect(ledger.filter((l) => l.kind === 'REFUND').map((l) => l.amount)).toContain(-72000);
+    // A repeat refunds nothing twice; and a refunded order stays refunded.
+    expect((await patch('o1', 'REFUNDED')).status).toBe(200);
+    expect(h.deps.db.select().from(ledgerEntry).where(eq(ledgerEntry.id, 'refund:o1')).all()).toHaveLength(1);
+    expect((await patch('o1', 'PAID')).status).toBe(400);
+  });
+
+  test('an admin marking an unpaid order PAID gives it a receipt number', async () => {
+    const db = h.deps.db;
+    const monthly = db.select().from(plan).where(eq(plan.code, 'ONE_MONTH_PLAN')).get();
+    if (!monthly) throw new Error('demo plan missing');
+    const at = day('2005-06-01');
+    db.insert(purchaseOrder).values({ id: 'o9', personId: 'demo-member-1', planId: monthly.id, amount: 15000, status: 'PENDING', expiresAt: at, createdAt: at, updatedAt: at }).run();
+    const max = Math.max(0, ...db.select().from(purchaseOrder).all().map((o) => o.receiptNo ?? 0));
+    const r = await h.request('PATCH', '/order/status', { token: admin, body: { id: 'o9', status: 'PAID' } });
+    expect(r.status).toBe(200);
+    const o9 = db.select().from(purchaseOrder).where(eq(purchaseOrder.id, 'o9')).get();
+    expect(o9).toMatchObject({ status: 'PAID', receiptNo: max + 1 });
+    expect(o9?.paidAt).toBeGreaterThan(0);
   });
 });

@@ -12,6 +12,7 @@ import { badRequest, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { rawStatement, rowEncoder } from '../../lib/raw-statement';
 import { nextRev, nextRevs } from '../../lib/revision';
+import { isOverLimit } from '../entitlements/entitlements.service';
 import { setView } from '../questions/question-sets.service';
 import { examResultDocs, questionIdsOf } from '../sync/sync.docs';
 import { onAttemptSubmitted, pushTestSummaries, type SubmittedContext } from '../sync/sync.service';
@@ -240,7 +241,8 @@ export function replicatePracticeFlags(deps: Pick<Deps, 'db'>): number {
 function response(db: DB, row: ResultRow, set: typeof questionSet.$inferSelect | undefined): Omit<ExamResultResponse, 'success'> {
   const [doc] = examResultDocs(db, [row]);
   const { _deleted: _d, ...rest } = doc!;
-  return { qs: set ? setView(set) : null, ...rest };
+  // An attempt counted past the learner's plan allowance is stored and scored, and says so (issue 18 §4).
+  return { qs: set ? setView(set) : null, ...rest, overLimit: isOverLimit(db, row.attemptId) };
 }
 
 /**

@@ -41,7 +41,7 @@ export function previewSetDoc(r: SetRow): QuestionSetDoc {
 
 function setDoc(r: SetRow, opts: DocOptions): QuestionSetDoc {
   if (!shown(r, opts)) {
-    return { id: r.id, l: '', mpq: 0, tm: 0, nm: 0, dur: 0, isM: false, inst: '', pts: 0, n: 0, sections: {}, total: 0, count: 0, updatedAt: r.updatedAt, v: r.detailRev, _deleted: true };
+    return { id: r.id, l: '', mpq: 0, tm: 0, nm: 0, dur: 0, isM: false, free: false, inst: '', pts: 0, n: 0, sections: {}, total: 0, count: 0, updatedAt: r.updatedAt, v: r.detailRev, _deleted: true };
   }
   let total = r.tm;
   let count = r.q.length;
@@ -63,6 +63,7 @@ function setDoc(r: SetRow, opts: DocOptions): QuestionSetDoc {
     nm: r.nm,
     dur: r.dur,
     isM: r.isM,
+    free: r.free,
     inst: r.inst,
     pts: r.pts,
     n: r.q.length,

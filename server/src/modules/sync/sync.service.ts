@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache';
 import type { CollectionName, PullResponse } from '../../../../sync-protocol/src/sync/envelopes';
 import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
 import { MSG } from '../../../../sync-protocol/src/messages';
-import { boundedSubmittedAt } from '../../../../sync-protocol/src/scoring';
+import { boundedStart, boundedSubmittedAt } from '../../../../sync-protocol/src/scoring';
 import type { Deps, Principal } from '../../context';
 import type { DB, Tx } from '../../db/client';
 import { attempt, examResult, person, questionSet, tag } from '../../db/schema';
@@ -12,6 +12,7 @@ import { AppError, badRequest, forbidden } from '../../lib/errors';
 import { groupCommit } from '../../lib/group-commit';
 import { rawStatement, rowEncoder } from '../../lib/raw-statement';
 import { revsOf } from '../../lib/revision';
+import { countAttempt, entitlementDoc, entitlementRev } from '../entitlements/entitlements.service';
 import { examResultDocs, qsDetailDocs, questionIdsOf, questionSetDoc, tagDoc, testSummaryDoc } from './sync.docs';
 
 /**
@@ -59,6 +60,14 @@ export function pull(deps: Deps, me: Principal, collection: CollectionName, rev:
         .limit(limit)
         .all();
       return { documents: examResultDocs(db, rows), checkpoint: { rev: rows.at(-1)?.rev ?? rev } };
+    }
+    case 'entitlement': {
+      // Owner only: the caller's one document, when its revision is past the checkpoint. Built
+      // as of now, so a plan period that has ended shows as ended (entitlements.service.ts).
+      const now = Date.now();
+      const current = entitlementRev(db, me.id, now);
+      if (current <= rev) return { documents: [], checkpoint: { rev } };
+      return { documents: [entitlementDoc(db, me.id, now)], checkpoint: { rev: current } };
     }
   }
 }
@@ -137,7 +146,7 @@ function preparePush(db: DB) {
       .where(sql`${attempt.id} in (select value from json_each(${sql.placeholder('ids')}))`)
       .prepare(),
     set: db
-      .select({ publishedAt: questionSet.publishedAt, detailRev: questionSet.detailRev })
+      .select({ publishedAt: questionSet.publishedAt, detailRev: questionSet.detailRev, isM: questionSet.isM, free: questionSet.free })
       .from(questionSet)
       .where(eq(questionSet.id, sql.placeholder('id')))
       .prepare(),
@@ -189,6 +198,9 @@ function questionIdsOfSet(q: ReturnType<typeof preparePush>, qsid: string, detai
  * Refused whole, with nothing stored (issue 16): an answer to a question that is not in the
  * attempt's set (400), and a push that would take the person's answers past
  * STORAGE_QUOTA_BYTES (413). A submission's time is stored bounded by the server's own times.
+ * A new attempt of a set that is not free is counted against the learner's plan allowance
+ * (entitlements.service.ts countAttempt), in the same transaction; past the allowance it is
+ * stored and scored as always and recorded as over the limit. The event then names `entitlement`.
  */
 export async function pushTestSummaries(
   deps: Deps,
@@ -197,6 +209,7 @@ export async function pushTestSummaries(
 ): Promise<TestSummaryDoc[]> {
   let scored = false;
   let changed = false;
+  let counted = false;
   // Pushes arriving together share one transaction (lib/group-commit.ts); each is all or nothing.
   const conflicts = await groupCommit(deps.db)((tx) => {
     const now = Date.now();
@@ -209,7 +222,7 @@ export async function pushTestSummaries(
       masters.set(m.id, m);
     }
     const previous = new Map(masters);
-    const sets = new Map<string, { publishedAt: number | null; detailRev: number } | undefined>();
+    const sets = new Map<string, { publishedAt: number | null; detailRev: number; isM: boolean; free: boolean } | undefined>();
     for (const id of new Set(rows.map((r) => r.newDocumentState.qsid))) sets.set(id, q.set.get({ id }));
 
     type Row = typeof attempt.$inferSelect;
@@ -289,6 +302,16 @@ export async function pushTestSummaries(
     for (const r of inserts) q.insert(r, answersJsonOf.get(r)!);
     for (const r of updates) q.update(r, answersJsonOf.get(r)!);
     changed = inserts.length + updates.length > 0;
+    // A new attempt of a set that is not free uses one of the plan's allowance (issue 18 §4);
+    // past it, the attempt is stored and scored all the same, and recorded as over the limit.
+    for (const r of inserts) {
+      const set = sets.get(r.qsid);
+      if (!set) continue;
+      const startedAt = boundedStart({ st: r.st, firstSeen: r.serverFirstSeen });
+      if (countAttempt(deps.db, { attemptId: r.id, personId: me.id, qsid: r.qsid, isM: set.isM, free: set.free, startedAt, actor: { id: me.id, name: me.name } })) {
+        counted = true;
+      }
+    }
     for (const r of new Map([...inserts, ...updates].map((x) => [x.id, x])).values()) {
       if (r.status === 'SUBMITTED' && !r.deleted) {
         for (const hook of submittedHooks) scored = hook(tx, r, { db: deps.db, previous: previous.get(r.id), now }) || scored;
@@ -296,6 +319,11 @@ export async function pushTestSummaries(
     }
     return out;
   });
-  if (changed) deps.events.emit({ collections: scored ? ['test_summary', 'exam_result'] : ['test_summary'], personId: me.id });
+  if (changed) {
+    const collections: CollectionName[] = ['test_summary'];
+    if (scored) collections.push('exam_result');
+    if (counted) collections.push('entitlement');
+    deps.events.emit({ collections, personId: me.id });
+  }
   return conflicts;
 }

@@ -127,6 +127,8 @@ describe('pull', () => {
     expect(Object.keys(doc.sections)).toHaveLength(3);
     expect(doc.count).toBe(24);
     expect(doc.total).toBe(48);
+    // Free for everyone (fixtures: the seeded mock and the GK practice set are free, the others are not).
+    expect(doc.free).toBe(true);
     expect(JSON.stringify(doc)).not.toContain('q-gk-');
   });
 
@@ -291,6 +293,18 @@ describe('one person cannot reach another person’s replica', () => {
       expect(theirs).toEqual([]);
       const own = (await pull(learner, c, 0, 1000)).body.documents;
       expect(own.length).toBeGreaterThan(0);
+    }
+  });
+
+  test('a pull of entitlement returns the caller’s own document only', async () => {
+    for (const [token, id] of [
+      [learner, 'demo-learner'],
+      [editor, 'demo-editor'],
+    ] as const) {
+      const r = (await pull(token, 'entitlement', 0, 1000)).body;
+      expect(r.documents).toEqual([expect.objectContaining({ id, _deleted: false })]);
+      expect(r.checkpoint.rev).toBeGreaterThan(0);
+      expect((await pull(token, 'entitlement', r.checkpoint.rev, 1000)).body.documents).toEqual([]);
     }
   });
 

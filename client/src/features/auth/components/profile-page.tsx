@@ -158,7 +158,7 @@ function LogoutEverywhere() {
   );
 }
 
-function ProfileContent() {
+function ProfileContent({ children }: { children?: ReactNode }) {
   const { t } = useTranslation(['auth', 'common']);
   const session = useSession();
   const query = useProfile(session?.id ?? '');
@@ -187,16 +187,21 @@ function ProfileContent() {
         ) : (
           <ProfileDetails profile={query.data} />
         )}
+        {children}
       </Stack>
     </Container>
   );
 }
 
-/** My Profile (login required): who I am, who invited me, my team and my referral link. */
-export default function ProfilePage() {
+/**
+ * My Profile (login required): who I am, who invited me, my team and my referral link.
+ * `children` are other features' sections (My plan), given by the app layer (app/router.tsx):
+ * features do not import each other.
+ */
+export default function ProfilePage({ children }: { children?: ReactNode }) {
   return (
     <RequireSession>
-      <ProfileContent />
+      <ProfileContent>{children}</ProfileContent>
     </RequireSession>
   );
 }

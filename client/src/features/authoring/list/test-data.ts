@@ -47,6 +47,7 @@ export function setView(id: string, overrides: Partial<QuestionSetView> = {}): Q
     nm: 0.25,
     dur: 60,
     isM: true,
+    free: false,
     inst: '<p>Read carefully</p>',
     q: ['q1'],
     sections: {},

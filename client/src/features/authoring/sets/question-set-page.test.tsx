@@ -26,7 +26,7 @@ afterEach(() => {
 const NOW_MIN = Math.floor(Date.now() / 60_000);
 const SETS: QuestionSetView[] = [
   setView('s1', { l: 'Weekly test 1', taken: 3, version: 2, q: ['q1'], sections: { Reasoning: { ss: false, q: ['q2'], mpq: 2, tm: 10, nm: 0.5, o: 0 } } }),
-  setView('s2', { l: 'Algebra drill', draft: true, published: false, isM: false }),
+  setView('s2', { l: 'Algebra drill', draft: true, published: false, isM: false, free: true }),
   setView('s3', { l: 'Next week', published: false, pts: NOW_MIN + 60 * 24 }),
 ];
 const BANK = ['q1', 'q2', 'q3', 'q4'].map((id) => questionView(id));
@@ -91,6 +91,9 @@ test('the list tab: every set with its state, version and takers; delete asks fi
   );
   expect(within(row('Algebra drill')).getByText('Draft')).toBeInTheDocument();
   expect(within(row('Algebra drill')).getByText('Practice')).toBeInTheDocument();
+  // A set free for everyone says so (issue 18 §4).
+  expect(within(row('Algebra drill')).getByText('Free')).toBeInTheDocument();
+  expect(within(row('Weekly test 1')).queryByText('Free')).toBeNull();
   expect(within(row('Next week')).getByText('Scheduled')).toBeInTheDocument();
 
   await user.click(within(row('Algebra drill')).getByRole('button', { name: 'Delete' }));
@@ -116,6 +119,8 @@ test('Edit opens the set on the Sections tab with its fields', async () => {
   expect(screen.getByRole('textbox', { name: 'Negative marking' })).toHaveValue('0.25');
   expect(screen.getByRole('textbox', { name: 'Duration (minutes)' })).toHaveValue('60');
   expect(screen.getByRole('checkbox', { name: 'Mock test' })).toBeChecked();
+  expect(screen.getByRole('checkbox', { name: 'Free for everyone' })).not.toBeChecked();
+  expect(screen.getByText('Learners without a plan may take it; it uses no allowance')).toBeInTheDocument();
   expect(screen.getByRole('checkbox', { name: 'Hindi' })).toBeChecked();
   expect(screen.getByRole('checkbox', { name: 'Marathi' })).not.toBeChecked();
   expect(screen.getByRole('button', { name: 'Publish date and time' })).toBeInTheDocument();
@@ -246,6 +251,7 @@ test('sub-sections carry the marks; a new set is saved as a draft and gets its a
   await user.type(nm, '0.25');
   await user.type(screen.getByRole('textbox', { name: 'Duration (minutes)' }), '45');
   await user.click(screen.getByRole('checkbox', { name: 'Marathi' }));
+  await user.click(screen.getByRole('checkbox', { name: 'Free for everyone' }));
   await user.type(screen.getByRole('textbox', { name: 'Section name' }), 'GK{Enter}');
   const gk = screen.getByRole('region', { name: 'GK' });
   await user.click(within(gk).getByRole('switch', { name: /^Has sub-sections/ }));
@@ -266,6 +272,7 @@ test('sub-sections carry the marks; a new set is saved as a draft and gets its a
     nm: 0.25,
     dur: 45,
     isM: false,
+    free: true,
     langs: ['mr'],
     draft: true,
     q: [],

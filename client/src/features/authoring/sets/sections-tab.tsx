@@ -342,6 +342,7 @@ export function SectionsTab({ form, update, errors, children }: { form: SetForm;
         />
         <Stack gap={6} pt={4}>
           <Checkbox label={t('form.isM')} description={t('form.isMHint')} checked={form.isM} onChange={(e) => set('isM', e.currentTarget.checked)} />
+          <Checkbox label={t('form.free')} description={t('form.freeHint')} checked={form.free} onChange={(e) => set('free', e.currentTarget.checked)} />
           <Checkbox.Group label={t('form.langs')} description={t('form.langsHint')} value={form.langs} onChange={(v) => set('langs', v as SetLanguage[])}>
             <Group gap="md" mt={4}>
               {SET_LANGUAGES.map((l) => (

@@ -114,6 +114,7 @@ test('the save body: sections keyed by name in their order, sub-sections carry t
     nm: 0,
     dur: 45,
     isM: true,
+    free: false,
     inst: '',
     q: ['m1'],
     pts: Math.floor(Date.UTC(2025, 0, 1, 10, 30) / 60_000),
@@ -157,6 +158,18 @@ test('a stored set becomes the form and back unchanged; its totals and state', (
   expect(setState({ draft: true, published: false, pts: 0 }, now)).toBe('draft');
   expect(setState({ draft: false, published: false, pts: v.pts + 60 }, now)).toBe('scheduled');
   expect(setState({ draft: false, published: true, pts: v.pts }, now)).toBe('published');
+});
+
+test('free for everyone (issue 18 §4): off for a new set, kept from the stored set, saved as `free`', () => {
+  expect(emptyForm().free).toBe(false);
+  expect(toForm(setView('s1')).free).toBe(false);
+  const f = toForm(setView('s1', { free: true }));
+  expect(f.free).toBe(true);
+  expect(toSave(f, { draft: false }).free).toBe(true);
+  expect(toSave({ ...f, free: false }, { draft: false }).free).toBe(false);
+  // The schema the server checks keeps it.
+  const checked = checkSave(f, { draft: false });
+  expect(checked.ok && checked.body.free).toBe(true);
 });
 
 test('publish time: minutes since the epoch to the picker and back; numbers being typed', () => {

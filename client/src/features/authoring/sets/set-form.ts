@@ -31,6 +31,8 @@ export type SetForm = PartMarks & {
   l: string;
   dur: NumberValue;
   isM: boolean;
+  /** Free for everyone (issue 18 §4): learners without a plan may take it; it uses no allowance. */
+  free: boolean;
   inst: string;
   /** The main part's questions. */
   q: string[];
@@ -69,7 +71,7 @@ export function pickerToPts(value: string | null): number | null {
 
 /** A new set: a draft, published from now once published, 1 mark a question. */
 export function emptyForm(now = Date.now()): SetForm {
-  return { id: null, l: '', mpq: 1, tm: 0, nm: 0, dur: 0, isM: false, inst: '', q: [], pts: nowMinutes(now), langs: [], draft: true, sections: [] };
+  return { id: null, l: '', mpq: 1, tm: 0, nm: 0, dur: 0, isM: false, free: false, inst: '', q: [], pts: nowMinutes(now), langs: [], draft: true, sections: [] };
 }
 
 const byOrder = <T extends { o: number }>(entries: [string, T][]) => entries.sort(([a, x], [b, y]) => x.o - y.o || a.localeCompare(b));
@@ -84,6 +86,7 @@ export function toForm(v: QuestionSetView): SetForm {
     nm: v.nm,
     dur: v.dur,
     isM: v.isM,
+    free: v.free,
     inst: v.inst,
     q: [...v.q],
     pts: v.pts,
@@ -112,6 +115,7 @@ export function toSave(f: SetForm, opts: { draft: boolean; newVersion?: boolean 
     nm: num(f.nm),
     dur: Math.trunc(num(f.dur)),
     isM: f.isM,
+    free: f.free,
     inst: f.inst,
     q: f.q,
     pts: f.pts,

@@ -66,7 +66,16 @@ export function SetListTab({ onEdit }: { onEdit: (id: string) => void }) {
               return (
                 <Table.Tr key={s.id}>
                   <Table.Td fw={500}>{s.l}</Table.Td>
-                  <Table.Td>{s.isM ? t('list.mock') : t('list.practice')}</Table.Td>
+                  <Table.Td>
+                    <Group gap={6} wrap="nowrap">
+                      {s.isM ? t('list.mock') : t('list.practice')}
+                      {s.free && (
+                        <Badge color="green" variant="light" size="sm">
+                          {t('list.free')}
+                        </Badge>
+                      )}
+                    </Group>
+                  </Table.Td>
                   <Table.Td>{setQuestionIds(s).length}</Table.Td>
                   <Table.Td>{marks.format(totalMarks(s))}</Table.Td>
                   <Table.Td>{t('sets.list.minutes', { n: s.dur > 0 ? s.dur : DEFAULT_EXAM_SECONDS / 60 })}</Table.Td>

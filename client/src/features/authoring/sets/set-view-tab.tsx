@@ -65,6 +65,11 @@ export function SetViewTab({ form, dirty }: { form: SetForm; dirty: boolean }) {
           <Title order={3}>{form.l || t('view.untitled')}</Title>
           <Group gap="xs">
             <Badge variant="light">{form.isM ? t('list.mock') : t('list.practice')}</Badge>
+            {form.free && (
+              <Badge color="green" variant="light">
+                {t('list.free')}
+              </Badge>
+            )}
             {form.langs.map((l) => (
               <Badge key={l} variant="outline">
                 {t(`langs.${l}`)}

@@ -1,7 +1,7 @@
-import { Alert, Badge, Button, Container, Group, Modal, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Container, Group, Modal, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { RichHtml } from '../../../components/rich-html';
 import { paths } from '../../../config/paths';
 import { serverClock } from '../../../db/server-clock';
@@ -9,8 +9,10 @@ import { useSession } from '../../../hooks/use-session';
 import { loadDevanagariFonts } from '../../../lib/fonts';
 import { notifyError, notifyWarning } from '../../../lib/notify';
 import { rememberRedirect } from '../../../lib/session';
+import { useAllowance } from '../hooks/use-allowance';
 import { useAttemptWriter } from '../hooks/use-attempt-writer';
 import { useTestData } from '../hooks/use-test-data';
+import { type Gate, gateOf } from '../lib/allowance';
 import { formatMarks } from '../lib/marks';
 import { parseQsParam } from '../lib/qs-param';
 import { durationSeconds, partsOf } from '../lib/test-engine';
@@ -32,6 +34,7 @@ export default function ExamIntroPage() {
   const parsed = useMemo(() => parseQsParam(params['*']), [params]);
   const { data, loading } = useTestData(parsed?.id ?? null);
   const writer = useAttemptWriter();
+  const access = useAllowance().data;
   const [openId, setOpenId] = useState<string | null>(null);
   const fmt = (n: number) => formatMarks(n, i18n.language);
 
@@ -47,6 +50,10 @@ export default function ExamIntroPage() {
   }, [parsed, t]);
 
   const inProgress = data?.attempts.find((a) => a.status === 'IN_PROGRESS') ?? null;
+  // Issue 18 §4: the plan's allowance is checked here, where a test actually starts, so a deep
+  // link cannot bypass the exam list; resuming an attempt on this device is never blocked. Null
+  // until the replica has answered (the start waits for it).
+  const gate: Gate | null = data?.set && access ? gateOf(data.set, access.allowance, !!inProgress) : null;
   // A reload (or crash) while the test was on screen brings it back at once, at the stored
   // question and section; the flag lives in sessionStorage, so it is this tab's.
   const reopenId = inProgress && sessionStorage.getItem(OPEN_KEY) === inProgress.id ? inProgress.id : null;
@@ -64,6 +71,7 @@ export default function ExamIntroPage() {
 
   const startTest = async () => {
     if (!data?.set || !data.detail) return;
+    if (!inProgress && !gate?.ok) return;
     const id = inProgress ? inProgress.id : (await writer.start(data.set.id)).id;
     sessionStorage.setItem(OPEN_KEY, id);
     setOpenId(id);
@@ -139,7 +147,14 @@ export default function ExamIntroPage() {
       <Stack>
         <Group justify="space-between" align="flex-start">
           <Title order={2}>{set.l}</Title>
-          {set.isM && <Badge variant="light">{t('mock')}</Badge>}
+          <Group gap={4}>
+            {set.free && (
+              <Badge color="green" variant="light" data-testid="free-badge">
+                {t('allowance.free')}
+              </Badge>
+            )}
+            {set.isM && <Badge variant="light">{t('mock')}</Badge>}
+          </Group>
         </Group>
         <Group gap="xl">
           <Text>
@@ -188,8 +203,18 @@ export default function ExamIntroPage() {
           </Stack>
         )}
         {!detail && <Alert color="blue">{t('downloading')}</Alert>}
+        {gate && !gate.ok && (
+          <Alert color="orange" data-testid="start-blocked">
+            <Group gap="sm">
+              <Text size="sm">{t(`allowance.reason.${gate.reason}`)}</Text>
+              <Anchor component={Link} to={paths.plan} size="sm">
+                {t('allowance.seePlans')}
+              </Anchor>
+            </Group>
+          </Alert>
+        )}
         <Group>
-          <Button size="md" onClick={() => void startTest()} disabled={!detail || !writer.ready}>
+          <Button size="md" onClick={() => void startTest()} disabled={!detail || !writer.ready || (!inProgress && !gate?.ok)}>
             {inProgress ? t('resumeTest') : t('startTest')}
           </Button>
           {data.attempts.some((a) => a.status === 'SUBMITTED') && (

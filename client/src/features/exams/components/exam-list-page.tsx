@@ -1,9 +1,11 @@
-import { Alert, Badge, Button, Card, Container, Group, Progress, SimpleGrid, Skeleton, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Card, Container, Group, Progress, SimpleGrid, Skeleton, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
+import { type AllowanceData, useAllowance } from '../hooks/use-allowance';
 import { type Availability, useExamList, type ExamListItem } from '../hooks/use-exam-list';
+import { type Allowance, gateOf } from '../lib/allowance';
 import { formatMarks } from '../lib/marks';
 import { durationSeconds } from '../lib/test-engine';
 
@@ -23,10 +25,51 @@ function Fact({ label, value }: { label: string; value: string }) {
   );
 }
 
-function ExamCard({ item }: { item: ExamListItem }) {
+/**
+ * What the learner's plan leaves them (issue 18 §4), from the replica, so it is right offline:
+ * the plan and its end date and what is left of each kind, or that there is no plan in force.
+ */
+export function AllowanceSummary({ allowance }: { allowance: Allowance }) {
+  const { t, i18n } = useTranslation('exam');
+  const { plan } = allowance;
+  if (!plan) {
+    return (
+      <Alert color="gray" data-testid="allowance-summary">
+        <Group gap="sm">
+          <Text size="sm">{t('allowance.noPlan')}</Text>
+          <Anchor component={Link} to={paths.plan} size="sm">
+            {t('allowance.seePlans')}
+          </Anchor>
+        </Group>
+      </Alert>
+    );
+  }
+  const lang = i18n.language === 'hi' ? 'hi' : 'en';
+  const date = new Intl.DateTimeFormat(lang === 'hi' ? 'hi-IN' : 'en-IN', { dateStyle: 'medium' }).format(plan.endsAt);
+  const name = plan.name ? plan.name[lang] || plan.name.en : (plan.code ?? '');
+  const { mock, practice } = allowance;
+  return (
+    <Card withBorder radius="md" padding="sm" data-testid="allowance-summary">
+      <Group gap="lg" wrap="wrap">
+        <Text fw={600}>{t('allowance.planUntil', { plan: name, date })}</Text>
+        <Text size="sm" data-testid="mock-left">
+          {mock.left === null ? t('allowance.unlimitedMock') : t('allowance.mockLeft', { n: mock.left })}
+        </Text>
+        <Text size="sm" data-testid="practice-left">
+          {practice.left === null ? t('allowance.unlimitedPractice') : t('allowance.practiceLeft', { n: practice.left })}
+        </Text>
+      </Group>
+    </Card>
+  );
+}
+
+function ExamCard({ item, access }: { item: ExamListItem; access: AllowanceData | undefined }) {
   const { t, i18n } = useTranslation('exam');
   const titleId = useId();
+  const reasonId = useId();
   const { set } = item;
+  // Until the allowance has been read nothing is blocked (the intro page checks again at start).
+  const gate = access ? gateOf(set, access.allowance, access.resumable.has(set.id)) : { ok: true as const };
   const fmt = (n: number) => formatMarks(n, i18n.language);
   // Spec §2: Take Test goes to take-exam with the whole question set as a JSON string.
   const to = `${paths.takeExam}/${encodeURIComponent(JSON.stringify(set))}`;
@@ -37,7 +80,14 @@ function ExamCard({ item }: { item: ExamListItem }) {
           <Title order={3} size="h4" id={titleId}>
             {set.l}
           </Title>
-          {set.isM && <Badge variant="light">{t('mock')}</Badge>}
+          <Group gap={4} wrap="nowrap">
+            {set.free && (
+              <Badge color="green" variant="light" data-testid="free-badge">
+                {t('allowance.free')}
+              </Badge>
+            )}
+            {set.isM && <Badge variant="light">{t('mock')}</Badge>}
+          </Group>
         </Group>
         <dl style={{ margin: 0, display: 'grid', gridTemplateColumns: 'auto 1fr', gap: '2px 12px' }}>
           <Fact label={t('marksPerQuestion')} value={fmt(set.mpq)} />
@@ -59,10 +109,27 @@ function ExamCard({ item }: { item: ExamListItem }) {
             </Badge>
           )}
           {/* A changed set can still be taken in the version on this device (offline, too). */}
-          <Button component={Link} to={to} aria-describedby={titleId} disabled={item.availability === 'downloading'}>
-            {t('takeTest')}
-          </Button>
+          {gate.ok ? (
+            <Button component={Link} to={to} aria-describedby={titleId} disabled={item.availability === 'downloading'}>
+              {t('takeTest')}
+            </Button>
+          ) : (
+            // Not a link at all: a disabled link can still be followed (the intro page checks too).
+            <Button disabled aria-describedby={`${titleId} ${reasonId}`}>
+              {t('takeTest')}
+            </Button>
+          )}
         </Group>
+        {!gate.ok && (
+          <Group gap="xs" justify="flex-end" data-testid="start-blocked">
+            <Text size="sm" c="dimmed" id={reasonId}>
+              {t(`allowance.reason.${gate.reason}`)}
+            </Text>
+            <Anchor component={Link} to={paths.plan} size="sm">
+              {t('allowance.seePlans')}
+            </Anchor>
+          </Group>
+        )}
       </Stack>
     </Card>
   );
@@ -85,10 +152,12 @@ function DownloadProgress({ items }: { items: ExamListItem[] }) {
 export default function ExamListPage() {
   const { t } = useTranslation('exam');
   const { data, loading } = useExamList();
+  const access = useAllowance().data;
   return (
     <Container size="lg" py="lg">
       <Stack>
         <Title order={2}>{t('title')}</Title>
+        {access && <AllowanceSummary allowance={access.allowance} />}
         {loading ? (
           <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} aria-busy="true" aria-label={t('loading')}>
             {[0, 1, 2].map((i) => (
@@ -100,7 +169,7 @@ export default function ExamListPage() {
             <DownloadProgress items={data} />
             <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
             {data.map((item) => (
-              <ExamCard key={item.set.id} item={item} />
+              <ExamCard key={item.set.id} item={item} access={access} />
             ))}
             </SimpleGrid>
           </>

@@ -12,7 +12,9 @@ import { useReplica } from '../../../db/replica-context';
 import { serverClock } from '../../../db/server-clock';
 import { getSyncStatus, subscribeSyncStatus } from '../../../db/sync-status';
 import { api } from '../../../lib/api-client';
+import { useEntitlement } from '../hooks/use-allowance';
 import { useResultData } from '../hooks/use-result-data';
+import { isOverLimit } from '../lib/allowance';
 import { judge, scoreLocally } from '../lib/local-score';
 import { formatMarks } from '../lib/marks';
 import { buildResultView, type QuestionOutcome, type ResultView } from '../lib/result-view';
@@ -191,6 +193,10 @@ export default function ExamResultPage() {
 
   const view = useMemo(() => (data ? buildResultView(data, i18n.getFixedT(i18n.language, 'exam'), judge, scoreLocally) : null), [data, i18n]);
   const latest = data?.attempts.find((a) => a.status === 'SUBMITTED');
+  // Issue 18 §4: an attempt the server found past the plan's allowance is kept and scored, and
+  // the learner is told so.
+  const entitlement = useEntitlement().data ?? null;
+  const overLimit = !!latest && isOverLimit(entitlement, latest.id);
 
   return (
     <Container size="lg" py="lg">
@@ -199,6 +205,11 @@ export default function ExamResultPage() {
           {t('resultTitle')}
           {data?.set ? `: ${data.set.l}` : ''}
         </Title>
+        {overLimit && (
+          <Alert color="orange" data-testid="over-limit">
+            {t('allowance.overLimit')}
+          </Alert>
+        )}
         {loading ? (
           <Loader aria-label={t('loading')} />
         ) : view ? (

@@ -23,6 +23,7 @@ const set: QuestionSetDoc = {
   nm: 0.5,
   dur: 30,
   isM: true,
+  free: false,
   inst: '',
   pts: 0,
   n: 2,

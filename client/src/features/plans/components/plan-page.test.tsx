@@ -2,10 +2,12 @@ import { notifications } from '@mantine/notifications';
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, expect, test, vi } from 'vitest';
+import type { CreateOrderAnswer } from '../../../../../sync-protocol/src/payment';
 import { clearSession, setSession } from '../../../lib/session';
-import { learnerSession } from '../../../testing/fetch-mock';
+import { json, learnerSession, mockApi } from '../../../testing/fetch-mock';
 import { renderWithApp } from '../../../testing/render';
 import type { PlanView } from '../api/get-plans';
+import { browser } from '../lib/browser';
 import PlanPage from './plan-page';
 
 /** The three plans of spec §9, as GET /api/plan answers. */
@@ -56,11 +58,13 @@ const renderPlans = (lang = 'en') =>
     extraRoutes: [
       { path: '/login', element: <div data-testid="login-page" /> },
       { path: '/contact', element: <div data-testid="contact-page" /> },
+      { path: '/payment-confirmation', element: <div data-testid="confirmation-page" /> },
     ],
   });
 
 afterEach(() => {
   vi.restoreAllMocks();
+  delete (window as { Razorpay?: unknown }).Razorpay;
   clearSession();
   act(() => notifications.clean());
 });
@@ -97,19 +101,130 @@ test('a guest pressing Buy Now goes to /login, and /plan is remembered for after
   expect(sessionStorage.getItem('redirectUrl')).toBe('/plan');
 });
 
-test('a signed-in learner is told that online payment comes later and can write to the trust', async () => {
+/** The monthly plan's order as POST /api/payment answers it (sync-protocol CreateOrderAnswer). */
+const monthlyOrder = (payment: Partial<CreateOrderAnswer['payment']> = {}): CreateOrderAnswer => ({
+  success: true,
+  id: 'order-1',
+  amt: 15000,
+  payment: { provider: 'phonepe', merchantTransactionId: 'order-1', amount: 150, ...payment },
+});
+
+/** The server: the plans, and the payment endpoints answering as `answers` says. */
+function mockServer(answers: { order?: () => Response; initiate?: () => Response; verify?: () => Response } = {}) {
+  return mockApi(({ method, path }) => {
+    if (method === 'GET' && path === '/plan') return json({ success: true, data: PLANS });
+    if (method === 'POST' && path === '/payment') return answers.order?.() ?? json(monthlyOrder());
+    if (method === 'POST' && path === '/phonepe/initiatePayment')
+      return answers.initiate?.() ?? json({ success: true, data: { instrumentResponse: { redirectInfo: { url: 'http://localhost:3000/sandbox/phonepe/pay/pg-1' } } } });
+    if (method === 'POST' && path === '/payment/verifyRazorpayPayment') return answers.verify?.() ?? json({ success: true });
+    return json({ success: false, msg: `unexpected ${method} ${path}` }, 500);
+  });
+}
+
+test('a signed-in learner buys with PhonePe: an order for the plan, then initiatePayment, then the provider page', async () => {
   const user = userEvent.setup();
   setSession(learner, false);
-  mockPlans();
+  const assign = vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
+  let releaseOrder: () => void = () => undefined;
+  const orderHeld = new Promise<void>((resolve) => (releaseOrder = resolve));
+  const { calls, spy } = mockServer();
+  // Hold the order's answer, to see the button busy meanwhile.
+  const real = spy.getMockImplementation()!;
+  spy.mockImplementation(async (input, init) => {
+    if (String(input).endsWith('/api/payment')) await orderHeld;
+    return real(input, init);
+  });
   await renderPlans();
-  const yearly = await screen.findByTestId('plan-ANNUAL_PLAN');
-  await user.click(within(yearly).getByRole('button', { name: 'Buy Now' }));
-  const dialog = await screen.findByRole('dialog');
-  expect(dialog).toHaveTextContent('Buy this plan through the trust');
-  expect(dialog).toHaveTextContent('Yearly plan (₹720)');
-  await user.click(within(dialog).getByRole('link', { name: 'Write to us' }));
-  expect(await screen.findByTestId('contact-page')).toBeInTheDocument();
-  expect(sessionStorage.getItem('redirectUrl')).toBeNull();
+  const monthly = await screen.findByTestId('plan-ONE_MONTH_PLAN');
+  const button = within(monthly).getByRole('button', { name: 'Buy Now' });
+  await user.click(button);
+  await vi.waitFor(() => expect(button).toHaveAttribute('data-loading', 'true'));
+  expect(within(screen.getByTestId('plan-ANNUAL_PLAN')).getByRole('button', { name: 'Buy Now' })).toBeDisabled();
+  releaseOrder();
+  await vi.waitFor(() => expect(assign).toHaveBeenCalledWith('http://localhost:3000/sandbox/phonepe/pay/pg-1'));
+
+  const order = calls.find((c) => c.path === '/payment')!;
+  expect(order.body).toEqual({ prodid: 'p3', product: 'ONE_MONTH_PLAN' });
+  expect(order.headers.authorization).toBe('Bearer token-1');
+  const initiate = calls.find((c) => c.path === '/phonepe/initiatePayment')!;
+  const origin = window.location.origin;
+  expect(initiate.method).toBe('POST');
+  expect(initiate.body).toEqual({
+    merchantTransactionId: 'order-1',
+    amount: 150,
+    merchantUserId: 'demo-learner',
+    redirectUrl: `${origin}/payment-confirmation?merchantTransactionId=order-1&amount=150&redirection_url=%2Fprofile`,
+    redirectMode: 'REDIRECT',
+    callbackUrl: `${origin}/api/phonepe/webhook`,
+    mobileNumber: '9000000003',
+  });
+  // On its way to the provider: the button stays busy and no second order can be started.
+  expect(button).toHaveAttribute('data-loading', 'true');
+});
+
+test('Razorpay: Checkout opens with the order, its signature is verified, then the confirmation page', async () => {
+  const user = userEvent.setup();
+  setSession(learner, false);
+  const opened: unknown[] = [];
+  // Razorpay's checkout.js (a third-party script) stands in as the global it defines.
+  (window as { Razorpay?: unknown }).Razorpay = class {
+    constructor(private readonly options: { handler: (r: unknown) => void }) {
+      opened.push(options);
+    }
+    open() {
+      this.options.handler({ razorpay_order_id: 'order_rp1', razorpay_payment_id: 'pay_1', razorpay_signature: 'a'.repeat(64) });
+    }
+    on() {}
+  };
+  const razorpay = { key: 'rzp_test_1', order_id: 'order_rp1', amount: 15000, currency: 'INR' as const, name: 'Pariksha Mitra' };
+  const { calls } = mockServer({ order: () => json(monthlyOrder({ provider: 'razorpay', razorpay })) });
+  const { router } = await renderPlans();
+  await user.click(within(await screen.findByTestId('plan-ONE_MONTH_PLAN')).getByRole('button', { name: 'Buy Now' }));
+  expect(await screen.findByTestId('confirmation-page')).toBeInTheDocument();
+  expect(opened[0]).toMatchObject({ ...razorpay, prefill: { name: 'Lata Learner', email: 'learner@example.com', contact: '9000000003' } });
+  expect(calls.find((c) => c.path === '/payment/verifyRazorpayPayment')!.body).toEqual({
+    razorpay_order_id: 'order_rp1',
+    razorpay_payment_id: 'pay_1',
+    razorpay_signature: 'a'.repeat(64),
+  });
+  expect(calls.some((c) => c.path.endsWith('/initiatePayment'))).toBe(false);
+  const q = new URLSearchParams(router.state.location.search);
+  expect(Object.fromEntries(q)).toEqual({ merchantTransactionId: 'order-1', amount: '150', redirection_url: '/profile', provider: 'razorpay' });
+});
+
+test("an order the server cannot create: 'Failed to create order', and Buy Now is free again", async () => {
+  const user = userEvent.setup();
+  setSession(learner, false);
+  const assign = vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
+  const { calls } = mockServer({ order: () => json({ success: false, msg: 'Failed to create order' }, 502) });
+  await renderPlans();
+  const button = within(await screen.findByTestId('plan-ONE_MONTH_PLAN')).getByRole('button', { name: 'Buy Now' });
+  await user.click(button);
+  expect(await screen.findByText('Failed to create order')).toBeInTheDocument();
+  await vi.waitFor(() => expect(button).not.toHaveAttribute('data-loading'));
+  expect(calls.some((c) => c.path === '/phonepe/initiatePayment')).toBe(false);
+  expect(assign).not.toHaveBeenCalled();
+});
+
+test("a payment amount below 1 is not started: 'Amount cannot be less than 1'", async () => {
+  const user = userEvent.setup();
+  setSession(learner, false);
+  const assign = vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
+  const { calls } = mockServer({ order: () => json(monthlyOrder({ amount: 0.5 })) });
+  await renderPlans();
+  await user.click(within(await screen.findByTestId('plan-ONE_MONTH_PLAN')).getByRole('button', { name: 'Buy Now' }));
+  expect(await screen.findByText('Amount cannot be less than 1')).toBeInTheDocument();
+  expect(calls.some((c) => c.path === '/phonepe/initiatePayment')).toBe(false);
+  expect(assign).not.toHaveBeenCalled();
+});
+
+test('in Hindi a failed order reads in Hindi', async () => {
+  const user = userEvent.setup();
+  setSession(learner, false);
+  mockServer({ order: () => json({ success: false, msg: 'Failed to create order' }, 502) });
+  await renderPlans('hi');
+  await user.click(within(await screen.findByTestId('plan-ONE_MONTH_PLAN')).getByRole('button', { name: 'अभी खरीदें' }));
+  expect(await screen.findByText('ऑर्डर नहीं बन सका')).toBeInTheDocument();
 });
 
 test('an amount below 1 is refused with Invalid amount!!!', async () => {
@@ -120,5 +235,6 @@ test('an amount below 1 is refused with Invalid amount!!!', async () => {
   const monthly = await screen.findByTestId('plan-ONE_MONTH_PLAN');
   await user.click(within(monthly).getByRole('button', { name: 'Buy Now' }));
   expect(await screen.findByText('Invalid amount!!!')).toBeInTheDocument();
-  expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  // No order was asked for: the only request was the plan list.
+  expect(vi.mocked(globalThis.fetch).mock.calls.map(([input]) => new URL(String(input)).pathname)).toEqual(['/api/plan']);
 });

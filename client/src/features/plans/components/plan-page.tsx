@@ -1,19 +1,20 @@
-import { Alert, Button, Card, Container, Group, List, Modal, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconAlertCircle, IconCheck, IconInfoCircle } from '@tabler/icons-react';
-import { useId, useState } from 'react';
+import { Alert, Button, Card, Container, Group, List, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconAlertCircle, IconCheck } from '@tabler/icons-react';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { paths } from '../../../config/paths';
 import { useSession } from '../../../hooks/use-session';
 import { ApiError } from '../../../lib/api-client';
 import { notifyError } from '../../../lib/notify';
 import { rememberRedirect } from '../../../lib/session';
 import { type PlanView, usePlans } from '../api/get-plans';
+import { useCheckout } from '../hooks/use-checkout';
 import { formatRupees, isPayableAmount } from '../lib/amount';
 
 type Lang = 'en' | 'hi';
 
-function PlanCard({ plan, lang, onBuy }: { plan: PlanView; lang: Lang; onBuy: (plan: PlanView) => void }) {
+function PlanCard({ plan, lang, onBuy, busy, disabled }: { plan: PlanView; lang: Lang; onBuy: (plan: PlanView) => void; busy: boolean; disabled: boolean }) {
   const { t } = useTranslation('plan');
   const titleId = useId();
   return (
@@ -49,7 +50,7 @@ function PlanCard({ plan, lang, onBuy }: { plan: PlanView; lang: Lang; onBuy: (p
             <List.Item key={c.en}>{c[lang]}</List.Item>
           ))}
         </List>
-        <Button mt="auto" fullWidth onClick={() => onBuy(plan)} aria-describedby={titleId}>
+        <Button mt="auto" fullWidth onClick={() => onBuy(plan)} aria-describedby={titleId} loading={busy} disabled={disabled}>
           {t('buyNow')}
         </Button>
       </Stack>
@@ -65,7 +66,7 @@ export default function PlanPage() {
   const location = useLocation();
   const navigate = useNavigate();
   const plans = usePlans();
-  const [chosen, setChosen] = useState<PlanView | null>(null);
+  const checkout = useCheckout();
 
   const buy = (plan: PlanView) => {
     // Spec §5 Buy: a guest is sent to login, and comes back here afterwards.
@@ -78,8 +79,8 @@ export default function PlanPage() {
       notifyError(t('plan:invalidAmount'));
       return;
     }
-    // The payment flow (spec §7 Payments) is a later issue; until then say so plainly.
-    setChosen(plan);
+    // Spec §7 Payments: an order at the server's price, then the provider's page.
+    void checkout.buy(plan);
   };
 
   return (
@@ -114,32 +115,11 @@ export default function PlanPage() {
         {plans.isSuccess && plans.data.length > 0 && (
           <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg">
             {plans.data.map((plan) => (
-              <PlanCard key={plan.id} plan={plan} lang={lang} onBuy={buy} />
+              <PlanCard key={plan.id} plan={plan} lang={lang} onBuy={buy} busy={checkout.busy === plan.id} disabled={checkout.busy !== null && checkout.busy !== plan.id} />
             ))}
           </SimpleGrid>
         )}
       </Stack>
-
-      <Modal opened={chosen !== null} onClose={() => setChosen(null)} title={t('plan:paymentSoon.title')} centered>
-        {chosen && (
-          <Stack gap="md">
-            <Group gap="sm" wrap="nowrap" align="flex-start">
-              <ThemeIcon variant="light" radius="xl" size="lg">
-                <IconInfoCircle size={20} aria-hidden />
-              </ThemeIcon>
-              <Text size="sm">{t('plan:paymentSoon.body', { plan: chosen.name[lang], price: formatRupees(chosen.total, lang) })}</Text>
-            </Group>
-            <Group justify="flex-end" gap="sm">
-              <Button variant="default" onClick={() => setChosen(null)}>
-                {t('plan:paymentSoon.close')}
-              </Button>
-              <Button component={Link} to={paths.contact}>
-                {t('plan:paymentSoon.contact')}
-              </Button>
-            </Group>
-          </Stack>
-        )}
-      </Modal>
     </Container>
   );
 }

@@ -11,3 +11,14 @@ export function isPayableAmount(amount: unknown): boolean {
 export function formatRupees(amount: number, lang: 'en' | 'hi'): string {
   return new Intl.NumberFormat(lang === 'hi' ? 'hi-IN' : 'en-IN', { style: 'currency', currency: 'INR', maximumFractionDigits: 0 }).format(amount);
 }
+
+/** Paise as rupees with the Indian grouping: 15000 → ₹150, 123456 → ₹1,234.56. */
+export function formatPaise(paise: number, lang: 'en' | 'hi'): string {
+  const whole = paise % 100 === 0;
+  return new Intl.NumberFormat(lang === 'hi' ? 'hi-IN' : 'en-IN', {
+    style: 'currency',
+    currency: 'INR',
+    minimumFractionDigits: whole ? 0 : 2,
+    maximumFractionDigits: whole ? 0 : 2,
+  }).format(paise / 100);
+}

@@ -1,0 +1,16 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { MyOrder, MyPlan } from '../../../../../sync-protocol/src/payment';
+import { api } from '../../../lib/api-client';
+
+export type MyPayments = { plan: MyPlan | null; orders: MyOrder[] };
+
+/** GET /api/payment/my (login): the learner's active plan and orders. Silent: the section shows the failure. */
+export function getMyPayments(): Promise<{ success: boolean; data: MyPayments }> {
+  return api('/payment/my', { silent: true });
+}
+
+export const myPaymentsQueryOptions = () => queryOptions({ queryKey: ['payment', 'my'], queryFn: getMyPayments, select: (r) => r.data });
+
+export function useMyPayments() {
+  return useQuery(myPaymentsQueryOptions());
+}

@@ -1,0 +1,152 @@
+import { Anchor, Button, Container, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { IconRefresh } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { type Provider, SUCCESS_REDIRECT_S } from '../../../../../sync-protocol/src/payment';
+import { paths } from '../../../config/paths';
+import { useSession } from '../../../hooks/use-session';
+import { ApiError } from '../../../lib/api-client';
+import { rememberRedirect } from '../../../lib/session';
+import { checkPaymentStatus } from '../api/check-payment-status';
+import { useCheckout } from '../hooks/use-checkout';
+import { safeRedirectPath } from '../lib/redirect';
+import { PaymentFailureImage, PaymentSuccessImage } from './payment-illustration';
+
+/** Spec §4 Payment confirmation: 0 verifying (loader), 1 success, -1 failed. */
+type ConfirmationState = 0 | 1 | -1;
+
+/** A payment still PENDING at the provider is asked again every 3 s, for up to a minute. */
+export const PENDING_POLL_MS = 3000;
+export const PENDING_MAX_CHECKS = 60_000 / PENDING_POLL_MS;
+
+/**
+ * The payment's outcome (spec §2 Payment confirmation, §4). The provider's hosted page sends the
+ * learner back here with merchantTransactionId (required, else the root) and redirection_url
+ * (default '/', and only a path of this site is followed).
+ */
+export default function PaymentConfirmationPage() {
+  const [params] = useSearchParams();
+  const session = useSession();
+  const location = useLocation();
+  const orderId = params.get('merchantTransactionId');
+  if (!orderId) return <Navigate to={paths.home} replace />;
+  // The route is public (spec §2); asking for the order's status needs the buyer (spec §6).
+  if (!session) {
+    rememberRedirect(location.pathname + location.search);
+    return <Navigate to={paths.login} replace />;
+  }
+  const provider: Provider = params.get('provider') === 'razorpay' ? 'razorpay' : 'phonepe';
+  return <Confirmation key={`${provider}:${orderId}`} orderId={orderId} provider={provider} redirectTo={safeRedirectPath(params.get('redirection_url'))} />;
+}
+
+function Confirmation({ orderId, provider, redirectTo }: { orderId: string; provider: Provider; redirectTo: string }) {
+  const { t } = useTranslation(['plan', 'common']);
+  const [state, setState] = useState<ConfirmationState>(0);
+  const [pending, setPending] = useState(false);
+
+  useEffect(() => {
+    let cancelled = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let checks = 0;
+    const check = async () => {
+      checks += 1;
+      let outcome: 'paid' | 'pending' | 'failed';
+      try {
+        const answer = await checkPaymentStatus(provider, orderId);
+        // Spec §7: the answer's success decides; a status still open at the provider is asked again.
+        const open = answer.data?.status === 'PENDING' || answer.data?.status === 'CREATED';
+        outcome = answer.success ? 'paid' : open ? 'pending' : 'failed';
+      } catch (e) {
+        // No answer at all (offline for a moment) is not a failed payment: ask again.
+        outcome = e instanceof ApiError && e.status === 0 ? 'pending' : 'failed';
+      }
+      if (cancelled) return;
+      if (outcome === 'pending' && checks < PENDING_MAX_CHECKS) {
+        setPending(true);
+        timer = setTimeout(() => void check(), PENDING_POLL_MS);
+        return;
+      }
+      setState(outcome === 'paid' ? 1 : -1);
+    };
+    void check();
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+    };
+  }, [orderId, provider]);
+
+  return (
+    <Container size="xs" py="xl">
+      <Stack align="center" gap="md" ta="center">
+        {state === 0 && (
+          <>
+            <Loader size="lg" aria-label={t('plan:confirmation.verifying')} />
+            <Text fw={500} role="status">
+              {pending ? t('plan:confirmation.pending') : t('plan:confirmation.verifying')}
+            </Text>
+          </>
+        )}
+        {state === 1 && <Success orderId={orderId} redirectTo={redirectTo} />}
+        {state === -1 && <Failure orderId={orderId} />}
+      </Stack>
+    </Container>
+  );
+}
+
+/** Spec §4, §9: success redirects after 6 seconds, or at once on 'Click here...'. */
+function Success({ orderId, redirectTo }: { orderId: string; redirectTo: string }) {
+  const { t } = useTranslation('plan');
+  const navigate = useNavigate();
+  const [seconds, setSeconds] = useState(SUCCESS_REDIRECT_S);
+  useEffect(() => {
+    if (seconds <= 0) {
+      void navigate(redirectTo, { replace: true });
+      return;
+    }
+    const timer = setTimeout(() => setSeconds((s) => s - 1), 1000);
+    return () => clearTimeout(timer);
+  }, [seconds, navigate, redirectTo]);
+  return (
+    <>
+      <PaymentSuccessImage label={t('confirmation.successImage')} />
+      <div role="status">
+        <Title order={1} size="h2" c="teal.8">
+          {t('confirmation.success')}
+        </Title>
+      </div>
+      <Text>{t('confirmation.redirecting', { seconds: Math.max(seconds, 0) })}</Text>
+      <Group justify="center">
+        <Button onClick={() => void navigate(redirectTo, { replace: true })}>{t('confirmation.clickHere')}</Button>
+        <Button component={Link} to={`${paths.receipt}/${encodeURIComponent(orderId)}`} variant="light">
+          {t('confirmation.receipt')}
+        </Button>
+      </Group>
+    </>
+  );
+}
+
+/** Spec §4: failure shows 'Payment failed' and does not redirect; the learner may retry. */
+function Failure({ orderId }: { orderId: string }) {
+  const { t } = useTranslation('plan');
+  const { busy, retry } = useCheckout();
+  return (
+    <>
+      <PaymentFailureImage label={t('confirmation.failureImage')} />
+      <div role="status">
+        <Title order={1} size="h2" c="red.8">
+          {t('confirmation.failed')}
+        </Title>
+      </div>
+      <Text c="dimmed">{t('confirmation.failedText')}</Text>
+      <Group justify="center">
+        <Button leftSection={<IconRefresh size={16} aria-hidden />} loading={busy !== null} onClick={() => void retry(orderId)}>
+          {t('confirmation.retry')}
+        </Button>
+        <Anchor component={Link} to={paths.plan}>
+          {t('confirmation.plans')}
+        </Anchor>
+      </Group>
+    </>
+  );
+}

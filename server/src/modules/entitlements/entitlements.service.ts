@@ -1,0 +1,385 @@
+import { and, asc, desc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
+import { addMonths, type MyPlan, planRuleOf } from '../../../../sync-protocol/src/payment';
+import type { EntitlementDoc } from '../../../../sync-protocol/src/sync/entitlement';
+import type { Deps } from '../../context';
+import type { Conn, DB } from '../../db/client';
+import { entitlement, entitlementState, entitlementUse, plan } from '../../db/schema';
+import { type Actor, logActivity } from '../../lib/activity';
+import { nextRev } from '../../lib/revision';
+
+/*
+ * What a learner's paid plans allow (issue 18 §4; sync-protocol/src/sync/entitlement.ts).
+ *
+ * - A paid plan order grants one `entitlement` row for [paidAt, addMonths(paidAt, months)) with
+ *   the plan's limits (PLAN_RULES; null = unlimited).
+ * - Plans stack: the allowance in force at a time t is the sum of the limits of the plans active
+ *   at t (an unlimited one makes it unlimited); what is used of it is every attempt counted with
+ *   a start inside the active periods (they all hold t, so together they are one window
+ *   [earliest start, latest end)). Without an active plan the allowance is 0.
+ * - Starting a mock test (isM) or a practice exam (not isM) of a set that is not free uses one,
+ *   counted when the attempt first reaches the server, against the plans active when it started
+ *   (its start bounded by the server's first sighting: an offline start within the plan counts
+ *   within it, whenever it syncs). Resuming (the same attempt id) counts nothing. An attempt past
+ *   the allowance (or without a plan) is still stored and scored, and recorded with
+ *   `over_limit`: never dropped.
+ * - The replicated document (one per learner, id = person id) has its revision in
+ *   `entitlement_state`: bumped when a plan is granted, an attempt is counted, or a period ends
+ *   (bumpEndedPlans). Its state row is created on the learner's first pull, so a learner without
+ *   any plan also gets a document (limits 0).
+ */
+
+type Kind = 'mock' | 'practice';
+type EntRow = typeof entitlement.$inferSelect;
+
+/** Statements of the counting path, prepared once per connection object (the push runs them per attempt). */
+const prepared = new WeakMap<object, ReturnType<typeof prepare>>();
+function queries(conn: Conn) {
+  let q = prepared.get(conn);
+  if (!q) {
+    q = prepare(conn);
+    prepared.set(conn, q);
+  }
+  return q;
+}
+function prepare(conn: Conn) {
+  const P = (n: string) => sql.placeholder(n);
+  return {
+    counted: conn.select({ id: entitlementUse.attemptId }).from(entitlementUse).where(eq(entitlementUse.attemptId, P('id'))).prepare(),
+    /** Plans active at `t`, earliest end first. */
+    activeAt: conn
+      .select()
+      .from(entitlement)
+      .where(and(eq(entitlement.personId, P('personId')), gt(entitlement.endsAt, P('t')), lte(entitlement.startsAt, P('t'))))
+      .orderBy(asc(entitlement.endsAt), asc(entitlement.startsAt))
+      .prepare(),
+    /** Attempts of a kind counted with a start in [from, to). */
+    usedIn: conn
+      .select({ n: sql<number>`count(*)` })
+      .from(entitlementUse)
+      .where(
+        and(
+          eq(entitlementUse.personId, P('personId')),
+          eq(entitlementUse.kind, P('kind')),
+          sql`${entitlementUse.startedAt} >= ${P('from')}`,
+          sql`${entitlementUse.startedAt} < ${P('to')}`,
+        ),
+      )
+      .prepare(),
+    /** Attempts of a kind charged within the limit to each of the given plans (ids as a JSON array). */
+    chargedTo: conn
+      .select({ id: entitlementUse.entitlementId, n: sql<number>`count(*)` })
+      .from(entitlementUse)
+      .where(
+        and(
+          eq(entitlementUse.personId, P('personId')),
+          eq(entitlementUse.kind, P('kind')),
+          eq(entitlementUse.overLimit, false),
+          sql`${entitlementUse.entitlementId} in (select value from json_each(${P('ids')}))`,
+        ),
+      )
+      .groupBy(entitlementUse.entitlementId)
+      .prepare(),
+    insertUse: conn
+      .insert(entitlementUse)
+      .values({
+        attemptId: P('attemptId'),
+        personId: P('personId'),
+        qsid: P('qsid'),
+        kind: P('kind'),
+        entitlementId: P('entitlementId'),
+        overLimit: P('overLimit'),
+        startedAt: P('startedAt'),
+        createdAt: P('createdAt'),
+      })
+      .onConflictDoNothing()
+      .returning({ id: entitlementUse.attemptId })
+      .prepare(),
+  };
+}
+
+/** The allowance of one kind of the plans `active` (non-empty): null when one of them is unlimited. */
+function limitOf(active: EntRow[], kind: Kind): number | null {
+  let sum = 0;
+  for (const e of active) {
+    const l = kind === 'mock' ? e.mockLimit : e.practiceLimit;
+    if (l === null) return null;
+    sum += l;
+  }
+  return sum;
+}
+
+/** The window of the plans `active` (non-empty): [earliest start, latest end). */
+function windowOf(active: EntRow[]) {
+  return { from: Math.min(...active.map((e) => e.startsAt)), to: Math.max(...active.map((e) => e.endsAt)) };
+}
+
+/**
+ * Gives the person's `entitlement` document a new revision (devices pull it), creating its
+ * state row when there is none. Call inside the transaction of the change.
+ */
+export function bumpEntitlement(tx: Conn, personId: string, now = Date.now()): number {
+  const rev = nextRev(tx);
+  tx.insert(entitlementState)
+    .values({ personId, rev, updatedAt: now })
+    .onConflictDoUpdate({ target: entitlementState.personId, set: { rev, updatedAt: now } })
+    .run();
+  return rev;
+}
+
+/**
+ * What a paid plan order grants: one entitlement for [paidAt, paidAt + the plan's months) with
+ * the plan's limits (planRuleOf). Idempotent on the order (entitlement.order_id is unique): a
+ * second call for the same order grants nothing and returns null. Call inside the transaction
+ * that marks the order PAID; the caller tells devices (events 'entitlement' for the person)
+ * after the commit.
+ */
+export function grantPlan(tx: Conn, input: { orderId: string; personId: string; planCode: string; paidAt: number }): EntRow | null {
+  const rule = planRuleOf(input.planCode);
+  const row = tx
+    .insert(entitlement)
+    .values({
+      personId: input.personId,
+      orderId: input.orderId,
+      planCode: input.planCode,
+      startsAt: input.paidAt,
+      endsAt: addMonths(input.paidAt, rule.months),
+      mockLimit: rule.mock,
+      practiceLimit: rule.practice,
+      createdAt: Date.now(),
+    })
+    .onConflictDoNothing({ target: entitlement.orderId })
+    .returning()
+    .get();
+  if (!row) return null;
+  bumpEntitlement(tx, input.personId);
+  logActivity(tx, { actor: null, action: 'CREATE', entity: 'entitlement', entityId: row.id, newValue: row });
+  return row;
+}
+
+export type AttemptUse = {
+  attemptId: string;
+  personId: string;
+  qsid: string;
+  /** The set is a mock test (else a practice exam). */
+  isM: boolean;
+  /** The set is free: nothing is counted. */
+  free: boolean;
+  /** When the attempt started (ms, server-bounded: never after the server first saw it). */
+  startedAt: number;
+  /** Who is logged as counting it (the learner pushing the attempt). */
+  actor?: Actor;
+};
+
+export type Counted = { kind: Kind; overLimit: boolean; entitlementId: string | null };
+
+/**
+ * Counts a new attempt against the allowance in force when it started. Nothing for a free set
+ * or an attempt already counted (null). Otherwise one entitlement_use row: within the allowance
+ * charged to the earliest-ending active plan with room left, or past it (`overLimit`, charged
+ * to nothing) — the attempt itself is stored and scored either way by the caller. Bumps the
+ * person's document and logs the counting (entity 'entitlement', the attempt's id). Call inside
+ * the transaction that stores the attempt: SQLite's one writer makes concurrent pushes count one
+ * after another, so an allowance of n lets exactly n attempts within.
+ * `conn` may be the database itself while a transaction is open on it (the push path: its
+ * statements are prepared once and join the open transaction).
+ */
+export function countAttempt(conn: Conn, input: AttemptUse): Counted | null {
+  if (input.free) return null;
+  const q = queries(conn);
+  if (q.counted.get({ id: input.attemptId })) return null;
+  const kind: Kind = input.isM ? 'mock' : 'practice';
+  const active = q.activeAt.all({ personId: input.personId, t: input.startedAt });
+  let within = false;
+  let entitlementId: string | null = null;
+  if (active.length > 0) {
+    const limit = limitOf(active, kind);
+    const { from, to } = windowOf(active);
+    within = limit === null || q.usedIn.get({ personId: input.personId, kind, from, to })!.n < limit;
+    if (within) {
+      const charged = new Map(q.chargedTo.all({ personId: input.personId, kind, ids: JSON.stringify(active.map((e) => e.id)) }).map((r) => [r.id, r.n]));
+      const room = active.find((e) => {
+        const l = kind === 'mock' ? e.mockLimit : e.practiceLimit;
+        return l === null || (charged.get(e.id) ?? 0) < l;
+      });
+      // Plans that started at different times share one window; when each is full on its own
+      // account the pool still has room, and the latest-ending plan carries it.
+      entitlementId = (room ?? active.at(-1)!).id;
+    }
+  }
+  const now = Date.now();
+  const inserted = q.insertUse.get({
+    attemptId: input.attemptId,
+    personId: input.personId,
+    qsid: input.qsid,
+    kind,
+    entitlementId,
+    overLimit: within ? 0 : 1,
+    startedAt: input.startedAt,
+    createdAt: now,
+  });
+  if (!inserted) return null;
+  bumpEntitlement(conn, input.personId, now);
+  const counted: Counted = { kind, overLimit: !within, entitlementId };
+  logActivity(conn, {
+    actor: input.actor ?? null,
+    action: 'CREATE',
+    entity: 'entitlement',
+    entityId: input.attemptId,
+    newValue: { personId: input.personId, qsid: input.qsid, startedAt: input.startedAt, ...counted },
+  });
+  return counted;
+}
+
+/** Most attempt ids a document lists (the schema's bound). */
+const MAX_IDS = 2000;
+
+function planNameOf(db: Conn, code: string): { en: string; hi: string } {
+  return db.select({ name: plan.name }).from(plan).where(eq(plan.code, code)).get()?.name ?? { en: code, hi: code };
+}
+
+/** The plans active at `now`, latest end first. */
+function activeAt(db: Conn, personId: string, now: number): EntRow[] {
+  return db
+    .select()
+    .from(entitlement)
+    .where(and(eq(entitlement.personId, personId), gt(entitlement.endsAt, now), lte(entitlement.startsAt, now)))
+    .orderBy(desc(entitlement.endsAt), desc(entitlement.startsAt))
+    .all();
+}
+
+type Allowances = {
+  active: EntRow[];
+  window: { from: number; to: number } | null;
+  mock: { limit: number | null; used: number };
+  practice: { limit: number | null; used: number };
+};
+
+function allowancesAt(db: Conn, personId: string, now: number): Allowances {
+  const active = activeAt(db, personId, now);
+  if (active.length === 0) return { active, window: null, mock: { limit: 0, used: 0 }, practice: { limit: 0, used: 0 } };
+  const window = windowOf(active);
+  const used = Object.fromEntries(
+    db
+      .select({ kind: entitlementUse.kind, n: sql<number>`count(*)` })
+      .from(entitlementUse)
+      .where(and(eq(entitlementUse.personId, personId), sql`${entitlementUse.startedAt} >= ${window.from}`, sql`${entitlementUse.startedAt} < ${window.to}`))
+      .groupBy(entitlementUse.kind)
+      .all()
+      .map((r) => [r.kind, r.n]),
+  );
+  return {
+    active,
+    window,
+    mock: { limit: limitOf(active, 'mock'), used: used.mock ?? 0 },
+    practice: { limit: limitOf(active, 'practice'), used: used.practice ?? 0 },
+  };
+}
+
+/**
+ * The learner's `entitlement` document as of `now` (built at pull time, so a period that has
+ * ended is not shown as active): the allowance in force, what is used of it, the attempts
+ * counted in the active window, and every attempt of theirs that arrived past an allowance
+ * (latest first, at most 2000 each). `updatedAt` is the time of the document's revision.
+ */
+export function entitlementDoc(db: Conn, personId: string, now = Date.now()): EntitlementDoc {
+  const a = allowancesAt(db, personId, now);
+  const latest = a.active[0];
+  const counted = a.window
+    ? db
+        .select({ id: entitlementUse.attemptId })
+        .from(entitlementUse)
+        .where(and(eq(entitlementUse.personId, personId), sql`${entitlementUse.startedAt} >= ${a.window.from}`, sql`${entitlementUse.startedAt} < ${a.window.to}`))
+        .orderBy(desc(entitlementUse.startedAt), desc(entitlementUse.attemptId))
+        .limit(MAX_IDS)
+        .all()
+        .map((r) => r.id)
+    : [];
+  const overLimit = db
+    .select({ id: entitlementUse.attemptId })
+    .from(entitlementUse)
+    .where(and(eq(entitlementUse.personId, personId), eq(entitlementUse.overLimit, true)))
+    .orderBy(desc(entitlementUse.startedAt), desc(entitlementUse.attemptId))
+    .limit(MAX_IDS)
+    .all()
+    .map((r) => r.id);
+  return {
+    id: personId,
+    planCode: latest?.planCode ?? null,
+    planName: latest ? planNameOf(db, latest.planCode) : null,
+    startsAt: a.window?.from ?? null,
+    endsAt: a.window?.to ?? null,
+    mock: a.mock,
+    practice: a.practice,
+    counted,
+    overLimit,
+    // The time of its revision, not of the pull: the same revision is the same document.
+    updatedAt: db.select({ at: entitlementState.updatedAt }).from(entitlementState).where(eq(entitlementState.personId, personId)).get()?.at ?? now,
+    _deleted: false,
+  };
+}
+
+/** GET /api/payment/my's plan: the allowance in force as the document says it, or null without an active plan. */
+export function myPlan(db: Conn, personId: string, now = Date.now()): MyPlan | null {
+  const a = allowancesAt(db, personId, now);
+  const latest = a.active[0];
+  if (!latest || !a.window) return null;
+  return { planCode: latest.planCode, name: planNameOf(db, latest.planCode), startsAt: a.window.from, endsAt: a.window.to, mock: a.mock, practice: a.practice };
+}
+
+/** Whether an attempt was counted past the allowance (results show it). */
+export function isOverLimit(db: Conn, attemptId: string): boolean {
+  return db.select({ o: entitlementUse.overLimit }).from(entitlementUse).where(eq(entitlementUse.attemptId, attemptId)).get()?.o === true;
+}
+
+/**
+ * The person's document revision, its state row created (with a new revision) when there is
+ * none yet: the first pull of a learner without any plan gets a document with limits 0.
+ */
+export function entitlementRev(db: DB, personId: string, now = Date.now()): number {
+  return db.transaction((tx) => {
+    const row = tx.select({ rev: entitlementState.rev }).from(entitlementState).where(eq(entitlementState.personId, personId)).get();
+    return row ? row.rev : bumpEntitlement(tx, personId, now);
+  });
+}
+
+/**
+ * A period's end changes a learner's document although no row changes: people with a plan that
+ * ended since their document's last revision (`entitlement_state.updated_at`), or who have
+ * plans but no state row yet, get a new revision so their devices pull it. Returns how many.
+ */
+export function bumpEndedPlans(deps: Pick<Deps, 'db' | 'events'>, now = Date.now()): number {
+  const people = deps.db.transaction((tx) => {
+    const ids = tx
+      .selectDistinct({ personId: entitlement.personId })
+      .from(entitlement)
+      .leftJoin(entitlementState, eq(entitlementState.personId, entitlement.personId))
+      .where(
+        or(
+          isNull(entitlementState.personId),
+          and(lte(entitlement.endsAt, now), gt(entitlement.endsAt, entitlementState.updatedAt)),
+        ),
+      )
+      .all()
+      .map((r) => r.personId);
+    for (const id of ids) bumpEntitlement(tx, id, now);
+    return ids;
+  });
+  for (const personId of people) deps.events.emit({ collections: ['entitlement'], personId });
+  return people.length;
+}
+
+/** Runs bumpEndedPlans now and then every `intervalMs` (default a minute), next to the publish job. */
+export function startPlanExpiry(deps: Deps, intervalMs = 60_000): () => void {
+  const run = () => {
+    try {
+      bumpEndedPlans(deps);
+    } catch (err) {
+      deps.log.error({ err }, 'plan expiry job failed');
+    }
+  };
+  run();
+  const timer = setInterval(run, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+

@@ -1,0 +1,76 @@
+import type { Context, Hono } from 'hono';
+import { MSG } from '../../../../sync-protocol/src/messages';
+import {
+  checkPaymentQuerySchema,
+  checkPaymentStatusSchema,
+  createDummyOrderSchema,
+  createOrderSchema,
+  initiatePaymentSchema,
+  type Provider,
+  retryPaymentSchema,
+  verifyRazorpaySchema,
+} from '../../../../sync-protocol/src/payment';
+import type { AppEnv, Deps } from '../../context';
+import { badRequest } from '../../lib/errors';
+import { parseJson, parseQuery } from '../../lib/http';
+import { principalOf, route } from '../../lib/route';
+import { forwardedOverTls } from '../../lib/security-headers';
+import * as payments from './payments.service';
+
+/** Largest webhook body read (PhonePe and Razorpay events are a few KiB). */
+const MAX_WEBHOOK_BYTES = 64 * 1024;
+
+/**
+ * The site's own origin, for the confirmation page the provider sends the browser back to.
+ * Behind a trusted proxy that ends TLS the browser's scheme is https (lib/security-headers).
+ */
+function originOf(c: Context<AppEnv>, deps: Deps): string {
+  const url = new URL(c.req.url);
+  if (deps.config.TRUST_PROXY && forwardedOverTls(c.req.header('x-forwarded-proto'))) url.protocol = 'https:';
+  return url.origin;
+}
+
+/** Plans and payments (issue 18; spec §7 Payments). Thin: the service holds the logic. */
+export function paymentRoutes(app: Hono<AppEnv>, deps: Deps) {
+  route(app, deps, 'POST /payment', async (c) => c.json(await payments.createPlanOrder(deps, principalOf(c), await parseJson(c, createOrderSchema))));
+  route(app, deps, 'POST /payment/createDummyOrder', async (c) =>
+    c.json(await payments.createDonationOrder(deps, principalOf(c), await parseJson(c, createDummyOrderSchema))),
+  );
+  route(app, deps, 'GET /payment/checkPayment', async (c) => {
+    const q = parseQuery(c, checkPaymentQuerySchema);
+    if (!q.order_id && !q.pg_order_id) throw badRequest('order_id is required');
+    return c.json(await payments.checkStatus(deps, principalOf(c), { id: q.order_id, pgOrderId: q.order_id ? undefined : q.pg_order_id }));
+  });
+  route(app, deps, 'POST /payment/verifyRazorpayPayment', async (c) =>
+    c.json(await payments.verifyRazorpay(deps, principalOf(c), await parseJson(c, verifyRazorpaySchema))),
+  );
+  route(app, deps, 'POST /payment/retryPayment', async (c) => c.json(await payments.retryPayment(deps, principalOf(c), await parseJson(c, retryPaymentSchema))));
+  route(app, deps, 'GET /payment/my', (c) => c.json(payments.myPayments(deps, principalOf(c))));
+  route(app, deps, 'GET /payment/receipt/:id', (c) => c.json(payments.receipt(deps, principalOf(c), c.req.param('id') ?? '')));
+
+  route(app, deps, 'POST /phonepe/initiatePayment', async (c) => {
+    const who = principalOf(c);
+    const body = await parseJson(c, initiatePaymentSchema);
+    return c.json(await payments.initiatePayment(deps, who, 'phonepe', body, originOf(c, deps)));
+  });
+  route(app, deps, 'POST /razorpay/initiatePayment', async (c) => {
+    const who = principalOf(c);
+    const body = await parseJson(c, initiatePaymentSchema);
+    return c.json(await payments.razorpayCheckout(deps, who, body, originOf(c, deps)));
+  });
+  for (const provider of ['phonepe', 'razorpay'] as const satisfies readonly Provider[]) {
+    route(app, deps, `POST /${provider}/checkPaymentStatus`, async (c) => {
+      const body = await parseJson(c, checkPaymentStatusSchema);
+      return c.json(await payments.checkStatus(deps, principalOf(c), { id: body.merchantTransactionId }));
+    });
+    // The raw body: the signature (Razorpay) is over its exact bytes. A verified event is always
+    // answered 200 (providers retry anything else), also when it was a repeat.
+    route(app, deps, `POST /${provider}/webhook`, async (c) => {
+      const raw = await c.req.text();
+      if (raw.length > MAX_WEBHOOK_BYTES) throw badRequest(MSG.payloadTooLarge);
+      const result = await payments.handleWebhook(deps, provider, c.req.raw.headers, raw);
+      if (!result) return c.json({ success: false, msg: MSG.invalidSignature, code: 'UNAUTHENTICATED' }, 401);
+      return c.json({ success: true, duplicate: result.duplicate });
+    });
+  }
+}

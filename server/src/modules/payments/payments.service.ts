@@ -1,0 +1,581 @@
+import { randomUUID } from 'node:crypto';
+import { and, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { MSG } from '../../../../sync-protocol/src/messages';
+import type { OrderStatus } from '../../../../sync-protocol/src/order';
+import {
+  type CreateOrderAnswer,
+  type MyOrder,
+  type MyPlan,
+  ORDER_TTL_MS,
+  type Provider,
+  type Receipt,
+  rupeesToPaise,
+} from '../../../../sync-protocol/src/payment';
+import type { Deps, Principal } from '../../context';
+import type { Conn, Tx } from '../../db/client';
+import { ledgerEntry, payment, paymentEvent, person, plan, purchaseOrder } from '../../db/schema';
+import { type Actor, logActivity } from '../../lib/activity';
+import { AppError, conflict, notFound } from '../../lib/errors';
+import { grantPlan, myPlan } from '../entitlements/entitlements.service';
+import { decide, decideUnstarted, OPEN_STATUSES, payable, type Transition } from './payments.machine';
+import type { CreatedPayment, PaymentProvider, ProviderPayment, ProviderStatus } from './provider';
+import { providersFor } from './providers/index';
+
+/*
+ * Orders and payments (issue 18 §1; ARCHITECTURE decision 10). Every change of an order goes
+ * through `applyIn` below, inside one transaction with its activity entry (and, for a webhook,
+ * the payment_event row), and the transition itself is decided by payments.machine.ts. The
+ * provider's status API is the truth: the redirect (checkPaymentStatus), the webhook and the
+ * reconciliation job all ask it, then apply its answer. Amounts are integer paise.
+ */
+
+/** The trust named on receipts (spec §1: the platform is run for a charitable trust). */
+export const TRUST_NAME = 'Pariksha Mitra Shiksha Trust';
+export const TRUST_ADDRESS = '14, Vidya Vihar, Ashok Nagar, Jaipur, Rajasthan 302001, India';
+
+type Order = typeof purchaseOrder.$inferSelect;
+
+/** Who or what fed the state machine, for the activity log. */
+export type ApplySource = { via: 'check' | 'webhook' | 'reconcile' | 'checkout'; actor: Actor; eventId?: string };
+
+export type Applied = { order: Order; transition: Transition; granted: boolean };
+
+const actorOf = (p: Principal): Actor => ({ id: p.id, name: p.name });
+const toRupees = (paise: number) => paise / 100;
+
+/** 502 for a provider that failed; the adapter's own 502 (with its message) passes through. */
+function providerUnavailable(deps: Deps, err: unknown, msg?: string): AppError {
+  deps.log.warn({ err }, 'payment provider call failed');
+  if (!msg && err instanceof AppError) return err;
+  return new AppError('BAD_GATEWAY', msg ?? MSG.providerUnavailable);
+}
+
+function providerOf(deps: Deps, name?: string | null): PaymentProvider {
+  const providers = providersFor(deps.config);
+  return providers.get((name as Provider | null | undefined) ?? providers.defaultName);
+}
+
+/** A path of this site, for after the confirmation page; anything else (`//evil`, `https:`…) is '/'. */
+export function safeRedirectPath(value: string | undefined): string {
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return '/';
+  // No control characters or whitespace a browser would strip before resolving the path.
+  return /^[\x21-\x7e]+$/.test(value) ? value : '/';
+}
+
+function orderById(db: Conn, id: string): Order | undefined {
+  return db.select().from(purchaseOrder).where(eq(purchaseOrder.id, id)).get();
+}
+
+/** The caller's own order; another learner's is "not found", never "forbidden" (no probing). */
+function ownOrder(db: Conn, who: Principal, where: { id?: string | undefined; pgOrderId?: string | undefined }): Order {
+  const conds = [eq(purchaseOrder.personId, who.id)];
+  if (where.id) conds.push(eq(purchaseOrder.id, where.id));
+  if (where.pgOrderId) conds.push(eq(purchaseOrder.pgOrderId, where.pgOrderId));
+  const order = where.id || where.pgOrderId ? db.select().from(purchaseOrder).where(and(...conds)).get() : undefined;
+  if (!order) throw notFound(MSG.orderNotFound);
+  return order;
+}
+
+function createAnswer(order: Order, checkout?: CreatedPayment['checkout']): CreateOrderAnswer {
+  return {
+    success: true,
+    id: order.id,
+    amt: order.amount,
+    payment: {
+      provider: order.provider as Provider,
+      merchantTransactionId: order.id,
+      amount: toRupees(order.amount),
+      ...(checkout ? { razorpay: checkout } : {}),
+    },
+  };
+}
+
+type NewOrder = { personId: string; planId: string | null; kind: 'PLAN' | 'DONATION'; reference: string | null; amount: number; redirectUrl: string; retryOf: string | null };
+
+/**
+ * Inserts a CREATED order. Razorpay needs its own order before Checkout opens, so it is created
+ * first (with our id as its receipt) and nothing is stored when that fails.
+ */
+async function insertOrder(deps: Deps, actor: Actor, input: NewOrder, now = Date.now()): Promise<CreateOrderAnswer> {
+  const provider = providerOf(deps);
+  const id = randomUUID();
+  const expiresAt = now + ORDER_TTL_MS;
+  let created: CreatedPayment | null = null;
+  if (provider.name === 'razorpay') {
+    try {
+      created = await provider.createPayment({ merchantOrderId: id, amount: input.amount, redirectUrl: '/', expireAfterS: ORDER_TTL_MS / 1000 });
+    } catch (err) {
+      throw providerUnavailable(deps, err, MSG.failedToCreateOrder);
+    }
+  }
+  const order = deps.db.transaction((tx) => {
+    const row = tx
+      .insert(purchaseOrder)
+      .values({ id, ...input, status: 'CREATED', provider: provider.name, pgOrderId: created?.pgOrderId ?? null, expiresAt, createdAt: now, updatedAt: now })
+      .returning()
+      .get();
+    logActivity(tx, { actor, action: 'CREATE', entity: 'order', entityId: id, newValue: row });
+    return row;
+  });
+  return createAnswer(order, created?.checkout);
+}
+
+function activePlan(db: Conn, idOrCode: string) {
+  const p = db
+    .select()
+    .from(plan)
+    .where(and(or(eq(plan.id, idOrCode), eq(plan.code, idOrCode)), eq(plan.active, true)))
+    .get();
+  if (!p) throw notFound(MSG.planNotFound);
+  return p;
+}
+
+/** POST /api/payment: an order for a plan at the server's price (the client's amount is ignored). */
+export function createPlanOrder(deps: Deps, who: Principal, input: { prodid: string; redirection_url?: string | undefined }) {
+  const p = activePlan(deps.db, input.prodid);
+  return insertOrder(deps, actorOf(who), {
+    personId: who.id,
+    planId: p.id,
+    kind: 'PLAN',
+    reference: null,
+    amount: rupeesToPaise(p.total),
+    redirectUrl: safeRedirectPath(input.redirection_url),
+    retryOf: null,
+  });
+}
+
+/** POST /api/payment/createDummyOrder: a donation of the payer's own amount (rupees). */
+export function createDonationOrder(deps: Deps, who: Principal, input: { poid?: string | undefined; amount: number; redirection_url?: string | undefined }) {
+  return insertOrder(deps, actorOf(who), {
+    personId: who.id,
+    planId: null,
+    kind: 'DONATION',
+    reference: input.poid ?? null,
+    amount: rupeesToPaise(input.amount),
+    redirectUrl: safeRedirectPath(input.redirection_url),
+    retryOf: null,
+  });
+}
+
+/** The payment-confirmation page the provider sends the browser back to (spec §2, §7). */
+function confirmationUrl(order: Order, origin: string, requested: string | undefined): string {
+  if (requested) {
+    try {
+      const u = new URL(requested);
+      if (u.origin === origin) return u.toString();
+    } catch {
+      // Not an absolute address: ours below.
+    }
+  }
+  const q = new URLSearchParams({ merchantTransactionId: order.id, amount: String(toRupees(order.amount)), redirection_url: order.redirectUrl });
+  return `${origin}/payment-confirmation?${q.toString()}`;
+}
+
+function payableOrder(order: Order, now: number): void {
+  if (order.status === 'PAID' || order.status === 'REFUNDED') throw conflict(MSG.orderAlreadyPaid);
+  if (!payable({ status: order.status as OrderStatus, amount: order.amount, expiresAt: order.expiresAt }, now)) throw badRequestNotPayable();
+}
+const badRequestNotPayable = () => new AppError('BAD_REQUEST', MSG.orderNotPayable);
+
+/** Checkout.js's title for Razorpay (the adapter's default merchant name). */
+const RAZORPAY_CHECKOUT_NAME = 'Pariksha Mitra';
+
+/**
+ * Checkout's options for a Razorpay order we already hold: Razorpay takes several attempts on
+ * one order, so the same order is opened again rather than a second one made (a payment on the
+ * first would otherwise name an order id we no longer know).
+ */
+function razorpayOptions(deps: Deps, order: Order): CreatedPayment | null {
+  const key = deps.config.RAZORPAY_KEY_ID;
+  if (order.provider !== 'razorpay' || !order.pgOrderId || !key) return null;
+  return { pgOrderId: order.pgOrderId, checkout: { key, order_id: order.pgOrderId, amount: order.amount, currency: 'INR', name: RAZORPAY_CHECKOUT_NAME } };
+}
+
+/**
+ * Sends an order to a provider (initiatePayment): the provider's order for the ORDER's amount
+ * (never the body's), then CREATED → PENDING with the provider's order id, in one conditional
+ * write. An order another provider already holds cannot switch (its status would be asked of the
+ * wrong one), and PhonePe takes a merchantOrderId once: an order already sent there is paid
+ * again through retryPayment (a new order).
+ */
+async function startPayment(deps: Deps, who: Principal, order: Order, provider: PaymentProvider, redirectUrl: string, mobileNumber: string | undefined, now: number) {
+  if (order.pgOrderId && order.provider && order.provider !== provider.name) throw badRequestNotPayable();
+  let created = provider.name === 'razorpay' ? razorpayOptions(deps, order) : null;
+  if (!created) {
+    if (order.pgOrderId) throw badRequestNotPayable();
+    try {
+      created = await provider.createPayment({
+        merchantOrderId: order.id,
+        amount: order.amount,
+        redirectUrl,
+        expireAfterS: Math.max(1, Math.floor((order.expiresAt - now) / 1000)),
+        ...(mobileNumber ? { mobileNumber } : {}),
+      });
+    } catch (err) {
+      throw providerUnavailable(deps, err);
+    }
+  }
+  const pgOrderId = created.pgOrderId;
+  const started = deps.db.transaction((tx) => {
+    const row = tx
+      .update(purchaseOrder)
+      .set({ status: 'PENDING', provider: provider.name, pgOrderId, updatedAt: Date.now() })
+      .where(and(eq(purchaseOrder.id, order.id), inArray(purchaseOrder.status, [...OPEN_STATUSES])))
+      .returning()
+      .get();
+    // A webhook or status check may have settled the order while the provider answered.
+    if (!row) return null;
+    if (order.status !== 'PENDING') {
+      logActivity(tx, {
+        actor: actorOf(who),
+        action: 'UPDATE',
+        entity: 'order',
+        entityId: order.id,
+        oldValue: { status: order.status },
+        newValue: { status: row.status, provider: row.provider, pgOrderId: row.pgOrderId, via: 'initiate' },
+      });
+    }
+    return row;
+  });
+  if (!started) payableOrder(orderById(deps.db, order.id) ?? order, now);
+  return created;
+}
+
+/** POST /api/phonepe/initiatePayment: the hosted checkout page the browser goes to next. */
+export async function initiatePayment(
+  deps: Deps,
+  who: Principal,
+  providerName: Provider,
+  input: { merchantTransactionId: string; redirectUrl?: string | undefined; mobileNumber?: string | undefined },
+  origin: string,
+  now = Date.now(),
+) {
+  const order = ownOrder(deps.db, who, { id: input.merchantTransactionId });
+  payableOrder(order, now);
+  const provider = providerOf(deps, providerName);
+  const created = await startPayment(deps, who, order, provider, confirmationUrl(order, origin, input.redirectUrl), input.mobileNumber, now);
+  if (!created.redirectUrl) throw providerUnavailable(deps, new Error(`${provider.name} gave no redirect address`));
+  return { success: true as const, data: { instrumentResponse: { redirectInfo: { url: created.redirectUrl } } } };
+}
+
+/** POST /api/razorpay/initiatePayment: Checkout's options (the Razorpay order is made if not yet). */
+export async function razorpayCheckout(deps: Deps, who: Principal, input: { merchantTransactionId: string }, origin: string, now = Date.now()) {
+  const order = ownOrder(deps.db, who, { id: input.merchantTransactionId });
+  payableOrder(order, now);
+  const provider = providerOf(deps, 'razorpay');
+  const created = await startPayment(deps, who, order, provider, confirmationUrl(order, origin, undefined), undefined, now);
+  if (!created.checkout) throw providerUnavailable(deps, new Error('razorpay gave no checkout options'));
+  return { success: true as const, data: { razorpay: created.checkout } };
+}
+
+/** What checkPaymentStatus answers (spec §7: `success` decides the confirmation page's outcome). */
+export function statusAnswer(order: Order) {
+  const status = order.status as OrderStatus;
+  const paid = status === 'PAID';
+  const msg = paid ? MSG.paymentSuccessful : OPEN_STATUSES.includes(status) ? MSG.paymentPending : MSG.paymentFailed;
+  return { success: paid, msg, data: { status, receiptNo: order.receiptNo } };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Applying the provider's answer
+
+/** Attempts as the provider lists them; a COMPLETED answer without a list counts as one capture. */
+function attemptsOf(order: Order, status: ProviderStatus, now: number): ProviderPayment[] {
+  if (status.payments.length > 0) return [...status.payments].sort((a, b) => a.at - b.at);
+  if (status.state !== 'COMPLETED') return [];
+  return [{ transactionId: status.pgOrderId ?? order.id, state: 'COMPLETED', amount: status.amount, channel: 'UNKNOWN', at: now }];
+}
+
+/**
+ * Records the provider's finished attempts as Payment rows (spec §3), once each (unique
+ * transactionId). A capture is the order's paying payment when the order is PAID and has none
+ * yet and the amount is right; any other capture (a second one, a wrong amount, one for an order
+ * that cannot be paid) is kept, put in the ledger as money received and flagged REFUND_DUE with
+ * a zero-amount REFUND_DUE note beside it: the ledger keeps what was taken, the note what is owed
+ * back, and the admin's refund later adds the negative REFUND entry.
+ */
+function recordPayments(tx: Tx, deps: Deps, order: Order, status: ProviderStatus, provider: string, source: ApplySource, now: number): void {
+  for (const p of attemptsOf(order, status, now)) {
+    if (p.state === 'PENDING') continue;
+    const existing = tx.select().from(payment).where(eq(payment.transactionId, p.transactionId)).get();
+    if (existing && (existing.orderId !== order.id || existing.status === 'SUCCESS' || p.state === 'FAILED')) continue;
+    if (p.state === 'FAILED') {
+      tx.insert(payment)
+        .values({ amount: p.amount, channel: p.channel, transactionId: p.transactionId, details: p.raw ?? null, orderId: order.id, personId: order.personId, status: 'FAILED', provider, createdAt: now, updatedAt: now })
+        .onConflictDoNothing()
+        .run();
+      continue;
+    }
+    const paying = tx
+      .select({ id: payment.id })
+      .from(payment)
+      .where(and(eq(payment.orderId, order.id), eq(payment.status, 'SUCCESS'), isNull(payment.flag)))
+      .get();
+    const flag = order.status === 'PAID' && !paying && p.amount === order.amount ? null : 'REFUND_DUE';
+    const values = { amount: p.amount, channel: p.channel, details: p.raw ?? null, status: 'SUCCESS', flag, provider, updatedAt: now };
+    const row = existing
+      ? tx.update(payment).set(values).where(eq(payment.id, existing.id)).returning().get()
+      : tx.insert(payment).values({ ...values, transactionId: p.transactionId, orderId: order.id, personId: order.personId, createdAt: now }).returning().get();
+    if (!row) continue;
+    tx.insert(ledgerEntry).values({ id: `capture:${row.id}`, orderId: order.id, paymentId: row.id, kind: 'CAPTURE', amount: p.amount, createdAt: now }).onConflictDoNothing().run();
+    if (flag) {
+      tx.insert(ledgerEntry).values({ id: `refund-due:${row.id}`, orderId: order.id, paymentId: row.id, kind: 'REFUND_DUE', amount: 0, createdAt: now }).onConflictDoNothing().run();
+      deps.log.warn({ orderId: order.id, transactionId: p.transactionId, amount: p.amount, orderAmount: order.amount, orderStatus: order.status }, 'capture flagged REFUND_DUE');
+    }
+    logActivity(tx, {
+      actor: source.actor,
+      action: existing ? 'UPDATE' : 'CREATE',
+      entity: 'payment',
+      entityId: row.id,
+      ...(existing ? { oldValue: existing } : {}),
+      newValue: { ...row, via: source.via },
+    });
+  }
+}
+
+/**
+ * Applies the provider's answer for one order inside the caller's transaction: the machine's
+ * transition as one conditional write (`UPDATE … WHERE status = <as read> RETURNING`), the
+ * receipt number (max + 1 in the same statement), the Payment rows and ledger entries, the plan's
+ * entitlement, and the activity entry. Returns null for an unknown order.
+ */
+export function applyIn(tx: Tx, deps: Deps, orderId: string, status: ProviderStatus, source: ApplySource, now = Date.now()): Applied | null {
+  const before = orderById(tx, orderId);
+  if (!before) return null;
+  const transition = decide({ status: before.status as OrderStatus, amount: before.amount, expiresAt: before.expiresAt }, status, now);
+  let order = before;
+  let granted = false;
+  if (transition.to) {
+    const paying = transition.to === 'PAID' ? attemptsOf(before, status, now).find((p) => p.state === 'COMPLETED' && p.amount === before.amount) : undefined;
+    const paidAt = paying && Number.isFinite(paying.at) && paying.at <= now ? paying.at : now;
+    const after = tx
+      .update(purchaseOrder)
+      .set({
+        status: transition.to,
+        updatedAt: now,
+        ...(status.pgOrderId && !before.pgOrderId ? { pgOrderId: status.pgOrderId } : {}),
+        ...(transition.to === 'PAID'
+          ? { paidAt, receiptNo: sql`(select coalesce(max(${purchaseOrder.receiptNo}), 0) + 1 from ${purchaseOrder})` }
+          : {}),
+      })
+      .where(and(eq(purchaseOrder.id, orderId), eq(purchaseOrder.status, before.status)))
+      .returning()
+      .get();
+    if (after) {
+      order = after;
+      logActivity(tx, {
+        actor: source.actor,
+        action: 'UPDATE',
+        entity: 'order',
+        entityId: orderId,
+        oldValue: { status: before.status },
+        newValue: { status: after.status, why: transition.why, via: source.via, receiptNo: after.receiptNo, paidAt: after.paidAt, ...(source.eventId ? { eventId: source.eventId } : {}) },
+      });
+      if (transition.why === 'amount-mismatch') {
+        deps.log.warn({ orderId, orderAmount: before.amount, providerAmount: status.amount }, 'provider amount differs from the order: not paid');
+      }
+      if (after.status === 'PAID' && after.kind === 'PLAN' && after.planId && after.personId) {
+        const bought = tx.select({ code: plan.code }).from(plan).where(eq(plan.id, after.planId)).get();
+        if (bought) granted = grantPlan(tx, { orderId, personId: after.personId, planCode: bought.code, paidAt: after.paidAt ?? now }) !== null;
+      }
+    }
+  }
+  recordPayments(tx, deps, order, status, order.provider ?? 'unknown', source, now);
+  return { order, transition, granted };
+}
+
+function announce(deps: Deps, applied: Applied | null): void {
+  if (applied?.granted && applied.order.personId) deps.events.emit({ collections: ['entitlement'], personId: applied.order.personId });
+}
+
+/** The state machine for one order and one provider answer, in its own transaction. */
+export function applyStatus(deps: Deps, orderId: string, status: ProviderStatus, source: ApplySource, now = Date.now()): Applied | null {
+  const applied = deps.db.transaction((tx) => applyIn(tx, deps, orderId, status, source, now));
+  announce(deps, applied);
+  return applied;
+}
+
+/** An order no provider knows (never initiated) can only expire. */
+function expireUnstarted(deps: Deps, order: Order, source: ApplySource, now: number): Order {
+  const t = decideUnstarted({ status: order.status as OrderStatus, amount: order.amount, expiresAt: order.expiresAt }, now);
+  if (!t.to) return order;
+  const to = t.to;
+  return deps.db.transaction((tx) => {
+    const after = tx
+      .update(purchaseOrder)
+      .set({ status: to, updatedAt: now })
+      .where(and(eq(purchaseOrder.id, order.id), eq(purchaseOrder.status, order.status)))
+      .returning()
+      .get();
+    if (!after) return orderById(tx, order.id) ?? order;
+    logActivity(tx, { actor: source.actor, action: 'UPDATE', entity: 'order', entityId: order.id, oldValue: { status: order.status }, newValue: { status: to, why: t.why, via: source.via } });
+    return after;
+  });
+}
+
+/**
+ * Asks the order's provider for the truth and applies it. PAID and REFUNDED orders are final and
+ * answered from the database (a later capture on them arrives by webhook and is flagged there).
+ */
+export async function refresh(deps: Deps, order: Order, source: ApplySource, now = Date.now()): Promise<Order> {
+  if (order.status === 'PAID' || order.status === 'REFUNDED') return order;
+  if (!order.pgOrderId && order.status === 'CREATED') return expireUnstarted(deps, order, source, now);
+  let status: ProviderStatus;
+  try {
+    status = await providerOf(deps, order.provider).status(order.id, order.pgOrderId);
+  } catch (err) {
+    throw providerUnavailable(deps, err);
+  }
+  return applyStatus(deps, order.id, status, source, now)?.order ?? order;
+}
+
+/** POST /api/{provider}/checkPaymentStatus and GET /api/payment/checkPayment: the caller's order. */
+export async function checkStatus(deps: Deps, who: Principal, where: { id?: string | undefined; pgOrderId?: string | undefined }, now = Date.now()) {
+  const order = ownOrder(deps.db, who, where);
+  return statusAnswer(await refresh(deps, order, { via: 'check', actor: actorOf(who) }, now));
+}
+
+/**
+ * POST /api/payment/verifyRazorpayPayment: Checkout's handler signature is checked first (in
+ * constant time by the adapter; a bad one changes nothing), then Razorpay's status API decides.
+ */
+export async function verifyRazorpay(deps: Deps, who: Principal, input: { razorpay_order_id: string; razorpay_payment_id: string; razorpay_signature: string }, now = Date.now()) {
+  const providers = providersFor(deps.config);
+  const provider = providers.has('razorpay') ? providers.get('razorpay') : null;
+  if (!provider?.verifyCheckoutSignature?.(input.razorpay_order_id, input.razorpay_payment_id, input.razorpay_signature)) {
+    throw new AppError('BAD_REQUEST', MSG.invalidSignature);
+  }
+  const order = ownOrder(deps.db, who, { pgOrderId: input.razorpay_order_id });
+  return statusAnswer(await refresh(deps, order, { via: 'checkout', actor: actorOf(who) }, now));
+}
+
+/**
+ * A provider's webhook. Not authentic → null (the route answers 401 and nothing is stored).
+ * Otherwise the event is stored with its id in the same transaction as the state change it
+ * causes; a repeated delivery finds its id and changes nothing. The event itself is only a
+ * prompt: the provider's status API is asked (outside the transaction) and its answer applied.
+ */
+export async function handleWebhook(deps: Deps, providerName: Provider, headers: Headers, rawBody: string, now = Date.now()): Promise<{ duplicate: boolean; order: Order | null } | null> {
+  // A provider this installation does not use has no secret to verify with: nothing is authentic.
+  const providers = providersFor(deps.config);
+  if (!providers.has(providerName)) return null;
+  const provider = providers.get(providerName);
+  const event = provider.parseWebhook(headers, rawBody);
+  if (!event) return null;
+  const eventId = `${provider.name}:${event.eventId}`;
+  // A cheap early answer for a repeated delivery; the insert below is what guarantees it.
+  if (deps.db.select({ id: paymentEvent.id }).from(paymentEvent).where(eq(paymentEvent.id, eventId)).get()) return { duplicate: true, order: null };
+  const order =
+    (event.merchantOrderId ? orderById(deps.db, event.merchantOrderId) : undefined) ??
+    (event.pgOrderId ? deps.db.select().from(purchaseOrder).where(eq(purchaseOrder.pgOrderId, event.pgOrderId)).get() : undefined) ??
+    null;
+  // Ours only if it is this provider's order; anything else is stored and left alone.
+  const mine = order && (!order.provider || order.provider === provider.name) ? order : null;
+  let status: ProviderStatus | null = null;
+  if (mine && mine.status !== 'REFUNDED') {
+    try {
+      status = await provider.status(mine.id, mine.pgOrderId ?? event.pgOrderId);
+    } catch (err) {
+      // Not stored: the provider delivers the event again later (it retries a non-2xx answer).
+      throw providerUnavailable(deps, err);
+    }
+  }
+  const result = deps.db.transaction((tx) => {
+    const stored = tx
+      .insert(paymentEvent)
+      .values({ id: eventId, provider: provider.name, orderId: order?.id ?? null, type: event.type, payload: event.payload ?? null, receivedAt: now })
+      .onConflictDoNothing()
+      .returning({ id: paymentEvent.id })
+      .get();
+    if (!stored) return { duplicate: true, applied: null };
+    const applied = mine && status ? applyIn(tx, deps, mine.id, status, { via: 'webhook', actor: null, eventId }, now) : null;
+    return { duplicate: false, applied };
+  });
+  announce(deps, result.applied);
+  return { duplicate: result.duplicate, order: result.applied?.order ?? order };
+}
+
+/**
+ * POST /api/payment/retryPayment: a failed or expired order is paid again as a NEW order (same
+ * plan at today's price, or the same donation), linked by retryOf; an order still payable is
+ * answered again (CREATED, or a Razorpay order, which takes several attempts), except one PhonePe
+ * already holds: PhonePe takes a merchantOrderId once, so that one gets a new order as well. A
+ * paid order is refused (409), a cancelled one too (400).
+ */
+export async function retryPayment(deps: Deps, who: Principal, input: { id: string }, now = Date.now()): Promise<CreateOrderAnswer> {
+  const old = ownOrder(deps.db, who, { id: input.id });
+  if (old.status === 'PAID' || old.status === 'REFUNDED') throw conflict(MSG.orderAlreadyPaid);
+  const open = OPEN_STATUSES.includes(old.status as OrderStatus);
+  if (open && now <= old.expiresAt) {
+    // Still payable: the same order again, unless PhonePe already has it (it takes an id once).
+    const razorpay = razorpayOptions(deps, old);
+    if (razorpay || old.status === 'CREATED') return createAnswer(old, razorpay?.checkout);
+  }
+  if (old.status === 'CANCELLED') throw new AppError('BAD_REQUEST', MSG.orderNotRetryable);
+  const base = { personId: who.id, reference: old.reference, redirectUrl: old.redirectUrl, retryOf: old.id };
+  if (old.kind === 'DONATION' || !old.planId) {
+    return insertOrder(deps, actorOf(who), { ...base, planId: null, kind: 'DONATION', amount: old.amount }, now);
+  }
+  const p = activePlan(deps.db, old.planId);
+  return insertOrder(deps, actorOf(who), { ...base, planId: p.id, kind: 'PLAN', amount: rupeesToPaise(p.total) }, now);
+}
+
+/** GET /api/payment/my: the caller's plan and orders (newest first). */
+export function myPayments(deps: Deps, who: Principal, now = Date.now()): { success: true; data: { plan: MyPlan | null; orders: MyOrder[] } } {
+  const orders: MyOrder[] = deps.db
+    .select({
+      id: purchaseOrder.id,
+      createdAt: purchaseOrder.createdAt,
+      amount: purchaseOrder.amount,
+      status: purchaseOrder.status,
+      provider: purchaseOrder.provider,
+      planCode: plan.code,
+      planName: plan.name,
+      receiptNo: purchaseOrder.receiptNo,
+      paidAt: purchaseOrder.paidAt,
+    })
+    .from(purchaseOrder)
+    .leftJoin(plan, eq(plan.id, purchaseOrder.planId))
+    .where(eq(purchaseOrder.personId, who.id))
+    .orderBy(desc(purchaseOrder.createdAt), desc(sql`${purchaseOrder}.rowid`))
+    .limit(200)
+    .all()
+    .map(({ planCode, planName, ...o }) => ({ ...o, plan: planCode && planName ? { code: planCode, name: planName } : null }));
+  return { success: true, data: { plan: myPlan(deps.db, who.id, now), orders } };
+}
+
+/** GET /api/payment/receipt/:id: a paid order's receipt, for its buyer or an order admin. */
+export function receipt(deps: Deps, who: Principal, orderId: string): { success: true; data: Receipt } {
+  const admin = who.permissions.has('SHOP_EDITOR') || who.permissions.has('UPDATE_ORDER');
+  const row = deps.db
+    .select({ order: purchaseOrder, planCode: plan.code, planName: plan.name, buyerName: person.name, buyerMobile: person.mobile })
+    .from(purchaseOrder)
+    .leftJoin(plan, eq(plan.id, purchaseOrder.planId))
+    .leftJoin(person, eq(person.id, purchaseOrder.personId))
+    .where(eq(purchaseOrder.id, orderId))
+    .get();
+  const o = row?.order;
+  if (!row || !o || o.receiptNo === null || !['PAID', 'REFUNDED'].includes(o.status) || (!admin && o.personId !== who.id)) {
+    throw notFound(MSG.receiptNotFound);
+  }
+  const paidBy = deps.db
+    .select({ transactionId: payment.transactionId })
+    .from(payment)
+    .where(and(eq(payment.orderId, o.id), eq(payment.status, 'SUCCESS'), isNull(payment.flag)))
+    .orderBy(payment.createdAt)
+    .get();
+  return {
+    success: true,
+    data: {
+      receiptNo: o.receiptNo,
+      orderId: o.id,
+      paidAt: o.paidAt ?? o.updatedAt,
+      trust: { name: TRUST_NAME, address: TRUST_ADDRESS },
+      buyer: { name: row.buyerName ?? '', mobile: row.buyerMobile },
+      plan: row.planCode && row.planName ? { code: row.planCode, name: row.planName } : null,
+      amount: o.amount,
+      provider: o.provider ?? '',
+      transactionId: paidBy?.transactionId ?? null,
+    },
+  };
+}

@@ -1,0 +1,463 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ORDER_TTL_MS } from '../../../../sync-protocol/src/payment';
+import { activityLog, entitlement, ledgerEntry, payment, paymentEvent, purchaseOrder } from '../../db/schema';
+import { type Harness, startHarness } from '../../test/harness';
+import { type SandboxControl, sandboxControl } from './providers/sandbox-phonepe';
+import { reconcilePending } from './reconcile';
+import { TRUST_NAME } from './payments.service';
+
+/*
+ * The whole flow through the real app and the real PhonePe adapter against the in-process
+ * PhonePe sandbox (providers/sandbox-phonepe.ts): nothing of ours is mocked. sandboxControl plays
+ * the buyer on the hosted page (Pay, Fail, Cancel) and hands us the webhooks it sends.
+ */
+
+let h: Harness;
+let sb: SandboxControl;
+let learner: string;
+let other: string;
+let admin: string;
+
+beforeAll(async () => {
+  h = await startHarness();
+  sb = sandboxControl(h.deps.config);
+  learner = await h.tokenOf('learner');
+  // Another signed-in person without order permissions: "another learner".
+  other = await h.tokenOf('editor');
+  admin = await h.tokenOf('admin');
+});
+afterAll(async () => {
+  await sb.idle();
+  h.destroy();
+});
+
+const MONTHLY_PAISE = 15_000;
+const db = () => h.deps.db;
+const orderOf = (id: string) => db().select().from(purchaseOrder).where(eq(purchaseOrder.id, id)).get();
+const grants = (orderId: string) => db().select().from(entitlement).where(eq(entitlement.orderId, orderId)).all();
+const paymentsOf = (orderId: string) => db().select().from(payment).where(eq(payment.orderId, orderId)).all();
+const ledgerOf = (orderId: string) => db().select().from(ledgerEntry).where(eq(ledgerEntry.orderId, orderId)).all();
+const orderCount = () => db().select().from(purchaseOrder).all().length;
+/** The order's status changes in the activity log, oldest first. */
+const transitions = (orderId: string) =>
+  db()
+    .select()
+    .from(activityLog)
+    .where(and(eq(activityLog.entityAffected, 'order'), eq(activityLog.entityId, orderId), eq(activityLog.actionType, 'UPDATE')))
+    .all()
+    .map((a) => (a.newValue as { status: string }).status);
+
+async function buy(token = learner, body: Record<string, unknown> = { prodid: 'ONE_MONTH_PLAN', product: 'ONE_MONTH_PLAN' }) {
+  const r = await h.request('POST', '/payment', { token, body });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body as { id: string; amt: number; payment: { provider: string; merchantTransactionId: string; amount: number } };
+}
+
+function initiate(id: string, token = learner, extra: Record<string, unknown> = {}) {
+  return h.request('POST', '/phonepe/initiatePayment', {
+    token,
+    body: {
+      merchantTransactionId: id,
+      amount: 150,
+      merchantUserId: 'demo-learner',
+      redirectUrl: `http://localhost/payment-confirmation?merchantTransactionId=${id}&amount=150&redirection_url=/`,
+      redirectMode: 'REDIRECT',
+      callbackUrl: 'http://localhost/api/phonepe/webhook',
+      ...extra,
+    },
+  });
+}
+
+/** An order sent to the sandbox (PENDING), ready for the buyer's button. */
+async function pendingOrder(token = learner, body?: Record<string, unknown>) {
+  const order = await buy(token, body);
+  const r = await initiate(order.id, token);
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return order;
+}
+
+const check = (id: string, token = learner) => h.request('POST', '/phonepe/checkPaymentStatus', { token, body: { merchantTransactionId: id } });
+
+describe('buying a plan through the sandbox', () => {
+  test('success: redirect first, then the webhook; a receipt and exactly one entitlement', async () => {
+    const order = await buy();
+    expect(order).toMatchObject({ success: true, amt: MONTHLY_PAISE, payment: { provider: 'phonepe', merchantTransactionId: order.id, amount: 150 } });
+    expect(orderOf(order.id)).toMatchObject({ status: 'CREATED', amount: MONTHLY_PAISE, kind: 'PLAN', provider: 'phonepe', redirectUrl: '/' });
+    expect(orderOf(order.id)?.expiresAt).toBeGreaterThan(Date.now() + ORDER_TTL_MS - 60_000);
+
+    const started = await initiate(order.id);
+    expect(started.status).toBe(200);
+    expect(started.body.success).toBe(true);
+    expect(started.body.data.instrumentResponse.redirectInfo.url).toMatch(/^\/sandbox\/phonepe\/pay\/OMO/);
+    expect(orderOf(order.id)).toMatchObject({ status: 'PENDING' });
+    expect(orderOf(order.id)?.pgOrderId).toMatch(/^OMO/);
+
+    const [webhook] = await sb.complete(order.id, 'PAY', { deliverWebhook: false });
+    const r = await check(order.id);
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ success: true, msg: 'Payment successfull', data: { status: 'PAID' } });
+    const paid = orderOf(order.id);
+    expect(paid?.receiptNo).toBeGreaterThan(0);
+    expect(r.body.data.receiptNo).toBe(paid?.receiptNo);
+    expect(grants(order.id)).toHaveLength(1);
+    expect(grants(order.id)[0]).toMatchObject({ personId: 'demo-learner', planCode: 'ONE_MONTH_PLAN', mockLimit: 10, practiceLimit: 2 });
+    const pays = paymentsOf(order.id);
+    expect(pays).toHaveLength(1);
+    expect(pays[0]).toMatchObject({ status: 'SUCCESS', amount: MONTHLY_PAISE, flag: null, provider: 'phonepe', channel: 'UPI' });
+    expect(ledgerOf(order.id).map((l) => [l.kind, l.amount])).toEqual([['CAPTURE', MONTHLY_PAISE]]);
+    expect(transitions(order.id)).toEqual(['PENDING', 'PAID']);
+
+    // The webhook comes after the redirect: stored, verified, and nothing changes.
+    if (!webhook) throw new Error('no webhook');
+    const late = await sb.deliver(webhook);
+    expect(late.status).toBe(200);
+    expect(db().select().from(paymentEvent).where(eq(paymentEvent.orderId, order.id)).all()).toHaveLength(1);
+    expect(orderOf(order.id)?.receiptNo).toBe(paid?.receiptNo);
+    expect(grants(order.id)).toHaveLength(1);
+    expect(paymentsOf(order.id)).toHaveLength(1);
+    expect(transitions(order.id)).toEqual(['PENDING', 'PAID']);
+
+    // My plan and the receipt.
+    const my = await h.request('GET', '/payment/my', { token: learner });
+    expect(my.status).toBe(200);
+    // The demo learner also holds a seeded plan; My plan shows the one in force.
+    expect(my.body.data.plan).not.toBeNull();
+    expect(my.body.data.orders[0]).toMatchObject({ id: order.id, amount: MONTHLY_PAISE, status: 'PAID', receiptNo: paid?.receiptNo, plan: { code: 'ONE_MONTH_PLAN' } });
+    const receipt = await h.request('GET', `/payment/receipt/${order.id}`, { token: learner });
+    expect(receipt.status).toBe(200);
+    expect(receipt.body.data).toMatchObject({
+      receiptNo: paid?.receiptNo,
+      orderId: order.id,
+      amount: MONTHLY_PAISE,
+      provider: 'phonepe',
+      trust: { name: TRUST_NAME },
+      buyer: { name: 'Lata Learner', mobile: '+919000000003' },
+      plan: { code: 'ONE_MONTH_PLAN', name: { en: 'Monthly' } },
+      transactionId: pays[0]?.transactionId,
+    });
+    // An order admin may read it; another learner may not, and learns nothing.
+    expect((await h.request('GET', `/payment/receipt/${order.id}`, { token: admin })).status).toBe(200);
+    const foreign = await h.request('GET', `/payment/receipt/${order.id}`, { token: other });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toMatchObject({ success: false, msg: 'Receipt not found' });
+    // A paid order is not paid again.
+    const retry = await h.request('POST', '/payment/retryPayment', { token: learner, body: { id: order.id } });
+    expect(retry.status).toBe(409);
+    expect(retry.body.msg).toBe('This order is already paid');
+    expect((await initiate(order.id)).status).toBe(409);
+  });
+
+  test('webhook before the redirect: the order is PAID before the confirmation page asks', async () => {
+    const order = await pendingOrder();
+    const [d] = await sb.complete(order.id, 'PAY');
+    expect(d?.result?.status).toBe(200);
+    expect(orderOf(order.id)?.status).toBe('PAID');
+    expect(grants(order.id)).toHaveLength(1);
+    const r = await check(order.id);
+    expect(r.body).toMatchObject({ success: true, data: { status: 'PAID' } });
+    expect(transitions(order.id)).toEqual(['PENDING', 'PAID']);
+  });
+
+  test('receipt numbers are sequential', async () => {
+    const a = await pendingOrder();
+    await sb.complete(a.id, 'PAY');
+    const b = await pendingOrder();
+    await sb.complete(b.id, 'PAY');
+    expect((orderOf(b.id)?.receiptNo ?? 0) - (orderOf(a.id)?.receiptNo ?? 0)).toBe(1);
+  });
+
+  test('failure: FAILED, the failed attempt recorded, nothing granted; retry makes a new order', async () => {
+    const order = await pendingOrder();
+    await sb.complete(order.id, 'FAIL', { deliverWebhook: false });
+    const r = await check(order.id);
+    expect(r.body).toMatchObject({ success: false, msg: 'Payment failed', data: { status: 'FAILED', receiptNo: null } });
+    expect(paymentsOf(order.id).map((p) => p.status)).toEqual(['FAILED']);
+    expect(ledgerOf(order.id)).toEqual([]);
+    expect(grants(order.id)).toEqual([]);
+
+    const retry = await h.request('POST', '/payment/retryPayment', { token: learner, body: { id: order.id, amount: 1 } });
+    expect(retry.status).toBe(200);
+    expect(retry.body.id).not.toBe(order.id);
+    expect(retry.body.amt).toBe(MONTHLY_PAISE);
+    expect(orderOf(retry.body.id)).toMatchObject({ status: 'CREATED', retryOf: order.id, amount: MONTHLY_PAISE });
+    // The retry is payable like any order.
+    expect((await initiate(retry.body.id)).status).toBe(200);
+    await sb.complete(retry.body.id, 'PAY');
+    expect(orderOf(retry.body.id)?.status).toBe('PAID');
+    expect(orderOf(order.id)?.status).toBe('FAILED');
+  });
+
+  test('user cancel: FAILED with no payment, nothing granted', async () => {
+    const order = await pendingOrder();
+    await sb.complete(order.id, 'CANCEL');
+    expect(orderOf(order.id)?.status).toBe('FAILED');
+    const r = await check(order.id);
+    expect(r.body).toMatchObject({ success: false, msg: 'Payment failed', data: { status: 'FAILED' } });
+    expect(paymentsOf(order.id)).toEqual([]);
+    expect(grants(order.id)).toEqual([]);
+  });
+
+  test('PENDING grants nothing', async () => {
+    const order = await pendingOrder();
+    const r = await check(order.id);
+    expect(r.body).toMatchObject({ success: false, msg: 'Payment is being confirmed', data: { status: 'PENDING', receiptNo: null } });
+    const byQuery = await h.request('GET', `/payment/checkPayment?order_id=${order.id}`, { token: learner });
+    expect(byQuery.body).toMatchObject({ success: false, data: { status: 'PENDING' } });
+    expect(grants(order.id)).toEqual([]);
+    expect(paymentsOf(order.id)).toEqual([]);
+    expect(orderOf(order.id)?.receiptNo).toBeNull();
+    // A still-payable order sent to PhonePe is paid again as a new order (PhonePe takes an id once).
+    const retry = await h.request('POST', '/payment/retryPayment', { token: learner, body: { id: order.id } });
+    expect(retry.status).toBe(200);
+    expect(retry.body.id).not.toBe(order.id);
+    // One never sent anywhere is answered as it is.
+    const fresh = await buy();
+    const again = await h.request('POST', '/payment/retryPayment', { token: learner, body: { id: fresh.id } });
+    expect(again.body.id).toBe(fresh.id);
+  });
+
+  test('the client-sent price is ignored: the plan is charged at the server price', async () => {
+    const order = await buy(learner, { prodid: 'ONE_MONTH_PLAN', product: 'PLAN', amount: 1, price: 1, amt: 100, total: 1 });
+    expect(order.amt).toBe(MONTHLY_PAISE);
+    const r = await initiate(order.id, learner, { amount: 1 });
+    expect(r.status).toBe(200);
+    expect(sb.order(order.id)?.amount).toBe(MONTHLY_PAISE);
+    expect(orderOf(order.id)?.amount).toBe(MONTHLY_PAISE);
+    // By the plan's id as well as its code.
+    const plans = await h.request('GET', '/plan');
+    const yearly = (plans.body.data as { id: string; code: string }[]).find((p) => p.code === 'ANNUAL_PLAN');
+    const byId = await buy(learner, { prodid: yearly?.id ?? '' });
+    expect(byId.amt).toBe(72_000);
+  });
+
+  test('the redirect after the confirmation page is a path of this site', async () => {
+    const cases: [string, string][] = [
+      ['/exams?x=1', '/exams?x=1'],
+      ['https://evil.example/', '/'],
+      ['//evil.example/', '/'],
+      ['/\\evil.example', '/'],
+      ['javascript:alert(1)', '/'],
+    ];
+    for (const [given, kept] of cases) {
+      const o = await buy(learner, { prodid: 'ONE_MONTH_PLAN', redirection_url: given });
+      expect(orderOf(o.id)?.redirectUrl, given).toBe(kept);
+    }
+  });
+
+  test('a donation of the payer amount, paid, grants no plan', async () => {
+    const r = await h.request('POST', '/payment/createDummyOrder', { token: learner, body: { poid: 'campaign-7', amount: '51.5' } });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ success: true, amt: 5150, payment: { amount: 51.5 } });
+    expect(orderOf(r.body.id)).toMatchObject({ kind: 'DONATION', reference: 'campaign-7', planId: null, amount: 5150 });
+    expect((await initiate(r.body.id)).status).toBe(200);
+    await sb.complete(r.body.id, 'PAY');
+    expect(orderOf(r.body.id)?.status).toBe('PAID');
+    expect(grants(r.body.id)).toEqual([]);
+    expect(ledgerOf(r.body.id).map((l) => l.amount)).toEqual([5150]);
+  });
+});
+
+describe('concurrency', () => {
+  test('the same webhook three times at once: one activation, one receipt number, one event row', async () => {
+    const order = await pendingOrder();
+    const [d] = await sb.complete(order.id, 'PAY', { deliverWebhook: false });
+    if (!d) throw new Error('no webhook');
+    const answers = await Promise.all([sb.deliver(d), sb.deliver(d), sb.deliver(d)]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    expect(orderOf(order.id)?.status).toBe('PAID');
+    expect(grants(order.id)).toHaveLength(1);
+    expect(paymentsOf(order.id)).toHaveLength(1);
+    expect(db().select().from(paymentEvent).where(eq(paymentEvent.orderId, order.id)).all()).toHaveLength(1);
+    expect(transitions(order.id)).toEqual(['PENDING', 'PAID']);
+    const receiptNo = orderOf(order.id)?.receiptNo;
+    expect(db().select().from(purchaseOrder).where(eq(purchaseOrder.receiptNo, receiptNo ?? -1)).all()).toHaveLength(1);
+  });
+
+  test('50 status checks at once: one PAID transition', async () => {
+    const order = await pendingOrder();
+    await sb.complete(order.id, 'PAY', { deliverWebhook: false });
+    const answers = await Promise.all(Array.from({ length: 50 }, () => check(order.id)));
+    expect(answers.every((a) => a.status === 200 && a.body.success === true)).toBe(true);
+    expect(new Set(answers.map((a) => a.body.data.receiptNo)).size).toBe(1);
+    expect(transitions(order.id)).toEqual(['PENDING', 'PAID']);
+    expect(grants(order.id)).toHaveLength(1);
+    expect(paymentsOf(order.id)).toHaveLength(1);
+    expect(ledgerOf(order.id)).toHaveLength(1);
+  });
+
+  test('a double capture: paid once, the second capture recorded and flagged REFUND_DUE', async () => {
+    const order = await pendingOrder();
+    const deliveries = await sb.complete(order.id, 'PAY', { captures: 2 });
+    expect(deliveries.map((d) => d.result?.status)).toEqual([200, 200]);
+    expect(orderOf(order.id)?.status).toBe('PAID');
+    expect(grants(order.id)).toHaveLength(1);
+    const pays = paymentsOf(order.id).sort((a, b) => (a.flag ?? '').localeCompare(b.flag ?? ''));
+    expect(pays.map((p) => [p.status, p.flag, p.amount])).toEqual([
+      ['SUCCESS', null, MONTHLY_PAISE],
+      ['SUCCESS', 'REFUND_DUE', MONTHLY_PAISE],
+    ]);
+    // The ledger keeps both captures (money received) and notes the refund owed.
+    expect(ledgerOf(order.id).map((l) => [l.kind, l.amount]).sort()).toEqual([
+      ['CAPTURE', MONTHLY_PAISE],
+      ['CAPTURE', MONTHLY_PAISE],
+      ['REFUND_DUE', 0],
+    ]);
+    const flagged = pays[1];
+    const logged = db().select().from(activityLog).where(and(eq(activityLog.entityAffected, 'payment'), eq(activityLog.entityId, flagged?.id ?? ''))).all();
+    expect(logged).toHaveLength(1);
+    expect(logged[0]?.newValue).toMatchObject({ flag: 'REFUND_DUE' });
+    // The receipt names the payment that paid the order.
+    const receipt = await h.request('GET', `/payment/receipt/${order.id}`, { token: learner });
+    expect(receipt.body.data.transactionId).toBe(pays[0]?.transactionId);
+  });
+});
+
+describe('webhooks are verified', () => {
+  test('a tampered Authorization or body is refused with 401 and changes nothing', async () => {
+    const order = await pendingOrder();
+    const [d] = await sb.complete(order.id, 'PAY', { deliverWebhook: false });
+    if (!d) throw new Error('no webhook');
+    const forged = await sb.deliver({ ...d, headers: { ...d.headers, authorization: `${d.headers.authorization?.slice(0, -1)}0` } });
+    expect(forged.status).toBe(401);
+    expect(JSON.parse(forged.body)).toMatchObject({ success: false, msg: 'Invalid signature' });
+    const missing = await sb.deliver({ ...d, headers: { 'content-type': 'application/json' } });
+    expect(missing.status).toBe(401);
+    const unsigned = await h.request('POST', '/razorpay/webhook', { rawBody: d.body, headers: { 'x-razorpay-signature': '0'.repeat(64) } });
+    expect(unsigned.status).toBe(401);
+    expect(orderOf(order.id)?.status).toBe('PENDING');
+    expect(db().select().from(paymentEvent).where(eq(paymentEvent.orderId, order.id)).all()).toEqual([]);
+    expect(grants(order.id)).toEqual([]);
+    // The genuine delivery still works afterwards.
+    expect((await sb.deliver(d)).status).toBe(200);
+    expect(orderOf(order.id)?.status).toBe('PAID');
+  });
+
+  test('a bad Razorpay Checkout signature is refused and changes nothing', async () => {
+    const r = await h.request('POST', '/payment/verifyRazorpayPayment', {
+      token: learner,
+      body: { razorpay_order_id: 'order_x', razorpay_payment_id: 'pay_x', razorpay_signature: 'a'.repeat(64) },
+    });
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ success: false, msg: 'Invalid signature' });
+  });
+});
+
+describe('expiry and reconciliation', () => {
+  test('an order left PENDING past its expiry becomes EXPIRED; a late success is still honoured', async () => {
+    const order = await pendingOrder();
+    const never = await buy();
+    const young = await pendingOrder();
+    // An hour on: both are past expiry (the sandbox still says PENDING for the first).
+    const later = Date.now() + ORDER_TTL_MS + 3_600_000;
+    // Reconcile only looks at orders older than a minute: make `young` young at that time.
+    db().update(purchaseOrder).set({ createdAt: later, expiresAt: later + ORDER_TTL_MS }).where(eq(purchaseOrder.id, young.id)).run();
+    const run = await reconcilePending(h.deps, later);
+    expect(run.failed).toBe(0);
+    expect(orderOf(order.id)?.status).toBe('EXPIRED');
+    expect(orderOf(never.id)?.status).toBe('EXPIRED');
+    expect(orderOf(young.id)?.status).toBe('PENDING');
+    expect(transitions(order.id)).toEqual(['PENDING', 'EXPIRED']);
+    expect(grants(order.id)).toEqual([]);
+    // Expired orders are not payable, and retrying gives a new order.
+    expect((await initiate(never.id)).status).toBe(400);
+    const retry = await h.request('POST', '/payment/retryPayment', { token: learner, body: { id: never.id } });
+    expect(retry.body).toMatchObject({ success: true, amt: MONTHLY_PAISE });
+    expect(orderOf(retry.body.id)?.retryOf).toBe(never.id);
+    // The buyer paid at the provider after all: money taken is honoured.
+    await sb.complete(order.id, 'PAY');
+    expect(orderOf(order.id)?.status).toBe('PAID');
+    expect(grants(order.id)).toHaveLength(1);
+    expect(transitions(order.id)).toEqual(['PENDING', 'EXPIRED', 'PAID']);
+  });
+
+  test('reconcile picks up a payment whose webhook never came', async () => {
+    const order = await pendingOrder();
+    await sb.complete(order.id, 'PAY', { deliverWebhook: false });
+    await reconcilePending(h.deps, Date.now() + 2 * 60_000);
+    expect(orderOf(order.id)?.status).toBe('PAID');
+    expect(grants(order.id)).toHaveLength(1);
+  });
+});
+
+describe('bad input, other people and guests', () => {
+  test('bad input is a 400 with a message, and no order is written', async () => {
+    const before = orderCount();
+    const cases: [string, unknown, string][] = [
+      ['/payment', {}, 'prodid is required'],
+      ['/payment', { prodid: 'ONE_MONTH_PLAN', extra: 1 }, 'Unknown field: extra'],
+      ['/payment/createDummyOrder', { amount: 0 }, 'Amount cannot be less than 1'],
+      ['/payment/createDummyOrder', { amount: 'abc' }, 'Invalid amount!!!'],
+      ['/payment/createDummyOrder', { amount: 10_000_000 }, 'Invalid amount!!!'],
+      ['/payment/retryPayment', {}, 'id is required'],
+      ['/phonepe/checkPaymentStatus', {}, 'merchantTransactionId is required'],
+    ];
+    for (const [url, body, msg] of cases) {
+      const r = await h.request('POST', url, { token: learner, body });
+      expect(r.status, `${url} ${JSON.stringify(body)}`).toBe(400);
+      expect(r.body, `${url} ${JSON.stringify(body)}`).toMatchObject({ success: false, msg });
+    }
+    const unknownPlan = await h.request('POST', '/payment', { token: learner, body: { prodid: 'NO_SUCH_PLAN' } });
+    expect(unknownPlan.status).toBe(404);
+    expect(unknownPlan.body.msg).toBe('Plan not found');
+    const noQuery = await h.request('GET', '/payment/checkPayment', { token: learner });
+    expect(noQuery.status).toBe(400);
+    expect(orderCount()).toBe(before);
+
+    const order = await buy();
+    const low = await initiate(order.id, learner, { amount: 0 });
+    expect(low.status).toBe(400);
+    expect(low.body.msg).toBe('Amount cannot be less than 1');
+    expect(orderOf(order.id)?.status).toBe('CREATED');
+  });
+
+  test("another learner's order is not found, and stays untouched", async () => {
+    const order = await pendingOrder();
+    const calls = [
+      check(order.id, other),
+      initiate(order.id, other),
+      h.request('GET', `/payment/checkPayment?order_id=${order.id}`, { token: other }),
+      h.request('POST', '/payment/retryPayment', { token: other, body: { id: order.id } }),
+      h.request('GET', `/payment/receipt/${order.id}`, { token: other }),
+    ];
+    for (const r of await Promise.all(calls)) expect(r.status).toBe(404);
+    const mine = await h.request('GET', '/payment/my', { token: other });
+    expect((mine.body.data.orders as { id: string }[]).some((o) => o.id === order.id)).toBe(false);
+    expect(orderOf(order.id)?.status).toBe('PENDING');
+  });
+
+  test('a guest is asked to log in', async () => {
+    const before = orderCount();
+    for (const [method, url] of [
+      ['POST', '/payment'],
+      ['POST', '/payment/createDummyOrder'],
+      ['POST', '/phonepe/initiatePayment'],
+      ['POST', '/phonepe/checkPaymentStatus'],
+      ['GET', '/payment/my'],
+    ] as const) {
+      const r = await h.request(method, url, method === 'POST' ? { body: { prodid: 'ONE_MONTH_PLAN', amount: 5 } } : {});
+      expect(r.status, url).toBe(401);
+      expect(r.body).toMatchObject({ success: false, msg: 'Please login to continue' });
+    }
+    expect(orderCount()).toBe(before);
+  });
+});
+
+describe('reports read the real payments', () => {
+  test('transactions and earnings answer rupees from paise', async () => {
+    const order = await pendingOrder();
+    await sb.complete(order.id, 'PAY');
+    const now = Date.now();
+    const range = `startDate=${now - 86_400_000}&endDate=${now + 60_000}`;
+    const txns = await h.request('GET', `/report/transactions?${range}&q=${paymentsOf(order.id)[0]?.transactionId ?? ''}`, { token: admin });
+    expect(txns.body.data[0]).toMatchObject({ amount: 150, status: 'SUCCESS', order: { id: order.id, status: 'PAID' } });
+    const earnings = await h.request('GET', `/report/globalEarnings?${range}`, { token: admin });
+    const paise = db()
+      .select()
+      .from(ledgerEntry)
+      .all()
+      .filter((l) => l.kind === 'CAPTURE' && l.createdAt >= now - 86_400_000 && l.createdAt <= now + 60_000)
+      .reduce((s, l) => s + l.amount, 0);
+    expect(earnings.body.data.totals.collected).toBe(paise / 100);
+  });
+});

@@ -1,0 +1,54 @@
+import { and, asc, inArray, lte } from 'drizzle-orm';
+import type { Deps } from '../../context';
+import { purchaseOrder } from '../../db/schema';
+import { OPEN_STATUSES } from './payments.machine';
+import { refresh } from './payments.service';
+
+/** An order younger than this is left to the buyer's redirect and the webhook. */
+export const RECONCILE_AFTER_MS = 60_000;
+/** Orders re-checked per run (oldest first); the rest wait for the next run. */
+const BATCH = 200;
+
+/**
+ * The reconciliation job (issue 18 §1): orders still CREATED or PENDING a minute after they were
+ * made are re-checked with their provider's status API and the answer applied (a payment whose
+ * webhook never came becomes PAID; one still PENDING past its expiry becomes EXPIRED; an order
+ * never sent to a provider expires). One order's provider failure does not stop the others.
+ */
+export async function reconcilePending(deps: Deps, now = Date.now()): Promise<{ checked: number; changed: number; failed: number }> {
+  const due = deps.db
+    .select()
+    .from(purchaseOrder)
+    .where(and(inArray(purchaseOrder.status, [...OPEN_STATUSES]), lte(purchaseOrder.createdAt, now - RECONCILE_AFTER_MS)))
+    .orderBy(asc(purchaseOrder.createdAt))
+    .limit(BATCH)
+    .all();
+  let changed = 0;
+  let failed = 0;
+  for (const order of due) {
+    try {
+      const after = await refresh(deps, order, { via: 'reconcile', actor: null }, now);
+      if (after.status !== order.status) changed++;
+    } catch (err) {
+      failed++;
+      deps.log.warn({ err, orderId: order.id }, 'reconcile: status check failed');
+    }
+  }
+  return { checked: due.length, changed, failed };
+}
+
+/** Runs reconcilePending every `intervalMs` (one run at a time); returns the stop function. */
+export function startReconciler(deps: Deps, intervalMs = 60_000): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    reconcilePending(deps)
+      .catch((err: unknown) => deps.log.error({ err }, 'reconcile job failed'))
+      .finally(() => {
+        running = false;
+      });
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
