@@ -103,6 +103,8 @@ test('an editor writes, finds, approves and publishes a question with a formula 
   await page.getByRole('button', { name: 'New question set' }).click();
   await page.getByLabel('Label').fill(SET_LABEL);
   await page.getByLabel('Negative marking').fill('0.25');
+  // Free for everyone (issue 18): the learner takes it without a plan.
+  await page.getByRole('checkbox', { name: 'Free for everyone' }).check();
   await page.getByRole('textbox', { name: 'Section name' }).fill('Mathematics');
   await page.getByRole('button', { name: 'Add section' }).click();
   await page.getByRole('tab', { name: 'Questions' }).click();

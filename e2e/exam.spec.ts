@@ -115,7 +115,7 @@ test('a one-minute test submits itself at zero and is scored', async ({ page, re
   const token = (await login.json()).token as string;
   const created = await request.patch('/api/question/updateQuestionSet', {
     headers: { authorization: `Bearer ${token}` },
-    data: { l: 'One-minute check', mpq: 1, tm: 2, nm: 0, dur: 1, isM: true, inst: '<p>Quick.</p>', q: ['q-gk-002', 'q-gk-004'], sections: {}, pts: Math.floor(Date.now() / 60_000) - 1 },
+    data: { l: 'One-minute check', mpq: 1, tm: 2, nm: 0, dur: 1, isM: true, free: true, inst: '<p>Quick.</p>', q: ['q-gk-002', 'q-gk-004'], sections: {}, pts: Math.floor(Date.now() / 60_000) - 1 },
   });
   expect(created.ok()).toBe(true);
   const { id } = (await created.json()) as { id: string };

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { expect, type Page } from '@playwright/test';
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
 
 export const DEMO = {
   admin: { username: 'admin@example.com', password: 'admin1234' },
@@ -32,4 +32,31 @@ export function openAppDb(): Database.Database {
 export async function waitForServiceWorker(page: Page) {
   await page.waitForFunction(async () => Boolean((await navigator.serviceWorker.ready).active), undefined, { timeout: 45_000 });
   await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller)), { timeout: 15_000 }).toBe(true);
+}
+
+/**
+ * Buys a plan for a demo account through the real payment flow against the local PhonePe
+ * sandbox, over HTTP: order, initiatePayment, the sandbox's hosted page answered "Pay", and the
+ * status check. For specs that need a plan without walking through the screens again.
+ */
+export async function buyPlanThroughSandbox(request: APIRequestContext, who: keyof typeof DEMO, planCode: string) {
+  const login = await request.post('/api/UserLogin/login', {
+    headers: { authorization: `Basic ${Buffer.from(`${DEMO[who].username}:${DEMO[who].password}`).toString('base64')}` },
+  });
+  const auth = { authorization: `Bearer ${(await login.json()).token as string}` };
+  const order = await request.post('/api/payment', { headers: auth, data: { prodid: planCode, product: planCode } });
+  expect(order.ok()).toBe(true);
+  const { id, payment } = (await order.json()) as { id: string; payment: { amount: number } };
+  const started = await request.post('/api/phonepe/initiatePayment', {
+    headers: auth,
+    data: { merchantTransactionId: id, amount: payment.amount, merchantUserId: 'anonymous', redirectMode: 'REDIRECT' },
+  });
+  expect(started.ok()).toBe(true);
+  const url = ((await started.json()) as { data: { instrumentResponse: { redirectInfo: { url: string } } } }).data.instrumentResponse.redirectInfo.url;
+  const paid = await request.post(url, { form: { outcome: 'PAY' }, maxRedirects: 0 });
+  expect(paid.status()).toBe(302);
+  await expect
+    .poll(async () => ((await (await request.post('/api/phonepe/checkPaymentStatus', { headers: auth, data: { merchantTransactionId: id } })).json()) as { success: boolean }).success)
+    .toBe(true);
+  return id;
 }

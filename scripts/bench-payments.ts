@@ -1,0 +1,172 @@
+/**
+ * `npm run bench:payments` (issue 18): 1,000 concurrent webhook deliveries for 500 orders (each
+ * delivered twice) on the local PhonePe sandbox, through the real started server over HTTP on
+ * 127.0.0.1. Target: every order paid exactly once (one payment, one receipt number, one plan
+ * granted, one stored event each), no error, p99 ≤ 100 ms.
+ *
+ * The server runs in a child process (the app as `npm start` serves it, with the sandbox inside
+ * it, as in development); the parent creates the orders through the API, asks the child's
+ * sandbox to settle them without sending their webhooks (IPC), then sends every webhook twice,
+ * all at once, exactly as the sandbox would (same body, same Authorization header).
+ * BENCH_ORDERS (default 500).
+ */
+import { fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { percentile } from './bench-lib';
+import { SERVER_NODE_FLAGS } from './server-flags.mjs';
+
+const ORDERS = Number(process.env.BENCH_ORDERS ?? 500);
+const LEARNERS = 50;
+
+type Delivery = { url: string; headers: Record<string, string>; body: string };
+type Counted = { paid: number; payments: number; receipts: number; entitlements: number; events: number; flagged: number; other: number };
+
+if (process.env.BENCH_PAYMENTS_ROLE === 'server') {
+  await serveApp();
+} else {
+  await drive();
+}
+
+/** The child: the real app with its sandbox, seeded, with bench learners signed in. */
+async function serveApp() {
+  const { serveApp: listen } = await import('../server/src/serve');
+  const { createApp } = await import('../server/src/app');
+  const { openDatabase } = await import('../server/src/db/client');
+  const { seedDatabase } = await import('../server/src/db/seed');
+  const { loadConfig, parseEnv } = await import('../server/src/env');
+  const { createEventBus } = await import('../server/src/lib/events');
+  const { openSession } = await import('../server/src/lib/sessions');
+  const { createLogger } = await import('../server/src/lib/logger');
+  const { createLocalOutbox } = await import('../server/src/lib/outbox');
+  const { createRateLimits } = await import('../server/src/lib/rate-limit');
+  const { sandboxControl } = await import('../server/src/modules/payments/providers/sandbox-phonepe');
+  const { entitlement, payment, paymentEvent, person, purchaseOrder } = await import('../server/src/db/schema');
+  const { count, countDistinct, eq, isNotNull, like, and, ne } = await import('drizzle-orm');
+
+  const dir = mkdtempSync(path.join(tmpdir(), 'pm-bench-payments-'));
+  const config = loadConfig(parseEnv({ ...process.env, DATA_DIR: dir, LOG_LEVEL: 'warn', PAYMENT_PROVIDER: 'sandbox' }));
+  const log = createLogger('warn');
+  const database = openDatabase(config.dataDir);
+  const db = database.db;
+  await seedDatabase(db);
+  const deps = { db, config, outbox: createLocalOutbox(db, log), rates: createRateLimits(db), log, events: createEventBus() };
+  const app = createApp(deps);
+  db.transaction((tx) => {
+    for (let p = 0; p < LEARNERS; p++) {
+      tx.insert(person).values({ id: `bench-buyer-${p}`, name: `Bench Buyer ${p}`, mobile: `+9181000${String(p).padStart(5, '0')}`, passwordHash: 'x' }).run();
+    }
+  });
+  const tokens = await Promise.all(Array.from({ length: LEARNERS }, async (_, p) => (await openSession(db, config.jwtSecret, { id: `bench-buyer-${p}`, tokenVersion: 0 })).token));
+  const sandbox = sandboxControl(config);
+
+  const server = listen(app.fetch, { hostname: '127.0.0.1', port: 0 }, (info) => process.send?.({ ready: true, port: info.port, tokens }));
+  process.on('message', (m: { settle?: string[]; count?: boolean } | string) => {
+    if (m === 'stop') {
+      server.close();
+      database.close();
+      rmSync(dir, { recursive: true, force: true });
+      process.exit(0);
+    }
+    if (typeof m !== 'object') return;
+    if (m.settle) {
+      // The buyer pressed Pay on each order's hosted page; the webhooks are handed to the parent.
+      void Promise.all(m.settle.map((id) => sandbox.complete(id, 'PAY', { deliverWebhook: false }))).then((all) =>
+        process.send?.({ deliveries: all.flat().map(({ url, headers, body }) => ({ url, headers, body })) }),
+      );
+    }
+    if (m.count) {
+      const bench = like(purchaseOrder.personId, 'bench-buyer-%');
+      const paid = db.select({ n: count() }).from(purchaseOrder).where(and(bench, eq(purchaseOrder.status, 'PAID'))).get()!.n;
+      const other = db.select({ n: count() }).from(purchaseOrder).where(and(bench, ne(purchaseOrder.status, 'PAID'))).get()!.n;
+      const receipts = db.select({ n: countDistinct(purchaseOrder.receiptNo) }).from(purchaseOrder).where(and(bench, isNotNull(purchaseOrder.receiptNo))).get()!.n;
+      const payments = db.select({ n: count() }).from(payment).where(like(payment.personId, 'bench-buyer-%')).get()!.n;
+      const flagged = db.select({ n: count() }).from(payment).where(and(like(payment.personId, 'bench-buyer-%'), isNotNull(payment.flag))).get()!.n;
+      const entitlements = db.select({ n: count() }).from(entitlement).where(like(entitlement.personId, 'bench-buyer-%')).get()!.n;
+      const events = db.select({ n: count() }).from(paymentEvent).get()!.n;
+      process.send?.({ counted: { paid, payments, receipts, entitlements, events, flagged, other } satisfies Counted });
+    }
+  });
+}
+
+/** The parent: orders through the API, then the webhook storm. */
+async function drive() {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const child = fork(fileURLToPath(import.meta.url), [], {
+    execArgv: [...SERVER_NODE_FLAGS, '--import', 'tsx'],
+    env: { ...process.env, BENCH_PAYMENTS_ROLE: 'server', NODE_ENV: 'development' },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    cwd: path.dirname(here),
+  });
+  const ask = <T>(message: unknown, key: string) =>
+    new Promise<T>((resolve) => {
+      const on = (m: Record<string, unknown>) => {
+        if (m[key] === undefined) return;
+        child.off('message', on);
+        resolve(m[key] as T);
+      };
+      child.on('message', on);
+      child.send(message as string);
+    });
+  const ready = await new Promise<{ port: number; tokens: string[] }>((resolve, reject) => {
+    child.on('message', (m: { ready?: boolean; port: number; tokens: string[] }) => m.ready && resolve(m));
+    child.on('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+  });
+  const base = `http://127.0.0.1:${ready.port}`;
+  // Node's fetch (undici): keep-alive connections, as many as the requests in flight.
+  const post = async (url: string, headers: Record<string, string>, body: string) => {
+    const res = await fetch(`${base}${url}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    return { status: res.status, text: await res.text() };
+  };
+  try {
+    // 500 orders for the monthly plan, each started at the sandbox (10 at a time).
+    const ids: string[] = [];
+    for (let i = 0; i < ORDERS; i += 10) {
+      const batch = await Promise.all(
+        Array.from({ length: Math.min(10, ORDERS - i) }, async (_, k) => {
+          const auth = { authorization: `Bearer ${ready.tokens[(i + k) % LEARNERS]}` };
+          const order = await post('/api/payment', auth, JSON.stringify({ prodid: 'ONE_MONTH_PLAN', product: 'ONE_MONTH_PLAN' }));
+          if (order.status !== 200) throw new Error(`POST /api/payment: ${order.status} ${order.text}`);
+          const { id, payment } = JSON.parse(order.text) as { id: string; payment: { amount: number } };
+          const started = await post('/api/phonepe/initiatePayment', auth, JSON.stringify({ merchantTransactionId: id, amount: payment.amount, redirectMode: 'REDIRECT' }));
+          if (started.status !== 200) throw new Error(`initiatePayment: ${started.status} ${started.text}`);
+          return id;
+        }),
+      );
+      ids.push(...batch);
+    }
+    const deliveries = await ask<Delivery[]>({ settle: ids }, 'deliveries');
+    if (deliveries.length !== ORDERS) throw new Error(`expected ${ORDERS} webhooks, the sandbox gave ${deliveries.length}`);
+
+    // Every webhook twice, all 1,000 at once, in an interleaved order (a duplicate is not next to its first).
+    const storm = [...deliveries, ...deliveries.slice().reverse()];
+    const times: number[] = [];
+    const statuses = new Map<number, number>();
+    const started = performance.now();
+    await Promise.all(
+      storm.map(async (d) => {
+        const t0 = performance.now();
+        const r = await post(d.url, d.headers, d.body);
+        times.push(performance.now() - t0);
+        statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+      }),
+    );
+    const wall = performance.now() - started;
+    const counted = await ask<Counted>({ count: true }, 'counted');
+    const errors = [...statuses].filter(([s]) => s < 200 || s >= 300).reduce((n, [, c]) => n + c, 0);
+    const exactlyOnce = counted.paid === ORDERS && counted.payments === ORDERS && counted.receipts === ORDERS && counted.entitlements === ORDERS && counted.events === ORDERS && counted.flagged === 0 && counted.other === 0;
+    const fmt = (p: number) => `${percentile(times, p).toFixed(1)} ms`;
+    console.log(`webhook deliveries: ${storm.length} for ${ORDERS} orders (each twice), all at once, in ${wall.toFixed(0)} ms`);
+    console.log(`answers: ${[...statuses].map(([s, c]) => `${c}× ${s}`).join(', ')}; errors ${errors}`);
+    console.log(`latency: p50 ${fmt(50)}, p95 ${fmt(95)}, p99 ${fmt(99)}, max ${Math.max(...times).toFixed(1)} ms  target p99 ≤ 100 ms`);
+    console.log(
+      `orders paid ${counted.paid}/${ORDERS}, other states ${counted.other}; payments ${counted.payments}, receipt numbers ${counted.receipts}, plans granted ${counted.entitlements}, events stored ${counted.events}, flagged ${counted.flagged}`,
+    );
+    console.log(`every order paid exactly once: ${exactlyOnce ? 'yes' : 'NO'}; no error: ${errors === 0 ? 'yes' : 'NO'}; p99 ≤ 100 ms: ${percentile(times, 99) <= 100 ? 'met' : 'NOT met'}`);
+    if (!exactlyOnce || errors > 0) process.exitCode = 1;
+  } finally {
+    child.send('stop');
+  }
+}
