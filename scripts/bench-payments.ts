@@ -20,6 +20,8 @@ import { SERVER_NODE_FLAGS } from './server-flags.mjs';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 500);
 const LEARNERS = 50;
+/** Deliveries in flight at once (default: all of them). */
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 2 * ORDERS);
 
 type Delivery = { url: string; headers: Record<string, string>; body: string };
 type Counted = { paid: number; payments: number; receipts: number; entitlements: number; events: number; flagged: number; other: number };
@@ -95,7 +97,7 @@ async function serveApp() {
 async function drive() {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const child = fork(fileURLToPath(import.meta.url), [], {
-    execArgv: [...SERVER_NODE_FLAGS, '--import', 'tsx'],
+    execArgv: [...SERVER_NODE_FLAGS, '--import', 'tsx', ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [])],
     env: { ...process.env, BENCH_PAYMENTS_ROLE: 'server', NODE_ENV: 'development' },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     cwd: path.dirname(here),
@@ -145,12 +147,16 @@ async function drive() {
     const times: number[] = [];
     const statuses = new Map<number, number>();
     const started = performance.now();
+    let next = 0;
     await Promise.all(
-      storm.map(async (d) => {
-        const t0 = performance.now();
-        const r = await post(d.url, d.headers, d.body);
-        times.push(performance.now() - t0);
-        statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+      Array.from({ length: Math.min(CONCURRENCY, storm.length) }, async () => {
+        while (next < storm.length) {
+          const d = storm[next++]!;
+          const t0 = performance.now();
+          const r = await post(d.url, d.headers, d.body);
+          times.push(performance.now() - t0);
+          statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+        }
       }),
     );
     const wall = performance.now() - started;
