@@ -84,7 +84,8 @@ export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
     // no-store; HSTS only when TRUST_PROXY says TLS ends in front of us. A route that sets its
     // own Cache-Control (the site's files) overrides the default.
     const tls = deps.config.TRUST_PROXY && forwardedOverTls(c.req.header('x-forwarded-proto'));
-    for (const [name, value] of securityHeaders(c.req.path, tls)) set(name, value);
+    const razorpay = deps.config.PAYMENT_PROVIDER === 'razorpay';
+    for (const [name, value] of securityHeaders(c.req.path, tls, { razorpay })) set(name, value);
     await next();
     deps.log.info(
       {

@@ -100,10 +100,22 @@ const MEDIA_HEADERS: [string, string][] = [
   ['X-Content-Type-Options', 'nosniff'],
 ];
 
-const site = (tls: boolean): HeaderList => {
+/**
+ * With PAYMENT_PROVIDER=razorpay the Plan page opens Razorpay Checkout: its script, its frame and
+ * the calls it makes (Razorpay's published CSP requirements for Checkout). Nothing else changes.
+ */
+const RAZORPAY_POLICY: Record<string, string> = {
+  'script-src': "script-src 'self' https://checkout.razorpay.com",
+  'connect-src': "connect-src 'self' https://api.razorpay.com https://lumberjack.razorpay.com",
+  'frame-src': 'frame-src https://api.razorpay.com https://checkout.razorpay.com',
+};
+const withRazorpay = (policy: string[]) => [...policy.map((d) => RAZORPAY_POLICY[d.split(' ')[0]!] ?? d), RAZORPAY_POLICY['frame-src']!];
+
+const site = (tls: boolean, razorpay = false): HeaderList => {
   // upgrade-insecure-requests only where HSTS is sent: on plain http it would send every
   // subresource to an https port that may not exist.
-  const policy = tls ? [...SITE_POLICY, `report-to ${REPORT_GROUP}`, 'upgrade-insecure-requests'] : SITE_POLICY;
+  const base = razorpay ? withRazorpay(SITE_POLICY) : SITE_POLICY;
+  const policy = tls ? [...base, `report-to ${REPORT_GROUP}`, 'upgrade-insecure-requests'] : base;
   const list: [string, string][] = [...SITE_HEADERS, ['Content-Security-Policy', policy.join('; ')]];
   if (tls) list.push(['Reporting-Endpoints', `${REPORT_GROUP}="${CSP_REPORT_PATH}"`], ['Strict-Transport-Security', HSTS]);
   return list;
@@ -113,6 +125,7 @@ const media = (tls: boolean): HeaderList => (tls ? [...MEDIA_HEADERS, ['Strict-T
 
 const SETS = {
   site: { plain: site(false), tls: site(true) },
+  siteRazorpay: { plain: site(false, true), tls: site(true, true) },
   api: { plain: api(false), tls: api(true) },
   media: { plain: media(false), tls: media(true) },
 };
@@ -134,7 +147,8 @@ export function forwardedOverTls(forwardedProto: string | undefined): boolean {
 }
 
 /** The headers for a response to `path` (the request's path, /api/… for the API, /media/… for images). */
-export function securityHeaders(path: string, tls: boolean): HeaderList {
-  const set = path === '/api' || path.startsWith('/api/') ? SETS.api : path.startsWith('/media/') ? SETS.media : SETS.site;
+export function securityHeaders(path: string, tls: boolean, opts: { razorpay?: boolean } = {}): HeaderList {
+  const site = opts.razorpay ? SETS.siteRazorpay : SETS.site;
+  const set = path === '/api' || path.startsWith('/api/') ? SETS.api : path.startsWith('/media/') ? SETS.media : site;
   return tls ? set.tls : set.plain;
 }
