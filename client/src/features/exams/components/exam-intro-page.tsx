@@ -1,4 +1,4 @@
-import { Alert, Anchor, Badge, Button, Container, Group, Modal, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Container, Group, Modal, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -18,6 +18,7 @@ import { parseQsParam } from '../lib/qs-param';
 import { durationSeconds, partsOf } from '../lib/test-engine';
 import { partLabel } from './question-palette';
 import { TestDialog } from './test-dialog';
+import { SetBadges } from './set-badges';
 
 const OPEN_KEY = 'testOnScreen';
 
@@ -147,14 +148,7 @@ export default function ExamIntroPage() {
       <Stack>
         <Group justify="space-between" align="flex-start">
           <Title order={2}>{set.l}</Title>
-          <Group gap={4}>
-            {set.free && (
-              <Badge color="green" variant="light" data-testid="free-badge">
-                {t('allowance.free')}
-              </Badge>
-            )}
-            {set.isM && <Badge variant="light">{t('mock')}</Badge>}
-          </Group>
+          <SetBadges free={set.free} isM={set.isM} />
         </Group>
         <Group gap="xl">
           <Text>

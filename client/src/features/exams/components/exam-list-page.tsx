@@ -8,6 +8,7 @@ import { type Availability, useExamList, type ExamListItem } from '../hooks/use-
 import { type Allowance, gateOf } from '../lib/allowance';
 import { formatMarks } from '../lib/marks';
 import { durationSeconds } from '../lib/test-engine';
+import { SetBadges } from './set-badges';
 
 const BADGE_COLOR: Record<Availability, string> = { onDevice: 'teal', downloading: 'gray', changed: 'orange' };
 
@@ -80,14 +81,7 @@ function ExamCard({ item, access }: { item: ExamListItem; access: AllowanceData 
           <Title order={3} size="h4" id={titleId}>
             {set.l}
           </Title>
-          <Group gap={4} wrap="nowrap">
-            {set.free && (
-              <Badge color="green" variant="light" data-testid="free-badge">
-                {t('allowance.free')}
-              </Badge>
-            )}
-            {set.isM && <Badge variant="light">{t('mock')}</Badge>}
-          </Group>
+          <SetBadges free={set.free} isM={set.isM} />
         </Group>
         <dl style={{ margin: 0, display: 'grid', gridTemplateColumns: 'auto 1fr', gap: '2px 12px' }}>
           <Fact label={t('marksPerQuestion')} value={fmt(set.mpq)} />
