@@ -17,6 +17,9 @@ export default defineConfig({
           include: ['server/src/**/*.test.ts', 'sync-protocol/src/**/*.test.ts', 'scripts/**/*.test.ts'],
           environment: 'node',
           pool: 'forks',
+          // One module graph per worker, not per file (58 s → 20 s): every file starts its own
+          // app on its own temporary database, and module state is keyed by that app's config.
+          isolate: false,
           // Projects do not inherit the root's timeouts.
           testTimeout: 30_000,
           hookTimeout: 30_000,
@@ -41,6 +44,7 @@ export default defineConfig({
           include: ['tests/security/**/*.test.ts'],
           environment: 'node',
           pool: 'forks',
+          isolate: false,
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
@@ -52,6 +56,11 @@ export default defineConfig({
           include: ['client/src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['client/src/testing/setup.ts'],
+          // One module graph per worker (Mantine, React and the app imported once, not per file:
+          // 152 s → 76 s); the setup file's cleanup runs after every test, and the suite also
+          // passes with its files shuffled. The replication project stays isolated: RxDB allows
+          // only 16 open collections per process.
+          isolate: false,
           testTimeout: 30_000,
           css: false,
         },
