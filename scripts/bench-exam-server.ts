@@ -11,10 +11,10 @@
  * the three to run); BENCH_PROFILE=<dir> writes a CPU profile of the server process there.
  */
 import { fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openBenchApp } from './bench-app';
 import { childCpu } from './bench-lib';
 import { buildRequest, RawConnection } from './raw-http';
 import { SERVER_NODE_FLAGS } from './server-flags.mjs';
@@ -36,29 +36,10 @@ if (process.env.BENCH_EXAM_ROLE === 'server') {
 /** The child: the real app, seeded, with the bench set made through the API. */
 async function serveApp() {
   const { serveApp: listen } = await import('../server/src/serve');
-  const { createApp } = await import('../server/src/app');
-  const { openDatabase } = await import('../server/src/db/client');
-  const { seedDatabase } = await import('../server/src/db/seed');
-  const { loadConfig, parseEnv } = await import('../server/src/env');
-  const { createEventBus } = await import('../server/src/lib/events');
   const { openSession } = await import('../server/src/lib/sessions');
-  const { createLogger } = await import('../server/src/lib/logger');
-  const { createLocalOutbox } = await import('../server/src/lib/outbox');
-  const { createRateLimits } = await import('../server/src/lib/rate-limit');
-  const { publishDue } = await import('../server/src/modules/sync/publish');
   const { attempt, examResult, person } = await import('../server/src/db/schema');
   const { count, eq } = await import('drizzle-orm');
-
-  const dir = mkdtempSync(path.join(tmpdir(), 'pm-bench-exam-'));
-  const config = loadConfig(parseEnv({ DATA_DIR: dir, LOG_LEVEL: 'silent' }));
-  const log = createLogger('silent');
-  // As the server opens it (server/src/index.ts): checkpoints on a worker thread.
-  const database = openDatabase(config.dataDir, { backgroundCheckpoints: { onError: (message) => console.error(message) } });
-  await seedDatabase(database.db);
-  const db = database.db;
-  const deps = { db, config, outbox: createLocalOutbox(db, log), rates: createRateLimits(db), log, events: createEventBus() };
-  publishDue(deps);
-  const app = createApp(deps);
+  const { dir, config, database, db, app } = await openBenchApp({ prefix: 'pm-bench-exam-' });
 
   db.transaction((tx) => {
     for (let p = 0; p < LEARNERS; p++) {

@@ -11,10 +11,10 @@
  * BENCH_ORDERS (default 500).
  */
 import { fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openBenchApp } from './bench-app';
 import { percentile } from './bench-lib';
 import { SERVER_NODE_FLAGS } from './server-flags.mjs';
 
@@ -35,27 +35,11 @@ if (process.env.BENCH_PAYMENTS_ROLE === 'server') {
 /** The child: the real app with its sandbox, seeded, with bench learners signed in. */
 async function serveApp() {
   const { serveApp: listen } = await import('../server/src/serve');
-  const { createApp } = await import('../server/src/app');
-  const { openDatabase } = await import('../server/src/db/client');
-  const { seedDatabase } = await import('../server/src/db/seed');
-  const { loadConfig, parseEnv } = await import('../server/src/env');
-  const { createEventBus } = await import('../server/src/lib/events');
   const { openSession } = await import('../server/src/lib/sessions');
-  const { createLogger } = await import('../server/src/lib/logger');
-  const { createLocalOutbox } = await import('../server/src/lib/outbox');
-  const { createRateLimits } = await import('../server/src/lib/rate-limit');
   const { sandboxControl } = await import('../server/src/modules/payments/providers/sandbox-phonepe');
   const { entitlement, payment, paymentEvent, person, purchaseOrder } = await import('../server/src/db/schema');
   const { count, countDistinct, eq, isNotNull, like, and, ne } = await import('drizzle-orm');
-
-  const dir = mkdtempSync(path.join(tmpdir(), 'pm-bench-payments-'));
-  const config = loadConfig(parseEnv({ ...process.env, DATA_DIR: dir, LOG_LEVEL: 'warn', PAYMENT_PROVIDER: 'sandbox' }));
-  const log = createLogger('warn');
-  const database = openDatabase(config.dataDir);
-  const db = database.db;
-  await seedDatabase(db);
-  const deps = { db, config, outbox: createLocalOutbox(db, log), rates: createRateLimits(db), log, events: createEventBus() };
-  const app = createApp(deps);
+  const { dir, config, database, db, app } = await openBenchApp({ prefix: 'pm-bench-payments-', env: { PAYMENT_PROVIDER: 'sandbox' } });
   db.transaction((tx) => {
     for (let p = 0; p < LEARNERS; p++) {
       tx.insert(person).values({ id: `bench-buyer-${p}`, name: `Bench Buyer ${p}`, mobile: `+9181000${String(p).padStart(5, '0')}`, passwordHash: 'x' }).run();
