@@ -46,6 +46,12 @@ async function serveApp() {
       tx.insert(person).values({ id: `bench-learner-${p}`, name: `Bench Learner ${p}`, mobile: `+9180000${String(p).padStart(5, '0')}`, passwordHash: 'x' }).run();
     }
   });
+  // Each learner holds the yearly plan (issue 18), as a learner taking mock tests would: their
+  // attempts at the bench mock are counted within it.
+  const { grantPlan } = await import('../server/src/modules/entitlements/entitlements.service');
+  db.transaction((tx) => {
+    for (let p = 0; p < LEARNERS; p++) grantPlan(tx, { orderId: `bench-order-${p}`, personId: `bench-learner-${p}`, planCode: 'ANNUAL_PLAN', paidAt: Date.now() - 60_000 });
+  });
   // Each learner signed in once: a session row and its token, as a login makes them.
   const tokens = await Promise.all(Array.from({ length: LEARNERS }, async (_, p) => (await openSession(db, config.jwtSecret, { id: `bench-learner-${p}`, tokenVersion: 0 })).token));
   const editor = (await openSession(db, config.jwtSecret, { id: 'demo-editor', tokenVersion: 0 })).token;
