@@ -496,18 +496,37 @@ export const payment = sqliteTable(
 );
 
 /**
- * Each provider event (webhook) is stored with its unique id in the same transaction as the
- * state change it causes, so a repeated delivery changes nothing.
+ * The webhook inbox (issue 18; modules/payments/webhook-inbox.ts). Each verified provider event
+ * is stored with its unique id as it arrives (a repeated delivery finds its id and is answered
+ * at once); `processedAt` is set in the same transaction as the state change the event causes,
+ * so an event changes an order at most once, also after a crash between the two.
  */
-export const paymentEvent = sqliteTable('payment_event', {
-  /** `<provider>:<event id>`. */
-  id: text('id').primaryKey(),
-  provider: text('provider').notNull(),
-  orderId: text('order_id'),
-  type: text('type').notNull(),
-  payload: json<unknown>('payload'),
-  receivedAt: integer('received_at').notNull(),
-});
+export const paymentEvent = sqliteTable(
+  'payment_event',
+  {
+    /** `<provider>:<event id>`. */
+    id: text('id').primaryKey(),
+    provider: text('provider').notNull(),
+    /** Our order, once the event has been matched to one (when processed). */
+    orderId: text('order_id'),
+    type: text('type').notNull(),
+    payload: json<unknown>('payload'),
+    /** Our order id as the event names it (merchantOrderId / receipt), to find the order. */
+    merchantOrderId: text('merchant_order_id'),
+    /** The provider's order id as the event names it. */
+    pgOrderId: text('pg_order_id'),
+    receivedAt: integer('received_at').notNull(),
+    /** Null while waiting for the inbox worker. */
+    processedAt: integer('processed_at'),
+    /** Status checks tried for it; the worker backs off between them. */
+    attempts: integer('attempts').notNull().default(0),
+    /** Not before this time (ms) is it tried again. */
+    nextAttemptAt: integer('next_attempt_at').notNull().default(0),
+    /** Why the last try failed, or why it was given up. */
+    lastError: text('last_error'),
+  },
+  (t) => [index('payment_event_waiting_idx').on(t.nextAttemptAt).where(sql`${t.processedAt} is null`)],
+);
 
 /** Append-only money ledger (ARCHITECTURE decision 10): the source of every total. Paise, signed. */
 export const ledgerEntry = sqliteTable(

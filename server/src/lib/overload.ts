@@ -110,6 +110,9 @@ export const OVERLOAD = {
   LOG_TOP_SOURCES: 5,
 } as const;
 
+/** The payment providers' webhook routes (modules/payments/payments.routes.ts), never shed. */
+const WEBHOOK_PATH = /^\/api\/(?:phonepe|razorpay)\/webhook(?:[?#]|$)/;
+
 const REASONS = ['in-flight', 'busy-turn', 'connection-storm'] as const;
 export type OverloadReason = (typeof REASONS)[number];
 
@@ -405,7 +408,11 @@ export function shedOverload<A extends unknown[]>(
     const retryAfter = OVERLOAD.RETRY_AFTER_MIN_S + Math.min(span - 1, Math.floor(random() * span));
     return { ...opts.headers(), 'content-type': 'application/json', 'retry-after': String(retryAfter) };
   };
-  const isApi = (path: string) => path.startsWith('/api/');
+  // Provider webhooks are not shed: a refused delivery only comes back later (the buyer waits for
+  // the plan meanwhile), and each is cheap by design (a constant-time signature check and one
+  // INSERT; the work follows in the webhook inbox, modules/payments/webhook-inbox.ts), so a storm
+  // of them is answered faster than it could be refused. A forged one costs the same 401.
+  const isApi = (path: string) => path.startsWith('/api/') && !WEBHOOK_PATH.test(path);
 
   const shed = ((req: Request, ...rest: A) => {
     const url = req.url;

@@ -16,6 +16,7 @@ import { parseJson, parseQuery } from '../../lib/http';
 import { principalOf, route } from '../../lib/route';
 import { forwardedOverTls } from '../../lib/security-headers';
 import * as payments from './payments.service';
+import { receiveWebhook } from './webhook-inbox';
 
 /** Largest webhook body read (PhonePe and Razorpay events are a few KiB). */
 const MAX_WEBHOOK_BYTES = 64 * 1024;
@@ -63,12 +64,13 @@ export function paymentRoutes(app: Hono<AppEnv>, deps: Deps) {
       const body = await parseJson(c, checkPaymentStatusSchema);
       return c.json(await payments.checkStatus(deps, principalOf(c), { id: body.merchantTransactionId }));
     });
-    // The raw body: the signature (Razorpay) is over its exact bytes. A verified event is always
-    // answered 200 (providers retry anything else), also when it was a repeat.
+    // The raw body: the signature (Razorpay) is over its exact bytes. A verified event is stored
+    // and answered 200 at once, also when it was a repeat (providers retry anything else); the
+    // inbox worker applies it after the answer (webhook-inbox.ts).
     route(app, deps, `POST /${provider}/webhook`, async (c) => {
       const raw = await c.req.text();
       if (raw.length > MAX_WEBHOOK_BYTES) throw badRequest(MSG.payloadTooLarge);
-      const result = await payments.handleWebhook(deps, provider, c.req.raw.headers, raw);
+      const result = receiveWebhook(deps, provider, c.req.raw.headers, raw);
       if (!result) return c.json({ success: false, msg: MSG.invalidSignature, code: 'UNAUTHENTICATED' }, 401);
       return c.json({ success: true, duplicate: result.duplicate });
     });

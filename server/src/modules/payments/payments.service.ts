@@ -13,7 +13,7 @@ import {
 } from '../../../../sync-protocol/src/payment';
 import type { Deps, Principal } from '../../context';
 import type { Conn, Tx } from '../../db/client';
-import { ledgerEntry, payment, paymentEvent, person, plan, purchaseOrder } from '../../db/schema';
+import { ledgerEntry, payment, person, plan, purchaseOrder } from '../../db/schema';
 import { type Actor, logActivity } from '../../lib/activity';
 import { AppError, conflict, notFound } from '../../lib/errors';
 import { grantPlan, myPlan } from '../entitlements/entitlements.service';
@@ -384,7 +384,8 @@ export function applyIn(tx: Tx, deps: Deps, orderId: string, status: ProviderSta
   return { order, transition, granted };
 }
 
-function announce(deps: Deps, applied: Applied | null): void {
+/** Tells the learner's devices (replication) about a plan the change granted. */
+export function announce(deps: Deps, applied: Applied | null): void {
   if (applied?.granted && applied.order.personId) deps.events.emit({ collections: ['entitlement'], personId: applied.order.personId });
 }
 
@@ -447,52 +448,6 @@ export async function verifyRazorpay(deps: Deps, who: Principal, input: { razorp
   }
   const order = ownOrder(deps.db, who, { pgOrderId: input.razorpay_order_id });
   return statusAnswer(await refresh(deps, order, { via: 'checkout', actor: actorOf(who) }, now));
-}
-
-/**
- * A provider's webhook. Not authentic → null (the route answers 401 and nothing is stored).
- * Otherwise the event is stored with its id in the same transaction as the state change it
- * causes; a repeated delivery finds its id and changes nothing. The event itself is only a
- * prompt: the provider's status API is asked (outside the transaction) and its answer applied.
- */
-export async function handleWebhook(deps: Deps, providerName: Provider, headers: Headers, rawBody: string, now = Date.now()): Promise<{ duplicate: boolean; order: Order | null } | null> {
-  // A provider this installation does not use has no secret to verify with: nothing is authentic.
-  const providers = providersFor(deps.config);
-  if (!providers.has(providerName)) return null;
-  const provider = providers.get(providerName);
-  const event = provider.parseWebhook(headers, rawBody);
-  if (!event) return null;
-  const eventId = `${provider.name}:${event.eventId}`;
-  // A cheap early answer for a repeated delivery; the insert below is what guarantees it.
-  if (deps.db.select({ id: paymentEvent.id }).from(paymentEvent).where(eq(paymentEvent.id, eventId)).get()) return { duplicate: true, order: null };
-  const order =
-    (event.merchantOrderId ? orderById(deps.db, event.merchantOrderId) : undefined) ??
-    (event.pgOrderId ? deps.db.select().from(purchaseOrder).where(eq(purchaseOrder.pgOrderId, event.pgOrderId)).get() : undefined) ??
-    null;
-  // Ours only if it is this provider's order; anything else is stored and left alone.
-  const mine = order && (!order.provider || order.provider === provider.name) ? order : null;
-  let status: ProviderStatus | null = null;
-  if (mine && mine.status !== 'REFUNDED') {
-    try {
-      status = await provider.status(mine.id, mine.pgOrderId ?? event.pgOrderId);
-    } catch (err) {
-      // Not stored: the provider delivers the event again later (it retries a non-2xx answer).
-      throw providerUnavailable(deps, err);
-    }
-  }
-  const result = deps.db.transaction((tx) => {
-    const stored = tx
-      .insert(paymentEvent)
-      .values({ id: eventId, provider: provider.name, orderId: order?.id ?? null, type: event.type, payload: event.payload ?? null, receivedAt: now })
-      .onConflictDoNothing()
-      .returning({ id: paymentEvent.id })
-      .get();
-    if (!stored) return { duplicate: true, applied: null };
-    const applied = mine && status ? applyIn(tx, deps, mine.id, status, { via: 'webhook', actor: null, eventId }, now) : null;
-    return { duplicate: false, applied };
-  });
-  announce(deps, result.applied);
-  return { duplicate: result.duplicate, order: result.applied?.order ?? order };
 }
 
 /**

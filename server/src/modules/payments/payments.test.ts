@@ -5,6 +5,7 @@ import { activityLog, entitlement, ledgerEntry, payment, paymentEvent, purchaseO
 import { type Harness, startHarness } from '../../test/harness';
 import { type SandboxControl, sandboxControl } from './providers/sandbox-phonepe';
 import { reconcilePending } from './reconcile';
+import { webhookInbox } from './webhook-inbox';
 import { TRUST_NAME } from './payments.service';
 
 /*
@@ -33,6 +34,8 @@ afterAll(async () => {
 });
 
 const MONTHLY_PAISE = 15_000;
+/** The webhook inbox has applied every stored event (webhook-inbox.ts: the answer comes first). */
+const settled = () => webhookInbox(h.deps).drain();
 const db = () => h.deps.db;
 const orderOf = (id: string) => db().select().from(purchaseOrder).where(eq(purchaseOrder.id, id)).get();
 const grants = (orderId: string) => db().select().from(entitlement).where(eq(entitlement.orderId, orderId)).all();
@@ -111,6 +114,7 @@ describe('buying a plan through the sandbox', () => {
     // The webhook comes after the redirect: stored, verified, and nothing changes.
     if (!webhook) throw new Error('no webhook');
     const late = await sb.deliver(webhook);
+    await settled();
     expect(late.status).toBe(200);
     expect(db().select().from(paymentEvent).where(eq(paymentEvent.orderId, order.id)).all()).toHaveLength(1);
     expect(orderOf(order.id)?.receiptNo).toBe(paid?.receiptNo);
@@ -151,6 +155,7 @@ describe('buying a plan through the sandbox', () => {
   test('webhook before the redirect: the order is PAID before the confirmation page asks', async () => {
     const order = await pendingOrder();
     const [d] = await sb.complete(order.id, 'PAY');
+    await settled();
     expect(d?.result?.status).toBe(200);
     expect(orderOf(order.id)?.status).toBe('PAID');
     expect(grants(order.id)).toHaveLength(1);
@@ -162,8 +167,10 @@ describe('buying a plan through the sandbox', () => {
   test('receipt numbers are sequential', async () => {
     const a = await pendingOrder();
     await sb.complete(a.id, 'PAY');
+    await settled();
     const b = await pendingOrder();
     await sb.complete(b.id, 'PAY');
+    await settled();
     expect((orderOf(b.id)?.receiptNo ?? 0) - (orderOf(a.id)?.receiptNo ?? 0)).toBe(1);
   });
 
@@ -184,6 +191,7 @@ describe('buying a plan through the sandbox', () => {
     // The retry is payable like any order.
     expect((await initiate(retry.body.id)).status).toBe(200);
     await sb.complete(retry.body.id, 'PAY');
+    await settled();
     expect(orderOf(retry.body.id)?.status).toBe('PAID');
     expect(orderOf(order.id)?.status).toBe('FAILED');
   });
@@ -191,6 +199,7 @@ describe('buying a plan through the sandbox', () => {
   test('user cancel: FAILED with no payment, nothing granted', async () => {
     const order = await pendingOrder();
     await sb.complete(order.id, 'CANCEL');
+    await settled();
     expect(orderOf(order.id)?.status).toBe('FAILED');
     const r = await check(order.id);
     expect(r.body).toMatchObject({ success: false, msg: 'Payment failed', data: { status: 'FAILED' } });
@@ -252,6 +261,7 @@ describe('buying a plan through the sandbox', () => {
     expect(orderOf(r.body.id)).toMatchObject({ kind: 'DONATION', reference: 'campaign-7', planId: null, amount: 5150 });
     expect((await initiate(r.body.id)).status).toBe(200);
     await sb.complete(r.body.id, 'PAY');
+    await settled();
     expect(orderOf(r.body.id)?.status).toBe('PAID');
     expect(grants(r.body.id)).toEqual([]);
     expect(ledgerOf(r.body.id).map((l) => l.amount)).toEqual([5150]);
@@ -264,6 +274,7 @@ describe('concurrency', () => {
     const [d] = await sb.complete(order.id, 'PAY', { deliverWebhook: false });
     if (!d) throw new Error('no webhook');
     const answers = await Promise.all([sb.deliver(d), sb.deliver(d), sb.deliver(d)]);
+    await settled();
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
     expect(orderOf(order.id)?.status).toBe('PAID');
     expect(grants(order.id)).toHaveLength(1);
@@ -289,6 +300,7 @@ describe('concurrency', () => {
   test('a double capture: paid once, the second capture recorded and flagged REFUND_DUE', async () => {
     const order = await pendingOrder();
     const deliveries = await sb.complete(order.id, 'PAY', { captures: 2 });
+    await settled();
     expect(deliveries.map((d) => d.result?.status)).toEqual([200, 200]);
     expect(orderOf(order.id)?.status).toBe('PAID');
     expect(grants(order.id)).toHaveLength(1);
@@ -332,6 +344,7 @@ describe('webhooks are verified', () => {
     expect(grants(order.id)).toEqual([]);
     // The genuine delivery still works afterwards.
     expect((await sb.deliver(d)).status).toBe(200);
+    await settled();
     expect(orderOf(order.id)?.status).toBe('PAID');
   });
 
@@ -368,6 +381,7 @@ describe('expiry and reconciliation', () => {
     expect(orderOf(retry.body.id)?.retryOf).toBe(never.id);
     // The buyer paid at the provider after all: money taken is honoured.
     await sb.complete(order.id, 'PAY');
+    await settled();
     expect(orderOf(order.id)?.status).toBe('PAID');
     expect(grants(order.id)).toHaveLength(1);
     expect(transitions(order.id)).toEqual(['PENDING', 'EXPIRED', 'PAID']);
@@ -449,6 +463,7 @@ describe('reports read the real payments', () => {
   test('transactions and earnings answer rupees from paise', async () => {
     const order = await pendingOrder();
     await sb.complete(order.id, 'PAY');
+    await settled();
     const now = Date.now();
     const range = `startDate=${now - 86_400_000}&endDate=${now + 60_000}`;
     const txns = await h.request('GET', `/report/transactions?${range}&q=${paymentsOf(order.id)[0]?.transactionId ?? ''}`, { token: admin });

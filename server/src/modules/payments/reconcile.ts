@@ -3,6 +3,7 @@ import type { Deps } from '../../context';
 import { purchaseOrder } from '../../db/schema';
 import { OPEN_STATUSES } from './payments.machine';
 import { refresh } from './payments.service';
+import { webhookInbox } from './webhook-inbox';
 
 /** An order younger than this is left to the buyer's redirect and the webhook. */
 export const RECONCILE_AFTER_MS = 60_000;
@@ -37,10 +38,17 @@ export async function reconcilePending(deps: Deps, now = Date.now()): Promise<{ 
   return { checked: due.length, changed, failed };
 }
 
-/** Runs reconcilePending every `intervalMs` (one run at a time); returns the stop function. */
+/**
+ * Runs reconcilePending every `intervalMs` (one run at a time), and keeps the webhook inbox's
+ * worker going (webhook-inbox.ts); returns the stop function.
+ */
 export function startReconciler(deps: Deps, intervalMs = 60_000): () => void {
   let running = false;
+  // Events stored before a restart (or a crash) are taken up at once.
+  const inbox = webhookInbox(deps);
+  inbox.kick();
   const timer = setInterval(() => {
+    inbox.kick();
     if (running) return;
     running = true;
     reconcilePending(deps)
@@ -50,5 +58,8 @@ export function startReconciler(deps: Deps, intervalMs = 60_000): () => void {
       });
   }, intervalMs);
   timer.unref();
-  return () => clearInterval(timer);
+  return () => {
+    clearInterval(timer);
+    inbox.stop();
+  };
 }
