@@ -233,6 +233,44 @@ export const questionSearch = sqliteTable('question_search', {
   body: text('body').notNull(),
 });
 
+/**
+ * A file of questions imported (issue 19 §3): CSV, Moodle GIFT or Aiken. Kept so that the same
+ * file (or the same rows) imported again is recognised and can be skipped.
+ */
+export const questionImport = sqliteTable(
+  'question_import',
+  {
+    id: id(),
+    fileName: text('file_name').notNull(),
+    /** SHA-256 (hex) of the file's bytes. */
+    fileHash: text('file_hash').notNull(),
+    /** csv, gift or aiken. */
+    format: text('format').notNull(),
+    personId: text('person_id').references(() => person.id, { onDelete: 'set null' }),
+    /** Rows in the file, and questions stored from it. */
+    rows: integer('rows').notNull(),
+    stored: integer('stored').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('question_import_hash_idx').on(t.fileHash)],
+);
+
+/** One imported row: the hash of its normalised content and the question it became. */
+export const questionImportRow = sqliteTable(
+  'question_import_row',
+  {
+    /** SHA-256 (hex) of the row's normalised question (type, texts, options, answers). */
+    hash: text('hash').primaryKey(),
+    questionId: text('question_id')
+      .notNull()
+      .references(() => question.id, { onDelete: 'cascade' }),
+    importId: text('import_id')
+      .notNull()
+      .references(() => questionImport.id, { onDelete: 'cascade' }),
+  },
+  (t) => [index('question_import_row_q_idx').on(t.questionId)],
+);
+
 /** Which tags (groups c, s, t, e) a question carries: the list filters read this, not the JSON. */
 export const questionTag = sqliteTable(
   'question_tag',
