@@ -1,4 +1,4 @@
-import type { CollectionName } from '../../../sync-protocol/src/sync/envelopes';
+import type { AnyCollectionName as CollectionName } from '../../../sync-protocol/src/sync/envelopes';
 
 /**
  * Tells connected devices which replicated collections changed (GET /api/sync/v1/stream).

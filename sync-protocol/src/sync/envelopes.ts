@@ -1,12 +1,22 @@
 import { z } from 'zod';
 
-/** The replicated collections, named as the spec's local stores (spec §3). */
+/** The replicated collections every signed-in person's device holds, named as the spec's local stores (spec §3). */
 export const COLLECTIONS = ['tag', 'question_set', 'qs_detail', 'test_summary', 'exam_result', 'entitlement'] as const;
 export type CollectionName = (typeof COLLECTIONS)[number];
-export const collectionSchema = z.enum(COLLECTIONS);
 
-/** Only attempts travel from devices to the server; everything else is pull only. */
-export const PUSHABLE: readonly CollectionName[] = ['test_summary'];
+/**
+ * Collections only question editors replicate (issue 19 §5): the question bank, for authoring
+ * offline. The server refuses their pull and push to anyone without the QUESTION_EDITOR
+ * permission; a learner's device never opens them.
+ */
+export const EDITOR_COLLECTIONS = ['ed_question'] as const;
+export type EditorCollectionName = (typeof EDITOR_COLLECTIONS)[number];
+export type AnyCollectionName = CollectionName | EditorCollectionName;
+export const collectionSchema = z.enum([...COLLECTIONS, ...EDITOR_COLLECTIONS]);
+export const isEditorCollection = (name: AnyCollectionName): name is EditorCollectionName => (EDITOR_COLLECTIONS as readonly string[]).includes(name);
+
+/** Attempts travel from devices to the server, and editors' questions; everything else is pull only. */
+export const PUSHABLE: readonly AnyCollectionName[] = ['test_summary', 'ed_question'];
 
 /**
  * A checkpoint is a value of the server's one revision counter (ARCHITECTURE decision 2), never
@@ -43,7 +53,7 @@ export function pushRowsSchema<S extends z.ZodType>(doc: S) {
 /** Events of GET /api/sync/v1/stream (server-sent events, `data` is JSON). */
 export type StreamEvent =
   /** These collections changed: pull them. */
-  | { type: 'CHANGE'; collections: CollectionName[] }
+  | { type: 'CHANGE'; collections: AnyCollectionName[] }
   /** Sent on every (re)connect: the client may have missed changes, pull everything. */
   | { type: 'RESYNC' };
 

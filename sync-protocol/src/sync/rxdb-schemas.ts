@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { CollectionName } from './envelopes';
+import type { AnyCollectionName, CollectionName, EditorCollectionName } from './envelopes';
+import { edQuestionDocSchema } from './ed-question';
 import { entitlementDocSchema } from './entitlement';
 import { examResultDocSchema } from './exam-result';
 import { qsDetailDocSchema } from './qs-detail';
@@ -17,8 +18,13 @@ export const DOC_SCHEMAS = {
   entitlement: entitlementDocSchema,
 } as const satisfies Record<CollectionName, z.ZodObject>;
 
+/** The zod schema of each editor collection's documents (envelopes EDITOR_COLLECTIONS). */
+export const EDITOR_DOC_SCHEMAS = {
+  ed_question: edQuestionDocSchema,
+} as const satisfies Record<EditorCollectionName, z.ZodObject>;
+
 /** Local indexes a device queries by. */
-const INDEXES: Partial<Record<CollectionName, string[]>> = {
+const INDEXES: Partial<Record<AnyCollectionName, string[]>> = {
   test_summary: ['qsid'],
   exam_result: ['attemptId'],
 };
@@ -30,7 +36,7 @@ const INDEXES: Partial<Record<CollectionName, string[]>> = {
  * - question_set 2: `free`, a set that uses no plan allowance (issue 18 §4).
  * - exam_result 1: `practice`, a result that is not the learner's first at its set (issue 16 §2).
  */
-export const SCHEMA_VERSIONS: Record<CollectionName, number> = { tag: 0, question_set: 2, qs_detail: 1, test_summary: 0, exam_result: 1, entitlement: 0 };
+export const SCHEMA_VERSIONS: Record<AnyCollectionName, number> = { tag: 0, question_set: 2, qs_detail: 1, test_summary: 0, exam_result: 1, entitlement: 0, ed_question: 0 };
 
 type Migration = (doc: Record<string, unknown>) => Record<string, unknown>;
 /**
@@ -39,13 +45,14 @@ type Migration = (doc: Record<string, unknown>) => Record<string, unknown>;
  * sends the set again. Results stored before `practice` existed get false until the server sends
  * them again (it re-sends every practice result once: results.service's replicatePracticeFlags).
  */
-export const MIGRATIONS: Record<CollectionName, Record<number, Migration>> = {
+export const MIGRATIONS: Record<AnyCollectionName, Record<number, Migration>> = {
   tag: {},
   question_set: { 1: (doc) => ({ ...doc, v: 0 }), 2: (doc) => ({ ...doc, free: false }) },
   qs_detail: { 1: (doc) => ({ ...doc, v: 0 }) },
   test_summary: {},
   exam_result: { 1: (doc) => ({ ...doc, practice: false }) },
   entitlement: {},
+  ed_question: {},
 };
 
 /**
@@ -54,8 +61,9 @@ export const MIGRATIONS: Record<CollectionName, Record<number, Migration>> = {
  * the primary key `id` is bounded as RxDB requires. Bump its version in SCHEMA_VERSIONS (with a
  * migration in MIGRATIONS) whenever a document schema changes.
  */
-export function rxSchemaOf(name: CollectionName) {
-  const doc = (DOC_SCHEMAS[name] as z.ZodObject).omit({ _deleted: true });
+export function rxSchemaOf(name: AnyCollectionName) {
+  const zod = name === 'ed_question' ? EDITOR_DOC_SCHEMAS[name] : DOC_SCHEMAS[name];
+  const doc = (zod as z.ZodObject).omit({ _deleted: true });
   const json = z.toJSONSchema(doc, { io: 'output', unrepresentable: 'throw' }) as {
     properties: Record<string, Record<string, unknown>>;
     required?: string[];

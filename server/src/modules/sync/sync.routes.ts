@@ -3,11 +3,13 @@ import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
 import { AppError, forbidden } from '../../lib/errors';
 import { MSG } from '../../../../sync-protocol/src/messages';
-import { collectionSchema, PROTOCOL_HEADER, PROTOCOL_VERSION, PUSHABLE, pullQuerySchema, pushRowsSchema, type StreamEvent } from '../../../../sync-protocol/src/sync/envelopes';
+import { edQuestionDocSchema } from '../../../../sync-protocol/src/sync/ed-question';
+import { collectionSchema, isEditorCollection, PROTOCOL_HEADER, PROTOCOL_VERSION, PUSHABLE, pullQuerySchema, pushRowsSchema, type StreamEvent } from '../../../../sync-protocol/src/sync/envelopes';
 import { testSummaryDocSchema } from '../../../../sync-protocol/src/sync/test-summary';
 import type { AppEnv, Deps } from '../../context';
 import { parseJson, parseQuery, parseWith } from '../../lib/http';
 import { principalOf, route } from '../../lib/route';
+import { EDITOR_PERMISSION, pullEditor, pushEdQuestions } from './editor-sync';
 import * as sync from './sync.service';
 
 const MAJOR = PROTOCOL_VERSION.split('.')[0];
@@ -26,6 +28,8 @@ function checkProtocol(c: Context<AppEnv>) {
  * Invalid input falls back to the runtime parser, so errors and messages are the same.
  */
 const pushSchema = z.compile(pushRowsSchema(testSummaryDocSchema));
+/** The push body of the editors' question bank (issue 19 §5). */
+const edPushSchema = pushRowsSchema(edQuestionDocSchema);
 
 /** Keep-alive comments keep proxies and mobile networks from closing an idle stream. */
 export const KEEP_ALIVE_MS = 15_000;
@@ -112,6 +116,7 @@ export function syncRoutes(app: Hono<AppEnv>, deps: Deps) {
     checkProtocol(c);
     const collection = parseWith(collectionSchema, c.req.param('collection'));
     const { rev, limit } = parseQuery(c, pullQuerySchema);
+    if (isEditorCollection(collection)) return c.json(pullEditor(deps, principalOf(c), collection, rev, limit));
     return c.json(sync.pull(deps, principalOf(c), collection, rev, limit));
   });
 
@@ -121,6 +126,12 @@ export function syncRoutes(app: Hono<AppEnv>, deps: Deps) {
     if (!PUSHABLE.includes(collection)) throw forbidden(MSG.permissionDenied);
     // Overload is refused before the app sees the request (lib/overload.ts), not here: by the time
     // a handler runs, the queue in front of it has already formed.
+    if (collection === 'ed_question') {
+      // Editors only, before the body is read (editor-sync.ts).
+      const me = principalOf(c);
+      if (!me.permissions.has(EDITOR_PERMISSION)) throw forbidden(MSG.permissionDenied);
+      return c.json(pushEdQuestions(deps, me, await parseJson(c, edPushSchema)));
+    }
     const rows = await parseJson(c, pushSchema);
     return c.json(await sync.pushTestSummaries(deps, principalOf(c), rows));
   });

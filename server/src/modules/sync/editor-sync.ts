@@ -1,0 +1,107 @@
+import { asc, eq, gt } from 'drizzle-orm';
+import type { EdPushAnswer, EdQuestionDoc } from '../../../../sync-protocol/src/sync/ed-question';
+import type { EditorCollectionName, PullResponse } from '../../../../sync-protocol/src/sync/envelopes';
+import { MSG } from '../../../../sync-protocol/src/messages';
+import type { Deps, Principal } from '../../context';
+import { question } from '../../db/schema';
+import { AppError, forbidden } from '../../lib/errors';
+import { writeFromDevice } from '../questions/questions.service';
+
+/*
+ * The editors' collections of the replication protocol (issue 19 §5; sync-protocol
+ * EDITOR_COLLECTIONS): the question bank on an editor's device, pulled by checkpoint like every
+ * collection and pushed with RxDB's assumed master state. Only people holding the
+ * QUESTION_EDITOR permission may pull or push them: they carry every question's correct answer.
+ */
+
+/** The permission the editors' collections need (the question bank's own, spec §6). */
+export const EDITOR_PERMISSION = 'QUESTION_EDITOR';
+
+function mustEdit(me: Principal) {
+  if (!me.permissions.has(EDITOR_PERMISSION)) throw forbidden(MSG.permissionDenied);
+}
+
+type QuestionRow = typeof question.$inferSelect;
+
+/** A question as the `ed_question` collection holds it; a deleted one as a tombstone. */
+export function edQuestionDoc(r: QuestionRow): EdQuestionDoc {
+  return {
+    id: r.id,
+    q: r.q,
+    ops: r.ops,
+    c: r.c,
+    d: r.d as EdQuestionDoc['d'],
+    ca: r.ca,
+    qt: r.qt as EdQuestionDoc['qt'],
+    s: r.s,
+    t: r.t,
+    e: r.e,
+    st: r.st as EdQuestionDoc['st'],
+    reason: r.reason,
+    trans: r.trans as EdQuestionDoc['trans'],
+    version: r.version,
+    updatedAt: r.updatedAt,
+    _deleted: r.deleted,
+  };
+}
+
+/** GET /api/sync/v1/ed_question/pull: every question changed after the checkpoint (deleted ones as tombstones). */
+export function pullEditor(deps: Deps, me: Principal, collection: EditorCollectionName, rev: number, limit: number): PullResponse<EdQuestionDoc> {
+  mustEdit(me);
+  switch (collection) {
+    case 'ed_question': {
+      const rows = deps.db.select().from(question).where(gt(question.rev, rev)).orderBy(asc(question.rev)).limit(limit).all();
+      return { documents: rows.map(edQuestionDoc), checkpoint: { rev: rows.at(-1)?.rev ?? rev } };
+    }
+  }
+}
+
+type Row = { newDocumentState: EdQuestionDoc; assumedMasterState?: EdQuestionDoc | null | undefined };
+
+/**
+ * Whether the device's assumed master state is the server's document: the same version (the
+ * server's own number, +1 on every write) and the same deletion. A device that never saw the
+ * question (assumed null) conflicts with any question that exists.
+ */
+function assumedIsMaster(assumed: EdQuestionDoc | null | undefined, master: QuestionRow | undefined): boolean {
+  if (!master) return true;
+  if (!assumed) return false;
+  return assumed.version === master.version && assumed._deleted === master.deleted;
+}
+
+/**
+ * POST /api/sync/v1/ed_question/push: each row in its own transaction, so that one refused row
+ * does not hold back the others. A row whose assumed master state is not the server's is a
+ * conflict: nothing is written, and the server's document is answered for the editor to choose
+ * or merge (never overwritten silently). A row the rules refuse is answered in `refused` with its
+ * message. Everything else is stored as the API would store it (versions, index, activity log).
+ */
+export function pushEdQuestions(deps: Deps, me: Principal, rows: Row[]): EdPushAnswer<EdQuestionDoc> {
+  mustEdit(me);
+  const answer: EdPushAnswer<EdQuestionDoc> = { conflicts: [], refused: [] };
+  let bumped = 0;
+  let changed = false;
+  for (const { newDocumentState: doc, assumedMasterState } of rows) {
+    try {
+      const result = deps.db.transaction((tx) => {
+        const master = tx.select().from(question).where(eq(question.id, doc.id)).get();
+        if (!assumedIsMaster(assumedMasterState, master)) return { conflict: master! };
+        // A delete of a question the server does not have (made and deleted offline) is nothing.
+        if (!master && doc._deleted) return null;
+        return writeFromDevice(tx, me, master, { ...doc, s: doc.s ?? null });
+      });
+      if (result && 'conflict' in result) {
+        answer.conflicts.push(edQuestionDoc(result.conflict));
+      } else if (result) {
+        changed = true;
+        bumped += result.bumped;
+      }
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      answer.refused.push({ id: doc.id, msg: err.message });
+    }
+  }
+  if (changed) deps.events.emit({ collections: ['ed_question'] });
+  if (bumped > 0) deps.events.emit({ collections: ['question_set', 'qs_detail'] });
+  return answer;
+}
