@@ -203,7 +203,7 @@ function keepApproved(tx: Conn, id: string) {
  * search index, the version row, the revisions of the sets holding it and the activity entry,
  * all in the caller's transaction. A reason is kept only with REJECTED.
  */
-function write(tx: Conn, actor: Principal, before: QuestionRow | undefined, v: QuestionVersionData, action: VersionAction, restoredFrom?: number) {
+function write(tx: Conn, actor: Principal, before: QuestionRow | undefined, v: QuestionVersionData, action: VersionAction, restoredFrom?: number, newId?: string) {
   const from = (before?.st ?? 'PENDING') as QuestionStatus;
   if (!canMoveStatus(from, v.st)) throw badRequest(MSG.statusNotAllowed);
   if (before && from === 'APPROVED' && v.st !== 'APPROVED') keepApproved(tx, before.id);
@@ -235,7 +235,7 @@ function write(tx: Conn, actor: Principal, before: QuestionRow | undefined, v: Q
         .get()
     : tx
         .insert(question)
-        .values({ ...fields, id: randomUUID(), version: 1, createdBy: actor.id })
+        .values({ ...fields, id: newId ?? randomUUID(), version: 1, createdBy: actor.id })
         .returning()
         .get();
   indexQuestion(tx, row, { action, actor, ...(restoredFrom !== undefined && { restoredFrom }) });
@@ -317,4 +317,61 @@ export function remove(deps: Deps, actor: Principal, id: string) {
     logActivity(tx, { actor, action: 'DELETE', entity: 'question', entityId: id, oldValue: questionView(before) });
   });
   return { success: true as const, msg: MSG.questionDeleted };
+}
+
+/**
+ * A question pushed from an editor's device (the `ed_question` collection, issue 19 §5), in the
+ * caller's transaction, under the rules of the API: a new one (no row with its id) is created with
+ * the device's id, a live one updated as a new version, `_deleted` deletes it (refused while a set
+ * holds it). The caller has already checked the assumed master state. Throws AppError when a rule
+ * refuses it (nothing written). Returns the stored row and how many sets it bumped.
+ */
+export function writeFromDevice(tx: Conn, actor: Principal, before: QuestionRow | undefined, doc: QuestionVersionData & { id: string; _deleted: boolean }) {
+  if (doc._deleted) {
+    if (!before || before.deleted) return { row: before, bumped: 0 };
+    const sets = setsHolding(tx, [before.id]);
+    if (sets.length > 0) throw new DetailedError('CONFLICT', `${MSG.questionInUse} ${sets.map((s) => s.l).join(', ')}`, { sets: sets.map((s) => ({ id: s.id, l: s.l })) });
+    const row = tx.update(question).set({ deleted: true, updatedBy: actor.id, updatedAt: Date.now(), rev: nextRev(tx) }).where(eq(question.id, before.id)).returning().get();
+    unindexQuestion(tx, before.id);
+    logActivity(tx, { actor, action: 'DELETE', entity: 'question', entityId: before.id, oldValue: questionView(before) });
+    return { row, bumped: 0 };
+  }
+  const { id, _deleted, version: _version, updatedAt: _updatedAt, ...content } = doc as typeof doc & { version?: number; updatedAt?: number };
+  const v = clean(parseWith(questionInputSchema, content));
+  if (before?.deleted) throw notFound(MSG.questionNotFound);
+  return write(tx, actor, before, v, before ? 'UPDATE' : 'CREATE', undefined, before ? undefined : id);
+}
+
+/**
+ * Issue 19 §1: machine translations (generateInDiffLang) saved as drafts into `lang`, each
+ * question as a new version under the rules of an update, all in one transaction. A question
+ * deleted, or whose English changed, since it was sent for translation is not saved (`outdated`):
+ * its translation would be of words it no longer has.
+ */
+export function saveMachineTranslations(
+  deps: Deps,
+  actor: Principal,
+  lang: string,
+  items: { id: string; english: string; tr: { q: string; ops: Record<string, string>; ca: string[] } }[],
+) {
+  const saved: string[] = [];
+  const outdated: string[] = [];
+  let bumped = 0;
+  deps.db.transaction((tx) => {
+    for (const item of items) {
+      const before = tx.select().from(question).where(eq(question.id, item.id)).get();
+      if (!before || before.deleted || englishSourceHash(before) !== item.english) {
+        outdated.push(item.id);
+        continue;
+      }
+      const data = versionData(before);
+      const v = clean({ ...data, trans: { ...data.trans, [lang]: item.tr } });
+      // The fingerprint of the English as written now (sanitised again), so that it is a draft of this English.
+      v.trans[lang] = { ...v.trans[lang]!, src: englishSourceHash(v), mt: true };
+      bumped += write(tx, actor, before, v, 'UPDATE').bumped;
+      saved.push(item.id);
+    }
+  });
+  announce(deps, bumped);
+  return { saved, outdated };
 }
