@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PERMISSIONS } from '../../sync-protocol/src/permission';
+import { EDITOR_COLLECTIONS } from '../../sync-protocol/src/sync/envelopes';
+import { PROTOCOL_VERSION } from '../../sync-protocol/src/version';
 import { ACCESS, type Access, type RouteKey } from './access';
 import { type Harness, startHarness } from './test/harness';
 
@@ -166,4 +168,28 @@ describe('a learner reads only their own record', () => {
     expect(r.status).toBe(403);
     expect(r.body.msg).toBe('Permission denied');
   });
+});
+
+/**
+ * The sync routes are one table entry each ('login'); which collection may be replicated is
+ * decided per collection (issue 19 §5): the editors' collections need QUESTION_EDITOR.
+ */
+describe.each(EDITOR_COLLECTIONS)('sync collection %s (editors only)', (collection) => {
+  const V = { 'x-sync-protocol': PROTOCOL_VERSION };
+  for (const who of CALLERS) {
+    test(`${who}`, async () => {
+      const token = tokens[who as Exclude<Caller, 'anonymous'>];
+      const pull = await h.request('GET', `/sync/v1/${collection}/pull?rev=0&limit=1`, { ...(token ? { token } : {}), headers: V });
+      const push = await h.request('POST', `/sync/v1/${collection}/push`, { ...(token ? { token } : {}), headers: V, body: [] });
+      const expected = who === 'anonymous' ? 401 : holdsAll(who, ['QUESTION_EDITOR']) ? null : 403;
+      if (expected) {
+        expect(pull.status).toBe(expected);
+        expect(push.status).toBe(expected);
+      } else {
+        expect(pull.status).toBe(200);
+        // An empty push is malformed (at least one row), not refused.
+        expect(push.status).toBe(400);
+      }
+    });
+  }
 });
