@@ -119,6 +119,10 @@ export const ACCESS = {
   'POST /question': ['QUESTION_EDITOR'],
   'PATCH /question': ['QUESTION_EDITOR'],
   'DELETE /question/:id': ['QUESTION_EDITOR'],
+  // Issue 19 §1: machine translation, for editors only (it writes, and a real endpoint costs money).
+  'GET /question/generateInDiffLang': ['QUESTION_EDITOR'],
+  'POST /ai/translateQuestionInHtml': ['QUESTION_EDITOR'],
+  'GET /ai/translator': ['QUESTION_EDITOR'],
 
   // Results: a signed-in learner submits and reads only their own (spec §6: exam result needs a
   // login); an editor evaluates subjective answers. The participants count is polled in a test.

@@ -30,6 +30,7 @@ import { productRoutes } from './modules/products/products.routes';
 import { reportRoutes } from './modules/reports/reports.routes';
 import { syncRoutes } from './modules/sync/sync.routes';
 import { tagRoutes } from './modules/tags/tags.routes';
+import { translateRoutes } from './modules/translate/translate.routes';
 import { sandboxPhonePeRoutes } from './modules/payments/providers/sandbox-phonepe';
 
 /** Largest JSON body the API takes (questions carry rich text; nothing legitimate is bigger). */
@@ -148,6 +149,8 @@ export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
   paymentRoutes(api, deps);
   // Results first: /question/getExamResult and the like before questionRoutes' /question/:id.
   resultRoutes(api, deps);
+  // Issue 19 §1: /question/generateInDiffLang before questionRoutes' /question/:id.
+  translateRoutes(api, deps);
   questionRoutes(api, deps);
   mediaRoutes(api, deps);
   syncRoutes(api, deps);

@@ -54,6 +54,19 @@ const envSchema = z.object({
   RAZORPAY_KEY_ID: z.string().min(1).optional(),
   RAZORPAY_KEY_SECRET: z.string().min(1).optional(),
   RAZORPAY_WEBHOOK_SECRET: z.string().min(1).optional(),
+  /**
+   * Machine translation (issue 19 §1, ARCHITECTURE decision 9): an OpenAI-compatible
+   * chat-completions endpoint, its base (`https://api.openai.com/v1`) or the full
+   * `…/chat/completions` address. Unset outside production: the local demo translator
+   * (modules/translate/local-translator.ts); unset in production: Generate is off.
+   */
+  TRANSLATE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** The model named in each request; required with TRANSLATE_URL. */
+  TRANSLATE_MODEL: z.string().min(1).max(200).optional(),
+  /** Sent as `Authorization: Bearer …` when set (a self-hosted server may need none). */
+  TRANSLATE_API_KEY: z.string().min(1).optional(),
+  /** How long one batch may take before the translation is given up (ms). */
+  TRANSLATE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
 });
 
 const PHONEPE_KEYS = ['PHONEPE_CLIENT_ID', 'PHONEPE_CLIENT_SECRET', 'PHONEPE_CLIENT_VERSION', 'PHONEPE_WEBHOOK_USER', 'PHONEPE_WEBHOOK_PASSWORD'] as const;
@@ -73,6 +86,9 @@ const resolvedEnvSchema = envSchema.transform((e, ctx) => {
   const needed = provider === 'phonepe' ? PHONEPE_KEYS : provider === 'razorpay' ? RAZORPAY_KEYS : [];
   for (const key of needed) {
     if (!e[key]) ctx.addIssue({ code: 'custom', path: [key], message: `${key} is required when PAYMENT_PROVIDER=${provider}` });
+  }
+  if (e.TRANSLATE_URL && !e.TRANSLATE_MODEL) {
+    ctx.addIssue({ code: 'custom', path: ['TRANSLATE_MODEL'], message: 'TRANSLATE_MODEL is required when TRANSLATE_URL is set' });
   }
   return { ...e, PAYMENT_PROVIDER: provider, PHONEPE_ENV: e.PHONEPE_ENV ?? (production ? 'production' : 'sandbox') };
 });

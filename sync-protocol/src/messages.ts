@@ -178,4 +178,14 @@ export const MSG = {
   receiptNotFound: 'Receipt not found',
   providerUnavailable: 'The payment provider could not be reached. Please try again.',
   paidOrderFinal: 'A paid order cannot go back',
+  // Issue 19 §1: machine translation (spec §5 Translation, §8 Questions and sets).
+  translateNotEnglish: 'Selected language should not be english',
+  nothingToTranslate: 'Nothing to translate',
+  translatorOff: 'Translation is not configured on this server (TRANSLATE_URL). Write the translation by hand.',
+  translatorBusy: 'The translation service is busy (too many requests). Please try again in a minute.',
+  translatorTimeout: 'The translation service did not answer in time. Please try again.',
+  translatorFailed: 'The translation service could not be reached or gave an unusable answer. Please try again.',
+  translationPlaceholders: 'The translation changed formulas, images or formatting, so it was refused and nothing was saved.',
+  translationsSaved: 'Translations saved as drafts',
+  translationOutdated: 'The question changed while it was being translated. Generate again.',
 } as const;

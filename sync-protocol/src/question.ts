@@ -51,6 +51,19 @@ export const questionTransSchema = z.strictObject({
   q: richText,
   ops: z.record(optionKey, richText),
   ca: z.array(z.string().max(500)).max(20),
+  /**
+   * Issue 19 §2, set by the server: the fingerprint (translate.ts englishSourceHash) of the
+   * English this translation was made from or last reviewed against; when the English differs,
+   * the translation is stale.
+   */
+  src: z.string().max(32).optional(),
+  /** Set by the server: a machine translation (generateInDiffLang) no editor has saved yet. */
+  mt: z.boolean().optional(),
+  /**
+   * Sent by the editor, never stored: the editor saved this translation having it on screen, so
+   * it is reviewed against the English as saved now (no longer stale, no longer a draft).
+   */
+  reviewed: z.literal(true).optional(),
 });
 
 /**
@@ -163,6 +176,14 @@ const questionFilters = {
    * trigram index; shorter words match as substrings too).
    */
   search: z.string().trim().max(200).optional(),
+  /**
+   * Issue 19 §2: questions whose translation into a language is `missing`, `stale` (the English
+   * changed since) or a machine `draft`, as `missing:hi`; empty is no filter.
+   */
+  tr: z
+    .string()
+    .regex(/^((missing|stale|draft):[a-z]{2})?$/, { error: 'Invalid translation filter' })
+    .optional(),
 };
 
 /**

@@ -178,7 +178,7 @@ export const question = sqliteTable(
     t: json<string[]>('t').notNull(),
     e: json<string[]>('e').notNull(),
     st: text('st').notNull().default('PENDING'),
-    trans: json<Record<string, { q: string; ops: Record<string, string>; ca: string[] }>>('trans').notNull(),
+    trans: json<Record<string, { q: string; ops: Record<string, string>; ca: string[]; src?: string; mt?: boolean }>>('trans').notNull(),
     /** Why a reviewer rejected the question (status REJECTED); null otherwise. */
     reason: text('reason'),
     /** Version number: 1 when created, +1 with every save, status change or restore (question_version). */

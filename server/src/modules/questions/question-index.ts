@@ -5,6 +5,7 @@ import type { Conn, DB } from '../../db/client';
 import { question, questionSearch, questionTag } from '../../db/schema';
 import type { Actor } from '../../lib/activity';
 import { type VersionAction, writeVersion } from './question-history';
+import { translationRows, translationRowsMissing } from '../translate/translation-state';
 
 /*
  * What the question list filters and searches on (issue 17 §4): a question's tags, one row per
@@ -125,7 +126,8 @@ export function indexQuestion(tx: Conn, q: Indexed | QuestionRow, version?: Vers
     return;
   }
   tx.delete(questionTag).where(eq(questionTag.questionId, q.id)).run();
-  const tids = [...tagsOf(q), facet('qt', q.qt), facet('d', q.d), facet('st', q.st)];
+  // Issue 19 §2: tr:/trs:/trd:<lang> rows, a translation present, stale, a machine draft.
+  const tids = [...tagsOf(q), facet('qt', q.qt), facet('d', q.d), facet('st', q.st), ...translationRows(q)];
   tx.insert(questionTag)
     .values(tids.map((tid) => ({ tid, questionId: q.id })))
     .onConflictDoNothing()
@@ -154,6 +156,8 @@ const BACKFILL_BATCH = 1000;
  * question, so equal counts mean none is missing. Returns how many were indexed.
  */
 export function indexMissingQuestions(db: DB): number {
+  // A database from before issue 19 has no translation rows: every live question is indexed again.
+  if (translationRowsMissing(db)) db.delete(questionSearch).run();
   db.transaction((tx) => {
     const deleted = sql`(select ${question.id} from ${question} where ${question.deleted} = 1)`;
     tx.delete(questionTag).where(sql`${questionTag.questionId} in ${deleted}`).run();
@@ -257,7 +261,22 @@ function tagGroups(f: Filters): string[][] {
   if (f.qt?.length) groups.push(f.qt.map((v) => facet('qt', v)));
   if (f.d?.length) groups.push(f.d.map((v) => facet('d', v)));
   if (f.st?.length) groups.push(f.st.map((v) => facet('st', v)));
+  const tr = translationFilter(f);
+  if (tr && tr.state !== 'missing') groups.push([`${tr.state === 'stale' ? 'trs' : 'trd'}:${tr.lang}`]);
   return groups;
+}
+
+/** The translation filter (`missing:hi`, `stale:hi`, `draft:hi`; issue 19 §2), or null. */
+function translationFilter(f: Filters): { state: 'missing' | 'stale' | 'draft'; lang: string } | null {
+  const m = f.tr ? /^(missing|stale|draft):([a-z]{2})$/.exec(f.tr) : null;
+  return m ? { state: m[1] as 'missing' | 'stale' | 'draft', lang: m[2]! } : null;
+}
+
+/** A question without a translation into the language of a `missing:` filter. */
+function missingTranslation(id: SQL, f: Filters): SQL | null {
+  const tr = translationFilter(f);
+  if (tr?.state !== 'missing') return null;
+  return sql`${id} not in (select ${questionTag.questionId} from ${questionTag} where ${questionTag.tid} = ${`tr:${tr.lang}`})`;
 }
 
 /** The ids of live questions in every group: one covering-index range per group, intersected. */
@@ -279,6 +298,8 @@ export function listCondition(f: Filters): SQL {
   if (groups.length > 0) where.push(sql`${question.id} in (${inEveryGroup(groups)})`);
   const terms = searchTerms(f.search);
   if (terms) where.push(searchOn(sql`${question.id}`, terms));
+  const missing = missingTranslation(sql`${question.id}`, f);
+  if (missing) where.push(missing);
   return sql.join(where, sql` and `);
 }
 
@@ -296,9 +317,11 @@ export function countQuestions(db: Conn, f: Filters): number {
     const where: SQL[] = [];
     if (f.qids?.length) where.push(inArray(id, f.qids));
     if (terms) where.push(searchOn(id, terms));
+    const missing = missingTranslation(id, f);
+    if (missing) where.push(missing);
     return count(sql`select count(*) as n from (${inEveryGroup(groups)}) as c${where.length > 0 ? sql` where ${sql.join(where, sql` and `)}` : sql``}`);
   }
-  if (terms?.fts && terms.likes.length === 0 && !f.qids?.length) {
+  if (terms?.fts && terms.likes.length === 0 && !f.qids?.length && !missingTranslation(sql`1`, f)) {
     return count(sql`select count(*) as n from question_fts where question_fts match ${terms.fts}`);
   }
   return count(sql`select count(*) as n from ${question} where ${listCondition(f)}`);

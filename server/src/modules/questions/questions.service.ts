@@ -21,6 +21,8 @@ import { DetailedError } from './detailed-error';
 import { accessTo, isVisibleSet, type QuestionAccess, type Reader, releasedSetsHolding, setsHolding, withoutAnswers } from './question-access';
 import { versionData, versionOf, type VersionAction } from './question-history';
 import { countQuestions, indexQuestion, listCondition, unindexQuestion } from './question-index';
+import { settleTranslations } from '../translate/translation-state';
+import { englishSourceHash } from '../../../../sync-protocol/src/translate';
 
 type QuestionRow = typeof question.$inferSelect;
 type ParsedQuestion = ReturnType<typeof questionInputSchema.parse>;
@@ -79,7 +81,7 @@ function clean(input: ParsedQuestion): ParsedQuestion {
     q: sanitizeRichText(input.q),
     ops: sanitizeMap(input.ops),
     trans: Object.fromEntries(
-      Object.entries(input.trans).map(([lang, tr]) => [lang, { q: sanitizeRichText(tr.q), ops: sanitizeMap(tr.ops), ca: tr.ca }]),
+      Object.entries(input.trans).map(([lang, tr]) => [lang, { ...tr, q: sanitizeRichText(tr.q), ops: sanitizeMap(tr.ops) }]),
     ),
   };
   return parseWith(questionInputSchema, cleaned);
@@ -220,7 +222,8 @@ function write(tx: Conn, actor: Principal, before: QuestionRow | undefined, v: Q
     t: v.t,
     e: v.e,
     st: v.st,
-    trans: v.trans,
+    // Issue 19 §2: which translations are current, stale or machine drafts (translation-state.ts).
+    trans: settleTranslations(before, v),
     reason: v.st === 'REJECTED' ? (v.reason ?? null) : null,
     updatedBy: actor.id,
     updatedAt: Date.now(),

@@ -118,8 +118,12 @@ export function qsDetailDocs(db: Conn, rows: SetRow[], opts: DocOptions = {}): Q
         qt: q.qt as TestQuestion['qt'],
         d: q.d,
         ...(withAnswers && { ca: q.ca }),
+        // A machine translation no editor has saved yet (issue 19 §2) is not shown to learners:
+        // the test screen falls back to English for that language.
         trans: Object.fromEntries(
-          Object.entries(q.trans).map(([lang, tr]) => [lang, { q: tr.q, ops: tr.ops, ...(withAnswers && { ca: tr.ca }) }]),
+          Object.entries(q.trans)
+            .filter(([, tr]) => tr.mt !== true || opts.preview === true)
+            .map(([lang, tr]) => [lang, { q: tr.q, ops: tr.ops, ...(withAnswers && { ca: tr.ca }) }]),
         ),
       });
     }
