@@ -1,0 +1,248 @@
+import { createRxDatabase, type RxCollection, type RxConflictHandler, type RxDatabase, type RxStorage } from 'rxdb';
+import type { RxReplicationState } from 'rxdb/plugins/replication';
+import { replicateRxCollection } from 'rxdb/plugins/replication';
+import { BehaviorSubject, type Observable } from 'rxjs';
+import type { EdPushAnswer, EdQuestionDoc } from '../../../sync-protocol/src/sync/ed-question';
+import type { PullResponse } from '../../../sync-protocol/src/sync/envelopes';
+import { MIGRATIONS, rxSchemaOf } from '../../../sync-protocol/src/sync/rxdb-schemas';
+import { PROTOCOL_HEADER, PROTOCOL_VERSION } from '../../../sync-protocol/src/version';
+import { databaseNameOf } from './database';
+
+/*
+ * The editor's replica (issue 19 §5): the question bank in a database of its own on an editor's
+ * device (`pm-ed-…`, beside the person's learner replica), replicated with the server's
+ * `ed_question` collection by RxDB's protocol. A learner never opens it, and the server refuses
+ * it to anyone without QUESTION_EDITOR.
+ *
+ * Nothing an editor wrote is lost: a push the server answers with a conflict (another editor
+ * saved the question first) keeps BOTH versions — the device takes the server's as its copy and
+ * files its own under `conflicts` for the editor to choose or merge (`resolveConflict`); a push
+ * the server's rules refuse is kept on the device with the message under `refused`.
+ */
+
+export type EdQuestion = Omit<EdQuestionDoc, '_deleted'>;
+export type EditorCollections = { ed_question: RxCollection<EdQuestion> };
+export type EditorDatabase = RxDatabase<EditorCollections>;
+
+/** Both sides of a conflict: the editor's own version and the server's, as they were then. */
+export type QuestionConflict = { id: string; mine: EdQuestionDoc; theirs: EdQuestionDoc; at: number };
+/** A change the server's rules refused, with its message; the device still holds it. */
+export type RefusedChange = { id: string; msg: string; at: number };
+
+/** What the editor's device has not settled with the server yet. */
+export type EditorSyncState = {
+  /** Questions changed on this device and not yet confirmed by the server. */
+  pending: string[];
+  conflicts: QuestionConflict[];
+  refused: RefusedChange[];
+};
+
+const STATE_KEY = 'ed-sync-state';
+export type StoredState = { pending: string[]; conflicts: Record<string, QuestionConflict>; refused: Record<string, RefusedChange> };
+
+/** The editor replica's database name: the person's, with its own prefix. */
+export const editorDatabaseNameOf = (personId: string) => databaseNameOf(personId).replace(/^pm-/, 'pm-ed-');
+
+function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+/** Local-documents plugin must be added by the caller's RxDB setup (database.ts adds it). */
+export type EditorReplica = {
+  db: EditorDatabase;
+  /** What is not settled with the server (pending, conflicts, refused), as it changes. */
+  state$: Observable<EditorSyncState>;
+  state(): EditorSyncState;
+  /** Saves a question on the device (created when its id is new); the replication uploads it. */
+  save(doc: EdQuestion): Promise<void>;
+  /** Deletes a question on the device; uploaded as a deletion. */
+  remove(id: string): Promise<void>;
+  /**
+   * Settles a conflict: 'theirs' keeps the server's version; 'mine' or a merged document is
+   * saved on top of the server's version (and uploaded as an ordinary change).
+   */
+  resolveConflict(id: string, choice: 'mine' | 'theirs' | EdQuestion): Promise<void>;
+  /** Drops a refused change from the list (the device's copy stays until it is saved again). */
+  dismissRefused(id: string): Promise<void>;
+  close(): Promise<void>;
+  /** Changes the stored sync state (one writer at a time); the replication's push handler uses it. */
+  settle(fn: (s: StoredState) => void): Promise<void>;
+};
+
+export async function openEditorReplica(personId: string, opts: { storage: RxStorage<unknown, unknown>; multiInstance?: boolean; name?: string }): Promise<EditorReplica> {
+  const db = await createRxDatabase<EditorCollections>({
+    name: opts.name ?? editorDatabaseNameOf(personId),
+    storage: opts.storage,
+    multiInstance: opts.multiInstance ?? true,
+    eventReduce: true,
+    localDocuments: true,
+    closeDuplicates: true,
+  });
+  const subject = new BehaviorSubject<EditorSyncState>({ pending: [], conflicts: [], refused: [] });
+  // One writer of the state at a time (conflicts arrive from the replication while the editor saves).
+  let queue: Promise<unknown> = Promise.resolve();
+  const readState = async (): Promise<StoredState> => {
+    const d = await db.getLocal<StoredState>(STATE_KEY);
+    return d ? (d.toJSON().data as StoredState) : { pending: [], conflicts: {}, refused: {} };
+  };
+  const publish = (s: StoredState) => subject.next({ pending: [...s.pending], conflicts: Object.values(s.conflicts), refused: Object.values(s.refused) });
+  const update = (fn: (s: StoredState) => void) => {
+    const next = queue.then(async () => {
+      const s = await readState();
+      fn(s);
+      await db.upsertLocal(STATE_KEY, s);
+      publish(s);
+    });
+    queue = next.catch(() => undefined);
+    return next;
+  };
+
+  const conflictHandler: RxConflictHandler<EdQuestion> = {
+    isEqual: (a, b) => deepEqual(a, b),
+    resolve: async ({ newDocumentState: mine, realMasterState: theirs }) => {
+      // The server's version becomes the device's copy; the editor's own is kept beside it.
+      await update((s) => {
+        s.conflicts[mine.id] = { id: mine.id, mine: mine as EdQuestionDoc, theirs: theirs as EdQuestionDoc, at: Date.now() };
+        s.pending = s.pending.filter((id) => id !== mine.id);
+      });
+      return theirs;
+    },
+  };
+  await db.addCollections({
+    ed_question: { schema: rxSchemaOf('ed_question') as never, migrationStrategies: MIGRATIONS.ed_question as never, conflictHandler: conflictHandler as never },
+  });
+  publish(await readState());
+  // Another tab of this editor changed the state.
+  const localSub = db.getLocal$<StoredState>(STATE_KEY).subscribe((d) => {
+    if (d) publish(d.toJSON().data as StoredState);
+  });
+
+  const save = async (doc: EdQuestion) => {
+    await update((s) => {
+      if (!s.pending.includes(doc.id)) s.pending.push(doc.id);
+      delete s.refused[doc.id];
+    });
+    await db.ed_question.upsert(doc);
+  };
+
+  return {
+    db,
+    state$: subject.asObservable(),
+    state: () => subject.getValue(),
+    save,
+    async remove(id) {
+      const found = await db.ed_question.findOne(id).exec();
+      if (!found) return;
+      await update((s) => {
+        if (!s.pending.includes(id)) s.pending.push(id);
+      });
+      await found.remove();
+    },
+    async resolveConflict(id, choice) {
+      const c = (await readState()).conflicts[id];
+      if (!c) return;
+      if (choice !== 'theirs') {
+        const { _deleted: _d, ...mine } = c.mine;
+        const chosen = choice === 'mine' ? mine : choice;
+        // On top of the server's version: the upload's assumed master state is the server's.
+        await save({ ...chosen, id, version: c.theirs.version, updatedAt: Date.now() });
+      }
+      await update((st) => {
+        delete st.conflicts[id];
+      });
+    },
+    async dismissRefused(id) {
+      await update((s) => {
+        delete s.refused[id];
+      });
+    },
+    async close() {
+      localSub.unsubscribe();
+      await queue;
+      await db.close();
+    },
+    settle: update,
+  };
+}
+
+export type EditorReplicationOptions = {
+  baseUrl: string;
+  getToken: () => string | null;
+  fetch?: typeof fetch;
+  live?: boolean;
+  waitForLeadership?: boolean;
+  retryBaseMs?: number;
+  /** Pull this often while live (the learner replica's stream does not carry editor changes). */
+  pollMs?: number;
+};
+
+export type EditorReplication = {
+  state: RxReplicationState<EdQuestion, { rev: number }>;
+  reSync(): void;
+  awaitInSync(): Promise<void>;
+  stop(): Promise<void>;
+};
+
+/** Live replication of `ed_question` with /api/sync/v1/ed_question (pull by checkpoint, push with the assumed master state). */
+export function startEditorReplication(replica: EditorReplica, opts: EditorReplicationOptions): EditorReplication {
+  const doFetch = opts.fetch ?? globalThis.fetch.bind(globalThis);
+  const settle = replica.settle;
+  async function request<T>(path: string, init: RequestInit = {}): Promise<T> {
+    const token = opts.getToken();
+    if (!token) throw new Error('not signed in');
+    const res = await doFetch(`${opts.baseUrl}/api/sync/v1/ed_question/${path}`, {
+      ...init,
+      cache: 'no-store',
+      headers: { accept: 'application/json', authorization: `Bearer ${token}`, [PROTOCOL_HEADER]: PROTOCOL_VERSION, ...(init.headers as Record<string, string>) },
+    });
+    if (!res.ok) throw new Error(`sync ed_question/${path} answered ${res.status}`);
+    return (await res.json()) as T;
+  }
+  const state = replicateRxCollection<EdQuestion, { rev: number }>({
+    collection: replica.db.ed_question,
+    replicationIdentifier: `pm-sync-v${PROTOCOL_VERSION.split('.')[0]}-ed_question-${opts.baseUrl}`,
+    live: opts.live ?? true,
+    retryTime: opts.retryBaseMs ?? 2000,
+    waitForLeadership: opts.waitForLeadership ?? true,
+    autoStart: true,
+    pull: {
+      batchSize: 500,
+      handler: async (checkpoint, batchSize) => {
+        const body = await request<PullResponse<EdQuestionDoc>>(`pull?rev=${checkpoint?.rev ?? 0}&limit=${batchSize}`);
+        return { documents: body.documents as never[], checkpoint: body.checkpoint };
+      },
+    },
+    push: {
+      batchSize: 50,
+      handler: async (rows) => {
+        const answer = await request<EdPushAnswer<EdQuestionDoc>>('push', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rows) });
+        const conflicted = new Set(answer.conflicts.map((d) => d.id));
+        const refused = new Map(answer.refused.map((r) => [r.id, r.msg]));
+        await settle((s) => {
+          const sent = new Set(rows.map((r) => r.newDocumentState.id));
+          // Stored by the server: no longer pending. Conflicts leave pending in the conflict handler.
+          s.pending = s.pending.filter((id) => !sent.has(id) || conflicted.has(id));
+          for (const [id, msg] of refused) s.refused[id] = { id, msg, at: Date.now() };
+        });
+        // The server gave what it stored new versions: pull them (the next push assumes them).
+        if (rows.some((r) => !conflicted.has(r.newDocumentState.id) && !refused.has(r.newDocumentState.id))) setTimeout(() => state.reSync(), 0);
+        return answer.conflicts as never[];
+      },
+    },
+  });
+  const timer = (opts.live ?? true) && opts.pollMs ? setInterval(() => state.reSync(), opts.pollMs) : null;
+  return {
+    state,
+    reSync: () => state.reSync(),
+    awaitInSync: () => state.awaitInSync().then(() => undefined),
+    async stop() {
+      if (timer) clearInterval(timer);
+      await state.cancel();
+    },
+  };
+}
