@@ -119,6 +119,11 @@ export const ACCESS = {
   'POST /question': ['QUESTION_EDITOR'],
   'PATCH /question': ['QUESTION_EDITOR'],
   'DELETE /question/:id': ['QUESTION_EDITOR'],
+  // Issue 19 §3–4: import (preview, then store) and export of questions, editors only.
+  'POST /question/import/preview': ['QUESTION_EDITOR'],
+  'POST /question/import': ['QUESTION_EDITOR'],
+  'GET /question/import/template.csv': ['QUESTION_EDITOR'],
+  'GET /question/export': ['QUESTION_EDITOR'],
   // Issue 19 §1: machine translation, for editors only (it writes, and a real endpoint costs money).
   'GET /question/generateInDiffLang': ['QUESTION_EDITOR'],
   'POST /ai/translateQuestionInHtml': ['QUESTION_EDITOR'],

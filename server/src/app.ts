@@ -20,6 +20,7 @@ import { permissionRoutes } from './modules/permissions/permissions.routes';
 import { personRoutes } from './modules/persons/persons.routes';
 import { planRoutes } from './modules/plans/plans.routes';
 import { questionRoutes } from './modules/questions/questions.routes';
+import { IMPORT_PATHS, importRoutes } from './modules/questions/import/import.routes';
 import { resultRoutes } from './modules/results/results.routes';
 import { roleRoutes } from './modules/roles/roles.routes';
 import { contentRoutes } from './modules/content/content.routes';
@@ -124,8 +125,8 @@ export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
   // a whole cheap request: GETs skip the check, and a declared Content-Length is checked from the
   // header (Node's parser holds the body to it); only chunked bodies are counted as they stream.
   api.use((c, next) => {
-    // An image upload counts its own body (modules/media: its limit, its message).
-    if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.path === MEDIA_UPLOAD_PATH) return next();
+    // An image upload and a question import count their own bodies (modules/media, questions/import: their limits, their messages).
+    if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.path === MEDIA_UPLOAD_PATH || IMPORT_PATHS.has(c.req.path)) return next();
     const length = c.req.header('content-length');
     if (length !== undefined && !c.req.header('transfer-encoding')) {
       return Number(length) > MAX_BODY_BYTES ? Promise.resolve(c.json(errorBody('PAYLOAD_TOO_LARGE', MSG.payloadTooLarge), 413)) : next();
@@ -151,6 +152,8 @@ export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
   resultRoutes(api, deps);
   // Issue 19 §1: /question/generateInDiffLang before questionRoutes' /question/:id.
   translateRoutes(api, deps);
+  // Issue 19 §3–4: /question/export and /question/import/template.csv before questionRoutes' /question/:id.
+  importRoutes(api, deps);
   questionRoutes(api, deps);
   mediaRoutes(api, deps);
   syncRoutes(api, deps);

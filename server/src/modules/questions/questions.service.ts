@@ -266,6 +266,14 @@ export function create(deps: Deps, actor: Principal, input: ParsedQuestion) {
   return { success: true as const, id: row.id, msg: MSG.questionCreated, data: questionView(row) };
 }
 
+/**
+ * A new question in the caller's transaction, by the path of POST /api/question (sanitised, checked,
+ * versioned, indexed, activity-logged): the import stores its rows with it (issue 19 §3).
+ */
+export function createInTransaction(tx: Conn, actor: Principal, input: ParsedQuestion): QuestionRow {
+  return write(tx, actor, undefined, clean(input), 'CREATE').row;
+}
+
 /** PATCH /api/question: the whole question replaces the stored one, as a new version. */
 export function update(deps: Deps, actor: Principal, input: ParsedQuestion & { id: string }) {
   const { id, ...rest } = input;

@@ -1,0 +1,268 @@
+import { createHash } from 'node:crypto';
+import { and, desc, eq, inArray } from 'drizzle-orm';
+import { MSG } from '../../../../../sync-protocol/src/messages';
+import { QUESTION_MSG, questionInputSchema } from '../../../../../sync-protocol/src/question';
+import {
+  IMPORT_MAX_ROWS,
+  type ImportConfirmInput,
+  type ImportFormat,
+  type ImportIssue,
+  type ImportPreview,
+  type ImportPreviewInput,
+  type ImportPreviewRow,
+  type ImportResult,
+} from '../../../../../sync-protocol/src/question-import';
+import type { Deps, Principal } from '../../../context';
+import type { Conn } from '../../../db/client';
+import { question, questionImport, questionImportRow, questionSet } from '../../../db/schema';
+import { logActivity } from '../../../lib/activity';
+import { badRequest, notFound } from '../../../lib/errors';
+import { sanitizeRichText } from '../../../lib/sanitize';
+import { questionIdsOfSet } from '../question-access';
+import { normaliseText, plainText } from '../question-index';
+import { createInTransaction } from '../questions.service';
+import { parseAiken, serialiseAiken } from './aiken';
+import { parseCsv, serialiseCsv } from './csv';
+import type { ExportQuestion } from './export-question';
+import { parseGift, serialiseGift } from './gift';
+import { excerpt, issue, type ParsedRow } from './rows';
+import { loadTags, resolveTags, type TagIndex } from './tags';
+
+type QuestionInput = ReturnType<typeof questionInputSchema.parse>;
+
+/** A row after its tags were looked up and its rules checked: what confirm stores. */
+type Checked = { row: ImportPreviewRow; value: QuestionInput | null; hash: string | null };
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+const PARSERS: Record<ImportFormat, (content: string) => ParsedRow[]> = { csv: parseCsv, gift: parseGift, aiken: parseAiken };
+
+/** The file as rows, or a 400 when it is not a file of that format at all. */
+function parseFile(format: ImportFormat, content: string): ParsedRow[] {
+  // NUL or other C0 controls (tab and line breaks aside): a binary file (a spreadsheet, a PDF).
+  // eslint-disable-next-line no-control-regex -- control characters are what this looks for
+  if (/[\u0000-\u0008\u000e-\u001f]/.test(content.slice(0, 65_536))) throw badRequest(MSG.importNotText);
+  const rows = PARSERS[format](content);
+  if (rows.length === 0) throw badRequest(MSG.importEmpty);
+  if (rows.length > IMPORT_MAX_ROWS) throw badRequest(MSG.importTooManyRows);
+  if (format === 'gift' && rows.every((r) => r.errors.some((e) => e.code === 'unsupportedType' && e.params?.type === 'description'))) {
+    throw badRequest(MSG.importNotGift);
+  }
+  if (format === 'aiken' && rows.every((r) => r.errors.some((e) => e.code === 'aikenNoAnswer' || e.code === 'aikenNoOptions'))) {
+    throw badRequest(MSG.importNotAiken);
+  }
+  return rows;
+}
+
+/** A zod issue of the question's rules as an import issue the client can word in Hindi too. */
+function ruleIssue(message: string, code: string, path: PropertyKey[]): ImportIssue {
+  if (message === QUESTION_MSG.questionBlank) return issue('questionBlank');
+  if (message === QUESTION_MSG.optionBlank) return issue('optionBlank');
+  if (message === QUESTION_MSG.correctAnswerMissing) return issue('correctAnswerMissing');
+  if (message === 'Only multiple-choice questions have options') return issue('optionsNotAllowed');
+  if (message.startsWith('Translation ')) return issue('hindiIncomplete');
+  if (code === 'too_big') return issue('tooLong', { field: path.map(String).join('.') });
+  return issue('invalid', { message });
+}
+
+/**
+ * The hash that finds a row imported before (question_import_row): type, texts without markup,
+ * case or spacing, options in order, the correct options by place, textual answers as a set.
+ */
+export function contentHash(v: Pick<QuestionInput, 'qt' | 'q' | 'ops' | 'ca' | 'trans'>): string {
+  const n = (html: string) => normaliseText(plainText(html));
+  const keys = Object.keys(v.ops);
+  const mcq = v.qt === 'mcq1' || v.qt === 'mcq2';
+  const answers = (ca: string[]) => (mcq ? ca.map((k) => keys.indexOf(k)).sort((a, b) => a - b) : ca.map(normaliseText).sort());
+  const trans = Object.keys(v.trans)
+    .sort()
+    .map((lang) => {
+      const tr = v.trans[lang]!;
+      return [lang, n(tr.q), keys.map((k) => n(tr.ops[k] ?? '')), mcq ? [] : answers(tr.ca)];
+    });
+  return sha256(JSON.stringify([v.qt, n(v.q), keys.map((k) => n(v.ops[k]!)), answers(v.ca), trans]));
+}
+
+/**
+ * Rich text as the question's rules see it after sanitising. A plain-text cell becomes
+ * `<p>escaped text</p>` (with `<br>`s), which sanitising keeps as it is; such texts skip the
+ * sanitiser here (it costs ~75 µs a text, and a 5,000-row bilingual file has 50,000 texts). The
+ * store sanitises everything again on the path of POST /api/question.
+ */
+const PLAIN_PARAGRAPH = /^<p>[^<>]*(?:<br>[^<>]*)*<\/p>$/;
+const sanitized = (html: string) => (PLAIN_PARAGRAPH.test(html) ? html : sanitizeRichText(html));
+const sanitizedMap = (map: Record<string, string>) => Object.fromEntries(Object.entries(map).map(([k, v]) => [k, sanitized(v)]));
+
+function check(tags: TagIndex, parsed: ParsedRow): Checked {
+  const row: ImportPreviewRow = {
+    n: parsed.n,
+    ...(parsed.line !== undefined && { line: parsed.line }),
+    ...(parsed.title && { title: parsed.title }),
+    qt: parsed.qt,
+    text: parsed.draft ? excerpt(parsed.draft.q) : (parsed.text ?? ''),
+    errors: [...parsed.errors],
+    warnings: [...parsed.warnings],
+  };
+  const d = parsed.draft;
+  if (!d) return { row, value: null, hash: null };
+  const resolved = resolveTags(tags, d.tags);
+  row.errors.push(...resolved.errors);
+  row.warnings.push(...resolved.warnings);
+  const trans = Object.fromEntries(
+    Object.entries(d.trans ?? {}).map(([lang, tr]) => [lang, { q: sanitized(tr.q), ops: sanitizedMap(tr.ops), ca: tr.ca }]),
+  );
+  const candidate = { q: sanitized(d.q), ops: sanitizedMap(d.ops), ca: d.ca, qt: d.qt, d: d.d ?? '3', ...resolved.tags, trans, st: 'PENDING' };
+  const r = questionInputSchema.safeParse(candidate);
+  if (!r.success) {
+    for (const i of r.error.issues) {
+      const mapped = ruleIssue(i.message, i.code, i.path);
+      if (!row.errors.some((e) => e.code === mapped.code)) row.errors.push(mapped);
+    }
+  }
+  if (row.errors.length > 0 || !r.success) return { row, value: null, hash: null };
+  return { row, value: r.data, hash: contentHash(r.data) };
+}
+
+/** The live questions earlier imports made of these hashes. */
+function importedBefore(db: Conn, hashes: string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (let i = 0; i < hashes.length; i += 500) {
+    const part = hashes.slice(i, i + 500);
+    const found = db
+      .select({ hash: questionImportRow.hash, id: questionImportRow.questionId })
+      .from(questionImportRow)
+      .innerJoin(question, eq(question.id, questionImportRow.questionId))
+      .where(and(inArray(questionImportRow.hash, part), eq(question.deleted, false)))
+      .all();
+    for (const f of found) out.set(f.hash, f.id);
+  }
+  return out;
+}
+
+/** Parses and checks a file: the preview, and the rows confirm stores. Writes nothing. */
+function analyse(db: Conn, input: ImportPreviewInput): { preview: ImportPreview; checked: Checked[] } {
+  const rows = parseFile(input.format, input.content);
+  const tags = loadTags(db);
+  const checked = rows.map((r) => check(tags, r));
+  const before = importedBefore(
+    db,
+    checked.flatMap((c) => (c.hash ? [c.hash] : [])),
+  );
+  const firstRow = new Map<string, number>();
+  for (const c of checked) {
+    if (!c.hash) continue;
+    const id = before.get(c.hash);
+    if (id) c.row.duplicateOf = id;
+    const earlier = firstRow.get(c.hash);
+    if (earlier !== undefined) c.row.duplicateOfRow = earlier;
+    else firstRow.set(c.hash, c.row.n);
+  }
+  const fileHash = sha256(input.content);
+  const last = db.select().from(questionImport).where(eq(questionImport.fileHash, fileHash)).orderBy(desc(questionImport.createdAt)).limit(1).get();
+  const valid = checked.filter((c) => c.value).length;
+  return {
+    checked,
+    preview: {
+      fileName: input.fileName,
+      format: input.format,
+      fileHash,
+      importedBefore: last ? { at: last.createdAt, fileName: last.fileName, stored: last.stored } : null,
+      rows: checked.map((c) => c.row),
+      counts: {
+        rows: checked.length,
+        valid,
+        invalid: checked.length - valid,
+        duplicates: checked.filter((c) => c.row.duplicateOf !== undefined || c.row.duplicateOfRow !== undefined).length,
+      },
+    },
+  };
+}
+
+/** POST /api/question/import/preview: every row with its errors, warnings and duplicates; nothing stored. */
+export function preview(deps: Deps, input: ImportPreviewInput) {
+  return { success: true as const, data: analyse(deps.db, input).preview };
+}
+
+/**
+ * POST /api/question/import: stores the file's rows in ONE transaction, each by the path of
+ * POST /api/question (version 1, PENDING, indexed, activity-logged), with the import and the
+ * hash of each stored row. mode 'all' stores nothing when any row has an error; 'valid' leaves
+ * those rows out. With skipDuplicates, rows imported before (still live) and repeats within the
+ * file are left out.
+ */
+export function confirm(deps: Deps, actor: Principal, input: ImportConfirmInput): ImportResult {
+  const { preview: p, checked } = analyse(deps.db, input);
+  if (input.mode === 'all' && p.counts.invalid > 0) throw badRequest(MSG.importHasErrors);
+  const isDuplicate = (c: Checked) => c.row.duplicateOf !== undefined || c.row.duplicateOfRow !== undefined;
+  const chosen = checked.filter((c) => c.value && !(input.skipDuplicates && isDuplicate(c)));
+  if (chosen.length === 0) throw badRequest(MSG.importNothingToStore);
+  const skipped = checked.length - chosen.length;
+  const { importId, ids } = deps.db.transaction((tx) => {
+    const imp = tx
+      .insert(questionImport)
+      .values({ fileName: input.fileName, fileHash: p.fileHash, format: input.format, personId: actor.id, rows: checked.length, stored: chosen.length })
+      .returning({ id: questionImport.id })
+      .get();
+    const stored: string[] = [];
+    for (const c of chosen) {
+      const row = createInTransaction(tx, actor, c.value!);
+      stored.push(row.id);
+      tx.insert(questionImportRow)
+        .values({ hash: c.hash!, questionId: row.id, importId: imp.id })
+        .onConflictDoUpdate({ target: questionImportRow.hash, set: { questionId: row.id, importId: imp.id } })
+        .run();
+    }
+    logActivity(tx, {
+      actor,
+      action: 'CREATE',
+      entity: 'question_import',
+      entityId: imp.id,
+      newValue: { fileName: input.fileName, format: input.format, rows: checked.length, stored: chosen.length, skipped },
+    });
+    return { importId: imp.id, ids: stored };
+  });
+  return { success: true, msg: MSG.questionsImported, importId, stored: ids.length, skipped, ids };
+}
+
+/** The questions of an export, in the order asked (a set: main part, then sections in order). */
+function exportRows(db: Conn, query: { qids?: string[] | undefined; qsid?: string | undefined }): ExportQuestion[] {
+  let ids: string[];
+  if (query.qsid) {
+    const set = db.select().from(questionSet).where(eq(questionSet.id, query.qsid)).get();
+    if (!set || set.deleted) throw notFound(MSG.questionSetNotFound);
+    ids = questionIdsOfSet(set);
+  } else {
+    ids = [...new Set(query.qids ?? [])];
+  }
+  const rows = new Map<string, typeof question.$inferSelect>();
+  for (let i = 0; i < ids.length; i += 500) {
+    for (const r of db.select().from(question).where(inArray(question.id, ids.slice(i, i + 500))).all()) rows.set(r.id, r);
+  }
+  const missing = query.qids?.find((id) => !rows.get(id) || rows.get(id)!.deleted);
+  if (missing) throw badRequest(`${MSG.unknownQuestion} ${missing}`);
+  const out = ids.flatMap((id) => {
+    const r = rows.get(id);
+    if (!r || r.deleted) return [];
+    const trans = Object.fromEntries(Object.entries(r.trans).map(([lang, tr]) => [lang, { q: tr.q, ops: tr.ops, ca: tr.ca }]));
+    return [{ q: r.q, ops: r.ops, ca: r.ca, qt: r.qt as ExportQuestion['qt'], d: r.d, c: r.c, s: r.s, t: r.t, e: r.e, trans }];
+  });
+  if (out.length === 0) throw badRequest(MSG.exportNothing);
+  return out;
+}
+
+const EXTENSIONS: Record<ImportFormat, string> = { csv: 'csv', gift: 'gift.txt', aiken: 'aiken.txt' };
+
+/**
+ * GET /api/question/export: the file's text, its name, and how many questions the format could
+ * not hold (Aiken holds single choice only).
+ */
+export function exportFile(deps: Deps, query: { format: ImportFormat; qids?: string[] | undefined; qsid?: string | undefined }) {
+  const questions = exportRows(deps.db, query);
+  const day = new Date().toISOString().slice(0, 10);
+  const fileName = `questions-${day}.${EXTENSIONS[query.format]}`;
+  if (query.format === 'csv') return { text: serialiseCsv(questions), fileName, skipped: 0, type: 'text/csv' };
+  if (query.format === 'gift') return { text: serialiseGift(questions), fileName, skipped: 0, type: 'text/plain' };
+  const aiken = serialiseAiken(questions);
+  if (!aiken.text) throw badRequest(MSG.exportNothing);
+  return { text: aiken.text, fileName, skipped: aiken.skipped, type: 'text/plain' };
+}
