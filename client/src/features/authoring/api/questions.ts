@@ -23,6 +23,8 @@ export type QuestionFilters = {
   d?: string[];
   st?: QuestionStatus[];
   search?: string;
+  /** Issue 19 §2: the translation filter, `missing:hi`, `stale:hi` or `draft:hi`. */
+  tr?: string;
 };
 
 function filterQuery(f: QuestionFilters): Record<string, string | undefined> {
@@ -36,6 +38,7 @@ function filterQuery(f: QuestionFilters): Record<string, string | undefined> {
     d: list(f.d),
     st: list(f.st),
     search: f.search?.trim() ? f.search.trim() : undefined,
+    tr: f.tr || undefined,
   };
 }
 

@@ -21,6 +21,7 @@ import {
   addOption,
   answersOf,
   applySplit,
+  applyTranslation,
   DIFFICULTIES,
   type Difficulty,
   type EditLang,
@@ -30,6 +31,7 @@ import {
   formToInput,
   hasTranslation,
   isMcq,
+  markReviewed,
   MAX_OPTIONS,
   MIN_OPTIONS,
   optionText,
@@ -48,6 +50,7 @@ import {
 import { RichTextField } from './rich-text-field';
 import { splitLastParagraphs } from './split-options';
 import { StatusBadge, StatusControls } from './status-controls';
+import { TranslateControls } from './translate-controls';
 import { useLeaveGuard } from '../../../hooks/use-leave-guard';
 
 export type QuestionEditorProps = {
@@ -177,7 +180,8 @@ export function QuestionEditor({ id, onSaved, onNew, onDirtyChange }: QuestionEd
       return;
     }
     try {
-      const res = await save.mutateAsync(formToInput(form));
+      // Issue 19 §2: the translation on screen (and any edited) is saved as reviewed.
+      const res = await save.mutateAsync(markReviewed(formToInput(form), form, saved, lang));
       notifySuccess(translateServerMessage(res.msg || (form.id ? 'Question updated successfully' : 'Question created successfully')));
       const next = res.data ? formFromQuestion(res.data) : { ...form, id: res.id };
       replaceForm(next);
@@ -265,6 +269,7 @@ export function QuestionEditor({ id, onSaved, onNew, onDirtyChange }: QuestionEd
                 {t('form.hindiNote')}
               </Alert>
             )}
+            <TranslateControls form={form} saved={saved} lang={lang} onTranslated={(l, texts) => setForm((f) => applyTranslation(f, l, texts))} />
             {secondary ? (
             <Group grow align="flex-start" wrap="wrap">
               <Select

@@ -17,7 +17,12 @@ export type EditLang = 'en' | 'hi';
 export const TRANSLATION_LANG = 'hi';
 export type Difficulty = '1' | '2' | '3' | '4' | '5';
 export const DIFFICULTIES: readonly Difficulty[] = ['1', '2', '3', '4', '5'];
-export type Translation = { q: string; ops: Record<string, string>; ca: string[] };
+/**
+ * A translation in the form. `src` and `mt` (issue 19 §2: the English it was made from, a machine
+ * draft) are kept as loaded, to show whether it is stale; they are never sent back (the server
+ * keeps them), and editing the translation drops them.
+ */
+export type Translation = { q: string; ops: Record<string, string>; ca: string[]; src?: string; mt?: boolean };
 
 export type QuestionForm = {
   id: string | null;
@@ -67,7 +72,9 @@ export function formFromQuestion(v: QuestionView): QuestionForm {
     e: [...v.e],
     st: v.st,
     reason: v.reason ?? null,
-    trans: Object.fromEntries(Object.entries(v.trans).map(([l, tr]) => [l, { q: tr.q, ops: { ...tr.ops }, ca: [...tr.ca] }])),
+    trans: Object.fromEntries(
+      Object.entries(v.trans).map(([l, tr]) => [l, { q: tr.q, ops: { ...tr.ops }, ca: [...tr.ca], ...(tr.src !== undefined && { src: tr.src }), ...(tr.mt === true && { mt: true }) }]),
+    ),
   };
 }
 
@@ -279,4 +286,43 @@ export function toTestQuestion(f: QuestionForm): TestQuestion {
     ca: input.ca,
     trans: Object.fromEntries(Object.entries(input.trans ?? {}).map(([l, tr]) => [l, { q: tr.q, ops: tr.ops, ca: tr.ca }])),
   };
+}
+
+/**
+ * Issue 19 §1: what Generate sends (spec §7: `{q, o0..o3}`): the English question and its
+ * options in order.
+ */
+export function translationRequest(f: QuestionForm): Record<string, string> {
+  const content: Record<string, string> = { q: f.q };
+  if (isMcq(f.qt)) Object.keys(f.ops).forEach((k, i) => (content[`o${i}`] = f.ops[k] ?? ''));
+  return content;
+}
+
+/** The machine translation Generate answered, put into the form's translation into `lang` (a draft until saved). */
+export function applyTranslation(f: QuestionForm, lang: Exclude<EditLang, 'en'>, texts: Record<string, string>): QuestionForm {
+  let next = f;
+  if (typeof texts.q === 'string') next = setQuestionText(next, lang, texts.q);
+  Object.keys(f.ops).forEach((k, i) => {
+    const text = texts[`o${i}`];
+    if (isMcq(f.qt) && typeof text === 'string') next = setOptionText(next, lang, k, text);
+  });
+  return next;
+}
+
+/**
+ * Issue 19 §2: the translations this save reviews: the one on screen, and any whose text the
+ * editor changed (typed, or Generate) since it was loaded. The server marks those current and
+ * no longer drafts; the others keep their state (an English change leaves them stale).
+ */
+export function markReviewed(input: QuestionInput & { id?: string }, form: QuestionForm, saved: QuestionForm, shown: EditLang): QuestionInput & { id?: string } {
+  const trans = input.trans ?? {};
+  const reviewed = Object.fromEntries(
+    Object.entries(trans).map(([lang, tr]) => {
+      const before = saved.trans[lang];
+      const now = form.trans[lang];
+      const edited = !before || !now || before.q !== now.q || JSON.stringify(before.ops) !== JSON.stringify(now.ops) || JSON.stringify(before.ca) !== JSON.stringify(now.ca);
+      return [lang, lang === shown || edited ? { ...tr, reviewed: true as const } : tr];
+    }),
+  );
+  return { ...input, trans: reviewed };
 }

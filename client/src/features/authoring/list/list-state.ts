@@ -9,6 +9,7 @@ import {
   type QuestionType,
 } from '../../../../../sync-protocol/src/question';
 import type { QuestionFilters } from '../api/questions';
+import { isTranslationFilter } from './translation-filter';
 
 /** What the question list shows: its filters and the page (1-based). */
 export type ListState = { filters: QuestionFilters; page: number };
@@ -42,6 +43,8 @@ export function readListState(params: URLSearchParams): ListState {
   }
   const search = params.get('search')?.trim();
   if (search) filters.search = search;
+  const tr = params.get('tr');
+  if (isTranslationFilter(tr)) filters.tr = tr;
   const page = Number(params.get('page'));
   return { filters, page: Number.isInteger(page) && page > 1 ? page : 1 };
 }
@@ -55,13 +58,14 @@ export function writeListState(state: ListState): URLSearchParams {
   }
   const search = state.filters.search?.trim();
   if (search) params.set('search', search);
+  if (state.filters.tr) params.set('tr', state.filters.tr);
   if (state.page > 1) params.set('page', String(state.page));
   return params;
 }
 
 /** Whether any filter is set (the "Clear filters" button shows then). */
 export function hasFilters(f: QuestionFilters): boolean {
-  return LIST_KEYS.some((k) => (f[k]?.length ?? 0) > 0) || Boolean(f.search?.trim());
+  return LIST_KEYS.some((k) => (f[k]?.length ?? 0) > 0) || Boolean(f.search?.trim()) || Boolean(f.tr);
 }
 
 /** How many pages `count` questions make at `pageSize` a page (at least one). */

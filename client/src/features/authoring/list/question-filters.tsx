@@ -7,6 +7,7 @@ import { QUESTION_STATUSES, QUESTION_TYPES, type QuestionStatus, type QuestionTy
 import type { QuestionFilters } from '../api/questions';
 import { TagSelect } from '../tags/tag-select';
 import { hasFilters } from './list-state';
+import { TranslationFilterSelect } from './translation-filter';
 
 /** Typing settles for this long before the list asks the server (one request per pause, not per key). */
 export const SEARCH_DEBOUNCE_MS = 300;
@@ -77,6 +78,7 @@ export function QuestionFiltersPanel({ filters, onChange }: { filters: QuestionF
         onChange={(v) => set('st', v as QuestionStatus[])}
         clearable
       />
+      <TranslationFilterSelect value={filters.tr} onChange={(v) => set('tr', v)} />
       <Group align="flex-end" gap="xs" wrap="nowrap">
         <div style={{ flex: 1, minWidth: 0 }}>
           <SearchField value={filters.search ?? ''} onChange={(v) => set('search', v.trim() ? v : undefined)} />

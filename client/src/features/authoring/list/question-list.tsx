@@ -11,6 +11,7 @@ import { translateServerMessage } from '../../../lib/server-messages';
 import { type QuestionFilters, useDeleteQuestion, usePrefetchQuestion, useQuestions, useQuestionsCount } from '../api/questions';
 import { type TagKey, tagName, useTags } from '../api/tags';
 import { type Column, COLUMNS } from './columns';
+import { TranslationBadges } from './translation-filter';
 import { ColumnChooser, useColumns } from './column-chooser';
 import { EMPTY_LIST_STATE, type ListState, pageCount, toggleSelection } from './list-state';
 import { QuestionFiltersPanel } from './question-filters';
@@ -157,9 +158,12 @@ export function QuestionList({ state, onStateChange, selection }: { state?: List
         return t(`types.${q.qt}`);
       case 'st':
         return (
-          <Badge color={STATUS_COLOR[q.st]} variant="light">
-            {t(`status.${q.st}`)}
-          </Badge>
+          <>
+            <Badge color={STATUS_COLOR[q.st]} variant="light">
+              {t(`status.${q.st}`)}
+            </Badge>
+            <TranslationBadges question={q} />
+          </>
         );
     }
   };

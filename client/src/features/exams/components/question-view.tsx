@@ -4,10 +4,25 @@ import { RichHtml } from '../../../components/rich-html';
 import type { UserAnswer } from '../lib/test-engine';
 import classes from './test-dialog.module.css';
 
-/** The question in the chosen language; a missing translation falls back to English. */
-export function localized(q: TestQuestion, lang: string): { q: string; ops: Record<string, string> } {
-  const tr = lang === 'en' ? undefined : q.trans[lang];
-  return { q: tr?.q || q.q, ops: { ...q.ops, ...(tr?.ops ?? {}) } };
+/** Rich text that shows nothing (no words, no image); kept here so the test's chunk needs no zod. */
+const blank = (html: string | undefined) => !html || (!/<img\b/i.test(html) && html.replace(/<[^>]*>/g, '').replace(/&nbsp;|&#160;|\u00a0/gi, ' ').trim() === '');
+
+/**
+ * The question in the chosen language. A missing or blank translation (of the question or of an
+ * option) falls back to English, never to an empty question, and says so (`fallback`: the view
+ * shows a note; issue 19 §2).
+ */
+export function localized(q: TestQuestion, lang: string): { q: string; ops: Record<string, string>; fallback: boolean } {
+  if (lang === 'en') return { q: q.q, ops: q.ops, fallback: false };
+  const tr = q.trans[lang];
+  let fallback = blank(tr?.q);
+  const ops: Record<string, string> = {};
+  for (const [k, html] of Object.entries(q.ops)) {
+    const own = tr?.ops[k];
+    if (blank(own)) fallback = true;
+    ops[k] = blank(own) ? html : own!;
+  }
+  return { q: blank(tr?.q) ? q.q : tr!.q, ops, fallback };
 }
 
 /**
@@ -25,7 +40,7 @@ export const QuestionView = memo(
 );
 
 /** The view's words, translated once by the test (not by every question view it opens). */
-export type QuestionLabels = { chooseOne: string; chooseMany: string; yourAnswer: string };
+export type QuestionLabels = { chooseOne: string; chooseMany: string; yourAnswer: string; englishFallback: string };
 
 function QuestionViewBody({
   question,
@@ -56,6 +71,11 @@ function QuestionViewBody({
 
   return (
     <div className={classes.qBody} style={{ fontSize }}>
+      {view.fallback && (
+        <p role="note" className={classes.fallbackNote}>
+          {labels.englishFallback}
+        </p>
+      )}
       <RichHtml html={view.q} className={classes.qText} />
       {question.qt === 'mcq1' && (
         <div role="radiogroup" aria-label={labels.chooseOne} className={classes.choices}>
