@@ -60,6 +60,7 @@ const GlobalEarningReportPage = lazy(() => import('../features/admin/components/
 const QuestionEditorPage = lazy(() => import('../features/authoring/editor/question-editor-page'));
 const QuestionListPage = lazy(() => import('../features/authoring/list/question-list-page'));
 const QuestionSetPage = lazy(() => import('../features/authoring/sets/question-set-page'));
+const ImportExportPage = lazy(() => import('../features/authoring/import/import-export-page'));
 /** The test screen's previews, lent to authoring (components/preview-context). */
 const previews: Previews = {
   QuestionPreview: lazy(() => import('../features/exams/components/question-preview')),
@@ -175,6 +176,7 @@ export const routes: RouteObject[] = [
               ['question-list', QuestionListPage, 'titles.questionList'],
               ['question-set', QuestionSetPage, 'titles.questionSet'],
               ['question-set/:id', QuestionSetPage, 'titles.questionSet'],
+              ['question-import', ImportExportPage, 'titles.questionImport'],
             ] as const
           ).map(([path, Page, title]) => ({
             path,

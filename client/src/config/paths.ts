@@ -20,6 +20,7 @@ export const paths = {
   examResult: '/exam-result',
   questionEditor: '/question-editor',
   questionList: '/question-list',
+  questionImport: '/question-import',
   questionSet: '/question-set',
   admin: '/admin',
   dashboard: '/dashboard',

@@ -9,6 +9,7 @@ import type adminUsers from '../locales/en/admin-users.json';
 import type auth from '../locales/en/auth.json';
 import type authoringBank from '../locales/en/authoring-bank.json';
 import type authoringEditor from '../locales/en/authoring-editor.json';
+import type authoringImport from '../locales/en/authoring-import.json';
 import type common from '../locales/en/common.json';
 import type contact from '../locales/en/contact.json';
 import type exam from '../locales/en/exam.json';
@@ -40,6 +41,7 @@ declare module 'i18next' {
       'admin-shop': typeof adminShop;
       'admin-content': typeof adminContent;
       'authoring-editor': typeof authoringEditor;
+      'authoring-import': typeof authoringImport;
       'authoring-bank': typeof authoringBank;
     };
   }

@@ -1,5 +1,5 @@
 import { Button, Container, Group, Stack, Title } from '@mantine/core';
-import { IconPlus } from '@tabler/icons-react';
+import { IconFileImport, IconPlus } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
@@ -23,9 +23,14 @@ export default function QuestionListPage() {
       <Stack>
         <Group justify="space-between">
           <Title order={2}>{t('list.title')}</Title>
-          <Button component={Link} to={paths.questionEditor} leftSection={<IconPlus size={16} aria-hidden />}>
-            {t('list.newQuestion')}
-          </Button>
+          <Group>
+            <Button component={Link} to={paths.questionImport} variant="light" leftSection={<IconFileImport size={16} aria-hidden />}>
+              {t('list.importExport')}
+            </Button>
+            <Button component={Link} to={paths.questionEditor} leftSection={<IconPlus size={16} aria-hidden />}>
+              {t('list.newQuestion')}
+            </Button>
+          </Group>
         </Group>
         <QuestionList state={state} onStateChange={onStateChange} />
       </Stack>

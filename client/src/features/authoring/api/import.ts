@@ -1,0 +1,71 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, ApiError } from '../../../lib/api-client';
+import i18n from '../../../lib/i18n';
+import { notifyError } from '../../../lib/notify';
+import { translateServerMessage } from '../../../lib/server-messages';
+import { getSession } from '../../../lib/session';
+import type {
+  ImportConfirmInput,
+  ImportFormat,
+  ImportPreviewInput,
+  ImportPreviewResponse,
+  ImportResult,
+} from '../../../../../sync-protocol/src/question-import';
+
+/* Import and export of questions (issue 19 §3–4). */
+
+export function previewImport(body: ImportPreviewInput): Promise<ImportPreviewResponse> {
+  return api('/question/import/preview', { method: 'POST', body, silent: true });
+}
+
+export function usePreviewImport() {
+  return useMutation({ mutationFn: previewImport });
+}
+
+export function storeImport(body: ImportConfirmInput): Promise<ImportResult> {
+  return api('/question/import', { method: 'POST', body, silent: true });
+}
+
+export function useStoreImport() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: storeImport,
+    onSuccess: () => client.invalidateQueries({ queryKey: ['authoring'] }),
+  });
+}
+
+/**
+ * Downloads a file the API answers (an export, the CSV template) under the name it gives. The
+ * body is a file, not JSON, so this is a fetch of its own; errors come as the API's JSON and are
+ * shown as every other server message. Returns the response's headers.
+ */
+export async function downloadFile(path: string, query: Record<string, string> = {}): Promise<Headers> {
+  const url = new URL(`/api${path}`, window.location.origin);
+  for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
+  const token = getSession()?.token;
+  const res = await fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  if (!res.ok) {
+    const data = (await res.json().catch(() => null)) as { msg?: string; code?: string } | null;
+    await i18n.loadNamespaces('messages').catch(() => undefined);
+    const msg = data?.msg ? translateServerMessage(data.msg) : i18n.t('errors.someError');
+    notifyError(msg);
+    throw new ApiError(res.status, msg, data?.code);
+  }
+  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'download.txt';
+  const href = URL.createObjectURL(await res.blob());
+  const a = document.createElement('a');
+  a.href = href;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(href), 10_000);
+  return res.headers;
+}
+
+/** Exports questions (by ids) or a set; resolves to how many the format could not hold. */
+export async function exportQuestions(format: ImportFormat, what: { qids: string[] } | { qsid: string }): Promise<number> {
+  const query: Record<string, string> = 'qids' in what ? { format, qids: what.qids.join(',') } : { format, qsid: what.qsid };
+  const headers = await downloadFile('/question/export', query);
+  return Number(headers.get('x-export-skipped') ?? 0);
+}
