@@ -229,8 +229,56 @@ export async function benchAuthoring() {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  benchAuthoring().catch((err: unknown) => {
+  const skipImport = (process.env.BENCH_SKIP ?? '').split(',').includes('import');
+  (process.env.BENCH_ONLY === 'import' ? benchImport() : benchAuthoring().then(() => (skipImport ? undefined : benchImport()))).catch((err: unknown) => {
     console.error(err);
     process.exit(1);
   });
+}
+
+/**
+ * Issue 19 §3, its own step (BENCH_ONLY=import runs only this one; BENCH_SKIP=import leaves it
+ * out): a 5,000-row bilingual CSV (English and Hindi question and four options, tags) imported
+ * through the started server: POST /api/question/import/preview, then POST /api/question/import
+ * (mode all), as the import screen sends them. Target: ≤ 10 s end to end. BENCH_IMPORT_ROWS
+ * changes the size.
+ */
+export async function benchImport() {
+  const rows = Number(process.env.BENCH_IMPORT_ROWS ?? 5000);
+  const dir = mkdtempSync(path.join(tmpdir(), 'pm-bench-import-'));
+  try {
+    const server = await startAppServer(dir);
+    try {
+      const token = await login(server.base, '9000000002', 'editor1234');
+      const head = 'type,difficulty,question_en,question_hi,a_en,a_hi,b_en,b_hi,c_en,c_hi,d_en,d_hi,answer,answer_hi,subject,class,topics,exams,marks';
+      const quote = (s: string) => `"${s.replace(/"/g, '""')}"`;
+      const lines = Array.from({ length: rows }, (_, i) => {
+        const ops = ['a', 'b', 'c', 'd'].flatMap(() => [quote(sentence(EN_WORDS, 3)), quote(sentence(HI_WORDS, 3))]);
+        return ['mcq1', String(1 + (i % 5)), quote(`${sentence(EN_WORDS, 12)} (${i})?`), quote(`${sentence(HI_WORDS, 12)} (${i})?`), ...ops, pick(['a', 'b', 'c', 'd']), '', 'gk', 'class-10', '', 'ssc-cgl', ''].join(',');
+      });
+      const content = `${head}\n${lines.join('\n')}\n`;
+      const post = async (p: string, body: unknown) => {
+        const res = await fetch(`${server.base}/api${p}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+        const json = (await res.json()) as Record<string, unknown>;
+        if (!res.ok) throw new Error(`${p}: ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
+        return json;
+      };
+      const file = { fileName: 'bench.csv', format: 'csv', content };
+      const t0 = performance.now();
+      const preview = (await post('/question/import/preview', file)) as { data: { counts: { valid: number } } };
+      const t1 = performance.now();
+      const stored = (await post('/question/import', { ...file, mode: 'all', skipDuplicates: true })) as { stored: number };
+      const t2 = performance.now();
+      if (preview.data.counts.valid !== rows || stored.stored !== rows) throw new Error(`import: ${preview.data.counts.valid} valid, ${stored.stored} stored of ${rows}`);
+      const mb = (Buffer.byteLength(JSON.stringify(file)) / 1024 / 1024).toFixed(1);
+      console.log(
+        `import ${rows.toLocaleString('en')}-row bilingual CSV (${mb} MB): preview ${(t1 - t0).toFixed(0)} ms, store ${(t2 - t1).toFixed(0)} ms, ` +
+          `end to end ${(t2 - t0).toFixed(0)} ms  target ≤ 10000 ms`,
+      );
+    } finally {
+      server.stop();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
