@@ -229,8 +229,17 @@ export async function benchAuthoring() {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const only = process.env.BENCH_ONLY;
+  const skipTranslate = (process.env.BENCH_SKIP ?? '').split(',').includes('translate');
   const skipImport = (process.env.BENCH_SKIP ?? '').split(',').includes('import');
-  (process.env.BENCH_ONLY === 'import' ? benchImport() : benchAuthoring().then(() => (skipImport ? undefined : benchImport()))).catch((err: unknown) => {
+  (only === 'translate'
+    ? benchTranslate()
+    : only === 'import'
+      ? benchImport()
+      : benchAuthoring()
+          .then(() => (skipTranslate ? undefined : benchTranslate()))
+          .then(() => (skipImport ? undefined : benchImport()))
+  ).catch((err: unknown) => {
     console.error(err);
     process.exit(1);
   });
@@ -280,5 +289,78 @@ export async function benchImport() {
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Issue 19 §1, its own step (BENCH_ONLY=translate runs only this one; BENCH_SKIP=translate leaves
+ * it out): a set of 100 questions (formulas, markup, images; four options each) translated into
+ * Hindi through GET /api/question/generateInDiffLang and the local translator over real HTTP,
+ * placeholder checks and the saving of 100 drafts included. Target: ≤ 2 s beyond the translator's
+ * own time (the time its HTTP handler spent, measured inside it).
+ */
+export async function benchTranslate() {
+  const { startHarness } = await import('../server/src/test/harness');
+  const { translatorFor } = await import('../server/src/modules/translate/translator');
+  const { translateFields } = await import('../server/src/modules/translate/translate.service');
+  const { question: questionTable } = await import('../server/src/db/schema');
+  const h = await startHarness();
+  try {
+    const token = await h.tokenOf('editor');
+    const ids: string[] = [];
+    for (let i = 0; i < 100; i++) {
+      const formula = `<span data-type="inline-math" data-latex="\\frac{${i}}{x^2 + ${i % 7}}"></span>`;
+      const body = {
+        q: `<p>Question ${i}: if <strong>x</strong> = ${i % 9} then what is ${formula} when the train covers the distance in <em>${i % 5} hours</em>?</p><p><img src="https://example.org/fig-${i}.png" alt="figure ${i}"></p>`,
+        ops: Object.fromEntries(['a', 'b', 'c', 'd'].map((k, j) => [k, `<p>Option ${k}: ${formula} plus ${j} <sub>units</sub></p>`])),
+        ca: ['b'],
+        qt: 'mcq1',
+        d: '3',
+        s: 'gk',
+      };
+      const r = await h.request('POST', '/question', { token, body });
+      if (r.status !== 201) throw new Error(`question ${i}: ${JSON.stringify(r.body)}`);
+      ids.push(r.body.id as string);
+    }
+    const local = (await translatorFor(h.deps.config)).local!;
+    const runs: { total: number; adapter: number; ours: number; requests: number }[] = [];
+    for (let run = 0; run < 6; run++) {
+      const before = local.stats();
+      const t0 = performance.now();
+      const r = await h.request('GET', `/question/generateInDiffLang?lcode=hi&lname=Hindi&qids=${ids.join(',')}`, { token });
+      const total = performance.now() - t0;
+      if (r.status !== 200 || r.body.translated.length !== 100) throw new Error(`generateInDiffLang (run ${run}): ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+      const after = local.stats();
+      const adapter = after.busyMs - before.busyMs;
+      // The first run starts the translator and warms the code; it is not counted.
+      if (run > 0) runs.push({ total, adapter, ours: total - adapter, requests: after.requests - before.requests });
+    }
+    const med = (xs: number[]) => percentile(xs, 50);
+    const ours = runs.map((r) => r.ours);
+    console.log(
+      `translate 100 questions (local translator, ${runs[0]!.requests} batches): total p50 ${med(runs.map((r) => r.total)).toFixed(0)} ms, ` +
+        `translator's own p50 ${med(runs.map((r) => r.adapter)).toFixed(0)} ms, ours p50 ${med(ours).toFixed(0)} ms, max ${Math.max(...ours).toFixed(0)} ms (n=${runs.length})  target ours ≤ 2000 ms`,
+    );
+    // The part before saving on its own: placeholders out, 100 questions' texts over HTTP, checks back.
+    const fields: Record<string, string> = {};
+    h.deps.db
+      .select()
+      .from(questionTable)
+      .all()
+      .filter((r) => ids.includes(r.id))
+      .forEach((r, n) => {
+        fields[`${n}.q`] = r.q;
+        for (const [k, v] of Object.entries(r.ops)) fields[`${n}.o.${k}`] = v;
+      });
+    const split: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t0 = performance.now();
+      await translateFields((await translatorFor(h.deps.config)).translator!, { code: 'hi', name: 'Hindi' }, fields);
+      split.push(performance.now() - t0);
+    }
+    console.log(`  of which placeholders + translator round trips + checks (${(JSON.stringify(fields).length / 1024).toFixed(0)} KiB of stored HTML): p50 ${med(split).toFixed(0)} ms; the rest is saving 100 drafts (versions, index, activity)`);
+    await local.close();
+  } finally {
+    h.destroy();
   }
 }

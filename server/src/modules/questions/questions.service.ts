@@ -358,27 +358,40 @@ export function writeFromDevice(tx: Conn, actor: Principal, before: QuestionRow 
  * question as a new version under the rules of an update, all in one transaction. A question
  * deleted, or whose English changed, since it was sent for translation is not saved (`outdated`):
  * its translation would be of words it no longer has.
+ *
+ * The stored English is not cleaned again (it was when it was saved), and a translation whose
+ * placeholders came back in their order (`inOrder`) is the stored, sanitised markup with escaped
+ * words between (translate/placeholders.ts), so it is not either (that would render every
+ * formula of every question again for nothing). One whose markup came back reordered is
+ * sanitised like any input.
  */
 export function saveMachineTranslations(
   deps: Deps,
   actor: Principal,
   lang: string,
-  items: { id: string; english: string; tr: { q: string; ops: Record<string, string>; ca: string[] } }[],
+  items: { id: string; english: string; inOrder: boolean; tr: { q: string; ops: Record<string, string>; ca: string[] } }[],
 ) {
   const saved: string[] = [];
   const outdated: string[] = [];
   let bumped = 0;
   deps.db.transaction((tx) => {
+    const rows = new Map(
+      tx
+        .select()
+        .from(question)
+        .where(inArray(question.id, items.map((i) => i.id)))
+        .all()
+        .map((r) => [r.id, r]),
+    );
     for (const item of items) {
-      const before = tx.select().from(question).where(eq(question.id, item.id)).get();
+      const before = rows.get(item.id);
       if (!before || before.deleted || englishSourceHash(before) !== item.english) {
         outdated.push(item.id);
         continue;
       }
+      const tr = item.inOrder ? item.tr : { q: sanitizeRichText(item.tr.q), ops: sanitizeMap(item.tr.ops), ca: item.tr.ca };
       const data = versionData(before);
-      const v = clean({ ...data, trans: { ...data.trans, [lang]: item.tr } });
-      // The fingerprint of the English as written now (sanitised again), so that it is a draft of this English.
-      v.trans[lang] = { ...v.trans[lang]!, src: englishSourceHash(v), mt: true };
+      const v = parseWith(questionInputSchema, { ...data, trans: { ...data.trans, [lang]: { ...tr, src: item.english, mt: true } } });
       bumped += write(tx, actor, before, v, 'UPDATE').bumped;
       saved.push(item.id);
     }

@@ -15,18 +15,20 @@ import type { AddressInfo } from 'node:net';
  * - `drop`: the first token of the first text that has one disappears;
  * - `duplicate`: that token appears twice;
  * - `alter`: that token comes back as `[ n ]`;
+ * - `reorder`: the first two tokens of a text swap places (allowed: a translation may move a
+ *   bold word; the markup is then sanitised again before it is saved);
  * - `busy`: 429 Too Many Requests with Retry-After, as providers rate-limit;
  * - `timeout`: no answer for `timeoutHoldMs` (longer than the adapter waits);
  * - `garbage`: a reply that is not the JSON object asked for.
  */
 
-export const MISBEHAVIOURS = ['drop', 'duplicate', 'alter', 'busy', 'timeout', 'garbage'] as const;
+export const MISBEHAVIOURS = ['drop', 'duplicate', 'alter', 'reorder', 'busy', 'timeout', 'garbage'] as const;
 export type Misbehaviour = (typeof MISBEHAVIOURS)[number];
 
 /** The prefix of the demo "translation" of a text into `lang`. */
 export const demoMark = (lang: string) => `[demo ${lang}] `;
 
-const MARKER = /#translator:(drop|duplicate|alter|busy|timeout|garbage)#/;
+const MARKER = /#translator:(drop|duplicate|alter|reorder|busy|timeout|garbage)#/;
 const TOKEN = /\[\[\d+\]\]/;
 /** The target language code the adapter's prompt names: "… into Hindi (hi) …". */
 const TARGET = /\binto [^()\n]* \(([a-z]{2})\)/;
@@ -83,6 +85,17 @@ function spoil(out: Record<string, string>, mode: 'drop' | 'duplicate' | 'alter'
     const token = m[0];
     const replaced = mode === 'drop' ? '' : mode === 'duplicate' ? `${token} ${token}` : `[ ${token.slice(2, -2)} ]`;
     out[k] = v.replace(token, replaced);
+    return;
+  }
+}
+
+/** Swaps the first two tokens of the first text that has two. */
+function swapFirstTokens(out: Record<string, string>) {
+  for (const [k, v] of Object.entries(out)) {
+    const tokens = v.match(/\[\[\d+\]\]/g);
+    if (!tokens || tokens.length < 2) continue;
+    const [a, b] = tokens as [string, string];
+    out[k] = v.replace(a, '\u0000').replace(b, a).replace('\u0000', b);
     return;
   }
 }
@@ -155,6 +168,7 @@ export async function startLocalTranslator(opts: { timeoutHoldMs?: number } = {}
     const out: Record<string, string> = {};
     for (const [k, v] of Object.entries(input)) out[k] = typeof v === 'string' ? demoText(v, lang) : String(v);
     if (mode === 'drop' || mode === 'duplicate' || mode === 'alter') spoil(out, mode);
+    if (mode === 'reorder') swapFirstTokens(out);
     const content = mode === 'garbage' ? 'Sorry, I cannot help with that.' : JSON.stringify(out);
     json(res, 200, {
       id: `chatcmpl-local-${requests}`,

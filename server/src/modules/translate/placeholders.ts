@@ -142,10 +142,14 @@ export type PlaceholderProblem = { lost: number[]; duplicated: number[]; unknown
 /**
  * The translated rich text: the reply's words escaped, each token replaced by what it stood for.
  * Every token must come back exactly once and no other may appear, else the problem is answered.
+ * `inOrder`: the tokens came back in their order, so the markup is the original's, only the
+ * words between changed (a translation may move a bold word, and then the tags may no longer nest).
  */
-export function restore(p: Protected, reply: string): { html: string } | { problem: PlaceholderProblem } {
+export function restore(p: Protected, reply: string): { html: string; inOrder: boolean } | { problem: PlaceholderProblem } {
   const seen = new Array<number>(p.slots.length).fill(0);
   const unknown: number[] = [];
+  let inOrder = true;
+  let last = 0;
   let html = '';
   let at = 0;
   for (const m of reply.matchAll(TOKEN)) {
@@ -154,6 +158,8 @@ export function restore(p: Protected, reply: string): { html: string } | { probl
     const n = Number(m[1]);
     if (n >= 1 && n <= p.slots.length) {
       seen[n - 1]!++;
+      if (n !== last + 1) inOrder = false;
+      last = n;
       html += p.slots[n - 1];
     } else {
       unknown.push(n);
@@ -163,5 +169,5 @@ export function restore(p: Protected, reply: string): { html: string } | { probl
   const lost = seen.flatMap((c, i) => (c === 0 ? [i + 1] : []));
   const duplicated = seen.flatMap((c, i) => (c > 1 ? [i + 1] : []));
   if (lost.length > 0 || duplicated.length > 0 || unknown.length > 0) return { problem: { lost, duplicated, unknown } };
-  return { html };
+  return { html, inOrder };
 }

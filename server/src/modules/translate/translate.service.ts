@@ -6,7 +6,6 @@ import {
   type GenerateInDiffLangAnswer,
   TRANSLATION_BATCH_CHARS,
   type TranslateInHtmlAnswer,
-  translationState,
 } from '../../../../sync-protocol/src/translate';
 import type { Deps, Principal } from '../../context';
 import { question } from '../../db/schema';
@@ -77,6 +76,8 @@ export type FieldsResult = {
   html: Record<string, string>;
   /** Keys whose reply lost, repeated or changed a token, with what was wrong. */
   refused: Record<string, PlaceholderProblem>;
+  /** Keys whose tokens came back out of their order (their markup needs sanitising again). */
+  reordered: Set<string>;
   /** How many batches were sent. */
   batches: number;
 };
@@ -97,14 +98,18 @@ export async function translateFields(translator: Translator, target: TargetLang
   const batches = cutBatches([...guarded].map(([k, p]) => [k, p.text]));
   const replies = await inParallel(batches, CONCURRENCY, (b) => translator.translate(b, target));
   const refused: Record<string, PlaceholderProblem> = {};
+  const reordered = new Set<string>();
   for (const reply of replies) {
     for (const [key, text] of Object.entries(reply)) {
       const r = restore(guarded.get(key)!, text);
-      if ('html' in r) html[key] = r.html;
-      else refused[key] = r.problem;
+      if ('problem' in r) refused[key] = r.problem;
+      else {
+        html[key] = r.html;
+        if (!r.inOrder) reordered.add(key);
+      }
     }
   }
-  return { html, refused, batches: batches.length };
+  return { html, refused, reordered, batches: batches.length };
 }
 
 /** The translator of this app, or the refusal of a production installation without one. */
@@ -153,9 +158,13 @@ export async function generateInDiffLang(deps: Deps, actor: Principal, query: { 
     .all();
   const todo: typeof rows = [];
   const skipped: string[] = [];
+  // The English fingerprint of each question, once (it also tells whether a translation is stale).
+  const english = new Map<string, string>();
   for (const r of rows) {
-    const s = translationState(r, query.lcode);
-    if (s.present && !s.stale && !s.draft) skipped.push(r.id);
+    const hash = englishSourceHash(r);
+    english.set(r.id, hash);
+    const tr = r.trans[query.lcode];
+    if (tr && !tr.mt && (tr.src === undefined || tr.src === hash)) skipped.push(r.id);
     else todo.push(r);
   }
   if (todo.length === 0) throw badRequest(MSG.nothingToTranslate);
@@ -175,7 +184,8 @@ export async function generateInDiffLang(deps: Deps, actor: Principal, query: { 
     }
     items.push({
       id: r.id,
-      english: englishSourceHash(r),
+      english: english.get(r.id)!,
+      inOrder: !keys.some((k) => result.reordered.has(k)),
       tr: { q: result.html[qKey(n)]!, ops: Object.fromEntries(Object.keys(r.ops).map((k) => [k, result.html[oKey(n, k)]!])), ca: [...r.ca] },
     });
   });

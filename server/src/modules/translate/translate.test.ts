@@ -70,7 +70,7 @@ describe('placeholders', () => {
     expect(p.text).not.toContain('frac');
     expect(p.text).toContain('&');
     expect(p.text.match(/\[\[\d+\]\]/g)).toHaveLength(p.slots.length);
-    expect(restore(p, p.text)).toEqual({ html });
+    expect(restore(p, p.text)).toEqual({ html, inOrder: true });
   });
 
   test('a reply that lost, repeated, changed or invented a token is refused', () => {
@@ -80,7 +80,9 @@ describe('placeholders', () => {
     expect(restore(p, '[[1]]a [[2]][[2]]b[[3]] c[[4]]')).toEqual({ problem: { lost: [], duplicated: [2], unknown: [] } });
     expect(restore(p, '[[1]]a [ 2 ]b[[3]] c[[4]][[7]]')).toEqual({ problem: { lost: [2], duplicated: [], unknown: [7] } });
     // The translator's own markup is text, never tags.
-    expect(restore(p, '[[1]]<script>x</script> [[2]]b[[3]] c[[4]]')).toEqual({ html: '<p>&lt;script&gt;x&lt;/script&gt; <b>b</b> c</p>' });
+    expect(restore(p, '[[1]]<script>x</script> [[2]]b[[3]] c[[4]]')).toEqual({ html: '<p>&lt;script&gt;x&lt;/script&gt; <b>b</b> c</p>', inOrder: true });
+    // Moved markup is allowed, and said.
+    expect(restore(p, '[[1]]a [[3]]b[[2]] c[[4]]')).toMatchObject({ inOrder: false });
   });
 
   test('batches are cut at 3,000 characters of serialised input', () => {
@@ -246,6 +248,18 @@ describe('GET /question/generateInDiffLang (a selection or a set)', () => {
     expect(row(id).trans).toEqual({});
     expect(versions(id)).toBe(v);
     expect(tagsOf(id)).toEqual([]);
+  });
+
+  test('markup the translation moved is sanitised again before it is saved', async () => {
+    const id = await create();
+    (await local()).misbehave('reorder');
+    const r = await h.request('GET', `/question/generateInDiffLang?lcode=hi&qids=${id}`, { token: editor });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const q = row(id).trans.hi!.q;
+    // <p> and </strong> swapped places: the sanitiser drops the stray close and closes the paragraph.
+    expect(q).toContain(demoMark('hi'));
+    expect(q.match(/<p>/g)?.length).toBe(q.match(/<\/p>/g)?.length);
+    expect(q).toContain('data-latex="\\frac{a}{b}"');
   });
 
   test('the endpoint busy: nothing saved', async () => {
