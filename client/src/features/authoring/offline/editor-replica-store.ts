@@ -1,0 +1,73 @@
+import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
+import { type EditorReplica, type EditorReplication, openEditorReplica, startEditorReplication } from '../../../db/editor-replica';
+import { getSession, hasPermissions } from '../../../lib/session';
+
+/*
+ * The signed-in editor's replica of the question bank (db/editor-replica.ts), opened the first
+ * time an authoring screen asks for it — never for a learner, and never on a page outside
+ * authoring (this module is part of the authoring chunks only). One per tab; another person's
+ * login closes the previous one's.
+ */
+
+/** Pulls again this often while the page is open (the learner stream does not carry the bank). */
+const POLL_MS = 30_000;
+
+type Open = { personId: string; replica: EditorReplica; replication: EditorReplication; dispose: () => void };
+let current: Promise<Open> | null = null;
+let currentPerson: string | null = null;
+const storage = getRxStorageDexie();
+
+async function openFor(personId: string): Promise<Open> {
+  const replica = await openEditorReplica(personId, { storage });
+  const replication = startEditorReplication(replica, {
+    baseUrl: window.location.origin,
+    getToken: () => {
+      const s = getSession();
+      return s && s.id === personId ? s.token : null;
+    },
+    pollMs: POLL_MS,
+  });
+  const again = () => replication.reSync();
+  const onVisible = () => document.visibilityState === 'visible' && again();
+  window.addEventListener('online', again);
+  document.addEventListener('visibilitychange', onVisible);
+  return {
+    personId,
+    replica,
+    replication,
+    dispose: () => {
+      window.removeEventListener('online', again);
+      document.removeEventListener('visibilitychange', onVisible);
+    },
+  };
+}
+
+/** The editor replica of the signed-in person, or null for anyone who is not a question editor. */
+export function editorReplica(): Promise<EditorReplica | null> {
+  const s = getSession();
+  // No IndexedDB (an old browser, a private mode that refuses it): no bank on this device.
+  if (!s || !hasPermissions(s, ['QUESTION_EDITOR']) || typeof indexedDB === 'undefined') return Promise.resolve(null);
+  if (current && currentPerson === s.id) return current.then((o) => o.replica);
+  const previous = current;
+  currentPerson = s.id;
+  current = (async () => {
+    if (previous) await closeOpen(previous);
+    return openFor(s.id);
+  })();
+  current.catch(() => {
+    current = null;
+    currentPerson = null;
+  });
+  return current.then((o) => o.replica);
+}
+
+async function closeOpen(p: Promise<Open>) {
+  const o = await p.catch(() => null);
+  if (!o) return;
+  o.dispose();
+  await o.replication.stop();
+  await o.replica.close();
+}
+
+/** Whether the device is offline (then the bank is read from and written to the replica). */
+export const isOffline = () => typeof navigator !== 'undefined' && navigator.onLine === false;
