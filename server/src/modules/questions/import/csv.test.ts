@@ -1,7 +1,10 @@
 import { expect, test } from 'vitest';
 import { AppError } from '../../../lib/errors';
+import { sanitizeRichText } from '../../../lib/sanitize';
 import { csvTemplate, parseCsv, serialiseCsv } from './csv';
 import type { ExportQuestion } from './export-question';
+import { PLAIN_PARAGRAPH } from './import.service';
+import { plainToHtml } from './rows';
 
 const HEAD = 'type,difficulty,question_en,question_hi,a_en,a_hi,b_en,b_hi,answer,answer_hi,subject,class,topics,exams,marks';
 
@@ -84,4 +87,15 @@ test('export: everything a question holds, formula-looking cells escaped, reads 
   expect(rows[0]!.draft).toMatchObject({ q: q[0]!.q, ops: q[0]!.ops, ca: ['b'], d: '4', trans: q[0]!.trans });
   expect(rows[0]!.draft?.tags.map((t) => `${t.group}:${t.name}`)).toEqual(['s:gk', 'c:class-10', 'c:class-12', 'e:ssc-cgl']);
   expect(rows[1]!.draft).toMatchObject({ qt: 'f', ca: ['-5', '=5'] });
+});
+
+test('plain text becomes rich text exactly as the sanitiser writes it, so the import may skip sanitising it', () => {
+  const texts = ['Which is "right"?', "Ravi's & Sita's <book>", 'निम्नलिखित में से कौन सा कथन सही है?', 'line one\nline two\r\nline three', '  a   b  ', '5 > 3 && 2 < 4'];
+  for (const s of texts) {
+    const html = plainToHtml(s);
+    expect(html, s).toMatch(PLAIN_PARAGRAPH);
+    expect(sanitizeRichText(html), s).toBe(html);
+  }
+  // Anything else is sanitised: other tags, other entities, attributes.
+  for (const html of ['<p>a<br>b</p>', '<p>x &quot;y&quot;</p>', '<p class="x">a</p>', '<p>a</p><p>b</p>', '<p><b>a</b></p>', '<p>&nbsp;</p>']) expect(html).not.toMatch(PLAIN_PARAGRAPH);
 });

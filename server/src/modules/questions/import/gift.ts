@@ -42,7 +42,7 @@ function richText(raw: string, format: TextFormat): string {
     case 'markdown':
       return markdownToHtml(text);
     case 'plain':
-      return `<p>${escapeHtml(text).replace(/\n/g, '<br>')}</p>`;
+      return `<p>${escapeHtml(text).replace(/\n/g, '<br />')}</p>`;
     case 'moodle':
       // Moodle's auto-format: markup is allowed, line breaks are kept.
       return /^<(p|div|ul|ol|table|h[1-6]|pre|blockquote)\b/i.test(text) ? text : `<p>${text.replace(/\n/g, '<br>')}</p>`;

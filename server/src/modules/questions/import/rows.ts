@@ -40,13 +40,14 @@ export const issue = (code: ImportIssueCode, params?: Record<string, string | nu
 /** Option keys in order: a, b, c, … (the editor's keys). */
 export const OPTION_KEYS = 'abcdefghijklmnopqrstuvwxyz'.split('');
 
+/** Text as HTML text: &, < and > escaped (quotes need none outside attributes; the sanitiser writes them bare). */
 export function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** Plain text as one paragraph of rich text (line breaks kept). */
+/** Plain text as one paragraph of rich text, line breaks kept, as the sanitiser writes it. */
 export function plainToHtml(s: string): string {
-  return `<p>${escapeHtml(s.trim()).replace(/\r?\n/g, '<br>')}</p>`;
+  return `<p>${escapeHtml(s.trim()).replace(/\r?\n/g, '<br />')}</p>`;
 }
 
 /** Whether a cell or text holds HTML markup (then it is kept as rich text). */
