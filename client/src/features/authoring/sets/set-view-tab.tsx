@@ -10,6 +10,7 @@ import { optionLetter, STATUS_COLOR } from '../list/question-list';
 import { usePartTitle } from './questions-tab';
 import { formParts, formQuestionIds, num, type SetForm } from './set-form';
 import { useSetQuestions } from './use-set-questions';
+import { TranslateSetButton } from './translate-set-button';
 
 /**
  * The preview (issue 17 §5): the saved set and its questions as a learner's device would hold
@@ -84,6 +85,7 @@ export function SetViewTab({ form, dirty }: { form: SetForm; dirty: boolean }) {
           <Text size="xs" c="dimmed" maw={280} ta="right">
             {!form.id ? t('view.saveFirst') : dirty ? t('view.savedOnly') : t('view.previewHint')}
           </Text>
+          <TranslateSetButton qids={formQuestionIds(form)} />
         </Stack>
       </Group>
       <Group gap="xl">
