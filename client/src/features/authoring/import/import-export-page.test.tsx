@@ -89,3 +89,15 @@ test('Store nothing discards the preview and sends nothing', async () => {
   expect(screen.queryByTestId('import-summary')).not.toBeInTheDocument();
   expect(api.calls.filter((c) => c.path === '/question/import')).toEqual([]);
 });
+
+test('hi: a file refused whole shows the server message in Hindi, the column named', async () => {
+  mockApi((c: Call) => {
+    if (c.path === '/question/import/preview') return json({ success: false, code: 'BAD_REQUEST', msg: 'Unknown column in the file: colour' }, 400);
+    return json({ success: true, data: [] });
+  });
+  const user = userEvent.setup();
+  await renderWithApp(<ImportExportPage />, { lang: 'hi', namespaces: NS });
+  await user.upload(document.querySelector('input[type="file"]') as HTMLInputElement, new File(['type,colour\n'], 'bad.csv'));
+  await user.click(await screen.findByRole('button', { name: 'फ़ाइल जाँचें' }));
+  expect(await screen.findByRole('alert')).toHaveTextContent('फ़ाइल में अज्ञात कॉलम: colour');
+});

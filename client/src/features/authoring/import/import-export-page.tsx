@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
+import { MSG } from '../../../../../sync-protocol/src/messages';
 import { ApiError } from '../../../lib/api-client';
 import { notifySuccess, notifyWarning } from '../../../lib/notify';
 import {
@@ -51,6 +52,17 @@ function readText(file: File): Promise<string> {
     reader.onerror = () => reject(reader.error ?? new Error('read failed'));
     reader.readAsText(file, 'utf-8');
   });
+}
+
+/** Server messages that name what they refuse after the text ("Unknown column in the file: colour"). */
+const NAMING = ['importUnknownColumn', 'importMissingColumn'] as const;
+
+/** A refusal of the whole file in the reader's language, the column names kept. */
+function fileProblem(t: TFunction<'messages'>, msg: string): string {
+  for (const key of NAMING) {
+    if (msg.startsWith(`${MSG[key]} `)) return `${t(key)}${msg.slice(MSG[key].length)}`;
+  }
+  return msg;
 }
 
 const formatOf = (name: string, current: ImportFormat): ImportFormat => (/\.csv$/i.test(name) ? 'csv' : /\.gift(\.txt)?$/i.test(name) ? 'gift' : current);
@@ -110,6 +122,7 @@ function PreviewTable({ rows }: { rows: ImportPreviewRow[] }) {
 
 function ImportTab() {
   const { t, i18n } = useTranslation('authoring-import');
+  const { t: tm } = useTranslation('messages');
   const [format, setFormat] = useState<ImportFormat>('csv');
   const [file, setFile] = useState<File | null>(null);
   const [content, setContent] = useState<string | null>(null);
@@ -148,7 +161,7 @@ function ImportTab() {
           setContent(text);
           setPreview(r.data);
         },
-        onError: (e) => setProblem(e instanceof ApiError ? e.msg : String(e)),
+        onError: (e) => setProblem(e instanceof ApiError ? fileProblem(tm, e.msg) : String(e)),
       },
     );
   };

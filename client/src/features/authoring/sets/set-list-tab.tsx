@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { DEFAULT_EXAM_SECONDS, type QuestionSetView, setQuestionIds } from '../../../../../sync-protocol/src/question-set';
 import { notifySuccess } from '../../../lib/notify';
 import { useDeleteQuestionSet, useQuestionSetList } from '../api/sets';
+import { ExportMenu } from '../import/export-menu';
 import { ConfirmDialog } from './confirm-dialog';
 import { setState, totalMarks } from './set-form';
 import { serverText } from './set-messages';
@@ -57,7 +58,7 @@ export function SetListTab({ onEdit }: { onEdit: (id: string) => void }) {
               <Table.Th>{t('sets.list.state')}</Table.Th>
               <Table.Th>{t('sets.list.version')}</Table.Th>
               <Table.Th>{t('sets.list.taken')}</Table.Th>
-              <Table.Th w={96}>{t('list.actions')}</Table.Th>
+              <Table.Th w={128}>{t('list.actions')}</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -89,6 +90,7 @@ export function SetListTab({ onEdit }: { onEdit: (id: string) => void }) {
                   <Table.Td>{s.taken ?? 0}</Table.Td>
                   <Table.Td>
                     <Group gap={4} wrap="nowrap">
+                      <ExportMenu what={{ qsid: s.id }} />
                       <Tooltip label={t('list.edit')}>
                         <ActionIcon variant="subtle" aria-label={t('list.edit')} onClick={() => onEdit(s.id)}>
                           <IconPencil size={18} aria-hidden />
