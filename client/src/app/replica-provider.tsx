@@ -1,6 +1,7 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from 'react';
 import type { ReplicaHandle } from '../db/replica';
 import { ReplicaContext } from '../db/replica-context';
+import { runLogoutClosers } from '../db/logout-closers';
 import { resetSyncStatus } from '../db/sync-status';
 import { useSession } from '../hooks/use-session';
 
@@ -74,6 +75,8 @@ export function ReplicaProvider({ children }: { children: ReactNode }) {
   }, [token]);
 
   const closeForLogout = useCallback(async ({ erase }: { erase: boolean }) => {
+    // An editor's question bank (issue 19 §5) closes (or is erased) with the replica.
+    await runLogoutClosers({ erase });
     const h = current.current;
     if (h) {
       current.current = null;

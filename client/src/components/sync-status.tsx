@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useReplica } from '../db/replica-context';
-import { getSyncStatus, subscribeSyncStatus, type SyncStatus } from '../db/sync-status';
+import { getSyncStatus, subscribeSyncStatus, type SyncStatus, waitingUploads } from '../db/sync-status';
 import classes from './sync-status.module.css';
 
 type Tone = 'ok' | 'busy' | 'warn' | 'off';
@@ -9,7 +9,7 @@ type Tone = 'ok' | 'busy' | 'warn' | 'off';
 function toneOf(s: SyncStatus): Tone {
   if (!s.online || s.phase === 'offline') return 'off';
   if (s.phase === 'signed-out' || s.phase === 'error') return 'warn';
-  if (s.phase === 'syncing' || s.phase === 'idle' || s.pending > 0) return 'busy';
+  if (s.phase === 'syncing' || s.phase === 'idle' || waitingUploads(s) > 0) return 'busy';
   return 'ok';
 }
 
@@ -67,9 +67,10 @@ export function SyncStatusIndicator({ onLogoutErase }: { onLogoutErase: () => vo
   }, [open]);
 
   const connection = status.online && status.phase !== 'offline' ? t('sync.online') : t('sync.offline');
-  const uploads = status.pending > 0 ? t('sync.pending', { count: status.pending }) : t('sync.allSaved');
+  const waiting = waitingUploads(status);
+  const uploads = waiting > 0 ? t('sync.pending', { count: waiting }) : t('sync.allSaved');
   const short =
-    status.phase === 'syncing' && status.pending === 0 && status.online ? t('sync.syncing') : tone === 'off' ? `${connection} · ${uploads}` : uploads;
+    status.phase === 'syncing' && waiting === 0 && status.online ? t('sync.syncing') : tone === 'off' ? `${connection} · ${uploads}` : uploads;
 
   return (
     <div className={classes.root} ref={root}>
@@ -105,7 +106,7 @@ export function SyncStatusIndicator({ onLogoutErase }: { onLogoutErase: () => vo
                 <strong>{t('sync.eraseTitle')}</strong>
               </p>
               <p>{t('sync.eraseText')}</p>
-              {status.pending > 0 && <p className={classes.note}>{t('sync.erasePending', { count: status.pending })}</p>}
+              {waitingUploads(status) > 0 && <p className={classes.note}>{t('sync.erasePending', { count: waitingUploads(status) })}</p>}
               <div className={classes.actions}>
                 <button type="button" className={classes.action} data-variant="danger" onClick={onLogoutErase}>
                   {t('sync.eraseConfirm')}

@@ -122,12 +122,14 @@ export async function openEditorReplica(personId: string, opts: { storage: RxSto
     if (d) publish(d.toJSON().data as StoredState);
   });
 
+  // The document first, then its place in the pending list: a reload between the two leaves a
+  // written change not yet counted (the replication still uploads it), never a count without it.
   const save = async (doc: EdQuestion) => {
+    await db.ed_question.upsert(doc);
     await update((s) => {
       if (!s.pending.includes(doc.id)) s.pending.push(doc.id);
       delete s.refused[doc.id];
     });
-    await db.ed_question.upsert(doc);
   };
 
   return {
@@ -138,10 +140,10 @@ export async function openEditorReplica(personId: string, opts: { storage: RxSto
     async remove(id) {
       const found = await db.ed_question.findOne(id).exec();
       if (!found) return;
+      await found.remove();
       await update((s) => {
         if (!s.pending.includes(id)) s.pending.push(id);
       });
-      await found.remove();
     },
     async resolveConflict(id, choice) {
       const c = (await readState()).conflicts[id];

@@ -5,6 +5,7 @@ import { createMediaPrecache } from '../lib/media-precache';
 import { getSession, renewToken } from '../lib/session';
 import { AttemptJournal } from './attempt-journal';
 import { databaseNameOf, openReplicaDatabase, type ReplicaDatabase } from './database';
+import { editorDatabaseNameOf } from './editor-replica';
 import { startReplication, type Replication } from './replication';
 import { serverClock } from './server-clock';
 import { resetSyncStatus, setSyncStatus, type SyncStatus } from './sync-status';
@@ -159,5 +160,7 @@ export async function openReplica(personId: string): Promise<ReplicaHandle> {
 /** Erases a person's database when it is not open (logout with erase before it opened). */
 export async function eraseReplica(personId: string): Promise<void> {
   await removeRxDatabase(databaseNameOf(personId), storage, true);
+  // An editor's question bank too (issue 19 §5), when this person has one on the device.
+  await removeRxDatabase(editorDatabaseNameOf(personId), storage, true);
   await AttemptJournal.erase(databaseNameOf(personId));
 }

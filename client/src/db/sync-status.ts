@@ -22,6 +22,8 @@ export type SyncStatus = {
   online: boolean;
   /** Attempts changed on this device and not yet confirmed by the server. */
   pending: number;
+  /** An editor's questions changed on this device and not yet uploaded (issue 19 §5, db/editor-replica). */
+  editorPending: number;
   /** Device time (ms) of the last request round that succeeded, or null. */
   lastSync: number | null;
 };
@@ -30,6 +32,7 @@ const initial: SyncStatus = {
   phase: 'idle',
   online: typeof navigator === 'undefined' ? true : navigator.onLine,
   pending: 0,
+  editorPending: 0,
   lastSync: null,
 };
 
@@ -48,8 +51,12 @@ export function setSyncStatus(patch: Partial<SyncStatus>): void {
 }
 
 export function resetSyncStatus(): void {
-  setSyncStatus({ ...initial, online: typeof navigator === 'undefined' ? true : navigator.onLine });
+  // The editor's own replica reports its count itself (it is not closed with the learner replica).
+  setSyncStatus({ ...initial, editorPending: status.editorPending, online: typeof navigator === 'undefined' ? true : navigator.onLine });
 }
+
+/** Everything changed on this device and not yet uploaded: attempts and an editor's questions. */
+export const waitingUploads = (s: SyncStatus) => s.pending + s.editorPending;
 
 export function subscribeSyncStatus(listener: () => void): () => void {
   listeners.add(listener);

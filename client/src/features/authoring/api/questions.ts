@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api, ApiError } from '../../../lib/api-client';
+import type { EditorReplica } from '../../../db/editor-replica';
 import type {
   QuestionInput,
   QuestionStatus,
@@ -42,13 +43,53 @@ function filterQuery(f: QuestionFilters): Record<string, string | undefined> {
   };
 }
 
+/*
+ * Offline (issue 19 §5): the bank's reads and writes are answered by the editor's replica of the
+ * question bank (offline/), which the replication uploads when the network is back. Online, the
+ * API answers, and the replica is opened in the background so that it is there when the network
+ * goes.
+ */
+let warmed = false;
+const store = () => import('../offline/editor-replica-store');
+const localApi = () => import('../offline/local-questions');
+
+/** Only a browser with IndexedDB keeps the bank (not a very old one, nor a test's jsdom). */
+const canHoldBank = () => typeof indexedDB !== 'undefined';
+
+async function offlineOr<T>(online: () => Promise<T>, offline: (replica: EditorReplica) => Promise<T>): Promise<T> {
+  if (canHoldBank() && navigator.onLine === false) {
+    const replica = await (await store()).editorReplica();
+    if (replica) return offline(replica);
+  }
+  if (!warmed && canHoldBank()) {
+    warmed = true;
+    void store()
+      .then((m) => m.editorReplica())
+      .catch(() => (warmed = false));
+  }
+  try {
+    return await online();
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.code !== 'NETWORK' || !canHoldBank()) throw err;
+    const replica = await (await store()).editorReplica();
+    if (!replica) throw err;
+    return offline(replica);
+  }
+}
+
 /** GET /api/question?l&o&…filters: one page of the bank, newest first. */
 export function getQuestions(f: QuestionFilters, page: { l: number; o: number }): Promise<{ success: boolean; data: QuestionView[] }> {
-  return api('/question', { query: { ...filterQuery(f), l: page.l, o: page.o } });
+  return offlineOr(
+    () => api('/question', { query: { ...filterQuery(f), l: page.l, o: page.o } }),
+    async (r) => (await localApi()).localQuestions(r, f, page),
+  );
 }
 /** GET /api/question/getQuestionsCount with the same filters. */
 export function getQuestionsCount(f: QuestionFilters): Promise<{ success: boolean; count: number }> {
-  return api('/question/getQuestionsCount', { query: filterQuery(f) });
+  return offlineOr(
+    () => api('/question/getQuestionsCount', { query: filterQuery(f) }),
+    async (r) => (await localApi()).localCount(r, f),
+  );
 }
 /** GET /api/question?qids=…: questions by id, in that order (a set's questions). */
 export function getQuestionsByIds(ids: string[]): Promise<{ success: boolean; data: QuestionView[] }> {
@@ -76,7 +117,10 @@ export function useQuestionsByIds(ids: string[]) {
 
 /** GET /api/question/{id} (editors get the correct answers). */
 export function getQuestion(id: string): Promise<{ success: boolean; data: QuestionView }> {
-  return api(`/question/${encodeURIComponent(id)}`);
+  return offlineOr(
+    () => api(`/question/${encodeURIComponent(id)}`),
+    async (r) => (await localApi()).localQuestion(r, id),
+  );
 }
 export const questionQueryOptions = (id: string) => queryOptions({ queryKey: questionKeys.one(id), queryFn: () => getQuestion(id), select: (r) => r.data });
 /**
@@ -97,7 +141,10 @@ type SaveAnswer = { success: boolean; id: string; msg: string; data: QuestionVie
 
 /** POST /api/question (no id: created) or PATCH /api/question (with id: updated). */
 export function saveQuestion(q: QuestionInput & { id?: string }): Promise<SaveAnswer> {
-  return q.id ? api('/question', { method: 'PATCH', body: q }) : api('/question', { method: 'POST', body: q });
+  return offlineOr(
+    () => (q.id ? api('/question', { method: 'PATCH', body: q }) : api('/question', { method: 'POST', body: q })),
+    async (r) => (await localApi()).localSave(r, q),
+  );
 }
 export function useSaveQuestion() {
   const qc = useQueryClient();
@@ -106,7 +153,10 @@ export function useSaveQuestion() {
 
 /** DELETE /api/question/{id}: refused (409, with the sets' names) while a set holds it. */
 export function deleteQuestion(id: string): Promise<{ success: boolean; msg: string }> {
-  return api(`/question/${encodeURIComponent(id)}`, { method: 'DELETE' });
+  return offlineOr(
+    () => api(`/question/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    async (r) => (await localApi()).localDelete(r, id),
+  );
 }
 export function useDeleteQuestion() {
   const qc = useQueryClient();

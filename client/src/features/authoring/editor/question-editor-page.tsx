@@ -2,6 +2,7 @@ import { Container, Title } from '@mantine/core';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { EditorSyncBar } from '../offline/editor-sync-bar';
 import { QuestionEditor } from './question-editor';
 
 /**
@@ -21,6 +22,7 @@ export default function QuestionEditorPage() {
       <Title order={1} size="h2" mb="md">
         {t('page.title')}
       </Title>
+      <EditorSyncBar />
       <QuestionEditor id={id} onSaved={onSaved} onNew={onNew} />
     </Container>
   );

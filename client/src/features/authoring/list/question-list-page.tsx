@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '../../../config/paths';
 import { type ListState, readListState, writeListState } from './list-state';
+import { EditorSyncBar } from '../offline/editor-sync-bar';
 import { QuestionList } from './question-list';
 
 /**
@@ -32,6 +33,7 @@ export default function QuestionListPage() {
             </Button>
           </Group>
         </Group>
+        <EditorSyncBar />
         <QuestionList state={state} onStateChange={onStateChange} />
       </Stack>
     </Container>

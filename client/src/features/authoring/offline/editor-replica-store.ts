@@ -1,5 +1,7 @@
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { type EditorReplica, type EditorReplication, openEditorReplica, startEditorReplication } from '../../../db/editor-replica';
+import { closeAtLogout } from '../../../db/logout-closers';
+import { setSyncStatus } from '../../../db/sync-status';
 import { getSession, hasPermissions } from '../../../lib/session';
 
 /*
@@ -31,6 +33,14 @@ async function openFor(personId: string): Promise<Open> {
   const onVisible = () => document.visibilityState === 'visible' && again();
   window.addEventListener('online', again);
   document.addEventListener('visibilitychange', onVisible);
+  // The shell's sync status counts the editor's unsent changes with the learner's.
+  const counting = replica.state$.subscribe((s) => setSyncStatus({ editorPending: s.pending.length }));
+  const unregister = closeAtLogout(async ({ erase }) => {
+    const open = current;
+    current = null;
+    currentPerson = null;
+    if (open) await closeOpen(open, erase);
+  });
   return {
     personId,
     replica,
@@ -38,6 +48,9 @@ async function openFor(personId: string): Promise<Open> {
     dispose: () => {
       window.removeEventListener('online', again);
       document.removeEventListener('visibilitychange', onVisible);
+      counting.unsubscribe();
+      unregister();
+      setSyncStatus({ editorPending: 0 });
     },
   };
 }
@@ -61,12 +74,13 @@ export function editorReplica(): Promise<EditorReplica | null> {
   return current.then((o) => o.replica);
 }
 
-async function closeOpen(p: Promise<Open>) {
+async function closeOpen(p: Promise<Open>, erase = false) {
   const o = await p.catch(() => null);
   if (!o) return;
   o.dispose();
   await o.replication.stop();
-  await o.replica.close();
+  if (erase) await o.replica.db.remove();
+  else await o.replica.close();
 }
 
 /** Whether the device is offline (then the bank is read from and written to the replica). */

@@ -140,10 +140,21 @@ export function EditorSyncBar() {
   const { replica, state } = useEditorSync();
   const qc = useQueryClient();
   const [open, setOpen] = useState<string | null>(null);
+  const [onDevice, setOnDevice] = useState<number | null>(null);
+  useEffect(() => {
+    if (!replica) return;
+    const sub = replica.db.ed_question.count().$.subscribe(setOnDevice);
+    return () => sub.unsubscribe();
+  }, [replica]);
   const conflict = state.conflicts.find((c) => c.id === open) ?? null;
   if (!replica) return null;
   return (
     <Stack gap="xs" mb="sm" data-testid="editor-sync-bar">
+      {onDevice !== null && (
+        <Text size="xs" c="dimmed" data-testid="editor-on-device">
+          {t('offline.onDevice', { count: onDevice })}
+        </Text>
+      )}
       {!online && (
         <Alert color="gray" variant="light">
           {t('offline.offline')}

@@ -105,7 +105,13 @@ export async function localSave(replica: EditorReplica, q: QuestionInput & { id?
     version: before?.version ?? 0,
     updatedAt: Date.now(),
   };
-  await replica.save(doc);
+  try {
+    await replica.save(doc);
+  } catch (err) {
+    // Not an answer of the server: the caller's catch would show nothing.
+    console.error('saving the question on this device failed', err);
+    throw new ApiError(0, i18n.t('authoring-bank:offline.notSaved'), 'LOCAL');
+  }
   return { success: true, id: doc.id, msg: i18n.t('authoring-bank:offline.savedOnDevice') as string, data: toView(doc) };
 }
 
