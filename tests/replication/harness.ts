@@ -163,7 +163,7 @@ export type DeviceOptions = Partial<ReplicationOptions> & { token: () => string 
 export async function openDevice(personId: string, server: { url: string }, opts: DeviceOptions) {
   const storage = wrappedValidateAjvStorage({ storage: getRxStorageDexie({ indexedDB, IDBKeyRange }) });
   const db: ReplicaDatabase = await openReplicaDatabase(personId, { storage, multiInstance: false, name: `device-${++seq}-${Date.now()}` });
-  let status: SyncStatus = { phase: 'idle', online: true, pending: 0, lastSync: null };
+  let status: SyncStatus = { phase: 'idle', online: true, pending: 0, editorPending: 0, lastSync: null };
   /** Every error the replication reported (RxDB's error$ of each collection). */
   const errors: unknown[] = [];
   const { net, ...rest } = opts;
