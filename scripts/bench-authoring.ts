@@ -10,9 +10,11 @@
  *           question in an interruptible transition)
  * Times of list/count/save are measured by the client over keep-alive HTTP on 127.0.0.1 (so
  * they include the HTTP stack) and also read from the server's Server-Timing header when given.
- * BENCH_QUESTIONS (default 50000), BENCH_REQUESTS (default 300), BENCH_OPENS (default 15).
+ * BENCH_QUESTIONS (default 50000), BENCH_REQUESTS (default 300), BENCH_OPENS (default 15);
+ * BENCH_PARTS=server or editor runs only that part; BENCH_PROFILE=<dir> writes a Chrome trace
+ * (with JS samples) of the second open there, to load in the browser's Performance panel.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +28,8 @@ import { launchChromium, percentile, startAppServer } from './bench-lib';
 const N = Number(process.env.BENCH_QUESTIONS ?? 50_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);
 const OPENS = Number(process.env.BENCH_OPENS ?? 15);
+const PARTS = process.env.BENCH_PARTS ?? 'server,editor';
+const PROFILE = process.env.BENCH_PROFILE;
 
 /** A small deterministic generator (mulberry32), so that every run builds the same bank. */
 function rng(seed: number) {
@@ -178,6 +182,7 @@ async function benchEditor(base: string) {
     await panel.getByLabel(/^Password/).fill('editor1234');
     await panel.getByRole('button', { name: 'Login' }).click();
     await page.getByRole('button', { name: 'Logout' }).waitFor();
+    if (process.env.BENCH_LOCALSTORAGE) await page.evaluate((kv) => { for (const [k, v] of Object.entries(JSON.parse(kv) as Record<string, string>)) localStorage.setItem(k, v); }, process.env.BENCH_LOCALSTORAGE);
     await page.goto('/question-list');
     await page.getByRole('link', { name: 'Edit' }).first().waitFor({ timeout: 60_000 });
     const cdp = await context.newCDPSession(page);
@@ -186,11 +191,18 @@ async function benchEditor(base: string) {
     const completes: number[] = [];
     for (let i = 0; i < OPENS + 1; i++) {
       await page.evaluate(() => performance.clearMeasures());
+      const traced = PROFILE && i === 1;
+      if (traced) await browser.startTracing(page, { screenshots: false, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'disabled-by-default-v8.cpu_profiler', 'blink.user_timing'] });
       await page.getByRole('link', { name: 'Edit' }).nth(i % 25).click();
       const measured = (name: string) =>
         page.waitForFunction((n) => performance.getEntriesByName(n).at(-1)?.duration, name, { timeout: 30_000 }).then(async (h) => (await h.jsonValue()) as number);
       const d = await measured('pm:editor-open');
       const c = await measured('pm:editor-complete');
+      if (traced) {
+        mkdirSync(PROFILE, { recursive: true });
+        writeFileSync(path.join(PROFILE, 'editor-open.trace.json'), await browser.stopTracing());
+        console.log(`editor: trace of open ${i} (${d.toFixed(0)} ms) in ${PROFILE}/editor-open.trace.json`);
+      }
       // The first open also downloads and compiles the editor's code; it is reported apart.
       if (i === 0) console.log(`editor: first open (editor code loaded then) ${d.toFixed(0)} ms, whole screen ${c.toFixed(0)} ms`);
       else {
@@ -212,14 +224,18 @@ export async function benchAuthoring() {
     await buildBank(dir);
     const server = await startAppServer(dir);
     try {
-      const token = await login(server.base, '9000000002', 'editor1234');
-      const { list, count, save } = await benchServer(server.base, token);
-      console.log(`list (2 filters + text search, page of 25): ${fmt(list)}  target p95 ≤ 50 ms`);
-      console.log(`getQuestionsCount (same filters):          ${fmt(count)}  target p95 ≤ 30 ms`);
-      console.log(`save (PATCH /api/question):                ${fmt(save)}  target p95 ≤ 30 ms`);
-      const { opens, completes } = await benchEditor(server.base);
-      console.log(`editor open at 4× CPU (list → question ready to type): ${fmt(opens)}  target ≤ 300 ms`);
-      console.log(`editor open at 4× CPU (list → whole screen drawn):     ${fmt(completes)}`);
+      if (PARTS.includes('server')) {
+        const token = await login(server.base, '9000000002', 'editor1234');
+        const { list, count, save } = await benchServer(server.base, token);
+        console.log(`list (2 filters + text search, page of 25): ${fmt(list)}  target p95 ≤ 50 ms`);
+        console.log(`getQuestionsCount (same filters):          ${fmt(count)}  target p95 ≤ 30 ms`);
+        console.log(`save (PATCH /api/question):                ${fmt(save)}  target p95 ≤ 30 ms`);
+      }
+      if (PARTS.includes('editor')) {
+        const { opens, completes } = await benchEditor(server.base);
+        console.log(`editor open at 4× CPU (list → question ready to type): ${fmt(opens)}  target ≤ 300 ms`);
+        console.log(`editor open at 4× CPU (list → whole screen drawn):     ${fmt(completes)}`);
+      }
     } finally {
       server.stop();
     }
@@ -243,53 +259,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.error(err);
     process.exit(1);
   });
-}
-
-/**
- * Issue 19 §3, its own step (BENCH_ONLY=import runs only this one; BENCH_SKIP=import leaves it
- * out): a 5,000-row bilingual CSV (English and Hindi question and four options, tags) imported
- * through the started server: POST /api/question/import/preview, then POST /api/question/import
- * (mode all), as the import screen sends them. Target: ≤ 10 s end to end. BENCH_IMPORT_ROWS
- * changes the size.
- */
-export async function benchImport() {
-  const rows = Number(process.env.BENCH_IMPORT_ROWS ?? 5000);
-  const dir = mkdtempSync(path.join(tmpdir(), 'pm-bench-import-'));
-  try {
-    const server = await startAppServer(dir);
-    try {
-      const token = await login(server.base, '9000000002', 'editor1234');
-      const head = 'type,difficulty,question_en,question_hi,a_en,a_hi,b_en,b_hi,c_en,c_hi,d_en,d_hi,answer,answer_hi,subject,class,topics,exams,marks';
-      const quote = (s: string) => `"${s.replace(/"/g, '""')}"`;
-      const lines = Array.from({ length: rows }, (_, i) => {
-        const ops = ['a', 'b', 'c', 'd'].flatMap(() => [quote(sentence(EN_WORDS, 3)), quote(sentence(HI_WORDS, 3))]);
-        return ['mcq1', String(1 + (i % 5)), quote(`${sentence(EN_WORDS, 12)} (${i})?`), quote(`${sentence(HI_WORDS, 12)} (${i})?`), ...ops, pick(['a', 'b', 'c', 'd']), '', 'gk', 'class-10', '', 'ssc-cgl', ''].join(',');
-      });
-      const content = `${head}\n${lines.join('\n')}\n`;
-      const post = async (p: string, body: unknown) => {
-        const res = await fetch(`${server.base}/api${p}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
-        const json = (await res.json()) as Record<string, unknown>;
-        if (!res.ok) throw new Error(`${p}: ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
-        return json;
-      };
-      const file = { fileName: 'bench.csv', format: 'csv', content };
-      const t0 = performance.now();
-      const preview = (await post('/question/import/preview', file)) as { data: { counts: { valid: number } } };
-      const t1 = performance.now();
-      const stored = (await post('/question/import', { ...file, mode: 'all', skipDuplicates: true })) as { stored: number };
-      const t2 = performance.now();
-      if (preview.data.counts.valid !== rows || stored.stored !== rows) throw new Error(`import: ${preview.data.counts.valid} valid, ${stored.stored} stored of ${rows}`);
-      const mb = (Buffer.byteLength(JSON.stringify(file)) / 1024 / 1024).toFixed(1);
-      console.log(
-        `import ${rows.toLocaleString('en')}-row bilingual CSV (${mb} MB): preview ${(t1 - t0).toFixed(0)} ms, store ${(t2 - t1).toFixed(0)} ms, ` +
-          `end to end ${(t2 - t0).toFixed(0)} ms  target ≤ 10000 ms`,
-      );
-    } finally {
-      server.stop();
-    }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 /**
@@ -362,5 +331,52 @@ export async function benchTranslate() {
     await local.close();
   } finally {
     h.destroy();
+  }
+}
+
+/**
+ * Issue 19 §3, its own step (BENCH_ONLY=import runs only this one; BENCH_SKIP=import leaves it
+ * out): a 5,000-row bilingual CSV (English and Hindi question and four options, tags) imported
+ * through the started server: POST /api/question/import/preview, then POST /api/question/import
+ * (mode all), as the import screen sends them. Target: ≤ 10 s end to end. BENCH_IMPORT_ROWS
+ * changes the size.
+ */
+export async function benchImport() {
+  const rows = Number(process.env.BENCH_IMPORT_ROWS ?? 5000);
+  const dir = mkdtempSync(path.join(tmpdir(), 'pm-bench-import-'));
+  try {
+    const server = await startAppServer(dir);
+    try {
+      const token = await login(server.base, '9000000002', 'editor1234');
+      const head = 'type,difficulty,question_en,question_hi,a_en,a_hi,b_en,b_hi,c_en,c_hi,d_en,d_hi,answer,answer_hi,subject,class,topics,exams,marks';
+      const quote = (s: string) => `"${s.replace(/"/g, '""')}"`;
+      const lines = Array.from({ length: rows }, (_, i) => {
+        const ops = ['a', 'b', 'c', 'd'].flatMap(() => [quote(sentence(EN_WORDS, 3)), quote(sentence(HI_WORDS, 3))]);
+        return ['mcq1', String(1 + (i % 5)), quote(`${sentence(EN_WORDS, 12)} (${i})?`), quote(`${sentence(HI_WORDS, 12)} (${i})?`), ...ops, pick(['a', 'b', 'c', 'd']), '', 'gk', 'class-10', '', 'ssc-cgl', ''].join(',');
+      });
+      const content = `${head}\n${lines.join('\n')}\n`;
+      const post = async (p: string, body: unknown) => {
+        const res = await fetch(`${server.base}/api${p}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+        const json = (await res.json()) as Record<string, unknown>;
+        if (!res.ok) throw new Error(`${p}: ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
+        return json;
+      };
+      const file = { fileName: 'bench.csv', format: 'csv', content };
+      const t0 = performance.now();
+      const preview = (await post('/question/import/preview', file)) as { data: { counts: { valid: number } } };
+      const t1 = performance.now();
+      const stored = (await post('/question/import', { ...file, mode: 'all', skipDuplicates: true })) as { stored: number };
+      const t2 = performance.now();
+      if (preview.data.counts.valid !== rows || stored.stored !== rows) throw new Error(`import: ${preview.data.counts.valid} valid, ${stored.stored} stored of ${rows}`);
+      const mb = (Buffer.byteLength(JSON.stringify(file)) / 1024 / 1024).toFixed(1);
+      console.log(
+        `import ${rows.toLocaleString('en')}-row bilingual CSV (${mb} MB): preview ${(t1 - t0).toFixed(0)} ms, store ${(t2 - t1).toFixed(0)} ms, ` +
+          `end to end ${(t2 - t0).toFixed(0)} ms  target ≤ 10000 ms`,
+      );
+    } finally {
+      server.stop();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }

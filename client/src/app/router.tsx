@@ -1,6 +1,7 @@
-import { type ComponentType, lazy, type LazyExoticComponent, type ReactElement, Suspense, useEffect, useState } from 'react';
+import { type ComponentType, lazy, type LazyExoticComponent, memo, type ReactElement, Suspense, useContext, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { matchRoutes, type RouteObject, useLocation, useRoutes } from 'react-router';
+import { matchRoutes, type RouteObject, UNSAFE_LocationContext as LocationContext, useLocation, useRoutes } from 'react-router';
+import { EditorOverListContext, listUnderEditor } from '../features/authoring/list/editor-over-list';
 import { RootLayout } from './layout/root-layout';
 import { RequireAuth } from './require-auth';
 import { ADMIN_MENU, type AdminMenuKey } from '../features/admin/lib/menu';
@@ -259,8 +260,15 @@ export const routes: RouteObject[] = [
 function useRouteTitle() {
   const location = useLocation();
   const { t, i18n } = useTranslation();
-  const matches = matchRoutes(routes, location) ?? [];
-  const key = [...matches].reverse().map((m) => (m.route.handle as RouteHandle | undefined)?.title).find(Boolean);
+  // Matched once per address (ranking every route is not free, and this runs on every render).
+  const key = useMemo(
+    () =>
+      [...(matchRoutes(routes, location) ?? [])]
+        .reverse()
+        .map((m) => (m.route.handle as RouteHandle | undefined)?.title)
+        .find(Boolean),
+    [location],
+  );
   // A title from a namespace that loads with its page (admin:…) is set again once it has loaded.
   const [loads, setLoads] = useState(0);
   useEffect(() => {
@@ -274,8 +282,36 @@ function useRouteTitle() {
   }, [key, t, i18n.language, loads]);
 }
 
-/** The app's routes; rendered inside `<BrowserRouter>` (app/app). */
+/** The route tree, drawn again only when the location it shows changes. */
+const RouteTree = memo(function RouteTree() {
+  return useRoutes(routes);
+});
+
+const sameEntry = (a: { pathname: string; search: string; hash: string; key: string }, b: typeof a) =>
+  a.key === b.key && a.pathname === b.pathname && a.search === b.search && a.hash === b.hash;
+
+/**
+ * The app's routes; rendered inside `<BrowserRouter>` (app/app).
+ *
+ * The question list's Edit opens the editor over the list (features/authoring/list/
+ * editor-over-list): the address is /question-editor?id=…, but the routes go on showing the list
+ * entry it came from, and the list page draws the editor over itself. The routes see the same
+ * location object as before (same entry, same object), so opening and closing the editor do not
+ * redraw the list; the page title follows the real address.
+ */
 export function AppRoutes() {
   useRouteTitle();
-  return useRoutes(routes);
+  const real = useContext(LocationContext);
+  const under = listUnderEditor(real.location);
+  const shown = under ? { location: under, navigationType: real.navigationType } : real;
+  const [kept, setKept] = useState(shown);
+  const current = sameEntry(kept.location, shown.location) ? kept : shown;
+  if (current !== kept) setKept(current);
+  return (
+    <EditorOverListContext.Provider value={under ? real.location : null}>
+      <LocationContext.Provider value={current}>
+        <RouteTree />
+      </LocationContext.Provider>
+    </EditorOverListContext.Provider>
+  );
 }

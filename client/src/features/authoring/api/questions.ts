@@ -1,4 +1,4 @@
-import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, type QueryClient, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError } from '../../../lib/api-client';
 import type { EditorReplica } from '../../../db/editor-replica';
 import type {
@@ -105,11 +105,20 @@ export const questionKeys = {
   history: (id: string) => ['authoring', 'question-history', id] as const,
 };
 
-export function useQuestions(f: QuestionFilters, page: { l: number; o: number }) {
-  return useQuery({ queryKey: questionKeys.list(f, page), queryFn: () => getQuestions(f, page), select: (r) => r.data, placeholderData: keepPreviousData });
+/**
+ * `enabled`: asked whenever TanStack Query would fetch (a function, so that pausing needs no
+ * render of the list): the question list passes one that is false while the editor is open over it.
+ */
+export function useQuestions(f: QuestionFilters, page: { l: number; o: number }, enabled: () => boolean = () => true) {
+  return useQuery({ queryKey: questionKeys.list(f, page), queryFn: () => getQuestions(f, page), select: (r) => r.data, placeholderData: keepPreviousData, enabled });
 }
-export function useQuestionsCount(f: QuestionFilters) {
-  return useQuery({ queryKey: questionKeys.count(f), queryFn: () => getQuestionsCount(f), select: (r) => r.count, placeholderData: keepPreviousData });
+export function useQuestionsCount(f: QuestionFilters, enabled: () => boolean = () => true) {
+  return useQuery({ queryKey: questionKeys.count(f), queryFn: () => getQuestionsCount(f), select: (r) => r.count, placeholderData: keepPreviousData, enabled });
+}
+/** The list and its count, asked again where they are shown and out of date (after the editor over the list closes). */
+export function refreshQuestionLists(qc: QueryClient): void {
+  void qc.refetchQueries({ queryKey: ['authoring', 'questions'], type: 'active', stale: true });
+  void qc.refetchQueries({ queryKey: ['authoring', 'questions-count'], type: 'active', stale: true });
 }
 export function useQuestionsByIds(ids: string[]) {
   return useQuery({ queryKey: questionKeys.byIds(ids), queryFn: () => getQuestionsByIds(ids), select: (r) => r.data, enabled: ids.length > 0 });

@@ -114,9 +114,14 @@ const writes = (api: { calls: Call[] }, path = '/question') => api.calls.filter(
 
 /** The rich-text box named `name` and its tiptap editor (jsdom cannot type into contenteditable). */
 async function box(name: string) {
-  const el = (await screen.findByRole('textbox', { name })) as HTMLElement & { editor: Editor };
-  await waitFor(() => expect(el.editor).toBeTruthy());
-  return el;
+  // A field may be drawn as its text first and become its editor right after (rich-text-field
+  // `live`): the box is the element that has the editor.
+  let el: (HTMLElement & { editor?: Editor }) | null = null;
+  await waitFor(() => {
+    el = screen.getByRole('textbox', { name }) as HTMLElement & { editor?: Editor };
+    expect(el.editor).toBeTruthy();
+  });
+  return el! as HTMLElement & { editor: Editor };
 }
 /** Replaces the box's content, as typing or pasting would. */
 async function write(name: string, html: string) {

@@ -303,6 +303,8 @@ export function QuestionEditor({ id, onSaved, onNew, onDirtyChange }: QuestionEd
                 error={errorOf('q')}
                 onSplit={onSplit}
                 minHeight={140}
+                // The toolbar follows with the rest (below): the question is ready to type first.
+                withToolbar={secondary}
               />
               <Text size="xs" c={splitNote ? 'orange.8' : 'dimmed'} mt={4} aria-live="polite">
                 {splitNote ? t('form.splitNothing') : t('form.splitHint')}
@@ -336,6 +338,9 @@ export function QuestionEditor({ id, onSaved, onNew, onDirtyChange }: QuestionEd
                           onChange={(html) => setForm((f) => setOptionText(f, lang, k, html))}
                           lang={lang}
                           error={errorOf(`op:${k}`)}
+                          // Drawn as text first, its editor made with the rest (or when pressed).
+                          live={secondary}
+                          withToolbar={secondary}
                         />
                       </div>
                       <ActionIcon

@@ -2,10 +2,12 @@ import { Input } from '@mantine/core';
 import { RichTextEditor } from '@mantine/tiptap';
 import '@mantine/tiptap/styles.css';
 import { type Editor, useEditor } from '@tiptap/react';
-import { memo, useEffect, useId, useMemo, useState } from 'react';
+import { memo, useEffect, useId, useLayoutEffect, useMemo, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 // KaTeX's styles, for the formulas in the fields, the formula preview and the learner preview.
 import '../../../components/formula-styles';
+import { sanitizeHtml } from '../../../components/rich-html';
 import { useStableCallback } from '../../../hooks/use-stable-callback';
 import { editorExtensions, type MathClick } from './editor-extensions';
 import { FormulaControl, type FormulaTarget } from './formula-control';
@@ -24,6 +26,15 @@ type Props = {
   onSplit?: (editor: Editor) => boolean;
   minHeight?: number;
   visibleLabel?: boolean;
+  /**
+   * False: the text is drawn as it is (sanitised HTML in the same frame) and the editor is made
+   * when this turns true, or at once when the box is pressed or focused. Opening a question draws
+   * its options this way first (issue 17: 'pm:editor-open'), so that only the question's own
+   * editor is made before the first frame.
+   */
+  live?: boolean;
+  /** False: room of the toolbar's height, the toolbar itself comes when this turns true. */
+  withToolbar?: boolean;
 };
 
 /**
@@ -32,9 +43,50 @@ type Props = {
  * and functional state updates, so a field whose text, label and error are unchanged need not
  * redraw its toolbar.
  */
-export const RichTextField = memo(RichTextFieldBody, (a, b) =>
+export const RichTextField = memo(RichTextFieldSwitch, (a, b) =>
   (Object.keys({ ...a, ...b }) as (keyof Props)[]).every((k) => typeof a[k] === 'function' || typeof b[k] === 'function' ? Boolean(a[k]) === Boolean(b[k]) : a[k] === b[k]),
 );
+
+/** The toolbar's controls (26 px with their border) and its padding, as Mantine draws them. */
+const TOOLBAR_HEIGHT = 'calc(1.625rem * var(--mantine-scale) + 2 * var(--mantine-spacing-xs) + 1px)';
+
+/** The field drawn before its editor is made: the same frame, label and text, not yet editable. */
+function StaticField({ label, value, lang, error, minHeight = 80, visibleLabel = true, onWanted }: Props & { onWanted: () => void }) {
+  const labelId = useId();
+  return (
+    <Input.Wrapper label={visibleLabel ? label : undefined} labelElement="div" error={error} id={labelId}>
+      <RichTextEditor editor={null} style={error ? { borderColor: 'var(--mantine-color-error)' } : undefined}>
+        <div className={classes.toolbarRoom} style={{ height: TOOLBAR_HEIGHT }} aria-hidden />
+        {/* Pressing (or tabbing into) the box makes its editor at once, which then takes the focus. */}
+        <div
+          className={classes.staticContent}
+          style={{ minHeight }}
+          lang={lang}
+          role="textbox"
+          aria-label={label}
+          aria-multiline="true"
+          aria-readonly="true"
+          tabIndex={0}
+          onPointerDown={(e) => {
+            e.preventDefault();
+            onWanted();
+          }}
+          onFocus={onWanted}
+          // Sanitised as everywhere the bank's HTML is shown (components/rich-html).
+          dangerouslySetInnerHTML={{ __html: sanitizeHtml(value) }}
+        />
+      </RichTextEditor>
+    </Input.Wrapper>
+  );
+}
+
+function RichTextFieldSwitch(props: Props) {
+  const { live = true } = props;
+  // Pressed before it was made live: made now, and focused once it exists.
+  const [wanted, setWanted] = useState(false);
+  if (!live && !wanted) return <StaticField {...props} onWanted={() => flushSync(() => setWanted(true))} />;
+  return <RichTextFieldBody {...props} autoFocus={wanted} />;
+}
 
 /**
  * One rich-text field of the question editor (the question, or an option): Mantine's tiptap
@@ -51,7 +103,9 @@ function RichTextFieldBody({
   onSplit,
   minHeight = 80,
   visibleLabel = true,
-}: Props) {
+  withToolbar = true,
+  autoFocus = false,
+}: Props & { autoFocus?: boolean }) {
   const { t } = useTranslation('authoring-editor');
   const [formula, setFormula] = useState<FormulaTarget | null>(null);
   const errorId = useId();
@@ -88,6 +142,12 @@ function RichTextFieldBody({
     editorProps,
     onUpdate: ({ editor: e }) => changed(e),
   });
+  // Made because it was pressed or focused before it was live: the caret goes there before the
+  // next key is handled (in the same task as the press, so no keystroke goes elsewhere).
+  const [focusFirst] = useState(autoFocus);
+  useLayoutEffect(() => {
+    if (focusFirst && editor && !editor.isDestroyed) editor.commands.focus('end');
+  }, [focusFirst, editor]);
 
   // A value from outside (a loaded or reset question, the split shortcut) replaces the text
   // without echoing back as a change.
@@ -111,6 +171,7 @@ function RichTextFieldBody({
         }}
         style={error ? { borderColor: 'var(--mantine-color-error)' } : undefined}
       >
+        {withToolbar ? (
         <RichTextEditor.Toolbar>
           <RichTextEditor.ControlsGroup>
             <RichTextEditor.Bold />
@@ -132,6 +193,9 @@ function RichTextFieldBody({
             <RichTextEditor.Redo />
           </RichTextEditor.ControlsGroup>
         </RichTextEditor.Toolbar>
+        ) : (
+          <div className={classes.toolbarRoom} style={{ height: TOOLBAR_HEIGHT }} aria-hidden />
+        )}
         <RichTextEditor.Content className={classes.content} mih={minHeight} />
       </RichTextEditor>
     </Input.Wrapper>

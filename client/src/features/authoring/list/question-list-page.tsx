@@ -1,24 +1,32 @@
 import { Button, Container, Group, Stack, Title } from '@mantine/core';
 import { IconFileImport, IconPlus } from '@tabler/icons-react';
-import { useMemo } from 'react';
+import { memo, Suspense, useCallback, useContext, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '../../../config/paths';
 import { type ListState, readListState, writeListState } from './list-state';
 import { EditorSyncBar } from '../offline/editor-sync-bar';
 import { QuestionList } from './question-list';
+import { EditorOverListContext, QuestionEditorOverlay } from './editor-over-list';
+
+/** The table is drawn again only when its own props change, not when the editor opens over it. */
+const ListBody = memo(QuestionList);
 
 /**
  * /question-list (spec §2 Question list). The filters and the page live in the address, so a
  * reload, a shared link or Back from the editor shows the same questions. Changes replace the
  * history entry rather than add one: Back leaves the list instead of stepping through every
  * filter typed.
+ *
+ * Edit opens the editor over the list (editor-over-list): the list stays as it was underneath,
+ * not asked again while the editor is open, and Back or closing the editor shows it again.
  */
 export default function QuestionListPage() {
   const { t } = useTranslation('authoring-bank');
   const [params, setParams] = useSearchParams();
   const state = useMemo(() => readListState(params), [params]);
-  const onStateChange = (next: ListState) => setParams(writeListState(next), { replace: true });
+  const onStateChange = useCallback((next: ListState) => setParams(writeListState(next), { replace: true }), [setParams]);
+  const editing = useContext(EditorOverListContext);
   return (
     <Container size="xl" py="lg">
       <Stack>
@@ -34,8 +42,13 @@ export default function QuestionListPage() {
           </Group>
         </Group>
         <EditorSyncBar />
-        <QuestionList state={state} onStateChange={onStateChange} />
+        <ListBody state={state} onStateChange={onStateChange} />
       </Stack>
+      {editing && (
+        <Suspense fallback={null}>
+          <QuestionEditorOverlay at={editing} />
+        </Suspense>
+      )}
     </Container>
   );
 }

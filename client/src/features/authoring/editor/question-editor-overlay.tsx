@@ -1,0 +1,81 @@
+import { Modal } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { type Location, useNavigate } from 'react-router';
+import { paths } from '../../../config/paths';
+import { refreshQuestionLists } from '../api/questions';
+import { listUnderEditor, setEditorOverListOpen } from '../list/editor-over-list';
+import { DiscardDialog } from './discard-dialog';
+import { QuestionEditor } from './question-editor';
+
+/**
+ * The question editor over the question list (list/editor-over-list): the list's Edit opens it
+ * at /question-editor?id=…, as a dialog the size of the navigation's Create New Question dialog
+ * (full screen on phones), while the list stays as it was underneath. Closing it (its close
+ * button or Escape; 'Discard Changes?' first when there are unsaved edits) or the browser's Back
+ * returns to the list. `at` is the editor's own location, with the list's in its state.
+ *
+ * Drawn inside the list page (no portal), so it is part of the page's main region as the
+ * editor's own page is; no opening animation, so the question is on screen in the first frame.
+ */
+export default function QuestionEditorOverlay({ at }: { at: Location }) {
+  const { t } = useTranslation('authoring-editor');
+  const navigate = useNavigate();
+  const phone = useMediaQuery('(max-width: 48em)');
+  const id = new URLSearchParams(at.search).get('id');
+  const dirty = useRef(false);
+  const [asking, setAsking] = useState(false);
+  // The list beneath waits while the editor is open, and catches up when it closes.
+  const qc = useQueryClient();
+  useEffect(() => {
+    setEditorOverListOpen(true);
+    return () => {
+      setEditorOverListOpen(false);
+      refreshQuestionLists(qc);
+    };
+  }, [qc]);
+
+  const backToList = () => {
+    setAsking(false);
+    dirty.current = false;
+    // The list's own entry is the one before (Back keeps its place and its scroll); after a
+    // reload of an editor opened from a list, the same. Without one, the list's address.
+    const idx = (window.history.state as { idx?: number } | null)?.idx ?? 0;
+    const list = listUnderEditor(at);
+    if (idx > 0 || !list) void navigate(-1);
+    else void navigate({ pathname: list.pathname, search: list.search, hash: list.hash }, { replace: true });
+  };
+  const close = () => (dirty.current ? setAsking(true) : backToList());
+  const onDirtyChange = useCallback((d: boolean) => {
+    dirty.current = d;
+  }, []);
+  // As on the editor's page: a new question's id goes into the address; New question drops it.
+  const onSaved = useCallback(
+    (saved: string) => {
+      if (saved !== id) void navigate({ pathname: paths.questionEditor, search: `?id=${encodeURIComponent(saved)}` }, { replace: true, state: at.state as unknown });
+    },
+    [id, navigate, at.state],
+  );
+  const onNew = useCallback(() => void navigate({ pathname: paths.questionEditor }, { state: at.state as unknown }), [navigate, at.state]);
+
+  return (
+    <Modal
+      opened
+      onClose={close}
+      title={t('page.title')}
+      fullScreen={phone}
+      size="min(1400px, 96vw)"
+      closeButtonProps={{ 'aria-label': t('actions.close') }}
+      closeOnClickOutside={false}
+      withinPortal={false}
+      transitionProps={{ duration: 0 }}
+      // The dialog scrolls itself; locking the page's scroll restyles the whole list beneath.
+      lockScroll={false}
+    >
+      <QuestionEditor id={id} onSaved={onSaved} onNew={onNew} onDirtyChange={onDirtyChange} />
+      <DiscardDialog opened={asking} onStay={() => setAsking(false)} onDiscard={backToList} />
+    </Modal>
+  );
+}
