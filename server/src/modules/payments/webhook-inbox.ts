@@ -219,8 +219,15 @@ function createInbox(deps: Deps): Inbox {
       .filter((e) => !taken.has(e.id));
 
   /** A timer for the earliest retry still waiting, so that it is not left to the reconciler. */
+  /** The database was closed (shutdown, a test's end): the worker stops; what is stored waits. */
+  const closed = () => {
+    if (deps.db.$client.open) return false;
+    stopped = true;
+    return true;
+  };
+
   const armRetry = () => {
-    if (stopped || retryTimer) return;
+    if (stopped || retryTimer || closed()) return;
     const next = deps.db
       .select({ at: sql<number>`min(${paymentEvent.nextAttemptAt})` })
       .from(paymentEvent)
@@ -270,13 +277,14 @@ function createInbox(deps: Deps): Inbox {
         },
         Math.ceil(QUIET_MS - (now - lastArrival)),
       );
+      deferTimer.unref();
     }
     return true;
   };
 
   const pump = () => {
     scheduled = false;
-    if (stopped) return settle();
+    if (stopped || closed()) return settle();
     if (deferred()) return;
     if (queue.length === 0 && running < INBOX_WORKERS) queue.push(...due(Date.now()).slice(0, BATCH));
     while (running < INBOX_WORKERS && queue.length > 0) {
