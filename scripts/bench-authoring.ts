@@ -182,7 +182,6 @@ async function benchEditor(base: string) {
     await panel.getByLabel(/^Password/).fill('editor1234');
     await panel.getByRole('button', { name: 'Login' }).click();
     await page.getByRole('button', { name: 'Logout' }).waitFor();
-    if (process.env.BENCH_LOCALSTORAGE) await page.evaluate((kv) => { for (const [k, v] of Object.entries(JSON.parse(kv) as Record<string, string>)) localStorage.setItem(k, v); }, process.env.BENCH_LOCALSTORAGE);
     await page.goto('/question-list');
     await page.getByRole('link', { name: 'Edit' }).first().waitFor({ timeout: 60_000 });
     const cdp = await context.newCDPSession(page);
