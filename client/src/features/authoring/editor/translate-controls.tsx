@@ -32,7 +32,7 @@ export function TranslateControls({ form, saved, lang, onTranslated }: Translate
   const status = useTranslatorStatus();
   const translate = useTranslateQuestion();
   const [outcome, setOutcome] = useState<Outcome>(null);
-  const mode = status.data?.data.mode;
+  const mode = status.data?.data?.mode;
   const state = saved.id ? translationState(saved, TRANSLATION_LANG) : null;
 
   const onGenerate = async () => {

@@ -17,7 +17,7 @@ export function TranslateSetButton({ qids }: { qids: string[] }) {
   const status = useTranslatorStatus();
   const generate = useGenerateInDiffLang();
   const [outcome, setOutcome] = useState<{ ok: GenerateInDiffLangAnswer } | { error: string } | null>(null);
-  const off = status.data?.data.mode === 'off';
+  const off = status.data?.data?.mode === 'off';
 
   const run = async () => {
     setOutcome(null);
