@@ -118,7 +118,11 @@ test('forgot password: a code by e-mail sets a new password, which then logs in'
   await page.goto('/login');
   await loginPanel(page).getByRole('link', { name: 'Forgot password?' }).click();
   await expect(page).toHaveURL(/\/forgot-password$/);
-  await page.getByLabel('Mobile or e-mail').fill(mobile);
+  // Filled again until the form takes it (under load the page may still be settling after the link).
+  await expect(async () => {
+    await page.getByLabel('Mobile or e-mail').fill(mobile);
+    await expect(page.getByRole('button', { name: 'Request password code' })).toBeEnabled({ timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
   await page.getByRole('button', { name: 'Request password code' }).click();
   await expect(page.getByLabel('OTP (6-digit code)')).toBeVisible();
 
