@@ -1,5 +1,6 @@
 import type { RxConflictHandler } from 'rxdb';
 import type { TestSummaryDoc } from '../../../sync-protocol/src/sync/test-summary';
+import { deepEqual } from './deep-equal';
 
 type Attempt = Omit<TestSummaryDoc, '_deleted'>;
 type WithDeleted<D> = D & { _deleted: boolean };
@@ -8,16 +9,6 @@ type WithDeleted<D> = D & { _deleted: boolean };
 function withoutServerFields(d: WithDeleted<Attempt>) {
   const { sfs: _sfs, ...rest } = d;
   return rest;
-}
-
-function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
 /**

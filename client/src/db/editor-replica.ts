@@ -7,6 +7,7 @@ import type { PullResponse } from '../../../sync-protocol/src/sync/envelopes';
 import { MIGRATIONS, rxSchemaOf } from '../../../sync-protocol/src/sync/rxdb-schemas';
 import { PROTOCOL_HEADER, PROTOCOL_VERSION } from '../../../sync-protocol/src/version';
 import { databaseNameOf } from './database';
+import { deepEqual } from './deep-equal';
 
 /*
  * The editor's replica (issue 19 §5): the question bank in a database of its own on an editor's
@@ -42,15 +43,6 @@ export type StoredState = { pending: string[]; conflicts: Record<string, Questio
 
 /** The editor replica's database name: the person's, with its own prefix. */
 export const editorDatabaseNameOf = (personId: string) => databaseNameOf(personId).replace(/^pm-/, 'pm-ed-');
-
-function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
-}
 
 /** Local-documents plugin must be added by the caller's RxDB setup (database.ts adds it). */
 export type EditorReplica = {
