@@ -139,7 +139,23 @@ export const questionQueryOptions = (id: string) => queryOptions({ queryKey: que
  */
 export function usePrefetchQuestion() {
   const qc = useQueryClient();
-  return (id: string) => void qc.prefetchQuery(questionQueryOptions(id));
+  return (id: string, row?: QuestionView) => {
+    // The list's row is the whole question as the editor loads it (the same view, with its sets):
+    // the editor draws it at once and takes the server's answer when it comes (issue 17,
+    // 'pm:editor-open'). Dated as the list's page, so it is never taken for a fresher copy.
+    if (row) {
+      const key = questionKeys.one(id);
+      const have = qc.getQueryState(key);
+      const updatedAt = Math.max(0, ...qc.getQueryCache().findAll({ queryKey: ['authoring', 'questions'] }).map((q) => q.state.dataUpdatedAt));
+      if (updatedAt > 0 && (!have?.data || have.dataUpdatedAt < updatedAt)) qc.setQueryData(key, { success: true, data: row }, { updatedAt });
+    }
+    void qc.prefetchQuery(questionQueryOptions(id));
+  };
+}
+/** The question as last known on this device (the list's row or an earlier load), or undefined. */
+export function useKnownQuestion(id: string | null): QuestionView | undefined {
+  const qc = useQueryClient();
+  return id ? qc.getQueryData<{ success: boolean; data: QuestionView }>(questionKeys.one(id))?.data : undefined;
 }
 
 export function useQuestion(id: string | null) {

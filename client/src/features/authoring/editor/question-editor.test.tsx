@@ -2,7 +2,8 @@ import { notifications } from '@mantine/notifications';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Editor } from '@tiptap/react';
-import type { ReactElement } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { type ReactElement, useState } from 'react';
 import { afterEach, beforeAll, beforeEach, expect, test, vi } from 'vitest';
 import type { QuestionInput, QuestionVersionEntry, QuestionView } from '../../../../../sync-protocol/src/question';
 import type { Tag } from '../../../../../sync-protocol/src/tag';
@@ -11,6 +12,8 @@ import { RichHtml } from '../../../components/rich-html';
 import { clearSession, setSession } from '../../../lib/session';
 import { type Call, json, learnerSession, mockApi } from '../../../testing/fetch-mock';
 import { renderWithApp } from '../../../testing/render';
+import { usePrefetchQuestion } from '../api/questions';
+import { QuestionEditor } from './question-editor';
 import QuestionEditorPage from './question-editor-page';
 
 const NS = ['authoring-editor', 'messages'];
@@ -475,4 +478,54 @@ test('leaving with unsaved changes asks "Discard Changes?"; Keep editing stays, 
   await user.click(screen.getByRole('link', { name: 'Question List' }));
   await user.click(within(await screen.findByRole('dialog', { name: 'Discard Changes?' })).getByRole('button', { name: 'Discard' }));
   await waitFor(() => expect(router.state.location.pathname).toBe('/question-list'));
+});
+
+/**
+ * Opened from the question list (issue 17, 'pm:editor-open'): the list's row is drawn in the
+ * first render, and the server's answer, when it comes, replaces it while nothing is edited.
+ */
+function FromTheList({ row }: { row: QuestionView }) {
+  const qc = useQueryClient();
+  const prefetch = usePrefetchQuestion();
+  // The list's page in the cache and Edit's hover, before the editor is drawn.
+  const [ready] = useState(() => {
+    qc.setQueryData(['authoring', 'questions', {}, { l: 25, o: 0 }], { success: true, data: [row] });
+    prefetch(row.id, row);
+    return true;
+  });
+  return ready ? <QuestionEditor id={row.id} /> : null;
+}
+
+function slowServer(answer: QuestionView) {
+  let release: () => void = () => {};
+  const answered = new Promise<void>((r) => (release = r));
+  const api = mockApi(async (c: Call) => {
+    if (c.path === '/tag') return json({ success: true, data: TAGS[c.query.get('key') as Tag['key']] ?? [] });
+    if (c.path === `/question/${answer.id}` && c.method === 'GET') {
+      await answered;
+      return json({ success: true, data: answer });
+    }
+    return json({ success: false, msg: 'unexpected' }, 500);
+  });
+  return { api, release };
+}
+
+test("opened from the list, the list's copy is drawn at once and the server's newer copy replaces it", async () => {
+  const { release } = slowServer(view({ q: '<p>Capital of Bharat?</p>', version: 3 }));
+  await renderWithApp(withPreviews(<FromTheList row={view()} />), { route: '/question-editor', namespaces: NS });
+  // Drawn from the list's row while the server has not answered yet.
+  expect((await box('Question')).textContent).toBe('Capital of India?');
+  act(() => release());
+  await waitFor(async () => expect((await box('Question')).textContent).toBe('Capital of Bharat?'));
+  expect(screen.queryByText(/unsaved changes/i)).toBeNull();
+});
+
+test("opened from the list and edited before the server answers, the editor's text is kept", async () => {
+  const { api, release } = slowServer(view({ q: '<p>Capital of Bharat?</p>', version: 3 }));
+  await renderWithApp(withPreviews(<FromTheList row={view()} />), { route: '/question-editor', namespaces: NS });
+  await write('Question', '<p>Capital city of India?</p>');
+  act(() => release());
+  await waitFor(() => expect(api.calls.some((c) => c.path === '/question/q1')).toBe(true));
+  await new Promise((r) => setTimeout(r, 50));
+  expect((await box('Question')).textContent).toBe('Capital city of India?');
 });

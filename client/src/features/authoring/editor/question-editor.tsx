@@ -10,7 +10,7 @@ import type { Tag } from '../../../../../sync-protocol/src/tag';
 import { ApiError } from '../../../lib/api-client';
 import { notifySuccess } from '../../../lib/notify';
 import { translateServerMessage } from '../../../lib/server-messages';
-import { useQuestion, useSaveQuestion, useUpdateQuestionStatus } from '../api/questions';
+import { useKnownQuestion, useQuestion, useSaveQuestion, useUpdateQuestionStatus } from '../api/questions';
 import type { TagKey } from '../api/tags';
 import { TagDialog } from '../tags/tag-dialog';
 import { TagSelect } from '../tags/tag-select';
@@ -80,8 +80,12 @@ function htmlOf(editor: Editor, doc: JSONContent): string {
  */
 export function QuestionEditor({ id, onSaved, onNew, onDirtyChange }: QuestionEditorProps) {
   const { t } = useTranslation(['authoring-editor', 'messages']);
-  const [form, setForm] = useState<QuestionForm>(emptyForm);
-  const [saved, setSaved] = useState<QuestionForm>(emptyForm);
+  // A question the list already holds is drawn from its copy in the first render (the list's row
+  // is the same view); the server's answer replaces it below when it differs and nothing is edited.
+  const known = useKnownQuestion(id);
+  const [first] = useState(() => (known ? formFromQuestion(known) : emptyForm()));
+  const [form, setForm] = useState<QuestionForm>(first);
+  const [saved, setSaved] = useState<QuestionForm>(first);
   const [lang, setLang] = useState<EditLang>('en');
   const [previewLang, setPreviewLang] = useState<EditLang>('en');
   const [showErrors, setShowErrors] = useState(false);
@@ -93,12 +97,23 @@ export function QuestionEditor({ id, onSaved, onNew, onDirtyChange }: QuestionEd
 
   // A question asked for by id loads into the form once (a save or a restore keeps the form's own copy).
   const wanted = id && id !== form.id ? id : null;
-  const query = useQuestion(wanted);
+  const query = useQuestion(id);
+  const [taken, setTaken] = useState(() => (known ? query.data : undefined));
   if (wanted && query.data?.id === wanted) {
     const loaded = formFromQuestion(query.data);
     setForm(loaded);
     setSaved(loaded);
     setShowErrors(false);
+    setTaken(query.data);
+  } else if (!wanted && id && query.data?.id === id && query.data !== taken) {
+    // A fresher copy of the question on screen (the server's, after the list's): taken while
+    // nothing is edited; the form's own copy (after a save or a restore) when it is the same.
+    setTaken(query.data);
+    const fresh = formFromQuestion(query.data);
+    if (sameQuestion(form, saved) && JSON.stringify(fresh) !== JSON.stringify(saved)) {
+      setForm(fresh);
+      setSaved(fresh);
+    }
   }
 
   // The question and its options are drawn first, ready to type in; the tag pickers, the status
@@ -389,8 +404,9 @@ export function QuestionEditor({ id, onSaved, onNew, onDirtyChange }: QuestionEd
                   setForm((f) => setAnswers(f, lang, v === '' ? [] : [v]));
                 }}
                 maxLength={500}
-                autosize
-                minRows={3}
+                // Fixed rows, resizable: autosizing measures the page's layout as the editor opens.
+                rows={4}
+                resize="vertical"
                 error={errorOf('ca')}
                 lang={lang}
               />

@@ -1,13 +1,13 @@
 import { Button, Container, Group, Stack, Title } from '@mantine/core';
 import { IconFileImport, IconPlus } from '@tabler/icons-react';
-import { memo, Suspense, useCallback, useContext, useMemo } from 'react';
+import { memo, Suspense, useCallback, useContext, useEffect, useMemo, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '../../../config/paths';
 import { type ListState, readListState, writeListState } from './list-state';
 import { EditorSyncBar } from '../offline/editor-sync-bar';
 import { QuestionList } from './question-list';
-import { EditorOverListContext, QuestionEditorOverlay } from './editor-over-list';
+import { EditorOverListContext, openingEditor, QuestionEditorOverlay, settleEditorOverList } from './editor-over-list';
 
 /** The table is drawn again only when its own props change, not when the editor opens over it. */
 const ListBody = memo(QuestionList);
@@ -26,7 +26,13 @@ export default function QuestionListPage() {
   const [params, setParams] = useSearchParams();
   const state = useMemo(() => readListState(params), [params]);
   const onStateChange = useCallback((next: ListState) => setParams(writeListState(next), { replace: true }), [setParams]);
-  const editing = useContext(EditorOverListContext);
+  const routed = useContext(EditorOverListContext);
+  // Edit's click draws the editor at once; the router's location follows (editor-over-list).
+  const early = useSyncExternalStore(openingEditor.subscribe, openingEditor.get, () => null);
+  useEffect(() => {
+    if (routed) settleEditorOverList();
+  }, [routed]);
+  const editing = routed ?? early;
   return (
     <Container size="xl" py="lg">
       <Stack>

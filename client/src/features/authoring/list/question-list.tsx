@@ -15,7 +15,7 @@ import { TranslationBadges } from './translation-filter';
 import { ColumnChooser, useColumns } from './column-chooser';
 import { EMPTY_LIST_STATE, type ListState, pageCount, toggleSelection } from './list-state';
 import { QuestionFiltersPanel } from './question-filters';
-import { listAsksServer, overListState, preloadEditorOverlay } from './editor-over-list';
+import { listAsksServer, openEditorOverList, overListState, preloadEditorOverlay } from './editor-over-list';
 import '../../../components/formula-styles';
 
 /**
@@ -263,13 +263,18 @@ export function QuestionList({ state, onStateChange, selection }: { state?: List
                             state={location.pathname === paths.questionList ? overListState(location) : undefined}
                             aria-label={t('list.edit')}
                             // Start of 'pm:editor-open' (scripts/bench-authoring.ts): Edit → the question ready in the editor.
-                            onClick={() => performance.mark('pm:editor-open-start')}
+                            onClick={(e) => {
+                              performance.mark('pm:editor-open-start');
+                              // Over the list: drawn now, before the router's transition (editor-over-list).
+                              if (location.pathname === paths.questionList && !e.ctrlKey && !e.metaKey && !e.shiftKey && e.button === 0)
+                                openEditorOverList({ pathname: paths.questionEditor, search: `?id=${encodeURIComponent(q.id)}`, hash: '', state: overListState(location), key: 'opening' });
+                            }}
                             onPointerEnter={() => {
-                              prefetch(q.id);
+                              prefetch(q.id, q);
                               preloadEditorOverlay();
                             }}
                             onFocus={() => {
-                              prefetch(q.id);
+                              prefetch(q.id, q);
                               preloadEditorOverlay();
                             }}
                           >
