@@ -5,18 +5,18 @@ export const COLLECTIONS = ['tag', 'question_set', 'qs_detail', 'test_summary', 
 export type CollectionName = (typeof COLLECTIONS)[number];
 
 /**
- * Collections only question editors replicate (issue 19 §5): the question bank, for authoring
- * offline. The server refuses their pull and push to anyone without the QUESTION_EDITOR
+ * Collections only question editors replicate (issue 19 §5): the question bank and the question
+ * sets, for authoring offline. The server refuses their pull and push to anyone without the QUESTION_EDITOR
  * permission; a learner's device never opens them.
  */
-export const EDITOR_COLLECTIONS = ['ed_question'] as const;
+export const EDITOR_COLLECTIONS = ['ed_question', 'ed_question_set'] as const;
 export type EditorCollectionName = (typeof EDITOR_COLLECTIONS)[number];
 export type AnyCollectionName = CollectionName | EditorCollectionName;
 export const collectionSchema = z.enum([...COLLECTIONS, ...EDITOR_COLLECTIONS]);
 export const isEditorCollection = (name: AnyCollectionName): name is EditorCollectionName => (EDITOR_COLLECTIONS as readonly string[]).includes(name);
 
-/** Attempts travel from devices to the server, and editors' questions; everything else is pull only. */
-export const PUSHABLE: readonly AnyCollectionName[] = ['test_summary', 'ed_question'];
+/** Attempts travel from devices to the server, and editors' questions and sets; everything else is pull only. */
+export const PUSHABLE: readonly AnyCollectionName[] = ['test_summary', 'ed_question', 'ed_question_set'];
 
 /**
  * A checkpoint is a value of the server's one revision counter (ARCHITECTURE decision 2), never

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { AnyCollectionName, CollectionName, EditorCollectionName } from './envelopes';
+import { type AnyCollectionName, type CollectionName, type EditorCollectionName, isEditorCollection } from './envelopes';
 import { edQuestionDocSchema } from './ed-question';
+import { edQuestionSetDocSchema } from './ed-question-set';
 import { entitlementDocSchema } from './entitlement';
 import { examResultDocSchema } from './exam-result';
 import { qsDetailDocSchema } from './qs-detail';
@@ -21,6 +22,7 @@ export const DOC_SCHEMAS = {
 /** The zod schema of each editor collection's documents (envelopes EDITOR_COLLECTIONS). */
 export const EDITOR_DOC_SCHEMAS = {
   ed_question: edQuestionDocSchema,
+  ed_question_set: edQuestionSetDocSchema,
 } as const satisfies Record<EditorCollectionName, z.ZodObject>;
 
 /** Local indexes a device queries by. */
@@ -36,7 +38,7 @@ const INDEXES: Partial<Record<AnyCollectionName, string[]>> = {
  * - question_set 2: `free`, a set that uses no plan allowance (issue 18 §4).
  * - exam_result 1: `practice`, a result that is not the learner's first at its set (issue 16 §2).
  */
-export const SCHEMA_VERSIONS: Record<AnyCollectionName, number> = { tag: 0, question_set: 2, qs_detail: 1, test_summary: 0, exam_result: 1, entitlement: 0, ed_question: 0 };
+export const SCHEMA_VERSIONS: Record<AnyCollectionName, number> = { tag: 0, question_set: 2, qs_detail: 1, test_summary: 0, exam_result: 1, entitlement: 0, ed_question: 0, ed_question_set: 0 };
 
 type Migration = (doc: Record<string, unknown>) => Record<string, unknown>;
 /**
@@ -53,6 +55,7 @@ export const MIGRATIONS: Record<AnyCollectionName, Record<number, Migration>> = 
   exam_result: { 1: (doc) => ({ ...doc, practice: false }) },
   entitlement: {},
   ed_question: {},
+  ed_question_set: {},
 };
 
 /**
@@ -62,7 +65,7 @@ export const MIGRATIONS: Record<AnyCollectionName, Record<number, Migration>> = 
  * migration in MIGRATIONS) whenever a document schema changes.
  */
 export function rxSchemaOf(name: AnyCollectionName) {
-  const zod = name === 'ed_question' ? EDITOR_DOC_SCHEMAS[name] : DOC_SCHEMAS[name];
+  const zod = isEditorCollection(name) ? EDITOR_DOC_SCHEMAS[name] : DOC_SCHEMAS[name];
   const doc = (zod as z.ZodObject).omit({ _deleted: true });
   const json = z.toJSONSchema(doc, { io: 'output', unrepresentable: 'throw' }) as {
     properties: Record<string, Record<string, unknown>>;

@@ -46,7 +46,7 @@ export function setView(r: SetRow, taken?: number) {
 }
 
 /** How many results each of `ids` has (exam_result by qsid, result_qsid_idx). */
-function takenCounts(db: Conn, ids: string[]): Map<string, number> {
+export function takenCounts(db: Conn, ids: string[]): Map<string, number> {
   if (ids.length === 0) return new Map();
   const rows = db
     .select({ qsid: examResult.qsid, n: count() })
@@ -169,52 +169,60 @@ function snapshot(tx: Conn, before: SetRow, actor: Principal) {
  * scored against (exam_result.set_version) and show its questions as they were (sync.docs.ts).
  */
 export function saveSet(deps: Deps, actor: Principal, input: SetInput) {
+  const created = input.id === undefined;
+  const data = deps.db.transaction((tx) => writeSet(tx, actor, input));
+  deps.events.emit({ collections: ['question_set', 'qs_detail'] });
+  return { success: true as const, id: data.id, msg: created ? MSG.questionSetCreated : MSG.questionSetUpdated, data };
+}
+
+/**
+ * The write of saveSet inside the caller's transaction (the API's save, and an editor's device
+ * pushing `ed_question_set`). `createId`: the set does not exist yet and is created under this
+ * id (one made on a device keeps the id it was given there). The caller announces the change.
+ */
+export function writeSet(tx: Conn, actor: Principal, input: SetInput, createId?: string) {
   const { id: givenId, newVersion, ...fields } = input;
   const values = { ...fields, inst: sanitizeRichText(fields.inst) };
   const now = Date.now();
-  const created = givenId === undefined;
-  const data = deps.db.transaction((tx) => {
-    let before: SetRow | undefined;
-    let id: string;
-    if (created) {
-      checkQuestions(tx, [...new Set(setQuestionIds(values))], values.draft);
-      id = randomUUID();
-      tx.insert(questionSet)
-        .values({ ...values, id, createdBy: actor.id, updatedAt: now, rev: nextRev(tx), detailRev: nextRev(tx) })
-        .run();
-    } else {
-      id = givenId;
-      before = liveSet(tx, id);
-      checkQuestions(tx, [...new Set(setQuestionIds(values))], values.draft);
-      let version = before.version;
-      if (scoringShape(before) !== scoringShape(values)) {
-        const taken = takenOf(tx, id);
-        if (taken > 0 && newVersion !== true) throw new DetailedError('CONFLICT', MSG.setTakenNewVersion, { taken });
-        if (taken > 0) {
-          snapshot(tx, before, actor);
-          version += 1;
-        }
+  const created = givenId === undefined || createId !== undefined;
+  let before: SetRow | undefined;
+  let id: string;
+  if (created) {
+    checkQuestions(tx, [...new Set(setQuestionIds(values))], values.draft);
+    id = createId ?? randomUUID();
+    tx.insert(questionSet)
+      .values({ ...values, id, createdBy: actor.id, updatedAt: now, rev: nextRev(tx), detailRev: nextRev(tx) })
+      .run();
+  } else {
+    id = givenId;
+    before = liveSet(tx, id);
+    checkQuestions(tx, [...new Set(setQuestionIds(values))], values.draft);
+    let version = before.version;
+    if (scoringShape(before) !== scoringShape(values)) {
+      const taken = takenOf(tx, id);
+      if (taken > 0 && newVersion !== true) throw new DetailedError('CONFLICT', MSG.setTakenNewVersion, { taken });
+      if (taken > 0) {
+        snapshot(tx, before, actor);
+        version += 1;
       }
-      tx.update(questionSet)
-        .set({ ...values, version, updatedAt: now, rev: nextRev(tx), detailRev: nextRev(tx) })
-        .where(eq(questionSet.id, id))
-        .run();
     }
-    publishDueIn(tx, now, id);
-    const after = liveSet(tx, id);
-    bumpPracticeSetsSharing(tx, id, before, after);
-    logActivity(tx, {
-      actor,
-      action: created ? 'CREATE' : 'UPDATE',
-      entity: 'question_set',
-      entityId: id,
-      ...(before && { oldValue: setView(before) }),
-      newValue: setView(after),
-    });
-    return setView(after, created ? 0 : takenOf(tx, id));
+    tx.update(questionSet)
+      .set({ ...values, version, updatedAt: now, rev: nextRev(tx), detailRev: nextRev(tx) })
+      .where(eq(questionSet.id, id))
+      .run();
+  }
+  publishDueIn(tx, now, id);
+  const after = liveSet(tx, id);
+  bumpPracticeSetsSharing(tx, id, before, after);
+  logActivity(tx, {
+    actor,
+    action: created ? 'CREATE' : 'UPDATE',
+    entity: 'question_set',
+    entityId: id,
+    ...(before && { oldValue: setView(before) }),
+    newValue: setView(after),
   });
-  deps.events.emit({ collections: ['question_set', 'qs_detail'] });
-  return { success: true as const, id: data.id, msg: created ? MSG.questionSetCreated : MSG.questionSetUpdated, data };
+  return setView(after, created ? 0 : takenOf(tx, id));
 }
 
 /**
@@ -222,15 +230,18 @@ export function saveSet(deps: Deps, actor: Principal, input: SetInput) {
  * replicates as deleted); attempts and results at it are kept.
  */
 export function deleteSet(deps: Deps, actor: Principal, id: string) {
-  deps.db.transaction((tx) => {
-    const before = liveSet(tx, id);
-    tx.update(questionSet)
-      .set({ deleted: true, updatedAt: Date.now(), rev: nextRev(tx), detailRev: nextRev(tx) })
-      .where(eq(questionSet.id, id))
-      .run();
-    bumpPracticeSetsSharing(tx, id, before, undefined);
-    logActivity(tx, { actor, action: 'DELETE', entity: 'question_set', entityId: id, oldValue: setView(before) });
-  });
+  deps.db.transaction((tx) => removeSet(tx, actor, id));
   deps.events.emit({ collections: ['question_set', 'qs_detail'] });
   return { success: true as const, msg: MSG.questionSetDeleted };
+}
+
+/** The delete of deleteSet inside the caller's transaction (also an editor device's pushed deletion). */
+export function removeSet(tx: Conn, actor: Principal, id: string) {
+  const before = liveSet(tx, id);
+  tx.update(questionSet)
+    .set({ deleted: true, updatedAt: Date.now(), rev: nextRev(tx), detailRev: nextRev(tx) })
+    .where(eq(questionSet.id, id))
+    .run();
+  bumpPracticeSetsSharing(tx, id, before, undefined);
+  logActivity(tx, { actor, action: 'DELETE', entity: 'question_set', entityId: id, oldValue: setView(before) });
 }

@@ -1,10 +1,14 @@
 import { asc, eq, gt } from 'drizzle-orm';
 import type { EdPushAnswer, EdQuestionDoc } from '../../../../sync-protocol/src/sync/ed-question';
+import type { EdQuestionSetDoc } from '../../../../sync-protocol/src/sync/ed-question-set';
+import { questionSetSaveSchema } from '../../../../sync-protocol/src/question-set';
 import type { EditorCollectionName, PullResponse } from '../../../../sync-protocol/src/sync/envelopes';
 import { MSG } from '../../../../sync-protocol/src/messages';
 import type { Deps, Principal } from '../../context';
-import { question } from '../../db/schema';
-import { AppError, forbidden } from '../../lib/errors';
+import { question, questionSet } from '../../db/schema';
+import { AppError, forbidden, notFound } from '../../lib/errors';
+import { parseWith } from '../../lib/http';
+import { removeSet, setView, takenCounts, writeSet } from '../questions/question-sets.service';
 import { writeFromDevice } from '../questions/questions.service';
 
 /*
@@ -45,13 +49,48 @@ export function edQuestionDoc(r: QuestionRow): EdQuestionDoc {
   };
 }
 
-/** GET /api/sync/v1/ed_question/pull: every question changed after the checkpoint (deleted ones as tombstones). */
-export function pullEditor(deps: Deps, me: Principal, collection: EditorCollectionName, rev: number, limit: number): PullResponse<EdQuestionDoc> {
+/** A set as the `ed_question_set` collection holds it (the editor API's fields); a deleted one as a tombstone. */
+export function edQuestionSetDoc(r: SetRow, taken: number): EdQuestionSetDoc {
+  const v = setView(r, taken);
+  return {
+    id: v.id,
+    l: v.l,
+    mpq: v.mpq,
+    tm: v.tm,
+    nm: v.nm,
+    dur: v.dur,
+    isM: v.isM,
+    free: v.free,
+    inst: v.inst,
+    q: v.q,
+    sections: v.sections as EdQuestionSetDoc['sections'],
+    pts: v.pts,
+    draft: v.draft,
+    langs: v.langs,
+    published: v.published,
+    version: v.version,
+    taken,
+    createdAt: v.createdAt,
+    updatedAt: v.updatedAt,
+    _deleted: r.deleted,
+  };
+}
+
+/**
+ * GET /api/sync/v1/{ed_question|ed_question_set}/pull: every question (or set) changed after the
+ * checkpoint, deleted ones as tombstones.
+ */
+export function pullEditor(deps: Deps, me: Principal, collection: EditorCollectionName, rev: number, limit: number): PullResponse<EdQuestionDoc | EdQuestionSetDoc> {
   mustEdit(me);
   switch (collection) {
     case 'ed_question': {
       const rows = deps.db.select().from(question).where(gt(question.rev, rev)).orderBy(asc(question.rev)).limit(limit).all();
       return { documents: rows.map(edQuestionDoc), checkpoint: { rev: rows.at(-1)?.rev ?? rev } };
+    }
+    case 'ed_question_set': {
+      const rows = deps.db.select().from(questionSet).where(gt(questionSet.rev, rev)).orderBy(asc(questionSet.rev)).limit(limit).all();
+      const taken = takenCounts(deps.db, rows.map((r) => r.id));
+      return { documents: rows.map((r) => edQuestionSetDoc(r, taken.get(r.id) ?? 0)), checkpoint: { rev: rows.at(-1)?.rev ?? rev } };
     }
   }
 }
@@ -103,5 +142,58 @@ export function pushEdQuestions(deps: Deps, me: Principal, rows: Row[]): EdPushA
   }
   if (changed) deps.events.emit({ collections: ['ed_question'] });
   if (bumped > 0) deps.events.emit({ collections: ['question_set', 'qs_detail'] });
+  return answer;
+}
+
+type SetRow = typeof questionSet.$inferSelect;
+type SetPushRow = { newDocumentState: EdQuestionSetDoc; assumedMasterState?: EdQuestionSetDoc | null | undefined };
+
+/**
+ * Whether the device's assumed master state of a set is the server's: the same `updatedAt` (which
+ * only an editor's save changes) and the same deletion. A device that never saw the set (assumed
+ * null) conflicts with any set that exists.
+ */
+function assumedSetIsMaster(assumed: EdQuestionSetDoc | null | undefined, master: SetRow | undefined): boolean {
+  if (!master) return true;
+  if (!assumed) return false;
+  return assumed.updatedAt === master.updatedAt && assumed._deleted === master.deleted;
+}
+
+/**
+ * POST /api/sync/v1/ed_question_set/push: as pushEdQuestions, for sets. A set assembled on a
+ * device is checked by the API's own schema and rules (labels, sections, selection limits,
+ * approved questions unless a draft, a taken set's marks) and stored as the API stores it, under
+ * the id the device gave it. A change to a set learners have taken that would need a new version
+ * is refused with its message (the editor confirms it online, where the question is asked).
+ */
+export function pushEdQuestionSets(deps: Deps, me: Principal, rows: SetPushRow[]): EdPushAnswer<EdQuestionSetDoc> {
+  mustEdit(me);
+  const answer: EdPushAnswer<EdQuestionSetDoc> = { conflicts: [], refused: [] };
+  let changed = false;
+  for (const { newDocumentState: doc, assumedMasterState } of rows) {
+    try {
+      const result = deps.db.transaction((tx) => {
+        const master = tx.select().from(questionSet).where(eq(questionSet.id, doc.id)).get();
+        if (!assumedSetIsMaster(assumedMasterState, master)) return { conflict: edQuestionSetDoc(master!, takenCounts(tx, [master!.id]).get(master!.id) ?? 0) };
+        if (doc._deleted) {
+          // Made and deleted offline, or deleted already: nothing to do.
+          if (!master || master.deleted) return null;
+          removeSet(tx, me, doc.id);
+          return { written: true };
+        }
+        if (master?.deleted) throw notFound(MSG.questionSetNotFound);
+        const { id, _deleted, published: _p, version: _v, taken: _t, createdAt: _c, updatedAt: _u, ...fields } = doc;
+        const input = parseWith(questionSetSaveSchema, { ...fields, ...(master && { id }) });
+        writeSet(tx, me, { ...input, id: master ? id : undefined }, master ? undefined : id);
+        return { written: true };
+      });
+      if (result && 'conflict' in result && result.conflict) answer.conflicts.push(result.conflict);
+      else if (result) changed = true;
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      answer.refused.push({ id: doc.id, msg: err.message });
+    }
+  }
+  if (changed) deps.events.emit({ collections: ['ed_question_set', 'question_set', 'qs_detail'] });
   return answer;
 }

@@ -4,12 +4,13 @@ import { z } from 'zod';
 import { AppError, forbidden } from '../../lib/errors';
 import { MSG } from '../../../../sync-protocol/src/messages';
 import { edQuestionDocSchema } from '../../../../sync-protocol/src/sync/ed-question';
+import { edQuestionSetDocSchema } from '../../../../sync-protocol/src/sync/ed-question-set';
 import { collectionSchema, isEditorCollection, PROTOCOL_HEADER, PROTOCOL_VERSION, PUSHABLE, pullQuerySchema, pushRowsSchema, type StreamEvent } from '../../../../sync-protocol/src/sync/envelopes';
 import { testSummaryDocSchema } from '../../../../sync-protocol/src/sync/test-summary';
 import type { AppEnv, Deps } from '../../context';
 import { parseJson, parseQuery, parseWith } from '../../lib/http';
 import { principalOf, route } from '../../lib/route';
-import { EDITOR_PERMISSION, pullEditor, pushEdQuestions } from './editor-sync';
+import { EDITOR_PERMISSION, pullEditor, pushEdQuestionSets, pushEdQuestions } from './editor-sync';
 import * as sync from './sync.service';
 
 const MAJOR = PROTOCOL_VERSION.split('.')[0];
@@ -30,6 +31,7 @@ function checkProtocol(c: Context<AppEnv>) {
 const pushSchema = z.compile(pushRowsSchema(testSummaryDocSchema));
 /** The push body of the editors' question bank (issue 19 §5). */
 const edPushSchema = pushRowsSchema(edQuestionDocSchema);
+const edSetPushSchema = pushRowsSchema(edQuestionSetDocSchema);
 
 /** Keep-alive comments keep proxies and mobile networks from closing an idle stream. */
 export const KEEP_ALIVE_MS = 15_000;
@@ -126,10 +128,11 @@ export function syncRoutes(app: Hono<AppEnv>, deps: Deps) {
     if (!PUSHABLE.includes(collection)) throw forbidden(MSG.permissionDenied);
     // Overload is refused before the app sees the request (lib/overload.ts), not here: by the time
     // a handler runs, the queue in front of it has already formed.
-    if (collection === 'ed_question') {
+    if (isEditorCollection(collection)) {
       // Editors only, before the body is read (editor-sync.ts).
       const me = principalOf(c);
       if (!me.permissions.has(EDITOR_PERMISSION)) throw forbidden(MSG.permissionDenied);
+      if (collection === 'ed_question_set') return c.json(pushEdQuestionSets(deps, me, await parseJson(c, edSetPushSchema)));
       return c.json(pushEdQuestions(deps, me, await parseJson(c, edPushSchema)));
     }
     const rows = await parseJson(c, pushSchema);
