@@ -2,12 +2,21 @@ import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { loginAs, openAppDb, waitForServiceWorker } from './helpers';
 
 /*
- * Issue 19 §5: an editor writes with the network off, reloads offline, and nothing is lost when
- * the network is back; two editors changing one question end with a side-by-side choice.
+ * Issue 19 §5: an editor edits a question and assembles a set with the network off, reloads
+ * offline, and nothing is lost when the network is back; two editors changing one question end
+ * with a side-by-side choice.
  * q-gk-010 and q-arithmetic-013 are in no seeded set, so no other spec depends on their words.
  */
 
 const stamp = Date.now().toString(36);
+const serverSet = (label: string) => {
+  const db = openAppDb();
+  try {
+    return (db.prepare('select id, q, draft from question_set where l = ? and deleted = 0').get(label) as { id: string; q: string; draft: number } | undefined) ?? null;
+  } finally {
+    db.close();
+  }
+};
 const serverText = (id: string) => {
   const db = openAppDb();
   try {
@@ -36,8 +45,8 @@ async function goOnline(context: BrowserContext, page: Page) {
   await page.evaluate(() => window.dispatchEvent(new Event('online')));
 }
 
-test('an editor edits a question offline, reloads offline, and it is uploaded when the network is back', async ({ browser }) => {
-  test.setTimeout(120_000);
+test('an editor edits a question and creates a set offline, reloads offline, and both are uploaded when the network is back', async ({ browser }) => {
+  test.setTimeout(180_000);
   const context = await browser.newContext();
   const page = await context.newPage();
   await loginAs(page, 'editor');
@@ -65,8 +74,34 @@ test('an editor edits a question offline, reloads offline, and it is uploaded wh
   await page.goto('/question-list');
   await expect(page.getByText(edit.trim()).first()).toBeVisible({ timeout: 15_000 });
 
+  // A draft set holding the question just edited, assembled offline.
+  const label = `Offline set ${stamp}`;
+  await page.goto('/question-set');
+  await page.getByRole('button', { name: 'New question set' }).click();
+  await page.getByLabel('Label').fill(label);
+  await page.getByRole('tab', { name: 'Questions' }).click();
+  await page.getByRole('button', { name: 'Add questions' }).first().click();
+  const picker = page.getByRole('dialog');
+  await picker.getByLabel('Search').fill(`offline-${stamp}`);
+  await expect(picker.getByText('1 question', { exact: true })).toBeVisible({ timeout: 15_000 });
+  await picker.getByRole('checkbox', { name: 'Select question' }).first().check();
+  await picker.getByRole('button', { name: 'Done' }).click();
+  await page.getByRole('button', { name: 'Save draft', exact: true }).click();
+  await expect(page.getByText('Question set saved on this device. It will upload when you are online.').first()).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByTestId('editor-pending')).toContainText('2 changes saved on this device');
+  expect(serverSet(label)).toBeNull();
+
+  // Reloaded offline: the set is still on the device, in the list of sets.
+  await page.reload();
+  await expect(page.getByLabel('Label')).toHaveValue(label, { timeout: 20_000 });
+  await page.getByRole('tab', { name: 'Question Set List' }).click();
+  await expect(page.getByText(label).first()).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByTestId('editor-pending')).toContainText('2 changes saved on this device');
+
   await goOnline(context, page);
   await expect(page.getByTestId('editor-pending')).toHaveCount(0, { timeout: 30_000 });
+  await expect.poll(() => serverSet(label)?.q ?? '', { timeout: 15_000 }).toContain('q-gk-010');
+  expect(serverSet(label)?.draft).toBe(1);
   await expect(page.getByRole('button', { name: /Sync status: Online, All saved/ })).toBeVisible({ timeout: 15_000 });
   await expect.poll(() => serverText('q-gk-010')?.q ?? '', { timeout: 15_000 }).toContain(edit.trim());
   expect(serverText('q-gk-010')?.version).toBe(before.version + 1);

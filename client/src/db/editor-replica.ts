@@ -3,6 +3,7 @@ import type { RxReplicationState } from 'rxdb/plugins/replication';
 import { replicateRxCollection } from 'rxdb/plugins/replication';
 import { BehaviorSubject, type Observable } from 'rxjs';
 import type { EdPushAnswer, EdQuestionDoc } from '../../../sync-protocol/src/sync/ed-question';
+import type { EdQuestionSetDoc } from '../../../sync-protocol/src/sync/ed-question-set';
 import type { PullResponse } from '../../../sync-protocol/src/sync/envelopes';
 import { MIGRATIONS, rxSchemaOf } from '../../../sync-protocol/src/sync/rxdb-schemas';
 import { PROTOCOL_HEADER, PROTOCOL_VERSION } from '../../../sync-protocol/src/version';
@@ -22,24 +23,29 @@ import { deepEqual } from './deep-equal';
  */
 
 export type EdQuestion = Omit<EdQuestionDoc, '_deleted'>;
-export type EditorCollections = { ed_question: RxCollection<EdQuestion> };
+export type EdQuestionSet = Omit<EdQuestionSetDoc, '_deleted'>;
+export type EditorCollections = { ed_question: RxCollection<EdQuestion>; ed_question_set: RxCollection<EdQuestionSet> };
 export type EditorDatabase = RxDatabase<EditorCollections>;
 
 /** Both sides of a conflict: the editor's own version and the server's, as they were then. */
-export type QuestionConflict = { id: string; mine: EdQuestionDoc; theirs: EdQuestionDoc; at: number };
+export type QuestionConflict = { kind?: 'question'; id: string; mine: EdQuestionDoc; theirs: EdQuestionDoc; at: number };
+/** The same for a question set (`ed_question_set`). */
+export type SetConflict = { kind: 'set'; id: string; mine: EdQuestionSetDoc; theirs: EdQuestionSetDoc; at: number };
+export type EditorConflict = QuestionConflict | SetConflict;
+export const isSetConflict = (c: EditorConflict): c is SetConflict => c.kind === 'set';
 /** A change the server's rules refused, with its message; the device still holds it. */
 export type RefusedChange = { id: string; msg: string; at: number };
 
 /** What the editor's device has not settled with the server yet. */
 export type EditorSyncState = {
-  /** Questions changed on this device and not yet confirmed by the server. */
+  /** Questions and sets changed on this device and not yet confirmed by the server. */
   pending: string[];
-  conflicts: QuestionConflict[];
+  conflicts: EditorConflict[];
   refused: RefusedChange[];
 };
 
 const STATE_KEY = 'ed-sync-state';
-export type StoredState = { pending: string[]; conflicts: Record<string, QuestionConflict>; refused: Record<string, RefusedChange> };
+export type StoredState = { pending: string[]; conflicts: Record<string, EditorConflict>; refused: Record<string, RefusedChange> };
 
 /** The editor replica's database name: the person's, with its own prefix. */
 export const editorDatabaseNameOf = (personId: string) => databaseNameOf(personId).replace(/^pm-/, 'pm-ed-');
@@ -54,11 +60,15 @@ export type EditorReplica = {
   save(doc: EdQuestion): Promise<void>;
   /** Deletes a question on the device; uploaded as a deletion. */
   remove(id: string): Promise<void>;
+  /** Saves a question set on the device (created when its id is new); the replication uploads it. */
+  saveSet(doc: EdQuestionSet): Promise<void>;
+  /** Deletes a question set on the device; uploaded as a deletion. */
+  removeSet(id: string): Promise<void>;
   /**
    * Settles a conflict: 'theirs' keeps the server's version; 'mine' or a merged document is
    * saved on top of the server's version (and uploaded as an ordinary change).
    */
-  resolveConflict(id: string, choice: 'mine' | 'theirs' | EdQuestion): Promise<void>;
+  resolveConflict(id: string, choice: 'mine' | 'theirs' | EdQuestion | EdQuestionSet): Promise<void>;
   /** Drops a refused change from the list (the device's copy stays until it is saved again). */
   dismissRefused(id: string): Promise<void>;
   close(): Promise<void>;
@@ -105,8 +115,19 @@ export async function openEditorReplica(personId: string, opts: { storage: RxSto
       return theirs;
     },
   };
+  const setConflictHandler: RxConflictHandler<EdQuestionSet> = {
+    isEqual: (a, b) => deepEqual(a, b),
+    resolve: async ({ newDocumentState: mine, realMasterState: theirs }) => {
+      await update((s) => {
+        s.conflicts[mine.id] = { kind: 'set', id: mine.id, mine: mine as EdQuestionSetDoc, theirs: theirs as EdQuestionSetDoc, at: Date.now() };
+        s.pending = s.pending.filter((id) => id !== mine.id);
+      });
+      return theirs;
+    },
+  };
   await db.addCollections({
     ed_question: { schema: rxSchemaOf('ed_question') as never, migrationStrategies: MIGRATIONS.ed_question as never, conflictHandler: conflictHandler as never },
+    ed_question_set: { schema: rxSchemaOf('ed_question_set') as never, migrationStrategies: MIGRATIONS.ed_question_set as never, conflictHandler: setConflictHandler as never },
   });
   publish(await readState());
   // Another tab of this editor changed the state.
@@ -118,6 +139,13 @@ export async function openEditorReplica(personId: string, opts: { storage: RxSto
   // written change not yet counted (the replication still uploads it), never a count without it.
   const save = async (doc: EdQuestion) => {
     await db.ed_question.upsert(doc);
+    await update((s) => {
+      if (!s.pending.includes(doc.id)) s.pending.push(doc.id);
+      delete s.refused[doc.id];
+    });
+  };
+  const saveSet = async (doc: EdQuestionSet) => {
+    await db.ed_question_set.upsert(doc);
     await update((s) => {
       if (!s.pending.includes(doc.id)) s.pending.push(doc.id);
       delete s.refused[doc.id];
@@ -137,12 +165,26 @@ export async function openEditorReplica(personId: string, opts: { storage: RxSto
         if (!s.pending.includes(id)) s.pending.push(id);
       });
     },
+    saveSet,
+    async removeSet(id) {
+      const found = await db.ed_question_set.findOne(id).exec();
+      if (!found) return;
+      await found.remove();
+      await update((s) => {
+        if (!s.pending.includes(id)) s.pending.push(id);
+      });
+    },
     async resolveConflict(id, choice) {
       const c = (await readState()).conflicts[id];
       if (!c) return;
-      if (choice !== 'theirs') {
+      if (choice !== 'theirs' && isSetConflict(c)) {
         const { _deleted: _d, ...mine } = c.mine;
-        const chosen = choice === 'mine' ? mine : choice;
+        const chosen = choice === 'mine' ? mine : (choice as EdQuestionSet);
+        // On top of the server's set: the upload's assumed master state is the server's.
+        await saveSet({ ...chosen, id, version: c.theirs.version, published: c.theirs.published, taken: c.theirs.taken, updatedAt: Date.now() });
+      } else if (choice !== 'theirs' && !isSetConflict(c)) {
+        const { _deleted: _d, ...mine } = c.mine;
+        const chosen = choice === 'mine' ? mine : (choice as EdQuestion);
         // On top of the server's version: the upload's assumed master state is the server's.
         await save({ ...chosen, id, version: c.theirs.version, updatedAt: Date.now() });
       }
@@ -181,6 +223,12 @@ export type EditorReplication = {
   awaitInSync(): Promise<void>;
   stop(): Promise<void>;
 };
+
+/**
+ * Set once a replication's first full pull is done (RxDB's awaitInSync): its time is that moment,
+ * its detail the questions then on the device. Read by scripts/bench-authoring.ts (issue 19).
+ */
+export const MARK_EDITOR_IN_SYNC = 'pm:editor-replica-in-sync';
 
 /** Live replication of `ed_question` with /api/sync/v1/ed_question (pull by checkpoint, push with the assumed master state). */
 export function startEditorReplication(replica: EditorReplica, opts: EditorReplicationOptions): EditorReplication {
@@ -230,6 +278,15 @@ export function startEditorReplication(replica: EditorReplica, opts: EditorRepli
     },
   });
   const timer = (opts.live ?? true) && opts.pollMs ? setInterval(() => state.reSync(), opts.pollMs) : null;
+  void state
+    .awaitInSync()
+    .then(async () => {
+      const at = performance.now();
+      const docs = await replica.db.ed_question.count().exec();
+      performance.mark(MARK_EDITOR_IN_SYNC, { startTime: at, detail: { docs } });
+    })
+    // Stopped or closed first (a logout): no mark.
+    .catch(() => undefined);
   return {
     state,
     reSync: () => state.reSync(),

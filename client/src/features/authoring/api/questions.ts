@@ -56,7 +56,8 @@ const localApi = () => import('../offline/local-questions');
 /** Only a browser with IndexedDB keeps the bank (not a very old one, nor a test's jsdom). */
 const canHoldBank = () => typeof indexedDB !== 'undefined';
 
-async function offlineOr<T>(online: () => Promise<T>, offline: (replica: EditorReplica) => Promise<T>): Promise<T> {
+/** The API's answer online; the editor's replica's (`offline`) when the device is offline or the network fails. Also used by api/sets.ts. */
+export async function offlineOr<T>(online: () => Promise<T>, offline: (replica: EditorReplica) => Promise<T>): Promise<T> {
   if (canHoldBank() && navigator.onLine === false) {
     const replica = await (await store()).editorReplica();
     if (replica) return offline(replica);
@@ -93,7 +94,10 @@ export function getQuestionsCount(f: QuestionFilters): Promise<{ success: boolea
 }
 /** GET /api/question?qids=…: questions by id, in that order (a set's questions). */
 export function getQuestionsByIds(ids: string[]): Promise<{ success: boolean; data: QuestionView[] }> {
-  return api('/question', { query: { qids: ids.join(','), l: Math.max(1, ids.length), o: 0 } });
+  return offlineOr(
+    () => api('/question', { query: { qids: ids.join(','), l: Math.max(1, ids.length), o: 0 } }),
+    async (r) => (await import('../offline/local-sets')).localQuestionsByIds(r, ids),
+  );
 }
 
 export const questionKeys = {

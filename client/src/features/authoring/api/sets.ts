@@ -1,10 +1,16 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { offlineOr } from './questions';
 import type { QuestionSetSave, QuestionSetView } from '../../../../../sync-protocol/src/question-set';
 import type { QuestionSetDoc } from '../../../../../sync-protocol/src/sync/question-set';
 import type { QsDetailDoc } from '../../../../../sync-protocol/src/sync/qs-detail';
 
-/* Question sets (spec §7 Questions, issue 17 §5), online only. */
+/*
+ * Question sets (spec §7 Questions, issue 17 §5). Offline (issue 19 §5) the list, a set, its save
+ * and its deletion are answered by the editor's replica (offline/local-sets.ts) and uploaded when
+ * the network is back; the preview needs the server.
+ */
+const localSets = () => import('../offline/local-sets');
 
 export const setKeys = {
   all: ['authoring', 'sets'] as const,
@@ -15,7 +21,10 @@ export const setKeys = {
 
 /** GET /api/question/getQuestionSetList: every live set (editors), most recently changed first. */
 export function getQuestionSetList(): Promise<{ success: boolean; data: QuestionSetView[] }> {
-  return api('/question/getQuestionSetList');
+  return offlineOr(
+    () => api('/question/getQuestionSetList'),
+    async (r) => (await localSets()).localSetList(r),
+  );
 }
 export function useQuestionSetList() {
   return useQuery({ queryKey: setKeys.list(), queryFn: getQuestionSetList, select: (r) => r.data });
@@ -23,7 +32,10 @@ export function useQuestionSetList() {
 
 /** GET /api/question/getQuestionSet/{id}. */
 export function getQuestionSet(id: string): Promise<{ success: boolean; data: QuestionSetView }> {
-  return api(`/question/getQuestionSet/${encodeURIComponent(id)}`);
+  return offlineOr(
+    () => api(`/question/getQuestionSet/${encodeURIComponent(id)}`),
+    async (r) => (await localSets()).localSet(r, id),
+  );
 }
 export function useQuestionSet(id: string | null) {
   return useQuery({ queryKey: setKeys.one(id ?? ''), queryFn: () => getQuestionSet(id ?? ''), select: (r) => r.data, enabled: Boolean(id) });
@@ -35,7 +47,10 @@ export function useQuestionSet(id: string | null) {
  * version, then the same body is sent again with `newVersion: true`).
  */
 export function saveQuestionSet(body: QuestionSetSave): Promise<{ success: boolean; id: string; msg: string; data: QuestionSetView }> {
-  return api('/question/updateQuestionSet', { method: 'PATCH', body, silent: true });
+  return offlineOr(
+    () => api('/question/updateQuestionSet', { method: 'PATCH', body, silent: true }),
+    async (r) => (await localSets()).localSaveSet(r, body),
+  );
 }
 export function useSaveQuestionSet() {
   const qc = useQueryClient();
@@ -44,7 +59,10 @@ export function useSaveQuestionSet() {
 
 /** DELETE /api/question/deleteQuestionSet/{id} → 'Question set deleted successfully'. */
 export function deleteQuestionSet(id: string): Promise<{ success: boolean; msg: string }> {
-  return api(`/question/deleteQuestionSet/${encodeURIComponent(id)}`, { method: 'DELETE' });
+  return offlineOr(
+    () => api(`/question/deleteQuestionSet/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    async (r) => (await localSets()).localDeleteSet(r, id),
+  );
 }
 export function useDeleteQuestionSet() {
   const qc = useQueryClient();

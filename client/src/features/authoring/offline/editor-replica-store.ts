@@ -1,5 +1,6 @@
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
-import { type EditorReplica, type EditorReplication, openEditorReplica, startEditorReplication } from '../../../db/editor-replica';
+import { atMost, type CollectionReplication, replicateEditorCollection } from '../../../db/editor-collection-replication';
+import { type EditorReplica, type EditorReplication, type EdQuestionSet, openEditorReplica, startEditorReplication } from '../../../db/editor-replica';
 import { closeAtLogout } from '../../../db/logout-closers';
 import { setSyncStatus } from '../../../db/sync-status';
 import { getSession, hasPermissions } from '../../../lib/session';
@@ -14,22 +15,32 @@ import { getSession, hasPermissions } from '../../../lib/session';
 /** Pulls again this often while the page is open (the learner stream does not carry the bank). */
 const POLL_MS = 30_000;
 
-type Open = { personId: string; replica: EditorReplica; replication: EditorReplication; dispose: () => void };
+type Open = { personId: string; replica: EditorReplica; replication: EditorReplication; sets: CollectionReplication<EdQuestionSet>; dispose: () => void };
 let current: Promise<Open> | null = null;
 let currentPerson: string | null = null;
 const storage = getRxStorageDexie();
 
 async function openFor(personId: string): Promise<Open> {
   const replica = await openEditorReplica(personId, { storage });
-  const replication = startEditorReplication(replica, {
+  const options = {
     baseUrl: window.location.origin,
     getToken: () => {
       const s = getSession();
       return s && s.id === personId ? s.token : null;
     },
     pollMs: POLL_MS,
+  };
+  const replication = startEditorReplication(replica, options);
+  // A set names questions: those saved on this device go up first (at most a minute's wait; the
+  // server refuses a set naming a question it does not have, and the refusal is shown).
+  const sets = replicateEditorCollection(replica, 'ed_question_set', replica.db.ed_question_set, {
+    ...options,
+    beforePush: () => atMost(replication.awaitInSync(), 60_000),
   });
-  const again = () => replication.reSync();
+  const again = () => {
+    replication.reSync();
+    sets.reSync();
+  };
   const onVisible = () => document.visibilityState === 'visible' && again();
   window.addEventListener('online', again);
   document.addEventListener('visibilitychange', onVisible);
@@ -45,6 +56,7 @@ async function openFor(personId: string): Promise<Open> {
     personId,
     replica,
     replication,
+    sets,
     dispose: () => {
       window.removeEventListener('online', again);
       document.removeEventListener('visibilitychange', onVisible);
@@ -78,7 +90,7 @@ async function closeOpen(p: Promise<Open>, erase = false) {
   const o = await p.catch(() => null);
   if (!o) return;
   o.dispose();
-  await o.replication.stop();
+  await Promise.all([o.replication.stop(), o.sets.stop()]);
   if (erase) await o.replica.db.remove();
   else await o.replica.close();
 }

@@ -2,7 +2,9 @@ import { Alert, Badge, Button, Group, Modal, SimpleGrid, Stack, Text, Title } fr
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { EditorReplica, EditorSyncState, QuestionConflict } from '../../../db/editor-replica';
+import { type EditorConflict, type EditorReplica, type EditorSyncState, isSetConflict } from '../../../db/editor-replica';
+import type { EdQuestionSetDoc } from '../../../../../sync-protocol/src/sync/ed-question-set';
+import { setQuestionIds } from '../../../../../sync-protocol/src/question-set';
 import type { EdQuestionDoc } from '../../../../../sync-protocol/src/sync/ed-question';
 import { notifySuccess } from '../../../lib/notify';
 import { editorReplica } from './editor-replica-store';
@@ -59,9 +61,9 @@ export function useEditorSync(): { replica: EditorReplica | null; state: EditorS
   return { replica, state };
 }
 
-type Field = { key: string; label: string; value: (d: EdQuestionDoc) => string };
+type Field<D> = { key: string; label: string; value: (d: D) => string };
 
-function ConflictColumn({ title, doc, other, fields }: { title: string; doc: EdQuestionDoc; other: EdQuestionDoc; fields: Field[] }) {
+function ConflictColumn<D>({ title, doc, other, fields }: { title: string; doc: D; other: D; fields: Field<D>[] }) {
   const { t } = useTranslation('authoring-bank');
   return (
     <Stack gap="xs" data-testid="conflict-version">
@@ -90,11 +92,23 @@ function ConflictColumn({ title, doc, other, fields }: { title: string; doc: EdQ
   );
 }
 
-/** Both versions of one question side by side, and the choice. */
-export function ConflictDialog({ conflict, onChoose, onClose }: { conflict: QuestionConflict | null; onChoose: (choice: 'mine' | 'theirs') => Promise<void>; onClose: () => void }) {
-  const { t } = useTranslation('authoring-bank');
+/** Both versions of one question (or question set) side by side, and the choice. */
+export function ConflictDialog({ conflict, onChoose, onClose }: { conflict: EditorConflict | null; onChoose: (choice: 'mine' | 'theirs') => Promise<void>; onClose: () => void }) {
+  const { t, i18n } = useTranslation('authoring-bank');
   const [busy, setBusy] = useState(false);
-  const fields: Field[] = [
+  const setFields: Field<EdQuestionSetDoc>[] = [
+    { key: 'l', label: t('offline.set.label'), value: (d) => d.l },
+    { key: 'q', label: t('offline.set.questions'), value: (d) => t('offline.set.questionCount', { count: setQuestionIds(d).length }) },
+    { key: 'sections', label: t('offline.set.sections'), value: (d) => Object.keys(d.sections).join(', ') },
+    { key: 'marks', label: t('offline.set.marks'), value: (d) => t('offline.set.marksValue', { mpq: d.mpq, tm: d.tm, nm: d.nm }) },
+    { key: 'dur', label: t('offline.set.duration'), value: (d) => t('offline.set.minutes', { count: d.dur }) },
+    {
+      key: 'pts',
+      label: t('offline.set.publish'),
+      value: (d) => (d.draft ? t('offline.set.draft') : new Date(d.pts * 60_000).toLocaleString(i18n.language === 'hi' ? 'hi-IN' : 'en-IN')),
+    },
+  ];
+  const fields: Field<EdQuestionDoc>[] = [
     { key: 'q', label: t('offline.question'), value: (d) => plain(d.q) },
     { key: 'ops', label: t('offline.options'), value: (d) => Object.entries(d.ops).map(([k, v]) => `${k}) ${plain(v)}`).join('\n') },
     { key: 'ca', label: t('offline.answer'), value: (d) => d.ca.map(plain).join(', ') },
@@ -114,10 +128,19 @@ export function ConflictDialog({ conflict, onChoose, onClose }: { conflict: Ques
     <Modal opened={conflict !== null} onClose={onClose} title={t('offline.conflictTitle')} size="xl">
       {conflict && (
         <Stack>
-          <Text size="sm">{t('offline.conflictHelp')}</Text>
+          <Text size="sm">{isSetConflict(conflict) ? t('offline.conflictHelpSet') : t('offline.conflictHelp')}</Text>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <ConflictColumn title={t('offline.mine')} doc={conflict.mine} other={conflict.theirs} fields={fields} />
-            <ConflictColumn title={t('offline.theirs')} doc={conflict.theirs} other={conflict.mine} fields={fields} />
+            {isSetConflict(conflict) ? (
+              <>
+                <ConflictColumn title={t('offline.mine')} doc={conflict.mine} other={conflict.theirs} fields={setFields} />
+                <ConflictColumn title={t('offline.theirs')} doc={conflict.theirs} other={conflict.mine} fields={setFields} />
+              </>
+            ) : (
+              <>
+                <ConflictColumn title={t('offline.mine')} doc={conflict.mine} other={conflict.theirs} fields={fields} />
+                <ConflictColumn title={t('offline.theirs')} doc={conflict.theirs} other={conflict.mine} fields={fields} />
+              </>
+            )}
           </SimpleGrid>
           <Group justify="flex-end">
             <Button variant="default" loading={busy} onClick={() => void choose('theirs')}>
@@ -141,10 +164,15 @@ export function EditorSyncBar() {
   const qc = useQueryClient();
   const [open, setOpen] = useState<string | null>(null);
   const [onDevice, setOnDevice] = useState<number | null>(null);
+  const [setsOnDevice, setSetsOnDevice] = useState<number | null>(null);
   useEffect(() => {
     if (!replica) return;
     const sub = replica.db.ed_question.count().$.subscribe(setOnDevice);
-    return () => sub.unsubscribe();
+    const setSub = replica.db.ed_question_set.count().$.subscribe(setSetsOnDevice);
+    return () => {
+      sub.unsubscribe();
+      setSub.unsubscribe();
+    };
   }, [replica]);
   const conflict = state.conflicts.find((c) => c.id === open) ?? null;
   if (!replica) return null;
@@ -153,6 +181,7 @@ export function EditorSyncBar() {
       {onDevice !== null && (
         <Text size="xs" c="dimmed" data-testid="editor-on-device">
           {t('offline.onDevice', { count: onDevice })}
+          {setsOnDevice !== null && ` · ${t('offline.setsOnDevice', { count: setsOnDevice })}`}
         </Text>
       )}
       {!online && (

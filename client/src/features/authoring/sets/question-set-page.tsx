@@ -16,6 +16,7 @@ import { checkSave, emptyForm, type SaveIssue, type SetForm, setState, toForm, t
 import { isNewVersionRefusal, serverText, setRuleText } from './set-messages';
 import { SetListTab } from './set-list-tab';
 import { SetViewTab } from './set-view-tab';
+import { EditorSyncBar } from '../offline/editor-sync-bar';
 
 /** /question-set/new opens an empty form (the "New question set" button goes there). */
 export const NEW_SET = 'new';
@@ -256,6 +257,8 @@ export default function QuestionSetPage() {
             {t('sets.new')}
           </Button>
         </Group>
+        {/* What this device has not settled with the server (offline authoring, issue 19 §5). */}
+        <EditorSyncBar />
         {body}
       </Stack>
       <ConfirmDialog
