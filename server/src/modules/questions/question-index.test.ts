@@ -23,6 +23,31 @@ describe('the search text of rich text', () => {
     expect(normaliseText('\u0915\u093c')).toBe(normaliseText('\u0958'));
   });
 
+  test('a plain paragraph (read without the parser) reads exactly as the parser reads it', () => {
+    // A comment is no text, but the paragraph with one is no plain paragraph: the parser reads it.
+    const parsed = (html: string) => plainText(`${html}<!---->`);
+    const texts = ['<p></p>', '<p>a<br />b</p>', '<p>x &amp;lt; y &gt; z &lt; &amp;</p>', '<p> two  spaces\tand\r\nbreaks\u00a0</p>', '<p>हिंदी<br /><br />पाठ;&amp;amp;</p>', '<p>\u0000 ; # = " \' / 😀</p>'];
+    for (const html of texts) expect(plainText(html), html).toBe(parsed(html));
+    expect(plainText('<p>Tom &amp; Jerry<br />&lt;3</p>')).toBe(' Tom & Jerry  <3 ');
+    // Not plain: other entities and markup go through the parser.
+    expect(normaliseText(plainText('<p>a&nbsp;b &quot;c&quot;</p>'))).toBe('a b "c"');
+    expect(normaliseText(plainText('<p>a<br>b</p>'))).toBe('a b');
+  });
+
+  test('normalised text folds every kind and run of spaces, and leaves single spaces', () => {
+    for (const [text, out] of [
+      ['one two', 'one two'],
+      [' one two ', 'one two'],
+      ['one  two', 'one two'],
+      ['one\ttwo', 'one two'],
+      ['one\u00a0two', 'one two'],
+      ['one \u2003two\n', 'one two'],
+      ['', ''],
+    ]) {
+      expect(normaliseText(text!), JSON.stringify(text)).toBe(out);
+    }
+  });
+
   test('the body holds question, options and textual answers in every language; option keys of MCQ answers do not count', () => {
     const mcq = searchBody({ q: '<p>Capital?</p>', ops: { a: '<p>Delhi</p>', b: 'Mumbai' }, ca: ['a'], qt: 'mcq1', trans: { hi: { q: '<p>राजधानी?</p>', ops: { a: 'दिल्ली', b: 'मुंबई' }, ca: ['a'] } } });
     expect(mcq).toBe('capital? delhi mumbai राजधानी? दिल्ली मुंबई');

@@ -56,8 +56,9 @@ function readRow(columns: string[], record: string[], n: number, broken: boolean
     const i = columns.indexOf(name);
     return i < 0 ? '' : unformula(record[i] ?? '').trim();
   };
-  const question = cell('question_en');
-  const row: ParsedRow = { n, draft: null, qt: null, text: excerpt(richCell(question)), errors: [], warnings: [] };
+  const q = richCell(cell('question_en'));
+  // The preview's text of the row whether or not it can be read (rows.ts: excerpt of draft.q).
+  const row: ParsedRow = { n, draft: null, qt: null, text: excerpt(q), errors: [], warnings: [] };
   if (broken || record.length !== columns.length) {
     row.errors.push(issue('csvFields', { found: record.length, expected: columns.length }));
     return row;
@@ -130,7 +131,7 @@ function readRow(columns: string[], record: string[], n: number, broken: boolean
       .filter(Boolean)
       .map((name) => ({ name, group, strict: true })),
   );
-  row.draft = { q: richCell(question), ops, ca, qt, d, trans, tags };
+  row.draft = { q, ops, ca, qt, d, trans, tags };
   return row;
 }
 

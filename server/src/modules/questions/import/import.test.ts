@@ -1,9 +1,10 @@
-import { eq, inArray, sql } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MSG } from '../../../../../sync-protocol/src/messages';
 import { IMPORT_MAX_BYTES } from '../../../../../sync-protocol/src/question-import';
-import { activityLog, question, questionImport, questionImportRow, questionVersion } from '../../../db/schema';
+import { activityLog, question, questionImport, questionImportRow, questionSearch, questionTag, questionVersion, revisionCounter } from '../../../db/schema';
 import { type Harness, startHarness } from '../../../test/harness';
+import { createManyCheckedInTransaction } from '../questions.service';
 
 /*
  * Issue 19 §3–4 through the HTTP app: preview writes nothing, a store is one transaction, the
@@ -158,6 +159,107 @@ describe('store', () => {
     expect(counts()).toEqual(before);
     const again = await store({ fileName: 'atomic.csv', format: 'csv', content: csv, mode: 'valid', skipDuplicates: false });
     expect(again.body.stored).toBe(4);
+  });
+});
+
+describe('an import stores each question as a one-by-one save (POST /api/question) stores it', () => {
+  // Both languages, every type, tags of each group, a text that goes through the sanitiser.
+  const csv = [
+    'type,difficulty,question_en,question_hi,a_en,a_hi,b_en,b_hi,c_en,c_hi,answer,answer_hi,subject,class,topics,exams',
+    'mcq1,2,Which gas do plants take in?,पौधे कौन सी गैस लेते हैं?,Oxygen,ऑक्सीजन,Carbon dioxide,कार्बन डाइऑक्साइड,,,b,,gk,class-10,,ssc-cgl',
+    'mcq2,4,Which are prime?,,2,,9,,11,,"a,c",,arithmetic,class-10;class-12,,',
+    'f,1,The capital of India is ____.,भारत की राजधानी ____ है।,,,,,,,New Delhi|Delhi,नई दिल्ली,gk,,,',
+    's,5,"Explain <b>why</b> the sky is <i onclick=""x()"">blue</i>.",,,,,,,,Rayleigh scattering,,,,,',
+  ].join('\n');
+  const p = (t: string) => `<p>${t}</p>`;
+  const bodies = [
+    {
+      q: p('Which gas do plants take in?'),
+      ops: { a: p('Oxygen'), b: p('Carbon dioxide') },
+      ca: ['b'],
+      qt: 'mcq1',
+      d: '2',
+      s: 'gk',
+      c: ['class-10'],
+      e: ['ssc-cgl'],
+      trans: { hi: { q: p('पौधे कौन सी गैस लेते हैं?'), ops: { a: p('ऑक्सीजन'), b: p('कार्बन डाइऑक्साइड') }, ca: ['b'] } },
+    },
+    { q: p('Which are prime?'), ops: { a: p('2'), b: p('9'), c: p('11') }, ca: ['a', 'c'], qt: 'mcq2', d: '4', s: 'arithmetic', c: ['class-10', 'class-12'] },
+    { q: p('The capital of India is ____.'), ops: {}, ca: ['New Delhi', 'Delhi'], qt: 'f', d: '1', s: 'gk', trans: { hi: { q: p('भारत की राजधानी ____ है।'), ops: {}, ca: ['नई दिल्ली'] } } },
+    { q: 'Explain <b>why</b> the sky is <i onclick="x()">blue</i>.', ops: {}, ca: ['Rayleigh scattering'], qt: 's', d: '5' },
+  ];
+
+  /** Everything a save stores about each question, without what differs by nature (ids, times, revisions). */
+  function stored(hh: Harness, ids: string[]) {
+    const db = hh.deps.db;
+    return ids.map((id) => {
+      const { id: _id, createdAt: _createdAt, updatedAt, rev: _rev, ...row } = db.select().from(question).where(eq(question.id, id)).get()!;
+      const versions = db.select().from(questionVersion).where(eq(questionVersion.questionId, id)).all();
+      expect(versions.map((v) => v.createdAt)).toEqual([updatedAt]);
+      const log = db.select().from(activityLog).where(eq(activityLog.entityId, id)).all();
+      return {
+        row,
+        tags: db
+          .select({ tid: questionTag.tid })
+          .from(questionTag)
+          .where(eq(questionTag.questionId, id))
+          .all()
+          .map((t) => t.tid)
+          .sort(),
+        search: db.select({ body: questionSearch.body }).from(questionSearch).where(eq(questionSearch.questionId, id)).all(),
+        versions: versions.map(({ questionId: _q, createdAt: _c, ...v }) => v),
+        log: log.map(({ id: _i, createdAt: _c, entityId: _e, newValue, ...entry }) => {
+          const { id: _nid, createdAt: _nc, updatedAt: _nu, ...value } = newValue as Record<string, unknown>;
+          return { ...entry, newValue: value };
+        }),
+      };
+    });
+  }
+  const revsOf = (hh: Harness, ids: string[]) => ids.map((id) => hh.deps.db.select({ rev: question.rev }).from(question).where(eq(question.id, id)).get()!.rev);
+  const counter = (hh: Harness) => hh.deps.db.select().from(revisionCounter).get()!.value;
+
+  test('the same rows in question, question_tag, question_search, question_version and activity_log; each its own increasing revision', async () => {
+    const [imported, saved] = await Promise.all([startHarness(), startHarness()]);
+    try {
+      const [importToken, saveToken] = await Promise.all([imported.tokenOf('editor'), saved.tokenOf('editor')]);
+      const before = counter(imported);
+      const r = await store({ fileName: 'same.csv', format: 'csv', content: csv, mode: 'all', skipDuplicates: false }, importToken, imported);
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+      const importedIds = r.body.ids as string[];
+      const savedIds: string[] = [];
+      for (const body of bodies) {
+        const one = await saved.request('POST', '/question', { token: saveToken, body });
+        expect(one.status, JSON.stringify(one.body)).toBe(201);
+        savedIds.push(one.body.id);
+      }
+      const a = stored(imported, importedIds);
+      expect(a).toEqual(stored(saved, savedIds));
+      // What the comparison covers, spelt out for one question.
+      expect(a[0]!.row).toMatchObject({ st: 'PENDING', version: 1, deleted: false, createdBy: 'demo-editor', s: 'gk' });
+      expect(a[0]!.row.trans.hi!.src).toMatch(/^[0-9a-f]{14}$/);
+      expect(a[0]!.tags).toEqual(['d:2', 'gk', 'class-10', 'qt:mcq1', 'ssc-cgl', 'st:PENDING', 'tr:hi'].sort());
+      expect(a[0]!.search[0]!.body).toContain('कार्बन डाइऑक्साइड');
+      expect(a[0]!.versions).toEqual([expect.objectContaining({ version: 1, action: 'CREATE', actorId: 'demo-editor' })]);
+      expect(a[0]!.log).toEqual([expect.objectContaining({ actionType: 'CREATE', entityAffected: 'question', personId: 'demo-editor', oldValue: null })]);
+      expect(a[3]!.row.q).not.toContain('onclick');
+      // One revision each, handed out in the file's order, none shared, the counter at the last one.
+      const revs = revsOf(imported, importedIds);
+      expect(revs).toEqual(Array.from({ length: bodies.length }, (_, i) => before + 1 + i));
+      expect(counter(imported)).toBe(revs.at(-1));
+      // The full-text index found them (its triggers ran for each search row).
+      const found = await imported.request('GET', `/question?search=${encodeURIComponent('राजधानी')}`, { token: importToken });
+      expect(found.body.data.map((q: { id: string }) => q.id)).toEqual([importedIds[2]]);
+      // The import's own entry comes after its questions'.
+      const last = imported.deps.db.select().from(activityLog).orderBy(asc(activityLog.createdAt)).all().at(-1)!;
+      expect(last).toMatchObject({ entityAffected: 'question_import', entityId: r.body.importId });
+    } finally {
+      imported.destroy();
+      saved.destroy();
+    }
+  });
+
+  test('the batch write refuses to run outside a transaction (its statements would each commit on their own)', () => {
+    expect(() => createManyCheckedInTransaction(h.deps.db, { id: 'demo-editor', name: 'Editor', permissions: new Set(), sessionId: 's' }, [])).toThrow(/inside a transaction/);
   });
 });
 

@@ -29,7 +29,10 @@ export type ParsedRow = {
   draft: Draft | null;
   /** The type the row has, when known even if it cannot be read (for the preview). */
   qt: QuestionType | null;
-  /** Plain text of the question for the preview, when there is no draft. */
+  /**
+   * Plain text of the question for the preview: needed when there is no draft, and when there is
+   * one it is excerpt(draft.q) (left out, the preview computes that).
+   */
   text?: string;
   errors: ImportIssue[];
   warnings: ImportIssue[];
