@@ -1,5 +1,6 @@
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { loginAs, openAppDb, waitForServiceWorker } from './helpers';
+import { createHash } from 'node:crypto';
+import { loginAs, openAppDb, pngBytes, waitForServiceWorker } from './helpers';
 
 /*
  * Issue 19 §5: an editor edits a question and assembles a set with the network off, reloads
@@ -59,6 +60,12 @@ test('an editor edits a question and creates a set offline, reloads offline, and
   await page.reload();
   await expect(page.getByText('You are offline: the question bank on this device is used.')).toBeVisible({ timeout: 20_000 });
   const edit = ` offline-${stamp}`;
+  // An image added offline: kept on the device under the address the server will give it.
+  const png = pngBytes([30, 90 + (Date.now() % 120), 200]);
+  const imageUrl = `/media/${createHash('sha256').update(png).digest('hex')}.png`;
+  await page.getByLabel('Insert image').first().setInputFiles({ name: 'offline.png', mimeType: 'image/png', buffer: png });
+  await expect(page.getByText('You are offline: the image is kept on this device and will upload with the question.').first()).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('textbox', { name: 'Question', exact: true }).locator(`img[src="${imageUrl}"]`)).toBeVisible();
   await appendToQuestion(page, edit);
   await expect(page.getByText('Saved on this device. It will be uploaded when you are online.').first()).toBeVisible({ timeout: 15_000 });
   await expect(page.getByTestId('editor-pending')).toContainText('1 change saved on this device');
@@ -104,6 +111,11 @@ test('an editor edits a question and creates a set offline, reloads offline, and
   expect(serverSet(label)?.draft).toBe(1);
   await expect(page.getByRole('button', { name: /Sync status: Online, All saved/ })).toBeVisible({ timeout: 15_000 });
   await expect.poll(() => serverText('q-gk-010')?.q ?? '', { timeout: 15_000 }).toContain(edit.trim());
+  // The image went up with the question: the server holds it under the same address.
+  expect(serverText('q-gk-010')?.q).toContain(imageUrl);
+  const served = await context.request.get(imageUrl);
+  expect(served.status()).toBe(200);
+  expect(Buffer.from(await served.body()).equals(png)).toBe(true);
   expect(serverText('q-gk-010')?.version).toBe(before.version + 1);
   await context.close();
 });

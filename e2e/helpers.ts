@@ -1,3 +1,4 @@
+import { deflateSync } from 'node:zlib';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { type APIRequestContext, expect, type Page } from '@playwright/test';
@@ -59,4 +60,32 @@ export async function buyPlanThroughSandbox(request: APIRequestContext, who: key
     .poll(async () => ((await (await request.post('/api/phonepe/checkPaymentStatus', { headers: auth, data: { merchantTransactionId: id } })).json()) as { success: boolean }).success)
     .toBe(true);
   return id;
+}
+
+/** A real 8×8 PNG of one colour (red unless told), built here so an upload goes through the server's byte check. */
+export function pngBytes(rgb: [number, number, number] = [220, 30, 30]): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (buf: Buffer) => {
+    let c = 0xffffffff;
+    for (const b of buf) c = crcTable[(c ^ b) & 0xff]! ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const sum = Buffer.alloc(4);
+    sum.writeUInt32BE(crc(body));
+    return Buffer.concat([len, body, sum]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(8, 0);
+  ihdr.writeUInt32BE(8, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  const rows = Buffer.concat(Array.from({ length: 8 }, () => Buffer.from([0, ...Array.from({ length: 8 }, () => rgb).flat()])));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
 }

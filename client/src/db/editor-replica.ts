@@ -1,13 +1,10 @@
 import { createRxDatabase, type RxCollection, type RxConflictHandler, type RxDatabase, type RxStorage } from 'rxdb';
-import type { RxReplicationState } from 'rxdb/plugins/replication';
-import { replicateRxCollection } from 'rxdb/plugins/replication';
 import { BehaviorSubject, type Observable } from 'rxjs';
-import type { EdPushAnswer, EdQuestionDoc } from '../../../sync-protocol/src/sync/ed-question';
+import type { EdQuestionDoc } from '../../../sync-protocol/src/sync/ed-question';
 import type { EdQuestionSetDoc } from '../../../sync-protocol/src/sync/ed-question-set';
-import type { PullResponse } from '../../../sync-protocol/src/sync/envelopes';
 import { MIGRATIONS, rxSchemaOf } from '../../../sync-protocol/src/sync/rxdb-schemas';
-import { PROTOCOL_HEADER, PROTOCOL_VERSION } from '../../../sync-protocol/src/version';
 import { databaseNameOf } from './database';
+import { type CollectionReplication, replicateEditorCollection } from './editor-collection-replication';
 import { deepEqual } from './deep-equal';
 
 /*
@@ -215,14 +212,11 @@ export type EditorReplicationOptions = {
   retryBaseMs?: number;
   /** Pull this often while live (the learner replica's stream does not carry editor changes). */
   pollMs?: number;
+  /** Waited for before each push (images kept offline are uploaded before the questions naming them). */
+  beforePush?: () => Promise<void>;
 };
 
-export type EditorReplication = {
-  state: RxReplicationState<EdQuestion, { rev: number }>;
-  reSync(): void;
-  awaitInSync(): Promise<void>;
-  stop(): Promise<void>;
-};
+export type EditorReplication = CollectionReplication<EdQuestion>;
 
 /**
  * Set once a replication's first full pull is done (RxDB's awaitInSync): its time is that moment,
@@ -232,53 +226,8 @@ export const MARK_EDITOR_IN_SYNC = 'pm:editor-replica-in-sync';
 
 /** Live replication of `ed_question` with /api/sync/v1/ed_question (pull by checkpoint, push with the assumed master state). */
 export function startEditorReplication(replica: EditorReplica, opts: EditorReplicationOptions): EditorReplication {
-  const doFetch = opts.fetch ?? globalThis.fetch.bind(globalThis);
-  const settle = replica.settle;
-  async function request<T>(path: string, init: RequestInit = {}): Promise<T> {
-    const token = opts.getToken();
-    if (!token) throw new Error('not signed in');
-    const res = await doFetch(`${opts.baseUrl}/api/sync/v1/ed_question/${path}`, {
-      ...init,
-      cache: 'no-store',
-      headers: { accept: 'application/json', authorization: `Bearer ${token}`, [PROTOCOL_HEADER]: PROTOCOL_VERSION, ...(init.headers as Record<string, string>) },
-    });
-    if (!res.ok) throw new Error(`sync ed_question/${path} answered ${res.status}`);
-    return (await res.json()) as T;
-  }
-  const state = replicateRxCollection<EdQuestion, { rev: number }>({
-    collection: replica.db.ed_question,
-    replicationIdentifier: `pm-sync-v${PROTOCOL_VERSION.split('.')[0]}-ed_question-${opts.baseUrl}`,
-    live: opts.live ?? true,
-    retryTime: opts.retryBaseMs ?? 2000,
-    waitForLeadership: opts.waitForLeadership ?? true,
-    autoStart: true,
-    pull: {
-      batchSize: 500,
-      handler: async (checkpoint, batchSize) => {
-        const body = await request<PullResponse<EdQuestionDoc>>(`pull?rev=${checkpoint?.rev ?? 0}&limit=${batchSize}`);
-        return { documents: body.documents as never[], checkpoint: body.checkpoint };
-      },
-    },
-    push: {
-      batchSize: 50,
-      handler: async (rows) => {
-        const answer = await request<EdPushAnswer<EdQuestionDoc>>('push', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rows) });
-        const conflicted = new Set(answer.conflicts.map((d) => d.id));
-        const refused = new Map(answer.refused.map((r) => [r.id, r.msg]));
-        await settle((s) => {
-          const sent = new Set(rows.map((r) => r.newDocumentState.id));
-          // Stored by the server: no longer pending. Conflicts leave pending in the conflict handler.
-          s.pending = s.pending.filter((id) => !sent.has(id) || conflicted.has(id));
-          for (const [id, msg] of refused) s.refused[id] = { id, msg, at: Date.now() };
-        });
-        // The server gave what it stored new versions: pull them (the next push assumes them).
-        if (rows.some((r) => !conflicted.has(r.newDocumentState.id) && !refused.has(r.newDocumentState.id))) setTimeout(() => state.reSync(), 0);
-        return answer.conflicts as never[];
-      },
-    },
-  });
-  const timer = (opts.live ?? true) && opts.pollMs ? setInterval(() => state.reSync(), opts.pollMs) : null;
-  void state
+  const replication = replicateEditorCollection(replica, 'ed_question', replica.db.ed_question, { ...opts, pullBatch: 1000 });
+  void replication.state
     .awaitInSync()
     .then(async () => {
       const at = performance.now();
@@ -287,13 +236,5 @@ export function startEditorReplication(replica: EditorReplica, opts: EditorRepli
     })
     // Stopped or closed first (a logout): no mark.
     .catch(() => undefined);
-  return {
-    state,
-    reSync: () => state.reSync(),
-    awaitInSync: () => state.awaitInSync().then(() => undefined),
-    async stop() {
-      if (timer) clearInterval(timer);
-      await state.cancel();
-    },
-  };
+  return replication;
 }

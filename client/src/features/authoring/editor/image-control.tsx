@@ -4,7 +4,8 @@ import type { Editor } from '@tiptap/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MEDIA_MAX_BYTES, MEDIA_TYPES } from '../../../../../sync-protocol/src/media';
-import { notifyError } from '../../../lib/notify';
+import { ApiError } from '../../../lib/api-client';
+import { notifyError, notifySuccess } from '../../../lib/notify';
 import { uploadImage } from '../api/media';
 import classes from './rich-text-field.module.css';
 
@@ -22,7 +23,8 @@ export function imageProblem(file: Pick<File, 'type' | 'size'>): 'imageType' | '
 
 /**
  * The toolbar's image control (issue 17 §2): PNG, JPEG or WebP up to 1 MiB, uploaded to
- * POST /api/media; the returned /media/ address is inserted at the cursor. The control is the
+ * POST /api/media; the returned /media/ address is inserted at the cursor. Offline, the image is
+ * kept on the device and uploaded with the question (issue 19 §5). The control is the
  * file input itself (transparent, over the icon), so that it is one named control that the
  * keyboard, screen readers and tests reach as "Insert image".
  */
@@ -42,13 +44,29 @@ export function ImageControl({ editor }: { editor: Editor | null }) {
     }
     setBusy(true);
     try {
-      const { url } = await uploadImage(file);
-      editor.chain().focus().setImage({ src: url, alt: '' }).run();
-    } catch {
-      // lib/api-client has shown the server's message.
+      const url = navigator.onLine === false ? await keptOffline(file) : await uploaded(file);
+      if (url) editor.chain().focus().setImage({ src: url, alt: '' }).run();
     } finally {
       setBusy(false);
     }
+  };
+  // Online: uploaded now. Without a network (issue 19 §5): kept on the device under the address
+  // the server will give it, and uploaded before the question (offline/offline-media.ts).
+  const uploaded = async (file: File) => {
+    try {
+      return (await uploadImage(file, { silent: true })).url;
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'NETWORK') return keptOffline(file);
+      notifyError(err instanceof ApiError ? err.msg : t('messages:someError'));
+      return null;
+    }
+  };
+  const keptOffline = async (file: File) => {
+    const { keepImageOffline } = await import('../offline/offline-media');
+    const url = await keepImageOffline(file).catch(() => null);
+    if (url) notifySuccess(t('image.keptOffline'));
+    else notifyError(t('image.notKept'));
+    return url;
   };
 
   return (

@@ -3,7 +3,11 @@ import { atMost, type CollectionReplication, replicateEditorCollection } from '.
 import { type EditorReplica, type EditorReplication, type EdQuestionSet, openEditorReplica, startEditorReplication } from '../../../db/editor-replica';
 import { closeAtLogout } from '../../../db/logout-closers';
 import { setSyncStatus } from '../../../db/sync-status';
+import i18n from '../../../lib/i18n';
+import { notifyError } from '../../../lib/notify';
 import { getSession, hasPermissions } from '../../../lib/session';
+import { uploadImage } from '../api/media';
+import { uploadPendingImages } from './offline-media';
 
 /*
  * The signed-in editor's replica of the question bank (db/editor-replica.ts), opened the first
@@ -20,6 +24,12 @@ let current: Promise<Open> | null = null;
 let currentPerson: string | null = null;
 const storage = getRxStorageDexie();
 
+async function uploadImagesFirst(): Promise<void> {
+  const failed = await uploadPendingImages((file) => uploadImage(file, { silent: true }));
+  // Refused by the server's check of the bytes (never the device's own answer): said once.
+  if (failed.length > 0) notifyError(i18n.t('authoring-editor:image.notUploaded', { count: failed.length }));
+}
+
 async function openFor(personId: string): Promise<Open> {
   const replica = await openEditorReplica(personId, { storage });
   const options = {
@@ -30,7 +40,8 @@ async function openFor(personId: string): Promise<Open> {
     },
     pollMs: POLL_MS,
   };
-  const replication = startEditorReplication(replica, options);
+  // Images added offline go up before the questions that show them (offline-media.ts).
+  const replication = startEditorReplication(replica, { ...options, beforePush: uploadImagesFirst });
   // A set names questions: those saved on this device go up first (at most a minute's wait; the
   // server refuses a set naming a question it does not have, and the refusal is shown).
   const sets = replicateEditorCollection(replica, 'ed_question_set', replica.db.ed_question_set, {

@@ -197,7 +197,7 @@ export function EditorSyncBar() {
       {state.conflicts.length > 0 && (
         <Alert color="orange" variant="light" data-testid="editor-conflicts">
           <Group justify="space-between">
-            <Text size="sm">{t('offline.conflicts', { count: state.conflicts.length })}</Text>
+            <Text size="sm">{t(state.conflicts.some(isSetConflict) ? 'offline.conflictsWithSets' : 'offline.conflicts', { count: state.conflicts.length })}</Text>
             <Button size="xs" onClick={() => setOpen(state.conflicts[0]?.id ?? null)}>
               {t('offline.review')}
             </Button>

@@ -1,0 +1,24 @@
+import { createHash } from 'node:crypto';
+import { expect, test } from 'vitest';
+import { imageExtOf, mediaUrlOf } from './offline-media';
+
+/* Images added offline get, on the device, the address the server will give them (issue 19 §5). */
+
+const bytes = (...xs: number[]) => new Uint8Array([...xs, ...new Array(16).fill(0)]);
+const PNG = bytes(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
+const JPEG = bytes(0xff, 0xd8, 0xff, 0xe0);
+const WEBP = new Uint8Array([...new TextEncoder().encode('RIFF'), 0, 0, 0, 0, ...new TextEncoder().encode('WEBPVP8 '), 0, 0]);
+
+test('the type is read from the bytes as the server reads it, not from a name', () => {
+  expect(imageExtOf(PNG)).toBe('png');
+  expect(imageExtOf(JPEG)).toBe('jpg');
+  expect(imageExtOf(WEBP)).toBe('webp');
+  expect(imageExtOf(new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"/>'))).toBeNull();
+  expect(imageExtOf(new Uint8Array([0x89, 0x50]))).toBeNull();
+});
+
+test('the address is /media/<sha256 of the bytes>.<type>, the server’s own naming', async () => {
+  const expected = `/media/${createHash('sha256').update(PNG).digest('hex')}.png`;
+  expect(await mediaUrlOf(PNG.slice().buffer)).toBe(expected);
+  expect(await mediaUrlOf(new TextEncoder().encode('GIF89a').buffer)).toBeNull();
+});
