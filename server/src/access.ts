@@ -144,7 +144,8 @@ export const ACCESS = {
   // Replication (ARCHITECTURE decision 2): a signed-in person's own replica. Which rows a
   // person may read or write is decided per collection in modules/sync.
   'GET /sync/v1/stream': 'login',
-  'GET /sync/v1/:collection/pull': 'login',
+  // Guests pull tags and the free sets (issue 20 §3); everything else needs a login (sync.service).
+  'GET /sync/v1/:collection/pull': 'optional',
   'POST /sync/v1/:collection/push': 'login',
 
   // Issue 18: plans and payments (spec §7 Payments). Webhooks are public and verified by signature.

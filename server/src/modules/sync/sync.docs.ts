@@ -26,12 +26,22 @@ const visible = isVisibleSet;
  * its publication state, drafts included, with every correct answer (the editor checks them;
  * nothing of it is stored on a device).
  */
-export type DocOptions = { preview?: boolean };
-const shown = (r: SetRow, opts: DocOptions) => (opts.preview ? !r.deleted : visible(r));
+export type DocOptions = { preview?: boolean; guest?: boolean };
+/**
+ * Guests (issue 20 §3, spec §6: anonymous users may take exams) hold the published sets marked
+ * "Free for everyone", and no correct answers: their result is scored by the server once they
+ * sign up or log in.
+ */
+const shown = (r: SetRow, opts: DocOptions) => (opts.preview ? !r.deleted : visible(r) && (!opts.guest || r.free));
 
 /** A set as devices replicate it (one argument: it is mapped over rows). */
 export function questionSetDoc(r: SetRow): QuestionSetDoc {
   return setDoc(r, {});
+}
+
+/** A set as a guest's device replicates it (DocOptions.guest). */
+export function guestSetDoc(r: SetRow): QuestionSetDoc {
+  return setDoc(r, { guest: true });
 }
 
 /** A set as its editor's preview shows it (DocOptions). */
@@ -110,7 +120,7 @@ export function qsDetailDocs(db: Conn, rows: SetRow[], opts: DocOptions = {}): Q
       const a = access.get(id);
       if (!q || !a) continue;
       // A mock test never carries answers, whatever else holds the question (but to its editor's preview).
-      const withAnswers = a.withAnswers && (!r.isM || opts.preview === true);
+      const withAnswers = a.withAnswers && (!r.isM || opts.preview === true) && opts.guest !== true;
       qs.push({
         id: q.id,
         q: q.q,

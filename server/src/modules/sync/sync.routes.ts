@@ -119,7 +119,8 @@ export function syncRoutes(app: Hono<AppEnv>, deps: Deps) {
     const collection = parseWith(collectionSchema, c.req.param('collection'));
     const { rev, limit } = parseQuery(c, pullQuerySchema);
     if (isEditorCollection(collection)) return c.json(pullEditor(deps, principalOf(c), collection, rev, limit));
-    return c.json(sync.pull(deps, principalOf(c), collection, rev, limit));
+    // A guest (no login) pulls what guests may hold (sync.service GUEST_COLLECTIONS); else 401.
+    return c.json(sync.pull(deps, c.get('principal') ?? null, collection, rev, limit));
   });
 
   route(app, deps, 'POST /sync/v1/:collection/push', async (c) => {

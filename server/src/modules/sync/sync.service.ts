@@ -8,19 +8,27 @@ import { boundedStart, boundedSubmittedAt } from '../../../../sync-protocol/src/
 import type { Deps, Principal } from '../../context';
 import type { DB, Tx } from '../../db/client';
 import { attempt, examResult, person, questionSet, tag } from '../../db/schema';
-import { AppError, badRequest, forbidden } from '../../lib/errors';
+import { AppError, badRequest, forbidden, unauthenticated } from '../../lib/errors';
 import { groupCommit } from '../../lib/group-commit';
 import { rawStatement, rowEncoder } from '../../lib/raw-statement';
 import { revsOf } from '../../lib/revision';
 import { countAttempt, entitlementDoc, entitlementRev } from '../entitlements/entitlements.service';
-import { examResultDocs, qsDetailDocs, questionIdsOf, questionSetDoc, tagDoc, testSummaryDoc } from './sync.docs';
+import { examResultDocs, guestSetDoc, qsDetailDocs, questionIdsOf, questionSetDoc, tagDoc, testSummaryDoc } from './sync.docs';
+
+/** What a guest's device replicates (issue 20 §3): tags, and the sets guests may take (free, published). */
+export const GUEST_COLLECTIONS: readonly CollectionName[] = ['tag', 'question_set', 'qs_detail'];
 
 /**
  * GET /api/sync/v1/{collection}/pull: documents with a revision greater than `rev`, in revision
  * order, at most `limit`, and the checkpoint to ask from next time. Per-person collections only
- * ever read the caller's own rows.
+ * ever read the caller's own rows. A guest (`me` null) pulls GUEST_COLLECTIONS only, and of the
+ * sets those marked free, without correct answers (sync.docs DocOptions.guest).
  */
-export function pull(deps: Deps, me: Principal, collection: CollectionName, rev: number, limit: number): PullResponse<unknown> {
+export function pull(deps: Deps, me: Principal | null, collection: CollectionName, rev: number, limit: number): PullResponse<unknown> {
+  if (!me) {
+    if (!GUEST_COLLECTIONS.includes(collection)) throw unauthenticated(MSG.loginRequired);
+    return guestPull(deps, collection, rev, limit);
+  }
   const db = deps.db;
   switch (collection) {
     case 'tag': {
@@ -70,6 +78,20 @@ export function pull(deps: Deps, me: Principal, collection: CollectionName, rev:
       return { documents: [entitlementDoc(db, me.id, now)], checkpoint: { rev: current } };
     }
   }
+}
+
+function guestPull(deps: Deps, collection: CollectionName, rev: number, limit: number): PullResponse<unknown> {
+  const db = deps.db;
+  if (collection === 'question_set') {
+    const rows = db.select().from(questionSet).where(gt(questionSet.rev, rev)).orderBy(asc(questionSet.rev)).limit(limit).all();
+    return { documents: rows.map(guestSetDoc), checkpoint: { rev: rows.at(-1)?.rev ?? rev } };
+  }
+  if (collection === 'qs_detail') {
+    const rows = db.select().from(questionSet).where(gt(questionSet.detailRev, rev)).orderBy(asc(questionSet.detailRev)).limit(limit).all();
+    return { documents: qsDetailDocs(db, rows, { guest: true }), checkpoint: { rev: rows.at(-1)?.detailRev ?? rev } };
+  }
+  const rows = db.select().from(tag).where(gt(tag.rev, rev)).orderBy(asc(tag.rev)).limit(limit).all();
+  return { documents: rows.map(tagDoc), checkpoint: { rev: rows.at(-1)?.rev ?? rev } };
 }
 
 /** Fields the server owns: a device's copy may lag behind them without that being a conflict. */

@@ -64,8 +64,9 @@ describe('protocol version', () => {
     expect(Math.abs(Number(r.headers.get('x-server-time')) - Date.now())).toBeLessThan(5000);
   });
 
-  test('sync needs a login; unknown collections and bad checkpoints are 400', async () => {
-    expect((await h.request('GET', '/sync/v1/tag/pull', { headers: V })).status).toBe(401);
+  test("a person's collections need a login; unknown collections and bad checkpoints are 400", async () => {
+    for (const c of ['test_summary', 'exam_result', 'entitlement']) expect((await h.request('GET', `/sync/v1/${c}/pull`, { headers: V })).status).toBe(401);
+    expect((await h.request('POST', '/sync/v1/test_summary/push', { headers: V, body: [] })).status).toBe(401);
     expect((await pull(learner, 'person')).status).toBe(400);
     expect((await h.request('GET', '/sync/v1/tag/pull?rev=-1', { token: learner, headers: V })).status).toBe(400);
     expect((await h.request('GET', '/sync/v1/tag/pull?rev=1&limit=5000', { token: learner, headers: V })).status).toBe(400);
@@ -459,7 +460,7 @@ describe('overload', () => {
         }),
       ),
       app.request('/api/sync/v1/tag/pull', { headers: { authorization: `Bearer ${learner}`, ...V } }),
-      app.request('/api/sync/v1/tag/pull', { headers: V }),
+      app.request('/api/sync/v1/test_summary/pull', { headers: V }),
       app.request('/api/no-such-route'),
     ]).then((rs) => rs.map((r) => r.status));
     expect(statuses).toEqual([...docs.map(() => 200), 200, 401, 404]);
@@ -526,5 +527,25 @@ describe('overload', () => {
       agent.destroy();
       server.close();
     }
+  });
+});
+
+describe('guests (issue 20 §3: anonymous users take the free sets)', () => {
+  const guestPull = (collection: string, rev = 0) => h.request('GET', `/sync/v1/${collection}/pull?rev=${rev}&limit=1000`, { headers: V });
+  test('a guest pulls tags, and of the sets only the published free ones, with no correct answers', async () => {
+    const tags = await guestPull('tag');
+    expect(tags.status).toBe(200);
+    expect(tags.body.documents.length).toBe(h.deps.db.select().from(tag).all().length);
+    const sets = (await guestPull('question_set')).body.documents as { id: string; free: boolean; _deleted: boolean }[];
+    const rows = new Map(h.deps.db.select().from(questionSet).all().map((r) => [r.id, r]));
+    const live = sets.filter((d) => !d._deleted);
+    expect(live.length).toBeGreaterThan(0);
+    for (const d of live) expect(rows.get(d.id)).toMatchObject({ free: true, published: true, draft: false, deleted: false });
+    // The sets a guest may not take are tombstones, so a device that held them drops them.
+    expect(sets.filter((d) => d._deleted).map((d) => d.id).sort()).toEqual([...rows.values()].filter((r) => !(r.free && r.published && !r.draft && !r.deleted)).map((r) => r.id).sort());
+    const details = (await guestPull('qs_detail')).body.documents as { id: string; _deleted: boolean; questions: Record<string, unknown>[] }[];
+    const held = details.filter((d) => !d._deleted);
+    expect(held.map((d) => d.id).sort()).toEqual(live.map((d) => d.id).sort());
+    for (const d of held) for (const q of d.questions) expect(q).not.toHaveProperty('ca');
   });
 });
