@@ -146,6 +146,8 @@ export const MSG = {
   ownReferrer: 'A person cannot be their own referrer',
   referralCycle: 'A person cannot be placed under someone in their own team',
   unsafeCharacters: 'Remove control, invisible or text-direction characters',
+  // Spec §9: person search begins after more than 3 characters.
+  personSearchTooShort: 'Type more than 3 characters to search',
   // back office (issue 6)
   brandCreated: 'Brand created successfully',
   brandUpdated: 'Brand updated successfully',

@@ -38,9 +38,21 @@ export const personPermissionsSchema = z.strictObject({
   permissions: permissionListSchema,
 });
 
-/** GET /api/Person/get — §5: search begins after more than 3 characters; §9 page size 30. */
+/** §9: the person search begins after more than 3 characters (the admin's Users grid waits for them too). */
+export const PERSON_SEARCH_MIN_CHARS = 4;
+
+/**
+ * GET /api/Person/get — §9: search begins after more than 3 characters (an empty query lists
+ * everyone; 1 to 3 characters are refused, as the grid never sends them); §9 page size 30.
+ */
 export const personSearchSchema = z.strictObject({
-  strQuery: z.string().trim().max(100).optional().default(''),
+  strQuery: z
+    .string()
+    .trim()
+    .max(100)
+    .refine((q) => q === '' || q.length >= PERSON_SEARCH_MIN_CHARS, { error: MSG.personSearchTooShort })
+    .optional()
+    .default(''),
   limit: z.coerce.number().int().min(1).max(100).optional().default(30),
   offset: z.coerce.number().int().min(0).optional().default(0),
 });

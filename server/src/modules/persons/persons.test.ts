@@ -46,10 +46,22 @@ describe('GET /Person/get (search)', () => {
   });
 
   test('LIKE wildcards in the query are literal', async () => {
-    const r = await asAdmin('GET', `/Person/get?strQuery=${encodeURIComponent('%')}`);
+    const r = await asAdmin('GET', `/Person/get?strQuery=${encodeURIComponent('%_%_')}`);
     expect(r.status).toBe(200);
     expect(r.body.count).toBe(0);
     expect(r.body.data).toEqual([]);
+  });
+
+  test('§9: the search begins after more than 3 characters: 1 to 3 (trimmed) are refused, none lists everyone', async () => {
+    for (const q of ['L', 'Lat', '  Lat  ', '900']) {
+      const r = await asAdmin('GET', `/Person/get?strQuery=${encodeURIComponent(q)}`);
+      expect(r.status, q).toBe(400);
+      expect(r.body).toMatchObject({ success: false, msg: 'Type more than 3 characters to search' });
+    }
+    expect((await asAdmin('GET', '/Person/get?strQuery=Lata')).body.count).toBe(1);
+    const none = await asAdmin('GET', `/Person/get?strQuery=${encodeURIComponent('   ')}`);
+    expect(none.status).toBe(200);
+    expect(none.body.count).toBeGreaterThan(3);
   });
 
   test('pages by 30 by default; limit and offset page through, count is the total', async () => {

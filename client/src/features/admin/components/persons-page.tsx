@@ -3,7 +3,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { IconKey, IconPencil } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { PersonView } from '../../../../../sync-protocol/src/person';
+import { PERSON_SEARCH_MIN_CHARS, type PersonView } from '../../../../../sync-protocol/src/person';
 import { useSession } from '../../../hooks/use-session';
 import { permissionsOf } from '../../../lib/session';
 import { usePerson } from '../api/get-person';
@@ -11,14 +11,14 @@ import { PERSON_PAGE_SIZE, usePersonSearch } from '../api/search-persons';
 import { PersonDialog, statusColor } from './person-dialog';
 import { ResetPasswordDialog } from './reset-password-dialog';
 
-/** Spec §5: the person search begins only after more than 3 characters. */
-export const MIN_SEARCH_CHARS = 4;
+/** Spec §9: the person search begins only after more than 3 characters (the server refuses fewer). */
+export const MIN_SEARCH_CHARS = PERSON_SEARCH_MIN_CHARS;
 
 /** How long typing must pause before the grid asks the server (one request per pause, not per key). */
 export const SEARCH_DEBOUNCE_MS = 300;
 
 /**
- * What the grid asks the server for. With 3 characters or fewer there is no search (spec §5), and
+ * What the grid asks the server for. With 3 characters or fewer there is no search (spec §9), and
  * the grid shows the first page of everyone rather than a blank screen with a hint: an admin
  * opening Users usually wants to browse, and the list is paged by 30 anyway. The field's
  * description says that the search starts after more than 3 characters.
