@@ -31,8 +31,5 @@ export const paths = {
 /** Shown in the drawer and the footer (spec §9). */
 export const APP_VERSION = '1.0.7';
 
-/** The external donation campaign the third carousel slide opens (spec §2 Home). */
-export const DONATION_CAMPAIGN_URL = 'https://www.example.org/campaigns/education-for-all';
-
 /** Copyright contact address of the terms (spec §1 "{email}"); set VITE_COPYRIGHT_EMAIL to change. */
 export const COPYRIGHT_EMAIL: string = import.meta.env.VITE_COPYRIGHT_EMAIL ?? 'copyright@parikshamitra.example';

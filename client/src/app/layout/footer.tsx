@@ -2,21 +2,24 @@ import { IconBrandFacebook, IconBrandInstagram, IconBrandWhatsapp, IconBrandYout
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { APP_VERSION, paths } from '../../config/paths';
+import { SOCIAL_LABELS, type SocialNetwork, socialLinks } from '../../config/site-links';
 import classes from './layout.module.css';
 
-const SOCIAL = [
-  { key: 'facebook', label: 'Facebook', href: 'https://www.facebook.com/', icon: IconBrandFacebook },
-  { key: 'youtube', label: 'YouTube', href: 'https://www.youtube.com/', icon: IconBrandYoutube },
-  { key: 'instagram', label: 'Instagram', href: 'https://www.instagram.com/', icon: IconBrandInstagram },
-  { key: 'whatsapp', label: 'WhatsApp', href: 'https://www.whatsapp.com/', icon: IconBrandWhatsapp },
-];
+const SOCIAL_ICONS: Record<SocialNetwork, typeof IconBrandFacebook> = {
+  facebook: IconBrandFacebook,
+  youtube: IconBrandYoutube,
+  instagram: IconBrandInstagram,
+  whatsapp: IconBrandWhatsapp,
+};
 
 /**
- * Footer (spec §2): policy links, social buttons, a note and the version. Plain elements styled
- * like Mantine's Container/Anchor/ActionIcon: it is on every first page (bundle budget).
+ * Footer (spec §2): policy links, the configured social buttons, a note and the version. Plain
+ * elements styled like Mantine's Container/Anchor/ActionIcon: it is on every first page (bundle
+ * budget).
  */
 export function Footer() {
   const { t } = useTranslation();
+  const social = socialLinks();
   return (
     <footer className={classes.footer}>
       <nav className={classes.footerLinks} aria-label={t('footer.links')}>
@@ -33,13 +36,19 @@ export function Footer() {
           {t('footer.contact')}
         </Link>
       </nav>
-      <div className={classes.social} role="group" aria-label={t('footer.follow')}>
-        {SOCIAL.map(({ key, label, href, icon: Icon }) => (
-          <a key={key} href={href} target="_blank" rel="noopener noreferrer" className={classes.socialButton} aria-label={label}>
-            <Icon size={18} aria-hidden />
-          </a>
-        ))}
-      </div>
+      {/* Only the profiles this installation configured (config/site-links): none, no group. */}
+      {social.length > 0 && (
+        <div className={classes.social} role="group" aria-label={t('footer.follow')}>
+          {social.map(({ network, href }) => {
+            const Icon = SOCIAL_ICONS[network];
+            return (
+              <a key={network} href={href} target="_blank" rel="noopener noreferrer" className={classes.socialButton} aria-label={t('footer.social', { network: SOCIAL_LABELS[network] })}>
+                <Icon size={18} aria-hidden />
+              </a>
+            );
+          })}
+        </div>
+      )}
       <p className={classes.dimmed}>{t('footer.note')}</p>
       <div className={classes.footerBottom}>
         <p className={classes.dimmed} data-size="xs">

@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import type { Banner } from '../../../../../sync-protocol/src/banner';
-import { DONATION_CAMPAIGN_URL, paths } from '../../../config/paths';
+import { paths } from '../../../config/paths';
 import { json } from '../../../testing/fetch-mock';
 import { renderWithApp } from '../../../testing/render';
 import HomePage from './home-page';
@@ -21,7 +21,11 @@ beforeEach(() => {
 });
 afterEach(() => {
   vi.restoreAllMocks();
+  vi.unstubAllEnvs();
 });
+
+/** The installation's campaign (README "Client configuration"). */
+const CAMPAIGN = 'https://give.parikshamitra.test/campaigns/books';
 
 const banner = (over: Partial<Banner>): Banner => ({
   id: 'b1',
@@ -37,6 +41,7 @@ const banner = (over: Partial<Banner>): Banner => ({
 });
 
 test('the carousel has three slides; the first two lead to login, the third opens the campaign in a new tab', async () => {
+  vi.stubEnv('VITE_DONATION_URL', CAMPAIGN);
   await renderWithApp(<HomePage />, { namespaces: ['home'] });
 
   expect(await screen.findByRole('heading', { level: 1 })).toHaveTextContent('Exam preparation that also helps another learner');
@@ -47,7 +52,7 @@ test('the carousel has three slides; the first two lead to login, the third open
   expect(within(first).getByRole('link', { name: 'Start practising' })).toHaveAttribute('href', paths.login);
   expect(within(second).getByRole('link', { name: 'Join the next exam', hidden: true })).toHaveAttribute('href', paths.login);
   const campaign = within(third).getByRole('link', { name: /Support the campaign/, hidden: true });
-  expect(campaign).toHaveAttribute('href', DONATION_CAMPAIGN_URL);
+  expect(campaign).toHaveAttribute('href', CAMPAIGN);
   expect(campaign).toHaveAttribute('target', '_blank');
   expect(campaign.getAttribute('rel')?.split(' ')).toEqual(expect.arrayContaining(['noopener', 'noreferrer']));
 
@@ -57,6 +62,15 @@ test('the carousel has three slides; the first two lead to login, the third open
   const dots = within(screen.getByRole('group', { name: 'Choose a slide' })).getAllByRole('button');
   expect(dots).toHaveLength(3);
   expect(dots[0]).toHaveAttribute('aria-current', 'true');
+});
+
+test.each([undefined, '', 'javascript:alert(1)', 'not a url'])('no campaign configured (%s): the third slide leads to About us, no made-up address', async (value) => {
+  if (value !== undefined) vi.stubEnv('VITE_DONATION_URL', value);
+  await renderWithApp(<HomePage />, { namespaces: ['home'] });
+  const third = (await screen.findAllByTestId('home-slide'))[2]!;
+  const link = within(third).getByRole('link', { name: 'Support the campaign', hidden: true });
+  expect(link).toHaveAttribute('href', paths.about);
+  expect(link).not.toHaveAttribute('target');
 });
 
 test('three reason cards each have a Join Now link to /login', async () => {

@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next';
-import { DONATION_CAMPAIGN_URL, paths } from '../../../config/paths';
+import { paths } from '../../../config/paths';
+import { donationCampaignUrl } from '../../../config/site-links';
 // `?no-inline`: served as image files rather than data URLs, which would count against the
 // first visit's JavaScript budget (scripts/bench-bundle.ts).
 import competeSrc from '../assets/slide-compete.svg?no-inline';
@@ -25,16 +26,22 @@ export type CarouselSlide = {
 
 type SlideId = 'practice' | 'compete' | 'donate';
 
-const SLIDES: readonly (Omit<CarouselSlide, 'id' | 'headline' | 'text' | 'callToActionText'> & { id: SlideId })[] = [
-  { id: 'practice', src: practiceSrc, linkToAction: paths.login, accent: 'indigo' },
-  { id: 'compete', src: competeSrc, linkToAction: paths.login, accent: 'teal' },
-  // Spec §2 Home: the third slide opens the external donation campaign in a new tab.
-  { id: 'donate', src: donateSrc, linkToAction: DONATION_CAMPAIGN_URL, type: 'external', accent: 'orange' },
-];
+type BuiltInSlide = Omit<CarouselSlide, 'id' | 'headline' | 'text' | 'callToActionText'> & { id: SlideId };
+
+function builtInSlides(): BuiltInSlide[] {
+  // Spec §2 Home: the third slide opens the external donation campaign in a new tab. Without a
+  // configured campaign (config/site-links) it leads to About us, which says where donations go.
+  const campaign = donationCampaignUrl();
+  return [
+    { id: 'practice', src: practiceSrc, linkToAction: paths.login, accent: 'indigo' },
+    { id: 'compete', src: competeSrc, linkToAction: paths.login, accent: 'teal' },
+    campaign ? { id: 'donate', src: donateSrc, linkToAction: campaign, type: 'external', accent: 'orange' } : { id: 'donate', src: donateSrc, linkToAction: paths.about, accent: 'orange' },
+  ];
+}
 
 /** The three slides in the current language. */
 export function getSlides(t: TFunction<'home'>): CarouselSlide[] {
-  return SLIDES.map((slide) => ({
+  return builtInSlides().map((slide) => ({
     ...slide,
     headline: t(`slides.${slide.id}.headline`),
     text: t(`slides.${slide.id}.text`),
