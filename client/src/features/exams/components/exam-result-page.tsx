@@ -1,11 +1,10 @@
 import { BarChart } from '@mantine/charts';
 import '@mantine/charts/styles.css';
-import { Accordion, Alert, Badge, Card, Container, Group, Loader, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { Accordion, Alert, Button, Card, Container, Group, Loader, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { IconClockExclamation, IconDeviceMobile, IconHourglass, IconInfoCircle, IconPrinter } from '@tabler/icons-react';
+import { useEffect, useId, useMemo, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import type { TestQuestion } from '../../../../../sync-protocol/src/sync/qs-detail';
-import { RichHtml } from '../../../components/rich-html';
 // KaTeX's styles for the formulas in question text (server-rendered; components/formula-styles).
 import '../../../components/formula-styles';
 import { useReplica } from '../../../db/replica-context';
@@ -15,11 +14,13 @@ import { api } from '../../../lib/api-client';
 import { useEntitlement } from '../hooks/use-allowance';
 import { useResultData } from '../hooks/use-result-data';
 import { isOverLimit } from '../lib/allowance';
+import { attemptLanguage, type QuestionLanguage } from '../lib/attempt-language';
 import { judge, scoreLocally } from '../lib/local-score';
 import { formatMarks } from '../lib/marks';
-import { buildResultView, type QuestionOutcome, type ResultView } from '../lib/result-view';
+import { buildResultView, type ResultView } from '../lib/result-view';
 import { partsOf } from '../lib/test-engine';
-import { localized } from './question-view';
+import classes from './exam-result-page.module.css';
+import { Mark, ResultQuestionCard } from './result-question';
 
 function useRank(qsid: string, enabled: boolean) {
   const [rank, setRank] = useState<{ rank: number; of: number; percentile: number } | null>(null);
@@ -36,26 +37,17 @@ function useRank(qsid: string, enabled: boolean) {
   return enabled ? rank : null;
 }
 
-const VERDICT_COLOR: Record<QuestionOutcome['verdict'], string> = { correct: 'green', incorrect: 'red', unanswered: 'gray', pending: 'yellow' };
-
-function answerText(q: TestQuestion | undefined, keys: string[] | string | null, lang: string): string {
-  if (keys === null || keys === undefined || (Array.isArray(keys) && keys.length === 0) || keys === '') return '—';
-  if (!q || (q.qt !== 'mcq1' && q.qt !== 'mcq2')) return Array.isArray(keys) ? keys.join(' / ') : keys;
-  const ops = localized(q, lang).ops;
-  const list = Array.isArray(keys) ? keys : [keys];
-  return list.map((k) => (ops[k] ? `${k.toUpperCase()}. ${ops[k]!.replace(/<[^>]*>/g, '')}` : k)).join('; ');
-}
-
 function seconds(ms: number | undefined, t: (k: 'secondsShort', o: { s: number }) => string) {
   return t('secondsShort', { s: Math.round((ms ?? 0) / 1000) });
 }
 
-function ResultBody({ view, lang }: { view: ResultView; lang: string }) {
+function ResultBody({ view, lang, onLang }: { view: ResultView; lang: QuestionLanguage; onLang: (lang: QuestionLanguage) => void }) {
   const { t, i18n } = useTranslation('exam');
   const fmt = (n: number) => formatMarks(n, i18n.language);
   const online = useSyncExternalStore(subscribeSyncStatus, () => getSyncStatus().online);
   // A practice attempt has no rank of its own (the learner's first attempt holds it).
   const rank = useRank(view.qsid, online && view.fromServer && !view.practice);
+  const languageLabel = useId();
   const submitted = new Intl.DateTimeFormat(i18n.language === 'hi' ? 'hi-IN' : 'en-IN', { dateStyle: 'medium', timeStyle: 'short' }).format(view.submittedAt);
   return (
     <Stack>
@@ -74,14 +66,26 @@ function ResultBody({ view, lang }: { view: ResultView; lang: string }) {
           {rank && <Fact label={t('rank')} value={t('rankOf', { rank: rank.rank, of: rank.of, percentile: rank.percentile.toFixed(1) })} />}
         </SimpleGrid>
         <Group mt="sm" gap="xs">
-          {view.pending > 0 && <Badge color="yellow">{t('awaitingCount', { count: view.pending })}</Badge>}
-          {view.late && <Badge color="orange">{t('late')}</Badge>}
-          {view.practice && (
-            <Badge color="grape" data-testid="practice-attempt">
-              {t('practiceAttempt')}
-            </Badge>
+          {view.pending > 0 && (
+            <Mark kind="pending" icon={<IconHourglass size={14} aria-hidden />}>
+              {t('awaitingCount', { count: view.pending })}
+            </Mark>
           )}
-          {!view.fromServer && <Badge color="blue">{t('practiceLocal')}</Badge>}
+          {view.late && (
+            <Mark kind="chosen" icon={<IconClockExclamation size={14} aria-hidden />}>
+              {t('late')}
+            </Mark>
+          )}
+          {view.practice && (
+            <Mark kind="info" icon={<IconInfoCircle size={14} aria-hidden />} testId="practice-attempt">
+              {t('practiceAttempt')}
+            </Mark>
+          )}
+          {!view.fromServer && (
+            <Mark kind="info" icon={<IconDeviceMobile size={14} aria-hidden />}>
+              {t('practiceLocal')}
+            </Mark>
+          )}
         </Group>
       </Card>
       {view.parts.length > 1 && (
@@ -100,13 +104,45 @@ function ResultBody({ view, lang }: { view: ResultView; lang: string }) {
           />
         </Card>
       )}
-      <Accordion multiple defaultValue={view.parts.map((p) => p.key)} variant="separated">
+      <Group justify="space-between" className={classes.noPrint} wrap="wrap">
+        <Group gap="xs">
+          <Text size="sm" id={languageLabel}>
+            {t('questionLanguage')}
+          </Text>
+          <SegmentedControl
+            size="xs"
+            value={lang}
+            onChange={(v) => onLang(v === 'hi' ? 'hi' : 'en')}
+            aria-labelledby={languageLabel}
+            data={[
+              { value: 'en', label: 'English' },
+              { value: 'hi', label: 'हिन्दी' },
+            ]}
+          />
+        </Group>
+        <Button variant="default" leftSection={<IconPrinter size={16} aria-hidden />} onClick={() => window.print()}>
+          {t('print')}
+        </Button>
+      </Group>
+      {/* Collapsed parts stay in the page (hidden by style only), so that the printed view shows
+          every question (exam-result-page.module.css). */}
+      <Accordion
+        multiple
+        defaultValue={view.parts.map((p) => p.key)}
+        variant="separated"
+        order={3}
+        keepMounted
+        keepMountedMode="display-none"
+        classNames={{ panel: classes.panel, chevron: classes.panelChevron, item: classes.item }}
+      >
         {view.parts.map((p) => (
           <Accordion.Item key={p.key} value={p.key}>
             <Accordion.Control>
-              <Group justify="space-between" pr="sm">
-                <Text fw={600}>{p.label}</Text>
-                <Text size="sm" data-testid={`part-marks-${p.key}`}>
+              <Group justify="space-between" pr="sm" component="span">
+                <Text fw={600} component="span">
+                  {p.label}
+                </Text>
+                <Text size="sm" component="span" data-testid={`part-marks-${p.key}`}>
                   {t('outOf', { got: fmt(p.marks), of: fmt(p.outOf) })} · {seconds(p.timeMs, t)}
                 </Text>
               </Group>
@@ -114,35 +150,7 @@ function ResultBody({ view, lang }: { view: ResultView; lang: string }) {
             <Accordion.Panel>
               <Stack gap="md">
                 {p.questions.map((o) => (
-                  <Card key={o.qid} withBorder padding="sm" data-testid={`outcome-${o.qid}`}>
-                    <Group justify="space-between" mb={4}>
-                      <Text fw={600}>{t('questionN', { n: o.n })}</Text>
-                      <Group gap="xs">
-                        <Badge color={VERDICT_COLOR[o.verdict]} data-testid="verdict">
-                          {t(`verdict.${o.verdict}`)}
-                        </Badge>
-                        <Text size="sm">{t('marksGained', { mg: o.mg === null ? '—' : fmt(o.mg) })}</Text>
-                        <Text size="sm" c="dimmed">
-                          {seconds(o.timeMs, t)}
-                        </Text>
-                      </Group>
-                    </Group>
-                    {o.question && <RichHtml html={localized(o.question, lang).q} />}
-                    <Table mt="xs" withRowBorders={false} verticalSpacing={2}>
-                      <Table.Tbody>
-                        <Table.Tr>
-                          <Table.Td w={160} c="dimmed">
-                            {t('yourAnswer')}
-                          </Table.Td>
-                          <Table.Td>{answerText(o.question, o.ua, lang)}</Table.Td>
-                        </Table.Tr>
-                        <Table.Tr>
-                          <Table.Td c="dimmed">{t('correctAnswer')}</Table.Td>
-                          <Table.Td>{o.question?.qt === 's' ? t('modelAnswer', { text: (o.ca ?? []).join(' ') || '—' }) : answerText(o.question, o.ca, lang)}</Table.Td>
-                        </Table.Tr>
-                      </Table.Tbody>
-                    </Table>
-                  </Card>
+                  <ResultQuestionCard key={o.qid} outcome={o} lang={lang} />
                 ))}
               </Stack>
             </Accordion.Panel>
@@ -178,7 +186,9 @@ export default function ExamResultPage() {
   const replica = useReplica();
   const { data, loading } = useResultData(qsid);
   const online = useSyncExternalStore(subscribeSyncStatus, () => getSyncStatus().online);
-  const lang = i18n.language === 'hi' ? 'hi' : 'en';
+  // The questions show in the language the learner read the attempt in (remembered on this device
+  // by the test screen), else in the interface language, until the learner picks another here.
+  const [picked, setPicked] = useState<QuestionLanguage | null>(null);
 
   // Spec §2: with is_submit_ans "true" the stored answers are submitted (a test left open, e.g.
   // closed by a crash just as it was submitted).
@@ -193,13 +203,14 @@ export default function ExamResultPage() {
 
   const view = useMemo(() => (data ? buildResultView(data, i18n.getFixedT(i18n.language, 'exam'), judge, scoreLocally) : null), [data, i18n]);
   const latest = data?.attempts.find((a) => a.status === 'SUBMITTED');
+  const lang: QuestionLanguage = picked ?? (latest && attemptLanguage(latest.id)) ?? (i18n.language === 'hi' ? 'hi' : 'en');
   // Issue 18 §4: an attempt the server found past the plan's allowance is kept and scored, and
   // the learner is told so.
   const entitlement = useEntitlement().data ?? null;
   const overLimit = !!latest && isOverLimit(entitlement, latest.id);
 
   return (
-    <Container size="lg" py="lg">
+    <Container size="lg" py="lg" className={classes.page}>
       <Stack>
         <Title order={2}>
           {t('resultTitle')}
@@ -213,7 +224,7 @@ export default function ExamResultPage() {
         {loading ? (
           <Loader aria-label={t('loading')} />
         ) : view ? (
-          <ResultBody view={view} lang={lang} />
+          <ResultBody view={view} lang={lang} onLang={setPicked} />
         ) : latest ? (
           <Alert color="blue" icon={online ? <Loader size="xs" /> : undefined} data-testid="result-pending">
             {online ? t('resultScoring') : t('resultPending')}

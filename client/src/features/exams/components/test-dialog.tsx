@@ -8,6 +8,7 @@ import { useStableCallback } from '../../../hooks/use-stable-callback';
 import { useValueAfterPaint } from '../../../hooks/use-value-after-paint';
 import { api } from '../../../lib/api-client';
 import { useAttemptView } from '../hooks/use-attempt-writer';
+import { attemptLanguage, rememberAttemptLanguage } from '../lib/attempt-language';
 import type { QuestionSet } from '../hooks/use-test-data';
 import {
   addTime,
@@ -296,7 +297,9 @@ export function TestDialog({
   const current = Math.min(Math.max(0, index), Math.max(0, slots.length - 1));
   const slot = slots[current];
   const question = slot ? questions.get(slot.qid) : undefined;
-  const [lang, setLang] = useState(i18n.language === 'hi' ? 'hi' : 'en');
+  // A resumed test keeps the language it was read in; the result page shows that language too.
+  const [lang, setLang] = useState<string>(() => attemptLanguage(storedAttempt.id) ?? (i18n.language === 'hi' ? 'hi' : 'en'));
+  useEffect(() => rememberAttemptLanguage(storedAttempt.id, lang), [storedAttempt.id, lang]);
   const [fontSize, setFontSize] = useState(FONT_DEFAULT);
   const [paletteOpen, setPaletteOpen] = useState(false);
   const [summary, setSummary] = useState(false);
