@@ -2,6 +2,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { MEDIA_CACHE } from './client/src/lib/media-precache';
+import { precompress } from './scripts/vite-plugin-precompress';
 
 /** Mantine's indigo 6, the theme's primary (filled) colour, and the page background. */
 const THEME_COLOR = '#4c6ef5';
@@ -55,6 +56,10 @@ export default defineConfig({
         // Devanagari faces (every browser that runs service workers reads woff2; the .woff
         // twins @fontsource also emits are never requested).
         globPatterns: ['index.html', 'assets/**/*.{js,css,woff2,svg,png,webp,jpg}'],
+        // The .br and .gz twins of the build (precompress below) are how the server sends these
+        // files, never files of their own: the worker fetches the originals and the browser
+        // decodes them. Workbox's default ignore list, plus the twins.
+        globIgnores: ['**/node_modules/**/*', '**/*.{br,gz}'],
         // Workbox's default (2 MiB), stated: the largest chunk is ~0.4 MB, and vite-plugin-pwa
         // fails the build if a matched file is ever bigger rather than silently leaving it out.
         maximumFileSizeToCacheInBytes: 2 * 1024 * 1024,
@@ -82,6 +87,9 @@ export default defineConfig({
             },
           },
         ],
+        // Web Push (issue 20 §6): the push and notificationclick handlers, a static script of
+        // client/public loaded into the generated worker (sw.js checks it for updates too).
+        importScripts: ['push-sw.js'],
         cleanupOutdatedCaches: true,
         // The first worker takes over the page that installed it, so a learner who opened the
         // app once can reload it offline without another online visit. Updates still wait for
@@ -91,6 +99,8 @@ export default defineConfig({
         dontCacheBustURLsMatching: /^assets\//,
       },
     }),
+    // Brotli and gzip twins of every compressible file, after the worker is written (issue 20 §1).
+    precompress(),
   ],
   build: {
     outDir: '../dist',

@@ -16,17 +16,35 @@
  * as Vite prints them. Fonts are listed apart: the Devanagari faces carry a unicode-range and
  * download only when Hindi text is on screen.
  *
+ * Then (issue 20 §1) what Chromium actually downloads: the real server (`npm start`'s) on a
+ * fresh database, Debian's Chromium, and for each of `/`, `/login` and `/exam-list` (signed in as
+ * the demo learner) a new browser context (empty HTTP cache, service worker blocked so that every
+ * file the page uses is fetched by the page), network idle, and the sum over every script and
+ * every stylesheet of CDP's `Network.loadingFinished` `encodedDataLength`: the bytes received for
+ * it, response headers included, as the server sends them (brotli, gzip or as they are). Also the
+ * bodies alone (Resource Timing's `encodedBodySize`) and which encodings came. Targets: the
+ * first visit to `/` ≤ 100 kB of JavaScript and ≤ 25 kB of CSS on the wire.
+ *
  *   npm run bench:bundle                 build, then measure
  *   npm run bench:bundle -- --no-build   measure the dist/ that is there
  *   npm run bench:bundle -- --entry-only the verdict on the entry's static graph alone
+ *   npm run bench:bundle -- --no-browser the gzip figures only (no server, no Chromium)
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import type { Browser, Page } from '@playwright/test';
+import { launchChromium, startAppServer } from './bench-lib';
 
 const BUDGET_JS = 130_000;
+/** Issue 20's targets for the first visit to `/`, as Chromium downloads it (kB = 1000 bytes). */
+const TARGET_WIRE_JS = 100_000;
+const TARGET_WIRE_CSS = 25_000;
+/** The demo learner of fixtures/ (e2e/helpers.ts DEMO). */
+const LEARNER = { username: '9000000003', password: 'learner1234' };
 /**
  * What the index route (`/`) loads on top of the entry: keep in step with app/router.tsx (its
  * `index: true` route) and the namespace the home page reads. Manifest keys are relative to the
@@ -190,3 +208,131 @@ console.log(
   `\nBudget ${kB(BUDGET_JS)} gzip on ${strict ? 'the whole first visit to / (entry + index route)' : "the entry's static graph (--entry-only)"}: ${kB(measured)} ${verdict}`,
 );
 if (verdict === 'FAIL') process.exitCode = 1;
+
+if (!process.argv.includes('--no-browser')) {
+  const pages = await measureInChromium();
+  console.log('\nWhat Chromium downloads (per page: a new context, empty cache, network idle; wire = bytes received incl. response headers, body = encoded body)');
+  for (const p of pages) {
+    console.log(`\n${p.title}`);
+    for (const kind of ['js', 'css'] as const) {
+      const list = p.files.filter((f) => f.kind === kind).sort((x, y) => y.wire - x.wire);
+      const wire = list.reduce((s, f) => s + f.wire, 0);
+      const body = list.reduce((s, f) => s + f.body, 0);
+      const decoded = list.reduce((s, f) => s + f.decoded, 0);
+      const encodings = [...new Set(list.map((f) => f.encoding))].join(', ') || '—';
+      console.log(
+        `  ${(kind === 'js' ? 'JavaScript' : 'CSS').padEnd(10)} ${String(list.length).padStart(3)} files  wire ${kB(wire).padStart(10)}  body ${kB(body).padStart(10)}  decoded ${kB(decoded).padStart(11)}  (${encodings})`,
+      );
+      if (process.argv.includes('--files')) for (const f of list) console.log(`      ${f.path.padEnd(52)} ${kB(f.wire).padStart(10)} ${kB(f.body).padStart(10)}  ${f.encoding}`);
+    }
+    const other = p.files.filter((f) => f.kind === 'other');
+    console.log(`  ${'other'.padEnd(10)} ${String(other.length).padStart(3)} files  wire ${kB(other.reduce((s, f) => s + f.wire, 0)).padStart(10)}  (the page, API answers, fonts, images, the manifest)`);
+  }
+  const home = pages[0]!;
+  const homeJs = home.files.filter((f) => f.kind === 'js').reduce((s, f) => s + f.wire, 0);
+  const homeCss = home.files.filter((f) => f.kind === 'css').reduce((s, f) => s + f.wire, 0);
+  const mark = (n: number, target: number) => `${kB(n)} ${n <= target ? 'PASS' : 'FAIL'} (target ≤ ${kB(target)}; ${n <= target ? `${kB(target - n)} under` : `${kB(n - target)} over`})`;
+  console.log(`\nFirst visit to /, as Chromium downloads it: JavaScript ${mark(homeJs, TARGET_WIRE_JS)}; CSS ${mark(homeCss, TARGET_WIRE_CSS)}`);
+  console.log(`  beside the gzip figures above: JavaScript ${kB(whole)} gzip, CSS ${kB(entryCss + routeCss)} gzip (each file at level 9, no headers)`);
+  if (homeJs > TARGET_WIRE_JS || homeCss > TARGET_WIRE_CSS) process.exitCode = 1;
+}
+
+type Transfer = { path: string; kind: 'js' | 'css' | 'other'; wire: number; body: number; decoded: number; encoding: string };
+
+/** The three visits of issue 20 §1, each in its own context so that nothing comes from a cache. */
+async function measureInChromium(): Promise<{ title: string; files: Transfer[] }[]> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'pm-bench-bundle-'));
+  const server = await startAppServer(dataDir);
+  let browser: Browser | undefined;
+  try {
+    browser = await launchChromium();
+    const out: { title: string; files: Transfer[] }[] = [];
+    for (const url of ['/', '/login']) {
+      const context = await browser.newContext({ baseURL: server.base, serviceWorkers: 'block' });
+      out.push({ title: `First visit to ${url}`, files: await visit(await context.newPage(), url) });
+      await context.close();
+    }
+    // Signed in: the session the login form keeps (remember me: localStorage), carried into a new
+    // context whose HTTP cache is empty, as a learner whose browser dropped its cache.
+    const login = await browser.newContext({ baseURL: server.base, serviceWorkers: 'block' });
+    const page = await login.newPage();
+    await page.goto('/login');
+    const panel = page.getByRole('tabpanel', { name: 'Existing users' });
+    await panel.getByLabel('Mobile or e-mail').fill(LEARNER.username);
+    await panel.getByLabel(/^Password/).fill(LEARNER.password);
+    await panel.getByRole('button', { name: 'Login' }).click();
+    await page.getByRole('button', { name: 'Logout' }).waitFor();
+    const storageState = await login.storageState();
+    await login.close();
+    const signedIn = await browser.newContext({ baseURL: server.base, serviceWorkers: 'block', storageState });
+    out.push({ title: 'Visit to /exam-list, signed in as the demo learner (empty cache)', files: await visit(await signedIn.newPage(), '/exam-list') });
+    await signedIn.close();
+    return out;
+  } finally {
+    await browser?.close();
+    server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Opens `url` and waits for network idle: nothing in flight (the sync stream, which never ends,
+ * aside) for 1 s. Each response is sorted by its MIME type; its wire size is what Chromium's
+ * network stack received (CDP), its body size and decoded size come from Resource Timing.
+ */
+async function visit(page: Page, url: string): Promise<Transfer[]> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  const seen = new Map<string, { url: string; mime?: string; encoding?: string; wire?: number }>();
+  const inFlight = new Set<string>();
+  let lastActivity = Date.now();
+  cdp.on('Network.requestWillBeSent', (e) => {
+    seen.set(e.requestId, { url: e.request.url });
+    inFlight.add(e.requestId);
+    lastActivity = Date.now();
+  });
+  cdp.on('Network.responseReceived', (e) => {
+    const r = seen.get(e.requestId);
+    if (!r) return;
+    r.mime = e.response.mimeType;
+    const headers = Object.fromEntries(Object.entries(e.response.headers).map(([k, v]) => [k.toLowerCase(), String(v)]));
+    r.encoding = headers['content-encoding'] ?? 'identity';
+    if (r.mime === 'text/event-stream') inFlight.delete(e.requestId);
+  });
+  cdp.on('Network.loadingFinished', (e) => {
+    const r = seen.get(e.requestId);
+    if (r) r.wire = e.encodedDataLength;
+    inFlight.delete(e.requestId);
+    lastActivity = Date.now();
+  });
+  cdp.on('Network.loadingFailed', (e) => {
+    inFlight.delete(e.requestId);
+    lastActivity = Date.now();
+  });
+  await page.goto(url, { waitUntil: 'load' });
+  const deadline = Date.now() + 60_000;
+  while (inFlight.size > 0 || Date.now() - lastActivity < 1000) {
+    if (Date.now() > deadline) {
+      console.warn(`  ${url}: still ${inFlight.size} requests in flight after 60 s; measuring what came`);
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const timing = await page.evaluate(() =>
+    performance.getEntriesByType('resource').map((e) => {
+      const r = e as PerformanceResourceTiming;
+      return { url: r.name, body: r.encodedBodySize, decoded: r.decodedBodySize };
+    }),
+  );
+  const bodies = new Map(timing.map((t) => [t.url, t]));
+  await cdp.detach();
+  const out: Transfer[] = [];
+  for (const r of seen.values()) {
+    if (r.wire === undefined) continue;
+    const u = new URL(r.url);
+    const kind = r.mime === 'text/css' ? 'css' : /^(?:text|application)\/(?:x-)?javascript$/.test(r.mime ?? '') ? 'js' : 'other';
+    const t = bodies.get(r.url);
+    out.push({ path: u.pathname + u.search, kind, wire: r.wire, body: t?.body ?? 0, decoded: t?.decoded ?? 0, encoding: r.encoding ?? '?' });
+  }
+  return out;
+}

@@ -8,6 +8,7 @@ import type { ERROR_STATUS } from '../../sync-protocol/src/errors';
 import { MSG } from '../../sync-protocol/src/messages';
 import { SERVER_TIME_HEADER } from '../../sync-protocol/src/version';
 import type { AppEnv, Deps } from './context';
+import { compressApi } from './lib/compression';
 import { AppError } from './lib/errors';
 import { createLoadMonitor, type LoadMonitor, shedOverload } from './lib/overload';
 import { forwardedOverTls, securityHeaders } from './lib/security-headers';
@@ -117,6 +118,9 @@ export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
   });
 
   const api = new Hono<AppEnv>();
+  // JSON answers of 1 kB or more compressed when the client accepts it (issue 20 §1); outermost,
+  // so that error answers are covered too. The sync stream (text/event-stream) never is.
+  api.use(compressApi());
   const limitBody = bodyLimit({
     maxSize: MAX_BODY_BYTES,
     onError: (c) => c.json(errorBody('PAYLOAD_TOO_LARGE', MSG.payloadTooLarge), 413),

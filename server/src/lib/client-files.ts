@@ -1,8 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Hono } from 'hono';
+import { getMimeType } from 'hono/utils/mime';
 import type { AppEnv } from '../context';
+import { type ContentCoding, negotiateEncoding } from './compression';
 
 /** Hashed build output (Vite's assets/): a changed file gets a new name, so it never goes stale. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -13,11 +15,55 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
  */
 const REVALIDATE = 'no-cache';
 
+/** The file name suffix of each coding's twin, as the build writes them (scripts/vite-plugin-precompress.ts). */
+const TWIN_SUFFIX: Record<ContentCoding, string> = { br: '.br', gzip: '.gz' };
+
+type Twins = { codings: ContentCoding[]; type: string };
+
+/**
+ * The compressed twins the build left beside the files (`assets/x.js.br`, `assets/x.js.gz`), by
+ * the address that asks for the file (`/assets/x.js`; `/` for index.html). Listed once at start:
+ * the build is fixed while the server runs (it already keeps index.html in memory). A twin that
+ * disappears later is only a missed chance: the file itself is sent.
+ */
+function findTwins(clientDir: string): Map<string, Twins> {
+  const twins = new Map<string, Twins>();
+  const walk = (dir: string, prefix: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name.startsWith('.')) continue;
+      if (entry.isDirectory()) {
+        walk(path.join(dir, entry.name), `${prefix}${entry.name}/`);
+        continue;
+      }
+      for (const coding of Object.keys(TWIN_SUFFIX) as ContentCoding[]) {
+        const suffix = TWIN_SUFFIX[coding];
+        if (!entry.name.endsWith(suffix)) continue;
+        const original = entry.name.slice(0, -suffix.length);
+        if (!existsSync(path.join(dir, original))) continue;
+        const type = getMimeType(original) ?? 'application/octet-stream';
+        for (const url of original === 'index.html' ? [`${prefix}${original}`, prefix] : [`${prefix}${original}`]) {
+          const t = twins.get(url) ?? { codings: [], type };
+          t.codings.push(coding);
+          twins.set(url, t);
+        }
+      }
+    }
+  };
+  walk(clientDir, '/');
+  return twins;
+}
+
 /**
  * Serves the built client from `clientDir` on `app` (after the API routes): files as they are,
  * and index.html for the app's own routes (/about, /exam-list/…). Returns false when there is no
  * build (no index.html). Content types come from the extension (Hono's table:
  * .webmanifest is application/manifest+json).
+ *
+ * Compressed on the wire (issue 20 §1) without compressing per request: a file with twins made by
+ * the build (`.br`, `.gz`) is sent as the twin the request's Accept-Encoding allows (brotli first),
+ * with `Content-Encoding`, the twin's length, the original's type, and `Vary: Accept-Encoding`
+ * whichever is sent. A Range request gets the file itself (its byte ranges are the file's); HEAD
+ * answers as GET would, without the body.
  *
  * Only addresses that can be app routes get index.html. A missing file (an old chunk after a
  * deployment, /sw.js, /favicon.ico) is a 404, never the page with status 200: a browser or a
@@ -28,23 +74,58 @@ export function serveClientFiles(app: Hono<AppEnv>, clientDir: string): boolean 
   const indexFile = path.join(clientDir, 'index.html');
   if (!existsSync(indexFile)) return false;
   const indexHtml = readFileSync(indexFile, 'utf8');
+  const twins = findTwins(clientDir);
+  // index.html for the app's routes, in each coding the build made for it.
+  const indexCodings = twins.get('/index.html')?.codings ?? [];
+  const indexTwins = new Map(indexCodings.map((coding) => [coding, readFileSync(indexFile + TWIN_SUFFIX[coding])]));
 
   const files = serveStatic<AppEnv>({ root: clientDir });
+  // The twins, asked for by the original's address; serveStatic's own checks (no "..", no
+  // backslashes, percent-decoding) run on that address before the suffix is added.
+  const twinFiles = Object.fromEntries(
+    (Object.keys(TWIN_SUFFIX) as ContentCoding[]).map((coding) => [
+      coding,
+      serveStatic<AppEnv>({ root: clientDir, rewriteRequestPath: (p) => `${p.endsWith('/') ? `${p}index.html` : p}${TWIN_SUFFIX[coding]}` }),
+    ]),
+  ) as Record<ContentCoding, ReturnType<typeof serveStatic<AppEnv>>>;
+  const passOn = () => Promise.resolve();
+
   app.use('/*', async (c, next) => {
     // Dot-files and folders (the build's .vite/manifest.json) are not part of the site.
     if (c.req.path.startsWith('/api/') || /\/\./.test(c.req.path)) return next();
+    const fileTwins = twins.get(c.req.path);
+    const coding = fileTwins && !c.req.header('range') ? negotiateEncoding(c.req.header('accept-encoding'), fileTwins.codings) : undefined;
     // A Response when the file exists; otherwise serveStatic has passed the request on (and
     // `next` resolves to the context). Headers set in its onFound hook would not reach the
-    // response it has already built.
-    const res = await files(c, next);
-    if (!(res instanceof Response)) return;
+    // response it has already built, so they are set on the response.
+    let res: Response | undefined;
+    if (coding && fileTwins) {
+      const twin = await twinFiles[coding](c, passOn);
+      if (twin instanceof Response) {
+        res = twin;
+        res.headers.set('Content-Type', fileTwins.type);
+        res.headers.set('Content-Encoding', coding);
+      }
+    }
+    if (!res) {
+      const file = await files(c, next);
+      if (!(file instanceof Response)) return;
+      res = file;
+    }
+    if (fileTwins) res.headers.set('Vary', 'Accept-Encoding');
     res.headers.set('Cache-Control', c.req.path.startsWith('/assets/') ? IMMUTABLE : REVALIDATE);
     return res;
   });
   app.get('*', (c) => {
     if (!isAppRoute(c.req.path)) return c.notFound();
     c.header('Cache-Control', REVALIDATE);
-    return c.html(indexHtml);
+    if (indexTwins.size === 0) return c.html(indexHtml);
+    c.header('Vary', 'Accept-Encoding');
+    const coding = negotiateEncoding(c.req.header('accept-encoding'), indexCodings);
+    const body = coding ? indexTwins.get(coding) : undefined;
+    if (!coding || !body) return c.html(indexHtml);
+    c.header('Content-Encoding', coding);
+    return c.body(body, 200, { 'Content-Type': 'text/html; charset=UTF-8', 'Content-Length': String(body.byteLength) });
   });
   return true;
 }
