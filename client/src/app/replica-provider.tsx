@@ -1,6 +1,7 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from 'react';
 import type { ReplicaHandle } from '../db/replica';
 import { ReplicaContext } from '../db/replica-context';
+import { GUEST_ID } from '../db/guest';
 import { runLogoutClosers } from '../db/logout-closers';
 import { resetSyncStatus } from '../db/sync-status';
 import { useSession } from '../hooks/use-session';
@@ -25,8 +26,13 @@ function afterPaint(fn: () => void): () => void {
   return () => window.clearTimeout(id);
 }
 
+/** The replica closing last (a guest's, at login): the next one waits for it before taking its attempts. */
+let lastClosing: Promise<void> = Promise.resolve();
+
 /**
- * Opens the signed-in person's replica (ARCHITECTURE decision 6) after the shell has rendered:
+ * Opens the signed-in person's replica (ARCHITECTURE decision 6) after the shell has rendered —
+ * or, for a guest, the guest's own (db/guest.ts: free sets, attempts kept for a login; issue 20
+ * §3). A login moves the guest's attempts into the person's replica once it is open.
  * RxDB and the replication are a lazy chunk, not part of the first visit. Another person's login
  * closes the previous one's database; a new token of the same person restarts the replication so
  * that attempts held back by an expired login upload at once.
@@ -39,31 +45,41 @@ export function ReplicaProvider({ children }: { children: ReactNode }) {
   const current = useRef<ReplicaHandle | null>(null);
 
   useEffect(() => {
-    if (!personId) return;
+    const id = personId ?? GUEST_ID;
     let cancelled = false;
-    let handle: ReplicaHandle | null = null;
+    // The replica this effect opens (null when it never started or failed): closed by the cleanup.
+    let opened: Promise<ReplicaHandle | null> = Promise.resolve(null);
     const cancelIdle = afterPaint(() => {
-      void import('../db/replica')
-        .then((m) => m.openReplica(personId))
-        .then((h) => {
-          if (cancelled) return h.close();
-          handle = h;
-          current.current = h;
-          setReplica(h);
+      opened = import('../db/replica')
+        .then(async (m) => {
+          const h = await m.openReplica(id);
+          // A guest who has just signed up or logged in: their attempts move in (once the guest's
+          // replica has closed and its journal is applied) and upload from here. In the
+          // background: the person's own tests are there meanwhile.
+          if (id !== GUEST_ID) void lastClosing.then(() => m.moveGuestAttempts(h)).catch((err: unknown) => console.error('guest attempts not moved', err));
+          return h;
         })
         .catch(() => {
           // IndexedDB unavailable (private mode on some browsers): the app still works online.
           resetSyncStatus();
+          return null;
         });
+      void opened.then((h) => {
+        if (!h || cancelled) return;
+        current.current = h;
+        setReplica(h);
+      });
     });
     return () => {
       cancelled = true;
       cancelIdle();
-      if (handle) {
-        const h = handle;
-        if (current.current === h) current.current = null;
-        void h.close();
-      }
+      lastClosing = opened
+        .then((h) => {
+          if (!h) return;
+          if (current.current === h) current.current = null;
+          return h.close();
+        })
+        .catch(() => undefined);
       setReplica(null);
     };
   }, [personId]);

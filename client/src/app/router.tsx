@@ -148,9 +148,9 @@ export const routes: RouteObject[] = [
             handle: { title: 'plan:receipt.title' },
           },
 
-          // Spec §2: take-exam is public; the page asks a guest to log in before a test starts
-          // (answers live in the person's own replica). A splat, because the spec's parameter is
-          // a JSON string that may contain slashes.
+          // Spec §2: take-exam is public; a guest takes the free sets in the guest's own replica
+          // and signs up or logs in at submit (issue 20 §3). A splat, because the spec's
+          // parameter is a JSON string that may contain slashes.
           { path: 'take-exam/*', ...page(ExamIntroPage, 'titles.takeExam') },
           {
             path: 'exam-result/:qsid/:isSubmitAns',
@@ -161,15 +161,8 @@ export const routes: RouteObject[] = [
             ),
             handle: { title: 'titles.examResult' },
           },
-          {
-            path: 'exam-list',
-            element: (
-              <RequireAuth>
-                <ExamListPage />
-              </RequireAuth>
-            ),
-            handle: { title: 'titles.examList' },
-          },
+          // Spec §6: anonymous users may take exams; a guest's list holds the free sets (issue 20 §3).
+          { path: 'exam-list', ...page(ExamListPage, 'titles.examList') },
           // Authoring (issue 17): the editor's screens, loaded only on these routes.
           ...(
             [

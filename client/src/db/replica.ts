@@ -6,6 +6,7 @@ import { getSession, renewToken } from '../lib/session';
 import { AttemptJournal } from './attempt-journal';
 import { databaseNameOf, openReplicaDatabase, type ReplicaDatabase } from './database';
 import { editorDatabaseNameOf } from './editor-replica';
+import { GUEST_ID } from './guest';
 import { startReplication, type Replication } from './replication';
 import { serverClock } from './server-clock';
 import { resetSyncStatus, setSyncStatus, type SyncStatus } from './sync-status';
@@ -48,7 +49,16 @@ const storage = getRxStorageDexie();
 export const MARK_OPEN = 'pm:replica-open';
 export const MARK_IN_SYNC = 'pm:replica-in-sync';
 
+/**
+ * The guest's replica (issue 20 §3, spec §6: anonymous users take exams): a database of its own
+ * on the device (never a person's), holding tags and the free sets pulled without a login, and
+ * the attempts a guest makes. They move into the person's database at sign-up or login
+ * (moveGuestAttempts), and upload from there, scored once.
+ */
+export { GUEST_ID };
+
 export async function openReplica(personId: string): Promise<ReplicaHandle> {
+  const guest = personId === GUEST_ID;
   performance.mark(MARK_OPEN);
   const store = AttemptJournal.openStore(databaseNameOf(personId));
   const db = await openReplicaDatabase(personId, { storage, multiInstance: true }).catch(async (err: unknown) => {
@@ -70,6 +80,8 @@ export async function openReplica(personId: string): Promise<ReplicaHandle> {
     journalIds = journal.waitingAttempts();
     publishStatus({});
   });
+  // A guest's attempts all wait: for a login, after which they upload from the person's database.
+  const guestAttempts = guest ? db.test_summary.find().$.subscribe((docs) => publishStatus({ pendingIds: docs.map((d) => d.id) })) : null;
   let replication: Replication | null = null;
   // The images of downloaded sets go into the service worker's cache as the sets arrive, so that a
   // test with images runs offline (issue 17 §2, lib/media-precache); in the background, never
@@ -78,6 +90,7 @@ export async function openReplica(personId: string): Promise<ReplicaHandle> {
   const start = () => {
     replication = startReplication(db, {
       baseUrl: window.location.origin,
+      guest,
       getToken: () => {
         const s = getSession();
         return s && s.id === personId ? s.token : null;
@@ -142,6 +155,7 @@ export async function openReplica(personId: string): Promise<ReplicaHandle> {
         window.removeEventListener('offline', onOffline);
         document.removeEventListener('visibilitychange', onVisible);
         details.unsubscribe();
+        guestAttempts?.unsubscribe();
         journalWatch();
         // The test's last changes go into the attempts (and, online, up) before the database closes.
         await journal.close().catch((err: unknown) => console.error('attempt journal: not applied at close', err));
@@ -163,4 +177,35 @@ export async function eraseReplica(personId: string): Promise<void> {
   // An editor's question bank too (issue 19 §5), when this person has one on the device.
   await removeRxDatabase(editorDatabaseNameOf(personId), storage, true);
   await AttemptJournal.erase(databaseNameOf(personId));
+}
+
+/**
+ * Moves the attempts a guest made on this device into `target`, the person who has just signed
+ * up or logged in (issue 20 §3): each attempt keeps its id, so the server stores and scores it
+ * once whatever happens in between; it goes into the person's database first and leaves the
+ * guest's only then (a crash between the two leaves a copy that the next move skips). The
+ * guest's replica must be closed (its journal applied) before. Returns how many moved.
+ */
+export async function moveGuestAttempts(target: ReplicaHandle): Promise<number> {
+  if (target.personId === GUEST_ID) return 0;
+  const store = AttemptJournal.openStore(databaseNameOf(GUEST_ID));
+  const guestDb = await openReplicaDatabase(GUEST_ID, { storage, multiInstance: true });
+  try {
+    // What a closed tab left in the guest's journal goes into its attempts first.
+    const journal = await AttemptJournal.open(guestDb, { store });
+    await journal.close();
+    let moved = 0;
+    for (const doc of await guestDb.test_summary.find().exec()) {
+      const data = doc.toJSON() as Record<string, unknown> & { id: string };
+      if (!(await target.db.test_summary.findOne(data.id).exec())) {
+        await target.db.test_summary.insert(data as never);
+        moved++;
+      }
+      await doc.remove();
+    }
+    if (moved > 0) target.syncNow();
+    return moved;
+  } finally {
+    await guestDb.close();
+  }
 }

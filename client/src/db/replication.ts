@@ -2,7 +2,7 @@ import type { RxCollection } from 'rxdb';
 import type { RxReplicationState } from 'rxdb/plugins/replication';
 import { replicateRxCollection } from 'rxdb/plugins/replication';
 import { combineLatest, filter, map, Subject, type Subscription } from 'rxjs';
-import { COLLECTIONS, type CollectionName, type PullResponse, PUSHABLE, type StreamEvent } from '../../../sync-protocol/src/sync/envelopes';
+import { COLLECTIONS, type CollectionName, GUEST_COLLECTIONS, type PullResponse, PUSHABLE, type StreamEvent } from '../../../sync-protocol/src/sync/envelopes';
 import { SESSION_TOKEN_HEADER } from '../../../sync-protocol/src/session';
 import { PROTOCOL_HEADER, PROTOCOL_VERSION, SERVER_TIME_HEADER } from '../../../sync-protocol/src/version';
 import { attemptConflictHandler } from './attempt-conflicts';
@@ -51,6 +51,11 @@ export type ReplicationOptions = {
    * time; the writes are already on the device, so nothing waits in memory. Default 0.
    */
   pushDelayMs?: number;
+  /**
+   * A guest's device (issue 20 §3): pulls GUEST_COLLECTIONS without a login, pushes nothing and
+   * opens no stream; its attempts wait on the device for the guest to sign up or log in.
+   */
+  guest?: boolean;
 };
 
 export type Replication = {
@@ -87,6 +92,8 @@ type Attempt = { id: string; updatedAt: number };
  */
 export function startReplication(db: ReplicaDatabase, opts: ReplicationOptions): Replication {
   const doFetch = opts.fetch ?? globalThis.fetch.bind(globalThis);
+  const guest = opts.guest === true;
+  const names: readonly CollectionName[] = guest ? GUEST_COLLECTIONS : COLLECTIONS;
   const baseMs = opts.retryBaseMs ?? 1000;
   const maxMs = opts.retryMaxMs ?? 60_000;
   const live = opts.live ?? true;
@@ -95,15 +102,15 @@ export function startReplication(db: ReplicaDatabase, opts: ReplicationOptions):
   const failures = new Map<CollectionName, number>();
 
   async function request<T>(collection: CollectionName, path: string, init: RequestInit = {}): Promise<T> {
-    const token = opts.getToken();
-    if (!token) throw new SyncAuthError('not signed in');
+    const token = guest ? null : opts.getToken();
+    if (!token && !guest) throw new SyncAuthError('not signed in');
     const sentAt = Date.now();
     let res: Response;
     try {
       res = await doFetch(`${opts.baseUrl}/api/sync/v1/${collection}/${path}`, {
         ...init,
         cache: 'no-store',
-        headers: { accept: 'application/json', authorization: `Bearer ${token}`, [PROTOCOL_HEADER]: PROTOCOL_VERSION, ...(init.headers as Record<string, string>) },
+        headers: { accept: 'application/json', ...(token && { authorization: `Bearer ${token}` }), [PROTOCOL_HEADER]: PROTOCOL_VERSION, ...(init.headers as Record<string, string>) },
       });
     } catch (err) {
       status({ online: false, phase: 'offline' });
@@ -111,7 +118,7 @@ export function startReplication(db: ReplicaDatabase, opts: ReplicationOptions):
     }
     const serverTime = Number(res.headers.get(SERVER_TIME_HEADER));
     opts.clock?.observe(serverTime, sentAt, Date.now());
-    renewed(res, token);
+    if (token) renewed(res, token);
     if (res.status === 401) {
       authRefused = true;
       status({ online: true, phase: 'signed-out' });
@@ -138,7 +145,7 @@ export function startReplication(db: ReplicaDatabase, opts: ReplicationOptions):
   // changed (the events carry no documents: the pull handler fetches them by checkpoint).
   const events = new Subject<StreamEvent>();
   const subs: Subscription[] = [];
-  if (live && (opts.stream ?? true)) {
+  if (live && (opts.stream ?? true) && !guest) {
     // One stream request at a time: the token its response answers is the last one sent.
     let streamToken = '';
     subs.push(
@@ -160,8 +167,8 @@ export function startReplication(db: ReplicaDatabase, opts: ReplicationOptions):
   }
 
   const states = {} as Replication['states'];
-  for (const name of COLLECTIONS) {
-    const pushable = PUSHABLE.includes(name);
+  for (const name of names) {
+    const pushable = PUSHABLE.includes(name) && !guest;
     const state = replicateRxCollection<unknown, { rev: number }>({
       collection: db[name] as unknown as RxCollection<unknown>,
       // Checkpoints belong to one server and one protocol major version.
@@ -219,7 +226,7 @@ export function startReplication(db: ReplicaDatabase, opts: ReplicationOptions):
     }).catch(() => undefined);
   };
   const attempts = states.test_summary;
-  subs.push(
+  if (attempts) subs.push(
     attempts.sent$.subscribe((d) => ack([d as unknown as Attempt])),
     attempts.received$.subscribe((d) => ack([d as unknown as Attempt])),
     // A conflict the server's state settles (above all: the attempt was submitted on another
@@ -233,7 +240,8 @@ export function startReplication(db: ReplicaDatabase, opts: ReplicationOptions):
     }),
   );
   void acksReady.then(() => {
-    if (closed) return;
+    // A guest's attempts wait for a login: counted by the guest replica itself (db/replica.ts).
+    if (closed || guest) return;
     subs.push(
       combineLatest([db.test_summary.find().$, db.getLocal$<Acks>(ACKS_KEY)]).subscribe(([docs, acksDoc]) => {
         const acks = (acksDoc?.get('acks') as Acks['acks'] | undefined) ?? {};
@@ -246,7 +254,7 @@ export function startReplication(db: ReplicaDatabase, opts: ReplicationOptions):
   // Syncing while any collection is active; synced when all are idle and the last requests
   // succeeded.
   subs.push(
-    combineLatest(COLLECTIONS.map((n) => states[n].active$)).subscribe((active) => {
+    combineLatest(names.map((n) => states[n].active$)).subscribe((active) => {
       if (active.some(Boolean)) status({ phase: 'syncing' });
       else if ([...failures.values()].every((n) => n === 0) && !authRefused) status({ phase: 'synced' });
     }),
@@ -259,12 +267,12 @@ export function startReplication(db: ReplicaDatabase, opts: ReplicationOptions):
       events.next({ type: 'RESYNC' });
     },
     async awaitInSync() {
-      await Promise.all(COLLECTIONS.map((n) => states[n].awaitInSync()));
+      await Promise.all(names.map((n) => states[n].awaitInSync()));
     },
     async stop() {
       closed = true;
       for (const s of subs) s.unsubscribe();
-      await Promise.all(COLLECTIONS.map((n) => states[n].cancel()));
+      await Promise.all(names.map((n) => states[n].cancel()));
       await ackChain;
     },
   };

@@ -15,6 +15,13 @@ export type AnyCollectionName = CollectionName | EditorCollectionName;
 export const collectionSchema = z.enum([...COLLECTIONS, ...EDITOR_COLLECTIONS]);
 export const isEditorCollection = (name: AnyCollectionName): name is EditorCollectionName => (EDITOR_COLLECTIONS as readonly string[]).includes(name);
 
+/**
+ * What a guest's device replicates (issue 20 §3, spec §6: anonymous users take exams): tags and
+ * the sets guests may take (published, marked free), pulled without a login. A guest's attempts
+ * stay on the device until the guest signs up or logs in.
+ */
+export const GUEST_COLLECTIONS = ['tag', 'question_set', 'qs_detail'] as const satisfies readonly CollectionName[];
+
 /** Attempts travel from devices to the server, and editors' questions and sets; everything else is pull only. */
 export const PUSHABLE: readonly AnyCollectionName[] = ['test_summary', 'ed_question', 'ed_question_set'];
 

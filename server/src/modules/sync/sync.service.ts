@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { and, asc, eq, getTableColumns, gt, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
-import type { CollectionName, PullResponse } from '../../../../sync-protocol/src/sync/envelopes';
+import { type CollectionName, GUEST_COLLECTIONS, type PullResponse } from '../../../../sync-protocol/src/sync/envelopes';
 import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
 import { MSG } from '../../../../sync-protocol/src/messages';
 import { boundedStart, boundedSubmittedAt } from '../../../../sync-protocol/src/scoring';
@@ -15,9 +15,6 @@ import { revsOf } from '../../lib/revision';
 import { countAttempt, entitlementDoc, entitlementRev } from '../entitlements/entitlements.service';
 import { examResultDocs, guestSetDoc, qsDetailDocs, questionIdsOf, questionSetDoc, tagDoc, testSummaryDoc } from './sync.docs';
 
-/** What a guest's device replicates (issue 20 §3): tags, and the sets guests may take (free, published). */
-export const GUEST_COLLECTIONS: readonly CollectionName[] = ['tag', 'question_set', 'qs_detail'];
-
 /**
  * GET /api/sync/v1/{collection}/pull: documents with a revision greater than `rev`, in revision
  * order, at most `limit`, and the checkpoint to ask from next time. Per-person collections only
@@ -26,7 +23,7 @@ export const GUEST_COLLECTIONS: readonly CollectionName[] = ['tag', 'question_se
  */
 export function pull(deps: Deps, me: Principal | null, collection: CollectionName, rev: number, limit: number): PullResponse<unknown> {
   if (!me) {
-    if (!GUEST_COLLECTIONS.includes(collection)) throw unauthenticated(MSG.loginRequired);
+    if (!(GUEST_COLLECTIONS as readonly CollectionName[]).includes(collection)) throw unauthenticated(MSG.loginRequired);
     return guestPull(deps, collection, rev, limit);
   }
   const db = deps.db;

@@ -89,12 +89,20 @@ export default function ExamIntroPage() {
     // submission is stored already; a failure here is retried by the journal).
     await writer.flush().catch((err: unknown) => console.error('attempt journal: flush before the result failed', err));
     closeTest();
-    void navigate(`${paths.examResult}/${encodeURIComponent(qsid)}/true`);
+    const result = `${paths.examResult}/${encodeURIComponent(qsid)}/true`;
+    if (!session) {
+      // A guest (issue 20 §3): the answers stay on this device; the result needs an account, so
+      // sign up or log in first — the attempt then moves into that person's replica and uploads.
+      rememberRedirect(result);
+      void navigate(`${paths.login}?error=${encodeURIComponent(t('guestSubmitted'))}`);
+      return;
+    }
+    void navigate(result);
   };
 
-  if (parsed && !session) {
-    // A guest: the set as the link carried it, and a way in (answers are kept in the person's
-    // own replica, so a test starts after login).
+  if (parsed && !session && !loading && !data?.set) {
+    // A guest and a set guests may not take (only the free ones come to a guest's device): the
+    // set as the link carried it, and a way in.
     const passed = parsed.passed ?? {};
     return (
       <Container size="md" py="lg">
