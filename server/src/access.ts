@@ -94,7 +94,11 @@ export const ACCESS = {
 
   // Generic
   'POST /generic/submit-contact-details': 'optional',
+  // Issue 20 §6: the device's Web Push subscription on the spec's path (PATCH), and its removal.
   'PATCH /generic/update-firebase-token': 'login',
+  'DELETE /generic/update-firebase-token': 'login',
+  // The VAPID public key devices subscribe with: public, like any application server key.
+  'GET /push/public-key': 'public',
 
   // Questions and question sets (spec §7, {question} = /question): editors read and write them.
   // Learners and guests (spec §6: anonymous users may take exams) may read what replication gives

@@ -29,6 +29,7 @@ import { cspReportRoutes } from './modules/csp-report/csp-report.routes';
 import { MEDIA_UPLOAD_PATH, mediaFileRoutes, mediaRoutes } from './modules/media/media.routes';
 import { paymentRoutes } from './modules/payments/payments.routes';
 import { productRoutes } from './modules/products/products.routes';
+import { pushRoutes } from './modules/push/push.routes';
 import { reportRoutes } from './modules/reports/reports.routes';
 import { syncRoutes } from './modules/sync/sync.routes';
 import { tagRoutes } from './modules/tags/tags.routes';
@@ -150,6 +151,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
   contentRoutes(api, deps);
   tagRoutes(api, deps);
   genericRoutes(api, deps);
+  pushRoutes(api, deps);
   planRoutes(api, deps);
   paymentRoutes(api, deps);
   // Results first: /question/getExamResult and the like before questionRoutes' /question/:id.

@@ -9,7 +9,7 @@ import {
   permission,
   person,
   personPermission,
-  pushToken,
+  pushSubscription,
   revisionCounter,
   role,
   rolePermission,
@@ -69,6 +69,18 @@ const TARGETS: Target[] = [
     wrongTypes: { name: 'Valid Name', mobile: 9444444403, description: { text: 'Hello' } },
   },
   {
+    // Issue 20 §6: a device's Web Push subscription on the spec's push-token path.
+    name: 'push subscription',
+    method: 'PATCH',
+    url: '/generic/update-firebase-token',
+    token: () => admin,
+    valid: {
+      endpoint: 'http://127.0.0.1:9/push/bad-input-device',
+      keys: { p256dh: 'BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4', auth: 'BTBZMqHH6r4Tts7J_aSIgg' },
+    },
+    wrongTypes: { endpoint: 42, keys: 'p256dh', lang: ['en'] },
+  },
+  {
     name: 'create permission',
     method: 'POST',
     url: '/permission',
@@ -78,7 +90,7 @@ const TARGETS: Target[] = [
   },
 ];
 
-const TABLES = { person, role, permission, rolePermission, personPermission, activityLog, tag, contactMessage, brand, pushToken, outbox, oneTimeCode };
+const TABLES = { person, role, permission, rolePermission, personPermission, activityLog, tag, contactMessage, brand, pushSubscription, outbox, oneTimeCode };
 
 function snapshot() {
   const counts = Object.fromEntries(Object.entries(TABLES).map(([name, t]) => [name, h.deps.db.select().from(t).all().length]));

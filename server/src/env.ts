@@ -67,6 +67,23 @@ const envSchema = z.object({
   TRANSLATE_API_KEY: z.string().min(1).optional(),
   /** How long one batch may take before the translation is given up (ms). */
   TRANSLATE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
+  /**
+   * Web Push (issue 20 §6, RFC 8292): the server's VAPID key pair, base64url (the public key an
+   * uncompressed P-256 point, the private key 32 bytes; `npx web-push generate-vapid-keys` prints
+   * a pair). Both or neither: without them a pair is generated on first start and kept in
+   * DATA_DIR/vapid-keys.json (mode 600). Set them when several instances send, or to keep the
+   * devices' subscriptions across a new DATA_DIR (a new key makes every device subscribe again).
+   */
+  VAPID_PUBLIC_KEY: z
+    .string()
+    .regex(/^B[A-Za-z0-9_-]{86}$/, { error: 'VAPID_PUBLIC_KEY must be an uncompressed P-256 public key in base64url (87 characters)' })
+    .optional(),
+  VAPID_PRIVATE_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/, { error: 'VAPID_PRIVATE_KEY must be a 32-byte P-256 private key in base64url (43 characters)' })
+    .optional(),
+  /** Who push services can contact about our messages: a mailto: or https: URL; default mailto: the MAIL_FROM address. */
+  VAPID_SUBJECT: z.url({ protocol: /^(mailto|https)$/, error: 'VAPID_SUBJECT must be a mailto: or https: URL' }).optional(),
 });
 
 const PHONEPE_KEYS = ['PHONEPE_CLIENT_ID', 'PHONEPE_CLIENT_SECRET', 'PHONEPE_CLIENT_VERSION', 'PHONEPE_WEBHOOK_USER', 'PHONEPE_WEBHOOK_PASSWORD'] as const;
@@ -86,6 +103,9 @@ const resolvedEnvSchema = envSchema.transform((e, ctx) => {
   const needed = provider === 'phonepe' ? PHONEPE_KEYS : provider === 'razorpay' ? RAZORPAY_KEYS : [];
   for (const key of needed) {
     if (!e[key]) ctx.addIssue({ code: 'custom', path: [key], message: `${key} is required when PAYMENT_PROVIDER=${provider}` });
+  }
+  if (!e.VAPID_PUBLIC_KEY !== !e.VAPID_PRIVATE_KEY) {
+    ctx.addIssue({ code: 'custom', path: [e.VAPID_PUBLIC_KEY ? 'VAPID_PRIVATE_KEY' : 'VAPID_PUBLIC_KEY'], message: 'VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together' });
   }
   if (e.TRANSLATE_URL && !e.TRANSLATE_MODEL) {
     ctx.addIssue({ code: 'custom', path: ['TRANSLATE_MODEL'], message: 'TRANSLATE_MODEL is required when TRANSLATE_URL is set' });

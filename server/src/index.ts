@@ -13,6 +13,7 @@ import { createEventBus } from './lib/events';
 import { createRateLimits } from './lib/rate-limit';
 import { startPlanExpiry } from './modules/entitlements/entitlements.service';
 import { startReconciler } from './modules/payments/reconcile';
+import { startPushJobs } from './modules/push/push.service';
 import { startPublisher } from './modules/sync/publish';
 import { serveApp } from './serve';
 
@@ -59,6 +60,8 @@ async function main() {
   const stopPublisher = startPublisher(deps, config.PUBLISH_INTERVAL_S * 1000);
   const stopReconciler = startReconciler(deps);
   startPlanExpiry(deps);
+  // Web Push (issue 20 §6): new sets announced after each publish interval, plan reminders hourly.
+  const stopPushJobs = startPushJobs(deps, { setsEveryMs: config.PUBLISH_INTERVAL_S * 1000 });
 
   // The built client: files as they are, and index.html for the app's routes (lib/client-files).
   const clientDir = path.resolve(config.CLIENT_DIR ?? path.join(root, 'dist'));
@@ -79,6 +82,7 @@ async function main() {
     log.info({ signal }, 'shutting down');
     stopPublisher();
     stopReconciler();
+    stopPushJobs();
     server.close(() => {
       database.close();
       log.info('closed');

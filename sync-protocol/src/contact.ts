@@ -14,9 +14,6 @@ export const contactSchema = z.strictObject({
     .max(5000, { error: 'Description is too long' }),
 });
 
-/** PATCH /api/generic/update-firebase-token {token} */
-export const pushTokenSchema = z.strictObject({ token: z.string().min(1).max(4096) });
-
 /** GET /api/generic/contact-messages — the back office's list of messages from the Contact page. */
 export const contactMessageQuerySchema = z.strictObject({
   q: z.string().trim().max(100).optional().default(''),

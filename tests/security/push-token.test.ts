@@ -1,13 +1,15 @@
+import { createECDH, randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { pushToken, session } from '../../server/src/db/schema';
+import { pushSubscription, session } from '../../server/src/db/schema';
 import { DEMO, type Harness, startHarness } from '../../server/src/test/harness';
 
 /**
- * Issue 16, "also seen": a push subscription token could be moved to another account by anyone
- * who knew it. A token registered by one person stays theirs, bound to the session that registered
- * it (PATCH /generic/update-firebase-token, generic.service.ts savePushToken); logging that session
- * out deletes it, and then the next person on the same phone registers it.
+ * Issue 16, "also seen": a push subscription could be moved to another account by anyone who knew
+ * it. A device's Web Push subscription (issue 20 §6: its endpoint, the "token") registered by one
+ * person stays theirs, bound to the session that registered it (PATCH
+ * /generic/update-firebase-token, modules/push/push.service.ts saveSubscription); logging that
+ * session out deletes it, and then the next person on the same phone registers it.
  */
 
 let h: Harness;
@@ -17,14 +19,20 @@ beforeAll(async () => {
 afterAll(() => h.destroy());
 
 let seq = 0;
-/** A push subscription token as a browser would hand it out (opaque, long). */
-const deviceToken = () => `fcm-${++seq}-${'x'.repeat(140)}`;
+/** A push endpoint as a browser would hand it out (the local push endpoint's form; nothing is sent to it here). */
+const deviceToken = () => `http://127.0.0.1:9/push/device-${++seq}-${randomBytes(24).toString('base64url')}`;
+/** The device's keys: a P-256 public key and an auth secret, fresh for each registration. */
+function keys() {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  return { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') };
+}
 const sidOf = (token: string) => (JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as { sid: string }).sid;
-const register = (auth: string, token: string) => h.request('PATCH', '/generic/update-firebase-token', { token: auth, body: { token } });
-const rowOf = (token: string) => h.deps.db.select().from(pushToken).where(eq(pushToken.token, token)).get();
+const register = (auth: string, endpoint: string) => h.request('PATCH', '/generic/update-firebase-token', { token: auth, body: { endpoint, keys: keys() } });
+const rowOf = (endpoint: string) => h.deps.db.select().from(pushSubscription).where(eq(pushSubscription.endpoint, endpoint)).get();
 
-describe('a push token stays with the person who registered it', () => {
-  test('another person registering a known token gets the same answer and does not move it', async () => {
+describe('a push subscription stays with the person who registered it', () => {
+  test('another person registering a known endpoint gets the same answer and does not move it', async () => {
     const learner = await h.tokenOf('learner');
     const editor = await h.tokenOf('editor');
     const t = deviceToken();
@@ -36,9 +44,13 @@ describe('a push token stays with the person who registered it', () => {
     expect(taken.status).toBe(first.status);
     expect(taken.body).toEqual(first.body);
     expect(rowOf(t)).toMatchObject({ personId: DEMO.learner.id, sessionId: sidOf(learner) });
+    // Nor its keys: messages keep going to the learner's device, encrypted to its keys.
+    const before = rowOf(t);
+    await register(editor, t);
+    expect(rowOf(t)?.p256dh).toBe(before?.p256dh);
   });
 
-  test('50 parallel attempts by another person to take a token move it 0 times', async () => {
+  test('50 parallel attempts by another person to take an endpoint move it 0 times', async () => {
     const learner = await h.tokenOf('learner');
     const admin = await h.tokenOf('admin');
     const t = deviceToken();
@@ -46,7 +58,7 @@ describe('a push token stays with the person who registered it', () => {
     const burst = await Promise.all(Array.from({ length: 50 }, () => register(admin, t)));
     expect(burst.filter((r) => r.status === 200 && r.body.success === true)).toHaveLength(50);
     expect(rowOf(t)).toMatchObject({ personId: DEMO.learner.id, sessionId: sidOf(learner) });
-    expect(h.deps.db.select().from(pushToken).where(eq(pushToken.token, t)).all()).toHaveLength(1);
+    expect(h.deps.db.select().from(pushSubscription).where(eq(pushSubscription.endpoint, t)).all()).toHaveLength(1);
   });
 
   test('the row is bound to the session that registered it; the same person signing in again moves it to the new session', async () => {
@@ -60,8 +72,8 @@ describe('a push token stays with the person who registered it', () => {
   });
 });
 
-describe('logging out frees the token for the next person on the phone', () => {
-  test('logout deletes the push token of that session (only that one); then another person registers it', async () => {
+describe('logging out frees the subscription for the next person on the phone', () => {
+  test('logout deletes the subscription of that session (only that one); then another person registers it', async () => {
     const phone = await h.tokenOf('learner');
     const laptop = await h.tokenOf('learner');
     const onPhone = deviceToken();
@@ -78,7 +90,7 @@ describe('logging out frees the token for the next person on the phone', () => {
     expect(rowOf(onPhone)).toMatchObject({ personId: DEMO.editor.id, sessionId: sidOf(next) });
   });
 
-  test('log out of all devices deletes every push token of the person', async () => {
+  test('log out of all devices deletes every subscription of the person', async () => {
     const a = await h.tokenOf('learner');
     const b = await h.tokenOf('learner');
     const ta = deviceToken();
@@ -90,7 +102,7 @@ describe('logging out frees the token for the next person on the phone', () => {
     expect(rowOf(tb)).toBeUndefined();
   });
 
-  test('a token whose session has ended without a logout (expired) can be registered by the next person', async () => {
+  test('a subscription whose session has ended without a logout (expired) can be registered by the next person', async () => {
     const learner = await h.tokenOf('learner');
     const t = deviceToken();
     await register(learner, t);
@@ -100,7 +112,7 @@ describe('logging out frees the token for the next person on the phone', () => {
     expect(rowOf(t)).toMatchObject({ personId: DEMO.editor.id, sessionId: sidOf(editor) });
   });
 
-  test('a password change keeps the push token of the session it was made in and deletes the others', async () => {
+  test('a password change keeps the subscription of the session it was made in and deletes the others', async () => {
     const here = await h.tokenOf('admin');
     const elsewhere = await h.tokenOf('admin');
     const tHere = deviceToken();

@@ -18,6 +18,7 @@ import type home from '../locales/en/home.json';
 import type legal from '../locales/en/legal.json';
 import type messages from '../locales/en/messages.json';
 import type plan from '../locales/en/plan.json';
+import type push from '../locales/en/push.json';
 
 /** Keys are typed from the English resources (CONVENTIONS rule 8). */
 declare module 'i18next' {
@@ -33,6 +34,7 @@ declare module 'i18next' {
       legal: typeof legal;
       contact: typeof contact;
       plan: typeof plan;
+      push: typeof push;
       exam: typeof exam;
       admin: typeof admin;
       'admin-access': typeof adminAccess;

@@ -727,14 +727,45 @@ export const session = sqliteTable(
   (t) => [index('session_person_idx').on(t.personId)],
 );
 
-export const pushToken = sqliteTable('push_token', {
-  id: id(),
+/**
+ * A device's Web Push subscription (issue 20 §6; PATCH /generic/update-firebase-token, which keeps
+ * the spec's path): the push service's `endpoint` and the device's keys, which the payload is
+ * encrypted to (RFC 8291). One person may have several devices; an endpoint belongs to one row.
+ * Bound to the session that registered it (issue 16 §4): logging that session out removes it, so
+ * the next person on a shared phone gets their own messages and never the previous learner's.
+ */
+export const pushSubscription = sqliteTable(
+  'push_subscription',
+  {
+    id: id(),
+    personId: text('person_id')
+      .notNull()
+      .references(() => person.id, { onDelete: 'cascade' }),
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => session.id, { onDelete: 'cascade' }),
+    endpoint: text('endpoint').notNull().unique(),
+    /** The device's P-256 public key (65 bytes, base64url) and its 16-byte auth secret (base64url). */
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    /** The app's language on the device when it subscribed (`en`, `hi`); null: unknown (both are sent). */
+    lang: text('lang'),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [index('push_subscription_person_idx').on(t.personId, t.updatedAt)],
+);
+
+/**
+ * Messages sent at most once (`plan-ending:<entitlement id>`, …): the row is claimed with
+ * INSERT … ON CONFLICT DO NOTHING before the message goes out, so two runs (or two instances)
+ * never send it twice.
+ */
+export const pushOnce = sqliteTable('push_once', {
+  key: text('key').primaryKey(),
   personId: text('person_id')
     .notNull()
     .references(() => person.id, { onDelete: 'cascade' }),
-  token: text('token').notNull().unique(),
-  /** The session that registered it: logging that session out removes the token. */
-  sessionId: text('session_id').references(() => session.id, { onDelete: 'cascade' }),
   createdAt: createdAt(),
 });
 

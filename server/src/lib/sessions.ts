@@ -1,7 +1,7 @@
-import { and, desc, eq, gt, inArray, isNull, lt, ne, not, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lt, ne, not, sql } from 'drizzle-orm';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Conn, DB } from '../db/client';
-import { pushToken, session } from '../db/schema';
+import { pushSubscription, session } from '../db/schema';
 import { signToken, type VerifiedClaims } from './jwt';
 
 /*
@@ -52,21 +52,21 @@ function dead(personId: string, now: number) {
   return and(eq(session.personId, personId), not(sessionLive(session, now)!));
 }
 
-/** Revokes the given sessions and removes the push tokens they registered. */
+/** Revokes the given sessions and removes the push subscriptions they registered. */
 function revoke(tx: Conn, ids: string[], now: number): void {
   if (ids.length === 0) return;
-  tx.delete(pushToken).where(inArray(pushToken.sessionId, ids)).run();
+  tx.delete(pushSubscription).where(inArray(pushSubscription.sessionId, ids)).run();
   tx.update(session).set({ revokedAt: now }).where(and(inArray(session.id, ids), isNull(session.revokedAt))).run();
 }
 
 /**
  * Starts a session for a person, inside the caller's transaction. The person's dead sessions are
- * deleted on the way (with their push tokens first: the column's foreign key has no cascade), and
+ * deleted on the way (with their push subscriptions first, whatever the foreign key does), and
  * live sessions beyond MAX_LIVE_SESSIONS are revoked, least recently seen first.
  */
 export function startSession(tx: Conn, personId: string, now = Date.now()): SessionRow {
   const gone = tx.select({ id: session.id }).from(session).where(dead(personId, now));
-  tx.delete(pushToken).where(inArray(pushToken.sessionId, gone)).run();
+  tx.delete(pushSubscription).where(inArray(pushSubscription.sessionId, gone)).run();
   tx.delete(session).where(dead(personId, now)).run();
   const created = tx.insert(session).values({ personId, createdAt: now, lastSeenAt: now, expiresAt: now + SESSION_MAX_MS }).returning().get();
   const others = tx
@@ -106,7 +106,7 @@ export function liveSession(db: Conn, personId: string, sessionId: string, now =
 
 /**
  * Logout: ends one session of a person. Its tokens stop working on their next request and the push
- * token it registered is removed, so the next person on the same phone can register it.
+ * subscription it registered is removed, so the next person on the same phone can register it.
  */
 export function endSession(db: DB, personId: string, sessionId: string, now = Date.now()): void {
   db.transaction((tx) => {
@@ -121,14 +121,13 @@ export function endSession(db: DB, personId: string, sessionId: string, now = Da
 
 /**
  * Ends every session of a person but `except` (the one a password change was made in), inside the
- * caller's transaction, and removes their push tokens (also those registered before push tokens
- * were bound to a session). Log out of all devices, password change and reset, admin reset, a
- * status change.
+ * caller's transaction, and removes the push subscriptions they registered. Log out of all
+ * devices, password change and reset, admin reset, a status change.
  */
 export function endSessionsOf(tx: Conn, personId: string, opts: { except?: string } = {}, now = Date.now()): void {
   const keep = opts.except;
-  tx.delete(pushToken)
-    .where(and(eq(pushToken.personId, personId), keep ? or(isNull(pushToken.sessionId), ne(pushToken.sessionId, keep)) : undefined))
+  tx.delete(pushSubscription)
+    .where(and(eq(pushSubscription.personId, personId), keep ? ne(pushSubscription.sessionId, keep) : undefined))
     .run();
   tx.update(session)
     .set({ revokedAt: now })

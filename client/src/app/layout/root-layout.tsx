@@ -6,6 +6,7 @@ import { paths } from '../../config/paths';
 import { logoutOnServer } from '../../features/auth/api/logout';
 import { type LogoutOptions, setLogoutHandler } from '../../lib/logout-request';
 import { clearSession, getSession, rememberRedirect, takeRedirect } from '../../lib/session';
+import { useSession } from '../../hooks/use-session';
 import { setSessionLostHandler } from '../../lib/session-lost';
 import { Footer } from './footer';
 import classes from './layout.module.css';
@@ -20,6 +21,8 @@ import type { RootOutletContext } from '../../features/admin/components/admin-la
 const AppDrawer = lazy(() => import('./app-drawer'));
 /** The navigation's Create New Question dialog (issue 17): loaded when first asked for, never on the first page. */
 const QuestionEditorDialog = lazy(() => import('./question-editor-dialog'));
+/** Web Push (issue 20 §6): asked for on the result page, after a submitted test; loaded there only. */
+const PushPrompt = lazy(() => import('../../components/push-prompt'));
 
 export function RootLayout() {
   const [drawerOpened, setDrawerOpened] = useState(false);
@@ -31,6 +34,7 @@ export function RootLayout() {
   const replica = useReplicaControl();
   useScrollRestoration();
   const questionDialog = useQuestionDialog();
+  const signedIn = useSession() !== null;
 
   // The navigation bar is hidden on any URL containing 'admin' (spec §2).
   const hideBar = location.pathname.includes('admin');
@@ -110,6 +114,11 @@ export function RootLayout() {
       {drawerWanted && (
         <Suspense fallback={null}>
           <AppDrawer opened={drawerOpened} onClose={closeDrawer} onLogout={logout} />
+        </Suspense>
+      )}
+      {signedIn && location.pathname.startsWith(`${paths.examResult}/`) && (
+        <Suspense fallback={null}>
+          <PushPrompt />
         </Suspense>
       )}
       {questionDialog.requested && (

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { contactMessage, pushToken } from '../../db/schema';
+import { contactMessage } from '../../db/schema';
 import { type Harness, startHarness } from '../../test/harness';
 
 let h: Harness;
@@ -78,50 +78,4 @@ describe('POST /generic/submit-contact-details', () => {
   });
 });
 
-describe('PATCH /generic/update-firebase-token', () => {
-  let learner: string;
-  test('stores the token for the caller', async () => {
-    learner = await h.tokenOf('learner');
-    const r = await h.request('PATCH', '/generic/update-firebase-token', { token: learner, body: { token: 'fcm-device-1' } });
-    expect(r.status).toBe(200);
-    expect(r.body.success).toBe(true);
-    const rows = h.deps.db.select().from(pushToken).where(eq(pushToken.token, 'fcm-device-1')).all();
-    expect(rows).toHaveLength(1);
-    expect(rows[0]?.personId).toBe('demo-learner');
-
-    // Sending it again changes nothing.
-    expect((await h.request('PATCH', '/generic/update-firebase-token', { token: learner, body: { token: 'fcm-device-1' } })).status).toBe(200);
-    expect(h.deps.db.select().from(pushToken).where(eq(pushToken.token, 'fcm-device-1')).all()).toHaveLength(1);
-  });
-
-  test('a device that changes hands moves to the new person once the first has logged out (issue 16)', async () => {
-    const editor = await h.tokenOf('editor');
-    // While the learner's session lives, the token stays theirs (same answer, nothing moves).
-    const early = await h.request('PATCH', '/generic/update-firebase-token', { token: editor, body: { token: 'fcm-device-1' } });
-    expect(early.status).toBe(200);
-    expect(h.deps.db.select().from(pushToken).where(eq(pushToken.token, 'fcm-device-1')).get()?.personId).toBe('demo-learner');
-
-    expect((await h.request('POST', '/UserLogin/logout', { token: learner })).status).toBe(200);
-    const r = await h.request('PATCH', '/generic/update-firebase-token', { token: editor, body: { token: 'fcm-device-1' } });
-    expect(r.status).toBe(200);
-    const rows = h.deps.db.select().from(pushToken).where(eq(pushToken.token, 'fcm-device-1')).all();
-    expect(rows).toHaveLength(1);
-    expect(rows[0]?.personId).toBe('demo-editor');
-  });
-
-  test('a person may have several devices', async () => {
-    const editor = await h.tokenOf('editor');
-    await h.request('PATCH', '/generic/update-firebase-token', { token: editor, body: { token: 'fcm-device-2' } });
-    expect(h.deps.db.select().from(pushToken).where(eq(pushToken.personId, 'demo-editor')).all()).toHaveLength(2);
-  });
-
-  test('anonymous is 401; a missing or empty token is 400', async () => {
-    const before = h.deps.db.select().from(pushToken).all().length;
-    const anon = await h.request('PATCH', '/generic/update-firebase-token', { body: { token: 'fcm-anon' } });
-    expect(anon.status).toBe(401);
-    const learner = await h.tokenOf('learner');
-    expect((await h.request('PATCH', '/generic/update-firebase-token', { token: learner, body: {} })).status).toBe(400);
-    expect((await h.request('PATCH', '/generic/update-firebase-token', { token: learner, body: { token: '' } })).status).toBe(400);
-    expect(h.deps.db.select().from(pushToken).all().length).toBe(before);
-  });
-});
+// PATCH /generic/update-firebase-token (Web Push subscriptions): modules/push/push.test.ts.

@@ -1,0 +1,22 @@
+import type { Hono } from 'hono';
+import { pushSubscriptionSchema, pushUnsubscribeSchema, type PushPublicKeyResponse } from '../../../../sync-protocol/src/push';
+import type { AppEnv, Deps } from '../../context';
+import { parseJson } from '../../lib/http';
+import { principalOf, route } from '../../lib/route';
+import { pushServiceFor, removeSubscription, saveSubscription } from './push.service';
+
+/**
+ * Web Push (issue 20 §6): the VAPID public key devices subscribe with, and a device's
+ * subscription, sent on the spec's path for the push token (spec §7).
+ */
+export function pushRoutes(app: Hono<AppEnv>, deps: Deps) {
+  // The keys are loaded (or generated into DATA_DIR) when the app is built, i.e. on start.
+  const push = pushServiceFor(deps);
+  route(app, deps, 'GET /push/public-key', (c) => c.json({ success: true, publicKey: push.vapid.publicKey } satisfies PushPublicKeyResponse));
+  route(app, deps, 'PATCH /generic/update-firebase-token', async (c) =>
+    c.json(saveSubscription(deps, principalOf(c), await parseJson(c, pushSubscriptionSchema))),
+  );
+  route(app, deps, 'DELETE /generic/update-firebase-token', async (c) =>
+    c.json(removeSubscription(deps, principalOf(c), (await parseJson(c, pushUnsubscribeSchema)).endpoint)),
+  );
+}
