@@ -1,7 +1,7 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from 'react';
 import type { ReplicaHandle } from '../db/replica';
 import { ReplicaContext } from '../db/replica-context';
-import { GUEST_ID } from '../db/guest';
+import { GUEST_ID, guestReplicaUsed, useGuestReplicaWanted } from '../db/guest';
 import { runLogoutClosers } from '../db/logout-closers';
 import { resetSyncStatus } from '../db/sync-status';
 import { useSession } from '../hooks/use-session';
@@ -44,7 +44,10 @@ export function ReplicaProvider({ children }: { children: ReactNode }) {
   const [replica, setReplica] = useState<ReplicaHandle | null>(null);
   const current = useRef<ReplicaHandle | null>(null);
 
+  // A visitor who is not signed in gets the guest's replica where a page asks for it (db/guest.ts).
+  const guestWanted = useGuestReplicaWanted();
   useEffect(() => {
+    if (!personId && !guestWanted) return;
     const id = personId ?? GUEST_ID;
     let cancelled = false;
     // The replica this effect opens (null when it never started or failed): closed by the cleanup.
@@ -56,7 +59,7 @@ export function ReplicaProvider({ children }: { children: ReactNode }) {
           // A guest who has just signed up or logged in: their attempts move in (once the guest's
           // replica has closed and its journal is applied) and upload from here. In the
           // background: the person's own tests are there meanwhile.
-          if (id !== GUEST_ID) void lastClosing.then(() => m.moveGuestAttempts(h)).catch((err: unknown) => console.error('guest attempts not moved', err));
+          if (id !== GUEST_ID && guestReplicaUsed()) void lastClosing.then(() => m.moveGuestAttempts(h)).catch((err: unknown) => console.error('guest attempts not moved', err));
           return h;
         })
         .catch(() => {
@@ -82,7 +85,7 @@ export function ReplicaProvider({ children }: { children: ReactNode }) {
         .catch(() => undefined);
       setReplica(null);
     };
-  }, [personId]);
+  }, [personId, guestWanted]);
 
   const lastToken = useRef(token);
   useEffect(() => {

@@ -6,7 +6,7 @@ import { getSession, renewToken } from '../lib/session';
 import { AttemptJournal } from './attempt-journal';
 import { databaseNameOf, openReplicaDatabase, type ReplicaDatabase } from './database';
 import { editorDatabaseNameOf } from './editor-replica';
-import { GUEST_ID } from './guest';
+import { GUEST_ID, markGuestReplicaUsed } from './guest';
 import { startReplication, type Replication } from './replication';
 import { serverClock } from './server-clock';
 import { resetSyncStatus, setSyncStatus, type SyncStatus } from './sync-status';
@@ -59,6 +59,7 @@ export { GUEST_ID };
 
 export async function openReplica(personId: string): Promise<ReplicaHandle> {
   const guest = personId === GUEST_ID;
+  if (guest) markGuestReplicaUsed();
   performance.mark(MARK_OPEN);
   const store = AttemptJournal.openStore(databaseNameOf(personId));
   const db = await openReplicaDatabase(personId, { storage, multiInstance: true }).catch(async (err: unknown) => {

@@ -19,6 +19,7 @@ import { durationSeconds, partsOf } from '../lib/test-engine';
 import { partLabel } from './question-palette';
 import { TestDialog } from './test-dialog';
 import { SetBadges } from './set-badges';
+import { useGuestReplica } from '../../../db/guest';
 
 const OPEN_KEY = 'testOnScreen';
 
@@ -31,6 +32,8 @@ export default function ExamIntroPage() {
   const { t, i18n } = useTranslation('exam');
   const params = useParams();
   const session = useSession();
+  // A guest takes the free sets from the guest's replica (issue 20 §3).
+  useGuestReplica(!session);
   const navigate = useNavigate();
   const parsed = useMemo(() => parseQsParam(params['*']), [params]);
   const { data, loading } = useTestData(parsed?.id ?? null);
@@ -234,8 +237,11 @@ export default function ExamIntroPage() {
         closeOnClickOutside={false}
         closeOnEscape={false}
         padding={0}
-        title={null}
-        aria-label={set.l}
+        // The dialog is named by its title (aria-labelledby; an aria-label here would go to
+        // Mantine's root element, not to the dialog). The title's header is not drawn: the test's
+        // own header shows the set's label.
+        title={set.l}
+        styles={{ header: { display: 'none' } }}
         transitionProps={{ duration: 0 }}
       >
         {active && detail && <TestDialog set={set} detail={detail} attempt={active} write={writer.write} onClose={closeTest} onSubmit={submit} />}

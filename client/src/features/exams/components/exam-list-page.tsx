@@ -3,6 +3,8 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
+import { useGuestReplica } from '../../../db/guest';
+import { useSession } from '../../../hooks/use-session';
 import { type AllowanceData, useAllowance } from '../hooks/use-allowance';
 import { type Availability, useExamList, type ExamListItem } from '../hooks/use-exam-list';
 import { type Allowance, gateOf } from '../lib/allowance';
@@ -144,6 +146,8 @@ function DownloadProgress({ items }: { items: ExamListItem[] }) {
 
 /** Exam list (spec §2): the learner's published sets, read from the replica so it works offline. */
 export default function ExamListPage() {
+  // A guest's list is the free sets in the guest's replica (issue 20 §3).
+  useGuestReplica(useSession() === null);
   const { t } = useTranslation('exam');
   const { data, loading } = useExamList();
   const access = useAllowance().data;
