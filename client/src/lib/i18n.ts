@@ -27,6 +27,19 @@ function storedLanguage(): AppLanguage {
  */
 const initialLanguage = storedLanguage();
 
+/**
+ * `<html lang>` names the language on screen (issue 20 §7): screen readers pick their voice by
+ * it, and browsers their hyphenation and fonts. index.html says `en`; it is set from the stored
+ * choice here, when this module is first evaluated, before React renders anything (main.tsx
+ * waits for `languageReady`), and again on every change below. (An inline script in index.html
+ * would run even earlier, but the site's Content-Security-Policy allows no inline script, and
+ * until React renders the page shows nothing to read.)
+ */
+function applyLanguage(lng: string) {
+  if (typeof document !== 'undefined') document.documentElement.lang = lng;
+}
+applyLanguage(initialLanguage);
+
 const i18nReady: Promise<unknown> = i18n
   .use(resourcesToBackend((lng: string, ns: string) => import(`../locales/${lng}/${ns}.json`)))
   .use(initReactI18next)
@@ -56,13 +69,9 @@ export function languageReady(): Promise<unknown> {
   return Promise.all([i18nReady, initialLanguage === 'hi' ? loadDevanagariFonts() : undefined]);
 }
 
-function applyLanguage(lng: string) {
-  if (typeof document !== 'undefined') document.documentElement.lang = lng;
-}
 i18n.on('languageChanged', (lng) => {
   localStorage.setItem(STORAGE_KEY, lng);
   applyLanguage(lng);
 });
-applyLanguage(i18n.language);
 
 export default i18n;

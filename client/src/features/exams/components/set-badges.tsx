@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 export function SetBadges({ free, isM }: { free: boolean; isM: boolean }) {
   const { t } = useTranslation('exam');
   return (
-    <Group gap={4} wrap="nowrap">
+    // Not shrunk by a long title beside it (the badges were cut to their first letter).
+    <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
       {free && (
         <Badge color="green" variant="light" data-testid="free-badge">
           {t('allowance.free')}

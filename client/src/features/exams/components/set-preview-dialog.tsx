@@ -63,8 +63,10 @@ export default function SetPreviewDialog({ set, detail, onClose }: { set: Questi
       withCloseButton={false}
       closeOnClickOutside={false}
       padding={0}
-      title={null}
-      aria-label={t('preview.label', { label: set.l })}
+      // Named by its title (an aria-label would go to Mantine's root, not to the dialog); the
+      // header is not drawn, the test screen has its own.
+      title={t('preview.label', { label: set.l })}
+      styles={{ header: { display: 'none' } }}
       transitionProps={{ duration: 0 }}
     >
       <TestDialog set={set} detail={detail} attempt={attempt} write={write} onClose={onClose} onSubmit={onSubmit} />

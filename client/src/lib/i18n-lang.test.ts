@@ -1,0 +1,27 @@
+import { afterEach, expect, test, vi } from 'vitest';
+
+/* Issue 20 §7: <html lang> follows the chosen language, from the start of a reload and on change. */
+
+afterEach(() => {
+  localStorage.clear();
+  document.documentElement.lang = 'en';
+});
+
+test('a reload with Hindi stored: <html lang="hi"> as soon as the i18n module runs, before anything renders', async () => {
+  vi.resetModules();
+  localStorage.setItem('lang', 'hi');
+  document.documentElement.lang = 'en'; // as index.html has it
+  await import('./i18n');
+  expect(document.documentElement.lang).toBe('hi');
+});
+
+test('changing the language changes <html lang> and remembers the choice', async () => {
+  vi.resetModules();
+  const { switchLanguage } = await import('./i18n');
+  expect(document.documentElement.lang).toBe('en');
+  await switchLanguage('hi');
+  expect(document.documentElement.lang).toBe('hi');
+  expect(localStorage.getItem('lang')).toBe('hi');
+  await switchLanguage('en');
+  expect(document.documentElement.lang).toBe('en');
+});
