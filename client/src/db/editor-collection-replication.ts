@@ -75,10 +75,21 @@ export function replicateEditorCollection<D extends { id: string }>(
       },
     },
   });
-  const timer = (opts.live ?? true) && opts.pollMs ? setInterval(() => state.reSync(), opts.pollMs) : null;
+  // No resync before the first full pull is in: RxDB gives every document of one bulk write the
+  // same write time, so a resync during the first pull rescans the whole download batch by batch
+  // from its start (measured: in sync after 274 s instead of 62 s at 50,000 questions).
+  let initialDone = false;
+  void state.awaitInSync().then(
+    () => (initialDone = true),
+    () => undefined,
+  );
+  const reSync = () => {
+    if (initialDone) state.reSync();
+  };
+  const timer = (opts.live ?? true) && opts.pollMs ? setInterval(reSync, opts.pollMs) : null;
   return {
     state,
-    reSync: () => state.reSync(),
+    reSync,
     awaitInSync: () => state.awaitInSync().then(() => undefined),
     async stop() {
       if (timer) clearInterval(timer);

@@ -114,10 +114,11 @@ export const questionKeys = {
  * render of the list): the question list passes one that is false while the editor is open over it.
  */
 export function useQuestions(f: QuestionFilters, page: { l: number; o: number }, enabled: () => boolean = () => true) {
-  return useQuery({ queryKey: questionKeys.list(f, page), queryFn: () => getQuestions(f, page), select: (r) => r.data, placeholderData: keepPreviousData, enabled });
+  // networkMode 'always': offline the device's bank answers (offlineOr), so the query must run.
+  return useQuery({ queryKey: questionKeys.list(f, page), queryFn: () => getQuestions(f, page), select: (r) => r.data, placeholderData: keepPreviousData, enabled, networkMode: 'always' });
 }
 export function useQuestionsCount(f: QuestionFilters, enabled: () => boolean = () => true) {
-  return useQuery({ queryKey: questionKeys.count(f), queryFn: () => getQuestionsCount(f), select: (r) => r.count, placeholderData: keepPreviousData, enabled });
+  return useQuery({ queryKey: questionKeys.count(f), queryFn: () => getQuestionsCount(f), select: (r) => r.count, placeholderData: keepPreviousData, enabled, networkMode: 'always' });
 }
 /** The list and its count, asked again where they are shown and out of date (after the editor over the list closes). */
 export function refreshQuestionLists(qc: QueryClient): void {
