@@ -172,7 +172,7 @@ test('Delete asks first; a question a published set uses is refused with the ser
   await user.click(within(await screen.findByRole('dialog', { name: 'Delete this question?' })).getByRole('button', { name: 'Delete' }));
   expect(await screen.findByText('Question deleted successfully')).toBeInTheDocument();
   // The list is asked again after a delete.
-  await waitFor(() => expect(listCalls(api).length).toBeGreaterThan(1));
+  await waitFor(() => expect(listCalls(api).length).toBeGreaterThan(1), { timeout: 5000 });
 });
 
 /** The picker as the question-set screen uses it: the selection lives in the caller. */
