@@ -32,6 +32,9 @@ export default function QuestionListPage() {
   useEffect(() => {
     if (routed) settleEditorOverList();
   }, [routed]);
+  // A list that goes away (the editor's own page took its place) leaves no early editor behind
+  // for the next list to draw, nor a paused list.
+  useEffect(() => settleEditorOverList, []);
   const editing = routed ?? early;
   return (
     <Container size="xl" py="lg">
