@@ -1,0 +1,140 @@
+/**
+ * `npm run bench:lighthouse` (issue 20 §2): Lighthouse's default mobile run — simulated slow 4G,
+ * 4× CPU slowdown, a Moto G Power sized screen — on `/`, `/login`, `/plan` and `/exam-list`
+ * (signed in as the demo learner), against the real server (`npm start`'s) on a fresh database,
+ * with Debian's Chromium. It prints, per page, the performance, accessibility and best-practices
+ * scores and the Web Vitals (FCP, LCP, CLS, TBT, Speed Index), then PASS/FAIL against the targets:
+ * performance ≥ 95 on `/` and ≥ 90 elsewhere, accessibility ≥ 95, best practices 100, CLS ≤ 0.05,
+ * LCP ≤ 2.0 s.
+ *
+ * The three public pages run as Lighthouse runs them by default: origin storage and the HTTP
+ * cache cleared first, so a first visit. `/exam-list` needs a session: the demo learner signs in
+ * through the login form in the same browser, then the service worker and its caches are removed
+ * (the session in localStorage stays) and Lighthouse runs without clearing storage, so what is
+ * measured is a signed-in learner whose browser holds no copy of the app.
+ *
+ *   npm run bench:lighthouse                build, then measure
+ *   npm run bench:lighthouse -- --no-build  measure the dist/ that is there
+ *   BENCH_RUNS=3 npm run bench:lighthouse   each page three times; the median run is shown
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium } from '@playwright/test';
+import lighthouse from 'lighthouse';
+import { freePort, median, root, startAppServer } from './bench-lib';
+
+/** The demo learner of fixtures/ (e2e/helpers.ts DEMO). */
+const LEARNER = { username: '9000000003', password: 'learner1234' };
+const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 1));
+const PAGES: { url: string; signedIn: boolean; perf: number }[] = [
+  { url: '/', signedIn: false, perf: 95 },
+  { url: '/login', signedIn: false, perf: 90 },
+  { url: '/plan', signedIn: false, perf: 90 },
+  { url: '/exam-list', signedIn: true, perf: 90 },
+];
+const TARGET = { a11y: 95, bestPractices: 100, cls: 0.05, lcpMs: 2000 };
+
+if (!process.argv.includes('--no-build')) {
+  console.log('Building the client (vite build) …');
+  const r = spawnSync(path.join(root, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+type Figures = { perf: number; a11y: number; bp: number; fcp: number; lcp: number; cls: number; tbt: number; si: number };
+
+const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
+const dataDir = mkdtempSync(path.join(tmpdir(), 'pm-bench-lh-'));
+const profile = mkdtempSync(path.join(tmpdir(), 'pm-bench-lh-profile-'));
+const server = await startAppServer(dataDir);
+const port = await freePort();
+// One browser that Playwright drives (to sign in) and Lighthouse attaches to over CDP.
+const context = await chromium.launchPersistentContext(profile, {
+  ...(systemChromium && { executablePath: systemChromium }),
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', `--remote-debugging-port=${port}`],
+});
+const results: { url: string; signedIn: boolean; target: number; runs: Figures[] }[] = [];
+try {
+  for (const p of PAGES) {
+    if (p.signedIn) await signIn();
+    const runs: Figures[] = [];
+    for (let i = 0; i < RUNS; i++) runs.push(await audit(p.url, p.signedIn));
+    results.push({ url: p.url, signedIn: p.signedIn, target: p.perf, runs });
+  }
+} finally {
+  await context.close();
+  server.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(profile, { recursive: true, force: true });
+}
+
+async function signIn(): Promise<void> {
+  const page = context.pages()[0] ?? (await context.newPage());
+  await page.goto(`${server.base}/login`);
+  const panel = page.getByRole('tabpanel', { name: 'Existing users' });
+  await panel.getByLabel('Mobile or e-mail').fill(LEARNER.username);
+  await panel.getByLabel(/^Password/).fill(LEARNER.password);
+  await panel.getByRole('button', { name: 'Login' }).click();
+  await page.getByRole('button', { name: 'Logout' }).waitFor();
+  await page.evaluate(async () => {
+    for (const r of await navigator.serviceWorker.getRegistrations()) await r.unregister();
+    for (const k of await caches.keys()) await caches.delete(k);
+  });
+  await page.goto('about:blank');
+}
+
+async function audit(url: string, keepStorage: boolean): Promise<Figures> {
+  const result = await lighthouse(
+    `${server.base}${url}`,
+    { port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices'], disableStorageReset: keepStorage },
+    undefined,
+  );
+  if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
+  const { categories, audits } = result.lhr;
+  const score = (k: string) => Math.round((categories[k]?.score ?? 0) * 100);
+  const num = (k: string) => audits[k]?.numericValue ?? Number.NaN;
+  for (const k of ['accessibility', 'best-practices']) {
+    if (score(k) === 100) continue;
+    const failing = Object.values(audits)
+      .filter((a) => a.score !== null && a.score < 1 && categories[k]?.auditRefs.some((r) => r.id === a.id && r.weight > 0))
+      .map((a) => a.id);
+    if (failing.length) console.log(`  ${url} ${k}: failing ${failing.join(', ')}`);
+  }
+  return {
+    perf: score('performance'),
+    a11y: score('accessibility'),
+    bp: score('best-practices'),
+    fcp: num('first-contentful-paint'),
+    lcp: num('largest-contentful-paint'),
+    cls: num('cumulative-layout-shift'),
+    tbt: num('total-blocking-time'),
+    si: num('speed-index'),
+  };
+}
+
+const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+console.log(`\nLighthouse ${RUNS > 1 ? `(median of ${RUNS} runs by performance score) ` : ''}mobile preset: simulated slow 4G, 4× CPU`);
+console.log('page         perf  a11y  best   FCP      LCP      CLS     TBT      SI');
+let failed = false;
+for (const r of results) {
+  const perfMedian = median(r.runs.map((x) => x.perf));
+  const f = r.runs.find((x) => x.perf === perfMedian) ?? r.runs[0]!;
+  console.log(
+    `${r.url.padEnd(12)} ${String(f.perf).padStart(4)}  ${String(f.a11y).padStart(4)}  ${String(f.bp).padStart(4)}  ${s(f.fcp).padStart(7)}  ${s(f.lcp).padStart(7)}  ${f.cls.toFixed(3).padStart(6)}  ${`${Math.round(f.tbt)} ms`.padStart(7)}  ${s(f.si).padStart(7)}${r.signedIn ? '  (signed in)' : ''}`,
+  );
+  const misses = [
+    f.perf < r.target && `performance ${f.perf} < ${r.target}`,
+    f.a11y < TARGET.a11y && `accessibility ${f.a11y} < ${TARGET.a11y}`,
+    f.bp < TARGET.bestPractices && `best practices ${f.bp} < ${TARGET.bestPractices}`,
+    f.cls > TARGET.cls && `CLS ${f.cls.toFixed(3)} > ${TARGET.cls}`,
+    f.lcp > TARGET.lcpMs && `LCP ${s(f.lcp)} > ${s(TARGET.lcpMs)}`,
+  ].filter(Boolean);
+  if (misses.length) {
+    failed = true;
+    console.log(`             FAIL: ${misses.join('; ')}`);
+  }
+}
+console.log(failed ? '\nFAIL: not every target is met' : '\nPASS: every target is met');
+if (failed) process.exitCode = 1;
