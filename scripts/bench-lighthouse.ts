@@ -16,6 +16,7 @@
  *   npm run bench:lighthouse                build, then measure
  *   npm run bench:lighthouse -- --no-build  measure the dist/ that is there
  *   BENCH_RUNS=3 npm run bench:lighthouse   each page three times; the median run is shown
+ *   npm run bench:lighthouse -- --details   also what shifted, the largest element, the long tasks
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -102,6 +103,7 @@ async function audit(url: string, keepStorage: boolean): Promise<Figures> {
       .map((a) => a.id);
     if (failing.length) console.log(`  ${url} ${k}: failing ${failing.join(', ')}`);
   }
+  if (process.argv.includes('--details')) details(url, audits);
   return {
     perf: score('performance'),
     a11y: score('accessibility'),
@@ -138,3 +140,24 @@ for (const r of results) {
 }
 console.log(failed ? '\nFAIL: not every target is met' : '\nPASS: every target is met');
 if (failed) process.exitCode = 1;
+
+type Audits = NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr']['audits'];
+/** What moved, what the largest paint was, and where the main thread went (`--details`). */
+function details(url: string, audits: Audits): void {
+  const items = (id: string) => ((audits[id]?.details as { items?: Record<string, unknown>[] } | undefined)?.items ?? []);
+  const node = (n: unknown) => {
+    const x = n as { selector?: string; snippet?: string } | undefined;
+    return x ? `${x.selector ?? ''} ${(x.snippet ?? '').slice(0, 90)}` : '';
+  };
+  console.log(`\n  ${url}`);
+  for (const it of items('layout-shifts')) console.log(`    shift ${Number(it.score).toFixed(3)}  ${node(it.node)}`);
+  for (const it of items('largest-contentful-paint-element')) {
+    const sub = (it as { items?: Record<string, unknown>[] }).items;
+    for (const x of sub ?? [it]) console.log(`    LCP  ${node(x.node)} ${x.phase ? `${String(x.phase)} ${Math.round(Number(x.timing))} ms` : ''}`);
+  }
+  for (const it of items('bootup-time').slice(0, 6)) console.log(`    script ${String(it.url).replace(server.base, '')}  total ${Math.round(Number(it.total))} ms  eval ${Math.round(Number(it.scripting))} ms`);
+  for (const it of items('render-blocking-resources')) console.log(`    blocking ${String(it.url).replace(server.base, '')}  ${Math.round(Number(it.wastedMs))} ms`);
+  for (const it of items('network-requests').filter((r) => ['Script', 'Stylesheet', 'Font', 'Image'].includes(String(r.resourceType)))) {
+    console.log(`    ${String(it.resourceType).padEnd(10)} ${String(it.url).replace(server.base, '').padEnd(60)} ${(Number(it.transferSize) / 1000).toFixed(1)} kB  ${Math.round(Number(it.networkRequestTime))}–${Math.round(Number(it.networkEndTime))} ms`);
+  }
+}
