@@ -127,17 +127,20 @@ export function RootLayout() {
         </Suspense>
       )}
       <main className={classes.main} data-collapsed={hideBar || undefined}>
-        <RouteErrorBoundary resetKey={location.pathname}>
-          <Suspense
-            fallback={
-              <div className={classes.pageLoading}>
-                <span className={classes.spinner} role="progressbar" aria-label={t('actions.loading')} />
-              </div>
-            }
-          >
-            <Outlet context={{ logout } satisfies RootOutletContext} />
-          </Suspense>
-        </RouteErrorBoundary>
+        {/* At least a screen tall: the footer starts below the fold, so a page that arrives late does not push it (layout shift). */}
+        <div className={classes.page}>
+          <RouteErrorBoundary resetKey={location.pathname}>
+            <Suspense
+              fallback={
+                <div className={classes.pageLoading}>
+                  <span className={classes.spinner} role="progressbar" aria-label={t('actions.loading')} />
+                </div>
+              }
+            >
+              <Outlet context={{ logout } satisfies RootOutletContext} />
+            </Suspense>
+          </RouteErrorBoundary>
+        </div>
         <Footer />
       </main>
     </>
