@@ -1,7 +1,9 @@
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { MEDIA_CACHE } from './client/src/lib/media-precache';
+import { mantineCss } from './scripts/vite-plugin-mantine-css';
 import { precompress } from './scripts/vite-plugin-precompress';
 
 /** Mantine's indigo 6, the theme's primary (filled) colour, and the page background. */
@@ -13,6 +15,8 @@ export default defineConfig({
   root: 'client',
   publicDir: 'public',
   plugins: [
+    // Mantine's styles by component, beside the chunks that use them (issue 20 §2).
+    mantineCss(),
     react(),
     // The service worker (spec §9: "the app update worker") and the web app manifest.
     VitePWA({
@@ -102,6 +106,11 @@ export default defineConfig({
     // Brotli and gzip twins of every compressible file, after the worker is written (issue 20 §1).
     precompress(),
   ],
+  resolve: {
+    // broadcast-channel's leader election (RxDB) gives up leadership on `pagehide`, not on the
+    // deprecated `unload` (client/src/lib/unload-on-pagehide.ts).
+    alias: { unload: fileURLToPath(new URL('./client/src/lib/unload-on-pagehide.ts', import.meta.url)) },
+  },
   build: {
     outDir: '../dist',
     emptyOutDir: true,

@@ -16,6 +16,7 @@
  *   npm run bench:lighthouse                build, then measure
  *   npm run bench:lighthouse -- --no-build  measure the dist/ that is there
  *   BENCH_RUNS=3 npm run bench:lighthouse   each page three times; the median run is shown
+ *   BENCH_PAGES=/,/login npm run bench:lighthouse   only those pages
  *   npm run bench:lighthouse -- --details   also what shifted, the largest element, the long tasks
  */
 import { spawnSync } from 'node:child_process';
@@ -35,6 +36,8 @@ const PAGES: { url: string; signedIn: boolean; perf: number }[] = [
   { url: '/plan', signedIn: false, perf: 90 },
   { url: '/exam-list', signedIn: true, perf: 90 },
 ];
+/** BENCH_PAGES=/login,/plan: only those pages. */
+const ONLY = process.env.BENCH_PAGES?.split(',');
 const TARGET = { a11y: 95, bestPractices: 100, cls: 0.05, lcpMs: 2000 };
 
 if (!process.argv.includes('--no-build')) {
@@ -59,6 +62,7 @@ const context = await chromium.launchPersistentContext(profile, {
 const results: { url: string; signedIn: boolean; target: number; runs: Figures[] }[] = [];
 try {
   for (const p of PAGES) {
+    if (ONLY && !ONLY.includes(p.url)) continue;
     if (p.signedIn) await signIn();
     const runs: Figures[] = [];
     for (let i = 0; i < RUNS; i++) runs.push(await audit(p.url, p.signedIn));
@@ -156,6 +160,7 @@ function details(url: string, audits: Audits): void {
     for (const x of sub ?? [it]) console.log(`    LCP  ${node(x.node)} ${x.phase ? `${String(x.phase)} ${Math.round(Number(x.timing))} ms` : ''}`);
   }
   for (const it of items('bootup-time').slice(0, 6)) console.log(`    script ${String(it.url).replace(server.base, '')}  total ${Math.round(Number(it.total))} ms  eval ${Math.round(Number(it.scripting))} ms`);
+  for (const it of items('deprecations')) console.log(`    deprecation ${String(it.value)}  ${JSON.stringify(it.source ?? '').slice(0, 160)}`);
   for (const it of items('render-blocking-resources')) console.log(`    blocking ${String(it.url).replace(server.base, '')}  ${Math.round(Number(it.wastedMs))} ms`);
   for (const it of items('network-requests').filter((r) => ['Script', 'Stylesheet', 'Font', 'Image'].includes(String(r.resourceType)))) {
     console.log(`    ${String(it.resourceType).padEnd(10)} ${String(it.url).replace(server.base, '').padEnd(60)} ${(Number(it.transferSize) / 1000).toFixed(1)} kB  ${Math.round(Number(it.networkRequestTime))}–${Math.round(Number(it.networkEndTime))} ms`);

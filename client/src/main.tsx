@@ -1,6 +1,10 @@
 // First: no schema may parse before zod is told not to probe for eval (lib/csp.ts).
 import './lib/csp';
-import '@mantine/core/styles.css';
+// Mantine's base only: each component's styles come with the chunk that uses it
+// (scripts/vite-plugin-mantine-css.ts).
+import '@mantine/core/styles/baseline.layer.css';
+import '@mantine/core/styles/default-css-variables.layer.css';
+import '@mantine/core/styles/global.layer.css';
 import '@fontsource/noto-sans-devanagari/devanagari-400.css';
 import '@fontsource/noto-sans-devanagari/devanagari-600.css';
 import { StrictMode } from 'react';
