@@ -1,7 +1,7 @@
 import { createECDH, randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import webpush from 'web-push';
 import type { PushPayload } from '../../../../sync-protocol/src/push';
@@ -10,6 +10,8 @@ import { PROTOCOL_VERSION } from '../../../../sync-protocol/src/version';
 import { entitlement, examResult, pushOnce, pushSubscription, questionSet } from '../../db/schema';
 import { loadConfig, parseEnv } from '../../env';
 import { DEMO, type Harness, startHarness } from '../../test/harness';
+import { nextRev } from '../../lib/revision';
+import { scoreUnscored } from '../results/results.service';
 import { publishDue } from '../sync/publish';
 import { type LocalPushService, startLocalPushService } from './local-push-service';
 import { announceNewSets, endpointAllowed, isDaytimeInIndia, MAX_DEVICES, pushServiceFor, remindPlansEnding } from './push.service';
@@ -282,6 +284,39 @@ describe('(a) result ready when a submission made offline is scored', () => {
     await h.request('POST', '/sync/v1/test_summary/push', { token: learner, headers: V, body: [{ newDocumentState: doc, assumedMasterState: doc }] });
     await settled();
     expect(local.messages.length).toBe(before);
+  });
+
+  test('an offline submission whose scoring failed at the push is told when the start-up repair scores it', async () => {
+    const now = Date.now();
+    const before = h.deps.db.select().from(questionSet).where(eq(questionSet.id, 'qs-practice-gk')).get()!;
+    // A set row that scoring cannot read (as a bug would): the push stores the attempt unscored.
+    h.deps.db.run(sql`update question_set set sections = 'null', detail_rev = detail_rev + 100000 where id = 'qs-practice-gk'`);
+    const doc: TestSummaryDoc = {
+      id: `repair-${randomBytes(6).toString('hex')}`,
+      qsid: 'qs-practice-gk',
+      st: now - 10 * 60_000,
+      sfs: 0,
+      lsq: null,
+      index: 0,
+      selectedSection: null,
+      answers: { 'q-gk-001': { ua: 'b', status: 'ANSWERED' } },
+      status: 'SUBMITTED',
+      submittedAt: now - 5 * 60_000,
+      elapsed: 5 * 60_000,
+      updatedAt: now - 5 * 60_000,
+      _deleted: false,
+    };
+    const r = await h.request('POST', '/sync/v1/test_summary/push', { token: learner, headers: V, body: [{ newDocumentState: doc, assumedMasterState: null }] });
+    expect(r.status).toBe(200);
+    await settled();
+    expect(h.deps.db.select().from(examResult).where(eq(examResult.attemptId, doc.id)).get()).toBeUndefined();
+    const told = () => local.messages.filter((x) => x.endpoint === endpoint && payloadOf(x).kind === 'result-ready').length;
+    const toldBefore = told();
+
+    h.deps.db.transaction((tx) => tx.update(questionSet).set({ sections: before.sections, detailRev: nextRev(tx) }).where(eq(questionSet.id, 'qs-practice-gk')).run());
+    expect(scoreUnscored(h.deps)).toBe(1);
+    expect(h.deps.db.select().from(examResult).where(eq(examResult.attemptId, doc.id)).get()).toBeDefined();
+    await expect.poll(told, { timeout: 10_000 }).toBe(toldBefore + 1);
   });
 
   test('a submission made online (the learner is looking at the result) sends nothing', async () => {

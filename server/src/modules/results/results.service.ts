@@ -15,7 +15,7 @@ import { nextRev, nextRevs } from '../../lib/revision';
 import { isOverLimit } from '../entitlements/entitlements.service';
 import { setView } from '../questions/question-sets.service';
 import { examResultDocs, questionIdsOf } from '../sync/sync.docs';
-import { onAttemptSubmitted, pushTestSummaries, type SubmittedContext } from '../sync/sync.service';
+import { onAttemptSubmitted, pushTestSummaries, runSubmittedHooks, type SubmittedContext } from '../sync/sync.service';
 import { boundedSubmittedAt, isEmptyAnswer, isLate, keyQuestion, partsOf, round, score, type ScoringPart } from '../../../../sync-protocol/src/scoring';
 
 type AttemptRow = typeof attempt.$inferSelect;
@@ -190,7 +190,8 @@ const MAX_RESCORED = 10_000;
 
 /**
  * Scores submitted attempts that have no result — the repair for a scoring failure (see
- * scoreSubmitted), run when the app starts. Each in its own transaction, as the push would.
+ * scoreSubmitted), run when the app starts. Each in its own transaction, as the push would,
+ * through the push's hooks (registerScoring() must have run).
  * Returns how many results were written.
  */
 export function scoreUnscored(deps: Pick<Deps, 'db' | 'events'>): number {
@@ -209,7 +210,9 @@ export function scoreUnscored(deps: Pick<Deps, 'db' | 'events'>): number {
   let written = 0;
   for (const row of rows) {
     const now = Date.now();
-    if (deps.db.transaction((tx) => scoreSubmitted(tx, row, { db: deps.db, previous: undefined, now }))) {
+    // Through the push's hooks (registerScoring is one), so that the result-ready message
+    // (modules/push) goes out as it would have at the push.
+    if (deps.db.transaction((tx) => runSubmittedHooks(tx, row, { db: deps.db, previous: undefined, now }))) {
       written++;
       deps.events.emit({ collections: ['exam_result'], personId: row.personId });
     }

@@ -113,6 +113,16 @@ const submittedHooks: AttemptSubmittedHook[] = [];
 export function onAttemptSubmitted(hook: AttemptSubmittedHook): void {
   submittedHooks.push(hook);
 }
+/**
+ * Every hook, as the push runs them, for an attempt that became SUBMITTED by another way (the
+ * start-up repair of results.scoreUnscored): it is scored, and its learner told (push). True when
+ * a hook wrote an exam result.
+ */
+export function runSubmittedHooks(tx: Tx, row: typeof attempt.$inferSelect, ctx: SubmittedContext): boolean {
+  let scored = false;
+  for (const hook of submittedHooks) scored = hook(tx, row, ctx) || scored;
+  return scored;
+}
 
 /**
  * Most bytes of answers one person may have stored (issue 16: one learner grew the database by
