@@ -9,6 +9,11 @@ const part = z.strictObject({
   o: z.number().int(),
 });
 
+const tagNames = z.array(z.string().max(200)).max(200);
+export const setTagsSchema = z.strictObject({ s: tagNames, e: tagNames, c: tagNames });
+export type SetTags = z.infer<typeof setTagsSchema>;
+export const NO_SET_TAGS: SetTags = { s: [], e: [], c: [] };
+
 /**
  * Store `question_set` (pull only): a set a person may see — for learners, published ones — with
  * its sections and marks but no questions (those are in `qs_detail`).
@@ -44,6 +49,14 @@ export const questionSetDocSchema = z.strictObject({
    * device sees when the questions it holds are older than the set it knows.
    */
   v: z.number().int().min(0),
+  /**
+   * The tags of the set's questions (issue 20 §5: the exam list filters by tag offline), as the
+   * questions name them: subjects (s), exams asked in (e) and classes (c), each sorted. Built when
+   * the set is sent, so a question's change shows when the set is next saved or published. The
+   * values are what the questions hold (tag ids, or names): the exam list labels them from the
+   * local tag cache.
+   */
+  tags: setTagsSchema,
   _deleted: z.boolean(),
 });
 export type QuestionSetDoc = z.infer<typeof questionSetDocSchema>;

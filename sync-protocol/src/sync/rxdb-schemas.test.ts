@@ -32,6 +32,7 @@ const samples = {
     count: 10,
     updatedAt: 5,
     v: 7,
+    tags: { s: ['General Knowledge'], e: ['SSC CGL'], c: [] },
     _deleted: false,
   },
   qs_detail: {
@@ -140,25 +141,25 @@ test('question sets and their questions stored before `v` existed are migrated w
   const storage = wrappedValidateAjvStorage({ storage: getRxStorageMemory() });
   const v0 = (c: 'question_set' | 'qs_detail') => {
     const schema = rxSchemaOf(c);
-    const { v: _v, free: _f, ...properties } = schema.properties as typeof schema.properties & { free?: unknown };
-    return { ...schema, version: 0, properties, required: schema.required.filter((k) => k !== 'v' && k !== 'free') } as unknown as RxJsonSchema<any>;
+    const { v: _v, free: _f, tags: _t, ...properties } = schema.properties as typeof schema.properties & { free?: unknown; tags?: unknown };
+    return { ...schema, version: 0, properties, required: schema.required.filter((k) => k !== 'v' && k !== 'free' && k !== 'tags') } as unknown as RxJsonSchema<any>;
   };
   const old = await createRxDatabase({ name, storage });
   await old.addCollections({ question_set: { schema: v0('question_set') }, qs_detail: { schema: v0('qs_detail') } });
-  const { _deleted: _a, v: _b, free: _f, ...set } = samples.question_set;
+  const { _deleted: _a, v: _b, free: _f, tags: _t, ...set } = samples.question_set;
   const { _deleted: _c, v: _d, ...detail } = samples.qs_detail;
   await old.question_set!.insert(set);
   await old.qs_detail!.insert(detail);
   await old.close();
 
-  expect(SCHEMA_VERSIONS.question_set).toBe(2);
+  expect(SCHEMA_VERSIONS.question_set).toBe(3);
   expect(SCHEMA_VERSIONS.qs_detail).toBe(1);
   const now = await createRxDatabase({ name, storage });
   await now.addCollections({
     question_set: { schema: rxSchemaOf('question_set') as unknown as RxJsonSchema<any>, migrationStrategies: MIGRATIONS.question_set },
     qs_detail: { schema: rxSchemaOf('qs_detail') as unknown as RxJsonSchema<any>, migrationStrategies: MIGRATIONS.qs_detail },
   });
-  expect((await now.question_set!.findOne(set.id).exec())?.toJSON()).toEqual({ ...set, v: 0, free: false });
+  expect((await now.question_set!.findOne(set.id).exec())?.toJSON()).toEqual({ ...set, v: 0, free: false, tags: { s: [], e: [], c: [] } });
   expect((await now.qs_detail!.findOne(detail.id).exec())?.toJSON()).toEqual({ ...detail, v: 0 });
   await now.remove();
 });
@@ -182,21 +183,21 @@ test('results stored before `practice` existed are migrated to version 1 with pr
   await now.remove();
 });
 
-test('question sets stored before `free` existed (version 1) are migrated to version 2 with free = false', async () => {
+test('question sets stored before `free` existed (version 1) are migrated to version 3 with free = false and no tags', async () => {
   const name = `schema-migrate-free-${Date.now()}`;
   const storage = wrappedValidateAjvStorage({ storage: getRxStorageMemory() });
   const schema = rxSchemaOf('question_set');
-  const { free: _f, ...properties } = schema.properties as typeof schema.properties & { free?: unknown };
-  const v1 = { ...schema, version: 1, properties, required: schema.required.filter((k) => k !== 'free') } as unknown as RxJsonSchema<any>;
+  const { free: _f, tags: _t, ...properties } = schema.properties as typeof schema.properties & { free?: unknown; tags?: unknown };
+  const v1 = { ...schema, version: 1, properties, required: schema.required.filter((k) => k !== 'free' && k !== 'tags') } as unknown as RxJsonSchema<any>;
   const old = await createRxDatabase({ name, storage });
   await old.addCollections({ question_set: { schema: v1, migrationStrategies: { 1: (doc: unknown) => doc } } });
-  const { _deleted: _d, free: _g, ...set } = samples.question_set;
+  const { _deleted: _d, free: _g, tags: _u, ...set } = samples.question_set;
   await old.question_set!.insert(set);
   await old.close();
 
   const now = await createRxDatabase({ name, storage });
   await now.addCollections({ question_set: { schema: rxSchemaOf('question_set') as unknown as RxJsonSchema<any>, migrationStrategies: MIGRATIONS.question_set } });
-  expect((await now.question_set!.findOne(set.id).exec())?.toJSON()).toEqual({ ...set, free: false });
+  expect((await now.question_set!.findOne(set.id).exec())?.toJSON()).toEqual({ ...set, free: false, tags: { s: [], e: [], c: [] } });
   await now.remove();
 });
 

@@ -36,9 +36,10 @@ const INDEXES: Partial<Record<AnyCollectionName, string[]>> = {
  * `MIGRATIONS` when its database opens.
  * - question_set 1, qs_detail 1: `v`, the version of the set's questions.
  * - question_set 2: `free`, a set that uses no plan allowance (issue 18 §4).
+ * - question_set 3: `tags`, its questions' subjects, exams and classes (issue 20 §5).
  * - exam_result 1: `practice`, a result that is not the learner's first at its set (issue 16 §2).
  */
-export const SCHEMA_VERSIONS: Record<AnyCollectionName, number> = { tag: 0, question_set: 2, qs_detail: 1, test_summary: 0, exam_result: 1, entitlement: 0, ed_question: 0, ed_question_set: 0 };
+export const SCHEMA_VERSIONS: Record<AnyCollectionName, number> = { tag: 0, question_set: 3, qs_detail: 1, test_summary: 0, exam_result: 1, entitlement: 0, ed_question: 0, ed_question_set: 0 };
 
 type Migration = (doc: Record<string, unknown>) => Record<string, unknown>;
 /**
@@ -49,7 +50,7 @@ type Migration = (doc: Record<string, unknown>) => Record<string, unknown>;
  */
 export const MIGRATIONS: Record<AnyCollectionName, Record<number, Migration>> = {
   tag: {},
-  question_set: { 1: (doc) => ({ ...doc, v: 0 }), 2: (doc) => ({ ...doc, free: false }) },
+  question_set: { 1: (doc) => ({ ...doc, v: 0 }), 2: (doc) => ({ ...doc, free: false }), 3: (doc) => ({ ...doc, tags: { s: [], e: [], c: [] } }) },
   qs_detail: { 1: (doc) => ({ ...doc, v: 0 }) },
   test_summary: {},
   exam_result: { 1: (doc) => ({ ...doc, practice: false }) },

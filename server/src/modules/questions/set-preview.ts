@@ -16,5 +16,5 @@ import { previewSetDoc, qsDetailDocs } from '../sync/sync.docs';
 export function previewSet(deps: Deps, id: string): { success: true; set: QuestionSetDoc; detail: QsDetailDoc } {
   const row = deps.db.select().from(questionSet).where(eq(questionSet.id, id)).get();
   if (!row || row.deleted) throw notFound(MSG.questionSetNotFound);
-  return { success: true, set: previewSetDoc(row), detail: qsDetailDocs(deps.db, [row], { preview: true })[0]! };
+  return { success: true, set: previewSetDoc(deps.db, row), detail: qsDetailDocs(deps.db, [row], { preview: true })[0]! };
 }

@@ -1,7 +1,7 @@
 import { inArray, sql } from 'drizzle-orm';
 import type { ExamResultDoc, ResultQuestion } from '../../../../sync-protocol/src/sync/exam-result';
 import type { QsDetailDoc, TestQuestion } from '../../../../sync-protocol/src/sync/qs-detail';
-import type { QuestionSetDoc } from '../../../../sync-protocol/src/sync/question-set';
+import { NO_SET_TAGS, type QuestionSetDoc, type SetTags } from '../../../../sync-protocol/src/sync/question-set';
 import type { TagDoc } from '../../../../sync-protocol/src/sync/tag';
 import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
 import type { Conn, DB } from '../../db/client';
@@ -34,24 +34,78 @@ export type DocOptions = { preview?: boolean; guest?: boolean };
  */
 const shown = (r: SetRow, opts: DocOptions) => (opts.preview ? !r.deleted : visible(r) && (!opts.guest || r.free));
 
-/** A set as devices replicate it (one argument: it is mapped over rows). */
-export function questionSetDoc(r: SetRow): QuestionSetDoc {
-  return setDoc(r, {});
+/** Sets as devices replicate them, with their questions' tags. */
+export function questionSetDocs(db: Conn, rows: SetRow[]): QuestionSetDoc[] {
+  return setDocs(db, rows, {});
 }
 
-/** A set as a guest's device replicates it (DocOptions.guest). */
-export function guestSetDoc(r: SetRow): QuestionSetDoc {
-  return setDoc(r, { guest: true });
+/** Sets as a guest's device replicates them (DocOptions.guest). */
+export function guestSetDocs(db: Conn, rows: SetRow[]): QuestionSetDoc[] {
+  return setDocs(db, rows, { guest: true });
 }
 
 /** A set as its editor's preview shows it (DocOptions). */
-export function previewSetDoc(r: SetRow): QuestionSetDoc {
-  return setDoc(r, { preview: true });
+export function previewSetDoc(db: Conn, r: SetRow): QuestionSetDoc {
+  return setDocs(db, [r], { preview: true })[0]!;
 }
 
-function setDoc(r: SetRow, opts: DocOptions): QuestionSetDoc {
+function setDocs(db: Conn, rows: SetRow[], opts: DocOptions): QuestionSetDoc[] {
+  const tags = setTagsOf(
+    db,
+    rows.filter((r) => shown(r, opts)),
+  );
+  return rows.map((r) => setDoc(r, opts, tags.get(r.id) ?? NO_SET_TAGS));
+}
+
+/** The subjects, exams and classes of each set's questions, in one read per 500 questions. */
+function setTagsOf(db: Conn, rows: SetRow[]): Map<string, SetTags> {
+  const ids = [...new Set(rows.flatMap(questionIdsOf))];
+  const byQuestion = new Map<string, { s: string | null; e: string[]; c: string[] }>();
+  for (let i = 0; i < ids.length; i += 500) {
+    for (const q of db.select({ id: question.id, s: question.s, e: question.e, c: question.c }).from(question).where(inArray(question.id, ids.slice(i, i + 500))).all()) {
+      byQuestion.set(q.id, q);
+    }
+  }
+  const out = new Map<string, SetTags>();
+  for (const r of rows) {
+    const s = new Set<string>();
+    const e = new Set<string>();
+    const c = new Set<string>();
+    for (const id of questionIdsOf(r)) {
+      const q = byQuestion.get(id);
+      if (!q) continue;
+      if (q.s?.trim()) s.add(q.s.trim());
+      for (const x of q.e) if (x.trim()) e.add(x.trim());
+      for (const x of q.c) if (x.trim()) c.add(x.trim());
+    }
+    const sorted = (set: Set<string>) => [...set].sort().slice(0, 200);
+    out.set(r.id, { s: sorted(s), e: sorted(e), c: sorted(c) });
+  }
+  return out;
+}
+
+function setDoc(r: SetRow, opts: DocOptions, tags: SetTags): QuestionSetDoc {
   if (!shown(r, opts)) {
-    return { id: r.id, l: '', mpq: 0, tm: 0, nm: 0, dur: 0, isM: false, free: false, inst: '', pts: 0, n: 0, sections: {}, total: 0, count: 0, updatedAt: r.updatedAt, v: r.detailRev, _deleted: true };
+    return {
+      id: r.id,
+      l: '',
+      mpq: 0,
+      tm: 0,
+      nm: 0,
+      dur: 0,
+      isM: false,
+      free: false,
+      inst: '',
+      pts: 0,
+      n: 0,
+      sections: {},
+      total: 0,
+      count: 0,
+      updatedAt: r.updatedAt,
+      v: r.detailRev,
+      tags: NO_SET_TAGS,
+      _deleted: true,
+    };
   }
   let total = r.tm;
   let count = r.q.length;
@@ -82,6 +136,7 @@ function setDoc(r: SetRow, opts: DocOptions): QuestionSetDoc {
     count,
     updatedAt: r.updatedAt,
     v: r.detailRev,
+    tags,
     _deleted: false,
   };
 }

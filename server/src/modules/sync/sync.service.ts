@@ -13,7 +13,7 @@ import { groupCommit } from '../../lib/group-commit';
 import { rawStatement, rowEncoder } from '../../lib/raw-statement';
 import { revsOf } from '../../lib/revision';
 import { countAttempt, entitlementDoc, entitlementRev } from '../entitlements/entitlements.service';
-import { examResultDocs, guestSetDoc, qsDetailDocs, questionIdsOf, questionSetDoc, tagDoc, testSummaryDoc } from './sync.docs';
+import { examResultDocs, guestSetDocs, qsDetailDocs, questionIdsOf, questionSetDocs, tagDoc, testSummaryDoc } from './sync.docs';
 
 /**
  * GET /api/sync/v1/{collection}/pull: documents with a revision greater than `rev`, in revision
@@ -34,7 +34,7 @@ export function pull(deps: Deps, me: Principal | null, collection: CollectionNam
     }
     case 'question_set': {
       const rows = db.select().from(questionSet).where(gt(questionSet.rev, rev)).orderBy(asc(questionSet.rev)).limit(limit).all();
-      return { documents: rows.map(questionSetDoc), checkpoint: { rev: rows.at(-1)?.rev ?? rev } };
+      return { documents: questionSetDocs(db, rows), checkpoint: { rev: rows.at(-1)?.rev ?? rev } };
     }
     case 'qs_detail': {
       const rows = db
@@ -81,7 +81,7 @@ function guestPull(deps: Deps, collection: CollectionName, rev: number, limit: n
   const db = deps.db;
   if (collection === 'question_set') {
     const rows = db.select().from(questionSet).where(gt(questionSet.rev, rev)).orderBy(asc(questionSet.rev)).limit(limit).all();
-    return { documents: rows.map(guestSetDoc), checkpoint: { rev: rows.at(-1)?.rev ?? rev } };
+    return { documents: guestSetDocs(db, rows), checkpoint: { rev: rows.at(-1)?.rev ?? rev } };
   }
   if (collection === 'qs_detail') {
     const rows = db.select().from(questionSet).where(gt(questionSet.detailRev, rev)).orderBy(asc(questionSet.detailRev)).limit(limit).all();

@@ -133,6 +133,20 @@ describe('pull', () => {
     expect(JSON.stringify(doc)).not.toContain('q-gk-');
   });
 
+  test("a set carries its questions' subjects, exams and classes, for the exam list's filters (issue 20 §5); guests get them too", async () => {
+    const doc = (await pull(learner, 'question_set', 0, 1000)).body.documents.find((d: { id: string }) => d.id === 'qs-practice-gk');
+    expect(doc.tags).toEqual({
+      s: ['arithmetic', 'gk'],
+      e: ['ctet', 'rrb-ntpc', 'ssc-cgl', 'ssc-chsl', 'up-police', 'upsc-cse'],
+      c: ['class-10', 'class-12', 'graduate'],
+    });
+    const guest = (await h.request('GET', '/sync/v1/question_set/pull?rev=0&limit=1000', { headers: V })).body.documents.find((d: { id: string }) => d.id === 'qs-practice-gk');
+    expect(guest.tags).toEqual(doc.tags);
+    // A set learners may not see carries none.
+    const hidden = (await pull(learner, 'question_set', 0, 1000)).body.documents.find((d: { id: string }) => d.id === 'qs-future-mock');
+    expect(hidden?.tags ?? { s: [], e: [], c: [] }).toEqual({ s: [], e: [], c: [] });
+  });
+
   test('qs_detail of a mock test contains no correct answers, in any language; a practice set has them', async () => {
     const docs = (await pull(learner, 'qs_detail', 0, 1000)).body.documents;
     const mock = docs.find((d: { id: string }) => d.id === 'qs-mock-ssc-1');

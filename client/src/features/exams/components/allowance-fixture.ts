@@ -18,7 +18,7 @@ const DAY = 86_400_000;
 type StoredSet = Omit<QuestionSetDoc, '_deleted'>;
 
 export function questionSet(id: string, l: string, over: Partial<StoredSet> = {}): StoredSet {
-  return { id, l, mpq: 1, tm: 2, nm: 0, dur: 30, isM: false, free: false, inst: '', pts: 0, n: 2, sections: {}, total: 2, count: 2, updatedAt: 1, v: 1, ...over };
+  return { id, l, mpq: 1, tm: 2, nm: 0, dur: 30, isM: false, free: false, inst: '', pts: 0, n: 2, sections: {}, total: 2, count: 2, updatedAt: 1, v: 1, tags: { s: [], e: [], c: [] }, ...over };
 }
 
 export function detailOf(set: StoredSet): Omit<QsDetailDoc, '_deleted'> {

@@ -1,4 +1,5 @@
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, expect, test } from 'vitest';
 import type { ReplicaDatabase } from '../../../db/database';
 import { ReplicaContext } from '../../../db/replica-context';
@@ -119,4 +120,39 @@ test('a plan that has ended is no plan', async () => {
   await renderList({ sets, entitlement: monthlyPlan({ startsAt: Date.now() - 40 * 86_400_000, endsAt: Date.now() - 1000 }) });
   expect(screen.getByTestId('allowance-summary')).toHaveTextContent('No active plan');
   expect(within(card('mock-1')).getByTestId('start-blocked')).toHaveTextContent('Buy a plan to take this test');
+});
+
+test('the list filters by subject and exam from the tags on the device, labelled in the chosen language (offline: nothing is fetched)', async () => {
+  const tagged = [
+    questionSet('mock-1', 'Weekly mock 1', { isM: true, pts: 3, tags: { s: ['gk'], e: ['ssc-cgl'], c: [] } }),
+    questionSet('prac-1', 'Algebra practice', { pts: 2, tags: { s: ['arithmetic'], e: ['ssc-cgl', 'ctet'], c: [] } }),
+    questionSet('free-1', 'Sample mock', { isM: true, free: true, pts: 1, tags: { s: ['gk'], e: ['ctet'], c: [] } }),
+  ];
+  const db = await renderList({ sets: tagged, entitlement: monthlyPlan() }, 'hi');
+  await db.tag.bulkInsert([
+    { id: 'gk', key: 's', tid: 'gk', tags: { en: 'General Knowledge', hi: 'सामान्य ज्ञान' }, uat: 1 },
+    { id: 'arithmetic', key: 's', tid: 'arithmetic', tags: { en: 'Arithmetic', hi: 'अंकगणित' }, uat: 1 },
+    { id: 'ctet', key: 'e', tid: 'ctet', tags: { en: 'CTET' }, uat: 1 },
+  ]);
+  const user = userEvent.setup();
+  const filter = screen.getByTestId('exam-tag-filter');
+  await user.click(within(filter).getByRole('combobox', { name: 'विषय' }));
+  await user.click(await screen.findByRole('option', { name: 'सामान्य ज्ञान', hidden: true }));
+  expect(screen.queryByTestId('exam-card-prac-1')).toBeNull();
+  expect(card('mock-1')).toBeInTheDocument();
+  expect(card('free-1')).toBeInTheDocument();
+
+  // A tag without a Hindi name shows its English one; an unknown one, as it is stored.
+  await user.click(within(filter).getByRole('combobox', { name: 'परीक्षा' }));
+  expect(await screen.findByRole('option', { name: 'ssc-cgl', hidden: true })).toBeInTheDocument();
+  await user.click(screen.getByRole('option', { name: 'CTET', hidden: true }));
+  expect(screen.queryByTestId('exam-card-mock-1')).toBeNull();
+  expect(card('free-1')).toBeInTheDocument();
+
+  // Within a group, any of the chosen tags: a second subject widens the list again.
+  await user.click(within(filter).getByRole('combobox', { name: 'विषय' }));
+  await user.click(await screen.findByRole('option', { name: 'अंकगणित', hidden: true }));
+  expect(await screen.findByTestId('exam-card-prac-1')).toBeInTheDocument();
+  expect(card('free-1')).toBeInTheDocument();
+  expect(screen.queryByTestId('exam-card-mock-1')).toBeNull();
 });

@@ -1,5 +1,5 @@
 import { Alert, Anchor, Badge, Button, Card, Container, Group, Progress, SimpleGrid, Skeleton, Stack, Text, Title, Tooltip } from '@mantine/core';
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
@@ -10,6 +10,7 @@ import { type Availability, useExamList, type ExamListItem } from '../hooks/use-
 import { type Allowance, gateOf } from '../lib/allowance';
 import { formatMarks } from '../lib/marks';
 import { durationSeconds } from '../lib/test-engine';
+import { ExamTagFilter, matchesFilter, NO_FILTER, type TagFilter } from './exam-tag-filter';
 import { SetBadges } from './set-badges';
 
 const BADGE_COLOR: Record<Availability, string> = { onDevice: 'teal', downloading: 'gray', changed: 'orange' };
@@ -75,7 +76,9 @@ function ExamCard({ item, access }: { item: ExamListItem; access: AllowanceData 
   const gate = access ? gateOf(set, access.allowance, access.resumable.has(set.id)) : { ok: true as const };
   const fmt = (n: number) => formatMarks(n, i18n.language);
   // Spec §2: Take Test goes to take-exam with the whole question set as a JSON string.
-  const to = `${paths.takeExam}/${encodeURIComponent(JSON.stringify(set))}`;
+  // (Its tags stay out of the address: they are for the list's filters.)
+  const { tags: _tags, ...passed } = set;
+  const to = `${paths.takeExam}/${encodeURIComponent(JSON.stringify(passed))}`;
   return (
     <Card withBorder radius="md" padding="lg" data-testid={`exam-card-${set.id}`}>
       <Stack gap="xs" h="100%">
@@ -151,6 +154,8 @@ export default function ExamListPage() {
   const { t } = useTranslation('exam');
   const { data, loading } = useExamList();
   const access = useAllowance().data;
+  const [filter, setFilter] = useState<TagFilter>(NO_FILTER);
+  const shown = data?.filter((item) => matchesFilter(item.set.tags, filter));
   return (
     <Container size="lg" py="lg">
       <Stack>
@@ -165,11 +170,23 @@ export default function ExamListPage() {
         ) : data && data.length > 0 ? (
           <>
             <DownloadProgress items={data} />
-            <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
-            {data.map((item) => (
-              <ExamCard key={item.set.id} item={item} access={access} />
-            ))}
-            </SimpleGrid>
+            <ExamTagFilter items={data} value={filter} onChange={setFilter} />
+            {shown && shown.length > 0 ? (
+              <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
+                {shown.map((item) => (
+                  <ExamCard key={item.set.id} item={item} access={access} />
+                ))}
+              </SimpleGrid>
+            ) : (
+              <Alert color="gray" data-testid="no-match">
+                <Group gap="sm">
+                  <Text size="sm">{t('filter.noMatch')}</Text>
+                  <Button variant="subtle" size="compact-sm" onClick={() => setFilter(NO_FILTER)}>
+                    {t('filter.clear')}
+                  </Button>
+                </Group>
+              </Alert>
+            )}
           </>
         ) : (
           <Alert color="blue">{t('empty')}</Alert>

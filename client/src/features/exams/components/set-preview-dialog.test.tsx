@@ -32,6 +32,7 @@ const set: QuestionSetDoc = {
   count: 2,
   updatedAt: 0,
   v: 1,
+  tags: { s: [], e: [], c: [] },
   _deleted: false,
 };
 const detail: QsDetailDoc = {
