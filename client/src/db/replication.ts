@@ -9,6 +9,7 @@ import { attemptConflictHandler } from './attempt-conflicts';
 import { backoffDelay } from './backoff';
 import type { ReplicaDatabase } from './database';
 import type { ServerClock } from './server-clock';
+import { readText, stallGuard } from './stall-guard';
 import { syncStream } from './sync-stream';
 import type { SyncStatus } from './sync-status';
 
@@ -16,6 +17,13 @@ import type { SyncStatus } from './sync-status';
 export const PULL_BATCH = 200;
 export const PUSH_BATCH = 20;
 const ACKS_KEY = 'sync-acks';
+/**
+ * A sync request that hears nothing for this long is given up and retried (stall-guard.ts): a
+ * black-holed or half-open connection otherwise held its collection's replication for good.
+ */
+export const REQUEST_STALL_MS = 20_000;
+/** The stream is reconnected after this long without a byte (the server writes every 15 s). */
+export const STREAM_STALL_MS = 40_000;
 
 export type ReplicationOptions = {
   /** Origin of the server, e.g. window.location.origin. */
@@ -45,6 +53,10 @@ export type ReplicationOptions = {
   pushBatchSize?: number;
   retryBaseMs?: number;
   retryMaxMs?: number;
+  /** Give up a request after this long without progress (default REQUEST_STALL_MS). */
+  requestStallMs?: number;
+  /** Reconnect the stream after this long without a byte (default STREAM_STALL_MS). */
+  streamStallMs?: number;
   /**
    * Pushes wait this long after a local write (and then for an idle moment), so that a learner's
    * taps are stored in IndexedDB without a push competing for the CPU and the database each
@@ -105,16 +117,23 @@ export function startReplication(db: ReplicaDatabase, opts: ReplicationOptions):
     const token = guest ? null : opts.getToken();
     if (!token && !guest) throw new SyncAuthError('not signed in');
     const sentAt = Date.now();
+    const guard = stallGuard(opts.requestStallMs ?? REQUEST_STALL_MS);
     let res: Response;
+    let text: string;
     try {
       res = await doFetch(`${opts.baseUrl}/api/sync/v1/${collection}/${path}`, {
         ...init,
         cache: 'no-store',
+        signal: guard.signal,
         headers: { accept: 'application/json', ...(token && { authorization: `Bearer ${token}` }), [PROTOCOL_HEADER]: PROTOCOL_VERSION, ...(init.headers as Record<string, string>) },
       });
+      guard.touch();
+      text = await readText(res, guard);
     } catch (err) {
       status({ online: false, phase: 'offline' });
       throw err;
+    } finally {
+      guard.done();
     }
     const serverTime = Number(res.headers.get(SERVER_TIME_HEADER));
     opts.clock?.observe(serverTime, sentAt, Date.now());
@@ -128,7 +147,7 @@ export function startReplication(db: ReplicaDatabase, opts: ReplicationOptions):
       status({ online: true, phase: 'error' });
       throw new Error(`sync ${collection}/${path} answered ${res.status}`);
     }
-    const body = (await res.json()) as T;
+    const body = JSON.parse(text) as T;
     authRefused = false;
     failures.set(collection, 0);
     states[collection].retryTime = baseMs;
@@ -162,6 +181,7 @@ export function startReplication(db: ReplicaDatabase, opts: ReplicationOptions):
         },
         baseDelayMs: baseMs,
         maxDelayMs: maxMs,
+        stallMs: opts.streamStallMs ?? STREAM_STALL_MS,
       }).subscribe(events),
     );
   }
