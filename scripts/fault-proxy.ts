@@ -53,12 +53,14 @@ export type FaultProxy = {
   port: number;
   /** http://host:port */
   url: string;
-  seed: number;
+  readonly seed: number;
   /** Connections accepted so far, by fate. */
   counts: Record<Fate, number>;
   rates(): FaultRates;
   /** New rates for connections accepted from now on. */
   setRates(rates: Partial<FaultRates>): void;
+  /** Starts the PRNG again from `seed` (the next connection draws its first fate) and the counts from 0. */
+  reseed(seed: number): void;
   /** Cuts every open connection (so that a client's pooled connections meet the new rates). */
   cutAll(): void;
   close(): Promise<void>;
@@ -103,7 +105,8 @@ function kill(socket: net.Socket, rst: boolean) {
 }
 
 export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultProxy> {
-  const random = prng(opts.seed);
+  let seed = opts.seed;
+  let random = prng(seed);
   let rates: FaultRates = { ...NO_FAULTS, ...opts.rates };
   const counts: Record<Fate, number> = { pass: 0, drop: 0, reset: 0, 'half-open': 0 };
   const open = new Set<net.Socket>();
@@ -174,11 +177,18 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
   return {
     port: address.port,
     url: `http://${opts.host ?? '127.0.0.1'}:${address.port}`,
-    seed: opts.seed,
+    get seed() {
+      return seed;
+    },
     counts,
     rates: () => ({ ...rates }),
     setRates(next) {
       rates = { ...rates, ...next };
+    },
+    reseed(next) {
+      seed = next;
+      random = prng(next);
+      for (const f of Object.keys(counts) as Fate[]) counts[f] = 0;
     },
     cutAll() {
       for (const s of open) kill(s, true);
