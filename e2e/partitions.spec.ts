@@ -128,7 +128,7 @@ for (const seed of SEEDS) {
     // The submission crosses the faulty network, is scored, and the result comes back.
     await expect(page.getByTestId('total-marks')).toHaveText(/ out of 50$/, { timeout: 90_000 });
     const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-    console.log(`partitions: seed ${seed}: test taken in ${secs(submitted - faultsOn)}, result back ${secs(Date.now() - submitted)} after submit; connections by fate ${JSON.stringify(proxy.counts)}`);
+    console.log(`partitions: seed ${seed}: test taken in ${secs(submitted - faultsOn)}, result back ${secs(Date.now() - submitted)} after submit; connections by fate ${JSON.stringify(proxy.counts)}, answers lost after the server answered ${proxy.lostAnswers()}`);
 
     // On the server: one attempt holding every answer with its value, one scored result.
     const db = openAppDb();

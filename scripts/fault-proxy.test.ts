@@ -89,6 +89,16 @@ test('a reset connection is reset, before the server sees the request or once it
   }, 7);
 });
 
+test('answers lost after the server answered are counted', async () => {
+  const proxy = await startFaultProxy({ target: { port }, seed: 11, rates: { halfOpen: 1 } });
+  try {
+    await Promise.all([get(`${proxy.url}/lost-1`, 300), get(`${proxy.url}/lost-2`, 300)]);
+    expect(proxy.lostAnswers()).toBe(2);
+  } finally {
+    await proxy.close();
+  }
+});
+
 test('delays hold a connection back by up to delayMaxMs', async () => {
   await withProxy({ delayMaxMs: 300 }, async (url) => {
     const times = await Promise.all(

@@ -56,6 +56,11 @@ export type FaultProxy = {
   readonly seed: number;
   /** Connections accepted so far, by fate. */
   counts: Record<Fate, number>;
+  /**
+   * Connections on which the server answered and the client never heard it (reset once the
+   * answer started, or half-open): the server did the work, and the client will send again.
+   */
+  lostAnswers(): number;
   rates(): FaultRates;
   /** New rates for connections accepted from now on. */
   setRates(rates: Partial<FaultRates>): void;
@@ -110,6 +115,7 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
   let rates: FaultRates = { ...NO_FAULTS, ...opts.rates };
   const counts: Record<Fate, number> = { pass: 0, drop: 0, reset: 0, 'half-open': 0 };
   const open = new Set<net.Socket>();
+  let lostAnswers = 0;
   const targetHost = opts.target.host ?? '127.0.0.1';
 
   const server = net.createServer((client) => {
@@ -158,9 +164,13 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
           client.resume();
         });
         if (fate === 'half-open') {
+          up.once('data', () => lostAnswers++);
           up.resume(); // the answer is read and swallowed
         } else if (fate === 'reset') {
-          up.once('data', () => end(true));
+          up.once('data', () => {
+            lostAnswers++;
+            end(true);
+          });
         } else {
           up.pipe(client);
           if (lifeMs > 0) timers.push(setTimeout(() => end(true), lifeMs));
@@ -181,6 +191,7 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
       return seed;
     },
     counts,
+    lostAnswers: () => lostAnswers,
     rates: () => ({ ...rates }),
     setRates(next) {
       rates = { ...rates, ...next };
@@ -189,6 +200,7 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
       seed = next;
       random = prng(next);
       for (const f of Object.keys(counts) as Fate[]) counts[f] = 0;
+      lostAnswers = 0;
     },
     cutAll() {
       for (const s of open) kill(s, true);
