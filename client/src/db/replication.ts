@@ -9,7 +9,7 @@ import { attemptConflictHandler } from './attempt-conflicts';
 import { backoffDelay } from './backoff';
 import type { ReplicaDatabase } from './database';
 import type { ServerClock } from './server-clock';
-import { readText, stallGuard } from './stall-guard';
+import { readText, REQUEST_STALL_MS, stallGuard, STREAM_STALL_MS } from './stall-guard';
 import { syncStream } from './sync-stream';
 import type { SyncStatus } from './sync-status';
 
@@ -17,13 +17,6 @@ import type { SyncStatus } from './sync-status';
 export const PULL_BATCH = 200;
 export const PUSH_BATCH = 20;
 const ACKS_KEY = 'sync-acks';
-/**
- * A sync request that hears nothing for this long is given up and retried (stall-guard.ts): a
- * black-holed or half-open connection otherwise held its collection's replication for good.
- */
-export const REQUEST_STALL_MS = 20_000;
-/** The stream is reconnected after this long without a byte (the server writes every 15 s). */
-export const STREAM_STALL_MS = 40_000;
 
 export type ReplicationOptions = {
   /** Origin of the server, e.g. window.location.origin. */

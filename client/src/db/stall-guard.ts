@@ -1,3 +1,11 @@
+/**
+ * A sync request that hears nothing for this long is given up and retried: a black-holed or
+ * half-open connection otherwise held its collection's replication for good.
+ */
+export const REQUEST_STALL_MS = 20_000;
+/** The sync stream is reconnected after this long without a byte (the server writes every 15 s). */
+export const STREAM_STALL_MS = 40_000;
+
 /** A request that heard nothing from the server for too long (see stallGuard). */
 export class RequestStalledError extends Error {
   constructor(ms: number) {
