@@ -10,6 +10,9 @@
  *          p99 ≤ 250 ms per HTTP request, no timeouts or dropped connections; an overloaded server
  *          answers 503 with Retry-After and the client sends again after it (plus up to 1 s of
  *          jitter); reported per request and per client until its attempt was stored
+ *   faults: the storm again through the fault proxy (10 % of connections reset, 0–2 s delays;
+ *          FAULT_SEED replays it, BENCH_FAULT_STORM=0 skips it): every attempt stored and scored
+ *          exactly once, and the time until the server stored the last one
  * The in-browser initial replication figure needs the client replica (issue 4, client part).
  */
 import { fork } from 'node:child_process';
