@@ -13,7 +13,7 @@ import { Hono } from 'hono';
 import { createApp } from '../server/src/app';
 import type { Deps } from '../server/src/context';
 import { openDatabase } from '../server/src/db/client';
-import { attempt, question } from '../server/src/db/schema';
+import { attempt, examResult, question } from '../server/src/db/schema';
 import { seedDatabase } from '../server/src/db/seed';
 import { loadConfig, parseEnv } from '../server/src/env';
 import { createEventBus } from '../server/src/lib/events';
@@ -86,7 +86,10 @@ process.on('message', (m: { count?: string[] } | string) => {
     process.send?.({ cpuUs: u.user + u.system });
   }
   if (typeof m === 'object' && m.count) {
-    const rows = db.select({ id: attempt.id }).from(attempt).where(inArray(attempt.id, m.count)).all();
-    process.send?.({ stored: { attempts: rows.length, distinct: new Set(rows.map((r) => r.id)).size } });
+    const rows = db.select({ id: attempt.id, seen: attempt.serverFirstSeen }).from(attempt).where(inArray(attempt.id, m.count)).all();
+    const results = db.select({ attemptId: examResult.attemptId }).from(examResult).where(inArray(examResult.attemptId, m.count)).all();
+    // When the server stored the last of them (its clock: the same machine's as the generator's).
+    const lastStoredAt = Math.max(...rows.map((r) => r.seen));
+    process.send?.({ stored: { attempts: rows.length, distinct: new Set(rows.map((r) => r.id)).size, results: results.length, lastStoredAt } });
   }
 });

@@ -10,6 +10,9 @@
  *          p99 ≤ 250 ms per HTTP request, no timeouts or dropped connections; an overloaded server
  *          answers 503 with Retry-After and the client sends again after it (plus up to 1 s of
  *          jitter); reported per request and per client until its attempt was stored
+ *   faults: the storm again through the fault proxy (10 % of connections reset, 0–2 s delays;
+ *          FAULT_SEED replays it, BENCH_FAULT_STORM=0 skips it): every attempt stored and scored
+ *          exactly once, and the time until the server stored the last one
  * The in-browser initial replication figure needs the client replica (issue 4, client part).
  */
 import { fork } from 'node:child_process';
@@ -19,6 +22,8 @@ import { SERVER_NODE_FLAGS } from './server-flags.mjs';
 import http from 'node:http';
 import { childCpu } from './bench-lib';
 import { buildRequest, RawConnection } from './raw-http';
+import { backoffDelay } from '../client/src/db/backoff';
+import { seedFromEnv } from './fault-proxy';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // The servers' V8 flags as npm start gives them.
@@ -270,6 +275,88 @@ try {
   console.log(`       statuses ${JSON.stringify(Object.fromEntries(statuses))}; retries after 503/429: ${retried}; clients by requests needed ${JSON.stringify(Object.fromEntries([...triesPerClient].sort((a, b) => a[0] - b[0])))}`);
   console.log(`       timeouts/connection errors: ${failures}; listen-queue overflows (kernel drops): ${dropped}; gave up: ${gaveUp}`);
   console.log(`       stored ${stored.attempts} rows for ${stored.distinct} distinct attempts of ${storm.length} (exactly once: ${stored.attempts === storm.length && stored.distinct === storm.length ? 'yes' : 'NO'})`);
+
+  // ---- storm through random partitions (issue 21 §1) ----
+  // The same 1,000 devices, each with a new submitted attempt, through the fault proxy
+  // (scripts/fault-proxy.ts, in a process of its own): 10 % of connections reset (half of them
+  // before the server sees the request, half once it has answered, so the device never hears of
+  // it), every connection delayed 0–2 s. A device whose request fails opens a new connection and
+  // tries again after the product's own backoff (client/src/db/backoff.ts: 1 s doubling, full
+  // jitter); after 503 it waits Retry-After plus up to 1 s, as above.
+  if (process.env.BENCH_FAULT_STORM !== '0') {
+    const seed = seedFromEnv();
+    const proxyChild = fork(path.join(here, 'fault-proxy-cli.ts'), ['--target', String(ready.ports.app), '--seed', String(seed), '--reset', '0.1', '--delay-max-ms', '2000', '--quiet'], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
+    try {
+      const proxyPort = await new Promise<number>((resolve, reject) => {
+        proxyChild.on('message', (m: { ready?: boolean; port?: number }) => m.ready && m.port && resolve(m.port));
+        proxyChild.on('exit', (code) => reject(new Error(`fault proxy exited with ${code}`)));
+      });
+      const devices = ready.tokens.map((token) => {
+        const doc = attempt('SUBMITTED');
+        const body = JSON.stringify([{ newDocumentState: doc, assumedMasterState: null }]);
+        return { doc, request: buildRequest('POST', `127.0.0.1:${proxyPort}`, pushPath, { ...H, authorization: `Bearer ${token}` }, body) };
+      });
+      const known: number[] = [];
+      const errors = new Map<string, number>();
+      const fstatuses = new Map<number, number>();
+      let fgaveUp = 0;
+      const wall0 = Date.now();
+      const f0 = performance.now();
+      await Promise.all(
+        devices.map(async ({ request }) => {
+          let conn = new RawConnection(proxyPort);
+          try {
+            for (let tries = 1; ; tries++) {
+              if (tries > 30) {
+                fgaveUp++;
+                return;
+              }
+              let r: Awaited<ReturnType<typeof conn.send>>;
+              try {
+                r = await conn.send(request, 10_000);
+              } catch (e) {
+                const kind = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+                errors.set(kind, (errors.get(kind) ?? 0) + 1);
+                conn.destroy();
+                conn = new RawConnection(proxyPort);
+                await new Promise((res) => setTimeout(res, backoffDelay(tries, 1000, 60_000)));
+                continue;
+              }
+              fstatuses.set(r.status, (fstatuses.get(r.status) ?? 0) + 1);
+              if (r.status === 429 || r.status === 503) {
+                await new Promise((res) => setTimeout(res, (Number(r.headers['retry-after'] ?? 1) + Math.random()) * 1000));
+                continue;
+              }
+              known.push(performance.now() - f0);
+              return;
+            }
+          } finally {
+            conn.destroy();
+          }
+        }),
+      );
+      const fSeconds = (performance.now() - f0) / 1000;
+      const counts = await new Promise<Record<string, number>>((resolve) => {
+        proxyChild.on('message', (m: { counts?: Record<string, number> }) => m.counts && resolve(m.counts));
+        proxyChild.send('counts');
+      });
+      const fstored = await new Promise<{ attempts: number; distinct: number; results: number; lastStoredAt: number }>((resolve) => {
+        child.on('message', (m: { stored?: { attempts: number; distinct: number; results: number; lastStoredAt: number } }) => m.stored && resolve(m.stored));
+        stats.send({ count: devices.map((d) => d.doc.id) });
+      });
+      const once = fstored.attempts === devices.length && fstored.distinct === devices.length && fstored.results === devices.length;
+      console.log(`faults 1,000 clients through the fault proxy (FAULT_SEED=${seed}: 10 % of connections reset, 0–2 s delays), one submitted attempt each`);
+      console.log(`       the last attempt stored by the server ${((fstored.lastStoredAt - wall0) / 1000).toFixed(2)} s after the storm's start; every device knew its attempt was stored after ${fSeconds.toFixed(2)} s`);
+      console.log(`       per client until it knew (retries and backoff included): p50 ${ms(p(known, 0.5))}, p99 ${ms(p(known, 0.99))}, max ${ms(p(known, 1))}`);
+      console.log(`       connections by fate and answers lost after the server answered ${JSON.stringify(counts)}; failed requests ${JSON.stringify(Object.fromEntries(errors))}; statuses ${JSON.stringify(Object.fromEntries(fstatuses))}; gave up: ${fgaveUp}`);
+      console.log(`       stored ${fstored.attempts} rows for ${fstored.distinct} distinct attempts of ${devices.length}, ${fstored.results} scored results (exactly once: ${once ? 'yes' : 'NO'})`);
+    } finally {
+      proxyChild.send('stop');
+    }
+  }
 } finally {
   child.send('stop');
   agent.destroy();

@@ -4,6 +4,7 @@ import type { EdPushAnswer } from '../../../sync-protocol/src/sync/ed-question';
 import type { EditorCollectionName, PullResponse } from '../../../sync-protocol/src/sync/envelopes';
 import { PROTOCOL_HEADER, PROTOCOL_VERSION } from '../../../sync-protocol/src/version';
 import type { EditorReplica, EditorReplicationOptions } from './editor-replica';
+import { readText, REQUEST_STALL_MS, stallGuard } from './stall-guard';
 
 /*
  * One editor collection replicated with /api/sync/v1/{name} by RxDB's protocol (issue 19 §5):
@@ -34,13 +35,23 @@ export function replicateEditorCollection<D extends { id: string }>(
   async function request<T>(path: string, init: RequestInit = {}): Promise<T> {
     const token = opts.getToken();
     if (!token) throw new Error('not signed in');
-    const res = await doFetch(`${opts.baseUrl}/api/sync/v1/${name}/${path}`, {
-      ...init,
-      cache: 'no-store',
-      headers: { accept: 'application/json', authorization: `Bearer ${token}`, [PROTOCOL_HEADER]: PROTOCOL_VERSION, ...(init.headers as Record<string, string>) },
-    });
-    if (!res.ok) throw new Error(`sync ${name}/${path} answered ${res.status}`);
-    return (await res.json()) as T;
+    // Given up after REQUEST_STALL_MS without progress, as the learner's replication does: a
+    // black-holed or half-open connection otherwise held the editor's uploads for good.
+    const guard = stallGuard(REQUEST_STALL_MS);
+    try {
+      const res = await doFetch(`${opts.baseUrl}/api/sync/v1/${name}/${path}`, {
+        ...init,
+        cache: 'no-store',
+        signal: guard.signal,
+        headers: { accept: 'application/json', authorization: `Bearer ${token}`, [PROTOCOL_HEADER]: PROTOCOL_VERSION, ...(init.headers as Record<string, string>) },
+      });
+      guard.touch();
+      const text = await readText(res, guard);
+      if (!res.ok) throw new Error(`sync ${name}/${path} answered ${res.status}`);
+      return JSON.parse(text) as T;
+    } finally {
+      guard.done();
+    }
   }
   const state = replicateRxCollection<D, { rev: number }>({
     collection,

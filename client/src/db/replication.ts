@@ -9,6 +9,7 @@ import { attemptConflictHandler } from './attempt-conflicts';
 import { backoffDelay } from './backoff';
 import type { ReplicaDatabase } from './database';
 import type { ServerClock } from './server-clock';
+import { readText, REQUEST_STALL_MS, stallGuard, STREAM_STALL_MS } from './stall-guard';
 import { syncStream } from './sync-stream';
 import type { SyncStatus } from './sync-status';
 
@@ -45,6 +46,10 @@ export type ReplicationOptions = {
   pushBatchSize?: number;
   retryBaseMs?: number;
   retryMaxMs?: number;
+  /** Give up a request after this long without progress (default REQUEST_STALL_MS). */
+  requestStallMs?: number;
+  /** Reconnect the stream after this long without a byte (default STREAM_STALL_MS). */
+  streamStallMs?: number;
   /**
    * Pushes wait this long after a local write (and then for an idle moment), so that a learner's
    * taps are stored in IndexedDB without a push competing for the CPU and the database each
@@ -105,16 +110,23 @@ export function startReplication(db: ReplicaDatabase, opts: ReplicationOptions):
     const token = guest ? null : opts.getToken();
     if (!token && !guest) throw new SyncAuthError('not signed in');
     const sentAt = Date.now();
+    const guard = stallGuard(opts.requestStallMs ?? REQUEST_STALL_MS);
     let res: Response;
+    let text: string;
     try {
       res = await doFetch(`${opts.baseUrl}/api/sync/v1/${collection}/${path}`, {
         ...init,
         cache: 'no-store',
+        signal: guard.signal,
         headers: { accept: 'application/json', ...(token && { authorization: `Bearer ${token}` }), [PROTOCOL_HEADER]: PROTOCOL_VERSION, ...(init.headers as Record<string, string>) },
       });
+      guard.touch();
+      text = await readText(res, guard);
     } catch (err) {
       status({ online: false, phase: 'offline' });
       throw err;
+    } finally {
+      guard.done();
     }
     const serverTime = Number(res.headers.get(SERVER_TIME_HEADER));
     opts.clock?.observe(serverTime, sentAt, Date.now());
@@ -128,7 +140,7 @@ export function startReplication(db: ReplicaDatabase, opts: ReplicationOptions):
       status({ online: true, phase: 'error' });
       throw new Error(`sync ${collection}/${path} answered ${res.status}`);
     }
-    const body = (await res.json()) as T;
+    const body = JSON.parse(text) as T;
     authRefused = false;
     failures.set(collection, 0);
     states[collection].retryTime = baseMs;
@@ -162,6 +174,7 @@ export function startReplication(db: ReplicaDatabase, opts: ReplicationOptions):
         },
         baseDelayMs: baseMs,
         maxDelayMs: maxMs,
+        stallMs: opts.streamStallMs ?? STREAM_STALL_MS,
       }).subscribe(events),
     );
   }

@@ -2,6 +2,7 @@ import { createParser } from 'eventsource-parser';
 import { Observable } from 'rxjs';
 import type { StreamEvent } from '../../../sync-protocol/src/sync/envelopes';
 import { backoffDelay } from './backoff';
+import { stallGuard } from './stall-guard';
 
 export type StreamOptions = {
   url: string;
@@ -13,6 +14,12 @@ export type StreamOptions = {
   onUnauthorized?: () => void;
   baseDelayMs?: number;
   maxDelayMs?: number;
+  /**
+   * Reconnect when nothing (not even the server's keep-alive comment, every 15 s) arrived for
+   * this long: a connection that went silent (black-holed, half-open) is otherwise never noticed
+   * and the device hears of no change again. Default: never.
+   */
+  stallMs?: number;
 };
 
 /**
@@ -44,9 +51,11 @@ export function syncStream(opts: StreamOptions): Observable<StreamEvent> {
 
     const run = async () => {
       while (!abort.signal.aborted) {
+        const guard = opts.stallMs ? stallGuard(opts.stallMs, abort.signal) : null;
         try {
           const sentAt = Date.now();
-          const res = await opts.fetch(opts.url, { headers: { accept: 'text/event-stream', ...opts.headers() }, signal: abort.signal, cache: 'no-store' });
+          const res = await opts.fetch(opts.url, { headers: { accept: 'text/event-stream', ...opts.headers() }, signal: guard?.signal ?? abort.signal, cache: 'no-store' });
+          guard?.touch();
           opts.onResponse?.(res, sentAt);
           if (res.status === 401) {
             opts.onUnauthorized?.();
@@ -70,12 +79,17 @@ export function syncStream(opts: StreamOptions): Observable<StreamEvent> {
           for (;;) {
             const { value, done } = await reader.read();
             if (done) break;
+            guard?.touch();
             parser.feed(value);
           }
           throw new Error('stream ended');
         } catch {
           if (abort.signal.aborted) return;
           failures++;
+        } finally {
+          guard?.done();
+        }
+        if (!abort.signal.aborted) {
           await sleep(backoffDelay(failures, opts.baseDelayMs ?? 1000, opts.maxDelayMs ?? 60_000));
         }
       }
