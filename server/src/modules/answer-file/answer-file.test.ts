@@ -277,3 +277,22 @@ describe('refused, with nothing written', () => {
     for (const id of [open.id, nowhere.id, future.id]) expect(attemptRow(id)).toBeUndefined();
   });
 });
+
+describe('rate limit', () => {
+  test('uploads are limited per address (an exam centre uploads from one): past the budget a 429, nothing read', async () => {
+    const doc = submitted();
+    const file = await sealAnswerFile(payloadOf([doc]), key);
+    // The rest of this address's hour spent (the tests above used some of it), as many uploads would.
+    for (;;) {
+      try {
+        h.deps.rates.consume('answerFileIp', 'local');
+      } catch {
+        break;
+      }
+    }
+    const r = await upload(file);
+    expect(r.status).toBe(429);
+    expect(r.body).toMatchObject({ success: false, code: 'RATE_LIMITED' });
+    expect(attemptRow(doc.id)).toBeUndefined();
+  });
+});
