@@ -69,7 +69,8 @@ export default defineConfig({
         maximumFileSizeToCacheInBytes: 2 * 1024 * 1024,
         // SPA routes (/about, /exam-list, …) get the precached index.html offline. The API is
         // never answered by the worker: no navigation fallback and no runtime caching for it
-        // (replicated data lives in the local database, not in HTTP caches).
+        // (replicated data lives in the local database, not in HTTP caches), except the public
+        // answer-file key below.
         navigateFallback: 'index.html',
         // /media/ too: an image opened in a tab is the image, never the app's page. /sandbox/: the
         // local PhonePe's hosted payment page is the server's (issue 18 §2).
@@ -81,6 +82,19 @@ export default defineConfig({
         // (200) are kept. The function is copied into the worker as source: it may use nothing
         // from this file.
         runtimeCaching: [
+          // The one API answer the worker keeps (issue 21 §5): the server's public answer-file
+          // key, so that a device that met it once can make an answer file offline. Network
+          // first (a new key is picked up at once), the last answer when the network fails.
+          {
+            urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname === '/api/answer-file/key',
+            handler: 'NetworkFirst',
+            options: {
+              cacheName: 'answer-file-key',
+              networkTimeoutSeconds: 5,
+              expiration: { maxEntries: 1 },
+              cacheableResponse: { statuses: [200] },
+            },
+          },
           {
             urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith('/media/'),
             handler: 'CacheFirst',

@@ -100,6 +100,11 @@ export const ACCESS = {
   // The VAPID public key devices subscribe with: public, like any application server key.
   'GET /push/public-key': 'public',
 
+  // Issue 21 §5: the last-resort answer file. The key devices encrypt to is public; a file is
+  // uploaded by whoever holds it (another device, an invigilator) and proves whose it is itself.
+  'GET /answer-file/key': 'public',
+  'POST /answer-file': 'public',
+
   // Questions and question sets (spec §7, {question} = /question): editors read and write them.
   // Learners and guests (spec §6: anonymous users may take exams) may read what replication gives
   // a device: published sets, and the questions of published sets by id, without the correct

@@ -13,6 +13,7 @@ import { AppError } from './lib/errors';
 import { createLoadMonitor, type LoadMonitor, shedOverload } from './lib/overload';
 import { forwardedOverTls, securityHeaders } from './lib/security-headers';
 import { activityLogRoutes } from './modules/activity-log/activity-log.routes';
+import { answerFileRoutes } from './modules/answer-file/answer-file.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { brandRoutes } from './modules/brands/brands.routes';
 import { genericRoutes } from './modules/generic/generic.routes';
@@ -152,6 +153,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
   tagRoutes(api, deps);
   genericRoutes(api, deps);
   pushRoutes(api, deps);
+  answerFileRoutes(api, deps);
   planRoutes(api, deps);
   paymentRoutes(api, deps);
   // Results first: /question/getExamResult and the like before questionRoutes' /question/:id.

@@ -82,6 +82,13 @@ const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{43}$/, { error: 'VAPID_PRIVATE_KEY must be a 32-byte P-256 private key in base64url (43 characters)' })
     .optional(),
+  /**
+   * The answer-file key (issue 21 §5): the server's P-256 private key as a JWK (JSON, with `d`),
+   * which devices encrypt last-resort answer files to. Without it a key is generated on first
+   * start and kept in DATA_DIR/answer-file-key.json (mode 600). Set it when several instances
+   * take uploads, or to keep reading files made for the key of an earlier DATA_DIR.
+   */
+  ANSWER_FILE_PRIVATE_JWK: z.string().min(1).max(1000).optional(),
   /** Who push services can contact about our messages: a mailto: or https: URL; default mailto: the MAIL_FROM address. */
   VAPID_SUBJECT: z.url({ protocol: /^(mailto|https)$/, error: 'VAPID_SUBJECT must be a mailto: or https: URL' }).optional(),
 });

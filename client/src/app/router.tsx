@@ -40,6 +40,8 @@ const ExamIntroPage = lazy(() => import('../features/exams/components/exam-intro
 const ExamResultPage = lazy(() => import('../features/exams/components/exam-result-page'));
 const ExamListPage = lazy(() => import('../features/exams/components/exam-list-page'));
 const NotFoundPage = lazy(() => import('./not-found-page'));
+// Issue 21 §5: uploading a last-resort answer file, public (another device, an invigilator).
+const AnswerFilePage = lazy(() => import('../features/answer-file/components/answer-file-page'));
 // Mantine's Container is not part of the first page (bundle budget): the frame loads with the screen.
 const PageFrame = lazy(() => import('../features/admin/components/page-frame'));
 const AdminLayout = lazy(() => import('../features/admin/components/admin-layout'));
@@ -163,6 +165,8 @@ export const routes: RouteObject[] = [
           },
           // Spec §6: anonymous users may take exams; a guest's list holds the free sets (issue 20 §3).
           { path: 'exam-list', ...page(ExamListPage, 'titles.examList') },
+          // Issue 21 §5: anyone uploads an answer file; the file proves whose test it is.
+          { path: 'answer-file', ...page(AnswerFilePage, 'answer-file:title') },
           // Authoring (issue 17): the editor's screens, loaded only on these routes.
           ...(
             [

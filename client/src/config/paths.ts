@@ -18,6 +18,7 @@ export const paths = {
   profile: '/profile',
   examList: '/exam-list',
   examResult: '/exam-result',
+  answerFile: '/answer-file',
   questionEditor: '/question-editor',
   questionList: '/question-list',
   questionImport: '/question-import',

@@ -6,6 +6,7 @@ import type adminContent from '../locales/en/admin-content.json';
 import type adminDashboard from '../locales/en/admin-dashboard.json';
 import type adminShop from '../locales/en/admin-shop.json';
 import type adminUsers from '../locales/en/admin-users.json';
+import type answerFile from '../locales/en/answer-file.json';
 import type auth from '../locales/en/auth.json';
 import type authoringBank from '../locales/en/authoring-bank.json';
 import type authoringEditor from '../locales/en/authoring-editor.json';
@@ -45,6 +46,7 @@ declare module 'i18next' {
       'authoring-editor': typeof authoringEditor;
       'authoring-import': typeof authoringImport;
       'authoring-bank': typeof authoringBank;
+      'answer-file': typeof answerFile;
     };
   }
 }

@@ -1,5 +1,5 @@
 import type { webcrypto } from 'node:crypto';
-import { SignJWT, jwtVerify } from 'jose';
+import { errors, SignJWT, jwtVerify, type JWTPayload } from 'jose';
 import { LRUCache } from 'lru-cache';
 
 export const JWT_ISSUER = 'pariksha-mitra';
@@ -83,4 +83,34 @@ async function verifySignature(secret: Uint8Array, token: string): Promise<Verif
   } catch {
     return null;
   }
+}
+
+/**
+ * A token's claims when its signature, algorithm, issuer and audience are right, whether or not
+ * it has expired (`expired` says which): for a last-resort answer file (issue 21 §5), which may
+ * be uploaded days after it was made. A bad signature, `alg: none` or a token of another issuer
+ * is null, as in verifyToken. Never a substitute for verifyToken on a request: it does not say
+ * that a session is alive.
+ */
+export async function verifyTokenSignature(secret: Uint8Array, token: string): Promise<(VerifiedClaims & { expired: boolean }) | null> {
+  let payload: JWTPayload;
+  let expired = false;
+  try {
+    ({ payload } = await jwtVerify(token, await keyOf(secret), {
+      algorithms: ['HS256'],
+      issuer: JWT_ISSUER,
+      audience: JWT_AUDIENCE,
+      requiredClaims: ['exp', 'iat', 'sub'],
+    }));
+  } catch (err) {
+    // jose checks the signature, then the issuer, audience and required claims, and the expiry
+    // last: a JWTExpired means everything else held.
+    if (!(err instanceof errors.JWTExpired) || err.claim !== 'exp') return null;
+    payload = err.payload;
+    expired = true;
+  }
+  const { sub, tv, sid, iat, exp } = payload;
+  if (typeof sub !== 'string' || typeof tv !== 'number' || typeof sid !== 'string' || !sid) return null;
+  if (typeof iat !== 'number' || typeof exp !== 'number') return null;
+  return { sub, tv, sid, iat, exp, expired };
 }

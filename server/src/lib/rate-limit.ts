@@ -77,6 +77,12 @@ export const RULES = {
    * question; each upload may keep up to 1 MiB on disk for good (same bytes are stored once).
    */
   mediaPerson: { points: 120, duration: 60 * 60 },
+  /**
+   * Answer-file uploads per IP in an hour (issue 21 §5, modules/answer-file): public, as an
+   * invigilator uploads the files of a whole exam centre from one address; each costs a
+   * decryption and may cost a scoring.
+   */
+  answerFileIp: { points: 300, duration: 60 * 60 },
 } as const satisfies Record<string, { points: number; duration: number }>;
 export type RateRule = keyof typeof RULES;
 

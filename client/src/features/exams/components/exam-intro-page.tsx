@@ -6,6 +6,7 @@ import { RichHtml } from '../../../components/rich-html';
 import { paths } from '../../../config/paths';
 import { serverClock } from '../../../db/server-clock';
 import { useSession } from '../../../hooks/use-session';
+import { rememberAnswerKey } from '../../../lib/answer-file';
 import { loadDevanagariFonts } from '../../../lib/fonts';
 import { notifyError, notifyWarning } from '../../../lib/notify';
 import { rememberRedirect } from '../../../lib/session';
@@ -47,6 +48,12 @@ export default function ExamIntroPage() {
   useEffect(() => {
     void loadDevanagariFonts();
   }, []);
+
+  // A signed-in learner about to take a test keeps the server's answer-file key on the device,
+  // so that a submission that cannot reach the server can still be saved as a file (issue 21 §5).
+  useEffect(() => {
+    if (session) rememberAnswerKey();
+  }, [session]);
 
   // Spec §5 Test: without a question set the test does not open and says so.
   useEffect(() => {

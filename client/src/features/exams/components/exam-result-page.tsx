@@ -19,6 +19,7 @@ import { judge, scoreLocally } from '../lib/local-score';
 import { formatMarks } from '../lib/marks';
 import { buildResultView, type ResultView } from '../lib/result-view';
 import { partsOf } from '../lib/test-engine';
+import { AnswerFileCard } from './answer-file-card';
 import classes from './exam-result-page.module.css';
 import { Mark, ResultQuestionCard } from './result-question';
 
@@ -208,6 +209,8 @@ export default function ExamResultPage() {
   // the learner is told so.
   const entitlement = useEntitlement().data ?? null;
   const overLimit = !!latest && isOverLimit(entitlement, latest.id);
+  // Issue 21 §5: the latest submission has no result from the server yet (it has not reached it).
+  const unsent = !!latest && !!data && !data.results.some((r) => r.attemptId === latest.id);
 
   return (
     <Container size="lg" py="lg" className={classes.page}>
@@ -221,6 +224,7 @@ export default function ExamResultPage() {
             {t('allowance.overLimit')}
           </Alert>
         )}
+        {unsent && latest && <AnswerFileCard attemptId={latest.id} />}
         {loading ? (
           <Loader aria-label={t('loading')} />
         ) : view ? (

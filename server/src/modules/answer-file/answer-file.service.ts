@@ -1,0 +1,138 @@
+import { eq, inArray } from 'drizzle-orm';
+import { compactDecrypt, decodeProtectedHeader } from 'jose';
+import {
+  ANSWER_FILE_ALG,
+  ANSWER_FILE_ENC,
+  ANSWER_FILE_MSG,
+  ANSWER_FILE_TYP,
+  type AnswerFilePayload,
+  answerFilePayloadSchema,
+  type AnswerFileUploadResponse,
+} from '../../../../sync-protocol/src/answer-file';
+import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
+import type { Deps, Principal } from '../../context';
+import { attempt, examResult, person, questionSet } from '../../db/schema';
+import { badRequest, conflict, forbidden } from '../../lib/errors';
+import { parseWith } from '../../lib/http';
+import { verifyTokenSignature } from '../../lib/jwt';
+import { SESSION_MAX_MS } from '../../lib/sessions';
+import { testSummaryDoc } from '../sync/sync.docs';
+import { pushTestSummaries } from '../sync/sync.service';
+import type { AnswerKey } from './answer-key';
+
+/**
+ * The longest a token may have been expired when its file is uploaded: a session's absolute
+ * limit (lib/sessions.ts), so a file is good for at least six months after it was made and a
+ * token found years later opens nothing.
+ */
+export const MAX_TOKEN_AGE_AFTER_EXPIRY_MS = SESSION_MAX_MS;
+
+/**
+ * Base64url exactly as an encoder writes it. Decoders ignore the spare low bits of the last
+ * character, so without this check a flipped bit there would go unnoticed (issue 21 §5: any
+ * changed bit refuses the file).
+ */
+const canonical = (part: string) => Buffer.from(part, 'base64url').toString('base64url') === part;
+
+/**
+ * Decrypts and checks an answer file (sync-protocol/src/answer-file.ts describes the format):
+ * the form, the key it was made for, then the authenticated decryption, then the payload's
+ * schema. Any failure is a 400 with a message saying which, and nothing else happens.
+ */
+export async function openAnswerFile(key: AnswerKey, file: string): Promise<AnswerFilePayload> {
+  const parts = file.split('.');
+  if (parts.length !== 5 || parts[1] !== '') throw badRequest(ANSWER_FILE_MSG.notAnswerFile);
+  if (!parts.every((p, i) => i === 1 || canonical(p))) throw badRequest(ANSWER_FILE_MSG.damaged);
+  let header: ReturnType<typeof decodeProtectedHeader>;
+  try {
+    header = decodeProtectedHeader(file);
+  } catch {
+    throw badRequest(ANSWER_FILE_MSG.damaged);
+  }
+  if (header.typ !== ANSWER_FILE_TYP || header.alg !== ANSWER_FILE_ALG || header.enc !== ANSWER_FILE_ENC) throw badRequest(ANSWER_FILE_MSG.notAnswerFile);
+  if (header.kid !== key.kid) throw badRequest(ANSWER_FILE_MSG.otherServer);
+  let plaintext: Uint8Array;
+  try {
+    ({ plaintext } = await compactDecrypt(file, key.privateKey, { keyManagementAlgorithms: [ANSWER_FILE_ALG], contentEncryptionAlgorithms: [ANSWER_FILE_ENC] }));
+  } catch {
+    // A changed header, key share, IV, ciphertext or tag: AES-GCM's tag does not match.
+    throw badRequest(ANSWER_FILE_MSG.damaged);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(plaintext));
+  } catch {
+    throw badRequest(ANSWER_FILE_MSG.notAnswerFile);
+  }
+  return parseWith(answerFilePayloadSchema, json);
+}
+
+/**
+ * Whose file it is: the person the token inside names, when the token carries our signature
+ * (HS256 with JWT_SECRET; lib/jwt verifyTokenSignature). An expired token is accepted — the
+ * file may be uploaded long after the session ended, and logging out right after saving the
+ * file is what a learner handing back a device does — but not one expired for longer than
+ * MAX_TOKEN_AGE_AFTER_EXPIRY_MS; a bad signature never. The person must still be active.
+ */
+async function ownerOf(deps: Deps, token: string, now: number): Promise<Principal> {
+  const claims = await verifyTokenSignature(deps.config.jwtSecret, token);
+  if (!claims) throw forbidden(ANSWER_FILE_MSG.badToken);
+  if (claims.exp * 1000 < now - MAX_TOKEN_AGE_AFTER_EXPIRY_MS) throw forbidden(ANSWER_FILE_MSG.tokenTooOld);
+  const row = deps.db.select({ id: person.id, name: person.name, status: person.status }).from(person).where(eq(person.id, claims.sub)).get();
+  if (!row) throw forbidden(ANSWER_FILE_MSG.badToken);
+  if (row.status !== 'ACTIVE') throw forbidden(ANSWER_FILE_MSG.accountInactive);
+  return { id: row.id, name: row.name, permissions: new Set(), sessionId: claims.sid };
+}
+
+/** A few tries when a push of the same attempt lands between reading the master and writing. */
+const MAX_TRIES = 3;
+
+/**
+ * POST /api/answer-file: stores and scores the file's attempts through replication's own push
+ * (sync.service pushTestSummaries), as the person of the token, so the rules and the counting are
+ * the push's: one transaction, compare-and-set against the server's copy, a submitted attempt
+ * never changes again, and the result is written once (exam_result.attempt_id is unique). Each
+ * attempt is pushed with the server's current copy as the assumed master: the file is the
+ * device's final word on it. An attempt already submitted on the server (pushed, or uploaded
+ * before) is reported `already` and nothing changes.
+ */
+export async function uploadAnswerFile(deps: Deps, key: AnswerKey, file: string): Promise<AnswerFileUploadResponse> {
+  const payload = await openAnswerFile(key, file);
+  const now = Date.now();
+  for (const a of payload.attempts) if (a.status !== 'SUBMITTED' || a._deleted) throw badRequest(ANSWER_FILE_MSG.notSubmitted);
+  const ids = [...new Set(payload.attempts.map((a) => a.id))];
+  if (ids.length !== payload.attempts.length) throw badRequest(ANSWER_FILE_MSG.notAnswerFile);
+  const me = await ownerOf(deps, payload.token, now);
+
+  // A set that was never published: refused whole (the push would skip it without a word).
+  const qsids = [...new Set(payload.attempts.map((a) => a.qsid))];
+  const sets = deps.db.select({ id: questionSet.id, publishedAt: questionSet.publishedAt }).from(questionSet).where(inArray(questionSet.id, qsids)).all();
+  if (qsids.some((id) => sets.find((s) => s.id === id)?.publishedAt == null)) throw badRequest(ANSWER_FILE_MSG.unknownSet);
+
+  const masters = () => new Map(deps.db.select().from(attempt).where(inArray(attempt.id, ids)).all().map((r) => [r.id, r]));
+  let before = masters();
+  for (const m of before.values()) if (m.personId !== me.id) throw forbidden(ANSWER_FILE_MSG.otherPerson);
+  const already = new Set([...before.values()].filter((m) => m.status === 'SUBMITTED').map((m) => m.id));
+
+  let todo: TestSummaryDoc[] = payload.attempts.filter((a) => !already.has(a.id));
+  for (let i = 0; todo.length > 0 && i < MAX_TRIES; i++) {
+    const rows = todo.map((doc) => {
+      const m = before.get(doc.id);
+      return { newDocumentState: doc, assumedMasterState: m ? testSummaryDoc(m) : null };
+    });
+    const conflicts = await pushTestSummaries(deps, me, rows);
+    // A conflict is a write of this attempt that came in between: submitted there, it is `already`.
+    for (const c of conflicts) if (c.status === 'SUBMITTED') already.add(c.id);
+    before = masters();
+    todo = todo.filter((doc) => !already.has(doc.id) && before.get(doc.id)?.status !== 'SUBMITTED');
+  }
+  // Pushes of the same attempt kept landing in between (its device is syncing right now).
+  if (todo.length > 0) throw conflict(ANSWER_FILE_MSG.tryAgain);
+
+  const scored = new Set(deps.db.select({ id: examResult.attemptId }).from(examResult).where(inArray(examResult.attemptId, ids)).all().map((r) => r.id));
+  deps.log.info({ person: me.id, attempts: ids, already: [...already] }, 'answer file received');
+  return {
+    success: true,
+    attempts: payload.attempts.map((a) => ({ id: a.id, qsid: a.qsid, outcome: already.has(a.id) ? 'already' : 'stored', scored: scored.has(a.id) })),
+  };
+}
