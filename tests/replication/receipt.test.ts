@@ -36,11 +36,11 @@ test('a submission made offline: the device keeps its receipt, and the replicate
   const doc = await device.db.test_summary.findOne(id).exec();
   const submitted = await doc!.incrementalPatch({ status: 'SUBMITTED', submittedAt: Date.now(), updatedAt: Date.now() + 1 });
   const deviceAt = Date.now();
-  const kept = await keepReceipt(device.db, submitted.toJSON(), { setLabel: 'GK practice', deviceAt });
+  const kept = await keepReceipt(device.db, submitted.toMutableJSON(), { setLabel: 'GK practice', deviceAt });
   expect(kept).toMatchObject({ attemptId: id, qsid: 'qs-practice-gk', setLabel: 'GK practice', deviceAt, serverAt: submitted.submittedAt });
-  expect(kept.hash).toBe(await receiptHash(submitted.toJSON()));
+  expect(kept.hash).toBe(await receiptHash(submitted.toMutableJSON()));
   // Kept once: a second call (another tab, a reload) returns the first receipt.
-  expect(await keepReceipt(device.db, submitted.toJSON(), { setLabel: 'GK practice', deviceAt: deviceAt + 5000 })).toEqual(kept);
+  expect(await keepReceipt(device.db, submitted.toMutableJSON(), { setLabel: 'GK practice', deviceAt: deviceAt + 5000 })).toEqual(kept);
 
   // Online through a bad network: the first two pushes reach the server but their answers are lost.
   let lost = 0;
