@@ -7,6 +7,7 @@ import { AttemptJournal } from './attempt-journal';
 import { databaseNameOf, openReplicaDatabase, type ReplicaDatabase } from './database';
 import { editorDatabaseNameOf } from './editor-replica';
 import { GUEST_ID, markGuestReplicaUsed } from './guest';
+import { copyReceipt } from './receipts';
 import { startReplication, type Replication } from './replication';
 import { serverClock } from './server-clock';
 import { resetSyncStatus, setSyncStatus, type SyncStatus } from './sync-status';
@@ -202,6 +203,8 @@ export async function moveGuestAttempts(target: ReplicaHandle): Promise<number> 
         await target.db.test_summary.insert(data as never);
         moved++;
       }
+      // The receipt the guest was given at submit goes with the attempt (issue 21 §4).
+      await copyReceipt(guestDb, target.db, data.id);
       await doc.remove();
     }
     if (moved > 0) target.syncNow();

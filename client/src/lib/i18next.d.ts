@@ -20,6 +20,7 @@ import type legal from '../locales/en/legal.json';
 import type messages from '../locales/en/messages.json';
 import type plan from '../locales/en/plan.json';
 import type push from '../locales/en/push.json';
+import type receipt from '../locales/en/receipt.json';
 
 /** Keys are typed from the English resources (CONVENTIONS rule 8). */
 declare module 'i18next' {
@@ -37,6 +38,7 @@ declare module 'i18next' {
       plan: typeof plan;
       push: typeof push;
       exam: typeof exam;
+      receipt: typeof receipt;
       admin: typeof admin;
       'admin-access': typeof adminAccess;
       'admin-users': typeof adminUsers;

@@ -381,6 +381,12 @@ export const attempt = sqliteTable(
     submittedAt: integer('submitted_at'),
     /** Test time used (ms of the device's monotonic clock, summed over sessions); null when not sent. */
     elapsed: integer('elapsed'),
+    /**
+     * Receipt hash of the submission as it arrived (sync-protocol/src/receipt.ts, issue 21 §4):
+     * set once, when the attempt becomes SUBMITTED; null before, and for attempts submitted
+     * before receipts existed. Server only: the result carries it to the learner.
+     */
+    receipt: text('receipt'),
     updatedAt: integer('updated_at').notNull(),
     ...replicated(),
   },
@@ -446,6 +452,8 @@ export const examResult = sqliteTable(
     elapsed: integer('elapsed'),
     /** End time in epoch seconds (spec §3). */
     et: integer('et').notNull(),
+    /** The scored attempt's receipt hash (attempt.receipt), for the learner's result. */
+    receipt: text('receipt'),
     createdAt: createdAt(),
     ...replicated(),
   },

@@ -78,6 +78,15 @@ export const examResultDocSchema = z.strictObject({
   elapsed: z.number().int().nullable(),
   /** End time, epoch seconds. */
   et: z.number().int(),
+  /**
+   * The receipt hash (sync-protocol/src/receipt.ts: SHA-256, 64 hex digits) the server computed
+   * over the submission as it arrived, for the learner to compare with the receipt their device
+   * kept (issue 21 §4). Null for results of submissions stored before receipts existed.
+   */
+  receipt: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .nullable(),
   _deleted: z.boolean(),
 });
 export type ExamResultDoc = z.infer<typeof examResultDocSchema>;

@@ -77,6 +77,7 @@ const samples = {
     submittedAt: 1_795_000_000_000,
     elapsed: null,
     et: 1_795_000_000,
+    receipt: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
     _deleted: false,
   },
   entitlement: {
@@ -164,22 +165,40 @@ test('question sets and their questions stored before `v` existed are migrated w
   await now.remove();
 });
 
-test('results stored before `practice` existed are migrated to version 1 with practice = false', async () => {
+test('results stored before `practice` existed are migrated with practice = false (and receipt = null)', async () => {
   const name = `schema-migrate-result-${Date.now()}`;
   const storage = wrappedValidateAjvStorage({ storage: getRxStorageMemory() });
   const schema = rxSchemaOf('exam_result');
-  const { practice: _p, ...properties } = schema.properties;
-  const v0 = { ...schema, version: 0, properties, required: schema.required.filter((k) => k !== 'practice') } as unknown as RxJsonSchema<any>;
+  const { practice: _p, receipt: _r, ...properties } = schema.properties;
+  const v0 = { ...schema, version: 0, properties, required: schema.required.filter((k) => k !== 'practice' && k !== 'receipt') } as unknown as RxJsonSchema<any>;
   const old = await createRxDatabase({ name, storage });
   await old.addCollections({ exam_result: { schema: v0 } });
-  const { _deleted: _d, practice: _q, ...result } = samples.exam_result;
+  const { _deleted: _d, practice: _q, receipt: _s, ...result } = samples.exam_result;
   await old.exam_result!.insert(result);
   await old.close();
 
-  expect(SCHEMA_VERSIONS.exam_result).toBe(1);
   const now = await createRxDatabase({ name, storage });
   await now.addCollections({ exam_result: { schema: rxSchemaOf('exam_result') as unknown as RxJsonSchema<any>, migrationStrategies: MIGRATIONS.exam_result } });
-  expect((await now.exam_result!.findOne(result.id).exec())?.toJSON()).toEqual({ ...result, practice: false });
+  expect((await now.exam_result!.findOne(result.id).exec())?.toJSON()).toEqual({ ...result, practice: false, receipt: null });
+  await now.remove();
+});
+
+test('results stored before `receipt` existed (version 1) are migrated to version 2 with receipt = null', async () => {
+  const name = `schema-migrate-receipt-${Date.now()}`;
+  const storage = wrappedValidateAjvStorage({ storage: getRxStorageMemory() });
+  const schema = rxSchemaOf('exam_result');
+  const { receipt: _r, ...properties } = schema.properties;
+  const v1 = { ...schema, version: 1, properties, required: schema.required.filter((k) => k !== 'receipt') } as unknown as RxJsonSchema<any>;
+  const old = await createRxDatabase({ name, storage });
+  await old.addCollections({ exam_result: { schema: v1, migrationStrategies: { 1: (doc: unknown) => doc } } });
+  const { _deleted: _d, receipt: _s, ...result } = samples.exam_result;
+  await old.exam_result!.insert({ ...result, practice: true });
+  await old.close();
+
+  expect(SCHEMA_VERSIONS.exam_result).toBe(2);
+  const now = await createRxDatabase({ name, storage });
+  await now.addCollections({ exam_result: { schema: rxSchemaOf('exam_result') as unknown as RxJsonSchema<any>, migrationStrategies: MIGRATIONS.exam_result } });
+  expect((await now.exam_result!.findOne(result.id).exec())?.toJSON()).toEqual({ ...result, practice: true, receipt: null });
   await now.remove();
 });
 

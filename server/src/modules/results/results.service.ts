@@ -87,6 +87,7 @@ function prepare(db: DB) {
           submittedAt: P('submittedAt'),
           elapsed: P('elapsed'),
           et: P('et'),
+          receipt: P('receipt'),
           createdAt: P('createdAt'),
           rev: P('rev'),
         })
@@ -166,6 +167,8 @@ function storeScore(row: AttemptRow, ctx: SubmittedContext): boolean {
     elapsed: row.elapsed,
     // End time (spec §3, epoch seconds): the submission, never later than its arrival.
     et: Math.floor(Math.min(submittedAt, ctx.now) / 1000),
+    // The receipt the push computed over the submission as it arrived (issue 21 §4).
+    receipt: row.receipt,
     createdAt: ctx.now,
     rev,
   });

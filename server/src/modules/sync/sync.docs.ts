@@ -368,6 +368,7 @@ export function examResultDoc(r: ResultRow, questions: ReadonlyMap<string, Resul
     submittedAt: r.submittedAt,
     elapsed: r.elapsed,
     et: r.et,
+    receipt: r.receipt,
     _deleted: r.deleted,
   };
 }

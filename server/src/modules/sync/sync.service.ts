@@ -4,6 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { type CollectionName, GUEST_COLLECTIONS, type PullResponse } from '../../../../sync-protocol/src/sync/envelopes';
 import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
 import { MSG } from '../../../../sync-protocol/src/messages';
+import { receiptHash } from '../../../../sync-protocol/src/receipt';
 import { boundedStart, boundedSubmittedAt } from '../../../../sync-protocol/src/scoring';
 import type { Deps, Principal } from '../../context';
 import type { DB, Tx } from '../../db/client';
@@ -239,6 +240,11 @@ export async function pushTestSummaries(
   let scored = false;
   let changed = false;
   let counted = false;
+  // The receipt of each submission in the batch, over the document exactly as it arrived (issue
+  // 21 §4: the learner's device computed the same over what it sent). WebCrypto's digest is
+  // asynchronous and the transaction is not, so it is worked out first; only the row that makes
+  // an attempt SUBMITTED keeps it.
+  const receipts = await Promise.all(rows.map((r) => (r.newDocumentState.status === 'SUBMITTED' ? receiptHash(r.newDocumentState) : null)));
   // Pushes arriving together share one transaction (lib/group-commit.ts); each is all or nothing.
   const conflicts = await groupCommit(deps.db)((tx) => {
     const now = Date.now();
@@ -259,7 +265,7 @@ export async function pushTestSummaries(
     const updates: Row[] = [];
     const answersJsonOf = new Map<Row, string>();
     let grown = 0;
-    for (const row of rows) {
+    for (const [i, row] of rows.entries()) {
       const next = row.newDocumentState;
       const masterRow = masters.get(next.id);
       const master = masterRow ? testSummaryDoc(masterRow) : null;
@@ -311,6 +317,9 @@ export async function pushTestSummaries(
             ? boundedSubmittedAt({ st: next.st, submittedAt: next.submittedAt, firstSeen: serverFirstSeen, seenBefore: previous.has(next.id), receivedAt: now })
             : null,
         elapsed: next.elapsed ?? null,
+        // A submitted master never reaches here (it answers as a conflict above), so this is the
+        // push that submits: the receipt is of this document.
+        receipt: next.status === 'SUBMITTED' ? receipts[i]! : null,
         updatedAt: next.updatedAt,
         deleted: next._deleted,
         rev: 0,

@@ -94,10 +94,15 @@ export default function ExamIntroPage() {
     if (!active || !data?.set) return;
     if (auto) notifyWarning(t('autoSubmitted'));
     const qsid = data.set.id;
-    await writer.write(active.id, () => ({ status: 'SUBMITTED', submittedAt: serverClock.now() }));
+    // One moment, read on both clocks: the receipt shows the device's and the server's (estimated).
+    const deviceAt = Date.now();
+    await writer.write(active.id, () => ({ status: 'SUBMITTED', submittedAt: Math.round(deviceAt + serverClock.offset()) }));
     // The result page and replication read the document: the journal's changes go in first (the
     // submission is stored already; a failure here is retried by the journal).
     await writer.flush().catch((err: unknown) => console.error('attempt journal: flush before the result failed', err));
+    // The receipt the result page shows (issue 21 §4); kept before the page opens, so it is there
+    // at once, offline too. Failing to keep it loses no answer: the submission is stored.
+    await writer.keepReceipt(active.id, { setLabel: data.set.l, deviceAt }).catch((err: unknown) => console.error('submission receipt not kept', err));
     closeTest();
     const result = `${paths.examResult}/${encodeURIComponent(qsid)}/true`;
     if (!session) {

@@ -8,6 +8,8 @@ import { clearSession, setSession } from '../../../lib/session';
 import { learnerSession } from '../../../testing/fetch-mock';
 import { renderWithApp } from '../../../testing/render';
 import { rememberAttemptLanguage } from '../lib/attempt-language';
+import { receiptHash, shortReceipt } from '../../../../../sync-protocol/src/receipt';
+import { keepReceipt } from '../../../db/receipts';
 import { attemptAt, openFixture, PERSON, questionSet } from './allowance-fixture';
 import ExamResultPage from './exam-result-page';
 
@@ -51,7 +53,7 @@ const QUESTIONS: ResultQuestion[] = [
 const set = questionSet('mock-r', 'Figures and formulas', { isM: true, n: 4, total: 4, count: 4 });
 const ATTEMPT = 'attempt-result-1';
 
-function resultDoc(): Omit<ExamResultDoc, '_deleted'> {
+function resultDoc(receipt: string | null = null): Omit<ExamResultDoc, '_deleted'> {
   return {
     id: `r-${ATTEMPT}`,
     qsid: set.id,
@@ -68,23 +70,30 @@ function resultDoc(): Omit<ExamResultDoc, '_deleted'> {
     submittedAt: Date.now() - 1000,
     elapsed: 60_000,
     et: 0,
+    receipt,
   };
 }
 
-async function renderResult(lang = 'en') {
-  const { db, replica } = await openFixture({
-    sets: [set],
-    attempts: [
-      attemptAt(set.id, ATTEMPT, {
-        answers: {
-          q1: { ua: 'a', status: 'ANSWERED', t: 4000 },
-          q2: { ua: ['a', 'c'], status: 'ANSWERED', t: 3000 },
-          q3: { ua: 'Light and water make sugar.', status: 'ANSWERED', t: 9000 },
-        },
-      }),
-    ],
-  });
+const attempt = attemptAt(set.id, ATTEMPT, {
+  answers: {
+    q1: { ua: 'a', status: 'ANSWERED', t: 4000 },
+    q2: { ua: ['a', 'c'], status: 'ANSWERED', t: 3000 },
+    q3: { ua: 'Light and water make sugar.', status: 'ANSWERED', t: 9000 },
+  },
+});
+
+/**
+ * `receipt`: the device keeps its receipt of the attempt (as the test screen does at submit), and
+ * the server's result carries `server` (the device's own hash when 'same').
+ */
+async function renderResult(lang = 'en', receipt?: { server: 'same' | string | null; deviceAt: number }) {
+  const { db, replica } = await openFixture({ sets: [set], attempts: [attempt] });
   open = db;
+  let server: string | null = null;
+  if (receipt) {
+    const kept = await keepReceipt(db, attempt, { setLabel: set.l, deviceAt: receipt.deviceAt });
+    server = receipt.server === 'same' ? kept.hash : receipt.server;
+  }
   // The device holds the set's questions without answers (a mock test) and the scored result.
   await db.qs_detail.upsert({
     id: set.id,
@@ -94,10 +103,10 @@ async function renderResult(lang = 'en') {
     questions: QUESTIONS.map(({ ca: _ca, trans, ...q }) => ({ ...q, trans: Object.fromEntries(Object.entries(trans).map(([l, { ca: _c, ...tr }]) => [l, tr])) })),
     v: 1,
   });
-  await db.exam_result.insert(resultDoc());
+  await db.exam_result.insert(resultDoc(server));
   const { router } = await renderWithApp(<div />, {
     lang,
-    namespaces: ['exam'],
+    namespaces: ['exam', 'receipt'],
     extraRoutes: [
       {
         path: '/exam-result/:qsid/:isSubmitAns',
@@ -194,4 +203,35 @@ test('a collapsed part stays in the page for the printed view', async () => {
   // Hidden on screen, still there to print (the print sheet shows the panel).
   expect(screen.getByTestId('outcome-q1')).toBeInTheDocument();
   expect(screen.getByRole('button', { name: /Main/ })).toHaveAttribute('aria-expanded', 'false');
+});
+
+test('the receipt kept at submit: set, both clocks, the code as text and QR, and the server’s code matching', async () => {
+  const deviceAt = Date.now() - 5000;
+  await renderResult('en', { server: 'same', deviceAt });
+  const card = screen.getByTestId('submission-receipt');
+  const code = shortReceipt(await receiptHash(attempt));
+  expect(within(card).getByRole('heading', { name: 'Submission receipt' })).toBeInTheDocument();
+  expect(within(card).getByTestId('receipt-set')).toHaveTextContent('Figures and formulas');
+  const format = new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeStyle: 'medium' });
+  expect(within(card).getByTestId('receipt-device-time')).toHaveTextContent(format.format(deviceAt));
+  expect(within(card).getByTestId('receipt-server-time')).toHaveTextContent(format.format(attempt.submittedAt!));
+  expect(within(card).getByTestId('receipt-code')).toHaveTextContent(code);
+  expect(within(card).getByTestId('server-receipt-code')).toHaveTextContent(code);
+  expect(within(card).getByRole('img', { name: `QR code of receipt ${code}` }).querySelector('path')?.getAttribute('d')).toMatch(/^M\d+ \d+h1v1h-1z/);
+  expect(within(card).getByTestId('receipt-check')).toHaveAttribute('data-state', 'match');
+  expect(within(card).getByTestId('receipt-check')).toHaveTextContent('Matches: the server holds exactly what this device submitted.');
+});
+
+test('a server code that differs from the device’s is said to differ, in Hindi too', async () => {
+  await renderResult('hi', { server: 'e'.repeat(64), deviceAt: Date.now() });
+  const card = screen.getByTestId('submission-receipt');
+  expect(within(card).getByRole('heading', { name: 'जमा करने की रसीद' })).toBeInTheDocument();
+  expect(within(card).getByTestId('server-receipt-code')).toHaveTextContent(shortReceipt('e'.repeat(64)));
+  expect(within(card).getByTestId('receipt-check')).toHaveAttribute('data-state', 'mismatch');
+  expect(within(card).getByTestId('receipt-check')).toHaveTextContent('मेल नहीं खाता');
+});
+
+test('a result from before receipts, with no receipt on the device, shows no receipt', async () => {
+  await renderResult('en');
+  expect(screen.queryByTestId('submission-receipt')).toBeNull();
 });

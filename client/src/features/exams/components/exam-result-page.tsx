@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 // KaTeX's styles for the formulas in question text (server-rendered; components/formula-styles).
 import '../../../components/formula-styles';
+import { keepReceipt } from '../../../db/receipts';
 import { useReplica } from '../../../db/replica-context';
 import { serverClock } from '../../../db/server-clock';
 import { getSyncStatus, subscribeSyncStatus } from '../../../db/sync-status';
@@ -18,10 +19,11 @@ import { attemptLanguage, type QuestionLanguage } from '../lib/attempt-language'
 import { judge, scoreLocally } from '../lib/local-score';
 import { formatMarks } from '../lib/marks';
 import { buildResultView, type ResultView } from '../lib/result-view';
-import { partsOf } from '../lib/test-engine';
+import { type Attempt, partsOf } from '../lib/test-engine';
 import { AnswerFileCard } from './answer-file-card';
 import classes from './exam-result-page.module.css';
 import { Mark, ResultQuestionCard } from './result-question';
+import { SubmissionReceipt } from './submission-receipt';
 
 function useRank(qsid: string, enabled: boolean) {
   const [rank, setRank] = useState<{ rank: number; of: number; percentile: number } | null>(null);
@@ -194,13 +196,19 @@ export default function ExamResultPage() {
   // Spec §2: with is_submit_ans "true" the stored answers are submitted (a test left open, e.g.
   // closed by a crash just as it was submitted).
   const inProgress = data?.attempts.find((a) => a.status === 'IN_PROGRESS');
+  const setLabel = data?.set?.l ?? qsid;
   useEffect(() => {
     if (isSubmitAns !== 'true' || !inProgress || !replica) return;
+    const deviceAt = Date.now();
+    const at = Math.round(deviceAt + serverClock.offset());
     void replica.db.test_summary
       .findOne(inProgress.id)
       .exec()
-      .then((d) => d?.incrementalPatch({ status: 'SUBMITTED', submittedAt: serverClock.now(), updatedAt: serverClock.now() }));
-  }, [isSubmitAns, inProgress, replica]);
+      .then((d) => d?.incrementalPatch({ status: 'SUBMITTED', submittedAt: at, updatedAt: at }))
+      // The receipt of this submission too (issue 21 §4), over what replication will push.
+      .then((d) => d && keepReceipt(replica.db, replica.journal.view(d.toJSON() as Attempt), { setLabel, deviceAt }))
+      .catch((err: unknown) => console.error('submitting the stored answers failed', err));
+  }, [isSubmitAns, inProgress, replica, setLabel]);
 
   const view = useMemo(() => (data ? buildResultView(data, i18n.getFixedT(i18n.language, 'exam'), judge, scoreLocally) : null), [data, i18n]);
   const latest = data?.attempts.find((a) => a.status === 'SUBMITTED');
@@ -224,6 +232,7 @@ export default function ExamResultPage() {
             {t('allowance.overLimit')}
           </Alert>
         )}
+        {latest && <SubmissionReceipt attemptId={latest.id} serverReceipt={data?.results.find((r) => r.attemptId === latest.id)?.receipt} />}
         {unsent && latest && <AnswerFileCard attemptId={latest.id} />}
         {loading ? (
           <Loader aria-label={t('loading')} />

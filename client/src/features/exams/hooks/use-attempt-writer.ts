@@ -1,6 +1,7 @@
 import { useCallback, useRef, useSyncExternalStore } from 'react';
 import type { RxDocument } from 'rxdb';
 import { patchBetween } from '../../../db/attempt-journal';
+import { keepReceipt as keepReceiptIn, type Receipt } from '../../../db/receipts';
 import { useReplica } from '../../../db/replica-context';
 import { serverClock } from '../../../db/server-clock';
 import i18n from '../../../lib/i18n';
@@ -98,6 +99,23 @@ export function useAttemptWriter() {
     [writeOnce],
   );
 
+  /**
+   * Keeps the submission receipt of a submitted attempt on this device (issue 21 §4), computed
+   * over the attempt as the learner left it — the document with the journal's changes, exactly
+   * what replication will push. Resolves with null when the attempt is not submitted.
+   */
+  const keepReceipt = useCallback(
+    async (id: string, meta: { setLabel: string; deviceAt: number }): Promise<Receipt | null> => {
+      if (!replica) throw new Error('replica not open');
+      const doc = await replica.db.test_summary.findOne(id).exec();
+      if (!doc) return null;
+      const attempt = replica.journal.view(doc.getLatest().toJSON() as Attempt);
+      if (attempt.status !== 'SUBMITTED') return null;
+      return keepReceiptIn(replica.db, attempt, meta);
+    },
+    [replica],
+  );
+
   /** Puts every stored change into the attempts' documents (before showing a result). */
   const flush = useCallback(async () => {
     await replica?.journal.flush();
@@ -108,7 +126,7 @@ export function useAttemptWriter() {
     lastMark.current = performance.now();
   }, []);
 
-  return { start, write, flush, resume, ready: replica !== null };
+  return { start, write, flush, resume, keepReceipt, ready: replica !== null };
 }
 
 /**

@@ -23,6 +23,7 @@ function result(attemptId: string, practice: boolean): StoredResult {
     total: 1,
     questions: [],
     late: false,
+    receipt: null,
     practice,
     pending: 0,
     submittedAt: 2000,

@@ -1,0 +1,2 @@
+ALTER TABLE `attempt` ADD `receipt` text;--> statement-breakpoint
+ALTER TABLE `exam_result` ADD `receipt` text;
