@@ -100,7 +100,7 @@ export async function openReplica(personId: string): Promise<ReplicaHandle> {
   // test with images runs offline (issue 17 §2, lib/media-precache); in the background, never
   // holding up the replica.
   // Issue 21 §3: images are downloaded only when the storage pre-flight finds room for them.
-  const media = createMediaPrecache({ guard: roomForImages, onDone: mediaStored });
+  const media = createMediaPrecache({ guard: roomForImages, onDone: mediaStored, onFull: () => void roomForImages(1) });
   const requeueMedia = async () => {
     for (const doc of await db.qs_detail.find().exec()) void media.add(doc.toJSON() as QsDetailDoc);
   };

@@ -1,6 +1,6 @@
 import type { QsDetailDoc } from '../../../sync-protocol/src/sync/qs-detail';
 import { cachedMedia, mediaUrlsOf } from '../lib/media-precache';
-import { preflight, storageNeed, type StorageVerdict } from '../lib/storage-preflight';
+import { preflight, probeRoom, storageNeed, type StorageVerdict } from '../lib/storage-preflight';
 import type { ReplicaDatabase } from './database';
 import { setStorageVerdict } from './storage-status';
 
@@ -22,14 +22,17 @@ export async function assessStorage(db: ReplicaDatabase): Promise<StorageVerdict
     else for (const url of mediaUrlsOf(detail.toJSON() as QsDetailDoc)) urls.add(url);
   }
   const cached = await cachedMedia([...urls]);
-  const verdict = await preflight(storageNeed({ questionsMissing, imagesMissing: urls.size - cached.size }).total);
+  const imagesMissing = urls.size - cached.size;
+  // Tried for real only while something is still to come down (a probe writes its size).
+  const due = questionsMissing > 0 || imagesMissing > 0;
+  const verdict = await preflight(storageNeed({ questionsMissing, imagesMissing }).total, due ? { probe: probeRoom } : {});
   setStorageVerdict(verdict);
   return verdict;
 }
 
 /** Before `count` images are downloaded: is there room? (The verdict is published too.) */
 export async function roomForImages(count: number): Promise<boolean> {
-  const verdict = await preflight(storageNeed({ questionsMissing: 0, imagesMissing: count }).total);
+  const verdict = await preflight(storageNeed({ questionsMissing: 0, imagesMissing: count }).total, { probe: probeRoom });
   setStorageVerdict(verdict);
   return !verdict.short;
 }

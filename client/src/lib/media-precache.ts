@@ -57,6 +57,8 @@ export function createMediaPrecache(
      * pre-flight): false stops the download (the images are tried again later).
      */
     guard?: (count: number) => Promise<boolean>;
+    /** Storing an image failed for lack of room (the downloads stop until the next document). */
+    onFull?: () => void;
     /** A document's images were handled (stored, failed or refused). */
     onDone?: () => void;
   } = {},
@@ -91,8 +93,13 @@ export function createMediaPrecache(
         try {
           if (!(await cache.match(url))) await cache.add(url);
           retry.delete(url);
-        } catch {
+        } catch (err) {
           retry.add(url);
+          // The device is full: the rest waits too (issue 21 §3: stop, and say so).
+          if ((err as { name?: string } | null)?.name === 'QuotaExceededError') {
+            for (const rest of pending.splice(0)) retry.add(rest);
+            opts.onFull?.();
+          }
         }
       }
     };

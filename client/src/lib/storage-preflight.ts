@@ -45,7 +45,7 @@ export function storageNeed({ questionsMissing, imagesMissing }: { questionsMiss
 export type StorageVerdict = {
   /** The browser promised to keep this site's data (null: it cannot tell). */
   persisted: boolean | null;
-  /** Bytes this site may still store (null: the browser does not say). */
+  /** Bytes this site may still store (null: the browser does not say, or says wrong). */
   free: number | null;
   need: number;
   /** Less room left than the need: downloads stop and the learner is told. */
@@ -66,6 +66,28 @@ export function formatMegabytes(bytes: number, lang: string): string {
 
 type StorageManagerLike = Pick<StorageManager, 'estimate'> & Partial<Pick<StorageManager, 'persist' | 'persisted'>>;
 
+/** The Cache Storage cache the room probe writes to and deletes at once. */
+const PROBE_CACHE = 'pm-storage-probe';
+
+/**
+ * Whether `bytes` can be stored now, tried for real: an entry of that size is written to Cache
+ * Storage and deleted. Current Chromium reports `estimate().quota` as the usage plus a fixed
+ * 10 GiB whatever is really left (it keeps sites from learning the disk's size), so on Chromium
+ * only a write tells; the other browsers' estimates are checked first. Null without Cache Storage.
+ */
+export async function probeRoom(bytes: number, caches: CacheStorage | undefined = globalThis.caches): Promise<boolean | null> {
+  if (!caches) return null;
+  try {
+    const cache = await caches.open(PROBE_CACHE);
+    await cache.put('/__storage-probe', new Response(new Uint8Array(Math.max(1, Math.round(bytes)))));
+    return true;
+  } catch (err) {
+    return (err as { name?: string } | null)?.name === 'QuotaExceededError' ? false : null;
+  } finally {
+    await caches.delete(PROBE_CACHE).catch(() => undefined);
+  }
+}
+
 let persistAsked = false;
 
 /**
@@ -73,7 +95,17 @@ let persistAsked = false;
  * which change as the site is used or installed; Firefox asks the person, who should not be
  * asked again and again), then checks the estimate against `need` bytes.
  */
-export async function preflight(need: number, storage: StorageManagerLike | undefined = typeof navigator === 'undefined' ? undefined : navigator.storage): Promise<StorageVerdict> {
+export async function preflight(
+  need: number,
+  {
+    storage = typeof navigator === 'undefined' ? undefined : navigator.storage,
+    probe,
+  }: {
+    storage?: StorageManagerLike | undefined;
+    /** Tries the room for real when the estimate finds enough (see `probeRoom`); a download is due. */
+    probe?: (bytes: number) => Promise<boolean | null>;
+  } = {},
+): Promise<StorageVerdict> {
   if (!storage?.estimate) return judge(null, null, need);
   let persisted: boolean | null = null;
   try {
@@ -91,5 +123,9 @@ export async function preflight(need: number, storage: StorageManagerLike | unde
   } catch {
     estimate = null;
   }
-  return judge(estimate, persisted, need);
+  const verdict = judge(estimate, persisted, need);
+  if (verdict.short || !probe) return verdict;
+  // The estimate may not tell (Chromium): a write does. Then the room left is less than the need.
+  if ((await probe(need)) === false) return { ...verdict, short: true, free: null };
+  return verdict;
 }

@@ -25,7 +25,9 @@ export function StorageNotice() {
   if (verdict.short) {
     return (
       <Alert color="red" role="alert" title={t('storage.shortTitle')} data-testid="storage-short">
-        {t('storage.shortText', { need: formatMegabytes(verdict.need, i18n.language), free: formatMegabytes(verdict.free ?? 0, i18n.language) })}
+        {verdict.free === null
+          ? t('storage.shortTextNoFigure', { need: formatMegabytes(verdict.need, i18n.language) })
+          : t('storage.shortText', { need: formatMegabytes(verdict.need, i18n.language), free: formatMegabytes(verdict.free, i18n.language) })}
       </Alert>
     );
   }
