@@ -324,10 +324,15 @@ export function openAttemptLock(attemptId: string, opts: AttemptLockOptions): At
       case 'probe':
         if (opts.locks) break;
         if (state === 'owner') post({ type: 'owned', attempt: attemptId, from: tabId });
-        else if (state === 'claiming' && probing && m.from < tabId) {
-          clearTimeout(probing.timer);
-          probing = null;
-          setState('other');
+        else if (state === 'claiming' && probing) {
+          if (m.from < tabId) {
+            clearTimeout(probing.timer);
+            probing = null;
+            setState('other');
+          } else {
+            // The other claim may have begun before it could hear ours: it must hear it now.
+            post({ type: 'probe', attempt: attemptId, from: tabId });
+          }
         }
         break;
       case 'owned':
