@@ -1,10 +1,9 @@
-import { BroadcastChannel as NodeBroadcastChannel } from 'node:worker_threads';
 import { afterEach, expect, test } from 'vitest';
 import { type AttemptLock, type AttemptLockOptions, openAttemptLock, type OwnerState } from './attempt-lock';
 
 /**
  * The ownership protocol where the browser has no Web Locks (the channel alone, lib/attempt-lock):
- * "tabs" are locks in one process talking over a real BroadcastChannel (Node's). The Web Locks
+ * "tabs" are locks in one process talking over a real BroadcastChannel (Node's, in the test environment). The Web Locks
  * path runs in Chromium: e2e/two-tabs.spec.ts.
  */
 
@@ -20,7 +19,7 @@ function tab(channelName: string, attempt: string, tabId: string, extra: Partial
   const log: Log = { released: 0, acquired: [] };
   const lock = openAttemptLock(attempt, {
     locks: undefined,
-    channel: () => new NodeBroadcastChannel(channelName) as unknown as BroadcastChannel,
+    channel: () => new BroadcastChannel(channelName),
     events: null,
     probeMs: 40,
     answerTimeoutMs: 400,

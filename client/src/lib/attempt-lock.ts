@@ -132,6 +132,8 @@ export function openAttemptLock(attemptId: string, opts: AttemptLockOptions): At
   const inFlight = new Set<Promise<boolean>>();
   /** Ends the current hold of the lock (Web Locks) or the ownership (channel). */
   let releaseHold: (() => void) | null = null;
+  /** This tab holds the Web Lock now. */
+  let holding = false;
   /** A hand-over in progress to another tab: a waiting tab that is not it lets the lock pass. */
   let reservedFor: { tab: string; until: number } | null = null;
   /** Our take-over: resolved with the version the owner left. */
@@ -173,9 +175,11 @@ export function openAttemptLock(attemptId: string, opts: AttemptLockOptions): At
 
   /** Holds the lock until `releaseHold` is called (or it is stolen). */
   function hold(): Promise<void> {
+    holding = true;
     return new Promise<void>((resolve) => {
       releaseHold = () => {
         releaseHold = null;
+        holding = false;
         resolve();
       };
     });
@@ -186,6 +190,7 @@ export function openAttemptLock(attemptId: string, opts: AttemptLockOptions): At
     if (closed) return;
     if ((err as { name?: string } | null)?.name === 'AbortError' && state === 'owner') {
       releaseHold = null;
+      holding = false;
       setState('other');
       queue();
     }
@@ -242,6 +247,12 @@ export function openAttemptLock(attemptId: string, opts: AttemptLockOptions): At
     // No answer: the owner is frozen or gone without releasing. Take the lock from it.
     setTimeout(() => {
       if (closed || state !== 'taking-over') return;
+      // The lock came but the owner's word did not: go on without it (stealing from ourselves
+      // would make this tab read-only).
+      if (holding) {
+        handover?.resolve(null);
+        return;
+      }
       queued?.abort();
       queued = null;
       handover?.resolve(null);
