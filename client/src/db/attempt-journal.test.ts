@@ -147,3 +147,27 @@ test('a submitted attempt takes no later change from the journal', async () => {
   expect(await stored()).toMatchObject({ status: 'SUBMITTED', submittedAt: 5_000, index: 0 });
   await journal.close();
 });
+
+test('another tab\'s changes of an attempt it owns are left to it at open, and adopted in order when this tab takes the attempt', async () => {
+  // Tab 1 owns the attempt and has two changes only in the journal.
+  const owner = await AttemptJournal.open(db, { delayMs: 60_000 });
+  await owner.record(base.id, { answers: { q1: { ua: 'a', status: 'ANSWERED' } }, updatedAt: 2_000 });
+  await owner.record(base.id, { answers: { q1: { ua: 'c', status: 'ANSWERED' } }, lsq: 'q1', updatedAt: 2_100 });
+
+  // Tab 2 opens the replica meanwhile: those rows are tab 1's (issue 21 §2), not applied here.
+  const second = await AttemptJournal.open(db, { delayMs: 60_000, ownedElsewhere: async () => new Set([base.id]) });
+  expect((await db.test_summary.findOne(base.id).exec())!.answers).toEqual({});
+  expect(second.waitingAttempts()).toEqual([]);
+
+  // Tab 1 closes without applying them; tab 2 takes the attempt and adopts them, in their order.
+  await second.adopt(base.id);
+  const doc = (await db.test_summary.findOne(base.id).exec())!;
+  expect(doc.answers).toEqual({ q1: { ua: 'c', status: 'ANSWERED' } });
+  expect(doc.lsq).toBe('q1');
+  expect(await journalRows()).toHaveLength(0);
+  // Adopting again finds nothing new and changes nothing.
+  await second.adopt(base.id);
+  expect((await db.test_summary.findOne(base.id).exec())!.updatedAt).toBe(2_100);
+  await second.close();
+  await owner.close();
+});

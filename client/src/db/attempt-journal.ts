@@ -142,20 +142,46 @@ export class AttemptJournal {
     return opening;
   }
 
-  /** Opens the journal of `db` and applies what an earlier session left in it. */
+  /**
+   * Opens the journal of `db` and applies what an earlier session left in it. The rows of
+   * attempts another tab has open (`ownedElsewhere`, lib/attempt-lock: issue 21 §2) are that
+   * tab's: applied here they could land after its newer changes. The owner applies them, or the
+   * next owner adopts them (`adopt`).
+   */
   static async open(
     db: ReplicaDatabase,
-    { delayMs = 1500, store }: { delayMs?: number; store?: Promise<IDBPDatabase> } = {},
+    { delayMs = 1500, store, ownedElsewhere }: { delayMs?: number; store?: Promise<IDBPDatabase>; ownedElsewhere?: () => Promise<Set<string>> } = {},
   ): Promise<AttemptJournal> {
     const idb = await (store ?? AttemptJournal.openStore(db.name));
     const journal = new AttemptJournal(idb, db, delayMs);
+    const skip = ownedElsewhere ? await ownedElsewhere() : new Set<string>();
     const rows = (await idb.getAll(STORE)) as Row[];
-    for (const row of rows) {
-      journal.itemsOf(row.attemptId).push({ patch: row.patch, stored: Promise.resolve(row.seq!), done: true, applied: false });
-      journal.mutations++;
-    }
+    journal.load(rows.filter((r) => !skip.has(r.attemptId)));
     await journal.flush();
     return journal;
+  }
+
+  /** Rows stored by this tab (or adopted); their changes are in `pending`. */
+  private readonly known = new Set<number>();
+
+  private load(rows: Row[]) {
+    for (const row of rows) {
+      if (this.known.has(row.seq!)) continue;
+      this.known.add(row.seq!);
+      this.itemsOf(row.attemptId).push({ patch: row.patch, stored: Promise.resolve(row.seq!), done: true, applied: false });
+      this.mutations++;
+    }
+  }
+
+  /**
+   * Takes over the changes of an attempt that another tab stored and did not apply (it closed,
+   * or crashed, while it owned the attempt) and applies them in their order, before this tab
+   * writes the attempt (issue 21 §2).
+   */
+  async adopt(attemptId: string): Promise<void> {
+    const rows = (await this.idb.getAll(STORE)) as Row[];
+    this.load(rows.filter((r) => r.attemptId === attemptId));
+    await this.flush();
   }
 
   /** Deletes a person's journal (logout with "erase"). */
@@ -190,7 +216,7 @@ export class AttemptJournal {
     this.itemsOf(attemptId).push(item);
     this.mutations++;
     try {
-      await stored;
+      this.known.add(await stored);
       item.done = true;
       this.mutations++;
     } finally {

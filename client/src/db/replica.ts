@@ -1,6 +1,7 @@
 import { removeRxDatabase } from 'rxdb';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import type { QsDetailDoc } from '../../../sync-protocol/src/sync/qs-detail';
+import { attemptsOwnedElsewhere } from '../lib/attempt-lock';
 import { createMediaPrecache } from '../lib/media-precache';
 import { getSession, renewToken } from '../lib/session';
 import { AttemptJournal } from './attempt-journal';
@@ -10,7 +11,10 @@ import { GUEST_ID, markGuestReplicaUsed } from './guest';
 import { copyReceipt } from './receipts';
 import { startReplication, type Replication } from './replication';
 import { serverClock } from './server-clock';
+import { assessStorage, roomForImages } from './storage-check';
+import { getStorageStatus, mediaStored, subscribeStorageStatus } from './storage-status';
 import { resetSyncStatus, setSyncStatus, type SyncStatus } from './sync-status';
+import { clearUnsentMarkers, forgetUnsent, missingFrom, readUnsent, recordLost, type UnsentEntry, unsentList, writeUnsent } from './unsent-attempts';
 
 /**
  * The browser's replica of one signed-in person: the RxDB database (IndexedDB through Dexie) and
@@ -27,22 +31,6 @@ export type ReplicaHandle = {
   /** Stops replication and closes the database; `erase` deletes this device's copy as well. */
   close(opts?: { erase?: boolean }): Promise<void>;
 };
-
-const PERSIST_ASKED = 'storagePersistAsked';
-
-/**
- * Asks the browser not to evict this origin's storage under pressure (issue 4: when a learner
- * first downloads a test). Asked once per device; the browser may say no, which changes nothing.
- */
-async function requestPersistence(): Promise<void> {
-  try {
-    if (localStorage.getItem(PERSIST_ASKED) || !navigator.storage?.persist) return;
-    localStorage.setItem(PERSIST_ASKED, '1');
-    if (!(await navigator.storage.persisted())) await navigator.storage.persist();
-  } catch {
-    // Not offered by this browser.
-  }
-}
 
 const storage = getRxStorageDexie();
 
@@ -69,14 +57,38 @@ export async function openReplica(personId: string): Promise<ReplicaHandle> {
   });
   // Changes of a test that a crash or a closed tab left in the journal go into their attempts
   // before anything reads them or replication uploads them.
-  const journal = await AttemptJournal.open(db, { store });
+  const journal = await AttemptJournal.open(db, { store, ownedElsewhere: () => attemptsOwnedElsewhere() });
   // "Waiting to upload" counts attempts not confirmed by the server and those with changes still
   // only in the journal, each once.
   let uploadIds: string[] = [];
   let journalIds: string[] = [];
+  // Issue 21 §3: the attempts that were waiting to upload when this database was last open
+  // (kept in localStorage, db/unsent-attempts). One missing from the database now was evicted,
+  // unless the server has it: settled after the first full pull (a guest's never reach it).
+  const remembered = readUnsent(db.name);
+  const present = new Set((await db.test_summary.findByIds(remembered.map((e) => e.id)).exec()).keys());
+  let unresolved: UnsentEntry[] = missingFrom(remembered, present);
+  if (guest && unresolved.length > 0) {
+    recordLost(db.name, unresolved);
+    unresolved = [];
+  }
+  let attemptInfo = new Map<string, UnsentEntry>();
+  // Written once replication has counted the waiting attempts (before, the list would be empty).
+  let uploadsKnown = guest;
+  const rememberUnsent = () => {
+    if (uploadsKnown) writeUnsent(db.name, unsentList([...uploadIds, ...journalIds], attemptInfo, unresolved));
+  };
+  const unsentWatch = db.test_summary.find().$.subscribe((docs) => {
+    attemptInfo = new Map(docs.map((d) => [d.id, { id: d.id, qsid: d.qsid, st: d.st }]));
+    rememberUnsent();
+  });
   const publishStatus = ({ pendingIds, ...patch }: Partial<SyncStatus> & { pendingIds?: string[] }) => {
-    if (pendingIds) uploadIds = pendingIds;
+    if (pendingIds) {
+      uploadIds = pendingIds;
+      uploadsKnown = true;
+    }
     setSyncStatus({ ...patch, pending: new Set([...uploadIds, ...journalIds]).size });
+    rememberUnsent();
   };
   const journalWatch = journal.subscribe(() => {
     journalIds = journal.waitingAttempts();
@@ -88,7 +100,18 @@ export async function openReplica(personId: string): Promise<ReplicaHandle> {
   // The images of downloaded sets go into the service worker's cache as the sets arrive, so that a
   // test with images runs offline (issue 17 §2, lib/media-precache); in the background, never
   // holding up the replica.
-  const media = createMediaPrecache();
+  // Issue 21 §3: images are downloaded only when the storage pre-flight finds room for them.
+  const media = createMediaPrecache({ guard: roomForImages, onDone: mediaStored, onFull: () => void roomForImages(1) });
+  const requeueMedia = async () => {
+    for (const doc of await db.qs_detail.find().exec()) void media.add(doc.toJSON() as QsDetailDoc);
+  };
+  // Room again (the learner freed space and came back): what was refused is downloaded now.
+  let wasShort = false;
+  const storageWatch = subscribeStorageStatus(() => {
+    const short = getStorageStatus().verdict?.short ?? false;
+    if (wasShort && !short) void requeueMedia().catch(() => undefined);
+    wasShort = short;
+  });
   const start = () => {
     replication = startReplication(db, {
       baseUrl: window.location.origin,
@@ -113,7 +136,15 @@ export async function openReplica(personId: string): Promise<ReplicaHandle> {
   void replication!
     .awaitInSync()
     .then(async () => {
-      for (const doc of await db.qs_detail.find().exec()) void media.add(doc.toJSON() as QsDetailDoc);
+      // Remembered attempts still missing after the server's attempts came down: lost.
+      if (unresolved.length > 0) {
+        const back = new Set((await db.test_summary.findByIds(unresolved.map((e) => e.id)).exec()).keys());
+        recordLost(db.name, missingFrom(unresolved, back));
+        unresolved = [];
+        rememberUnsent();
+      }
+      await assessStorage(db);
+      await requeueMedia();
     })
     // Closed before that (a logout): nothing to do.
     .catch(() => undefined);
@@ -131,12 +162,6 @@ export async function openReplica(personId: string): Promise<ReplicaHandle> {
   document.addEventListener('visibilitychange', onVisible);
 
   // The first test on this device: ask for persistent storage.
-  const details = db.qs_detail.count().$.subscribe((n) => {
-    if (n > 0) {
-      void requestPersistence();
-      details.unsubscribe();
-    }
-  });
 
   let closing: Promise<void> | null = null;
   return {
@@ -156,13 +181,15 @@ export async function openReplica(personId: string): Promise<ReplicaHandle> {
         window.removeEventListener('online', onOnline);
         window.removeEventListener('offline', onOffline);
         document.removeEventListener('visibilitychange', onVisible);
-        details.unsubscribe();
+        storageWatch();
+        unsentWatch.unsubscribe();
         guestAttempts?.unsubscribe();
         journalWatch();
         // The test's last changes go into the attempts (and, online, up) before the database closes.
         await journal.close().catch((err: unknown) => console.error('attempt journal: not applied at close', err));
         await replication?.stop();
         if (erase) {
+          clearUnsentMarkers(db.name);
           await db.remove();
           await AttemptJournal.erase(db.name);
         } else await db.close();
@@ -179,6 +206,7 @@ export async function eraseReplica(personId: string): Promise<void> {
   // An editor's question bank too (issue 19 §5), when this person has one on the device.
   await removeRxDatabase(editorDatabaseNameOf(personId), storage, true);
   await AttemptJournal.erase(databaseNameOf(personId));
+  clearUnsentMarkers(databaseNameOf(personId));
 }
 
 /**
@@ -206,6 +234,8 @@ export async function moveGuestAttempts(target: ReplicaHandle): Promise<number> 
       // The receipt the guest was given at submit goes with the attempt (issue 21 §4).
       await copyReceipt(guestDb, target.db, data.id);
       await doc.remove();
+      // Left the guest's database on purpose: not to be reported as evicted.
+      forgetUnsent(guestDb.name, [data.id]);
     }
     if (moved > 0) target.syncNow();
     return moved;

@@ -14,6 +14,7 @@ import type authoringImport from '../locales/en/authoring-import.json';
 import type common from '../locales/en/common.json';
 import type contact from '../locales/en/contact.json';
 import type exam from '../locales/en/exam.json';
+import type examIntegrity from '../locales/en/exam-integrity.json';
 import type faq from '../locales/en/faq.json';
 import type home from '../locales/en/home.json';
 import type legal from '../locales/en/legal.json';
@@ -39,6 +40,7 @@ declare module 'i18next' {
       push: typeof push;
       exam: typeof exam;
       receipt: typeof receipt;
+      'exam-integrity': typeof examIntegrity;
       admin: typeof admin;
       'admin-access': typeof adminAccess;
       'admin-users': typeof adminUsers;

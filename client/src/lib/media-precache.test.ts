@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { QsDetailDoc } from '../../../sync-protocol/src/sync/qs-detail';
-import { createMediaPrecache, MEDIA_CACHE, mediaUrlsOf } from './media-precache';
+import { cachedMedia, createMediaPrecache, MEDIA_CACHE, mediaUrlsOf } from './media-precache';
 
 const url = (n: number, ext = 'png') => `/media/${n.toString(16).padStart(64, '0')}.${ext}`;
 const img = (u: string) => `<p><img src="${u}" alt=""></p>`;
@@ -25,7 +25,7 @@ function detail(q: string[], ops: string[] = [], hi: string[] = []): Pick<QsDeta
  * CacheStorage in memory: `add` fetches through `network`, which fails for the addresses in
  * `offline`; counts downloads and the most at once.
  */
-function fakeCaches(opts: { offline?: Set<string>; failOpen?: boolean } = {}) {
+function fakeCaches(opts: { offline?: Set<string>; failOpen?: boolean; full?: Set<string> } = {}) {
   const stored = new Map<string, Set<string>>();
   const stats = { downloads: [] as string[], running: 0, most: 0, opened: [] as string[] };
   const cache = (name: string) => {
@@ -40,6 +40,7 @@ function fakeCaches(opts: { offline?: Set<string>; failOpen?: boolean } = {}) {
         stats.running--;
         stats.downloads.push(u);
         if (opts.offline?.has(u)) throw new TypeError('Failed to fetch');
+        if (opts.full?.has(u)) throw new DOMException('quota', 'QuotaExceededError');
         entries.add(u);
       },
     } as unknown as Cache;
@@ -127,5 +128,34 @@ describe('createMediaPrecache', () => {
     const { caches, stats } = fakeCaches();
     await createMediaPrecache({ caches }).add(detail(['https://cdn.example/a.png']));
     expect(stats.opened).toEqual([]);
+  });
+});
+
+describe('the storage pre-flight (issue 21 §3)', () => {
+  test('is asked with the number of images not on the device; a refusal downloads nothing, and a later yes downloads them', async () => {
+    const { caches, stats } = fakeCaches();
+    const asked: number[] = [];
+    let room = false;
+    const precache = createMediaPrecache({ caches, guard: async (count) => (asked.push(count), room) });
+    await precache.add(detail([url(1), url(2)]));
+    expect(asked).toEqual([2]);
+    expect(stats.downloads).toEqual([]);
+    expect(await cachedMedia([url(1), url(2)], caches)).toEqual(new Set());
+    room = true;
+    await precache.add(detail([url(3)]));
+    expect(asked).toEqual([2, 3]);
+    expect(await cachedMedia([url(1), url(2), url(3)], caches)).toEqual(new Set([url(1), url(2), url(3)]));
+    // Everything is there: nothing to ask about.
+    await precache.add(detail([url(1)]));
+    expect(asked).toEqual([2, 3]);
+  });
+
+  test('a full device stops the downloads and says so', async () => {
+    const { caches, stats } = fakeCaches({ full: new Set([url(1)]) });
+    let full = 0;
+    const precache = createMediaPrecache({ caches, parallel: 1, onFull: () => full++ });
+    await precache.add(detail([url(1), url(2), url(3)]));
+    expect(full).toBe(1);
+    expect(stats.downloads).toEqual([url(1)]);
   });
 });

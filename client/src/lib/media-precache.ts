@@ -48,7 +48,21 @@ export type MediaPrecache = {
  * where it does nothing). Runs one document after another, so that two documents with the same
  * image download it once.
  */
-export function createMediaPrecache(opts: { caches?: CacheStorage | undefined; parallel?: number } = {}): MediaPrecache {
+export function createMediaPrecache(
+  opts: {
+    caches?: CacheStorage | undefined;
+    parallel?: number;
+    /**
+     * Asked before `count` images not on the device are downloaded (issue 21 §3, the storage
+     * pre-flight): false stops the download (the images are tried again later).
+     */
+    guard?: (count: number) => Promise<boolean>;
+    /** Storing an image failed for lack of room (the downloads stop until the next document). */
+    onFull?: () => void;
+    /** A document's images were handled (stored, failed or refused). */
+    onDone?: () => void;
+  } = {},
+): MediaPrecache {
   const caches = 'caches' in opts ? opts.caches : globalThis.caches;
   const parallel = opts.parallel ?? PARALLEL;
   /** Images that failed, tried again with the next document. */
@@ -64,14 +78,28 @@ export function createMediaPrecache(opts: { caches?: CacheStorage | undefined; p
       for (const url of urls) retry.add(url);
       return;
     }
-    const pending = [...urls];
+    const pending: string[] = [];
+    for (const url of urls) {
+      if (await cache.match(url).catch(() => undefined)) retry.delete(url);
+      else pending.push(url);
+    }
+    if (pending.length === 0) return;
+    if (opts.guard && !(await opts.guard(pending.length).catch(() => true))) {
+      for (const url of pending) retry.add(url);
+      return;
+    }
     const worker = async () => {
       for (let url = pending.shift(); url !== undefined; url = pending.shift()) {
         try {
           if (!(await cache.match(url))) await cache.add(url);
           retry.delete(url);
-        } catch {
+        } catch (err) {
           retry.add(url);
+          // The device is full: the rest waits too (issue 21 §3: stop, and say so).
+          if ((err as { name?: string } | null)?.name === 'QuotaExceededError') {
+            for (const rest of pending.splice(0)) retry.add(rest);
+            opts.onFull?.();
+          }
         }
       }
     };
@@ -82,8 +110,24 @@ export function createMediaPrecache(opts: { caches?: CacheStorage | undefined; p
     add(doc) {
       const urls = mediaUrlsOf(doc);
       // What failed before (also for the document just ahead in the queue) goes along.
-      queue = queue.then(() => fill([...new Set([...urls, ...retry])])).catch(() => undefined);
+      queue = queue
+        .then(() => fill([...new Set([...urls, ...retry])]))
+        .catch(() => undefined)
+        .finally(() => opts.onDone?.());
       return queue;
     },
   };
+}
+
+/** Which of `urls` are in the media cache (none without Cache Storage). */
+export async function cachedMedia(urls: readonly string[], caches: CacheStorage | undefined = globalThis.caches): Promise<Set<string>> {
+  const found = new Set<string>();
+  if (!caches || urls.length === 0) return found;
+  try {
+    const cache = await caches.open(MEDIA_CACHE);
+    await Promise.all(urls.map(async (url) => (await cache.match(url)) && found.add(url)));
+  } catch {
+    // No cache: nothing is there.
+  }
+  return found;
 }

@@ -1,5 +1,5 @@
 import { Alert, Anchor, Button, Container, Group, Modal, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { RichHtml } from '../../../components/rich-html';
@@ -11,6 +11,7 @@ import { loadDevanagariFonts } from '../../../lib/fonts';
 import { notifyError, notifyWarning } from '../../../lib/notify';
 import { rememberRedirect } from '../../../lib/session';
 import { useAllowance } from '../hooks/use-allowance';
+import { useAttemptOwner } from '../hooks/use-attempt-owner';
 import { useAttemptWriter } from '../hooks/use-attempt-writer';
 import { useTestData } from '../hooks/use-test-data';
 import { type Gate, gateOf } from '../lib/allowance';
@@ -20,6 +21,9 @@ import { durationSeconds, partsOf } from '../lib/test-engine';
 import { partLabel } from './question-palette';
 import { TestDialog } from './test-dialog';
 import { SetBadges } from './set-badges';
+import { AttemptLockNotice } from './attempt-lock-notice';
+import { StorageNotice } from './storage-notices';
+import type { Attempt } from '../lib/test-engine';
 import { useGuestReplica } from '../../../db/guest';
 
 const OPEN_KEY = 'testOnScreen';
@@ -71,10 +75,19 @@ export default function ExamIntroPage() {
   const shownId = openId ?? reopenId;
   // The test screen shows it with the journal's changes that are not in the document yet.
   const active = shownId ? (data?.attempts.find((a) => a.id === shownId) ?? null) : null;
-  // Time off screen does not count as test time used (elapsed).
+  // Issue 21 §2: one tab of the browser owns the attempt on screen; in the others it is
+  // read-only until they take it over. Every write of the test goes through the ownership.
+  const owner = useAttemptOwner(active && data?.detail ? active.id : null);
+  const { write: ownerWrite } = owner;
+  const { write: writerWrite } = writer;
+  const write = useCallback(
+    (id: string, change: (a: Attempt) => Partial<Attempt>) => ownerWrite(() => writerWrite(id, change)),
+    [ownerWrite, writerWrite],
+  );
+  // Time off screen (or while another tab had the test) does not count as test time used.
   useEffect(() => {
     if (shownId) writer.resume();
-  }, [shownId, writer]);
+  }, [shownId, writer, owner.epoch]);
   const closeTest = () => {
     sessionStorage.removeItem(OPEN_KEY);
     setOpenId(null);
@@ -96,7 +109,8 @@ export default function ExamIntroPage() {
     const qsid = data.set.id;
     // One moment, read on both clocks: the receipt shows the device's and the server's (estimated).
     const deviceAt = Date.now();
-    await writer.write(active.id, () => ({ status: 'SUBMITTED', submittedAt: Math.round(deviceAt + serverClock.offset()) }));
+    // Only the owning tab submits (a timer running out in a read-only tab changes nothing).
+    if (!(await write(active.id, () => ({ status: 'SUBMITTED', submittedAt: Math.round(deviceAt + serverClock.offset()) })))) return;
     // The result page and replication read the document: the journal's changes go in first (the
     // submission is stored already; a failure here is retried by the journal).
     await writer.flush().catch((err: unknown) => console.error('attempt journal: flush before the result failed', err));
@@ -220,6 +234,7 @@ export default function ExamIntroPage() {
           </Stack>
         )}
         {!detail && <Alert color="blue">{t('downloading')}</Alert>}
+        <StorageNotice />
         {gate && !gate.ok && (
           <Alert color="orange" data-testid="start-blocked">
             <Group gap="sm">
@@ -256,7 +271,20 @@ export default function ExamIntroPage() {
         styles={{ header: { display: 'none' } }}
         transitionProps={{ duration: 0 }}
       >
-        {active && detail && <TestDialog set={set} detail={detail} attempt={active} write={writer.write} onClose={closeTest} onSubmit={submit} />}
+        {active && detail && (
+          <TestDialog
+            // A new owner starts the screen again from the attempt as the last owner left it.
+            key={`${active.id}-${owner.epoch}`}
+            set={set}
+            detail={detail}
+            attempt={active}
+            write={write}
+            onClose={closeTest}
+            onSubmit={submit}
+            readOnly={owner.state !== 'owner'}
+            notice={owner.state === 'other' || owner.state === 'taking-over' ? <AttemptLockNotice state={owner.state} onTakeOver={owner.takeOver} /> : null}
+          />
+        )}
       </Modal>
     </Container>
   );

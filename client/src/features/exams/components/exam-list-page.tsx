@@ -1,9 +1,11 @@
 import { Alert, Anchor, Badge, Button, Card, Container, Group, Progress, SimpleGrid, Skeleton, Stack, Text, Title, Tooltip } from '@mantine/core';
-import { useId, useState } from 'react';
+import { useEffect, useId, useMemo, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
 import { useGuestReplica } from '../../../db/guest';
+import { getStorageStatus, subscribeStorageStatus } from '../../../db/storage-status';
+import { cachedMedia } from '../../../lib/media-precache';
 import { useSession } from '../../../hooks/use-session';
 import { type AllowanceData, useAllowance } from '../hooks/use-allowance';
 import { type Availability, useExamList, type ExamListItem } from '../hooks/use-exam-list';
@@ -12,6 +14,7 @@ import { formatMarks } from '../lib/marks';
 import { durationSeconds } from '../lib/test-engine';
 import { ExamTagFilter, matchesFilter, NO_FILTER, type TagFilter } from './exam-tag-filter';
 import { SetBadges } from './set-badges';
+import { LostAttemptsNotice, StorageNotice } from './storage-notices';
 
 const BADGE_COLOR: Record<Availability, string> = { onDevice: 'teal', downloading: 'gray', changed: 'orange' };
 
@@ -67,7 +70,59 @@ export function AllowanceSummary({ allowance }: { allowance: Allowance }) {
   );
 }
 
-function ExamCard({ item, access }: { item: ExamListItem; access: AllowanceData | undefined }) {
+/**
+ * The images of the listed sets that are in the media cache (issue 21 §3: a set is complete on
+ * the device only with its images); null where the browser has no Cache Storage (nothing to
+ * tell then). Checked again whenever images were stored.
+ */
+function useCachedMedia(items: ExamListItem[] | undefined): Set<string> | null {
+  const mediaVersion = useSyncExternalStore(subscribeStorageStatus, () => getStorageStatus().mediaVersion);
+  const urls = useMemo(() => [...new Set((items ?? []).flatMap((i) => i.media))], [items]);
+  const [cached, setCached] = useState<Set<string> | null>(null);
+  useEffect(() => {
+    if (typeof caches === 'undefined') return;
+    let stop = false;
+    void cachedMedia(urls).then((found) => !stop && setCached(found));
+    return () => {
+      stop = true;
+    };
+  }, [urls, mediaVersion]);
+  return cached;
+}
+
+/** The card's badge: where the set's questions and images stand on this device. */
+function AvailabilityBadge({ item, complete }: { item: ExamListItem; complete: boolean }) {
+  const { t } = useTranslation('exam');
+  const persisted = useSyncExternalStore(subscribeStorageStatus, () => getStorageStatus().verdict?.persisted === true);
+  const { t: ti } = useTranslation('exam-integrity');
+  if (item.availability === 'changed') {
+    return (
+      <Tooltip label={t('changedOnServerHint')} multiline w={260} events={{ hover: true, focus: true, touch: true }}>
+        <Badge color={BADGE_COLOR.changed} variant="dot" data-testid="availability" tabIndex={0}>
+          {t('changedOnServer')}
+        </Badge>
+      </Tooltip>
+    );
+  }
+  if (item.availability === 'onDevice' && !complete) {
+    return (
+      <Tooltip label={ti('storage.incompleteHint')} multiline w={260} events={{ hover: true, focus: true, touch: true }}>
+        <Badge color="orange" variant="dot" data-testid="availability" tabIndex={0}>
+          {ti('storage.incomplete')}
+        </Badge>
+      </Tooltip>
+    );
+  }
+  // Complete, and the browser promised to keep it: safe from eviction too.
+  const safe = item.availability === 'onDevice' && persisted;
+  return (
+    <Badge color={BADGE_COLOR[item.availability]} variant={safe ? 'light' : 'dot'} data-testid="availability" data-safe={safe || undefined}>
+      {safe ? ti('storage.safe') : item.availability === 'onDevice' ? t('onDevice') : t('downloading')}
+    </Badge>
+  );
+}
+
+function ExamCard({ item, access, complete }: { item: ExamListItem; access: AllowanceData | undefined; complete: boolean }) {
   const { t, i18n } = useTranslation('exam');
   const titleId = useId();
   const reasonId = useId();
@@ -96,17 +151,7 @@ function ExamCard({ item, access }: { item: ExamListItem; access: AllowanceData 
           <Fact label={t('duration')} value={t('minutes', { count: Math.round(durationSeconds(set.dur) / 60) })} />
         </dl>
         <Group gap="xs" mt="auto" justify="space-between">
-          {item.availability === 'changed' ? (
-            <Tooltip label={t('changedOnServerHint')} multiline w={260} events={{ hover: true, focus: true, touch: true }}>
-              <Badge color={BADGE_COLOR.changed} variant="dot" data-testid="availability" tabIndex={0}>
-                {t('changedOnServer')}
-              </Badge>
-            </Tooltip>
-          ) : (
-            <Badge color={BADGE_COLOR[item.availability]} variant="dot" data-testid="availability">
-              {item.availability === 'onDevice' ? t('onDevice') : t('downloading')}
-            </Badge>
-          )}
+          <AvailabilityBadge item={item} complete={complete} />
           {/* A changed set can still be taken in the version on this device (offline, too). */}
           {gate.ok ? (
             <Button component={Link} to={to} aria-describedby={titleId} disabled={item.availability === 'downloading'}>
@@ -154,12 +199,15 @@ export default function ExamListPage() {
   const { t } = useTranslation('exam');
   const { data, loading } = useExamList();
   const access = useAllowance().data;
+  const cached = useCachedMedia(data);
   const [filter, setFilter] = useState<TagFilter>(NO_FILTER);
   const shown = data?.filter((item) => matchesFilter(item.set.tags, filter));
   return (
     <Container size="lg" py="lg">
       <Stack>
         <Title order={2}>{t('title')}</Title>
+        <LostAttemptsNotice />
+        <StorageNotice />
         {access && <AllowanceSummary allowance={access.allowance} />}
         {loading ? (
           <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} aria-busy="true" aria-label={t('loading')}>
@@ -174,7 +222,7 @@ export default function ExamListPage() {
             {shown && shown.length > 0 ? (
               <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
                 {shown.map((item) => (
-                  <ExamCard key={item.set.id} item={item} access={access} />
+                  <ExamCard key={item.set.id} item={item} access={access} complete={!cached || item.media.every((u) => cached.has(u))} />
                 ))}
               </SimpleGrid>
             ) : (

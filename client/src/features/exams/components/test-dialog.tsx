@@ -1,6 +1,6 @@
 import { ActionIcon, Button, Group, SegmentedControl, Text, Tooltip } from '@mantine/core';
 import { IconLayoutSidebarRight, IconMinus, IconPlus, IconX } from '@tabler/icons-react';
-import { memo, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { memo, type ReactNode, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { getSyncStatus, subscribeSyncStatus } from '../../../db/sync-status';
@@ -276,6 +276,8 @@ export function TestDialog({
   write,
   onClose,
   onSubmit,
+  readOnly = false,
+  notice = null,
 }: {
   set: QuestionSet;
   detail: Detail;
@@ -283,6 +285,13 @@ export function TestDialog({
   write: Writer;
   onClose: () => void;
   onSubmit: (auto: boolean) => Promise<void>;
+  /**
+   * Another tab owns the attempt (issue 21 §2), or this tab is still asking: nothing can be
+   * changed here (the writes would be refused anyway, see use-attempt-owner).
+   */
+  readOnly?: boolean;
+  /** Shown above the question while read-only: why, and how to take over. */
+  notice?: ReactNode;
 }) {
   const { t, i18n } = useTranslation('exam');
   // Every change is on screen once stored (in the journal), before it reaches the document.
@@ -458,7 +467,8 @@ export function TestDialog({
         onPalette={setPaletteOpen}
         onClose={close}
       />
-      <div className={classes.body}>
+      {notice}
+      <div className={classes.body} inert={readOnly} data-readonly={readOnly || undefined}>
         <div className={classes.main}>
           <SectionTabs parts={parts} answers={laterAnswers} partIndex={partIndex} onPickPart={pickPart} />
           <div className={classes.question} role="tabpanel">
@@ -508,7 +518,7 @@ export function TestDialog({
           onSubmit={openSummary}
         />
       </div>
-      {summary && (
+      {summary && !readOnly && (
         <SubmitSummary
           opened
           parts={parts}

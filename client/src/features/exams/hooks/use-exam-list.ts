@@ -1,7 +1,9 @@
 import { useCallback } from 'react';
 import { combineLatest, map } from 'rxjs';
 import type { QuestionSetDoc } from '../../../../../sync-protocol/src/sync/question-set';
+import type { QsDetailDoc } from '../../../../../sync-protocol/src/sync/qs-detail';
 import type { ReplicaDatabase } from '../../../db/database';
+import { mediaUrlsOf } from '../../../lib/media-precache';
 import { useReplicaQuery } from '../../../db/use-replica-query';
 
 /**
@@ -14,6 +16,8 @@ export type Availability = 'onDevice' | 'downloading' | 'changed';
 export type ExamListItem = {
   set: Omit<QuestionSetDoc, '_deleted'>;
   availability: Availability;
+  /** The images of the set's stored questions (all must be in the media cache for it to be complete). */
+  media: string[];
 };
 
 /** A set's availability from the version of the questions stored here (undefined: none). */
@@ -31,8 +35,15 @@ export function useExamList() {
     (db: ReplicaDatabase) =>
       combineLatest([db.question_set.find({ sort: [{ pts: 'desc' }, { id: 'asc' }] } as never).$, db.qs_detail.find().$]).pipe(
         map(([sets, details]) => {
-          const stored = new Map(details.map((d) => [d.id, d.v]));
-          return sets.map((s): ExamListItem => ({ set: s.toJSON() as ExamListItem['set'], availability: availabilityOf(s.v, stored.get(s.id)) }));
+          const stored = new Map(details.map((d) => [d.id, d]));
+          return sets.map((s): ExamListItem => {
+            const detail = stored.get(s.id);
+            return {
+              set: s.toJSON() as ExamListItem['set'],
+              availability: availabilityOf(s.v, detail?.v),
+              media: detail ? mediaUrlsOf(detail.toJSON() as QsDetailDoc) : [],
+            };
+          });
         }),
       ),
     [],

@@ -1,0 +1,99 @@
+import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import { filter, firstValueFrom, timeout } from 'rxjs';
+import { useReplica } from '../../../db/replica-context';
+import { type AttemptLock, browserLockOptions, openAttemptLock, type OwnerState } from '../../../lib/attempt-lock';
+
+/** Longest a new owner waits for the previous owner's last version to reach this tab's replica. */
+const CATCH_UP_MS = 3000;
+
+
+export type AttemptOwner = {
+  /** Null while no attempt is on screen. */
+  state: OwnerState | null;
+  /** Grows each time this tab becomes the owner: the test screen starts again from the stored attempt. */
+  epoch: number;
+  takeOver(): void;
+  /** Runs a write only while this tab owns the attempt (false, and nothing written, otherwise). */
+  write(run: () => Promise<boolean>): Promise<boolean>;
+};
+
+/**
+ * This tab's ownership of the attempt on screen (issue 21 §2, lib/attempt-lock): one tab of the
+ * browser writes an attempt; the others show it read-only and can take it over. Giving it away
+ * first puts the journal's stored changes into the attempt's document; taking it adopts what a
+ * closed owner left in the journal and waits until this tab's replica shows the version the
+ * previous owner handed over, so that nothing is computed against an older copy.
+ */
+export function useAttemptOwner(attemptId: string | null): AttemptOwner {
+  const replica = useReplica();
+  const [holder] = useState(() => new LockHolder());
+
+  useEffect(() => {
+    if (!attemptId || !replica) return;
+    const { db, journal } = replica;
+    const opened = openAttemptLock(attemptId, {
+      ...browserLockOptions(),
+      async beforeRelease() {
+        await journal.flush();
+        const doc = await db.test_summary.findOne(attemptId).exec();
+        return doc?.updatedAt ?? null;
+      },
+      async afterAcquire(version) {
+        await journal.adopt(attemptId);
+        if (version === null) return;
+        await firstValueFrom(
+          db.test_summary.findOne(attemptId).$.pipe(
+            filter((d) => (d?.updatedAt ?? -1) >= version),
+            timeout(CATCH_UP_MS),
+          ),
+        ).catch(() => console.warn("attempt owner: the previous tab's last change did not arrive in time"));
+      },
+    });
+    holder.set(opened);
+    return () => {
+      holder.set(null);
+      void opened.close();
+    };
+  }, [attemptId, replica, holder]);
+
+  const state = useSyncExternalStore(holder.subscribe, holder.getState);
+  const epoch = useSyncExternalStore(holder.subscribe, holder.getEpoch);
+  const takeOver = useCallback(() => void holder.lock?.takeOver(), [holder]);
+  const write = useCallback((run: () => Promise<boolean>) => (holder.lock ? holder.lock.write(run) : Promise.resolve(false)), [holder]);
+  return { state: attemptId ? state : null, epoch, takeOver, write };
+}
+
+/** The lock of the attempt on screen, as an external store for React. */
+class LockHolder {
+  lock: AttemptLock | null = null;
+  private epoch = 0;
+  private stop: (() => void) | null = null;
+  private readonly listeners = new Set<() => void>();
+
+  set(lock: AttemptLock | null) {
+    this.stop?.();
+    this.stop = null;
+    this.lock = lock;
+    if (lock) {
+      this.stop = lock.subscribe(() => {
+        if (lock.getState() === 'owner') this.epoch++;
+        this.changed();
+      });
+    }
+    this.changed();
+  }
+
+  private changed() {
+    for (const l of this.listeners) l();
+  }
+
+  subscribe = (listener: () => void) => {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  };
+
+  getState = (): OwnerState | null => this.lock?.getState() ?? null;
+  getEpoch = (): number => this.epoch;
+}
