@@ -240,6 +240,26 @@ describe('sending: web-push to the local push endpoint over HTTP', () => {
   });
 });
 
+/** An attempt at the GK practice set submitted offline five minutes ago, one answer given. */
+function submittedOffline(prefix: string): TestSummaryDoc {
+  const now = Date.now();
+  return {
+    id: `${prefix}-${randomBytes(6).toString('hex')}`,
+    qsid: 'qs-practice-gk',
+    st: now - 10 * 60_000,
+    sfs: 0,
+    lsq: null,
+    index: 0,
+    selectedSection: null,
+    answers: { 'q-gk-001': { ua: 'b', status: 'ANSWERED' } },
+    status: 'SUBMITTED',
+    submittedAt: now - 5 * 60_000,
+    elapsed: 5 * 60_000,
+    updatedAt: now - 5 * 60_000,
+    _deleted: false,
+  };
+}
+
 describe('(a) result ready when a submission made offline is scored', () => {
   const V = { 'x-sync-protocol': PROTOCOL_VERSION };
   let endpoint: string;
@@ -250,22 +270,7 @@ describe('(a) result ready when a submission made offline is scored', () => {
   });
 
   test('an attempt submitted offline five minutes ago and pushed now is scored, and the learner is told', async () => {
-    const now = Date.now();
-    const doc: TestSummaryDoc = {
-      id: `offline-${randomBytes(6).toString('hex')}`,
-      qsid: 'qs-practice-gk',
-      st: now - 10 * 60_000,
-      sfs: 0,
-      lsq: null,
-      index: 0,
-      selectedSection: null,
-      answers: { 'q-gk-001': { ua: 'b', status: 'ANSWERED' } },
-      status: 'SUBMITTED',
-      submittedAt: now - 5 * 60_000,
-      elapsed: 5 * 60_000,
-      updatedAt: now - 5 * 60_000,
-      _deleted: false,
-    };
+    const doc = submittedOffline('offline');
     const r = await h.request('POST', '/sync/v1/test_summary/push', { token: learner, headers: V, body: [{ newDocumentState: doc, assumedMasterState: null }] });
     expect(r.status).toBe(200);
     expect(h.deps.db.select().from(examResult).where(eq(examResult.attemptId, doc.id)).get()).toBeDefined();
@@ -287,25 +292,10 @@ describe('(a) result ready when a submission made offline is scored', () => {
   });
 
   test('an offline submission whose scoring failed at the push is told when the start-up repair scores it', async () => {
-    const now = Date.now();
     const before = h.deps.db.select().from(questionSet).where(eq(questionSet.id, 'qs-practice-gk')).get()!;
     // A set row that scoring cannot read (as a bug would): the push stores the attempt unscored.
     h.deps.db.run(sql`update question_set set sections = 'null', detail_rev = detail_rev + 100000 where id = 'qs-practice-gk'`);
-    const doc: TestSummaryDoc = {
-      id: `repair-${randomBytes(6).toString('hex')}`,
-      qsid: 'qs-practice-gk',
-      st: now - 10 * 60_000,
-      sfs: 0,
-      lsq: null,
-      index: 0,
-      selectedSection: null,
-      answers: { 'q-gk-001': { ua: 'b', status: 'ANSWERED' } },
-      status: 'SUBMITTED',
-      submittedAt: now - 5 * 60_000,
-      elapsed: 5 * 60_000,
-      updatedAt: now - 5 * 60_000,
-      _deleted: false,
-    };
+    const doc = submittedOffline('repair');
     const r = await h.request('POST', '/sync/v1/test_summary/push', { token: learner, headers: V, body: [{ newDocumentState: doc, assumedMasterState: null }] });
     expect(r.status).toBe(200);
     await settled();
