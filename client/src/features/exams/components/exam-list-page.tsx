@@ -179,15 +179,16 @@ function ExamCard({ item, access, complete }: { item: ExamListItem; access: Allo
   );
 }
 
-/** While tests are still downloading: how many of the learner's tests are on this device. */
+/** How many of the learner's tests are on this device (all of them, once downloaded). */
 function DownloadProgress({ items }: { items: ExamListItem[] }) {
   const { t } = useTranslation('exam');
   const done = items.filter((i) => i.availability !== 'downloading').length;
-  if (done === items.length) return null;
+  // Once every test is here the line stays, saying so, so that nothing below it moves up.
+  const complete = done === items.length;
   return (
     <Stack gap={4} data-testid="download-progress">
-      <Text size="sm">{t('downloadProgress', { done, total: items.length })}</Text>
-      <Progress value={(done / items.length) * 100} aria-label={t('downloadProgressLabel')} striped animated />
+      <Text size="sm">{complete ? t('downloadComplete', { count: items.length }) : t('downloadProgress', { done, total: items.length })}</Text>
+      <Progress value={(done / items.length) * 100} aria-label={t('downloadProgressLabel')} striped={!complete} animated={!complete} color={complete ? 'teal' : undefined} />
     </Stack>
   );
 }
@@ -202,14 +203,23 @@ export default function ExamListPage() {
   const cached = useCachedMedia(data);
   const [filter, setFilter] = useState<TagFilter>(NO_FILTER);
   const shown = data?.filter((item) => matchesFilter(item.set.tags, filter));
+  // The storage notice (issue 21 §3) comes from an asynchronous check: the list waits for it (at
+  // most 400 ms) so that a notice does not push the plan and the tests down once they are drawn.
+  const verdict = useSyncExternalStore(subscribeStorageStatus, () => getStorageStatus().verdict);
+  const [waited, setWaited] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setWaited(true), 400);
+    return () => clearTimeout(timer);
+  }, []);
+  const settled = verdict !== null || waited;
   return (
     <Container size="lg" py="lg">
       <Stack>
         <Title order={2}>{t('title')}</Title>
         <LostAttemptsNotice />
         <StorageNotice />
-        {access && <AllowanceSummary allowance={access.allowance} />}
-        {loading ? (
+        {settled && access && <AllowanceSummary allowance={access.allowance} />}
+        {loading || !settled ? (
           <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} aria-busy="true" aria-label={t('loading')}>
             {[0, 1, 2].map((i) => (
               <Skeleton key={i} height={220} radius="md" />
