@@ -28,8 +28,9 @@ async function renderList(docs: Parameters<typeof openFixture>[0], lang = 'en') 
     </ReplicaContext.Provider>,
     { route: '/exam-list', lang, namespaces: ['exam'] },
   );
-  await screen.findByTestId('allowance-summary');
-  await screen.findByTestId('exam-card-mock-1');
+  // The list waits for the storage check (at most 1 s) before it is drawn.
+  await screen.findByTestId('allowance-summary', {}, { timeout: 5000 });
+  await screen.findByTestId('exam-card-mock-1', {}, { timeout: 5000 });
   return db;
 }
 

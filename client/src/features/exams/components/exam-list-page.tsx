@@ -204,11 +204,12 @@ export default function ExamListPage() {
   const [filter, setFilter] = useState<TagFilter>(NO_FILTER);
   const shown = data?.filter((item) => matchesFilter(item.set.tags, filter));
   // The storage notice (issue 21 §3) comes from an asynchronous check: the list waits for it (at
-  // most 400 ms) so that a notice does not push the plan and the tests down once they are drawn.
+  // most 1 s: on a first visit it writes a probe of the space the download needs) so that a notice
+  // does not push the plan and the tests down once they are drawn.
   const verdict = useSyncExternalStore(subscribeStorageStatus, () => getStorageStatus().verdict);
   const [waited, setWaited] = useState(false);
   useEffect(() => {
-    const timer = setTimeout(() => setWaited(true), 400);
+    const timer = setTimeout(() => setWaited(true), 1000);
     return () => clearTimeout(timer);
   }, []);
   const settled = verdict !== null || waited;
