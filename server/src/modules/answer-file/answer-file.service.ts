@@ -114,9 +114,9 @@ export async function uploadAnswerFile(deps: Deps, key: AnswerKey, file: string)
   for (const m of before.values()) if (m.personId !== me.id) throw forbidden(ANSWER_FILE_MSG.otherPerson);
   const already = new Set([...before.values()].filter((m) => m.status === 'SUBMITTED').map((m) => m.id));
 
-  let todo: TestSummaryDoc[] = payload.attempts.filter((a) => !already.has(a.id));
-  for (let i = 0; todo.length > 0 && i < MAX_TRIES; i++) {
-    const rows = todo.map((doc) => {
+  let pending: TestSummaryDoc[] = payload.attempts.filter((a) => !already.has(a.id));
+  for (let i = 0; pending.length > 0 && i < MAX_TRIES; i++) {
+    const rows = pending.map((doc) => {
       const m = before.get(doc.id);
       return { newDocumentState: doc, assumedMasterState: m ? testSummaryDoc(m) : null };
     });
@@ -124,10 +124,10 @@ export async function uploadAnswerFile(deps: Deps, key: AnswerKey, file: string)
     // A conflict is a write of this attempt that came in between: submitted there, it is `already`.
     for (const c of conflicts) if (c.status === 'SUBMITTED') already.add(c.id);
     before = masters();
-    todo = todo.filter((doc) => !already.has(doc.id) && before.get(doc.id)?.status !== 'SUBMITTED');
+    pending = pending.filter((doc) => !already.has(doc.id) && before.get(doc.id)?.status !== 'SUBMITTED');
   }
   // Pushes of the same attempt kept landing in between (its device is syncing right now).
-  if (todo.length > 0) throw conflict(ANSWER_FILE_MSG.tryAgain);
+  if (pending.length > 0) throw conflict(ANSWER_FILE_MSG.tryAgain);
 
   const scored = new Set(deps.db.select({ id: examResult.attemptId }).from(examResult).where(inArray(examResult.attemptId, ids)).all().map((r) => r.id));
   deps.log.info({ person: me.id, attempts: ids, already: [...already] }, 'answer file received');
