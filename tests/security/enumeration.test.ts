@@ -64,31 +64,43 @@ const median = (xs: number[]) => {
 };
 
 /**
- * Runs known and unknown RUNS times each, alternating which goes first; every answer must equal
- * the first one, and the medians must be within 15 ms or 25 % of each other (whichever is more:
+ * Runs known and unknown RUNS times each, back to back in pairs, alternating which goes first;
+ * every answer must equal the first one. Timing compares the pairs: the median of (known −
+ * unknown) over the pairs must be within 15 ms or 25 % of the slower median (whichever is more:
  * the argon2 routes take 50-100 ms on a busy machine; a message on the response path took 150).
+ * Pairs cancel the drift of a machine whose other test files come and go; a round that still
+ * misses is measured again, up to three rounds: a real difference misses every round, CI's
+ * neighbours do not load every round the same way.
  */
 async function expectIndistinguishable(known: Call, unknown: Call, expected: { status: number; msg: string }) {
   // Warm-up: the first argon2 hash of a process, the password list, prepared statements.
   await call(known);
   await call(unknown);
-  const times = { known: [] as number[], unknown: [] as number[] };
   let reference: Answer | undefined;
-  for (let i = 0; i < RUNS; i++) {
-    const order = i % 2 === 0 ? (['known', 'unknown'] as const) : (['unknown', 'known'] as const);
-    for (const who of order) {
-      const a = await call(who === 'known' ? known : unknown);
-      reference ??= a;
-      expect({ who, status: a.status, text: a.text }).toEqual({ who, status: reference.status, text: reference.text });
-      times[who].push(a.ms);
+  const rounds: string[] = [];
+  for (let round = 0; round < 3; round++) {
+    const times = { known: [] as number[], unknown: [] as number[] };
+    const diffs: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const order = i % 2 === 0 ? (['known', 'unknown'] as const) : (['unknown', 'known'] as const);
+      const pair: Partial<Record<'known' | 'unknown', number>> = {};
+      for (const who of order) {
+        const a = await call(who === 'known' ? known : unknown);
+        reference ??= a;
+        expect({ who, status: a.status, text: a.text }).toEqual({ who, status: reference.status, text: reference.text });
+        times[who].push(a.ms);
+        pair[who] = a.ms;
+      }
+      diffs.push(pair.known! - pair.unknown!);
     }
+    const [k, u, d] = [median(times.known), median(times.unknown), median(diffs)];
+    const allowed = Math.max(15, 0.25 * Math.max(k, u));
+    rounds.push(`median known ${k.toFixed(1)} ms, unknown ${u.toFixed(1)} ms, paired difference ${d.toFixed(1)} ms`);
+    if (Math.abs(d) <= allowed) break;
+    expect(round, rounds.join('; ')).toBeLessThan(2);
   }
   expect(reference!.status).toBe(expected.status);
   expect(JSON.parse(reference!.text).msg).toBe(expected.msg);
-  const [k, u] = [median(times.known), median(times.unknown)];
-  expect(Math.abs(k - u), `median known ${k.toFixed(1)} ms, unknown ${u.toFixed(1)} ms`).toBeLessThanOrEqual(
-    Math.max(15, 0.25 * Math.max(k, u)),
-  );
 }
 
 describe('the same answer in the same time for registered and unknown accounts', () => {
