@@ -72,6 +72,30 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
+    // Issue 22: the server's queries are written for either engine: `await q` and the helpers of
+    // server/src/db/transaction.ts, never better-sqlite3's synchronous `.get()`, `.all()`, `.run()`.
+    files: ['server/src/**/*.ts', 'tests/**/*.ts'],
+    // The database layer itself, and its tests, which read the SQLite files with better-sqlite3.
+    ignores: ['server/src/db/client.ts', 'server/src/db/client.test.ts', 'server/src/db/checkpointer.ts', 'server/src/db/checkpointer.test.ts', 'server/src/lib/raw-statement.ts', 'server/src/db/transaction.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[arguments.length=0] > MemberExpression.callee[property.name=/^(get|all|run)$/]",
+          message: 'A synchronous SQLite call: write `await q`, `await first(q)` or `affected(await q)` (server/src/db/transaction.ts).',
+        },
+        {
+          selector: "CallExpression[arguments.0.type='TaggedTemplateExpression'] > MemberExpression.callee[property.name=/^(get|all|run|values)$/]",
+          message: 'Raw SQL through SQLite only: write `await rows(db, sql…)`, `await row(db, sql…)` or `await exec(db, sql…)` (server/src/db/transaction.ts).',
+        },
+        {
+          selector: "CallExpression > MemberExpression.callee[property.name='transaction']",
+          message: 'Write `await transaction(db, async (tx) => …)` (server/src/db/transaction.ts): it runs on either engine.',
+        },
+      ],
+    },
+  },
+  {
     files: ['scripts/**', 'e2e/**'],
     rules: { 'no-console': 'off' },
   },

@@ -25,7 +25,7 @@ export async function openBenchApp(opts: { prefix: string; env?: Record<string, 
   const database = openDatabase(config.dataDir, { backgroundCheckpoints: { onError: (message) => console.error(message) } });
   await seedDatabase(database.db);
   const db = database.db;
-  const deps = { db, config, outbox: createLocalOutbox(db, log), rates: createRateLimits(db), log, events: createEventBus() };
-  publishDue(deps);
+  const deps = { db, config, outbox: await createLocalOutbox(db, log), rates: createRateLimits(db), log, events: createEventBus() };
+  await publishDue(deps);
   return { dir, config, database, db, deps, app: createApp(deps) };
 }

@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase } from '../server/src/db/client';
+import { first, transaction } from '../server/src/db/transaction';
 import { question, tag } from '../server/src/db/schema';
 import { seedDatabase } from '../server/src/db/seed';
 import { nextRev } from '../server/src/lib/revision';
@@ -108,21 +109,21 @@ async function buildBank(dir: string) {
   await seedDatabase(database.db);
   const now = Date.now();
   const t0 = performance.now();
-  database.db.transaction((tx) => {
-    const existing = new Set(tx.select({ tid: tag.tid }).from(tag).all().map((t) => t.tid));
-    const add = (key: string, tids: string[]) => {
+  await transaction(database.db, async (tx) => {
+    const existing = new Set((await tx.select({ tid: tag.tid }).from(tag)).map((t) => t.tid));
+    const add = async (key: string, tids: string[]) => {
       for (const tid of tids) {
         if (existing.has(tid)) continue;
-        tx.insert(tag).values({ tid, key, tags: { en: tid.replace(/-/g, ' '), hi: `टैग ${tid.split('-').pop()}` }, uat: now, rev: nextRev(tx) }).run();
+        await tx.insert(tag).values({ tid, key, tags: { en: tid.replace(/-/g, ' '), hi: `टैग ${tid.split('-').pop()}` }, uat: now, rev: await nextRev(tx) });
       }
     };
-    add('s', SUBJECTS);
-    add('c', CLASSES);
-    add('t', TOPICS);
-    add('e', EXAMS);
+    await add('s', SUBJECTS);
+    await add('c', CLASSES);
+    await add('t', TOPICS);
+    await add('e', EXAMS);
     for (let i = 0; i < N; i++) {
-      const row = tx.insert(question).values({ ...generatedQuestion(i, now), rev: nextRev(tx) }).returning().get();
-      indexQuestion(tx, row, { action: 'CREATE', actor: { id: 'demo-editor', name: 'Eshan Editor' } });
+      const row = (await first(tx.insert(question).values({ ...generatedQuestion(i, now), rev: await nextRev(tx) }).returning()))!;
+      await indexQuestion(tx, row, { action: 'CREATE', actor: { id: 'demo-editor', name: 'Eshan Editor' } });
     }
   });
   console.log(`bank: ${N} questions generated and indexed in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
@@ -496,10 +497,10 @@ export async function benchTranslate() {
     );
     // The part before saving on its own: placeholders out, 100 questions' texts over HTTP, checks back.
     const fields: Record<string, string> = {};
-    h.deps.db
+    (await h.deps.db
       .select()
       .from(questionTable)
-      .all()
+      )
       .filter((r) => ids.includes(r.id))
       .forEach((r, n) => {
         fields[`${n}.q`] = r.q;

@@ -1,5 +1,6 @@
 import { inArray } from 'drizzle-orm';
 import type { DB } from '../server/src/db/client';
+import { first, transaction } from '../server/src/db/transaction';
 import { person, question, questionSet } from '../server/src/db/schema';
 import { nextRev } from '../server/src/lib/revision';
 import { indexQuestion } from '../server/src/modules/questions/question-index';
@@ -12,23 +13,23 @@ export const benchQuestionIds = (n = 5000) => Array.from({ length: n }, (_, i) =
  * Hindi (copies of the fixture questions, indexed and versioned), 50 published sets of 100 (half of them mocks), and
  * `learners` extra learner accounts. Call publishDue afterwards.
  */
-export function growBenchData(db: DB, opts: { learners?: number } = {}) {
-  const templates = db.select().from(question).all();
+export async function growBenchData(db: DB, opts: { learners?: number } = {}) {
+  const templates = (await db.select().from(question));
   const now = Date.now();
-  db.transaction((tx) => {
+  await transaction(db, async (tx) => {
     for (let i = 0; i < 5000; i++) {
       const t = templates[i % templates.length]!;
-      const row = tx
+      const row = (await first(tx
         .insert(question)
-        .values({ ...t, id: `bench-q-${i}`, q: `${t.q}<p>#${i}</p>`, createdBy: null, updatedBy: null, updatedAt: now, rev: nextRev(tx) })
+        .values({ ...t, id: `bench-q-${i}`, q: `${t.q}<p>#${i}</p>`, createdBy: null, updatedBy: null, updatedAt: now, rev: await nextRev(tx) })
         .returning()
-        .get();
+        ))!;
       // Its tags, search text and current version, as the questions service records a question.
-      indexQuestion(tx, row, { action: 'CREATE', actor: null });
+      await indexQuestion(tx, row, { action: 'CREATE', actor: null });
     }
     for (let s = 0; s < 50; s++) {
       const ids = Array.from({ length: 100 }, (_, k) => `bench-q-${s * 100 + k}`);
-      tx.insert(questionSet)
+      await tx.insert(questionSet)
         .values({
           id: `bench-set-${s}`,
           l: `Bench mock ${s}`,
@@ -43,14 +44,14 @@ export function growBenchData(db: DB, opts: { learners?: number } = {}) {
           pts: 29_000_000,
           createdBy: null,
           updatedAt: now,
-          rev: nextRev(tx),
-          detailRev: nextRev(tx),
+          rev: await nextRev(tx),
+          detailRev: await nextRev(tx),
         })
-        .run();
+        ;
     }
     for (let p = 0; p < (opts.learners ?? 0); p++) {
-      tx.insert(person).values({ id: `bench-person-${p}`, name: `Bench Learner ${p}`, mobile: `+9170000${String(p).padStart(5, '0')}`, passwordHash: 'x' }).run();
+      await tx.insert(person).values({ id: `bench-person-${p}`, name: `Bench Learner ${p}`, mobile: `+9170000${String(p).padStart(5, '0')}`, passwordHash: 'x' });
     }
   });
-  return { questions: () => db.select().from(question).where(inArray(question.id, benchQuestionIds())).all() };
+  return { questions: async () => (await db.select().from(question).where(inArray(question.id, benchQuestionIds()))) };
 }

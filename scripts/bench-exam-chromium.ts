@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase } from '../server/src/db/client';
+import { transaction } from '../server/src/db/transaction';
 import { questionSet } from '../server/src/db/schema';
 import { seedDatabase } from '../server/src/db/seed';
 import { createEventBus } from '../server/src/lib/events';
@@ -30,18 +31,18 @@ export async function benchExamChromium() {
   const dir = mkdtempSync(path.join(tmpdir(), 'pm-bench-exam-'));
   const database = openDatabase(dir);
   await seedDatabase(database.db);
-  growBenchData(database.db);
+  await growBenchData(database.db);
   const ids = benchQuestionIds().slice(0, 200);
   const now = Date.now();
-  database.db.transaction((tx) => {
+  await transaction(database.db, async (tx) => {
     const sections = Object.fromEntries(
       ['General Knowledge', 'Quantitative Aptitude', 'Reasoning', 'English'].map((name, i) => [name, { ss: false, q: ids.slice(i * 50, i * 50 + 50), mpq: 2, tm: 100, nm: 0.5, o: i + 1 }]),
     );
-    tx.insert(questionSet)
-      .values({ id: SET_ID, l: 'Bench: 200 questions, 4 sections', mpq: 2, tm: 0, nm: 0.5, dur: 120, isM: true, inst: '<p>Benchmark.</p>', q: [], sections, pts: 29_000_000, createdBy: null, updatedAt: now, rev: nextRev(tx), detailRev: nextRev(tx) })
-      .run();
+    await tx.insert(questionSet)
+      .values({ id: SET_ID, l: 'Bench: 200 questions, 4 sections', mpq: 2, tm: 0, nm: 0.5, dur: 120, isM: true, inst: '<p>Benchmark.</p>', q: [], sections, pts: 29_000_000, createdBy: null, updatedAt: now, rev: await nextRev(tx), detailRev: await nextRev(tx) })
+      ;
   });
-  publishDue({ db: database.db, events: createEventBus() });
+  await publishDue({ db: database.db, events: createEventBus() });
   database.close();
 
   const server = await startAppServer(dir);

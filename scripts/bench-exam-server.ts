@@ -10,6 +10,7 @@
  * BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 8), BENCH_MODES (e.g. `0,2`: which of
  * the three to run); BENCH_PROFILE=<dir> writes a CPU profile of the server process there.
  */
+import { first, transaction } from '../server/src/db/transaction';
 import { fork } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
@@ -41,16 +42,16 @@ async function serveApp() {
   const { count, eq } = await import('drizzle-orm');
   const { dir, config, database, db, app } = await openBenchApp({ prefix: 'pm-bench-exam-' });
 
-  db.transaction((tx) => {
+  await transaction(db, async (tx) => {
     for (let p = 0; p < LEARNERS; p++) {
-      tx.insert(person).values({ id: `bench-learner-${p}`, name: `Bench Learner ${p}`, mobile: `+9180000${String(p).padStart(5, '0')}`, passwordHash: 'x' }).run();
+      await tx.insert(person).values({ id: `bench-learner-${p}`, name: `Bench Learner ${p}`, mobile: `+9180000${String(p).padStart(5, '0')}`, passwordHash: 'x' });
     }
   });
   // Each learner holds the yearly plan (issue 18), as a learner taking mock tests would: their
   // attempts at the bench mock are counted within it.
   const { grantPlan } = await import('../server/src/modules/entitlements/entitlements.service');
-  db.transaction((tx) => {
-    for (let p = 0; p < LEARNERS; p++) grantPlan(tx, { orderId: `bench-order-${p}`, personId: `bench-learner-${p}`, planCode: 'ANNUAL_PLAN', paidAt: Date.now() - 60_000 });
+  await transaction(db, async (tx) => {
+    for (let p = 0; p < LEARNERS; p++) await grantPlan(tx, { orderId: `bench-order-${p}`, personId: `bench-learner-${p}`, planCode: 'ANNUAL_PLAN', paidAt: Date.now() - 60_000 });
   });
   // Each learner signed in once: a session row and its token, as a login makes them.
   const tokens = await Promise.all(Array.from({ length: LEARNERS }, async (_, p) => (await openSession(db, config.jwtSecret, { id: `bench-learner-${p}`, tokenVersion: 0 })).token));
@@ -104,7 +105,7 @@ async function serveApp() {
   const server = listen(app.fetch, { hostname: '127.0.0.1', port: 0 }, (info) => {
     process.send?.({ ready: true, port: info.port, tokens, qsid: set.id, questions } satisfies Ready & { ready: true });
   });
-  process.on('message', (m: { count?: boolean } | string) => {
+  process.on('message', async (m: { count?: boolean } | string) => {
     // CPU time of the server process (all its threads): steadier than a rate on a shared machine.
     if (m === 'cpu') {
       const u = process.cpuUsage();
@@ -117,9 +118,9 @@ async function serveApp() {
       process.exit(0);
     }
     if (typeof m === 'object' && m.count) {
-      const attempts = db.select({ n: count() }).from(attempt).where(eq(attempt.qsid, set.id)).get()!.n;
-      const results = db.select({ n: count() }).from(examResult).where(eq(examResult.qsid, set.id)).get()!.n;
-      const submitted = db.select({ n: count() }).from(attempt).where(eq(attempt.status, 'SUBMITTED')).get()!.n;
+      const attempts = (await first(db.select({ n: count() }).from(attempt).where(eq(attempt.qsid, set.id))))!.n;
+      const results = (await first(db.select({ n: count() }).from(examResult).where(eq(examResult.qsid, set.id))))!.n;
+      const submitted = (await first(db.select({ n: count() }).from(attempt).where(eq(attempt.status, 'SUBMITTED'))))!.n;
       process.send?.({ counted: { attempts, results, submitted } });
     }
   });

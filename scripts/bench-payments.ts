@@ -10,6 +10,7 @@
  * all at once, exactly as the sandbox would (same body, same Authorization header).
  * BENCH_ORDERS (default 500).
  */
+import { first, transaction } from '../server/src/db/transaction';
 import { fork } from 'node:child_process';
 import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -128,16 +129,16 @@ async function serveApp() {
   const { count, countDistinct, eq, isNotNull, like, and, ne } = await import('drizzle-orm');
   const { webhookInbox } = await import('../server/src/modules/payments/webhook-inbox');
   const { dir, config, database, db, deps, app } = await openBenchApp({ prefix: 'pm-bench-payments-', env: { PAYMENT_PROVIDER: 'sandbox' } });
-  db.transaction((tx) => {
+  await transaction(db, async (tx) => {
     for (let p = 0; p < LEARNERS; p++) {
-      tx.insert(person).values({ id: `bench-buyer-${p}`, name: `Bench Buyer ${p}`, mobile: `+9181000${String(p).padStart(5, '0')}`, passwordHash: 'x' }).run();
+      await tx.insert(person).values({ id: `bench-buyer-${p}`, name: `Bench Buyer ${p}`, mobile: `+9181000${String(p).padStart(5, '0')}`, passwordHash: 'x' });
     }
   });
   const tokens = await Promise.all(Array.from({ length: LEARNERS }, async (_, p) => (await openSession(db, config.jwtSecret, { id: `bench-buyer-${p}`, tokenVersion: 0 })).token));
   const sandbox = sandboxControl(config);
 
   const server = listen(app.fetch, { hostname: '127.0.0.1', port: 0 }, (info) => process.send?.({ ready: true, port: info.port, tokens }));
-  process.on('message', (m: { settle?: string[]; count?: boolean; drain?: boolean } | string) => {
+  process.on('message', async (m: { settle?: string[]; count?: boolean; drain?: boolean } | string) => {
     if (m === 'stop') {
       server.close();
       database.close();
@@ -157,13 +158,13 @@ async function serveApp() {
     }
     if (m.count) {
       const bench = like(purchaseOrder.personId, 'bench-buyer-%');
-      const paid = db.select({ n: count() }).from(purchaseOrder).where(and(bench, eq(purchaseOrder.status, 'PAID'))).get()!.n;
-      const other = db.select({ n: count() }).from(purchaseOrder).where(and(bench, ne(purchaseOrder.status, 'PAID'))).get()!.n;
-      const receipts = db.select({ n: countDistinct(purchaseOrder.receiptNo) }).from(purchaseOrder).where(and(bench, isNotNull(purchaseOrder.receiptNo))).get()!.n;
-      const payments = db.select({ n: count() }).from(payment).where(like(payment.personId, 'bench-buyer-%')).get()!.n;
-      const flagged = db.select({ n: count() }).from(payment).where(and(like(payment.personId, 'bench-buyer-%'), isNotNull(payment.flag))).get()!.n;
-      const entitlements = db.select({ n: count() }).from(entitlement).where(like(entitlement.personId, 'bench-buyer-%')).get()!.n;
-      const events = db.select({ n: count() }).from(paymentEvent).get()!.n;
+      const paid = (await first(db.select({ n: count() }).from(purchaseOrder).where(and(bench, eq(purchaseOrder.status, 'PAID')))))!.n;
+      const other = (await first(db.select({ n: count() }).from(purchaseOrder).where(and(bench, ne(purchaseOrder.status, 'PAID')))))!.n;
+      const receipts = (await first(db.select({ n: countDistinct(purchaseOrder.receiptNo) }).from(purchaseOrder).where(and(bench, isNotNull(purchaseOrder.receiptNo)))))!.n;
+      const payments = (await first(db.select({ n: count() }).from(payment).where(like(payment.personId, 'bench-buyer-%'))))!.n;
+      const flagged = (await first(db.select({ n: count() }).from(payment).where(and(like(payment.personId, 'bench-buyer-%'), isNotNull(payment.flag)))))!.n;
+      const entitlements = (await first(db.select({ n: count() }).from(entitlement).where(like(entitlement.personId, 'bench-buyer-%'))))!.n;
+      const events = (await first(db.select({ n: count() }).from(paymentEvent)))!.n;
       process.send?.({ counted: { paid, payments, receipts, entitlements, events, flagged, other } satisfies Counted });
     }
   });

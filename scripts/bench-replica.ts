@@ -24,8 +24,8 @@ export async function benchReplica(): Promise<{ runs: { replicaMs: number; cards
   const dir = mkdtempSync(path.join(tmpdir(), 'pm-bench-replica-'));
   const database = openDatabase(dir);
   await seedDatabase(database.db);
-  growBenchData(database.db);
-  publishDue({ db: database.db, events: createEventBus() });
+  await growBenchData(database.db);
+  await publishDue({ db: database.db, events: createEventBus() });
   database.close();
 
   const server = await startAppServer(dir);

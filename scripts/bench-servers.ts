@@ -27,7 +27,7 @@ const config = loadConfig(parseEnv({ DATA_DIR: dir, LOG_LEVEL: 'info' }));
 const log = createLogger(process.env.BENCH_LOG ?? 'info');
 const database = openDatabase(config.dataDir);
 await seedDatabase(database.db);
-const deps: Deps = { db: database.db, config, outbox: createLocalOutbox(database.db, log), rates: createRateLimits(database.db), log, events: createEventBus() };
+const deps: Deps = { db: database.db, config, outbox: await createLocalOutbox(database.db, log), rates: createRateLimits(database.db), log, events: createEventBus() };
 
 const hello = new Hono().get('/hello', (c) => c.json({ hello: 'world' }));
 
@@ -39,7 +39,7 @@ const read = raw.prepare('select k, v from kv where k = ?');
 // The same bytes the authenticated read answers, stored in one row: this baseline reads one row
 // and sends it, so the comparison measures our layers (token, permissions, validation, routing,
 // logging) rather than the size of the answer.
-const tagsJson = JSON.stringify(listTags(deps, 's'));
+const tagsJson = JSON.stringify(await listTags(deps, 's'));
 raw.prepare('insert or replace into kv values (?, ?)').run('tags-s', tagsJson);
 const readBody = raw.prepare('select v from kv where k = ?').pluck();
 const bare = new Hono()

@@ -31,12 +31,12 @@ const log = createLogger('info');
 // As the server opens it (server/src/index.ts): checkpoints on a worker thread.
 const database = openDatabase(config.dataDir, { backgroundCheckpoints: { onError: (message) => log.error({ message }, 'background checkpoint failed') } });
 await seedDatabase(database.db);
-const deps: Deps = { db: database.db, config, outbox: createLocalOutbox(database.db, log), rates: createRateLimits(database.db), log, events: createEventBus() };
+const deps: Deps = { db: database.db, config, outbox: await createLocalOutbox(database.db, log), rates: createRateLimits(database.db), log, events: createEventBus() };
 const db = database.db;
 
 // 5,000 questions in English and Hindi, 50 published sets of 100, 1,000 learners.
-growBenchData(db, { learners: 1000 });
-publishDue(deps);
+await growBenchData(db, { learners: 1000 });
+await publishDue(deps);
 // Each person signed in once: a session row and its token, as a login makes them.
 const tokens = await Promise.all(Array.from({ length: 1000 }, async (_, p) => (await openSession(db, config.jwtSecret, { id: `bench-person-${p}`, tokenVersion: 0 })).token));
 const learnerToken = (await openSession(db, config.jwtSecret, { id: 'demo-learner', tokenVersion: 0 })).token;
@@ -48,8 +48,9 @@ raw.pragma('synchronous = NORMAL');
 raw.exec('create table q (rev integer primary key, id text not null, body text not null)');
 raw.exec('create table a (id text primary key, doc text not null)');
 const insertQ = raw.prepare('insert into q (rev, id, body) values (?, ?, ?)');
+const benchQuestions = await db.select().from(question).where(inArray(question.id, benchQuestionIds()));
 raw.transaction(() => {
-  for (const q of db.select().from(question).where(inArray(question.id, benchQuestionIds())).all()) {
+  for (const q of benchQuestions) {
     insertQ.run(q.rev, q.id, JSON.stringify({ id: q.id, q: q.q, ops: q.ops, qt: q.qt, d: q.d, trans: q.trans }));
   }
 })();
@@ -77,7 +78,7 @@ function listen(fetch: (req: Request) => Response | Promise<Response>): Promise<
 const ports = { app: await listen(createApp(deps).fetch), bare: await listen(bare.fetch) };
 process.send?.({ ready: true, ports, tokens, learnerToken });
 
-process.on('message', (m: { count?: string[] } | string) => {
+process.on('message', async (m: { count?: string[] } | string) => {
   if (m === 'stop') process.exit(0);
   // CPU time of this process (both servers; the benchmark measures one at a time): a figure that
   // the load generator and other processes on the machine disturb less than wall-clock rates.
@@ -86,8 +87,8 @@ process.on('message', (m: { count?: string[] } | string) => {
     process.send?.({ cpuUs: u.user + u.system });
   }
   if (typeof m === 'object' && m.count) {
-    const rows = db.select({ id: attempt.id, seen: attempt.serverFirstSeen }).from(attempt).where(inArray(attempt.id, m.count)).all();
-    const results = db.select({ attemptId: examResult.attemptId }).from(examResult).where(inArray(examResult.attemptId, m.count)).all();
+    const rows = await db.select({ id: attempt.id, seen: attempt.serverFirstSeen }).from(attempt).where(inArray(attempt.id, m.count));
+    const results = await db.select({ attemptId: examResult.attemptId }).from(examResult).where(inArray(examResult.attemptId, m.count));
     // When the server stored the last of them (its clock: the same machine's as the generator's).
     const lastStoredAt = Math.max(...rows.map((r) => r.seen));
     process.send?.({ stored: { attempts: rows.length, distinct: new Set(rows.map((r) => r.id)).size, results: results.length, lastStoredAt } });

@@ -12,6 +12,7 @@ import { eq, or } from 'drizzle-orm';
 import type { z } from 'zod';
 import { emailSchema, mobileSchema, passwordSchema, personNameSchema } from '../sync-protocol/src/common';
 import { openDatabase } from '../server/src/db/client';
+import { first, transaction } from '../server/src/db/transaction';
 import { permission, person, role } from '../server/src/db/schema';
 import { seedDatabase } from '../server/src/db/seed';
 import { loadConfig, parseEnv } from '../server/src/env';
@@ -135,25 +136,26 @@ async function main() {
     // the demo accounts: this command is for real installations.
     await seedDatabase(database.db, { demo: false });
     const passwordHash = await hashPassword(password);
-    const created = database.db.transaction((tx) => {
-      const admin = tx.select().from(role).where(eq(role.name, 'ADMIN')).get();
+    const created = await transaction(database.db, async (tx) => {
+      const admin = await first(tx.select().from(role).where(eq(role.name, 'ADMIN')));
       if (!admin) fail('the ADMIN role is missing from the database');
-      const taken = tx
-        .select({ id: person.id })
-        .from(person)
-        .where(email ? or(eq(person.mobile, mobile), eq(person.email, email)) : eq(person.mobile, mobile))
-        .get();
+      const taken = await first(
+        tx
+          .select({ id: person.id })
+          .from(person)
+          .where(email ? or(eq(person.mobile, mobile), eq(person.email, email)) : eq(person.mobile, mobile)),
+      );
       if (taken) fail(`a person with this mobile or e-mail exists already (${taken.id})`);
-      const row = tx.insert(person).values({ name, mobile, email, roleId: admin.id, status: 'ACTIVE', passwordHash }).returning().get();
+      const row = (await first(tx.insert(person).values({ name, mobile, email, roleId: admin.id, status: 'ACTIVE', passwordHash }).returning()))!;
       // Every permission there is (the ADMIN role's '*' of fixtures/roles.json), whatever the
       // role was edited to since.
-      setPersonPermissions(
+      await setPersonPermissions(
         tx,
         row.id,
-        tx.select({ id: permission.id }).from(permission).all().map((p) => p.id),
+        (await tx.select({ id: permission.id }).from(permission)).map((p) => p.id),
       );
       // No signed-in actor: the log shows the system made it.
-      logActivity(tx, { actor: null, action: 'CREATE', entity: 'person', entityId: row.id, newValue: auditView(tx, row) });
+      await logActivity(tx, { actor: null, action: 'CREATE', entity: 'person', entityId: row.id, newValue: await auditView(tx, row) });
       return row;
     });
     console.log(`Created the admin ${created.name} (${created.mobile}${created.email ? `, ${created.email}` : ''}), id ${created.id}.`);

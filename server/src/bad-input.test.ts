@@ -16,6 +16,7 @@ import {
   tag,
 } from './db/schema';
 import { type Harness, startHarness } from './test/harness';
+import { first } from './db/transaction';
 
 /*
  * Hostile and broken input against a sample of write endpoints: every answer is a 4xx in the
@@ -92,9 +93,10 @@ const TARGETS: Target[] = [
 
 const TABLES = { person, role, permission, rolePermission, personPermission, activityLog, tag, contactMessage, brand, pushSubscription, outbox, oneTimeCode };
 
-function snapshot() {
-  const counts = Object.fromEntries(Object.entries(TABLES).map(([name, t]) => [name, h.deps.db.select().from(t).all().length]));
-  return { ...counts, rev: h.deps.db.select().from(revisionCounter).get()?.value ?? -1 };
+async function snapshot() {
+  const counts: Record<string, number> = {};
+  for (const [name, t] of Object.entries(TABLES)) counts[name] = (await h.deps.db.select().from(t)).length;
+  return { ...counts, rev: (await first(h.deps.db.select().from(revisionCounter)))?.value ?? -1 };
 }
 
 /** The shape every refusal must have, and no leaked internals. */
@@ -108,14 +110,14 @@ function expectCleanRefusal(r: { status: number; body: any }, status: number) {
   expect(text).not.toMatch(/node_modules|\.ts:\d+|SqliteError|ZodError/);
 }
 
-let before: ReturnType<typeof snapshot>;
+let before: Awaited<ReturnType<typeof snapshot>>;
 
 beforeAll(async () => {
   h = await startHarness();
   admin = await h.tokenOf('admin');
-  const trustee = h.deps.db.select().from(role).all().find((r) => r.name === 'TRUSTEE');
+  const trustee = (await h.deps.db.select().from(role)).find((r) => r.name === 'TRUSTEE');
   (TARGETS[2] as Target).valid.id = trustee?.id;
-  before = snapshot();
+  before = await snapshot();
 });
 afterAll(() => h.destroy());
 
@@ -235,6 +237,6 @@ describe('ids in paths', () => {
   });
 });
 
-test('none of the bad requests changed a row', () => {
-  expect(snapshot()).toEqual(before);
+test('none of the bad requests changed a row', async () => {
+  expect(await snapshot()).toEqual(before);
 });

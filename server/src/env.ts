@@ -19,6 +19,16 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
+  /**
+   * PostgreSQL instead of the embedded SQLite (issue 22): `postgres://user:password@host:5432/db`.
+   * Unset, the server keeps its database in DATA_DIR/app.db. DATA_DIR still holds the keys.
+   */
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, { error: 'DATABASE_URL must be a postgres:// address' })
+    .optional(),
+  /** The name this instance gives in every response's X-Instance header; the host name and process id by default. */
+  INSTANCE_ID: z.string().min(1).max(64).optional(),
   JWT_SECRET: z.string().min(32, { error: 'JWT_SECRET must be at least 32 characters' }).optional(),
   SMTP_URL: z.url().optional(),
   /** Sender address for e-mail sent through SMTP_URL. */

@@ -53,11 +53,11 @@ async function main() {
 
   const inbox = { inboxFile: localInboxFile(config) };
   const outbox = config.SMTP_URL
-    ? createSmtpOutbox(database.db, log, config.SMTP_URL, config.MAIL_FROM, inbox)
-    : createLocalOutbox(database.db, log, inbox);
+    ? await createSmtpOutbox(database.db, log, config.SMTP_URL, config.MAIL_FROM, inbox)
+    : await createLocalOutbox(database.db, log, inbox);
   const deps: Deps = { db: database.db, config, outbox, rates: createRateLimits(database.db), log, events: createEventBus() };
   const app = createApp(deps);
-  const stopPublisher = startPublisher(deps, config.PUBLISH_INTERVAL_S * 1000);
+  const stopPublisher = await startPublisher(deps, config.PUBLISH_INTERVAL_S * 1000);
   const stopReconciler = startReconciler(deps);
   startPlanExpiry(deps);
   // Web Push (issue 20 §6): new sets announced after each publish interval, plan reminders hourly.

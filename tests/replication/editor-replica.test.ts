@@ -6,6 +6,7 @@ import { wrappedValidateAjvStorage } from 'rxdb/plugins/validate-ajv';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type EditorReplica, type EditorReplication, type EdQuestion, openEditorReplica, startEditorReplication } from '../../client/src/db/editor-replica';
 import { question } from '../../server/src/db/schema';
+import { first } from '../../server/src/db/transaction';
 import { DEMO } from '../../server/src/test/harness';
 import { eventually, startServer, type TestServer } from './harness';
 
@@ -58,7 +59,7 @@ async function device(who: 'editor' | 'admin') {
   };
 }
 
-const serverRow = (id: string) => server.harness.deps.db.select().from(question).where(eq(question.id, id)).get();
+const serverRow = async (id: string) => await first(server.harness.deps.db.select().from(question).where(eq(question.id, id)));
 
 test('the bank comes down; a question written offline is uploaded when the device is online again', async () => {
   const d = await device('editor');
@@ -88,12 +89,12 @@ test('the bank comes down; a question written offline is uploaded when the devic
   const base = (await d.doc('q-gk-001'))!;
   await d.replica.save({ ...base, q: '<p>Edited on the train</p>' });
   expect(d.replica.state().pending.sort()).toEqual([fresh.id, 'q-gk-001'].sort());
-  expect(serverRow(fresh.id)).toBeUndefined();
+  expect(await serverRow(fresh.id)).toBeUndefined();
 
   d.online();
   await eventually(() => d.replica.state().pending.length === 0, 15_000, 'uploads');
-  expect(serverRow(fresh.id)).toMatchObject({ id: fresh.id, version: 1, createdBy: DEMO.editor.id });
-  expect(serverRow('q-gk-001')).toMatchObject({ q: '<p>Edited on the train</p>', version: base.version + 1 });
+  expect(await serverRow(fresh.id)).toMatchObject({ id: fresh.id, version: 1, createdBy: DEMO.editor.id });
+  expect(await serverRow('q-gk-001')).toMatchObject({ q: '<p>Edited on the train</p>', version: base.version + 1 });
   // The stored versions come back down.
   await eventually(async () => (await d.doc(fresh.id))?.version === 1, 15_000, 'version pulled');
   expect(d.replica.state().conflicts).toEqual([]);
@@ -113,7 +114,7 @@ test('two editors change one question: the second device keeps both versions unt
   // The first editor saves online.
   await a.replica.save({ ...(await a.doc(id))!, q: '<p>First editor’s words</p>' });
   await eventually(() => a.replica.state().pending.length === 0, 15_000, 'first upload');
-  expect(serverRow(id)).toMatchObject({ q: '<p>First editor’s words</p>', version: start.version + 1 });
+  expect(await serverRow(id)).toMatchObject({ q: '<p>First editor’s words</p>', version: start.version + 1 });
 
   // The second edits the version it had, offline, then comes back.
   await b.replica.save({ ...start, q: '<p>Second editor’s words</p>', d: '5' });
@@ -123,13 +124,13 @@ test('two editors change one question: the second device keeps both versions unt
   expect(conflict?.mine).toMatchObject({ q: '<p>Second editor’s words</p>', d: '5' });
   expect(conflict?.theirs).toMatchObject({ q: '<p>First editor’s words</p>', version: start.version + 1 });
   // Nothing was overwritten: the server keeps the first editor's words, the device shows them too.
-  expect(serverRow(id)).toMatchObject({ q: '<p>First editor’s words</p>', version: start.version + 1 });
+  expect(await serverRow(id)).toMatchObject({ q: '<p>First editor’s words</p>', version: start.version + 1 });
   expect((await b.doc(id))?.q).toBe('<p>First editor’s words</p>');
 
   // The second editor merges: the first one's words with their own difficulty.
   await b.replica.resolveConflict(id, { ...conflict!.theirs, d: '5' });
   await eventually(() => b.replica.state().pending.length === 0 && b.replica.state().conflicts.length === 0, 15_000, 'merge uploaded');
-  expect(serverRow(id)).toMatchObject({ q: '<p>First editor’s words</p>', d: '5', version: start.version + 2, updatedBy: DEMO.admin.id });
+  expect(await serverRow(id)).toMatchObject({ q: '<p>First editor’s words</p>', d: '5', version: start.version + 2, updatedBy: DEMO.admin.id });
 });
 
 test('a change the server refuses is kept on the device with its message', async () => {
@@ -141,5 +142,5 @@ test('a change the server refuses is kept on the device with its message', async
   await eventually(() => d.replica.state().refused.length === 1, 15_000, 'refusal');
   expect(d.replica.state().refused[0]).toMatchObject({ id: 'q-gk-005' });
   expect(d.replica.state().refused[0]?.msg).toMatch(/used/i);
-  expect(serverRow('q-gk-005')?.deleted).toBe(false);
+  expect((await serverRow('q-gk-005'))?.deleted).toBe(false);
 });

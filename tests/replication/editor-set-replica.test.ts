@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { atMost, type CollectionReplication, replicateEditorCollection } from '../../client/src/db/editor-collection-replication';
 import { type EditorReplica, type EditorReplication, type EdQuestion, type EdQuestionSet, isSetConflict, openEditorReplica, startEditorReplication } from '../../client/src/db/editor-replica';
 import { question, questionSet } from '../../server/src/db/schema';
+import { first } from '../../server/src/db/transaction';
 import { DEMO } from '../../server/src/test/harness';
 import { eventually as until, startServer, type TestServer } from './harness';
 
@@ -76,8 +77,8 @@ async function device(who: 'editor' | 'admin') {
   };
 }
 
-const serverSet = (id: string) => server.harness.deps.db.select().from(questionSet).where(eq(questionSet.id, id)).get();
-const serverQuestion = (id: string) => server.harness.deps.db.select().from(question).where(eq(question.id, id)).get();
+const serverSet = async (id: string) => await first(server.harness.deps.db.select().from(questionSet).where(eq(questionSet.id, id)));
+const serverQuestion = async (id: string) => await first(server.harness.deps.db.select().from(question).where(eq(question.id, id)));
 
 function offlineQuestion(): EdQuestion {
   return {
@@ -139,12 +140,12 @@ test('a question and a set naming it, both made offline, are uploaded when the d
   expect(d.replica.state().pending).toEqual([q.id, set.id]);
 
   d.online();
-  await eventually(() => expect(serverSet(set.id)).toBeTruthy());
-  expect(serverQuestion(q.id)).toMatchObject({ q: q.q });
-  expect(serverSet(set.id)).toMatchObject({ l: set.l, q: [q.id], draft: true, createdBy: DEMO.editor.id });
+  await eventually(async () => expect(await serverSet(set.id)).toBeTruthy());
+  expect(await serverQuestion(q.id)).toMatchObject({ q: q.q });
+  expect(await serverSet(set.id)).toMatchObject({ l: set.l, q: [q.id], draft: true, createdBy: DEMO.editor.id });
   await eventually(() => expect(d.replica.state()).toMatchObject({ pending: [], refused: [], conflicts: [] }));
   // The device holds the server's copy (its clock) once pulled back.
-  await eventually(async () => expect((await d.set(set.id))?.updatedAt).toBe(serverSet(set.id)!.updatedAt));
+  await eventually(async () => expect((await d.set(set.id))?.updatedAt).toBe((await serverSet(set.id))!.updatedAt));
 });
 
 test('two editors change one set: the second device keeps both versions until the editor chooses', async () => {
@@ -154,7 +155,7 @@ test('two editors change one set: the second device keeps both versions until th
   a.online();
   await a.sync();
   await a.replica.saveSet(made);
-  await eventually(() => expect(serverSet(made.id)).toBeTruthy());
+  await eventually(async () => expect(await serverSet(made.id)).toBeTruthy());
   b.online();
   await b.sync();
   await eventually(async () => expect(await b.set(made.id)).toBeTruthy());
@@ -162,7 +163,7 @@ test('two editors change one set: the second device keeps both versions until th
 
   // A changes it online; B changes the copy it holds offline.
   await a.replica.saveSet({ ...(await a.set(made.id))!, l: 'Shared set (A)' });
-  await eventually(() => expect(serverSet(made.id)!.l).toBe('Shared set (A)'));
+  await eventually(async () => expect((await serverSet(made.id))!.l).toBe('Shared set (A)'));
   await b.replica.saveSet({ ...(await b.set(made.id))!, l: 'Shared set (B)' });
   b.online();
   await eventually(() => expect(b.replica.state().conflicts).toHaveLength(1));
@@ -171,10 +172,10 @@ test('two editors change one set: the second device keeps both versions until th
   expect(conflict.mine).toMatchObject({ l: 'Shared set (B)' });
   expect(conflict.theirs).toMatchObject({ l: 'Shared set (A)' });
   // Nothing overwritten until the editor chooses.
-  expect(serverSet(made.id)!.l).toBe('Shared set (A)');
+  expect((await serverSet(made.id))!.l).toBe('Shared set (A)');
 
   await b.replica.resolveConflict(made.id, 'mine');
-  await eventually(() => expect(serverSet(made.id)!.l).toBe('Shared set (B)'));
+  await eventually(async () => expect((await serverSet(made.id))!.l).toBe('Shared set (B)'));
   await eventually(() => expect(b.replica.state()).toMatchObject({ pending: [], conflicts: [] }));
 });
 
@@ -188,6 +189,6 @@ test('a set the server refuses (not a draft, questions not approved) is kept on 
   await d.replica.saveSet(set);
   await eventually(() => expect(d.replica.state().refused.map((r) => r.id)).toEqual([set.id]));
   expect(d.replica.state().refused[0]!.msg).toContain(q.id);
-  expect(serverSet(set.id)).toBeUndefined();
+  expect(await serverSet(set.id)).toBeUndefined();
   expect(await d.set(set.id)).toMatchObject({ l: set.l });
 });

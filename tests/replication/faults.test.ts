@@ -50,7 +50,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** No attempt appears twice: the table's ids, the server's pull and a device agree one to one. */
 async function expectNoDuplicates(devices: Device[]) {
-  const rows = attemptRows(server, P);
+  const rows = await attemptRows(server, P);
   expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length);
   const pulled = await pullAll(server, token, 'test_summary');
   expect(pulled.map((d) => d.id).sort()).toEqual(rows.map((r) => r.id).sort());
@@ -79,10 +79,10 @@ test('two devices edit different attempts and the same attempt while one is offl
   await answer(b, 'conv-shared-1', 'q-gk-005', 'a');
 
   // a's changes reach the server while b is away; b knows it is offline and has two uploads waiting.
-  await eventually(() => attemptRows(server, P).some((r) => r.id === 'conv-only-a'), 20_000, 'a uploads');
+  await eventually(async () => (await attemptRows(server, P)).some((r) => r.id === 'conv-only-a'), 20_000, 'a uploads');
   await eventually(() => a.status().pending === 0, 20_000, 'a has nothing pending');
   await eventually(() => b.status().online === false && b.status().pending === 2, 20_000, 'b offline with 2 pending');
-  expect(attemptRows(server, P).some((r) => r.id === 'conv-only-b')).toBe(false);
+  expect((await attemptRows(server, P)).some((r) => r.id === 'conv-only-b')).toBe(false);
 
   netB.goOnline();
   const final = await expectConverged(server, token, [a, b]);
@@ -115,8 +115,8 @@ test('the server stops and restarts mid-replication; a device that kept writing 
       await sleep(15);
     }
   })();
-  const onServer = () => attemptRows(server, P).filter((r) => r.id.startsWith('restart-')).length;
-  await eventually(() => onServer() >= 3, 20_000, 'replication under way');
+  const onServer = async () => (await attemptRows(server, P)).filter((r) => r.id.startsWith('restart-')).length;
+  await eventually(async () => (await onServer()) >= 3, 20_000, 'replication under way');
 
   await server.stop();
   const atStop = mine.length;
@@ -206,7 +206,7 @@ test(`random faults for a while (requests lost, answers lost, 5xx; seed ${seed})
   // Each submission scored once (lost answers made the device push some of them again), and
   // the results came back to both devices (expectConverged compared exam_result too).
   expect(submitted.size).toBeGreaterThan(0);
-  const results = resultRows(server, P).filter((r) => r.attemptId.startsWith('fault-'));
+  const results = (await resultRows(server, P)).filter((r) => r.attemptId.startsWith('fault-'));
   expect(results.map((r) => r.attemptId).sort()).toEqual([...submitted].sort());
   expect(Object.values(final.exam_result).filter((r) => String(r.attemptId).startsWith('fault-'))).toHaveLength(submitted.size);
   await eventually(() => a.status().pending === 0 && b.status().pending === 0, 20_000, 'nothing pending');

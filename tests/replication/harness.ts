@@ -12,6 +12,7 @@ import { openReplicaDatabase, type ReplicaDatabase } from '../../client/src/db/d
 import { startReplication, type Replication, type ReplicationOptions } from '../../client/src/db/replication';
 import type { SyncStatus } from '../../client/src/db/sync-status';
 import { attempt as attemptTable, examResult, person } from '../../server/src/db/schema';
+import { first } from '../../server/src/db/transaction';
 import { JWT_AUDIENCE, JWT_ISSUER } from '../../server/src/lib/jwt';
 import { type Harness, startHarness } from '../../server/src/test/harness';
 import { COLLECTIONS, type CollectionName } from '../../sync-protocol/src/sync/envelopes';
@@ -300,13 +301,13 @@ function comparable(name: CollectionName, doc: Doc): Doc {
 }
 
 /** The person's rows of the server's `attempt` table (SQLite, read with Drizzle). */
-export function attemptRows(server: TestServer, personId: string) {
-  return server.harness.deps.db.select().from(attemptTable).where(eq(attemptTable.personId, personId)).all();
+export async function attemptRows(server: TestServer, personId: string) {
+  return await server.harness.deps.db.select().from(attemptTable).where(eq(attemptTable.personId, personId));
 }
 
 /** The person's rows of the server's `exam_result` table: one per scored submission. */
-export function resultRows(server: TestServer, personId: string) {
-  return server.harness.deps.db.select().from(examResult).where(eq(examResult.personId, personId)).all();
+export async function resultRows(server: TestServer, personId: string) {
+  return await server.harness.deps.db.select().from(examResult).where(eq(examResult.personId, personId));
 }
 
 /**
@@ -338,7 +339,7 @@ export async function expectConverged(server: TestServer, token: string, devices
  * server's own secret, so only the expiry is wrong).
  */
 export async function expiredTokenOf(server: TestServer, personId: string): Promise<string> {
-  const row = server.harness.deps.db.select({ tv: person.tokenVersion }).from(person).where(eq(person.id, personId)).get();
+  const row = await first(server.harness.deps.db.select({ tv: person.tokenVersion }).from(person).where(eq(person.id, personId)));
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT({ tv: row?.tv ?? 0 })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })

@@ -48,7 +48,7 @@ test('a submission whose answer is lost (half-open) is given up, sent again on a
     newAttempt('partition-half-open', { status: 'SUBMITTED', submittedAt: Date.now(), answers: { 'q-gk-001': { ua: 'b', status: 'ANSWERED' } } }),
   );
   // The server has it; the device has not heard so.
-  await eventually(() => attemptRows(server, P).some((r) => r.id === 'partition-half-open'), 10_000, 'the push reached the server');
+  await eventually(async () => (await attemptRows(server, P)).some((r) => r.id === 'partition-half-open'), 10_000, 'the push reached the server');
   await eventually(() => proxy.lostAnswers() > 0, 5_000, 'the server answered into the void');
   expect(device.status().pending).toBe(1);
 
@@ -56,9 +56,9 @@ test('a submission whose answer is lost (half-open) is given up, sent again on a
   // stored" settles it.
   proxy.setRates(NO_FAULTS);
   await eventually(() => device.status().pending === 0, 15_000, 'the device knows its submission is stored');
-  expect(attemptRows(server, P).filter((r) => r.id === 'partition-half-open')).toHaveLength(1);
+  expect((await attemptRows(server, P)).filter((r) => r.id === 'partition-half-open')).toHaveLength(1);
   await eventually(async () => (await device.db.exam_result.find({ selector: { attemptId: 'partition-half-open' } }).exec()).length === 1, 15_000, 'the result came back');
-  expect(resultRows(server, P).filter((r) => r.attemptId === 'partition-half-open')).toHaveLength(1);
+  expect((await resultRows(server, P)).filter((r) => r.attemptId === 'partition-half-open')).toHaveLength(1);
 });
 
 test('a black-holed stream is noticed and opened again: the device hears of changes made elsewhere', async () => {

@@ -52,5 +52,5 @@ test('a submission made offline: the device keeps its receipt, and the replicate
   expect(result!.receipt).toBe(kept.hash);
   expect(await readReceipt(device.db, id)).toEqual(kept);
   // Scored once on the server, with that receipt.
-  expect(resultRows(server, DEMO.learner.id).filter((r) => r.attemptId === id).map((r) => r.receipt)).toEqual([kept.hash]);
+  expect((await resultRows(server, DEMO.learner.id)).filter((r) => r.attemptId === id).map((r) => r.receipt)).toEqual([kept.hash]);
 });

@@ -46,7 +46,7 @@ async function closeAll() {
 }
 afterEach(closeAll, 30_000);
 
-const row = (id: string) => attemptRows(server, P).find((r) => r.id === id);
+const row = async (id: string) => (await attemptRows(server, P)).find((r) => r.id === id);
 const local = (d: Device, id: string) => d.db.test_summary.findOne(id).exec();
 
 test('rxdb#3103: pushes that fail while the server has new data for this device do not make it skip that data', async () => {
@@ -67,10 +67,10 @@ test('rxdb#3103: pushes that fail while the server has new data for this device 
 
   await d.db.test_summary.insert(newAttempt('r3103-local', { answers: { 'q-gk-001': { ua: 'a', status: 'ANSWERED' } } }));
   await eventually(() => failed >= 3, 20_000, 'pushes failing');
-  expect(row('r3103-local')).toBeDefined(); // the lost answer: the server has it, the device does not know
+  expect(await row('r3103-local')).toBeDefined(); // the lost answer: the server has it, the device does not know
 
   await other.db.test_summary.insert(newAttempt('r3103-remote', { answers: { 'q-gk-008': { ua: 'b', status: 'ANSWERED' } } }));
-  await eventually(() => row('r3103-remote') !== undefined, 20_000, 'the other device uploads');
+  await eventually(async () => (await row('r3103-remote')) !== undefined, 20_000, 'the other device uploads');
   const tag = await server.harness.request('PATCH', '/tag', { token: editor, body: { key: 't', newTag: 'Rxdb 3103 Current Affairs', lang: 'en' } });
   expect(tag.status).toBe(200);
   // The device is told to pull (as on reconnect) while its push still fails.
@@ -83,7 +83,7 @@ test('rxdb#3103: pushes that fail while the server has new data for this device 
   expect(Object.values(final.tag).some((t) => JSON.stringify(t).includes('Rxdb 3103 Current Affairs'))).toBe(true);
   expect((await local(d, 'r3103-remote'))?.answers).toEqual({ 'q-gk-008': { ua: 'b', status: 'ANSWERED' } });
   await eventually(() => d.status().pending === 0, 20_000, 'nothing pending');
-  expect(attemptRows(server, P).filter((r) => r.id === 'r3103-local')).toHaveLength(1);
+  expect((await attemptRows(server, P)).filter((r) => r.id === 'r3103-local')).toHaveLength(1);
 }, 60_000);
 
 test('rxdb#5843: offline edits on both sides, pull before push on reconnect: both converge and no answer is lost', async () => {
@@ -104,7 +104,7 @@ test('rxdb#5843: offline edits on both sides, pull before push on reconnect: bot
   await answer(d, 'r5843-shared', 'q-gk-001', 'd');
   await answer(e, 'r5843-shared', 'q-gk-008', 'e');
   await answer(e, 'r5843-shared', 'q-gk-003', 'e');
-  await eventually(() => row('r5843-shared')?.answers['q-gk-003'] !== undefined, 20_000, 'e uploads');
+  await eventually(async () => (await row('r5843-shared'))?.answers['q-gk-003'] !== undefined, 20_000, 'e uploads');
 
   const delivered: string[] = [];
   net.onDelivered = (req, status) => {
@@ -140,7 +140,7 @@ test('rxdb#7612: attempts deleted before they synced cause no error loop and lea
   const d = await device({ net });
   await d.replication.awaitInSync();
   await d.db.test_summary.insert(newAttempt('r7612-synced'));
-  await eventually(() => row('r7612-synced') !== undefined, 20_000, 'synced');
+  await eventually(async () => (await row('r7612-synced')) !== undefined, 20_000, 'synced');
   await eventually(() => d.status().pending === 0, 20_000, 'nothing pending');
 
   // The upload of r7612-lost reaches the server, the answer is lost and the device goes offline.
@@ -152,7 +152,7 @@ test('rxdb#7612: attempts deleted before they synced cause no error loop and lea
     return 'lose';
   };
   await d.db.test_summary.insert(newAttempt('r7612-lost'));
-  await eventually(() => row('r7612-lost') !== undefined && d.status().online === false, 20_000, 'lost answer, offline');
+  await eventually(async () => (await row('r7612-lost')) !== undefined && d.status().online === false, 20_000, 'lost answer, offline');
   net.goOffline();
 
   await d.db.test_summary.insert(newAttempt('r7612-never', { answers: { 'q-gk-001': { ua: 'a', status: 'ANSWERED' } } }));
@@ -162,15 +162,15 @@ test('rxdb#7612: attempts deleted before they synced cause no error loop and lea
 
   net.goOnline();
   await d.db.test_summary.insert(newAttempt('r7612-after'));
-  await eventually(() => row('r7612-after') !== undefined, 20_000, 'a later attempt uploads');
-  await eventually(() => row('r7612-synced')?.deleted === true && row('r7612-lost')?.deleted === true, 20_000, 'deletions on the server');
+  await eventually(async () => (await row('r7612-after')) !== undefined, 20_000, 'a later attempt uploads');
+  await eventually(async () => (await row('r7612-synced'))?.deleted === true && (await row('r7612-lost'))?.deleted === true, 20_000, 'deletions on the server');
   await eventually(() => d.status().pending === 0 && d.status().phase === 'synced', 20_000, 'synced, nothing pending');
-  expect(row('r7612-never')).toBeUndefined();
+  expect(await row('r7612-never')).toBeUndefined();
 
   // No error loop: once synced, another round trip of uploads adds no error.
   const errors = d.errors.length;
   await d.db.test_summary.insert(newAttempt('r7612-after-2'));
-  await eventually(() => row('r7612-after-2') !== undefined, 20_000, 'another attempt uploads');
+  await eventually(async () => (await row('r7612-after-2')) !== undefined, 20_000, 'another attempt uploads');
   await eventually(() => d.status().pending === 0 && d.status().phase === 'synced', 20_000, 'synced again');
   expect(d.errors.slice(errors)).toEqual([]);
   const final = await expectConverged(server, token, [d]);
@@ -192,8 +192,8 @@ test('a submitted attempt is immutable: a device that changed or deleted it offl
     const doc = (await local(a, id))!;
     await doc.incrementalPatch({ status: 'SUBMITTED', submittedAt: Date.now(), updatedAt: Math.max(Date.now(), doc.updatedAt + 1) });
   }
-  await eventually(() => row('submitted-x')?.status === 'SUBMITTED' && row('submitted-y')?.status === 'SUBMITTED', 20_000, 'submitted on the server');
-  const submitted = { x: row('submitted-x')!, y: row('submitted-y')! };
+  await eventually(async () => (await row('submitted-x'))?.status === 'SUBMITTED' && (await row('submitted-y'))?.status === 'SUBMITTED', 20_000, 'submitted on the server');
+  const submitted = { x: (await row('submitted-x'))!, y: (await row('submitted-y'))! };
 
   // b, offline and later in time, still sees them in progress: it answers x and deletes y.
   await answer(b, 'submitted-x', 'q-gk-008', 'b');
@@ -206,9 +206,9 @@ test('a submitted attempt is immutable: a device that changed or deleted it offl
   expect(Object.keys(final.test_summary['submitted-x']!.answers as object)).toEqual(['q-gk-001']);
   expect(final.test_summary['submitted-y']).toMatchObject({ status: 'SUBMITTED' });
   // The server's rows did not change at all (same revision), and each was scored once.
-  expect(row('submitted-x')).toEqual(submitted.x);
-  expect(row('submitted-y')).toEqual(submitted.y);
-  expect(resultRows(server, P).filter((r) => r.attemptId.startsWith('submitted-')).map((r) => r.attemptId).sort()).toEqual(['submitted-x', 'submitted-y']);
+  expect(await row('submitted-x')).toEqual(submitted.x);
+  expect(await row('submitted-y')).toEqual(submitted.y);
+  expect((await resultRows(server, P)).filter((r) => r.attemptId.startsWith('submitted-')).map((r) => r.attemptId).sort()).toEqual(['submitted-x', 'submitted-y']);
   expect(Object.values(final.exam_result).filter((r) => String(r.attemptId).startsWith('submitted-'))).toHaveLength(2);
   await eventually(() => b.status().pending === 0, 20_000, 'nothing pending on b');
 }, 60_000);
@@ -222,14 +222,14 @@ test('an expired login (401) keeps the queued attempt: signed-out, then a fresh 
   current = await expiredTokenOf(server, P);
   await d.db.test_summary.insert(newAttempt('r401-queued', { status: 'SUBMITTED', submittedAt: Date.now(), answers: { 'q-gk-001': { ua: 'a', status: 'ANSWERED' } } }));
   await eventually(() => d.status().phase === 'signed-out', 20_000, 'signed-out');
-  expect(row('r401-queued')).toBeUndefined();
+  expect(await row('r401-queued')).toBeUndefined();
   expect(d.status().pending).toBe(1);
 
   // The learner signs in again; the app restarts the replication on the same database.
   current = await server.harness.tokenOf('learner');
   await d.restart();
-  await eventually(() => row('r401-queued') !== undefined, 20_000, 'the queued attempt uploads');
-  expect(row('r401-queued')).toMatchObject({ status: 'SUBMITTED', answers: { 'q-gk-001': { ua: 'a', status: 'ANSWERED' } } });
+  await eventually(async () => (await row('r401-queued')) !== undefined, 20_000, 'the queued attempt uploads');
+  expect(await row('r401-queued')).toMatchObject({ status: 'SUBMITTED', answers: { 'q-gk-001': { ua: 'a', status: 'ANSWERED' } } });
   await eventually(() => d.status().pending === 0 && d.status().phase === 'synced', 20_000, 'synced, nothing pending');
   // The result of the submission comes back to the device.
   await eventually(async () => (await d.db.exam_result.find({ selector: { attemptId: 'r401-queued' } }).exec()).length === 1, 20_000, 'result on the device');

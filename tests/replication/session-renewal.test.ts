@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { person } from '../../server/src/db/schema';
+import { first } from '../../server/src/db/transaction';
 import { sessionToken, startSession } from '../../server/src/lib/sessions';
 import { DEMO } from '../../server/src/test/harness';
 import { eventually, newAttempt, openDevice, startServer, type TestServer } from './harness';
@@ -25,8 +26,8 @@ const DAY = 24 * 3600 * 1000;
 test('a device offline for 20 days syncs, stores the renewed token, and stops once its session is logged out', async () => {
   const db = server.harness.deps.db;
   const now = Date.now();
-  const tv = db.select({ tv: person.tokenVersion }).from(person).where(eq(person.id, DEMO.learner.id)).get()!.tv;
-  const s = startSession(db, DEMO.learner.id, now - 20 * DAY);
+  const tv = (await first(db.select({ tv: person.tokenVersion }).from(person).where(eq(person.id, DEMO.learner.id))))!.tv;
+  const s = await startSession(db, DEMO.learner.id, now - 20 * DAY);
   let token = await sessionToken(server.harness.deps.config.jwtSecret, { id: DEMO.learner.id, tokenVersion: tv }, s, now - 20 * DAY);
   const left = token;
 

@@ -5,6 +5,7 @@ import { setQuestionIds } from '../../sync-protocol/src/question-set';
 import { PROTOCOL_VERSION } from '../../sync-protocol/src/version';
 import { permission, personPermission, question, questionSet } from '../../server/src/db/schema';
 import { DEMO, type Harness, startHarness } from '../../server/src/test/harness';
+import { first } from '../../server/src/db/transaction';
 
 /**
  * Issue 16 point 1: answer keys. A question reaches someone without QUESTION_EDITOR (a guest, a
@@ -89,16 +90,16 @@ function carriesAnswers(q: Q): boolean {
 }
 
 /** Every question id some live mock test holds, straight from the database. */
-function heldByLiveMocks(): Set<string> {
-  const rows = h.deps.db.select().from(questionSet).where(and(eq(questionSet.isM, true), eq(questionSet.deleted, false))).all();
+async function heldByLiveMocks(): Promise<Set<string>> {
+  const rows = await h.deps.db.select().from(questionSet).where(and(eq(questionSet.isM, true), eq(questionSet.deleted, false)));
   return new Set(rows.flatMap((s) => setQuestionIds(s)));
 }
 
 beforeAll(async () => {
   h = await startHarness();
   [editor, learner] = await Promise.all([h.tokenOf('editor'), h.tokenOf('learner')]);
-  const qe = h.deps.db.select().from(permission).where(eq(permission.permission, 'QUESTION_EDITOR')).get()!;
-  h.deps.db.delete(personPermission).where(and(eq(personPermission.personId, DEMO.admin.id), eq(personPermission.permissionId, qe.id))).run();
+  const qe = (await first(h.deps.db.select().from(permission).where(eq(permission.permission, 'QUESTION_EDITOR'))))!;
+  await h.deps.db.delete(personPermission).where(and(eq(personPermission.personId, DEMO.admin.id), eq(personPermission.permissionId, qe.id)));
   admin = await h.tokenOf('admin');
   readers = [
     { who: 'a guest', token: undefined },
@@ -130,7 +131,7 @@ beforeAll(async () => {
   expect((await h.request('DELETE', `/question/deleteQuestionSet/${sets.practiceDeleted}`, { token: editor })).status).toBe(200);
   // The API refuses to delete a question a live set holds; a soft-deleted one inside a published
   // set can still exist (deleted before the rule, or by hand), so it is made directly.
-  h.deps.db.update(question).set({ deleted: true }).where(eq(question.id, ids.deletedQuestion)).run();
+  await h.deps.db.update(question).set({ deleted: true }).where(eq(question.id, ids.deletedQuestion));
 });
 afterAll(() => h.destroy());
 
@@ -256,7 +257,7 @@ describe('replication', () => {
   test("qs_detail: no device ever holds the answer of a question a live mock test holds; a practice set's other answers are there", async () => {
     for (const { who, token } of signedInReaders) {
       const docs = (await pull(token!, 'qs_detail')).body.documents as Detail[];
-      const mockHeld = heldByLiveMocks();
+      const mockHeld = await heldByLiveMocks();
       let checked = 0;
       for (const doc of docs) {
         for (const q of doc.questions) {

@@ -5,6 +5,7 @@ import type { TestSummaryDoc } from '../../sync-protocol/src/sync/test-summary';
 import { PROTOCOL_VERSION } from '../../sync-protocol/src/version';
 import { attempt, examResult } from '../../server/src/db/schema';
 import { type Harness, startHarness } from '../../server/src/test/harness';
+import { first } from '../../server/src/db/transaction';
 
 /**
  * Issue 16 point 2: device time. Every time that decides something — which result is the latest,
@@ -28,8 +29,8 @@ const V = { 'x-sync-protocol': PROTOCOL_VERSION };
 const LIMIT = 60 * 60_000 + GRACE_MS;
 const YEAR_2100 = 4_102_444_800_000;
 const push = (rows: unknown) => h.request('POST', '/sync/v1/test_summary/push', { token: learner, headers: V, body: rows });
-const attemptRow = (id: string) => h.deps.db.select().from(attempt).where(eq(attempt.id, id)).get();
-const resultOf = (id: string) => h.deps.db.select().from(examResult).where(eq(examResult.attemptId, id)).get();
+const attemptRow = (id: string) => first(h.deps.db.select().from(attempt).where(eq(attempt.id, id)));
+const resultOf = (id: string) => first(h.deps.db.select().from(examResult).where(eq(examResult.attemptId, id)));
 
 let seq = 0;
 function doc(over: Partial<TestSummaryDoc> = {}): TestSummaryDoc {
@@ -57,7 +58,7 @@ function doc(over: Partial<TestSummaryDoc> = {}): TestSummaryDoc {
 async function seenInProgress(d: TestSummaryDoc, ago: number): Promise<TestSummaryDoc> {
   const running = { ...d, status: 'IN_PROGRESS' as const, submittedAt: null };
   expect((await push([{ newDocumentState: running, assumedMasterState: null }])).status).toBe(200);
-  h.deps.db.update(attempt).set({ serverFirstSeen: Date.now() - ago }).where(eq(attempt.id, d.id)).run();
+  await h.deps.db.update(attempt).set({ serverFirstSeen: Date.now() - ago }).where(eq(attempt.id, d.id));
   return running;
 }
 
@@ -67,11 +68,11 @@ describe('the submission time is bounded by the server', () => {
     const before = Date.now();
     expect((await push([{ newDocumentState: d, assumedMasterState: null }])).status).toBe(200);
     const after = Date.now();
-    for (const stored of [attemptRow(d.id)!.submittedAt!, resultOf(d.id)!.submittedAt]) {
+    for (const stored of [(await attemptRow(d.id))!.submittedAt!, (await resultOf(d.id))!.submittedAt]) {
       expect(stored).toBeGreaterThanOrEqual(before);
       expect(stored).toBeLessThanOrEqual(after);
     }
-    expect(resultOf(d.id)!.et).toBeLessThanOrEqual(Math.floor(after / 1000));
+    expect((await resultOf(d.id))!.et).toBeLessThanOrEqual(Math.floor(after / 1000));
   });
 
   test('a device clock in the year 2100 cannot make a result the latest', async () => {
@@ -89,11 +90,11 @@ describe('the submission time is bounded by the server', () => {
   test('a submission claimed before the server saw the attempt in progress is stored at that first sighting', async () => {
     const d = doc();
     const running = await seenInProgress(d, 10 * 60_000);
-    const firstSeen = attemptRow(d.id)!.serverFirstSeen;
+    const firstSeen = (await attemptRow(d.id))!.serverFirstSeen;
     const claimed = { ...d, submittedAt: firstSeen - 5 * 60_000, st: firstSeen - 6 * 60_000, elapsed: 60_000, updatedAt: d.updatedAt + 1 };
     expect((await push([{ newDocumentState: claimed, assumedMasterState: { ...running, sfs: firstSeen } }])).status).toBe(200);
-    expect(attemptRow(d.id)!.submittedAt).toBe(firstSeen);
-    expect(resultOf(d.id)!.submittedAt).toBe(firstSeen);
+    expect((await attemptRow(d.id))!.submittedAt).toBe(firstSeen);
+    expect((await resultOf(d.id))!.submittedAt).toBe(firstSeen);
   });
 });
 
@@ -101,36 +102,36 @@ describe('lateness is decided with server-bounded times', () => {
   test('an attempt pushed already submitted with st 0 and elapsed 0 is late', async () => {
     const d = doc({ st: 0, elapsed: 0 });
     expect((await push([{ newDocumentState: d, assumedMasterState: null }])).status).toBe(200);
-    expect(resultOf(d.id)).toMatchObject({ late: true, totalMarks: 2 });
+    expect(await resultOf(d.id)).toMatchObject({ late: true, totalMarks: 2 });
   });
 
   test('an attempt submitted more than duration + grace after its own start is late whatever elapsed it claims', async () => {
     const now = Date.now();
     const d = doc({ st: now - LIMIT - 60_000, submittedAt: now, elapsed: 30 * 60_000 });
     expect((await push([{ newDocumentState: d, assumedMasterState: null }])).status).toBe(200);
-    expect(resultOf(d.id)!.late).toBe(true);
+    expect((await resultOf(d.id))!.late).toBe(true);
   });
 
   test('a start moved after the server’s first sighting does not shorten the test', async () => {
     const d = doc();
     const running = await seenInProgress(d, 2 * 3600_000);
-    const firstSeen = attemptRow(d.id)!.serverFirstSeen;
+    const firstSeen = (await attemptRow(d.id))!.serverFirstSeen;
     // The device now claims it started 21 minutes ago and used 21 (elapsed still grows: only the
     // start disagrees with what the server saw two hours ago).
     const now = Date.now();
     const moved = { ...d, st: now - 21 * 60_000, submittedAt: now, elapsed: 21 * 60_000, updatedAt: d.updatedAt + 1 };
     expect((await push([{ newDocumentState: moved, assumedMasterState: { ...running, sfs: firstSeen } }])).status).toBe(200);
-    expect(resultOf(d.id)!.late).toBe(true);
+    expect((await resultOf(d.id))!.late).toBe(true);
   });
 
   test('elapsed that runs backwards after the server saw more is not believed: the arrival decides', async () => {
     const d = doc({ st: Date.now() - 2 * 3600_000 - 60_000, elapsed: 40 * 60_000 });
     const running = await seenInProgress(d, 2 * 3600_000);
-    const firstSeen = attemptRow(d.id)!.serverFirstSeen;
+    const firstSeen = (await attemptRow(d.id))!.serverFirstSeen;
     // It claims to have been submitted a minute after the first sighting, with 1 s used.
     const done = { ...d, submittedAt: firstSeen + 60_000, elapsed: 1_000, updatedAt: Date.now() };
     expect((await push([{ newDocumentState: done, assumedMasterState: { ...running, sfs: firstSeen } }])).status).toBe(200);
-    expect(resultOf(d.id)!.late).toBe(true);
+    expect((await resultOf(d.id))!.late).toBe(true);
   });
 });
 
@@ -140,17 +141,17 @@ describe('offline-first still works', () => {
     const st = now - 86_400_000;
     const d = doc({ st, submittedAt: st + 50 * 60_000, elapsed: 49 * 60_000, updatedAt: st + 50 * 60_000 });
     expect((await push([{ newDocumentState: d, assumedMasterState: null }])).status).toBe(200);
-    expect(attemptRow(d.id)!.submittedAt).toBe(d.submittedAt);
-    expect(resultOf(d.id)).toMatchObject({ late: false, submittedAt: d.submittedAt, elapsed: 49 * 60_000 });
+    expect((await attemptRow(d.id))!.submittedAt).toBe(d.submittedAt);
+    expect(await resultOf(d.id)).toMatchObject({ late: false, submittedAt: d.submittedAt, elapsed: 49 * 60_000 });
   });
 
   test('a learner seen in progress, then offline, who submitted in time and syncs hours later is on time', async () => {
     // Started 10 minutes before the server first saw it, submitted 40 minutes after that.
     const d = doc({ st: Date.now() - 3 * 3600_000 - 10 * 60_000, elapsed: 10 * 60_000 });
     const running = await seenInProgress(d, 3 * 3600_000);
-    const firstSeen = attemptRow(d.id)!.serverFirstSeen;
+    const firstSeen = (await attemptRow(d.id))!.serverFirstSeen;
     const done = { ...d, submittedAt: firstSeen + 40 * 60_000, elapsed: 50 * 60_000, updatedAt: firstSeen + 40 * 60_000 };
     expect((await push([{ newDocumentState: done, assumedMasterState: { ...running, sfs: firstSeen } }])).status).toBe(200);
-    expect(resultOf(d.id)).toMatchObject({ late: false, submittedAt: done.submittedAt });
+    expect(await resultOf(d.id)).toMatchObject({ late: false, submittedAt: done.submittedAt });
   });
 });

@@ -4,6 +4,7 @@ import { hasUnsafeChars } from '../../sync-protocol/src/common';
 import { MSG } from '../../sync-protocol/src/messages';
 import { person, permission, role } from '../../server/src/db/schema';
 import { DEMO, type Harness, startHarness } from '../../server/src/test/harness';
+import { first } from '../../server/src/db/transaction';
 
 /**
  * Issue 16 "also seen": names accepted NUL, right-to-left override and zero-width characters. The
@@ -40,11 +41,11 @@ const NAME_ROUTES: [string, string, (n: string) => object, () => string | undefi
   ['PUT', '/Person', (n) => ({ id: DEMO.learner.id, n }), () => admin],
 ];
 
-const personCount = () => h.deps.db.select().from(person).all().length;
-const learnerName = () => h.deps.db.select().from(person).where(eq(person.id, DEMO.learner.id)).get()?.name;
+const personCount = async () => (await h.deps.db.select().from(person)).length;
+const learnerName = async () => (await first(h.deps.db.select().from(person).where(eq(person.id, DEMO.learner.id))))?.name;
 
 async function expectRefusedEverywhere(bad: string[]) {
-  const before = personCount();
+  const before = await personCount();
   for (const [method, url, body, token] of NAME_ROUTES) {
     for (const ch of bad) {
       const n = `Ravi${ch}Kumar`;
@@ -54,8 +55,8 @@ async function expectRefusedEverywhere(bad: string[]) {
       expect(r.body.msg).toBe(MSG.unsafeCharacters);
     }
   }
-  expect(personCount()).toBe(before);
-  expect(learnerName()).toBe('Lata Learner');
+  expect(await personCount()).toBe(before);
+  expect(await learnerName()).toBe('Lata Learner');
 }
 
 describe('person names', () => {
@@ -81,7 +82,7 @@ describe('person names', () => {
     for (const n of names) {
       const signup = await h.request('POST', '/UserLogin', { body: { n, m: nextMobile(), password: PASSWORD, p: DEMO.admin.id } });
       expect(signup.status, n).toBe(201);
-      expect(h.deps.db.select().from(person).where(eq(person.id, signup.body.id)).get()?.name).toBe(n);
+      expect((await first(h.deps.db.select().from(person).where(eq(person.id, signup.body.id))))?.name).toBe(n);
       const created = await h.request('POST', '/Person', { token: admin, body: { n, m: nextMobile() } });
       expect(created.status, n).toBe(201);
       expect(created.body.data.n).toBe(n);
@@ -109,7 +110,7 @@ describe('role and permission texts', () => {
     }
     const multiLine = await h.request('POST', '/role', { token: admin, body: { name: 'NOTED', description: 'First line\nसेकंड लाइन' } });
     expect(multiLine.status).toBe(201);
-    expect(h.deps.db.select().from(role).where(eq(role.name, 'NOTED')).get()?.description).toBe('First line\nसेकंड लाइन');
+    expect((await first(h.deps.db.select().from(role).where(eq(role.name, 'NOTED'))))?.description).toBe('First line\nसेकंड लाइन');
   });
 
   test('role and permission names allow only A–Z, 0–9 and _', async () => {
@@ -117,7 +118,7 @@ describe('role and permission texts', () => {
       expect((await h.request('POST', '/role', { token: admin, body: { name } })).status).toBe(400);
       expect((await h.request('POST', '/permission', { token: admin, body: { permission: name } })).status).toBe(400);
     }
-    expect(h.deps.db.select().from(permission).all().every((p) => /^[A-Z0-9_]+$/.test(p.permission))).toBe(true);
+    expect((await h.deps.db.select().from(permission)).every((p) => /^[A-Z0-9_]+$/.test(p.permission))).toBe(true);
   });
 });
 

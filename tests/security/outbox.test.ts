@@ -32,8 +32,8 @@ async function delivered(to: string) {
 }
 
 /** Every text column of every outbox row, for looking for a secret anywhere in the table. */
-function outboxText(): string {
-  return JSON.stringify(h.deps.db.select().from(outbox).all());
+async function outboxText(): Promise<string> {
+  return JSON.stringify(await h.deps.db.select().from(outbox));
 }
 
 describe('no secret in the outbox table', () => {
@@ -42,8 +42,8 @@ describe('no secret in the outbox table', () => {
     const msg = await delivered(DEMO.learner.username);
     const code = /reset code is (\d{6})\./.exec(msg.body)?.[1];
     expect(code).toMatch(/^\d{6}$/);
-    expect(outboxText()).not.toContain(code);
-    const row = h.deps.db.select().from(outbox).all().at(-1)!;
+    expect(await outboxText()).not.toContain(code);
+    const row = (await h.deps.db.select().from(outbox)).at(-1)!;
     expect(row.body).toContain(`reset code is ${SECRET_MASK}.`);
   });
 
@@ -52,7 +52,7 @@ describe('no secret in the outbox table', () => {
     const msg = await delivered(`+91${DEMO.editor.mobile}`);
     const code = /^(\d{6}) is your Pariksha Mitra login OTP/.exec(msg.body)?.[1];
     expect(code).toMatch(/^\d{6}$/);
-    expect(outboxText()).not.toContain(code);
+    expect(await outboxText()).not.toContain(code);
   });
 
   test('a generated password (account created on behalf) reaches SMS and e-mail; the table never holds it', async () => {
@@ -67,22 +67,21 @@ describe('no secret in the outbox table', () => {
     const password = /the password (\S+), then/.exec(sms.body)?.[1];
     expect(password).toMatch(/^[A-Za-z0-9]{10}$/);
     expect(mail.body).toContain(password);
-    expect(outboxText()).not.toContain(password);
+    expect(await outboxText()).not.toContain(password);
     // The delivered password works: the masking did not change what the person got.
     expect((await h.login('9833300001', password!)).status).toBe(200);
   });
 
-  test('rows written before the change lose their secrets when an adapter starts', () => {
-    h.deps.db
+  test('rows written before the change lose their secrets when an adapter starts', async () => {
+    await h.deps.db
       .insert(outbox)
       .values([
         { channel: 'email', recipient: 'old@example.com', subject: 'Password reset code', body: 'Your Pariksha Mitra password reset code is 482913. It is valid for 10 minutes.', status: 'LOGGED' },
         { channel: 'sms', recipient: '+919833300002', subject: 'Login OTP', body: '771204 is your Pariksha Mitra login OTP. It is valid for 10 minutes. Do not share it.', status: 'LOGGED' },
         { channel: 'sms', recipient: '+919833300003', subject: 'Your Pariksha Mitra account', body: 'Welcome to Pariksha Mitra, Old Person. Lata Learner has registered you. Log in with 9833300003 and the password Xk3mP9qRt2, then change it.', status: 'LOGGED' },
-      ])
-      .run();
-    createLocalOutbox(h.deps.db, h.deps.log, { inboxFile: null });
-    const text = outboxText();
+      ]);
+    await createLocalOutbox(h.deps.db, h.deps.log, { inboxFile: null });
+    const text = await outboxText();
     for (const secret of ['482913', '771204', 'Xk3mP9qRt2']) expect(text).not.toContain(secret);
     // What is not a secret stays: the mobile the person logs in with.
     expect(text).toContain('Log in with 9833300003 and the password');
@@ -111,14 +110,14 @@ describe('the local inbox', () => {
       const lines: Array<{ level: string; obj: unknown; msg: string }> = [];
       const record = (level: string) => (obj: unknown, msg: string) => lines.push({ level, obj, msg });
       const log = { info: record('info'), warn: record('warn'), error: record('error') } as unknown as Logger;
-      const box = createLocalOutbox(h.deps.db, log, { inboxFile: localInboxFile({ dataDir: dir, NODE_ENV: 'production' }) });
+      const box = await createLocalOutbox(h.deps.db, log, { inboxFile: localInboxFile({ dataDir: dir, NODE_ENV: 'production' }) });
       await box.send({ channel: 'sms', to: '+919833300009', subject: 'Login OTP', body: `${SECRET_MASK} is your OTP`, secret: '314159' });
       expect(lines).toHaveLength(1);
       expect(lines[0]!.level).toBe('warn');
       expect(lines[0]!.msg).toMatch(/no e-mail or SMS provider is configured/);
       expect(JSON.stringify(lines[0]!.obj)).toContain('314159 is your OTP');
       expect(existsSync(path.join(dir, 'local-inbox.jsonl'))).toBe(false);
-      expect(outboxText()).not.toContain('314159');
+      expect(await outboxText()).not.toContain('314159');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -6,6 +6,7 @@ import { MSG } from '../../sync-protocol/src/messages';
 import { person } from '../../server/src/db/schema';
 import { readLocalInbox } from '../../server/src/lib/outbox';
 import { DEMO, type Harness, startHarness } from '../../server/src/test/harness';
+import { first } from '../../server/src/db/transaction';
 
 /**
  * Issue 16 point 5: passwords keep the spec's minimum of 4 characters, but blank passwords,
@@ -20,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.destroy());
 
-const personCount = () => h.deps.db.select({ n: count() }).from(person).get()!.n;
+const personCount = async () => (await first(h.deps.db.select({ n: count() }).from(person)))!.n;
 
 let nextMobile = 9822200000;
 function signup(password: string, extra: { m?: string; e?: string } = {}) {
@@ -55,11 +56,11 @@ const REFUSED: Array<[string, string, string]> = [
 
 describe('signup', () => {
   test.each(REFUSED)('signup refuses %s', async (_name, password) => {
-    const before = personCount();
+    const before = await personCount();
     const r = await signup(password, { m: '9822299999', e: 'rahul.k@example.com' });
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ success: false, msg: REFUSED.find(([, p]) => p === password)![2] });
-    expect(personCount()).toBe(before);
+    expect(await personCount()).toBe(before);
   });
 
   test.each([['kx9#'], ['Tiger-Lily-42'], ['पासवर्ड-मेरा'], ['  padded but not blank  ']])(

@@ -5,6 +5,7 @@ import { PERMISSIONS } from '../../sync-protocol/src/permission';
 import { permission, person, role } from '../../server/src/db/schema';
 import { permissionsOf } from '../../server/src/modules/persons/persons.repo';
 import { DEMO, type Harness, startHarness } from '../../server/src/test/harness';
+import { first } from '../../server/src/db/transaction';
 
 /**
  * Issue 16 point 3: privilege escalation. The rules live in server/src/modules/persons/privileges.ts
@@ -40,13 +41,13 @@ async function makePerson(h: Harness, adminToken: string, opts: { r?: string; pe
   return { id, token: login.body.token as string };
 }
 
-const permsInDb = (h: Harness, id: string) => permissionsOf(h.deps.db, id).sort();
-const rowOf = (h: Harness, id: string) => h.deps.db.select().from(person).where(eq(person.id, id)).get();
-const roleNameOf = (h: Harness, id: string) => {
-  const r = rowOf(h, id);
-  return r?.roleId ? h.deps.db.select().from(role).where(eq(role.id, r.roleId)).get()?.name : undefined;
+const permsInDb = async (h: Harness, id: string) => (await permissionsOf(h.deps.db, id)).sort();
+const rowOf = (h: Harness, id: string) => first(h.deps.db.select().from(person).where(eq(person.id, id)));
+const roleNameOf = async (h: Harness, id: string) => {
+  const r = await rowOf(h, id);
+  return r?.roleId ? (await first(h.deps.db.select().from(role).where(eq(role.id, r.roleId))))?.name : undefined;
 };
-const roleId = (h: Harness, name: string) => h.deps.db.select().from(role).where(eq(role.name, name)).get()!.id;
+const roleId = async (h: Harness, name: string) => (await first(h.deps.db.select().from(role).where(eq(role.name, name))))!.id;
 const tally = (statuses: number[]) => statuses.reduce<Record<number, number>>((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {});
 
 describe('one harness, one admin', () => {
@@ -67,8 +68,8 @@ describe('one harness, one admin', () => {
     expect(viaPut.status).toBe(403);
     const asAdmin = await h.request('PUT', '/Person', { token: support.token, body: { id: support.id, r: 'ADMIN' } });
     expect(asAdmin.status).toBe(403);
-    expect(permsInDb(h, support.id)).toEqual(['UPDATE_PERSON']);
-    expect(roleNameOf(h, support.id)).toBe('MEMBER');
+    expect(await permsInDb(h, support.id)).toEqual(['UPDATE_PERSON']);
+    expect(await roleNameOf(h, support.id)).toBe('MEMBER');
   });
 
   test('nobody changes their own role, permissions or status, an admin neither; their own name they may', async () => {
@@ -80,14 +81,14 @@ describe('one harness, one admin', () => {
     }
     const patch = await h.request('PATCH', '/Person/updatePermissionCollection', { token: second.token, body: { id: second.id, permissions: ALL.slice(1) } });
     expect(patch.status).toBe(403);
-    expect(roleNameOf(h, second.id)).toBe('ADMIN');
-    expect(rowOf(h, second.id)?.status).toBe('ACTIVE');
-    expect(permsInDb(h, second.id)).toEqual(ALL);
+    expect(await roleNameOf(h, second.id)).toBe('ADMIN');
+    expect((await rowOf(h, second.id))?.status).toBe('ACTIVE');
+    expect(await permsInDb(h, second.id)).toEqual(ALL);
 
     // The admin UI sends the unchanged role and status along with a new name: that is no change of access.
     const rename = await h.request('PUT', '/Person', { token: second.token, body: { id: second.id, n: 'Second Admin', r: 'ADMIN', s: 'ACTIVE' } });
     expect(rename.status).toBe(200);
-    expect(rowOf(h, second.id)?.name).toBe('Second Admin');
+    expect((await rowOf(h, second.id))?.name).toBe('Second Admin');
   });
 
   test('a person cannot grant a permission they do not hold', async () => {
@@ -102,11 +103,11 @@ describe('one harness, one admin', () => {
       expect(r.status, JSON.stringify(body)).toBe(403);
       expect(r.body.msg).toBe(MSG.permissionNotHeld);
     }
-    expect(permsInDb(h, target.id)).toEqual([]);
+    expect(await permsInDb(h, target.id)).toEqual([]);
     // What they hold they may pass on.
     const ok = await h.request('PATCH', '/Person/updatePermissionCollection', { token: support.token, body: { id: target.id, permissions: ['UPDATE_PERSON'] } });
     expect(ok.status).toBe(200);
-    expect(permsInDb(h, target.id)).toEqual(['UPDATE_PERSON']);
+    expect(await permsInDb(h, target.id)).toEqual(['UPDATE_PERSON']);
   });
 
   test('fifty parallel grants of permissions the actor lacks, to themselves or another: none gets through', async () => {
@@ -122,8 +123,8 @@ describe('one harness, one admin', () => {
       ),
     );
     expect(tally(results.map((r) => r.status))).toEqual({ 403: 50 });
-    expect(permsInDb(h, support.id)).toEqual(['UPDATE_PERSON']);
-    expect(permsInDb(h, target.id)).toEqual([]);
+    expect(await permsInDb(h, support.id)).toEqual(['UPDATE_PERSON']);
+    expect(await permsInDb(h, target.id)).toEqual([]);
   });
 
   test('a role whose permissions the actor does not all hold cannot be given', async () => {
@@ -137,13 +138,13 @@ describe('one harness, one admin', () => {
     // Explicit permissions do not launder the role: the role's own permissions count.
     const laundered = await h.request('PUT', '/Person', { token: support.token, body: { id: target.id, r: 'TRUSTEE', permissions: [] } });
     expect(laundered.status).toBe(403);
-    expect(roleNameOf(h, target.id)).toBe('MEMBER');
+    expect(await roleNameOf(h, target.id)).toBe('MEMBER');
 
     const helpers = await h.request('POST', '/role', { token: admin, body: { name: 'HELPDESK', permissions: ['UPDATE_PERSON'] } });
     expect(helpers.status).toBe(201);
     const given = await h.request('PUT', '/Person', { token: support.token, body: { id: target.id, r: 'HELPDESK' } });
     expect(given.status).toBe(200);
-    expect(permsInDb(h, target.id)).toEqual(['UPDATE_PERSON']);
+    expect(await permsInDb(h, target.id)).toEqual(['UPDATE_PERSON']);
   });
 
   test('giving the ADMIN role is an admin’s act, even for someone holding every permission', async () => {
@@ -155,18 +156,18 @@ describe('one harness, one admin', () => {
     const created = await h.request('POST', '/Person', { token: almighty.token, body: { n: 'Would Be Admin', m: nextMobile(), r: 'ADMIN' } });
     expect(created.status).toBe(403);
     expect(created.body.msg).toBe(MSG.adminOnly);
-    expect(roleNameOf(h, target.id)).toBe('MEMBER');
+    expect(await roleNameOf(h, target.id)).toBe('MEMBER');
   });
 
   test('a person cannot be created with a role whose permissions the creator does not hold', async () => {
     const clerk = await makePerson(h, admin, { permissions: ['CREATE_PERSON'] });
-    const before = h.deps.db.select().from(person).all().length;
+    const before = (await h.deps.db.select().from(person)).length;
     for (const r of ['TRUSTEE', 'QUESTION_EDITOR']) {
       const res = await h.request('POST', '/Person', { token: clerk.token, body: { n: 'Raised Person', m: nextMobile(), r } });
       expect(res.status, r).toBe(403);
       expect(res.body.msg).toBe(MSG.permissionNotHeld);
     }
-    expect(h.deps.db.select().from(person).all().length).toBe(before);
+    expect((await h.deps.db.select().from(person)).length).toBe(before);
     const member = await h.request('POST', '/Person', { token: clerk.token, body: { n: 'Plain Member', m: nextMobile() } });
     expect(member.status).toBe(201);
     expect(member.body.data.permissions).toEqual([]);
@@ -177,7 +178,7 @@ describe('one harness, one admin', () => {
     const created = await h.request('POST', '/role', { token: roles.token, body: { name: 'REPORTERS', permissions: ['VIEW_REPORT'] } });
     expect(created.status).toBe(403);
     expect(created.body.msg).toBe(MSG.permissionNotHeld);
-    expect(h.deps.db.select().from(role).where(eq(role.name, 'REPORTERS')).get()).toBeUndefined();
+    expect(await first(h.deps.db.select().from(role).where(eq(role.name, 'REPORTERS')))).toBeUndefined();
 
     const own = await h.request('POST', '/role', { token: roles.token, body: { name: 'ROLE_KEEPERS', permissions: ['UPDATE_ROLE'] } });
     expect(own.status).toBe(201);
@@ -186,7 +187,7 @@ describe('one harness, one admin', () => {
     expect(viaCollection.status).toBe(403);
     const viaPut = await h.request('PUT', '/role', { token: roles.token, body: { id, name: 'ROLE_KEEPERS', permissions: ['UPDATE_ROLE', 'DELETE_PERSON'] } });
     expect(viaPut.status).toBe(403);
-    const stripped = await h.request('PUT', '/role/updatePermissionCollection', { token: roles.token, body: { id: roleId(h, 'TRUSTEE'), permissions: [] } });
+    const stripped = await h.request('PUT', '/role/updatePermissionCollection', { token: roles.token, body: { id: await roleId(h, 'TRUSTEE'), permissions: [] } });
     expect(stripped.status).toBe(403);
     expect(stripped.body.msg).toBe(MSG.permissionNotHeld);
 
@@ -198,22 +199,22 @@ describe('one harness, one admin', () => {
 
   test('only an admin edits the ADMIN role; ADMIN and MEMBER are never renamed or deleted', async () => {
     const roles = await makePerson(h, admin, { permissions: ALL });
-    const adminRole = roleId(h, 'ADMIN');
+    const adminRole = await roleId(h, 'ADMIN');
     const shrink = await h.request('PUT', '/role/updatePermissionCollection', { token: roles.token, body: { id: adminRole, permissions: ALL.filter((p) => p !== 'VIEW_REPORT') } });
     expect(shrink.status).toBe(403);
     expect(shrink.body.msg).toBe(MSG.adminOnly);
     const rename = await h.request('PUT', '/role', { token: admin, body: { id: adminRole, name: 'OWNER' } });
     expect(rename.status).toBe(409);
     expect(rename.body.msg).toBe(MSG.roleBuiltIn);
-    const member = await h.request('PUT', '/role', { token: admin, body: { id: roleId(h, 'MEMBER'), name: 'LEARNER' } });
+    const member = await h.request('PUT', '/role', { token: admin, body: { id: await roleId(h, 'MEMBER'), name: 'LEARNER' } });
     expect(member.status).toBe(409);
-    const delMember = await h.request('DELETE', `/role/${roleId(h, 'MEMBER')}`, { token: admin });
+    const delMember = await h.request('DELETE', `/role/${await roleId(h, 'MEMBER')}`, { token: admin });
     expect(delMember.status).toBe(409);
     expect(delMember.body.msg).toBe(MSG.roleBuiltIn);
     // Another role cannot take the name either.
-    const trustee = await h.request('PUT', '/role', { token: admin, body: { id: roleId(h, 'TRUSTEE'), name: 'ADMIN' } });
+    const trustee = await h.request('PUT', '/role', { token: admin, body: { id: await roleId(h, 'TRUSTEE'), name: 'ADMIN' } });
     expect(trustee.status).toBe(409);
-    expect(h.deps.db.select().from(role).where(eq(role.name, 'ADMIN')).get()?.id).toBe(adminRole);
+    expect((await first(h.deps.db.select().from(role).where(eq(role.name, 'ADMIN'))))?.id).toBe(adminRole);
   });
 
   test('only an admin changes, blocks, deletes or resets the password of an admin', async () => {
@@ -233,10 +234,10 @@ describe('one harness, one admin', () => {
       expect(r.status, `${method} ${url} ${JSON.stringify(body)}`).toBe(403);
       expect(r.body.msg).toBe(MSG.adminOnly);
     }
-    const row = rowOf(h, DEMO.admin.id)!;
+    const row = (await rowOf(h, DEMO.admin.id))!;
     expect(row).toMatchObject({ name: 'Asha Admin', email: 'admin@example.com', status: 'ACTIVE' });
-    expect(roleNameOf(h, DEMO.admin.id)).toBe('ADMIN');
-    expect(permsInDb(h, DEMO.admin.id)).toEqual(ALL);
+    expect(await roleNameOf(h, DEMO.admin.id)).toBe('ADMIN');
+    expect(await permsInDb(h, DEMO.admin.id)).toEqual(ALL);
     expect((await h.login(DEMO.admin.username, 'Taken-Over-99')).status).toBe(401);
     expect((await h.login(DEMO.admin.username, DEMO.admin.password)).status).toBe(200);
 
@@ -260,8 +261,8 @@ describe('one harness, one admin', () => {
       expect(r.status, `${method} ${url}`).toBe(403);
       expect(r.body.msg).toBe(MSG.personOutranks);
     }
-    expect(rowOf(h, DEMO.editor.id)).toMatchObject({ status: 'ACTIVE', email: 'editor@example.com' });
-    expect(permsInDb(h, DEMO.editor.id)).toEqual(['QUESTION_EDITOR']);
+    expect(await rowOf(h, DEMO.editor.id)).toMatchObject({ status: 'ACTIVE', email: 'editor@example.com' });
+    expect(await permsInDb(h, DEMO.editor.id)).toEqual(['QUESTION_EDITOR']);
     expect((await h.login(DEMO.editor.username, DEMO.editor.password)).status).toBe(200);
     // A learner holds nothing the support desk lacks: managing them is its job.
     const reset = await h.request('PUT', '/UserLogin/resetUserPasswordByAdmin', { token: support.token, body: { personId: DEMO.learner.id, password: 'Fresh-Start-31' } });
@@ -277,7 +278,7 @@ describe('one harness, one admin', () => {
 
   test('the last active admin cannot be demoted, blocked or deleted', async () => {
     // Every other admin of this harness loses the role first: the demo admin is the last.
-    for (const p of h.deps.db.select().from(person).where(eq(person.roleId, roleId(h, 'ADMIN'))).all()) {
+    for (const p of await h.deps.db.select().from(person).where(eq(person.roleId, await roleId(h, 'ADMIN')))) {
       if (p.id !== DEMO.admin.id) expect((await h.request('PUT', '/Person', { token: admin, body: { id: p.id, r: 'MEMBER' } })).status).toBe(200);
     }
     const almighty = await makePerson(h, admin, { permissions: ALL });
@@ -290,8 +291,8 @@ describe('one harness, one admin', () => {
       const del = await h.request('DELETE', `/Person/${DEMO.admin.id}`, { token });
       expect([demote.status, block.status, del.status]).toEqual(expected);
     }
-    expect(roleNameOf(h, DEMO.admin.id)).toBe('ADMIN');
-    expect(rowOf(h, DEMO.admin.id)?.status).toBe('ACTIVE');
+    expect(await roleNameOf(h, DEMO.admin.id)).toBe('ADMIN');
+    expect((await rowOf(h, DEMO.admin.id))?.status).toBe('ACTIVE');
   });
 
   test('a role in use cannot be deleted, even while people are being given it in parallel', async () => {
@@ -305,11 +306,11 @@ describe('one harness, one admin', () => {
     expect(all.every((s) => s < 500)).toBe(true);
     const created = c.filter((r) => r.status === 201).length;
     const deleted = d.filter((r) => r.status === 200).length;
-    const holders = h.deps.db.select().from(person).where(eq(person.roleId, id)).all().length;
+    const holders = (await h.deps.db.select().from(person).where(eq(person.roleId, id))).length;
     // Exactly one side won: either the role went before anyone got it, or it stayed with its holders.
     if (deleted === 1) {
       expect(created).toBe(0);
-      expect(h.deps.db.select().from(role).where(eq(role.id, id)).get()).toBeUndefined();
+      expect(await first(h.deps.db.select().from(role).where(eq(role.id, id)))).toBeUndefined();
     } else {
       expect(deleted).toBe(0);
       expect(created).toBeGreaterThan(0);
@@ -332,20 +333,20 @@ describe('permissions: create, rename and delete cannot be used to escalate', ()
 
   test('the spec’s built-in permissions cannot be renamed or deleted', async () => {
     const keeper = await makePerson(h, admin, { permissions: ['UPDATE_PERMISSION', 'DELETE_PERMISSION', ...ALL.filter((p) => p.startsWith('VIEW'))] });
-    const row = h.deps.db.select().from(permission).where(eq(permission.permission, 'VIEW_REPORT')).get()!;
+    const row = (await first(h.deps.db.select().from(permission).where(eq(permission.permission, 'VIEW_REPORT'))))!;
     const rename = await h.request('PUT', '/permission', { token: keeper.token, body: { id: row.id, permission: 'REPORT_VIEWER' } });
     expect(rename.status).toBe(409);
     expect(rename.body.msg).toBe(MSG.permissionBuiltIn);
     const del = await h.request('DELETE', `/permission/${row.id}`, { token: keeper.token });
     expect(del.status).toBe(409);
-    expect(h.deps.db.select().from(permission).where(eq(permission.id, row.id)).get()?.permission).toBe('VIEW_REPORT');
+    expect((await first(h.deps.db.select().from(permission).where(eq(permission.id, row.id))))?.permission).toBe('VIEW_REPORT');
   });
 
   test('a permission is renamed or deleted only by someone who holds it', async () => {
     const made = await h.request('POST', '/permission', { token: admin, body: { permission: 'AUDIT_EXPORT' } });
     expect(made.status).toBe(201);
     // The creator holds it, so it can be granted at all.
-    expect(permsInDb(h, DEMO.admin.id)).toContain('AUDIT_EXPORT');
+    expect(await permsInDb(h, DEMO.admin.id)).toContain('AUDIT_EXPORT');
     const id = made.body.data.id as string;
     expect((await h.request('PATCH', '/Person/updatePermissionCollection', { token: admin, body: { id: DEMO.learner.id, permissions: ['AUDIT_EXPORT'] } })).status).toBe(200);
 
@@ -355,7 +356,7 @@ describe('permissions: create, rename and delete cannot be used to escalate', ()
     expect(rename.body.msg).toBe(MSG.permissionNotHeld);
     const del = await h.request('DELETE', `/permission/${id}`, { token: keeper.token });
     expect(del.status).toBe(403);
-    expect(permsInDb(h, DEMO.learner.id)).toEqual(['AUDIT_EXPORT']);
+    expect(await permsInDb(h, DEMO.learner.id)).toEqual(['AUDIT_EXPORT']);
     // Its description grants nothing and stays editable.
     const desc = await h.request('PUT', '/permission', { token: keeper.token, body: { id, permission: 'AUDIT_EXPORT', description: 'Export the audit trail' } });
     expect(desc.status).toBe(200);
@@ -365,19 +366,19 @@ describe('permissions: create, rename and delete cannot be used to escalate', ()
     const creator = await makePerson(h, admin, { permissions: ['CREATE_PERMISSION', 'UPDATE_PERMISSION'] });
     const mine = await h.request('POST', '/permission', { token: creator.token, body: { permission: 'MY_TOOL' } });
     expect(mine.status).toBe(201);
-    expect(permsInDb(h, creator.id)).toContain('MY_TOOL');
+    expect(await permsInDb(h, creator.id)).toContain('MY_TOOL');
     const taken = await h.request('PUT', '/permission', { token: creator.token, body: { id: mine.body.data.id, permission: 'VIEW_REPORT' } });
     expect(taken.status).toBe(409);
 
     // A database where VIEW_REPORT is missing (older data): its name still cannot be made, by creation or by rename.
-    h.deps.db.delete(permission).where(eq(permission.permission, 'VIEW_REPORT')).run();
+    await h.deps.db.delete(permission).where(eq(permission.permission, 'VIEW_REPORT'));
     const create = await h.request('POST', '/permission', { token: creator.token, body: { permission: 'view_report' } });
     expect(create.status).toBe(409);
     expect(create.body.msg).toBe(MSG.permissionBuiltIn);
     const rename = await h.request('PUT', '/permission', { token: creator.token, body: { id: mine.body.data.id, permission: 'VIEW_REPORT' } });
     expect(rename.status).toBe(409);
     expect(rename.body.msg).toBe(MSG.permissionBuiltIn);
-    expect(permsInDb(h, creator.id)).not.toContain('VIEW_REPORT');
+    expect(await permsInDb(h, creator.id)).not.toContain('VIEW_REPORT');
     expect((await h.request('GET', '/report/globalEarnings', { token: creator.token })).status).toBe(403);
   });
 });
@@ -394,14 +395,10 @@ async function twoAdmins(h: Harness): Promise<[Person, Person]> {
   return [a, b];
 }
 
-const activeAdmins = (h: Harness) =>
-  h.deps.db
-    .select()
-    .from(person)
-    .where(eq(person.roleId, roleId(h, 'ADMIN')))
-    .all()
-    .filter((p) => p.status === 'ACTIVE')
-    .map((p) => p.id);
+const activeAdmins = async (h: Harness) => {
+  const adminRole = await roleId(h, 'ADMIN');
+  return (await h.deps.db.select().from(person).where(eq(person.roleId, adminRole))).filter((p) => p.status === 'ACTIVE').map((p) => p.id);
+};
 
 describe('parallel: two admins turning on each other never leave zero admins', () => {
   let h: Harness;
@@ -421,7 +418,7 @@ describe('parallel: two admins turning on each other never leave zero admins', (
     expect(ok).toHaveLength(25);
     expect(new Set(ok.map((r) => r.actor)).size).toBe(1);
     expect(results.filter((r) => r.status !== 200).every((r) => r.status === 403)).toBe(true);
-    expect(activeAdmins(h)).toEqual([ok[0]!.actor]);
+    expect(await activeAdmins(h)).toEqual([ok[0]!.actor]);
   });
 
   test('two admins blocking each other at once: exactly one side gets through, one active admin remains', async () => {
@@ -434,7 +431,7 @@ describe('parallel: two admins turning on each other never leave zero admins', (
     const ok = results.filter((r) => r.status === 200);
     expect(ok).toHaveLength(25);
     expect(new Set(ok.map((r) => r.actor)).size).toBe(1);
-    expect(activeAdmins(h)).toEqual([ok[0]!.actor]);
+    expect(await activeAdmins(h)).toEqual([ok[0]!.actor]);
   });
 
   test('an admin demoted while fifty of their requests are in flight gets none of them through', async () => {
@@ -448,8 +445,8 @@ describe('parallel: two admins turning on each other never leave zero admins', (
     const [results, demoted] = await Promise.all([Promise.all(fromB), demote]);
     expect(demoted.status).toBe(200);
     expect(tally(results.map((r) => r.status))).toEqual({ 403: 50 });
-    expect(h.deps.db.select().from(person).all().filter((p) => p.name.startsWith('Crony'))).toEqual([]);
-    expect(activeAdmins(h)).toEqual([a.id]);
+    expect((await h.deps.db.select().from(person)).filter((p) => p.name.startsWith('Crony'))).toEqual([]);
+    expect(await activeAdmins(h)).toEqual([a.id]);
   });
 
   test('an admin demoted while fifty password resets are in flight resets nothing', async () => {
@@ -474,7 +471,7 @@ describe('parallel: two admins turning on each other never leave zero admins', (
     const ok = results.filter((r) => r.status === 200);
     expect(ok).toHaveLength(1);
     // The winner's other deletes find nobody (404); the loser no longer exists to act (401 or 403).
-    expect(activeAdmins(h)).toEqual([ok[0]!.actor]);
+    expect(await activeAdmins(h)).toEqual([ok[0]!.actor]);
     expect(results.filter((r) => r.status !== 200).every((r) => [401, 403, 404].includes(r.status))).toBe(true);
   });
 });

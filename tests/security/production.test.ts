@@ -8,6 +8,7 @@ import { openDatabase } from '../../server/src/db/client';
 import { activityLog, person } from '../../server/src/db/schema';
 import { DEMO } from '../../server/src/test/harness';
 import { login, request, ROOT, type ServerProcess, startServer } from './server-process';
+import { first, row } from '../../server/src/db/transaction';
 
 /**
  * Issue 16 point 9 and the file modes: a production start (NODE_ENV=production) has no demo
@@ -34,10 +35,10 @@ function createAdmin(dataDir: string, args: string[], stdin: string) {
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-function persons(dataDir: string) {
+async function persons(dataDir: string) {
   const database = openDatabase(dataDir);
   try {
-    return database.db.select({ id: person.id, mobile: person.mobile, permissions: person.permissionNames }).from(person).all();
+    return await database.db.select({ id: person.id, mobile: person.mobile, permissions: person.permissionNames }).from(person);
   } finally {
     database.close();
   }
@@ -58,7 +59,7 @@ describe('a production start on a new data directory', () => {
       expect((await login(server.base, who.mobile, who.password)).status).toBe(401);
       expect((await login(server.base, who.username, who.password)).status).toBe(401);
     }
-    expect(persons(dataDir)).toEqual([]);
+    expect(await persons(dataDir)).toEqual([]);
     // The reference data is there: the plans of spec §9 are on sale.
     const plans = await request(server.base, 'GET', '/api/plan');
     expect(plans.status).toBe(200);
@@ -80,7 +81,7 @@ describe('a production start on a new data directory', () => {
     const common = createAdmin(dataDir, args, 'password123\n');
     expect(common.code).not.toBe(0);
     expect(common.err).toMatch(/too common/);
-    expect(persons(dataDir)).toEqual([]);
+    expect(await persons(dataDir)).toEqual([]);
 
     const made = createAdmin(dataDir, args, 'a long private passphrase\n');
     expect(made.err).toBe('');
@@ -99,7 +100,7 @@ describe('a production start on a new data directory', () => {
     const database = openDatabase(dataDir);
     try {
       const id = signIn.body.id as string;
-      const entry = database.db.select().from(activityLog).where(eq(activityLog.entityId, id)).get();
+      const entry = await first(database.db.select().from(activityLog).where(eq(activityLog.entityId, id)));
       expect(entry).toMatchObject({ actionType: 'CREATE', entityAffected: 'person', personId: null });
       expect(JSON.stringify(entry)).not.toContain('passphrase');
     } finally {
@@ -139,7 +140,7 @@ describe('a data directory that a demo start seeded', () => {
     for (const f of ['app.db', 'jwt-secret']) chmodSync(path.join(dataDir, f), 0o644);
     const database = openDatabase(dataDir);
     try {
-      expect(database.db.get<{ n: number }>(sql`select count(*) as n from person`)?.n).toBeGreaterThan(0);
+      expect((await row<{ n: number }>(database.db, sql`select count(*) as n from person`))?.n).toBeGreaterThan(0);
       for (const f of ['app.db', 'app.db-wal', 'app.db-shm', 'jwt-secret']) expect(mode(path.join(dataDir, f)), f).toBe(0o600);
     } finally {
       database.close();

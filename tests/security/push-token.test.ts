@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { pushSubscription, session } from '../../server/src/db/schema';
 import { DEMO, type Harness, startHarness } from '../../server/src/test/harness';
+import { first } from '../../server/src/db/transaction';
 
 /**
  * Issue 16, "also seen": a push subscription could be moved to another account by anyone who knew
@@ -29,7 +30,7 @@ function keys() {
 }
 const sidOf = (token: string) => (JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as { sid: string }).sid;
 const register = (auth: string, endpoint: string) => h.request('PATCH', '/generic/update-firebase-token', { token: auth, body: { endpoint, keys: keys() } });
-const rowOf = (endpoint: string) => h.deps.db.select().from(pushSubscription).where(eq(pushSubscription.endpoint, endpoint)).get();
+const rowOf = (endpoint: string) => first(h.deps.db.select().from(pushSubscription).where(eq(pushSubscription.endpoint, endpoint)));
 
 describe('a push subscription stays with the person who registered it', () => {
   test('another person registering a known endpoint gets the same answer and does not move it', async () => {
@@ -43,11 +44,11 @@ describe('a push subscription stays with the person who registered it', () => {
     const taken = await register(editor, t);
     expect(taken.status).toBe(first.status);
     expect(taken.body).toEqual(first.body);
-    expect(rowOf(t)).toMatchObject({ personId: DEMO.learner.id, sessionId: sidOf(learner) });
+    expect(await rowOf(t)).toMatchObject({ personId: DEMO.learner.id, sessionId: sidOf(learner) });
     // Nor its keys: messages keep going to the learner's device, encrypted to its keys.
-    const before = rowOf(t);
+    const before = await rowOf(t);
     await register(editor, t);
-    expect(rowOf(t)?.p256dh).toBe(before?.p256dh);
+    expect((await rowOf(t))?.p256dh).toBe(before?.p256dh);
   });
 
   test('50 parallel attempts by another person to take an endpoint move it 0 times', async () => {
@@ -57,18 +58,18 @@ describe('a push subscription stays with the person who registered it', () => {
     expect((await register(learner, t)).status).toBe(200);
     const burst = await Promise.all(Array.from({ length: 50 }, () => register(admin, t)));
     expect(burst.filter((r) => r.status === 200 && r.body.success === true)).toHaveLength(50);
-    expect(rowOf(t)).toMatchObject({ personId: DEMO.learner.id, sessionId: sidOf(learner) });
-    expect(h.deps.db.select().from(pushSubscription).where(eq(pushSubscription.endpoint, t)).all()).toHaveLength(1);
+    expect(await rowOf(t)).toMatchObject({ personId: DEMO.learner.id, sessionId: sidOf(learner) });
+    expect(await h.deps.db.select().from(pushSubscription).where(eq(pushSubscription.endpoint, t))).toHaveLength(1);
   });
 
   test('the row is bound to the session that registered it; the same person signing in again moves it to the new session', async () => {
     const before = await h.tokenOf('learner');
     const t = deviceToken();
     await register(before, t);
-    expect(rowOf(t)?.sessionId).toBe(sidOf(before));
+    expect((await rowOf(t))?.sessionId).toBe(sidOf(before));
     const after = await h.tokenOf('learner');
     expect((await register(after, t)).status).toBe(200);
-    expect(rowOf(t)).toMatchObject({ personId: DEMO.learner.id, sessionId: sidOf(after) });
+    expect(await rowOf(t)).toMatchObject({ personId: DEMO.learner.id, sessionId: sidOf(after) });
   });
 });
 
@@ -82,12 +83,12 @@ describe('logging out frees the subscription for the next person on the phone', 
     await register(laptop, onLaptop);
 
     expect((await h.request('POST', '/UserLogin/logout', { token: phone })).status).toBe(200);
-    expect(rowOf(onPhone)).toBeUndefined();
-    expect(rowOf(onLaptop)).toMatchObject({ personId: DEMO.learner.id });
+    expect(await rowOf(onPhone)).toBeUndefined();
+    expect(await rowOf(onLaptop)).toMatchObject({ personId: DEMO.learner.id });
 
     const next = await h.tokenOf('editor');
     expect((await register(next, onPhone)).status).toBe(200);
-    expect(rowOf(onPhone)).toMatchObject({ personId: DEMO.editor.id, sessionId: sidOf(next) });
+    expect(await rowOf(onPhone)).toMatchObject({ personId: DEMO.editor.id, sessionId: sidOf(next) });
   });
 
   test('log out of all devices deletes every subscription of the person', async () => {
@@ -98,18 +99,18 @@ describe('logging out frees the subscription for the next person on the phone', 
     await register(a, ta);
     await register(b, tb);
     expect((await h.request('POST', '/UserLogin/logoutAll', { token: a })).status).toBe(200);
-    expect(rowOf(ta)).toBeUndefined();
-    expect(rowOf(tb)).toBeUndefined();
+    expect(await rowOf(ta)).toBeUndefined();
+    expect(await rowOf(tb)).toBeUndefined();
   });
 
   test('a subscription whose session has ended without a logout (expired) can be registered by the next person', async () => {
     const learner = await h.tokenOf('learner');
     const t = deviceToken();
     await register(learner, t);
-    h.deps.db.update(session).set({ expiresAt: Date.now() - 1000 }).where(eq(session.id, sidOf(learner))).run();
+    await h.deps.db.update(session).set({ expiresAt: Date.now() - 1000 }).where(eq(session.id, sidOf(learner)));
     const editor = await h.tokenOf('editor');
     expect((await register(editor, t)).status).toBe(200);
-    expect(rowOf(t)).toMatchObject({ personId: DEMO.editor.id, sessionId: sidOf(editor) });
+    expect(await rowOf(t)).toMatchObject({ personId: DEMO.editor.id, sessionId: sidOf(editor) });
   });
 
   test('a password change keeps the subscription of the session it was made in and deletes the others', async () => {
@@ -124,7 +125,7 @@ describe('logging out frees the subscription for the next person on the phone', 
       body: { oldPassword: DEMO.admin.password, newPassword: 'Copper-kettle-19', confirmPassword: 'Copper-kettle-19' },
     });
     expect(r.status).toBe(200);
-    expect(rowOf(tHere)).toMatchObject({ personId: DEMO.admin.id, sessionId: sidOf(here) });
-    expect(rowOf(tElsewhere)).toBeUndefined();
+    expect(await rowOf(tHere)).toMatchObject({ personId: DEMO.admin.id, sessionId: sidOf(here) });
+    expect(await rowOf(tElsewhere)).toBeUndefined();
   });
 });

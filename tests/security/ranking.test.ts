@@ -29,8 +29,7 @@ afterAll(() => h.destroy());
 const V = { 'x-sync-protocol': PROTOCOL_VERSION };
 const push = (token: string, rows: unknown) => h.request('POST', '/sync/v1/test_summary/push', { token, headers: V, body: rows });
 const rank = (token: string, qsid: string) => h.request('GET', `/question/getRank?qsid=${qsid}`, { token });
-const resultsOf = (personId: string, qsid: string) =>
-  h.deps.db.select().from(examResult).where(and(eq(examResult.personId, personId), eq(examResult.qsid, qsid))).all();
+const resultsOf = (personId: string, qsid: string) => h.deps.db.select().from(examResult).where(and(eq(examResult.personId, personId), eq(examResult.qsid, qsid)));
 
 let seq = 0;
 function submitted(qsid: string, answers: TestSummaryDoc['answers']): TestSummaryDoc {
@@ -113,7 +112,7 @@ describe('the rank of a mock test is decided by each learner’s first submitted
   test('a third attempt is practice too, and the participant count counts learners, not attempts', async () => {
     const third = submitted(MOCK, { 'q-gk-002': { ua: 'c', status: 'ANSWERED' } });
     expect((await push(learner, [{ newDocumentState: third, assumedMasterState: null }])).status).toBe(200);
-    expect(resultsOf(DEMO.learner.id, MOCK).map((r) => r.practice)).toEqual([false, true, true]);
+    expect((await resultsOf(DEMO.learner.id, MOCK)).map((r) => r.practice)).toEqual([false, true, true]);
     expect(await rank(learner, MOCK).then((r) => r.body)).toMatchObject({ rank: 3, of: 3 });
     expect((await h.request('GET', `/generic/getParticipantsCount?quesSetId=${MOCK}`, { token: learner })).body).toEqual({ success: true, p: 3 });
   });
@@ -133,7 +132,7 @@ describe('two submissions arriving together cannot both be first', () => {
     const docs = Array.from({ length: 50 }, () => submitted(SET, {}));
     const answers = await Promise.all(docs.map((d) => push(token, [{ newDocumentState: d, assumedMasterState: null }])));
     expect(answers.map((r) => r.status)).toEqual(docs.map(() => 200));
-    const results = resultsOf(DEMO.learner.id, SET);
+    const results = await resultsOf(DEMO.learner.id, SET);
     expect(results).toHaveLength(50);
     expect(results.filter((r) => !r.practice)).toHaveLength(1);
     expect(await rank(learner, SET).then((r) => r.body)).toEqual({ success: true, rank: 1, of: 1, percentile: 100 });
@@ -146,7 +145,7 @@ describe('two submissions arriving together cannot both be first', () => {
     );
     expect(answers.map((r) => r.status)).toEqual(answers.map(() => 200));
     expect(answers.filter((r) => r.body.practice === false)).toHaveLength(1);
-    const results = resultsOf(DEMO.admin.id, SET);
+    const results = await resultsOf(DEMO.admin.id, SET);
     expect(results).toHaveLength(50);
     expect(results.filter((r) => !r.practice)).toHaveLength(1);
   });

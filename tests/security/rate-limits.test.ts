@@ -6,6 +6,7 @@ import { person } from '../../server/src/db/schema';
 import { readLocalInbox } from '../../server/src/lib/outbox';
 import { RULES } from '../../server/src/lib/rate-limit';
 import { DEMO, type Harness, startHarness } from '../../server/src/test/harness';
+import { first } from '../../server/src/db/transaction';
 
 /**
  * Issue 16 point 6: every limit is spent atomically before the work it guards, so a burst of
@@ -225,10 +226,10 @@ describe('reset requests', () => {
 });
 
 describe('account creation', () => {
-  const personCount = () => h.deps.db.select({ n: count() }).from(person).get()!.n;
+  const personCount = async () => (await first(h.deps.db.select({ n: count() }).from(person)))!.n;
 
   test('signups from one address: 30 an hour', async () => {
-    const before = personCount();
+    const before = await personCount();
     const rs = await Promise.all(
       range(BURST).map((i) =>
         h.request('POST', '/UserLogin', {
@@ -238,12 +239,12 @@ describe('account creation', () => {
       ),
     );
     expect(tally(rs.map((r) => r.status))).toEqual({ 201: RULES.signupIp.points, 429: BURST - RULES.signupIp.points });
-    expect(personCount()).toBe(before + RULES.signupIp.points);
+    expect(await personCount()).toBe(before + RULES.signupIp.points);
   });
 
   test('accounts created on behalf by one actor: 10 an hour, and 10 SMS with a password', async () => {
     const actor = await newMember('9812300010');
-    const before = personCount();
+    const before = await personCount();
     const rs = await Promise.all(
       range(BURST).map((i) =>
         h.request('POST', '/UserLogin/createUserOnBehalf', {
@@ -254,7 +255,7 @@ describe('account creation', () => {
       ),
     );
     expect(tally(rs.map((r) => r.status))).toEqual({ 201: RULES.onBehalfActor.points, 429: BURST - RULES.onBehalfActor.points });
-    expect(personCount()).toBe(before + RULES.onBehalfActor.points);
+    expect(await personCount()).toBe(before + RULES.onBehalfActor.points);
     const sms = (await inbox()).filter((m) => m.subject === 'Your Pariksha Mitra account' && m.to.startsWith('+9194000'));
     expect(sms).toHaveLength(RULES.onBehalfActor.points);
   });

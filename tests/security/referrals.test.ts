@@ -4,6 +4,7 @@ import { MSG } from '../../sync-protocol/src/messages';
 import { person } from '../../server/src/db/schema';
 import { maskName } from '../../server/src/modules/persons/referrer';
 import { DEMO, type Harness, startHarness } from '../../server/src/test/harness';
+import { first } from '../../server/src/db/transaction';
 
 /**
  * Issue 16 point 8 (referral loops) and the referrer lookup of point 5. The rules live in
@@ -33,16 +34,16 @@ async function member(parent: string | null, name = `Member ${seq}`): Promise<{ 
   expect(r.status, JSON.stringify(r.body)).toBe(201);
   return { id: r.body.id as string, m };
 }
-const parentOf = (id: string) => h.deps.db.select({ p: person.parentId }).from(person).where(eq(person.id, id)).get()?.p;
+const parentOf = async (id: string) => (await first(h.deps.db.select({ p: person.parentId }).from(person).where(eq(person.id, id))))?.p;
 const setParent = (id: string, p: string | null) => h.request('PUT', '/Person', { token: admin, body: { id, p } });
 const lookup = (m: string) => h.request('GET', `/Person/getReferrer?strQuery=${m}`);
 const signup = (p: string, name = 'New Learner') =>
   h.request('POST', '/UserLogin', { body: { n: name, m: nextMobile(), password: PASSWORD, confirmPassword: PASSWORD, p } });
 
 /** Whether following parents from `id` ever comes back to someone already seen. */
-function hasLoop(id: string): boolean {
+async function hasLoop(id: string): Promise<boolean> {
   const seen = new Set<string>();
-  for (let at: string | null | undefined = id; at; at = parentOf(at)) {
+  for (let at: string | null | undefined = id; at; at = await parentOf(at)) {
     if (seen.has(at)) return true;
     seen.add(at);
   }
@@ -55,7 +56,7 @@ describe('no referral cycle can be made', () => {
     const r = await setParent(a.id, a.id);
     expect(r.status).toBe(400);
     expect(r.body.msg).toBe(MSG.ownReferrer);
-    expect(parentOf(a.id)).toBe(DEMO.admin.id);
+    expect(await parentOf(a.id)).toBe(DEMO.admin.id);
   });
 
   test('an admin edit cannot close a cycle of length 2', async () => {
@@ -64,7 +65,7 @@ describe('no referral cycle can be made', () => {
     const r = await setParent(a.id, b.id);
     expect(r.status).toBe(400);
     expect(r.body.msg).toBe(MSG.referralCycle);
-    expect(parentOf(a.id)).toBe(DEMO.admin.id);
+    expect(await parentOf(a.id)).toBe(DEMO.admin.id);
   });
 
   test('an admin edit cannot close a cycle of length 3', async () => {
@@ -74,11 +75,11 @@ describe('no referral cycle can be made', () => {
     const r = await setParent(a.id, c.id);
     expect(r.status).toBe(400);
     expect(r.body.msg).toBe(MSG.referralCycle);
-    expect(hasLoop(a.id)).toBe(false);
+    expect(await hasLoop(a.id)).toBe(false);
     // Moving a person elsewhere outside their own team is still an admin's to do.
     const other = await member(DEMO.admin.id);
     expect((await setParent(c.id, other.id)).status).toBe(200);
-    expect(parentOf(c.id)).toBe(other.id);
+    expect(await parentOf(c.id)).toBe(other.id);
   });
 
   test('an admin cannot make the top of a tree the child of anyone in its own team', async () => {
@@ -86,7 +87,7 @@ describe('no referral cycle can be made', () => {
     const r = await setParent(DEMO.admin.id, DEMO.learner.id);
     expect(r.status).toBe(400);
     expect(r.body.msg).toBe(MSG.referralCycle);
-    expect(parentOf(DEMO.admin.id)).toBeNull();
+    expect(await parentOf(DEMO.admin.id)).toBeNull();
   });
 
   test('fifty parallel edits in both directions cannot close a cycle between them', async () => {
@@ -100,7 +101,7 @@ describe('no referral cycle can be made', () => {
     expect(ok).toHaveLength(25);
     expect(new Set(ok.map((x) => x.child)).size).toBe(1);
     expect(results.filter((x) => x.r.status !== 200).every((x) => x.r.status === 400 && x.r.body.msg === MSG.referralCycle)).toBe(true);
-    expect(hasLoop(a.id) || hasLoop(b.id)).toBe(false);
+    expect((await hasLoop(a.id)) || (await hasLoop(b.id))).toBe(false);
   });
 });
 
@@ -123,7 +124,7 @@ describe('only ACTIVE people refer', () => {
   test('no account is made on behalf under a blocked referrer, nor by an admin under one', async () => {
     const ref = await member(DEMO.admin.id);
     expect((await h.request('PUT', '/Person', { token: admin, body: { id: ref.id, s: 'BLOCKED' } })).status).toBe(200);
-    const before = h.deps.db.select().from(person).all().length;
+    const before = (await h.deps.db.select().from(person)).length;
     const onBehalf = await h.request('POST', '/UserLogin/createUserOnBehalf', { token: admin, body: { n: 'Placed Below', m: nextMobile(), p: ref.id } });
     expect(onBehalf.status).toBe(400);
     expect(onBehalf.body.msg).toBe(MSG.referrerNotFound);
@@ -131,8 +132,8 @@ describe('only ACTIVE people refer', () => {
     expect(created.status).toBe(400);
     const moved = await setParent(DEMO.learner.id, ref.id);
     expect(moved.status).toBe(400);
-    expect(h.deps.db.select().from(person).all().length).toBe(before);
-    expect(parentOf(DEMO.learner.id)).toBe(DEMO.admin.id);
+    expect((await h.deps.db.select().from(person)).length).toBe(before);
+    expect(await parentOf(DEMO.learner.id)).toBe(DEMO.admin.id);
   });
 });
 
@@ -160,7 +161,7 @@ describe('the referrer lookup shows only what the signup form needs', () => {
     const handle = (await lookup(ref.m)).body.data[0].id as string;
     const r = await signup(handle);
     expect(r.status).toBe(201);
-    expect(parentOf(r.body.id)).toBe(ref.id);
+    expect(await parentOf(r.body.id)).toBe(ref.id);
   });
 
   test('a forged or altered handle is refused', async () => {
@@ -199,9 +200,9 @@ describe('tree views over a loop that older data may hold', () => {
     const b = await member(a.id, 'Loop Beta');
     const c = await member(b.id, 'Loop Gamma');
     // A → B → C → A, written straight into the database: no route can make it any more.
-    h.deps.db.update(person).set({ parentId: c.id }).where(eq(person.id, a.id)).run();
-    h.deps.db.update(person).set({ parentId: a.id }).where(eq(person.id, b.id)).run();
-    h.deps.db.update(person).set({ parentId: b.id }).where(eq(person.id, c.id)).run();
+    await h.deps.db.update(person).set({ parentId: c.id }).where(eq(person.id, a.id));
+    await h.deps.db.update(person).set({ parentId: a.id }).where(eq(person.id, b.id));
+    await h.deps.db.update(person).set({ parentId: b.id }).where(eq(person.id, c.id));
 
     const r = await h.request('GET', `/Person/${a.id}`, { token: admin });
     expect(r.status).toBe(200);
@@ -218,7 +219,7 @@ describe('tree views over a loop that older data may hold', () => {
 
   test('a person who refers themselves (older data) is neither their own upline nor in their own team', async () => {
     const a = await member(DEMO.admin.id);
-    h.deps.db.update(person).set({ parentId: a.id }).where(eq(person.id, a.id)).run();
+    await h.deps.db.update(person).set({ parentId: a.id }).where(eq(person.id, a.id));
     const r = await h.request('GET', `/Person/${a.id}`, { token: admin });
     expect(r.body.data.uplines).toEqual([]);
     expect(r.body.data.teamSize).toBe(0);
@@ -228,9 +229,9 @@ describe('tree views over a loop that older data may hold', () => {
   test('deleting a person inside a loop leaves nobody as their own referrer', async () => {
     const a = await member(DEMO.admin.id);
     const b = await member(a.id);
-    h.deps.db.update(person).set({ parentId: b.id }).where(eq(person.id, a.id)).run();
+    await h.deps.db.update(person).set({ parentId: b.id }).where(eq(person.id, a.id));
     const r = await h.request('DELETE', `/Person/${b.id}`, { token: admin });
     expect(r.status).toBe(200);
-    expect(parentOf(a.id)).toBeNull();
+    expect(await parentOf(a.id)).toBeNull();
   });
 });

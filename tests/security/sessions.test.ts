@@ -10,6 +10,7 @@ import { person, session } from '../../server/src/db/schema';
 import { JWT_AUDIENCE, JWT_ISSUER } from '../../server/src/lib/jwt';
 import { MAX_LIVE_SESSIONS, SESSION_MAX_MS, sessionToken, startSession, TOKEN_TTL_MS } from '../../server/src/lib/sessions';
 import { DEMO, type Harness, startHarness } from '../../server/src/test/harness';
+import { first } from '../../server/src/db/transaction';
 
 /**
  * Issue 16 point 4: logout on the server, sessions, token lifetime. Every sign-in starts a session;
@@ -70,13 +71,13 @@ async function expectWorksEverywhere(token: string) {
 /** A session of `personId` that started `ageMs` ago, and a token issued `tokenAgeMs` ago. */
 async function agedSession(personId: string, ageMs: number, tokenAgeMs = ageMs) {
   const now = Date.now();
-  const tv = h.deps.db.select({ tv: person.tokenVersion }).from(person).where(eq(person.id, personId)).get()!.tv;
-  const s = startSession(h.deps.db, personId, now - ageMs);
+  const tv = (await first(h.deps.db.select({ tv: person.tokenVersion }).from(person).where(eq(person.id, personId))))!.tv;
+  const s = await startSession(h.deps.db, personId, now - ageMs);
   const token = await sessionToken(h.deps.config.jwtSecret, { id: personId, tokenVersion: tv }, s, now - tokenAgeMs);
   return { session: s, token };
 }
 
-const sessionRow = (id: string) => h.deps.db.select().from(session).where(eq(session.id, id)).get();
+const sessionRow = (id: string) => first(h.deps.db.select().from(session).where(eq(session.id, id)));
 
 describe('logout', () => {
   test('logout ends only the session of the token that asks; the person’s other sessions keep working', async () => {
@@ -90,8 +91,8 @@ describe('logout', () => {
 
     await expectRefusedEverywhere(phone);
     await expectWorksEverywhere(laptop);
-    expect(sessionRow(claimsOf(phone).sid)?.revokedAt).toEqual(expect.any(Number));
-    expect(sessionRow(claimsOf(laptop).sid)?.revokedAt).toBeNull();
+    expect((await sessionRow(claimsOf(phone).sid))?.revokedAt).toEqual(expect.any(Number));
+    expect((await sessionRow(claimsOf(laptop).sid))?.revokedAt).toBeNull();
   });
 
   test('a logged-out token cannot log out again or do anything else (401)', async () => {
@@ -128,7 +129,7 @@ describe('log out of all devices', () => {
     expect(r.body).toEqual({ success: true, msg: MSG.loggedOutEverywhere });
 
     for (const t of [...tokens, old.token]) await expectRefusedEverywhere(t);
-    const live = h.deps.db.select().from(session).where(and(eq(session.personId, DEMO.learner.id), isNull(session.revokedAt))).all();
+    const live = await h.deps.db.select().from(session).where(and(eq(session.personId, DEMO.learner.id), isNull(session.revokedAt)));
     expect(live).toEqual([]);
     // Signing in again works, with a new session.
     const again = await signIn('learner');
@@ -200,13 +201,13 @@ describe('token lifetime and renewal', () => {
   test('a session past its absolute end is refused, even with an unexpired token', async () => {
     const { session: s, token } = await agedSession(DEMO.learner.id, 0);
     expect((await me(token)).status).toBe(200);
-    h.deps.db.update(session).set({ expiresAt: Date.now() - 1000 }).where(eq(session.id, s.id)).run();
+    await h.deps.db.update(session).set({ expiresAt: Date.now() - 1000 }).where(eq(session.id, s.id));
     await expectRefusedEverywhere(token);
   });
 
   test('sessions end 180 days after sign-in', async () => {
     const token = await signIn('learner');
-    const s = sessionRow(claimsOf(token).sid)!;
+    const s = (await sessionRow(claimsOf(token).sid))!;
     expect(s.expiresAt - s.createdAt).toBe(SESSION_MAX_MS);
   });
 
@@ -240,16 +241,16 @@ describe('token lifetime and renewal', () => {
     const token = await signIn('learner');
     const { sid } = claimsOf(token);
     const stale = Date.now() - 2 * 3600 * 1000;
-    h.deps.db.update(session).set({ lastSeenAt: stale }).where(eq(session.id, sid)).run();
+    await h.deps.db.update(session).set({ lastSeenAt: stale }).where(eq(session.id, sid));
     const burst = await Promise.all(Array.from({ length: 50 }, () => me(token)));
     expect(burst.filter((r) => r.status === 200)).toHaveLength(50);
-    const seen = sessionRow(sid)!.lastSeenAt;
+    const seen = (await sessionRow(sid))!.lastSeenAt;
     expect(seen).toBeGreaterThan(Date.now() - 60_000);
 
     const recent = Date.now() - 30 * 60 * 1000;
-    h.deps.db.update(session).set({ lastSeenAt: recent }).where(eq(session.id, sid)).run();
+    await h.deps.db.update(session).set({ lastSeenAt: recent }).where(eq(session.id, sid));
     expect((await me(token)).status).toBe(200);
-    expect(sessionRow(sid)!.lastSeenAt).toBe(recent);
+    expect((await sessionRow(sid))!.lastSeenAt).toBe(recent);
   });
 });
 
@@ -269,8 +270,8 @@ describe('password change and reset', () => {
     // The token the change was made with belongs to the old version: a copy of it is dead too.
     await expectRefusedEverywhere(here);
     await expectRefusedEverywhere(elsewhere);
-    expect(sessionRow(claimsOf(here).sid)?.revokedAt).toBeNull();
-    expect(sessionRow(claimsOf(elsewhere).sid)?.revokedAt).toEqual(expect.any(Number));
+    expect((await sessionRow(claimsOf(here).sid))?.revokedAt).toBeNull();
+    expect((await sessionRow(claimsOf(elsewhere).sid))?.revokedAt).toEqual(expect.any(Number));
   });
 
   test("an admin's password reset ends every session of the person", async () => {
@@ -279,7 +280,7 @@ describe('password change and reset', () => {
     const r = await h.request('PUT', '/UserLogin/resetUserPasswordByAdmin', { token: admin, body: { personId: DEMO.learner.id, password: 'Amber-lantern-77' } });
     expect(r.status).toBe(200);
     await expectRefusedEverywhere(learner);
-    const live = h.deps.db.select().from(session).where(and(eq(session.personId, DEMO.learner.id), isNull(session.revokedAt))).all();
+    const live = await h.deps.db.select().from(session).where(and(eq(session.personId, DEMO.learner.id), isNull(session.revokedAt)));
     expect(live).toEqual([]);
     // Put the demo password back for the tests after this one.
     await h.request('PUT', '/UserLogin/resetUserPasswordByAdmin', { token: admin, body: { personId: DEMO.learner.id, password: DEMO.learner.password } });
@@ -293,7 +294,7 @@ describe('password change and reset', () => {
     const blocked = await h.request('PUT', '/Person', { token: admin, body: { id: DEMO.editor.id, s: 'BLOCKED' } });
     expect(blocked.status).toBe(200);
     await expectRefusedEverywhere(editor);
-    const live = h.deps.db.select().from(session).where(and(eq(session.personId, DEMO.editor.id), isNull(session.revokedAt))).all();
+    const live = await h.deps.db.select().from(session).where(and(eq(session.personId, DEMO.editor.id), isNull(session.revokedAt)));
     expect(live).toEqual([]);
     // Unblocking does not bring the old sessions back.
     expect((await h.request('PUT', '/Person', { token: admin, body: { id: DEMO.editor.id, s: 'ACTIVE' } })).status).toBe(200);
@@ -310,7 +311,7 @@ describe('how many sessions a person keeps', () => {
       results.push(...(await Promise.all(Array.from({ length: 10 }, () => h.login(DEMO.admin.username, DEMO.admin.password)))));
     }
     expect(results.filter((r) => r.status === 200)).toHaveLength(50);
-    const live = h.deps.db.select().from(session).where(and(eq(session.personId, DEMO.admin.id), isNull(session.revokedAt))).all();
+    const live = await h.deps.db.select().from(session).where(and(eq(session.personId, DEMO.admin.id), isNull(session.revokedAt)));
     expect(live).toHaveLength(MAX_LIVE_SESSIONS);
     const working = await Promise.all(results.map((r) => me(r.body.token as string)));
     expect(working.filter((r) => r.status === 200)).toHaveLength(MAX_LIVE_SESSIONS);

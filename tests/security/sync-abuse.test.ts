@@ -9,6 +9,7 @@ import { nextRev } from '../../server/src/lib/revision';
 import { MAX_STREAMS_PER_PERSON } from '../../server/src/modules/sync/sync.routes';
 import { STORAGE_QUOTA_BYTES } from '../../server/src/modules/sync/sync.service';
 import { DEMO, type Harness, startHarness } from '../../server/src/test/harness';
+import { first, transaction } from '../../server/src/db/transaction';
 
 /**
  * Issue 16, "also seen": one learner held 200 live sync streams and grew the database by 10 MB
@@ -29,9 +30,11 @@ afterAll(() => h.destroy());
 
 const V = { 'x-sync-protocol': PROTOCOL_VERSION };
 const push = (token: string, rows: unknown) => h.request('POST', '/sync/v1/test_summary/push', { token, headers: V, body: rows });
-const attemptRow = (id: string) => h.deps.db.select().from(attempt).where(eq(attempt.id, id)).get();
-const storageOf = (id: string) => h.deps.db.select({ b: person.storageBytes }).from(person).where(eq(person.id, id)).get()!.b;
-const setStorage = (id: string, b: number) => h.deps.db.update(person).set({ storageBytes: b }).where(eq(person.id, id)).run();
+const attemptRow = (id: string) => first(h.deps.db.select().from(attempt).where(eq(attempt.id, id)));
+const storageOf = async (id: string) => (await first(h.deps.db.select({ b: person.storageBytes }).from(person).where(eq(person.id, id))))!.b;
+const setStorage = async (id: string, b: number) => {
+  await h.deps.db.update(person).set({ storageBytes: b }).where(eq(person.id, id));
+};
 const bytes = (answers: unknown) => Buffer.byteLength(JSON.stringify(answers));
 
 let seq = 0;
@@ -121,7 +124,7 @@ describe('live sync streams are capped per person', () => {
 
 describe('answers only to questions of the set', () => {
   test('a push with an answer to a question that is not in the set is refused with 400 and nothing is stored', async () => {
-    const before = storageOf(DEMO.learner.id);
+    const before = await storageOf(DEMO.learner.id);
     const junk = 'x'.repeat(5000);
     const d = doc({ answers: { 'q-gk-001': { ua: 'a', status: 'ANSWERED' }, 'made-up-question': { ua: junk, status: 'ANSWERED' } } });
     const ok = doc({ answers: { 'q-gk-003': { ua: 'b', status: 'ANSWERED' } } });
@@ -131,9 +134,9 @@ describe('answers only to questions of the set', () => {
     ]);
     expect(r.status).toBe(400);
     expect(r.body).toEqual({ success: false, code: 'BAD_REQUEST', msg: `${MSG.questionNotInSet} made-up-question` });
-    expect(attemptRow(d.id)).toBeUndefined();
-    expect(attemptRow(ok.id)).toBeUndefined();
-    expect(storageOf(DEMO.learner.id)).toBe(before);
+    expect(await attemptRow(d.id)).toBeUndefined();
+    expect(await attemptRow(ok.id)).toBeUndefined();
+    expect(await storageOf(DEMO.learner.id)).toBe(before);
   });
 
   test('a question of another set is refused too, on a new attempt and on an update', async () => {
@@ -146,17 +149,20 @@ describe('answers only to questions of the set', () => {
     const r = await push(learner, [{ newDocumentState: grown, assumedMasterState: running }]);
     expect(r.status).toBe(400);
     expect(r.body.msg).toBe(`${MSG.questionNotInSet} q-gk-002`);
-    expect(attemptRow(running.id)!.answers).toEqual(running.answers);
+    expect((await attemptRow(running.id))!.answers).toEqual(running.answers);
   });
 
   test('an answer the server already holds stays allowed after an editor takes its question out of the set', async () => {
     const running = doc({ answers: { 'q-gk-005': { ua: 'a', status: 'ANSWERED' } } });
     expect((await push(learner, [{ newDocumentState: running, assumedMasterState: null }])).status).toBe(200);
-    const set = h.deps.db.select().from(questionSet).where(eq(questionSet.id, 'qs-practice-gk')).get()!;
+    const set = (await first(h.deps.db.select().from(questionSet).where(eq(questionSet.id, 'qs-practice-gk'))))!;
     try {
-      h.deps.db.transaction((tx) =>
-        tx.update(questionSet).set({ q: set.q.filter((id) => id !== 'q-gk-005'), detailRev: nextRev(tx) }).where(eq(questionSet.id, set.id)).run(),
-      );
+      await transaction(h.deps.db, async (tx) => {
+        await tx
+          .update(questionSet)
+          .set({ q: set.q.filter((id) => id !== 'q-gk-005'), detailRev: await nextRev(tx) })
+          .where(eq(questionSet.id, set.id));
+      });
       // The device that answered it before the edit keeps syncing that attempt.
       const next = { ...running, answers: { ...running.answers, 'q-gk-001': { ua: 'b', status: 'ANSWERED' as const } }, updatedAt: running.updatedAt + 1 };
       expect((await push(learner, [{ newDocumentState: next, assumedMasterState: running }])).status).toBe(200);
@@ -164,34 +170,39 @@ describe('answers only to questions of the set', () => {
       const other = doc({ answers: { 'q-gk-005': { ua: 'a', status: 'ANSWERED' } } });
       expect((await push(learner, [{ newDocumentState: other, assumedMasterState: null }])).status).toBe(400);
     } finally {
-      h.deps.db.transaction((tx) => tx.update(questionSet).set({ q: set.q, detailRev: nextRev(tx) }).where(eq(questionSet.id, set.id)).run());
+      await transaction(h.deps.db, async (tx) => {
+        await tx
+          .update(questionSet)
+          .set({ q: set.q, detailRev: await nextRev(tx) })
+          .where(eq(questionSet.id, set.id));
+      });
     }
   });
 });
 
 describe('a per-person storage quota on pushed answers', () => {
   test('each push charges the growth of the answers it stores, and a shrink gives it back', async () => {
-    setStorage(DEMO.learner.id, 0);
+    await setStorage(DEMO.learner.id, 0);
     const d = doc({ answers: { 'q-gk-001': { ua: 'a'.repeat(1000), status: 'ANSWERED' } } });
     expect((await push(learner, [{ newDocumentState: d, assumedMasterState: null }])).status).toBe(200);
-    expect(storageOf(DEMO.learner.id)).toBe(bytes(d.answers));
+    expect(await storageOf(DEMO.learner.id)).toBe(bytes(d.answers));
     const smaller = { ...d, answers: { 'q-gk-001': { ua: 'a', status: 'ANSWERED' as const } }, updatedAt: d.updatedAt + 1 };
     expect((await push(learner, [{ newDocumentState: smaller, assumedMasterState: d }])).status).toBe(200);
-    expect(storageOf(DEMO.learner.id)).toBe(bytes(smaller.answers));
+    expect(await storageOf(DEMO.learner.id)).toBe(bytes(smaller.answers));
     // The same state again stores nothing and charges nothing.
     expect((await push(learner, [{ newDocumentState: smaller, assumedMasterState: d }])).status).toBe(200);
-    expect(storageOf(DEMO.learner.id)).toBe(bytes(smaller.answers));
+    expect(await storageOf(DEMO.learner.id)).toBe(bytes(smaller.answers));
   });
 
   test('a push that would pass the quota is refused with 413 and a clear message; nothing is stored', async () => {
     const d = doc({ answers: { 'q-gk-001': { ua: 'a'.repeat(2000), status: 'ANSWERED' } } });
     const full = STORAGE_QUOTA_BYTES - bytes(d.answers) + 1;
-    setStorage(DEMO.learner.id, full);
+    await setStorage(DEMO.learner.id, full);
     const r = await push(learner, [{ newDocumentState: d, assumedMasterState: null }]);
     expect(r.status).toBe(413);
     expect(r.body).toEqual({ success: false, code: 'PAYLOAD_TOO_LARGE', msg: MSG.storageFull });
-    expect(attemptRow(d.id)).toBeUndefined();
-    expect(storageOf(DEMO.learner.id)).toBe(full);
+    expect(await attemptRow(d.id)).toBeUndefined();
+    expect(await storageOf(DEMO.learner.id)).toBe(full);
     // Another person is not affected by the learner's quota.
     expect((await push(editor, [{ newDocumentState: d, assumedMasterState: null }])).status).toBe(200);
   });
@@ -201,12 +212,13 @@ describe('a per-person storage quota on pushed answers', () => {
     const docs = Array.from({ length: 50 }, () => doc({ answers: { 'q-gk-001': { ua: 'b'.repeat(3000), status: 'ANSWERED' } } }));
     const size = bytes(docs[0]!.answers);
     const start = STORAGE_QUOTA_BYTES - FIT * size - (size - 1);
-    setStorage(DEMO.learner.id, start);
+    await setStorage(DEMO.learner.id, start);
     const answers = await Promise.all(docs.map((d) => push(learner, [{ newDocumentState: d, assumedMasterState: null }])));
     expect(answers.filter((r) => r.status === 200)).toHaveLength(FIT);
     expect(answers.filter((r) => r.status === 413)).toHaveLength(50 - FIT);
-    const stored = docs.filter((d) => attemptRow(d.id) !== undefined);
+    const rows = await Promise.all(docs.map((d) => attemptRow(d.id)));
+    const stored = rows.filter((row) => row !== undefined);
     expect(stored).toHaveLength(FIT);
-    expect(storageOf(DEMO.learner.id)).toBe(start + FIT * size);
+    expect(await storageOf(DEMO.learner.id)).toBe(start + FIT * size);
   });
 });

@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { sql } from 'drizzle-orm';
 import { afterEach, expect, test } from 'vitest';
 import { type Database_, openDatabase } from './client';
 import { FALLBACK_AUTOCHECKPOINT_PAGES } from './checkpointer';
@@ -18,17 +17,19 @@ test('with background checkpoints, committed pages reach the database file from 
   const errors: string[] = [];
   dir = mkdtempSync(path.join(tmpdir(), 'pm-checkpointer-'));
   database = openDatabase(dir, { backgroundCheckpoints: { onError: (m) => errors.push(m) } });
-  const { db, file } = database;
+  const { file } = database;
+  const sqlite = database.sqlite!;
   expect(database.checkpointer).not.toBeNull();
-  expect(db.$client.pragma('wal_autocheckpoint', { simple: true })).toBe(FALLBACK_AUTOCHECKPOINT_PAGES);
+  expect(database!.sqlite!.pragma('wal_autocheckpoint', { simple: true })).toBe(FALLBACK_AUTOCHECKPOINT_PAGES);
 
   const checkpointed = new Promise<number>((resolve) => database!.checkpointer!.onCheckpoint(resolve));
   const sizeBefore = statSync(file).size;
-  db.run(sql`create table t (k integer primary key, body text not null)`);
-  db.transaction((tx) => {
+  sqlite.exec('create table t (k integer primary key, body text not null)');
+  const insert = sqlite.prepare('insert into t (k, body) values (?, ?)');
+  sqlite.transaction(() => {
     // About 2,500 pages: more than SQLite's own automatic checkpoint (1,000) would leave in the WAL.
-    for (let i = 0; i < 2500; i++) tx.run(sql`insert into t (k, body) values (${i}, ${'x'.repeat(4000)})`);
-  });
+    for (let i = 0; i < 2500; i++) insert.run(i, 'x'.repeat(4000));
+  })();
   expect(await checkpointed).toBeGreaterThan(0);
   // Wait until the worker has copied all of it back (it checkpoints every 250 ms).
   for (let i = 0; i < 40 && statSync(file).size < 2500 * 4000; i++) await new Promise((r) => setTimeout(r, 100));
@@ -47,5 +48,5 @@ test('without the option the request thread keeps SQLite’s own automatic check
   dir = mkdtempSync(path.join(tmpdir(), 'pm-checkpointer-'));
   database = openDatabase(dir);
   expect(database.checkpointer).toBeNull();
-  expect(database.db.$client.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+  expect(database.sqlite!.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
 });

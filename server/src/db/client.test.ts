@@ -17,11 +17,11 @@ test('a new database is created with 2 KiB pages, in WAL mode, and keeps them wh
   dir = mkdtempSync(path.join(tmpdir(), 'pm-client-'));
   database = openDatabase(dir);
   expect(PAGE_SIZE).toBe(2048);
-  expect(database.db.$client.pragma('page_size', { simple: true })).toBe(2048);
-  expect(database.db.$client.pragma('journal_mode', { simple: true })).toBe('wal');
+  expect(database.sqlite!.pragma('page_size', { simple: true })).toBe(2048);
+  expect(database.sqlite!.pragma('journal_mode', { simple: true })).toBe('wal');
   database.close();
   database = openDatabase(dir);
-  expect(database.db.$client.pragma('page_size', { simple: true })).toBe(2048);
+  expect(database.sqlite!.pragma('page_size', { simple: true })).toBe(2048);
 });
 
 test('an existing database made with another page size keeps it (and its rows)', () => {
@@ -32,7 +32,7 @@ test('an existing database made with another page size keeps it (and its rows)',
   old.exec("create table kept (k text primary key); insert into kept values ('a')");
   old.close();
   database = openDatabase(dir);
-  const sqlite = database.db.$client;
+  const sqlite = database.sqlite!;
   expect(sqlite.pragma('page_size', { simple: true })).toBe(4096);
   expect(sqlite.prepare('select k from kept').pluck().all()).toEqual(['a']);
   // The migrations applied on top of it.

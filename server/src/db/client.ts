@@ -4,18 +4,128 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { drizzle as drizzleProxy, type SqliteRemoteDatabase } from 'drizzle-orm/sqlite-proxy';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
 import { type Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer } from './checkpointer';
-import * as schema from './schema';
+import { usePostgresTables } from './schema';
+import { pgTables } from './schema-pg';
+import * as schema from './schema-sqlite';
 
-/** Drizzle over better-sqlite3; `$client` is the better-sqlite3 connection (one per process). */
-export type DB = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
-/** A transaction handle has the same query API as the database. */
-export type Tx = Parameters<Parameters<DB['transaction']>[0]>[0];
-export type Conn = DB | Tx;
+/**
+ * A database handle, typed as Drizzle's SQLite database (the PostgreSQL handle has the same query
+ * API; db/transaction.ts). On SQLite, `db` is asynchronous (outsideHandle) and a transaction's
+ * handle is Drizzle over better-sqlite3; modules only ever `await` their queries.
+ */
+export type DB = SqliteRemoteDatabase<typeof schema>;
+/**
+ * A transaction's handle (db/transaction.ts) is a database handle too: the same query API. On
+ * SQLite it is the connection without the guard below, one object for every transaction.
+ */
+export type Tx = DB;
+export type Conn = DB;
 
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+const pgMigrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations-pg');
 
-export type Database_ = { db: DB; close: () => void; file: string; checkpointer: Checkpointer | null };
+export type Engine = 'sqlite' | 'postgres';
+
+export type Database_ = {
+  db: DB;
+  engine: Engine;
+  close: () => void | Promise<void>;
+  /** SQLite: app.db's path; PostgreSQL: the address without its password. */
+  file: string;
+  checkpointer: Checkpointer | null;
+  /** SQLite only: the better-sqlite3 connection (PRAGMAs, the tests of this layer). */
+  sqlite?: Database.Database;
+};
+
+/** The PostgreSQL handles (databases and their transactions), for transaction() and the raw-SQL helpers. */
+export const postgresHandles = new WeakSet<object>();
+export function engineOf(db: DB): Engine {
+  return postgresHandles.has(db) ? 'postgres' : 'sqlite';
+}
+
+/** Pools that have been ended (closed PostgreSQL databases). */
+const endedPools = new WeakSet<object>();
+/** Whether the database behind a handle has been closed. */
+export function isClosed(db: DB): boolean {
+  const engine = txEngines.get(db);
+  if (engine) return !engine.sqlite.open;
+  return endedPools.has(db);
+}
+
+/** Whether `tx` is the handle of an open transaction. */
+export function inOpenTransaction(tx: DB): boolean {
+  const engine = txEngines.get(tx);
+  if (engine) return engine.open && tx === engine.txDb;
+  return postgresTransactions.has(tx);
+}
+/** The handles of PostgreSQL transactions (db/transaction.ts registers them). */
+export const postgresTransactions = new WeakSet<object>();
+
+/**
+ * What an asynchronous transaction (db/transaction.ts) needs of a SQLite database: the handle
+ * its body gets, the queue that runs one transaction at a time, and whether one is open. Kept per
+ * handle, for both handles of a database.
+ */
+export type TxEngine = {
+  /** The handle a transaction's body gets: Drizzle on the connection, synchronous underneath. */
+  txDb: DB;
+  /** Resolves when every transaction queued so far has finished. */
+  tail: Promise<void>;
+  open: boolean;
+  /** The connection, for BEGIN, COMMIT, ROLLBACK and savepoints. */
+  sqlite: Database.Database;
+};
+export const txEngines = new WeakMap<object, TxEngine>();
+
+/**
+ * Waits until no transaction is open on the connection. SQLite has one connection per process,
+ * so a statement run while a transaction is open would become part of it: seeing its uncommitted
+ * rows, and undone if it rolls back. Every statement of the database handle (`db`) waits here
+ * first; the check and the statement then run in the same synchronous step.
+ */
+export async function untilNoTransaction(engine: TxEngine): Promise<void> {
+  while (engine.open) await engine.tail;
+}
+
+/** Prepared statements of the database handle, by SQL text (Drizzle builds the same text for the same query). */
+const STATEMENT_CACHE = 500;
+
+/**
+ * The database handle (`db`) on SQLite: Drizzle's asynchronous SQLite driver (sqlite-proxy) over
+ * the connection, each statement run once no transaction is open (untilNoTransaction). Rows come
+ * back as arrays, which Drizzle maps to the query's fields.
+ */
+function outsideHandle(engine: TxEngine): DB {
+  const cache = new Map<string, Database.Statement>();
+  const prepare = (source: string) => {
+    let stmt = cache.get(source);
+    if (!stmt) {
+      stmt = engine.sqlite.prepare(source);
+      if (cache.size >= STATEMENT_CACHE) cache.delete(cache.keys().next().value!);
+      cache.set(source, stmt);
+    }
+    return stmt;
+  };
+  const run = (source: string, params: unknown[], method: 'run' | 'all' | 'values' | 'get') => {
+    const stmt = prepare(source);
+    if (method === 'run') return stmt.reader ? (stmt.raw(true).all(...params), { changes: 0 }) : stmt.run(...params);
+    if (!stmt.reader) return { rows: method === 'get' ? undefined : [], ...stmt.run(...params) };
+    const raw = stmt.raw(true);
+    return { rows: method === 'get' ? raw.get(...params) : raw.all(...params) };
+  };
+  return drizzleProxy(
+    async (source, params, method) => {
+      if (engine.open) await untilNoTransaction(engine);
+      return run(source, params, method) as { rows: unknown[] };
+    },
+    { schema },
+  ) as unknown as DB;
+}
 
 export type OpenOptions = {
   /**
@@ -67,9 +177,14 @@ export function openDatabase(dataDir: string, options: OpenOptions = {}): Databa
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('mmap_size = 268435456');
   sqlite.pragma('cache_size = -16000');
-  const db = drizzle(sqlite, { schema });
-  migrate(db, { migrationsFolder });
-  db.insert(schema.revisionCounter).values({ id: 1, value: 0 }).onConflictDoNothing().run();
+  const engine: TxEngine = { txDb: drizzle(sqlite, { schema }) as unknown as DB, tail: Promise.resolve(), open: false, sqlite };
+  const db = outsideHandle(engine);
+  txEngines.set(db, engine);
+  txEngines.set(engine.txDb, engine);
+  // Nothing else runs yet: the migrations and the counter's row through the synchronous handle.
+  const syncDb = engine.txDb as unknown as BetterSQLite3Database<typeof schema>;
+  migrate(syncDb, { migrationsFolder });
+  syncDb.insert(schema.revisionCounter).values({ id: 1, value: 0 }).onConflictDoNothing().run();
   // After the first write, when app.db, -wal and -shm all exist.
   restrictDataFiles(dataDir);
   let checkpointer: Checkpointer | null = null;
@@ -81,6 +196,8 @@ export function openDatabase(dataDir: string, options: OpenOptions = {}): Databa
   }
   return {
     db,
+    engine: 'sqlite',
+    sqlite,
     file,
     checkpointer,
     close: () => {
@@ -89,4 +206,59 @@ export function openDatabase(dataDir: string, options: OpenOptions = {}): Databa
       if (sqlite.open) sqlite.close();
     },
   };
+}
+
+/** Connections per instance: every request that reaches the database holds one for its queries. */
+export const PG_POOL_MAX = 20;
+
+/*
+ * node-postgres hands out int8 (bigint) as strings, as a 64-bit value may not fit a JS number.
+ * Our integers are epoch milliseconds, counters and revisions, all far below 2^53: numbers, as
+ * SQLite's are. The same for numeric aggregates (count(), sum() of bigint are numeric/int8).
+ */
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
+
+/**
+ * Opens the PostgreSQL database at `url` (DATABASE_URL, issue 22): a pool of connections, the
+ * committed migrations of migrations-pg/ applied under an advisory lock (several instances may
+ * start at once), and every table export of db/schema.ts pointed at its PostgreSQL table. One
+ * engine per process: after this the process speaks PostgreSQL only.
+ */
+export async function openPostgres(url: string, options: { poolMax?: number } = {}): Promise<Database_> {
+  const pool = new pg.Pool({ connectionString: url, max: options.poolMax ?? PG_POOL_MAX });
+  usePostgresTables(pgTables);
+  const db = drizzlePg(pool, { schema: pgTables }) as unknown as DB;
+  postgresHandles.add(db);
+  const client = await pool.connect();
+  try {
+    // One instance migrates; the others wait here, then find nothing left to do.
+    await client.query('SELECT pg_advisory_lock(7220001)');
+    try {
+      await migratePg(drizzlePg(client), { migrationsFolder: pgMigrationsFolder });
+      await client.query('INSERT INTO revision_counter (id, value) VALUES (1, 0) ON CONFLICT DO NOTHING');
+    } finally {
+      await client.query('SELECT pg_advisory_unlock(7220001)');
+    }
+  } finally {
+    client.release();
+  }
+  const shown = new URL(url);
+  shown.password = '';
+  return {
+    db,
+    engine: 'postgres',
+    file: shown.toString(),
+    checkpointer: null,
+    close: async () => {
+      if (endedPools.has(db)) return;
+      endedPools.add(db);
+      await pool.end();
+    },
+  };
+}
+
+/** The database the configuration names: PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR. */
+export async function openConfigured(config: { dataDir: string; DATABASE_URL?: string }, options: OpenOptions = {}): Promise<Database_> {
+  return config.DATABASE_URL ? openPostgres(config.DATABASE_URL) : openDatabase(config.dataDir, options);
 }

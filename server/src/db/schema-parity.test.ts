@@ -5,7 +5,7 @@ import { getTableName, is } from 'drizzle-orm';
 import { getTableConfig as pgConfig } from 'drizzle-orm/pg-core';
 import { getTableConfig as sqliteConfig, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { expect, test } from 'vitest';
-import * as schema from './schema';
+import * as schema from './schema-sqlite';
 import { pgTables } from './schema-pg';
 
 /*

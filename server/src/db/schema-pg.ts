@@ -17,7 +17,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { getTableConfig, type SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
-import * as sqliteSchema from './schema';
+import * as sqliteSchema from './schema-sqlite';
 
 /*
  * The PostgreSQL tables (issue 22), derived from the one definition of the data model in

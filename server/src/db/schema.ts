@@ -1,786 +1,99 @@
-import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
-
-import {
-  type AnySQLiteColumn,
-  index,
-  integer,
-  primaryKey,
-  real,
-  sqliteTable,
-  text,
-  uniqueIndex,
-} from 'drizzle-orm/sqlite-core';
+import * as lite from './schema-sqlite';
 
 /*
- * The whole data model (spec §3). Times are epoch milliseconds unless named otherwise.
- * Tables replicated to devices (tag, question, question_set, attempt, exam_result) carry `rev`,
- * a value of the single server counter in `revision_counter` (ARCHITECTURE decision 2), and a
- * soft-delete flag so that deletions replicate.
+ * The tables every module imports (`from '../db/schema'`). They are defined once, in
+ * schema-sqlite.ts (ARCHITECTURE decision 7); on SQLite these are those tables, on PostgreSQL the
+ * ones schema-pg.ts derives from them, swapped in by usePostgresTables before the server's first
+ * query. The exports are live bindings, so every module sees the swap; their TypeScript types
+ * stay the SQLite tables', which have the same columns and row types (db/schema-parity.test.ts).
  */
 
-const id = () =>
-  text('id')
-    .primaryKey()
-    .$defaultFn(() => randomUUID());
-const createdAt = () =>
-  integer('created_at')
-    .notNull()
-    .$defaultFn(() => Date.now());
-const json = <T>(name: string) => text(name, { mode: 'json' }).$type<T>();
-const replicated = () => ({
-  rev: integer('rev').notNull(),
-  deleted: integer('deleted', { mode: 'boolean' }).notNull().default(false),
-});
+export type { SectionRow } from './schema-sqlite';
 
-/** One row: the last revision handed out. */
-export const revisionCounter = sqliteTable('revision_counter', {
-  id: integer('id').primaryKey(),
-  value: integer('value').notNull(),
-});
+export let revisionCounter = lite.revisionCounter;
+export let meta = lite.meta;
+export let role = lite.role;
+export let permission = lite.permission;
+export let rolePermission = lite.rolePermission;
+export let person = lite.person;
+export let personPermission = lite.personPermission;
+export let activityLog = lite.activityLog;
+export let tag = lite.tag;
+export let question = lite.question;
+export let questionVersion = lite.questionVersion;
+export let questionSearch = lite.questionSearch;
+export let questionImport = lite.questionImport;
+export let questionImportRow = lite.questionImportRow;
+export let questionTag = lite.questionTag;
+export let questionSet = lite.questionSet;
+export let questionSetVersion = lite.questionSetVersion;
+export let attempt = lite.attempt;
+export let examResult = lite.examResult;
+export let plan = lite.plan;
+export let purchaseOrder = lite.purchaseOrder;
+export let payment = lite.payment;
+export let paymentEvent = lite.paymentEvent;
+export let ledgerEntry = lite.ledgerEntry;
+export let entitlement = lite.entitlement;
+export let entitlementUse = lite.entitlementUse;
+export let entitlementState = lite.entitlementState;
+export let contactMessage = lite.contactMessage;
+export let brand = lite.brand;
+export let staticPage = lite.staticPage;
+export let banner = lite.banner;
+export let oneTimeCode = lite.oneTimeCode;
+export let outbox = lite.outbox;
+export let session = lite.session;
+export let pushSubscription = lite.pushSubscription;
+export let pushOnce = lite.pushOnce;
+export let rateLimit = lite.rateLimit;
 
-export const meta = sqliteTable('meta', {
-  key: text('key').primaryKey(),
-  value: text('value').notNull(),
-});
+/** Which tables the exports are: what the process opened (db/client.ts), one engine per process. */
+export let tablesEngine: 'sqlite' | 'postgres' = 'sqlite';
 
-export const role = sqliteTable('role', {
-  id: id(),
-  name: text('name').notNull().unique(),
-  description: text('description').notNull().default(''),
-  createdAt: createdAt(),
-});
-
-export const permission = sqliteTable('permission', {
-  id: id(),
-  permission: text('permission').notNull().unique(),
-  description: text('description').notNull().default(''),
-  createdAt: createdAt(),
-});
-
-export const rolePermission = sqliteTable(
-  'role_permission',
-  {
-    roleId: text('role_id')
-      .notNull()
-      .references(() => role.id, { onDelete: 'cascade' }),
-    permissionId: text('permission_id')
-      .notNull()
-      .references(() => permission.id, { onDelete: 'cascade' }),
-  },
-  (t) => [primaryKey({ columns: [t.roleId, t.permissionId] })],
-);
-
-/** A person (spec §3). Uplines follow `parent_id` upwards; downlines are the rows pointing here. */
-export const person = sqliteTable(
-  'person',
-  {
-    id: id(),
-    name: text('name').notNull(),
-    mobile: text('mobile').notNull().unique(),
-    mobileVerified: integer('mobile_verified', { mode: 'boolean' }).notNull().default(false),
-    email: text('email').unique(),
-    emailVerified: integer('email_verified', { mode: 'boolean' }).notNull().default(false),
-    roleId: text('role_id').references(() => role.id, { onDelete: 'restrict' }),
-    status: text('status').notNull().default('ACTIVE'),
-    parentId: text('parent_id').references((): AnySQLiteColumn => person.id, { onDelete: 'set null' }),
-    paidAmount: real('paid_amount').notNull().default(0),
-    amountWithdrawable: real('aw').notNull().default(0),
-    totalWithdrawn: real('total_withdrawn').notNull().default(0),
-    totalAmountCollected: real('tac').notNull().default(0),
-    totalAmountWithdrawable: real('taw').notNull().default(0),
-    currentOrbit: integer('curr_orbit').notNull().default(0),
-    aadharFront: text('aadhar_front'),
-    aadharBack: text('aadhar_back'),
-    pan: text('pan'),
-    pic: text('pic'),
-    amountForNextLevel: real('amount_next_level').notNull().default(0),
-    donationQuota: real('dq').notNull().default(0),
-    co: text('co'),
-    /** "is password reset required": set by an admin reset or an account created on behalf. */
-    iprr: integer('iprr').notNull().default(0),
-    passwordHash: text('password_hash').notNull(),
-    /**
-     * The person's permission names, comma-joined, kept by triggers on person_permission and
-     * permission (migration 0001) so that authorising a request is one primary-key read.
-     * person_permission stays the source of truth.
-     */
-    permissionNames: text('permission_names').notNull().default(''),
-    /** Bumped on password change / admin reset; tokens carrying an older value are refused. */
-    tokenVersion: integer('token_version').notNull().default(0),
-    /**
-     * Bytes of replicated data this person has stored through sync pushes (attempts): charged
-     * with one conditional UPDATE per push against a per-person quota (issue 16, CONVENTIONS 12).
-     */
-    storageBytes: integer('storage_bytes').notNull().default(0),
-    createdAt: createdAt(),
-    updatedAt: integer('updated_at')
-      .notNull()
-      .$defaultFn(() => Date.now()),
-  },
-  (t) => [index('person_parent_idx').on(t.parentId), index('person_name_idx').on(t.name)],
-);
-
-export const personPermission = sqliteTable(
-  'person_permission',
-  {
-    personId: text('person_id')
-      .notNull()
-      .references(() => person.id, { onDelete: 'cascade' }),
-    permissionId: text('permission_id')
-      .notNull()
-      .references(() => permission.id, { onDelete: 'cascade' }),
-  },
-  (t) => [primaryKey({ columns: [t.personId, t.permissionId] })],
-);
-
-export const activityLog = sqliteTable(
-  'activity_log',
-  {
-    id: id(),
-    createdAt: createdAt(),
-    actionType: text('action_type').notNull(),
-    personId: text('person_id').references(() => person.id, { onDelete: 'set null' }),
-    /** Actor's name at the time, kept when the actor is later deleted. */
-    personName: text('person_name'),
-    entityAffected: text('entity_affected').notNull(),
-    entityId: text('entity_id').notNull(),
-    oldValue: json<unknown>('old_value'),
-    newValue: json<unknown>('new_value'),
-  },
-  (t) => [index('activity_created_idx').on(t.createdAt)],
-);
-
-export const tag = sqliteTable(
-  'tag',
-  {
-    tid: text('tid').primaryKey(),
-    key: text('key').notNull(),
-    tags: json<Record<string, string>>('tags').notNull(),
-    createdAt: createdAt(),
-    uat: integer('uat').notNull(),
-    ...replicated(),
-  },
-  (t) => [index('tag_key_idx').on(t.key), uniqueIndex('tag_rev_idx').on(t.rev)],
-);
-
-export const question = sqliteTable(
-  'question',
-  {
-    id: id(),
-    q: text('q').notNull(),
-    ops: json<Record<string, string>>('ops').notNull(),
-    c: json<string[]>('c').notNull(),
-    d: text('d').notNull().default('3'),
-    ca: json<string[]>('ca').notNull(),
-    qt: text('qt').notNull().default('mcq1'),
-    s: text('s'),
-    t: json<string[]>('t').notNull(),
-    e: json<string[]>('e').notNull(),
-    st: text('st').notNull().default('PENDING'),
-    trans: json<Record<string, { q: string; ops: Record<string, string>; ca: string[]; src?: string; mt?: boolean }>>('trans').notNull(),
-    /** Why a reviewer rejected the question (status REJECTED); null otherwise. */
-    reason: text('reason'),
-    /** Version number: 1 when created, +1 with every save, status change or restore (question_version). */
-    version: integer('version').notNull().default(1),
-    createdBy: text('created_by').references(() => person.id, { onDelete: 'set null' }),
-    updatedBy: text('updated_by').references(() => person.id, { onDelete: 'set null' }),
-    createdAt: createdAt(),
-    updatedAt: integer('updated_at').notNull(),
-    ...replicated(),
-  },
-  (t) => [
-    index('question_s_idx').on(t.s),
-    uniqueIndex('question_rev_idx').on(t.rev),
-    index('question_list_idx').on(t.deleted, t.createdAt, t.id),
-    index('question_st_idx').on(t.st),
-  ],
-);
-
-/** Every version of every question (issue 17 §7: history, readable diffs, restore). */
-export const questionVersion = sqliteTable(
-  'question_version',
-  {
-    questionId: text('question_id')
-      .notNull()
-      .references(() => question.id, { onDelete: 'cascade' }),
-    version: integer('version').notNull(),
-    /** The question as it was saved in this version (questionView without ids and times). */
-    data: json<Record<string, unknown>>('data').notNull(),
-    /** CREATE, UPDATE, STATUS or RESTORE. */
-    action: text('action').notNull(),
-    actorId: text('actor_id').references(() => person.id, { onDelete: 'set null' }),
-    /** Actor's name at the time, kept when the actor is later deleted. */
-    actorName: text('actor_name'),
-    createdAt: createdAt(),
-  },
-  (t) => [primaryKey({ columns: [t.questionId, t.version] })],
-);
-
-/**
- * A question's words without markup (question, options and answers, every language): what the
- * list's text search reads. The full-text index question_fts (trigram tokenizer, so that any
- * three characters of Hindi or English match) is an external-content FTS5 table over `body`,
- * kept up to date by triggers (raw SQL in migration 0007). Its own integer key, because the
- * rowid of `question` (a text-keyed table) is not stable across VACUUM.
- */
-export const questionSearch = sqliteTable('question_search', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  questionId: text('question_id')
-    .notNull()
-    .unique()
-    .references(() => question.id, { onDelete: 'cascade' }),
-  body: text('body').notNull(),
-});
-
-/**
- * A file of questions imported (issue 19 §3): CSV, Moodle GIFT or Aiken. Kept so that the same
- * file (or the same rows) imported again is recognised and can be skipped.
- */
-export const questionImport = sqliteTable(
-  'question_import',
-  {
-    id: id(),
-    fileName: text('file_name').notNull(),
-    /** SHA-256 (hex) of the file's bytes. */
-    fileHash: text('file_hash').notNull(),
-    /** csv, gift or aiken. */
-    format: text('format').notNull(),
-    personId: text('person_id').references(() => person.id, { onDelete: 'set null' }),
-    /** Rows in the file, and questions stored from it. */
-    rows: integer('rows').notNull(),
-    stored: integer('stored').notNull(),
-    createdAt: createdAt(),
-  },
-  (t) => [index('question_import_hash_idx').on(t.fileHash)],
-);
-
-/** One imported row: the hash of its normalised content and the question it became. */
-export const questionImportRow = sqliteTable(
-  'question_import_row',
-  {
-    /** SHA-256 (hex) of the row's normalised question (type, texts, options, answers). */
-    hash: text('hash').primaryKey(),
-    questionId: text('question_id')
-      .notNull()
-      .references(() => question.id, { onDelete: 'cascade' }),
-    importId: text('import_id')
-      .notNull()
-      .references(() => questionImport.id, { onDelete: 'cascade' }),
-  },
-  (t) => [index('question_import_row_q_idx').on(t.questionId)],
-);
-
-/** Which tags (groups c, s, t, e) a question carries: the list filters read this, not the JSON. */
-export const questionTag = sqliteTable(
-  'question_tag',
-  {
-    tid: text('tid').notNull(),
-    questionId: text('question_id')
-      .notNull()
-      .references(() => question.id, { onDelete: 'cascade' }),
-  },
-  (t) => [primaryKey({ columns: [t.tid, t.questionId] }), index('question_tag_q_idx').on(t.questionId)],
-);
-
-export type SectionRow = {
-  ss: boolean;
-  q: string[];
-  mpq: number;
-  tm: number;
-  nm: number;
-  o: number;
-  sub?: Record<string, { q: string[]; mpq: number; tm: number; nm: number; o: number }>;
-};
-
-export const questionSet = sqliteTable(
-  'question_set',
-  {
-    id: id(),
-    l: text('l').notNull(),
-    mpq: real('mpq').notNull(),
-    tm: real('tm').notNull(),
-    nm: real('nm').notNull().default(0),
-    dur: integer('dur').notNull().default(0),
-    isM: integer('is_m', { mode: 'boolean' }).notNull().default(false),
-    /** Free for everyone (issue 18 §4): uses no plan allowance. */
-    free: integer('free', { mode: 'boolean' }).notNull().default(false),
-    inst: text('inst').notNull().default(''),
-    q: json<string[]>('q').notNull(),
-    sections: json<Record<string, SectionRow>>('sections').notNull(),
-    /** Publish time in minutes since the epoch (spec §3). */
-    pts: integer('pts').notNull(),
-    /**
-     * Whether learners see the set: set by the publish job when `pts` passes (with a new `rev`,
-     * so that devices pull it), cleared when an editor moves `pts` into the future.
-     */
-    published: integer('published', { mode: 'boolean' }).notNull().default(false),
-    /**
-     * When the set was first published (ms, server clock); null while it never was. Learners can
-     * only hold sets that were published once, so attempts at a set that never was are not taken
-     * (they would return the correct answers of an unreleased mock in the result).
-     */
-    publishedAt: integer('published_at'),
-    /** Revision of the set's `qs_detail` document: bumped when the set or one of its questions changes. */
-    detailRev: integer('detail_rev').notNull().default(0),
-    /** A draft is never published, whatever `pts` says (issue 17 §7: drafts can be previewed). */
-    draft: integer('draft', { mode: 'boolean' }).notNull().default(false),
-    /** Languages besides English the set is offered in (spec §3: hi and mr). */
-    langs: json<string[]>('langs')
-      .notNull()
-      .default(sql`'[]'`),
-    /**
-     * Version of the set's questions and marks: +1 when an editor changes them after learners
-     * have taken the set (question_set_version keeps the earlier ones; results name theirs).
-     */
-    version: integer('version').notNull().default(1),
-    createdBy: text('created_by').references(() => person.id, { onDelete: 'set null' }),
-    createdAt: createdAt(),
-    updatedAt: integer('updated_at').notNull(),
-    ...replicated(),
-  },
-  (t) => [uniqueIndex('question_set_rev_idx').on(t.rev), index('question_set_detail_rev_idx').on(t.detailRev)],
-);
-
-/** Earlier versions of a set's questions and marks (issue 17 §5), as results were scored against them. */
-export const questionSetVersion = sqliteTable(
-  'question_set_version',
-  {
-    setId: text('set_id')
-      .notNull()
-      .references(() => questionSet.id, { onDelete: 'cascade' }),
-    version: integer('version').notNull(),
-    /** The set as it was (setView), with `qv`: each question's version at that time. */
-    data: json<Record<string, unknown>>('data').notNull(),
-    actorId: text('actor_id').references(() => person.id, { onDelete: 'set null' }),
-    createdAt: createdAt(),
-  },
-  (t) => [primaryKey({ columns: [t.setId, t.version] })],
-);
-
-/** A learner's attempt at a set (spec store `test_summary`); the id is chosen by the client. */
-export const attempt = sqliteTable(
-  'attempt',
-  {
-    id: text('id').primaryKey(),
-    personId: text('person_id')
-      .notNull()
-      .references(() => person.id, { onDelete: 'cascade' }),
-    qsid: text('qsid')
-      .notNull()
-      .references(() => questionSet.id, { onDelete: 'cascade' }),
-    /** Device start time (ms, device clock corrected by the server offset). */
-    st: integer('st').notNull(),
-    /** When the server first saw this attempt (ms, server clock). */
-    serverFirstSeen: integer('server_first_seen').notNull(),
-    lsq: text('lsq'),
-    idx: integer('idx').notNull().default(0),
-    selectedSection: text('selected_section'),
-    answers: json<Record<string, { ua: unknown; status: string }>>('answers').notNull(),
-    status: text('status').notNull().default('IN_PROGRESS'),
-    submittedAt: integer('submitted_at'),
-    /** Test time used (ms of the device's monotonic clock, summed over sessions); null when not sent. */
-    elapsed: integer('elapsed'),
-    /**
-     * Receipt hash of the submission as it arrived (sync-protocol/src/receipt.ts, issue 21 §4):
-     * set once, when the attempt becomes SUBMITTED; null before, and for attempts submitted
-     * before receipts existed. Server only: the result carries it to the learner.
-     */
-    receipt: text('receipt'),
-    updatedAt: integer('updated_at').notNull(),
-    ...replicated(),
-  },
-  (t) => [
-    index('attempt_person_idx').on(t.personId, t.rev),
-    uniqueIndex('attempt_rev_idx').on(t.rev),
-    index('attempt_qsid_idx').on(t.qsid, t.personId),
-  ],
-);
-
-export const examResult = sqliteTable(
-  'exam_result',
-  {
-    id: id(),
-    personId: text('person_id')
-      .notNull()
-      .references(() => person.id, { onDelete: 'cascade' }),
-    qsid: text('qsid')
-      .notNull()
-      .references(() => questionSet.id, { onDelete: 'cascade' }),
-    attemptId: text('attempt_id')
-      .notNull()
-      .unique()
-      .references(() => attempt.id, { onDelete: 'cascade' }),
-    /** Marks per section; the main part under `wos` (spec §3). */
-    marks: json<Record<string, number>>('marks').notNull(),
-    /** Most marks each part can give (its questions × its marks per question). */
-    outOf: json<Record<string, number>>('out_of')
-      .notNull()
-      .default(sql`'{}'`),
-    userRes: json<Record<string, Record<string, { ua: unknown; mg: number | null }>>>('user_res').notNull(),
-    totalMarks: real('total_marks').notNull(),
-    /** Most marks the whole set can give. */
-    total: real('total').notNull().default(0),
-    /** Submitted after the duration plus the grace window (results module, README). */
-    late: integer('late', { mode: 'boolean' }).notNull().default(false),
-    /**
-     * Not the person's first submitted attempt at this set: shown as practice and never ranked
-     * (issue 16 §2: the rank of a mock test is decided by each learner's first attempt).
-     */
-    practice: integer('practice', { mode: 'boolean' }).notNull().default(false),
-    /** The version of the set this result was scored against (question_set.version then). */
-    setVersion: integer('set_version').notNull().default(1),
-    /**
-     * Each question's version when the result was scored: the result shows the questions as
-     * they were then (question_version), not as an editor changed them later.
-     */
-    qv: json<Record<string, number>>('qv')
-      .notNull()
-      .default(sql`'{}'`),
-    /** Answers awaiting an editor's evaluation (subjective questions). */
-    pending: integer('pending').notNull().default(0),
-    /**
-     * Marks an editor may award per answered subjective question (its part's marks per question
-     * at scoring time). Server only: evaluation checks against it.
-     */
-    maxOf: json<Record<string, number>>('max_of')
-      .notNull()
-      .default(sql`'{}'`),
-    /** The attempt's submission time (ms, device clock corrected by the server offset). */
-    submittedAt: integer('submitted_at').notNull().default(0),
-    /** The attempt's test time used (ms, device monotonic clock), when the device sent it. */
-    elapsed: integer('elapsed'),
-    /** End time in epoch seconds (spec §3). */
-    et: integer('et').notNull(),
-    /** The scored attempt's receipt hash (attempt.receipt), for the learner's result. */
-    receipt: text('receipt'),
-    createdAt: createdAt(),
-    ...replicated(),
-  },
-  (t) => [
-    index('result_person_idx').on(t.personId, t.rev),
-    uniqueIndex('result_rev_idx').on(t.rev),
-    index('result_qsid_idx').on(t.qsid, t.personId),
-  ],
-);
-
-export const plan = sqliteTable('plan', {
-  id: id(),
-  code: text('code').notNull().unique(),
-  name: json<{ en: string; hi: string }>('name').notNull(),
-  total: integer('total').notNull(),
-  approx: json<{ en: string; hi: string }>('approx').notNull(),
-  contents: json<{ en: string; hi: string }[]>('contents').notNull(),
-  active: integer('active', { mode: 'boolean' }).notNull().default(true),
-  sortOrder: integer('sort_order').notNull().default(0),
-  createdAt: createdAt(),
-});
-
-/**
- * A purchase order (issue 18; ARCHITECTURE decision 10): a plan bought, or a donation of the
- * payer's amount. Its id is the merchantTransactionId / merchantOrderId / receipt the providers
- * see. Status CREATED → PENDING → PAID | FAILED | EXPIRED; a PAID order never goes back.
- */
-export const purchaseOrder = sqliteTable(
-  'purchase_order',
-  {
-    id: id(),
-    personId: text('person_id').references(() => person.id, { onDelete: 'set null' }),
-    planId: text('plan_id').references(() => plan.id, { onDelete: 'restrict' }),
-    /** PLAN or DONATION (createDummyOrder). */
-    kind: text('kind').notNull().default('PLAN'),
-    /** The donation's reference (createDummyOrder's poid). */
-    reference: text('reference'),
-    /** Integer paise, from the plan's price on the server (never from the client). */
-    amount: integer('amount').notNull(),
-    status: text('status').notNull().default('CREATED'),
-    /** phonepe | razorpay; null until a payment is started. */
-    provider: text('provider'),
-    /** The provider's own order id (PhonePe orderId, Razorpay order_…). */
-    pgOrderId: text('pg_order_id'),
-    /** A path of this site the confirmation page sends the buyer to afterwards. */
-    redirectUrl: text('redirect_url').notNull().default('/'),
-    expiresAt: integer('expires_at').notNull(),
-    paidAt: integer('paid_at'),
-    /** Sequential, given when the order is paid. */
-    receiptNo: integer('receipt_no').unique(),
-    /** The failed or expired order this one pays again (retryPayment). */
-    retryOf: text('retry_of'),
-    createdAt: createdAt(),
-    updatedAt: integer('updated_at').notNull(),
-  },
-  (t) => [
-    index('order_person_idx').on(t.personId),
-    index('order_created_idx').on(t.createdAt),
-    index('order_status_idx').on(t.status, t.expiresAt),
-    index('order_pg_idx').on(t.pgOrderId),
-  ],
-);
-
-/** A provider transaction on an order (spec §3 Payment). A second capture is flagged REFUND_DUE. */
-export const payment = sqliteTable(
-  'payment',
-  {
-    id: id(),
-    /** Integer paise. */
-    amount: integer('amount').notNull(),
-    channel: text('channel').notNull(),
-    /** The provider's transaction / payment id (unique: one row per capture). */
-    transactionId: text('transaction_id').notNull().unique(),
-    details: json<unknown>('details'),
-    isCredit: integer('is_credit', { mode: 'boolean' }).notNull().default(true),
-    orderId: text('order_id').references(() => purchaseOrder.id, { onDelete: 'set null' }),
-    personId: text('person_id').references(() => person.id, { onDelete: 'set null' }),
-    status: text('status').notNull().default('PENDING'),
-    provider: text('provider'),
-    /** REFUND_DUE: captured for an order already paid (the terms' double debit). */
-    flag: text('flag'),
-    createdAt: createdAt(),
-    updatedAt: integer('updated_at').notNull(),
-  },
-  (t) => [index('payment_created_idx').on(t.createdAt), index('payment_order_idx').on(t.orderId)],
-);
-
-/**
- * The webhook inbox (issue 18; modules/payments/webhook-inbox.ts). Each verified provider event
- * is stored with its unique id as it arrives (a repeated delivery finds its id and is answered
- * at once); `processedAt` is set in the same transaction as the state change the event causes,
- * so an event changes an order at most once, also after a crash between the two.
- */
-export const paymentEvent = sqliteTable(
-  'payment_event',
-  {
-    /** `<provider>:<event id>`. */
-    id: text('id').primaryKey(),
-    provider: text('provider').notNull(),
-    /** Our order, once the event has been matched to one (when processed). */
-    orderId: text('order_id'),
-    type: text('type').notNull(),
-    payload: json<unknown>('payload'),
-    /** Our order id as the event names it (merchantOrderId / receipt), to find the order. */
-    merchantOrderId: text('merchant_order_id'),
-    /** The provider's order id as the event names it. */
-    pgOrderId: text('pg_order_id'),
-    receivedAt: integer('received_at').notNull(),
-    /** Null while waiting for the inbox worker. */
-    processedAt: integer('processed_at'),
-    /** Status checks tried for it; the worker backs off between them. */
-    attempts: integer('attempts').notNull().default(0),
-    /** Not before this time (ms) is it tried again. */
-    nextAttemptAt: integer('next_attempt_at').notNull().default(0),
-    /** Why the last try failed, or why it was given up. */
-    lastError: text('last_error'),
-  },
-  (t) => [index('payment_event_waiting_idx').on(t.nextAttemptAt).where(sql`${t.processedAt} is null`)],
-);
-
-/** Append-only money ledger (ARCHITECTURE decision 10): the source of every total. Paise, signed. */
-export const ledgerEntry = sqliteTable(
-  'ledger_entry',
-  {
-    id: id(),
-    orderId: text('order_id').notNull(),
-    paymentId: text('payment_id'),
-    /** CAPTURE (+), REFUND_DUE (0: a note), REFUND (−). */
-    kind: text('kind').notNull(),
-    amount: integer('amount').notNull(),
-    createdAt: createdAt(),
-  },
-  (t) => [index('ledger_created_idx').on(t.createdAt), index('ledger_order_idx').on(t.orderId)],
-);
-
-/** What a paid plan order grants (issue 18 §4), for its period. Limits null = unlimited. */
-export const entitlement = sqliteTable(
-  'entitlement',
-  {
-    id: id(),
-    personId: text('person_id')
-      .notNull()
-      .references(() => person.id, { onDelete: 'cascade' }),
-    orderId: text('order_id').notNull().unique(),
-    planCode: text('plan_code').notNull(),
-    startsAt: integer('starts_at').notNull(),
-    endsAt: integer('ends_at').notNull(),
-    mockLimit: integer('mock_limit'),
-    practiceLimit: integer('practice_limit'),
-    createdAt: createdAt(),
-  },
-  (t) => [index('entitlement_person_idx').on(t.personId, t.endsAt)],
-);
-
-/** One attempt counted against a learner's allowance (the attempt's id: resuming counts nothing). */
-export const entitlementUse = sqliteTable(
-  'entitlement_use',
-  {
-    attemptId: text('attempt_id').primaryKey(),
-    personId: text('person_id')
-      .notNull()
-      .references(() => person.id, { onDelete: 'cascade' }),
-    qsid: text('qsid').notNull(),
-    /** mock | practice */
-    kind: text('kind').notNull(),
-    entitlementId: text('entitlement_id'),
-    /** Arrived past the allowance: stored and scored, shown as over the limit. */
-    overLimit: integer('over_limit', { mode: 'boolean' }).notNull().default(false),
-    /** When the attempt started (ms, server-corrected). */
-    startedAt: integer('started_at').notNull(),
-    createdAt: createdAt(),
-  },
-  (t) => [index('entitlement_use_person_idx').on(t.personId, t.startedAt)],
-);
-
-/** The `entitlement` replication document's revision per learner (rebuilt from the rows above). */
-export const entitlementState = sqliteTable('entitlement_state', {
-  personId: text('person_id')
-    .primaryKey()
-    .references(() => person.id, { onDelete: 'cascade' }),
-  rev: integer('rev').notNull(),
-  updatedAt: integer('updated_at').notNull(),
-});
-
-export const contactMessage = sqliteTable('contact_message', {
-  id: id(),
-  name: text('name').notNull(),
-  email: text('email'),
-  mobile: text('mobile').notNull(),
-  description: text('description').notNull(),
-  createdAt: createdAt(),
-});
-
-export const brand = sqliteTable('brand', {
-  id: id(),
-  name: text('name').notNull().unique(),
-  description: text('description').notNull().default(''),
-  logo: text('logo'),
-  createdAt: createdAt(),
-  updatedAt: integer('updated_at').notNull(),
-});
-
-/** The public pages an admin edits (issue 6 static-pages); absent rows fall back to built-in text. */
-export const staticPage = sqliteTable('static_page', {
-  key: text('key').primaryKey(),
-  content: json<{ en: string; hi: string }>('content').notNull(),
-  updatedAt: integer('updated_at').notNull(),
-  updatedBy: text('updated_by').references(() => person.id, { onDelete: 'set null' }),
-});
-
-/** Home carousel slides (spec §3 Carousel slide). */
-export const banner = sqliteTable('banner', {
-  id: id(),
-  src: text('src').notNull(),
-  headline: json<{ en: string; hi: string }>('headline').notNull(),
-  text: json<{ en: string; hi: string }>('text').notNull(),
-  callToActionText: json<{ en: string; hi: string }>('call_to_action_text').notNull(),
-  linkToAction: text('link_to_action').notNull(),
-  type: text('type', { enum: ['external', 'internal'] }).notNull(),
-  active: integer('active', { mode: 'boolean' }).notNull().default(true),
-  sortOrder: integer('sort_order').notNull().default(0),
-  createdAt: createdAt(),
-  updatedAt: integer('updated_at').notNull(),
-});
-
-/** One-time codes: login OTPs and password-reset codes. Only a hash of the code is kept. */
-export const oneTimeCode = sqliteTable(
-  'one_time_code',
-  {
-    id: id(),
-    personId: text('person_id')
-      .notNull()
-      .references(() => person.id, { onDelete: 'cascade' }),
-    purpose: text('purpose', { enum: ['OTP', 'RESET'] }).notNull(),
-    codeHash: text('code_hash').notNull(),
-    expiresAt: integer('expires_at').notNull(),
-    usedAt: integer('used_at'),
-    createdAt: createdAt(),
-  },
-  (t) => [index('otc_person_idx').on(t.personId, t.purpose)],
-);
-
-/** Messages sent (or to be sent) by the outbox adapter (ARCHITECTURE decision 9). */
-export const outbox = sqliteTable(
-  'outbox',
-  {
-    id: id(),
-    channel: text('channel', { enum: ['email', 'sms'] }).notNull(),
-    recipient: text('recipient').notNull(),
-    subject: text('subject').notNull(),
-    body: text('body').notNull(),
-    status: text('status').notNull().default('QUEUED'),
-    error: text('error'),
-    createdAt: createdAt(),
-    sentAt: integer('sent_at'),
-  },
-  (t) => [index('outbox_recipient_idx').on(t.recipient, t.createdAt)],
-);
-
-/**
- * A signed-in session (issue 16 §4): every token names one (`sid`). Logout revokes it; "log out
- * of all devices" revokes every session of the person. Tokens are checked against this row.
- */
-export const session = sqliteTable(
-  'session',
-  {
-    id: id(),
-    personId: text('person_id')
-      .notNull()
-      .references(() => person.id, { onDelete: 'cascade' }),
-    createdAt: createdAt(),
-    /** Last time a token of this session was used or renewed (ms, server clock). */
-    lastSeenAt: integer('last_seen_at').notNull(),
-    /** Absolute end of the session (ms): no renewal goes past it. */
-    expiresAt: integer('expires_at').notNull(),
-    revokedAt: integer('revoked_at'),
-    userAgent: text('user_agent'),
-  },
-  (t) => [index('session_person_idx').on(t.personId)],
-);
-
-/**
- * A device's Web Push subscription (issue 20 §6; PATCH /generic/update-firebase-token, which keeps
- * the spec's path): the push service's `endpoint` and the device's keys, which the payload is
- * encrypted to (RFC 8291). One person may have several devices; an endpoint belongs to one row.
- * Bound to the session that registered it (issue 16 §4): logging that session out removes it, so
- * the next person on a shared phone gets their own messages and never the previous learner's.
- */
-export const pushSubscription = sqliteTable(
-  'push_subscription',
-  {
-    id: id(),
-    personId: text('person_id')
-      .notNull()
-      .references(() => person.id, { onDelete: 'cascade' }),
-    sessionId: text('session_id')
-      .notNull()
-      .references(() => session.id, { onDelete: 'cascade' }),
-    endpoint: text('endpoint').notNull().unique(),
-    /** The device's P-256 public key (65 bytes, base64url) and its 16-byte auth secret (base64url). */
-    p256dh: text('p256dh').notNull(),
-    auth: text('auth').notNull(),
-    /** The app's language on the device when it subscribed (`en`, `hi`); null: unknown (both are sent). */
-    lang: text('lang'),
-    createdAt: createdAt(),
-    updatedAt: integer('updated_at').notNull(),
-  },
-  (t) => [index('push_subscription_person_idx').on(t.personId, t.updatedAt)],
-);
-
-/**
- * Messages sent at most once (`plan-ending:<entitlement id>`, …): the row is claimed with
- * INSERT … ON CONFLICT DO NOTHING before the message goes out, so two runs (or two instances)
- * never send it twice.
- */
-export const pushOnce = sqliteTable('push_once', {
-  key: text('key').primaryKey(),
-  personId: text('person_id')
-    .notNull()
-    .references(() => person.id, { onDelete: 'cascade' }),
-  createdAt: createdAt(),
-});
-
-/** Rate-limit counters (lib/rate-limit.ts): one row per rule and key, spent by one conditional upsert, kept in the database so that instances share them. */
-export const rateLimit = sqliteTable('rate_limit', {
-  key: text('key').primaryKey(),
-  points: integer('points').notNull(),
-  expire: integer('expire', { mode: 'timestamp_ms' }),
-});
-
+/** Points every table export at its PostgreSQL table. */
+export function usePostgresTables(pg: Record<string, unknown>): void {
+  const take = <T>(name: string): T => {
+    const t = pg[name];
+    if (!t) throw new Error(`schema: no PostgreSQL table for ${name}`);
+    return t as T;
+  };
+  revisionCounter = take<typeof lite.revisionCounter>('revisionCounter');
+  meta = take<typeof lite.meta>('meta');
+  role = take<typeof lite.role>('role');
+  permission = take<typeof lite.permission>('permission');
+  rolePermission = take<typeof lite.rolePermission>('rolePermission');
+  person = take<typeof lite.person>('person');
+  personPermission = take<typeof lite.personPermission>('personPermission');
+  activityLog = take<typeof lite.activityLog>('activityLog');
+  tag = take<typeof lite.tag>('tag');
+  question = take<typeof lite.question>('question');
+  questionVersion = take<typeof lite.questionVersion>('questionVersion');
+  questionSearch = take<typeof lite.questionSearch>('questionSearch');
+  questionImport = take<typeof lite.questionImport>('questionImport');
+  questionImportRow = take<typeof lite.questionImportRow>('questionImportRow');
+  questionTag = take<typeof lite.questionTag>('questionTag');
+  questionSet = take<typeof lite.questionSet>('questionSet');
+  questionSetVersion = take<typeof lite.questionSetVersion>('questionSetVersion');
+  attempt = take<typeof lite.attempt>('attempt');
+  examResult = take<typeof lite.examResult>('examResult');
+  plan = take<typeof lite.plan>('plan');
+  purchaseOrder = take<typeof lite.purchaseOrder>('purchaseOrder');
+  payment = take<typeof lite.payment>('payment');
+  paymentEvent = take<typeof lite.paymentEvent>('paymentEvent');
+  ledgerEntry = take<typeof lite.ledgerEntry>('ledgerEntry');
+  entitlement = take<typeof lite.entitlement>('entitlement');
+  entitlementUse = take<typeof lite.entitlementUse>('entitlementUse');
+  entitlementState = take<typeof lite.entitlementState>('entitlementState');
+  contactMessage = take<typeof lite.contactMessage>('contactMessage');
+  brand = take<typeof lite.brand>('brand');
+  staticPage = take<typeof lite.staticPage>('staticPage');
+  banner = take<typeof lite.banner>('banner');
+  oneTimeCode = take<typeof lite.oneTimeCode>('oneTimeCode');
+  outbox = take<typeof lite.outbox>('outbox');
+  session = take<typeof lite.session>('session');
+  pushSubscription = take<typeof lite.pushSubscription>('pushSubscription');
+  pushOnce = take<typeof lite.pushOnce>('pushOnce');
+  rateLimit = take<typeof lite.rateLimit>('rateLimit');
+  tablesEngine = 'postgres';
+}

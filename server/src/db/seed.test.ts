@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PERMISSIONS } from '../../../sync-protocol/src/permission';
 import { DEMO, type Harness, startHarness } from '../test/harness';
 import type { DB } from './client';
+import { first, row, rows } from './transaction';
 import { hashPassword } from '../lib/passwords';
 import { findDemoLogins, seedDatabase } from './seed';
 import {
@@ -20,38 +21,39 @@ import {
 } from './schema';
 
 /** Row count of every table of the database (read from sqlite_master, so new tables count too). */
-function tableCounts(db: DB): Record<string, number> {
-  const tables = db.all<{ name: string }>(
+async function tableCounts(db: DB): Promise<Record<string, number>> {
+  const tables = await rows<{ name: string }>(
+    db,
     sql`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`,
   );
-  return Object.fromEntries(
-    tables.map((t) => [t.name, db.get<{ n: number }>(sql`select count(*) as n from ${sql.identifier(t.name)}`)?.n ?? -1]),
-  );
+  const counts: Record<string, number> = {};
+  for (const t of tables) counts[t.name] = (await row<{ n: number }>(db, sql`select count(*) as n from ${sql.identifier(t.name)}`))?.n ?? -1;
+  return counts;
 }
 
-function revisionValue(db: DB): number {
-  return db.select().from(revisionCounter).get()?.value ?? -1;
+async function revisionValue(db: DB): Promise<number> {
+  return (await first(db.select().from(revisionCounter)))?.value ?? -1;
 }
 
-function permissionsOfPerson(db: DB, personId: string): string[] {
-  return db
+async function permissionsOfPerson(db: DB, personId: string): Promise<string[]> {
+  return (await db
     .select({ p: permission.permission })
     .from(personPermission)
     .innerJoin(permission, eq(permission.id, personPermission.permissionId))
     .where(eq(personPermission.personId, personId))
-    .all()
+    )
     .map((r) => r.p)
     .sort();
 }
 
-function permissionsOfRole(db: DB, roleName: string): string[] {
-  return db
+async function permissionsOfRole(db: DB, roleName: string): Promise<string[]> {
+  return (await db
     .select({ p: permission.permission })
     .from(rolePermission)
     .innerJoin(role, eq(role.id, rolePermission.roleId))
     .innerJoin(permission, eq(permission.id, rolePermission.permissionId))
     .where(eq(role.name, roleName))
-    .all()
+    )
     .map((r) => r.p)
     .sort();
 }
@@ -60,18 +62,18 @@ describe('idempotence and persistence', () => {
   test('seeding twice changes nothing: the second run returns {seeded:false} and every count stays', async () => {
     const h = await startHarness({ seed: false });
     try {
-      expect(tableCounts(h.deps.db).person).toBe(0);
+      expect((await tableCounts(h.deps.db)).person).toBe(0);
       expect(await seedDatabase(h.deps.db)).toEqual({ seeded: true });
-      const counts = tableCounts(h.deps.db);
-      const rev = revisionValue(h.deps.db);
+      const counts = (await tableCounts(h.deps.db));
+      const rev = (await revisionValue(h.deps.db));
       // The seed filled the tables it owns.
       for (const t of ['permission', 'role', 'role_permission', 'person', 'person_permission', 'plan', 'tag', 'question', 'question_set', 'meta']) {
         expect(counts[t], t).toBeGreaterThan(0);
       }
 
       expect(await seedDatabase(h.deps.db)).toEqual({ seeded: false });
-      expect(tableCounts(h.deps.db)).toEqual(counts);
-      expect(revisionValue(h.deps.db)).toBe(rev);
+      expect((await tableCounts(h.deps.db))).toEqual(counts);
+      expect((await revisionValue(h.deps.db))).toBe(rev);
     } finally {
       h.destroy();
     }
@@ -87,12 +89,12 @@ describe('idempotence and persistence', () => {
         body: { oldPassword: DEMO.learner.password, newPassword: 'my-own-pass' },
       });
       expect(changed.status).toBe(200);
-      const counts = tableCounts(h.deps.db);
+      const counts = (await tableCounts(h.deps.db));
 
       // Only the seed's marker: other keys in meta belong to other parts of the server.
-      h.deps.db.delete(meta).where(eq(meta.key, 'seeded_at')).run();
+      await h.deps.db.delete(meta).where(eq(meta.key, 'seeded_at'));
       expect(await seedDatabase(h.deps.db)).toEqual({ seeded: true });
-      expect(tableCounts(h.deps.db)).toEqual(counts);
+      expect((await tableCounts(h.deps.db))).toEqual(counts);
       expect((await h.login(DEMO.learner.username, 'my-own-pass')).status).toBe(200);
       expect((await h.login(DEMO.learner.username, DEMO.learner.password)).status).toBe(401);
     } finally {
@@ -109,16 +111,16 @@ describe('idempotence and persistence', () => {
         body: { n: 'Persistent Person', m: '9012345678', e: 'persist@example.com', password: 'persist1', p: 'demo-learner' },
       });
       expect(signup.status).toBe(201);
-      const before = tableCounts(h1.deps.db);
-      const rev = revisionValue(h1.deps.db);
+      const before = (await tableCounts(h1.deps.db));
+      const rev = (await revisionValue(h1.deps.db));
       h1.close();
 
       h2 = await startHarness({ dataDir, seed: false });
       expect(await seedDatabase(h2.deps.db)).toEqual({ seeded: false });
-      expect(tableCounts(h2.deps.db)).toEqual(before);
-      expect(revisionValue(h2.deps.db)).toBe(rev);
+      expect((await tableCounts(h2.deps.db))).toEqual(before);
+      expect((await revisionValue(h2.deps.db))).toBe(rev);
 
-      const row = h2.deps.db.select().from(person).where(eq(person.id, signup.body.id)).get();
+      const row = (await first(h2.deps.db.select().from(person).where(eq(person.id, signup.body.id))));
       expect(row).toMatchObject({ name: 'Persistent Person', mobile: '+919012345678', parentId: 'demo-learner' });
 
       const login = await h2.login('9012345678', 'persist1');
@@ -145,8 +147,8 @@ describe('fixtures content', () => {
   });
   afterAll(() => h.destroy());
 
-  test('at least 60 questions covering mcq1, mcq2, f and s, each with a Hindi translation', () => {
-    const rows = db.select().from(question).all();
+  test('at least 60 questions covering mcq1, mcq2, f and s, each with a Hindi translation', async () => {
+    const rows = (await db.select().from(question));
     expect(rows.length).toBeGreaterThanOrEqual(60);
     const types = new Set(rows.map((q) => q.qt));
     for (const qt of ['mcq1', 'mcq2', 'f', 's']) expect(types.has(qt), qt).toBe(true);
@@ -163,8 +165,8 @@ describe('fixtures content', () => {
     }
   });
 
-  test('at least 4 question sets: one published in the future, one with sub-sections, one multi-section with negative marking', () => {
-    const sets = db.select().from(questionSet).all();
+  test('at least 4 question sets: one published in the future, one with sub-sections, one multi-section with negative marking', async () => {
+    const sets = (await db.select().from(questionSet));
     expect(sets.length).toBeGreaterThanOrEqual(4);
     const nowMinutes = Date.now() / 60_000;
     expect(sets.some((s) => s.pts > nowMinutes)).toBe(true);
@@ -173,7 +175,7 @@ describe('fixtures content', () => {
     expect(sets.some((s) => s.isM && Object.keys(s.sections).length === 3 && s.nm > 0)).toBe(true);
 
     // Every question a set names exists.
-    const ids = new Set(db.select({ id: question.id }).from(question).all().map((q) => q.id));
+    const ids = new Set((await db.select({ id: question.id }).from(question)).map((q) => q.id));
     for (const s of sets) {
       const named = [
         ...s.q,
@@ -183,8 +185,8 @@ describe('fixtures content', () => {
     }
   });
 
-  test('the three plans of spec §9 with their totals', () => {
-    const rows = db.select({ code: plan.code, total: plan.total, name: plan.name }).from(plan).all();
+  test('the three plans of spec §9 with their totals', async () => {
+    const rows = (await db.select({ code: plan.code, total: plan.total, name: plan.name }).from(plan));
     expect(Object.fromEntries(rows.map((p) => [p.code, p.total]))).toEqual({
       ANNUAL_PLAN: 720,
       QUATERLY_MONTH_PLAN: 270,
@@ -196,36 +198,36 @@ describe('fixtures content', () => {
     }
   });
 
-  test('every permission of sync-protocol PERMISSIONS exists', () => {
-    const names = new Set(db.select().from(permission).all().map((p) => p.permission));
+  test('every permission of sync-protocol PERMISSIONS exists', async () => {
+    const names = new Set((await db.select().from(permission)).map((p) => p.permission));
     for (const p of Object.keys(PERMISSIONS)) expect(names.has(p), p).toBe(true);
   });
 
-  test('the roles ADMIN, QUESTION_EDITOR, MEMBER, DONOR, BENEFICIARY, TRUST, TRUSTEE exist', () => {
-    const names = db.select().from(role).all().map((r) => r.name);
+  test('the roles ADMIN, QUESTION_EDITOR, MEMBER, DONOR, BENEFICIARY, TRUST, TRUSTEE exist', async () => {
+    const names = (await db.select().from(role)).map((r) => r.name);
     expect(names).toEqual(
       expect.arrayContaining(['ADMIN', 'QUESTION_EDITOR', 'MEMBER', 'DONOR', 'BENEFICIARY', 'TRUST', 'TRUSTEE']),
     );
   });
 
-  test('the ADMIN role and the admin hold every permission', () => {
-    const all = db.select().from(permission).all().map((p) => p.permission).sort();
-    expect(permissionsOfRole(db, 'ADMIN')).toEqual(all);
-    expect(permissionsOfPerson(db, 'demo-admin')).toEqual(all);
+  test('the ADMIN role and the admin hold every permission', async () => {
+    const all = (await db.select().from(permission)).map((p) => p.permission).sort();
+    expect((await permissionsOfRole(db, 'ADMIN'))).toEqual(all);
+    expect((await permissionsOfPerson(db, 'demo-admin'))).toEqual(all);
   });
 
-  test('the editor has the QUESTION_EDITOR role and permission; the learner is a MEMBER', () => {
-    const roleName = (id: string) =>
-      db.select({ name: role.name }).from(person).innerJoin(role, eq(role.id, person.roleId)).where(eq(person.id, id)).get()?.name;
-    expect(roleName('demo-editor')).toBe('QUESTION_EDITOR');
-    expect(permissionsOfPerson(db, 'demo-editor')).toContain('QUESTION_EDITOR');
-    expect(roleName('demo-learner')).toBe('MEMBER');
-    expect(roleName('demo-admin')).toBe('ADMIN');
-    expect(permissionsOfPerson(db, 'demo-learner')).toEqual(permissionsOfRole(db, 'MEMBER'));
+  test('the editor has the QUESTION_EDITOR role and permission; the learner is a MEMBER', async () => {
+    const roleName = async (id: string) =>
+      (await first(db.select({ name: role.name }).from(person).innerJoin(role, eq(role.id, person.roleId)).where(eq(person.id, id))))?.name;
+    expect(await roleName('demo-editor')).toBe('QUESTION_EDITOR');
+    expect((await permissionsOfPerson(db, 'demo-editor'))).toContain('QUESTION_EDITOR');
+    expect(await roleName('demo-learner')).toBe('MEMBER');
+    expect(await roleName('demo-admin')).toBe('ADMIN');
+    expect((await permissionsOfPerson(db, 'demo-learner'))).toEqual((await permissionsOfRole(db, 'MEMBER')));
   });
 
-  test('demo accounts: mobiles stored with +91, passwords stored only as argon2id hashes, referral tree', () => {
-    const rows = db.select().from(person).all();
+  test('demo accounts: mobiles stored with +91, passwords stored only as argon2id hashes, referral tree', async () => {
+    const rows = (await db.select().from(person));
     for (const who of Object.values(DEMO)) {
       const row = rows.find((r) => r.id === who.id);
       expect(row?.mobile).toBe(`+91${who.mobile}`);
@@ -237,8 +239,8 @@ describe('fixtures content', () => {
     expect(rows.find((r) => r.id === 'demo-learner')?.parentId).toBe('demo-admin');
   });
 
-  test('tags exist in all four groups c, s, t, e, each with an English and a Hindi name', () => {
-    const rows = db.select().from(tag).all();
+  test('tags exist in all four groups c, s, t, e, each with an English and a Hindi name', async () => {
+    const rows = (await db.select().from(tag));
     const groups = new Set(rows.map((t) => t.key));
     for (const k of ['c', 's', 't', 'e']) expect(groups.has(k), k).toBe(true);
     for (const t of rows) {
@@ -247,7 +249,7 @@ describe('fixtures content', () => {
     }
     // Questions name only tags of the right group.
     const byTid = new Map(rows.map((t) => [t.tid, t.key]));
-    for (const q of db.select().from(question).all()) {
+    for (const q of (await db.select().from(question))) {
       for (const tid of q.c) expect(byTid.get(tid), `${q.id} c ${tid}`).toBe('c');
       for (const tid of q.t) expect(byTid.get(tid), `${q.id} t ${tid}`).toBe('t');
       for (const tid of q.e) expect(byTid.get(tid), `${q.id} e ${tid}`).toBe('e');
@@ -255,11 +257,11 @@ describe('fixtures content', () => {
     }
   });
 
-  test('every replicated row (tag, question, question_set) has a distinct positive revision', () => {
+  test('every replicated row (tag, question, question_set) has a distinct positive revision', async () => {
     const revs = [
-      ...db.select({ rev: tag.rev }).from(tag).all(),
-      ...db.select({ rev: question.rev }).from(question).all(),
-      ...db.select({ rev: questionSet.rev }).from(questionSet).all(),
+      ...(await db.select({ rev: tag.rev }).from(tag)),
+      ...(await db.select({ rev: question.rev }).from(question)),
+      ...(await db.select({ rev: questionSet.rev }).from(questionSet)),
     ].map((r) => r.rev);
     for (const rev of revs) {
       expect(Number.isInteger(rev)).toBe(true);
@@ -267,7 +269,7 @@ describe('fixtures content', () => {
     }
     expect(new Set(revs).size).toBe(revs.length);
     // The counter has handed out at least every revision in use, so the next write gets a new one.
-    expect(revisionValue(db)).toBeGreaterThanOrEqual(Math.max(...revs));
+    expect((await revisionValue(db))).toBeGreaterThanOrEqual(Math.max(...revs));
   });
 });
 
@@ -276,15 +278,15 @@ describe('production seed and demo passwords (issue 16)', () => {
     const h = await startHarness({ seed: false });
     try {
       expect(await seedDatabase(h.deps.db, { demo: false })).toEqual({ seeded: true });
-      const counts = tableCounts(h.deps.db);
+      const counts = (await tableCounts(h.deps.db));
       for (const t of ['permission', 'role', 'role_permission', 'plan', 'tag']) expect(counts[t], t).toBeGreaterThan(0);
       for (const t of ['person', 'person_permission', 'question', 'question_set', 'purchase_order', 'payment']) expect(counts[t], t).toBe(0);
-      expect(permissionsOfRole(h.deps.db, 'ADMIN')).toEqual(h.deps.db.select().from(permission).all().map((p) => p.permission).sort());
-      expect(h.deps.db.select().from(meta).where(eq(meta.key, 'seed_kind')).get()?.value).toBe('reference');
+      expect((await permissionsOfRole(h.deps.db, 'ADMIN'))).toEqual((await h.deps.db.select().from(permission)).map((p) => p.permission).sort());
+      expect((await first(h.deps.db.select().from(meta).where(eq(meta.key, 'seed_kind'))))?.value).toBe('reference');
 
       // A start without NODE_ENV=production on the same database does not bring the demo in.
       expect(await seedDatabase(h.deps.db)).toEqual({ seeded: false });
-      expect(tableCounts(h.deps.db)).toEqual(counts);
+      expect((await tableCounts(h.deps.db))).toEqual(counts);
       expect(await findDemoLogins(h.deps.db)).toEqual([]);
     } finally {
       h.destroy();
@@ -301,9 +303,9 @@ describe('production seed and demo passwords (issue 16)', () => {
 
       // Everyone with a new password (or gone) is no longer a demo login.
       const other = await hashPassword('a long and private passphrase');
-      h.deps.db.update(person).set({ passwordHash: other }).where(inArray(person.id, ids.filter((id) => id !== 'demo-admin'))).run();
+      await h.deps.db.update(person).set({ passwordHash: other }).where(inArray(person.id, ids.filter((id) => id !== 'demo-admin')));
       expect((await findDemoLogins(h.deps.db)).map((f) => f.id)).toEqual(['demo-admin']);
-      h.deps.db.update(person).set({ passwordHash: other }).where(eq(person.id, 'demo-admin')).run();
+      await h.deps.db.update(person).set({ passwordHash: other }).where(eq(person.id, 'demo-admin'));
       expect(await findDemoLogins(h.deps.db)).toEqual([]);
     } finally {
       h.destroy();
@@ -314,16 +316,16 @@ describe('production seed and demo passwords (issue 16)', () => {
     const h = await startHarness({ seed: false });
     try {
       await seedDatabase(h.deps.db, { demo: false });
-      const adminRole = h.deps.db.select().from(role).where(eq(role.name, 'ADMIN')).get();
-      const anyPermission = h.deps.db.select().from(permission).get();
-      h.deps.db
+      const adminRole = (await first(h.deps.db.select().from(role).where(eq(role.name, 'ADMIN'))));
+      const anyPermission = (await first(h.deps.db.select().from(permission)));
+      await h.deps.db
         .insert(person)
         .values([
           { id: 'real-admin', name: 'Real Admin', mobile: '+919812345678', roleId: adminRole?.id, passwordHash: await hashPassword(DEMO.editor.password) },
           { id: 'real-learner', name: 'Real Learner', mobile: '+919812345679', passwordHash: await hashPassword('a long and private passphrase') },
         ])
-        .run();
-      h.deps.db.insert(personPermission).values({ personId: 'real-admin', permissionId: anyPermission!.id }).run();
+        ;
+      await h.deps.db.insert(personPermission).values({ personId: 'real-admin', permissionId: anyPermission!.id });
       expect((await findDemoLogins(h.deps.db)).map((f) => f.id)).toEqual(['real-admin']);
     } finally {
       h.destroy();

@@ -19,6 +19,7 @@ import { hashPassword, verifyPassword } from '../lib/passwords';
 import { nextRev } from '../lib/revision';
 import { indexQuestion } from '../modules/questions/question-index';
 import type { DB, Tx } from './client';
+import { first, transaction } from './transaction';
 import { entitlement, ledgerEntry, meta, payment, permission, person, personPermission, plan, purchaseOrder, question, questionSet, role, rolePermission, tag } from './schema';
 
 export const FIXTURES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures');
@@ -57,7 +58,7 @@ export type SeedOptions = {
  * natural key (a permission name, a mobile) is kept as it is.
  */
 export async function seedDatabase(db: DB, opts: SeedOptions = {}): Promise<{ seeded: boolean }> {
-  if (db.select().from(meta).where(eq(meta.key, SEED_KEY)).get()) return { seeded: false };
+  if (await first(db.select().from(meta).where(eq(meta.key, SEED_KEY)))) return { seeded: false };
   const demo = opts.demo ?? true;
   const dir = opts.dir ?? FIXTURES_DIR;
 
@@ -66,10 +67,10 @@ export async function seedDatabase(db: DB, opts: SeedOptions = {}): Promise<{ se
   const plans = load(dir, 'plans.json', plansFixtureSchema);
   const tags = load(dir, 'tags.json', tagsFixtureSchema);
   if (!demo) {
-    db.transaction((tx) => {
-      seedReference(tx, permissions, roles, plans, tags, Date.now());
-      tx.insert(meta).values({ key: SEED_KEY, value: new Date().toISOString() }).run();
-      tx.insert(meta).values({ key: SEED_KIND_KEY, value: 'reference' }).onConflictDoNothing().run();
+    await transaction(db, async (tx) => {
+      await seedReference(tx, permissions, roles, plans, tags, Date.now());
+      await tx.insert(meta).values({ key: SEED_KEY, value: new Date().toISOString() });
+      await tx.insert(meta).values({ key: SEED_KIND_KEY, value: 'reference' }).onConflictDoNothing();
     });
     return { seeded: true };
   }
@@ -79,18 +80,19 @@ export async function seedDatabase(db: DB, opts: SeedOptions = {}): Promise<{ se
   checkReferences(tags, questions, sets);
   const sales = load(dir, 'demo-sales.json', demoSalesFixtureSchema);
 
-  // Hashing is slow and async; do it before the synchronous transaction.
+  // Hashing is slow and not database work; it goes before the transaction (db/transaction.ts).
   const hashes = await Promise.all(accounts.map((a) => hashPassword(a.password)));
   const memberHash = await hashPassword(DEMO_MEMBER_PASSWORD);
 
-  db.transaction((tx) => {
+  await transaction(db, async (tx) => {
     const now = Date.now();
-    seedReference(tx, permissions, roles, plans, tags, now);
+    await seedReference(tx, permissions, roles, plans, tags, now);
 
-    accounts.forEach((a, i) => {
-      const roleRow = tx.select().from(role).where(eq(role.name, a.r)).get();
+    for (const [i, a] of accounts.entries()) {
+      const roleRow = await first(tx.select().from(role).where(eq(role.name, a.r)));
       if (!roleRow) throw new Error(`fixtures/accounts.json: unknown role ${a.r}`);
-      const inserted = tx
+      const inserted = await first(
+        tx
         .insert(person)
         .values({
           id: a.id,
@@ -104,43 +106,47 @@ export async function seedDatabase(db: DB, opts: SeedOptions = {}): Promise<{ se
           passwordHash: hashes[i] ?? '',
         })
         .onConflictDoNothing()
-        .returning({ id: person.id })
-        .get();
-      if (!inserted) return;
-      const rolePerms = tx.select().from(rolePermission).where(eq(rolePermission.roleId, roleRow.id)).all();
+        .returning({ id: person.id }),
+      );
+      if (!inserted) continue;
+      const rolePerms = await tx.select().from(rolePermission).where(eq(rolePermission.roleId, roleRow.id));
       for (const rp of rolePerms) {
-        tx.insert(personPermission).values({ personId: a.id, permissionId: rp.permissionId }).onConflictDoNothing().run();
+        await tx.insert(personPermission).values({ personId: a.id, permissionId: rp.permissionId }).onConflictDoNothing();
       }
-    });
+    }
 
     // Written by the demo editor: each question with its tags, search text and version 1, as the
     // questions service records a question it creates.
-    const author = tx.select({ id: person.id, name: person.name }).from(person).where(eq(person.id, 'demo-editor')).get() ?? null;
+    const author = (await first(tx.select({ id: person.id, name: person.name }).from(person).where(eq(person.id, 'demo-editor')))) ?? null;
     for (const q of questions) {
-      const row = tx
-        .insert(question)
-        .values({ ...q, s: q.s ?? null, reason: q.reason ?? null, createdBy: author?.id ?? null, updatedBy: author?.id ?? null, updatedAt: now, rev: nextRev(tx) })
-        .onConflictDoNothing()
-        .returning()
-        .get();
-      if (row) indexQuestion(tx, row, { action: 'CREATE', actor: author });
+      const rev = await nextRev(tx);
+      const row = await first(
+        tx
+          .insert(question)
+          .values({ ...q, s: q.s ?? null, reason: q.reason ?? null, createdBy: author?.id ?? null, updatedBy: author?.id ?? null, updatedAt: now, rev })
+          .onConflictDoNothing()
+          .returning(),
+      );
+      if (row) await indexQuestion(tx, row, { action: 'CREATE', actor: author });
     }
     for (const s of sets) {
       // Not published yet: the publish job (modules/sync/publish.ts) publishes sets whose time has come.
-      tx.insert(questionSet)
-        .values({ ...s, createdBy: 'demo-editor', updatedAt: now, rev: nextRev(tx), detailRev: nextRev(tx) })
-        .onConflictDoNothing()
-        .run();
+      const rev = await nextRev(tx);
+      const detailRev = await nextRev(tx);
+      await tx
+        .insert(questionSet)
+        .values({ ...s, createdBy: 'demo-editor', updatedAt: now, rev, detailRev })
+        .onConflictDoNothing();
     }
-    seedSales(tx, sales, memberHash, now);
-    tx.insert(meta).values({ key: SEED_KEY, value: new Date(now).toISOString() }).run();
-    tx.insert(meta).values({ key: SEED_KIND_KEY, value: 'demo' }).onConflictDoNothing().run();
+    await seedSales(tx, sales, memberHash, now);
+    await tx.insert(meta).values({ key: SEED_KEY, value: new Date(now).toISOString() });
+    await tx.insert(meta).values({ key: SEED_KIND_KEY, value: 'demo' }).onConflictDoNothing();
   });
   return { seeded: true };
 }
 
 /** Permissions, roles with their permissions, plans and tags: what every installation starts with. */
-function seedReference(
+async function seedReference(
   tx: Tx,
   permissions: z.output<typeof permissionsFixtureSchema>,
   roles: z.output<typeof rolesFixtureSchema>,
@@ -148,28 +154,28 @@ function seedReference(
   tags: z.output<typeof tagsFixtureSchema>,
   now: number,
 ) {
-  for (const p of permissions) tx.insert(permission).values(p).onConflictDoNothing().run();
-  const permIdByName = new Map(tx.select().from(permission).all().map((p) => [p.permission, p.id]));
+  for (const p of permissions) await tx.insert(permission).values(p).onConflictDoNothing();
+  const permIdByName = new Map((await tx.select().from(permission)).map((p) => [p.permission, p.id]));
 
   for (const r of roles) {
-    tx.insert(role).values({ name: r.name, description: r.description }).onConflictDoNothing().run();
-    const roleRow = tx.select().from(role).where(eq(role.name, r.name)).get();
+    await tx.insert(role).values({ name: r.name, description: r.description }).onConflictDoNothing();
+    const roleRow = await first(tx.select().from(role).where(eq(role.name, r.name)));
     if (!roleRow) continue;
     const names = r.permissions === '*' ? [...permIdByName.keys()] : r.permissions;
     for (const n of names) {
       const permissionId = permIdByName.get(n);
       if (!permissionId) throw new Error(`fixtures/roles.json: unknown permission ${n}`);
-      tx.insert(rolePermission).values({ roleId: roleRow.id, permissionId }).onConflictDoNothing().run();
+      await tx.insert(rolePermission).values({ roleId: roleRow.id, permissionId }).onConflictDoNothing();
     }
   }
   for (const p of plans) {
-    tx.insert(plan)
+    await tx
+      .insert(plan)
       .values({ code: p.code, name: p.name, total: p.total, approx: p.approx, contents: p.contents, active: p.active, sortOrder: p.order })
-      .onConflictDoNothing()
-      .run();
+      .onConflictDoNothing();
   }
   for (const t of tags) {
-    tx.insert(tag).values({ tid: t.tid, key: t.key, tags: t.tags, uat: now, rev: nextRev(tx) }).onConflictDoNothing().run();
+    await tx.insert(tag).values({ tid: t.tid, key: t.key, tags: t.tags, uat: now, rev: await nextRev(tx) }).onConflictDoNothing();
   }
 }
 
@@ -196,7 +202,7 @@ export async function findDemoLogins(db: DB, dir: string = FIXTURES_DIR): Promis
   const ids = [...accounts.map((a) => a.id), ...sales.signups.map((s) => s.id)];
   const mobiles = [...accounts.map((a) => a.m), ...sales.signups.map((s) => s.m)];
   const emails = accounts.map((a) => a.e);
-  const candidates = db
+  const candidates = await db
     .select({ id: person.id, name: person.name, mobile: person.mobile, passwordHash: person.passwordHash })
     .from(person)
     .where(
@@ -206,8 +212,7 @@ export async function findDemoLogins(db: DB, dir: string = FIXTURES_DIR): Promis
         inArray(person.email, emails),
         inArray(person.id, db.selectDistinct({ id: personPermission.personId }).from(personPermission)),
       ),
-    )
-    .all();
+    );
   const found = await Promise.all(
     candidates.map(async (c) => {
       for (const p of passwords) if (await verifyPassword(c.passwordHash, p)) return { id: c.id, name: c.name, mobile: c.mobile };
@@ -220,23 +225,24 @@ export async function findDemoLogins(db: DB, dir: string = FIXTURES_DIR): Promis
 const DAY_MS = 86_400_000;
 
 /** Demo signups and orders, dated relative to the first start (see demoSalesFixtureSchema). */
-function seedSales(tx: Tx, sales: z.output<typeof demoSalesFixtureSchema>, hash: string, now: number) {
-  const member = tx.select().from(role).where(eq(role.name, 'MEMBER')).get();
-  const memberPerms = member ? tx.select().from(rolePermission).where(eq(rolePermission.roleId, member.id)).all() : [];
+async function seedSales(tx: Tx, sales: z.output<typeof demoSalesFixtureSchema>, hash: string, now: number) {
+  const member = await first(tx.select().from(role).where(eq(role.name, 'MEMBER')));
+  const memberPerms = member ? await tx.select().from(rolePermission).where(eq(rolePermission.roleId, member.id)) : [];
   for (const s of sales.signups) {
     const at = now - s.daysAgo * DAY_MS - 3_600_000;
-    const inserted = tx
-      .insert(person)
-      .values({ id: s.id, name: s.n, mobile: s.m, mobileVerified: true, roleId: member?.id ?? null, parentId: s.p, passwordHash: hash, createdAt: at, updatedAt: at })
-      .onConflictDoNothing()
-      .returning({ id: person.id })
-      .get();
+    const inserted = await first(
+      tx
+        .insert(person)
+        .values({ id: s.id, name: s.n, mobile: s.m, mobileVerified: true, roleId: member?.id ?? null, parentId: s.p, passwordHash: hash, createdAt: at, updatedAt: at })
+        .onConflictDoNothing()
+        .returning({ id: person.id }),
+    );
     if (!inserted) continue;
-    for (const rp of memberPerms) tx.insert(personPermission).values({ personId: s.id, permissionId: rp.permissionId }).onConflictDoNothing().run();
+    for (const rp of memberPerms) await tx.insert(personPermission).values({ personId: s.id, permissionId: rp.permissionId }).onConflictDoNothing();
   }
-  const planByCode = new Map(tx.select().from(plan).all().map((p) => [p.code, p]));
-  let receipts = (tx.select({ n: sql<number>`coalesce(max(${purchaseOrder.receiptNo}), 0)` }).from(purchaseOrder).get()?.n ?? 0);
-  sales.orders.forEach((o, n) => {
+  const planByCode = new Map((await tx.select().from(plan)).map((p) => [p.code, p]));
+  let receipts = (await first(tx.select({ n: sql<number>`coalesce(max(${purchaseOrder.receiptNo}), 0)` }).from(purchaseOrder)))?.n ?? 0;
+  for (const [n, o] of sales.orders.entries()) {
     const p = planByCode.get(o.plan);
     if (!p) throw new Error(`fixtures/demo-sales.json: unknown plan ${o.plan}`);
     // The day `daysAgo` back, at `minute` past midnight of that UTC day, never in the future.
@@ -246,7 +252,8 @@ function seedSales(tx: Tx, sales: z.output<typeof demoSalesFixtureSchema>, hash:
     const orderId = `demo-order-${n + 1}`;
     const paise = rupeesToPaise(p.total);
     const paid = o.status === 'PAID';
-    const inserted = tx
+    const inserted = await first(
+      tx
       .insert(purchaseOrder)
       .values({
         id: orderId,
@@ -263,24 +270,24 @@ function seedSales(tx: Tx, sales: z.output<typeof demoSalesFixtureSchema>, hash:
         updatedAt: at,
       })
       .onConflictDoNothing()
-      .returning({ id: purchaseOrder.id })
-      .get();
-    if (!inserted) return;
-    o.payments.forEach((pay, i) => {
+      .returning({ id: purchaseOrder.id }),
+    );
+    if (!inserted) continue;
+    for (const [i, pay] of o.payments.entries()) {
       const paymentId = `${orderId}-payment-${i + 1}`;
       const when = at + i * 3_600_000;
-      tx.insert(payment)
+      await tx
+        .insert(payment)
         .values({ ...pay, id: paymentId, amount: paise, orderId, personId: o.person, provider: 'phonepe', details: { demo: true }, createdAt: when, updatedAt: when })
-        .onConflictDoNothing()
-        .run();
-      if (pay.status === 'SUCCESS') tx.insert(ledgerEntry).values({ id: `ledger-${paymentId}`, orderId, paymentId, kind: 'CAPTURE', amount: paise, createdAt: when }).onConflictDoNothing().run();
-    });
+        .onConflictDoNothing();
+      if (pay.status === 'SUCCESS') await tx.insert(ledgerEntry).values({ id: `ledger-${paymentId}`, orderId, paymentId, kind: 'CAPTURE', amount: paise, createdAt: when }).onConflictDoNothing();
+    }
     if (paid && p.code) {
       const rule = planRuleOf(p.code);
       const ends = addMonths(at, rule.months);
-      if (o.person) tx.insert(entitlement).values({ personId: o.person, orderId, planCode: p.code, startsAt: at, endsAt: ends, mockLimit: rule.mock, practiceLimit: rule.practice, createdAt: at }).onConflictDoNothing().run();
+      if (o.person) await tx.insert(entitlement).values({ personId: o.person, orderId, planCode: p.code, startsAt: at, endsAt: ends, mockLimit: rule.mock, practiceLimit: rule.practice, createdAt: at }).onConflictDoNothing();
     }
-  });
+  }
 }
 
 function checkReferences(

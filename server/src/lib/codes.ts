@@ -1,6 +1,7 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { and, desc, eq, gt, isNull } from 'drizzle-orm';
 import type { Conn } from '../db/client';
+import { first } from '../db/transaction';
 import { oneTimeCode } from '../db/schema';
 
 /** One-time codes are valid for 10 minutes and used once (issue 2 §5). */
@@ -13,40 +14,40 @@ function digest(secret: Uint8Array, personId: string, code: string): string {
 }
 
 /** Issues a fresh 6-digit code from the CSPRNG; earlier unused codes of the same purpose die. */
-export function issueCode(db: Conn, secret: Uint8Array, personId: string, purpose: CodePurpose): string {
+export async function issueCode(db: Conn, secret: Uint8Array, personId: string, purpose: CodePurpose): Promise<string> {
   const code = randomInt(0, 1_000_000).toString().padStart(6, '0');
   const now = Date.now();
-  db.update(oneTimeCode)
+  await db
+    .update(oneTimeCode)
     .set({ usedAt: now })
-    .where(and(eq(oneTimeCode.personId, personId), eq(oneTimeCode.purpose, purpose), isNull(oneTimeCode.usedAt)))
-    .run();
-  db.insert(oneTimeCode)
-    .values({ personId, purpose, codeHash: digest(secret, personId, code), expiresAt: now + CODE_TTL_MS })
-    .run();
+    .where(and(eq(oneTimeCode.personId, personId), eq(oneTimeCode.purpose, purpose), isNull(oneTimeCode.usedAt)));
+  await db.insert(oneTimeCode).values({ personId, purpose, codeHash: digest(secret, personId, code), expiresAt: now + CODE_TTL_MS });
   return code;
 }
 
 /** Checks and spends a code. Returns false for a wrong, used or expired code. */
-export function consumeCode(db: Conn, secret: Uint8Array, personId: string, purpose: CodePurpose, code: string): boolean {
+export async function consumeCode(db: Conn, secret: Uint8Array, personId: string, purpose: CodePurpose, code: string): Promise<boolean> {
   if (!/^\d{6}$/.test(code)) return false;
   const now = Date.now();
-  const row = db
-    .select()
-    .from(oneTimeCode)
-    .where(
-      and(
-        eq(oneTimeCode.personId, personId),
-        eq(oneTimeCode.purpose, purpose),
-        isNull(oneTimeCode.usedAt),
-        gt(oneTimeCode.expiresAt, now),
-      ),
-    )
-    .orderBy(desc(oneTimeCode.createdAt))
-    .get();
+  const row = await first(
+    db
+      .select()
+      .from(oneTimeCode)
+      .where(
+        and(
+          eq(oneTimeCode.personId, personId),
+          eq(oneTimeCode.purpose, purpose),
+          isNull(oneTimeCode.usedAt),
+          gt(oneTimeCode.expiresAt, now),
+        ),
+      )
+      .orderBy(desc(oneTimeCode.createdAt))
+      .limit(1),
+  );
   if (!row) return false;
   const a = Buffer.from(row.codeHash, 'hex');
   const b = Buffer.from(digest(secret, personId, code), 'hex');
   if (a.length !== b.length || !timingSafeEqual(a, b)) return false;
-  db.update(oneTimeCode).set({ usedAt: now }).where(eq(oneTimeCode.id, row.id)).run();
+  await db.update(oneTimeCode).set({ usedAt: now }).where(eq(oneTimeCode.id, row.id));
   return true;
 }

@@ -1,23 +1,25 @@
-import type { DB, Tx } from '../db/client';
+import type { DB } from '../db/client';
+import { transaction } from '../db/transaction';
 
 /** Most jobs one transaction takes: a bigger group would hold the thread (and its callers) longer. */
 export const MAX_GROUP = 32;
 
-type Job = { run: (tx: Tx) => unknown; resolve: (value: unknown) => void; reject: (err: unknown) => void };
-type Committer = <T>(job: (tx: Tx) => T) => Promise<T>;
+type Job = { run: (tx: DB) => unknown; resolve: (value: unknown) => void; reject: (err: unknown) => void };
+type Committer = <T>(job: (tx: DB) => Promise<T> | T) => Promise<T>;
 
 const committers = new WeakMap<DB, Committer>();
 
 /**
  * Group commit for hot write paths (sync push, online submissions): the jobs that arrive within
- * one turn of the event loop are run in one SQLite transaction — one BEGIN and one COMMIT, one
- * append to the WAL for the pages they share — each job inside its own savepoint, so a job that
+ * one turn of the event loop are run in one transaction — one BEGIN and one COMMIT, one append
+ * to SQLite's WAL for the pages they share — each job inside its own savepoint, so a job that
  * throws rolls back its own writes only and the others commit. A job's promise settles after the
  * COMMIT: a caller answers "stored" only once it is. If the COMMIT itself fails, every job of the
  * group fails with it and nothing of the group is stored.
  *
- * Jobs run synchronously, in arrival order, as they would one transaction each; the only cost
- * to a caller is waiting for the rest of its turn of the event loop (setImmediate).
+ * Jobs run one after another, in arrival order, as they would one transaction each, and follow
+ * the rule of every transaction (db/transaction.ts): a job awaits only the database. The only
+ * cost to a caller is waiting for the rest of its turn of the event loop (setImmediate).
  */
 export function groupCommit(db: DB): Committer {
   let committer = committers.get(db);
@@ -29,27 +31,18 @@ export function groupCommit(db: DB): Committer {
 }
 
 function createCommitter(db: DB): Committer {
-  const sqlite = db.$client;
-  const savepoint = sqlite.prepare('SAVEPOINT group_job');
-  const release = sqlite.prepare('RELEASE group_job');
-  const rollbackTo = sqlite.prepare('ROLLBACK TO group_job');
   let queue: Job[] = [];
   let scheduled = false;
 
-  function commitGroup(group: Job[]) {
+  async function commitGroup(group: Job[]) {
     const outcomes: ({ ok: true; value: unknown } | { ok: false; err: unknown })[] = [];
     try {
-      db.transaction((tx) => {
+      await transaction(db, async (tx) => {
         for (const job of group) {
-          savepoint.run();
           try {
-            const value = job.run(tx);
-            release.run();
-            outcomes.push({ ok: true, value });
+            // A savepoint: a job that throws undoes its own writes only, the group goes on.
+            outcomes.push({ ok: true, value: await transaction(tx, job.run) });
           } catch (err) {
-            // Undo this job's writes only; the transaction goes on with the next job.
-            rollbackTo.run();
-            release.run();
             outcomes.push({ ok: false, err });
           }
         }
@@ -66,19 +59,19 @@ function createCommitter(db: DB): Committer {
     });
   }
 
-  function flush() {
+  async function flush() {
     scheduled = false;
     const jobs = queue;
     queue = [];
-    for (let i = 0; i < jobs.length; i += MAX_GROUP) commitGroup(jobs.slice(i, i + MAX_GROUP));
+    for (let i = 0; i < jobs.length; i += MAX_GROUP) await commitGroup(jobs.slice(i, i + MAX_GROUP));
   }
 
-  return <T>(run: (tx: Tx) => T) =>
+  return <T>(run: (tx: DB) => Promise<T> | T) =>
     new Promise<T>((resolve, reject) => {
       queue.push({ run, resolve: resolve as (value: unknown) => void, reject });
       if (!scheduled) {
         scheduled = true;
-        setImmediate(flush);
+        setImmediate(() => void flush());
       }
     });
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { and, eq, like, notLike, or } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import type { DB } from '../db/client';
+import { first } from '../db/transaction';
 import { outbox } from '../db/schema';
 import type { Logger } from './logger';
 
@@ -70,8 +71,8 @@ export function readLocalInbox(file: string): InboxMessage[] {
  * texts are masked when an adapter starts; a generated password may still be the account's
  * password (until its owner changes it), so it must not stay there.
  */
-function maskStoredSecrets(db: DB) {
-  const rows = db
+async function maskStoredSecrets(db: DB) {
+  const rows = await db
     .select({ id: outbox.id, body: outbox.body })
     .from(outbox)
     .where(
@@ -79,14 +80,13 @@ function maskStoredSecrets(db: DB) {
         notLike(outbox.body, `%${SECRET_MASK}%`),
         or(like(outbox.body, '%reset code is %'), like(outbox.body, '%login OTP%'), like(outbox.body, '%and the password %')),
       ),
-    )
-    .all();
+    );
   for (const r of rows) {
     const body = r.body
       .replace(/(reset code is )\d{6}/g, `$1${SECRET_MASK}`)
       .replace(/^\d{6}( is your Pariksha Mitra login OTP)/, `${SECRET_MASK}$1`)
       .replace(/(and the password )\S+?(, then change it)/g, `$1${SECRET_MASK}$2`);
-    if (body !== r.body) db.update(outbox).set({ body }).where(eq(outbox.id, r.id)).run();
+    if (body !== r.body) await db.update(outbox).set({ body }).where(eq(outbox.id, r.id));
   }
 }
 
@@ -104,15 +104,13 @@ export type LocalOutboxOptions = {
  * at warn level with the reason, so that an operator can still hand a code to its owner; no file
  * and no table keeps the secret. A real SMS provider is an adapter of its own (out of scope).
  */
-export function createLocalOutbox(db: DB, log: Logger, opts: LocalOutboxOptions = { inboxFile: null }): Outbox {
-  maskStoredSecrets(db);
+export async function createLocalOutbox(db: DB, log: Logger, opts: LocalOutboxOptions = { inboxFile: null }): Promise<Outbox> {
+  await maskStoredSecrets(db);
   const { inboxFile } = opts;
   if (inboxFile && existsSync(inboxFile)) chmodSync(inboxFile, 0o600);
   return {
     async send(m) {
-      db.insert(outbox)
-        .values({ channel: m.channel, recipient: m.to, subject: m.subject, body: m.body, status: 'LOGGED' })
-        .run();
+      await db.insert(outbox).values({ channel: m.channel, recipient: m.to, subject: m.subject, body: m.body, status: 'LOGGED' });
       const message = { channel: m.channel, to: m.to, subject: m.subject, body: deliveredText(m) };
       if (inboxFile) {
         appendFileSync(inboxFile, `${JSON.stringify({ at: Date.now(), ...message })}\n`, { mode: 0o600 });
@@ -129,31 +127,32 @@ export function createLocalOutbox(db: DB, log: Logger, opts: LocalOutboxOptions 
  * E-mail through SMTP (nodemailer) when SMTP_URL is set; SMS stays with the local outbox because
  * no SMS provider is configured.
  */
-export function createSmtpOutbox(
+export async function createSmtpOutbox(
   db: DB,
   log: Logger,
   smtpUrl: string,
   from: string,
   opts: LocalOutboxOptions = { inboxFile: null },
-): Outbox {
+): Promise<Outbox> {
   const transport = nodemailer.createTransport(smtpUrl);
-  const local = createLocalOutbox(db, log, opts);
+  const local = await createLocalOutbox(db, log, opts);
   return {
     async send(m) {
       if (m.channel !== 'email') return local.send(m);
-      const row = db
-        .insert(outbox)
-        .values({ channel: m.channel, recipient: m.to, subject: m.subject, body: m.body, status: 'QUEUED' })
-        .returning({ id: outbox.id })
-        .get();
+      const row = (await first(
+        db
+          .insert(outbox)
+          .values({ channel: m.channel, recipient: m.to, subject: m.subject, body: m.body, status: 'QUEUED' })
+          .returning({ id: outbox.id }),
+      ))!;
       try {
         await transport.sendMail({ from, to: m.to, subject: m.subject, text: deliveredText(m) });
-        db.update(outbox).set({ status: 'SENT', sentAt: Date.now() }).where(eq(outbox.id, row.id)).run();
+        await db.update(outbox).set({ status: 'SENT', sentAt: Date.now() }).where(eq(outbox.id, row.id));
         log.info({ outbox: { channel: m.channel, to: m.to, subject: m.subject } }, 'e-mail sent');
         return { delivered: true };
       } catch (err) {
         const error = err instanceof Error ? err.message : String(err);
-        db.update(outbox).set({ status: 'FAILED', error }).where(eq(outbox.id, row.id)).run();
+        await db.update(outbox).set({ status: 'FAILED', error }).where(eq(outbox.id, row.id));
         log.warn({ outbox: { to: m.to, error } }, 'e-mail failed');
         return { delivered: false };
       }

@@ -1,6 +1,7 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Conn, DB } from '../db/client';
 import { rateLimit } from '../db/schema';
+import { first, transaction } from '../db/transaction';
 import { tooMany } from './errors';
 
 /*
@@ -91,14 +92,15 @@ export type Limit = readonly [rule: RateRule, key: string];
 
 export type RateLimits = {
   /** Spends one point of a budget; 429 (nothing spent) when it is already used up. */
-  consume: (rule: RateRule, key: string, conn?: Conn) => void;
+  consume: (rule: RateRule, key: string, conn?: Conn) => Promise<void>;
   /**
    * Spends one point of each budget, all or none in one transaction: 429 (nothing spent) when any
-   * of them is used up. Synchronous, so it can also run inside the transaction that does the work.
+   * of them is used up. Only database work, so it can also run inside the transaction that does
+   * the work: pass that transaction's handle as `conn` (it then nests as a savepoint).
    */
-  consumeAll: (limits: readonly Limit[], conn?: Conn) => void;
+  consumeAll: (limits: readonly Limit[], conn?: Conn) => Promise<void>;
   /** Gives back the points of a request that succeeded, for rules that count only failures. */
-  refund: (limits: readonly Limit[], conn?: Conn) => void;
+  refund: (limits: readonly Limit[], conn?: Conn) => Promise<void>;
 };
 
 /** Expired rows are deleted at most this often, by whichever request comes along. */
@@ -108,40 +110,42 @@ export function createRateLimits(db: DB): RateLimits {
   let lastSweep = 0;
 
   /** One point, one statement: the row is created, restarted after its window, or counted up to `points` — never past. */
-  function spend(conn: Conn, rule: RateRule, key: string, now: number): boolean {
+  async function spend(conn: Conn, rule: RateRule, key: string, now: number): Promise<boolean> {
     const { points, duration } = RULES[rule];
     const expire = now + duration * 1000;
     const expired = sql`(${rateLimit.expire} IS NULL OR ${rateLimit.expire} <= ${now})`;
-    const row = conn
-      .insert(rateLimit)
-      .values({ key: `${rule}:${key}`, points: 1, expire: new Date(expire) })
-      .onConflictDoUpdate({
-        target: rateLimit.key,
-        set: {
-          points: sql`CASE WHEN ${expired} THEN 1 ELSE ${rateLimit.points} + 1 END`,
-          expire: sql`CASE WHEN ${expired} THEN ${expire} ELSE ${rateLimit.expire} END`,
-        },
-        // The budget check itself: when the row is live and full, nothing is written or returned.
-        setWhere: sql`${expired} OR ${rateLimit.points} < ${points}`,
-      })
-      .returning({ points: rateLimit.points })
-      .get();
+    const row = await first(
+      conn
+        .insert(rateLimit)
+        .values({ key: `${rule}:${key}`, points: 1, expire: new Date(expire) })
+        .onConflictDoUpdate({
+          target: rateLimit.key,
+          set: {
+            points: sql`CASE WHEN ${expired} THEN 1 ELSE ${rateLimit.points} + 1 END`,
+            expire: sql`CASE WHEN ${expired} THEN ${expire} ELSE ${rateLimit.expire} END`,
+          },
+          // The budget check itself: when the row is live and full, nothing is written or returned.
+          setWhere: sql`${expired} OR ${rateLimit.points} < ${points}`,
+        })
+        .returning({ points: rateLimit.points }),
+    );
     return row !== undefined;
   }
 
-  function sweep(now: number) {
+  /** Through `conn`: inside a caller's transaction, the database handle must not be used. */
+  async function sweep(conn: Conn, now: number) {
     if (now - lastSweep < SWEEP_EVERY_MS) return;
     lastSweep = now;
-    db.delete(rateLimit).where(lt(rateLimit.expire, new Date(now))).run();
+    await conn.delete(rateLimit).where(lt(rateLimit.expire, new Date(now)));
   }
 
-  function consumeAll(limits: readonly Limit[], conn: Conn = db) {
+  async function consumeAll(limits: readonly Limit[], conn: Conn = db) {
     const now = Date.now();
-    sweep(now);
-    conn.transaction((tx) => {
+    await sweep(conn, now);
+    await transaction(conn, async (tx) => {
       for (const [rule, key] of limits) {
         // Throwing rolls back the points already spent by this call: a refused request costs nothing.
-        if (!spend(tx, rule, key, now)) throw tooMany();
+        if (!(await spend(tx, rule, key, now))) throw tooMany();
       }
     });
   }
@@ -149,14 +153,13 @@ export function createRateLimits(db: DB): RateLimits {
   return {
     consume: (rule, key, conn) => consumeAll([[rule, key]], conn),
     consumeAll,
-    refund(limits, conn = db) {
+    async refund(limits, conn = db) {
       const now = Date.now();
       for (const [rule, key] of limits) {
-        conn
+        await conn
           .update(rateLimit)
           .set({ points: sql`${rateLimit.points} - 1` })
-          .where(and(eq(rateLimit.key, `${rule}:${key}`), sql`${rateLimit.points} > 0`, sql`${rateLimit.expire} > ${now}`))
-          .run();
+          .where(and(eq(rateLimit.key, `${rule}:${key}`), sql`${rateLimit.points} > 0`, sql`${rateLimit.expire} > ${now}`));
       }
     },
   };

@@ -1,7 +1,7 @@
 import { Column, getTableColumns, is, Param, Placeholder } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { RunResult } from 'better-sqlite3';
-import type { DB } from '../db/client';
+import { type DB, txEngines } from '../db/client';
 
 /**
  * A statement of a hot write path (sync push, scoring) built with Drizzle — its SQL follows the
@@ -11,6 +11,12 @@ import type { DB } from '../db/client';
  * into the query (and the defaults of columns left out) are kept as Drizzle encoded them — so,
  * as in a Drizzle prepared statement, a JS-side default ($defaultFn) is computed once: give such
  * columns a placeholder.
+ *
+ * SQLite only, and synchronous by design (the cost it saves is per row). The statement is bound
+ * to the handle it is prepared on: one prepared on the database handle refuses to run while a
+ * transaction is open (db/client.ts), so a statement run inside a transaction is prepared on the
+ * transaction's handle (`tx`, one object for every transaction of a database: a cache keyed by
+ * it prepares once).
  */
 export function rawStatement(db: DB, query: { toSQL: () => { sql: string; params: unknown[] } }): { run: (values: Record<string, unknown>) => RunResult } {
   const { sql, params } = query.toSQL();
@@ -24,10 +30,17 @@ export function rawStatement(db: DB, query: { toSQL: () => { sql: string; params
     }
     return { value: p };
   });
-  const stmt = db.$client.prepare(sql);
+  // SQLite only for now, and run only on a transaction's handle: its statements run
+  // synchronously, with nothing else on the connection (db/transaction.ts). Built on the database
+  // handle (a set of prepared queries kept per handle), it refuses to run.
+  const engine = txEngines.get(db);
+  if (!engine) throw new Error('rawStatement: not a SQLite handle');
+  const onTx = db === engine.txDb;
+  const stmt = onTx ? engine.sqlite.prepare(sql) : null;
   return {
-    run: (values) =>
-      stmt.run(
+    run: (values) => {
+      if (!stmt) throw new Error('rawStatement: run it through the handle of a transaction (tx)');
+      return stmt.run(
         ...slots.map((slot) => {
           if (!('name' in slot)) return slot.value;
           const v = values[slot.name];
@@ -35,7 +48,8 @@ export function rawStatement(db: DB, query: { toSQL: () => { sql: string; params
           if (v === undefined) throw new Error(`rawStatement: no value for ${slot.name}`);
           return v;
         }),
-      ),
+      );
+    },
   };
 }
 

@@ -2,6 +2,7 @@ import { and, desc, eq, gt, inArray, isNull, lt, ne, not, sql } from 'drizzle-or
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Conn, DB } from '../db/client';
 import { pushSubscription, session } from '../db/schema';
+import { first, transaction } from '../db/transaction';
 import { signToken, type VerifiedClaims } from './jwt';
 
 /*
@@ -53,10 +54,10 @@ function dead(personId: string, now: number) {
 }
 
 /** Revokes the given sessions and removes the push subscriptions they registered. */
-function revoke(tx: Conn, ids: string[], now: number): void {
+async function revoke(tx: Conn, ids: string[], now: number): Promise<void> {
   if (ids.length === 0) return;
-  tx.delete(pushSubscription).where(inArray(pushSubscription.sessionId, ids)).run();
-  tx.update(session).set({ revokedAt: now }).where(and(inArray(session.id, ids), isNull(session.revokedAt))).run();
+  await tx.delete(pushSubscription).where(inArray(pushSubscription.sessionId, ids));
+  await tx.update(session).set({ revokedAt: now }).where(and(inArray(session.id, ids), isNull(session.revokedAt)));
 }
 
 /**
@@ -64,18 +65,17 @@ function revoke(tx: Conn, ids: string[], now: number): void {
  * deleted on the way (with their push subscriptions first, whatever the foreign key does), and
  * live sessions beyond MAX_LIVE_SESSIONS are revoked, least recently seen first.
  */
-export function startSession(tx: Conn, personId: string, now = Date.now()): SessionRow {
+export async function startSession(tx: Conn, personId: string, now = Date.now()): Promise<SessionRow> {
   const gone = tx.select({ id: session.id }).from(session).where(dead(personId, now));
-  tx.delete(pushSubscription).where(inArray(pushSubscription.sessionId, gone)).run();
-  tx.delete(session).where(dead(personId, now)).run();
-  const created = tx.insert(session).values({ personId, createdAt: now, lastSeenAt: now, expiresAt: now + SESSION_MAX_MS }).returning().get();
-  const others = tx
+  await tx.delete(pushSubscription).where(inArray(pushSubscription.sessionId, gone));
+  await tx.delete(session).where(dead(personId, now));
+  const created = (await first(tx.insert(session).values({ personId, createdAt: now, lastSeenAt: now, expiresAt: now + SESSION_MAX_MS }).returning()))!;
+  const others = await tx
     .select({ id: session.id })
     .from(session)
     .where(and(eq(session.personId, personId), isNull(session.revokedAt), ne(session.id, created.id)))
-    .orderBy(desc(session.lastSeenAt), desc(session.createdAt))
-    .all();
-  revoke(
+    .orderBy(desc(session.lastSeenAt), desc(session.createdAt));
+  await revoke(
     tx,
     others.slice(MAX_LIVE_SESSIONS - 1).map((r) => r.id),
     now,
@@ -90,17 +90,18 @@ export function sessionToken(secret: Uint8Array, owner: TokenOwner, s: Pick<Sess
 
 /** Starts a session and signs its first token (login, signup, OTP sign-in; benchmarks too). */
 export async function openSession(db: DB, secret: Uint8Array, owner: TokenOwner, now = Date.now()): Promise<{ token: string; session: SessionRow }> {
-  const s = db.transaction((tx) => startSession(tx, owner.id, now));
+  const s = await transaction(db, (tx) => startSession(tx, owner.id, now));
   return { token: await sessionToken(secret, owner, s, now), session: s };
 }
 
 /** The session of `sessionId` if it is a live session of this person (password change keeps it). */
-export function liveSession(db: Conn, personId: string, sessionId: string, now = Date.now()): SessionRow | undefined {
-  const s = db
-    .select()
-    .from(session)
-    .where(and(eq(session.id, sessionId), eq(session.personId, personId)))
-    .get();
+export async function liveSession(db: Conn, personId: string, sessionId: string, now = Date.now()): Promise<SessionRow | undefined> {
+  const s = await first(
+    db
+      .select()
+      .from(session)
+      .where(and(eq(session.id, sessionId), eq(session.personId, personId))),
+  );
   return s && s.revokedAt === null && s.expiresAt > now ? s : undefined;
 }
 
@@ -108,14 +109,15 @@ export function liveSession(db: Conn, personId: string, sessionId: string, now =
  * Logout: ends one session of a person. Its tokens stop working on their next request and the push
  * subscription it registered is removed, so the next person on the same phone can register it.
  */
-export function endSession(db: DB, personId: string, sessionId: string, now = Date.now()): void {
-  db.transaction((tx) => {
-    const own = tx
-      .select({ id: session.id })
-      .from(session)
-      .where(and(eq(session.id, sessionId), eq(session.personId, personId)))
-      .get();
-    if (own) revoke(tx, [own.id], now);
+export async function endSession(db: DB, personId: string, sessionId: string, now = Date.now()): Promise<void> {
+  await transaction(db, async (tx) => {
+    const own = await first(
+      tx
+        .select({ id: session.id })
+        .from(session)
+        .where(and(eq(session.id, sessionId), eq(session.personId, personId))),
+    );
+    if (own) await revoke(tx, [own.id], now);
   });
 }
 
@@ -124,15 +126,13 @@ export function endSession(db: DB, personId: string, sessionId: string, now = Da
  * caller's transaction, and removes the push subscriptions they registered. Log out of all
  * devices, password change and reset, admin reset, a status change.
  */
-export function endSessionsOf(tx: Conn, personId: string, opts: { except?: string } = {}, now = Date.now()): void {
+export async function endSessionsOf(tx: Conn, personId: string, opts: { except?: string } = {}, now = Date.now()): Promise<void> {
   const keep = opts.except;
-  tx.delete(pushSubscription)
-    .where(and(eq(pushSubscription.personId, personId), keep ? ne(pushSubscription.sessionId, keep) : undefined))
-    .run();
-  tx.update(session)
+  await tx.delete(pushSubscription).where(and(eq(pushSubscription.personId, personId), keep ? ne(pushSubscription.sessionId, keep) : undefined));
+  await tx
+    .update(session)
     .set({ revokedAt: now })
-    .where(and(eq(session.personId, personId), isNull(session.revokedAt), keep ? ne(session.id, keep) : undefined))
-    .run();
+    .where(and(eq(session.personId, personId), isNull(session.revokedAt), keep ? ne(session.id, keep) : undefined));
 }
 
 /** Whether a presented token is old enough to be replaced, and the replacement would outlive it. */
@@ -151,12 +151,15 @@ function prepareTouch(db: DB) {
     .prepare();
 }
 
-/** Records that a session was used, if its `last_seen_at` is more than TOUCH_EVERY_MS old. */
-export function touchSession(db: DB, sessionId: string, now = Date.now()): void {
+/**
+ * Records that a session was used, if its `last_seen_at` is more than TOUCH_EVERY_MS old. The
+ * statement is prepared on `db`, so this runs outside a transaction (or pass its handle).
+ */
+export async function touchSession(db: DB, sessionId: string, now = Date.now()): Promise<void> {
   let q = touches.get(db);
   if (!q) {
     q = prepareTouch(db);
     touches.set(db, q);
   }
-  q.run({ sid: sessionId, now, before: now - TOUCH_EVERY_MS });
+  await q.execute({ sid: sessionId, now, before: now - TOUCH_EVERY_MS });
 }

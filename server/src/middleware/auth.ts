@@ -23,10 +23,10 @@ export type Resolved = { principal: Principal; renewed: string | null };
 export async function principalFromToken(deps: Deps, token: string, now = Date.now()): Promise<Resolved | null> {
   const claims = await verifyToken(deps.config.jwtSecret, token);
   if (!claims) return null;
-  const row = principalQuery(deps.db).get({ sid: claims.sid, id: claims.sub });
+  const row = await principalQuery(deps.db).get({ sid: claims.sid, id: claims.sub });
   if (!row || row.tokenVersion !== claims.tv || row.status !== 'ACTIVE') return null;
   if (row.revokedAt !== null || row.expiresAt <= now) return null;
-  if (now - row.lastSeenAt >= TOUCH_EVERY_MS) touchSession(deps.db, claims.sid, now);
+  if (now - row.lastSeenAt >= TOUCH_EVERY_MS) await touchSession(deps.db, claims.sid, now);
   const renewed = renewalDue(claims, row, now)
     ? await sessionToken(deps.config.jwtSecret, { id: row.id, tokenVersion: row.tokenVersion }, { id: claims.sid, expiresAt: row.expiresAt }, now)
     : null;

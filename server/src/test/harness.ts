@@ -1,9 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createApp } from '../app';
 import type { Deps } from '../context';
-import { openDatabase } from '../db/client';
+import { type Database_, openDatabase, openPostgres } from '../db/client';
+import { createDatabase, dropDatabase } from '../db/postgres-server';
 import { seedDatabase } from '../db/seed';
 import { loadConfig, parseEnv } from '../env';
 import { createLogger } from '../lib/logger';
@@ -21,25 +23,57 @@ export const DEMO = {
 export type Harness = Awaited<ReturnType<typeof startHarness>>;
 
 /**
- * The real HTTP app on a real SQLite file in a fresh temporary directory, seeded from fixtures/,
- * with the local outbox (the product's own adapter) — nothing mocked.
+ * The server the PostgreSQL run of the suites gives every test file (scripts/test-postgres.mjs
+ * starts it): each harness then gets a database of its own on it, as it gets a directory of its
+ * own on SQLite.
+ */
+export const TEST_POSTGRES_URL = process.env.PM_TEST_POSTGRES_URL;
+
+/**
+ * The database of a harness: a SQLite file in its directory, or with PM_TEST_POSTGRES_URL a new
+ * PostgreSQL database whose name is kept in the directory (a harness started again on the same
+ * directory opens the same database, as it reopens the same SQLite file).
+ */
+async function openHarnessDatabase(dataDir: string): Promise<{ database: Database_; drop: () => Promise<void> }> {
+  if (!TEST_POSTGRES_URL) return { database: openDatabase(dataDir), drop: async () => undefined };
+  const nameFile = path.join(dataDir, 'postgres-database');
+  let name: string;
+  let url: string;
+  if (existsSync(nameFile)) {
+    name = readFileSync(nameFile, 'utf8');
+    const u = new URL(TEST_POSTGRES_URL);
+    u.pathname = `/${name}`;
+    url = u.toString();
+  } else {
+    name = `pm_test_${randomUUID().replace(/-/g, '')}`;
+    url = await createDatabase(TEST_POSTGRES_URL, name);
+    writeFileSync(nameFile, name);
+  }
+  // A few connections per file: many files run at once against the one server.
+  return { database: await openPostgres(url, { poolMax: 4 }), drop: () => dropDatabase(TEST_POSTGRES_URL, name) };
+}
+
+/**
+ * The real HTTP app on a real database (a SQLite file in a fresh temporary directory, or a fresh
+ * PostgreSQL database), seeded from fixtures/, with the local outbox (the product's own adapter)
+ * — nothing mocked.
  */
 export async function startHarness(opts: { dataDir?: string; seed?: boolean } = {}) {
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(tmpdir(), 'pm-test-'));
   const config = loadConfig(parseEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }));
   const log = createLogger('silent');
-  const database = openDatabase(config.dataDir);
+  const { database, drop } = await openHarnessDatabase(config.dataDir);
   if (opts.seed !== false) await seedDatabase(database.db);
   const deps: Deps = {
     db: database.db,
     config,
-    outbox: createLocalOutbox(database.db, log, { inboxFile: path.join(dataDir, 'local-inbox.jsonl') }),
+    outbox: await createLocalOutbox(database.db, log, { inboxFile: path.join(dataDir, 'local-inbox.jsonl') }),
     rates: createRateLimits(database.db),
     log,
     events: createEventBus(),
   };
   // As at start-up: sets whose publish time has passed are published.
-  if (opts.seed !== false) publishDue(deps);
+  if (opts.seed !== false) await publishDue(deps);
   const app = createApp(deps);
 
   async function request(
@@ -86,9 +120,11 @@ export async function startHarness(opts: { dataDir?: string; seed?: boolean } = 
     basic,
     login,
     tokenOf,
+    engine: database.engine,
     close: () => database.close(),
-    destroy: () => {
-      database.close();
+    destroy: async () => {
+      await database.close();
+      await drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -7,9 +7,9 @@ import { route } from '../../lib/route';
 import * as log from './activity-log.service';
 
 export function activityLogRoutes(app: Hono<AppEnv>, deps: Deps) {
-  route(app, deps, 'GET /getActivityLog/count', (c) => {
+  route(app, deps, 'GET /getActivityLog/count', async (c) => {
     parseQuery(c, z.strictObject({}));
-    return c.json(log.total(deps));
+    return c.json(await log.total(deps));
   });
-  route(app, deps, 'GET /getActivityLog', (c) => c.json(log.page(deps, parseQuery(c, activityLogQuerySchema))));
+  route(app, deps, 'GET /getActivityLog', async (c) => c.json(await log.page(deps, parseQuery(c, activityLogQuerySchema))));
 }

@@ -2,6 +2,7 @@ import { asc, count, desc, sql } from 'drizzle-orm';
 import type { ActivityLogEntry } from '../../../../sync-protocol/src/activity-log';
 import type { Deps } from '../../context';
 import { activityLog } from '../../db/schema';
+import { first } from '../../db/transaction';
 
 const SORT = {
   createdAt: activityLog.createdAt,
@@ -11,20 +12,19 @@ const SORT = {
 } as const;
 
 /** GET /getActivityLog — newest first by default; §9 page size 50. */
-export function page(
+export async function page(
   deps: Deps,
   input: { pageSize: number; offset: number; sort: keyof typeof SORT; order: 'asc' | 'desc' },
 ) {
   const dir = input.order === 'asc' ? asc : desc;
-  const rows = deps.db
+  const rows = await deps.db
     .select()
     .from(activityLog)
     // Ties (entries written in the same millisecond) go by insertion order (rowid); the random
     // uuid id would shuffle them, so "newest first" would not be.
     .orderBy(dir(SORT[input.sort]), dir(activityLog.createdAt), dir(sql`rowid`))
     .limit(input.pageSize)
-    .offset(input.offset)
-    .all();
+    .offset(input.offset);
   const data: ActivityLogEntry[] = rows.map((r) => ({
     id: r.id,
     createdAt: r.createdAt,
@@ -38,6 +38,6 @@ export function page(
   return { success: true as const, data };
 }
 
-export function total(deps: Deps) {
-  return { success: true as const, count: deps.db.select({ n: count() }).from(activityLog).get()?.n ?? 0 };
+export async function total(deps: Deps) {
+  return { success: true as const, count: (await first(deps.db.select({ n: count() }).from(activityLog)))?.n ?? 0 };
 }

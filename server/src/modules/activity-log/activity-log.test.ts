@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ActivityLogEntry } from '../../../../sync-protocol/src/activity-log';
 import { activityLog, role } from '../../db/schema';
+import { first } from '../../db/transaction';
 import { type Harness, startHarness } from '../../test/harness';
 
 let h: Harness;
@@ -17,8 +18,8 @@ beforeAll(async () => {
 });
 afterAll(() => h.destroy());
 
-const logIds = () => new Set(h.deps.db.select({ id: activityLog.id }).from(activityLog).all().map((r) => r.id));
-const logCount = () => h.deps.db.select().from(activityLog).all().length;
+const logIds = async () => new Set((await h.deps.db.select({ id: activityLog.id }).from(activityLog)).map((r) => r.id));
+const logCount = async () => (await h.deps.db.select().from(activityLog)).length;
 
 /** Keys and values that must never reach the log (issue 2 §7). */
 function assertNoSecrets(value: unknown) {
@@ -33,7 +34,7 @@ function assertNoSecrets(value: unknown) {
  * the order of entries written within the same millisecond.
  */
 async function entriesOf(mutation: () => Promise<{ status: number; body: any }>, status: number) {
-  const before = logIds();
+  const before = await logIds();
   const r = await mutation();
   expect(r.status, JSON.stringify(r.body)).toBe(status);
   const page = await h.request('GET', '/getActivityLog?pageSize=200', { token: admin });
@@ -170,7 +171,7 @@ describe('each admin mutation writes exactly one entry with its before and after
 
 describe('refused mutations write nothing', () => {
   test('400, 404 and 409 answers leave the log as it was', async () => {
-    const trustee = h.deps.db.select().from(role).where(eq(role.name, 'TRUSTEE')).get();
+    const trustee = await first(h.deps.db.select().from(role).where(eq(role.name, 'TRUSTEE')));
     const refused: [string, string, unknown, number][] = [
       ['POST', '/Person', { m: '9333333399' }, 400],
       ['PUT', '/Person', { id: 'demo-learner', r: 'NO_SUCH_ROLE' }, 400],
@@ -193,10 +194,10 @@ describe('refused mutations write nothing', () => {
 
   test('a caller without permission writes nothing', async () => {
     const learner = await h.tokenOf('learner');
-    const n = logCount();
+    const n = await logCount();
     const r = await h.request('POST', '/brand', { token: learner, body: { name: 'Nope' } });
     expect(r.status).toBe(403);
-    expect(logCount()).toBe(n);
+    expect(await logCount()).toBe(n);
   });
 });
 
@@ -210,7 +211,7 @@ describe('GET /getActivityLog paging and sorting', () => {
   });
 
   test('the default page is 50 entries, newest first', async () => {
-    const total = logCount();
+    const total = await logCount();
     expect(total).toBeGreaterThan(50);
     const r = await h.request('GET', '/getActivityLog', { token: admin });
     expect(r.status).toBe(200);
@@ -226,7 +227,7 @@ describe('GET /getActivityLog paging and sorting', () => {
 
   test('pageSize and offset page through without gaps or overlaps', async () => {
     const all = (await h.request('GET', '/getActivityLog?pageSize=200', { token: admin })).body.data as ActivityLogEntry[];
-    expect(all).toHaveLength(logCount());
+    expect(all).toHaveLength(await logCount());
     const page = await h.request('GET', '/getActivityLog?pageSize=10&offset=5', { token: admin });
     expect(page.status).toBe(200);
     expect(page.body.data.map((e: ActivityLogEntry) => e.id)).toEqual(all.slice(5, 15).map((e) => e.id));
@@ -263,7 +264,7 @@ describe('GET /getActivityLog paging and sorting', () => {
   test('/getActivityLog/count matches', async () => {
     const r = await h.request('GET', '/getActivityLog/count', { token: admin });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ success: true, count: logCount() });
+    expect(r.body).toEqual({ success: true, count: await logCount() });
     const all = await h.request('GET', '/getActivityLog?pageSize=200', { token: admin });
     expect(all.body.data).toHaveLength(r.body.count);
   });
@@ -271,15 +272,15 @@ describe('GET /getActivityLog paging and sorting', () => {
   test('entries written in the same millisecond still come newest first (and oldest first with order=asc)', async () => {
     // Force what happens by chance under load: every paging entry stamped with one instant.
     const stamp = Date.now() + 1000;
-    const brandEntries = h.deps.db.select().from(activityLog).where(eq(activityLog.entityAffected, 'brand')).all();
+    const brandEntries = await h.deps.db.select().from(activityLog).where(eq(activityLog.entityAffected, 'brand'));
     const paging = brandEntries.filter((e) => String((e.newValue as { name?: string } | null)?.name ?? '').startsWith('Paging Brand'));
     expect(paging).toHaveLength(45);
-    for (const e of paging) h.deps.db.update(activityLog).set({ createdAt: stamp }).where(eq(activityLog.id, e.id)).run();
+    for (const e of paging) await h.deps.db.update(activityLog).set({ createdAt: stamp }).where(eq(activityLog.id, e.id));
     const expected = Array.from({ length: 45 }, (_, i) => `Paging Brand ${String(44 - i).padStart(2, '0')}`);
 
     const newest = await h.request('GET', '/getActivityLog?pageSize=45', { token: admin });
     expect((newest.body.data as ActivityLogEntry[]).map((e) => (e.newValue as { name: string }).name)).toEqual(expected);
-    const oldest = await h.request('GET', '/getActivityLog?pageSize=45&order=asc&offset=' + String(logCount() - 45), { token: admin });
+    const oldest = await h.request('GET', '/getActivityLog?pageSize=45&order=asc&offset=' + String((await logCount()) - 45), { token: admin });
     expect((oldest.body.data as ActivityLogEntry[]).map((e) => (e.newValue as { name: string }).name)).toEqual([...expected].reverse());
   });
 

@@ -24,7 +24,7 @@ export function answerFileRoutes(app: Hono<AppEnv>, deps: Deps) {
 
   route(app, deps, 'POST /answer-file', async (c) => {
     // Per address before the body is read: decrypting costs an ECDH and a scoring may follow.
-    deps.rates.consume('answerFileIp', clientIp(c, deps.config.TRUST_PROXY));
+    await deps.rates.consume('answerFileIp', clientIp(c, deps.config.TRUST_PROXY));
     const { file } = await parseJson(c, answerFileUploadSchema);
     return c.json(await uploadAnswerFile(deps, await key, file));
   });

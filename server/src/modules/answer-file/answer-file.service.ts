@@ -12,6 +12,7 @@ import {
 import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
 import type { Deps, Principal } from '../../context';
 import { attempt, examResult, person, questionSet } from '../../db/schema';
+import { first } from '../../db/transaction';
 import { badRequest, conflict, forbidden } from '../../lib/errors';
 import { parseWith } from '../../lib/http';
 import { verifyTokenSignature } from '../../lib/jwt';
@@ -78,7 +79,7 @@ async function ownerOf(deps: Deps, token: string, now: number): Promise<Principa
   const claims = await verifyTokenSignature(deps.config.jwtSecret, token);
   if (!claims) throw forbidden(ANSWER_FILE_MSG.badToken);
   if (claims.exp * 1000 < now - MAX_TOKEN_AGE_AFTER_EXPIRY_MS) throw forbidden(ANSWER_FILE_MSG.tokenTooOld);
-  const row = deps.db.select({ id: person.id, name: person.name, status: person.status }).from(person).where(eq(person.id, claims.sub)).get();
+  const row = await first(deps.db.select({ id: person.id, name: person.name, status: person.status }).from(person).where(eq(person.id, claims.sub)));
   if (!row) throw forbidden(ANSWER_FILE_MSG.badToken);
   if (row.status !== 'ACTIVE') throw forbidden(ANSWER_FILE_MSG.accountInactive);
   return { id: row.id, name: row.name, permissions: new Set(), sessionId: claims.sid };
@@ -106,11 +107,11 @@ export async function uploadAnswerFile(deps: Deps, key: AnswerKey, file: string)
 
   // A set that was never published: refused whole (the push would skip it without a word).
   const qsids = [...new Set(payload.attempts.map((a) => a.qsid))];
-  const sets = deps.db.select({ id: questionSet.id, publishedAt: questionSet.publishedAt }).from(questionSet).where(inArray(questionSet.id, qsids)).all();
+  const sets = await deps.db.select({ id: questionSet.id, publishedAt: questionSet.publishedAt }).from(questionSet).where(inArray(questionSet.id, qsids));
   if (qsids.some((id) => sets.find((s) => s.id === id)?.publishedAt == null)) throw badRequest(ANSWER_FILE_MSG.unknownSet);
 
-  const masters = () => new Map(deps.db.select().from(attempt).where(inArray(attempt.id, ids)).all().map((r) => [r.id, r]));
-  let before = masters();
+  const masters = async () => new Map((await deps.db.select().from(attempt).where(inArray(attempt.id, ids))).map((r) => [r.id, r]));
+  let before = await masters();
   for (const m of before.values()) if (m.personId !== me.id) throw forbidden(ANSWER_FILE_MSG.otherPerson);
   const already = new Set([...before.values()].filter((m) => m.status === 'SUBMITTED').map((m) => m.id));
 
@@ -123,13 +124,13 @@ export async function uploadAnswerFile(deps: Deps, key: AnswerKey, file: string)
     const conflicts = await pushTestSummaries(deps, me, rows);
     // A conflict is a write of this attempt that came in between: submitted there, it is `already`.
     for (const c of conflicts) if (c.status === 'SUBMITTED') already.add(c.id);
-    before = masters();
+    before = await masters();
     pending = pending.filter((doc) => !already.has(doc.id) && before.get(doc.id)?.status !== 'SUBMITTED');
   }
   // Pushes of the same attempt kept landing in between (its device is syncing right now).
   if (pending.length > 0) throw conflict(ANSWER_FILE_MSG.tryAgain);
 
-  const scored = new Set(deps.db.select({ id: examResult.attemptId }).from(examResult).where(inArray(examResult.attemptId, ids)).all().map((r) => r.id));
+  const scored = new Set((await deps.db.select({ id: examResult.attemptId }).from(examResult).where(inArray(examResult.attemptId, ids))).map((r) => r.id));
   deps.log.info({ person: me.id, attempts: ids, already: [...already] }, 'answer file received');
   return {
     success: true,

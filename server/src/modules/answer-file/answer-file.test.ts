@@ -8,6 +8,7 @@ import { sealAnswerFile } from '../../../../sync-protocol/src/answer-file-seal';
 import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
 import { PROTOCOL_VERSION } from '../../../../sync-protocol/src/version';
 import { attempt, examResult } from '../../db/schema';
+import { first } from '../../db/transaction';
 import { JWT_AUDIENCE, JWT_ISSUER, signToken } from '../../lib/jwt';
 import { type Harness, startHarness } from '../../test/harness';
 import { openAnswerFile } from './answer-file.service';
@@ -52,8 +53,8 @@ function submitted(over: Partial<TestSummaryDoc> = {}): TestSummaryDoc {
 const payloadOf = (attempts: TestSummaryDoc[], token = learnerToken): AnswerFilePayload => ({ v: 1, token, createdAt: Date.now(), attempts });
 const upload = (file: string) => h.request('POST', '/answer-file', { body: { file } });
 const push = (token: string, rows: unknown) => h.request('POST', '/sync/v1/test_summary/push', { token, headers: { 'x-sync-protocol': PROTOCOL_VERSION }, body: rows });
-const resultsOf = (attemptId: string) => h.deps.db.select().from(examResult).where(eq(examResult.attemptId, attemptId)).all();
-const attemptRow = (id: string) => h.deps.db.select().from(attempt).where(eq(attempt.id, id)).get();
+const resultsOf = async (attemptId: string) => await h.deps.db.select().from(examResult).where(eq(examResult.attemptId, attemptId));
+const attemptRow = (id: string) => first(h.deps.db.select().from(attempt).where(eq(attempt.id, id)));
 
 /** The file with one bit of byte `i` flipped, as text (a byte that stops being ASCII stays a byte of the text). */
 function flipped(file: string, i: number, bit: number): string {
@@ -95,23 +96,23 @@ describe('upload', () => {
     const first = await upload(file);
     expect(first.status).toBe(200);
     expect(first.body).toEqual({ success: true, attempts: [{ id: doc.id, qsid: 'qs-practice-gk', outcome: 'stored', scored: true }] });
-    const row = attemptRow(doc.id)!;
+    const row = (await attemptRow(doc.id))!;
     expect(row).toMatchObject({ personId: 'demo-learner', status: 'SUBMITTED', answers: doc.answers });
-    expect(resultsOf(doc.id)).toEqual([expect.objectContaining({ personId: 'demo-learner', qsid: 'qs-practice-gk' })]);
+    expect(await resultsOf(doc.id)).toEqual([expect.objectContaining({ personId: 'demo-learner', qsid: 'qs-practice-gk' })]);
 
     const second = await upload(file);
     expect(second.status).toBe(200);
     expect(second.body.attempts).toEqual([{ id: doc.id, qsid: 'qs-practice-gk', outcome: 'already', scored: true }]);
-    expect(resultsOf(doc.id)).toHaveLength(1);
-    expect(attemptRow(doc.id)!.rev).toBe(row.rev);
+    expect(await resultsOf(doc.id)).toHaveLength(1);
+    expect((await attemptRow(doc.id))!.rev).toBe(row.rev);
 
     // The learner's own device pushes the same attempt afterwards (it never saw the server's copy).
     const pushed = await push(learnerToken, [{ newDocumentState: doc, assumedMasterState: null }]);
     expect(pushed.status).toBe(200);
     // The same document as the server's: nothing to store, no conflict to report.
     expect(pushed.body).toEqual([]);
-    expect(resultsOf(doc.id)).toHaveLength(1);
-    expect(attemptRow(doc.id)!.rev).toBe(row.rev);
+    expect(await resultsOf(doc.id)).toHaveLength(1);
+    expect((await attemptRow(doc.id))!.rev).toBe(row.rev);
     // And the learner's replica pulls the result like any other.
     const pulled = await h.request('GET', '/sync/v1/exam_result/pull?rev=0&limit=200', { token: learnerToken, headers: { 'x-sync-protocol': PROTOCOL_VERSION } });
     expect((pulled.body.documents as { attemptId: string }[]).filter((d) => d.attemptId === doc.id)).toHaveLength(1);
@@ -120,11 +121,11 @@ describe('upload', () => {
   test('an attempt pushed by replication first is reported as already received, and counted once', async () => {
     const doc = submitted();
     expect((await push(learnerToken, [{ newDocumentState: doc, assumedMasterState: null }])).status).toBe(200);
-    expect(resultsOf(doc.id)).toHaveLength(1);
+    expect(await resultsOf(doc.id)).toHaveLength(1);
     const r = await upload(await sealAnswerFile(payloadOf([doc]), key));
     expect(r.status).toBe(200);
     expect(r.body.attempts).toEqual([{ id: doc.id, qsid: 'qs-practice-gk', outcome: 'already', scored: true }]);
-    expect(resultsOf(doc.id)).toHaveLength(1);
+    expect(await resultsOf(doc.id)).toHaveLength(1);
   });
 
   test('an attempt the server holds in progress (the device pushed part of it) is completed by the file and scored once', async () => {
@@ -133,18 +134,18 @@ describe('upload', () => {
     expect((await push(learnerToken, [{ newDocumentState: partial, assumedMasterState: null }])).status).toBe(200);
     const r = await upload(await sealAnswerFile(payloadOf([doc]), key));
     expect(r.body.attempts).toEqual([{ id: doc.id, qsid: 'qs-practice-gk', outcome: 'stored', scored: true }]);
-    expect(attemptRow(doc.id)).toMatchObject({ status: 'SUBMITTED', answers: doc.answers });
-    expect(resultsOf(doc.id)).toHaveLength(1);
+    expect(await attemptRow(doc.id)).toMatchObject({ status: 'SUBMITTED', answers: doc.answers });
+    expect(await resultsOf(doc.id)).toHaveLength(1);
     // The device's later push, from its in-progress state, changes nothing.
-    const rev = attemptRow(doc.id)!.rev;
+    const rev = (await attemptRow(doc.id))!.rev;
     const late = await push(learnerToken, [{ newDocumentState: doc, assumedMasterState: partial }]);
     expect(late.status).toBe(200);
-    expect(resultsOf(doc.id)).toHaveLength(1);
-    expect(attemptRow(doc.id)!.rev).toBe(rev);
+    expect(await resultsOf(doc.id)).toHaveLength(1);
+    expect((await attemptRow(doc.id))!.rev).toBe(rev);
     // Had the device changed something after exporting, its push is answered with the server's copy.
     const changed = await push(learnerToken, [{ newDocumentState: { ...doc, answers: {} }, assumedMasterState: partial }]);
     expect(changed.body).toEqual([expect.objectContaining({ id: doc.id, status: 'SUBMITTED', answers: doc.answers })]);
-    expect(resultsOf(doc.id)).toHaveLength(1);
+    expect(await resultsOf(doc.id)).toHaveLength(1);
   });
 
   test('the file and a push arriving together store and score the attempt once', async () => {
@@ -152,7 +153,7 @@ describe('upload', () => {
     const file = await sealAnswerFile(payloadOf([doc]), key);
     const [a, b, c] = await Promise.all([upload(file), push(learnerToken, [{ newDocumentState: doc, assumedMasterState: null }]), upload(file)]);
     expect([a.status, b.status, c.status]).toEqual([200, 200, 200]);
-    expect(resultsOf(doc.id)).toHaveLength(1);
+    expect(await resultsOf(doc.id)).toHaveLength(1);
     expect([a, c].filter((r) => r.body.attempts[0].outcome === 'stored').length).toBeLessThanOrEqual(1);
   });
 
@@ -163,14 +164,14 @@ describe('upload', () => {
     const doc = submitted();
     const ok = await upload(await sealAnswerFile(payloadOf([doc], expired), key));
     expect(ok.status).toBe(200);
-    expect(resultsOf(doc.id)).toHaveLength(1);
+    expect(await resultsOf(doc.id)).toHaveLength(1);
 
     const ancient = await signToken(h.deps.config.jwtSecret, { sub: 'demo-learner', tv: 0, sid: 'gone-session' }, { issuedAt: now - 400 * day, expiresAt: now - 370 * day });
     const old = submitted();
     const r = await upload(await sealAnswerFile(payloadOf([old], ancient), key));
     expect(r.status).toBe(403);
     expect(r.body).toEqual({ success: false, code: 'FORBIDDEN', msg: ANSWER_FILE_MSG.tokenTooOld });
-    expect(attemptRow(old.id)).toBeUndefined();
+    expect(await attemptRow(old.id)).toBeUndefined();
   });
 });
 
@@ -197,8 +198,8 @@ describe('refused, with nothing written', () => {
       expect(Object.values(ANSWER_FILE_MSG)).toContain(r.body.msg);
       expect(r.body.msg).not.toMatch(/stack|Error:/);
     }
-    expect(attemptRow(doc.id)).toBeUndefined();
-    expect(resultsOf(doc.id)).toHaveLength(0);
+    expect(await attemptRow(doc.id)).toBeUndefined();
+    expect(await resultsOf(doc.id)).toHaveLength(0);
     // The untouched file still goes in.
     expect((await upload(file)).body.attempts[0].outcome).toBe('stored');
   });
@@ -214,7 +215,7 @@ describe('refused, with nothing written', () => {
     // Claiming our key's id does not help: the agreement with our key fails.
     const forged = await upload(await sealAnswerFile(payloadOf([doc]), { ...other, kid: key.kid }));
     expect(forged.body.msg).toBe(ANSWER_FILE_MSG.damaged);
-    expect(attemptRow(doc.id)).toBeUndefined();
+    expect(await attemptRow(doc.id)).toBeUndefined();
   });
 
   test('a token with a bad signature, no signature or of another issuer is refused', async () => {
@@ -241,18 +242,18 @@ describe('refused, with nothing written', () => {
       expect(r.status, token).toBe(403);
       expect(r.body).toEqual({ success: false, code: 'FORBIDDEN', msg: ANSWER_FILE_MSG.badToken });
     }
-    expect(attemptRow(doc.id)).toBeUndefined();
+    expect(await attemptRow(doc.id)).toBeUndefined();
   });
 
   test("another person's attempt, an attempt not submitted, an unknown set, a malformed or oversized body", async () => {
     const mine = submitted();
     await upload(await sealAnswerFile(payloadOf([mine]), key));
-    const before = attemptRow(mine.id)!;
+    const before = (await attemptRow(mine.id))!;
     // The editor's token with the learner's attempt: refused, the learner's attempt unchanged.
     const theirs = await upload(await sealAnswerFile(payloadOf([{ ...mine, answers: {} }], editorToken), key));
     expect(theirs.status).toBe(403);
     expect(theirs.body.msg).toBe(ANSWER_FILE_MSG.otherPerson);
-    expect(attemptRow(mine.id)).toEqual(before);
+    expect(await attemptRow(mine.id)).toEqual(before);
 
     const open = submitted({ status: 'IN_PROGRESS', submittedAt: null });
     const r1 = await upload(await sealAnswerFile(payloadOf([open]), key));
@@ -274,7 +275,7 @@ describe('refused, with nothing written', () => {
     }
     const big = await h.request('POST', '/answer-file', { body: { file: `${'A'.repeat(MAX_ANSWER_FILE_CHARS)}..A.A.A` } });
     expect([400, 413]).toContain(big.status);
-    for (const id of [open.id, nowhere.id, future.id]) expect(attemptRow(id)).toBeUndefined();
+    for (const id of [open.id, nowhere.id, future.id]) expect(await attemptRow(id)).toBeUndefined();
   });
 });
 
@@ -285,7 +286,7 @@ describe('rate limit', () => {
     // The rest of this address's hour spent (the tests above used some of it), as many uploads would.
     for (;;) {
       try {
-        h.deps.rates.consume('answerFileIp', 'local');
+        await h.deps.rates.consume('answerFileIp', 'local');
       } catch {
         break;
       }
@@ -293,6 +294,6 @@ describe('rate limit', () => {
     const r = await upload(file);
     expect(r.status).toBe(429);
     expect(r.body).toMatchObject({ success: false, code: 'RATE_LIMITED' });
-    expect(attemptRow(doc.id)).toBeUndefined();
+    expect(await attemptRow(doc.id)).toBeUndefined();
   });
 });

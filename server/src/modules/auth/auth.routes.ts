@@ -49,11 +49,11 @@ export function authRoutes(app: Hono<AppEnv>, deps: Deps) {
   );
   route(app, deps, 'POST /UserLogin/logout', async (c) => {
     await emptyBody(c);
-    return c.json(auth.logout(deps, principalOf(c)));
+    return c.json(await auth.logout(deps, principalOf(c)));
   });
   route(app, deps, 'POST /UserLogin/logoutAll', async (c) => {
     await emptyBody(c);
-    return c.json(auth.logoutAll(deps, principalOf(c)));
+    return c.json(await auth.logoutAll(deps, principalOf(c)));
   });
   route(app, deps, 'PUT /UserLogin/resetUserPasswordByAdmin', async (c) =>
     c.json(await auth.adminReset(deps, principalOf(c), await parseJson(c, adminResetSchema))),

@@ -5,7 +5,9 @@ import { emailSchema, normaliseMobile, normaliseUsername } from '../../../../syn
 import { MSG } from '../../../../sync-protocol/src/messages';
 import { DEFAULT_ROLE } from '../../../../sync-protocol/src/role';
 import type { Deps, Principal } from '../../context';
+import type { Conn, DB } from '../../db/client';
 import { person } from '../../db/schema';
+import { first, transaction } from '../../db/transaction';
 import { type Actor, logActivity } from '../../lib/activity';
 import { type CodePurpose, consumeCode, issueCode } from '../../lib/codes';
 import { badRequest, conflict, forbidden, notFound, unauthenticated } from '../../lib/errors';
@@ -57,8 +59,8 @@ export async function loginResponse(
     name: row.name,
     mobile: row.mobile,
     email: row.email,
-    r: { name: roleOf(deps.db, row.roleId)?.name ?? DEFAULT_ROLE },
-    permissions: permissionsOf(deps.db, row.id).map((p) => ({ permission: p })),
+    r: { name: (await roleOf(deps.db, row.roleId))?.name ?? DEFAULT_ROLE },
+    permissions: (await permissionsOf(deps.db, row.id)).map((p) => ({ permission: p })),
     tac: row.totalAmountCollected,
     iprr: row.iprr,
     dq: row.donationQuota,
@@ -118,11 +120,11 @@ export async function login(deps: Deps, input: { username: string; password: str
   if (!input.username.trim() || !input.password) throw badRequest(MSG.credentialsRequired);
   const { key, label } = usernameKey(input.username);
   const limits = passwordGuessLimits(label, input.ip);
-  deps.rates.consumeAll(limits);
-  const row = key ? findByMobileOrEmail(deps.db, key) : undefined;
+  await deps.rates.consumeAll(limits);
+  const row = key ? await findByMobileOrEmail(deps.db, key) : undefined;
   const ok = await verifyPassword(row?.passwordHash ?? null, input.password);
   if (!row || !ok) throw unauthenticated(MSG.badCredentials);
-  deps.rates.refund(limits);
+  await deps.rates.refund(limits);
   if (row.status !== 'ACTIVE') throw forbidden(MSG.accountInactive);
   return loginResponse(deps, row);
 }
@@ -134,47 +136,49 @@ export async function signup(
 ) {
   // A refused password costs nothing; then the attempt spends its IP's signup budget first.
   assertPasswordAllowed(input.password, { mobile: input.m, email: input.e });
-  deps.rates.consume('signupIp', input.ip);
+  await deps.rates.consume('signupIp', input.ip);
   // `p` is the lookup's opaque handle, or a person id; an ACTIVE person either way (issue 16 §8),
   // checked again in the transaction: the referrer may be blocked during the hash.
-  const referrer = { id: referrerIdOf(deps.db, deps.config.jwtSecret, input.p) };
-  assertReferrerAllowed(deps.db, referrer.id);
-  assertUnique(deps, input.m, input.e);
+  const referrer = { id: await referrerIdOf(deps.db, deps.config.jwtSecret, input.p) };
+  await assertReferrerAllowed(deps.db, referrer.id);
+  await assertUnique(deps.db, input.m, input.e);
   const passwordHash = await hashPassword(input.password);
-  const row = deps.db.transaction((tx) => {
-    assertReferrerAllowed(tx, referrer.id);
-    assertUnique(deps, input.m, input.e);
-    const memberRole = findRole(tx, DEFAULT_ROLE);
-    const created = tx
-      .insert(person)
-      .values({
-        name: input.n,
-        mobile: input.m,
-        email: input.e,
-        parentId: referrer.id,
-        roleId: memberRole?.id ?? null,
-        passwordHash,
-      })
-      .returning()
-      .get();
-    if (memberRole) copyRolePermissions(tx, created.id, memberRole.id);
-    logActivity(tx, {
+  const row = await transaction(deps.db, async (tx) => {
+    await assertReferrerAllowed(tx, referrer.id);
+    await assertUnique(tx, input.m, input.e);
+    const memberRole = await findRole(tx, DEFAULT_ROLE);
+    const created = (await first(
+      tx
+        .insert(person)
+        .values({
+          name: input.n,
+          mobile: input.m,
+          email: input.e,
+          parentId: referrer.id,
+          roleId: memberRole?.id ?? null,
+          passwordHash,
+        })
+        .returning(),
+    ))!;
+    if (memberRole) await copyRolePermissions(tx, created.id, memberRole.id);
+    await logActivity(tx, {
       actor: { id: created.id, name: created.name },
       action: 'CREATE',
       entity: 'person',
       entityId: created.id,
-      newValue: auditView(tx, created),
+      newValue: await auditView(tx, created),
     });
     return created;
   });
   return loginResponse(deps, row, MSG.userCreated);
 }
 
-function assertUnique(deps: Deps, mobile: string, email: string | null, exceptId?: string) {
-  const byMobile = findByMobileOrEmail(deps.db, { mobile });
+/** Through `db`: the database, or the handle of the transaction that writes. */
+async function assertUnique(db: Conn, mobile: string, email: string | null, exceptId?: string) {
+  const byMobile = await findByMobileOrEmail(db, { mobile });
   if (byMobile && byMobile.id !== exceptId) throw conflict(MSG.mobileTaken);
   if (email) {
-    const byEmail = findByMobileOrEmail(deps.db, { email });
+    const byEmail = await findByMobileOrEmail(db, { email });
     if (byEmail && byEmail.id !== exceptId) throw conflict(MSG.emailTaken);
   }
 }
@@ -194,33 +198,34 @@ export async function createOnBehalf(
   if (parentId !== actor.id && !actor.permissions.has('CREATE_PERSON')) throw forbidden(MSG.permissionDenied);
   // Every creation sends a password by SMS (and e-mail) to an address the actor chose: limited per
   // actor and per IP before anything else happens.
-  deps.rates.consumeAll([
+  await deps.rates.consumeAll([
     ['onBehalfActor', actor.id],
     ['onBehalfIp', input.ip],
   ]);
-  assertReferrerAllowed(deps.db, parentId);
-  assertUnique(deps, input.m, input.e);
+  await assertReferrerAllowed(deps.db, parentId);
+  await assertUnique(deps.db, input.m, input.e);
   const password = generatePassword();
   const passwordHash = await hashPassword(password);
-  const row = deps.db.transaction((tx) => {
-    assertReferrerAllowed(tx, parentId);
-    assertUnique(deps, input.m, input.e);
-    const memberRole = findRole(tx, DEFAULT_ROLE);
-    const created = tx
-      .insert(person)
-      .values({
-        name: input.n,
-        mobile: input.m,
-        email: input.e,
-        parentId,
-        roleId: memberRole?.id ?? null,
-        passwordHash,
-        iprr: 1,
-      })
-      .returning()
-      .get();
-    if (memberRole) copyRolePermissions(tx, created.id, memberRole.id);
-    logActivity(tx, { actor, action: 'CREATE', entity: 'person', entityId: created.id, newValue: auditView(tx, created) });
+  const row = await transaction(deps.db, async (tx) => {
+    await assertReferrerAllowed(tx, parentId);
+    await assertUnique(tx, input.m, input.e);
+    const memberRole = await findRole(tx, DEFAULT_ROLE);
+    const created = (await first(
+      tx
+        .insert(person)
+        .values({
+          name: input.n,
+          mobile: input.m,
+          email: input.e,
+          parentId,
+          roleId: memberRole?.id ?? null,
+          passwordHash,
+          iprr: 1,
+        })
+        .returning(),
+    ))!;
+    if (memberRole) await copyRolePermissions(tx, created.id, memberRole.id);
+    await logActivity(tx, { actor, action: 'CREATE', entity: 'person', entityId: created.id, newValue: await auditView(tx, created) });
     return created;
   });
   // The outbox keeps the text with the password masked; only the delivered message carries it.
@@ -239,10 +244,10 @@ export async function createOnBehalf(
 export async function requestReset(deps: Deps, input: { username: string; ip: string }) {
   const { key, label } = usernameKey(input.username);
   if (!key) throw badRequest(input.username.includes('@') ? MSG.invalidEmail : MSG.validMobile);
-  deps.rates.consumeAll(codeSendLimits('RESET', label, input.ip));
-  const row = findByMobileOrEmail(deps.db, key);
+  await deps.rates.consumeAll(codeSendLimits('RESET', label, input.ip));
+  const row = await findByMobileOrEmail(deps.db, key);
   if (row && row.status === 'ACTIVE') {
-    const code = issueCode(deps.db, deps.config.jwtSecret, row.id, 'RESET');
+    const code = await issueCode(deps.db, deps.config.jwtSecret, row.id, 'RESET');
     const body = `Your Pariksha Mitra password reset code is ${SECRET_MASK}. It is valid for 10 minutes. If you did not ask for it, ignore this message.`;
     const to = row.email ? { channel: 'email' as const, to: row.email } : { channel: 'sms' as const, to: row.mobile };
     sendLater(deps.outbox, deps.log, { ...to, subject: 'Password reset code', body, secret: code });
@@ -258,24 +263,26 @@ async function setPassword(
     actor: Actor;
     iprr: number;
     reason: string;
-    beforeWrite?: (tx: Parameters<Parameters<Deps['db']['transaction']>[0]>[0]) => boolean;
+    /** Runs first in the write's transaction (only database work): false writes nothing. */
+    beforeWrite?: (tx: DB) => Promise<boolean>;
     /** The session a password change is made in, which stays; every other session ends. */
     keepSession?: string;
   },
 ): Promise<PersonRow | null> {
   const passwordHash = await hashPassword(password);
-  return deps.db.transaction((tx) => {
-    if (opts.beforeWrite && !opts.beforeWrite(tx)) return null;
-    const updated = tx
-      .update(person)
-      .set({ passwordHash, iprr: opts.iprr, tokenVersion: sql`${person.tokenVersion} + 1`, updatedAt: Date.now() })
-      .where(eq(person.id, row.id))
-      .returning()
-      .get();
+  return transaction(deps.db, async (tx) => {
+    if (opts.beforeWrite && !(await opts.beforeWrite(tx))) return null;
+    const updated = (await first(
+      tx
+        .update(person)
+        .set({ passwordHash, iprr: opts.iprr, tokenVersion: sql`${person.tokenVersion} + 1`, updatedAt: Date.now() })
+        .where(eq(person.id, row.id))
+        .returning(),
+    ))!;
     // The version bump already voids every token issued so far (a copy of the current one too);
     // ending the sessions also removes their push tokens and keeps the session list true.
-    endSessionsOf(tx, row.id, { except: opts.keepSession });
-    logActivity(tx, {
+    await endSessionsOf(tx, row.id, { except: opts.keepSession });
+    await logActivity(tx, {
       actor: opts.actor,
       action: 'UPDATE',
       entity: 'person',
@@ -314,8 +321,8 @@ export async function resetWithCode(deps: Deps, input: { username: string; basic
   // Only what the caller typed is compared here, so the answer is the same for every account.
   assertPasswordAllowed(pick.password, 'email' in key ? { email: key.email } : { mobile: key.mobile });
   const limits = codeGuessLimits('RESET', label, input.ip);
-  deps.rates.consumeAll(limits);
-  const row = findByMobileOrEmail(deps.db, key);
+  await deps.rates.consumeAll(limits);
+  const row = await findByMobileOrEmail(deps.db, key);
   if (!row) {
     await hashPassword(pick.password);
     throw badRequest(MSG.invalidCode);
@@ -326,62 +333,62 @@ export async function resetWithCode(deps: Deps, input: { username: string; basic
       actor: { id: row.id, name: row.name },
       iprr: 0,
       reason: 'reset code',
-      beforeWrite: (tx) => {
-        if (!consumeCode(tx, deps.config.jwtSecret, row.id, 'RESET', pick.code)) return false;
+      beforeWrite: async (tx) => {
+        if (!(await consumeCode(tx, deps.config.jwtSecret, row.id, 'RESET', pick.code))) return false;
         // Throwing rolls the transaction back: the code stays usable with another password.
         assertPasswordAllowed(pick.password, row);
         return true;
       },
     });
   } catch (err) {
-    deps.rates.refund(limits);
+    await deps.rates.refund(limits);
     throw err;
   }
   if (!done) throw badRequest(MSG.invalidCode);
-  deps.rates.refund(limits);
+  await deps.rates.refund(limits);
   return { success: true as const, msg: MSG.passwordResetSuccessful };
 }
 
 /** PATCH /UserLogin/updatePasswordWithOldPassword. Older tokens stop working; a new one is returned. */
 export async function changePassword(deps: Deps, actor: Principal, input: { oldPassword: string; newPassword: string }) {
-  const row = deps.db.select().from(person).where(eq(person.id, actor.id)).get();
+  const row = await first(deps.db.select().from(person).where(eq(person.id, actor.id)));
   if (!row) throw unauthenticated();
   assertPasswordAllowed(input.newPassword, row);
   // Guessing the old password with a stolen token is limited like guessing it at login: a point
   // spent before the check, given back when the old password was right.
   const limits: Limit[] = [['loginPair', `id:${row.id}`]];
-  deps.rates.consumeAll(limits);
+  await deps.rates.consumeAll(limits);
   if (!(await verifyPassword(row.passwordHash, input.oldPassword))) throw badRequest(MSG.oldPasswordWrong);
-  deps.rates.refund(limits);
+  await deps.rates.refund(limits);
   const updated = await setPassword(deps, row, input.newPassword, { actor, iprr: 0, reason: 'changed by owner', keepSession: actor.sessionId });
   if (!updated) throw badRequest(MSG.passwordResetFailed);
   // This device stays signed in, in the same session, with a token of the new version. Should the
   // session have been ended meanwhile (log out of all devices in another tab), a new one starts:
   // the old password was just proved.
-  return loginResponse(deps, updated, MSG.passwordChanged, liveSession(deps.db, updated.id, actor.sessionId));
+  return loginResponse(deps, updated, MSG.passwordChanged, await liveSession(deps.db, updated.id, actor.sessionId));
 }
 
 /** POST /UserLogin/logout: ends the session of the token that asks (issue 16 §4). */
-export function logout(deps: Deps, actor: Principal) {
-  endSession(deps.db, actor.id, actor.sessionId);
+export async function logout(deps: Deps, actor: Principal) {
+  await endSession(deps.db, actor.id, actor.sessionId);
   return { success: true as const, msg: MSG.loggedOut };
 }
 
 /** POST /UserLogin/logoutAll: ends every session of the person, this one included. */
-export function logoutAll(deps: Deps, actor: Principal) {
-  deps.db.transaction((tx) => {
-    endSessionsOf(tx, actor.id);
-    logActivity(tx, { actor, action: 'UPDATE', entity: 'person', entityId: actor.id, newValue: { sessions: 'all ended' } });
+export async function logoutAll(deps: Deps, actor: Principal) {
+  await transaction(deps.db, async (tx) => {
+    await endSessionsOf(tx, actor.id);
+    await logActivity(tx, { actor, action: 'UPDATE', entity: 'person', entityId: actor.id, newValue: { sessions: 'all ended' } });
   });
   return { success: true as const, msg: MSG.loggedOutEverywhere };
 }
 
 /** PUT /UserLogin/resetUserPasswordByAdmin: the person must change the password at next login. */
 export async function adminReset(deps: Deps, actor: Principal, input: { personId: string; password: string }) {
-  const row = deps.db.select().from(person).where(eq(person.id, input.personId)).get();
+  const row = await first(deps.db.select().from(person).where(eq(person.id, input.personId)));
   if (!row) throw notFound('Person not found');
   // Who may reset whom (persons/privileges.ts): checked before the slow hash, and again in the write.
-  assertMayResetPassword(deps.db, actor.id, row.id);
+  await assertMayResetPassword(deps.db, actor.id, row.id);
   assertPasswordAllowed(input.password, row);
   await setPassword(deps, row, input.password, {
     actor,
@@ -397,10 +404,10 @@ export async function adminReset(deps: Deps, actor: Principal, input: { personId
  * (the SMS is handed to the outbox after the response).
  */
 export async function requestOtp(deps: Deps, input: { mobile: string; ip: string }) {
-  deps.rates.consumeAll(codeSendLimits('OTP', input.mobile, input.ip));
-  const row = findByMobileOrEmail(deps.db, { mobile: input.mobile });
+  await deps.rates.consumeAll(codeSendLimits('OTP', input.mobile, input.ip));
+  const row = await findByMobileOrEmail(deps.db, { mobile: input.mobile });
   if (row && row.status === 'ACTIVE') {
-    const code = issueCode(deps.db, deps.config.jwtSecret, row.id, 'OTP');
+    const code = await issueCode(deps.db, deps.config.jwtSecret, row.id, 'OTP');
     sendLater(deps.outbox, deps.log, {
       channel: 'sms',
       to: row.mobile,
@@ -423,17 +430,17 @@ export async function verifyOtp(deps: Deps, input: { basic: { user: string; pass
   const mobile = normaliseMobile(b.user);
   if (!mobile) throw badRequest(MSG.validMobile);
   const limits = codeGuessLimits('OTP', mobile, input.ip);
-  deps.rates.consumeAll(limits);
-  const row = findByMobileOrEmail(deps.db, { mobile });
+  await deps.rates.consumeAll(limits);
+  const row = await findByMobileOrEmail(deps.db, { mobile });
   const ok =
     row !== undefined &&
-    deps.db.transaction((tx) => {
-      if (!consumeCode(tx, deps.config.jwtSecret, row.id, 'OTP', b.pass.trim())) return false;
-      tx.update(person).set({ mobileVerified: true }).where(eq(person.id, row.id)).run();
+    (await transaction(deps.db, async (tx) => {
+      if (!(await consumeCode(tx, deps.config.jwtSecret, row.id, 'OTP', b.pass.trim()))) return false;
+      await tx.update(person).set({ mobileVerified: true }).where(eq(person.id, row.id));
       return true;
-    });
+    }));
   if (!row || !ok) throw unauthenticated(MSG.invalidCode);
-  deps.rates.refund(limits);
+  await deps.rates.refund(limits);
   if (row.status !== 'ACTIVE') throw forbidden(MSG.accountInactive);
   return loginResponse(deps, { ...row, mobileVerified: true });
 }

@@ -3,6 +3,7 @@ import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MSG } from '../../../../sync-protocol/src/messages';
 import { oneTimeCode, outbox, person } from '../../db/schema';
+import { first } from '../../db/transaction';
 import { readLocalInbox } from '../../lib/outbox';
 import { DEMO, type Harness, startHarness } from '../../test/harness';
 
@@ -13,8 +14,8 @@ import { DEMO, type Harness, startHarness } from '../../test/harness';
  * and the per-IP budgets never leak from one group into another.
  */
 
-function personCount(h: Harness): number {
-  return h.deps.db.select({ n: count() }).from(person).get()?.n ?? -1;
+async function personCount(h: Harness): Promise<number> {
+  return (await first(h.deps.db.select({ n: count() }).from(person)))?.n ?? -1;
 }
 
 /** Messages with a code leave after the response (lib/outbox sendLater): wait for them. */
@@ -22,11 +23,11 @@ const messagesSent = () => new Promise((resolve) => setImmediate(resolve));
 
 async function outboxCount(h: Harness): Promise<number> {
   await messagesSent();
-  return h.deps.db.select({ n: count() }).from(outbox).get()?.n ?? -1;
+  return (await first(h.deps.db.select({ n: count() }).from(outbox)))?.n ?? -1;
 }
 
 function personRow(h: Harness, id: string) {
-  return h.deps.db.select().from(person).where(eq(person.id, id)).get();
+  return first(h.deps.db.select().from(person).where(eq(person.id, id)));
 }
 
 /**
@@ -81,13 +82,13 @@ describe('signup (POST /api/UserLogin)', () => {
 
   /** Posts a signup that must be refused, and checks that nobody was added. */
   async function refused(body: unknown, status: number, msg?: string) {
-    const before = personCount(h);
+    const before = await personCount(h);
     const r = await h.request('POST', '/UserLogin', { body });
     expect(r.status).toBe(status);
     expect(r.body.success).toBe(false);
     if (msg !== undefined) expect(r.body.msg).toBe(msg);
     else expect(typeof r.body.msg).toBe('string');
-    expect(personCount(h)).toBe(before);
+    expect(await personCount(h)).toBe(before);
     return r;
   }
 
@@ -138,22 +139,22 @@ describe('signup (POST /api/UserLogin)', () => {
   });
 
   test('malformed JSON → 400', async () => {
-    const before = personCount(h);
+    const before = await personCount(h);
     const r = await h.request('POST', '/UserLogin', { rawBody: '{"n": "Ravi Kumar", "m": ' });
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ success: false, msg: MSG.invalidJson });
-    expect(personCount(h)).toBe(before);
+    expect(await personCount(h)).toBe(before);
   });
 
   test('a body that is not JSON-typed → 400', async () => {
-    const before = personCount(h);
+    const before = await personCount(h);
     const r = await h.request('POST', '/UserLogin', {
       rawBody: JSON.stringify(valid),
       headers: { 'content-type': 'text/plain' },
     });
     expect(r.status).toBe(400);
     expect(r.body.success).toBe(false);
-    expect(personCount(h)).toBe(before);
+    expect(await personCount(h)).toBe(before);
   });
 
   test.each([
@@ -177,15 +178,15 @@ describe('signup (POST /api/UserLogin)', () => {
   });
 
   test('a valid signup → 201 with the login shape; mobile stored with +91, parent = p, token works', async () => {
-    const before = personCount(h);
+    const before = await personCount(h);
     const r = await h.request('POST', '/UserLogin', { body: valid });
     expect(r.status).toBe(201);
     expect(r.body.msg).toBe(MSG.userCreated);
     expectLoginShape(r.body, { name: 'Ravi Kumar', mobile: '+919123456780', email: 'ravi@example.com', role: 'MEMBER' });
     expect(r.body.iprr).toBe(0);
-    expect(personCount(h)).toBe(before + 1);
+    expect(await personCount(h)).toBe(before + 1);
 
-    const row = personRow(h, r.body.id);
+    const row = await personRow(h, r.body.id);
     expect(row?.mobile).toBe('+919123456780');
     expect(row?.email).toBe('ravi@example.com');
     expect(row?.parentId).toBe('demo-learner');
@@ -213,7 +214,7 @@ describe('signup (POST /api/UserLogin)', () => {
     const r = await h.request('POST', '/UserLogin', { body: { ...rest, m: '9123456781' } });
     expect(r.status).toBe(201);
     expectLoginShape(r.body, { mobile: '+919123456781', email: null, role: 'MEMBER' });
-    expect(personRow(h, r.body.id)?.email).toBeNull();
+    expect((await personRow(h, r.body.id))?.email).toBeNull();
   });
 
   test('an e-mail is stored lower-cased and trimmed', async () => {
@@ -392,7 +393,7 @@ describe('forgot password: reset code flow', () => {
     expect(code).toMatch(/^\d{6}$/);
 
     // The code is stored only as a hash.
-    const codes = h.deps.db.select().from(oneTimeCode).where(eq(oneTimeCode.personId, 'demo-learner')).all();
+    const codes = await h.deps.db.select().from(oneTimeCode).where(eq(oneTimeCode.personId, 'demo-learner'));
     expect(codes.length).toBeGreaterThan(0);
     for (const c of codes) expect(c.codeHash).not.toContain(code);
 
@@ -454,11 +455,10 @@ describe('forgot password: reset code flow', () => {
     expect(signup.status).toBe(201);
     await requestCode('expiry@example.com');
     const code = await codeSentTo(h, 'expiry@example.com');
-    h.deps.db
+    await h.deps.db
       .update(oneTimeCode)
       .set({ expiresAt: Date.now() - 1000 })
-      .where(eq(oneTimeCode.personId, signup.body.id))
-      .run();
+      .where(eq(oneTimeCode.personId, signup.body.id));
     const r = await resetWith('expiry@example.com', code, 'expiry-new');
     expect(r.status).toBe(400);
     expect(r.body.msg).toBe(MSG.invalidCode);
@@ -774,7 +774,7 @@ describe('admin reset (PUT /api/UserLogin/resetUserPasswordByAdmin)', () => {
     const login = await h.login(DEMO.learner.username, 'set-by-admin');
     expect(login.status).toBe(200);
     expect(login.body.iprr).toBe(1);
-    expect(personRow(h, 'demo-learner')?.iprr).toBe(1);
+    expect((await personRow(h, 'demo-learner'))?.iprr).toBe(1);
 
     // Changing the password afterwards clears the flag.
     const changed = await h.request('PATCH', '/UserLogin/updatePasswordWithOldPassword', {
@@ -799,22 +799,22 @@ describe('createUserOnBehalf', () => {
   const url = '/UserLogin/createUserOnBehalf';
 
   test('needs a login', async () => {
-    const before = personCount(h);
+    const before = await personCount(h);
     const r = await h.request('POST', url, { body: { n: 'Someone Else', m: '9666666666' } });
     expect(r.status).toBe(401);
-    expect(personCount(h)).toBe(before);
+    expect(await personCount(h)).toBe(before);
   });
 
   test('as learner: 201, parent is the learner, password arrives by SMS and logs in with iprr 1', async () => {
     const token = await h.tokenOf('learner');
-    const before = personCount(h);
+    const before = await personCount(h);
     const r = await h.request('POST', url, { token, body: { n: 'Nisha Newcomer', m: '9777777777' } });
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({ success: true, msg: MSG.userCreated });
     expect(typeof r.body.id).toBe('string');
-    expect(personCount(h)).toBe(before + 1);
+    expect(await personCount(h)).toBe(before + 1);
 
-    const row = personRow(h, r.body.id);
+    const row = await personRow(h, r.body.id);
     expect(row?.parentId).toBe('demo-learner');
     expect(row?.mobile).toBe('+919777777777');
     expect(row?.iprr).toBe(1);
@@ -844,7 +844,7 @@ describe('createUserOnBehalf', () => {
 
   test('a duplicate mobile → 409; bad fields → 400; nobody is added', async () => {
     const token = await h.tokenOf('learner');
-    const before = personCount(h);
+    const before = await personCount(h);
     const dup = await h.request('POST', url, { token, body: { n: 'Dup Person', m: DEMO.admin.mobile } });
     expect(dup.status).toBe(409);
     expect(dup.body.msg).toBe(MSG.mobileTaken);
@@ -853,6 +853,6 @@ describe('createUserOnBehalf', () => {
     expect(shortName.body.msg).toBe(MSG.fullName);
     const extra = await h.request('POST', url, { token, body: { n: 'Extra Field', m: '9777777779', password: 'mine1' } });
     expect(extra.status).toBe(400);
-    expect(personCount(h)).toBe(before);
+    expect(await personCount(h)).toBe(before);
   });
 });

@@ -19,7 +19,7 @@ let h: Harness;
 let adminSid: string;
 beforeAll(async () => {
   h = await startHarness();
-  adminSid = startSession(h.deps.db, 'demo-admin').id;
+  adminSid = (await startSession(h.deps.db, 'demo-admin')).id;
 });
 afterAll(() => h.destroy());
 
@@ -149,7 +149,7 @@ describe('tampered tokens are refused with 401', () => {
   });
 
   test("another person's session", async () => {
-    const learnerSid = startSession(h.deps.db, 'demo-learner').id;
+    const learnerSid = (await startSession(h.deps.db, 'demo-learner')).id;
     await expectRefused(await makeToken({ sid: learnerSid }));
   });
 
@@ -206,7 +206,7 @@ describe('a person who is no longer active', () => {
     const token = signup.body.token as string;
     expect((await me(token)).status).toBe(200);
 
-    h.deps.db.update(person).set({ status: 'INACTIVE' }).where(eq(person.id, signup.body.id)).run();
+    await h.deps.db.update(person).set({ status: 'INACTIVE' }).where(eq(person.id, signup.body.id));
     await expectRefused(token);
     const login = await h.login('9888888888', 'inactive1');
     expect(login.status).toBe(403);

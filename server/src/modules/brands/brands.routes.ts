@@ -8,11 +8,11 @@ import { principalOf, route } from '../../lib/route';
 import * as brands from './brands.service';
 
 export function brandRoutes(app: Hono<AppEnv>, deps: Deps) {
-  route(app, deps, 'GET /brand', (c) => {
+  route(app, deps, 'GET /brand', async (c) => {
     parseQuery(c, z.strictObject({}));
-    return c.json(brands.list(deps));
+    return c.json(await brands.list(deps));
   });
-  route(app, deps, 'POST /brand', async (c) => c.json(brands.create(deps, principalOf(c), await parseJson(c, brandCreateSchema)), 201));
-  route(app, deps, 'PUT /brand', async (c) => c.json(brands.update(deps, principalOf(c), await parseJson(c, brandUpdateSchema))));
-  route(app, deps, 'DELETE /brand/:id', (c) => c.json(brands.remove(deps, principalOf(c), parseWith(idSchema, c.req.param('id')))));
+  route(app, deps, 'POST /brand', async (c) => c.json(await brands.create(deps, principalOf(c), await parseJson(c, brandCreateSchema)), 201));
+  route(app, deps, 'PUT /brand', async (c) => c.json(await brands.update(deps, principalOf(c), await parseJson(c, brandUpdateSchema))));
+  route(app, deps, 'DELETE /brand/:id', async (c) => c.json(await brands.remove(deps, principalOf(c), parseWith(idSchema, c.req.param('id')))));
 }

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ActivityLogEntry } from '../../../../sync-protocol/src/activity-log';
 import { activityLog, brand } from '../../db/schema';
+import { first } from '../../db/transaction';
 import { type Harness, startHarness } from '../../test/harness';
 
 let h: Harness;
@@ -14,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => h.destroy());
 
 const asAdmin = (method: string, url: string, body?: unknown) => h.request(method, url, { token: admin, ...(body === undefined ? {} : { body }) });
-const logCount = () => h.deps.db.select().from(activityLog).all().length;
+const logCount = async () => (await h.deps.db.select().from(activityLog)).length;
 
 /** The single log entry a mutation added (found by id, not position). */
 async function newEntry(before: Set<string>) {
@@ -23,7 +24,7 @@ async function newEntry(before: Set<string>) {
   expect(added).toHaveLength(1);
   return added[0] as ActivityLogEntry;
 }
-const logIds = () => new Set(h.deps.db.select({ id: activityLog.id }).from(activityLog).all().map((r) => r.id));
+const logIds = async () => new Set((await h.deps.db.select({ id: activityLog.id }).from(activityLog)).map((r) => r.id));
 
 describe('brands', () => {
   let id = '';
@@ -35,7 +36,7 @@ describe('brands', () => {
   });
 
   test('create, with an activity entry', async () => {
-    const ids = logIds();
+    const ids = await logIds();
     const r = await asAdmin('POST', '/brand', { name: 'Pariksha Books', description: 'Printed guides', logo: 'https://example.com/logo.png' });
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({ success: true, msg: 'Brand created successfully' });
@@ -50,7 +51,7 @@ describe('brands', () => {
   });
 
   test('bad input and duplicates are refused without a log entry', async () => {
-    const n = logCount();
+    const n = await logCount();
     const dup = await asAdmin('POST', '/brand', { name: 'Pariksha Books' });
     expect(dup.status).toBe(409);
     expect(dup.body).toMatchObject({ success: false, msg: 'Brand already exists' });
@@ -61,12 +62,12 @@ describe('brands', () => {
     expect(blank.body.msg).toBe('Brand name is required');
     const badLogo = await asAdmin('POST', '/brand', { name: 'Logo Brand', logo: 'not a url' });
     expect(badLogo.status).toBe(400);
-    expect(logCount()).toBe(n);
-    expect(h.deps.db.select().from(brand).all()).toHaveLength(1);
+    expect(await logCount()).toBe(n);
+    expect(await h.deps.db.select().from(brand)).toHaveLength(1);
   });
 
   test('update, with old and new values in the log', async () => {
-    const ids = logIds();
+    const ids = await logIds();
     const r = await asAdmin('PUT', '/brand', { id, name: 'Pariksha Press', description: 'Guides and papers' });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ success: true, msg: 'Brand updated successfully' });
@@ -82,18 +83,18 @@ describe('brands', () => {
     await asAdmin('POST', '/brand', { name: 'Other Brand' });
     const taken = await asAdmin('PUT', '/brand', { id, name: 'Other Brand' });
     expect(taken.status).toBe(409);
-    expect(h.deps.db.select().from(brand).where(eq(brand.id, id)).get()?.name).toBe('Pariksha Press');
+    expect((await first(h.deps.db.select().from(brand).where(eq(brand.id, id))))?.name).toBe('Pariksha Press');
   });
 
   test('delete, with the old value in the log', async () => {
-    const ids = logIds();
+    const ids = await logIds();
     const r = await asAdmin('DELETE', `/brand/${id}`);
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ success: true, msg: 'Brand deleted successfully' });
     const entry = await newEntry(ids);
     expect(entry).toMatchObject({ actionType: 'DELETE', entityAffected: 'brand', entityId: id, newValue: null });
     expect(entry.oldValue).toMatchObject({ name: 'Pariksha Press' });
-    expect(h.deps.db.select().from(brand).where(eq(brand.id, id)).get()).toBeUndefined();
+    expect(await first(h.deps.db.select().from(brand).where(eq(brand.id, id)))).toBeUndefined();
     expect((await asAdmin('DELETE', `/brand/${id}`)).status).toBe(404);
   });
 
@@ -101,7 +102,7 @@ describe('brands', () => {
     const editor = await h.tokenOf('editor');
     expect((await h.request('GET', '/brand', { token: editor })).status).toBe(403);
     expect((await h.request('POST', '/brand', { token: editor, body: { name: 'Sneaky' } })).status).toBe(403);
-    expect(h.deps.db.select().from(brand).where(eq(brand.name, 'Sneaky')).get()).toBeUndefined();
+    expect(await first(h.deps.db.select().from(brand).where(eq(brand.name, 'Sneaky')))).toBeUndefined();
   });
 });
 

@@ -13,28 +13,28 @@ const noQuery = z.strictObject({});
 
 /** Static pages, home banners and contact messages: what the back office edits for the public site (issue 6). */
 export function contentRoutes(app: Hono<AppEnv>, deps: Deps) {
-  route(app, deps, 'GET /static-page', (c) => {
+  route(app, deps, 'GET /static-page', async (c) => {
     parseQuery(c, noQuery);
-    return c.json(content.listPages(deps));
+    return c.json(await content.listPages(deps));
   });
-  route(app, deps, 'PUT /static-page', async (c) => c.json(content.savePage(deps, principalOf(c), await parseJson(c, staticPageSaveSchema))));
-  route(app, deps, 'GET /static-page/:key', (c) => {
+  route(app, deps, 'PUT /static-page', async (c) => c.json(await content.savePage(deps, principalOf(c), await parseJson(c, staticPageSaveSchema))));
+  route(app, deps, 'GET /static-page/:key', async (c) => {
     parseQuery(c, noQuery);
-    return c.json(content.getPage(deps, parseWith(staticPageKeySchema, c.req.param('key'))));
+    return c.json(await content.getPage(deps, parseWith(staticPageKeySchema, c.req.param('key'))));
   });
-  route(app, deps, 'GET /banner/all', (c) => {
+  route(app, deps, 'GET /banner/all', async (c) => {
     parseQuery(c, noQuery);
-    return c.json(content.listBanners(deps, true));
+    return c.json(await content.listBanners(deps, true));
   });
-  route(app, deps, 'GET /banner', (c) => {
+  route(app, deps, 'GET /banner', async (c) => {
     parseQuery(c, noQuery);
-    return c.json(content.listBanners(deps, false));
+    return c.json(await content.listBanners(deps, false));
   });
-  route(app, deps, 'POST /banner', async (c) => c.json(content.createBanner(deps, principalOf(c), await parseJson(c, bannerCreateSchema)), 201));
-  route(app, deps, 'PUT /banner', async (c) => c.json(content.updateBanner(deps, principalOf(c), await parseJson(c, bannerUpdateSchema))));
-  route(app, deps, 'DELETE /banner/:id', (c) => c.json(content.deleteBanner(deps, principalOf(c), parseWith(idSchema, c.req.param('id')))));
-  route(app, deps, 'GET /generic/contact-messages', (c) => c.json(content.listMessages(deps, parseQuery(c, contactMessageQuerySchema))));
-  route(app, deps, 'DELETE /generic/contact-messages/:id', (c) =>
-    c.json(content.deleteMessage(deps, principalOf(c), parseWith(idSchema, c.req.param('id')))),
+  route(app, deps, 'POST /banner', async (c) => c.json(await content.createBanner(deps, principalOf(c), await parseJson(c, bannerCreateSchema)), 201));
+  route(app, deps, 'PUT /banner', async (c) => c.json(await content.updateBanner(deps, principalOf(c), await parseJson(c, bannerUpdateSchema))));
+  route(app, deps, 'DELETE /banner/:id', async (c) => c.json(await content.deleteBanner(deps, principalOf(c), parseWith(idSchema, c.req.param('id')))));
+  route(app, deps, 'GET /generic/contact-messages', async (c) => c.json(await content.listMessages(deps, parseQuery(c, contactMessageQuerySchema))));
+  route(app, deps, 'DELETE /generic/contact-messages/:id', async (c) =>
+    c.json(await content.deleteMessage(deps, principalOf(c), parseWith(idSchema, c.req.param('id')))),
   );
 }

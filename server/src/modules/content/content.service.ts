@@ -5,6 +5,7 @@ import { MSG } from '../../../../sync-protocol/src/messages';
 import type { StaticPage, StaticPageKey } from '../../../../sync-protocol/src/static-page';
 import type { Deps, Principal } from '../../context';
 import { banner, contactMessage, staticPage } from '../../db/schema';
+import { first, transaction } from '../../db/transaction';
 import { logActivity } from '../../lib/activity';
 import { notFound } from '../../lib/errors';
 import { sanitizeRichText } from '../../lib/sanitize';
@@ -12,29 +13,30 @@ import { sanitizeRichText } from '../../lib/sanitize';
 const pageView = (r: typeof staticPage.$inferSelect): StaticPage => ({ key: r.key as StaticPageKey, content: r.content, updatedAt: r.updatedAt });
 
 /** GET /api/static-page/:key (public): null when never edited, so the page shows its built-in text. */
-export function getPage(deps: Deps, key: StaticPageKey) {
-  const r = deps.db.select().from(staticPage).where(eq(staticPage.key, key)).get();
+export async function getPage(deps: Deps, key: StaticPageKey) {
+  const r = await first(deps.db.select().from(staticPage).where(eq(staticPage.key, key)));
   return { success: true as const, data: r ? pageView(r) : null };
 }
 
-export function listPages(deps: Deps) {
-  return { success: true as const, data: deps.db.select().from(staticPage).orderBy(asc(staticPage.key)).all().map(pageView) };
+export async function listPages(deps: Deps) {
+  return { success: true as const, data: (await deps.db.select().from(staticPage).orderBy(asc(staticPage.key))).map(pageView) };
 }
 
 /** PUT /api/static-page: sanitised HTML in both languages; logged with the old text. */
-export function savePage(deps: Deps, actor: Principal, input: { key: StaticPageKey; content: { en: string; hi: string } }) {
+export async function savePage(deps: Deps, actor: Principal, input: { key: StaticPageKey; content: { en: string; hi: string } }) {
   const content = { en: sanitizeRichText(input.content.en), hi: sanitizeRichText(input.content.hi) };
-  const data = deps.db.transaction((tx) => {
-    const before = tx.select().from(staticPage).where(eq(staticPage.key, input.key)).get();
+  const data = await transaction(deps.db, async (tx) => {
+    const before = await first(tx.select().from(staticPage).where(eq(staticPage.key, input.key)));
     const now = Date.now();
-    const row = tx
-      .insert(staticPage)
-      .values({ key: input.key, content, updatedAt: now, updatedBy: actor.id })
-      .onConflictDoUpdate({ target: staticPage.key, set: { content, updatedAt: now, updatedBy: actor.id } })
-      .returning()
-      .get();
+    const row = (await first(
+      tx
+        .insert(staticPage)
+        .values({ key: input.key, content, updatedAt: now, updatedBy: actor.id })
+        .onConflictDoUpdate({ target: staticPage.key, set: { content, updatedAt: now, updatedBy: actor.id } })
+        .returning(),
+    ))!;
     const v = pageView(row);
-    logActivity(tx, { actor, action: before ? 'UPDATE' : 'CREATE', entity: 'static_page', entityId: input.key, oldValue: before ? pageView(before) : null, newValue: v });
+    await logActivity(tx, { actor, action: before ? 'UPDATE' : 'CREATE', entity: 'static_page', entityId: input.key, oldValue: before ? pageView(before) : null, newValue: v });
     return v;
   });
   return { success: true as const, msg: MSG.pageSaved, data };
@@ -66,48 +68,47 @@ const bannerValues = (i: BannerInput) => ({
 });
 
 /** GET /api/banner (public: active slides) and GET /api/banner/all (admin). */
-export function listBanners(deps: Deps, all: boolean) {
-  const rows = deps.db
+export async function listBanners(deps: Deps, all: boolean) {
+  const rows = await deps.db
     .select()
     .from(banner)
     .where(all ? undefined : eq(banner.active, true))
-    .orderBy(asc(banner.sortOrder), asc(banner.createdAt))
-    .all();
+    .orderBy(asc(banner.sortOrder), asc(banner.createdAt));
   return { success: true as const, data: rows.map(bannerView) };
 }
 
-export function createBanner(deps: Deps, actor: Principal, input: BannerInput) {
-  const data = deps.db.transaction((tx) => {
-    const row = tx.insert(banner).values(bannerValues(input)).returning().get();
-    logActivity(tx, { actor, action: 'CREATE', entity: 'banner', entityId: row.id, newValue: bannerView(row) });
+export async function createBanner(deps: Deps, actor: Principal, input: BannerInput) {
+  const data = await transaction(deps.db, async (tx) => {
+    const row = (await first(tx.insert(banner).values(bannerValues(input)).returning()))!;
+    await logActivity(tx, { actor, action: 'CREATE', entity: 'banner', entityId: row.id, newValue: bannerView(row) });
     return bannerView(row);
   });
   return { success: true as const, msg: MSG.bannerSaved, data };
 }
 
-export function updateBanner(deps: Deps, actor: Principal, input: BannerInput & { id: string }) {
-  const data = deps.db.transaction((tx) => {
-    const before = tx.select().from(banner).where(eq(banner.id, input.id)).get();
+export async function updateBanner(deps: Deps, actor: Principal, input: BannerInput & { id: string }) {
+  const data = await transaction(deps.db, async (tx) => {
+    const before = await first(tx.select().from(banner).where(eq(banner.id, input.id)));
     if (!before) throw notFound(MSG.bannerNotFound);
-    const row = tx.update(banner).set(bannerValues(input)).where(eq(banner.id, input.id)).returning().get();
-    logActivity(tx, { actor, action: 'UPDATE', entity: 'banner', entityId: row.id, oldValue: bannerView(before), newValue: bannerView(row) });
+    const row = (await first(tx.update(banner).set(bannerValues(input)).where(eq(banner.id, input.id)).returning()))!;
+    await logActivity(tx, { actor, action: 'UPDATE', entity: 'banner', entityId: row.id, oldValue: bannerView(before), newValue: bannerView(row) });
     return bannerView(row);
   });
   return { success: true as const, msg: MSG.bannerSaved, data };
 }
 
-export function deleteBanner(deps: Deps, actor: Principal, id: string) {
-  deps.db.transaction((tx) => {
-    const before = tx.select().from(banner).where(eq(banner.id, id)).get();
+export async function deleteBanner(deps: Deps, actor: Principal, id: string) {
+  await transaction(deps.db, async (tx) => {
+    const before = await first(tx.select().from(banner).where(eq(banner.id, id)));
     if (!before) throw notFound(MSG.bannerNotFound);
-    tx.delete(banner).where(eq(banner.id, id)).run();
-    logActivity(tx, { actor, action: 'DELETE', entity: 'banner', entityId: id, oldValue: bannerView(before) });
+    await tx.delete(banner).where(eq(banner.id, id));
+    await logActivity(tx, { actor, action: 'DELETE', entity: 'banner', entityId: id, oldValue: bannerView(before) });
   });
   return { success: true as const, msg: MSG.bannerDeleted };
 }
 
 /** GET /api/generic/contact-messages: newest first, searchable by name, mobile, e-mail or text. */
-export function listMessages(deps: Deps, input: { q: string; limit: number; offset: number }) {
+export async function listMessages(deps: Deps, input: { q: string; limit: number; offset: number }) {
   let where: SQL | undefined;
   if (input.q) {
     const p = `%${input.q.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
@@ -118,24 +119,23 @@ export function listMessages(deps: Deps, input: { q: string; limit: number; offs
       sql`${contactMessage.description} like ${p} escape '\\'`,
     );
   }
-  const data: ContactMessage[] = deps.db
+  const data: ContactMessage[] = await deps.db
     .select()
     .from(contactMessage)
     .where(where)
     .orderBy(desc(contactMessage.createdAt), desc(sql`rowid`))
     .limit(input.limit)
-    .offset(input.offset)
-    .all();
-  const total = deps.db.select({ n: count() }).from(contactMessage).where(where).get()?.n ?? 0;
+    .offset(input.offset);
+  const total = (await first(deps.db.select({ n: count() }).from(contactMessage).where(where)))?.n ?? 0;
   return { success: true as const, data, total };
 }
 
-export function deleteMessage(deps: Deps, actor: Principal, id: string) {
-  deps.db.transaction((tx) => {
-    const before = tx.select().from(contactMessage).where(eq(contactMessage.id, id)).get();
+export async function deleteMessage(deps: Deps, actor: Principal, id: string) {
+  await transaction(deps.db, async (tx) => {
+    const before = await first(tx.select().from(contactMessage).where(eq(contactMessage.id, id)));
     if (!before) throw notFound(MSG.messageNotFound);
-    tx.delete(contactMessage).where(eq(contactMessage.id, id)).run();
-    logActivity(tx, { actor, action: 'DELETE', entity: 'contact_message', entityId: id, oldValue: before });
+    await tx.delete(contactMessage).where(eq(contactMessage.id, id));
+    await logActivity(tx, { actor, action: 'DELETE', entity: 'contact_message', entityId: id, oldValue: before });
   });
   return { success: true as const, msg: MSG.messageDeleted };
 }

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { activityLog, contactMessage, plan, staticPage } from '../../db/schema';
+import { first } from '../../db/transaction';
 import { type Harness, startHarness } from '../../test/harness';
 
 let h: Harness;
@@ -16,7 +17,7 @@ afterAll(() => h.destroy());
 
 const as = (token: string | undefined, method: string, url: string, body?: unknown) =>
   h.request(method, url, { ...(token ? { token } : {}), ...(body === undefined ? {} : { body }) });
-const logCount = () => h.deps.db.select().from(activityLog).all().length;
+const logCount = async () => (await h.deps.db.select().from(activityLog)).length;
 
 const product = {
   code: 'exam_week',
@@ -41,7 +42,7 @@ describe('products (the plans)', () => {
     const updated = await as(admin, 'PUT', '/product', { ...product, id, active: true, total: 59 });
     expect(updated.body).toMatchObject({ msg: 'Product updated successfully', data: { total: 59, active: true } });
     expect((await as(undefined, 'GET', '/plan')).body.data.map((p: { code: string }) => p.code)).toContain('EXAM_WEEK');
-    const entry = h.deps.db.select().from(activityLog).where(eq(activityLog.entityId, id)).all();
+    const entry = await h.deps.db.select().from(activityLog).where(eq(activityLog.entityId, id));
     expect(entry.map((e) => e.actionType)).toEqual(['CREATE', 'UPDATE']);
     expect(entry[1]).toMatchObject({ oldValue: { total: 49 }, newValue: { total: 59 } });
 
@@ -50,11 +51,11 @@ describe('products (the plans)', () => {
   });
 
   test('a plan with orders is not deleted; duplicates and bad input change nothing', async () => {
-    const yearly = h.deps.db.select().from(plan).where(eq(plan.code, 'ANNUAL_PLAN')).get();
+    const yearly = await first(h.deps.db.select().from(plan).where(eq(plan.code, 'ANNUAL_PLAN')));
     const r = await as(admin, 'DELETE', `/product/${yearly?.id}`);
     expect(r.status).toBe(409);
     expect(r.body).toMatchObject({ success: false, msg: 'Product has orders; deactivate it instead' });
-    const n = logCount();
+    const n = await logCount();
     expect((await as(admin, 'POST', '/product', { ...product, code: 'ANNUAL_PLAN' })).body).toMatchObject({ msg: 'Product code already exists' });
     expect((await as(admin, 'POST', '/product', { ...product, total: 0 })).status).toBe(400);
     expect((await as(admin, 'POST', '/product', { ...product, total: '49' })).status).toBe(400);
@@ -62,7 +63,7 @@ describe('products (the plans)', () => {
     expect((await as(admin, 'POST', '/product', { ...product, price: 1 })).status).toBe(400);
     expect((await as(learner, 'POST', '/product', product)).status).toBe(403);
     expect((await as(learner, 'GET', '/product')).status).toBe(403);
-    expect(logCount()).toBe(n);
+    expect(await logCount()).toBe(n);
   });
 });
 
@@ -82,7 +83,7 @@ describe('static pages', () => {
 
     const again = await as(admin, 'PUT', '/static-page', { key: 'about', content: { en: '<p>New</p>', hi: '' } });
     expect(again.status).toBe(200);
-    const entries = h.deps.db.select().from(activityLog).where(eq(activityLog.entityId, 'about')).all();
+    const entries = await h.deps.db.select().from(activityLog).where(eq(activityLog.entityId, 'about'));
     expect(entries.map((e) => e.actionType)).toEqual(['CREATE', 'UPDATE']);
     expect(entries[1]?.oldValue).toMatchObject({ content: { hi: '<p>हमारे बारे में</p>' } });
 
@@ -90,7 +91,7 @@ describe('static pages', () => {
     expect((await as(admin, 'PUT', '/static-page', { key: 'faq', content: { en: ' ', hi: '' } })).body).toMatchObject({ msg: 'Write the page in at least one language' });
     expect((await as(admin, 'PUT', '/static-page', { key: 'faq', content: { en: 'x'.repeat(200_001), hi: '' } })).status).toBe(400);
     expect((await as(learner, 'PUT', '/static-page', { key: 'faq', content: { en: 'x', hi: 'x' } })).status).toBe(403);
-    expect(h.deps.db.select().from(staticPage).all()).toHaveLength(1);
+    expect(await h.deps.db.select().from(staticPage)).toHaveLength(1);
     expect((await as(undefined, 'GET', '/static-page/nope')).status).toBe(400);
   });
 });
@@ -140,7 +141,7 @@ describe('contact messages', () => {
     expect((await as(learner, 'GET', '/generic/contact-messages')).status).toBe(403);
     const id = found.body.data[0].id as string;
     expect((await as(admin, 'DELETE', `/generic/contact-messages/${id}`)).body).toEqual({ success: true, msg: 'Message deleted successfully' });
-    expect(h.deps.db.select().from(contactMessage).all()).toHaveLength(2);
-    expect(h.deps.db.select().from(activityLog).where(eq(activityLog.entityId, id)).get()).toMatchObject({ actionType: 'DELETE', oldValue: { name: 'Asha' } });
+    expect(await h.deps.db.select().from(contactMessage)).toHaveLength(2);
+    expect(await first(h.deps.db.select().from(activityLog).where(eq(activityLog.entityId, id)))).toMatchObject({ actionType: 'DELETE', oldValue: { name: 'Asha' } });
   });
 });

@@ -36,7 +36,7 @@ export function cspReportRoutes(app: Hono<AppEnv>, deps: Deps) {
   // Public (browsers send reports without credentials) and so limited per address before the
   // body is read; a refused report is lost, which is acceptable for a diagnosis.
   route(app, deps, 'POST /csp-report', async (c) => {
-    deps.rates.consume('cspReportIp', clientIp(c, deps.config.TRUST_PROXY));
+    await deps.rates.consume('cspReportIp', clientIp(c, deps.config.TRUST_PROXY));
     const format = reportFormat(c.req.header('content-type'));
     if (!format) throw badRequest(MSG.cspReportType);
     const violations = parseReports(format, await readCapped(c.req.raw, MAX_REPORT_BYTES));

@@ -4,6 +4,7 @@ import type { EntitlementDoc } from '../../../../sync-protocol/src/sync/entitlem
 import type { Deps } from '../../context';
 import type { Conn, DB } from '../../db/client';
 import { entitlement, entitlementState, entitlementUse, plan } from '../../db/schema';
+import { first, transaction } from '../../db/transaction';
 import { type Actor, logActivity } from '../../lib/activity';
 import { nextRev } from '../../lib/revision';
 
@@ -31,7 +32,11 @@ import { nextRev } from '../../lib/revision';
 type Kind = 'mock' | 'practice';
 type EntRow = typeof entitlement.$inferSelect;
 
-/** Statements of the counting path, prepared once per connection object (the push runs them per attempt). */
+/**
+ * Statements of the counting path, prepared once per handle (the push runs them per attempt). A
+ * statement is bound to the handle it was prepared on: inside a transaction, its handle (`tx`,
+ * one object for every transaction of a database, so they are prepared once).
+ */
 const prepared = new WeakMap<object, ReturnType<typeof prepare>>();
 function queries(conn: Conn) {
   let q = prepared.get(conn);
@@ -117,12 +122,12 @@ function windowOf(active: EntRow[]) {
  * Gives the person's `entitlement` document a new revision (devices pull it), creating its
  * state row when there is none. Call inside the transaction of the change.
  */
-export function bumpEntitlement(tx: Conn, personId: string, now = Date.now()): number {
-  const rev = nextRev(tx);
-  tx.insert(entitlementState)
+export async function bumpEntitlement(tx: Conn, personId: string, now = Date.now()): Promise<number> {
+  const rev = await nextRev(tx);
+  await tx
+    .insert(entitlementState)
     .values({ personId, rev, updatedAt: now })
-    .onConflictDoUpdate({ target: entitlementState.personId, set: { rev, updatedAt: now } })
-    .run();
+    .onConflictDoUpdate({ target: entitlementState.personId, set: { rev, updatedAt: now } });
   return rev;
 }
 
@@ -133,10 +138,11 @@ export function bumpEntitlement(tx: Conn, personId: string, now = Date.now()): n
  * that marks the order PAID; the caller tells devices (events 'entitlement' for the person)
  * after the commit.
  */
-export function grantPlan(tx: Conn, input: { orderId: string; personId: string; planCode: string; paidAt: number }): EntRow | null {
+export async function grantPlan(tx: Conn, input: { orderId: string; personId: string; planCode: string; paidAt: number }): Promise<EntRow | null> {
   const rule = planRuleOf(input.planCode);
-  const row = tx
-    .insert(entitlement)
+  const row = await first(
+    tx
+      .insert(entitlement)
     .values({
       personId: input.personId,
       orderId: input.orderId,
@@ -148,11 +154,11 @@ export function grantPlan(tx: Conn, input: { orderId: string; personId: string; 
       createdAt: Date.now(),
     })
     .onConflictDoNothing({ target: entitlement.orderId })
-    .returning()
-    .get();
+    .returning(),
+  );
   if (!row) return null;
-  bumpEntitlement(tx, input.personId);
-  logActivity(tx, { actor: null, action: 'CREATE', entity: 'entitlement', entityId: row.id, newValue: row });
+  await bumpEntitlement(tx, input.personId);
+  await logActivity(tx, { actor: null, action: 'CREATE', entity: 'entitlement', entityId: row.id, newValue: row });
   return row;
 }
 
@@ -180,23 +186,22 @@ export type Counted = { kind: Kind; overLimit: boolean; entitlementId: string | 
  * person's document and logs the counting (entity 'entitlement', the attempt's id). Call inside
  * the transaction that stores the attempt: SQLite's one writer makes concurrent pushes count one
  * after another, so an allowance of n lets exactly n attempts within.
- * `conn` may be the database itself while a transaction is open on it (the push path: its
- * statements are prepared once and join the open transaction).
+ * `conn` is that transaction's handle (its statements are prepared once per handle).
  */
-export function countAttempt(conn: Conn, input: AttemptUse): Counted | null {
+export async function countAttempt(conn: Conn, input: AttemptUse): Promise<Counted | null> {
   if (input.free) return null;
   const q = queries(conn);
-  if (q.counted.get({ id: input.attemptId })) return null;
+  if (await q.counted.get({ id: input.attemptId })) return null;
   const kind: Kind = input.isM ? 'mock' : 'practice';
-  const active = q.activeAt.all({ personId: input.personId, t: input.startedAt });
+  const active = await q.activeAt.all({ personId: input.personId, t: input.startedAt });
   let within = false;
   let entitlementId: string | null = null;
   if (active.length > 0) {
     const limit = limitOf(active, kind);
     const { from, to } = windowOf(active);
-    within = limit === null || q.usedIn.get({ personId: input.personId, kind, from, to })!.n < limit;
+    within = limit === null || (await q.usedIn.get({ personId: input.personId, kind, from, to }))!.n < limit;
     if (within) {
-      const charged = new Map(q.chargedTo.all({ personId: input.personId, kind, ids: JSON.stringify(active.map((e) => e.id)) }).map((r) => [r.id, r.n]));
+      const charged = new Map((await q.chargedTo.all({ personId: input.personId, kind, ids: JSON.stringify(active.map((e) => e.id)) })).map((r) => [r.id, r.n]));
       const room = active.find((e) => {
         const l = kind === 'mock' ? e.mockLimit : e.practiceLimit;
         return l === null || (charged.get(e.id) ?? 0) < l;
@@ -207,7 +212,7 @@ export function countAttempt(conn: Conn, input: AttemptUse): Counted | null {
     }
   }
   const now = Date.now();
-  const inserted = q.insertUse.get({
+  const inserted = await q.insertUse.get({
     attemptId: input.attemptId,
     personId: input.personId,
     qsid: input.qsid,
@@ -218,12 +223,12 @@ export function countAttempt(conn: Conn, input: AttemptUse): Counted | null {
     createdAt: now,
   });
   if (!inserted) return null;
-  bumpEntitlement(conn, input.personId, now);
+  await bumpEntitlement(conn, input.personId, now);
   const counted: Counted = { kind, overLimit: !within, entitlementId };
   // Admins are told of the exceptions: an attempt past the allowance. One within it is the
   // normal case, recorded in entitlement_use, and not worth an activity entry per test started.
   if (within) return counted;
-  logActivity(conn, {
+  await logActivity(conn, {
     actor: input.actor ?? null,
     action: 'CREATE',
     entity: 'entitlement',
@@ -236,18 +241,17 @@ export function countAttempt(conn: Conn, input: AttemptUse): Counted | null {
 /** Most attempt ids a document lists (the schema's bound). */
 const MAX_IDS = 2000;
 
-function planNameOf(db: Conn, code: string): { en: string; hi: string } {
-  return db.select({ name: plan.name }).from(plan).where(eq(plan.code, code)).get()?.name ?? { en: code, hi: code };
+async function planNameOf(db: Conn, code: string): Promise<{ en: string; hi: string }> {
+  return (await first(db.select({ name: plan.name }).from(plan).where(eq(plan.code, code)).limit(1)))?.name ?? { en: code, hi: code };
 }
 
 /** The plans active at `now`, latest end first. */
-function activeAt(db: Conn, personId: string, now: number): EntRow[] {
+function activeAt(db: Conn, personId: string, now: number): Promise<EntRow[]> {
   return db
     .select()
     .from(entitlement)
     .where(and(eq(entitlement.personId, personId), gt(entitlement.endsAt, now), lte(entitlement.startsAt, now)))
-    .orderBy(desc(entitlement.endsAt), desc(entitlement.startsAt))
-    .all();
+    .orderBy(desc(entitlement.endsAt), desc(entitlement.startsAt));
 }
 
 type Allowances = {
@@ -257,18 +261,18 @@ type Allowances = {
   practice: { limit: number | null; used: number };
 };
 
-function allowancesAt(db: Conn, personId: string, now: number): Allowances {
-  const active = activeAt(db, personId, now);
+async function allowancesAt(db: Conn, personId: string, now: number): Promise<Allowances> {
+  const active = await activeAt(db, personId, now);
   if (active.length === 0) return { active, window: null, mock: { limit: 0, used: 0 }, practice: { limit: 0, used: 0 } };
   const window = windowOf(active);
   const used = Object.fromEntries(
-    db
-      .select({ kind: entitlementUse.kind, n: sql<number>`count(*)` })
-      .from(entitlementUse)
-      .where(and(eq(entitlementUse.personId, personId), sql`${entitlementUse.startedAt} >= ${window.from}`, sql`${entitlementUse.startedAt} < ${window.to}`))
-      .groupBy(entitlementUse.kind)
-      .all()
-      .map((r) => [r.kind, r.n]),
+    (
+      await db
+        .select({ kind: entitlementUse.kind, n: sql<number>`count(*)` })
+        .from(entitlementUse)
+        .where(and(eq(entitlementUse.personId, personId), sql`${entitlementUse.startedAt} >= ${window.from}`, sql`${entitlementUse.startedAt} < ${window.to}`))
+        .groupBy(entitlementUse.kind)
+    ).map((r) => [r.kind, r.n]),
   );
   return {
     active,
@@ -284,31 +288,32 @@ function allowancesAt(db: Conn, personId: string, now: number): Allowances {
  * counted in the active window, and every attempt of theirs that arrived past an allowance
  * (latest first, at most 2000 each). `updatedAt` is the time of the document's revision.
  */
-export function entitlementDoc(db: Conn, personId: string, now = Date.now()): EntitlementDoc {
-  const a = allowancesAt(db, personId, now);
+export async function entitlementDoc(db: Conn, personId: string, now = Date.now()): Promise<EntitlementDoc> {
+  const a = await allowancesAt(db, personId, now);
   const latest = a.active[0];
   const counted = a.window
-    ? db
-        .select({ id: entitlementUse.attemptId })
-        .from(entitlementUse)
-        .where(and(eq(entitlementUse.personId, personId), sql`${entitlementUse.startedAt} >= ${a.window.from}`, sql`${entitlementUse.startedAt} < ${a.window.to}`))
-        .orderBy(desc(entitlementUse.startedAt), desc(entitlementUse.attemptId))
-        .limit(MAX_IDS)
-        .all()
-        .map((r) => r.id)
+    ? (
+        await db
+          .select({ id: entitlementUse.attemptId })
+          .from(entitlementUse)
+          .where(and(eq(entitlementUse.personId, personId), sql`${entitlementUse.startedAt} >= ${a.window.from}`, sql`${entitlementUse.startedAt} < ${a.window.to}`))
+          .orderBy(desc(entitlementUse.startedAt), desc(entitlementUse.attemptId))
+          .limit(MAX_IDS)
+      ).map((r) => r.id)
     : [];
-  const overLimit = db
-    .select({ id: entitlementUse.attemptId })
-    .from(entitlementUse)
-    .where(and(eq(entitlementUse.personId, personId), eq(entitlementUse.overLimit, true)))
-    .orderBy(desc(entitlementUse.startedAt), desc(entitlementUse.attemptId))
-    .limit(MAX_IDS)
-    .all()
-    .map((r) => r.id);
+  const overLimit = (
+    await db
+      .select({ id: entitlementUse.attemptId })
+      .from(entitlementUse)
+      .where(and(eq(entitlementUse.personId, personId), eq(entitlementUse.overLimit, true)))
+      .orderBy(desc(entitlementUse.startedAt), desc(entitlementUse.attemptId))
+      .limit(MAX_IDS)
+  ).map((r) => r.id);
+  const state = await first(db.select({ at: entitlementState.updatedAt }).from(entitlementState).where(eq(entitlementState.personId, personId)));
   return {
     id: personId,
     planCode: latest?.planCode ?? null,
-    planName: latest ? planNameOf(db, latest.planCode) : null,
+    planName: latest ? await planNameOf(db, latest.planCode) : null,
     startsAt: a.window?.from ?? null,
     endsAt: a.window?.to ?? null,
     mock: a.mock,
@@ -316,31 +321,31 @@ export function entitlementDoc(db: Conn, personId: string, now = Date.now()): En
     counted,
     overLimit,
     // The time of its revision, not of the pull: the same revision is the same document.
-    updatedAt: db.select({ at: entitlementState.updatedAt }).from(entitlementState).where(eq(entitlementState.personId, personId)).get()?.at ?? now,
+    updatedAt: state?.at ?? now,
     _deleted: false,
   };
 }
 
 /** GET /api/payment/my's plan: the allowance in force as the document says it, or null without an active plan. */
-export function myPlan(db: Conn, personId: string, now = Date.now()): MyPlan | null {
-  const a = allowancesAt(db, personId, now);
+export async function myPlan(db: Conn, personId: string, now = Date.now()): Promise<MyPlan | null> {
+  const a = await allowancesAt(db, personId, now);
   const latest = a.active[0];
   if (!latest || !a.window) return null;
-  return { planCode: latest.planCode, name: planNameOf(db, latest.planCode), startsAt: a.window.from, endsAt: a.window.to, mock: a.mock, practice: a.practice };
+  return { planCode: latest.planCode, name: await planNameOf(db, latest.planCode), startsAt: a.window.from, endsAt: a.window.to, mock: a.mock, practice: a.practice };
 }
 
 /** Whether an attempt was counted past the allowance (results show it). */
-export function isOverLimit(db: Conn, attemptId: string): boolean {
-  return db.select({ o: entitlementUse.overLimit }).from(entitlementUse).where(eq(entitlementUse.attemptId, attemptId)).get()?.o === true;
+export async function isOverLimit(db: Conn, attemptId: string): Promise<boolean> {
+  return (await first(db.select({ o: entitlementUse.overLimit }).from(entitlementUse).where(eq(entitlementUse.attemptId, attemptId))))?.o === true;
 }
 
 /**
  * The person's document revision, its state row created (with a new revision) when there is
  * none yet: the first pull of a learner without any plan gets a document with limits 0.
  */
-export function entitlementRev(db: DB, personId: string, now = Date.now()): number {
-  return db.transaction((tx) => {
-    const row = tx.select({ rev: entitlementState.rev }).from(entitlementState).where(eq(entitlementState.personId, personId)).get();
+export async function entitlementRev(db: DB, personId: string, now = Date.now()): Promise<number> {
+  return transaction(db, async (tx) => {
+    const row = await first(tx.select({ rev: entitlementState.rev }).from(entitlementState).where(eq(entitlementState.personId, personId)));
     return row ? row.rev : bumpEntitlement(tx, personId, now);
   });
 }
@@ -350,39 +355,42 @@ export function entitlementRev(db: DB, personId: string, now = Date.now()): numb
  * ended since their document's last revision (`entitlement_state.updated_at`), or who have
  * plans but no state row yet, get a new revision so their devices pull it. Returns how many.
  */
-export function bumpEndedPlans(deps: Pick<Deps, 'db' | 'events'>, now = Date.now()): number {
-  const people = deps.db.transaction((tx) => {
-    const ids = tx
-      .selectDistinct({ personId: entitlement.personId })
-      .from(entitlement)
-      .leftJoin(entitlementState, eq(entitlementState.personId, entitlement.personId))
-      .where(
-        or(
-          isNull(entitlementState.personId),
-          and(lte(entitlement.endsAt, now), gt(entitlement.endsAt, entitlementState.updatedAt)),
-        ),
-      )
-      .all()
-      .map((r) => r.personId);
-    for (const id of ids) bumpEntitlement(tx, id, now);
+export async function bumpEndedPlans(deps: Pick<Deps, 'db' | 'events'>, now = Date.now()): Promise<number> {
+  const people = await transaction(deps.db, async (tx) => {
+    const ids = (
+      await tx
+        .selectDistinct({ personId: entitlement.personId })
+        .from(entitlement)
+        .leftJoin(entitlementState, eq(entitlementState.personId, entitlement.personId))
+        .where(
+          or(
+            isNull(entitlementState.personId),
+            and(lte(entitlement.endsAt, now), gt(entitlement.endsAt, entitlementState.updatedAt)),
+          ),
+        )
+    ).map((r) => r.personId);
+    for (const id of ids) await bumpEntitlement(tx, id, now);
     return ids;
   });
   for (const personId of people) deps.events.emit({ collections: ['entitlement'], personId });
   return people.length;
 }
 
-/** Runs bumpEndedPlans now and then every `intervalMs` (default a minute), next to the publish job. */
+/**
+ * Runs bumpEndedPlans at once and then every `intervalMs` (default a minute), next to the publish
+ * job. Each run starts in a turn of the event loop of its own (the first one too: setImmediate),
+ * so that its transaction never meets another job's statements started in the same turn.
+ */
 export function startPlanExpiry(deps: Deps, intervalMs = 60_000): () => void {
   const run = () => {
-    try {
-      bumpEndedPlans(deps);
-    } catch (err) {
-      deps.log.error({ err }, 'plan expiry job failed');
-    }
+    bumpEndedPlans(deps).catch((err: unknown) => deps.log.error({ err }, 'plan expiry job failed'));
   };
-  run();
+  const initial = setImmediate(run);
   const timer = setInterval(run, intervalMs);
   timer.unref();
-  return () => clearInterval(timer);
+  return () => {
+    clearImmediate(initial);
+    clearInterval(timer);
+  };
 }
 

@@ -5,6 +5,7 @@ import { entitlementDocSchema } from '../../../../sync-protocol/src/sync/entitle
 import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
 import { PROTOCOL_VERSION } from '../../../../sync-protocol/src/version';
 import { activityLog, attempt, entitlement, entitlementState, entitlementUse, examResult, person, questionSet } from '../../db/schema';
+import { first, transaction } from '../../db/transaction';
 import { type Harness, startHarness } from '../../test/harness';
 import { bumpEndedPlans, countAttempt, entitlementDoc, grantPlan, myPlan } from './entitlements.service';
 
@@ -21,7 +22,7 @@ const FREE_PRACTICE = 'qs-practice-gk';
 beforeAll(async () => {
   h = await startHarness();
   [editor, admin] = await Promise.all([h.tokenOf('editor'), h.tokenOf('admin')]);
-  const src = h.deps.db.select().from(questionSet).where(eq(questionSet.id, FREE_MOCK)).get()!;
+  const src = (await first(h.deps.db.select().from(questionSet).where(eq(questionSet.id, FREE_MOCK))))!;
   const saved = await h.request('PATCH', '/question/updateQuestionSet', {
     token: editor,
     body: { l: 'Paid mock', mpq: src.mpq, tm: src.tm, nm: src.nm, dur: src.dur, isM: true, free: false, inst: '', q: src.q, sections: src.sections, pts: 0, draft: false, langs: [] },
@@ -43,14 +44,14 @@ async function newLearner() {
   const m = `91234${(50_000 + ++mobiles).toString()}`;
   const r = await h.request('POST', '/UserLogin', { body: { n: `Learner ${mobiles}`, m, password: 'learner1234', confirmPassword: 'learner1234', p: 'demo-learner' } });
   expect(r.status, JSON.stringify(r.body)).toBe(201);
-  const id = h.deps.db.select({ id: person.id }).from(person).where(eq(person.name, `Learner ${mobiles}`)).get()!.id;
+  const id = (await first(h.deps.db.select({ id: person.id }).from(person).where(eq(person.name, `Learner ${mobiles}`))))!.id;
   return { id, token: r.body.token as string };
 }
 
 let orders = 0;
 /** A plan paid at `paidAt` (default an hour ago: before the attempts below start), as the payments module grants it when an order becomes PAID. */
 const grant = (personId: string, planCode: string, paidAt = Date.now() - 3_600_000) =>
-  h.deps.db.transaction((tx) => grantPlan(tx, { orderId: `test-order-${++orders}`, personId, planCode, paidAt }));
+  transaction(h.deps.db, (tx) => grantPlan(tx, { orderId: `test-order-${++orders}`, personId, planCode, paidAt }));
 
 let seq = 0;
 function attemptDoc(qsid: string, over: Partial<TestSummaryDoc> = {}): TestSummaryDoc {
@@ -73,32 +74,38 @@ function attemptDoc(qsid: string, over: Partial<TestSummaryDoc> = {}): TestSumma
   };
 }
 const pushNew = (token: string, doc: TestSummaryDoc) => push(token, [{ newDocumentState: doc, assumedMasterState: null }]);
-const useOf = (attemptId: string) => h.deps.db.select().from(entitlementUse).where(eq(entitlementUse.attemptId, attemptId)).get();
-const revOf = (personId: string) => h.deps.db.select().from(entitlementState).where(eq(entitlementState.personId, personId)).get()?.rev;
+const useOf = (attemptId: string) => first(h.deps.db.select().from(entitlementUse).where(eq(entitlementUse.attemptId, attemptId)));
+/** useOf for each attempt, in turn. */
+async function usesOf(docs: { id: string }[]) {
+  const out = [];
+  for (const d of docs) out.push(await useOf(d.id));
+  return out;
+}
+const revOf = async (personId: string) => (await first(h.deps.db.select().from(entitlementState).where(eq(entitlementState.personId, personId))))?.rev;
 
 describe('granting a plan', () => {
   test('grants the plan’s limits for its period once per order, and gives the document a new revision', async () => {
     const { id } = await newLearner();
     const paidAt = Date.UTC(2026, 0, 31, 10);
-    const first = h.deps.db.transaction((tx) => grantPlan(tx, { orderId: 'order-idem', personId: id, planCode: 'ONE_MONTH_PLAN', paidAt }));
-    expect(first).toMatchObject({ personId: id, planCode: 'ONE_MONTH_PLAN', startsAt: paidAt, endsAt: Date.UTC(2026, 1, 28, 10), mockLimit: 10, practiceLimit: 2 });
-    const rev = revOf(id)!;
+    const granted = await transaction(h.deps.db, (tx) => grantPlan(tx, { orderId: 'order-idem', personId: id, planCode: 'ONE_MONTH_PLAN', paidAt }));
+    expect(granted).toMatchObject({ personId: id, planCode: 'ONE_MONTH_PLAN', startsAt: paidAt, endsAt: Date.UTC(2026, 1, 28, 10), mockLimit: 10, practiceLimit: 2 });
+    const rev = (await revOf(id))!;
     expect(rev).toBeGreaterThan(0);
-    const again = h.deps.db.transaction((tx) => grantPlan(tx, { orderId: 'order-idem', personId: id, planCode: 'ANNUAL_PLAN', paidAt: paidAt + 5 }));
+    const again = await transaction(h.deps.db, (tx) => grantPlan(tx, { orderId: 'order-idem', personId: id, planCode: 'ANNUAL_PLAN', paidAt: paidAt + 5 }));
     expect(again).toBeNull();
-    expect(h.deps.db.select().from(entitlement).where(eq(entitlement.orderId, 'order-idem')).all()).toEqual([first]);
-    expect(revOf(id)).toBe(rev);
-    const logged = h.deps.db.select().from(activityLog).where(and(eq(activityLog.entityAffected, 'entitlement'), eq(activityLog.entityId, first!.id))).all();
+    expect(await h.deps.db.select().from(entitlement).where(eq(entitlement.orderId, 'order-idem'))).toEqual([granted]);
+    expect(await revOf(id)).toBe(rev);
+    const logged = await h.deps.db.select().from(activityLog).where(and(eq(activityLog.entityAffected, 'entitlement'), eq(activityLog.entityId, granted!.id)));
     expect(logged).toHaveLength(1);
   });
 
   test('plans: yearly unlimited mock and 24 practice for 12 months, quarterly 20 and 6 for 3; plans stack', async () => {
     const { id } = await newLearner();
     const now = Date.now();
-    expect(myPlan(h.deps.db, id, now)).toBeNull();
-    const q = grant(id, 'QUATERLY_MONTH_PLAN', now - 1000)!;
+    expect(await myPlan(h.deps.db, id, now)).toBeNull();
+    const q = (await grant(id, 'QUATERLY_MONTH_PLAN', now - 1000))!;
     expect(q.endsAt).toBe(addMonths(now - 1000, 3));
-    expect(myPlan(h.deps.db, id, now)).toEqual({
+    expect(await myPlan(h.deps.db, id, now)).toEqual({
       planCode: 'QUATERLY_MONTH_PLAN',
       name: { en: 'Quarterly', hi: 'त्रैमासिक' },
       startsAt: now - 1000,
@@ -106,41 +113,41 @@ describe('granting a plan', () => {
       mock: { limit: 20, used: 0 },
       practice: { limit: 6, used: 0 },
     });
-    const m = grant(id, 'ONE_MONTH_PLAN', now - 500)!;
+    const m = (await grant(id, 'ONE_MONTH_PLAN', now - 500))!;
     // Stacked: the limits add up; the window runs from the earliest start to the latest end.
-    expect(myPlan(h.deps.db, id, now)).toMatchObject({ planCode: 'QUATERLY_MONTH_PLAN', startsAt: now - 1000, endsAt: q.endsAt, mock: { limit: 30 }, practice: { limit: 8 } });
+    expect(await myPlan(h.deps.db, id, now)).toMatchObject({ planCode: 'QUATERLY_MONTH_PLAN', startsAt: now - 1000, endsAt: q.endsAt, mock: { limit: 30 }, practice: { limit: 8 } });
     expect(m.endsAt).toBeLessThan(q.endsAt);
-    const y = grant(id, 'ANNUAL_PLAN', now - 200)!;
+    const y = (await grant(id, 'ANNUAL_PLAN', now - 200))!;
     expect(y.endsAt).toBe(addMonths(now - 200, 12));
     // An unlimited plan makes the stack unlimited; the latest-ending plan names it.
-    expect(myPlan(h.deps.db, id, now)).toMatchObject({ planCode: 'ANNUAL_PLAN', name: { en: 'Yearly' }, endsAt: y.endsAt, mock: { limit: null }, practice: { limit: 32 } });
+    expect(await myPlan(h.deps.db, id, now)).toMatchObject({ planCode: 'ANNUAL_PLAN', name: { en: 'Yearly' }, endsAt: y.endsAt, mock: { limit: null }, practice: { limit: 32 } });
     // After the month and the quarter, only the year is left.
-    expect(myPlan(h.deps.db, id, q.endsAt)).toMatchObject({ planCode: 'ANNUAL_PLAN', startsAt: now - 200, mock: { limit: null }, practice: { limit: 24 } });
+    expect(await myPlan(h.deps.db, id, q.endsAt)).toMatchObject({ planCode: 'ANNUAL_PLAN', startsAt: now - 200, mock: { limit: null }, practice: { limit: 24 } });
   });
 });
 
 describe('counting attempts', () => {
   test('a monthly plan allows 10 mock tests and 2 practice exams; the 11th mock is stored, scored and over the limit', async () => {
     const { id, token } = await newLearner();
-    grant(id, 'ONE_MONTH_PLAN');
+    await grant(id, 'ONE_MONTH_PLAN');
     const mocks = Array.from({ length: 11 }, () => attemptDoc(paidMock, { answers: { 'q-gk-002': { ua: 'c', status: 'ANSWERED' } } }));
     for (const doc of mocks) expect((await pushNew(token, doc)).status).toBe(200);
     const practices = Array.from({ length: 3 }, () => attemptDoc(PAID_PRACTICE));
     for (const doc of practices) expect((await pushNew(token, doc)).status).toBe(200);
 
-    expect(mocks.map((d) => useOf(d.id)?.overLimit)).toEqual([...Array(10).fill(false), true]);
-    expect(practices.map((d) => useOf(d.id)?.overLimit)).toEqual([false, false, true]);
-    expect(mocks.map((d) => useOf(d.id)?.kind)).toEqual(Array(11).fill('mock'));
-    expect(practices.map((d) => useOf(d.id)?.kind)).toEqual(Array(3).fill('practice'));
+    expect((await usesOf(mocks)).map((u) => u?.overLimit)).toEqual([...Array(10).fill(false), true]);
+    expect((await usesOf(practices)).map((u) => u?.overLimit)).toEqual([false, false, true]);
+    expect((await usesOf(mocks)).map((u) => u?.kind)).toEqual(Array(11).fill('mock'));
+    expect((await usesOf(practices)).map((u) => u?.kind)).toEqual(Array(3).fill('practice'));
     // Within the limit charged to the plan; past it charged to nothing.
-    const plan = h.deps.db.select().from(entitlement).where(eq(entitlement.personId, id)).get()!;
-    expect(useOf(mocks[0]!.id)?.entitlementId).toBe(plan.id);
-    expect(useOf(mocks[10]!.id)?.entitlementId).toBeNull();
+    const plan = (await first(h.deps.db.select().from(entitlement).where(eq(entitlement.personId, id))))!;
+    expect((await useOf(mocks[0]!.id))?.entitlementId).toBe(plan.id);
+    expect((await useOf(mocks[10]!.id))?.entitlementId).toBeNull();
 
     // Stored and scored all the same.
     const over = mocks[10]!;
-    expect(h.deps.db.select().from(attempt).where(eq(attempt.id, over.id)).get()?.status).toBe('SUBMITTED');
-    const result = h.deps.db.select().from(examResult).where(eq(examResult.attemptId, over.id)).get();
+    expect((await first(h.deps.db.select().from(attempt).where(eq(attempt.id, over.id))))?.status).toBe('SUBMITTED');
+    const result = await first(h.deps.db.select().from(examResult).where(eq(examResult.attemptId, over.id)));
     expect(result?.totalMarks).toBe(2);
     // The result says so, to the learner...
     const shown = await h.request('GET', `/question/getExamResult?qsid=${paidMock}`, { token });
@@ -153,7 +160,7 @@ describe('counting attempts', () => {
     expect(entry).toMatchObject({ actionType: 'CREATE', person: { id }, newValue: { personId: id, qsid: paidMock, kind: 'mock', overLimit: true, entitlementId: null } });
 
     // The document: what the plan allows, what is used, which attempts were counted and which were over.
-    const doc = entitlementDoc(h.deps.db, id);
+    const doc = await entitlementDoc(h.deps.db, id);
     expect(entitlementDocSchema.parse(doc)).toEqual(doc);
     expect(doc).toMatchObject({ id, planCode: 'ONE_MONTH_PLAN', planName: { en: 'Monthly', hi: 'मासिक' }, mock: { limit: 10, used: 11 }, practice: { limit: 2, used: 3 } });
     expect([...doc.counted].sort()).toEqual([...mocks, ...practices].map((d) => d.id).sort());
@@ -167,69 +174,69 @@ describe('counting attempts', () => {
     const free = [attemptDoc(FREE_MOCK), attemptDoc(FREE_PRACTICE)];
     const paid = attemptDoc(paidMock);
     for (const d of [...free, paid]) expect((await pushNew(token, d)).status).toBe(200);
-    expect(free.map((d) => useOf(d.id))).toEqual([undefined, undefined]);
-    expect(useOf(paid.id)).toMatchObject({ personId: id, kind: 'mock', overLimit: true, entitlementId: null });
-    expect(h.deps.db.select().from(examResult).where(eq(examResult.attemptId, paid.id)).get()).toBeDefined();
+    expect(await usesOf(free)).toEqual([undefined, undefined]);
+    expect(await useOf(paid.id)).toMatchObject({ personId: id, kind: 'mock', overLimit: true, entitlementId: null });
+    expect(await first(h.deps.db.select().from(examResult).where(eq(examResult.attemptId, paid.id)))).toBeDefined();
     const freeResult = await h.request('GET', `/question/getExamResult?qsid=${FREE_MOCK}`, { token });
     expect(freeResult.body.overLimit).toBe(false);
-    expect(entitlementDoc(h.deps.db, id)).toMatchObject({ planCode: null, planName: null, startsAt: null, endsAt: null, mock: { limit: 0, used: 0 }, practice: { limit: 0, used: 0 }, counted: [], overLimit: [paid.id] });
+    expect(await entitlementDoc(h.deps.db, id)).toMatchObject({ planCode: null, planName: null, startsAt: null, endsAt: null, mock: { limit: 0, used: 0 }, practice: { limit: 0, used: 0 }, counted: [], overLimit: [paid.id] });
   });
 
   test('free sets count nothing even with a plan; resuming an attempt counts nothing', async () => {
     const { id, token } = await newLearner();
-    grant(id, 'ONE_MONTH_PLAN');
+    await grant(id, 'ONE_MONTH_PLAN');
     const free = attemptDoc(FREE_MOCK, { status: 'IN_PROGRESS', submittedAt: null });
     expect((await pushNew(token, free)).status).toBe(200);
-    expect(useOf(free.id)).toBeUndefined();
+    expect(await useOf(free.id)).toBeUndefined();
 
     const started = attemptDoc(PAID_PRACTICE, { status: 'IN_PROGRESS', submittedAt: null });
     expect((await pushNew(token, started)).status).toBe(200);
-    const counted = useOf(started.id);
+    const counted = await useOf(started.id);
     expect(counted).toMatchObject({ kind: 'practice', overLimit: false });
-    const rev = revOf(id);
+    const rev = await revOf(id);
     // The same attempt resumed, answered and submitted: nothing more is counted.
     const resumed = { ...started, index: 3, answers: { 'q-hindi-006': { ua: 'c', status: 'ANSWERED' as const } }, updatedAt: started.updatedAt + 1 };
     expect((await push(token, [{ newDocumentState: resumed, assumedMasterState: started }])).body).toEqual([]);
     const submitted = { ...resumed, status: 'SUBMITTED' as const, submittedAt: Date.now(), updatedAt: resumed.updatedAt + 1 };
     expect((await push(token, [{ newDocumentState: submitted, assumedMasterState: resumed }])).body).toEqual([]);
-    expect(useOf(started.id)).toEqual(counted);
-    expect(revOf(id)).toBe(rev);
+    expect(await useOf(started.id)).toEqual(counted);
+    expect(await revOf(id)).toBe(rev);
     // Its result is within the allowance, and says so.
     const result = await h.request('GET', `/question/getExamResult?qsid=${PAID_PRACTICE}`, { token });
     expect(result.body).toMatchObject({ attemptId: started.id, overLimit: false });
-    expect(entitlementDoc(h.deps.db, id)).toMatchObject({ mock: { limit: 10, used: 0 }, practice: { limit: 2, used: 1 }, counted: [started.id], overLimit: [] });
+    expect(await entitlementDoc(h.deps.db, id)).toMatchObject({ mock: { limit: 10, used: 0 }, practice: { limit: 2, used: 1 }, counted: [started.id], overLimit: [] });
     // Counting the same attempt again directly is a no-op too.
-    expect(countAttempt(h.deps.db, { attemptId: started.id, personId: id, qsid: PAID_PRACTICE, isM: false, free: false, startedAt: Date.now() })).toBeNull();
+    expect(await countAttempt(h.deps.db, { attemptId: started.id, personId: id, qsid: PAID_PRACTICE, isM: false, free: false, startedAt: Date.now() })).toBeNull();
   });
 
   test('50 concurrent pushes of new attempts at an allowance of 2: exactly 2 within, the rest stored and over the limit', async () => {
     const { id, token } = await newLearner();
-    grant(id, 'ONE_MONTH_PLAN');
+    await grant(id, 'ONE_MONTH_PLAN');
     const docs = Array.from({ length: 50 }, () => attemptDoc(PAID_PRACTICE));
     const answers = await Promise.all(docs.map((d) => pushNew(token, d)));
     expect(answers.map((r) => r.status)).toEqual(Array(50).fill(200));
-    const uses = docs.map((d) => useOf(d.id));
+    const uses = await usesOf(docs);
     expect(uses.every((u) => u !== undefined)).toBe(true);
     expect(uses.filter((u) => !u!.overLimit)).toHaveLength(2);
     expect(uses.filter((u) => u!.overLimit)).toHaveLength(48);
-    const stored = h.deps.db.select({ id: attempt.id }).from(attempt).where(eq(attempt.personId, id)).all();
+    const stored = await h.deps.db.select({ id: attempt.id }).from(attempt).where(eq(attempt.personId, id));
     expect(stored).toHaveLength(50);
-    expect(h.deps.db.select({ id: examResult.id }).from(examResult).where(eq(examResult.personId, id)).all()).toHaveLength(50);
-    expect(entitlementDoc(h.deps.db, id)).toMatchObject({ practice: { limit: 2, used: 50 } });
-    expect(entitlementDoc(h.deps.db, id).overLimit).toHaveLength(48);
+    expect(await h.deps.db.select({ id: examResult.id }).from(examResult).where(eq(examResult.personId, id))).toHaveLength(50);
+    expect(await entitlementDoc(h.deps.db, id)).toMatchObject({ practice: { limit: 2, used: 50 } });
+    expect((await entitlementDoc(h.deps.db, id)).overLimit).toHaveLength(48);
   });
 
   test('an attempt started offline within the plan counts within it, though it reaches the server after the plan ended', async () => {
     const { id } = await newLearner();
     // Paid a month and a minute ago: the plan has ended.
-    const plan = grant(id, 'ONE_MONTH_PLAN', addMonths(Date.now(), -1) - 60_000)!;
+    const plan = (await grant(id, 'ONE_MONTH_PLAN', addMonths(Date.now(), -1) - 60_000))!;
     expect(plan.endsAt).toBeLessThan(Date.now());
     const use = (attemptId: string, startedAt: number) =>
-      h.deps.db.transaction((tx) => countAttempt(tx, { attemptId, personId: id, qsid: paidMock, isM: true, free: false, startedAt }));
+      transaction(h.deps.db, (tx) => countAttempt(tx, { attemptId, personId: id, qsid: paidMock, isM: true, free: false, startedAt }));
     // Started two hours before the end, synced now.
-    expect(use('offline-1', plan.endsAt - 2 * 3_600_000)).toEqual({ kind: 'mock', overLimit: false, entitlementId: plan.id });
+    expect(await use('offline-1', plan.endsAt - 2 * 3_600_000)).toEqual({ kind: 'mock', overLimit: false, entitlementId: plan.id });
     // Started at the end: over the limit.
-    expect(use('offline-2', plan.endsAt)).toEqual({ kind: 'mock', overLimit: true, entitlementId: null });
+    expect(await use('offline-2', plan.endsAt)).toEqual({ kind: 'mock', overLimit: true, entitlementId: null });
   });
 });
 
@@ -237,32 +244,32 @@ describe('plan periods', () => {
   test('an expired plan allows nothing: limits 0 and no plan', async () => {
     const { id } = await newLearner();
     const paidAt = addMonths(Date.now(), -2);
-    grant(id, 'QUATERLY_MONTH_PLAN', addMonths(Date.now(), -4));
-    grant(id, 'ONE_MONTH_PLAN', paidAt);
-    expect(entitlementDoc(h.deps.db, id)).toMatchObject({ planCode: null, startsAt: null, endsAt: null, mock: { limit: 0, used: 0 }, practice: { limit: 0, used: 0 } });
-    expect(myPlan(h.deps.db, id)).toBeNull();
+    await grant(id, 'QUATERLY_MONTH_PLAN', addMonths(Date.now(), -4));
+    await grant(id, 'ONE_MONTH_PLAN', paidAt);
+    expect(await entitlementDoc(h.deps.db, id)).toMatchObject({ planCode: null, startsAt: null, endsAt: null, mock: { limit: 0, used: 0 }, practice: { limit: 0, used: 0 } });
+    expect(await myPlan(h.deps.db, id)).toBeNull();
     // While it ran, it allowed its limits.
-    expect(entitlementDoc(h.deps.db, id, paidAt + 1000)).toMatchObject({ mock: { limit: 30 }, practice: { limit: 8 } });
+    expect(await entitlementDoc(h.deps.db, id, paidAt + 1000)).toMatchObject({ mock: { limit: 30 }, practice: { limit: 8 } });
   });
 
   test('the end of a period gives the document a new revision once (the periodic job), and devices are told', async () => {
     const { id, token } = await newLearner();
     const paidAt = Date.now() - 1000;
-    const plan = grant(id, 'ONE_MONTH_PLAN', paidAt)!;
-    const before = revOf(id)!;
+    const plan = (await grant(id, 'ONE_MONTH_PLAN', paidAt))!;
+    const before = (await revOf(id))!;
     const told: string[][] = [];
     const unsubscribe = h.deps.events.subscribe(id, (c) => told.push(c));
     // Nothing has ended yet.
-    bumpEndedPlans(h.deps, plan.endsAt - 1);
-    expect(revOf(id)).toBe(before);
+    await bumpEndedPlans(h.deps, plan.endsAt - 1);
+    expect(await revOf(id)).toBe(before);
     // The month passes.
-    expect(bumpEndedPlans(h.deps, plan.endsAt)).toBeGreaterThanOrEqual(1);
-    const after = revOf(id)!;
+    expect(await bumpEndedPlans(h.deps, plan.endsAt)).toBeGreaterThanOrEqual(1);
+    const after = (await revOf(id))!;
     expect(after).toBeGreaterThan(before);
     expect(told).toEqual([['entitlement']]);
     // A second run changes nothing for this learner.
-    bumpEndedPlans(h.deps, plan.endsAt + 60_000);
-    expect(revOf(id)).toBe(after);
+    await bumpEndedPlans(h.deps, plan.endsAt + 60_000);
+    expect(await revOf(id)).toBe(after);
     unsubscribe();
     // The pulled document says the plan has ended only once it has (it is built at pull time).
     const doc = (await pull(token, 'entitlement', before)).body;
@@ -272,13 +279,12 @@ describe('plan periods', () => {
 
   test('people with plans but no document yet (plans granted before this revision existed) get one', async () => {
     const { id } = await newLearner();
-    h.deps.db
+    await h.deps.db
       .insert(entitlement)
-      .values({ personId: id, orderId: 'legacy-order', planCode: 'ONE_MONTH_PLAN', startsAt: Date.now() - 1000, endsAt: addMonths(Date.now(), 1), mockLimit: 10, practiceLimit: 2 })
-      .run();
-    expect(revOf(id)).toBeUndefined();
-    expect(bumpEndedPlans(h.deps)).toBeGreaterThanOrEqual(1);
-    expect(revOf(id)).toBeGreaterThan(0);
+      .values({ personId: id, orderId: 'legacy-order', planCode: 'ONE_MONTH_PLAN', startsAt: Date.now() - 1000, endsAt: addMonths(Date.now(), 1), mockLimit: 10, practiceLimit: 2 });
+    expect(await revOf(id)).toBeUndefined();
+    expect(await bumpEndedPlans(h.deps)).toBeGreaterThanOrEqual(1);
+    expect(await revOf(id)).toBeGreaterThan(0);
   });
 });
 
@@ -286,15 +292,15 @@ describe('replication of the entitlement document', () => {
   test('a pull returns only the caller’s own document, once per revision, and again after a change', async () => {
     const a = await newLearner();
     const b = await newLearner();
-    grant(b.id, 'ANNUAL_PLAN');
-    const first = (await pull(a.token, 'entitlement')).body;
+    await grant(b.id, 'ANNUAL_PLAN');
+    const pulled = (await pull(a.token, 'entitlement')).body;
     // A learner without any plan gets a document too, with limits 0.
-    expect(first.documents).toEqual([
+    expect(pulled.documents).toEqual([
       expect.objectContaining({ id: a.id, planCode: null, mock: { limit: 0, used: 0 }, practice: { limit: 0, used: 0 }, _deleted: false }),
     ]);
-    expect(entitlementDocSchema.parse(first.documents[0])).toEqual(first.documents[0]);
-    const cp = first.checkpoint.rev;
-    expect(cp).toBe(revOf(a.id));
+    expect(entitlementDocSchema.parse(pulled.documents[0])).toEqual(pulled.documents[0]);
+    const cp = pulled.checkpoint.rev;
+    expect(cp).toBe(await revOf(a.id));
     expect((await pull(a.token, 'entitlement', cp)).body).toEqual({ documents: [], checkpoint: { rev: cp } });
     const theirs = (await pull(b.token, 'entitlement')).body.documents;
     expect(theirs).toEqual([expect.objectContaining({ id: b.id, planCode: 'ANNUAL_PLAN', mock: { limit: null, used: 0 }, practice: { limit: 24, used: 0 } })]);
@@ -341,7 +347,7 @@ describe('replication of the entitlement document', () => {
     expect(byId(before.documents).get(FREE_PRACTICE)).toBe(true);
     expect(byId(before.documents).get(PAID_PRACTICE)).toBe(false);
     expect(byId(before.documents).get(paidMock)).toBe(false);
-    const src = h.deps.db.select().from(questionSet).where(eq(questionSet.id, paidMock)).get()!;
+    const src = (await first(h.deps.db.select().from(questionSet).where(eq(questionSet.id, paidMock))))!;
     const saved = await h.request('PATCH', '/question/updateQuestionSet', {
       token: editor,
       body: { id: paidMock, l: src.l, mpq: src.mpq, tm: src.tm, nm: src.nm, dur: src.dur, isM: true, free: true, inst: '', q: src.q, sections: src.sections, pts: 0, draft: false, langs: [] },
@@ -354,6 +360,6 @@ describe('replication of the entitlement document', () => {
     const { token } = await newLearner();
     const doc = attemptDoc(paidMock);
     await pushNew(token, doc);
-    expect(useOf(doc.id)).toBeUndefined();
+    expect(await useOf(doc.id)).toBeUndefined();
   });
 });

@@ -9,7 +9,7 @@ export function genericRoutes(app: Hono<AppEnv>, deps: Deps) {
   route(app, deps, 'POST /generic/submit-contact-details', async (c) => {
     const body = await parseJson(c, contactSchema);
     await deps.rates.consume('lookupIp', clientIp(c, deps.config.TRUST_PROXY));
-    return c.json(generic.submitContact(deps, body), 201);
+    return c.json(await generic.submitContact(deps, body), 201);
   });
   // PATCH /generic/update-firebase-token (the device's Web Push subscription) is modules/push's.
 }

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { contactMessage } from '../../db/schema';
+import { first } from '../../db/transaction';
 import { type Harness, startHarness } from '../../test/harness';
 
 let h: Harness;
@@ -10,7 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.destroy());
 
-const contacts = () => h.deps.db.select().from(contactMessage).all();
+const contacts = () => h.deps.db.select().from(contactMessage);
 const CONTACT_OK = 'Your message has been posted to community. One of the member will contact you soon.';
 
 describe('POST /generic/submit-contact-details', () => {
@@ -21,7 +22,7 @@ describe('POST /generic/submit-contact-details', () => {
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({ success: true, msg: CONTACT_OK });
     expect(r.body.id).toEqual(expect.any(String));
-    const row = h.deps.db.select().from(contactMessage).where(eq(contactMessage.id, r.body.id)).get();
+    const row = await first(h.deps.db.select().from(contactMessage).where(eq(contactMessage.id, r.body.id)));
     expect(row).toMatchObject({ name: 'Kiran Rao', mobile: '+919876543210', email: 'kiran@example.com', description: 'How do I buy a plan?' });
   });
 
@@ -32,7 +33,7 @@ describe('POST /generic/submit-contact-details', () => {
       });
       expect(r.status).toBe(201);
       expect(r.body.msg).toBe(CONTACT_OK);
-      const row = h.deps.db.select().from(contactMessage).where(eq(contactMessage.id, r.body.id)).get();
+      const row = await first(h.deps.db.select().from(contactMessage).where(eq(contactMessage.id, r.body.id)));
       expect(row?.email).toBeNull();
       expect(row?.mobile).toBe('+919876543211');
     }
@@ -48,7 +49,7 @@ describe('POST /generic/submit-contact-details', () => {
   });
 
   test('missing name, mobile or description is 400 and nothing is stored', async () => {
-    const before = contacts().length;
+    const before = (await contacts()).length;
     const cases: [Record<string, unknown>, string][] = [
       [{ mobile: '9876543210', description: 'x' }, 'Name is required'],
       [{ name: '  ', mobile: '9876543210', description: 'x' }, 'Name is required'],
@@ -64,17 +65,17 @@ describe('POST /generic/submit-contact-details', () => {
       expect(r.status, JSON.stringify(body)).toBe(400);
       expect(r.body).toMatchObject({ success: false, msg });
     }
-    expect(contacts().length).toBe(before);
+    expect((await contacts()).length).toBe(before);
   });
 
   test('a bad token is 401 (the route takes an optional login, not a broken one)', async () => {
-    const before = contacts().length;
+    const before = (await contacts()).length;
     const r = await h.request('POST', '/generic/submit-contact-details', {
       token: 'broken',
       body: { name: 'A Person', mobile: '9876543210', description: 'x' },
     });
     expect(r.status).toBe(401);
-    expect(contacts().length).toBe(before);
+    expect((await contacts()).length).toBe(before);
   });
 });
 

@@ -42,7 +42,7 @@ export function mediaRoutes(app: Hono<AppEnv>, deps: Deps) {
     // A declared oversize body costs no budget; then the budget is spent before the body is read.
     const declared = c.req.header('content-length');
     if (declared !== undefined && Number(declared) > MEDIA_MAX_BYTES) throw media.imageTooLarge();
-    deps.rates.consume('mediaPerson', actor.id);
+    await deps.rates.consume('mediaPerson', actor.id);
     const bytes = await readCapped(c.req.raw, MEDIA_MAX_BYTES);
     return c.json(await media.storeImage(deps, actor, bytes), 201);
   });

@@ -84,7 +84,7 @@ export async function storeImage(deps: Deps, actor: Principal, bytes: Uint8Array
     }
   }
   const url = `/media/${name}`;
-  logActivity(deps.db, {
+  await logActivity(deps.db, {
     actor: { id: actor.id, name: actor.name },
     action: 'CREATE',
     entity: 'media',

@@ -82,7 +82,9 @@ const streamOf = (bytes: Uint8Array, chunk = 64 * 1024) =>
     },
   });
 /** Lets another test file's uploads (or this file's earlier ones) not count against a test's budget. */
-const resetBudget = () => h.deps.db.delete(rateLimit).where(eq(rateLimit.key, `mediaPerson:${DEMO.editor.id}`)).run();
+const resetBudget = async () => {
+  await h.deps.db.delete(rateLimit).where(eq(rateLimit.key, `mediaPerson:${DEMO.editor.id}`));
+};
 
 describe('POST /api/media', () => {
   beforeEach(resetBudget);
@@ -175,11 +177,10 @@ describe('POST /api/media', () => {
   test('every upload is an activity entry of the editor (entity media)', async () => {
     const bytes = png([9, 9, 9, 255]);
     await upload(bytes);
-    const rows = h.deps.db
+    const rows = await h.deps.db
       .select()
       .from(activityLog)
-      .where(and(eq(activityLog.entityAffected, 'media'), eq(activityLog.entityId, `${sha(bytes)}.png`)))
-      .all();
+      .where(and(eq(activityLog.entityAffected, 'media'), eq(activityLog.entityId, `${sha(bytes)}.png`)));
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ actionType: 'CREATE', personId: DEMO.editor.id, newValue: { url: `/media/${sha(bytes)}.png`, type: 'image/png', bytes: bytes.length } });
   });
@@ -198,7 +199,7 @@ describe('POST /api/media', () => {
   });
 
   test(`50 uploads at once with 20 points of the hourly ${RULES.mediaPerson.points} left: exactly 20 are stored`, async () => {
-    for (let i = 0; i < RULES.mediaPerson.points - 20; i++) h.deps.rates.consume('mediaPerson', DEMO.editor.id);
+    for (let i = 0; i < RULES.mediaPerson.points - 20; i++) await h.deps.rates.consume('mediaPerson', DEMO.editor.id);
     const images = Array.from({ length: 50 }, (_, i) => png([i, 200, 100, 255]));
     const rs = await Promise.all(images.map((b) => upload(b)));
     const statuses = rs.map((r) => r.status);
@@ -214,7 +215,7 @@ describe('GET /media/<sha256>.<ext>', () => {
   const bytes = png([10, 20, 30, 255]);
   let url: string;
   beforeAll(async () => {
-    resetBudget();
+    await resetBudget();
     url = (await answer(await upload(bytes))).url;
   });
 
@@ -282,7 +283,7 @@ describe('with the built client served beside it (index.ts)', () => {
       writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><title>app</title>');
       const app = createApp(h.deps);
       expect(serveClientFiles(app, clientDir)).toBe(true);
-      resetBudget();
+      await resetBudget();
       const bytes = png([40, 50, 60, 255]);
       const url = (await answer(await upload(bytes))).url;
       const image = await app.request(url);

@@ -46,8 +46,8 @@ export function paymentRoutes(app: Hono<AppEnv>, deps: Deps) {
     c.json(await payments.verifyRazorpay(deps, principalOf(c), await parseJson(c, verifyRazorpaySchema))),
   );
   route(app, deps, 'POST /payment/retryPayment', async (c) => c.json(await payments.retryPayment(deps, principalOf(c), await parseJson(c, retryPaymentSchema))));
-  route(app, deps, 'GET /payment/my', (c) => c.json(payments.myPayments(deps, principalOf(c))));
-  route(app, deps, 'GET /payment/receipt/:id', (c) => c.json(payments.receipt(deps, principalOf(c), c.req.param('id') ?? '')));
+  route(app, deps, 'GET /payment/my', async (c) => c.json(await payments.myPayments(deps, principalOf(c))));
+  route(app, deps, 'GET /payment/receipt/:id', async (c) => c.json(await payments.receipt(deps, principalOf(c), c.req.param('id') ?? '')));
 
   route(app, deps, 'POST /phonepe/initiatePayment', async (c) => {
     const who = principalOf(c);
@@ -70,7 +70,7 @@ export function paymentRoutes(app: Hono<AppEnv>, deps: Deps) {
     route(app, deps, `POST /${provider}/webhook`, async (c) => {
       const raw = await c.req.text();
       if (raw.length > MAX_WEBHOOK_BYTES) throw badRequest(MSG.payloadTooLarge);
-      const result = receiveWebhook(deps, provider, c.req.raw.headers, raw);
+      const result = await receiveWebhook(deps, provider, c.req.raw.headers, raw);
       if (!result) return c.json({ success: false, msg: MSG.invalidSignature, code: 'UNAUTHENTICATED' }, 401);
       return c.json({ success: true, duplicate: result.duplicate });
     });

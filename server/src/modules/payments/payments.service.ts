@@ -14,6 +14,7 @@ import {
 import type { Deps, Principal } from '../../context';
 import type { Conn, Tx } from '../../db/client';
 import { ledgerEntry, payment, person, plan, purchaseOrder } from '../../db/schema';
+import { first, transaction } from '../../db/transaction';
 import { type Actor, logActivity } from '../../lib/activity';
 import { AppError, conflict, notFound } from '../../lib/errors';
 import { grantPlan, myPlan } from '../entitlements/entitlements.service';
@@ -62,16 +63,16 @@ export function safeRedirectPath(value: string | undefined): string {
   return /^[\x21-\x7e]+$/.test(value) ? value : '/';
 }
 
-function orderById(db: Conn, id: string): Order | undefined {
-  return db.select().from(purchaseOrder).where(eq(purchaseOrder.id, id)).get();
+function orderById(db: Conn, id: string): Promise<Order | undefined> {
+  return first(db.select().from(purchaseOrder).where(eq(purchaseOrder.id, id)));
 }
 
 /** The caller's own order; another learner's is "not found", never "forbidden" (no probing). */
-function ownOrder(db: Conn, who: Principal, where: { id?: string | undefined; pgOrderId?: string | undefined }): Order {
+async function ownOrder(db: Conn, who: Principal, where: { id?: string | undefined; pgOrderId?: string | undefined }): Promise<Order> {
   const conds = [eq(purchaseOrder.personId, who.id)];
   if (where.id) conds.push(eq(purchaseOrder.id, where.id));
   if (where.pgOrderId) conds.push(eq(purchaseOrder.pgOrderId, where.pgOrderId));
-  const order = where.id || where.pgOrderId ? db.select().from(purchaseOrder).where(and(...conds)).get() : undefined;
+  const order = where.id || where.pgOrderId ? await first(db.select().from(purchaseOrder).where(and(...conds)).limit(1)) : undefined;
   if (!order) throw notFound(MSG.orderNotFound);
   return order;
 }
@@ -108,31 +109,34 @@ async function insertOrder(deps: Deps, actor: Actor, input: NewOrder, now = Date
       throw providerUnavailable(deps, err, MSG.failedToCreateOrder);
     }
   }
-  const order = deps.db.transaction((tx) => {
-    const row = tx
-      .insert(purchaseOrder)
-      .values({ id, ...input, status: 'CREATED', provider: provider.name, pgOrderId: created?.pgOrderId ?? null, expiresAt, createdAt: now, updatedAt: now })
-      .returning()
-      .get();
-    logActivity(tx, { actor, action: 'CREATE', entity: 'order', entityId: id, newValue: row });
+  const order = await transaction(deps.db, async (tx) => {
+    const row = (await first(
+      tx
+        .insert(purchaseOrder)
+        .values({ id, ...input, status: 'CREATED', provider: provider.name, pgOrderId: created?.pgOrderId ?? null, expiresAt, createdAt: now, updatedAt: now })
+        .returning(),
+    ))!;
+    await logActivity(tx, { actor, action: 'CREATE', entity: 'order', entityId: id, newValue: row });
     return row;
   });
   return createAnswer(order, created?.checkout);
 }
 
-function activePlan(db: Conn, idOrCode: string) {
-  const p = db
-    .select()
-    .from(plan)
-    .where(and(or(eq(plan.id, idOrCode), eq(plan.code, idOrCode)), eq(plan.active, true)))
-    .get();
+async function activePlan(db: Conn, idOrCode: string) {
+  const p = await first(
+    db
+      .select()
+      .from(plan)
+      .where(and(or(eq(plan.id, idOrCode), eq(plan.code, idOrCode)), eq(plan.active, true)))
+      .limit(1),
+  );
   if (!p) throw notFound(MSG.planNotFound);
   return p;
 }
 
 /** POST /api/payment: an order for a plan at the server's price (the client's amount is ignored). */
-export function createPlanOrder(deps: Deps, who: Principal, input: { prodid: string; redirection_url?: string | undefined }) {
-  const p = activePlan(deps.db, input.prodid);
+export async function createPlanOrder(deps: Deps, who: Principal, input: { prodid: string; redirection_url?: string | undefined }) {
+  const p = await activePlan(deps.db, input.prodid);
   return insertOrder(deps, actorOf(who), {
     personId: who.id,
     planId: p.id,
@@ -216,17 +220,18 @@ async function startPayment(deps: Deps, who: Principal, order: Order, provider: 
     }
   }
   const pgOrderId = created.pgOrderId;
-  const started = deps.db.transaction((tx) => {
-    const row = tx
-      .update(purchaseOrder)
-      .set({ status: 'PENDING', provider: provider.name, pgOrderId, updatedAt: Date.now() })
-      .where(and(eq(purchaseOrder.id, order.id), inArray(purchaseOrder.status, [...OPEN_STATUSES])))
-      .returning()
-      .get();
+  const started = await transaction(deps.db, async (tx) => {
+    const row = await first(
+      tx
+        .update(purchaseOrder)
+        .set({ status: 'PENDING', provider: provider.name, pgOrderId, updatedAt: Date.now() })
+        .where(and(eq(purchaseOrder.id, order.id), inArray(purchaseOrder.status, [...OPEN_STATUSES])))
+        .returning(),
+    );
     // A webhook or status check may have settled the order while the provider answered.
     if (!row) return null;
     if (order.status !== 'PENDING') {
-      logActivity(tx, {
+      await logActivity(tx, {
         actor: actorOf(who),
         action: 'UPDATE',
         entity: 'order',
@@ -237,7 +242,7 @@ async function startPayment(deps: Deps, who: Principal, order: Order, provider: 
     }
     return row;
   });
-  if (!started) payableOrder(orderById(deps.db, order.id) ?? order, now);
+  if (!started) payableOrder((await orderById(deps.db, order.id)) ?? order, now);
   return created;
 }
 
@@ -250,7 +255,7 @@ export async function initiatePayment(
   origin: string,
   now = Date.now(),
 ) {
-  const order = ownOrder(deps.db, who, { id: input.merchantTransactionId });
+  const order = await ownOrder(deps.db, who, { id: input.merchantTransactionId });
   payableOrder(order, now);
   const provider = providerOf(deps, providerName);
   const created = await startPayment(deps, who, order, provider, confirmationUrl(order, origin, input.redirectUrl), input.mobileNumber, now);
@@ -260,7 +265,7 @@ export async function initiatePayment(
 
 /** POST /api/razorpay/initiatePayment: Checkout's options (the Razorpay order is made if not yet). */
 export async function razorpayCheckout(deps: Deps, who: Principal, input: { merchantTransactionId: string }, origin: string, now = Date.now()) {
-  const order = ownOrder(deps.db, who, { id: input.merchantTransactionId });
+  const order = await ownOrder(deps.db, who, { id: input.merchantTransactionId });
   payableOrder(order, now);
   const provider = providerOf(deps, 'razorpay');
   const created = await startPayment(deps, who, order, provider, confirmationUrl(order, origin, undefined), undefined, now);
@@ -294,35 +299,37 @@ function attemptsOf(order: Order, status: ProviderStatus, now: number): Provider
  * a zero-amount REFUND_DUE note beside it: the ledger keeps what was taken, the note what is owed
  * back, and the admin's refund later adds the negative REFUND entry.
  */
-function recordPayments(tx: Tx, deps: Deps, order: Order, status: ProviderStatus, provider: string, source: ApplySource, now: number): void {
+async function recordPayments(tx: Tx, deps: Deps, order: Order, status: ProviderStatus, provider: string, source: ApplySource, now: number): Promise<void> {
   for (const p of attemptsOf(order, status, now)) {
     if (p.state === 'PENDING') continue;
-    const existing = tx.select().from(payment).where(eq(payment.transactionId, p.transactionId)).get();
+    const existing = await first(tx.select().from(payment).where(eq(payment.transactionId, p.transactionId)));
     if (existing && (existing.orderId !== order.id || existing.status === 'SUCCESS' || p.state === 'FAILED')) continue;
     if (p.state === 'FAILED') {
-      tx.insert(payment)
+      await tx
+        .insert(payment)
         .values({ amount: p.amount, channel: p.channel, transactionId: p.transactionId, details: p.raw ?? null, orderId: order.id, personId: order.personId, status: 'FAILED', provider, createdAt: now, updatedAt: now })
-        .onConflictDoNothing()
-        .run();
+        .onConflictDoNothing();
       continue;
     }
-    const paying = tx
-      .select({ id: payment.id })
-      .from(payment)
-      .where(and(eq(payment.orderId, order.id), eq(payment.status, 'SUCCESS'), isNull(payment.flag)))
-      .get();
+    const paying = await first(
+      tx
+        .select({ id: payment.id })
+        .from(payment)
+        .where(and(eq(payment.orderId, order.id), eq(payment.status, 'SUCCESS'), isNull(payment.flag)))
+        .limit(1),
+    );
     const flag = order.status === 'PAID' && !paying && p.amount === order.amount ? null : 'REFUND_DUE';
     const values = { amount: p.amount, channel: p.channel, details: p.raw ?? null, status: 'SUCCESS', flag, provider, updatedAt: now };
     const row = existing
-      ? tx.update(payment).set(values).where(eq(payment.id, existing.id)).returning().get()
-      : tx.insert(payment).values({ ...values, transactionId: p.transactionId, orderId: order.id, personId: order.personId, createdAt: now }).returning().get();
+      ? await first(tx.update(payment).set(values).where(eq(payment.id, existing.id)).returning())
+      : await first(tx.insert(payment).values({ ...values, transactionId: p.transactionId, orderId: order.id, personId: order.personId, createdAt: now }).returning());
     if (!row) continue;
-    tx.insert(ledgerEntry).values({ id: `capture:${row.id}`, orderId: order.id, paymentId: row.id, kind: 'CAPTURE', amount: p.amount, createdAt: now }).onConflictDoNothing().run();
+    await tx.insert(ledgerEntry).values({ id: `capture:${row.id}`, orderId: order.id, paymentId: row.id, kind: 'CAPTURE', amount: p.amount, createdAt: now }).onConflictDoNothing();
     if (flag) {
-      tx.insert(ledgerEntry).values({ id: `refund-due:${row.id}`, orderId: order.id, paymentId: row.id, kind: 'REFUND_DUE', amount: 0, createdAt: now }).onConflictDoNothing().run();
+      await tx.insert(ledgerEntry).values({ id: `refund-due:${row.id}`, orderId: order.id, paymentId: row.id, kind: 'REFUND_DUE', amount: 0, createdAt: now }).onConflictDoNothing();
       deps.log.warn({ orderId: order.id, transactionId: p.transactionId, amount: p.amount, orderAmount: order.amount, orderStatus: order.status }, 'capture flagged REFUND_DUE');
     }
-    logActivity(tx, {
+    await logActivity(tx, {
       actor: source.actor,
       action: existing ? 'UPDATE' : 'CREATE',
       entity: 'payment',
@@ -339,8 +346,8 @@ function recordPayments(tx: Tx, deps: Deps, order: Order, status: ProviderStatus
  * receipt number (max + 1 in the same statement), the Payment rows and ledger entries, the plan's
  * entitlement, and the activity entry. Returns null for an unknown order.
  */
-export function applyIn(tx: Tx, deps: Deps, orderId: string, status: ProviderStatus, source: ApplySource, now = Date.now()): Applied | null {
-  const before = orderById(tx, orderId);
+export async function applyIn(tx: Tx, deps: Deps, orderId: string, status: ProviderStatus, source: ApplySource, now = Date.now()): Promise<Applied | null> {
+  const before = await orderById(tx, orderId);
   if (!before) return null;
   const transition = decide({ status: before.status as OrderStatus, amount: before.amount, expiresAt: before.expiresAt }, status, now);
   let order = before;
@@ -348,22 +355,23 @@ export function applyIn(tx: Tx, deps: Deps, orderId: string, status: ProviderSta
   if (transition.to) {
     const paying = transition.to === 'PAID' ? attemptsOf(before, status, now).find((p) => p.state === 'COMPLETED' && p.amount === before.amount) : undefined;
     const paidAt = paying && Number.isFinite(paying.at) && paying.at <= now ? paying.at : now;
-    const after = tx
-      .update(purchaseOrder)
-      .set({
-        status: transition.to,
-        updatedAt: now,
-        ...(status.pgOrderId && !before.pgOrderId ? { pgOrderId: status.pgOrderId } : {}),
-        ...(transition.to === 'PAID'
-          ? { paidAt, receiptNo: sql`(select coalesce(max(${purchaseOrder.receiptNo}), 0) + 1 from ${purchaseOrder})` }
-          : {}),
-      })
-      .where(and(eq(purchaseOrder.id, orderId), eq(purchaseOrder.status, before.status)))
-      .returning()
-      .get();
+    const after = await first(
+      tx
+        .update(purchaseOrder)
+        .set({
+          status: transition.to,
+          updatedAt: now,
+          ...(status.pgOrderId && !before.pgOrderId ? { pgOrderId: status.pgOrderId } : {}),
+          ...(transition.to === 'PAID'
+            ? { paidAt, receiptNo: sql`(select coalesce(max(${purchaseOrder.receiptNo}), 0) + 1 from ${purchaseOrder})` }
+            : {}),
+        })
+        .where(and(eq(purchaseOrder.id, orderId), eq(purchaseOrder.status, before.status)))
+        .returning(),
+    );
     if (after) {
       order = after;
-      logActivity(tx, {
+      await logActivity(tx, {
         actor: source.actor,
         action: 'UPDATE',
         entity: 'order',
@@ -375,12 +383,12 @@ export function applyIn(tx: Tx, deps: Deps, orderId: string, status: ProviderSta
         deps.log.warn({ orderId, orderAmount: before.amount, providerAmount: status.amount }, 'provider amount differs from the order: not paid');
       }
       if (after.status === 'PAID' && after.kind === 'PLAN' && after.planId && after.personId) {
-        const bought = tx.select({ code: plan.code }).from(plan).where(eq(plan.id, after.planId)).get();
-        if (bought) granted = grantPlan(tx, { orderId, personId: after.personId, planCode: bought.code, paidAt: after.paidAt ?? now }) !== null;
+        const bought = await first(tx.select({ code: plan.code }).from(plan).where(eq(plan.id, after.planId)));
+        if (bought) granted = (await grantPlan(tx, { orderId, personId: after.personId, planCode: bought.code, paidAt: after.paidAt ?? now })) !== null;
       }
     }
   }
-  recordPayments(tx, deps, order, status, order.provider ?? 'unknown', source, now);
+  await recordPayments(tx, deps, order, status, order.provider ?? 'unknown', source, now);
   return { order, transition, granted };
 }
 
@@ -390,26 +398,27 @@ export function announce(deps: Deps, applied: Applied | null): void {
 }
 
 /** The state machine for one order and one provider answer, in its own transaction. */
-export function applyStatus(deps: Deps, orderId: string, status: ProviderStatus, source: ApplySource, now = Date.now()): Applied | null {
-  const applied = deps.db.transaction((tx) => applyIn(tx, deps, orderId, status, source, now));
+export async function applyStatus(deps: Deps, orderId: string, status: ProviderStatus, source: ApplySource, now = Date.now()): Promise<Applied | null> {
+  const applied = await transaction(deps.db, (tx) => applyIn(tx, deps, orderId, status, source, now));
   announce(deps, applied);
   return applied;
 }
 
 /** An order no provider knows (never initiated) can only expire. */
-function expireUnstarted(deps: Deps, order: Order, source: ApplySource, now: number): Order {
+async function expireUnstarted(deps: Deps, order: Order, source: ApplySource, now: number): Promise<Order> {
   const t = decideUnstarted({ status: order.status as OrderStatus, amount: order.amount, expiresAt: order.expiresAt }, now);
   if (!t.to) return order;
   const to = t.to;
-  return deps.db.transaction((tx) => {
-    const after = tx
-      .update(purchaseOrder)
-      .set({ status: to, updatedAt: now })
-      .where(and(eq(purchaseOrder.id, order.id), eq(purchaseOrder.status, order.status)))
-      .returning()
-      .get();
-    if (!after) return orderById(tx, order.id) ?? order;
-    logActivity(tx, { actor: source.actor, action: 'UPDATE', entity: 'order', entityId: order.id, oldValue: { status: order.status }, newValue: { status: to, why: t.why, via: source.via } });
+  return transaction(deps.db, async (tx) => {
+    const after = await first(
+      tx
+        .update(purchaseOrder)
+        .set({ status: to, updatedAt: now })
+        .where(and(eq(purchaseOrder.id, order.id), eq(purchaseOrder.status, order.status)))
+        .returning(),
+    );
+    if (!after) return (await orderById(tx, order.id)) ?? order;
+    await logActivity(tx, { actor: source.actor, action: 'UPDATE', entity: 'order', entityId: order.id, oldValue: { status: order.status }, newValue: { status: to, why: t.why, via: source.via } });
     return after;
   });
 }
@@ -427,12 +436,12 @@ export async function refresh(deps: Deps, order: Order, source: ApplySource, now
   } catch (err) {
     throw providerUnavailable(deps, err);
   }
-  return applyStatus(deps, order.id, status, source, now)?.order ?? order;
+  return (await applyStatus(deps, order.id, status, source, now))?.order ?? order;
 }
 
 /** POST /api/{provider}/checkPaymentStatus and GET /api/payment/checkPayment: the caller's order. */
 export async function checkStatus(deps: Deps, who: Principal, where: { id?: string | undefined; pgOrderId?: string | undefined }, now = Date.now()) {
-  const order = ownOrder(deps.db, who, where);
+  const order = await ownOrder(deps.db, who, where);
   return statusAnswer(await refresh(deps, order, { via: 'check', actor: actorOf(who) }, now));
 }
 
@@ -446,7 +455,7 @@ export async function verifyRazorpay(deps: Deps, who: Principal, input: { razorp
   if (!provider?.verifyCheckoutSignature?.(input.razorpay_order_id, input.razorpay_payment_id, input.razorpay_signature)) {
     throw new AppError('BAD_REQUEST', MSG.invalidSignature);
   }
-  const order = ownOrder(deps.db, who, { pgOrderId: input.razorpay_order_id });
+  const order = await ownOrder(deps.db, who, { pgOrderId: input.razorpay_order_id });
   return statusAnswer(await refresh(deps, order, { via: 'checkout', actor: actorOf(who) }, now));
 }
 
@@ -458,7 +467,7 @@ export async function verifyRazorpay(deps: Deps, who: Principal, input: { razorp
  * paid order is refused (409), a cancelled one too (400).
  */
 export async function retryPayment(deps: Deps, who: Principal, input: { id: string }, now = Date.now()): Promise<CreateOrderAnswer> {
-  const old = ownOrder(deps.db, who, { id: input.id });
+  const old = await ownOrder(deps.db, who, { id: input.id });
   if (old.status === 'PAID' || old.status === 'REFUNDED') throw conflict(MSG.orderAlreadyPaid);
   const open = OPEN_STATUSES.includes(old.status as OrderStatus);
   if (open && now <= old.expiresAt) {
@@ -471,13 +480,13 @@ export async function retryPayment(deps: Deps, who: Principal, input: { id: stri
   if (old.kind === 'DONATION' || !old.planId) {
     return insertOrder(deps, actorOf(who), { ...base, planId: null, kind: 'DONATION', amount: old.amount }, now);
   }
-  const p = activePlan(deps.db, old.planId);
+  const p = await activePlan(deps.db, old.planId);
   return insertOrder(deps, actorOf(who), { ...base, planId: p.id, kind: 'PLAN', amount: rupeesToPaise(p.total) }, now);
 }
 
 /** GET /api/payment/my: the caller's plan and orders (newest first). */
-export function myPayments(deps: Deps, who: Principal, now = Date.now()): { success: true; data: { plan: MyPlan | null; orders: MyOrder[] } } {
-  const orders: MyOrder[] = deps.db
+export async function myPayments(deps: Deps, who: Principal, now = Date.now()): Promise<{ success: true; data: { plan: MyPlan | null; orders: MyOrder[] } }> {
+  const rows = await deps.db
     .select({
       id: purchaseOrder.id,
       createdAt: purchaseOrder.createdAt,
@@ -493,32 +502,34 @@ export function myPayments(deps: Deps, who: Principal, now = Date.now()): { succ
     .leftJoin(plan, eq(plan.id, purchaseOrder.planId))
     .where(eq(purchaseOrder.personId, who.id))
     .orderBy(desc(purchaseOrder.createdAt), desc(sql`${purchaseOrder}.rowid`))
-    .limit(200)
-    .all()
-    .map(({ planCode, planName, ...o }) => ({ ...o, plan: planCode && planName ? { code: planCode, name: planName } : null }));
-  return { success: true, data: { plan: myPlan(deps.db, who.id, now), orders } };
+    .limit(200);
+  const orders: MyOrder[] = rows.map(({ planCode, planName, ...o }) => ({ ...o, plan: planCode && planName ? { code: planCode, name: planName } : null }));
+  return { success: true, data: { plan: await myPlan(deps.db, who.id, now), orders } };
 }
 
 /** GET /api/payment/receipt/:id: a paid order's receipt, for its buyer or an order admin. */
-export function receipt(deps: Deps, who: Principal, orderId: string): { success: true; data: Receipt } {
+export async function receipt(deps: Deps, who: Principal, orderId: string): Promise<{ success: true; data: Receipt }> {
   const admin = who.permissions.has('SHOP_EDITOR') || who.permissions.has('UPDATE_ORDER');
-  const row = deps.db
-    .select({ order: purchaseOrder, planCode: plan.code, planName: plan.name, buyerName: person.name, buyerMobile: person.mobile })
-    .from(purchaseOrder)
-    .leftJoin(plan, eq(plan.id, purchaseOrder.planId))
-    .leftJoin(person, eq(person.id, purchaseOrder.personId))
-    .where(eq(purchaseOrder.id, orderId))
-    .get();
+  const row = await first(
+    deps.db
+      .select({ order: purchaseOrder, planCode: plan.code, planName: plan.name, buyerName: person.name, buyerMobile: person.mobile })
+      .from(purchaseOrder)
+      .leftJoin(plan, eq(plan.id, purchaseOrder.planId))
+      .leftJoin(person, eq(person.id, purchaseOrder.personId))
+      .where(eq(purchaseOrder.id, orderId)),
+  );
   const o = row?.order;
   if (!row || !o || o.receiptNo === null || !['PAID', 'REFUNDED'].includes(o.status) || (!admin && o.personId !== who.id)) {
     throw notFound(MSG.receiptNotFound);
   }
-  const paidBy = deps.db
-    .select({ transactionId: payment.transactionId })
-    .from(payment)
-    .where(and(eq(payment.orderId, o.id), eq(payment.status, 'SUCCESS'), isNull(payment.flag)))
-    .orderBy(payment.createdAt)
-    .get();
+  const paidBy = await first(
+    deps.db
+      .select({ transactionId: payment.transactionId })
+      .from(payment)
+      .where(and(eq(payment.orderId, o.id), eq(payment.status, 'SUCCESS'), isNull(payment.flag)))
+      .orderBy(payment.createdAt)
+      .limit(1),
+  );
   return {
     success: true,
     data: {

@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ORDER_TTL_MS } from '../../../../sync-protocol/src/payment';
 import { activityLog, entitlement, ledgerEntry, payment, paymentEvent, purchaseOrder } from '../../db/schema';
+import { first } from '../../db/transaction';
 import { type Harness, startHarness } from '../../test/harness';
 import { type SandboxControl, sandboxControl } from './providers/sandbox-phonepe';
 import { reconcilePending } from './reconcile';
@@ -37,19 +38,20 @@ const MONTHLY_PAISE = 15_000;
 /** The webhook inbox has applied every stored event (webhook-inbox.ts: the answer comes first). */
 const settled = () => webhookInbox(h.deps).drain();
 const db = () => h.deps.db;
-const orderOf = (id: string) => db().select().from(purchaseOrder).where(eq(purchaseOrder.id, id)).get();
-const grants = (orderId: string) => db().select().from(entitlement).where(eq(entitlement.orderId, orderId)).all();
-const paymentsOf = (orderId: string) => db().select().from(payment).where(eq(payment.orderId, orderId)).all();
-const ledgerOf = (orderId: string) => db().select().from(ledgerEntry).where(eq(ledgerEntry.orderId, orderId)).all();
-const orderCount = () => db().select().from(purchaseOrder).all().length;
+const orderOf = (id: string) => first(db().select().from(purchaseOrder).where(eq(purchaseOrder.id, id)));
+const grants = async (orderId: string) => await db().select().from(entitlement).where(eq(entitlement.orderId, orderId));
+const paymentsOf = async (orderId: string) => await db().select().from(payment).where(eq(payment.orderId, orderId));
+const ledgerOf = async (orderId: string) => await db().select().from(ledgerEntry).where(eq(ledgerEntry.orderId, orderId));
+const eventsOf = async (orderId: string) => await db().select().from(paymentEvent).where(eq(paymentEvent.orderId, orderId));
+const orderCount = async () => (await db().select().from(purchaseOrder)).length;
 /** The order's status changes in the activity log, oldest first. */
-const transitions = (orderId: string) =>
-  db()
-    .select()
-    .from(activityLog)
-    .where(and(eq(activityLog.entityAffected, 'order'), eq(activityLog.entityId, orderId), eq(activityLog.actionType, 'UPDATE')))
-    .all()
-    .map((a) => (a.newValue as { status: string }).status);
+const transitions = async (orderId: string) =>
+  (
+    await db()
+      .select()
+      .from(activityLog)
+      .where(and(eq(activityLog.entityAffected, 'order'), eq(activityLog.entityId, orderId), eq(activityLog.actionType, 'UPDATE')))
+  ).map((a) => (a.newValue as { status: string }).status);
 
 async function buy(token = learner, body: Record<string, unknown> = { prodid: 'ONE_MONTH_PLAN', product: 'ONE_MONTH_PLAN' }) {
   const r = await h.request('POST', '/payment', { token, body });
@@ -86,41 +88,41 @@ describe('buying a plan through the sandbox', () => {
   test('success: redirect first, then the webhook; a receipt and exactly one entitlement', async () => {
     const order = await buy();
     expect(order).toMatchObject({ success: true, amt: MONTHLY_PAISE, payment: { provider: 'phonepe', merchantTransactionId: order.id, amount: 150 } });
-    expect(orderOf(order.id)).toMatchObject({ status: 'CREATED', amount: MONTHLY_PAISE, kind: 'PLAN', provider: 'phonepe', redirectUrl: '/' });
-    expect(orderOf(order.id)?.expiresAt).toBeGreaterThan(Date.now() + ORDER_TTL_MS - 60_000);
+    expect(await orderOf(order.id)).toMatchObject({ status: 'CREATED', amount: MONTHLY_PAISE, kind: 'PLAN', provider: 'phonepe', redirectUrl: '/' });
+    expect((await orderOf(order.id))?.expiresAt).toBeGreaterThan(Date.now() + ORDER_TTL_MS - 60_000);
 
     const started = await initiate(order.id);
     expect(started.status).toBe(200);
     expect(started.body.success).toBe(true);
     expect(started.body.data.instrumentResponse.redirectInfo.url).toMatch(/^\/sandbox\/phonepe\/pay\/OMO/);
-    expect(orderOf(order.id)).toMatchObject({ status: 'PENDING' });
-    expect(orderOf(order.id)?.pgOrderId).toMatch(/^OMO/);
+    expect(await orderOf(order.id)).toMatchObject({ status: 'PENDING' });
+    expect((await orderOf(order.id))?.pgOrderId).toMatch(/^OMO/);
 
     const [webhook] = await sb.complete(order.id, 'PAY', { deliverWebhook: false });
     const r = await check(order.id);
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ success: true, msg: 'Payment successfull', data: { status: 'PAID' } });
-    const paid = orderOf(order.id);
+    const paid = await orderOf(order.id);
     expect(paid?.receiptNo).toBeGreaterThan(0);
     expect(r.body.data.receiptNo).toBe(paid?.receiptNo);
-    expect(grants(order.id)).toHaveLength(1);
-    expect(grants(order.id)[0]).toMatchObject({ personId: 'demo-learner', planCode: 'ONE_MONTH_PLAN', mockLimit: 10, practiceLimit: 2 });
-    const pays = paymentsOf(order.id);
+    expect(await grants(order.id)).toHaveLength(1);
+    expect((await grants(order.id))[0]).toMatchObject({ personId: 'demo-learner', planCode: 'ONE_MONTH_PLAN', mockLimit: 10, practiceLimit: 2 });
+    const pays = await paymentsOf(order.id);
     expect(pays).toHaveLength(1);
     expect(pays[0]).toMatchObject({ status: 'SUCCESS', amount: MONTHLY_PAISE, flag: null, provider: 'phonepe', channel: 'UPI' });
-    expect(ledgerOf(order.id).map((l) => [l.kind, l.amount])).toEqual([['CAPTURE', MONTHLY_PAISE]]);
-    expect(transitions(order.id)).toEqual(['PENDING', 'PAID']);
+    expect((await ledgerOf(order.id)).map((l) => [l.kind, l.amount])).toEqual([['CAPTURE', MONTHLY_PAISE]]);
+    expect(await transitions(order.id)).toEqual(['PENDING', 'PAID']);
 
     // The webhook comes after the redirect: stored, verified, and nothing changes.
     if (!webhook) throw new Error('no webhook');
     const late = await sb.deliver(webhook);
     await settled();
     expect(late.status).toBe(200);
-    expect(db().select().from(paymentEvent).where(eq(paymentEvent.orderId, order.id)).all()).toHaveLength(1);
-    expect(orderOf(order.id)?.receiptNo).toBe(paid?.receiptNo);
-    expect(grants(order.id)).toHaveLength(1);
-    expect(paymentsOf(order.id)).toHaveLength(1);
-    expect(transitions(order.id)).toEqual(['PENDING', 'PAID']);
+    expect(await eventsOf(order.id)).toHaveLength(1);
+    expect((await orderOf(order.id))?.receiptNo).toBe(paid?.receiptNo);
+    expect(await grants(order.id)).toHaveLength(1);
+    expect(await paymentsOf(order.id)).toHaveLength(1);
+    expect(await transitions(order.id)).toEqual(['PENDING', 'PAID']);
 
     // My plan and the receipt.
     const my = await h.request('GET', '/payment/my', { token: learner });
@@ -157,11 +159,11 @@ describe('buying a plan through the sandbox', () => {
     const [d] = await sb.complete(order.id, 'PAY');
     await settled();
     expect(d?.result?.status).toBe(200);
-    expect(orderOf(order.id)?.status).toBe('PAID');
-    expect(grants(order.id)).toHaveLength(1);
+    expect((await orderOf(order.id))?.status).toBe('PAID');
+    expect(await grants(order.id)).toHaveLength(1);
     const r = await check(order.id);
     expect(r.body).toMatchObject({ success: true, data: { status: 'PAID' } });
-    expect(transitions(order.id)).toEqual(['PENDING', 'PAID']);
+    expect(await transitions(order.id)).toEqual(['PENDING', 'PAID']);
   });
 
   test('receipt numbers are sequential', async () => {
@@ -171,7 +173,7 @@ describe('buying a plan through the sandbox', () => {
     const b = await pendingOrder();
     await sb.complete(b.id, 'PAY');
     await settled();
-    expect((orderOf(b.id)?.receiptNo ?? 0) - (orderOf(a.id)?.receiptNo ?? 0)).toBe(1);
+    expect(((await orderOf(b.id))?.receiptNo ?? 0) - ((await orderOf(a.id))?.receiptNo ?? 0)).toBe(1);
   });
 
   test('failure: FAILED, the failed attempt recorded, nothing granted; retry makes a new order', async () => {
@@ -179,32 +181,32 @@ describe('buying a plan through the sandbox', () => {
     await sb.complete(order.id, 'FAIL', { deliverWebhook: false });
     const r = await check(order.id);
     expect(r.body).toMatchObject({ success: false, msg: 'Payment failed', data: { status: 'FAILED', receiptNo: null } });
-    expect(paymentsOf(order.id).map((p) => p.status)).toEqual(['FAILED']);
-    expect(ledgerOf(order.id)).toEqual([]);
-    expect(grants(order.id)).toEqual([]);
+    expect((await paymentsOf(order.id)).map((p) => p.status)).toEqual(['FAILED']);
+    expect(await ledgerOf(order.id)).toEqual([]);
+    expect(await grants(order.id)).toEqual([]);
 
     const retry = await h.request('POST', '/payment/retryPayment', { token: learner, body: { id: order.id, amount: 1 } });
     expect(retry.status).toBe(200);
     expect(retry.body.id).not.toBe(order.id);
     expect(retry.body.amt).toBe(MONTHLY_PAISE);
-    expect(orderOf(retry.body.id)).toMatchObject({ status: 'CREATED', retryOf: order.id, amount: MONTHLY_PAISE });
+    expect(await orderOf(retry.body.id)).toMatchObject({ status: 'CREATED', retryOf: order.id, amount: MONTHLY_PAISE });
     // The retry is payable like any order.
     expect((await initiate(retry.body.id)).status).toBe(200);
     await sb.complete(retry.body.id, 'PAY');
     await settled();
-    expect(orderOf(retry.body.id)?.status).toBe('PAID');
-    expect(orderOf(order.id)?.status).toBe('FAILED');
+    expect((await orderOf(retry.body.id))?.status).toBe('PAID');
+    expect((await orderOf(order.id))?.status).toBe('FAILED');
   });
 
   test('user cancel: FAILED with no payment, nothing granted', async () => {
     const order = await pendingOrder();
     await sb.complete(order.id, 'CANCEL');
     await settled();
-    expect(orderOf(order.id)?.status).toBe('FAILED');
+    expect((await orderOf(order.id))?.status).toBe('FAILED');
     const r = await check(order.id);
     expect(r.body).toMatchObject({ success: false, msg: 'Payment failed', data: { status: 'FAILED' } });
-    expect(paymentsOf(order.id)).toEqual([]);
-    expect(grants(order.id)).toEqual([]);
+    expect(await paymentsOf(order.id)).toEqual([]);
+    expect(await grants(order.id)).toEqual([]);
   });
 
   test('PENDING grants nothing', async () => {
@@ -213,9 +215,9 @@ describe('buying a plan through the sandbox', () => {
     expect(r.body).toMatchObject({ success: false, msg: 'Payment is being confirmed', data: { status: 'PENDING', receiptNo: null } });
     const byQuery = await h.request('GET', `/payment/checkPayment?order_id=${order.id}`, { token: learner });
     expect(byQuery.body).toMatchObject({ success: false, data: { status: 'PENDING' } });
-    expect(grants(order.id)).toEqual([]);
-    expect(paymentsOf(order.id)).toEqual([]);
-    expect(orderOf(order.id)?.receiptNo).toBeNull();
+    expect(await grants(order.id)).toEqual([]);
+    expect(await paymentsOf(order.id)).toEqual([]);
+    expect((await orderOf(order.id))?.receiptNo).toBeNull();
     // A still-payable order sent to PhonePe is paid again as a new order (PhonePe takes an id once).
     const retry = await h.request('POST', '/payment/retryPayment', { token: learner, body: { id: order.id } });
     expect(retry.status).toBe(200);
@@ -232,7 +234,7 @@ describe('buying a plan through the sandbox', () => {
     const r = await initiate(order.id, learner, { amount: 1 });
     expect(r.status).toBe(200);
     expect(sb.order(order.id)?.amount).toBe(MONTHLY_PAISE);
-    expect(orderOf(order.id)?.amount).toBe(MONTHLY_PAISE);
+    expect((await orderOf(order.id))?.amount).toBe(MONTHLY_PAISE);
     // By the plan's id as well as its code.
     const plans = await h.request('GET', '/plan');
     const yearly = (plans.body.data as { id: string; code: string }[]).find((p) => p.code === 'ANNUAL_PLAN');
@@ -250,7 +252,7 @@ describe('buying a plan through the sandbox', () => {
     ];
     for (const [given, kept] of cases) {
       const o = await buy(learner, { prodid: 'ONE_MONTH_PLAN', redirection_url: given });
-      expect(orderOf(o.id)?.redirectUrl, given).toBe(kept);
+      expect((await orderOf(o.id))?.redirectUrl, given).toBe(kept);
     }
   });
 
@@ -258,13 +260,13 @@ describe('buying a plan through the sandbox', () => {
     const r = await h.request('POST', '/payment/createDummyOrder', { token: learner, body: { poid: 'campaign-7', amount: '51.5' } });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ success: true, amt: 5150, payment: { amount: 51.5 } });
-    expect(orderOf(r.body.id)).toMatchObject({ kind: 'DONATION', reference: 'campaign-7', planId: null, amount: 5150 });
+    expect(await orderOf(r.body.id)).toMatchObject({ kind: 'DONATION', reference: 'campaign-7', planId: null, amount: 5150 });
     expect((await initiate(r.body.id)).status).toBe(200);
     await sb.complete(r.body.id, 'PAY');
     await settled();
-    expect(orderOf(r.body.id)?.status).toBe('PAID');
-    expect(grants(r.body.id)).toEqual([]);
-    expect(ledgerOf(r.body.id).map((l) => l.amount)).toEqual([5150]);
+    expect((await orderOf(r.body.id))?.status).toBe('PAID');
+    expect(await grants(r.body.id)).toEqual([]);
+    expect((await ledgerOf(r.body.id)).map((l) => l.amount)).toEqual([5150]);
   });
 });
 
@@ -276,13 +278,13 @@ describe('concurrency', () => {
     const answers = await Promise.all([sb.deliver(d), sb.deliver(d), sb.deliver(d)]);
     await settled();
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
-    expect(orderOf(order.id)?.status).toBe('PAID');
-    expect(grants(order.id)).toHaveLength(1);
-    expect(paymentsOf(order.id)).toHaveLength(1);
-    expect(db().select().from(paymentEvent).where(eq(paymentEvent.orderId, order.id)).all()).toHaveLength(1);
-    expect(transitions(order.id)).toEqual(['PENDING', 'PAID']);
-    const receiptNo = orderOf(order.id)?.receiptNo;
-    expect(db().select().from(purchaseOrder).where(eq(purchaseOrder.receiptNo, receiptNo ?? -1)).all()).toHaveLength(1);
+    expect((await orderOf(order.id))?.status).toBe('PAID');
+    expect(await grants(order.id)).toHaveLength(1);
+    expect(await paymentsOf(order.id)).toHaveLength(1);
+    expect(await eventsOf(order.id)).toHaveLength(1);
+    expect(await transitions(order.id)).toEqual(['PENDING', 'PAID']);
+    const receiptNo = (await orderOf(order.id))?.receiptNo;
+    expect(await db().select().from(purchaseOrder).where(eq(purchaseOrder.receiptNo, receiptNo ?? -1))).toHaveLength(1);
   });
 
   test('50 status checks at once: one PAID transition', async () => {
@@ -291,10 +293,10 @@ describe('concurrency', () => {
     const answers = await Promise.all(Array.from({ length: 50 }, () => check(order.id)));
     expect(answers.every((a) => a.status === 200 && a.body.success === true)).toBe(true);
     expect(new Set(answers.map((a) => a.body.data.receiptNo)).size).toBe(1);
-    expect(transitions(order.id)).toEqual(['PENDING', 'PAID']);
-    expect(grants(order.id)).toHaveLength(1);
-    expect(paymentsOf(order.id)).toHaveLength(1);
-    expect(ledgerOf(order.id)).toHaveLength(1);
+    expect(await transitions(order.id)).toEqual(['PENDING', 'PAID']);
+    expect(await grants(order.id)).toHaveLength(1);
+    expect(await paymentsOf(order.id)).toHaveLength(1);
+    expect(await ledgerOf(order.id)).toHaveLength(1);
   });
 
   test('a double capture: paid once, the second capture recorded and flagged REFUND_DUE', async () => {
@@ -302,21 +304,21 @@ describe('concurrency', () => {
     const deliveries = await sb.complete(order.id, 'PAY', { captures: 2 });
     await settled();
     expect(deliveries.map((d) => d.result?.status)).toEqual([200, 200]);
-    expect(orderOf(order.id)?.status).toBe('PAID');
-    expect(grants(order.id)).toHaveLength(1);
-    const pays = paymentsOf(order.id).sort((a, b) => (a.flag ?? '').localeCompare(b.flag ?? ''));
+    expect((await orderOf(order.id))?.status).toBe('PAID');
+    expect(await grants(order.id)).toHaveLength(1);
+    const pays = (await paymentsOf(order.id)).sort((a, b) => (a.flag ?? '').localeCompare(b.flag ?? ''));
     expect(pays.map((p) => [p.status, p.flag, p.amount])).toEqual([
       ['SUCCESS', null, MONTHLY_PAISE],
       ['SUCCESS', 'REFUND_DUE', MONTHLY_PAISE],
     ]);
     // The ledger keeps both captures (money received) and notes the refund owed.
-    expect(ledgerOf(order.id).map((l) => [l.kind, l.amount]).sort()).toEqual([
+    expect((await ledgerOf(order.id)).map((l) => [l.kind, l.amount]).sort()).toEqual([
       ['CAPTURE', MONTHLY_PAISE],
       ['CAPTURE', MONTHLY_PAISE],
       ['REFUND_DUE', 0],
     ]);
     const flagged = pays[1];
-    const logged = db().select().from(activityLog).where(and(eq(activityLog.entityAffected, 'payment'), eq(activityLog.entityId, flagged?.id ?? ''))).all();
+    const logged = await db().select().from(activityLog).where(and(eq(activityLog.entityAffected, 'payment'), eq(activityLog.entityId, flagged?.id ?? '')));
     expect(logged).toHaveLength(1);
     expect(logged[0]?.newValue).toMatchObject({ flag: 'REFUND_DUE' });
     // The receipt names the payment that paid the order.
@@ -339,13 +341,13 @@ describe('webhooks are verified', () => {
     expect(missing.status).toBe(401);
     const unsigned = await h.request('POST', '/razorpay/webhook', { rawBody: d.body, headers: { 'x-razorpay-signature': '0'.repeat(64) } });
     expect(unsigned.status).toBe(401);
-    expect(orderOf(order.id)?.status).toBe('PENDING');
-    expect(db().select().from(paymentEvent).where(eq(paymentEvent.orderId, order.id)).all()).toEqual([]);
-    expect(grants(order.id)).toEqual([]);
+    expect((await orderOf(order.id))?.status).toBe('PENDING');
+    expect(await eventsOf(order.id)).toEqual([]);
+    expect(await grants(order.id)).toEqual([]);
     // The genuine delivery still works afterwards.
     expect((await sb.deliver(d)).status).toBe(200);
     await settled();
-    expect(orderOf(order.id)?.status).toBe('PAID');
+    expect((await orderOf(order.id))?.status).toBe('PAID');
   });
 
   test('a bad Razorpay Checkout signature is refused and changes nothing', async () => {
@@ -366,39 +368,39 @@ describe('expiry and reconciliation', () => {
     // An hour on: both are past expiry (the sandbox still says PENDING for the first).
     const later = Date.now() + ORDER_TTL_MS + 3_600_000;
     // Reconcile only looks at orders older than a minute: make `young` young at that time.
-    db().update(purchaseOrder).set({ createdAt: later, expiresAt: later + ORDER_TTL_MS }).where(eq(purchaseOrder.id, young.id)).run();
+    await db().update(purchaseOrder).set({ createdAt: later, expiresAt: later + ORDER_TTL_MS }).where(eq(purchaseOrder.id, young.id));
     const run = await reconcilePending(h.deps, later);
     expect(run.failed).toBe(0);
-    expect(orderOf(order.id)?.status).toBe('EXPIRED');
-    expect(orderOf(never.id)?.status).toBe('EXPIRED');
-    expect(orderOf(young.id)?.status).toBe('PENDING');
-    expect(transitions(order.id)).toEqual(['PENDING', 'EXPIRED']);
-    expect(grants(order.id)).toEqual([]);
+    expect((await orderOf(order.id))?.status).toBe('EXPIRED');
+    expect((await orderOf(never.id))?.status).toBe('EXPIRED');
+    expect((await orderOf(young.id))?.status).toBe('PENDING');
+    expect(await transitions(order.id)).toEqual(['PENDING', 'EXPIRED']);
+    expect(await grants(order.id)).toEqual([]);
     // Expired orders are not payable, and retrying gives a new order.
     expect((await initiate(never.id)).status).toBe(400);
     const retry = await h.request('POST', '/payment/retryPayment', { token: learner, body: { id: never.id } });
     expect(retry.body).toMatchObject({ success: true, amt: MONTHLY_PAISE });
-    expect(orderOf(retry.body.id)?.retryOf).toBe(never.id);
+    expect((await orderOf(retry.body.id))?.retryOf).toBe(never.id);
     // The buyer paid at the provider after all: money taken is honoured.
     await sb.complete(order.id, 'PAY');
     await settled();
-    expect(orderOf(order.id)?.status).toBe('PAID');
-    expect(grants(order.id)).toHaveLength(1);
-    expect(transitions(order.id)).toEqual(['PENDING', 'EXPIRED', 'PAID']);
+    expect((await orderOf(order.id))?.status).toBe('PAID');
+    expect(await grants(order.id)).toHaveLength(1);
+    expect(await transitions(order.id)).toEqual(['PENDING', 'EXPIRED', 'PAID']);
   });
 
   test('reconcile picks up a payment whose webhook never came', async () => {
     const order = await pendingOrder();
     await sb.complete(order.id, 'PAY', { deliverWebhook: false });
     await reconcilePending(h.deps, Date.now() + 2 * 60_000);
-    expect(orderOf(order.id)?.status).toBe('PAID');
-    expect(grants(order.id)).toHaveLength(1);
+    expect((await orderOf(order.id))?.status).toBe('PAID');
+    expect(await grants(order.id)).toHaveLength(1);
   });
 });
 
 describe('bad input, other people and guests', () => {
   test('bad input is a 400 with a message, and no order is written', async () => {
-    const before = orderCount();
+    const before = await orderCount();
     const cases: [string, unknown, string][] = [
       ['/payment', {}, 'prodid is required'],
       ['/payment', { prodid: 'ONE_MONTH_PLAN', extra: 1 }, 'Unknown field: extra'],
@@ -418,13 +420,13 @@ describe('bad input, other people and guests', () => {
     expect(unknownPlan.body.msg).toBe('Plan not found');
     const noQuery = await h.request('GET', '/payment/checkPayment', { token: learner });
     expect(noQuery.status).toBe(400);
-    expect(orderCount()).toBe(before);
+    expect(await orderCount()).toBe(before);
 
     const order = await buy();
     const low = await initiate(order.id, learner, { amount: 0 });
     expect(low.status).toBe(400);
     expect(low.body.msg).toBe('Amount cannot be less than 1');
-    expect(orderOf(order.id)?.status).toBe('CREATED');
+    expect((await orderOf(order.id))?.status).toBe('CREATED');
   });
 
   test("another learner's order is not found, and stays untouched", async () => {
@@ -439,11 +441,11 @@ describe('bad input, other people and guests', () => {
     for (const r of await Promise.all(calls)) expect(r.status).toBe(404);
     const mine = await h.request('GET', '/payment/my', { token: other });
     expect((mine.body.data.orders as { id: string }[]).some((o) => o.id === order.id)).toBe(false);
-    expect(orderOf(order.id)?.status).toBe('PENDING');
+    expect((await orderOf(order.id))?.status).toBe('PENDING');
   });
 
   test('a guest is asked to log in', async () => {
-    const before = orderCount();
+    const before = await orderCount();
     for (const [method, url] of [
       ['POST', '/payment'],
       ['POST', '/payment/createDummyOrder'],
@@ -455,7 +457,7 @@ describe('bad input, other people and guests', () => {
       expect(r.status, url).toBe(401);
       expect(r.body).toMatchObject({ success: false, msg: 'Please login to continue' });
     }
-    expect(orderCount()).toBe(before);
+    expect(await orderCount()).toBe(before);
   });
 });
 
@@ -466,13 +468,10 @@ describe('reports read the real payments', () => {
     await settled();
     const now = Date.now();
     const range = `startDate=${now - 86_400_000}&endDate=${now + 60_000}`;
-    const txns = await h.request('GET', `/report/transactions?${range}&q=${paymentsOf(order.id)[0]?.transactionId ?? ''}`, { token: admin });
+    const txns = await h.request('GET', `/report/transactions?${range}&q=${(await paymentsOf(order.id))[0]?.transactionId ?? ''}`, { token: admin });
     expect(txns.body.data[0]).toMatchObject({ amount: 150, status: 'SUCCESS', order: { id: order.id, status: 'PAID' } });
     const earnings = await h.request('GET', `/report/globalEarnings?${range}`, { token: admin });
-    const paise = db()
-      .select()
-      .from(ledgerEntry)
-      .all()
+    const paise = (await db().select().from(ledgerEntry))
       .filter((l) => l.kind === 'CAPTURE' && l.createdAt >= now - 86_400_000 && l.createdAt <= now + 60_000)
       .reduce((s, l) => s + l.amount, 0);
     expect(earnings.body.data.totals.collected).toBe(paise / 100);

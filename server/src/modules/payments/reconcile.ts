@@ -17,13 +17,12 @@ const BATCH = 200;
  * never sent to a provider expires). One order's provider failure does not stop the others.
  */
 export async function reconcilePending(deps: Deps, now = Date.now()): Promise<{ checked: number; changed: number; failed: number }> {
-  const due = deps.db
+  const due = await deps.db
     .select()
     .from(purchaseOrder)
     .where(and(inArray(purchaseOrder.status, [...OPEN_STATUSES]), lte(purchaseOrder.createdAt, now - RECONCILE_AFTER_MS)))
     .orderBy(asc(purchaseOrder.createdAt))
-    .limit(BATCH)
-    .all();
+    .limit(BATCH);
   let changed = 0;
   let failed = 0;
   for (const order of due) {

@@ -5,6 +5,7 @@ import { createApp } from '../../app';
 import { openDatabase } from '../../db/client';
 import type { LoadMonitor } from '../../lib/overload';
 import { entitlement, paymentEvent, purchaseOrder } from '../../db/schema';
+import { first as firstRow } from '../../db/transaction';
 import { type Harness, startHarness } from '../../test/harness';
 import { type SandboxControl, type SandboxDelivery, sandboxControl } from './providers/sandbox-phonepe';
 import { MAX_ATTEMPTS, processEvent, retryDelayMs, webhookInbox } from './webhook-inbox';
@@ -32,8 +33,9 @@ afterAll(async () => {
 });
 
 const db = () => h.deps.db;
-const orderOf = (id: string) => db().select().from(purchaseOrder).where(eq(purchaseOrder.id, id)).get();
-const eventsNaming = (merchantOrderId: string) => db().select().from(paymentEvent).where(eq(paymentEvent.merchantOrderId, merchantOrderId)).all();
+const orderOf = (id: string) => firstRow(db().select().from(purchaseOrder).where(eq(purchaseOrder.id, id)));
+const eventsNaming = async (merchantOrderId: string) => await db().select().from(paymentEvent).where(eq(paymentEvent.merchantOrderId, merchantOrderId));
+const grantsOf = async (orderId: string) => await db().select().from(entitlement).where(eq(entitlement.orderId, orderId));
 
 async function buy(token = learner) {
   const r = await h.request('POST', '/payment', { token, body: { prodid: 'ONE_MONTH_PLAN', product: 'ONE_MONTH_PLAN' } });
@@ -62,22 +64,22 @@ describe('the webhook inbox', () => {
     expect(first.status).toBe(200);
     expect(JSON.parse(first.body)).toEqual({ success: true, duplicate: false });
     // On disk when answered (the body as received); applied by the worker after the answer.
-    const [stored] = eventsNaming(id);
+    const [stored] = await eventsNaming(id);
     expect(stored).toMatchObject({ provider: 'phonepe', type: 'checkout.order.completed', merchantOrderId: id });
     expect(stored?.payload).toEqual(JSON.parse(d.body));
     // A repeat is a duplicate at once.
     expect(JSON.parse((await sb.deliver(d)).body)).toEqual({ success: true, duplicate: true });
 
     await webhookInbox(h.deps).drain();
-    expect(orderOf(id)?.status).toBe('PAID');
-    const [done] = eventsNaming(id);
+    expect((await orderOf(id))?.status).toBe('PAID');
+    const [done] = await eventsNaming(id);
     expect(done?.processedAt).not.toBeNull();
     expect(done?.orderId).toBe(id);
-    expect(db().select().from(entitlement).where(eq(entitlement.orderId, id)).all()).toHaveLength(1);
+    expect(await grantsOf(id)).toHaveLength(1);
 
     // Processing the same event again (a second worker, a restart) changes nothing.
     expect(await processEvent(h.deps, { id: done!.id, provider: 'phonepe', merchantOrderId: id, pgOrderId: done!.pgOrderId, attempts: 0 })).toBeNull();
-    expect(db().select().from(entitlement).where(eq(entitlement.orderId, id)).all()).toHaveLength(1);
+    expect(await grantsOf(id)).toHaveLength(1);
   });
 
   test('a failed status check leaves the event waiting with a delay; a later try applies it', async () => {
@@ -91,21 +93,21 @@ describe('the webhook inbox', () => {
     expect((await sb.deliver(early)).status).toBe(200);
     const before = Date.now();
     await webhookInbox(h.deps).drain();
-    const [waiting] = eventsNaming(unknown);
+    const [waiting] = await eventsNaming(unknown);
     expect(waiting).toMatchObject({ processedAt: null, attempts: 1 });
     expect(waiting?.lastError).toBeTruthy();
     expect(waiting?.nextAttemptAt).toBeGreaterThanOrEqual(before + retryDelayMs(1));
-    expect(orderOf(unknown)?.status).toBe('CREATED');
+    expect((await orderOf(unknown))?.status).toBe('CREATED');
 
     // The order reaches PhonePe and is paid; the retry (run now rather than in 5 s) applies it.
     await initiate(unknown);
     await sb.complete(unknown, 'PAY', { deliverWebhook: false });
-    db().update(paymentEvent).set({ nextAttemptAt: 0 }).where(eq(paymentEvent.id, waiting!.id)).run();
+    await db().update(paymentEvent).set({ nextAttemptAt: 0 }).where(eq(paymentEvent.id, waiting!.id));
     webhookInbox(h.deps).kick();
     await webhookInbox(h.deps).drain();
-    expect(eventsNaming(unknown)[0]).toMatchObject({ attempts: 2, orderId: unknown });
-    expect(eventsNaming(unknown)[0]?.processedAt).not.toBeNull();
-    expect(orderOf(unknown)?.status).toBe('PAID');
+    expect((await eventsNaming(unknown))[0]).toMatchObject({ attempts: 2, orderId: unknown });
+    expect((await eventsNaming(unknown))[0]?.processedAt).not.toBeNull();
+    expect((await orderOf(unknown))?.status).toBe('PAID');
   });
 
   test('an event that keeps failing is set aside after the last try, with its error', async () => {
@@ -115,14 +117,14 @@ describe('the webhook inbox', () => {
     const [d] = await sb.complete(other, 'PAY', { deliverWebhook: false });
     if (!d) throw new Error('no webhook');
     expect((await sb.deliver(readdressed(d, id, `OMO-never-${id}`))).status).toBe(200);
-    const [ev] = eventsNaming(id);
-    db().update(paymentEvent).set({ attempts: MAX_ATTEMPTS - 1 }).where(eq(paymentEvent.id, ev!.id)).run();
+    const [ev] = await eventsNaming(id);
+    await db().update(paymentEvent).set({ attempts: MAX_ATTEMPTS - 1 }).where(eq(paymentEvent.id, ev!.id));
     await webhookInbox(h.deps).drain();
-    const [after] = eventsNaming(id);
+    const [after] = await eventsNaming(id);
     expect(after?.attempts).toBe(MAX_ATTEMPTS);
     expect(after?.processedAt).not.toBeNull();
     expect(after?.lastError).toBeTruthy();
-    expect(orderOf(id)?.status).toBe('CREATED');
+    expect((await orderOf(id))?.status).toBe('CREATED');
   });
 
   test('50 deliveries of one event at once: one stored, 49 duplicates, one activation', async () => {
@@ -134,9 +136,9 @@ describe('the webhook inbox', () => {
     expect(answers.every((a) => a.status === 200)).toBe(true);
     expect(answers.filter((a) => JSON.parse(a.body).duplicate === false)).toHaveLength(1);
     await webhookInbox(h.deps).drain();
-    expect(eventsNaming(id)).toHaveLength(1);
-    expect(orderOf(id)?.status).toBe('PAID');
-    expect(db().select().from(entitlement).where(eq(entitlement.orderId, id)).all()).toHaveLength(1);
+    expect(await eventsNaming(id)).toHaveLength(1);
+    expect((await orderOf(id))?.status).toBe('PAID');
+    expect(await grantsOf(id)).toHaveLength(1);
   });
 });
 
@@ -158,7 +160,7 @@ describe('the overload guard', () => {
     const forged = await app.request(d.url, { method: 'POST', headers: { ...d.headers, authorization: 'f'.repeat(64) }, body: d.body });
     expect(forged.status).toBe(401);
     await webhookInbox(h.deps).drain();
-    expect(orderOf(id)?.status).toBe('PAID');
+    expect((await orderOf(id))?.status).toBe('PAID');
   });
 });
 
@@ -175,18 +177,18 @@ describe('a server that stopped after answering', () => {
     // The worker of this server never runs: as if it stopped right after the answer.
     webhookInbox(first.deps).stop();
     expect((await control.deliver(d)).status).toBe(200);
-    expect(first.deps.db.select().from(purchaseOrder).where(eq(purchaseOrder.id, id)).get()?.status).toBe('PENDING');
-    first.deps.db.$client.close();
+    expect((await firstRow(first.deps.db.select().from(purchaseOrder).where(eq(purchaseOrder.id, id))))?.status).toBe('PENDING');
+    await first.close();
 
     // The next process on the same data directory (the sandbox, PhonePe's stand-in, is the same).
     const database = openDatabase(first.deps.config.dataDir);
     const next = { ...first.deps, db: database.db };
     try {
-      expect(database.db.select().from(paymentEvent).where(eq(paymentEvent.merchantOrderId, id)).get()?.processedAt).toBeNull();
+      expect((await firstRow(database.db.select().from(paymentEvent).where(eq(paymentEvent.merchantOrderId, id))))?.processedAt).toBeNull();
       await webhookInbox(next).drain();
-      expect(database.db.select().from(purchaseOrder).where(eq(purchaseOrder.id, id)).get()?.status).toBe('PAID');
-      expect(database.db.select().from(paymentEvent).where(eq(paymentEvent.merchantOrderId, id)).get()?.processedAt).not.toBeNull();
-      expect(database.db.select().from(entitlement).where(eq(entitlement.orderId, id)).all()).toHaveLength(1);
+      expect((await firstRow(database.db.select().from(purchaseOrder).where(eq(purchaseOrder.id, id))))?.status).toBe('PAID');
+      expect((await firstRow(database.db.select().from(paymentEvent).where(eq(paymentEvent.merchantOrderId, id))))?.processedAt).not.toBeNull();
+      expect(await database.db.select().from(entitlement).where(eq(entitlement.orderId, id))).toHaveLength(1);
     } finally {
       database.close();
       rmSync(first.deps.config.dataDir, { recursive: true, force: true });

@@ -1,8 +1,9 @@
 import { and, asc, eq, isNull, lte, sql } from 'drizzle-orm';
 import type { Provider } from '../../../../sync-protocol/src/payment';
 import type { Deps } from '../../context';
-import type { DB } from '../../db/client';
+import { type DB, isClosed } from '../../db/client';
 import { paymentEvent, purchaseOrder } from '../../db/schema';
+import { affected, first, transaction } from '../../db/transaction';
 import { rawStatement } from '../../lib/raw-statement';
 import { announce, applyIn, type Applied } from './payments.service';
 import type { ProviderStatus } from './provider';
@@ -100,31 +101,34 @@ function insertStatement(db: DB) {
  * use) → null: the route answers 401 and nothing is stored. Otherwise the event is stored, or
  * found already stored (`duplicate`), and the worker is told.
  */
-export function receiveWebhook(deps: Deps, providerName: Provider, headers: Headers, rawBody: string, now = Date.now()): { duplicate: boolean } | null {
+export async function receiveWebhook(deps: Deps, providerName: Provider, headers: Headers, rawBody: string, now = Date.now()): Promise<{ duplicate: boolean } | null> {
   const providers = providersFor(deps.config);
   if (!providers.has(providerName)) return null;
   const provider = providers.get(providerName);
   const event = provider.parseWebhook(headers, rawBody);
   if (!event) return null;
-  const stored = insertStatement(deps.db).run({
-    id: `${provider.name}:${event.eventId}`,
-    provider: provider.name,
-    type: event.type,
-    // The body as received: valid JSON (the adapter parsed it), kept byte for byte.
-    payload: rawBody,
-    merchantOrderId: event.merchantOrderId,
-    pgOrderId: event.pgOrderId,
-    receivedAt: now,
-  });
-  const duplicate = stored.changes === 0;
+  // One statement; a transaction of its own, as raw statements run on a transaction's handle.
+  const stored = await transaction(deps.db, (tx) =>
+    insertStatement(tx).run({
+      id: `${provider.name}:${event.eventId}`,
+      provider: provider.name,
+      type: event.type,
+      // The body as received: valid JSON (the adapter parsed it), kept byte for byte.
+      payload: rawBody,
+      merchantOrderId: event.merchantOrderId,
+      pgOrderId: event.pgOrderId,
+      receivedAt: now,
+    }),
+  );
+  const duplicate = affected(stored) === 0;
   if (!duplicate) webhookInbox(deps).arrived();
   return { duplicate };
 }
 
-function orderOf(deps: Deps, ev: StoredEvent): Order | null {
+async function orderOf(deps: Deps, ev: StoredEvent): Promise<Order | null> {
   return (
-    (ev.merchantOrderId ? deps.db.select().from(purchaseOrder).where(eq(purchaseOrder.id, ev.merchantOrderId)).get() : undefined) ??
-    (ev.pgOrderId ? deps.db.select().from(purchaseOrder).where(eq(purchaseOrder.pgOrderId, ev.pgOrderId)).get() : undefined) ??
+    (ev.merchantOrderId ? await first(deps.db.select().from(purchaseOrder).where(eq(purchaseOrder.id, ev.merchantOrderId))) : undefined) ??
+    (ev.pgOrderId ? await first(deps.db.select().from(purchaseOrder).where(eq(purchaseOrder.pgOrderId, ev.pgOrderId)).limit(1)) : undefined) ??
     null
   );
 }
@@ -143,7 +147,7 @@ function oneTurnEach(): Promise<void> {
  * (an event of no order of ours, one already processed, or a failed check, which is retried).
  */
 export async function processEvent(deps: Deps, ev: StoredEvent, now = () => Date.now()): Promise<Applied | null> {
-  const order = orderOf(deps, ev);
+  const order = await orderOf(deps, ev);
   // Ours only if it is this provider's order; anything else is kept and left alone.
   const mine = order && (!order.provider || order.provider === ev.provider) ? order : null;
   let status: ProviderStatus | null = null;
@@ -157,7 +161,7 @@ export async function processEvent(deps: Deps, ev: StoredEvent, now = () => Date
       const attempts = ev.attempts + 1;
       const giveUp = attempts >= MAX_ATTEMPTS;
       const at = now();
-      deps.db
+      await deps.db
         .update(paymentEvent)
         .set({
           attempts,
@@ -165,8 +169,7 @@ export async function processEvent(deps: Deps, ev: StoredEvent, now = () => Date
           lastError: String(err instanceof Error ? err.message : err).slice(0, 500),
           ...(giveUp ? { processedAt: at, orderId: mine.id } : {}),
         })
-        .where(and(eq(paymentEvent.id, ev.id), isNull(paymentEvent.processedAt)))
-        .run();
+        .where(and(eq(paymentEvent.id, ev.id), isNull(paymentEvent.processedAt)));
       deps.log[giveUp ? 'error' : 'warn']({ err, eventId: ev.id, orderId: mine.id, attempts }, giveUp ? 'webhook event set aside: status check kept failing' : 'webhook event: status check failed, will retry');
       return null;
     }
@@ -175,13 +178,14 @@ export async function processEvent(deps: Deps, ev: StoredEvent, now = () => Date
   // read in between (a storm of deliveries) wait behind one apply, never behind all of them.
   await oneTurnEach();
   const at = now();
-  const applied = deps.db.transaction((tx) => {
-    const claimed = tx
-      .update(paymentEvent)
-      .set({ processedAt: at, orderId: order?.id ?? null, attempts: ev.attempts + 1 })
-      .where(and(eq(paymentEvent.id, ev.id), isNull(paymentEvent.processedAt)))
-      .returning({ id: paymentEvent.id })
-      .get();
+  const applied = await transaction(deps.db, async (tx) => {
+    const claimed = await first(
+      tx
+        .update(paymentEvent)
+        .set({ processedAt: at, orderId: order?.id ?? null, attempts: ev.attempts + 1 })
+        .where(and(eq(paymentEvent.id, ev.id), isNull(paymentEvent.processedAt)))
+        .returning({ id: paymentEvent.id }),
+    );
     if (!claimed) return null;
     return mine && status ? applyIn(tx, deps, mine.id, status, { via: 'webhook', actor: null, eventId: ev.id }, at) : null;
   });
@@ -208,32 +212,31 @@ function createInbox(deps: Deps): Inbox {
   let waiters: (() => void)[] = [];
   let retryTimer: ReturnType<typeof setTimeout> | null = null;
 
-  const due = (now: number): StoredEvent[] =>
-    deps.db
-      .select({ id: paymentEvent.id, provider: paymentEvent.provider, merchantOrderId: paymentEvent.merchantOrderId, pgOrderId: paymentEvent.pgOrderId, attempts: paymentEvent.attempts })
-      .from(paymentEvent)
-      .where(and(isNull(paymentEvent.processedAt), lte(paymentEvent.nextAttemptAt, now)))
-      .orderBy(asc(paymentEvent.nextAttemptAt), asc(paymentEvent.receivedAt))
-      .limit(BATCH + taken.size)
-      .all()
-      .filter((e) => !taken.has(e.id));
+  const due = async (now: number): Promise<StoredEvent[]> =>
+    (
+      await deps.db
+        .select({ id: paymentEvent.id, provider: paymentEvent.provider, merchantOrderId: paymentEvent.merchantOrderId, pgOrderId: paymentEvent.pgOrderId, attempts: paymentEvent.attempts })
+        .from(paymentEvent)
+        .where(and(isNull(paymentEvent.processedAt), lte(paymentEvent.nextAttemptAt, now)))
+        .orderBy(asc(paymentEvent.nextAttemptAt), asc(paymentEvent.receivedAt))
+        .limit(BATCH + taken.size)
+    )
+      // Taken by a worker, or already queued (by a pump that read while this one waited).
+      .filter((e) => !taken.has(e.id) && !queue.some((q) => q.id === e.id));
 
   /** A timer for the earliest retry still waiting, so that it is not left to the reconciler. */
   /** The database was closed (shutdown, a test's end): the worker stops; what is stored waits. */
   const closed = () => {
-    if (deps.db.$client.open) return false;
+    if (!isClosed(deps.db)) return false;
     stopped = true;
     return true;
   };
 
-  const armRetry = () => {
+  const armRetry = async () => {
     if (stopped || retryTimer || closed()) return;
-    const next = deps.db
-      .select({ at: sql<number>`min(${paymentEvent.nextAttemptAt})` })
-      .from(paymentEvent)
-      .where(isNull(paymentEvent.processedAt))
-      .get()?.at;
-    if (next === null || next === undefined) return;
+    const next = (await first(deps.db.select({ at: sql<number>`min(${paymentEvent.nextAttemptAt})` }).from(paymentEvent).where(isNull(paymentEvent.processedAt))))?.at;
+    // Stopped, or armed by another settle, while the database answered.
+    if (next === null || next === undefined || stopped || retryTimer) return;
     retryTimer = setTimeout(
       () => {
         retryTimer = null;
@@ -244,9 +247,11 @@ function createInbox(deps: Deps): Inbox {
     retryTimer.unref();
   };
 
-  const settle = () => {
+  const settle = async () => {
     if (running > 0 || queue.length > 0) return;
-    armRetry();
+    await armRetry();
+    // Work started while the database answered: its own end settles again.
+    if (running > 0 || queue.length > 0) return;
     const w = waiters;
     waiters = [];
     for (const resolve of w) resolve();
@@ -282,11 +287,11 @@ function createInbox(deps: Deps): Inbox {
     return true;
   };
 
-  const pump = () => {
+  const pump = async () => {
     scheduled = false;
     if (stopped || closed()) return settle();
     if (deferred()) return;
-    if (queue.length === 0 && running < INBOX_WORKERS) queue.push(...due(Date.now()).slice(0, BATCH));
+    if (queue.length === 0 && running < INBOX_WORKERS) queue.push(...(await due(Date.now())).slice(0, BATCH));
     while (running < INBOX_WORKERS && queue.length > 0) {
       const ev = queue.shift()!;
       taken.add(ev.id);
@@ -300,13 +305,15 @@ function createInbox(deps: Deps): Inbox {
           kick();
         });
     }
-    settle();
+    await settle();
   };
 
   const kick = () => {
     if (scheduled || stopped) return;
     scheduled = true;
-    setImmediate(pump);
+    setImmediate(() => {
+      pump().catch((err: unknown) => deps.log.error({ err }, 'webhook inbox failed'));
+    });
   };
 
   return {
@@ -319,7 +326,7 @@ function createInbox(deps: Deps): Inbox {
       new Promise<void>((resolve) => {
         waiters.push(resolve);
         kick();
-        if (stopped) settle();
+        if (stopped) settle().catch((err: unknown) => deps.log.error({ err }, 'webhook inbox failed'));
       }),
     stop() {
       stopped = true;

@@ -8,17 +8,17 @@ import { principalOf, route } from '../../lib/route';
 import * as permissions from './permissions.service';
 
 export function permissionRoutes(app: Hono<AppEnv>, deps: Deps) {
-  route(app, deps, 'GET /permission', (c) => {
+  route(app, deps, 'GET /permission', async (c) => {
     parseQuery(c, z.strictObject({}));
-    return c.json(permissions.list(deps));
+    return c.json(await permissions.list(deps));
   });
   route(app, deps, 'POST /permission', async (c) =>
-    c.json(permissions.create(deps, principalOf(c), await parseJson(c, permissionCreateSchema)), 201),
+    c.json(await permissions.create(deps, principalOf(c), await parseJson(c, permissionCreateSchema)), 201),
   );
   route(app, deps, 'PUT /permission', async (c) =>
-    c.json(permissions.update(deps, principalOf(c), await parseJson(c, permissionUpdateSchema))),
+    c.json(await permissions.update(deps, principalOf(c), await parseJson(c, permissionUpdateSchema))),
   );
-  route(app, deps, 'DELETE /permission/:id', (c) =>
-    c.json(permissions.remove(deps, principalOf(c), parseWith(idSchema, c.req.param('id')))),
+  route(app, deps, 'DELETE /permission/:id', async (c) =>
+    c.json(await permissions.remove(deps, principalOf(c), parseWith(idSchema, c.req.param('id')))),
   );
 }

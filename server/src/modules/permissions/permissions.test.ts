@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PERMISSIONS } from '../../../../sync-protocol/src/permission';
 import { activityLog, permission, personPermission, role, rolePermission } from '../../db/schema';
+import { first } from '../../db/transaction';
 import { type Harness, startHarness } from '../../test/harness';
 
 let h: Harness;
@@ -14,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => h.destroy());
 
 const asAdmin = (method: string, url: string, body?: unknown) => h.request(method, url, { token: admin, ...(body === undefined ? {} : { body }) });
-const logCount = () => h.deps.db.select().from(activityLog).all().length;
+const logCount = async () => (await h.deps.db.select().from(activityLog)).length;
 
 describe('GET /permission', () => {
   test('lists the seeded permissions, sorted, for any signed-in person', async () => {
@@ -37,28 +38,28 @@ describe('permission lifecycle', () => {
     expect(r.body.msg).toBe('MANAGE_EXAMS permission created successfully');
     expect(r.body.data).toMatchObject({ permission: 'MANAGE_EXAMS', description: 'Run exams' });
     id = r.body.data.id;
-    const row = h.deps.db.select().from(permission).where(eq(permission.id, id)).get();
+    const row = await first(h.deps.db.select().from(permission).where(eq(permission.id, id)));
     expect(row?.permission).toBe('MANAGE_EXAMS');
   });
 
   test('a duplicate name is 409, whatever its case', async () => {
-    const count = h.deps.db.select().from(permission).all().length;
+    const count = (await h.deps.db.select().from(permission)).length;
     for (const name of ['MANAGE_EXAMS', 'manage_exams', ' Manage_Exams ']) {
       const r = await asAdmin('POST', '/permission', { permission: name });
       expect(r.status).toBe(409);
       expect(r.body).toMatchObject({ success: false, msg: 'Permission already exists' });
     }
-    expect(h.deps.db.select().from(permission).all().length).toBe(count);
+    expect((await h.deps.db.select().from(permission)).length).toBe(count);
   });
 
   test('a missing or blank name is 400 "Permission name is required"', async () => {
-    const logs = logCount();
+    const logs = await logCount();
     for (const body of [{}, { permission: '' }, { permission: '   ' }, { description: 'only a description' }]) {
       const r = await asAdmin('POST', '/permission', body);
       expect(r.status).toBe(400);
       expect(r.body).toMatchObject({ success: false, msg: 'Permission name is required' });
     }
-    expect(logCount()).toBe(logs);
+    expect(await logCount()).toBe(logs);
   });
 
   test('a name with spaces or symbols is refused', async () => {
@@ -94,16 +95,16 @@ describe('permission lifecycle', () => {
 
   test('delete removes it from every role and person holding it', async () => {
     // Grant it to a role and a person first.
-    const trustee = h.deps.db.select().from(role).where(eq(role.name, 'TRUSTEE')).get();
+    const trustee = await first(h.deps.db.select().from(role).where(eq(role.name, 'TRUSTEE')));
     expect((await asAdmin('PUT', '/role/updatePermissionCollection', { id: trustee?.id, permissions: ['VIEW_REPORT', 'MANAGE_TESTS'] })).status).toBe(200);
     expect((await asAdmin('PATCH', '/Person/updatePermissionCollection', { id: 'demo-learner', permissions: ['MANAGE_TESTS'] })).status).toBe(200);
 
     const r = await asAdmin('DELETE', `/permission/${id}`);
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ success: true, msg: 'Permission deleted successfully' });
-    expect(h.deps.db.select().from(permission).where(eq(permission.id, id)).get()).toBeUndefined();
-    expect(h.deps.db.select().from(rolePermission).where(eq(rolePermission.permissionId, id)).all()).toEqual([]);
-    expect(h.deps.db.select().from(personPermission).where(eq(personPermission.permissionId, id)).all()).toEqual([]);
+    expect(await first(h.deps.db.select().from(permission).where(eq(permission.id, id)))).toBeUndefined();
+    expect(await h.deps.db.select().from(rolePermission).where(eq(rolePermission.permissionId, id))).toEqual([]);
+    expect(await h.deps.db.select().from(personPermission).where(eq(personPermission.permissionId, id))).toEqual([]);
 
     const again = await asAdmin('DELETE', `/permission/${id}`);
     expect(again.status).toBe(404);
@@ -121,13 +122,13 @@ test('people without the permission cannot change permissions', async () => {
   const r = await h.request('POST', '/permission', { token: editor, body: { permission: 'SNEAKY' } });
   expect(r.status).toBe(403);
   expect(r.body.msg).toBe('Permission denied');
-  expect(h.deps.db.select().from(permission).where(eq(permission.permission, 'SNEAKY')).get()).toBeUndefined();
+  expect(await first(h.deps.db.select().from(permission).where(eq(permission.permission, 'SNEAKY')))).toBeUndefined();
 });
 
 describe('permissions the server checks', () => {
   test('cannot be deleted or renamed (that would lock everyone out), and nothing changes', async () => {
-    const row = h.deps.db.select().from(permission).where(eq(permission.permission, 'UPDATE_PERSON')).get()!;
-    const before = logCount();
+    const row = (await first(h.deps.db.select().from(permission).where(eq(permission.permission, 'UPDATE_PERSON'))))!;
+    const before = await logCount();
     const del = await asAdmin('DELETE', `/permission/${row.id}`);
     expect(del.status).toBe(409);
     expect(del.body.msg).toBe('This permission is used by the app and cannot be renamed or deleted');
@@ -136,7 +137,7 @@ describe('permissions the server checks', () => {
     // Editing only the description of a built-in permission stays possible.
     const desc = await asAdmin('PUT', '/permission', { id: row.id, permission: 'update_person', description: 'Edit people' });
     expect(desc.status).toBe(200);
-    expect(h.deps.db.select().from(permission).where(eq(permission.id, row.id)).get()).toMatchObject({ permission: 'UPDATE_PERSON', description: 'Edit people' });
-    expect(logCount()).toBe(before + 1);
+    expect(await first(h.deps.db.select().from(permission).where(eq(permission.id, row.id)))).toMatchObject({ permission: 'UPDATE_PERSON', description: 'Edit people' });
+    expect(await logCount()).toBe(before + 1);
   });
 });

@@ -18,29 +18,29 @@ const noQuery = z.strictObject({});
 
 export function personRoutes(app: Hono<AppEnv>, deps: Deps) {
   // Static paths first: Hono matches in registration order, and /Person/:id would catch them.
-  route(app, deps, 'GET /Person', (c) => {
+  route(app, deps, 'GET /Person', async (c) => {
     parseQuery(c, noQuery);
-    return c.json(persons.me(deps, principalOf(c)));
+    return c.json(await persons.me(deps, principalOf(c)));
   });
-  route(app, deps, 'GET /Person/get', (c) => c.json(persons.search(deps, parseQuery(c, personSearchSchema))));
+  route(app, deps, 'GET /Person/get', async (c) => c.json(await persons.search(deps, parseQuery(c, personSearchSchema))));
   route(app, deps, 'GET /Person/getReferrer', async (c) => {
     await deps.rates.consume('lookupIp', clientIp(c, deps.config.TRUST_PROXY));
-    return c.json(persons.referrer(deps, parseQuery(c, referrerLookupSchema).strQuery));
+    return c.json(await persons.referrer(deps, parseQuery(c, referrerLookupSchema).strQuery));
   });
-  route(app, deps, 'GET /Person/queryCustomers', (c) => c.json(persons.queryCustomers(deps, parseQuery(c, customerQuerySchema))));
-  route(app, deps, 'GET /Person/getTotalCustomers', (c) => {
+  route(app, deps, 'GET /Person/queryCustomers', async (c) => c.json(await persons.queryCustomers(deps, parseQuery(c, customerQuerySchema))));
+  route(app, deps, 'GET /Person/getTotalCustomers', async (c) => {
     parseQuery(c, noQuery);
-    return c.json(persons.totalCustomers(deps));
+    return c.json(await persons.totalCustomers(deps));
   });
-  route(app, deps, 'GET /Person/:id', (c) => c.json(persons.getOne(deps, parseWith(idSchema, c.req.param('id')))));
+  route(app, deps, 'GET /Person/:id', async (c) => c.json(await persons.getOne(deps, parseWith(idSchema, c.req.param('id')))));
   route(app, deps, 'POST /Person', async (c) =>
     c.json(await persons.create(deps, principalOf(c), await parseJson(c, personCreateSchema)), 201),
   );
   route(app, deps, 'PUT /Person', async (c) =>
-    c.json(persons.update(deps, principalOf(c), await parseJson(c, personUpdateSchema))),
+    c.json(await persons.update(deps, principalOf(c), await parseJson(c, personUpdateSchema))),
   );
   route(app, deps, 'PATCH /Person/updatePermissionCollection', async (c) =>
-    c.json(persons.setPermissions(deps, principalOf(c), await parseJson(c, personPermissionsSchema))),
+    c.json(await persons.setPermissions(deps, principalOf(c), await parseJson(c, personPermissionsSchema))),
   );
-  route(app, deps, 'DELETE /Person/:id', (c) => c.json(persons.remove(deps, principalOf(c), parseWith(idSchema, c.req.param('id')))));
+  route(app, deps, 'DELETE /Person/:id', async (c) => c.json(await persons.remove(deps, principalOf(c), parseWith(idSchema, c.req.param('id')))));
 }

@@ -4,6 +4,7 @@ import { DEFAULT_ROLE } from '../../../../sync-protocol/src/role';
 import type { Deps, Principal } from '../../context';
 import type { Conn } from '../../db/client';
 import { person } from '../../db/schema';
+import { first, transaction } from '../../db/transaction';
 import { logActivity } from '../../lib/activity';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { hashPassword } from '../../lib/passwords';
@@ -16,6 +17,7 @@ import {
   findByMobileOrEmail,
   findRole,
   permissionIds,
+  type PersonRow,
   permissionsOf,
   setPersonPermissions,
   toView,
@@ -43,32 +45,32 @@ function searchWhere(q: string) {
 }
 
 /** GET /Person — the signed-in person, with the referral tree around them. */
-export function me(deps: Deps, actor: Principal) {
-  const row = deps.db.select().from(person).where(eq(person.id, actor.id)).get();
+export async function me(deps: Deps, actor: Principal) {
+  const row = await first(deps.db.select().from(person).where(eq(person.id, actor.id)));
   if (!row) throw notFound('Person not found');
-  return { success: true as const, data: { ...toView(deps.db, row, { tree: true }), uplines: uplines(deps.db, row.id) } };
+  return { success: true as const, data: { ...(await toView(deps.db, row, { tree: true })), uplines: await uplines(deps.db, row.id) } };
 }
 
 /** GET /Person/:id (admin detail view). */
-export function getOne(deps: Deps, id: string) {
-  const row = deps.db.select().from(person).where(eq(person.id, id)).get();
+export async function getOne(deps: Deps, id: string) {
+  const row = await first(deps.db.select().from(person).where(eq(person.id, id)));
   if (!row) throw notFound('Person not found');
-  return { success: true as const, data: { ...toView(deps.db, row, { tree: true }), uplines: uplines(deps.db, row.id) } };
+  return { success: true as const, data: { ...(await toView(deps.db, row, { tree: true })), uplines: await uplines(deps.db, row.id) } };
 }
 
 /** GET /Person/get — search by name, mobile or e-mail; §9 page size 30. */
-export function search(deps: Deps, input: { strQuery: string; limit: number; offset: number }) {
+export async function search(deps: Deps, input: { strQuery: string; limit: number; offset: number }) {
   const where = searchWhere(input.strQuery);
-  const rows = deps.db
-    .select()
-    .from(person)
-    .where(where)
-    .orderBy(person.name, person.id)
-    .limit(input.limit)
-    .offset(input.offset)
-    .all();
-  const total = deps.db.select({ n: count() }).from(person).where(where).get()?.n ?? 0;
-  return { success: true as const, data: rows.map((r) => toView(deps.db, r)), count: total };
+  const rows = await deps.db.select().from(person).where(where).orderBy(person.name, person.id).limit(input.limit).offset(input.offset);
+  const total = (await first(deps.db.select({ n: count() }).from(person).where(where)))?.n ?? 0;
+  return { success: true as const, data: await viewsOf(deps, rows), count: total };
+}
+
+/** The API views of rows, one after another (as they were read). */
+async function viewsOf(deps: Deps, rows: PersonRow[]) {
+  const out = [];
+  for (const r of rows) out.push(await toView(deps.db, r));
+  return out;
 }
 
 /**
@@ -76,8 +78,8 @@ export function search(deps: Deps, input: { strQuery: string; limit: number; off
  * opaque handle for the signup's `p`, nothing else (issue 16 §5, see referrer.ts). Only ACTIVE
  * people may refer, so no one else is found.
  */
-export function referrer(deps: Deps, mobile: string) {
-  const row = findByMobileOrEmail(deps.db, { mobile });
+export async function referrer(deps: Deps, mobile: string) {
+  const row = await findByMobileOrEmail(deps.db, { mobile });
   return {
     success: true as const,
     data: row && row.status === 'ACTIVE' ? [{ id: referrerHandle(deps.config.jwtSecret, row), n: maskName(row.name) }] : [],
@@ -85,30 +87,30 @@ export function referrer(deps: Deps, mobile: string) {
 }
 
 /** Customers are the people holding the MEMBER role (the learners). */
-function customerWhere(deps: Deps, q: string) {
-  const member = findRole(deps.db, DEFAULT_ROLE);
+async function customerWhere(deps: Deps, q: string) {
+  const member = await findRole(deps.db, DEFAULT_ROLE);
   return and(eq(person.roleId, member?.id ?? ''), searchWhere(q));
 }
 
-export function queryCustomers(deps: Deps, input: { q: string; l: number; o: number }) {
-  const rows = deps.db
+export async function queryCustomers(deps: Deps, input: { q: string; l: number; o: number }) {
+  const rows = await deps.db
     .select()
     .from(person)
-    .where(customerWhere(deps, input.q))
+    .where(await customerWhere(deps, input.q))
     // The id breaks ties between people created in the same millisecond, so pages neither overlap nor skip.
     .orderBy(person.createdAt, person.id)
     .limit(input.l)
-    .offset(input.o)
-    .all();
-  return { success: true as const, data: rows.map((r) => toView(deps.db, r)) };
+    .offset(input.o);
+  return { success: true as const, data: await viewsOf(deps, rows) };
 }
 
-export function totalCustomers(deps: Deps) {
-  return { success: true as const, count: deps.db.select({ n: count() }).from(person).where(customerWhere(deps, '')).get()?.n ?? 0 };
+export async function totalCustomers(deps: Deps) {
+  const row = await first(deps.db.select({ n: count() }).from(person).where(await customerWhere(deps, '')));
+  return { success: true as const, count: row?.n ?? 0 };
 }
 
-function resolveRole(deps: Deps, r: string | undefined) {
-  const found = findRole(deps.db, r ?? DEFAULT_ROLE);
+async function resolveRole(deps: Deps, r: string | undefined) {
+  const found = await findRole(deps.db, r ?? DEFAULT_ROLE);
   if (!found) throw badRequest('Role not found');
   return found;
 }
@@ -127,48 +129,49 @@ export async function create(
   actor: Principal,
   input: { n: string; m: string; e: string | null; password?: string | undefined; r?: string | undefined; s?: string | undefined; p?: string | null | undefined },
 ) {
-  const check = (db: Conn) => {
-    const me = standingOf(db, actor.id, 'CREATE_PERSON');
-    const found = findRole(db, input.r ?? DEFAULT_ROLE);
+  const check = async (db: Conn) => {
+    const me = await standingOf(db, actor.id, 'CREATE_PERSON');
+    const found = await findRole(db, input.r ?? DEFAULT_ROLE);
     if (!found) throw badRequest('Role not found');
-    assertMayGiveRole(db, me, found);
-    if (input.p) assertReferrerAllowed(db, input.p);
-    assertUnique(deps, input.m, input.e);
+    await assertMayGiveRole(db, me, found);
+    if (input.p) await assertReferrerAllowed(db, input.p);
+    await assertUnique(db, input.m, input.e);
     return found;
   };
   // Once before the slow hash, to refuse early; again in the transaction, which decides (the
   // role may have been deleted, the actor demoted, the referrer blocked during the hash).
-  check(deps.db);
+  await check(deps.db);
   const passwordHash = await hashPassword(input.password ?? generatePassword());
-  const row = deps.db.transaction((tx) => {
-    const roleRow = check(tx);
-    const created = tx
-      .insert(person)
-      .values({
-        name: input.n,
-        mobile: input.m,
-        email: input.e,
-        roleId: roleRow.id,
-        status: input.s ?? 'ACTIVE',
-        parentId: input.p ?? null,
-        passwordHash,
-        // Without a password given, the person must set one through the reset-code flow.
-        iprr: input.password ? 0 : 1,
-      })
-      .returning()
-      .get();
-    copyRolePermissions(tx, created.id, roleRow.id);
-    logActivity(tx, { actor, action: 'CREATE', entity: 'person', entityId: created.id, newValue: auditView(tx, created) });
+  const row = await transaction(deps.db, async (tx) => {
+    const roleRow = await check(tx);
+    const created = (await first(
+      tx
+        .insert(person)
+        .values({
+          name: input.n,
+          mobile: input.m,
+          email: input.e,
+          roleId: roleRow.id,
+          status: input.s ?? 'ACTIVE',
+          parentId: input.p ?? null,
+          passwordHash,
+          // Without a password given, the person must set one through the reset-code flow.
+          iprr: input.password ? 0 : 1,
+        })
+        .returning(),
+    ))!;
+    await copyRolePermissions(tx, created.id, roleRow.id);
+    await logActivity(tx, { actor, action: 'CREATE', entity: 'person', entityId: created.id, newValue: await auditView(tx, created) });
     return created;
   });
-  return { success: true as const, id: row.id, msg: `${row.name} ${MSG.personCreated}`, data: toView(deps.db, row) };
+  return { success: true as const, id: row.id, msg: `${row.name} ${MSG.personCreated}`, data: await toView(deps.db, row) };
 }
 
 /**
  * PUT /Person (admin). A changed role copies its permissions; explicit `permissions` win. Every
  * rule of privileges.ts and the referrer rules are checked in the write's transaction.
  */
-export function update(
+export async function update(
   deps: Deps,
   actor: Principal,
   input: {
@@ -182,84 +185,85 @@ export function update(
     permissions?: string[] | undefined;
   },
 ) {
-  const roleRow = input.r ? resolveRole(deps, input.r) : undefined;
+  const roleRow = input.r ? await resolveRole(deps, input.r) : undefined;
   let permIds: string[] | undefined;
   if (input.permissions) {
-    const { ids, missing } = permissionIds(deps.db, input.permissions);
+    const { ids, missing } = await permissionIds(deps.db, input.permissions);
     if (missing.length) throw badRequest(`Unknown permission: ${missing.join(', ')}`);
     permIds = ids;
   }
-  const row = deps.db.transaction((tx) => {
-    const me = standingOf(tx, actor.id, 'UPDATE_PERSON');
-    const before = tx.select().from(person).where(eq(person.id, input.id)).get();
+  const row = await transaction(deps.db, async (tx) => {
+    const me = await standingOf(tx, actor.id, 'UPDATE_PERSON');
+    const before = await first(tx.select().from(person).where(eq(person.id, input.id)));
     if (!before) throw notFound('Person not found');
 
-    const oldPerms = permissionsOf(tx, before.id);
+    const oldPerms = await permissionsOf(tx, before.id);
     const roleChanges = roleRow !== undefined && roleRow.id !== before.roleId;
-    const newPerms = input.permissions ?? (roleRow && roleChanges ? rolePermissionNames(tx, roleRow.id) : oldPerms);
+    const newPerms = input.permissions ?? (roleRow && roleChanges ? await rolePermissionNames(tx, roleRow.id) : oldPerms);
     const accessChanges = roleChanges || !sameSet(oldPerms, newPerms) || (input.s !== undefined && input.s !== before.status);
     if (before.id === me.id) {
       // Their own name, mobile, e-mail and referrer stay theirs to correct; their access does not.
       if (accessChanges) throw forbidden(MSG.ownAccessChange);
     } else {
-      assertMayManage(tx, me, before);
+      await assertMayManage(tx, me, before);
     }
-    if (roleRow && roleChanges) assertMayGiveRole(tx, me, roleRow);
+    if (roleRow && roleChanges) await assertMayGiveRole(tx, me, roleRow);
     // Removed permissions are the target's, which assertMayManage found all held by the actor.
     assertHoldsAll(me, newPerms.filter((p) => !oldPerms.includes(p)));
-    if (input.p && input.p !== before.parentId) assertReferrerAllowed(tx, input.p, before.id);
-    if (input.m !== undefined || input.e) assertUnique(deps, input.m ?? before.mobile, input.e ?? null, before.id);
+    if (input.p && input.p !== before.parentId) await assertReferrerAllowed(tx, input.p, before.id);
+    if (input.m !== undefined || input.e) await assertUnique(tx, input.m ?? before.mobile, input.e ?? null, before.id);
 
-    const oldValue = auditView(tx, before);
-    const after = tx
-      .update(person)
-      .set({
-        ...(input.n !== undefined && { name: input.n }),
-        ...(input.m !== undefined && { mobile: input.m, mobileVerified: input.m === before.mobile && before.mobileVerified }),
-        ...(input.e !== undefined && { email: input.e, emailVerified: input.e === before.email && before.emailVerified }),
-        ...(input.s !== undefined && { status: input.s }),
-        ...(input.p !== undefined && { parentId: input.p }),
-        ...(roleRow && { roleId: roleRow.id }),
-        // A status change away from ACTIVE must end the person's sessions.
-        ...(input.s !== undefined && input.s !== before.status && { tokenVersion: sql`${person.tokenVersion} + 1` }),
-        updatedAt: Date.now(),
-      })
-      .where(eq(person.id, input.id))
-      .returning()
-      .get();
+    const oldValue = await auditView(tx, before);
+    const after = (await first(
+      tx
+        .update(person)
+        .set({
+          ...(input.n !== undefined && { name: input.n }),
+          ...(input.m !== undefined && { mobile: input.m, mobileVerified: input.m === before.mobile && before.mobileVerified }),
+          ...(input.e !== undefined && { email: input.e, emailVerified: input.e === before.email && before.emailVerified }),
+          ...(input.s !== undefined && { status: input.s }),
+          ...(input.p !== undefined && { parentId: input.p }),
+          ...(roleRow && { roleId: roleRow.id }),
+          // A status change away from ACTIVE must end the person's sessions.
+          ...(input.s !== undefined && input.s !== before.status && { tokenVersion: sql`${person.tokenVersion} + 1` }),
+          updatedAt: Date.now(),
+        })
+        .where(eq(person.id, input.id))
+        .returning(),
+    ))!;
     // The version bump voids the tokens; ending the sessions removes their push tokens too, and
     // unblocking later does not revive them (issue 16 §4).
-    if (input.s !== undefined && input.s !== before.status) endSessionsOf(tx, after.id);
-    if (roleRow && roleChanges) copyRolePermissions(tx, after.id, roleRow.id);
-    if (permIds) setPersonPermissions(tx, after.id, permIds);
-    if (accessChanges) assertActiveAdminRemains(tx);
-    logActivity(tx, { actor, action: 'UPDATE', entity: 'person', entityId: after.id, oldValue, newValue: auditView(tx, after) });
+    if (input.s !== undefined && input.s !== before.status) await endSessionsOf(tx, after.id);
+    if (roleRow && roleChanges) await copyRolePermissions(tx, after.id, roleRow.id);
+    if (permIds) await setPersonPermissions(tx, after.id, permIds);
+    if (accessChanges) await assertActiveAdminRemains(tx);
+    await logActivity(tx, { actor, action: 'UPDATE', entity: 'person', entityId: after.id, oldValue, newValue: await auditView(tx, after) });
     return after;
   });
-  return { success: true as const, msg: `${row.name} ${MSG.personUpdated}`, data: toView(deps.db, row) };
+  return { success: true as const, msg: `${row.name} ${MSG.personUpdated}`, data: await toView(deps.db, row) };
 }
 
 /** PATCH /Person/updatePermissionCollection: replaces a person's permissions (privileges.ts rules 1–3). */
-export function setPermissions(deps: Deps, actor: Principal, input: { id: string; permissions: string[] }) {
-  const { ids, missing } = permissionIds(deps.db, input.permissions);
+export async function setPermissions(deps: Deps, actor: Principal, input: { id: string; permissions: string[] }) {
+  const { ids, missing } = await permissionIds(deps.db, input.permissions);
   if (missing.length) throw badRequest(`Unknown permission: ${missing.join(', ')}`);
-  const before = deps.db.transaction((tx) => {
-    const me = standingOf(tx, actor.id, 'UPDATE_PERSON');
-    const target = tx.select().from(person).where(eq(person.id, input.id)).get();
+  const before = await transaction(deps.db, async (tx) => {
+    const me = await standingOf(tx, actor.id, 'UPDATE_PERSON');
+    const target = await first(tx.select().from(person).where(eq(person.id, input.id)));
     if (!target) throw notFound('Person not found');
-    const oldPerms = permissionsOf(tx, target.id);
+    const oldPerms = await permissionsOf(tx, target.id);
     if (target.id === me.id) {
       if (!sameSet(oldPerms, input.permissions)) throw forbidden(MSG.ownAccessChange);
     } else {
-      assertMayManage(tx, me, target);
+      await assertMayManage(tx, me, target);
     }
     assertHoldsAll(me, input.permissions.filter((p) => !oldPerms.includes(p)));
-    const oldValue = auditView(tx, target);
-    setPersonPermissions(tx, target.id, ids);
-    logActivity(tx, { actor, action: 'UPDATE', entity: 'person', entityId: target.id, oldValue, newValue: auditView(tx, target) });
+    const oldValue = await auditView(tx, target);
+    await setPersonPermissions(tx, target.id, ids);
+    await logActivity(tx, { actor, action: 'UPDATE', entity: 'person', entityId: target.id, oldValue, newValue: await auditView(tx, target) });
     return target;
   });
-  return { success: true as const, msg: `${before.name} ${MSG.personUpdated}`, data: toView(deps.db, before) };
+  return { success: true as const, msg: `${before.name} ${MSG.personUpdated}`, data: await toView(deps.db, before) };
 }
 
 /**
@@ -267,22 +271,22 @@ export function setPermissions(deps: Deps, actor: Principal, input: { id: string
  * a child that is the grandparent itself (a loop left by older data) is detached instead of
  * becoming its own referrer.
  */
-export function remove(deps: Deps, actor: Principal, id: string) {
+export async function remove(deps: Deps, actor: Principal, id: string) {
   if (id === actor.id) throw conflict(MSG.cannotDeleteSelf);
-  deps.db.transaction((tx) => {
-    const me = standingOf(tx, actor.id, 'DELETE_PERSON');
-    const before = tx.select().from(person).where(eq(person.id, id)).get();
+  await transaction(deps.db, async (tx) => {
+    const me = await standingOf(tx, actor.id, 'DELETE_PERSON');
+    const before = await first(tx.select().from(person).where(eq(person.id, id)));
     if (!before) throw notFound('Person not found');
-    assertMayManage(tx, me, before);
-    const oldValue = auditView(tx, before);
+    await assertMayManage(tx, me, before);
+    const oldValue = await auditView(tx, before);
     const grandparent = before.parentId;
-    tx.update(person)
+    await tx
+      .update(person)
       .set({ parentId: grandparent })
-      .where(grandparent ? and(eq(person.parentId, id), ne(person.id, grandparent)) : eq(person.parentId, id))
-      .run();
-    tx.delete(person).where(eq(person.id, id)).run();
-    assertActiveAdminRemains(tx);
-    logActivity(tx, { actor, action: 'DELETE', entity: 'person', entityId: id, oldValue });
+      .where(grandparent ? and(eq(person.parentId, id), ne(person.id, grandparent)) : eq(person.parentId, id));
+    await tx.delete(person).where(eq(person.id, id));
+    await assertActiveAdminRemains(tx);
+    await logActivity(tx, { actor, action: 'DELETE', entity: 'person', entityId: id, oldValue });
   });
   return { success: true as const, msg: MSG.personDeleted };
 }

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { person, role } from '../../db/schema';
+import { first } from '../../db/transaction';
 import { type Harness, startHarness } from '../../test/harness';
 
 let h: Harness;
@@ -155,7 +156,7 @@ describe('POST /Person', () => {
     expect(r.body.data.r).toMatchObject({ name: 'QUESTION_EDITOR' });
     expect(permsOf(r.body.data)).toEqual(['QUESTION_EDITOR']);
 
-    const row = h.deps.db.select().from(person).where(eq(person.id, createdId)).get();
+    const row = await first(h.deps.db.select().from(person).where(eq(person.id, createdId)));
     expect(row?.mobile).toBe('+919111111111');
     expect(row?.email).toBe('ravi@example.com');
     // No password given: the person must set one (spec: generated password, reset required).
@@ -163,7 +164,7 @@ describe('POST /Person', () => {
   });
 
   test('the role may be given by id; without a role the person is a MEMBER with no permissions', async () => {
-    const trustee = h.deps.db.select().from(role).where(eq(role.name, 'TRUSTEE')).get();
+    const trustee = await first(h.deps.db.select().from(role).where(eq(role.name, 'TRUSTEE')));
     const byId = await asAdmin('POST', '/Person', { n: 'Tara Trustee', m: '9111111112', r: trustee?.id });
     expect(byId.status).toBe(201);
     expect(byId.body.data.r.name).toBe('TRUSTEE');
@@ -177,7 +178,7 @@ describe('POST /Person', () => {
   });
 
   test('missing name and missing mobile are refused with their messages', async () => {
-    const before = h.deps.db.select().from(person).all().length;
+    const before = (await h.deps.db.select().from(person)).length;
     const noName = await asAdmin('POST', '/Person', { m: '9111111119' });
     expect(noName.status).toBe(400);
     expect(noName.body).toMatchObject({ success: false, msg: 'Name is required' });
@@ -190,7 +191,7 @@ describe('POST /Person', () => {
     const badMobile = await asAdmin('POST', '/Person', { n: 'Bad Mobile', m: '12345' });
     expect(badMobile.status).toBe(400);
     expect(badMobile.body.msg).toBe('Please provide a valid 10 digit mobile number');
-    expect(h.deps.db.select().from(person).all().length).toBe(before);
+    expect((await h.deps.db.select().from(person)).length).toBe(before);
   });
 
   test('a taken mobile or e-mail, or an unknown role, is refused', async () => {
@@ -300,15 +301,15 @@ describe('POST /Person', () => {
       const r = await asAdmin('DELETE', '/Person/demo-admin');
       expect(r.status).toBe(409);
       expect(r.body).toMatchObject({ success: false, msg: 'You cannot delete your own account' });
-      expect(h.deps.db.select().from(person).where(eq(person.id, 'demo-admin')).get()).toBeDefined();
+      expect(await first(h.deps.db.select().from(person).where(eq(person.id, 'demo-admin')))).toBeDefined();
     });
   });
 });
 
 describe('customers (people with the MEMBER role)', () => {
   test('getTotalCustomers counts the members', async () => {
-    const member = h.deps.db.select().from(role).where(eq(role.name, 'MEMBER')).get();
-    const expected = h.deps.db.select().from(person).where(eq(person.roleId, member?.id ?? '')).all().length;
+    const member = await first(h.deps.db.select().from(role).where(eq(role.name, 'MEMBER')));
+    const expected = (await h.deps.db.select().from(person).where(eq(person.roleId, member?.id ?? ''))).length;
     const r = await asAdmin('GET', '/Person/getTotalCustomers');
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ success: true, count: expected });

@@ -4,6 +4,7 @@ import type { PermissionName } from '../../../../sync-protocol/src/permission';
 import { ADMIN_ROLE } from '../../../../sync-protocol/src/role';
 import type { Conn } from '../../db/client';
 import { permission, person, role, rolePermission } from '../../db/schema';
+import { first } from '../../db/transaction';
 import { conflict, forbidden, notFound } from '../../lib/errors';
 import { permissionsOf, type PersonRow } from './persons.repo';
 
@@ -25,21 +26,23 @@ import { permissionsOf, type PersonRow } from './persons.repo';
 /** The acting person as the database has them inside the write's transaction. */
 export type Standing = { id: string; name: string; isAdmin: boolean; permissions: ReadonlySet<string> };
 
-export function isAdminRole(db: Conn, roleId: string | null): boolean {
+export async function isAdminRole(db: Conn, roleId: string | null): Promise<boolean> {
   if (!roleId) return false;
-  return db.select({ name: role.name }).from(role).where(eq(role.id, roleId)).get()?.name === ADMIN_ROLE;
+  return (await first(db.select({ name: role.name }).from(role).where(eq(role.id, roleId))))?.name === ADMIN_ROLE;
 }
 
 /**
  * The actor's standing now: ACTIVE and still holding `needs`, the permission of the route (the
  * access table checked it when the request began; a parallel request may have taken it since).
  */
-export function standingOf(db: Conn, actorId: string, needs: PermissionName): Standing {
-  const row = db.select({ id: person.id, name: person.name, status: person.status, roleId: person.roleId }).from(person).where(eq(person.id, actorId)).get();
+export async function standingOf(db: Conn, actorId: string, needs: PermissionName): Promise<Standing> {
+  const row = await first(
+    db.select({ id: person.id, name: person.name, status: person.status, roleId: person.roleId }).from(person).where(eq(person.id, actorId)),
+  );
   if (!row || row.status !== 'ACTIVE') throw forbidden(MSG.permissionDenied);
-  const permissions = new Set(permissionsOf(db, row.id));
+  const permissions = new Set(await permissionsOf(db, row.id));
   if (!permissions.has(needs)) throw forbidden(MSG.permissionDenied);
-  return { id: row.id, name: row.name, isAdmin: isAdminRole(db, row.roleId), permissions };
+  return { id: row.id, name: row.name, isAdmin: await isAdminRole(db, row.roleId), permissions };
 }
 
 /** Rule 2: every name is one the actor holds. */
@@ -48,26 +51,25 @@ export function assertHoldsAll(me: Standing, names: Iterable<string>): void {
 }
 
 /** Rule 3: the actor may change, block, delete or reset the password of `target`. */
-export function assertMayManage(db: Conn, me: Standing, target: PersonRow): void {
-  if (isAdminRole(db, target.roleId) && !me.isAdmin) throw forbidden(MSG.adminOnly);
-  if (permissionsOf(db, target.id).some((p) => !me.permissions.has(p))) throw forbidden(MSG.personOutranks);
+export async function assertMayManage(db: Conn, me: Standing, target: PersonRow): Promise<void> {
+  if ((await isAdminRole(db, target.roleId)) && !me.isAdmin) throw forbidden(MSG.adminOnly);
+  if ((await permissionsOf(db, target.id)).some((p) => !me.permissions.has(p))) throw forbidden(MSG.personOutranks);
 }
 
 /** The permission names of a role's template. */
-export function rolePermissionNames(db: Conn, roleId: string): string[] {
-  return db
+export async function rolePermissionNames(db: Conn, roleId: string): Promise<string[]> {
+  const rows = await db
     .select({ p: permission.permission })
     .from(rolePermission)
     .innerJoin(permission, eq(permission.id, rolePermission.permissionId))
-    .where(eq(rolePermission.roleId, roleId))
-    .all()
-    .map((r) => r.p);
+    .where(eq(rolePermission.roleId, roleId));
+  return rows.map((r) => r.p);
 }
 
 /** Rules 2 and 3 for giving a role to a person: the ADMIN role only by an ADMIN, any role only within the actor's permissions. */
-export function assertMayGiveRole(db: Conn, me: Standing, r: { id: string; name: string }): void {
+export async function assertMayGiveRole(db: Conn, me: Standing, r: { id: string; name: string }): Promise<void> {
   if (r.name === ADMIN_ROLE && !me.isAdmin) throw forbidden(MSG.adminOnly);
-  assertHoldsAll(me, rolePermissionNames(db, r.id));
+  assertHoldsAll(me, await rolePermissionNames(db, r.id));
 }
 
 /**
@@ -76,14 +78,15 @@ export function assertMayGiveRole(db: Conn, me: Standing, r: { id: string; name:
  * ADMIN to touch one, and never themselves); this is the invariant itself, so that a path
  * added later cannot break it unnoticed.
  */
-export function assertActiveAdminRemains(db: Conn): void {
-  const n =
+export async function assertActiveAdminRemains(db: Conn): Promise<void> {
+  const row = await first(
     db
       .select({ n: count() })
       .from(person)
       .innerJoin(role, eq(role.id, person.roleId))
-      .where(and(eq(role.name, ADMIN_ROLE), eq(person.status, 'ACTIVE')))
-      .get()?.n ?? 0;
+      .where(and(eq(role.name, ADMIN_ROLE), eq(person.status, 'ACTIVE'))),
+  );
+  const n = row?.n ?? 0;
   if (n === 0) throw conflict(MSG.lastAdmin);
 }
 
@@ -91,11 +94,11 @@ export function assertActiveAdminRemains(db: Conn): void {
  * PUT /UserLogin/resetUserPasswordByAdmin (auth.service `adminReset`): rules 1 and 3. Returns true
  * so that it can be the `beforeWrite` of the password write.
  */
-export function assertMayResetPassword(db: Conn, actorId: string, targetId: string): true {
-  const me = standingOf(db, actorId, 'UPDATE_PERSON');
+export async function assertMayResetPassword(db: Conn, actorId: string, targetId: string): Promise<true> {
+  const me = await standingOf(db, actorId, 'UPDATE_PERSON');
   if (targetId === me.id) throw forbidden(MSG.ownPasswordByProfile);
-  const target = db.select().from(person).where(eq(person.id, targetId)).get();
+  const target = await first(db.select().from(person).where(eq(person.id, targetId)));
   if (!target) throw notFound('Person not found');
-  assertMayManage(db, me, target);
+  await assertMayManage(db, me, target);
   return true;
 }

@@ -38,10 +38,10 @@ export function referrerHandle(secret: Uint8Array, p: { id: string; mobile: stri
  * The person id a signup's `p` names: a handle from the lookup, checked and resolved, or a person
  * id, returned as given (the caller checks it exists and may refer, `assertReferrerAllowed`).
  */
-export function referrerIdOf(db: Conn, secret: Uint8Array, p: string): string {
+export async function referrerIdOf(db: Conn, secret: Uint8Array, p: string): Promise<string> {
   if (!p.startsWith('r1.')) return p;
   const m = HANDLE.exec(p);
-  const row = m ? findByMobileOrEmail(db, { mobile: MOBILE_PREFIX + m[1] }) : undefined;
+  const row = m ? await findByMobileOrEmail(db, { mobile: MOBILE_PREFIX + m[1] }) : undefined;
   if (!m || !row) throw badRequest(MSG.referrerNotFound);
   const given = Buffer.from(m[2] ?? '', 'base64url');
   const expected = handleMac(secret, row.id, row.mobile);

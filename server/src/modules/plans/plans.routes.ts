@@ -8,14 +8,13 @@ import { route } from '../../lib/route';
 
 /** GET /plan — the active plans (spec §9), cheapest last as on the plan page. */
 export function planRoutes(app: Hono<AppEnv>, deps: Deps) {
-  route(app, deps, 'GET /plan', (c) => {
+  route(app, deps, 'GET /plan', async (c) => {
     parseQuery(c, z.strictObject({}));
-    const data = deps.db
+    const data = await deps.db
       .select({ id: plan.id, code: plan.code, name: plan.name, total: plan.total, approx: plan.approx, contents: plan.contents })
       .from(plan)
       .where(eq(plan.active, true))
-      .orderBy(asc(plan.sortOrder))
-      .all();
+      .orderBy(asc(plan.sortOrder));
     return c.json({ success: true, data });
   });
 }

@@ -9,11 +9,11 @@ import * as products from './products.service';
 
 /** The admin's products: the plans learners buy (issue 6). */
 export function productRoutes(app: Hono<AppEnv>, deps: Deps) {
-  route(app, deps, 'GET /product', (c) => {
+  route(app, deps, 'GET /product', async (c) => {
     parseQuery(c, z.strictObject({}));
-    return c.json(products.list(deps));
+    return c.json(await products.list(deps));
   });
-  route(app, deps, 'POST /product', async (c) => c.json(products.create(deps, principalOf(c), await parseJson(c, productCreateSchema)), 201));
-  route(app, deps, 'PUT /product', async (c) => c.json(products.update(deps, principalOf(c), await parseJson(c, productUpdateSchema))));
-  route(app, deps, 'DELETE /product/:id', (c) => c.json(products.remove(deps, principalOf(c), parseWith(idSchema, c.req.param('id')))));
+  route(app, deps, 'POST /product', async (c) => c.json(await products.create(deps, principalOf(c), await parseJson(c, productCreateSchema)), 201));
+  route(app, deps, 'PUT /product', async (c) => c.json(await products.update(deps, principalOf(c), await parseJson(c, productUpdateSchema))));
+  route(app, deps, 'DELETE /product/:id', async (c) => c.json(await products.remove(deps, principalOf(c), parseWith(idSchema, c.req.param('id')))));
 }

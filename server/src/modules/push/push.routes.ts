@@ -14,9 +14,9 @@ export function pushRoutes(app: Hono<AppEnv>, deps: Deps) {
   const push = pushServiceFor(deps);
   route(app, deps, 'GET /push/public-key', (c) => c.json({ success: true, publicKey: push.vapid.publicKey } satisfies PushPublicKeyResponse));
   route(app, deps, 'PATCH /generic/update-firebase-token', async (c) =>
-    c.json(saveSubscription(deps, principalOf(c), await parseJson(c, pushSubscriptionSchema))),
+    c.json(await saveSubscription(deps, principalOf(c), await parseJson(c, pushSubscriptionSchema))),
   );
   route(app, deps, 'DELETE /generic/update-firebase-token', async (c) =>
-    c.json(removeSubscription(deps, principalOf(c), (await parseJson(c, pushUnsubscribeSchema)).endpoint)),
+    c.json(await removeSubscription(deps, principalOf(c), (await parseJson(c, pushUnsubscribeSchema)).endpoint)),
   );
 }

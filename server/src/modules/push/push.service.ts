@@ -5,6 +5,7 @@ import type { PushSubscriptionInput } from '../../../../sync-protocol/src/push';
 import type { Deps, Principal } from '../../context';
 import type { DB } from '../../db/client';
 import { entitlement, examResult, meta, plan, pushOnce, pushSubscription, question, questionSet, session, tag } from '../../db/schema';
+import { affected, first, transaction } from '../../db/transaction';
 import { badRequest } from '../../lib/errors';
 import { sessionLive } from '../../lib/sessions';
 import { onAttemptSubmitted } from '../sync/sync.service';
@@ -81,13 +82,15 @@ type Job = { subscriptionId: string; endpoint: string; p256dh: string; auth: str
 
 export type PushService = {
   vapid: Vapid;
-  /** Queues a message to every device of these people, each in its language. Returns how many were queued. */
-  notify(personIds: string[], message: Message): number;
+  /** Queues a message to every device of these people, each in its language. Resolves to how many were queued. */
+  notify(personIds: string[], message: Message): Promise<number>;
   /** Resolves once every message queued so far has been sent or given up (tests, shutdown). */
   idle(): Promise<void>;
 };
 
 const services = new WeakMap<DB, PushService>();
+/** Per service: the announcement watermark is in `meta` (written when the service is made). */
+const watermarks = new WeakMap<PushService, Promise<void>>();
 
 /**
  * The push service of an app (one per database, like the other per-database state): its VAPID
@@ -116,10 +119,9 @@ export function pushServiceFor(deps: Deps, opts: { sender?: PushSender } = {}): 
     const host = safeHost(job.endpoint);
     if (r.status === 404 || r.status === 410) {
       // Gone for good. Only this registration: the device may have sent new keys for the same endpoint meanwhile.
-      deps.db
+      await deps.db
         .delete(pushSubscription)
-        .where(and(eq(pushSubscription.id, job.subscriptionId), eq(pushSubscription.endpoint, job.endpoint), eq(pushSubscription.p256dh, job.p256dh)))
-        .run();
+        .where(and(eq(pushSubscription.id, job.subscriptionId), eq(pushSubscription.endpoint, job.endpoint), eq(pushSubscription.p256dh, job.p256dh)));
       deps.log.info({ host, status: r.status }, 'push subscription gone; removed');
       return;
     }
@@ -142,17 +144,16 @@ export function pushServiceFor(deps: Deps, opts: { sender?: PushSender } = {}): 
 
   const service: PushService = {
     vapid,
-    notify(personIds, message) {
+    async notify(personIds, message) {
       if (personIds.length === 0) return 0;
       let queued = 0;
       let dropped = 0;
       // In chunks: SQLite takes a bounded number of parameters per statement.
       for (let i = 0; i < personIds.length; i += 500) {
-        const rows = deps.db
+        const rows = await deps.db
           .select()
           .from(pushSubscription)
-          .where(inArray(pushSubscription.personId, personIds.slice(i, i + 500)))
-          .all();
+          .where(inArray(pushSubscription.personId, personIds.slice(i, i + 500)));
         for (const s of rows) {
           if (waiting.length >= MAX_QUEUED) {
             dropped++;
@@ -175,8 +176,16 @@ export function pushServiceFor(deps: Deps, opts: { sender?: PushSender } = {}): 
   };
   services.set(deps.db, service);
   registerResultReady();
-  // Sets published before this point are not news to anyone (and never announced).
-  deps.db.insert(meta).values({ key: ANNOUNCED_KEY, value: JSON.stringify({ at: Date.now(), id: '' }) }).onConflictDoNothing().run();
+  // Sets published before this point are not news to anyone (and never announced). Started here
+  // (on SQLite the row is written before this returns), awaited by announceNewSets; a failure
+  // shows there.
+  const watermark = deps.db
+    .insert(meta)
+    .values({ key: ANNOUNCED_KEY, value: JSON.stringify({ at: Date.now(), id: '' }) })
+    .onConflictDoNothing()
+    .then(() => undefined);
+  watermark.catch(() => undefined);
+  watermarks.set(service, watermark);
   return service;
 }
 
@@ -210,13 +219,14 @@ function isP256Point(p256dh: string): boolean {
  * replaces the keys and the language (and moves it to this session). A person keeps their
  * MAX_DEVICES most recently registered devices.
  */
-export function saveSubscription(deps: Deps, actor: Principal, input: PushSubscriptionInput, now = Date.now()) {
+export async function saveSubscription(deps: Deps, actor: Principal, input: PushSubscriptionInput, now = Date.now()) {
   if (!endpointAllowed(input.endpoint, deps.config.NODE_ENV === 'production')) throw badRequest('This push service is not supported');
   if (!isP256Point(input.keys.p256dh)) throw badRequest('keys.p256dh is not a P-256 public key');
   const holder = alias(session, 'holder');
   const keys = { p256dh: input.keys.p256dh.replace(/=+$/, ''), auth: input.keys.auth.replace(/=+$/, ''), lang: input.lang ?? null };
-  deps.db.transaction((tx) => {
-    tx.insert(pushSubscription)
+  await transaction(deps.db, async (tx) => {
+    await tx
+      .insert(pushSubscription)
       .values({ personId: actor.id, sessionId: actor.sessionId, endpoint: input.endpoint, ...keys, createdAt: now, updatedAt: now })
       .onConflictDoUpdate({
         target: pushSubscription.endpoint,
@@ -232,27 +242,21 @@ export function saveSubscription(deps: Deps, actor: Principal, input: PushSubscr
               .where(and(eq(holder.id, pushSubscription.sessionId), sessionLive(holder, now))),
           ),
         ),
-      })
-      .run();
+      });
     const kept = tx
       .select({ id: pushSubscription.id })
       .from(pushSubscription)
       .where(eq(pushSubscription.personId, actor.id))
       .orderBy(desc(pushSubscription.updatedAt), desc(pushSubscription.id))
       .limit(MAX_DEVICES);
-    tx.delete(pushSubscription)
-      .where(and(eq(pushSubscription.personId, actor.id), notInArray(pushSubscription.id, kept)))
-      .run();
+    await tx.delete(pushSubscription).where(and(eq(pushSubscription.personId, actor.id), notInArray(pushSubscription.id, kept)));
   });
   return { success: true as const };
 }
 
 /** DELETE /generic/update-firebase-token {endpoint}: the caller's own registration of it only. */
-export function removeSubscription(deps: Deps, actor: Principal, endpoint: string) {
-  deps.db
-    .delete(pushSubscription)
-    .where(and(eq(pushSubscription.endpoint, endpoint), eq(pushSubscription.personId, actor.id)))
-    .run();
+export async function removeSubscription(deps: Deps, actor: Principal, endpoint: string) {
+  await deps.db.delete(pushSubscription).where(and(eq(pushSubscription.endpoint, endpoint), eq(pushSubscription.personId, actor.id)));
   return { success: true as const };
 }
 
@@ -264,9 +268,10 @@ let resultHookRegistered = false;
  * Registers with the push path of replication (sync.service's onAttemptSubmitted, where scoring
  * registers too): an attempt that became SUBMITTED more than RESULT_PUSH_AFTER_MS after its
  * submission time (bounded by the server, so a device clock cannot fake it) was made offline.
- * The hook runs inside the push's transaction; the message is decided after it: better-sqlite3's
- * transactions are synchronous, so a setImmediate queued here runs once the transaction has
- * committed or rolled back, and the result row is there only if it committed and was scored.
+ * The hook runs inside the push's transaction; the message is decided after it: a transaction's
+ * body awaits only the database (db/transaction.ts), so on SQLite it ends in the turn of the event
+ * loop it began in, a setImmediate queued here runs once it has committed or rolled back, and the
+ * result row is there only if it committed and was scored.
  * An online submission (submitUserResponse, or a device uploading at once) sends nothing: the
  * learner is looking at the result.
  */
@@ -279,17 +284,17 @@ function registerResultReady() {
     const db = ctx.db;
     const attemptId = row.id;
     setImmediate(() => {
-      try {
-        const r = db
+      first(
+        db
           .select({ personId: examResult.personId, qsid: examResult.qsid, l: questionSet.l })
           .from(examResult)
           .innerJoin(questionSet, eq(questionSet.id, examResult.qsid))
-          .where(eq(examResult.attemptId, attemptId))
-          .get();
-        if (r) service.notify([r.personId], resultReady({ id: r.qsid, l: r.l }));
-      } catch {
-        // The database closed meanwhile (shutdown, a test's end): nothing to tell.
-      }
+          .where(eq(examResult.attemptId, attemptId)),
+      )
+        .then((r) => (r ? service.notify([r.personId], resultReady({ id: r.qsid, l: r.l })) : 0))
+        .catch(() => {
+          // The database closed meanwhile (shutdown, a test's end): nothing to tell.
+        });
     });
     return false;
   });
@@ -300,16 +305,15 @@ function registerResultReady() {
 type Mark = { at: number; id: string };
 
 /** The subject tags (`s`) of a set's questions, with how many of its questions carry each. */
-function subjectsOf(db: DB, set: { q: string[]; sections: (typeof questionSet.$inferSelect)['sections'] }): Map<string, number> {
+async function subjectsOf(db: DB, set: { q: string[]; sections: (typeof questionSet.$inferSelect)['sections'] }): Promise<Map<string, number>> {
   const ids = questionIdsOf(set);
   const out = new Map<string, number>();
   for (let i = 0; i < ids.length; i += 500) {
-    for (const r of db
+    for (const r of await db
       .select({ s: question.s, n: sql<number>`count(*)` })
       .from(question)
       .where(and(inArray(question.id, ids.slice(i, i + 500)), isNotNull(question.s)))
-      .groupBy(question.s)
-      .all()) {
+      .groupBy(question.s)) {
       out.set(r.s!, (out.get(r.s!) ?? 0) + r.n);
     }
   }
@@ -326,13 +330,14 @@ function subjectsOf(db: DB, set: { q: string[]; sections: (typeof questionSet.$i
  * several new sets gets one message. Bounded: 50 sets and MAX_NEW_SET_RECIPIENTS learners a run.
  * Returns how many messages were queued.
  */
-export function announceNewSets(deps: Deps, now = Date.now()): number {
+export async function announceNewSets(deps: Deps, now = Date.now()): Promise<number> {
   const service = pushServiceFor(deps);
+  await watermarks.get(service);
   const db = deps.db;
-  const row = db.select().from(meta).where(eq(meta.key, ANNOUNCED_KEY)).get();
+  const row = await first(db.select().from(meta).where(eq(meta.key, ANNOUNCED_KEY)));
   if (!row) return 0;
   const mark = JSON.parse(row.value) as Mark;
-  const sets = db
+  const sets = await db
     .select({ id: questionSet.id, l: questionSet.l, q: questionSet.q, sections: questionSet.sections, publishedAt: questionSet.publishedAt })
     .from(questionSet)
     .where(
@@ -344,42 +349,35 @@ export function announceNewSets(deps: Deps, now = Date.now()): number {
       ),
     )
     .orderBy(asc(questionSet.publishedAt), asc(questionSet.id))
-    .limit(50)
-    .all();
+    .limit(50);
   const last = sets.at(-1);
   if (!last) return 0;
   const next = JSON.stringify({ at: last.publishedAt ?? now, id: last.id } satisfies Mark);
-  if (db.update(meta).set({ value: next }).where(and(eq(meta.key, ANNOUNCED_KEY), eq(meta.value, row.value))).run().changes !== 1) return 0;
+  if (affected(await db.update(meta).set({ value: next }).where(and(eq(meta.key, ANNOUNCED_KEY), eq(meta.value, row.value)))) !== 1) return 0;
 
   // The sets learners with a device have results in, by subject.
   const withDevice = sql`exists (select 1 from ${pushSubscription} where ${pushSubscription.personId} = ${examResult.personId})`;
-  const taken = db
-    .selectDistinct({ qsid: examResult.qsid })
-    .from(examResult)
-    .where(and(eq(examResult.deleted, false), withDevice))
-    .all()
-    .map((r) => r.qsid);
+  const taken = (await db.selectDistinct({ qsid: examResult.qsid }).from(examResult).where(and(eq(examResult.deleted, false), withDevice))).map((r) => r.qsid);
   const subjectsOfTaken = new Map<string, Map<string, number>>();
   for (const qsid of taken) {
-    const s = db.select({ q: questionSet.q, sections: questionSet.sections }).from(questionSet).where(eq(questionSet.id, qsid)).get();
-    if (s) subjectsOfTaken.set(qsid, subjectsOf(db, s));
+    const s = await first(db.select({ q: questionSet.q, sections: questionSet.sections }).from(questionSet).where(eq(questionSet.id, qsid)));
+    if (s) subjectsOfTaken.set(qsid, await subjectsOf(db, s));
   }
 
   // Learner → the new sets for them, and the subject the first one shares.
   const forPerson = new Map<string, { sets: { id: string; l: string }[]; subject: string }>();
   for (const set of sets) {
-    const subjects = subjectsOf(db, set);
+    const subjects = await subjectsOf(db, set);
     if (subjects.size === 0) continue;
     const matching = [...subjectsOfTaken].filter(([qsid, s]) => qsid !== set.id && [...s.keys()].some((x) => subjects.has(x))).map(([qsid]) => qsid);
     if (matching.length === 0) continue;
     // The new set's subjects, most of its questions first: the message names the first one the learner shares.
     const bySize = [...subjects].sort((a, b) => b[1] - a[1]).map(([s]) => s);
-    const people = db
+    const people = await db
       .selectDistinct({ personId: examResult.personId })
       .from(examResult)
       .where(and(inArray(examResult.qsid, matching.slice(0, 500)), eq(examResult.deleted, false), withDevice))
-      .limit(MAX_NEW_SET_RECIPIENTS)
-      .all();
+      .limit(MAX_NEW_SET_RECIPIENTS);
     for (const { personId } of people) {
       const entry = forPerson.get(personId);
       if (entry) entry.sets.push({ id: set.id, l: set.l });
@@ -391,17 +389,17 @@ export function announceNewSets(deps: Deps, now = Date.now()): number {
   }
 
   const names = new Map(
-    db
-      .select({ tid: tag.tid, tags: tag.tags })
-      .from(tag)
-      .where(and(eq(tag.key, 's'), eq(tag.deleted, false)))
-      .all()
-      .map((t) => [t.tid, t.tags]),
+    (
+      await db
+        .select({ tid: tag.tid, tags: tag.tags })
+        .from(tag)
+        .where(and(eq(tag.key, 's'), eq(tag.deleted, false)))
+    ).map((t) => [t.tid, t.tags]),
   );
   let queued = 0;
   for (const [personId, { sets: theirs, subject }] of forPerson) {
     const n = names.get(subject);
-    queued += service.notify([personId], newSets(theirs, n ? { en: n.en ?? subject, hi: n.hi ?? n.en ?? subject } : null));
+    queued += await service.notify([personId], newSets(theirs, n ? { en: n.en ?? subject, hi: n.hi ?? n.en ?? subject } : null));
   }
   return queued;
 }
@@ -424,12 +422,12 @@ export function isDaytimeInIndia(now: number): boolean {
  * are looked at, and only in the daytime in India; the job runs hourly, so a plan is reminded of
  * within its first daytime hour inside the window. Returns how many messages were queued.
  */
-export function remindPlansEnding(deps: Deps, now = Date.now()): number {
+export async function remindPlansEnding(deps: Deps, now = Date.now()): Promise<number> {
   if (!isDaytimeInIndia(now)) return 0;
   const service = pushServiceFor(deps);
   const db = deps.db;
   const later = alias(entitlement, 'later');
-  const due = db
+  const due = await db
     .select({ id: entitlement.id, personId: entitlement.personId, endsAt: entitlement.endsAt, planCode: entitlement.planCode })
     .from(entitlement)
     .where(
@@ -452,46 +450,46 @@ export function remindPlansEnding(deps: Deps, now = Date.now()): number {
         sql`exists (select 1 from ${pushSubscription} where ${pushSubscription.personId} = ${entitlement.personId})`,
       ),
     )
-    .limit(1000)
-    .all();
+    .limit(1000);
   let queued = 0;
   for (const e of due) {
-    const claimed = db
-      .insert(pushOnce)
-      .values({ key: `plan-ending:${e.id}`, personId: e.personId, createdAt: now })
-      .onConflictDoNothing()
-      .returning({ key: pushOnce.key })
-      .get();
+    const claimed = await first(
+      db
+        .insert(pushOnce)
+        .values({ key: `plan-ending:${e.id}`, personId: e.personId, createdAt: now })
+        .onConflictDoNothing()
+        .returning({ key: pushOnce.key }),
+    );
     if (!claimed) continue;
-    const p = db.select({ name: plan.name }).from(plan).where(eq(plan.code, e.planCode)).get();
+    const p = await first(db.select({ name: plan.name }).from(plan).where(eq(plan.code, e.planCode)).limit(1));
     const name = p?.name ?? { en: e.planCode, hi: e.planCode };
-    queued += service.notify([e.personId], planEnding({ name, endsAt: e.endsAt, entitlementId: e.id, days: Math.ceil((e.endsAt - now) / DAY) }));
+    queued += await service.notify([e.personId], planEnding({ name, endsAt: e.endsAt, entitlementId: e.id, days: Math.ceil((e.endsAt - now) / DAY) }));
   }
   return queued;
 }
 
 /**
  * The push jobs (index.ts): new sets every `setsEveryMs` (the publish job's interval), plan
- * reminders every hour. A failure is logged and the next run tries again.
+ * reminders every hour. A failure is logged and the next run tries again. Every run starts in a
+ * turn of the event loop of its own (the first ones too: setImmediate), so that its statements
+ * never meet another job's transaction begun in the same turn.
  */
 export function startPushJobs(deps: Deps, opts: { setsEveryMs: number; plansEveryMs?: number }): () => void {
   pushServiceFor(deps);
-  const guarded = (name: string, job: () => unknown) => () => {
-    try {
-      job();
-    } catch (err) {
-      deps.log.error({ err }, `${name} failed`);
-    }
+  const guarded = (name: string, job: () => Promise<unknown>) => () => {
+    job().catch((err: unknown) => deps.log.error({ err }, `${name} failed`));
   };
   const sets = guarded('new-set announcement', () => announceNewSets(deps));
   const plans = guarded('plan reminder', () => remindPlansEnding(deps));
-  sets();
-  plans();
+  const i1 = setImmediate(sets);
+  const i2 = setImmediate(plans);
   const t1 = setInterval(sets, opts.setsEveryMs);
   const t2 = setInterval(plans, opts.plansEveryMs ?? HOUR);
   t1.unref();
   t2.unref();
   return () => {
+    clearImmediate(i1);
+    clearImmediate(i2);
     clearInterval(t1);
     clearInterval(t2);
   };

@@ -8,6 +8,7 @@ import type { PushPayload } from '../../../../sync-protocol/src/push';
 import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
 import { PROTOCOL_VERSION } from '../../../../sync-protocol/src/version';
 import { entitlement, examResult, pushOnce, pushSubscription, questionSet } from '../../db/schema';
+import { exec, first, transaction } from '../../db/transaction';
 import { loadConfig, parseEnv } from '../../env';
 import { DEMO, type Harness, startHarness } from '../../test/harness';
 import { nextRev } from '../../lib/revision';
@@ -42,8 +43,9 @@ afterAll(async () => {
 });
 
 const subscribe = (token: string | undefined, body: unknown) => h.request('PATCH', '/generic/update-firebase-token', { ...(token && { token }), body });
-const rowsOf = (personId: string) => h.deps.db.select().from(pushSubscription).where(eq(pushSubscription.personId, personId)).all();
-const rowOf = (endpoint: string) => h.deps.db.select().from(pushSubscription).where(eq(pushSubscription.endpoint, endpoint)).get();
+const rowsOf = async (personId: string) => await h.deps.db.select().from(pushSubscription).where(eq(pushSubscription.personId, personId));
+const rowOf = (endpoint: string) => first(h.deps.db.select().from(pushSubscription).where(eq(pushSubscription.endpoint, endpoint)));
+const subscriptionCount = async () => (await h.deps.db.select().from(pushSubscription)).length;
 const payloadOf = (m: { json: unknown }) => m.json as PushPayload;
 const idle = () => pushServiceFor(h.deps).idle();
 /** Lets callbacks queued after a commit (setImmediate) run, then waits for the send queue. */
@@ -82,10 +84,10 @@ describe('VAPID keys', () => {
 
 describe('PATCH /generic/update-firebase-token: the Web Push subscription', () => {
   test('a guest is 401 and nothing is stored', async () => {
-    const before = h.deps.db.select().from(pushSubscription).all().length;
+    const before = await subscriptionCount();
     const r = await subscribe(undefined, validBody());
     expect(r.status).toBe(401);
-    expect(h.deps.db.select().from(pushSubscription).all().length).toBe(before);
+    expect(await subscriptionCount()).toBe(before);
   });
 
   test('bad input is 400 with a message, unknown fields are refused, and nothing is stored', async () => {
@@ -111,7 +113,7 @@ describe('PATCH /generic/update-firebase-token: the Web Push subscription', () =
       [{ ...ok, lang: 'fr' }, /.+/],
       [{ ...ok, expirationTime: 'soon' }, /.+/],
     ];
-    const before = h.deps.db.select().from(pushSubscription).all().length;
+    const before = await subscriptionCount();
     for (const [body, msg] of cases) {
       const r = await subscribe(learner, body);
       expect(r.status, JSON.stringify(body).slice(0, 120)).toBe(400);
@@ -119,7 +121,7 @@ describe('PATCH /generic/update-firebase-token: the Web Push subscription', () =
       expect(r.body.msg).toMatch(msg);
     }
     expect((await h.request('PATCH', '/generic/update-firebase-token', { token: learner, rawBody: '{"endpoint":' })).status).toBe(400);
-    expect(h.deps.db.select().from(pushSubscription).all().length).toBe(before);
+    expect(await subscriptionCount()).toBe(before);
   });
 
   test('endpoints: the browsers’ push services over https; the loopback only outside production', () => {
@@ -142,20 +144,20 @@ describe('PATCH /generic/update-firebase-token: the Web Push subscription', () =
     const r = await subscribe(learner, body);
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ success: true });
-    const row = rowOf(body.endpoint)!;
+    const row = (await rowOf(body.endpoint))!;
     expect(row).toMatchObject({ personId: DEMO.learner.id, p256dh: body.keys.p256dh, auth: body.keys.auth, lang: 'hi' });
 
     const again = { ...body, keys: { p256dh: p256dh(), auth: randomBytes(16).toString('base64url') }, lang: 'en' };
     expect((await subscribe(learner, again)).status).toBe(200);
-    const rows = h.deps.db.select().from(pushSubscription).where(eq(pushSubscription.endpoint, body.endpoint)).all();
+    const rows = await h.deps.db.select().from(pushSubscription).where(eq(pushSubscription.endpoint, body.endpoint));
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ id: row.id, p256dh: again.keys.p256dh, auth: again.keys.auth, lang: 'en' });
 
     // DELETE: another person's call removes nothing; the owner's removes it.
     expect((await h.request('DELETE', '/generic/update-firebase-token', { token: editor, body: { endpoint: body.endpoint } })).body).toEqual({ success: true });
-    expect(rowOf(body.endpoint)).toBeDefined();
+    expect(await rowOf(body.endpoint)).toBeDefined();
     expect((await h.request('DELETE', '/generic/update-firebase-token', { token: learner, body: { endpoint: body.endpoint } })).body).toEqual({ success: true });
-    expect(rowOf(body.endpoint)).toBeUndefined();
+    expect(await rowOf(body.endpoint)).toBeUndefined();
     expect((await h.request('DELETE', '/generic/update-firebase-token', { token: learner, body: { endpoint: body.endpoint, more: 1 } })).status).toBe(400);
   });
 
@@ -168,7 +170,7 @@ describe('PATCH /generic/update-firebase-token: the Web Push subscription', () =
       expect((await subscribe(admin, b)).status).toBe(200);
       await new Promise((r) => setTimeout(r, 2));
     }
-    const kept = rowsOf(DEMO.admin.id).map((r) => r.endpoint);
+    const kept = (await rowsOf(DEMO.admin.id)).map((r) => r.endpoint);
     expect(kept).toHaveLength(MAX_DEVICES);
     expect(kept).not.toContain(endpoints[0]);
     expect(kept).not.toContain(endpoints[1]);
@@ -185,7 +187,7 @@ describe('sending: web-push to the local push endpoint over HTTP', () => {
   });
 
   test('the message arrives encrypted to the device, decrypts, and its VAPID header checks out', async () => {
-    const queued = pushServiceFor(h.deps).notify([DEMO.learner.id], {
+    const queued = await pushServiceFor(h.deps).notify([DEMO.learner.id], {
       kind: 'result-ready',
       title: { en: 'Hello', hi: 'नमस्ते' },
       body: { en: 'Body', hi: 'संदेश' },
@@ -206,7 +208,7 @@ describe('sending: web-push to the local push endpoint over HTTP', () => {
   test('a device that gave no language gets English and Hindi', async () => {
     const sub = local.createSubscription({ applicationServerKey: publicKey });
     expect((await subscribe(editor, sub)).status).toBe(200);
-    pushServiceFor(h.deps).notify([DEMO.editor.id], { kind: 'plan-ending', title: { en: 'T', hi: 'टी' }, body: { en: 'B', hi: 'बी' }, url: '/plan', tag: 't2' });
+    await pushServiceFor(h.deps).notify([DEMO.editor.id], { kind: 'plan-ending', title: { en: 'T', hi: 'टी' }, body: { en: 'B', hi: 'बी' }, url: '/plan', tag: 't2' });
     const m = await local.waitForMessage((x) => x.endpoint === sub.endpoint);
     expect(payloadOf(m)).toEqual({ kind: 'plan-ending', title: 'T · टी', body: 'B\nबी', url: '/plan', tag: 't2' });
     await h.request('DELETE', '/generic/update-firebase-token', { token: editor, body: { endpoint: sub.endpoint } });
@@ -229,11 +231,11 @@ describe('sending: web-push to the local push endpoint over HTTP', () => {
     local.answerWith(gone.endpoint, 410);
     local.answerWith(expired.endpoint, 404);
     local.answerWith(failing.endpoint, 500);
-    pushServiceFor(h.deps).notify([DEMO.learner.id], { kind: 'result-ready', title: { en: 'x', hi: 'x' }, body: { en: 'x', hi: 'x' }, url: '/', tag: 't3' });
+    await pushServiceFor(h.deps).notify([DEMO.learner.id], { kind: 'result-ready', title: { en: 'x', hi: 'x' }, body: { en: 'x', hi: 'x' }, url: '/', tag: 't3' });
     await idle();
-    expect(rowOf(gone.endpoint)).toBeUndefined();
-    expect(rowOf(expired.endpoint)).toBeUndefined();
-    expect(rowOf(failing.endpoint)).toBeDefined();
+    expect(await rowOf(gone.endpoint)).toBeUndefined();
+    expect(await rowOf(expired.endpoint)).toBeUndefined();
+    expect(await rowOf(failing.endpoint)).toBeDefined();
     // The learner's working device got it all the same.
     await local.waitForMessage((x) => x.endpoint === endpoint && payloadOf(x).tag === 't3');
     await h.request('DELETE', '/generic/update-firebase-token', { token: learner, body: { endpoint: failing.endpoint } });
@@ -273,7 +275,7 @@ describe('(a) result ready when a submission made offline is scored', () => {
     const doc = submittedOffline('offline');
     const r = await h.request('POST', '/sync/v1/test_summary/push', { token: learner, headers: V, body: [{ newDocumentState: doc, assumedMasterState: null }] });
     expect(r.status).toBe(200);
-    expect(h.deps.db.select().from(examResult).where(eq(examResult.attemptId, doc.id)).get()).toBeDefined();
+    expect(await first(h.deps.db.select().from(examResult).where(eq(examResult.attemptId, doc.id)))).toBeDefined();
     const m = await local.waitForMessage((x) => x.endpoint === endpoint && payloadOf(x).kind === 'result-ready');
     expect(payloadOf(m)).toMatchObject({
       kind: 'result-ready',
@@ -292,20 +294,22 @@ describe('(a) result ready when a submission made offline is scored', () => {
   });
 
   test('an offline submission whose scoring failed at the push is told when the start-up repair scores it', async () => {
-    const before = h.deps.db.select().from(questionSet).where(eq(questionSet.id, 'qs-practice-gk')).get()!;
+    const before = (await first(h.deps.db.select().from(questionSet).where(eq(questionSet.id, 'qs-practice-gk'))))!;
     // A set row that scoring cannot read (as a bug would): the push stores the attempt unscored.
-    h.deps.db.run(sql`update question_set set sections = 'null', detail_rev = detail_rev + 100000 where id = 'qs-practice-gk'`);
+    await exec(h.deps.db, sql`update question_set set sections = 'null', detail_rev = detail_rev + 100000 where id = 'qs-practice-gk'`);
     const doc = submittedOffline('repair');
     const r = await h.request('POST', '/sync/v1/test_summary/push', { token: learner, headers: V, body: [{ newDocumentState: doc, assumedMasterState: null }] });
     expect(r.status).toBe(200);
     await settled();
-    expect(h.deps.db.select().from(examResult).where(eq(examResult.attemptId, doc.id)).get()).toBeUndefined();
+    expect(await first(h.deps.db.select().from(examResult).where(eq(examResult.attemptId, doc.id)))).toBeUndefined();
     const told = () => local.messages.filter((x) => x.endpoint === endpoint && payloadOf(x).kind === 'result-ready').length;
     const toldBefore = told();
 
-    h.deps.db.transaction((tx) => tx.update(questionSet).set({ sections: before.sections, detailRev: nextRev(tx) }).where(eq(questionSet.id, 'qs-practice-gk')).run());
-    expect(scoreUnscored(h.deps)).toBe(1);
-    expect(h.deps.db.select().from(examResult).where(eq(examResult.attemptId, doc.id)).get()).toBeDefined();
+    await transaction(h.deps.db, async (tx) => {
+      await tx.update(questionSet).set({ sections: before.sections, detailRev: await nextRev(tx) }).where(eq(questionSet.id, 'qs-practice-gk'));
+    });
+    expect(await scoreUnscored(h.deps)).toBe(1);
+    expect(await first(h.deps.db.select().from(examResult).where(eq(examResult.attemptId, doc.id)))).toBeDefined();
     await expect.poll(told, { timeout: 10_000 }).toBe(toldBefore + 1);
   });
 
@@ -327,12 +331,12 @@ describe('(b) a new set in a subject the learner has taken', () => {
     // The learner has results in qs-practice-gk (GK and Arithmetic, above); qs-future-mock is
     // mostly Arithmetic and Reasoning, with two GK questions: the message names Arithmetic.
     const now = Date.now();
-    h.deps.db.update(questionSet).set({ pts: Math.floor(now / 60_000) }).where(eq(questionSet.id, 'qs-future-mock')).run();
-    expect(publishDue(h.deps, now)).toBe(1);
+    await h.deps.db.update(questionSet).set({ pts: Math.floor(now / 60_000) }).where(eq(questionSet.id, 'qs-future-mock'));
+    expect(await publishDue(h.deps, now)).toBe(1);
 
-    expect(announceNewSets(h.deps, now + 10_000)).toBeGreaterThanOrEqual(1);
+    expect(await announceNewSets(h.deps, now + 10_000)).toBeGreaterThanOrEqual(1);
     const m = await local.waitForMessage((x) => x.endpoint === learnerSub.endpoint);
-    const title = h.deps.db.select({ l: questionSet.l }).from(questionSet).where(eq(questionSet.id, 'qs-future-mock')).get()!.l;
+    const title = (await first(h.deps.db.select({ l: questionSet.l }).from(questionSet).where(eq(questionSet.id, 'qs-future-mock'))))!.l;
     expect(payloadOf(m)).toEqual({
       kind: 'new-set',
       title: `New test: ${title}`,
@@ -345,7 +349,7 @@ describe('(b) a new set in a subject the learner has taken', () => {
     await settled();
     expect(local.messages.some((x) => x.endpoint === editorSub.endpoint)).toBe(false);
     // Announced once.
-    expect(announceNewSets(h.deps, now + 20_000)).toBe(0);
+    expect(await announceNewSets(h.deps, now + 20_000)).toBe(0);
   });
 });
 
@@ -360,36 +364,33 @@ describe('(c) plan ending in three days', () => {
     const sub = local.createSubscription({ applicationServerKey: publicKey });
     await subscribe(learner, { ...sub, lang: 'en' });
     const base = { personId: DEMO.learner.id, planCode: 'ANNUAL_PLAN', mockLimit: null, practiceLimit: null };
-    h.deps.db.delete(entitlement).where(eq(entitlement.personId, DEMO.learner.id)).run();
-    h.deps.db
+    await h.deps.db.delete(entitlement).where(eq(entitlement.personId, DEMO.learner.id));
+    await h.deps.db
       .insert(entitlement)
-      .values({ ...base, id: 'ent-ending', orderId: 'order-ending', startsAt: noonIst - 362 * 86_400_000, endsAt: noonIst + 2.5 * 86_400_000 })
-      .run();
-    expect(remindPlansEnding(h.deps, noonIst)).toBeGreaterThanOrEqual(1);
+      .values({ ...base, id: 'ent-ending', orderId: 'order-ending', startsAt: noonIst - 362 * 86_400_000, endsAt: noonIst + 2.5 * 86_400_000 });
+    expect(await remindPlansEnding(h.deps, noonIst)).toBeGreaterThanOrEqual(1);
     const m = await local.waitForMessage((x) => x.endpoint === sub.endpoint && payloadOf(x).kind === 'plan-ending');
     expect(payloadOf(m)).toMatchObject({ kind: 'plan-ending', title: 'Your plan ends in 3 days', url: '/plan', tag: 'plan-ent-ending', lang: 'en' });
     expect(payloadOf(m).body).toMatch(/^Yearly ends on .+\. Renew it to keep taking tests\.$/);
-    expect(h.deps.db.select().from(pushOnce).where(eq(pushOnce.key, 'plan-ending:ent-ending')).get()).toBeDefined();
+    expect(await first(h.deps.db.select().from(pushOnce).where(eq(pushOnce.key, 'plan-ending:ent-ending')))).toBeDefined();
     // Once per plan.
-    expect(remindPlansEnding(h.deps, noonIst + 3_600_000)).toBe(0);
+    expect(await remindPlansEnding(h.deps, noonIst + 3_600_000)).toBe(0);
 
     // A plan followed by a renewal is not ending.
-    h.deps.db
+    await h.deps.db
       .insert(entitlement)
-      .values({ ...base, id: 'ent-renewed', orderId: 'order-renewed', startsAt: noonIst - 360 * 86_400_000, endsAt: noonIst + 2 * 86_400_000 })
-      .run();
-    h.deps.db
+      .values({ ...base, id: 'ent-renewed', orderId: 'order-renewed', startsAt: noonIst - 360 * 86_400_000, endsAt: noonIst + 2 * 86_400_000 });
+    await h.deps.db
       .insert(entitlement)
-      .values({ ...base, id: 'ent-next', orderId: 'order-next', startsAt: noonIst + 2 * 86_400_000, endsAt: noonIst + 367 * 86_400_000 })
-      .run();
-    expect(remindPlansEnding(h.deps, noonIst)).toBe(0);
+      .values({ ...base, id: 'ent-next', orderId: 'order-next', startsAt: noonIst + 2 * 86_400_000, endsAt: noonIst + 367 * 86_400_000 });
+    expect(await remindPlansEnding(h.deps, noonIst)).toBe(0);
     await h.request('DELETE', '/generic/update-firebase-token', { token: learner, body: { endpoint: sub.endpoint } });
   });
 
-  test('reminders go out in the daytime in India only', () => {
+  test('reminders go out in the daytime in India only', async () => {
     expect(isDaytimeInIndia(noonIst)).toBe(true);
     expect(isDaytimeInIndia(noonIst + 10 * 3_600_000)).toBe(false); // 22:00 IST
     expect(isDaytimeInIndia(noonIst - 4 * 3_600_000)).toBe(false); // 08:00 IST
-    expect(remindPlansEnding(h.deps, noonIst + 10 * 3_600_000)).toBe(0);
+    expect(await remindPlansEnding(h.deps, noonIst + 10 * 3_600_000)).toBe(0);
   });
 });

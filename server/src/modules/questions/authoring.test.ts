@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PROTOCOL_VERSION } from '../../../../sync-protocol/src/version';
 import { activityLog, attempt, examResult, question, questionSet, questionSetVersion, questionVersion } from '../../db/schema';
+import { first } from '../../db/transaction';
 import { type Harness, startHarness } from '../../test/harness';
 import { publishDue } from '../sync/publish';
 
@@ -23,17 +24,17 @@ afterAll(() => h.destroy());
 const V = { 'x-sync-protocol': PROTOCOL_VERSION };
 const minuteNow = () => Math.floor(Date.now() / 60_000);
 const rows = {
-  questions: () => h.deps.db.select().from(question).all().length,
-  versions: () => h.deps.db.select().from(questionVersion).all().length,
-  sets: () => h.deps.db.select().from(questionSet).all().length,
-  setVersions: () => h.deps.db.select().from(questionSetVersion).all().length,
-  log: () => h.deps.db.select().from(activityLog).all().length,
-  attempts: () => h.deps.db.select().from(attempt).all().length,
-  results: () => h.deps.db.select().from(examResult).all().length,
+  questions: async () => (await h.deps.db.select().from(question)).length,
+  versions: async () => (await h.deps.db.select().from(questionVersion)).length,
+  sets: async () => (await h.deps.db.select().from(questionSet)).length,
+  setVersions: async () => (await h.deps.db.select().from(questionSetVersion)).length,
+  log: async () => (await h.deps.db.select().from(activityLog)).length,
+  attempts: async () => (await h.deps.db.select().from(attempt)).length,
+  results: async () => (await h.deps.db.select().from(examResult)).length,
 };
-const snapshot = () => Object.fromEntries(Object.entries(rows).map(([k, f]) => [k, f()]));
-const logOf = (id: string) => h.deps.db.select().from(activityLog).where(eq(activityLog.entityId, id)).all();
-const row = (id: string) => h.deps.db.select().from(question).where(eq(question.id, id)).get()!;
+const snapshot = async () => Object.fromEntries(await Promise.all(Object.entries(rows).map(async ([k, f]) => [k, await f()] as const)));
+const logOf = async (id: string) => await h.deps.db.select().from(activityLog).where(eq(activityLog.entityId, id));
+const row = async (id: string) => (await first(h.deps.db.select().from(question).where(eq(question.id, id))))!;
 
 const mcq = (over: Record<string, unknown> = {}) => ({
   q: '<p>Which gas do plants take in for <b>photo</b>synthesis?</p>',
@@ -69,13 +70,13 @@ const saveSet = (over: Record<string, unknown>) => h.request('PATCH', '/question
 
 /** A write that must be refused: status, message, and nothing stored (rows, versions, activity log). */
 async function refused(method: string, url: string, body: unknown, status: number, msg: string | RegExp, token = editor) {
-  const before = snapshot();
+  const before = await snapshot();
   const r = await h.request(method, url, { token, body });
   expect(r.status, JSON.stringify(r.body)).toBe(status);
   expect(r.body.success).toBe(false);
   if (typeof msg === 'string') expect(r.body.msg).toBe(msg);
   else expect(r.body.msg).toMatch(msg);
-  expect(snapshot()).toEqual(before);
+  expect(await snapshot()).toEqual(before);
   return r.body;
 }
 
@@ -87,14 +88,14 @@ describe('who may call the new routes', () => {
     ['GET', () => '/question/previewQuestionSet/qs-practice-gk'],
   ];
   test.each(calls)('%s %s: 401 for a guest, 403 for a learner, nothing stored; the editor gets through', async (method, url, body) => {
-    const before = snapshot();
-    const st = row('q-gk-005').st;
+    const before = await snapshot();
+    const st = (await row('q-gk-005')).st;
     expect((await h.request(method, url(), { body })).status).toBe(401);
     const r = await h.request(method, url(), { token: learner, body });
     expect(r.status).toBe(403);
     expect(r.body).toMatchObject({ success: false, msg: 'Permission denied' });
-    expect(snapshot()).toEqual(before);
-    expect(row('q-gk-005').st).toBe(st);
+    expect(await snapshot()).toEqual(before);
+    expect((await row('q-gk-005')).st).toBe(st);
     const ok = await h.request(method, url(), { token: editor, ...(method === 'GET' ? {} : { body: { id: 'q-gk-005', version: 1, st: 'APPROVED' } }) });
     expect([401, 403]).not.toContain(ok.status);
   });
@@ -129,10 +130,10 @@ describe('bad input is refused with a message and stores nothing', () => {
   test('malformed JSON and a wrong content type are 400', async () => {
     for (const url of ['/question/updateStatus', '/question/restoreQuestionVersion']) {
       const method = url.endsWith('Status') ? 'PATCH' : 'POST';
-      const before = snapshot();
+      const before = await snapshot();
       expect((await h.request(method, url, { token: editor, rawBody: '{"id":' })).status).toBe(400);
       expect((await h.request(method, url, { token: editor, rawBody: 'id=1', headers: { 'content-type': 'text/plain' } })).status).toBe(400);
-      expect(snapshot()).toEqual(before);
+      expect(await snapshot()).toEqual(before);
     }
   });
 
@@ -160,32 +161,32 @@ describe('bad input is refused with a message and stores nothing', () => {
 describe('review: status transitions', () => {
   test('PENDING → REVIEWED → APPROVED; no step skipped; each step a version and an activity entry', async () => {
     const id = await create();
-    expect(row(id)).toMatchObject({ st: 'PENDING', version: 1 });
+    expect(await row(id)).toMatchObject({ st: 'PENDING', version: 1 });
     await refused('PATCH', '/question/updateStatus', { id, st: 'APPROVED' }, 400, 'The question cannot move to this status from its current one');
     const reviewed = await setStatus(id, 'REVIEWED');
     expect(reviewed.status).toBe(200);
     expect(reviewed.body).toMatchObject({ success: true, id, msg: 'Question status updated successfully', data: { st: 'REVIEWED', version: 2, updatedBy: 'demo-editor' } });
     expect((await setStatus(id, 'APPROVED')).body.data).toMatchObject({ st: 'APPROVED', version: 3, reason: null });
-    expect(logOf(id).map((l) => l.actionType)).toEqual(['CREATE', 'UPDATE', 'UPDATE']);
-    expect(logOf(id).at(-1)).toMatchObject({ personId: 'demo-editor', oldValue: expect.objectContaining({ st: 'REVIEWED' }), newValue: expect.objectContaining({ st: 'APPROVED' }) });
+    expect((await logOf(id)).map((l) => l.actionType)).toEqual(['CREATE', 'UPDATE', 'UPDATE']);
+    expect((await logOf(id)).at(-1)).toMatchObject({ personId: 'demo-editor', oldValue: expect.objectContaining({ st: 'REVIEWED' }), newValue: expect.objectContaining({ st: 'APPROVED' }) });
   });
 
   test('REJECTED needs a reason, which is kept; another status clears it; REJECTED goes back to PENDING first', async () => {
     const id = await create();
     const r = await setStatus(id, 'REJECTED', '  Two options are correct  ');
     expect(r.status).toBe(200);
-    expect(row(id)).toMatchObject({ st: 'REJECTED', reason: 'Two options are correct' });
+    expect(await row(id)).toMatchObject({ st: 'REJECTED', reason: 'Two options are correct' });
     await refused('PATCH', '/question/updateStatus', { id, st: 'REVIEWED' }, 400, 'The question cannot move to this status from its current one');
     await refused('PATCH', '/question/updateStatus', { id, st: 'APPROVED' }, 400, 'The question cannot move to this status from its current one');
     expect((await setStatus(id, 'PENDING', 'ignored')).status).toBe(200);
-    expect(row(id)).toMatchObject({ st: 'PENDING', reason: null });
+    expect(await row(id)).toMatchObject({ st: 'PENDING', reason: null });
   });
 
   test('a whole-question save and a create follow the same rule (a new question moves from PENDING)', async () => {
     await refused('POST', '/question', mcq({ st: 'APPROVED' }), 400, 'The question cannot move to this status from its current one');
     await refused('POST', '/question', mcq({ st: 'REJECTED' }), 400, 'Give a reason for rejecting the question');
     const rejected = await create({ st: 'REJECTED', reason: 'Duplicate' });
-    expect(row(rejected)).toMatchObject({ st: 'REJECTED', reason: 'Duplicate' });
+    expect(await row(rejected)).toMatchObject({ st: 'REJECTED', reason: 'Duplicate' });
     const id = await create({ st: 'REVIEWED' });
     await refused('PATCH', '/question', { ...mcq({ st: 'REVIEWED' }), id: rejected }, 400, /cannot move/);
     const saved = await h.request('PATCH', '/question', { token: editor, body: { ...mcq({ st: 'APPROVED', reason: 'dropped' }), id } });
@@ -262,7 +263,7 @@ describe('history and restore', () => {
     expect(entries[1]!.data).toMatchObject({ q: '<p>Second wording</p>', st: 'REVIEWED' });
     expect(entries[3]!.data).toMatchObject({ q: '<p>First wording about rivers</p>', st: 'PENDING', s: 'gk', trans: { hi: { ca: ['b'] } } });
     expect(Object.keys(entries[3]!.data)).not.toContain('id');
-    expect(logOf(id).map((l) => l.actionType)).toEqual(['CREATE', 'UPDATE', 'UPDATE', 'UPDATE']);
+    expect((await logOf(id)).map((l) => l.actionType)).toEqual(['CREATE', 'UPDATE', 'UPDATE', 'UPDATE']);
     // The restored text is what the search finds again.
     const found = (await h.request('GET', '/question?search=first%20wording&l=1000', { token: editor })).body.data.map((q: { id: string }) => q.id);
     expect(found).toContain(id);
@@ -405,8 +406,8 @@ describe('drafts and the preview', () => {
   test('a draft is not shown to learners nor published by the publish job; a published set made a draft is withdrawn', async () => {
     const id = await approved();
     const draft = (await saveSet({ l: 'Draft only', q: [id], draft: true, isM: true })).body.id as string;
-    expect(publishDue(h.deps)).toBe(0);
-    expect(h.deps.db.select().from(questionSet).where(eq(questionSet.id, draft)).get()).toMatchObject({ published: false, draft: true });
+    expect(await publishDue(h.deps)).toBe(0);
+    expect(await first(h.deps.db.select().from(questionSet).where(eq(questionSet.id, draft)))).toMatchObject({ published: false, draft: true });
     expect((await h.request('GET', '/question/getQuestionSetList', { token: learner })).body.data.map((s: { id: string }) => s.id)).not.toContain(draft);
     expect((await h.request('GET', `/question/getQuestionSet/${draft}`, { token: learner })).status).toBe(404);
     expect((await h.request('GET', `/question/${id}`, { token: learner })).status).toBe(404);
@@ -420,16 +421,16 @@ describe('drafts and the preview', () => {
     expect((await pull('question_set', cp)).body.documents).toEqual([expect.objectContaining({ id: live, _deleted: true })]);
     // A draft flag set behind the publish job's back is withdrawn by it.
     const third = (await saveSet({ l: 'Flipped by hand', q: [id] })).body.id as string;
-    h.deps.db.update(questionSet).set({ draft: true }).where(eq(questionSet.id, third)).run();
-    expect(publishDue(h.deps)).toBe(1);
-    expect(h.deps.db.select().from(questionSet).where(eq(questionSet.id, third)).get()).toMatchObject({ published: false });
+    await h.deps.db.update(questionSet).set({ draft: true }).where(eq(questionSet.id, third));
+    expect(await publishDue(h.deps)).toBe(1);
+    expect(await first(h.deps.db.select().from(questionSet).where(eq(questionSet.id, third)))).toMatchObject({ published: false });
   });
 
   test('an editor previews a draft mock: the documents a device would hold, with every correct answer; nothing is written', async () => {
     const pending = await create();
     const sub = await create({ q: '<p>Explain osmosis.</p>', ops: {}, qt: 's', ca: ['Movement of water'], trans: { hi: { q: '<p>परासरण समझाइए।</p>', ops: {}, ca: ['जल की गति'] } } });
     const id = (await saveSet({ l: 'Draft mock', isM: true, q: [pending], sections: { Theory: { q: [sub], mpq: 2, tm: 4, nm: 0 } }, draft: true })).body.id as string;
-    const before = { ...snapshot(), rev: h.deps.db.select().from(questionSet).where(eq(questionSet.id, id)).get()!.rev };
+    const before = { ...(await snapshot()), rev: (await first(h.deps.db.select().from(questionSet).where(eq(questionSet.id, id))))!.rev };
     const r = await h.request('GET', `/question/previewQuestionSet/${id}`, { token: editor });
     expect(r.status).toBe(200);
     expect(r.body.set).toMatchObject({ id, l: 'Draft mock', isM: true, count: 2, _deleted: false });
@@ -437,7 +438,7 @@ describe('drafts and the preview', () => {
     const byId = Object.fromEntries((r.body.detail.questions as { id: string; ca?: string[]; trans: Record<string, { ca?: string[] }> }[]).map((q) => [q.id, q]));
     expect(byId[pending]).toMatchObject({ ca: ['b'], trans: { hi: { ca: ['b'] } } });
     expect(byId[sub]).toMatchObject({ ca: ['Movement of water'], trans: { hi: { ca: ['जल की गति'] } } });
-    expect({ ...snapshot(), rev: h.deps.db.select().from(questionSet).where(eq(questionSet.id, id)).get()!.rev }).toEqual(before);
+    expect({ ...(await snapshot()), rev: (await first(h.deps.db.select().from(questionSet).where(eq(questionSet.id, id))))!.rev }).toEqual(before);
     // Learners still hold nothing of it.
     expect((await h.request('GET', `/question/getQuestionSet/${id}`, { token: learner })).status).toBe(404);
   });
@@ -449,9 +450,9 @@ describe('set versions keep old results as they were scored', () => {
     const q2 = await approved();
     const setId = (await saveSet({ l: 'Versioned set', q: [q1], mpq: 2, tm: 10 })).body.id as string;
 
-    const first = await h.request('POST', '/question/submitUserResponse', { token: learner, body: { qsid: setId, ures: { [q1]: 'b' } } });
-    expect(first.status, JSON.stringify(first.body)).toBe(200);
-    const firstRow = h.deps.db.select().from(examResult).where(and(eq(examResult.qsid, setId))).get()!;
+    const firstSubmit = await h.request('POST', '/question/submitUserResponse', { token: learner, body: { qsid: setId, ures: { [q1]: 'b' } } });
+    expect(firstSubmit.status, JSON.stringify(firstSubmit.body)).toBe(200);
+    const firstRow = (await first(h.deps.db.select().from(examResult).where(and(eq(examResult.qsid, setId)))))!;
     expect(firstRow).toMatchObject({ setVersion: 1, qv: { [q1]: 3 }, totalMarks: 2 });
 
     const got = await h.request('GET', `/question/getQuestionSet/${setId}`, { token: editor });
@@ -462,19 +463,19 @@ describe('set versions keep old results as they were scored', () => {
       const body = await refused('PATCH', '/question/updateQuestionSet', setBody({ id: setId, l: 'Versioned set', q: [q1], mpq: 2, tm: 10, ...over }), 409, /^Learners have taken this set/);
       expect(body).toMatchObject({ code: 'CONFLICT', taken: 1 });
     }
-    expect(h.deps.db.select().from(questionSet).where(eq(questionSet.id, setId)).get()).toMatchObject({ version: 1, mpq: 2, q: [q1] });
+    expect(await first(h.deps.db.select().from(questionSet).where(eq(questionSet.id, setId)))).toMatchObject({ version: 1, mpq: 2, q: [q1] });
 
     // Label, duration, instructions, languages: no new version needed.
     const renamed = await saveSet({ id: setId, l: 'Versioned set, renamed', q: [q1], mpq: 2, tm: 10, dur: 30, inst: '<p>New</p>', langs: ['hi'] });
     expect(renamed.status).toBe(200);
     expect(renamed.body.data).toMatchObject({ version: 1, taken: 1 });
 
-    const logBefore = logOf(setId).length;
+    const logBefore = (await logOf(setId)).length;
     const v2 = await saveSet({ id: setId, l: 'Versioned set, renamed', q: [q1, q2], mpq: 1, tm: 10, newVersion: true });
     expect(v2.status).toBe(200);
     expect(v2.body.data).toMatchObject({ version: 2, taken: 1, mpq: 1 });
-    expect(logOf(setId)).toHaveLength(logBefore + 1);
-    const kept = h.deps.db.select().from(questionSetVersion).where(eq(questionSetVersion.setId, setId)).all();
+    expect(await logOf(setId)).toHaveLength(logBefore + 1);
+    const kept = await h.deps.db.select().from(questionSetVersion).where(eq(questionSetVersion.setId, setId));
     expect(kept).toEqual([expect.objectContaining({ version: 1, actorId: 'demo-editor', data: expect.objectContaining({ mpq: 2, q: [q1], qv: { [q1]: 3 } }) })]);
 
     // The question is edited after the first result: new text and a new correct answer.
@@ -492,7 +493,7 @@ describe('set versions keep old results as they were scored', () => {
     const second = await h.request('POST', '/question/submitUserResponse', { token: learner, body: { qsid: setId, ures: { [q1]: 'a', [q2]: 'b' } } });
     expect(second.status).toBe(200);
     expect(second.body.questions.find((q: { id: string }) => q.id === q1)).toMatchObject({ q: '<p>Edited wording</p>', ca: ['a'] });
-    const secondRow = h.deps.db.select().from(examResult).where(eq(examResult.attemptId, second.body.attemptId)).get()!;
+    const secondRow = (await first(h.deps.db.select().from(examResult).where(eq(examResult.attemptId, second.body.attemptId))))!;
     expect(secondRow).toMatchObject({ setVersion: 2, qv: { [q1]: 4, [q2]: 3 }, totalMarks: 2 });
     // And the first result, read again, is unchanged.
     const again = (await h.request('GET', '/sync/v1/exam_result/pull?rev=0&limit=1000', { token: learner, headers: V })).body.documents.find((d: { id: string }) => d.id === firstRow.id);
@@ -504,6 +505,6 @@ describe('set versions keep old results as they were scored', () => {
     const r = await saveSet({ id, l: 'Never taken', q: ['q-gk-001', 'q-gk-003'], mpq: 2, tm: 10 });
     expect(r.status).toBe(200);
     expect(r.body.data).toMatchObject({ version: 1, taken: 0 });
-    expect(h.deps.db.select().from(questionSetVersion).where(eq(questionSetVersion.setId, id)).all()).toEqual([]);
+    expect(await h.deps.db.select().from(questionSetVersion).where(eq(questionSetVersion.setId, id))).toEqual([]);
   });
 });

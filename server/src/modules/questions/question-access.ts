@@ -55,10 +55,10 @@ export function questionIdsOfSet(s: Pick<SetRow, 'q' | 'sections'>): string[] {
  * section names are keys there, the only texts are question ids); membership is then confirmed on
  * the parsed set, so the set's own shape stays the one definition of "holds".
  */
-export function setsHolding(db: Conn, ids: readonly string[]) {
+export async function setsHolding(db: Conn, ids: readonly string[]) {
   if (ids.length === 0) return [];
   const wanted = JSON.stringify([...new Set(ids)]);
-  const rows = db
+  const rows = await db
     .select({
       id: questionSet.id,
       l: questionSet.l,
@@ -80,8 +80,7 @@ export function setsHolding(db: Conn, ids: readonly string[]) {
           sql`exists (select 1 from json_tree(${questionSet.sections}) where type = 'text' and value in (select value from json_each(${wanted})))`,
         ),
       ),
-    )
-    .all();
+    );
   const want = new Set(ids);
   return rows
     .map((s) => ({ ...s, holds: questionIdsOfSet(s).filter((id) => want.has(id)) }))
@@ -93,8 +92,8 @@ export function setsHolding(db: Conn, ids: readonly string[]) {
  * any of `ids`: such a set may hold only APPROVED questions (issue 17 §7), so these questions
  * must stay approved while it holds them.
  */
-export function releasedSetsHolding(db: Conn, ids: readonly string[]) {
-  return setsHolding(db, ids).filter((s) => !s.draft);
+export async function releasedSetsHolding(db: Conn, ids: readonly string[]) {
+  return (await setsHolding(db, ids)).filter((s) => !s.draft);
 }
 
 /**
@@ -102,7 +101,7 @@ export function releasedSetsHolding(db: Conn, ids: readonly string[]) {
  * answers. Questions absent from the map are not readable (deleted, unknown, or in no visible set).
  * Takes the rows the caller has read (only `id` and `deleted` matter).
  */
-export function accessTo(db: Conn, questions: readonly { id: string; deleted: boolean }[], reader: Reader): Map<string, QuestionAccess> {
+export async function accessTo(db: Conn, questions: readonly { id: string; deleted: boolean }[], reader: Reader): Promise<Map<string, QuestionAccess>> {
   const live = questions.filter((q) => !q.deleted).map((q) => q.id);
   const out = new Map<string, QuestionAccess>();
   if (reader.editor) {
@@ -111,7 +110,7 @@ export function accessTo(db: Conn, questions: readonly { id: string; deleted: bo
   }
   const inVisiblePractice = new Set<string>();
   const inLiveMock = new Set<string>();
-  for (const s of setsHolding(db, live)) {
+  for (const s of await setsHolding(db, live)) {
     if (s.isM) for (const id of s.holds) inLiveMock.add(id);
     if (!isVisibleSet(s)) continue;
     for (const id of s.holds) {
@@ -134,21 +133,23 @@ export function withoutAnswers<T extends { ca: string[]; trans: Record<string, {
  * sharing those questions now carry (or no longer carry) their answers, so they take new
  * revisions and devices pull their qs_detail again. Inside the saving transaction. Returns how many.
  */
-export function bumpPracticeSetsSharing(
+export async function bumpPracticeSetsSharing(
   tx: Conn,
   setId: string,
   before: Pick<SetRow, 'isM' | 'q' | 'sections' | 'deleted'> | undefined,
   after: Pick<SetRow, 'isM' | 'q' | 'sections' | 'deleted'> | undefined,
-): number {
+): Promise<number> {
   const mockIds = (s: typeof before) => new Set(s && s.isM && !s.deleted ? questionIdsOfSet(s) : []);
   const was = mockIds(before);
   const is = mockIds(after);
   const changed = [...was, ...is].filter((id) => was.has(id) !== is.has(id));
   if (changed.length === 0) return 0;
-  const sets = setsHolding(tx, changed).filter((s) => s.id !== setId && !s.isM);
+  const sets = (await setsHolding(tx, changed)).filter((s) => s.id !== setId && !s.isM);
   if (sets.length === 0) return 0;
   for (const s of sets) {
-    tx.update(questionSet).set({ rev: nextRev(tx), detailRev: nextRev(tx) }).where(eq(questionSet.id, s.id)).run();
+    const rev = await nextRev(tx);
+    const detailRev = await nextRev(tx);
+    await tx.update(questionSet).set({ rev, detailRev }).where(eq(questionSet.id, s.id));
   }
   return sets.length;
 }

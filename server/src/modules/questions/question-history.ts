@@ -4,6 +4,7 @@ import type { QuestionVersionData, QuestionVersionEntry } from '../../../../sync
 import type { Conn } from '../../db/client';
 import { question, questionVersion } from '../../db/schema';
 import type { Actor } from '../../lib/activity';
+import { first } from '../../db/transaction';
 import { notFound } from '../../lib/errors';
 
 /*
@@ -40,8 +41,9 @@ export function versionData(r: Pick<QuestionRow, 'q' | 'ops' | 'c' | 'd' | 'ca' 
  * row). A restore names the version it brought back; it is kept in the data (as `restoredFrom`),
  * which needs no column of its own and is split off again when the history is read.
  */
-export function writeVersion(tx: Conn, row: QuestionRow, action: VersionAction, actor: Actor, restoredFrom?: number): void {
-  tx.insert(questionVersion)
+export async function writeVersion(tx: Conn, row: QuestionRow, action: VersionAction, actor: Actor, restoredFrom?: number): Promise<void> {
+  await tx
+    .insert(questionVersion)
     .values({
       questionId: row.id,
       version: row.version,
@@ -51,8 +53,7 @@ export function writeVersion(tx: Conn, row: QuestionRow, action: VersionAction, 
       actorName: actor?.name ?? null,
       createdAt: row.updatedAt,
     })
-    .onConflictDoNothing()
-    .run();
+    .onConflictDoNothing();
 }
 
 type VersionRow = typeof questionVersion.$inferSelect;
@@ -70,20 +71,21 @@ function entryOf(r: VersionRow): QuestionVersionEntry {
 }
 
 /** One version of a question, or 404 (MSG.versionNotFound). */
-export function versionOf(db: Conn, id: string, version: number): QuestionVersionEntry {
-  const row = db
-    .select()
-    .from(questionVersion)
-    .where(and(eq(questionVersion.questionId, id), eq(questionVersion.version, version)))
-    .get();
+export async function versionOf(db: Conn, id: string, version: number): Promise<QuestionVersionEntry> {
+  const row = await first(
+    db
+      .select()
+      .from(questionVersion)
+      .where(and(eq(questionVersion.questionId, id), eq(questionVersion.version, version))),
+  );
   if (!row) throw notFound(MSG.versionNotFound);
   return entryOf(row);
 }
 
 /** GET /api/question/getQuestionHistory/{id}: every version of a live question, newest first. */
-export function history(db: Conn, id: string): { success: true; data: QuestionVersionEntry[] } {
-  const q = db.select({ deleted: question.deleted }).from(question).where(eq(question.id, id)).get();
+export async function history(db: Conn, id: string): Promise<{ success: true; data: QuestionVersionEntry[] }> {
+  const q = await first(db.select({ deleted: question.deleted }).from(question).where(eq(question.id, id)));
   if (!q || q.deleted) throw notFound(MSG.questionNotFound);
-  const rows = db.select().from(questionVersion).where(eq(questionVersion.questionId, id)).orderBy(desc(questionVersion.version)).all();
+  const rows = await db.select().from(questionVersion).where(eq(questionVersion.questionId, id)).orderBy(desc(questionVersion.version));
   return { success: true, data: rows.map(entryOf) };
 }

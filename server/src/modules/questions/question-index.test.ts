@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { question, questionSearch, questionTag } from '../../db/schema';
+import { first } from '../../db/transaction';
 import { type Harness, startHarness } from '../../test/harness';
 import { indexMissingQuestions, normaliseText, plainText, searchBody } from './question-index';
 
@@ -63,25 +64,25 @@ describe('indexing at start', () => {
   });
   afterAll(() => h.destroy());
 
-  test('the seed indexes every fixture question: tags, facets and search text', () => {
-    const live = h.deps.db.select({ id: question.id }).from(question).all();
-    expect(h.deps.db.select().from(questionSearch).all()).toHaveLength(live.length);
-    const tags = h.deps.db.select().from(questionTag).where(eq(questionTag.questionId, 'q-gk-001')).all().map((t) => t.tid);
+  test('the seed indexes every fixture question: tags, facets and search text', async () => {
+    const live = await h.deps.db.select({ id: question.id }).from(question);
+    expect(await h.deps.db.select().from(questionSearch)).toHaveLength(live.length);
+    const tags = (await h.deps.db.select().from(questionTag).where(eq(questionTag.questionId, 'q-gk-001'))).map((t) => t.tid);
     expect(tags).toEqual(expect.arrayContaining(['gk', 'qt:mcq1', 'st:APPROVED']));
     expect(tags.some((t) => t.startsWith('d:'))).toBe(true);
   });
 
-  test('questions without search text are indexed with their markup stripped; deleted ones leave the index; nothing to do is a no-op', () => {
-    h.deps.db.delete(questionSearch).run();
-    h.deps.db.update(question).set({ deleted: true }).where(eq(question.id, 'q-gk-002')).run();
-    const indexed = indexMissingQuestions(h.deps.db);
-    const live = h.deps.db.select({ id: question.id }).from(question).where(eq(question.deleted, false)).all();
+  test('questions without search text are indexed with their markup stripped; deleted ones leave the index; nothing to do is a no-op', async () => {
+    await h.deps.db.delete(questionSearch);
+    await h.deps.db.update(question).set({ deleted: true }).where(eq(question.id, 'q-gk-002'));
+    const indexed = await indexMissingQuestions(h.deps.db);
+    const live = await h.deps.db.select({ id: question.id }).from(question).where(eq(question.deleted, false));
     expect(indexed).toBe(live.length);
-    const body = h.deps.db.select().from(questionSearch).where(eq(questionSearch.questionId, 'q-gk-001')).get()!.body;
+    const body = (await first(h.deps.db.select().from(questionSearch).where(eq(questionSearch.questionId, 'q-gk-001'))))!.body;
     expect(body).not.toMatch(/<|>/);
     expect(body).toBe(body.toLowerCase());
-    expect(h.deps.db.select().from(questionSearch).where(eq(questionSearch.questionId, 'q-gk-002')).get()).toBeUndefined();
-    expect(h.deps.db.select().from(questionTag).where(eq(questionTag.questionId, 'q-gk-002')).all()).toEqual([]);
-    expect(indexMissingQuestions(h.deps.db)).toBe(0);
+    expect(await first(h.deps.db.select().from(questionSearch).where(eq(questionSearch.questionId, 'q-gk-002')))).toBeUndefined();
+    expect(await h.deps.db.select().from(questionTag).where(eq(questionTag.questionId, 'q-gk-002'))).toEqual([]);
+    expect(await indexMissingQuestions(h.deps.db)).toBe(0);
   });
 });

@@ -3,6 +3,7 @@ import type { QuestionListQuery } from '../../../../sync-protocol/src/question';
 import { Parser } from 'htmlparser2';
 import type { Conn, DB } from '../../db/client';
 import { question, questionSearch, questionTag, questionVersion } from '../../db/schema';
+import { row, transaction } from '../../db/transaction';
 import type { Actor } from '../../lib/activity';
 import { rawStatement, rowEncoder } from '../../lib/raw-statement';
 import { type VersionAction, versionData, writeVersion } from './question-history';
@@ -138,31 +139,31 @@ export type VersionOf = { action: VersionAction; actor: Actor; restoredFrom?: nu
  * question: the services, the seed and tools that insert questions directly all record a
  * question the same way. A deleted question is left out of the index (and taken out of it).
  */
-export function indexQuestion(tx: Conn, q: QuestionRow, version: VersionOf): void;
-export function indexQuestion(tx: Conn, q: Indexed): void;
-export function indexQuestion(tx: Conn, q: Indexed | QuestionRow, version?: VersionOf): void {
-  if (version) writeVersion(tx, q as QuestionRow, version.action, version.actor, version.restoredFrom);
+export async function indexQuestion(tx: Conn, q: QuestionRow, version: VersionOf): Promise<void>;
+export async function indexQuestion(tx: Conn, q: Indexed): Promise<void>;
+export async function indexQuestion(tx: Conn, q: Indexed | QuestionRow, version?: VersionOf): Promise<void> {
+  if (version) await writeVersion(tx, q as QuestionRow, version.action, version.actor, version.restoredFrom);
   if (q.deleted) {
-    unindexQuestion(tx, q.id);
+    await unindexQuestion(tx, q.id);
     return;
   }
-  tx.delete(questionTag).where(eq(questionTag.questionId, q.id)).run();
+  await tx.delete(questionTag).where(eq(questionTag.questionId, q.id));
   // Issue 19 §2: tr:/trs:/trd:<lang> rows, a translation present, stale, a machine draft.
   const tids = [...tagsOf(q), facet('qt', q.qt), facet('d', q.d), facet('st', q.st), ...translationRows(q)];
-  tx.insert(questionTag)
+  await tx
+    .insert(questionTag)
     .values(tids.map((tid) => ({ tid, questionId: q.id })))
-    .onConflictDoNothing()
-    .run();
+    .onConflictDoNothing();
   const body = searchBody(q);
-  tx.insert(questionSearch)
+  await tx
+    .insert(questionSearch)
     .values({ questionId: q.id, body })
-    .onConflictDoUpdate({ target: questionSearch.questionId, set: { body }, setWhere: sql`${questionSearch.body} is not excluded.body` })
-    .run();
+    .onConflictDoUpdate({ target: questionSearch.questionId, set: { body }, setWhere: sql`${questionSearch.body} is not excluded.body` });
 }
 
 const P = (name: string) => sql`${sql.placeholder(name)}`;
 
-/** indexQuestion's statements, prepared once per database (see indexQuestions). */
+/** indexQuestion's statements, prepared once per handle they run on (see indexQuestions). */
 function prepareIndex(db: DB) {
   const encodeVersion = rowEncoder(questionVersion);
   const version = rawStatement(
@@ -209,16 +210,17 @@ const preparedIndex = new WeakMap<DB, ReturnType<typeof prepareIndex>>();
 
 /**
  * indexQuestion(tx, row, version) for each of `rows` in turn, for batch writes (a question
- * import writes 5,000): the same statements, prepared once per database and run by
- * better-sqlite3 directly (lib/raw-statement), because building each of them with Drizzle cost
- * several times what SQLite took to run it. Call inside the transaction that wrote the rows, on
- * `db` (better-sqlite3 has one connection: the statements join that transaction).
+ * import writes 5,000): the same statements, prepared once per handle and run by better-sqlite3
+ * directly (lib/raw-statement), because building each of them with Drizzle cost several times
+ * what SQLite took to run it. Call inside the transaction that wrote the rows, with its handle
+ * (`tx`: a statement is bound to the handle it was prepared on, and the transaction's handle is
+ * one object for every transaction of a database, so they are prepared once).
  */
-export function indexQuestions(db: DB, rows: readonly QuestionRow[], version: VersionOf): void {
-  let s = preparedIndex.get(db);
+export async function indexQuestions(tx: DB, rows: readonly QuestionRow[], version: VersionOf): Promise<void> {
+  let s = preparedIndex.get(tx);
   if (!s) {
-    s = prepareIndex(db);
-    preparedIndex.set(db, s);
+    s = prepareIndex(tx);
+    preparedIndex.set(tx, s);
   }
   for (const q of rows) {
     s.version(q, version);
@@ -233,9 +235,9 @@ export function indexQuestions(db: DB, rows: readonly QuestionRow[], version: Ve
 }
 
 /** Takes a (soft-deleted) question out of the list's index. */
-export function unindexQuestion(tx: Conn, id: string): void {
-  tx.delete(questionTag).where(eq(questionTag.questionId, id)).run();
-  tx.delete(questionSearch).where(eq(questionSearch.questionId, id)).run();
+export async function unindexQuestion(tx: Conn, id: string): Promise<void> {
+  await tx.delete(questionTag).where(eq(questionTag.questionId, id));
+  await tx.delete(questionSearch).where(eq(questionSearch.questionId, id));
 }
 
 const BACKFILL_BATCH = 1000;
@@ -248,22 +250,23 @@ const BACKFILL_BATCH = 1000;
  * at the deleted end of question_list_idx: every question_search row belongs to a distinct live
  * question, so equal counts mean none is missing. Returns how many were indexed.
  */
-export function indexMissingQuestions(db: DB): number {
+export async function indexMissingQuestions(db: DB): Promise<number> {
   // A database from before issue 19 has no translation rows: every live question is indexed again.
-  if (translationRowsMissing(db)) db.delete(questionSearch).run();
-  db.transaction((tx) => {
+  if (await translationRowsMissing(db)) await db.delete(questionSearch);
+  await transaction(db, async (tx) => {
     const deleted = sql`(select ${question.id} from ${question} where ${question.deleted} = 1)`;
-    tx.delete(questionTag).where(sql`${questionTag.questionId} in ${deleted}`).run();
-    tx.delete(questionSearch).where(sql`${questionSearch.questionId} in ${deleted}`).run();
+    await tx.delete(questionTag).where(sql`${questionTag.questionId} in ${deleted}`);
+    await tx.delete(questionSearch).where(sql`${questionSearch.questionId} in ${deleted}`);
   });
-  const counts = db.get<{ live: number; indexed: number }>(
+  const counts = (await row<{ live: number; indexed: number }>(
+    db,
     sql`select (select count(*) from ${question} where ${question.deleted} = 0) as live, (select count(*) from ${questionSearch}) as indexed`,
-  );
-  if (counts.live === counts.indexed) return 0;
+  ))!;
+  if (Number(counts.live) === Number(counts.indexed)) return 0;
   let done = 0;
   let after = -1;
   for (;;) {
-    const batch = db
+    const batch = await db
       .select({
         rowid: sql<number>`${question}.rowid`.as('rowid'),
         id: question.id,
@@ -285,11 +288,10 @@ export function indexMissingQuestions(db: DB): number {
         sql`${question}.rowid > ${after} and ${question.deleted} = 0 and not exists (select 1 from ${questionSearch} where ${questionSearch.questionId} = ${question.id})`,
       )
       .orderBy(sql`${question}.rowid`)
-      .limit(BACKFILL_BATCH)
-      .all();
+      .limit(BACKFILL_BATCH);
     if (batch.length === 0) return done;
-    db.transaction((tx) => {
-      for (const q of batch) indexQuestion(tx, q);
+    await transaction(db, async (tx) => {
+      for (const q of batch) await indexQuestion(tx, q);
     });
     done += batch.length;
     after = batch.at(-1)!.rowid;
@@ -401,10 +403,10 @@ export function listCondition(f: Filters): SQL {
  * the intersection of the tag groups, or from the full-text index alone, or (no set-like filter)
  * from question_list_idx.
  */
-export function countQuestions(db: Conn, f: Filters): number {
+export async function countQuestions(db: Conn, f: Filters): Promise<number> {
   const groups = tagGroups(f);
   const terms = searchTerms(f.search);
-  const count = (query: SQL) => db.get<{ n: number }>(query).n;
+  const count = async (query: SQL) => Number((await row<{ n: number }>(db, query))!.n);
   if (groups.length > 0) {
     const id = sql`c.question_id`;
     const where: SQL[] = [];

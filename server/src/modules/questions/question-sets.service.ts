@@ -5,6 +5,7 @@ import { type QuestionSet, setQuestionIds } from '../../../../sync-protocol/src/
 import type { Deps, Principal } from '../../context';
 import type { Conn } from '../../db/client';
 import { examResult, question, questionSet, questionSetVersion } from '../../db/schema';
+import { first, transaction } from '../../db/transaction';
 import { logActivity } from '../../lib/activity';
 import { badRequest, notFound } from '../../lib/errors';
 import { nextRev } from '../../lib/revision';
@@ -46,20 +47,19 @@ export function setView(r: SetRow, taken?: number) {
 }
 
 /** How many results each of `ids` has (exam_result by qsid, result_qsid_idx). */
-export function takenCounts(db: Conn, ids: string[]): Map<string, number> {
+export async function takenCounts(db: Conn, ids: string[]): Promise<Map<string, number>> {
   if (ids.length === 0) return new Map();
-  const rows = db
+  const rows = await db
     .select({ qsid: examResult.qsid, n: count() })
     .from(examResult)
     .where(inArray(examResult.qsid, ids))
-    .groupBy(examResult.qsid)
-    .all();
+    .groupBy(examResult.qsid);
   return new Map(rows.map((r) => [r.qsid, r.n]));
 }
-const takenOf = (db: Conn, id: string) => takenCounts(db, [id]).get(id) ?? 0;
+const takenOf = async (db: Conn, id: string) => (await takenCounts(db, [id])).get(id) ?? 0;
 
-function liveSet(db: Conn, id: string): SetRow {
-  const row = db.select().from(questionSet).where(eq(questionSet.id, id)).get();
+async function liveSet(db: Conn, id: string): Promise<SetRow> {
+  const row = await first(db.select().from(questionSet).where(eq(questionSet.id, id)));
   if (!row || row.deleted) throw notFound(MSG.questionSetNotFound);
   return row;
 }
@@ -69,26 +69,25 @@ function liveSet(db: Conn, id: string): SetRow {
  * those they see (question-access.ts: a draft or a set whose publish time has not come is "not
  * found" to them, as an unknown id is).
  */
-export function getSet(deps: Deps, id: string, { editor }: { editor: boolean }) {
-  const row = liveSet(deps.db, id);
+export async function getSet(deps: Deps, id: string, { editor }: { editor: boolean }) {
+  const row = await liveSet(deps.db, id);
   if (!editor && !isVisibleSet(row)) throw notFound(MSG.questionSetNotFound);
-  return { success: true as const, data: setView(row, takenOf(deps.db, id)) };
+  return { success: true as const, data: setView(row, await takenOf(deps.db, id)) };
 }
 
 /**
  * GET /api/question/getQuestionSetList: live sets, most recently changed first; for learners and
  * guests the published ones (the sets their exam list shows).
  */
-export function listSets(deps: Deps, page: { l: number; o: number }, { editor }: { editor: boolean }) {
-  const rows = deps.db
+export async function listSets(deps: Deps, page: { l: number; o: number }, { editor }: { editor: boolean }) {
+  const rows = await deps.db
     .select()
     .from(questionSet)
     .where(editor ? eq(questionSet.deleted, false) : visibleSetCondition())
     .orderBy(desc(questionSet.updatedAt), desc(questionSet.rev))
     .limit(page.l)
-    .offset(page.o)
-    .all();
-  const taken = takenCounts(deps.db, rows.map((r) => r.id));
+    .offset(page.o);
+  const taken = await takenCounts(deps.db, rows.map((r) => r.id));
   return { success: true as const, data: rows.map((r) => setView(r, taken.get(r.id) ?? 0)) };
 }
 
@@ -97,16 +96,13 @@ export function listSets(deps: Deps, page: { l: number; o: number }, { editor }:
  * now or when its time comes) may hold APPROVED questions only (issue 17 §7): 400 naming the
  * others (`ids` in the body too). A draft may hold any, and can be previewed.
  */
-function checkQuestions(db: Conn, ids: string[], draft: boolean) {
+async function checkQuestions(db: Conn, ids: string[], draft: boolean) {
   if (ids.length === 0) return;
-  const found = new Map(
-    db
-      .select({ id: question.id, st: question.st })
-      .from(question)
-      .where(and(inArray(question.id, ids), eq(question.deleted, false)))
-      .all()
-      .map((r) => [r.id, r.st]),
-  );
+  const rows = await db
+    .select({ id: question.id, st: question.st })
+    .from(question)
+    .where(and(inArray(question.id, ids), eq(question.deleted, false)));
+  const found = new Map(rows.map((r) => [r.id, r.st]));
   const missing = ids.find((id) => !found.has(id));
   if (missing) throw badRequest(`${MSG.unknownQuestion} ${missing}`);
   if (draft) return;
@@ -136,22 +132,14 @@ function scoringShape(s: Scored): string {
  * Keeps the set as it is now as version `before.version` (question_set_version): the set, and
  * each of its questions' current version (`qv`), as the results scored so far were scored.
  */
-function snapshot(tx: Conn, before: SetRow, actor: Principal) {
+async function snapshot(tx: Conn, before: SetRow, actor: Principal) {
   const ids = questionIdsOfSet(before);
-  const qv = Object.fromEntries(
-    ids.length === 0
-      ? []
-      : tx
-          .select({ id: question.id, version: question.version })
-          .from(question)
-          .where(inArray(question.id, ids))
-          .all()
-          .map((r) => [r.id, r.version]),
-  );
-  tx.insert(questionSetVersion)
+  const rows = ids.length === 0 ? [] : await tx.select({ id: question.id, version: question.version }).from(question).where(inArray(question.id, ids));
+  const qv = Object.fromEntries(rows.map((r) => [r.id, r.version]));
+  await tx
+    .insert(questionSetVersion)
     .values({ setId: before.id, version: before.version, data: { ...setView(before), qv }, actorId: actor.id, createdAt: Date.now() })
-    .onConflictDoNothing()
-    .run();
+    .onConflictDoNothing();
 }
 
 /**
@@ -168,9 +156,9 @@ function snapshot(tx: Conn, before: SetRow, actor: Principal) {
  * (question_set_version) and the set moves to the next one. Results name the version they were
  * scored against (exam_result.set_version) and show its questions as they were (sync.docs.ts).
  */
-export function saveSet(deps: Deps, actor: Principal, input: SetInput) {
+export async function saveSet(deps: Deps, actor: Principal, input: SetInput) {
   const created = input.id === undefined;
-  const data = deps.db.transaction((tx) => writeSet(tx, actor, input));
+  const data = await transaction(deps.db, (tx) => writeSet(tx, actor, input));
   deps.events.emit({ collections: ['question_set', 'qs_detail'] });
   return { success: true as const, id: data.id, msg: created ? MSG.questionSetCreated : MSG.questionSetUpdated, data };
 }
@@ -180,7 +168,7 @@ export function saveSet(deps: Deps, actor: Principal, input: SetInput) {
  * pushing `ed_question_set`). `createId`: the set does not exist yet and is created under this
  * id (one made on a device keeps the id it was given there). The caller announces the change.
  */
-export function writeSet(tx: Conn, actor: Principal, input: SetInput, createId?: string) {
+export async function writeSet(tx: Conn, actor: Principal, input: SetInput, createId?: string) {
   const { id: givenId, newVersion, ...fields } = input;
   const values = { ...fields, inst: sanitizeRichText(fields.inst) };
   const now = Date.now();
@@ -188,33 +176,35 @@ export function writeSet(tx: Conn, actor: Principal, input: SetInput, createId?:
   let before: SetRow | undefined;
   let id: string;
   if (created) {
-    checkQuestions(tx, [...new Set(setQuestionIds(values))], values.draft);
+    await checkQuestions(tx, [...new Set(setQuestionIds(values))], values.draft);
     id = createId ?? randomUUID();
-    tx.insert(questionSet)
-      .values({ ...values, id, createdBy: actor.id, updatedAt: now, rev: nextRev(tx), detailRev: nextRev(tx) })
-      .run();
+    const rev = await nextRev(tx);
+    const detailRev = await nextRev(tx);
+    await tx.insert(questionSet).values({ ...values, id, createdBy: actor.id, updatedAt: now, rev, detailRev });
   } else {
     id = givenId;
-    before = liveSet(tx, id);
-    checkQuestions(tx, [...new Set(setQuestionIds(values))], values.draft);
+    before = await liveSet(tx, id);
+    await checkQuestions(tx, [...new Set(setQuestionIds(values))], values.draft);
     let version = before.version;
     if (scoringShape(before) !== scoringShape(values)) {
-      const taken = takenOf(tx, id);
+      const taken = await takenOf(tx, id);
       if (taken > 0 && newVersion !== true) throw new DetailedError('CONFLICT', MSG.setTakenNewVersion, { taken });
       if (taken > 0) {
-        snapshot(tx, before, actor);
+        await snapshot(tx, before, actor);
         version += 1;
       }
     }
-    tx.update(questionSet)
-      .set({ ...values, version, updatedAt: now, rev: nextRev(tx), detailRev: nextRev(tx) })
-      .where(eq(questionSet.id, id))
-      .run();
+    const rev = await nextRev(tx);
+    const detailRev = await nextRev(tx);
+    await tx
+      .update(questionSet)
+      .set({ ...values, version, updatedAt: now, rev, detailRev })
+      .where(eq(questionSet.id, id));
   }
-  publishDueIn(tx, now, id);
-  const after = liveSet(tx, id);
-  bumpPracticeSetsSharing(tx, id, before, after);
-  logActivity(tx, {
+  await publishDueIn(tx, now, id);
+  const after = await liveSet(tx, id);
+  await bumpPracticeSetsSharing(tx, id, before, after);
+  await logActivity(tx, {
     actor,
     action: created ? 'CREATE' : 'UPDATE',
     entity: 'question_set',
@@ -222,26 +212,25 @@ export function writeSet(tx: Conn, actor: Principal, input: SetInput, createId?:
     ...(before && { oldValue: setView(before) }),
     newValue: setView(after),
   });
-  return setView(after, created ? 0 : takenOf(tx, id));
+  return setView(after, created ? 0 : await takenOf(tx, id));
 }
 
 /**
  * DELETE /api/question/deleteQuestionSet/{id}: a soft delete. Devices drop the set (it
  * replicates as deleted); attempts and results at it are kept.
  */
-export function deleteSet(deps: Deps, actor: Principal, id: string) {
-  deps.db.transaction((tx) => removeSet(tx, actor, id));
+export async function deleteSet(deps: Deps, actor: Principal, id: string) {
+  await transaction(deps.db, (tx) => removeSet(tx, actor, id));
   deps.events.emit({ collections: ['question_set', 'qs_detail'] });
   return { success: true as const, msg: MSG.questionSetDeleted };
 }
 
 /** The delete of deleteSet inside the caller's transaction (also an editor device's pushed deletion). */
-export function removeSet(tx: Conn, actor: Principal, id: string) {
-  const before = liveSet(tx, id);
-  tx.update(questionSet)
-    .set({ deleted: true, updatedAt: Date.now(), rev: nextRev(tx), detailRev: nextRev(tx) })
-    .where(eq(questionSet.id, id))
-    .run();
-  bumpPracticeSetsSharing(tx, id, before, undefined);
-  logActivity(tx, { actor, action: 'DELETE', entity: 'question_set', entityId: id, oldValue: setView(before) });
+export async function removeSet(tx: Conn, actor: Principal, id: string) {
+  const before = await liveSet(tx, id);
+  const rev = await nextRev(tx);
+  const detailRev = await nextRev(tx);
+  await tx.update(questionSet).set({ deleted: true, updatedAt: Date.now(), rev, detailRev }).where(eq(questionSet.id, id));
+  await bumpPracticeSetsSharing(tx, id, before, undefined);
+  await logActivity(tx, { actor, action: 'DELETE', entity: 'question_set', entityId: id, oldValue: setView(before) });
 }

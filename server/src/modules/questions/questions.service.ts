@@ -10,8 +10,9 @@ import {
   type QuestionVersionData,
 } from '../../../../sync-protocol/src/question';
 import type { Deps, Principal } from '../../context';
-import type { Conn, DB } from '../../db/client';
+import { type Conn, type DB, inOpenTransaction } from '../../db/client';
 import { question, questionSet, tag } from '../../db/schema';
+import { first, transaction } from '../../db/transaction';
 import { activityLogger, logActivity } from '../../lib/activity';
 import { badRequest, notFound } from '../../lib/errors';
 import { parseWith } from '../../lib/http';
@@ -60,9 +61,9 @@ type HoldingSet = { id: string; l: string; published: boolean; draft: boolean };
  * question is used, and whether a published set keeps it approved and undeletable. Not on the
  * single question, which the editor sends back whole as its PATCH body.
  */
-function setsOf(db: Conn, ids: readonly string[]): Map<string, HoldingSet[]> {
+async function setsOf(db: Conn, ids: readonly string[]): Promise<Map<string, HoldingSet[]>> {
   const out = new Map<string, HoldingSet[]>();
-  for (const s of setsHolding(db, ids)) {
+  for (const s of await setsHolding(db, ids)) {
     for (const id of s.holds) {
       const list = out.get(id) ?? [];
       list.push({ id: s.id, l: s.l, published: isVisibleSet(s), draft: s.draft });
@@ -89,17 +90,16 @@ function clean(input: ParsedQuestion): ParsedQuestion {
 }
 
 /** The tags questions name must exist (spec §3: c, s, t, e hold tag ids). */
-function checkTags(db: Conn, ...vs: QuestionVersionData[]) {
+async function checkTags(db: Conn, ...vs: QuestionVersionData[]) {
   const tids = [...new Set(vs.flatMap((v) => [...v.c, ...v.t, ...v.e, ...(v.s ? [v.s] : [])]))];
   if (tids.length === 0) return;
   const found = new Set<string>();
   // In parts: a batch (createManyCheckedInTransaction) may name more tags than SQLite takes parameters.
   for (let i = 0; i < tids.length; i += 500) {
-    for (const t of db
+    for (const t of await db
       .select({ tid: tag.tid })
       .from(tag)
-      .where(and(inArray(tag.tid, tids.slice(i, i + 500)), eq(tag.deleted, false)))
-      .all()) {
+      .where(and(inArray(tag.tid, tids.slice(i, i + 500)), eq(tag.deleted, false)))) {
       found.add(t.tid);
     }
   }
@@ -128,16 +128,18 @@ function readerView(r: QuestionRow, access: QuestionAccess) {
  * revisions (question_set and qs_detail), so devices pull them again, and scoring compiles their
  * marking (and the question versions results record) afresh. Returns how many.
  */
-function bumpSetsContaining(tx: Conn, id: string): number {
-  const sets = setsHolding(tx, [id]);
+async function bumpSetsContaining(tx: Conn, id: string): Promise<number> {
+  const sets = await setsHolding(tx, [id]);
   for (const s of sets) {
-    tx.update(questionSet).set({ rev: nextRev(tx), detailRev: nextRev(tx) }).where(eq(questionSet.id, s.id)).run();
+    const rev = await nextRev(tx);
+    const detailRev = await nextRev(tx);
+    await tx.update(questionSet).set({ rev, detailRev }).where(eq(questionSet.id, s.id));
   }
   return sets.length;
 }
 
-function liveQuestion(db: Conn, id: string): QuestionRow {
-  const row = db.select().from(question).where(eq(question.id, id)).get();
+async function liveQuestion(db: Conn, id: string): Promise<QuestionRow> {
+  const row = await first(db.select().from(question).where(eq(question.id, id)));
   if (!row || row.deleted) throw notFound(MSG.questionNotFound);
   return row;
 }
@@ -147,9 +149,9 @@ function liveQuestion(db: Conn, id: string): QuestionRow {
  * question; others one of a visible set, with its answers only where
  * that allows (else 404, the same answer as for an id that does not exist).
  */
-export function get(deps: Deps, id: string, reader: Reader) {
-  const row = liveQuestion(deps.db, id);
-  const access = accessTo(deps.db, [row], reader).get(id);
+export async function get(deps: Deps, id: string, reader: Reader) {
+  const row = await liveQuestion(deps.db, id);
+  const access = (await accessTo(deps.db, [row], reader)).get(id);
   if (!access) throw notFound(MSG.questionNotFound);
   return { success: true as const, data: readerView(row, access) };
 }
@@ -167,7 +169,7 @@ const NEWEST_FIRST = [desc(question.createdAt), desc(question.id)];
  * only (the route refuses the rest) and each id is decided on its own (question-access.ts)
  * BEFORE the page is cut: a hidden id taking a place in the page would tell that it exists.
  */
-export function list(deps: Deps, query: QuestionListQuery, reader: Reader) {
+export async function list(deps: Deps, query: QuestionListQuery, reader: Reader) {
   const limit = query.l ?? (query.qids?.length ? query.qids.length : QUESTION_PAGE_SIZE);
   const byIds = (rows: QuestionRow[]) => {
     if (!query.qids?.length) return rows;
@@ -175,21 +177,21 @@ export function list(deps: Deps, query: QuestionListQuery, reader: Reader) {
     return rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
   };
   if (reader.editor) {
-    const rows = byIds(deps.db.select().from(question).where(listCondition(query)).orderBy(...NEWEST_FIRST).limit(limit).offset(query.o).all());
-    const sets = setsOf(deps.db, rows.map((r) => r.id));
+    const rows = byIds(await deps.db.select().from(question).where(listCondition(query)).orderBy(...NEWEST_FIRST).limit(limit).offset(query.o));
+    const sets = await setsOf(deps.db, rows.map((r) => r.id));
     return { success: true as const, data: rows.map((r) => ({ ...questionView(r), sets: sets.get(r.id) ?? [] })) };
   }
   // Listing the bank is authoring: without ids a non-editor reads nothing, whatever the route.
   if (!query.qids?.length) return { success: true as const, data: [] };
-  const candidates = deps.db.select().from(question).where(listCondition(query)).orderBy(...NEWEST_FIRST).all();
-  const access = accessTo(deps.db, candidates, reader);
+  const candidates = await deps.db.select().from(question).where(listCondition(query)).orderBy(...NEWEST_FIRST);
+  const access = await accessTo(deps.db, candidates, reader);
   const rows = byIds(candidates.filter((r) => access.has(r.id)).slice(query.o, query.o + limit));
   return { success: true as const, data: rows.map((r) => readerView(r, access.get(r.id)!)) };
 }
 
 /** GET /api/question/getQuestionsCount with the list's filters (question-index.ts). */
-export function countOf(deps: Deps, query: Omit<QuestionListQuery, 'l' | 'o'>) {
-  return { success: true as const, count: countQuestions(deps.db, query) };
+export async function countOf(deps: Deps, query: Omit<QuestionListQuery, 'l' | 'o'>) {
+  return { success: true as const, count: await countQuestions(deps.db, query) };
 }
 
 /**
@@ -197,8 +199,8 @@ export function countOf(deps: Deps, query: Omit<QuestionListQuery, 'l' | 'o'>) {
  * comes) must stay APPROVED (issue 17 §7): such a set holds approved questions only, and
  * un-approving one would put an unreviewed question in front of learners. 409 naming the sets.
  */
-function keepApproved(tx: Conn, id: string) {
-  const sets = releasedSetsHolding(tx, [id]);
+async function keepApproved(tx: Conn, id: string) {
+  const sets = await releasedSetsHolding(tx, [id]);
   if (sets.length === 0) return;
   throw new DetailedError('CONFLICT', `${MSG.questionInPublishedSet} ${sets.map((s) => s.l).join(', ')}`, { sets: sets.map((s) => ({ id: s.id, l: s.l })) });
 }
@@ -209,12 +211,20 @@ function keepApproved(tx: Conn, id: string) {
  * search index, the version row, the revisions of the sets holding it and the activity entry,
  * all in the caller's transaction. A reason is kept only with REJECTED.
  */
-function write(tx: Conn, actor: Principal, before: QuestionRow | undefined, v: QuestionVersionData, action: VersionAction, restoredFrom?: number, newId?: string) {
+async function write(
+  tx: Conn,
+  actor: Principal,
+  before: QuestionRow | undefined,
+  v: QuestionVersionData,
+  action: VersionAction,
+  restoredFrom?: number,
+  newId?: string,
+): Promise<{ row: QuestionRow; bumped: number }> {
   const from = (before?.st ?? 'PENDING') as QuestionStatus;
   if (!canMoveStatus(from, v.st)) throw badRequest(MSG.statusNotAllowed);
-  if (before && from === 'APPROVED' && v.st !== 'APPROVED') keepApproved(tx, before.id);
+  if (before && from === 'APPROVED' && v.st !== 'APPROVED') await keepApproved(tx, before.id);
   // A review step changes no content: tags deleted since the last save do not block it.
-  if (action !== 'STATUS') checkTags(tx, v);
+  if (action !== 'STATUS') await checkTags(tx, v);
   const fields = {
     q: v.q,
     ops: v.ops,
@@ -231,23 +241,27 @@ function write(tx: Conn, actor: Principal, before: QuestionRow | undefined, v: Q
     reason: v.st === 'REJECTED' ? (v.reason ?? null) : null,
     updatedBy: actor.id,
     updatedAt: Date.now(),
-    rev: nextRev(tx),
+    rev: await nextRev(tx),
   };
-  const row = before
-    ? tx
-        .update(question)
-        .set({ ...fields, version: before.version + 1 })
-        .where(eq(question.id, before.id))
-        .returning()
-        .get()
-    : tx
-        .insert(question)
-        .values({ ...fields, id: newId ?? randomUUID(), version: 1, createdBy: actor.id })
-        .returning()
-        .get();
-  indexQuestion(tx, row, { action, actor, ...(restoredFrom !== undefined && { restoredFrom }) });
-  const bumped = before ? bumpSetsContaining(tx, row.id) : 0;
-  logActivity(tx, {
+  const row = (
+    before
+      ? await first(
+          tx
+            .update(question)
+            .set({ ...fields, version: before.version + 1 })
+            .where(eq(question.id, before.id))
+            .returning(),
+        )
+      : await first(
+          tx
+            .insert(question)
+            .values({ ...fields, id: newId ?? randomUUID(), version: 1, createdBy: actor.id })
+            .returning(),
+        )
+  )!;
+  await indexQuestion(tx, row, { action, actor, ...(restoredFrom !== undefined && { restoredFrom }) });
+  const bumped = before ? await bumpSetsContaining(tx, row.id) : 0;
+  await logActivity(tx, {
     actor,
     action: before ? 'UPDATE' : 'CREATE',
     entity: 'question',
@@ -264,13 +278,13 @@ function announce(deps: Deps, bumped: number) {
 }
 
 /** POST /api/question: version 1, its status moving from PENDING (a reviewer approves it later). */
-export function create(deps: Deps, actor: Principal, input: ParsedQuestion) {
+export async function create(deps: Deps, actor: Principal, input: ParsedQuestion) {
   const v = clean(input);
-  const { row } = deps.db.transaction((tx) => write(tx, actor, undefined, v, 'CREATE'));
+  const { row } = await transaction(deps.db, (tx) => write(tx, actor, undefined, v, 'CREATE'));
   return { success: true as const, id: row.id, msg: MSG.questionCreated, data: questionView(row) };
 }
 
-/** The INSERT of a whole question row, prepared once per database (createManyCheckedInTransaction). */
+/** The INSERT of a whole question row, prepared once per handle it runs on (createManyCheckedInTransaction). */
 const preparedInserts = new WeakMap<DB, (row: QuestionRow) => void>();
 function questionInserter(db: DB): (row: QuestionRow) => void {
   let insert = preparedInserts.get(db);
@@ -300,16 +314,17 @@ function questionInserter(db: DB): (row: QuestionRow) => void {
  * database returns them, and every statement is prepared once and run by better-sqlite3
  * directly. Built by Drizzle, the five INSERTs of each question cost several times what SQLite
  * took to run them (5,000 rows: 7.3 s in write(), 2 s here, of which 1.5 s SQLite; the
- * full-text index is most of that). Call inside a transaction on `db` (the statements join it:
- * better-sqlite3 has one connection), which a thrown error rolls back whole.
+ * full-text index is most of that). Call inside a transaction, with its handle `tx` (the
+ * statements are prepared on it, once: it is one object for every transaction of a database),
+ * which a thrown error rolls back whole.
  */
-export function createManyCheckedInTransaction(db: DB, actor: Principal, values: readonly QuestionVersionData[]): QuestionRow[] {
-  if (!db.$client.inTransaction) throw new Error('createManyCheckedInTransaction: call it inside a transaction on db');
+export async function createManyCheckedInTransaction(tx: DB, actor: Principal, values: readonly QuestionVersionData[]): Promise<QuestionRow[]> {
+  if (!inOpenTransaction(tx)) throw new Error('createManyCheckedInTransaction: call it inside a transaction, with its handle');
   if (values.length === 0) return [];
   for (const v of values) if (!canMoveStatus('PENDING', v.st)) throw badRequest(MSG.statusNotAllowed);
-  checkTags(db, ...values);
-  const revs = revsOf(db)(values.length);
-  const insert = questionInserter(db);
+  await checkTags(tx, ...values);
+  const revs = await revsOf(tx)(values.length);
+  const insert = questionInserter(tx);
   const rows = values.map((v, i): QuestionRow => {
     const now = Date.now();
     // The fields of write(), then what the INSERT there leaves to the table's defaults.
@@ -338,25 +353,25 @@ export function createManyCheckedInTransaction(db: DB, actor: Principal, values:
     insert(row);
     return row;
   });
-  indexQuestions(db, rows, { action: 'CREATE', actor });
-  const log = activityLogger(db);
-  for (const row of rows) log({ actor, action: 'CREATE', entity: 'question', entityId: row.id, newValue: questionView(row) });
+  await indexQuestions(tx, rows, { action: 'CREATE', actor });
+  const log = activityLogger(tx);
+  for (const row of rows) await log({ actor, action: 'CREATE', entity: 'question', entityId: row.id, newValue: questionView(row) });
   return rows;
 }
 
 /** PATCH /api/question: the whole question replaces the stored one, as a new version. */
-export function update(deps: Deps, actor: Principal, input: ParsedQuestion & { id: string }) {
+export async function update(deps: Deps, actor: Principal, input: ParsedQuestion & { id: string }) {
   const { id, ...rest } = input;
   const v = clean(rest);
-  const { row, bumped } = deps.db.transaction((tx) => write(tx, actor, liveQuestion(tx, id), v, 'UPDATE'));
+  const { row, bumped } = await transaction(deps.db, async (tx) => write(tx, actor, await liveQuestion(tx, id), v, 'UPDATE'));
   announce(deps, bumped);
   return { success: true as const, id, msg: MSG.questionUpdated, data: questionView(row) };
 }
 
 /** PATCH /api/question/updateStatus {id, st, reason}: a review step, as a new version. */
-export function updateStatus(deps: Deps, actor: Principal, input: { id: string; st: QuestionStatus; reason?: string | null | undefined }) {
-  const { row, bumped } = deps.db.transaction((tx) => {
-    const before = liveQuestion(tx, input.id);
+export async function updateStatus(deps: Deps, actor: Principal, input: { id: string; st: QuestionStatus; reason?: string | null | undefined }) {
+  const { row, bumped } = await transaction(deps.db, async (tx) => {
+    const before = await liveQuestion(tx, input.id);
     return write(tx, actor, before, { ...versionData(before), st: input.st, reason: input.reason ?? null }, 'STATUS');
   });
   announce(deps, bumped);
@@ -369,10 +384,10 @@ export function updateStatus(deps: Deps, actor: Principal, input: { id: string; 
  * reason stay as they are now, as in Moodle's question history: restoring words is an edit, not
  * a review step (and a question a published set holds stays approved).
  */
-export function restore(deps: Deps, actor: Principal, input: { id: string; version: number }) {
-  const { row, bumped } = deps.db.transaction((tx) => {
-    const before = liveQuestion(tx, input.id);
-    const old = versionOf(tx, input.id, input.version);
+export async function restore(deps: Deps, actor: Principal, input: { id: string; version: number }) {
+  const { row, bumped } = await transaction(deps.db, async (tx) => {
+    const before = await liveQuestion(tx, input.id);
+    const old = await versionOf(tx, input.id, input.version);
     // Checked again: a version is as good as the rules of its day, and sanitising may have changed since.
     const v = clean(parseWith(questionInputSchema, { ...old.data, st: before.st, reason: before.reason }));
     return write(tx, actor, before, v, 'RESTORE', input.version);
@@ -386,16 +401,19 @@ export function restore(deps: Deps, actor: Principal, input: { id: string; versi
  * live set still holds is refused (409) with the sets' labels: deleting it would silently change
  * a test learners may be taking. Remove it from those sets first.
  */
-export function remove(deps: Deps, actor: Principal, id: string) {
-  deps.db.transaction((tx) => {
-    const before = liveQuestion(tx, id);
-    const sets = setsHolding(tx, [id]);
+export async function remove(deps: Deps, actor: Principal, id: string) {
+  await transaction(deps.db, async (tx) => {
+    const before = await liveQuestion(tx, id);
+    const sets = await setsHolding(tx, [id]);
     if (sets.length > 0) {
       throw new DetailedError('CONFLICT', `${MSG.questionInUse} ${sets.map((s) => s.l).join(', ')}`, { sets: sets.map((s) => ({ id: s.id, l: s.l })) });
     }
-    tx.update(question).set({ deleted: true, updatedBy: actor.id, updatedAt: Date.now(), rev: nextRev(tx) }).where(eq(question.id, id)).run();
-    unindexQuestion(tx, id);
-    logActivity(tx, { actor, action: 'DELETE', entity: 'question', entityId: id, oldValue: questionView(before) });
+    await tx
+      .update(question)
+      .set({ deleted: true, updatedBy: actor.id, updatedAt: Date.now(), rev: await nextRev(tx) })
+      .where(eq(question.id, id));
+    await unindexQuestion(tx, id);
+    await logActivity(tx, { actor, action: 'DELETE', entity: 'question', entityId: id, oldValue: questionView(before) });
   });
   return { success: true as const, msg: MSG.questionDeleted };
 }
@@ -407,14 +425,25 @@ export function remove(deps: Deps, actor: Principal, id: string) {
  * holds it). The caller has already checked the assumed master state. Throws AppError when a rule
  * refuses it (nothing written). Returns the stored row and how many sets it bumped.
  */
-export function writeFromDevice(tx: Conn, actor: Principal, before: QuestionRow | undefined, doc: QuestionVersionData & { id: string; _deleted: boolean }) {
+export async function writeFromDevice(
+  tx: Conn,
+  actor: Principal,
+  before: QuestionRow | undefined,
+  doc: QuestionVersionData & { id: string; _deleted: boolean },
+): Promise<{ row: QuestionRow | undefined; bumped: number }> {
   if (doc._deleted) {
     if (!before || before.deleted) return { row: before, bumped: 0 };
-    const sets = setsHolding(tx, [before.id]);
+    const sets = await setsHolding(tx, [before.id]);
     if (sets.length > 0) throw new DetailedError('CONFLICT', `${MSG.questionInUse} ${sets.map((s) => s.l).join(', ')}`, { sets: sets.map((s) => ({ id: s.id, l: s.l })) });
-    const row = tx.update(question).set({ deleted: true, updatedBy: actor.id, updatedAt: Date.now(), rev: nextRev(tx) }).where(eq(question.id, before.id)).returning().get();
-    unindexQuestion(tx, before.id);
-    logActivity(tx, { actor, action: 'DELETE', entity: 'question', entityId: before.id, oldValue: questionView(before) });
+    const row = await first(
+      tx
+        .update(question)
+        .set({ deleted: true, updatedBy: actor.id, updatedAt: Date.now(), rev: await nextRev(tx) })
+        .where(eq(question.id, before.id))
+        .returning(),
+    );
+    await unindexQuestion(tx, before.id);
+    await logActivity(tx, { actor, action: 'DELETE', entity: 'question', entityId: before.id, oldValue: questionView(before) });
     return { row, bumped: 0 };
   }
   const { id, _deleted, version: _version, updatedAt: _updatedAt, ...content } = doc as typeof doc & { version?: number; updatedAt?: number };
@@ -435,7 +464,7 @@ export function writeFromDevice(tx: Conn, actor: Principal, before: QuestionRow 
  * formula of every question again for nothing). One whose markup came back reordered is
  * sanitised like any input.
  */
-export function saveMachineTranslations(
+export async function saveMachineTranslations(
   deps: Deps,
   actor: Principal,
   lang: string,
@@ -444,15 +473,12 @@ export function saveMachineTranslations(
   const saved: string[] = [];
   const outdated: string[] = [];
   let bumped = 0;
-  deps.db.transaction((tx) => {
-    const rows = new Map(
-      tx
-        .select()
-        .from(question)
-        .where(inArray(question.id, items.map((i) => i.id)))
-        .all()
-        .map((r) => [r.id, r]),
-    );
+  await transaction(deps.db, async (tx) => {
+    const found = await tx
+      .select()
+      .from(question)
+      .where(inArray(question.id, items.map((i) => i.id)));
+    const rows = new Map(found.map((r) => [r.id, r]));
     for (const item of items) {
       const before = rows.get(item.id);
       if (!before || before.deleted || englishSourceHash(before) !== item.english) {
@@ -462,7 +488,7 @@ export function saveMachineTranslations(
       const tr = item.inOrder ? item.tr : { q: sanitizeRichText(item.tr.q), ops: sanitizeMap(item.tr.ops), ca: item.tr.ca };
       const data = versionData(before);
       const v = parseWith(questionInputSchema, { ...data, trans: { ...data.trans, [lang]: { ...tr, src: item.english, mt: true } } });
-      bumped += write(tx, actor, before, v, 'UPDATE').bumped;
+      bumped += (await write(tx, actor, before, v, 'UPDATE')).bumped;
       saved.push(item.id);
     }
   });

@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PROTOCOL_VERSION } from '../../../../sync-protocol/src/version';
 import { activityLog, question, questionSet } from '../../db/schema';
+import { first } from '../../db/transaction';
 import { type Harness, startHarness } from '../../test/harness';
 
 let h: Harness;
@@ -15,10 +16,10 @@ afterAll(() => h.destroy());
 
 const V = { 'x-sync-protocol': PROTOCOL_VERSION };
 const pull = (collection: string, rev = 0) => h.request('GET', `/sync/v1/${collection}/pull?rev=${rev}&limit=1000`, { token: learner, headers: V });
-const questionCount = () => h.deps.db.select().from(question).all().length;
-const setCount = () => h.deps.db.select().from(questionSet).all().length;
-const logCount = () => h.deps.db.select().from(activityLog).all().length;
-const logOf = (entityId: string) => h.deps.db.select().from(activityLog).where(eq(activityLog.entityId, entityId)).all();
+const questionCount = async () => (await h.deps.db.select().from(question)).length;
+const setCount = async () => (await h.deps.db.select().from(questionSet)).length;
+const logCount = async () => (await h.deps.db.select().from(activityLog)).length;
+const logOf = async (entityId: string) => await h.deps.db.select().from(activityLog).where(eq(activityLog.entityId, entityId));
 const minuteNow = () => Math.floor(Date.now() / 60_000);
 
 const mcq = (over: Record<string, unknown> = {}) => ({
@@ -37,13 +38,13 @@ const mcq = (over: Record<string, unknown> = {}) => ({
 
 /** A write that must be refused: status, message, and nothing written (rows and activity log). */
 async function refused(method: string, url: string, body: unknown, status: number, msg: string | RegExp) {
-  const before = [questionCount(), setCount(), logCount()];
+  const before = [await questionCount(), await setCount(), await logCount()];
   const r = await h.request(method, url, { token: editor, body });
   expect(r.status, JSON.stringify(r.body)).toBe(status);
   expect(r.body.success).toBe(false);
   if (typeof msg === 'string') expect(r.body.msg).toBe(msg);
   else expect(r.body.msg).toMatch(msg);
-  expect([questionCount(), setCount(), logCount()]).toEqual(before);
+  expect([await questionCount(), await setCount(), await logCount()]).toEqual(before);
 }
 
 describe('permissions', () => {
@@ -60,13 +61,13 @@ describe('permissions', () => {
     ['DELETE', '/question/deleteQuestionSet/qs-practice-gk'],
   ];
   test.each(routes)('%s %s: 401 without a login, 403 for a learner, and nothing changes', async (method, url, body) => {
-    const before = [questionCount(), setCount(), logCount()];
+    const before = [await questionCount(), await setCount(), await logCount()];
     const anon = await h.request(method, url, { body });
     expect(anon.status).toBe(401);
     const r = await h.request(method, url, { token: learner, body });
     expect(r.status).toBe(403);
     expect(r.body).toMatchObject({ success: false, msg: 'Permission denied' });
-    expect([questionCount(), setCount(), logCount()]).toEqual(before);
+    expect([await questionCount(), await setCount(), await logCount()]).toEqual(before);
   });
 });
 
@@ -78,7 +79,7 @@ describe('questions', () => {
     const got = await h.request('GET', `/question/${r.body.id}`, { token: editor });
     expect(got.status).toBe(200);
     expect(got.body.data).toMatchObject({ id: r.body.id, qt: 'mcq1', ca: ['b'], st: 'PENDING', s: 'gk', trans: { hi: { ca: ['b'] } } });
-    const log = logOf(r.body.id);
+    const log = await logOf(r.body.id);
     expect(log).toHaveLength(1);
     expect(log[0]).toMatchObject({ actionType: 'CREATE', entityAffected: 'question', personId: 'demo-editor', oldValue: null });
     expect(log[0]!.newValue).toMatchObject({ id: r.body.id, ca: ['b'] });
@@ -103,10 +104,10 @@ describe('questions', () => {
   });
 
   test('malformed JSON and a wrong content type are 400 and write nothing', async () => {
-    const before = questionCount();
+    const before = await questionCount();
     expect((await h.request('POST', '/question', { token: editor, rawBody: '{"q":' })).status).toBe(400);
     expect((await h.request('POST', '/question', { token: editor, rawBody: 'q=1', headers: { 'content-type': 'text/plain' } })).status).toBe(400);
-    expect(questionCount()).toBe(before);
+    expect(await questionCount()).toBe(before);
   });
 
   test('rich text is sanitised: scripts, handlers and url() styles go, formatting, tables, images and KaTeX spans stay', async () => {
@@ -122,7 +123,7 @@ describe('questions', () => {
       body: mcq({ q, ops: { a: '<p>Mars <img src=x onerror=alert(1)></p>', b: 'Venus' }, ca: ['a'], trans: { hi: { q: `<p>हिंदी</p>${q}`, ops: { a: 'मंगल<script>x()</script>', b: 'शुक्र' }, ca: ['a'] } } }),
     });
     expect(r.status).toBe(201);
-    const row = h.deps.db.select().from(question).where(eq(question.id, r.body.id)).get()!;
+    const row = (await first(h.deps.db.select().from(question).where(eq(question.id, r.body.id))))!;
     for (const html of [row.q, ...Object.values(row.ops), row.trans.hi!.q, ...Object.values(row.trans.hi!.ops)]) {
       expect(html).not.toMatch(/<script|onerror|onclick|javascript:|url\(|<iframe|svg\+xml/i);
     }
@@ -140,16 +141,16 @@ describe('questions', () => {
 
   test('PATCH replaces a question; the sets holding it take new revisions and reach devices; old and new values are logged', async () => {
     const before = (await pull('qs_detail')).body.checkpoint.rev;
-    const setRevs = h.deps.db.select({ rev: questionSet.rev }).from(questionSet).where(eq(questionSet.id, 'qs-practice-gk')).get()!.rev;
+    const setRevs = (await first(h.deps.db.select({ rev: questionSet.rev }).from(questionSet).where(eq(questionSet.id, 'qs-practice-gk'))))!.rev;
     // Approved it stays: a published set holds it (issue 17 §7).
     const r = await h.request('PATCH', '/question', { token: editor, body: { ...mcq({ q: '<p>Battle of Plassey: which year?</p>', ca: ['b'], st: 'APPROVED' }), id: 'q-gk-001' } });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ success: true, id: 'q-gk-001', msg: 'Question updated successfully' });
-    expect(h.deps.db.select({ rev: questionSet.rev }).from(questionSet).where(eq(questionSet.id, 'qs-practice-gk')).get()!.rev).toBeGreaterThan(setRevs);
+    expect((await first(h.deps.db.select({ rev: questionSet.rev }).from(questionSet).where(eq(questionSet.id, 'qs-practice-gk'))))!.rev).toBeGreaterThan(setRevs);
     const detail = (await pull('qs_detail', before)).body.documents;
     expect(detail.map((d: { id: string }) => d.id)).toEqual(['qs-practice-gk']);
     expect(detail[0].questions.find((q: { id: string }) => q.id === 'q-gk-001').q).toBe('<p>Battle of Plassey: which year?</p>');
-    const log = logOf('q-gk-001').at(-1)!;
+    const log = (await logOf('q-gk-001')).at(-1)!;
     expect(log.actionType).toBe('UPDATE');
     expect(log.oldValue).toMatchObject({ q: '<p>In which year was the Battle of Plassey fought?</p>' });
     expect(log.newValue).toMatchObject({ q: '<p>Battle of Plassey: which year?</p>' });
@@ -207,12 +208,12 @@ describe('questions', () => {
     const r = await h.request('DELETE', `/question/${created.body.id}`, { token: editor });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ success: true, msg: 'Question deleted successfully' });
-    expect(h.deps.db.select().from(question).where(eq(question.id, created.body.id)).get()).toMatchObject({ deleted: true });
+    expect(await first(h.deps.db.select().from(question).where(eq(question.id, created.body.id)))).toMatchObject({ deleted: true });
     expect((await h.request('GET', `/question/${created.body.id}`, { token: editor })).status).toBe(404);
     expect((await h.request('DELETE', `/question/${created.body.id}`, { token: editor })).body.msg).toBe('Question not found');
     const ids = (await h.request('GET', '/question?l=1000', { token: editor })).body.data.map((q: { id: string }) => q.id);
     expect(ids).not.toContain(created.body.id);
-    expect(logOf(created.body.id).map((l) => l.actionType)).toEqual(['CREATE', 'DELETE']);
+    expect((await logOf(created.body.id)).map((l) => l.actionType)).toEqual(['CREATE', 'DELETE']);
   });
 });
 
@@ -242,7 +243,7 @@ describe('question sets', () => {
     const detail = (await pull('qs_detail', detailCp)).body.documents;
     expect(detail).toEqual([expect.objectContaining({ id: r.body.id, _deleted: false, isM: true })]);
     expect(JSON.stringify(detail[0])).not.toContain('"ca"');
-    expect(logOf(r.body.id)).toEqual([expect.objectContaining({ actionType: 'CREATE', entityAffected: 'question_set' })]);
+    expect(await logOf(r.body.id)).toEqual([expect.objectContaining({ actionType: 'CREATE', entityAffected: 'question_set' })]);
     const got = await h.request('GET', `/question/getQuestionSet/${r.body.id}`, { token: editor });
     expect(got.body.data).toMatchObject({ id: r.body.id, published: true, sections: { Reasoning: { q: ['q-reasoning-001'] } } });
     const list = (await h.request('GET', '/question/getQuestionSetList', { token: editor })).body.data;
@@ -260,7 +261,7 @@ describe('question sets', () => {
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ success: true, id: now.body.id, msg: 'Question set updated successfully' });
     expect((await pull('question_set', cp2)).body.documents).toEqual([expect.objectContaining({ id: now.body.id, _deleted: true })]);
-    const log = logOf(now.body.id).at(-1)!;
+    const log = (await logOf(now.body.id)).at(-1)!;
     expect(log).toMatchObject({ actionType: 'UPDATE', oldValue: expect.objectContaining({ l: 'Weekly quiz' }), newValue: expect.objectContaining({ l: 'Moved', published: false }) });
   });
 
@@ -309,8 +310,8 @@ describe('question sets', () => {
     expect((await pull('question_set', cp)).body.documents).toEqual([expect.objectContaining({ id: created.body.id, _deleted: true })]);
     expect((await h.request('GET', `/question/getQuestionSet/${created.body.id}`, { token: editor })).status).toBe(404);
     expect((await h.request('DELETE', `/question/deleteQuestionSet/${created.body.id}`, { token: editor })).body.msg).toBe('Question set not found');
-    expect(h.deps.db.select().from(questionSet).where(and(eq(questionSet.id, created.body.id), eq(questionSet.deleted, true))).get()).toBeDefined();
-    expect(logOf(created.body.id).map((l) => l.actionType)).toEqual(['CREATE', 'DELETE']);
+    expect(await first(h.deps.db.select().from(questionSet).where(and(eq(questionSet.id, created.body.id), eq(questionSet.deleted, true))))).toBeDefined();
+    expect((await logOf(created.body.id)).map((l) => l.actionType)).toEqual(['CREATE', 'DELETE']);
     // A deleted set no longer holds its questions for DELETE /question's check.
     expect((await h.request('GET', '/question/getQuestionSetList', { token: editor })).body.data.map((s: { id: string }) => s.id)).not.toContain(created.body.id);
   });

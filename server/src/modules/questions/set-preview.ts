@@ -4,6 +4,7 @@ import type { QsDetailDoc } from '../../../../sync-protocol/src/sync/qs-detail';
 import type { QuestionSetDoc } from '../../../../sync-protocol/src/sync/question-set';
 import type { Deps } from '../../context';
 import { questionSet } from '../../db/schema';
+import { first } from '../../db/transaction';
 import { notFound } from '../../lib/errors';
 import { previewSetDoc, qsDetailDocs } from '../sync/sync.docs';
 
@@ -13,8 +14,8 @@ import { previewSetDoc, qsDetailDocs } from '../sync/sync.docs';
  * qs_detail, built by the replication's own builders), with every correct answer: the editor runs
  * it in the real test screen. Nothing is written: no attempt, no result, no revision.
  */
-export function previewSet(deps: Deps, id: string): { success: true; set: QuestionSetDoc; detail: QsDetailDoc } {
-  const row = deps.db.select().from(questionSet).where(eq(questionSet.id, id)).get();
+export async function previewSet(deps: Deps, id: string): Promise<{ success: true; set: QuestionSetDoc; detail: QsDetailDoc }> {
+  const row = await first(deps.db.select().from(questionSet).where(eq(questionSet.id, id)));
   if (!row || row.deleted) throw notFound(MSG.questionSetNotFound);
-  return { success: true, set: previewSetDoc(deps.db, row), detail: qsDetailDocs(deps.db, [row], { preview: true })[0]! };
+  return { success: true, set: await previewSetDoc(deps.db, row), detail: (await qsDetailDocs(deps.db, [row], { preview: true }))[0]! };
 }

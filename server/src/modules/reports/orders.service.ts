@@ -3,6 +3,7 @@ import { MSG } from '../../../../sync-protocol/src/messages';
 import type { OrderStatus } from '../../../../sync-protocol/src/order';
 import type { Deps, Principal } from '../../context';
 import { ledgerEntry, plan, purchaseOrder } from '../../db/schema';
+import { first, transaction } from '../../db/transaction';
 import { logActivity } from '../../lib/activity';
 import { badRequest, notFound } from '../../lib/errors';
 import { grantPlan } from '../entitlements/entitlements.service';
@@ -18,39 +19,40 @@ import { orderRow } from './reports.service';
  * entitlement. One conditional write on the status read, so a webhook settling the order at the
  * same moment is not overwritten.
  */
-export function setStatus(deps: Deps, actor: Principal, input: { id: string; status: OrderStatus }) {
+export async function setStatus(deps: Deps, actor: Principal, input: { id: string; status: OrderStatus }) {
   const now = Date.now();
-  const { data, grantedTo } = deps.db.transaction((tx) => {
-    const raw = tx.select().from(purchaseOrder).where(eq(purchaseOrder.id, input.id)).get();
-    const before = orderRow(tx, input.id);
+  const { data, grantedTo } = await transaction(deps.db, async (tx) => {
+    const raw = await first(tx.select().from(purchaseOrder).where(eq(purchaseOrder.id, input.id)));
+    const before = await orderRow(tx, input.id);
     if (!raw || !before) throw notFound(MSG.orderNotFound);
     const from = raw.status as OrderStatus;
     if (from === 'REFUNDED' && input.status !== 'REFUNDED') throw badRequest(MSG.paidOrderFinal);
     if (from === 'PAID' && input.status !== 'PAID' && input.status !== 'REFUNDED') throw badRequest(MSG.paidOrderFinal);
     const becomesPaid = input.status === 'PAID' && from !== 'PAID';
-    const changed = tx
-      .update(purchaseOrder)
-      .set({
-        status: input.status,
-        updatedAt: now,
-        ...(becomesPaid ? { paidAt: now, receiptNo: sql`(select coalesce(max(${purchaseOrder.receiptNo}), 0) + 1 from ${purchaseOrder})` } : {}),
-      })
-      .where(and(eq(purchaseOrder.id, input.id), eq(purchaseOrder.status, from)))
-      .returning()
-      .get();
+    const changed = await first(
+      tx
+        .update(purchaseOrder)
+        .set({
+          status: input.status,
+          updatedAt: now,
+          ...(becomesPaid ? { paidAt: now, receiptNo: sql`(select coalesce(max(${purchaseOrder.receiptNo}), 0) + 1 from ${purchaseOrder})` } : {}),
+        })
+        .where(and(eq(purchaseOrder.id, input.id), eq(purchaseOrder.status, from)))
+        .returning(),
+    );
     // The order moved under us (a webhook): the admin looks again.
     if (!changed) throw badRequest(MSG.paidOrderFinal);
     let grantedTo: string | null = null;
     if (becomesPaid && changed.kind === 'PLAN' && changed.planId && changed.personId) {
-      const bought = tx.select({ code: plan.code }).from(plan).where(eq(plan.id, changed.planId)).get();
-      if (bought && grantPlan(tx, { orderId: changed.id, personId: changed.personId, planCode: bought.code, paidAt: now })) grantedTo = changed.personId;
+      const bought = await first(tx.select({ code: plan.code }).from(plan).where(eq(plan.id, changed.planId)));
+      if (bought && (await grantPlan(tx, { orderId: changed.id, personId: changed.personId, planCode: bought.code, paidAt: now }))) grantedTo = changed.personId;
     }
     if (from === 'PAID' && input.status === 'REFUNDED') {
-      const captured = tx.select({ id: ledgerEntry.id }).from(ledgerEntry).where(and(eq(ledgerEntry.orderId, raw.id), eq(ledgerEntry.kind, 'CAPTURE'))).get();
-      if (captured) tx.insert(ledgerEntry).values({ id: `refund:${raw.id}`, orderId: raw.id, kind: 'REFUND', amount: -raw.amount, createdAt: now }).onConflictDoNothing().run();
+      const captured = await first(tx.select({ id: ledgerEntry.id }).from(ledgerEntry).where(and(eq(ledgerEntry.orderId, raw.id), eq(ledgerEntry.kind, 'CAPTURE'))).limit(1));
+      if (captured) await tx.insert(ledgerEntry).values({ id: `refund:${raw.id}`, orderId: raw.id, kind: 'REFUND', amount: -raw.amount, createdAt: now }).onConflictDoNothing();
     }
-    const after = orderRow(tx, input.id);
-    logActivity(tx, { actor, action: 'UPDATE', entity: 'order', entityId: input.id, oldValue: before, newValue: after });
+    const after = await orderRow(tx, input.id);
+    await logActivity(tx, { actor, action: 'UPDATE', entity: 'order', entityId: input.id, oldValue: before, newValue: after });
     return { data: after, grantedTo };
   });
   if (grantedTo) deps.events.emit({ collections: ['entitlement'], personId: grantedTo });

@@ -9,12 +9,12 @@ import * as reports from './reports.service';
 
 /** Sale, signup, transaction and earning reports, and the admin order list (issue 6). */
 export function reportRoutes(app: Hono<AppEnv>, deps: Deps) {
-  route(app, deps, 'GET /report/getOrdersByDate', (c) => c.json(reports.ordersByDate(deps, parseQuery(c, reportRangeSchema))));
-  route(app, deps, 'GET /report/getUsersByDate', (c) => c.json(reports.usersByDate(deps, parseQuery(c, reportRangeSchema))));
-  route(app, deps, 'GET /report/transactions', (c) => c.json(reports.transactions(deps, parseQuery(c, transactionQuerySchema))));
-  route(app, deps, 'GET /report/globalEarnings', (c) => c.json(reports.globalEarnings(deps, parseQuery(c, earningsQuerySchema))));
-  route(app, deps, 'GET /order', (c) => c.json(reports.listOrders(deps, parseQuery(c, orderQuerySchema))));
+  route(app, deps, 'GET /report/getOrdersByDate', async (c) => c.json(await reports.ordersByDate(deps, parseQuery(c, reportRangeSchema))));
+  route(app, deps, 'GET /report/getUsersByDate', async (c) => c.json(await reports.usersByDate(deps, parseQuery(c, reportRangeSchema))));
+  route(app, deps, 'GET /report/transactions', async (c) => c.json(await reports.transactions(deps, parseQuery(c, transactionQuerySchema))));
+  route(app, deps, 'GET /report/globalEarnings', async (c) => c.json(await reports.globalEarnings(deps, parseQuery(c, earningsQuerySchema))));
+  route(app, deps, 'GET /order', async (c) => c.json(await reports.listOrders(deps, parseQuery(c, orderQuerySchema))));
   route(app, deps, 'PATCH /order/status', async (c) =>
-    c.json(orders.setStatus(deps, principalOf(c), await parseJson(c, orderStatusUpdateSchema))),
+    c.json(await orders.setStatus(deps, principalOf(c), await parseJson(c, orderStatusUpdateSchema))),
   );
 }

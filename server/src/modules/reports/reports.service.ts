@@ -15,6 +15,7 @@ import {
 import type { Conn } from '../../db/client';
 import type { Deps } from '../../context';
 import { ledgerEntry, payment, person, plan, purchaseOrder } from '../../db/schema';
+import { first } from '../../db/transaction';
 
 /**
  * The database holds integer paise (issue 18); the reports API answers rupees, as the back office
@@ -28,8 +29,8 @@ const istDay = (col: SQL | SQLiteColumn) =>
 const istMonth = (col: SQL | SQLiteColumn) => sql<string>`strftime('%Y-%m', (${col} + ${IST_OFFSET_MS}) / 1000, 'unixepoch')`;
 
 /** Orders joined with their plan and buyer, as OrderRow. */
-function orderRows(db: Conn, where: SQL | undefined, limit: number, offset = 0): OrderRow[] {
-  return db
+async function orderRows(db: Conn, where: SQL | undefined, limit: number, offset = 0): Promise<OrderRow[]> {
+  const rows = await db
     .select({
       id: purchaseOrder.id,
       createdAt: purchaseOrder.createdAt,
@@ -49,9 +50,8 @@ function orderRows(db: Conn, where: SQL | undefined, limit: number, offset = 0):
     .where(where)
     .orderBy(desc(purchaseOrder.createdAt), desc(sql`${purchaseOrder}.rowid`))
     .limit(limit)
-    .offset(offset)
-    .all()
-    .map((r) => ({
+    .offset(offset);
+  return rows.map((r) => ({
       id: r.id,
       createdAt: r.createdAt,
       updatedAt: r.updatedAt,
@@ -63,37 +63,38 @@ function orderRows(db: Conn, where: SQL | undefined, limit: number, offset = 0):
 }
 
 /** GET /api/report/getOrdersByDate (spec §7): the sale report of the admin dashboard. */
-export function ordersByDate(deps: Deps, range: { startDate: number; endDate: number }): { success: true; data: OrdersByDateReport } {
+export async function ordersByDate(deps: Deps, range: { startDate: number; endDate: number }): Promise<{ success: true; data: OrdersByDateReport }> {
   const where = and(gte(purchaseOrder.createdAt, range.startDate), lte(purchaseOrder.createdAt, range.endDate));
   const paid = sql`${purchaseOrder.status} = 'PAID'`;
-  const totals = deps.db
-    .select({
-      count: count(),
-      amount: sql<number>`coalesce(sum(${purchaseOrder.amount}), 0)`,
-      paidCount: sql<number>`coalesce(sum(case when ${paid} then 1 else 0 end), 0)`,
-      paidAmount: sql<number>`coalesce(sum(case when ${paid} then ${purchaseOrder.amount} else 0 end), 0)`,
-    })
-    .from(purchaseOrder)
-    .where(where)
-    .get() ?? { count: 0, amount: 0, paidCount: 0, paidAmount: 0 };
+  const totals = (await first(
+    deps.db
+      .select({
+        count: count(),
+        amount: sql<number>`coalesce(sum(${purchaseOrder.amount}), 0)`,
+        paidCount: sql<number>`coalesce(sum(case when ${paid} then 1 else 0 end), 0)`,
+        paidAmount: sql<number>`coalesce(sum(case when ${paid} then ${purchaseOrder.amount} else 0 end), 0)`,
+      })
+      .from(purchaseOrder)
+      .where(where),
+  )) ?? { count: 0, amount: 0, paidCount: 0, paidAmount: 0 };
   const day = istDay(purchaseOrder.createdAt);
-  const byDay = deps.db
-    .select({
+  const byDay = (
+    await deps.db
+      .select({
       day,
-      count: count(),
-      amount: sql<number>`coalesce(sum(${purchaseOrder.amount}), 0)`,
-      paidAmount: sql<number>`coalesce(sum(case when ${paid} then ${purchaseOrder.amount} else 0 end), 0)`,
-    })
-    .from(purchaseOrder)
-    .where(where)
-    .groupBy(day)
-    .orderBy(day)
-    .all()
-    .map((r) => ({ ...r, amount: money(r.amount), paidAmount: money(r.paidAmount) }));
+        count: count(),
+        amount: sql<number>`coalesce(sum(${purchaseOrder.amount}), 0)`,
+        paidAmount: sql<number>`coalesce(sum(case when ${paid} then ${purchaseOrder.amount} else 0 end), 0)`,
+      })
+      .from(purchaseOrder)
+      .where(where)
+      .groupBy(day)
+      .orderBy(day)
+  ).map((r) => ({ ...r, amount: money(r.amount), paidAmount: money(r.paidAmount) }));
   return {
     success: true,
     data: {
-      orders: orderRows(deps.db, where, 1000),
+      orders: await orderRows(deps.db, where, 1000),
       totals: { count: totals.count, amount: money(totals.amount), paidCount: totals.paidCount, paidAmount: money(totals.paidAmount) },
       byDay,
     },
@@ -101,7 +102,7 @@ export function ordersByDate(deps: Deps, range: { startDate: number; endDate: nu
 }
 
 /** GET /api/order — the admin order list with filters. */
-export function listOrders(
+export async function listOrders(
   deps: Deps,
   input: { status?: OrderStatus | undefined; q: string; startDate?: number | undefined; endDate?: number | undefined; limit: number; offset: number },
 ) {
@@ -120,42 +121,36 @@ export function listOrders(
     );
   }
   const where = conds.length ? and(...conds) : undefined;
-  const total =
-    deps.db
-      .select({ n: count() })
-      .from(purchaseOrder)
-      .leftJoin(person, eq(person.id, purchaseOrder.personId))
-      .where(where)
-      .get()?.n ?? 0;
-  return { success: true as const, data: orderRows(deps.db, where, input.limit, input.offset), total };
+  const total = (await first(deps.db.select({ n: count() }).from(purchaseOrder).leftJoin(person, eq(person.id, purchaseOrder.personId)).where(where)))?.n ?? 0;
+  return { success: true as const, data: await orderRows(deps.db, where, input.limit, input.offset), total };
 }
 
-export function orderRow(db: Conn, id: string): OrderRow | undefined {
-  return orderRows(db, eq(purchaseOrder.id, id), 1)[0];
+export async function orderRow(db: Conn, id: string): Promise<OrderRow | undefined> {
+  return (await orderRows(db, eq(purchaseOrder.id, id), 1))[0];
 }
 
 /** GET /api/report/getUsersByDate: signups per day and per referrer. */
-export function usersByDate(deps: Deps, range: { startDate: number; endDate: number }): { success: true; data: UsersByDateReport } {
+export async function usersByDate(deps: Deps, range: { startDate: number; endDate: number }): Promise<{ success: true; data: UsersByDateReport }> {
   const where = and(gte(person.createdAt, range.startDate), lte(person.createdAt, range.endDate));
-  const total = deps.db.select({ n: count() }).from(person).where(where).get()?.n ?? 0;
+  const total = (await first(deps.db.select({ n: count() }).from(person).where(where)))?.n ?? 0;
   const day = istDay(sql`${person.createdAt}`);
-  const byDay = deps.db.select({ day, count: count() }).from(person).where(where).groupBy(day).orderBy(day).all();
+  const byDay = await deps.db.select({ day, count: count() }).from(person).where(where).groupBy(day).orderBy(day);
   const referrer = alias(person, 'referrer');
-  const byReferrer = deps.db
-    .select({ id: referrer.id, n: referrer.name, m: referrer.mobile, count: count() })
-    .from(person)
-    .leftJoin(referrer, eq(referrer.id, person.parentId))
-    .where(where)
-    .groupBy(referrer.id)
-    .orderBy(desc(count()), referrer.name)
-    .limit(50)
-    .all()
-    .map((r) => ({ referrer: r.id && r.n && r.m ? { id: r.id, n: r.n, m: r.m } : null, count: r.count }));
+  const byReferrer = (
+    await deps.db
+      .select({ id: referrer.id, n: referrer.name, m: referrer.mobile, count: count() })
+      .from(person)
+      .leftJoin(referrer, eq(referrer.id, person.parentId))
+      .where(where)
+      .groupBy(referrer.id)
+      .orderBy(desc(count()), referrer.name)
+      .limit(50)
+  ).map((r) => ({ referrer: r.id && r.n && r.m ? { id: r.id, n: r.n, m: r.m } : null, count: r.count }));
   return { success: true, data: { total, byDay, byReferrer } };
 }
 
 /** GET /api/report/transactions: payments with filters and totals. */
-export function transactions(
+export async function transactions(
   deps: Deps,
   input: {
     startDate?: number | undefined;
@@ -167,7 +162,7 @@ export function transactions(
     limit: number;
     offset: number;
   },
-): { success: true } & TransactionsReport {
+): Promise<{ success: true } & TransactionsReport> {
   const conds: SQL[] = [];
   if (input.startDate !== undefined) conds.push(gte(payment.createdAt, input.startDate));
   if (input.endDate !== undefined) conds.push(lte(payment.createdAt, input.endDate));
@@ -186,17 +181,18 @@ export function transactions(
   }
   const where = conds.length ? and(...conds) : undefined;
   const ok = sql`${payment.status} = 'SUCCESS'`;
-  const t = deps.db
-    .select({
-      count: count(),
-      credit: sql<number>`coalesce(sum(case when ${ok} and ${payment.isCredit} = 1 then ${payment.amount} else 0 end), 0)`,
-      debit: sql<number>`coalesce(sum(case when ${ok} and ${payment.isCredit} = 0 then ${payment.amount} else 0 end), 0)`,
-    })
-    .from(payment)
-    .leftJoin(person, eq(person.id, payment.personId))
-    .where(where)
-    .get() ?? { count: 0, credit: 0, debit: 0 };
-  const rows = deps.db
+  const t = (await first(
+    deps.db
+      .select({
+        count: count(),
+        credit: sql<number>`coalesce(sum(case when ${ok} and ${payment.isCredit} = 1 then ${payment.amount} else 0 end), 0)`,
+        debit: sql<number>`coalesce(sum(case when ${ok} and ${payment.isCredit} = 0 then ${payment.amount} else 0 end), 0)`,
+      })
+      .from(payment)
+      .leftJoin(person, eq(person.id, payment.personId))
+      .where(where),
+  )) ?? { count: 0, credit: 0, debit: 0 };
+  const rows = await deps.db
     .select({
       id: payment.id,
       createdAt: payment.createdAt,
@@ -220,8 +216,7 @@ export function transactions(
     .where(where)
     .orderBy(desc(payment.createdAt), desc(sql`${payment}.rowid`))
     .limit(input.limit)
-    .offset(input.offset)
-    .all();
+    .offset(input.offset);
   const data: PaymentRow[] = rows.map((r) => ({
     id: r.id,
     createdAt: r.createdAt,
@@ -235,12 +230,7 @@ export function transactions(
       : null,
     person: r.personId && r.personName && r.personMobile ? { id: r.personId, n: r.personName, m: r.personMobile } : null,
   }));
-  const channels = deps.db
-    .selectDistinct({ c: payment.channel })
-    .from(payment)
-    .orderBy(payment.channel)
-    .all()
-    .map((r) => r.c);
+  const channels = (await deps.db.selectDistinct({ c: payment.channel }).from(payment).orderBy(payment.channel)).map((r) => r.c);
   return { success: true, data, total: t.count, totals: { count: t.count, credit: money(t.credit), debit: money(t.debit), net: money(t.credit - t.debit) }, channels };
 }
 
@@ -259,13 +249,13 @@ function figures(count: number, collectedPaise: number, refundedPaise: number): 
  * (ARCHITECTURE decision 10: the append-only ledger is the source of every total). CAPTURE
  * entries are collected, REFUND entries (negative) refunded; REFUND_DUE notes carry no money.
  */
-export function globalEarnings(
+export async function globalEarnings(
   deps: Deps,
   input: { startDate: number; endDate: number; groupBy: 'day' | 'month' },
-): { success: true; data: GlobalEarningsReport } {
+): Promise<{ success: true; data: GlobalEarningsReport }> {
   const period = input.groupBy === 'month' ? istMonth(ledgerEntry.createdAt) : istDay(ledgerEntry.createdAt);
   const where = and(gte(ledgerEntry.createdAt, input.startDate), lte(ledgerEntry.createdAt, input.endDate), inArray(ledgerEntry.kind, ['CAPTURE', 'REFUND']));
-  const rows = deps.db
+  const rows = await deps.db
     .select({
       period,
       count: count(),
@@ -275,8 +265,7 @@ export function globalEarnings(
     .from(ledgerEntry)
     .where(where)
     .groupBy(period)
-    .orderBy(period)
-    .all();
+    .orderBy(period);
   const sum = rows.reduce((a, r) => ({ count: a.count + r.count, collected: a.collected + r.collected, refunded: a.refunded + r.refunded }), {
     count: 0,
     collected: 0,

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { OrdersByDateReport } from '../../../../sync-protocol/src/report';
 import { activityLog, ledgerEntry, payment, person, plan, purchaseOrder } from '../../db/schema';
+import { first } from '../../db/transaction';
 import { type Harness, startHarness } from '../../test/harness';
 
 let h: Harness;
@@ -18,27 +19,28 @@ beforeAll(async () => {
   admin = await h.tokenOf('admin');
   learner = await h.tokenOf('learner');
   const db = h.deps.db;
-  const yearly = db.select().from(plan).where(eq(plan.code, 'ANNUAL_PLAN')).get();
-  const monthly = db.select().from(plan).where(eq(plan.code, 'ONE_MONTH_PLAN')).get();
+  const yearly = await first(db.select().from(plan).where(eq(plan.code, 'ANNUAL_PLAN')));
+  const monthly = await first(db.select().from(plan).where(eq(plan.code, 'ONE_MONTH_PLAN')));
   if (!yearly || !monthly) throw new Error('demo plans missing');
   // The database holds paise; the reports answer rupees (the figures below are rupees).
-  const order = (id: string, planId: string, rupees: number, status: string, at: number) =>
-    db.insert(purchaseOrder).values({ id, personId: 'demo-learner', planId, amount: Math.round(rupees * 100), status, expiresAt: at + HOUR, createdAt: at, updatedAt: at }).run();
-  // 2005-03-01 India time: two orders (one paid); 2005-03-02 23:59 India time (18:29 UTC): one paid.
-  order('o1', yearly.id, 720, 'PAID', day('2005-03-01') + 1 * HOUR);
-  order('o2', monthly.id, 99, 'CREATED', day('2005-03-01') + 2 * HOUR);
-  order('o3', monthly.id, 99.5, 'PAID', day('2005-03-03') - 60_000);
-  order('o4', monthly.id, 99, 'PAID', day('2005-03-05'));
-  const pay = (id: string, orderId: string, rupees: number, isCredit: boolean, status: string, channel: string, at: number) => {
-    const amount = Math.round(rupees * 100);
-    db.insert(payment).values({ id, orderId, personId: 'demo-learner', amount, isCredit, status, channel, transactionId: `T-${id}`, createdAt: at, updatedAt: at }).run();
-    // The ledger, which the earnings report reads: a capture in, a refund out.
-    if (status === 'SUCCESS') db.insert(ledgerEntry).values({ id: `l-${id}`, orderId, paymentId: id, kind: isCredit ? 'CAPTURE' : 'REFUND', amount: isCredit ? amount : -amount, createdAt: at }).run();
+  const order = async (id: string, planId: string, rupees: number, status: string, at: number) => {
+    await db.insert(purchaseOrder).values({ id, personId: 'demo-learner', planId, amount: Math.round(rupees * 100), status, expiresAt: at + HOUR, createdAt: at, updatedAt: at });
   };
-  pay('p1', 'o1', 720, true, 'SUCCESS', 'UPI', day('2005-03-01') + HOUR);
-  pay('p2', 'o2', 99, true, 'FAILED', 'CARD', day('2005-03-01') + 2 * HOUR);
-  pay('p3', 'o3', 99.5, true, 'SUCCESS', 'CARD', day('2005-03-03') - 60_000);
-  pay('p4', 'o1', 100, false, 'SUCCESS', 'UPI', day('2005-04-10'));
+  // 2005-03-01 India time: two orders (one paid); 2005-03-02 23:59 India time (18:29 UTC): one paid.
+  await order('o1', yearly.id, 720, 'PAID', day('2005-03-01') + 1 * HOUR);
+  await order('o2', monthly.id, 99, 'CREATED', day('2005-03-01') + 2 * HOUR);
+  await order('o3', monthly.id, 99.5, 'PAID', day('2005-03-03') - 60_000);
+  await order('o4', monthly.id, 99, 'PAID', day('2005-03-05'));
+  const pay = async (id: string, orderId: string, rupees: number, isCredit: boolean, status: string, channel: string, at: number) => {
+    const amount = Math.round(rupees * 100);
+    await db.insert(payment).values({ id, orderId, personId: 'demo-learner', amount, isCredit, status, channel, transactionId: `T-${id}`, createdAt: at, updatedAt: at });
+    // The ledger, which the earnings report reads: a capture in, a refund out.
+    if (status === 'SUCCESS') await db.insert(ledgerEntry).values({ id: `l-${id}`, orderId, paymentId: id, kind: isCredit ? 'CAPTURE' : 'REFUND', amount: isCredit ? amount : -amount, createdAt: at });
+  };
+  await pay('p1', 'o1', 720, true, 'SUCCESS', 'UPI', day('2005-03-01') + HOUR);
+  await pay('p2', 'o2', 99, true, 'FAILED', 'CARD', day('2005-03-01') + 2 * HOUR);
+  await pay('p3', 'o3', 99.5, true, 'SUCCESS', 'CARD', day('2005-03-03') - 60_000);
+  await pay('p4', 'o1', 100, false, 'SUCCESS', 'UPI', day('2005-04-10'));
 });
 afterAll(() => h.destroy());
 
@@ -130,11 +132,12 @@ describe('GET /report/transactions and /report/globalEarnings', () => {
 describe('GET /report/getUsersByDate', () => {
   test('signups per day and per referrer', async () => {
     const db = h.deps.db;
-    const mk = (id: string, m: string, parentId: string | null, at: number) =>
-      db.insert(person).values({ id, name: id, mobile: m, parentId, passwordHash: 'x', createdAt: at, updatedAt: at }).run();
-    mk('u1', '+918000000001', 'demo-admin', day('2006-01-01') + HOUR);
-    mk('u2', '+918000000002', 'demo-admin', day('2006-01-02') + HOUR);
-    mk('u3', '+918000000003', null, day('2006-01-02') + 2 * HOUR);
+    const mk = async (id: string, m: string, parentId: string | null, at: number) => {
+      await db.insert(person).values({ id, name: id, mobile: m, parentId, passwordHash: 'x', createdAt: at, updatedAt: at });
+    };
+    await mk('u1', '+918000000001', 'demo-admin', day('2006-01-01') + HOUR);
+    await mk('u2', '+918000000002', 'demo-admin', day('2006-01-02') + HOUR);
+    await mk('u3', '+918000000003', null, day('2006-01-02') + 2 * HOUR);
     const r = await get(`/report/getUsersByDate?startDate=${day('2006-01-01')}&endDate=${day('2006-01-03')}`);
     expect(r.status).toBe(200);
     expect(r.body.data).toEqual({
@@ -170,12 +173,12 @@ describe('orders', () => {
     expect(extra.status).toBe(400);
     const missing = await h.request('PATCH', '/order/status', { token: admin, body: { id: 'nope', status: 'CANCELLED' } });
     expect(missing.status).toBe(404);
-    expect(h.deps.db.select().from(purchaseOrder).where(eq(purchaseOrder.id, 'o2')).get()?.status).toBe('CREATED');
+    expect((await first(h.deps.db.select().from(purchaseOrder).where(eq(purchaseOrder.id, 'o2'))))?.status).toBe('CREATED');
 
     const ok = await h.request('PATCH', '/order/status', { token: admin, body: { id: 'o2', status: 'CANCELLED' } });
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ success: true, msg: 'Order updated successfully', data: { id: 'o2', status: 'CANCELLED' } });
-    const entry = h.deps.db.select().from(activityLog).where(eq(activityLog.entityId, 'o2')).get();
+    const entry = await first(h.deps.db.select().from(activityLog).where(eq(activityLog.entityId, 'o2')));
     expect(entry).toMatchObject({ actionType: 'UPDATE', entityAffected: 'order', oldValue: { status: 'CREATED' }, newValue: { status: 'CANCELLED' } });
   });
 });
@@ -188,29 +191,29 @@ describe('a paid order never goes back', () => {
       expect(r.status, status).toBe(400);
       expect(r.body).toMatchObject({ success: false, msg: 'A paid order cannot go back' });
     }
-    expect(h.deps.db.select().from(purchaseOrder).where(eq(purchaseOrder.id, 'o4')).get()?.status).toBe('PAID');
+    expect((await first(h.deps.db.select().from(purchaseOrder).where(eq(purchaseOrder.id, 'o4'))))?.status).toBe('PAID');
 
     const refunded = await patch('o1', 'REFUNDED');
     expect(refunded.status).toBe(200);
     expect(refunded.body.data).toMatchObject({ id: 'o1', status: 'REFUNDED', amount: 720 });
-    const ledger = h.deps.db.select().from(ledgerEntry).where(eq(ledgerEntry.orderId, 'o1')).all();
+    const ledger = await h.deps.db.select().from(ledgerEntry).where(eq(ledgerEntry.orderId, 'o1'));
     expect(ledger.filter((l) => l.kind === 'REFUND').map((l) => l.amount)).toContain(-72000);
     // A repeat refunds nothing twice; and a refunded order stays refunded.
     expect((await patch('o1', 'REFUNDED')).status).toBe(200);
-    expect(h.deps.db.select().from(ledgerEntry).where(eq(ledgerEntry.id, 'refund:o1')).all()).toHaveLength(1);
+    expect(await h.deps.db.select().from(ledgerEntry).where(eq(ledgerEntry.id, 'refund:o1'))).toHaveLength(1);
     expect((await patch('o1', 'PAID')).status).toBe(400);
   });
 
   test('an admin marking an unpaid order PAID gives it a receipt number', async () => {
     const db = h.deps.db;
-    const monthly = db.select().from(plan).where(eq(plan.code, 'ONE_MONTH_PLAN')).get();
+    const monthly = await first(db.select().from(plan).where(eq(plan.code, 'ONE_MONTH_PLAN')));
     if (!monthly) throw new Error('demo plan missing');
     const at = day('2005-06-01');
-    db.insert(purchaseOrder).values({ id: 'o9', personId: 'demo-member-1', planId: monthly.id, amount: 15000, status: 'PENDING', expiresAt: at, createdAt: at, updatedAt: at }).run();
-    const max = Math.max(0, ...db.select().from(purchaseOrder).all().map((o) => o.receiptNo ?? 0));
+    await db.insert(purchaseOrder).values({ id: 'o9', personId: 'demo-member-1', planId: monthly.id, amount: 15000, status: 'PENDING', expiresAt: at, createdAt: at, updatedAt: at });
+    const max = Math.max(0, ...(await db.select().from(purchaseOrder)).map((o) => o.receiptNo ?? 0));
     const r = await h.request('PATCH', '/order/status', { token: admin, body: { id: 'o9', status: 'PAID' } });
     expect(r.status).toBe(200);
-    const o9 = db.select().from(purchaseOrder).where(eq(purchaseOrder.id, 'o9')).get();
+    const o9 = await first(db.select().from(purchaseOrder).where(eq(purchaseOrder.id, 'o9')));
     expect(o9).toMatchObject({ status: 'PAID', receiptNo: max + 1 });
     expect(o9?.paidAt).toBeGreaterThan(0);
   });

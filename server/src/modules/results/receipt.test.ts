@@ -5,6 +5,7 @@ import { examResultDocSchema } from '../../../../sync-protocol/src/sync/exam-res
 import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
 import { PROTOCOL_VERSION } from '../../../../sync-protocol/src/version';
 import { attempt, examResult, questionSet } from '../../db/schema';
+import { exec, first, transaction } from '../../db/transaction';
 import { nextRev } from '../../lib/revision';
 import { type Harness, startHarness } from '../../test/harness';
 import { scoreUnscored } from './results.service';
@@ -25,8 +26,8 @@ afterAll(() => h.destroy());
 const V = { 'x-sync-protocol': PROTOCOL_VERSION };
 const pull = (collection: string, rev = 0) => h.request('GET', `/sync/v1/${collection}/pull?rev=${rev}&limit=1000`, { token: learner, headers: V });
 const push = (rows: unknown) => h.request('POST', '/sync/v1/test_summary/push', { token: learner, headers: V, body: rows });
-const attemptRow = (id: string) => h.deps.db.select().from(attempt).where(eq(attempt.id, id)).get();
-const resultRow = (id: string) => h.deps.db.select().from(examResult).where(eq(examResult.attemptId, id)).get();
+const attemptRow = (id: string) => first(h.deps.db.select().from(attempt).where(eq(attempt.id, id)));
+const resultRow = (id: string) => first(h.deps.db.select().from(examResult).where(eq(examResult.attemptId, id)));
 
 let seq = 0;
 function attemptDoc(over: Partial<TestSummaryDoc> = {}): TestSummaryDoc {
@@ -68,29 +69,29 @@ describe('the receipt of a pushed submission', () => {
     // The device's own document, whatever order its answers are in, gives the same.
     const reordered = { ...doc, answers: Object.fromEntries(Object.entries(doc.answers).reverse()) };
     expect(await receiptHash(reordered)).toBe(parsed.receipt);
-    expect(attemptRow(doc.id)?.receipt).toBe(parsed.receipt);
+    expect((await attemptRow(doc.id))?.receipt).toBe(parsed.receipt);
   });
 
   test('a device clock ahead of the server: the stored time is bounded, the receipt is of what was sent', async () => {
     const doc = attemptDoc({ submittedAt: Date.now() + 3 * 86_400_000 });
     expect((await push([{ newDocumentState: doc, assumedMasterState: null }])).body).toEqual([]);
-    const stored = attemptRow(doc.id)!;
+    const stored = (await attemptRow(doc.id))!;
     expect(stored.submittedAt).toBeLessThan(doc.submittedAt!);
-    expect(resultRow(doc.id)?.receipt).toBe(await receiptHash(doc));
+    expect((await resultRow(doc.id))?.receipt).toBe(await receiptHash(doc));
     // What the server would compute over the time it stored differs: the receipt proves the claim.
-    expect(await receiptHash({ ...doc, submittedAt: stored.submittedAt })).not.toBe(resultRow(doc.id)?.receipt);
+    expect(await receiptHash({ ...doc, submittedAt: stored.submittedAt })).not.toBe((await resultRow(doc.id))?.receipt);
   });
 
   test('an attempt in progress has none; the push that submits it sets it, and nothing changes it after', async () => {
     const running = attemptDoc({ status: 'IN_PROGRESS', submittedAt: null });
     expect((await push([{ newDocumentState: running, assumedMasterState: null }])).body).toEqual([]);
-    expect(attemptRow(running.id)?.receipt).toBeNull();
+    expect((await attemptRow(running.id))?.receipt).toBeNull();
     const done: TestSummaryDoc = { ...running, status: 'SUBMITTED', submittedAt: Date.now(), updatedAt: running.updatedAt + 1 };
     const master = (await pull('test_summary')).body.documents.find((d: { id: string }) => d.id === running.id);
     expect((await push([{ newDocumentState: done, assumedMasterState: master }])).body).toEqual([]);
     const receipt = await receiptHash(done);
-    expect(attemptRow(running.id)?.receipt).toBe(receipt);
-    expect(resultRow(running.id)?.receipt).toBe(receipt);
+    expect((await attemptRow(running.id))?.receipt).toBe(receipt);
+    expect((await resultRow(running.id))?.receipt).toBe(receipt);
 
     // The same submission again, and a changed one claiming to be it: the receipt stays.
     expect((await push([{ newDocumentState: done, assumedMasterState: null }])).body).toEqual([]);
@@ -98,8 +99,8 @@ describe('the receipt of a pushed submission', () => {
     expect(await receiptHash(changed)).not.toBe(receipt);
     const c = await push([{ newDocumentState: changed, assumedMasterState: done }]);
     expect(c.body).toEqual([expect.objectContaining({ id: done.id, status: 'SUBMITTED' })]);
-    expect(attemptRow(running.id)?.receipt).toBe(receipt);
-    expect(resultRow(running.id)?.receipt).toBe(receipt);
+    expect((await attemptRow(running.id))?.receipt).toBe(receipt);
+    expect((await resultRow(running.id))?.receipt).toBe(receipt);
   });
 
   test('one batch that submits an attempt and then tries to change it keeps the first submission’s receipt', async () => {
@@ -110,18 +111,20 @@ describe('the receipt of a pushed submission', () => {
       { newDocumentState: second, assumedMasterState: first },
     ]);
     expect(r.body).toEqual([expect.objectContaining({ id: first.id, answers: first.answers })]);
-    expect(resultRow(first.id)?.receipt).toBe(await receiptHash(first));
+    expect((await resultRow(first.id))?.receipt).toBe(await receiptHash(first));
   });
 
   test('a result scored later (after a scoring failure) keeps the receipt of the submission', async () => {
-    const before = h.deps.db.select().from(questionSet).where(eq(questionSet.id, 'qs-practice-gk')).get()!;
-    h.deps.db.run(sql`update question_set set sections = 'null', detail_rev = detail_rev + 100000 where id = 'qs-practice-gk'`);
+    const before = (await first(h.deps.db.select().from(questionSet).where(eq(questionSet.id, 'qs-practice-gk'))))!;
+    await exec(h.deps.db, sql`update question_set set sections = 'null', detail_rev = detail_rev + 100000 where id = 'qs-practice-gk'`);
     const doc = attemptDoc({ qsid: 'qs-practice-gk', answers: { 'q-gk-001': { ua: 'b', status: 'ANSWERED' } } });
     expect((await push([{ newDocumentState: doc, assumedMasterState: null }])).status).toBe(200);
-    expect(resultRow(doc.id)).toBeUndefined();
-    h.deps.db.transaction((tx) => tx.update(questionSet).set({ sections: before.sections, detailRev: nextRev(tx) }).where(eq(questionSet.id, 'qs-practice-gk')).run());
-    expect(scoreUnscored(h.deps)).toBe(1);
-    expect(resultRow(doc.id)?.receipt).toBe(await receiptHash(doc));
+    expect(await resultRow(doc.id)).toBeUndefined();
+    await transaction(h.deps.db, async (tx) => {
+      await tx.update(questionSet).set({ sections: before.sections, detailRev: await nextRev(tx) }).where(eq(questionSet.id, 'qs-practice-gk'));
+    });
+    expect(await scoreUnscored(h.deps)).toBe(1);
+    expect((await resultRow(doc.id))?.receipt).toBe(await receiptHash(doc));
   });
 });
 

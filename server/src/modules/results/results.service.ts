@@ -6,12 +6,13 @@ import type { ExamResultResponse, RankResponse, Submission } from '../../../../s
 import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
 import type { Deps, Principal } from '../../context';
 import type { Conn, DB, Tx } from '../../db/client';
-import { attempt, examResult, meta, person, question, questionSet, revisionCounter } from '../../db/schema';
+import { attempt, examResult, meta, person, question, questionSet } from '../../db/schema';
+import { first, row, transaction } from '../../db/transaction';
 import { logActivity } from '../../lib/activity';
 import { badRequest, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { rawStatement, rowEncoder } from '../../lib/raw-statement';
-import { nextRev, nextRevs } from '../../lib/revision';
+import { nextRev, nextRevs, revsOf } from '../../lib/revision';
 import { isOverLimit } from '../entitlements/entitlements.service';
 import { setView } from '../questions/question-sets.service';
 import { examResultDocs, questionIdsOf } from '../sync/sync.docs';
@@ -30,10 +31,14 @@ type ResultRow = typeof examResult.$inferSelect;
 type Scheme = { detailRev: number; dur: number; parts: ScoringPart[]; setVersion: number; qv: string };
 
 /*
- * Statements of the scoring path, prepared once per database (a submission storm scores
+ * Statements of the scoring path, prepared once per handle (a submission storm scores
  * thousands of attempts a second; building SQL per attempt would cost more than running it).
- * Compiled marking schemes are cached per set and checked against the set's `detail_rev`, which
- * every change of the set or of one of its questions bumps (questions module, publish job).
+ * A statement is bound to the handle it was prepared on: scoring runs inside the push's
+ * transaction, so its statements are prepared on the transaction's handle (`tx`, one object for
+ * every transaction of a database, so they are prepared once), the reads outside a transaction
+ * on the database handle. Compiled marking schemes are cached per set (and handle) and checked
+ * against the set's `detail_rev`, which every change of the set or of one of its questions bumps
+ * (questions module, publish job).
  */
 const prepared = new WeakMap<DB, ReturnType<typeof prepare>>();
 function queries(db: DB) {
@@ -54,12 +59,7 @@ function prepare(db: DB) {
       .from(question)
       .where(sql`${question.id} in (select value from json_each(${P('ids')}))`)
       .prepare(),
-    rev: db
-      .update(revisionCounter)
-      .set({ value: sql`${revisionCounter.value} + 1` })
-      .where(eq(revisionCounter.id, 1))
-      .returning({ value: revisionCounter.value })
-      .prepare(),
+    rev: revsOf(db),
     // Run by better-sqlite3 with values encoded once (lib/raw-statement.ts).
     insert: rawStatement(
       db,
@@ -99,15 +99,15 @@ function prepare(db: DB) {
   };
 }
 
-function schemeOf(db: DB, qsid: string): Scheme | undefined {
-  const q = queries(db);
-  const head = q.setHead.get({ id: qsid });
+async function schemeOf(tx: Tx, qsid: string): Promise<Scheme | undefined> {
+  const q = queries(tx);
+  const head = await q.setHead.get({ id: qsid });
   if (!head) return undefined;
   const cached = q.schemes.get(qsid);
   if (cached && cached.detailRev === head.detailRev) return cached;
-  const set = q.setRow.get({ id: qsid })!;
+  const set = (await q.setRow.get({ id: qsid }))!;
   // Deleted questions are left out, as qs_detail leaves them out of the test.
-  const rows = q.questions.all({ ids: JSON.stringify(questionIdsOf(set)) }).filter((r) => !r.deleted);
+  const rows = (await q.questions.all({ ids: JSON.stringify(questionIdsOf(set)) })).filter((r) => !r.deleted);
   const keys = new Map(rows.map((r) => [r.id, keyQuestion(r)]));
   const qv = JSON.stringify(Object.fromEntries(rows.map((r) => [r.id, r.version])));
   const scheme: Scheme = { detailRev: head.detailRev, dur: set.dur, parts: partsOf(set, (id) => keys.get(id)), setVersion: set.version, qv };
@@ -122,19 +122,19 @@ function schemeOf(db: DB, qsid: string): Scheme | undefined {
  * becomes SUBMITTED, which happens once: a submitted attempt never changes again).
  * Returns whether a result was written.
  */
-export function scoreSubmitted(_tx: Tx, row: AttemptRow, ctx: SubmittedContext): boolean {
+export async function scoreSubmitted(tx: Tx, row: AttemptRow, ctx: SubmittedContext): Promise<boolean> {
   // A failure here must not fail the push: the device would send the same batch for ever. The
   // attempt is kept, and scoreUnscored scores it at the next start.
   try {
-    return storeScore(row, ctx);
+    return await storeScore(tx, row, ctx);
   } catch (err) {
     scoringLog?.error({ err, attempt: row.id, qsid: row.qsid }, 'scoring failed; the attempt is kept and scored at the next start');
     return false;
   }
 }
 
-function storeScore(row: AttemptRow, ctx: SubmittedContext): boolean {
-  const scheme = schemeOf(ctx.db, row.qsid);
+async function storeScore(tx: Tx, row: AttemptRow, ctx: SubmittedContext): Promise<boolean> {
+  const scheme = await schemeOf(tx, row.qsid);
   if (!scheme) return false;
   const s = score(scheme.parts, row.answers);
   // Stored already bounded by the push (sync.service); the bound holds for older rows too.
@@ -148,8 +148,8 @@ function storeScore(row: AttemptRow, ctx: SubmittedContext): boolean {
     receivedAt: ctx.now,
   };
   const submittedAt = boundedSubmittedAt(times);
-  const q = queries(ctx.db);
-  const rev = q.rev.get()!.value;
+  const q = queries(tx);
+  const rev = (await q.rev(1))[0]!;
   const values = q.encodeResult({
     id: randomUUID(),
     personId: row.personId,
@@ -197,8 +197,8 @@ const MAX_RESCORED = 10_000;
  * through the push's hooks (registerScoring() must have run).
  * Returns how many results were written.
  */
-export function scoreUnscored(deps: Pick<Deps, 'db' | 'events'>): number {
-  const rows = deps.db
+export async function scoreUnscored(deps: Pick<Deps, 'db' | 'events'>): Promise<number> {
+  const rows = await deps.db
     .select()
     .from(attempt)
     .where(
@@ -208,14 +208,13 @@ export function scoreUnscored(deps: Pick<Deps, 'db' | 'events'>): number {
         sql`not exists (select 1 from ${examResult} where ${examResult.attemptId} = ${attempt.id})`,
       ),
     )
-    .limit(MAX_RESCORED)
-    .all();
+    .limit(MAX_RESCORED);
   let written = 0;
   for (const row of rows) {
     const now = Date.now();
     // Through the push's hooks (registerScoring is one), so that the result-ready message
     // (modules/push) goes out as it would have at the push.
-    if (deps.db.transaction((tx) => runSubmittedHooks(tx, row, { db: deps.db, previous: undefined, now }))) {
+    if (await transaction(deps.db, (tx) => runSubmittedHooks(tx, row, { db: deps.db, previous: undefined, now }))) {
       written++;
       deps.events.emit({ collections: ['exam_result'], personId: row.personId });
     }
@@ -233,22 +232,22 @@ const PRACTICE_FLAGS_SENT = 'exam_result.practice.replicated';
  * ON CONFLICT DO NOTHING in the same transaction: a second start does nothing. Returns how many
  * results were sent again.
  */
-export function replicatePracticeFlags(deps: Pick<Deps, 'db'>): number {
-  return deps.db.transaction((tx) => {
-    const first = tx.insert(meta).values({ key: PRACTICE_FLAGS_SENT, value: new Date().toISOString() }).onConflictDoNothing().returning().get();
-    if (!first) return 0;
-    const ids = tx.select({ id: examResult.id }).from(examResult).where(eq(examResult.practice, true)).orderBy(asc(examResult.rev)).all();
-    const revs = nextRevs(tx, ids.length);
-    ids.forEach(({ id }, i) => tx.update(examResult).set({ rev: revs[i]! }).where(eq(examResult.id, id)).run());
+export async function replicatePracticeFlags(deps: Pick<Deps, 'db'>): Promise<number> {
+  return transaction(deps.db, async (tx) => {
+    const marked = await first(tx.insert(meta).values({ key: PRACTICE_FLAGS_SENT, value: new Date().toISOString() }).onConflictDoNothing().returning());
+    if (!marked) return 0;
+    const ids = await tx.select({ id: examResult.id }).from(examResult).where(eq(examResult.practice, true)).orderBy(asc(examResult.rev));
+    const revs = await nextRevs(tx, ids.length);
+    for (const [i, { id }] of ids.entries()) await tx.update(examResult).set({ rev: revs[i]! }).where(eq(examResult.id, id));
     return ids.length;
   });
 }
 
-function response(db: DB, row: ResultRow, set: typeof questionSet.$inferSelect | undefined): Omit<ExamResultResponse, 'success'> {
-  const [doc] = examResultDocs(db, [row]);
+async function response(db: DB, row: ResultRow, set: typeof questionSet.$inferSelect | undefined): Promise<Omit<ExamResultResponse, 'success'>> {
+  const [doc] = await examResultDocs(db, [row]);
   const { _deleted: _d, ...rest } = doc!;
   // An attempt counted past the learner's plan allowance is stored and scored, and says so (issue 18 §4).
-  return { qs: set ? setView(set) : null, ...rest, overLimit: isOverLimit(db, row.attemptId) };
+  return { qs: set ? setView(set) : null, ...rest, overLimit: await isOverLimit(db, row.attemptId) };
 }
 
 /**
@@ -259,7 +258,7 @@ function response(db: DB, row: ResultRow, set: typeof questionSet.$inferSelect |
 export async function submit(deps: Deps, me: Principal, input: Submission): Promise<ExamResultResponse> {
   registerScoring();
   const q = queries(deps.db);
-  const set = q.setRow.get({ id: input.qsid });
+  const set = await q.setRow.get({ id: input.qsid });
   if (!set || set.deleted || !set.published) throw badRequest(MSG.questionSetNotConfigured);
   const inSet = new Set(questionIdsOf(set));
   for (const qid of Object.keys(input.ures)) {
@@ -281,41 +280,43 @@ export async function submit(deps: Deps, me: Principal, input: Submission): Prom
     _deleted: false,
   };
   await pushTestSummaries(deps, me, [{ newDocumentState: doc, assumedMasterState: null }]);
-  const row = q.resultOfAttempt.get({ attemptId: doc.id });
+  const row = await q.resultOfAttempt.get({ attemptId: doc.id });
   if (!row) throw new Error('submission was not scored');
-  return { success: true, msg: MSG.testSubmitted, ...response(deps.db, row, set) };
+  return { success: true, msg: MSG.testSubmitted, ...(await response(deps.db, row, set)) };
 }
 
 /**
  * The caller's latest result for a set: the latest submission, then the latest stored. It may be
  * a practice attempt (its document says so); submission times are bounded by the server.
  */
-function latestOf(db: Conn, personId: string, qsid: string): ResultRow | undefined {
-  return db
-    .select()
-    .from(examResult)
-    .where(and(eq(examResult.personId, personId), eq(examResult.qsid, qsid), eq(examResult.deleted, false)))
-    .orderBy(desc(examResult.submittedAt), desc(examResult.rev))
-    .limit(1)
-    .get();
+function latestOf(db: Conn, personId: string, qsid: string): Promise<ResultRow | undefined> {
+  return first(
+    db
+      .select()
+      .from(examResult)
+      .where(and(eq(examResult.personId, personId), eq(examResult.qsid, qsid), eq(examResult.deleted, false)))
+      .orderBy(desc(examResult.submittedAt), desc(examResult.rev))
+      .limit(1),
+  );
 }
 
 /** The caller's ranked result for a set: their first, the one result of theirs that is not practice. */
-function rankedOf(db: Conn, personId: string, qsid: string): ResultRow | undefined {
-  return db
-    .select()
-    .from(examResult)
-    .where(and(eq(examResult.personId, personId), eq(examResult.qsid, qsid), eq(examResult.practice, false), eq(examResult.deleted, false)))
-    .orderBy(asc(examResult.createdAt), asc(examResult.rev))
-    .limit(1)
-    .get();
+function rankedOf(db: Conn, personId: string, qsid: string): Promise<ResultRow | undefined> {
+  return first(
+    db
+      .select()
+      .from(examResult)
+      .where(and(eq(examResult.personId, personId), eq(examResult.qsid, qsid), eq(examResult.practice, false), eq(examResult.deleted, false)))
+      .orderBy(asc(examResult.createdAt), asc(examResult.rev))
+      .limit(1),
+  );
 }
 
 /** GET /api/question/getExamResult?qsid: only ever the caller's own result. */
-export function getExamResult(deps: Deps, me: Principal, qsid: string): ExamResultResponse {
-  const row = latestOf(deps.db, me.id, qsid);
+export async function getExamResult(deps: Deps, me: Principal, qsid: string): Promise<ExamResultResponse> {
+  const row = await latestOf(deps.db, me.id, qsid);
   if (!row) throw notFound(MSG.resultNotFound);
-  return { success: true, ...response(deps.db, row, queries(deps.db).setRow.get({ id: row.qsid })) };
+  return { success: true, ...(await response(deps.db, row, await queries(deps.db).setRow.get({ id: row.qsid }))) };
 }
 
 /**
@@ -325,12 +326,14 @@ export function getExamResult(deps: Deps, me: Principal, qsid: string): ExamResu
  * more marks (equal marks share a rank); percentile is the share of learners with the same or
  * fewer marks (NTA's definition), to 2 decimals.
  */
-export function rank(deps: Deps, me: Principal, qsid: string): RankResponse {
-  const mine = rankedOf(deps.db, me.id, qsid);
+export async function rank(deps: Deps, me: Principal, qsid: string): Promise<RankResponse> {
+  const mine = await rankedOf(deps.db, me.id, qsid);
   if (!mine) throw notFound(MSG.resultNotFound);
   // One ranked result per learner by construction (the insert decides `practice`); the window
   // keeps it one per learner whatever the data.
-  const row = deps.db.get<{ of: number; above: number; atOrBelow: number }>(sql`
+  const counts = (await row<{ of: number; above: number; atOrBelow: number }>(
+    deps.db,
+    sql`
     with ranked as (
       select ${examResult.totalMarks} as marks,
              row_number() over (partition by ${examResult.personId} order by ${examResult.createdAt}, ${examResult.rev}) as n
@@ -340,17 +343,19 @@ export function rank(deps: Deps, me: Principal, qsid: string): RankResponse {
     select count(*) as "of",
            coalesce(sum(marks > ${mine.totalMarks}), 0) as above,
            coalesce(sum(marks <= ${mine.totalMarks}), 0) as atOrBelow
-    from ranked where n = 1`);
-  return { success: true, rank: row.above + 1, of: row.of, percentile: Math.round((row.atOrBelow / row.of) * 10_000) / 100 };
+    from ranked where n = 1`,
+  ))!;
+  return { success: true, rank: counts.above + 1, of: counts.of, percentile: Math.round((counts.atOrBelow / counts.of) * 10_000) / 100 };
 }
 
 /** GET /api/generic/getParticipantsCount?quesSetId → `{ success, p }`: learners with an attempt at the set. */
-export function participants(deps: Deps, qsid: string) {
-  const row = deps.db
-    .select({ p: sql<number>`count(distinct ${attempt.personId})` })
-    .from(attempt)
-    .where(and(eq(attempt.qsid, qsid), eq(attempt.deleted, false)))
-    .get();
+export async function participants(deps: Deps, qsid: string) {
+  const row = await first(
+    deps.db
+      .select({ p: sql<number>`count(distinct ${attempt.personId})` })
+      .from(attempt)
+      .where(and(eq(attempt.qsid, qsid), eq(attempt.deleted, false))),
+  );
   return { success: true as const, p: row?.p ?? 0 };
 }
 
@@ -359,17 +364,16 @@ export function participants(deps: Deps, qsid: string) {
  * per answered subjective question still without marks, from the oldest submissions on, paged
  * by result (`count` is the number of results with something pending).
  */
-export function pendingEvaluations(deps: Deps, query: { qsid?: string | undefined; l: number; o: number }) {
+export async function pendingEvaluations(deps: Deps, query: { qsid?: string | undefined; l: number; o: number }) {
   const where = and(eq(examResult.deleted, false), sql`${examResult.pending} > 0`, query.qsid ? eq(examResult.qsid, query.qsid) : undefined);
-  const rows = deps.db
+  const rows = await deps.db
     .select({ r: examResult, name: person.name })
     .from(examResult)
     .innerJoin(person, eq(person.id, examResult.personId))
     .where(where)
     .orderBy(asc(examResult.submittedAt), asc(examResult.rev))
     .limit(query.l)
-    .offset(query.o)
-    .all();
+    .offset(query.o);
   const data = rows.flatMap(({ r, name }) =>
     Object.values(r.userRes).flatMap((part) =>
       Object.entries(part)
@@ -377,7 +381,7 @@ export function pendingEvaluations(deps: Deps, query: { qsid?: string | undefine
         .map(([qid, v]) => ({ resultId: r.id, qsid: r.qsid, person: { id: r.personId, name }, qid, ua: v.ua, max: r.maxOf[qid] ?? 0, submittedAt: r.submittedAt })),
     ),
   );
-  const count = deps.db.select({ n: sql<number>`count(*)` }).from(examResult).where(where).get()?.n ?? 0;
+  const count = (await first(deps.db.select({ n: sql<number>`count(*)` }).from(examResult).where(where)))?.n ?? 0;
   return { success: true as const, data, count };
 }
 
@@ -386,9 +390,9 @@ export function pendingEvaluations(deps: Deps, query: { qsid?: string | undefine
  * subjective question (0 ≤ mg ≤ its part's marks per question at scoring time); the part's
  * marks, the total and the pending count follow, and the result replicates to its learner.
  */
-export function evaluate(deps: Deps, actor: Principal, input: { resultId: string; qid: string; mg: number }) {
-  const after = deps.db.transaction((tx) => {
-    const before = tx.select().from(examResult).where(eq(examResult.id, input.resultId)).get();
+export async function evaluate(deps: Deps, actor: Principal, input: { resultId: string; qid: string; mg: number }) {
+  const after = await transaction(deps.db, async (tx) => {
+    const before = await first(tx.select().from(examResult).where(eq(examResult.id, input.resultId)));
     if (!before || before.deleted) throw notFound('Result not found');
     const part = Object.keys(before.userRes).find((k) => Object.hasOwn(before.userRes[k]!, input.qid));
     const max = before.maxOf[input.qid];
@@ -397,19 +401,21 @@ export function evaluate(deps: Deps, actor: Principal, input: { resultId: string
     const old = before.userRes[part]![input.qid]!;
     const delta = input.mg - (old.mg ?? 0);
     const userRes = { ...before.userRes, [part]: { ...before.userRes[part], [input.qid]: { ua: old.ua, mg: input.mg } } };
-    const after = tx
-      .update(examResult)
-      .set({
-        userRes,
-        marks: { ...before.marks, [part]: round((before.marks[part] ?? 0) + delta) },
-        totalMarks: round(before.totalMarks + delta),
-        pending: before.pending - (old.mg === null ? 1 : 0),
-        rev: nextRev(tx),
-      })
-      .where(eq(examResult.id, before.id))
-      .returning()
-      .get();
-    logActivity(tx, {
+    const rev = await nextRev(tx);
+    const after = (await first(
+      tx
+        .update(examResult)
+        .set({
+          userRes,
+          marks: { ...before.marks, [part]: round((before.marks[part] ?? 0) + delta) },
+          totalMarks: round(before.totalMarks + delta),
+          pending: before.pending - (old.mg === null ? 1 : 0),
+          rev,
+        })
+        .where(eq(examResult.id, before.id))
+        .returning(),
+    ))!;
+    await logActivity(tx, {
       actor,
       action: 'UPDATE',
       entity: 'exam_result',
@@ -420,5 +426,5 @@ export function evaluate(deps: Deps, actor: Principal, input: { resultId: string
     return after;
   });
   deps.events.emit({ collections: ['exam_result'], personId: after.personId });
-  return { success: true as const, msg: MSG.answerEvaluated, data: examResultDocs(deps.db, [after])[0]! };
+  return { success: true as const, msg: MSG.answerEvaluated, data: (await examResultDocs(deps.db, [after]))[0]! };
 }

@@ -4,6 +4,7 @@ import { examResultDocSchema } from '../../../../sync-protocol/src/sync/exam-res
 import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
 import { PROTOCOL_VERSION } from '../../../../sync-protocol/src/version';
 import { activityLog, attempt, examResult, meta, questionSet } from '../../db/schema';
+import { exec, first, transaction } from '../../db/transaction';
 import { nextRev } from '../../lib/revision';
 import { type Harness, startHarness } from '../../test/harness';
 import { replicatePracticeFlags, scoreUnscored } from './results.service';
@@ -26,7 +27,7 @@ afterAll(() => h.destroy());
 const V = { 'x-sync-protocol': PROTOCOL_VERSION };
 const pull = (token: string, collection: string, rev = 0) => h.request('GET', `/sync/v1/${collection}/pull?rev=${rev}&limit=1000`, { token, headers: V });
 const push = (token: string, rows: unknown) => h.request('POST', '/sync/v1/test_summary/push', { token, headers: V, body: rows });
-const resultsOf = (attemptId: string) => h.deps.db.select().from(examResult).where(eq(examResult.attemptId, attemptId)).all();
+const resultsOf = async (attemptId: string) => await h.deps.db.select().from(examResult).where(eq(examResult.attemptId, attemptId));
 
 let seq = 0;
 function attemptDoc(over: Partial<TestSummaryDoc> = {}): TestSummaryDoc {
@@ -111,22 +112,22 @@ describe('a pushed submission is scored once, in the push', () => {
   });
 
   test('the same submission pushed again, or changed, neither rescores nor duplicates', async () => {
-    const row = resultsOf(doc.id);
+    const row = await resultsOf(doc.id);
     expect(row).toHaveLength(1);
     for (let i = 0; i < 3; i++) expect((await push(learner, [{ newDocumentState: doc, assumedMasterState: null }])).body).toEqual([]);
     const changed = { ...doc, answers: { 'q-gk-004': { ua: 'b', status: 'ANSWERED' as const } }, updatedAt: doc.updatedAt + 1 };
     const c = await push(learner, [{ newDocumentState: changed, assumedMasterState: doc }]);
     expect(c.body).toEqual([expect.objectContaining({ id: doc.id, answers: doc.answers })]);
-    expect(resultsOf(doc.id)).toEqual(row);
+    expect(await resultsOf(doc.id)).toEqual(row);
   });
 
   test('an attempt pushed in progress and later submitted is scored when it is submitted', async () => {
     const running = attemptDoc({ status: 'IN_PROGRESS', submittedAt: null, answers: { 'q-gk-002': { ua: 'c', status: 'ANSWERED' } } });
     await push(learner, [{ newDocumentState: running, assumedMasterState: null }]);
-    expect(resultsOf(running.id)).toHaveLength(0);
+    expect(await resultsOf(running.id)).toHaveLength(0);
     const done = { ...running, status: 'SUBMITTED' as const, submittedAt: Date.now(), elapsed: 700_000, updatedAt: running.updatedAt + 1 };
     expect((await push(learner, [{ newDocumentState: done, assumedMasterState: running }])).body).toEqual([]);
-    expect(resultsOf(done.id)).toEqual([expect.objectContaining({ totalMarks: 2, late: false })]);
+    expect(await resultsOf(done.id)).toEqual([expect.objectContaining({ totalMarks: 2, late: false })]);
   });
 
   test('a practice set with sub-sections is scored under its section names', async () => {
@@ -140,7 +141,7 @@ describe('a pushed submission is scored once, in the push', () => {
       },
     });
     await push(learner, [{ newDocumentState: d, assumedMasterState: null }]);
-    expect(resultsOf(d.id)[0]).toMatchObject({
+    expect((await resultsOf(d.id))[0]).toMatchObject({
       marks: { wos: 0, Hindi: 2, Reasoning: -0.5 },
       outOf: { wos: 0, Hindi: 18, Reasoning: 12 },
       totalMarks: 1.5,
@@ -154,24 +155,24 @@ describe('lateness', () => {
   test('a device elapsed beyond duration + grace is late, kept and scored', async () => {
     const d = attemptDoc({ elapsed: 60 * 60_000 + 120_001, answers: { 'q-gk-002': { ua: 'c', status: 'ANSWERED' } } });
     await push(learner, [{ newDocumentState: d, assumedMasterState: null }]);
-    expect(resultsOf(d.id)).toEqual([expect.objectContaining({ late: true, totalMarks: 2 })]);
+    expect(await resultsOf(d.id)).toEqual([expect.objectContaining({ late: true, totalMarks: 2 })]);
   });
 
   test('the server’s own sightings: elapsed running backwards, arriving past first sighting + duration + grace', async () => {
     const running = attemptDoc({ status: 'IN_PROGRESS', submittedAt: null, elapsed: 1_800_000 });
     await push(learner, [{ newDocumentState: running, assumedMasterState: null }]);
     // The server first saw it two hours ago.
-    h.deps.db.update(attempt).set({ serverFirstSeen: Date.now() - 2 * 3600_000 }).where(eq(attempt.id, running.id)).run();
+    await h.deps.db.update(attempt).set({ serverFirstSeen: Date.now() - 2 * 3600_000 }).where(eq(attempt.id, running.id));
     const master = (await pull(learner, 'test_summary')).body.documents.find((x: { id: string }) => x.id === running.id);
     const done = { ...running, status: 'SUBMITTED' as const, submittedAt: Date.now(), elapsed: 1_000, updatedAt: running.updatedAt + 1 };
     expect((await push(learner, [{ newDocumentState: done, assumedMasterState: master }])).body).toEqual([]);
-    expect(resultsOf(done.id)).toEqual([expect.objectContaining({ late: true })]);
+    expect(await resultsOf(done.id)).toEqual([expect.objectContaining({ late: true })]);
   });
 
   test('an attempt taken offline and synced a day later is on time', async () => {
     const d = attemptDoc({ st: Date.now() - 86_400_000, submittedAt: Date.now() - 86_000_000, elapsed: 1_000_000 });
     await push(learner, [{ newDocumentState: d, assumedMasterState: null }]);
-    expect(resultsOf(d.id)).toEqual([expect.objectContaining({ late: false })]);
+    expect(await resultsOf(d.id)).toEqual([expect.objectContaining({ late: false })]);
   });
 });
 
@@ -188,10 +189,10 @@ describe('elapsed round-trips exactly', () => {
     const b = docs.find((x: { id: string }) => x.id === withoutIt.id);
     expect(a).toMatchObject({ elapsed: 12_345, answers: { 'q-gk-002': { t: 5_000 } } });
     expect('elapsed' in b).toBe(false);
-    const revs = h.deps.db.select({ rev: attempt.rev }).from(attempt).all();
+    const revs = await h.deps.db.select({ rev: attempt.rev }).from(attempt);
     expect((await push(learner, [{ newDocumentState: a, assumedMasterState: a }, { newDocumentState: b, assumedMasterState: b }])).body).toEqual([]);
     expect((await push(learner, [{ newDocumentState: withIt, assumedMasterState: null }])).body).toEqual([]);
-    expect(h.deps.db.select({ rev: attempt.rev }).from(attempt).all()).toEqual(revs);
+    expect(await h.deps.db.select({ rev: attempt.rev }).from(attempt)).toEqual(revs);
     // A device that moves on from the master it holds (sfs filled in) is not a conflict.
     const next = { ...a, elapsed: 20_000, updatedAt: a.updatedAt + 1 };
     expect((await push(learner, [{ newDocumentState: next, assumedMasterState: a }])).body).toEqual([]);
@@ -210,24 +211,24 @@ describe('sets a device may still hold', () => {
     ]);
     expect(r.status).toBe(200);
     expect(r.body).toEqual([]);
-    const ids = h.deps.db.select({ id: attempt.id }).from(attempt).all().map((x) => x.id);
+    const ids = (await h.deps.db.select({ id: attempt.id }).from(attempt)).map((x) => x.id);
     expect(ids).toContain(good.id);
     expect(ids).not.toContain(unknown.id);
     expect(ids).not.toContain(future.id);
     // The correct answers of an unreleased mock never come back.
-    expect(resultsOf(future.id)).toEqual([]);
+    expect(await resultsOf(future.id)).toEqual([]);
   });
 
   test('a set deleted after it was published still takes (and scores) a submission', async () => {
-    h.deps.db.transaction((tx) =>
-      tx.update(questionSet).set({ deleted: true, rev: nextRev(tx), detailRev: nextRev(tx) }).where(eq(questionSet.id, 'qs-hindi-sub')).run(),
-    );
+    await transaction(h.deps.db, async (tx) => {
+      await tx.update(questionSet).set({ deleted: true, rev: await nextRev(tx), detailRev: await nextRev(tx) }).where(eq(questionSet.id, 'qs-hindi-sub'));
+    });
     const d = attemptDoc({ qsid: 'qs-hindi-sub', answers: { 'q-hindi-006': { ua: 'c', status: 'ANSWERED' } } });
     expect((await push(learner, [{ newDocumentState: d, assumedMasterState: null }])).body).toEqual([]);
-    expect(resultsOf(d.id)).toEqual([expect.objectContaining({ totalMarks: 1 })]);
-    h.deps.db.transaction((tx) =>
-      tx.update(questionSet).set({ deleted: false, rev: nextRev(tx), detailRev: nextRev(tx) }).where(eq(questionSet.id, 'qs-hindi-sub')).run(),
-    );
+    expect(await resultsOf(d.id)).toEqual([expect.objectContaining({ totalMarks: 1 })]);
+    await transaction(h.deps.db, async (tx) => {
+      await tx.update(questionSet).set({ deleted: false, rev: await nextRev(tx), detailRev: await nextRev(tx) }).where(eq(questionSet.id, 'qs-hindi-sub'));
+    });
   });
 });
 
@@ -265,23 +266,20 @@ describe('submitUserResponse and getExamResult', () => {
     ['a wrongly typed answer', { qsid: 'qs-practice-gk', ures: { 'q-gk-001': 5 } }, 400, /.+/],
     ['no qsid', { ures: {} }, 400, 'qsid is required'],
   ])('submitUserResponse refuses %s and writes nothing', async (_n, body, status, msg) => {
-    const before = [h.deps.db.select().from(attempt).all().length, h.deps.db.select().from(examResult).all().length];
+    const counts = async () => [(await h.deps.db.select().from(attempt)).length, (await h.deps.db.select().from(examResult)).length];
+    const before = await counts();
     const r = await h.request('POST', '/question/submitUserResponse', { token: learner, body });
     expect(r.status).toBe(status);
     if (typeof msg === 'string') expect(r.body.msg).toBe(msg);
     else expect(r.body.msg).toMatch(msg);
-    expect([h.deps.db.select().from(attempt).all().length, h.deps.db.select().from(examResult).all().length]).toEqual(before);
+    expect(await counts()).toEqual(before);
   });
 
   test('getExamResult answers the caller’s latest result with questions and correct answers', async () => {
     const r = await h.request('GET', '/question/getExamResult?qsid=qs-mock-ssc-1', { token: learner });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ success: true, qs: { id: 'qs-mock-ssc-1', isM: true }, marks: expect.any(Object), userRes: expect.any(Object), totalMarks: expect.any(Number), et: expect.any(Number) });
-    const latest = h.deps.db
-      .select()
-      .from(examResult)
-      .where(eq(examResult.personId, 'demo-learner'))
-      .all()
+    const latest = (await h.deps.db.select().from(examResult).where(eq(examResult.personId, 'demo-learner')))
       .filter((x) => x.qsid === 'qs-mock-ssc-1')
       .sort((a, b) => b.submittedAt - a.submittedAt || b.rev - a.rev)[0]!;
     expect(r.body.id).toBe(latest.id);
@@ -331,7 +329,7 @@ describe('rank, participants and evaluation', () => {
   });
 
   test('an editor evaluates a subjective answer: totals follow, the learner pulls the change, the log keeps both values', async () => {
-    const result = h.deps.db.select().from(examResult).all().find((x) => x.pending > 0 && x.qsid === 'qs-mock-ssc-1')!;
+    const result = (await h.deps.db.select().from(examResult)).find((x) => x.pending > 0 && x.qsid === 'qs-mock-ssc-1')!;
     const qid = 'q-gk-017';
     const listed = await h.request('GET', '/question/getPendingEvaluations?qsid=qs-mock-ssc-1', { token: editor });
     expect(listed.status).toBe(200);
@@ -370,11 +368,11 @@ describe('rank, participants and evaluation', () => {
     expect(pulled[0].userRes['General Knowledge'][qid].mg).toBe(1.5);
     // Evaluated again: the difference is applied, nothing is counted twice.
     await h.request('PATCH', '/question/evaluate', { token: editor, body: { resultId: result.id, qid, mg: 0.5 } });
-    const row = h.deps.db.select().from(examResult).where(eq(examResult.id, result.id)).get()!;
+    const row = (await first(h.deps.db.select().from(examResult).where(eq(examResult.id, result.id))))!;
     expect(row).toMatchObject({ totalMarks: result.totalMarks + 0.5, pending: 0 });
     const still = (await h.request('GET', '/question/getPendingEvaluations?qsid=qs-mock-ssc-1', { token: editor })).body.data;
     expect(still.map((x: { resultId: string }) => x.resultId)).not.toContain(result.id);
-    const log = h.deps.db.select().from(activityLog).where(eq(activityLog.entityId, result.id)).all();
+    const log = await h.deps.db.select().from(activityLog).where(eq(activityLog.entityId, result.id));
     expect(log.map((l) => [l.oldValue, l.newValue])).toEqual([
       [expect.objectContaining({ qid, mg: null }), expect.objectContaining({ qid, mg: 1.5 })],
       [expect.objectContaining({ qid, mg: 1.5 }), expect.objectContaining({ qid, mg: 0.5 })],
@@ -384,35 +382,37 @@ describe('rank, participants and evaluation', () => {
 
 describe('a scoring failure never fails the push', () => {
   test('the attempt is stored without a result, and scored when the app starts again', async () => {
-    const before = h.deps.db.select().from(questionSet).where(eq(questionSet.id, 'qs-practice-gk')).get()!;
+    const before = (await first(h.deps.db.select().from(questionSet).where(eq(questionSet.id, 'qs-practice-gk'))))!;
     // A set row that scoring cannot read (as a bug would): the push must still succeed.
-    h.deps.db.run(sql`update question_set set sections = 'null', detail_rev = detail_rev + 100000 where id = 'qs-practice-gk'`);
+    await exec(h.deps.db, sql`update question_set set sections = 'null', detail_rev = detail_rev + 100000 where id = 'qs-practice-gk'`);
     const d = attemptDoc({ qsid: 'qs-practice-gk', answers: { 'q-gk-001': { ua: 'b', status: 'ANSWERED' } } });
     const r = await push(learner, [{ newDocumentState: d, assumedMasterState: null }]);
     expect(r.status).toBe(200);
     expect(r.body).toEqual([]);
-    expect(h.deps.db.select().from(attempt).where(eq(attempt.id, d.id)).get()).toMatchObject({ status: 'SUBMITTED' });
-    expect(resultsOf(d.id)).toEqual([]);
+    expect(await first(h.deps.db.select().from(attempt).where(eq(attempt.id, d.id)))).toMatchObject({ status: 'SUBMITTED' });
+    expect(await resultsOf(d.id)).toEqual([]);
 
-    h.deps.db.transaction((tx) => tx.update(questionSet).set({ sections: before.sections, detailRev: nextRev(tx) }).where(eq(questionSet.id, 'qs-practice-gk')).run());
-    expect(scoreUnscored(h.deps)).toBe(1);
-    expect(resultsOf(d.id)).toEqual([expect.objectContaining({ totalMarks: 1 })]);
-    expect(scoreUnscored(h.deps)).toBe(0);
+    await transaction(h.deps.db, async (tx) => {
+      await tx.update(questionSet).set({ sections: before.sections, detailRev: await nextRev(tx) }).where(eq(questionSet.id, 'qs-practice-gk'));
+    });
+    expect(await scoreUnscored(h.deps)).toBe(1);
+    expect(await resultsOf(d.id)).toEqual([expect.objectContaining({ totalMarks: 1 })]);
+    expect(await scoreUnscored(h.deps)).toBe(0);
   });
 });
 
 describe('results marked practice by migration 0006 replicate again, once', () => {
   test('each practice result gets a new revision at the first start, and none at the next', async () => {
     // As after migration 0006 on an existing database: flags set, revisions unchanged, no marker.
-    h.deps.db.delete(meta).where(eq(meta.key, 'exam_result.practice.replicated')).run();
-    const practice = h.deps.db.select().from(examResult).where(eq(examResult.practice, true)).all();
+    await h.deps.db.delete(meta).where(eq(meta.key, 'exam_result.practice.replicated'));
+    const practice = await h.deps.db.select().from(examResult).where(eq(examResult.practice, true));
     expect(practice.length).toBeGreaterThan(0);
     const cp = (await pull(learner, 'exam_result')).body.checkpoint.rev;
-    expect(replicatePracticeFlags(h.deps)).toBe(practice.length);
+    expect(await replicatePracticeFlags(h.deps)).toBe(practice.length);
     const mine = practice.filter((r) => r.personId === 'demo-learner').map((r) => r.id).sort();
     const pulled = (await pull(learner, 'exam_result', cp)).body.documents;
     expect(pulled.map((d: { id: string }) => d.id).sort()).toEqual(mine);
     expect(pulled.every((d: { practice: boolean }) => d.practice)).toBe(true);
-    expect(replicatePracticeFlags(h.deps)).toBe(0);
+    expect(await replicatePracticeFlags(h.deps)).toBe(0);
   });
 });

@@ -8,14 +8,14 @@ import { principalOf, route } from '../../lib/route';
 import * as roles from './roles.service';
 
 export function roleRoutes(app: Hono<AppEnv>, deps: Deps) {
-  route(app, deps, 'GET /role', (c) => {
+  route(app, deps, 'GET /role', async (c) => {
     parseQuery(c, z.strictObject({}));
-    return c.json(roles.list(deps));
+    return c.json(await roles.list(deps));
   });
-  route(app, deps, 'POST /role', async (c) => c.json(roles.create(deps, principalOf(c), await parseJson(c, roleCreateSchema)), 201));
+  route(app, deps, 'POST /role', async (c) => c.json(await roles.create(deps, principalOf(c), await parseJson(c, roleCreateSchema)), 201));
   route(app, deps, 'PUT /role/updatePermissionCollection', async (c) =>
-    c.json(roles.setPermissions(deps, principalOf(c), await parseJson(c, rolePermissionsSchema))),
+    c.json(await roles.setPermissions(deps, principalOf(c), await parseJson(c, rolePermissionsSchema))),
   );
-  route(app, deps, 'PUT /role', async (c) => c.json(roles.update(deps, principalOf(c), await parseJson(c, roleUpdateSchema))));
-  route(app, deps, 'DELETE /role/:id', (c) => c.json(roles.remove(deps, principalOf(c), parseWith(idSchema, c.req.param('id')))));
+  route(app, deps, 'PUT /role', async (c) => c.json(await roles.update(deps, principalOf(c), await parseJson(c, roleUpdateSchema))));
+  route(app, deps, 'DELETE /role/:id', async (c) => c.json(await roles.remove(deps, principalOf(c), parseWith(idSchema, c.req.param('id')))));
 }

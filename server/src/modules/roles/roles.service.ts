@@ -4,6 +4,7 @@ import { ADMIN_ROLE, BUILT_IN_ROLES } from '../../../../sync-protocol/src/role';
 import type { Conn } from '../../db/client';
 import type { Deps, Principal } from '../../context';
 import { permission, person, role, rolePermission } from '../../db/schema';
+import { first, transaction } from '../../db/transaction';
 import { logActivity } from '../../lib/activity';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { permissionIds } from '../persons/persons.repo';
@@ -11,35 +12,37 @@ import { assertHoldsAll, rolePermissionNames, type Standing, standingOf } from '
 
 type RoleRow = typeof role.$inferSelect;
 
-function view(db: Conn, r: RoleRow) {
-  const perms = db
+async function view(db: Conn, r: RoleRow) {
+  const perms = await db
     .select({ id: permission.id, permission: permission.permission, description: permission.description })
     .from(rolePermission)
     .innerJoin(permission, eq(permission.id, rolePermission.permissionId))
     .where(eq(rolePermission.roleId, r.id))
-    .orderBy(permission.permission)
-    .all();
+    .orderBy(permission.permission);
   return { id: r.id, name: r.name, description: r.description, permissions: perms };
 }
 
-export function list(deps: Deps) {
-  return { success: true as const, data: deps.db.select().from(role).orderBy(role.name).all().map((r) => view(deps.db, r)) };
+export async function list(deps: Deps) {
+  const rows = await deps.db.select().from(role).orderBy(role.name);
+  const data = [];
+  for (const r of rows) data.push(await view(deps.db, r));
+  return { success: true as const, data };
 }
 
-function resolvePermissions(deps: Deps, names: string[] | undefined) {
+async function resolvePermissions(deps: Deps, names: string[] | undefined) {
   if (!names) return undefined;
-  const { ids, missing } = permissionIds(deps.db, names);
+  const { ids, missing } = await permissionIds(deps.db, names);
   if (missing.length) throw badRequest(`Unknown permission: ${missing.join(', ')}`);
   return ids;
 }
 
-function setRolePermissions(tx: Conn, roleId: string, ids: string[]) {
-  tx.delete(rolePermission).where(eq(rolePermission.roleId, roleId)).run();
-  if (ids.length) tx.insert(rolePermission).values(ids.map((permissionId) => ({ roleId, permissionId }))).run();
+async function setRolePermissions(tx: Conn, roleId: string, ids: string[]) {
+  await tx.delete(rolePermission).where(eq(rolePermission.roleId, roleId));
+  if (ids.length) await tx.insert(rolePermission).values(ids.map((permissionId) => ({ roleId, permissionId })));
 }
 
-function assertFree(db: Conn, name: string, exceptId?: string) {
-  const other = db.select().from(role).where(eq(role.name, name)).get();
+async function assertFree(db: Conn, name: string, exceptId?: string) {
+  const other = await first(db.select().from(role).where(eq(role.name, name)));
   if (other && other.id !== exceptId) throw conflict(MSG.roleExists);
 }
 
@@ -49,49 +52,50 @@ function assertFree(db: Conn, name: string, exceptId?: string) {
  * the role keep their own permissions (see setPermissions), so this guards what the role gives
  * the next person it is assigned to.
  */
-function assertMayEdit(db: Conn, me: Standing, r: RoleRow, ids: string[] | undefined) {
+async function assertMayEdit(db: Conn, me: Standing, r: RoleRow, ids: string[] | undefined) {
   if (r.name === ADMIN_ROLE && !me.isAdmin) throw forbidden(MSG.adminOnly);
   if (!ids) return;
-  const before = rolePermissionNames(db, r.id);
-  const after = permissionNamesOf(db, ids);
+  const before = await rolePermissionNames(db, r.id);
+  const after = await permissionNamesOf(db, ids);
   assertHoldsAll(me, [...after.filter((p) => !before.includes(p)), ...before.filter((p) => !after.includes(p))]);
 }
 
-function permissionNamesOf(db: Conn, ids: string[]): string[] {
+async function permissionNamesOf(db: Conn, ids: string[]): Promise<string[]> {
   if (ids.length === 0) return [];
-  return db.select({ p: permission.permission }).from(permission).where(inArray(permission.id, ids)).all().map((r) => r.p);
+  const rows = await db.select({ p: permission.permission }).from(permission).where(inArray(permission.id, ids));
+  return rows.map((r) => r.p);
 }
 
-export function create(deps: Deps, actor: Principal, input: { name: string; description: string; permissions?: string[] | undefined }) {
-  const ids = resolvePermissions(deps, input.permissions) ?? [];
-  const data = deps.db.transaction((tx) => {
-    const me = standingOf(tx, actor.id, 'CREATE_ROLE');
-    assertFree(tx, input.name);
-    assertHoldsAll(me, permissionNamesOf(tx, ids));
-    const created = tx.insert(role).values({ name: input.name, description: input.description }).returning().get();
-    setRolePermissions(tx, created.id, ids);
-    const v = view(tx, created);
-    logActivity(tx, { actor, action: 'CREATE', entity: 'role', entityId: created.id, newValue: v });
+export async function create(deps: Deps, actor: Principal, input: { name: string; description: string; permissions?: string[] | undefined }) {
+  const ids = (await resolvePermissions(deps, input.permissions)) ?? [];
+  const data = await transaction(deps.db, async (tx) => {
+    const me = await standingOf(tx, actor.id, 'CREATE_ROLE');
+    await assertFree(tx, input.name);
+    assertHoldsAll(me, await permissionNamesOf(tx, ids));
+    const created = (await first(tx.insert(role).values({ name: input.name, description: input.description }).returning()))!;
+    await setRolePermissions(tx, created.id, ids);
+    const v = await view(tx, created);
+    await logActivity(tx, { actor, action: 'CREATE', entity: 'role', entityId: created.id, newValue: v });
     return v;
   });
   return { success: true as const, msg: MSG.roleAdded, data };
 }
 
-export function update(deps: Deps, actor: Principal, input: { id: string; name: string; description: string; permissions?: string[] | undefined }) {
-  const ids = resolvePermissions(deps, input.permissions);
-  const data = deps.db.transaction((tx) => {
-    const me = standingOf(tx, actor.id, 'UPDATE_ROLE');
-    const before = tx.select().from(role).where(eq(role.id, input.id)).get();
+export async function update(deps: Deps, actor: Principal, input: { id: string; name: string; description: string; permissions?: string[] | undefined }) {
+  const ids = await resolvePermissions(deps, input.permissions);
+  const data = await transaction(deps.db, async (tx) => {
+    const me = await standingOf(tx, actor.id, 'UPDATE_ROLE');
+    const before = await first(tx.select().from(role).where(eq(role.id, input.id)));
     if (!before) throw notFound('Role not found');
     // The server finds ADMIN and MEMBER by name: renamed, they would stop being what they are.
     if (input.name !== before.name && BUILT_IN_ROLES.includes(before.name)) throw conflict(MSG.roleBuiltIn);
-    assertFree(tx, input.name, input.id);
-    assertMayEdit(tx, me, before, ids);
-    const oldValue = view(tx, before);
-    const after = tx.update(role).set({ name: input.name, description: input.description }).where(eq(role.id, input.id)).returning().get();
-    if (ids) setRolePermissions(tx, after.id, ids);
-    const v = view(tx, after);
-    logActivity(tx, { actor, action: 'UPDATE', entity: 'role', entityId: after.id, oldValue, newValue: v });
+    await assertFree(tx, input.name, input.id);
+    await assertMayEdit(tx, me, before, ids);
+    const oldValue = await view(tx, before);
+    const after = (await first(tx.update(role).set({ name: input.name, description: input.description }).where(eq(role.id, input.id)).returning()))!;
+    if (ids) await setRolePermissions(tx, after.id, ids);
+    const v = await view(tx, after);
+    await logActivity(tx, { actor, action: 'UPDATE', entity: 'role', entityId: after.id, oldValue, newValue: v });
     return v;
   });
   return { success: true as const, msg: MSG.roleUpdated, data };
@@ -101,17 +105,17 @@ export function update(deps: Deps, actor: Principal, input: { id: string; name: 
  * PUT /role/updatePermissionCollection. People already holding the role keep their own
  * permission sets: a role is the template copied when it is assigned (spec §4 Person save).
  */
-export function setPermissions(deps: Deps, actor: Principal, input: { id: string; permissions: string[] }) {
-  const ids = resolvePermissions(deps, input.permissions) ?? [];
-  const data = deps.db.transaction((tx) => {
-    const me = standingOf(tx, actor.id, 'UPDATE_ROLE');
-    const before = tx.select().from(role).where(eq(role.id, input.id)).get();
+export async function setPermissions(deps: Deps, actor: Principal, input: { id: string; permissions: string[] }) {
+  const ids = (await resolvePermissions(deps, input.permissions)) ?? [];
+  const data = await transaction(deps.db, async (tx) => {
+    const me = await standingOf(tx, actor.id, 'UPDATE_ROLE');
+    const before = await first(tx.select().from(role).where(eq(role.id, input.id)));
     if (!before) throw notFound('Role not found');
-    assertMayEdit(tx, me, before, ids);
-    const oldValue = view(tx, before);
-    setRolePermissions(tx, before.id, ids);
-    const v = view(tx, before);
-    logActivity(tx, { actor, action: 'UPDATE', entity: 'role', entityId: before.id, oldValue, newValue: v });
+    await assertMayEdit(tx, me, before, ids);
+    const oldValue = await view(tx, before);
+    await setRolePermissions(tx, before.id, ids);
+    const v = await view(tx, before);
+    await logActivity(tx, { actor, action: 'UPDATE', entity: 'role', entityId: before.id, oldValue, newValue: v });
     return v;
   });
   return { success: true as const, msg: MSG.rolePermissionsUpdated, data };
@@ -122,20 +126,21 @@ export function setPermissions(deps: Deps, actor: Principal, input: { id: string
  * stays too: the delete is one statement conditional on nobody holding it, in the transaction,
  * so a person given the role at the same moment never points at a deleted role.
  */
-export function remove(deps: Deps, actor: Principal, id: string) {
-  deps.db.transaction((tx) => {
-    standingOf(tx, actor.id, 'DELETE_ROLE');
-    const before = tx.select().from(role).where(eq(role.id, id)).get();
+export async function remove(deps: Deps, actor: Principal, id: string) {
+  await transaction(deps.db, async (tx) => {
+    await standingOf(tx, actor.id, 'DELETE_ROLE');
+    const before = await first(tx.select().from(role).where(eq(role.id, id)));
     if (!before) throw notFound('Role not found');
     if (BUILT_IN_ROLES.includes(before.name)) throw conflict(MSG.roleBuiltIn);
-    const oldValue = view(tx, before);
-    const deleted = tx
-      .delete(role)
-      .where(and(eq(role.id, id), notExists(tx.select({ id: person.id }).from(person).where(eq(person.roleId, id)))))
-      .returning({ id: role.id })
-      .get();
+    const oldValue = await view(tx, before);
+    const deleted = await first(
+      tx
+        .delete(role)
+        .where(and(eq(role.id, id), notExists(tx.select({ id: person.id }).from(person).where(eq(person.roleId, id)))))
+        .returning({ id: role.id }),
+    );
     if (!deleted) throw conflict(MSG.roleInUse);
-    logActivity(tx, { actor, action: 'DELETE', entity: 'role', entityId: id, oldValue });
+    await logActivity(tx, { actor, action: 'DELETE', entity: 'role', entityId: id, oldValue });
   });
   return { success: true as const, msg: MSG.roleDeleted };
 }

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ROLES } from '../../../../sync-protocol/src/role';
 import { activityLog, role, rolePermission } from '../../db/schema';
+import { first } from '../../db/transaction';
 import { type Harness, startHarness } from '../../test/harness';
 
 let h: Harness;
@@ -14,8 +15,8 @@ beforeAll(async () => {
 afterAll(() => h.destroy());
 
 const asAdmin = (method: string, url: string, body?: unknown) => h.request(method, url, { token: admin, ...(body === undefined ? {} : { body }) });
-const logCount = () => h.deps.db.select().from(activityLog).all().length;
-const roleCount = () => h.deps.db.select().from(role).all().length;
+const logCount = async () => (await h.deps.db.select().from(activityLog)).length;
+const roleCount = async () => (await h.deps.db.select().from(role)).length;
 const permsOf = (v: { permissions: { permission: string }[] }) => v.permissions.map((p) => p.permission).sort();
 
 async function roleById(id: string) {
@@ -46,11 +47,11 @@ describe('role lifecycle', () => {
     expect(r.body.data).toMatchObject({ name: 'MODERATOR', description: 'Moderates' });
     expect(permsOf(r.body.data)).toEqual(['SHOP_EDITOR']);
     id = r.body.data.id;
-    expect(h.deps.db.select().from(role).where(eq(role.id, id)).get()?.name).toBe('MODERATOR');
+    expect((await first(h.deps.db.select().from(role).where(eq(role.id, id))))?.name).toBe('MODERATOR');
   });
 
   test('a duplicate name is 409; a missing name is 400 "Role name is required"', async () => {
-    const n = roleCount();
+    const n = await roleCount();
     const dup = await asAdmin('POST', '/role', { name: 'Moderator' });
     expect(dup.status).toBe(409);
     expect(dup.body).toMatchObject({ success: false, msg: 'Role already exists' });
@@ -59,18 +60,18 @@ describe('role lifecycle', () => {
       expect(r.status).toBe(400);
       expect(r.body).toMatchObject({ success: false, msg: 'Role name is required' });
     }
-    expect(roleCount()).toBe(n);
+    expect(await roleCount()).toBe(n);
   });
 
   test('create with an unknown permission is 400 and creates nothing', async () => {
-    const n = roleCount();
-    const logs = logCount();
+    const n = await roleCount();
+    const logs = await logCount();
     const r = await asAdmin('POST', '/role', { name: 'ghost_role', permissions: ['SHOP_EDITOR', 'NO_SUCH_PERMISSION'] });
     expect(r.status).toBe(400);
     expect(r.body.msg).toContain('NO_SUCH_PERMISSION');
-    expect(roleCount()).toBe(n);
-    expect(logCount()).toBe(logs);
-    expect(h.deps.db.select().from(role).where(eq(role.name, 'GHOST_ROLE')).get()).toBeUndefined();
+    expect(await roleCount()).toBe(n);
+    expect(await logCount()).toBe(logs);
+    expect(await first(h.deps.db.select().from(role).where(eq(role.name, 'GHOST_ROLE')))).toBeUndefined();
   });
 
   test('update renames and re-describes; permissions stay when not sent', async () => {
@@ -100,17 +101,17 @@ describe('role lifecycle', () => {
   });
 
   test('an unknown permission is 400 and changes nothing', async () => {
-    const logs = logCount();
-    const before = h.deps.db.select().from(rolePermission).where(eq(rolePermission.roleId, id)).all();
+    const logs = await logCount();
+    const before = await h.deps.db.select().from(rolePermission).where(eq(rolePermission.roleId, id));
     const r = await asAdmin('PUT', '/role/updatePermissionCollection', { id, permissions: ['SHOP_EDITOR', 'NO_SUCH_PERMISSION'] });
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ success: false });
     expect(r.body.msg).toContain('NO_SUCH_PERMISSION');
-    expect(h.deps.db.select().from(rolePermission).where(eq(rolePermission.roleId, id)).all()).toEqual(before);
+    expect(await h.deps.db.select().from(rolePermission).where(eq(rolePermission.roleId, id))).toEqual(before);
     const viaPut = await asAdmin('PUT', '/role', { id, name: 'renamed_role', permissions: ['NO_SUCH_PERMISSION'] });
     expect(viaPut.status).toBe(400);
     expect((await roleById(id))?.name).toBe('MODERATORS');
-    expect(logCount()).toBe(logs);
+    expect(await logCount()).toBe(logs);
   });
 
   test('a role held by people cannot be deleted (409)', async () => {
@@ -124,7 +125,7 @@ describe('role lifecycle', () => {
     expect(await roleById(id)).toBeDefined();
 
     // The seeded QUESTION_EDITOR role is held by the demo editor.
-    const editorRole = h.deps.db.select().from(role).where(eq(role.name, 'QUESTION_EDITOR')).get();
+    const editorRole = await first(h.deps.db.select().from(role).where(eq(role.name, 'QUESTION_EDITOR')));
     const seeded = await asAdmin('DELETE', `/role/${editorRole?.id}`);
     expect(seeded.status).toBe(409);
 
@@ -142,7 +143,7 @@ describe('role lifecycle', () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ success: true, msg: 'Role deleted successfully' });
     expect(await roleById(id)).toBeUndefined();
-    expect(h.deps.db.select().from(rolePermission).where(eq(rolePermission.roleId, id)).all()).toEqual([]);
+    expect(await h.deps.db.select().from(rolePermission).where(eq(rolePermission.roleId, id))).toEqual([]);
     const again = await asAdmin('DELETE', `/role/${id}`);
     expect(again.status).toBe(404);
   });
@@ -150,9 +151,9 @@ describe('role lifecycle', () => {
 
 test('people without the role permissions cannot change roles', async () => {
   const editor = await h.tokenOf('editor');
-  const n = roleCount();
+  const n = await roleCount();
   const r = await h.request('POST', '/role', { token: editor, body: { name: 'SNEAKY' } });
   expect(r.status).toBe(403);
   expect(r.body.msg).toBe('Permission denied');
-  expect(roleCount()).toBe(n);
+  expect(await roleCount()).toBe(n);
 });

@@ -6,6 +6,7 @@ import type { EdQuestionSetDoc } from '../../../../sync-protocol/src/sync/ed-que
 import { EDITOR_DOC_SCHEMAS, rxSchemaOf } from '../../../../sync-protocol/src/sync/rxdb-schemas';
 import { PROTOCOL_VERSION } from '../../../../sync-protocol/src/version';
 import { activityLog, questionSet } from '../../db/schema';
+import { first } from '../../db/transaction';
 import { type Harness, startHarness } from '../../test/harness';
 
 /*
@@ -36,7 +37,7 @@ const V = { 'x-sync-protocol': PROTOCOL_VERSION };
 const pull = (token: string | undefined, rev = 0, limit = 1000) =>
   h.request('GET', `/sync/v1/ed_question_set/pull?rev=${rev}&limit=${limit}`, { ...(token && { token }), headers: V });
 const push = (token: string | undefined, rows: unknown) => h.request('POST', '/sync/v1/ed_question_set/push', { ...(token && { token }), headers: V, body: rows });
-const row = (id: string) => h.deps.db.select().from(questionSet).where(eq(questionSet.id, id)).get();
+const row = async (id: string) => await first(h.deps.db.select().from(questionSet).where(eq(questionSet.id, id)));
 
 async function pullAll(token: string): Promise<Map<string, EdQuestionSetDoc>> {
   const docs = new Map<string, EdQuestionSetDoc>();
@@ -78,19 +79,19 @@ function newSet(over: Partial<EdQuestionSetDoc> = {}): EdQuestionSetDoc {
 
 describe('who may replicate the question sets', () => {
   test('a learner is refused pull and push (403), a guest must log in (401); nothing is written', async () => {
-    const before = h.deps.db.select().from(questionSet).all().length;
+    const before = (await h.deps.db.select().from(questionSet)).length;
     for (const r of [await pull(learner), await push(learner, [{ newDocumentState: newSet(), assumedMasterState: null }])]) {
       expect(r.status).toBe(403);
       expect(r.body).toMatchObject({ success: false, msg: MSG.permissionDenied });
     }
     expect((await pull(undefined)).status).toBe(401);
     expect((await push(undefined, [{ newDocumentState: newSet(), assumedMasterState: null }])).status).toBe(401);
-    expect(h.deps.db.select().from(questionSet).all()).toHaveLength(before);
+    expect(await h.deps.db.select().from(questionSet)).toHaveLength(before);
   });
 
   test('an editor pulls every set with its question ids, drafts included, in the collection schema', async () => {
     const docs = await pullAll(editor);
-    const live = h.deps.db.select().from(questionSet).all();
+    const live = await h.deps.db.select().from(questionSet);
     expect(docs.size).toBe(live.length);
     for (const d of docs.values()) EDITOR_DOC_SCHEMAS.ed_question_set.parse(d);
     const one = live[0]!;
@@ -105,11 +106,11 @@ describe('pushing sets', () => {
     const r = await push(editor, [{ newDocumentState: doc, assumedMasterState: null }]);
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ conflicts: [], refused: [] });
-    const stored = row(doc.id)!;
+    const stored = (await row(doc.id))!;
     expect(stored).toMatchObject({ l: doc.l, q: approved, mpq: 2, tm: 10, draft: true, deleted: false, createdBy: 'demo-editor' });
     const api = await h.request('GET', `/question/getQuestionSet/${doc.id}`, { token: editor });
     expect(api.body.data).toMatchObject({ id: doc.id, l: doc.l, q: approved });
-    const logged = h.deps.db.select().from(activityLog).where(eq(activityLog.entityId, doc.id)).all();
+    const logged = await h.deps.db.select().from(activityLog).where(eq(activityLog.entityId, doc.id));
     expect(logged.map((l) => [l.actionType, l.entityAffected, l.personId])).toEqual([['CREATE', 'question_set', 'demo-editor']]);
     // The device pulls it back with the server's clock.
     expect((await pullAll(editor)).get(doc.id)).toMatchObject({ id: doc.id, updatedAt: stored.updatedAt, _deleted: false });
@@ -125,11 +126,11 @@ describe('pushing sets', () => {
     expect(second_.status).toBe(200);
     expect(second_.body.conflicts).toHaveLength(1);
     expect(second_.body.conflicts[0]).toMatchObject({ id: doc.id, l: 'Edited by the first' });
-    expect(row(doc.id)!.l).toBe('Edited by the first');
+    expect((await row(doc.id))!.l).toBe('Edited by the first');
     // A device that never saw an existing set (assumed null) conflicts too.
     const blind = await push(second, [{ newDocumentState: { ...master, l: 'Blind' }, assumedMasterState: null }]);
     expect(blind.body.conflicts).toHaveLength(1);
-    expect(row(doc.id)!.l).toBe('Edited by the first');
+    expect((await row(doc.id))!.l).toBe('Edited by the first');
   });
 
   test('rows the rules refuse are answered with their message and not stored; the others in the push are', async () => {
@@ -145,18 +146,18 @@ describe('pushing sets', () => {
     expect(refused.get(unapproved.id)).toContain(MSG.unknownQuestion);
     expect(refused.get(overLimit.id)).toBe('Only 1 questions are allowed in Main section');
     expect(refused.has(good.id)).toBe(false);
-    expect(row(good.id)).toBeTruthy();
-    for (const d of [noLabel, unapproved, overLimit]) expect(row(d.id)).toBeUndefined();
+    expect(await row(good.id)).toBeTruthy();
+    for (const d of [noLabel, unapproved, overLimit]) expect(await row(d.id)).toBeUndefined();
   });
 
   test('a malformed push (unknown field, wrong type) is a 400 with a message and stores nothing', async () => {
-    const before = h.deps.db.select().from(questionSet).all().length;
+    const before = (await h.deps.db.select().from(questionSet)).length;
     for (const body of [[{ newDocumentState: { ...newSet(), extra: 1 }, assumedMasterState: null }], [{ newDocumentState: { ...newSet(), mpq: 'two' } }], {}]) {
       const r = await push(editor, body);
       expect(r.status).toBe(400);
       expect(typeof r.body.msg).toBe('string');
     }
-    expect(h.deps.db.select().from(questionSet).all()).toHaveLength(before);
+    expect(await h.deps.db.select().from(questionSet)).toHaveLength(before);
   });
 
   test('a deletion replicates as a tombstone; a set made and deleted offline is nothing', async () => {
@@ -165,10 +166,10 @@ describe('pushing sets', () => {
     const master = (await pullAll(editor)).get(doc.id)!;
     const r = await push(editor, [{ newDocumentState: { ...master, _deleted: true }, assumedMasterState: master }]);
     expect(r.body).toEqual({ conflicts: [], refused: [] });
-    expect(row(doc.id)!.deleted).toBe(true);
+    expect((await row(doc.id))!.deleted).toBe(true);
     expect((await pullAll(editor)).get(doc.id)).toMatchObject({ _deleted: true });
     const ghost = newSet();
     expect((await push(editor, [{ newDocumentState: { ...ghost, _deleted: true }, assumedMasterState: null }])).body).toEqual({ conflicts: [], refused: [] });
-    expect(row(ghost.id)).toBeUndefined();
+    expect(await row(ghost.id)).toBeUndefined();
   });
 });

@@ -6,6 +6,7 @@ import type { EdQuestionDoc } from '../../../../sync-protocol/src/sync/ed-questi
 import { EDITOR_DOC_SCHEMAS, rxSchemaOf } from '../../../../sync-protocol/src/sync/rxdb-schemas';
 import { PROTOCOL_VERSION } from '../../../../sync-protocol/src/version';
 import { activityLog, question, questionVersion } from '../../db/schema';
+import { first } from '../../db/transaction';
 import { type Harness, startHarness } from '../../test/harness';
 
 /*
@@ -29,7 +30,7 @@ const V = { 'x-sync-protocol': PROTOCOL_VERSION };
 const pull = (token: string | undefined, rev = 0, limit = 1000) =>
   h.request('GET', `/sync/v1/ed_question/pull?rev=${rev}&limit=${limit}`, { ...(token && { token }), headers: V });
 const push = (token: string | undefined, rows: unknown) => h.request('POST', '/sync/v1/ed_question/push', { ...(token && { token }), headers: V, body: rows });
-const row = (id: string) => h.deps.db.select().from(question).where(eq(question.id, id)).get();
+const row = async (id: string) => await first(h.deps.db.select().from(question).where(eq(question.id, id)));
 
 /** Everything an editor's device holds, pulled page by page from the start. */
 async function pullAll(token: string): Promise<Map<string, EdQuestionDoc>> {
@@ -68,14 +69,14 @@ function newDoc(over: Partial<EdQuestionDoc> = {}): EdQuestionDoc {
 
 describe('who may replicate the question bank', () => {
   test('a learner is refused pull and push (403), a guest must log in (401); nothing is written', async () => {
-    const before = h.deps.db.select().from(question).all().length;
+    const before = (await h.deps.db.select().from(question)).length;
     for (const r of [await pull(learner), await push(learner, [{ newDocumentState: newDoc(), assumedMasterState: null }])]) {
       expect(r.status).toBe(403);
       expect(r.body).toMatchObject({ success: false, msg: MSG.permissionDenied });
     }
     expect((await pull(undefined)).status).toBe(401);
     expect((await push(undefined, [{ newDocumentState: newDoc(), assumedMasterState: null }])).status).toBe(401);
-    expect(h.deps.db.select().from(question).all()).toHaveLength(before);
+    expect(await h.deps.db.select().from(question)).toHaveLength(before);
   });
 
   test('an editor pulls every question with its answers and translations, in revision order', async () => {
@@ -96,9 +97,9 @@ describe('pushing questions', () => {
     const r = await push(editor, [{ newDocumentState: doc, assumedMasterState: null }]);
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body).toEqual({ conflicts: [], refused: [] });
-    expect(row(doc.id)).toMatchObject({ id: doc.id, version: 1, st: 'PENDING', createdBy: 'demo-editor', q: doc.q });
-    expect(h.deps.db.select().from(questionVersion).where(eq(questionVersion.questionId, doc.id)).all()).toHaveLength(1);
-    const logged = h.deps.db.select().from(activityLog).where(and(eq(activityLog.entityAffected, 'question'), eq(activityLog.entityId, doc.id))).all();
+    expect(await row(doc.id)).toMatchObject({ id: doc.id, version: 1, st: 'PENDING', createdBy: 'demo-editor', q: doc.q });
+    expect(await h.deps.db.select().from(questionVersion).where(eq(questionVersion.questionId, doc.id))).toHaveLength(1);
+    const logged = await h.deps.db.select().from(activityLog).where(and(eq(activityLog.entityAffected, 'question'), eq(activityLog.entityId, doc.id)));
     expect(logged.map((l) => l.actionType)).toEqual(['CREATE']);
     // The device learns the stored version by pulling.
     expect((await pullAll(editor)).get(doc.id)).toMatchObject({ version: 1, _deleted: false });
@@ -118,7 +119,7 @@ describe('pushing questions', () => {
     const mine = { ...master, q: '<p>Which river flows through Varanasi, the holy city?</p>' };
     const first = await push(editor, [{ newDocumentState: mine, assumedMasterState: master }]);
     expect(first.body).toEqual({ conflicts: [], refused: [] });
-    expect(row(doc.id)).toMatchObject({ version: 2, q: mine.q });
+    expect(await row(doc.id)).toMatchObject({ version: 2, q: mine.q });
 
     const other = { ...theirs, d: '5' as const, q: '<p>Varanasi lies on which river?</p>' };
     const late = await push(second, [{ newDocumentState: other, assumedMasterState: theirs }]);
@@ -127,13 +128,13 @@ describe('pushing questions', () => {
     expect(late.body.conflicts).toHaveLength(1);
     expect(late.body.conflicts[0]).toMatchObject({ id: doc.id, version: 2, q: mine.q, d: '3' });
     // The first editor's words stay; the second's are not stored anywhere on the server yet.
-    expect(row(doc.id)).toMatchObject({ version: 2, q: mine.q, d: '3' });
+    expect(await row(doc.id)).toMatchObject({ version: 2, q: mine.q, d: '3' });
 
     // The second editor merges (their difficulty, the first one's words) on the server's version: stored.
     const merged = { ...late.body.conflicts[0], d: '5' };
     const resolved = await push(second, [{ newDocumentState: merged, assumedMasterState: late.body.conflicts[0] }]);
     expect(resolved.body).toEqual({ conflicts: [], refused: [] });
-    expect(row(doc.id)).toMatchObject({ version: 3, q: mine.q, d: '5', updatedBy: 'demo-admin' });
+    expect(await row(doc.id)).toMatchObject({ version: 3, q: mine.q, d: '5', updatedBy: 'demo-admin' });
   });
 
   test('a row the rules refuse is answered with its message and not stored; the others in the push are', async () => {
@@ -146,12 +147,12 @@ describe('pushing questions', () => {
     expect(r.status).toBe(200);
     expect(r.body.conflicts).toEqual([]);
     expect(r.body.refused).toEqual([{ id: bad.id, msg: 'Correct answer is missing.' }]);
-    expect(row(bad.id)).toBeUndefined();
-    expect(row(good.id)).toMatchObject({ version: 1 });
+    expect(await row(bad.id)).toBeUndefined();
+    expect(await row(good.id)).toMatchObject({ version: 1 });
   });
 
   test('a malformed push (unknown field, wrong type, too many rows) is a 400 with a message and stores nothing', async () => {
-    const before = h.deps.db.select().from(question).all().length;
+    const before = (await h.deps.db.select().from(question)).length;
     const cases = [
       [{ newDocumentState: { ...newDoc(), extra: 1 }, assumedMasterState: null }],
       [{ newDocumentState: { ...newDoc(), version: 'one' }, assumedMasterState: null }],
@@ -163,7 +164,7 @@ describe('pushing questions', () => {
       expect(r.status).toBe(400);
       expect(typeof r.body.msg).toBe('string');
     }
-    expect(h.deps.db.select().from(question).all()).toHaveLength(before);
+    expect(await h.deps.db.select().from(question)).toHaveLength(before);
   });
 
   test('a delete replicates as a tombstone; a question a set holds is refused, not deleted', async () => {
@@ -172,13 +173,13 @@ describe('pushing questions', () => {
     const master = (await pullAll(editor)).get(doc.id)!;
     const r = await push(editor, [{ newDocumentState: { ...master, _deleted: true }, assumedMasterState: master }]);
     expect(r.body).toEqual({ conflicts: [], refused: [] });
-    expect(row(doc.id)?.deleted).toBe(true);
+    expect((await row(doc.id))?.deleted).toBe(true);
     expect((await pullAll(editor)).get(doc.id)).toMatchObject({ _deleted: true });
 
     const held = (await pullAll(editor)).get('q-gk-001')!;
     const refused = await push(editor, [{ newDocumentState: { ...held, _deleted: true }, assumedMasterState: held }]);
     expect(refused.body.refused).toHaveLength(1);
     expect(refused.body.refused[0].msg).toContain(MSG.questionInUse);
-    expect(row('q-gk-001')?.deleted).toBe(false);
+    expect((await row('q-gk-001'))?.deleted).toBe(false);
   });
 });

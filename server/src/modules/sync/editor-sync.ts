@@ -6,6 +6,7 @@ import type { EditorCollectionName, PullResponse } from '../../../../sync-protoc
 import { MSG } from '../../../../sync-protocol/src/messages';
 import type { Deps, Principal } from '../../context';
 import { question, questionSet } from '../../db/schema';
+import { first, transaction } from '../../db/transaction';
 import { AppError, forbidden, notFound } from '../../lib/errors';
 import { parseWith } from '../../lib/http';
 import { removeSet, setView, takenCounts, writeSet } from '../questions/question-sets.service';
@@ -80,16 +81,22 @@ export function edQuestionSetDoc(r: SetRow, taken: number): EdQuestionSetDoc {
  * GET /api/sync/v1/{ed_question|ed_question_set}/pull: every question (or set) changed after the
  * checkpoint, deleted ones as tombstones.
  */
-export function pullEditor(deps: Deps, me: Principal, collection: EditorCollectionName, rev: number, limit: number): PullResponse<EdQuestionDoc | EdQuestionSetDoc> {
+export async function pullEditor(
+  deps: Deps,
+  me: Principal,
+  collection: EditorCollectionName,
+  rev: number,
+  limit: number,
+): Promise<PullResponse<EdQuestionDoc | EdQuestionSetDoc>> {
   mustEdit(me);
   switch (collection) {
     case 'ed_question': {
-      const rows = deps.db.select().from(question).where(gt(question.rev, rev)).orderBy(asc(question.rev)).limit(limit).all();
+      const rows = await deps.db.select().from(question).where(gt(question.rev, rev)).orderBy(asc(question.rev)).limit(limit);
       return { documents: rows.map(edQuestionDoc), checkpoint: { rev: rows.at(-1)?.rev ?? rev } };
     }
     case 'ed_question_set': {
-      const rows = deps.db.select().from(questionSet).where(gt(questionSet.rev, rev)).orderBy(asc(questionSet.rev)).limit(limit).all();
-      const taken = takenCounts(deps.db, rows.map((r) => r.id));
+      const rows = await deps.db.select().from(questionSet).where(gt(questionSet.rev, rev)).orderBy(asc(questionSet.rev)).limit(limit);
+      const taken = await takenCounts(deps.db, rows.map((r) => r.id));
       return { documents: rows.map((r) => edQuestionSetDoc(r, taken.get(r.id) ?? 0)), checkpoint: { rev: rows.at(-1)?.rev ?? rev } };
     }
   }
@@ -115,15 +122,15 @@ function assumedIsMaster(assumed: EdQuestionDoc | null | undefined, master: Ques
  * or merge (never overwritten silently). A row the rules refuse is answered in `refused` with its
  * message. Everything else is stored as the API would store it (versions, index, activity log).
  */
-export function pushEdQuestions(deps: Deps, me: Principal, rows: Row[]): EdPushAnswer<EdQuestionDoc> {
+export async function pushEdQuestions(deps: Deps, me: Principal, rows: Row[]): Promise<EdPushAnswer<EdQuestionDoc>> {
   mustEdit(me);
   const answer: EdPushAnswer<EdQuestionDoc> = { conflicts: [], refused: [] };
   let bumped = 0;
   let changed = false;
   for (const { newDocumentState: doc, assumedMasterState } of rows) {
     try {
-      const result = deps.db.transaction((tx) => {
-        const master = tx.select().from(question).where(eq(question.id, doc.id)).get();
+      const result = await transaction(deps.db, async (tx) => {
+        const master = await first(tx.select().from(question).where(eq(question.id, doc.id)));
         if (!assumedIsMaster(assumedMasterState, master)) return { conflict: master! };
         // A delete of a question the server does not have (made and deleted offline) is nothing.
         if (!master && doc._deleted) return null;
@@ -166,25 +173,25 @@ function assumedSetIsMaster(assumed: EdQuestionSetDoc | null | undefined, master
  * the id the device gave it. A change to a set learners have taken that would need a new version
  * is refused with its message (the editor confirms it online, where the question is asked).
  */
-export function pushEdQuestionSets(deps: Deps, me: Principal, rows: SetPushRow[]): EdPushAnswer<EdQuestionSetDoc> {
+export async function pushEdQuestionSets(deps: Deps, me: Principal, rows: SetPushRow[]): Promise<EdPushAnswer<EdQuestionSetDoc>> {
   mustEdit(me);
   const answer: EdPushAnswer<EdQuestionSetDoc> = { conflicts: [], refused: [] };
   let changed = false;
   for (const { newDocumentState: doc, assumedMasterState } of rows) {
     try {
-      const result = deps.db.transaction((tx) => {
-        const master = tx.select().from(questionSet).where(eq(questionSet.id, doc.id)).get();
-        if (!assumedSetIsMaster(assumedMasterState, master)) return { conflict: edQuestionSetDoc(master!, takenCounts(tx, [master!.id]).get(master!.id) ?? 0) };
+      const result = await transaction(deps.db, async (tx) => {
+        const master = await first(tx.select().from(questionSet).where(eq(questionSet.id, doc.id)));
+        if (!assumedSetIsMaster(assumedMasterState, master)) return { conflict: edQuestionSetDoc(master!, (await takenCounts(tx, [master!.id])).get(master!.id) ?? 0) };
         if (doc._deleted) {
           // Made and deleted offline, or deleted already: nothing to do.
           if (!master || master.deleted) return null;
-          removeSet(tx, me, doc.id);
+          await removeSet(tx, me, doc.id);
           return { written: true };
         }
         if (master?.deleted) throw notFound(MSG.questionSetNotFound);
         const { id, _deleted, published: _p, version: _v, taken: _t, createdAt: _c, updatedAt: _u, ...fields } = doc;
         const input = parseWith(questionSetSaveSchema, { ...fields, ...(master && { id }) });
-        writeSet(tx, me, { ...input, id: master ? id : undefined }, master ? undefined : id);
+        await writeSet(tx, me, { ...input, id: master ? id : undefined }, master ? undefined : id);
         return { written: true };
       });
       if (result && 'conflict' in result && result.conflict) answer.conflicts.push(result.conflict);

@@ -2,6 +2,7 @@ import { and, eq, gt, lte, or, sql } from 'drizzle-orm';
 import type { Deps } from '../../context';
 import type { Conn } from '../../db/client';
 import { questionSet } from '../../db/schema';
+import { transaction } from '../../db/transaction';
 import { nextRev } from '../../lib/revision';
 
 /**
@@ -10,8 +11,8 @@ import { nextRev } from '../../lib/revision';
  * draft is never published, whatever its `pts`). Each flip takes new revisions, so devices pull the set
  * (or its deletion) although nothing else about it changed. Returns how many sets flipped.
  */
-export function publishDue(deps: Pick<Deps, 'db' | 'events'>, now = Date.now()): number {
-  const flipped = deps.db.transaction((tx) => publishDueIn(tx, now));
+export async function publishDue(deps: Pick<Deps, 'db' | 'events'>, now = Date.now()): Promise<number> {
+  const flipped = await transaction(deps.db, (tx) => publishDueIn(tx, now));
   if (flipped > 0) deps.events.emit({ collections: ['question_set', 'qs_detail'] });
   return flipped;
 }
@@ -21,9 +22,9 @@ export function publishDue(deps: Pick<Deps, 'db' | 'events'>, now = Date.now()):
  * published in the same transaction as the save). The caller tells devices when this returns > 0.
  * `published_at` keeps the first publication: learners may hold sets that were published once.
  */
-export function publishDueIn(tx: Conn, now = Date.now(), onlyId?: string): number {
+export async function publishDueIn(tx: Conn, now = Date.now(), onlyId?: string): Promise<number> {
   const minute = Math.floor(now / 60_000);
-  const due = tx
+  const due = await tx
     .select({ id: questionSet.id, published: questionSet.published })
     .from(questionSet)
     .where(
@@ -35,31 +36,31 @@ export function publishDueIn(tx: Conn, now = Date.now(), onlyId?: string): numbe
           and(eq(questionSet.published, true), or(gt(questionSet.pts, minute), eq(questionSet.draft, true))),
         ),
       ),
-    )
-    .all();
+    );
   for (const s of due) {
-    tx.update(questionSet)
+    const rev = await nextRev(tx);
+    const detailRev = await nextRev(tx);
+    await tx
+      .update(questionSet)
       .set({
         published: !s.published,
         publishedAt: s.published ? undefined : sql`coalesce(${questionSet.publishedAt}, ${now})`,
-        rev: nextRev(tx),
-        detailRev: nextRev(tx),
+        rev,
+        detailRev,
       })
-      .where(eq(questionSet.id, s.id))
-      .run();
+      .where(eq(questionSet.id, s.id));
   }
   return due.length;
 }
 
-/** Runs publishDue now and then every `intervalMs` (default 30 s: pts has minute precision). */
-export function startPublisher(deps: Deps, intervalMs = 30_000): () => void {
-  publishDue(deps);
+/**
+ * Runs publishDue now (the promise settles once it has) and then every `intervalMs` (default
+ * 30 s: pts has minute precision). Resolves to the function that stops it.
+ */
+export async function startPublisher(deps: Deps, intervalMs = 30_000): Promise<() => void> {
+  await publishDue(deps);
   const timer = setInterval(() => {
-    try {
-      publishDue(deps);
-    } catch (err) {
-      deps.log.error({ err }, 'publish job failed');
-    }
+    publishDue(deps).catch((err: unknown) => deps.log.error({ err }, 'publish job failed'));
   }, intervalMs);
   timer.unref();
   return () => clearInterval(timer);

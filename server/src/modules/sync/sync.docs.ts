@@ -35,22 +35,22 @@ export type DocOptions = { preview?: boolean; guest?: boolean };
 const shown = (r: SetRow, opts: DocOptions) => (opts.preview ? !r.deleted : visible(r) && (!opts.guest || r.free));
 
 /** Sets as devices replicate them, with their questions' tags. */
-export function questionSetDocs(db: Conn, rows: SetRow[]): QuestionSetDoc[] {
+export async function questionSetDocs(db: Conn, rows: SetRow[]): Promise<QuestionSetDoc[]> {
   return setDocs(db, rows, {});
 }
 
 /** Sets as a guest's device replicates them (DocOptions.guest). */
-export function guestSetDocs(db: Conn, rows: SetRow[]): QuestionSetDoc[] {
+export async function guestSetDocs(db: Conn, rows: SetRow[]): Promise<QuestionSetDoc[]> {
   return setDocs(db, rows, { guest: true });
 }
 
 /** A set as its editor's preview shows it (DocOptions). */
-export function previewSetDoc(db: Conn, r: SetRow): QuestionSetDoc {
-  return setDocs(db, [r], { preview: true })[0]!;
+export async function previewSetDoc(db: Conn, r: SetRow): Promise<QuestionSetDoc> {
+  return (await setDocs(db, [r], { preview: true }))[0]!;
 }
 
-function setDocs(db: Conn, rows: SetRow[], opts: DocOptions): QuestionSetDoc[] {
-  const tags = setTagsOf(
+async function setDocs(db: Conn, rows: SetRow[], opts: DocOptions): Promise<QuestionSetDoc[]> {
+  const tags = await setTagsOf(
     db,
     rows.filter((r) => shown(r, opts)),
   );
@@ -58,11 +58,11 @@ function setDocs(db: Conn, rows: SetRow[], opts: DocOptions): QuestionSetDoc[] {
 }
 
 /** The subjects, exams and classes of each set's questions, in one read per 500 questions. */
-function setTagsOf(db: Conn, rows: SetRow[]): Map<string, SetTags> {
+async function setTagsOf(db: Conn, rows: SetRow[]): Promise<Map<string, SetTags>> {
   const ids = [...new Set(rows.flatMap(questionIdsOf))];
   const byQuestion = new Map<string, { s: string | null; e: string[]; c: string[] }>();
   for (let i = 0; i < ids.length; i += 500) {
-    for (const q of db.select({ id: question.id, s: question.s, e: question.e, c: question.c }).from(question).where(inArray(question.id, ids.slice(i, i + 500))).all()) {
+    for (const q of await db.select({ id: question.id, s: question.s, e: question.e, c: question.c }).from(question).where(inArray(question.id, ids.slice(i, i + 500)))) {
       byQuestion.set(q.id, q);
     }
   }
@@ -157,14 +157,14 @@ export function questionIdsOf(r: Pick<SetRow, 'q' | 'sections'>): string[] {
  * answers stay on the server (ARCHITECTURE decision 4), and so do a practice set's answers to
  * questions a mock test also holds.
  */
-export function qsDetailDocs(db: Conn, rows: SetRow[], opts: DocOptions = {}): QsDetailDoc[] {
+export async function qsDetailDocs(db: Conn, rows: SetRow[], opts: DocOptions = {}): Promise<QsDetailDoc[]> {
   const live = rows.filter((r) => shown(r, opts));
   const ids = [...new Set(live.flatMap(questionIdsOf))];
   const questions = new Map<string, typeof question.$inferSelect>();
   for (let i = 0; i < ids.length; i += 500) {
-    for (const q of db.select().from(question).where(inArray(question.id, ids.slice(i, i + 500))).all()) questions.set(q.id, q);
+    for (const q of await db.select().from(question).where(inArray(question.id, ids.slice(i, i + 500)))) questions.set(q.id, q);
   }
-  const access = accessTo(db, [...questions.values()], { editor: opts.preview === true });
+  const access = await accessTo(db, [...questions.values()], { editor: opts.preview === true });
   return rows.map((r) => {
     if (!shown(r, opts)) {
       return { id: r.id, isM: false, main: { q: [], mpq: 0, tm: 0, nm: 0, o: 0 }, sections: {}, questions: [], v: r.detailRev, _deleted: true };
@@ -260,7 +260,7 @@ export function resultQuestion(q: Pick<typeof question.$inferSelect, 'id' | 'q' 
  * Questions as results show them, per database, with the revision they were built from: a
  * result carries up to 1000 questions in every language, and building them (reading and parsing
  * their JSON columns) costs far more than asking which of them changed. The statements are
- * prepared once per database (ids go in as one JSON array, through SQLite's json_each).
+ * prepared once per handle they run on (ids go in as one JSON array, through SQLite's json_each).
  */
 const resultQuestions = new WeakMap<DB, ReturnType<typeof prepareResultQuestions>>();
 const MAX_CACHED_QUESTIONS = 20_000;
@@ -293,14 +293,14 @@ const pinKey = (id: string, version: number) => `${id}@${version}`;
  * an editor has changed a question since, its version is read from question_version. Results
  * from before versions (empty `qv`), and versions that were never recorded, show the current text.
  */
-export function examResultDocs(db: DB, rows: ResultRow[]): ExamResultDoc[] {
+export async function examResultDocs(db: DB, rows: ResultRow[]): Promise<ExamResultDoc[]> {
   const ids = [...new Set(rows.flatMap((r) => Object.values(r.userRes).flatMap((part) => Object.keys(part))))];
   let p = resultQuestions.get(db);
   if (!p) resultQuestions.set(db, (p = prepareResultQuestions(db)));
   const questions = new Map<string, ResultQuestion>();
   const current = new Map<string, number>();
   const stale: string[] = [];
-  for (const { id, rev, version } of p.revs.all({ ids: JSON.stringify(ids) })) {
+  for (const { id, rev, version } of await p.revs.all({ ids: JSON.stringify(ids) })) {
     current.set(id, version);
     const hit = p.cache.get(id);
     if (hit && hit.rev === rev) questions.set(id, hit.q);
@@ -308,18 +308,22 @@ export function examResultDocs(db: DB, rows: ResultRow[]): ExamResultDoc[] {
   }
   if (stale.length > 0) {
     if (p.cache.size + stale.length > MAX_CACHED_QUESTIONS) p.cache.clear();
-    for (const q of p.rows.all({ ids: JSON.stringify(stale) })) {
+    for (const q of await p.rows.all({ ids: JSON.stringify(stale) })) {
       const built = resultQuestion(q);
       p.cache.set(q.id, { rev: q.rev, q: built });
       questions.set(q.id, built);
     }
   }
-  const pinned = pinnedVersions(p, rows, current);
+  const pinned = await pinnedVersions(p, rows, current);
   return rows.map((r) => examResultDoc(r, questions, pinned));
 }
 
 /** The earlier versions `rows` were scored against (questions changed since), by `id@version`. */
-function pinnedVersions(p: ReturnType<typeof prepareResultQuestions>, rows: ResultRow[], current: ReadonlyMap<string, number>): ReadonlyMap<string, ResultQuestion> {
+async function pinnedVersions(
+  p: ReturnType<typeof prepareResultQuestions>,
+  rows: ResultRow[],
+  current: ReadonlyMap<string, number>,
+): Promise<ReadonlyMap<string, ResultQuestion>> {
   const out = new Map<string, ResultQuestion>();
   const missing = new Map<string, [string, number]>();
   for (const r of rows) {
@@ -333,7 +337,7 @@ function pinnedVersions(p: ReturnType<typeof prepareResultQuestions>, rows: Resu
   }
   if (missing.size > 0) {
     if (p.pinned.size + missing.size > MAX_CACHED_QUESTIONS) p.pinned.clear();
-    for (const v of p.versions.all({ pairs: JSON.stringify([...missing.values()]) })) {
+    for (const v of await p.versions.all({ pairs: JSON.stringify([...missing.values()]) })) {
       const data = v.data as Omit<ResultQuestion, 'id'>;
       const built = resultQuestion({ id: v.id, q: data.q, ops: data.ops, qt: data.qt, d: data.d, ca: data.ca, trans: data.trans });
       p.pinned.set(pinKey(v.id, v.version), built);

@@ -114,13 +114,13 @@ export function syncRoutes(app: Hono<AppEnv>, deps: Deps) {
     });
   });
 
-  route(app, deps, 'GET /sync/v1/:collection/pull', (c) => {
+  route(app, deps, 'GET /sync/v1/:collection/pull', async (c) => {
     checkProtocol(c);
     const collection = parseWith(collectionSchema, c.req.param('collection'));
     const { rev, limit } = parseQuery(c, pullQuerySchema);
-    if (isEditorCollection(collection)) return c.json(pullEditor(deps, principalOf(c), collection, rev, limit));
+    if (isEditorCollection(collection)) return c.json(await pullEditor(deps, principalOf(c), collection, rev, limit));
     // A guest (no login) pulls what guests may hold (sync.service GUEST_COLLECTIONS); else 401.
-    return c.json(sync.pull(deps, c.get('principal') ?? null, collection, rev, limit));
+    return c.json(await sync.pull(deps, c.get('principal') ?? null, collection, rev, limit));
   });
 
   route(app, deps, 'POST /sync/v1/:collection/push', async (c) => {
@@ -133,8 +133,8 @@ export function syncRoutes(app: Hono<AppEnv>, deps: Deps) {
       // Editors only, before the body is read (editor-sync.ts).
       const me = principalOf(c);
       if (!me.permissions.has(EDITOR_PERMISSION)) throw forbidden(MSG.permissionDenied);
-      if (collection === 'ed_question_set') return c.json(pushEdQuestionSets(deps, me, await parseJson(c, edSetPushSchema)));
-      return c.json(pushEdQuestions(deps, me, await parseJson(c, edPushSchema)));
+      if (collection === 'ed_question_set') return c.json(await pushEdQuestionSets(deps, me, await parseJson(c, edSetPushSchema)));
+      return c.json(await pushEdQuestions(deps, me, await parseJson(c, edPushSchema)));
     }
     const rows = await parseJson(c, pushSchema);
     return c.json(await sync.pushTestSummaries(deps, principalOf(c), rows));

@@ -22,7 +22,7 @@ import { examResultDocs, guestSetDocs, qsDetailDocs, questionIdsOf, questionSetD
  * ever read the caller's own rows. A guest (`me` null) pulls GUEST_COLLECTIONS only, and of the
  * sets those marked free, without correct answers (sync.docs DocOptions.guest).
  */
-export function pull(deps: Deps, me: Principal | null, collection: CollectionName, rev: number, limit: number): PullResponse<unknown> {
+export async function pull(deps: Deps, me: Principal | null, collection: CollectionName, rev: number, limit: number): Promise<PullResponse<unknown>> {
   if (!me) {
     if (!(GUEST_COLLECTIONS as readonly CollectionName[]).includes(collection)) throw unauthenticated(MSG.loginRequired);
     return guestPull(deps, collection, rev, limit);
@@ -30,65 +30,57 @@ export function pull(deps: Deps, me: Principal | null, collection: CollectionNam
   const db = deps.db;
   switch (collection) {
     case 'tag': {
-      const rows = db.select().from(tag).where(gt(tag.rev, rev)).orderBy(asc(tag.rev)).limit(limit).all();
+      const rows = await db.select().from(tag).where(gt(tag.rev, rev)).orderBy(asc(tag.rev)).limit(limit);
       return { documents: rows.map(tagDoc), checkpoint: { rev: rows.at(-1)?.rev ?? rev } };
     }
     case 'question_set': {
-      const rows = db.select().from(questionSet).where(gt(questionSet.rev, rev)).orderBy(asc(questionSet.rev)).limit(limit).all();
-      return { documents: questionSetDocs(db, rows), checkpoint: { rev: rows.at(-1)?.rev ?? rev } };
+      const rows = await db.select().from(questionSet).where(gt(questionSet.rev, rev)).orderBy(asc(questionSet.rev)).limit(limit);
+      return { documents: await questionSetDocs(db, rows), checkpoint: { rev: rows.at(-1)?.rev ?? rev } };
     }
     case 'qs_detail': {
-      const rows = db
-        .select()
-        .from(questionSet)
-        .where(gt(questionSet.detailRev, rev))
-        .orderBy(asc(questionSet.detailRev))
-        .limit(limit)
-        .all();
-      return { documents: qsDetailDocs(db, rows), checkpoint: { rev: rows.at(-1)?.detailRev ?? rev } };
+      const rows = await db.select().from(questionSet).where(gt(questionSet.detailRev, rev)).orderBy(asc(questionSet.detailRev)).limit(limit);
+      return { documents: await qsDetailDocs(db, rows), checkpoint: { rev: rows.at(-1)?.detailRev ?? rev } };
     }
     case 'test_summary': {
-      const rows = db
+      const rows = await db
         .select()
         .from(attempt)
         .where(and(eq(attempt.personId, me.id), gt(attempt.rev, rev)))
         .orderBy(asc(attempt.rev))
-        .limit(limit)
-        .all();
+        .limit(limit);
       return { documents: rows.map(testSummaryDoc), checkpoint: { rev: rows.at(-1)?.rev ?? rev } };
     }
     case 'exam_result': {
-      const rows = db
+      const rows = await db
         .select()
         .from(examResult)
         .where(and(eq(examResult.personId, me.id), gt(examResult.rev, rev)))
         .orderBy(asc(examResult.rev))
-        .limit(limit)
-        .all();
-      return { documents: examResultDocs(db, rows), checkpoint: { rev: rows.at(-1)?.rev ?? rev } };
+        .limit(limit);
+      return { documents: await examResultDocs(db, rows), checkpoint: { rev: rows.at(-1)?.rev ?? rev } };
     }
     case 'entitlement': {
       // Owner only: the caller's one document, when its revision is past the checkpoint. Built
       // as of now, so a plan period that has ended shows as ended (entitlements.service.ts).
       const now = Date.now();
-      const current = entitlementRev(db, me.id, now);
+      const current = await entitlementRev(db, me.id, now);
       if (current <= rev) return { documents: [], checkpoint: { rev } };
-      return { documents: [entitlementDoc(db, me.id, now)], checkpoint: { rev: current } };
+      return { documents: [await entitlementDoc(db, me.id, now)], checkpoint: { rev: current } };
     }
   }
 }
 
-function guestPull(deps: Deps, collection: CollectionName, rev: number, limit: number): PullResponse<unknown> {
+async function guestPull(deps: Deps, collection: CollectionName, rev: number, limit: number): Promise<PullResponse<unknown>> {
   const db = deps.db;
   if (collection === 'question_set') {
-    const rows = db.select().from(questionSet).where(gt(questionSet.rev, rev)).orderBy(asc(questionSet.rev)).limit(limit).all();
-    return { documents: guestSetDocs(db, rows), checkpoint: { rev: rows.at(-1)?.rev ?? rev } };
+    const rows = await db.select().from(questionSet).where(gt(questionSet.rev, rev)).orderBy(asc(questionSet.rev)).limit(limit);
+    return { documents: await guestSetDocs(db, rows), checkpoint: { rev: rows.at(-1)?.rev ?? rev } };
   }
   if (collection === 'qs_detail') {
-    const rows = db.select().from(questionSet).where(gt(questionSet.detailRev, rev)).orderBy(asc(questionSet.detailRev)).limit(limit).all();
-    return { documents: qsDetailDocs(db, rows, { guest: true }), checkpoint: { rev: rows.at(-1)?.detailRev ?? rev } };
+    const rows = await db.select().from(questionSet).where(gt(questionSet.detailRev, rev)).orderBy(asc(questionSet.detailRev)).limit(limit);
+    return { documents: await qsDetailDocs(db, rows, { guest: true }), checkpoint: { rev: rows.at(-1)?.detailRev ?? rev } };
   }
-  const rows = db.select().from(tag).where(gt(tag.rev, rev)).orderBy(asc(tag.rev)).limit(limit).all();
+  const rows = await db.select().from(tag).where(gt(tag.rev, rev)).orderBy(asc(tag.rev)).limit(limit);
   return { documents: rows.map(tagDoc), checkpoint: { rev: rows.at(-1)?.rev ?? rev } };
 }
 
@@ -100,12 +92,14 @@ function comparable(d: TestSummaryDoc | null | undefined) {
 }
 
 /**
- * What a hook learns besides the submitted row: the database (for statements prepared once), the
- * attempt as the server held it before this push (undefined when first seen now) and the server
- * time the submission arrived.
+ * What a hook learns besides the submitted row: the database handle, the attempt as the server
+ * held it before this push (undefined when first seen now) and the server time the submission
+ * arrived. A hook runs inside the push's transaction: its statements go through `tx` (statements
+ * prepared once are prepared on `tx`, one object for every transaction of the database); `db` is
+ * for what runs after the transaction (and as a key per database), never inside it.
  */
 export type SubmittedContext = { db: DB; previous: typeof attempt.$inferSelect | undefined; now: number };
-export type AttemptSubmittedHook = (tx: Tx, row: typeof attempt.$inferSelect, ctx: SubmittedContext) => boolean;
+export type AttemptSubmittedHook = (tx: Tx, row: typeof attempt.$inferSelect, ctx: SubmittedContext) => Promise<boolean> | boolean;
 const submittedHooks: AttemptSubmittedHook[] = [];
 /**
  * Scoring registers here (issue 5): called inside the push transaction when an attempt becomes
@@ -119,9 +113,9 @@ export function onAttemptSubmitted(hook: AttemptSubmittedHook): void {
  * start-up repair of results.scoreUnscored): it is scored, and its learner told (push). True when
  * a hook wrote an exam result.
  */
-export function runSubmittedHooks(tx: Tx, row: typeof attempt.$inferSelect, ctx: SubmittedContext): boolean {
+export async function runSubmittedHooks(tx: Tx, row: typeof attempt.$inferSelect, ctx: SubmittedContext): Promise<boolean> {
   let scored = false;
-  for (const hook of submittedHooks) scored = hook(tx, row, ctx) || scored;
+  for (const hook of submittedHooks) scored = (await hook(tx, row, ctx)) || scored;
   return scored;
 }
 
@@ -139,7 +133,8 @@ export const STORAGE_QUOTA_BYTES = 10 * 1024 * 1024;
 const answerBytes = (answers: unknown) => Buffer.byteLength(JSON.stringify(answers));
 
 /**
- * Statements of the push path, prepared once per database: building SQL per row would cost more
+ * Statements of the push path, prepared once per handle they run on — the transaction's handle
+ * (`tx`), one object for every transaction of a database: building SQL per row would cost more
  * than running it (a device pushes batches; a submission storm pushes many).
  */
 const prepared = new WeakMap<DB, ReturnType<typeof preparePush>>();
@@ -207,10 +202,10 @@ function preparePush(db: DB) {
 }
 
 /** The question ids of a set as they are now (sync.docs' questionIdsOf), cached per detail revision. */
-function questionIdsOfSet(q: ReturnType<typeof preparePush>, qsid: string, detailRev: number): ReadonlySet<string> {
+async function questionIdsOfSet(q: ReturnType<typeof preparePush>, qsid: string, detailRev: number): Promise<ReadonlySet<string>> {
   const hit = q.questionIds.get(qsid);
   if (hit && hit.detailRev === detailRev) return hit.ids;
-  const row = q.setQuestions.get({ id: qsid });
+  const row = await q.setQuestions.get({ id: qsid });
   // A set row without sections (a damaged row) still has its main questions.
   const ids = new Set(row ? questionIdsOf({ q: row.q ?? [], sections: row.sections ?? {} }) : []);
   q.questionIds.set(qsid, { detailRev, ids });
@@ -242,23 +237,29 @@ export async function pushTestSummaries(
   let counted = false;
   // The receipt of each submission in the batch, over the document exactly as it arrived (issue
   // 21 §4: the learner's device computed the same over what it sent). WebCrypto's digest is
-  // asynchronous and the transaction is not, so it is worked out first; only the row that makes
-  // an attempt SUBMITTED keeps it.
+  // not database work, which a transaction must not await, so it is worked out first; only the
+  // row that makes an attempt SUBMITTED keeps it.
   const receipts = await Promise.all(rows.map((r) => (r.newDocumentState.status === 'SUBMITTED' ? receiptHash(r.newDocumentState) : null)));
   // Pushes arriving together share one transaction (lib/group-commit.ts); each is all or nothing.
-  const conflicts = await groupCommit(deps.db)((tx) => {
+  const conflicts = await groupCommit(deps.db)(async (tx) => {
     const now = Date.now();
     const out: TestSummaryDoc[] = [];
-    const q = pushQueries(deps.db);
+    const q = pushQueries(tx);
     const masters = new Map<string, typeof attempt.$inferSelect>();
-    for (const m of q.masters.all({ ids: JSON.stringify(rows.map((r) => r.newDocumentState.id)) })) {
+    for (const m of await q.masters.all({ ids: JSON.stringify(rows.map((r) => r.newDocumentState.id)) })) {
       // Another person's attempt: refuse the whole batch without saying anything about it.
       if (m.personId !== me.id) throw forbidden(MSG.permissionDenied);
       masters.set(m.id, m);
     }
     const previous = new Map(masters);
     const sets = new Map<string, { publishedAt: number | null; detailRev: number; isM: boolean; free: boolean } | undefined>();
-    for (const id of new Set(rows.map((r) => r.newDocumentState.qsid))) sets.set(id, q.set.get({ id }));
+    // The question ids of each set, read here per set rather than per row (cached per detail revision).
+    const inSetOf = new Map<string, ReadonlySet<string>>();
+    for (const id of new Set(rows.map((r) => r.newDocumentState.qsid))) {
+      const set = await q.set.get({ id });
+      sets.set(id, set);
+      if (set) inSetOf.set(id, await questionIdsOfSet(q, id, set.detailRev));
+    }
 
     type Row = typeof attempt.$inferSelect;
     const inserts: Row[] = [];
@@ -291,9 +292,8 @@ export async function pushTestSummaries(
       // Answers only to questions of the set (issue 16: answers to made-up ids grew the database).
       // One the server already holds for this attempt stays allowed: the question was in the set
       // when it was stored, and an editor taking it out since must not block the device's sync.
-      const set = sets.get(next.qsid);
-      if (set) {
-        const inSet = questionIdsOfSet(q, next.qsid, set.detailRev);
+      const inSet = inSetOf.get(next.qsid);
+      if (inSet) {
         for (const qid of Object.keys(next.answers)) {
           if (!inSet.has(qid) && !(masterRow && Object.hasOwn(masterRow.answers as object, qid))) throw badRequest(`${MSG.questionNotInSet} ${qid}`);
         }
@@ -334,7 +334,7 @@ export async function pushTestSummaries(
     if (grown !== 0 && q.charge.run({ id: me.id, n: grown, quota: STORAGE_QUOTA_BYTES }).changes !== 1) {
       throw new AppError('PAYLOAD_TOO_LARGE', MSG.storageFull);
     }
-    const revs = q.revs(inserts.length + updates.length);
+    const revs = await q.revs(inserts.length + updates.length);
     [...inserts, ...updates].forEach((r, i) => (r.rev = revs[i]!));
     // New attempts first: a later row of the batch with the same id became an update.
     for (const r of inserts) q.insert(r, answersJsonOf.get(r)!);
@@ -346,13 +346,13 @@ export async function pushTestSummaries(
       const set = sets.get(r.qsid);
       if (!set) continue;
       const startedAt = boundedStart({ st: r.st, firstSeen: r.serverFirstSeen });
-      if (countAttempt(deps.db, { attemptId: r.id, personId: me.id, qsid: r.qsid, isM: set.isM, free: set.free, startedAt, actor: { id: me.id, name: me.name } })) {
+      if (await countAttempt(tx, { attemptId: r.id, personId: me.id, qsid: r.qsid, isM: set.isM, free: set.free, startedAt, actor: { id: me.id, name: me.name } })) {
         counted = true;
       }
     }
     for (const r of new Map([...inserts, ...updates].map((x) => [x.id, x])).values()) {
       if (r.status === 'SUBMITTED' && !r.deleted) {
-        for (const hook of submittedHooks) scored = hook(tx, r, { db: deps.db, previous: previous.get(r.id), now }) || scored;
+        for (const hook of submittedHooks) scored = (await hook(tx, r, { db: deps.db, previous: previous.get(r.id), now })) || scored;
       }
     }
     return out;

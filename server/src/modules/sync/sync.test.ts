@@ -6,6 +6,7 @@ import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-sum
 import { MSG } from '../../../../sync-protocol/src/messages';
 import { createApp } from '../../app';
 import { attempt, examResult, questionSet, tag } from '../../db/schema';
+import { first, transaction } from '../../db/transaction';
 import { createLoadMonitor, type LoadMonitor, OVERLOAD, type OverloadReason } from '../../lib/overload';
 import { nextRev } from '../../lib/revision';
 import { serveApp } from '../../serve';
@@ -77,7 +78,7 @@ describe('protocol version', () => {
 describe('pull', () => {
   test('pages by revision with exact boundaries: no document twice, none skipped', async () => {
     const all = (await pull(learner, 'tag', 0, 1000)).body;
-    const total = h.deps.db.select().from(tag).all().length;
+    const total = (await h.deps.db.select().from(tag)).length;
     expect(all.documents).toHaveLength(total);
     const seen: string[] = [];
     let rev = 0;
@@ -111,12 +112,12 @@ describe('pull', () => {
     const cp = sets.checkpoint.rev;
 
     // 2099 arrives.
-    expect(publishDue(h.deps, Date.UTC(2099, 11, 31))).toBe(1);
+    expect(await publishDue(h.deps, Date.UTC(2099, 11, 31))).toBe(1);
     const after = (await pull(learner, 'question_set', cp)).body;
     expect(after.documents.map((d: { id: string }) => d.id)).toEqual(['qs-future-mock']);
     expect(after.documents[0]).toMatchObject({ _deleted: false, isM: true, l: expect.any(String) });
     // ...and leaves again when the clock is back in 2026 (an editor moved it to the future).
-    publishDue(h.deps);
+    await publishDue(h.deps);
     const gone = (await pull(learner, 'question_set', after.checkpoint.rev)).body;
     expect(gone.documents).toEqual([expect.objectContaining({ id: 'qs-future-mock', _deleted: true })]);
   });
@@ -188,12 +189,15 @@ describe('pull', () => {
 
   test('soft deletes replicate as _deleted', async () => {
     const before = (await pull(learner, 'tag', 0, 1000)).body.checkpoint.rev;
-    h.deps.db.transaction((tx) => tx.update(tag).set({ deleted: true, rev: nextRev(tx) }).where(eq(tag.tid, 'samas')).run());
+    await transaction(h.deps.db, async (tx) => tx.update(tag).set({ deleted: true, rev: await nextRev(tx) }).where(eq(tag.tid, 'samas')));
     const r = (await pull(learner, 'tag', before)).body;
     expect(r.documents).toEqual([expect.objectContaining({ id: 'samas', _deleted: true })]);
     const setsBefore = (await pull(learner, 'qs_detail', 0, 1000)).body.checkpoint.rev;
-    h.deps.db.transaction((tx) =>
-      tx.update(questionSet).set({ deleted: true, rev: nextRev(tx), detailRev: nextRev(tx) }).where(eq(questionSet.id, 'qs-hindi-sub')).run(),
+    await transaction(h.deps.db, async (tx) =>
+      tx
+        .update(questionSet)
+        .set({ deleted: true, rev: await nextRev(tx), detailRev: await nextRev(tx) })
+        .where(eq(questionSet.id, 'qs-hindi-sub')),
     );
     const d = (await pull(learner, 'qs_detail', setsBefore)).body;
     expect(d.documents).toEqual([expect.objectContaining({ id: 'qs-hindi-sub', _deleted: true, questions: [] })]);
@@ -206,7 +210,7 @@ describe('push of attempts', () => {
     const r = await push(learner, [{ newDocumentState: doc, assumedMasterState: null }]);
     expect(r.status).toBe(200);
     expect(r.body).toEqual([]);
-    const row = h.deps.db.select().from(attempt).where(eq(attempt.id, doc.id)).get();
+    const row = await first(h.deps.db.select().from(attempt).where(eq(attempt.id, doc.id)));
     expect(row?.personId).toBe('demo-learner');
     expect(row?.serverFirstSeen).toBeGreaterThan(Date.now() - 10_000);
     const pulled = (await pull(learner, 'test_summary')).body.documents.find((d: { id: string }) => d.id === doc.id);
@@ -218,7 +222,7 @@ describe('push of attempts', () => {
     await push(learner, [{ newDocumentState: v1, assumedMasterState: null }]);
     const v2 = { ...v1, index: 3, lsq: 'q-gk-003', answers: { 'q-gk-001': { ua: ['a', 'c'], status: 'ANSWERED_MARKED' as const } }, updatedAt: v1.updatedAt + 1000 };
     expect((await push(learner, [{ newDocumentState: v2, assumedMasterState: v1 }])).body).toEqual([]);
-    const revBefore = h.deps.db.select().from(attempt).where(eq(attempt.id, v1.id)).get()!.rev;
+    const revBefore = (await first(h.deps.db.select().from(attempt).where(eq(attempt.id, v1.id))))!.rev;
     // The update wrote every field, JSON and booleans encoded as on insert.
     const pulled = (await pull(learner, 'test_summary', 0, 1000)).body.documents.find((d: { id: string }) => d.id === v1.id);
     expect(pulled).toEqual({ ...v2, sfs: expect.any(Number) });
@@ -231,7 +235,7 @@ describe('push of attempts', () => {
     expect(c.body[0]).toMatchObject({ id: v1.id, index: 3, lsq: 'q-gk-003', answers: v2.answers });
     // Pushing with no assumed state onto an existing document is a conflict too.
     expect((await push(learner, [{ newDocumentState: other, assumedMasterState: null }])).body).toHaveLength(1);
-    expect(h.deps.db.select().from(attempt).where(eq(attempt.id, v1.id)).get()!.rev).toBe(revBefore);
+    expect((await first(h.deps.db.select().from(attempt).where(eq(attempt.id, v1.id))))!.rev).toBe(revBefore);
   });
 
   test('re-pushing the same batch changes nothing', async () => {
@@ -242,9 +246,9 @@ describe('push of attempts', () => {
       { newDocumentState: b, assumedMasterState: null },
     ];
     expect((await push(learner, batch)).body).toEqual([]);
-    const snapshot = h.deps.db.select().from(attempt).all();
+    const snapshot = await h.deps.db.select().from(attempt);
     for (let i = 0; i < 3; i++) expect((await push(learner, batch)).body).toEqual([]);
-    expect(h.deps.db.select().from(attempt).all()).toEqual(snapshot);
+    expect(await h.deps.db.select().from(attempt)).toEqual(snapshot);
   });
 
   test('a submitted attempt is immutable', async () => {
@@ -254,13 +258,13 @@ describe('push of attempts', () => {
     const r = await push(learner, [{ newDocumentState: changed, assumedMasterState: a }]);
     expect(r.body).toEqual([expect.objectContaining({ id: a.id, status: 'SUBMITTED', answers: a.answers })]);
     expect((await push(learner, [{ newDocumentState: { ...a, _deleted: true }, assumedMasterState: a }])).body).toHaveLength(1);
-    expect(h.deps.db.select().from(attempt).where(eq(attempt.id, a.id)).get()).toMatchObject({ status: 'SUBMITTED', deleted: false });
+    expect(await first(h.deps.db.select().from(attempt).where(eq(attempt.id, a.id)))).toMatchObject({ status: 'SUBMITTED', deleted: false });
   });
 
   test('a document deleted before it ever synced is dropped; a synced one replicates its deletion', async () => {
     const never = attemptDoc({ _deleted: true });
     expect((await push(learner, [{ newDocumentState: never, assumedMasterState: null }])).body).toEqual([]);
-    expect(h.deps.db.select().from(attempt).where(eq(attempt.id, never.id)).get()).toBeUndefined();
+    expect(await first(h.deps.db.select().from(attempt).where(eq(attempt.id, never.id)))).toBeUndefined();
     const a = attemptDoc();
     await push(learner, [{ newDocumentState: a, assumedMasterState: null }]);
     const cp = (await pull(learner, 'test_summary', 0, 1000)).body.checkpoint.rev;
@@ -273,7 +277,7 @@ describe('push of attempts', () => {
       const r = await h.request('POST', `/sync/v1/${c}/push`, { token: admin, headers: V, body: [{ newDocumentState: attemptDoc(), assumedMasterState: null }] });
       expect(r.status).toBe(403);
     }
-    const count = h.deps.db.select().from(attempt).all().length;
+    const count = (await h.deps.db.select().from(attempt)).length;
     const bad = [
       [{ newDocumentState: { ...attemptDoc(), personId: 'demo-admin' }, assumedMasterState: null }],
       [{ newDocumentState: attemptDoc({ status: 'DONE' as never }), assumedMasterState: null }],
@@ -290,7 +294,7 @@ describe('push of attempts', () => {
       expect(r.status, JSON.stringify(r.body)).toBe(400);
       expect(r.body.msg).toEqual(expect.any(String));
     }
-    expect(h.deps.db.select().from(attempt).all().length).toBe(count);
+    expect((await h.deps.db.select().from(attempt)).length).toBe(count);
   });
 });
 
@@ -298,10 +302,10 @@ describe('one person cannot reach another person’s replica', () => {
   test('pulls of test_summary and exam_result return only the caller’s rows', async () => {
     const mine = attemptDoc();
     await push(learner, [{ newDocumentState: mine, assumedMasterState: null }]);
-    h.deps.db.transaction((tx) =>
-      tx.insert(examResult)
-        .values({ personId: 'demo-learner', qsid: 'qs-practice-gk', attemptId: mine.id, marks: { wos: 1 }, userRes: {}, totalMarks: 1, et: 1, rev: nextRev(tx) })
-        .run(),
+    await transaction(h.deps.db, async (tx) =>
+      tx
+        .insert(examResult)
+        .values({ personId: 'demo-learner', qsid: 'qs-practice-gk', attemptId: mine.id, marks: { wos: 1 }, userRes: {}, totalMarks: 1, et: 1, rev: await nextRev(tx) }),
     );
     for (const c of ['test_summary', 'exam_result']) {
       const theirs = (await pull(editor, c, 0, 1000)).body.documents;
@@ -326,13 +330,13 @@ describe('one person cannot reach another person’s replica', () => {
   test('pushing onto another person’s attempt is refused and changes nothing', async () => {
     const a = attemptDoc();
     await push(learner, [{ newDocumentState: a, assumedMasterState: null }]);
-    const before = h.deps.db.select().from(attempt).where(eq(attempt.id, a.id)).get();
+    const before = await first(h.deps.db.select().from(attempt).where(eq(attempt.id, a.id)));
     for (const assumed of [a, null]) {
       const r = await push(editor, [{ newDocumentState: { ...a, index: 9 }, assumedMasterState: assumed }]);
       expect(r.status).toBe(403);
       expect(JSON.stringify(r.body)).not.toContain('"answers"');
     }
-    expect(h.deps.db.select().from(attempt).where(eq(attempt.id, a.id)).get()).toEqual(before);
+    expect(await first(h.deps.db.select().from(attempt).where(eq(attempt.id, a.id)))).toEqual(before);
   });
 });
 
@@ -340,7 +344,7 @@ describe('pushes arriving together (group commit)', () => {
   test('share a transaction, yet each is all or nothing: a refused push changes nothing and the others are stored', async () => {
     const theirs = attemptDoc();
     await push(learner, [{ newDocumentState: theirs, assumedMasterState: null }]);
-    const before = h.deps.db.select().from(attempt).where(eq(attempt.id, theirs.id)).get();
+    const before = await first(h.deps.db.select().from(attempt).where(eq(attempt.id, theirs.id)));
     const mine = Array.from({ length: 6 }, () => attemptDoc());
     const [a, b, c, d, e, f] = mine;
     const answers = await Promise.all([
@@ -358,11 +362,12 @@ describe('pushes arriving together (group commit)', () => {
       ]),
     ]);
     expect(answers.map((r) => r.status)).toEqual([200, 403, 200, 200]);
-    const stored = (id: string) => h.deps.db.select({ personId: attempt.personId }).from(attempt).where(eq(attempt.id, id)).get()?.personId;
-    expect(mine.map((m) => stored(m.id))).toEqual(['demo-editor', undefined, undefined, 'demo-editor', 'demo-learner', 'demo-learner']);
-    expect(h.deps.db.select().from(attempt).where(eq(attempt.id, theirs.id)).get()).toEqual(before);
+    const stored = async (id: string) => (await first(h.deps.db.select({ personId: attempt.personId }).from(attempt).where(eq(attempt.id, id))))?.personId;
+    expect(await Promise.all(mine.map((m) => stored(m.id)))).toEqual(['demo-editor', undefined, undefined, 'demo-editor', 'demo-learner', 'demo-learner']);
+    expect(await first(h.deps.db.select().from(attempt).where(eq(attempt.id, theirs.id)))).toEqual(before);
     // Revisions stay unique and in commit order.
-    const revs = [a!, d!, e!, f!].map((m) => h.deps.db.select({ rev: attempt.rev }).from(attempt).where(eq(attempt.id, m.id)).get()!.rev);
+    const revs: number[] = [];
+    for (const m of [a!, d!, e!, f!]) revs.push((await first(h.deps.db.select({ rev: attempt.rev }).from(attempt).where(eq(attempt.id, m.id))))!.rev);
     expect([...revs].sort((x, y) => x - y)).toEqual(revs);
     expect(new Set(revs).size).toBe(4);
   });
@@ -433,7 +438,7 @@ describe('overload', () => {
         headers: { authorization: `Bearer ${learner}`, 'content-type': 'application/json', ...V },
         body: JSON.stringify([{ newDocumentState: doc, assumedMasterState: null }]),
       });
-    const stored = () => h.deps.db.select().from(attempt).where(eq(attempt.id, doc.id)).all();
+    const stored = async () => await h.deps.db.select().from(attempt).where(eq(attempt.id, doc.id));
 
     for (const reason of ['in-flight', 'busy-turn', 'connection-storm'] as const) {
       set(reason);
@@ -446,7 +451,7 @@ describe('overload', () => {
       expect(r.headers.get('content-type')).toMatch(/application\/json/);
       expect(Number(r.headers.get('x-server-time'))).toBeGreaterThan(0);
       expect(await r.json()).toEqual({ success: false, msg: MSG.serverBusy, code: 'RATE_LIMITED' });
-      expect(stored()).toEqual([]);
+      expect(await stored()).toEqual([]);
     }
     // Every API path is refused alike, before authentication: no work is spent on it.
     expect((await app.request('/api/health')).status).toBe(503);
@@ -457,7 +462,7 @@ describe('overload', () => {
     set(null);
     expect((await send()).status).toBe(200);
     expect((await send()).status).toBe(200);
-    expect(stored()).toHaveLength(1);
+    expect(await stored()).toHaveLength(1);
     expect(load.inFlight()).toBe(0);
   });
 
@@ -505,7 +510,7 @@ describe('overload', () => {
         req.on('error', reject);
         req.end(body);
       });
-    const stored = () => h.deps.db.select().from(attempt).where(eq(attempt.id, doc.id)).all();
+    const stored = async () => await h.deps.db.select().from(attempt).where(eq(attempt.id, doc.id));
     try {
       set('busy-turn');
       const refused = await post();
@@ -514,7 +519,7 @@ describe('overload', () => {
       expect(Number(refused.headers['x-server-time'])).toBeGreaterThan(0);
       expect(refused.headers['content-type']).toMatch(/application\/json/);
       expect(JSON.parse(refused.text)).toEqual({ success: false, msg: MSG.serverBusy, code: 'RATE_LIMITED' });
-      expect(stored()).toEqual([]);
+      expect(await stored()).toEqual([]);
       // The client's files are never refused.
       expect((await fetch(`${base}/no-such-page`)).status).toBe(404);
 
@@ -526,7 +531,7 @@ describe('overload', () => {
       expect(admitted.socket).toBe(refused.socket);
       // The server tells the monitor of every connection it accepts (the agent's one, fetch's one).
       expect(connections()).toBeGreaterThanOrEqual(2);
-      expect(stored()).toHaveLength(1);
+      expect(await stored()).toHaveLength(1);
       expect(load.inFlight()).toBe(0);
 
       // A stream is out of flight once it has its response, though it stays open.
@@ -549,9 +554,9 @@ describe('guests (issue 20 §3: anonymous users take the free sets)', () => {
   test('a guest pulls tags, and of the sets only the published free ones, with no correct answers', async () => {
     const tags = await guestPull('tag');
     expect(tags.status).toBe(200);
-    expect(tags.body.documents.length).toBe(h.deps.db.select().from(tag).all().length);
+    expect(tags.body.documents.length).toBe((await h.deps.db.select().from(tag)).length);
     const sets = (await guestPull('question_set')).body.documents as { id: string; free: boolean; _deleted: boolean }[];
-    const rows = new Map(h.deps.db.select().from(questionSet).all().map((r) => [r.id, r]));
+    const rows = new Map((await h.deps.db.select().from(questionSet)).map((r) => [r.id, r]));
     const live = sets.filter((d) => !d._deleted);
     expect(live.length).toBeGreaterThan(0);
     for (const d of live) expect(rows.get(d.id)).toMatchObject({ free: true, published: true, draft: false, deleted: false });

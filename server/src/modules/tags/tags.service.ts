@@ -4,6 +4,7 @@ import { MSG } from '../../../../sync-protocol/src/messages';
 import type { Deps, Principal } from '../../context';
 import type { DB } from '../../db/client';
 import { tag } from '../../db/schema';
+import { first, transaction } from '../../db/transaction';
 import { logActivity } from '../../lib/activity';
 import { badRequest, notFound } from '../../lib/errors';
 import { nextRev } from '../../lib/revision';
@@ -13,9 +14,9 @@ const viewColumns = { key: tag.key, tid: tag.tid, tags: tag.tags, uat: tag.uat, 
 const view = (t: TagRow) => ({ key: t.key, tid: t.tid, tags: t.tags, uat: t.uat, ...(t.deleted && { deleted: true }) });
 
 /** GET /tag?key — live tags, one group or all. */
-export function list(deps: Deps, key?: string) {
+export async function list(deps: Deps, key?: string) {
   const q = listQueries(deps.db);
-  const rows = key ? q.byKey.all({ key }) : q.all.all();
+  const rows = key ? await q.byKey.all({ key }) : await q.all.execute();
   return { success: true as const, data: rows.map(view) };
 }
 
@@ -27,18 +28,18 @@ export function list(deps: Deps, key?: string) {
  * to REVALIDATE_MS late. Tags are the hottest read of the API and change rarely.
  */
 const REVALIDATE_MS = 1000;
-export function listJson(deps: Deps, key?: string): string {
+export async function listJson(deps: Deps, key?: string): Promise<string> {
   const q = listQueries(deps.db);
   const k = key ?? '*';
   const now = Date.now();
   const hit = q.cache.get(k);
   if (hit && now - hit.checkedAt < REVALIDATE_MS) return hit.json;
-  const rev = q.maxRev.get()?.rev ?? 0;
+  const rev = (await q.maxRev.execute())[0]?.rev ?? 0;
   if (hit && hit.rev === rev) {
     hit.checkedAt = now;
     return hit.json;
   }
-  const json = JSON.stringify(list(deps, key));
+  const json = JSON.stringify(await list(deps, key));
   q.cache.set(k, { rev, json, checkedAt: now });
   return json;
 }
@@ -67,8 +68,8 @@ function prepareList(db: DB) {
 }
 
 /** GET /tag/getRecentlyUpdatedTags?lastTimestamp — changes since then, deletions included. */
-export function recent(deps: Deps, lastTimestamp: number) {
-  const rows = deps.db.select().from(tag).where(gt(tag.uat, lastTimestamp)).orderBy(asc(tag.uat)).all();
+export async function recent(deps: Deps, lastTimestamp: number) {
+  const rows = await deps.db.select().from(tag).where(gt(tag.uat, lastTimestamp)).orderBy(asc(tag.uat));
   const last = rows.reduce((m, r) => Math.max(m, r.uat), lastTimestamp);
   return { success: true as const, tags: rows.map(view), lastTimestamp: last };
 }
@@ -86,36 +87,38 @@ function slug(text: string): string {
  * PATCH /tag {key, tagId, newTag, lang}. With `tagId` the name is added (or replaced) in `lang`
  * on that tag — the "exists in other language" case; without, a new tag is created.
  */
-export function patch(deps: Deps, actor: Principal, input: { key: 'c' | 's' | 't' | 'e'; tagId?: string | null | undefined; newTag: string; lang: string }) {
-  const data = deps.db.transaction((tx) => {
+export async function patch(deps: Deps, actor: Principal, input: { key: 'c' | 's' | 't' | 'e'; tagId?: string | null | undefined; newTag: string; lang: string }) {
+  const data = await transaction(deps.db, async (tx) => {
     // `uat` is the cursor of getRecentlyUpdatedTags ("changed after lastTimestamp"), so it must grow
     // with every change, also within one millisecond or after the clock steps back; otherwise a
     // client already holding that lastTimestamp would never receive this change.
-    const latest = tx.select({ m: max(tag.uat) }).from(tag).get()?.m ?? 0;
+    const latest = (await first(tx.select({ m: max(tag.uat) }).from(tag)))?.m ?? 0;
     const now = Math.max(Date.now(), latest + 1);
     if (input.tagId) {
-      const before = tx.select().from(tag).where(eq(tag.tid, input.tagId)).get();
+      const before = await first(tx.select().from(tag).where(eq(tag.tid, input.tagId)));
       if (!before || before.deleted) throw notFound(MSG.tagExistingRequired);
       if (before.key !== input.key) throw badRequest(MSG.tagExistingRequired);
-      const after = tx
-        .update(tag)
-        .set({ tags: { ...before.tags, [input.lang]: input.newTag }, uat: now, rev: nextRev(tx) })
-        .where(eq(tag.tid, before.tid))
-        .returning()
-        .get();
-      logActivity(tx, { actor, action: 'UPDATE', entity: 'tag', entityId: after.tid, oldValue: view(before), newValue: view(after) });
+      const after = (await first(
+        tx
+          .update(tag)
+          .set({ tags: { ...before.tags, [input.lang]: input.newTag }, uat: now, rev: await nextRev(tx) })
+          .where(eq(tag.tid, before.tid))
+          .returning(),
+      ))!;
+      await logActivity(tx, { actor, action: 'UPDATE', entity: 'tag', entityId: after.tid, oldValue: view(before), newValue: view(after) });
       return view(after);
     }
     let tid = slug(input.newTag) || `${input.key}-${randomBytes(3).toString('hex')}`;
-    while (tx.select({ tid: tag.tid }).from(tag).where(eq(tag.tid, tid)).get()) {
+    while (await first(tx.select({ tid: tag.tid }).from(tag).where(eq(tag.tid, tid)))) {
       tid = `${slug(input.newTag) || input.key}-${randomBytes(3).toString('hex')}`;
     }
-    const created = tx
-      .insert(tag)
-      .values({ tid, key: input.key, tags: { [input.lang]: input.newTag }, uat: now, rev: nextRev(tx) })
-      .returning()
-      .get();
-    logActivity(tx, { actor, action: 'CREATE', entity: 'tag', entityId: created.tid, newValue: view(created) });
+    const created = (await first(
+      tx
+        .insert(tag)
+        .values({ tid, key: input.key, tags: { [input.lang]: input.newTag }, uat: now, rev: await nextRev(tx) })
+        .returning(),
+    ))!;
+    await logActivity(tx, { actor, action: 'CREATE', entity: 'tag', entityId: created.tid, newValue: view(created) });
     return view(created);
   });
   listQueries(deps.db).cache.clear();

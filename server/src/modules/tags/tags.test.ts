@@ -1,6 +1,7 @@
 import { eq, max } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { question, questionSet, revisionCounter, tag } from '../../db/schema';
+import { first } from '../../db/transaction';
 import { type Harness, startHarness } from '../../test/harness';
 
 type TagView = { key: string; tid: string; tags: Record<string, string>; uat: number };
@@ -15,14 +16,14 @@ beforeAll(async () => {
 afterAll(() => h.destroy());
 
 const patch = (body: unknown, token = editor) => h.request('PATCH', '/tag', { token, body });
-const revOf = (tid: string) => h.deps.db.select({ rev: tag.rev }).from(tag).where(eq(tag.tid, tid)).get()?.rev ?? -1;
+const revOf = async (tid: string) => (await first(h.deps.db.select({ rev: tag.rev }).from(tag).where(eq(tag.tid, tid))))?.rev ?? -1;
 /** The highest revision handed out so far, over every replicated table. */
-function highestRev(): number {
+async function highestRev(): Promise<number> {
   const db = h.deps.db;
   return Math.max(
-    db.select({ m: max(tag.rev) }).from(tag).get()?.m ?? 0,
-    db.select({ m: max(question.rev) }).from(question).get()?.m ?? 0,
-    db.select({ m: max(questionSet.rev) }).from(questionSet).get()?.m ?? 0,
+    (await first(db.select({ m: max(tag.rev) }).from(tag)))?.m ?? 0,
+    (await first(db.select({ m: max(question.rev) }).from(question)))?.m ?? 0,
+    (await first(db.select({ m: max(questionSet.rev) }).from(questionSet)))?.m ?? 0,
   );
 }
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -70,28 +71,28 @@ describe('PATCH /tag', () => {
   let tid = '';
 
   test('creates a tag with a revision above every earlier one', async () => {
-    const before = highestRev();
+    const before = await highestRev();
     const r = await patch({ key: 't', newTag: 'Trigonometry', lang: 'en' });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ success: true, msg: 'Tag created successfully' });
     expect(r.body.data).toMatchObject({ key: 't', tid: 'trigonometry', tags: { en: 'Trigonometry' } });
     tid = r.body.data.tid;
-    expect(revOf(tid)).toBeGreaterThan(before);
-    expect(revOf(tid)).toBe(highestRev());
-    const counter = h.deps.db.select().from(revisionCounter).get();
-    expect(counter?.value).toBe(revOf(tid));
+    expect(await revOf(tid)).toBeGreaterThan(before);
+    expect(await revOf(tid)).toBe(await highestRev());
+    const counter = await first(h.deps.db.select().from(revisionCounter));
+    expect(counter?.value).toBe(await revOf(tid));
 
     const listed = await h.request('GET', '/tag?key=t');
     expect((listed.body.data as TagView[]).find((t) => t.tid === tid)?.tags).toEqual({ en: 'Trigonometry' });
   });
 
   test('with tagId adds the name in the other language, with a newer revision', async () => {
-    const before = revOf(tid);
+    const before = await revOf(tid);
     const r = await patch({ key: 't', tagId: tid, newTag: 'त्रिकोणमिति', lang: 'hi' });
     expect(r.status).toBe(200);
     expect(r.body.msg).toBe('Tag created successfully');
     expect(r.body.data).toMatchObject({ tid, tags: { en: 'Trigonometry', hi: 'त्रिकोणमिति' } });
-    expect(revOf(tid)).toBeGreaterThan(before);
+    expect(await revOf(tid)).toBeGreaterThan(before);
     const listed = await h.request('GET', '/tag?key=t');
     expect((listed.body.data as TagView[]).find((t) => t.tid === tid)?.tags).toEqual({ en: 'Trigonometry', hi: 'त्रिकोणमिति' });
   });
@@ -136,12 +137,12 @@ describe('PATCH /tag', () => {
   });
 
   test('refused patches change no tag and burn no revision', async () => {
-    const counter = h.deps.db.select().from(revisionCounter).get()?.value;
-    const rows = h.deps.db.select().from(tag).all().length;
+    const counter = (await first(h.deps.db.select().from(revisionCounter)))?.value;
+    const rows = (await h.deps.db.select().from(tag)).length;
     await patch({ key: 't', lang: 'en' });
     await patch({ key: 't', tagId: 'no-such-tag', newTag: 'X', lang: 'hi' });
-    expect(h.deps.db.select().from(revisionCounter).get()?.value).toBe(counter);
-    expect(h.deps.db.select().from(tag).all().length).toBe(rows);
+    expect((await first(h.deps.db.select().from(revisionCounter)))?.value).toBe(counter);
+    expect((await h.deps.db.select().from(tag)).length).toBe(rows);
   });
 
   test('only QUESTION_EDITOR holders may write; anonymous is 401', async () => {
@@ -162,7 +163,7 @@ describe('GET /tag/getRecentlyUpdatedTags', () => {
     expect(everything.status).toBe(200);
     expect(everything.body.success).toBe(true);
     const all = everything.body.tags as TagView[];
-    expect(all.length).toBe(h.deps.db.select().from(tag).all().length);
+    expect(all.length).toBe((await h.deps.db.select().from(tag)).length);
     const since = everything.body.lastTimestamp as number;
     expect(since).toBe(Math.max(...all.map((t) => t.uat)));
 
@@ -190,7 +191,7 @@ describe('GET /tag/getRecentlyUpdatedTags', () => {
   test('a change is never hidden behind a lastTimestamp already handed out (same millisecond or clock step back)', async () => {
     // A tag stamped ahead of the server clock (e.g. written before the clock was stepped back).
     const ahead = Date.now() + 60_000;
-    h.deps.db.update(tag).set({ uat: ahead }).where(eq(tag.tid, 'graduate')).run();
+    await h.deps.db.update(tag).set({ uat: ahead }).where(eq(tag.tid, 'graduate'));
     const r1 = await h.request('GET', '/tag/getRecentlyUpdatedTags?lastTimestamp=0');
     expect(r1.body.lastTimestamp).toBe(ahead);
 

@@ -151,11 +151,10 @@ const oKey = (n: number, k: string) => `${n}.o.${k}`;
  */
 export async function generateInDiffLang(deps: Deps, actor: Principal, query: { lcode: string; lname?: string | undefined; qids: string[] }): Promise<GenerateInDiffLangAnswer> {
   const translator = await translatorOf(deps);
-  const rows = deps.db
+  const rows = await deps.db
     .select()
     .from(question)
-    .where(and(inArray(question.id, query.qids), eq(question.deleted, false)))
-    .all();
+    .where(and(inArray(question.id, query.qids), eq(question.deleted, false)));
   const todo: typeof rows = [];
   const skipped: string[] = [];
   // The English fingerprint of each question, once (it also tells whether a translation is stale).
@@ -189,7 +188,7 @@ export async function generateInDiffLang(deps: Deps, actor: Principal, query: { 
       tr: { q: result.html[qKey(n)]!, ops: Object.fromEntries(Object.keys(r.ops).map((k) => [k, result.html[oKey(n, k)]!])), ca: [...r.ca] },
     });
   });
-  const { saved, outdated } = items.length > 0 ? saveMachineTranslations(deps, actor, query.lcode, items) : { saved: [], outdated: [] };
+  const { saved, outdated } = items.length > 0 ? await saveMachineTranslations(deps, actor, query.lcode, items) : { saved: [], outdated: [] };
   for (const id of outdated) refused.push({ id, msg: MSG.translationOutdated });
   if (saved.length === 0) {
     const onlyOutdated = refused.every((r) => r.msg === MSG.translationOutdated);

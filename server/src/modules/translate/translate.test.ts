@@ -4,6 +4,7 @@ import { englishSourceHash } from '../../../../sync-protocol/src/translate';
 import { createApp } from '../../app';
 import { parseEnv } from '../../env';
 import { question, questionSet, questionTag, questionVersion } from '../../db/schema';
+import { first } from '../../db/transaction';
 import { qsDetailDocs } from '../sync/sync.docs';
 import { type Harness, startHarness } from '../../test/harness';
 import { demoMark } from './local-translator';
@@ -48,14 +49,10 @@ async function create(over: Record<string, unknown> = {}): Promise<string> {
   expect(r.status, JSON.stringify(r.body)).toBe(201);
   return r.body.id as string;
 }
-const row = (id: string) => h.deps.db.select().from(question).where(eq(question.id, id)).get()!;
-const versions = (id: string) => h.deps.db.select().from(questionVersion).where(eq(questionVersion.questionId, id)).all().length;
-const tagsOf = (id: string) =>
-  h.deps.db
-    .select({ tid: questionTag.tid })
-    .from(questionTag)
-    .where(eq(questionTag.questionId, id))
-    .all()
+const row = async (id: string) => (await first(h.deps.db.select().from(question).where(eq(question.id, id))))!;
+const versions = async (id: string) => (await h.deps.db.select().from(questionVersion).where(eq(questionVersion.questionId, id))).length;
+const tagsOf = async (id: string) =>
+  (await h.deps.db.select({ tid: questionTag.tid }).from(questionTag).where(eq(questionTag.questionId, id)))
     .map((t) => t.tid)
     .filter((t) => t.startsWith('tr'))
     .sort();
@@ -224,14 +221,14 @@ describe('GET /question/generateInDiffLang (a selection or a set)', () => {
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body).toMatchObject({ success: true, msg: 'Translations saved as drafts', skipped: [done], refused: [], demo: true });
     expect([...r.body.translated].sort()).toEqual([a, b].sort());
-    const tr = row(a).trans.hi!;
+    const tr = (await row(a)).trans.hi!;
     expect(tr.q).toContain(demoMark('hi'));
     expect(tr.q).toContain('data-latex="\\frac{a}{b}"');
     expect(tr.ops.d).toContain('<img');
-    expect(tr).toMatchObject({ mt: true, src: englishSourceHash(row(a)), ca: ['b'] });
-    expect(row(b).trans.hi).toMatchObject({ ca: ['New Delhi'], mt: true });
-    expect(tagsOf(a)).toEqual(['tr:hi', 'trd:hi']);
-    expect(row(done).trans.hi!.q).toBe('<p>हाथ से</p>');
+    expect(tr).toMatchObject({ mt: true, src: englishSourceHash(await row(a)), ca: ['b'] });
+    expect((await row(b)).trans.hi).toMatchObject({ ca: ['New Delhi'], mt: true });
+    expect(await tagsOf(a)).toEqual(['tr:hi', 'trd:hi']);
+    expect((await row(done)).trans.hi!.q).toBe('<p>हाथ से</p>');
     // A machine draft is listed under the draft filter; an editor saving it as reviewed makes it current.
     const drafts = await h.request('GET', `/question?tr=draft:hi&qids=${a},${b},${done}`, { token: editor });
     expect(drafts.body.data.map((q: { id: string }) => q.id).sort()).toEqual([a, b].sort());
@@ -239,15 +236,15 @@ describe('GET /question/generateInDiffLang (a selection or a set)', () => {
 
   test('a reply that drops a placeholder: refused, nothing saved, no new version', async () => {
     const id = await create();
-    const v = versions(id);
+    const v = await versions(id);
     (await local()).misbehave('drop');
     const r = await h.request('GET', `/question/generateInDiffLang?lcode=hi&qids=${id}`, { token: editor });
     expect(r.status).toBe(502);
     expect(r.body).toMatchObject({ success: false, msg: 'The translation changed formulas, images or formatting, so it was refused and nothing was saved.' });
     expect(r.body.refused).toEqual([{ id, msg: r.body.msg }]);
-    expect(row(id).trans).toEqual({});
-    expect(versions(id)).toBe(v);
-    expect(tagsOf(id)).toEqual([]);
+    expect((await row(id)).trans).toEqual({});
+    expect(await versions(id)).toBe(v);
+    expect(await tagsOf(id)).toEqual([]);
   });
 
   test('markup the translation moved is sanitised again before it is saved', async () => {
@@ -255,7 +252,7 @@ describe('GET /question/generateInDiffLang (a selection or a set)', () => {
     (await local()).misbehave('reorder');
     const r = await h.request('GET', `/question/generateInDiffLang?lcode=hi&qids=${id}`, { token: editor });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    const q = row(id).trans.hi!.q;
+    const q = (await row(id)).trans.hi!.q;
     // <p> and </strong> swapped places: the sanitiser drops the stray close and closes the paragraph.
     expect(q).toContain(demoMark('hi'));
     expect(q.match(/<p>/g)?.length).toBe(q.match(/<\/p>/g)?.length);
@@ -268,7 +265,7 @@ describe('GET /question/generateInDiffLang (a selection or a set)', () => {
     const r = await h.request('GET', `/question/generateInDiffLang?lcode=hi&qids=${id}`, { token: editor });
     expect(r.status).toBe(502);
     expect(r.body.msg).toContain('busy');
-    expect(row(id).trans).toEqual({});
+    expect((await row(id)).trans).toEqual({});
   });
 
   test('§5 messages: English, nothing to translate, unknown fields', async () => {
@@ -283,29 +280,29 @@ describe('GET /question/generateInDiffLang (a selection or a set)', () => {
 
 describe('translations that stay true (issue 19 §2)', () => {
   const hi = { q: '<p>आधा कितना है?</p>', ops: { a: '<p>एक</p>', b: '<p>दो</p>', c: '<p>तीन</p>', d: '<p>चार</p>' }, ca: ['b'] };
-  const patch = (id: string, over: Record<string, unknown>) => h.request('PATCH', '/question', { token: editor, body: { ...mcq(), id, st: row(id).st, ...over } });
+  const patch = async (id: string, over: Record<string, unknown>) => h.request('PATCH', '/question', { token: editor, body: { ...mcq(), id, st: (await row(id)).st, ...over } });
 
   test('an English change marks the translation stale in the index and the list; saving it reviewed makes it current', async () => {
     const id = await create({ trans: { hi } });
-    expect(row(id).trans.hi!.src).toBe(englishSourceHash(row(id)));
-    expect(tagsOf(id)).toEqual(['tr:hi']);
+    expect((await row(id)).trans.hi!.src).toBe(englishSourceHash(await row(id)));
+    expect(await tagsOf(id)).toEqual(['tr:hi']);
 
     // English changed, the Hindi sent back as it was: stale.
     const r = await patch(id, { q: '<p>What is a third of six?</p>', trans: { hi } });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    expect(tagsOf(id)).toEqual(['tr:hi', 'trs:hi']);
+    expect(await tagsOf(id)).toEqual(['tr:hi', 'trs:hi']);
     const stale = await h.request('GET', `/question?tr=stale:hi&qids=${id}`, { token: editor });
     expect(stale.body.data.map((q: { id: string }) => q.id)).toEqual([id]);
     expect((await h.request('GET', `/question/getQuestionsCount?tr=stale:hi&qids=${id}`, { token: editor })).body.count).toBe(1);
 
     // A client cannot make it current by sending an old fingerprint back.
     await patch(id, { q: '<p>What is a third of six?</p>', trans: { hi: { ...hi, src: englishSourceHash(mcq() as never) } } });
-    expect(tagsOf(id)).toEqual(['tr:hi', 'trs:hi']);
+    expect(await tagsOf(id)).toEqual(['tr:hi', 'trs:hi']);
 
     // Saved by an editor as reviewed: current again, and `reviewed` itself is not stored.
     await patch(id, { q: '<p>What is a third of six?</p>', trans: { hi: { ...hi, reviewed: true } } });
-    expect(tagsOf(id)).toEqual(['tr:hi']);
-    expect(row(id).trans.hi).not.toHaveProperty('reviewed');
+    expect(await tagsOf(id)).toEqual(['tr:hi']);
+    expect((await row(id)).trans.hi).not.toHaveProperty('reviewed');
     expect((await h.request('GET', `/question/getQuestionsCount?tr=stale:hi&qids=${id}`, { token: editor })).body.count).toBe(0);
   });
 
@@ -313,7 +310,7 @@ describe('translations that stay true (issue 19 §2)', () => {
     const id = await create({ trans: { hi } });
     await patch(id, { q: '<p>Changed English</p>', trans: { hi } });
     expect((await h.request('PATCH', '/question/updateStatus', { token: editor, body: { id, st: 'REVIEWED' } })).status).toBe(200);
-    expect(tagsOf(id)).toEqual(['tr:hi', 'trs:hi']);
+    expect(await tagsOf(id)).toEqual(['tr:hi', 'trs:hi']);
   });
 
   test('the missing filter lists questions without the language, in the list and the count', async () => {
@@ -328,21 +325,21 @@ describe('translations that stay true (issue 19 §2)', () => {
 
   test('a machine draft is not shown to learners until an editor saves it', async () => {
     // A question of a published set of the demo data, its Hindi taken away.
-    const set = h.deps.db.select().from(questionSet).all().find((s) => s.published && !s.deleted && s.q.length > 0)!;
+    const set = (await h.deps.db.select().from(questionSet)).find((s) => s.published && !s.deleted && s.q.length > 0)!;
     const id = set.q[0]!;
-    h.deps.db.update(question).set({ trans: {} }).where(eq(question.id, id)).run();
+    await h.deps.db.update(question).set({ trans: {} }).where(eq(question.id, id));
     const r = await h.request('GET', `/question/generateInDiffLang?lcode=hi&qids=${id}`, { token: editor });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    const learnerCopy = () => qsDetailDocs(h.deps.db, [h.deps.db.select().from(questionSet).where(eq(questionSet.id, set.id)).get()!])[0]!.questions.find((q) => q.id === id)!;
-    expect(learnerCopy().trans).not.toHaveProperty('hi');
-    const preview = qsDetailDocs(h.deps.db, [set], { preview: true })[0]!.questions.find((q) => q.id === id)!;
+    const learnerCopy = async () => (await qsDetailDocs(h.deps.db, [(await first(h.deps.db.select().from(questionSet).where(eq(questionSet.id, set.id))))!]))[0]!.questions.find((q) => q.id === id)!;
+    expect((await learnerCopy()).trans).not.toHaveProperty('hi');
+    const preview = (await qsDetailDocs(h.deps.db, [set], { preview: true }))[0]!.questions.find((q) => q.id === id)!;
     expect(preview.trans.hi!.q).toContain(demoMark('hi'));
     // Saved in the editor as reviewed: no longer a draft, and learners get it.
-    const saved = row(id);
+    const saved = await row(id);
     const body = { id, q: saved.q, ops: saved.ops, ca: saved.ca, qt: saved.qt, d: saved.d, s: saved.s, c: saved.c, t: saved.t, e: saved.e, st: saved.st, trans: { hi: { q: saved.trans.hi!.q, ops: saved.trans.hi!.ops, ca: saved.trans.hi!.ca, reviewed: true } } };
     expect((await h.request('PATCH', '/question', { token: editor, body })).status).toBe(200);
-    expect(row(id).trans.hi).not.toHaveProperty('mt');
-    expect(tagsOf(id)).toEqual(['tr:hi']);
-    expect(learnerCopy().trans.hi!.q).toContain(demoMark('hi'));
+    expect((await row(id)).trans.hi).not.toHaveProperty('mt');
+    expect(await tagsOf(id)).toEqual(['tr:hi']);
+    expect((await learnerCopy()).trans.hi!.q).toContain(demoMark('hi'));
   });
 });

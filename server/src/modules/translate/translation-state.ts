@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { englishSourceHash } from '../../../../sync-protocol/src/translate';
 import type { DB } from '../../db/client';
 import { question, questionTag } from '../../db/schema';
+import { row } from '../../db/transaction';
 
 /*
  * Translations that stay true (issue 19 §2). Each translation remembers the fingerprint of the
@@ -78,11 +79,12 @@ export function translationRows(q: WithTrans<Stored>): string[] {
  * Whether the index lacks its translation rows: questions with translations exist but no
  * `tr:` row does (a database from before issue 19). Then the caller re-indexes every question.
  */
-export function translationRowsMissing(db: DB): boolean {
-  const anyTranslated = db.get<{ n: number } | undefined>(
+export async function translationRowsMissing(db: DB): Promise<boolean> {
+  const anyTranslated = await row<{ n: number }>(
+    db,
     sql`select 1 as n from ${question} where ${question.deleted} = 0 and ${question.trans} <> '{}' limit 1`,
   );
   if (!anyTranslated) return false;
-  const anyRow = db.get<{ n: number } | undefined>(sql`select 1 as n from ${questionTag} where ${questionTag.tid} >= 'tr:' and ${questionTag.tid} < 'tr;' limit 1`);
+  const anyRow = await row<{ n: number }>(db, sql`select 1 as n from ${questionTag} where ${questionTag.tid} >= 'tr:' and ${questionTag.tid} < 'tr;' limit 1`);
   return !anyRow;
 }

@@ -55,10 +55,10 @@ const noQuery = zod.strictObject({});
  * questionRoutes, whose GET /question/:id would otherwise take /question/export.
  */
 export function importRoutes(app: Hono<AppEnv>, deps: Deps) {
-  route(app, deps, 'POST /question/import/preview', async (c) => c.json(imports.preview(deps, await readImportBody(c, importPreviewSchema))));
+  route(app, deps, 'POST /question/import/preview', async (c) => c.json(await imports.preview(deps, await readImportBody(c, importPreviewSchema))));
   route(app, deps, 'POST /question/import', async (c) => {
     const actor = principalOf(c);
-    return c.json(imports.confirm(deps, actor, await readImportBody(c, importConfirmSchema)), 201);
+    return c.json(await imports.confirm(deps, actor, await readImportBody(c, importConfirmSchema)), 201);
   });
   route(app, deps, 'GET /question/import/template.csv', (c) => {
     parseQuery(c, noQuery);
@@ -67,8 +67,8 @@ export function importRoutes(app: Hono<AppEnv>, deps: Deps) {
       'content-disposition': 'attachment; filename="question-import-template.csv"',
     });
   });
-  route(app, deps, 'GET /question/export', (c) => {
-    const file = imports.exportFile(deps, parseQuery(c, exportQuerySchema));
+  route(app, deps, 'GET /question/export', async (c) => {
+    const file = await imports.exportFile(deps, parseQuery(c, exportQuerySchema));
     return c.body(file.text, 200, {
       'content-type': `${file.type}; charset=utf-8`,
       'content-disposition': `attachment; filename="${file.fileName}"`,

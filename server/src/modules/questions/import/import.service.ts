@@ -15,6 +15,7 @@ import {
 import type { Deps, Principal } from '../../../context';
 import type { Conn, DB } from '../../../db/client';
 import { question, questionImport, questionImportRow, questionSet } from '../../../db/schema';
+import { first, transaction } from '../../../db/transaction';
 import { logActivity } from '../../../lib/activity';
 import { rawStatement } from '../../../lib/raw-statement';
 import { badRequest, notFound } from '../../../lib/errors';
@@ -126,27 +127,26 @@ function check(tags: TagIndex, parsed: ParsedRow): Checked {
 }
 
 /** The live questions earlier imports made of these hashes. */
-function importedBefore(db: Conn, hashes: string[]): Map<string, string> {
+async function importedBefore(db: Conn, hashes: string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (let i = 0; i < hashes.length; i += 500) {
     const part = hashes.slice(i, i + 500);
-    const found = db
+    const found = await db
       .select({ hash: questionImportRow.hash, id: questionImportRow.questionId })
       .from(questionImportRow)
       .innerJoin(question, eq(question.id, questionImportRow.questionId))
-      .where(and(inArray(questionImportRow.hash, part), eq(question.deleted, false)))
-      .all();
+      .where(and(inArray(questionImportRow.hash, part), eq(question.deleted, false)));
     for (const f of found) out.set(f.hash, f.id);
   }
   return out;
 }
 
 /** Parses and checks a file: the preview, and the rows confirm stores. Writes nothing. */
-function analyse(db: Conn, input: ImportPreviewInput): { preview: ImportPreview; checked: Checked[] } {
+async function analyse(db: Conn, input: ImportPreviewInput): Promise<{ preview: ImportPreview; checked: Checked[] }> {
   const rows = parseFile(input.format, input.content);
-  const tags = loadTags(db);
+  const tags = await loadTags(db);
   const checked = rows.map((r) => check(tags, r));
-  const before = importedBefore(
+  const before = await importedBefore(
     db,
     checked.flatMap((c) => (c.hash ? [c.hash] : [])),
   );
@@ -160,7 +160,7 @@ function analyse(db: Conn, input: ImportPreviewInput): { preview: ImportPreview;
     else firstRow.set(c.hash, c.row.n);
   }
   const fileHash = sha256(input.content);
-  const last = db.select().from(questionImport).where(eq(questionImport.fileHash, fileHash)).orderBy(desc(questionImport.createdAt)).limit(1).get();
+  const last = await first(db.select().from(questionImport).where(eq(questionImport.fileHash, fileHash)).orderBy(desc(questionImport.createdAt)).limit(1));
   const valid = checked.filter((c) => c.value).length;
   return {
     checked,
@@ -181,27 +181,28 @@ function analyse(db: Conn, input: ImportPreviewInput): { preview: ImportPreview;
 }
 
 /** POST /api/question/import/preview: every row with its errors, warnings and duplicates; nothing stored. */
-export function preview(deps: Deps, input: ImportPreviewInput) {
-  return { success: true as const, data: analyse(deps.db, input).preview };
+export async function preview(deps: Deps, input: ImportPreviewInput) {
+  return { success: true as const, data: (await analyse(deps.db, input)).preview };
 }
 
 const P = (name: string) => sql`${sql.placeholder(name)}`;
 const importRowUpserts = new WeakMap<DB, ReturnType<typeof rawStatement>>();
 /**
  * Records a stored row's hash (one imported before now names the new question), by a statement
- * prepared once per database (an import records 5,000; see createManyCheckedInTransaction).
+ * prepared once on the transaction's handle it runs on (an import records 5,000; see
+ * createManyCheckedInTransaction).
  */
-function rememberImportRow(db: DB, row: typeof questionImportRow.$inferInsert): void {
-  let stmt = importRowUpserts.get(db);
+function rememberImportRow(tx: DB, row: typeof questionImportRow.$inferInsert): void {
+  let stmt = importRowUpserts.get(tx);
   if (!stmt) {
     stmt = rawStatement(
-      db,
-      db
+      tx,
+      tx
         .insert(questionImportRow)
         .values({ hash: P('hash'), questionId: P('questionId'), importId: P('importId') })
         .onConflictDoUpdate({ target: questionImportRow.hash, set: { questionId: P('questionId'), importId: P('importId') } }),
     );
-    importRowUpserts.set(db, stmt);
+    importRowUpserts.set(tx, stmt);
   }
   stmt.run(row);
 }
@@ -213,26 +214,27 @@ function rememberImportRow(db: DB, row: typeof questionImportRow.$inferInsert): 
  * stores nothing when any row has an error; 'valid' leaves those rows out. With skipDuplicates,
  * rows imported before (still live) and repeats within the file are left out.
  */
-export function confirm(deps: Deps, actor: Principal, input: ImportConfirmInput): ImportResult {
-  const { preview: p, checked } = analyse(deps.db, input);
+export async function confirm(deps: Deps, actor: Principal, input: ImportConfirmInput): Promise<ImportResult> {
+  const { preview: p, checked } = await analyse(deps.db, input);
   if (input.mode === 'all' && p.counts.invalid > 0) throw badRequest(MSG.importHasErrors);
   const isDuplicate = (c: Checked) => c.row.duplicateOf !== undefined || c.row.duplicateOfRow !== undefined;
   const chosen = checked.filter((c) => c.value && !(input.skipDuplicates && isDuplicate(c)));
   if (chosen.length === 0) throw badRequest(MSG.importNothingToStore);
   const skipped = checked.length - chosen.length;
-  const { importId, ids } = deps.db.transaction((tx) => {
-    const imp = tx
-      .insert(questionImport)
-      .values({ fileName: input.fileName, fileHash: p.fileHash, format: input.format, personId: actor.id, rows: checked.length, stored: chosen.length })
-      .returning({ id: questionImport.id })
-      .get();
+  const { importId, ids } = await transaction(deps.db, async (tx) => {
+    const imp = (await first(
+      tx
+        .insert(questionImport)
+        .values({ fileName: input.fileName, fileHash: p.fileHash, format: input.format, personId: actor.id, rows: checked.length, stored: chosen.length })
+        .returning({ id: questionImport.id }),
+    ))!;
     // The rows as POST /api/question stores each, written together (its statements prepared once).
-    const rows = createManyCheckedInTransaction(deps.db, actor, chosen.map((c) => c.value!));
+    const rows = await createManyCheckedInTransaction(tx, actor, chosen.map((c) => c.value!));
     const stored = rows.map((row, i) => {
-      rememberImportRow(deps.db, { hash: chosen[i]!.hash!, questionId: row.id, importId: imp.id });
+      rememberImportRow(tx, { hash: chosen[i]!.hash!, questionId: row.id, importId: imp.id });
       return row.id;
     });
-    logActivity(tx, {
+    await logActivity(tx, {
       actor,
       action: 'CREATE',
       entity: 'question_import',
@@ -245,10 +247,10 @@ export function confirm(deps: Deps, actor: Principal, input: ImportConfirmInput)
 }
 
 /** The questions of an export, in the order asked (a set: main part, then sections in order). */
-function exportRows(db: Conn, query: { qids?: string[] | undefined; qsid?: string | undefined }): ExportQuestion[] {
+async function exportRows(db: Conn, query: { qids?: string[] | undefined; qsid?: string | undefined }): Promise<ExportQuestion[]> {
   let ids: string[];
   if (query.qsid) {
-    const set = db.select().from(questionSet).where(eq(questionSet.id, query.qsid)).get();
+    const set = await first(db.select().from(questionSet).where(eq(questionSet.id, query.qsid)));
     if (!set || set.deleted) throw notFound(MSG.questionSetNotFound);
     ids = questionIdsOfSet(set);
   } else {
@@ -256,7 +258,7 @@ function exportRows(db: Conn, query: { qids?: string[] | undefined; qsid?: strin
   }
   const rows = new Map<string, typeof question.$inferSelect>();
   for (let i = 0; i < ids.length; i += 500) {
-    for (const r of db.select().from(question).where(inArray(question.id, ids.slice(i, i + 500))).all()) rows.set(r.id, r);
+    for (const r of await db.select().from(question).where(inArray(question.id, ids.slice(i, i + 500)))) rows.set(r.id, r);
   }
   const missing = query.qids?.find((id) => !rows.get(id) || rows.get(id)!.deleted);
   if (missing) throw badRequest(`${MSG.unknownQuestion} ${missing}`);
@@ -276,8 +278,8 @@ const EXTENSIONS: Record<ImportFormat, string> = { csv: 'csv', gift: 'gift.txt',
  * GET /api/question/export: the file's text, its name, and how many questions the format could
  * not hold (Aiken holds single choice only).
  */
-export function exportFile(deps: Deps, query: { format: ImportFormat; qids?: string[] | undefined; qsid?: string | undefined }) {
-  const questions = exportRows(deps.db, query);
+export async function exportFile(deps: Deps, query: { format: ImportFormat; qids?: string[] | undefined; qsid?: string | undefined }) {
+  const questions = await exportRows(deps.db, query);
   const day = new Date().toISOString().slice(0, 10);
   const fileName = `questions-${day}.${EXTENSIONS[query.format]}`;
   if (query.format === 'csv') return { text: serialiseCsv(questions), fileName, skipped: 0, type: 'text/csv' };

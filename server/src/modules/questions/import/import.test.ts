@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MSG } from '../../../../../sync-protocol/src/messages';
 import { IMPORT_MAX_BYTES } from '../../../../../sync-protocol/src/question-import';
 import { activityLog, question, questionImport, questionImportRow, questionSearch, questionTag, questionVersion, revisionCounter } from '../../../db/schema';
+import { exec, first } from '../../../db/transaction';
 import { type Harness, startHarness } from '../../../test/harness';
 import { createManyCheckedInTransaction } from '../questions.service';
 
@@ -20,12 +21,12 @@ beforeAll(async () => {
 });
 afterAll(() => h.destroy());
 
-const counts = (hh: Harness = h) => ({
-  questions: hh.deps.db.select().from(question).all().length,
-  versions: hh.deps.db.select().from(questionVersion).all().length,
-  imports: hh.deps.db.select().from(questionImport).all().length,
-  importRows: hh.deps.db.select().from(questionImportRow).all().length,
-  log: hh.deps.db.select().from(activityLog).all().length,
+const counts = async (hh: Harness = h) => ({
+  questions: (await hh.deps.db.select().from(question)).length,
+  versions: (await hh.deps.db.select().from(questionVersion)).length,
+  imports: (await hh.deps.db.select().from(questionImport)).length,
+  importRows: (await hh.deps.db.select().from(questionImportRow)).length,
+  log: (await hh.deps.db.select().from(activityLog)).length,
 });
 
 const preview = (body: Record<string, unknown>, token = editor, hh: Harness = h) => hh.request('POST', '/question/import/preview', { token, body });
@@ -45,7 +46,7 @@ $CATEGORY: $course$/top/General Knowledge
 
 describe('preview', () => {
   test('every row with its errors; nothing is stored', async () => {
-    const before = counts();
+    const before = await counts();
     const r = await preview({ fileName: 'quiz.gift', format: 'gift', content: GIFT_WITH_ONE_BROKEN });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const p = r.body.data;
@@ -59,7 +60,7 @@ describe('preview', () => {
     expect(p.rows[0].text).toBe('Which is the longest river of India?');
     expect(p.fileHash).toMatch(/^[0-9a-f]{64}$/);
     expect(p.importedBefore).toBeNull();
-    expect(counts()).toEqual(before);
+    expect(await counts()).toEqual(before);
   });
 
   test('tags: a CSV name must be a tag of its column, a GIFT category need not be one', async () => {
@@ -83,20 +84,20 @@ describe('preview', () => {
 
 describe('store', () => {
   test("mode 'all' with a broken row stores nothing", async () => {
-    const before = counts();
+    const before = await counts();
     const r = await store({ fileName: 'quiz.gift', format: 'gift', content: GIFT_WITH_ONE_BROKEN, mode: 'all', skipDuplicates: false });
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ success: false, msg: MSG.importHasErrors });
-    expect(counts()).toEqual(before);
+    expect(await counts()).toEqual(before);
   });
 
   test("mode 'valid' stores the valid rows as new PENDING questions, versioned, indexed and logged, in one go", async () => {
-    const before = counts();
+    const before = await counts();
     const r = await store({ fileName: 'quiz.gift', format: 'gift', content: GIFT_WITH_ONE_BROKEN, mode: 'valid', skipDuplicates: true });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     expect(r.body).toMatchObject({ success: true, msg: MSG.questionsImported, stored: 3, skipped: 1 });
     const ids = r.body.ids as string[];
-    const rows = h.deps.db.select().from(question).where(inArray(question.id, ids)).all().sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
+    const rows = (await h.deps.db.select().from(question).where(inArray(question.id, ids))).sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
     expect(rows.map((q) => [q.qt, q.st, q.version, q.s])).toEqual([
       ['mcq1', 'PENDING', 1, 'gk'],
       ['mcq2', 'PENDING', 1, 'gk'],
@@ -104,7 +105,7 @@ describe('store', () => {
     ]);
     expect(rows[2]!.q).toBe('<p>The capital of India is _____ .</p>');
     expect(rows[2]!.ca).toEqual(['New Delhi', 'Delhi']);
-    expect(counts()).toEqual({
+    expect(await counts()).toEqual({
       questions: before.questions + 3,
       versions: before.versions + 3,
       imports: before.imports + 1,
@@ -112,7 +113,7 @@ describe('store', () => {
       // A CREATE per question and one for the import.
       log: before.log + 4,
     });
-    const imp = h.deps.db.select().from(questionImport).where(eq(questionImport.id, r.body.importId)).get()!;
+    const imp = (await first(h.deps.db.select().from(questionImport).where(eq(questionImport.id, r.body.importId))))!;
     expect(imp).toMatchObject({ fileName: 'quiz.gift', format: 'gift', personId: 'demo-editor', rows: 4, stored: 3 });
     // The list finds them by text (the search index was written in the same transaction).
     const found = await h.request('GET', '/question?search=longest%20river', { token: editor });
@@ -126,11 +127,11 @@ describe('store', () => {
     expect(typeof p.importedBefore.at).toBe('number');
     expect(p.counts.duplicates).toBe(3);
     expect(p.rows.map((row: { duplicateOf?: string }) => typeof row.duplicateOf)).toEqual(['string', 'string', 'undefined', 'string']);
-    const before = counts();
+    const before = await counts();
     const skip = await store({ fileName: 'quiz-again.gift', format: 'gift', content: GIFT_WITH_ONE_BROKEN, mode: 'valid', skipDuplicates: true });
     expect(skip.status).toBe(400);
     expect(skip.body.msg).toBe(MSG.importNothingToStore);
-    expect(counts()).toEqual(before);
+    expect(await counts()).toEqual(before);
     // A file with one new question among the old ones: only the new one is stored.
     const more = `${GIFT_WITH_ONE_BROKEN}\n\n::New:: Which planet is red? {=Mars ~Venus}\n`;
     const one = await store({ fileName: 'quiz-2.gift', format: 'gift', content: more, mode: 'valid', skipDuplicates: true });
@@ -147,16 +148,16 @@ describe('store', () => {
 
   test('one transaction: a failure while storing the third question leaves nothing stored', async () => {
     const csv = ['type,question_en,answer', ...[1, 2, 3, 4].map((i) => `f,Atomic question number ${i}?,${i}`)].join('\n');
-    const before = counts();
-    h.deps.db.run(sql.raw(`CREATE TRIGGER import_fails_third BEFORE INSERT ON question WHEN (SELECT count(*) FROM question) >= ${before.questions + 2} BEGIN SELECT RAISE(ABORT, 'disk full'); END`));
+    const before = await counts();
+    await exec(h.deps.db, sql.raw(`CREATE TRIGGER import_fails_third BEFORE INSERT ON question WHEN (SELECT count(*) FROM question) >= ${before.questions + 2} BEGIN SELECT RAISE(ABORT, 'disk full'); END`));
     try {
       const r = await store({ fileName: 'atomic.csv', format: 'csv', content: csv, mode: 'valid', skipDuplicates: false });
       expect(r.status).toBe(500);
       expect(r.body.success).toBe(false);
     } finally {
-      h.deps.db.run(sql.raw('DROP TRIGGER import_fails_third'));
+      await exec(h.deps.db, sql.raw('DROP TRIGGER import_fails_third'));
     }
-    expect(counts()).toEqual(before);
+    expect(await counts()).toEqual(before);
     const again = await store({ fileName: 'atomic.csv', format: 'csv', content: csv, mode: 'valid', skipDuplicates: false });
     expect(again.body.stored).toBe(4);
   });
@@ -190,39 +191,39 @@ describe('an import stores each question as a one-by-one save (POST /api/questio
   ];
 
   /** Everything a save stores about each question, without what differs by nature (ids, times, revisions). */
-  function stored(hh: Harness, ids: string[]) {
+  async function stored(hh: Harness, ids: string[]) {
     const db = hh.deps.db;
-    return ids.map((id) => {
-      const { id: _id, createdAt: _createdAt, updatedAt, rev: _rev, ...row } = db.select().from(question).where(eq(question.id, id)).get()!;
-      const versions = db.select().from(questionVersion).where(eq(questionVersion.questionId, id)).all();
+    const out = [];
+    for (const id of ids) {
+      const { id: _id, createdAt: _createdAt, updatedAt, rev: _rev, ...row } = (await first(db.select().from(question).where(eq(question.id, id))))!;
+      const versions = await db.select().from(questionVersion).where(eq(questionVersion.questionId, id));
       expect(versions.map((v) => v.createdAt)).toEqual([updatedAt]);
-      const log = db.select().from(activityLog).where(eq(activityLog.entityId, id)).all();
-      return {
+      const log = await db.select().from(activityLog).where(eq(activityLog.entityId, id));
+      out.push({
         row,
-        tags: db
-          .select({ tid: questionTag.tid })
-          .from(questionTag)
-          .where(eq(questionTag.questionId, id))
-          .all()
-          .map((t) => t.tid)
-          .sort(),
-        search: db.select({ body: questionSearch.body }).from(questionSearch).where(eq(questionSearch.questionId, id)).all(),
+        tags: (await db.select({ tid: questionTag.tid }).from(questionTag).where(eq(questionTag.questionId, id))).map((t) => t.tid).sort(),
+        search: await db.select({ body: questionSearch.body }).from(questionSearch).where(eq(questionSearch.questionId, id)),
         versions: versions.map(({ questionId: _q, createdAt: _c, ...v }) => v),
         log: log.map(({ id: _i, createdAt: _c, entityId: _e, newValue, ...entry }) => {
           const { id: _nid, createdAt: _nc, updatedAt: _nu, ...value } = newValue as Record<string, unknown>;
           return { ...entry, newValue: value };
         }),
-      };
-    });
+      });
+    }
+    return out;
   }
-  const revsOf = (hh: Harness, ids: string[]) => ids.map((id) => hh.deps.db.select({ rev: question.rev }).from(question).where(eq(question.id, id)).get()!.rev);
-  const counter = (hh: Harness) => hh.deps.db.select().from(revisionCounter).get()!.value;
+  const revsOf = async (hh: Harness, ids: string[]) => {
+    const revs: number[] = [];
+    for (const id of ids) revs.push((await first(hh.deps.db.select({ rev: question.rev }).from(question).where(eq(question.id, id))))!.rev);
+    return revs;
+  };
+  const counter = async (hh: Harness) => (await first(hh.deps.db.select().from(revisionCounter)))!.value;
 
   test('the same rows in question, question_tag, question_search, question_version and activity_log; each its own increasing revision', async () => {
     const [imported, saved] = await Promise.all([startHarness(), startHarness()]);
     try {
       const [importToken, saveToken] = await Promise.all([imported.tokenOf('editor'), saved.tokenOf('editor')]);
-      const before = counter(imported);
+      const before = await counter(imported);
       const r = await store({ fileName: 'same.csv', format: 'csv', content: csv, mode: 'all', skipDuplicates: false }, importToken, imported);
       expect(r.status, JSON.stringify(r.body)).toBe(201);
       const importedIds = r.body.ids as string[];
@@ -232,8 +233,8 @@ describe('an import stores each question as a one-by-one save (POST /api/questio
         expect(one.status, JSON.stringify(one.body)).toBe(201);
         savedIds.push(one.body.id);
       }
-      const a = stored(imported, importedIds);
-      expect(a).toEqual(stored(saved, savedIds));
+      const a = await stored(imported, importedIds);
+      expect(a).toEqual(await stored(saved, savedIds));
       // What the comparison covers, spelt out for one question.
       expect(a[0]!.row).toMatchObject({ st: 'PENDING', version: 1, deleted: false, createdBy: 'demo-editor', s: 'gk' });
       expect(a[0]!.row.trans.hi!.src).toMatch(/^[0-9a-f]{14}$/);
@@ -243,14 +244,14 @@ describe('an import stores each question as a one-by-one save (POST /api/questio
       expect(a[0]!.log).toEqual([expect.objectContaining({ actionType: 'CREATE', entityAffected: 'question', personId: 'demo-editor', oldValue: null })]);
       expect(a[3]!.row.q).not.toContain('onclick');
       // One revision each, handed out in the file's order, none shared, the counter at the last one.
-      const revs = revsOf(imported, importedIds);
+      const revs = await revsOf(imported, importedIds);
       expect(revs).toEqual(Array.from({ length: bodies.length }, (_, i) => before + 1 + i));
-      expect(counter(imported)).toBe(revs.at(-1));
+      expect(await counter(imported)).toBe(revs.at(-1));
       // The full-text index found them (its triggers ran for each search row).
       const found = await imported.request('GET', `/question?search=${encodeURIComponent('राजधानी')}`, { token: importToken });
       expect(found.body.data.map((q: { id: string }) => q.id)).toEqual([importedIds[2]]);
       // The import's own entry comes after its questions'.
-      const last = imported.deps.db.select().from(activityLog).orderBy(asc(activityLog.createdAt)).all().at(-1)!;
+      const last = (await imported.deps.db.select().from(activityLog).orderBy(asc(activityLog.createdAt))).at(-1)!;
       expect(last).toMatchObject({ entityAffected: 'question_import', entityId: r.body.importId });
     } finally {
       imported.destroy();
@@ -258,8 +259,8 @@ describe('an import stores each question as a one-by-one save (POST /api/questio
     }
   });
 
-  test('the batch write refuses to run outside a transaction (its statements would each commit on their own)', () => {
-    expect(() => createManyCheckedInTransaction(h.deps.db, { id: 'demo-editor', name: 'Editor', permissions: new Set(), sessionId: 's' }, [])).toThrow(/inside a transaction/);
+  test('the batch write refuses to run outside a transaction (its statements would each commit on their own)', async () => {
+    await expect(createManyCheckedInTransaction(h.deps.db, { id: 'demo-editor', name: 'Editor', permissions: new Set(), sessionId: 's' }, [])).rejects.toThrow(/inside a transaction/);
   });
 });
 
@@ -276,21 +277,21 @@ describe('bad input: 4xx with a message, nothing stored', () => {
     ['a binary file', () => preview({ fileName: 'a.xlsx', format: 'csv', content: 'PK\u0003\u0004\u0000\u0000' }), 400, MSG.importNotText],
   ];
   test.each(cases)('%s', async (_name, call, status, msg) => {
-    const before = counts();
+    const before = await counts();
     const r = await call();
     expect(r.status, JSON.stringify(r.body)).toBe(status);
     if (typeof msg === 'string') expect(r.body.msg).toBe(msg);
     else expect(r.body.msg).toMatch(msg);
-    expect(counts()).toEqual(before);
+    expect(await counts()).toEqual(before);
   });
 
   test('a body over the limit is 413, declared or not', async () => {
-    const before = counts();
+    const before = await counts();
     const content = 'x'.repeat(IMPORT_MAX_BYTES);
     const r = await store({ fileName: 'big.csv', format: 'csv', content, mode: 'valid', skipDuplicates: false });
     expect(r.status).toBe(413);
     expect(r.body).toMatchObject({ success: false, msg: MSG.importTooLarge });
-    expect(counts()).toEqual(before);
+    expect(await counts()).toEqual(before);
   });
 
   test('a body between the API limit (1 MiB) and the import limit is taken', async () => {
@@ -320,14 +321,14 @@ describe('who may import and export', () => {
     ['GET', '/question/export?format=gift&qsid=x', undefined],
   ];
   test.each(calls)('%s %s: a learner 403, a guest 401, nothing stored', async (method, url, body) => {
-    const before = counts();
+    const before = await counts();
     const asLearner = await h.request(method, url, { token: learner, ...(body !== undefined && { body }) });
     expect(asLearner.status).toBe(403);
     expect(asLearner.body).toMatchObject({ success: false, msg: MSG.permissionDenied });
     const asGuest = await h.request(method, url, body !== undefined ? { body } : {});
     expect(asGuest.status).toBe(401);
     expect(asGuest.body).toMatchObject({ success: false, msg: MSG.loginRequired });
-    expect(counts()).toEqual(before);
+    expect(await counts()).toEqual(before);
   });
 
   test('the template is a CSV the import takes', async () => {
@@ -391,16 +392,16 @@ describe('export → import into an empty bank keeps what the format holds', () 
     const target = await startHarness();
     try {
       // An empty bank: the demo questions are gone.
-      target.deps.db.update(question).set({ deleted: true }).run();
+      await target.deps.db.update(question).set({ deleted: true });
       const token = await target.tokenOf('editor');
       const r = await store({ fileName: `export.${format}`, format, content: exported.body as string, mode: 'all', skipDuplicates: false }, token, target);
       expect(r.status, JSON.stringify(r.body)).toBe(201);
-      const imported = target.deps.db.select().from(question).where(inArray(question.id, r.body.ids)).all();
+      const imported = await target.deps.db.select().from(question).where(inArray(question.id, r.body.ids));
       const byId = new Map(imported.map((q) => [q.id, q]));
       return {
         skipped: exported.headers.get('x-export-skipped'),
         imported: (r.body.ids as string[]).map((id) => byId.get(id)!),
-        originals: h.deps.db.select().from(question).where(inArray(question.id, ids)).all().sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id)),
+        originals: (await h.deps.db.select().from(question).where(inArray(question.id, ids))).sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id)),
       };
     } finally {
       target.destroy();

@@ -12,7 +12,7 @@ export type TagIndex = { byName: Map<string, { key: TagKey; tid: string }[]> };
 
 const norm = (s: string) => s.normalize('NFC').toLowerCase().replace(/\s+/g, ' ').trim();
 
-export function loadTags(db: Conn): TagIndex {
+export async function loadTags(db: Conn): Promise<TagIndex> {
   const byName = new Map<string, { key: TagKey; tid: string }[]>();
   const add = (name: string, entry: { key: TagKey; tid: string }) => {
     const k = norm(name);
@@ -20,7 +20,7 @@ export function loadTags(db: Conn): TagIndex {
     if (!list.some((e) => e.tid === entry.tid)) list.push(entry);
     byName.set(k, list);
   };
-  for (const t of db.select({ tid: tag.tid, key: tag.key, tags: tag.tags }).from(tag).where(eq(tag.deleted, false)).all()) {
+  for (const t of await db.select({ tid: tag.tid, key: tag.key, tags: tag.tags }).from(tag).where(eq(tag.deleted, false))) {
     const entry = { key: t.key as TagKey, tid: t.tid };
     add(t.tid, entry);
     for (const name of Object.values(t.tags)) add(name, entry);
