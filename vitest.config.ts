@@ -2,6 +2,20 @@ import react from '@vitejs/plugin-react';
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Files that test SQLite itself, left out of the PostgreSQL run (scripts/test-postgres.ts sets
+ * PM_TEST_POSTGRES_URL): its connection and PRAGMAs, the checkpointer, the transaction queue,
+ * group commit's and raw statements' SQLite mechanics.
+ */
+const SQLITE_ONLY = [
+  'server/src/db/client.test.ts',
+  'server/src/db/checkpointer.test.ts',
+  'server/src/db/transaction.test.ts',
+  'server/src/lib/group-commit.test.ts',
+  'server/src/lib/raw-statement.test.ts',
+];
+const onPostgres = Boolean(process.env.PM_TEST_POSTGRES_URL);
+
 export default defineConfig({
   test: {
     // Vitest's default is one worker fewer than the cores: on CI's two cores that is one worker,
@@ -14,7 +28,8 @@ export default defineConfig({
       {
         test: {
           name: 'server',
-          include: ['server/src/**/*.test.ts', 'sync-protocol/src/**/*.test.ts', 'scripts/**/*.test.ts'],
+          include: onPostgres ? ['server/src/**/*.test.ts'] : ['server/src/**/*.test.ts', 'sync-protocol/src/**/*.test.ts', 'scripts/**/*.test.ts'],
+          exclude: onPostgres ? SQLITE_ONLY : [],
           environment: 'node',
           pool: 'forks',
           // One module graph per worker, not per file (58 s → 20 s): every file starts its own
