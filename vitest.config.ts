@@ -29,7 +29,7 @@ export default defineConfig({
         test: {
           name: 'server',
           include: onPostgres ? ['server/src/**/*.test.ts'] : ['server/src/**/*.test.ts', 'sync-protocol/src/**/*.test.ts', 'scripts/**/*.test.ts'],
-          exclude: onPostgres ? SQLITE_ONLY : [],
+          exclude: onPostgres ? [...SQLITE_ONLY, '**/*.pg.test.ts'] : ['**/*.pg.test.ts'],
           environment: 'node',
           pool: 'forks',
           // One module graph per worker, not per file (58 s → 20 s): every file starts its own
@@ -38,6 +38,20 @@ export default defineConfig({
           // Projects do not inherit the root's timeouts.
           testTimeout: 30_000,
           hookTimeout: 30_000,
+        },
+      },
+      {
+        // Issue 22: tests that start a PostgreSQL server of their own (two instances on one
+        // database, the revision order), in every run. One process per file: opening PostgreSQL
+        // points the process's table exports at PostgreSQL's tables (db/schema.ts).
+        test: {
+          name: 'postgres',
+          include: ['server/src/**/*.pg.test.ts'],
+          environment: 'node',
+          pool: 'forks',
+          isolate: true,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
         },
       },
       {

@@ -22,6 +22,7 @@ import { SERVER_NODE_FLAGS } from './server-flags.mjs';
 import http from 'node:http';
 import { childCpu } from './bench-lib';
 import { buildRequest, RawConnection } from './raw-http';
+import { benchAttempt, PUSH_PATH as pushPath, quantile, runStorm } from './bench-storm';
 import { backoffDelay } from '../client/src/db/backoff';
 import { seedFromEnv } from './fault-proxy';
 
@@ -140,21 +141,7 @@ try {
     const cpu = (await serverCpu()) - cpu0;
     return { rate: n / s, cpuPerDoc: cpu / Math.max(1, n), errors };
   }
-  let seq = 0;
-  const attempt = (status: 'IN_PROGRESS' | 'SUBMITTED') => ({
-    id: `bench-${process.pid}-${++seq}`,
-    qsid: 'bench-set-0',
-    st: Date.now(),
-    sfs: 0,
-    lsq: null,
-    index: 0,
-    selectedSection: null,
-    answers: { 'bench-q-0': { ua: 'a', status: 'ANSWERED' } },
-    status,
-    submittedAt: status === 'SUBMITTED' ? Date.now() : null,
-    updatedAt: Date.now(),
-    _deleted: false,
-  });
+  const attempt = benchAttempt;
   const batch = () => Array.from({ length: 20 }, () => ({ newDocumentState: attempt('IN_PROGRESS'), assumedMasterState: null }));
   // Each of the 10 connections pushes as a learner of its own: one learner pushing for a minute
   // would pass the per-person storage quota (issue 16), which no real learner meets.
@@ -178,76 +165,18 @@ try {
     }
     pushRounds.push({ app: a.rate, bare: b.rate, appCpu: a.cpuPerDoc, bareCpu: b.cpuPerDoc, errors: a.errors + b.errors });
   }
-  // ---- storm ----
-  // Each device has its own connection and its request's bytes built before the storm
-  // (scripts/raw-http.ts): the generator must reach 1,000 devices at once without its own client
-  // code becoming the queue it measures.
-  const pushPath = '/api/sync/v1/test_summary/push';
-  const storm = ready.tokens.map((token) => {
-    const doc = attempt('SUBMITTED');
-    const body = JSON.stringify([{ newDocumentState: doc, assumedMasterState: null }]);
-    return { doc, request: buildRequest('POST', `127.0.0.1:${ready.ports.app}`, pushPath, { ...H, authorization: `Bearer ${token}` }, body), conn: new RawConnection(ready.ports.app) };
-  });
-  const untilStored: number[] = [];
-  const requestLatencies: number[] = [];
-  const fromCall: number[] = [];
-  const okLatencies: number[] = [];
-  const busyLatencies: number[] = [];
-  /** When each device's first request was on the wire, from the storm's start. */
-  const firstWritten: number[] = [];
-  const statuses = new Map<number, number>();
-  const triesPerClient = new Map<number, number>();
-  let failures = 0;
-  let retried = 0;
-  let gaveUp = 0;
+  // ---- storm ---- (scripts/bench-storm.ts)
   const overflows0 = await listenOverflows();
-  const t0 = performance.now();
-  await Promise.all(
-    storm.map(async ({ request, conn }) => {
-      const started = performance.now();
-      for (let tries = 1; ; tries++) {
-        if (tries > 20) {
-          gaveUp++;
-          return;
-        }
-        let r: Awaited<ReturnType<typeof conn.send>>;
-        const sent = performance.now();
-        try {
-          r = await conn.send(request, 10_000);
-        } catch {
-          failures++; // timeout, reset or refused connection: try again at once
-          continue;
-        }
-        const now = performance.now();
-        const ms = now - r.written;
-        if (tries === 1) firstWritten.push(r.written - t0);
-        fromCall.push(now - sent);
-        requestLatencies.push(ms);
-        statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
-        if (r.status === 429 || r.status === 503) {
-          busyLatencies.push(ms);
-          retried++;
-          // As the client should: at least Retry-After, plus up to a second of jitter.
-          const wait = (Number(r.headers['retry-after'] ?? 1) + Math.random()) * 1000;
-          await new Promise((res) => setTimeout(res, wait));
-          continue;
-        }
-        okLatencies.push(ms);
-        triesPerClient.set(tries, (triesPerClient.get(tries) ?? 0) + 1);
-        untilStored.push(performance.now() - started);
-        return;
-      }
-    }),
-  );
-  const stormSeconds = (performance.now() - t0) / 1000;
-  for (const d of storm) d.conn.destroy();
+  const storm = await runStorm(ready.ports.app, ready.tokens);
+  const { requestLatencies, okLatencies, busyLatencies, fromCall, firstWritten, untilStored, statuses, triesPerClient, failures, retried, gaveUp } = storm;
+  const stormSeconds = storm.seconds;
   const overflows1 = await listenOverflows();
   const stored = await new Promise<{ attempts: number; distinct: number }>((resolve) => {
     child.on('message', (m: { stored?: { attempts: number; distinct: number } }) => m.stored && resolve(m.stored));
-    stats.send({ count: storm.map((s) => s.doc.id) });
+    stats.send({ count: storm.ids });
   });
 
-  const p = (xs: number[], q: number) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))]! : NaN);
+  const p = quantile;
   const ms = (x: number) => `${x.toFixed(0)} ms`;
   const pullApp = median(pullRounds.map((r) => r.app));
   const pullQ = median(pullRounds.map((r) => r.appQ));
@@ -274,7 +203,7 @@ try {
   console.log(`       per client until its attempt was stored (retries included): p50 ${ms(p(untilStored, 0.5))}, p99 ${ms(p(untilStored, 0.99))}, max ${ms(p(untilStored, 1))}`);
   console.log(`       statuses ${JSON.stringify(Object.fromEntries(statuses))}; retries after 503/429: ${retried}; clients by requests needed ${JSON.stringify(Object.fromEntries([...triesPerClient].sort((a, b) => a[0] - b[0])))}`);
   console.log(`       timeouts/connection errors: ${failures}; listen-queue overflows (kernel drops): ${dropped}; gave up: ${gaveUp}`);
-  console.log(`       stored ${stored.attempts} rows for ${stored.distinct} distinct attempts of ${storm.length} (exactly once: ${stored.attempts === storm.length && stored.distinct === storm.length ? 'yes' : 'NO'})`);
+  console.log(`       stored ${stored.attempts} rows for ${stored.distinct} distinct attempts of ${storm.ids.length} (exactly once: ${stored.attempts === storm.ids.length && stored.distinct === storm.ids.length ? 'yes' : 'NO'})`);
 
   // ---- storm through random partitions (issue 21 §1) ----
   // The same 1,000 devices, each with a new submitted attempt, through the fault proxy

@@ -225,8 +225,11 @@ pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
  * start at once), and every table export of db/schema.ts pointed at its PostgreSQL table. One
  * engine per process: after this the process speaks PostgreSQL only.
  */
-export async function openPostgres(url: string, options: { poolMax?: number } = {}): Promise<Database_> {
+export async function openPostgres(url: string, options: { poolMax?: number; onError?: (err: Error) => void } = {}): Promise<Database_> {
   const pool = new pg.Pool({ connectionString: url, max: options.poolMax ?? PG_POOL_MAX });
+  // An idle connection that the server closes (a restart, a failover, an administrator) is an
+  // event, not a crash: the pool drops it and opens a new one when it is next needed.
+  pool.on('error', (err) => options.onError?.(err));
   usePostgresTables(pgTables);
   const db = drizzlePg(pool, { schema: pgTables }) as unknown as DB;
   postgresHandles.add(db);
