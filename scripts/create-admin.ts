@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { eq, or } from 'drizzle-orm';
 import type { z } from 'zod';
 import { emailSchema, mobileSchema, passwordSchema, personNameSchema } from '../sync-protocol/src/common';
-import { openDatabase } from '../server/src/db/client';
+import { openConfigured } from '../server/src/db/client';
 import { first, transaction } from '../server/src/db/transaction';
 import { permission, person, role } from '../server/src/db/schema';
 import { seedDatabase } from '../server/src/db/seed';
@@ -130,7 +130,8 @@ async function main() {
   if (problem) fail(`password: ${problem}`);
 
   const config = loadConfig(parseEnv());
-  const database = openDatabase(config.dataDir);
+  // PostgreSQL when DATABASE_URL is set, else the SQLite database in DATA_DIR (as the server).
+  const database = await openConfigured(config);
   try {
     // A database no server has started yet gets the reference data (roles, permissions), never
     // the demo accounts: this command is for real installations.
@@ -162,7 +163,7 @@ async function main() {
     console.log('Sign in with the mobile (10 digits) or the e-mail.');
     if (generated) console.log(`Password (shown only this once; keep it somewhere safe): ${password}`);
   } finally {
-    database.close();
+    await database.close();
   }
 }
 

@@ -10,6 +10,7 @@ import { SERVER_TIME_HEADER } from '../../sync-protocol/src/version';
 import type { AppEnv, Deps } from './context';
 import { compressApi } from './lib/compression';
 import { AppError } from './lib/errors';
+import { INSTANCE_HEADER, instanceName } from './lib/instance';
 import { createLoadMonitor, type LoadMonitor, shedOverload } from './lib/overload';
 import { forwardedOverTls, securityHeaders } from './lib/security-headers';
 import { activityLogRoutes } from './modules/activity-log/activity-log.routes';
@@ -64,12 +65,14 @@ export type AppOptions = {
  */
 export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  // Which instance answered (issue 22 §4): on every response, refusals of the shedder included.
+  const instance = instanceName(deps.config);
   app.fetch = shedOverload(app.fetch, {
     monitor: opts.load ?? createLoadMonitor(),
     log: deps.log,
     trustProxy: deps.config.TRUST_PROXY,
     // A refusal is JSON like any API answer: never sniffed, never cached.
-    headers: () => ({ [SERVER_TIME_HEADER]: String(Date.now()), 'X-Request-Id': nextRequestId(), 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' }),
+    headers: () => ({ [SERVER_TIME_HEADER]: String(Date.now()), 'X-Request-Id': nextRequestId(), [INSTANCE_HEADER]: instance, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' }),
   });
 
   app.use(async (c, next) => {
@@ -85,6 +88,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
     const set = outgoing ? (n: string, v: string) => outgoing.setHeader(n, v) : (n: string, v: string) => c.header(n, v);
     set(SERVER_TIME_HEADER, String(Date.now()));
     set('X-Request-Id', id);
+    set(INSTANCE_HEADER, instance);
     // The security headers (lib/security-headers): the site's CSP, or the API's policy and
     // no-store; HSTS only when TRUST_PROXY says TLS ends in front of us. A route that sets its
     // own Cache-Control (the site's files) overrides the default.

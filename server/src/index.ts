@@ -3,13 +3,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from './app';
 import type { Deps } from './context';
-import { openDatabase } from './db/client';
+import { type Database_, openDatabase, openPostgres } from './db/client';
 import { findDemoLogins, seedDatabase } from './db/seed';
 import { loadConfig, parseEnv } from './env';
 import { serveClientFiles } from './lib/client-files';
 import { createLogger } from './lib/logger';
 import { createLocalOutbox, createSmtpOutbox, localInboxFile } from './lib/outbox';
-import { createEventBus } from './lib/events';
+import { connectEventBus } from './lib/events';
+import { runExclusive } from './lib/exclusive';
+import { instanceName } from './lib/instance';
 import { createRateLimits } from './lib/rate-limit';
 import { startPlanExpiry } from './modules/entitlements/entitlements.service';
 import { startReconciler } from './modules/payments/reconcile';
@@ -26,13 +28,19 @@ async function main() {
   const config = loadConfig(parseEnv());
   const log = createLogger(config.LOG_LEVEL);
   const production = config.NODE_ENV === 'production';
-  if ((statSync(config.dataDir).mode & 0o077) !== 0) {
+  // Read or write access for others; execute alone (npm run start:cluster gives PostgreSQL's group
+  // the right to pass through to DATA_DIR/postgres when run as root) lists and changes nothing.
+  if ((statSync(config.dataDir).mode & 0o066) !== 0) {
     log.warn({ dataDir: config.dataDir }, 'DATA_DIR can be listed by other users (its files are 600); chmod 700 it unless it is shared on purpose');
   }
-  const database = openDatabase(config.dataDir, { backgroundCheckpoints: { onError: (message) => log.error({ message }, 'background checkpoint failed') } });
-  const { seeded } = await seedDatabase(database.db, { demo: !production });
+  // PostgreSQL when DATABASE_URL is set (issue 22: several instances may share it), else SQLite in DATA_DIR.
+  const database: Database_ = config.DATABASE_URL
+    ? await openPostgres(config.DATABASE_URL, { onError: (err) => log.warn({ err }, 'PostgreSQL closed an idle connection; the pool opens another') })
+    : openDatabase(config.dataDir, { backgroundCheckpoints: { onError: (message) => log.error({ message }, 'background checkpoint failed') } });
+  // Instances starting together on one PostgreSQL seed it once: the others wait, then find it seeded.
+  const { seeded } = (await runExclusive(database.db, 'seed', () => seedDatabase(database.db, { demo: !production }), { wait: true }))!;
   log.info(
-    { dataDir: config.dataDir, seeded, mode: production ? 'production' : 'demo' },
+    { dataDir: config.dataDir, database: database.engine === 'postgres' ? database.file : 'sqlite', instance: instanceName(config), seeded, mode: production ? 'production' : 'demo' },
     seeded ? (production ? 'database seeded with reference data (no accounts)' : 'database seeded from fixtures') : 'database ready',
   );
   if (production) {
@@ -44,7 +52,7 @@ async function main() {
         'refusing to start with NODE_ENV=production: these accounts still have a published demo password. ' +
           'Start on a new DATA_DIR (then npm run create-admin), or change their passwords or delete them first',
       );
-      database.close();
+      await database.close();
       process.exit(1);
     }
   } else {
@@ -55,7 +63,12 @@ async function main() {
   const outbox = config.SMTP_URL
     ? await createSmtpOutbox(database.db, log, config.SMTP_URL, config.MAIL_FROM, inbox)
     : await createLocalOutbox(database.db, log, inbox);
-  const deps: Deps = { db: database.db, config, outbox, rates: createRateLimits(database.db), log, events: createEventBus() };
+  // On PostgreSQL a change accepted here reaches the devices connected to every instance (LISTEN/NOTIFY).
+  const events = connectEventBus(database.db, { log });
+  // Not forever: it keeps trying in the background, and this instance's own changes reach its devices anyway.
+  const heard = await Promise.race([events.ready.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 10_000).unref())]);
+  if (!heard) log.warn("change notifications: not listening yet; devices connected here learn of other instances' changes once it does");
+  const deps: Deps = { db: database.db, config, outbox, rates: createRateLimits(database.db), log, events };
   const app = createApp(deps);
   const stopPublisher = await startPublisher(deps, config.PUBLISH_INTERVAL_S * 1000);
   const stopReconciler = startReconciler(deps);
@@ -70,7 +83,7 @@ async function main() {
   }
 
   const server = serveApp(app.fetch, { hostname: config.HOST, port: config.PORT }, (info) => {
-    log.info({ url: `http://${config.HOST}:${info.port}` }, 'listening');
+    log.info({ url: `http://${config.HOST}:${info.port}`, instance: instanceName(config) }, 'listening');
     // The start-up lines at once, not with the first 4 KiB of request lines.
     log.flush();
   });
@@ -83,15 +96,19 @@ async function main() {
     stopPublisher();
     stopReconciler();
     stopPushJobs();
+    const closeAll = async () => {
+      await events.close();
+      await database.close();
+    };
     server.close(() => {
-      database.close();
-      log.info('closed');
-      process.exit(0);
+      void closeAll().finally(() => {
+        log.info('closed');
+        process.exit(0);
+      });
     });
     // Open keep-alive / SSE connections must not hold the process forever.
     setTimeout(() => {
-      database.close();
-      process.exit(0);
+      void closeAll().finally(() => process.exit(0));
     }, 5000).unref();
   };
   process.on('SIGTERM', () => stop('SIGTERM'));

@@ -3,7 +3,7 @@ import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MSG } from '../../sync-protocol/src/messages';
 import { person } from '../../server/src/db/schema';
-import { readLocalInbox } from '../../server/src/lib/outbox';
+import { messagesSent, readLocalInbox } from '../../server/src/lib/outbox';
 import { RULES } from '../../server/src/lib/rate-limit';
 import { DEMO, type Harness, startHarness } from '../../server/src/test/harness';
 import { first } from '../../server/src/db/transaction';
@@ -56,7 +56,7 @@ function verifyOtp(mobile: string, code: string, ip: string) {
 
 /** Messages leave after the response (lib/outbox sendLater). */
 async function inbox() {
-  await new Promise((resolve) => setImmediate(resolve));
+  await messagesSent();
   return readLocalInbox(path.join(h.dataDir, 'local-inbox.jsonl'));
 }
 async function codeSentTo(recipient: string): Promise<string> {

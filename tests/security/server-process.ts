@@ -4,6 +4,7 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { testDatabaseEnv } from '../../server/src/test/harness';
 
 /**
  * The real server as a process (server/src/index.ts, as `npm start` runs it after the build), for
@@ -46,7 +47,8 @@ export async function startServer(opts: { dataDir: string; logFile: string; env?
   const { NODE_ENV: _mode, ...inherited } = process.env;
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/src/index.ts')], {
     cwd: ROOT,
-    env: { ...inherited, DATA_DIR: opts.dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', ...opts.env },
+    // The PostgreSQL run of the suites (PM_TEST_POSTGRES_URL) gives the directory a database there.
+    env: { ...inherited, DATA_DIR: opts.dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', ...(await testDatabaseEnv(opts.dataDir)), ...opts.env },
     stdio: ['ignore', out, out],
   });
   closeSync(out);

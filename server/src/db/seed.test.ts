@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PERMISSIONS } from '../../../sync-protocol/src/permission';
 import { DEMO, type Harness, startHarness } from '../test/harness';
 import type { DB } from './client';
-import { first, row, rows } from './transaction';
+import { tableNames } from './dialect';
+import { first, row } from './transaction';
 import { hashPassword } from '../lib/passwords';
 import { findDemoLogins, seedDatabase } from './seed';
 import {
@@ -20,14 +21,10 @@ import {
   tag,
 } from './schema';
 
-/** Row count of every table of the database (read from sqlite_master, so new tables count too). */
+/** Row count of every table of the database (read from the engine's catalogue, so new tables count too). */
 async function tableCounts(db: DB): Promise<Record<string, number>> {
-  const tables = await rows<{ name: string }>(
-    db,
-    sql`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`,
-  );
   const counts: Record<string, number> = {};
-  for (const t of tables) counts[t.name] = (await row<{ n: number }>(db, sql`select count(*) as n from ${sql.identifier(t.name)}`))?.n ?? -1;
+  for (const name of await tableNames(db)) counts[name] = (await row<{ n: number }>(db, sql`select count(*) as n from ${sql.identifier(name)}`))?.n ?? -1;
   return counts;
 }
 
@@ -113,7 +110,7 @@ describe('idempotence and persistence', () => {
       expect(signup.status).toBe(201);
       const before = (await tableCounts(h1.deps.db));
       const rev = (await revisionValue(h1.deps.db));
-      h1.close();
+      await h1.close();
 
       h2 = await startHarness({ dataDir, seed: false });
       expect(await seedDatabase(h2.deps.db)).toEqual({ seeded: false });
@@ -131,9 +128,9 @@ describe('idempotence and persistence', () => {
       expect(me.status).toBe(200);
       expect(me.body.data.id).toBe(signup.body.id);
     } finally {
-      h1.close();
-      if (h2) h2.destroy();
-      else h1.destroy();
+      await h1.close();
+      if (h2) await h2.destroy();
+      else await h1.destroy();
     }
   });
 });

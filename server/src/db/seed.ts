@@ -19,6 +19,7 @@ import { hashPassword, verifyPassword } from '../lib/passwords';
 import { nextRev } from '../lib/revision';
 import { indexQuestion } from '../modules/questions/question-index';
 import type { DB, Tx } from './client';
+import { takeTurns } from './dialect';
 import { first, transaction } from './transaction';
 import { entitlement, ledgerEntry, meta, payment, permission, person, personPermission, plan, purchaseOrder, question, questionSet, role, rolePermission, tag } from './schema';
 
@@ -53,7 +54,9 @@ export type SeedOptions = {
 /**
  * Seeds the data from fixtures/ once. The whole seed is one transaction and records itself in
  * `meta`, so a second start changes nothing and a crash half-way leaves no half seed; a database
- * seeded for production is never given the demo data by a later demo start.
+ * seeded for production is never given the demo data by a later demo start. Instances that
+ * start at once on one PostgreSQL database seed in turn (db/dialect.ts takeTurns), and each
+ * looks for the record again once it is its turn: only the first seeds.
  * Rows are inserted with ON CONFLICT DO NOTHING, so data an admin created earlier with the same
  * natural key (a permission name, a mobile) is kept as it is.
  */
@@ -66,13 +69,20 @@ export async function seedDatabase(db: DB, opts: SeedOptions = {}): Promise<{ se
   const roles = load(dir, 'roles.json', rolesFixtureSchema);
   const plans = load(dir, 'plans.json', plansFixtureSchema);
   const tags = load(dir, 'tags.json', tagsFixtureSchema);
+  /** In the seed's transaction: waits for a seed running elsewhere; true when the database is seeded (by now). */
+  const seededMeanwhile = async (tx: Tx) => {
+    await takeTurns(tx, SEED_KEY);
+    return Boolean(await first(tx.select().from(meta).where(eq(meta.key, SEED_KEY))));
+  };
   if (!demo) {
-    await transaction(db, async (tx) => {
+    const seeded = await transaction(db, async (tx) => {
+      if (await seededMeanwhile(tx)) return false;
       await seedReference(tx, permissions, roles, plans, tags, Date.now());
       await tx.insert(meta).values({ key: SEED_KEY, value: new Date().toISOString() });
       await tx.insert(meta).values({ key: SEED_KIND_KEY, value: 'reference' }).onConflictDoNothing();
+      return true;
     });
-    return { seeded: true };
+    return { seeded };
   }
   const accounts = load(dir, 'accounts.json', accountsFixtureSchema);
   const questions = load(dir, 'questions.json', questionsFixtureSchema);
@@ -84,7 +94,8 @@ export async function seedDatabase(db: DB, opts: SeedOptions = {}): Promise<{ se
   const hashes = await Promise.all(accounts.map((a) => hashPassword(a.password)));
   const memberHash = await hashPassword(DEMO_MEMBER_PASSWORD);
 
-  await transaction(db, async (tx) => {
+  const seeded = await transaction(db, async (tx) => {
+    if (await seededMeanwhile(tx)) return false;
     const now = Date.now();
     await seedReference(tx, permissions, roles, plans, tags, now);
 
@@ -141,8 +152,9 @@ export async function seedDatabase(db: DB, opts: SeedOptions = {}): Promise<{ se
     await seedSales(tx, sales, memberHash, now);
     await tx.insert(meta).values({ key: SEED_KEY, value: new Date(now).toISOString() });
     await tx.insert(meta).values({ key: SEED_KIND_KEY, value: 'demo' }).onConflictDoNothing();
+    return true;
   });
-  return { seeded: true };
+  return { seeded };
 }
 
 /** Permissions, roles with their permissions, plans and tags: what every installation starts with. */

@@ -81,32 +81,89 @@ export async function transaction<T>(db: DB | Tx, body: (tx: DB) => Promise<T> |
   engine.tail = new Promise<void>((resolve) => (release = resolve));
   await previous;
   const { sqlite, txDb } = engine;
+  const hooks = sqliteHooks(engine);
+  hooks.length = 0;
+  hooks.push([]);
+  let committed: (() => void)[] = [];
   try {
     sqlite.exec('BEGIN IMMEDIATE');
     engine.open = true;
     try {
       const value = await body(txDb);
       sqlite.exec('COMMIT');
+      committed = hooks.pop()!;
       return value;
     } catch (err) {
       if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
       throw err;
     }
   } finally {
+    hooks.length = 0;
     engine.open = false;
     release();
+    runHooks(committed);
   }
+}
+
+/*
+ * afterCommit's callbacks, per level of the open transaction: SQLite, a stack per connection (the
+ * transaction's handle is one object for every level); PostgreSQL, a list per transaction handle
+ * (a savepoint has a handle of its own).
+ */
+const sqliteCommitHooks = new WeakMap<object, (() => void)[][]>();
+const sqliteHooks = (engine: object) => {
+  let stack = sqliteCommitHooks.get(engine);
+  if (!stack) sqliteCommitHooks.set(engine, (stack = []));
+  return stack;
+};
+const postgresCommitHooks = new WeakMap<object, (() => void)[]>();
+
+/** Runs callbacks of a committed transaction; one that throws does not keep the others (or the caller) from running. */
+function runHooks(hooks: (() => void)[]): void {
+  for (const fn of hooks) {
+    try {
+      fn();
+    } catch (err) {
+      queueMicrotask(() => {
+        throw err;
+      });
+    }
+  }
+}
+
+/**
+ * Runs `fn` once the transaction of `tx` has committed, as a whole (a savepoint's callbacks wait
+ * for the transaction around it, and go with the savepoint when it rolls back); never when it
+ * rolls back. Outside a transaction, at once. For what must see the committed data and may not
+ * be awaited by the transaction's body (a message about a result): on SQLite a transaction ends
+ * in the turn it began in, but on PostgreSQL its COMMIT goes over the network.
+ */
+export function afterCommit(tx: DB, fn: () => void): void {
+  const pg = postgresCommitHooks.get(tx);
+  if (pg) {
+    pg.push(fn);
+    return;
+  }
+  const engine = txEngines.get(tx);
+  const stack = engine && tx === engine.txDb && engine.open ? sqliteCommitHooks.get(engine) : undefined;
+  if (stack && stack.length > 0) stack.at(-1)!.push(fn);
+  else fn();
 }
 
 let savepoints = 0;
 async function savepoint<T>(txDb: DB, sqlite: { exec: (s: string) => unknown }, body: (tx: DB) => Promise<T> | T): Promise<T> {
   const name = `sp_${++savepoints}`;
+  const hooks = sqliteHooks(txEngines.get(txDb)!);
   sqlite.exec(`SAVEPOINT ${name}`);
+  hooks.push([]);
   try {
     const value = await body(txDb);
     sqlite.exec(`RELEASE ${name}`);
+    const mine = hooks.pop()!;
+    hooks.at(-1)?.push(...mine);
     return value;
   } catch (err) {
+    hooks.pop();
     sqlite.exec(`ROLLBACK TO ${name}`);
     sqlite.exec(`RELEASE ${name}`);
     throw err;
@@ -120,9 +177,16 @@ async function savepoint<T>(txDb: DB, sqlite: { exec: (s: string) => unknown }, 
  */
 async function postgresTransaction<T>(db: DB, body: (tx: DB) => Promise<T> | T): Promise<T> {
   const native = db as unknown as { transaction: (fn: (tx: DB) => Promise<T>) => Promise<T> };
-  return native.transaction(async (tx) => {
+  const hooks: (() => void)[] = [];
+  const value = await native.transaction(async (tx) => {
     postgresHandles.add(tx);
     postgresTransactions.add(tx);
+    postgresCommitHooks.set(tx, hooks);
     return body(tx);
   });
+  // Released: a savepoint's callbacks join its transaction's; the outermost's run now.
+  const outer = postgresCommitHooks.get(db);
+  if (outer) outer.push(...hooks);
+  else runHooks(hooks);
+  return value;
 }

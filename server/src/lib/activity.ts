@@ -67,7 +67,7 @@ export function activityLogger(db: DB): (entry: ActivityEntry) => Promise<void> 
     const encode = rowEncoder(activityLog);
     log = async (entry) => {
       const row: ActivityRow = { id: randomUUID(), createdAt: Date.now(), ...entryValues(entry) };
-      insert.run(encode(row));
+      await insert.run(encode(row));
     };
     preparedLoggers.set(db, log);
   }

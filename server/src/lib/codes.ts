@@ -48,6 +48,14 @@ export async function consumeCode(db: Conn, secret: Uint8Array, personId: string
   const a = Buffer.from(row.codeHash, 'hex');
   const b = Buffer.from(digest(secret, personId, code), 'hex');
   if (a.length !== b.length || !timingSafeEqual(a, b)) return false;
-  await db.update(oneTimeCode).set({ usedAt: now }).where(eq(oneTimeCode.id, row.id));
-  return true;
+  // Spent only if still unused: of two requests with the same code at once, one gets through
+  // (PostgreSQL re-reads the row the other has just spent; SQLite runs them one after another).
+  const spent = await first(
+    db
+      .update(oneTimeCode)
+      .set({ usedAt: now })
+      .where(and(eq(oneTimeCode.id, row.id), isNull(oneTimeCode.usedAt)))
+      .returning({ id: oneTimeCode.id }),
+  );
+  return spent !== undefined;
 }

@@ -1,5 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { expect, test } from 'vitest';
-import { createEventBus } from './events';
+import { openDatabase } from '../db/client';
+import { connectEventBus, createEventBus } from './events';
+import { createLogger } from './logger';
 
 test('a connection that unsubscribes twice does not silence a newer connection of the same person', () => {
   const bus = createEventBus();
@@ -25,4 +30,23 @@ test('events for one person reach only that person; shared changes reach everyon
   bus.emit({ collections: ['tag'] });
   expect(a).toEqual([['test_summary'], ['tag']]);
   expect(b).toEqual([['tag']]);
+});
+
+test('on SQLite (one instance) the connected bus is the in-process bus', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'pm-events-'));
+  const database = openDatabase(dir);
+  try {
+    const bus = connectEventBus(database.db, { log: createLogger('silent') });
+    await bus.ready;
+    const got: string[][] = [];
+    bus.subscribe('p1', (c) => got.push(c));
+    bus.emit({ collections: ['tag'] });
+    bus.emit({ collections: ['exam_result'], personId: 'p1' });
+    bus.emit({ collections: ['exam_result'], personId: 'p2' });
+    expect(got).toEqual([['tag'], ['exam_result']]);
+    await bus.close();
+  } finally {
+    database.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -1,5 +1,6 @@
 import type { DB } from '../db/client';
 import { transaction } from '../db/transaction';
+import { lockRevisions } from './revision';
 
 /** Most jobs one transaction takes: a bigger group would hold the thread (and its callers) longer. */
 export const MAX_GROUP = 32;
@@ -20,6 +21,14 @@ const committers = new WeakMap<DB, Committer>();
  * Jobs run one after another, in arrival order, as they would one transaction each, and follow
  * the rule of every transaction (db/transaction.ts): a job awaits only the database. The only
  * cost to a caller is waiting for the rest of its turn of the event loop (setImmediate).
+ *
+ * Groups commit one after another (per database handle): jobs arriving while one commits wait
+ * for the next group. On SQLite that is how its transactions run anyway; on PostgreSQL, where
+ * a COMMIT goes over the network, it keeps a process from holding several connections for
+ * groups that would only wait for each other. There each group takes the revision counter's
+ * lock first (lib/revision.ts lockRevisions): its jobs take revisions after locking other rows
+ * (a person's storage charge), and a group on another instance doing the same in another order
+ * would otherwise deadlock with it. A savepoint (a job) that throws releases what it locked.
  */
 export function groupCommit(db: DB): Committer {
   let committer = committers.get(db);
@@ -33,11 +42,14 @@ export function groupCommit(db: DB): Committer {
 function createCommitter(db: DB): Committer {
   let queue: Job[] = [];
   let scheduled = false;
+  /** Settles when the groups taken so far have committed (or failed). */
+  let committing: Promise<void> = Promise.resolve();
 
   async function commitGroup(group: Job[]) {
     const outcomes: ({ ok: true; value: unknown } | { ok: false; err: unknown })[] = [];
     try {
       await transaction(db, async (tx) => {
+        await lockRevisions(tx);
         for (const job of group) {
           try {
             // A savepoint: a job that throws undoes its own writes only, the group goes on.
@@ -59,6 +71,7 @@ function createCommitter(db: DB): Committer {
     });
   }
 
+  /** Commits the jobs queued by now, once the groups before them have committed (the queue is taken then). */
   async function flush() {
     scheduled = false;
     const jobs = queue;
@@ -71,7 +84,10 @@ function createCommitter(db: DB): Committer {
       queue.push({ run, resolve: resolve as (value: unknown) => void, reject });
       if (!scheduled) {
         scheduled = true;
-        setImmediate(() => void flush());
+        setImmediate(() => {
+          // commitGroup settles every job itself; nothing that throws may stop the groups after.
+          committing = committing.then(flush).catch(() => undefined);
+        });
       }
     });
 }

@@ -39,11 +39,33 @@ export function deliveredText(m: OutgoingMessage): string {
  * would tell who is registered (issue 16 §5). The adapter logs a failed delivery itself.
  */
 export function sendLater(box: Outbox, log: Logger, m: OutgoingMessage): void {
-  setImmediate(() => {
-    box.send(m).catch((err: unknown) => {
-      log.error({ outbox: { channel: m.channel, to: m.to, subject: m.subject }, err }, 'outbox send failed');
+  const done = new Promise<void>((resolve) => {
+    setImmediate(() => {
+      box
+        .send(m)
+        .catch((err: unknown) => {
+          log.error({ outbox: { channel: m.channel, to: m.to, subject: m.subject }, err }, 'outbox send failed');
+        })
+        .finally(resolve);
     });
   });
+  unsent.add(done);
+  void done.then(() => unsent.delete(done));
+}
+
+/** Messages handed to sendLater and not yet sent (or failed). */
+const unsent = new Set<Promise<void>>();
+
+/**
+ * Resolves once every message handed to sendLater so far has been sent (or has failed): what a
+ * test waits for before it reads the local inbox. A send writes the outbox table first, which on
+ * PostgreSQL takes more than one turn of the event loop.
+ */
+export async function messagesSent(): Promise<void> {
+  do {
+    await new Promise((resolve) => setImmediate(resolve));
+    await Promise.all([...unsent]);
+  } while (unsent.size > 0);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Conn, DB } from '../db/client';
 import { rateLimit } from '../db/schema';
 import { first, transaction } from '../db/transaction';
@@ -113,7 +113,8 @@ export function createRateLimits(db: DB): RateLimits {
   async function spend(conn: Conn, rule: RateRule, key: string, now: number): Promise<boolean> {
     const { points, duration } = RULES[rule];
     const expire = now + duration * 1000;
-    const expired = sql`(${rateLimit.expire} IS NULL OR ${rateLimit.expire} <= ${now})`;
+    // Times through the column (a Date: epoch milliseconds on SQLite, timestamptz on PostgreSQL).
+    const expired = or(isNull(rateLimit.expire), lte(rateLimit.expire, new Date(now)))!;
     const row = await first(
       conn
         .insert(rateLimit)
@@ -122,7 +123,7 @@ export function createRateLimits(db: DB): RateLimits {
           target: rateLimit.key,
           set: {
             points: sql`CASE WHEN ${expired} THEN 1 ELSE ${rateLimit.points} + 1 END`,
-            expire: sql`CASE WHEN ${expired} THEN ${expire} ELSE ${rateLimit.expire} END`,
+            expire: sql`CASE WHEN ${expired} THEN excluded.expire ELSE ${rateLimit.expire} END`,
           },
           // The budget check itself: when the row is live and full, nothing is written or returned.
           setWhere: sql`${expired} OR ${rateLimit.points} < ${points}`,
@@ -159,7 +160,7 @@ export function createRateLimits(db: DB): RateLimits {
         await conn
           .update(rateLimit)
           .set({ points: sql`${rateLimit.points} - 1` })
-          .where(and(eq(rateLimit.key, `${rule}:${key}`), sql`${rateLimit.points} > 0`, sql`${rateLimit.expire} > ${now}`));
+          .where(and(eq(rateLimit.key, `${rule}:${key}`), sql`${rateLimit.points} > 0`, gt(rateLimit.expire, new Date(now))));
       }
     },
   };

@@ -1,7 +1,8 @@
 import { and, desc, eq, gt, inArray, isNull, lt, ne, not, sql } from 'drizzle-orm';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Conn, DB } from '../db/client';
-import { pushSubscription, session } from '../db/schema';
+import { lockRows, prepared } from '../db/dialect';
+import { person, pushSubscription, session } from '../db/schema';
 import { first, transaction } from '../db/transaction';
 import { signToken, type VerifiedClaims } from './jwt';
 
@@ -66,6 +67,9 @@ async function revoke(tx: Conn, ids: string[], now: number): Promise<void> {
  * live sessions beyond MAX_LIVE_SESSIONS are revoked, least recently seen first.
  */
 export async function startSession(tx: Conn, personId: string, now = Date.now()): Promise<SessionRow> {
+  // Sign-ins of one person take turns (the person's row, locked until the commit; SQLite runs one
+  // transaction at a time), so that parallel ones never leave more than MAX_LIVE_SESSIONS live.
+  await lockRows(tx, person, eq(person.id, personId));
   const gone = tx.select({ id: session.id }).from(session).where(dead(personId, now));
   await tx.delete(pushSubscription).where(inArray(pushSubscription.sessionId, gone));
   await tx.delete(session).where(dead(personId, now));
@@ -144,11 +148,13 @@ export function renewalDue(claims: VerifiedClaims, s: Pick<SessionRow, 'expiresA
 const touches = new WeakMap<DB, ReturnType<typeof prepareTouch>>();
 function prepareTouch(db: DB) {
   // The condition makes concurrent requests of one session write once, and a late one a no-op.
-  return db
-    .update(session)
-    .set({ lastSeenAt: sql`${sql.placeholder('now')}` })
-    .where(and(eq(session.id, sql.placeholder('sid')), lt(session.lastSeenAt, sql.placeholder('before'))))
-    .prepare();
+  return prepared(
+    db,
+    db
+      .update(session)
+      .set({ lastSeenAt: sql`${sql.placeholder('now')}` })
+      .where(and(eq(session.id, sql.placeholder('sid')), lt(session.lastSeenAt, sql.placeholder('before')))),
+  );
 }
 
 /**

@@ -5,6 +5,7 @@ import { SESSION_TOKEN_HEADER } from '../../../sync-protocol/src/session';
 import type { Access } from '../access';
 import type { AppEnv, Deps, Principal } from '../context';
 import type { DB } from '../db/client';
+import { prepared as preparedQuery } from '../db/dialect';
 import { person, session } from '../db/schema';
 import { forbidden, unauthenticated } from '../lib/errors';
 import { verifyToken } from '../lib/jwt';
@@ -54,22 +55,24 @@ function principalQuery(db: DB) {
 function preparePrincipal(db: DB) {
   // Two primary-key reads in one statement: the session, and the person it belongs to (the join
   // also checks that the token's person owns the session). person.permission_names is kept by
-  // triggers (migration 0002).
-  return db
-    .select({
-      id: person.id,
-      name: person.name,
-      status: person.status,
-      tokenVersion: person.tokenVersion,
-      permissions: person.permissionNames,
-      revokedAt: session.revokedAt,
-      expiresAt: session.expiresAt,
-      lastSeenAt: session.lastSeenAt,
-    })
-    .from(session)
-    .innerJoin(person, eq(person.id, session.personId))
-    .where(and(eq(session.id, sql.placeholder('sid')), eq(session.personId, sql.placeholder('id'))))
-    .prepare();
+  // triggers (migration 0002; on PostgreSQL migrations-pg 0002).
+  return preparedQuery(
+    db,
+    db
+      .select({
+        id: person.id,
+        name: person.name,
+        status: person.status,
+        tokenVersion: person.tokenVersion,
+        permissions: person.permissionNames,
+        revokedAt: session.revokedAt,
+        expiresAt: session.expiresAt,
+        lastSeenAt: session.lastSeenAt,
+      })
+      .from(session)
+      .innerJoin(person, eq(person.id, session.personId))
+      .where(and(eq(session.id, sql.placeholder('sid')), eq(session.personId, sql.placeholder('id')))),
+  );
 }
 
 function bearer(header: string | undefined): string | null | undefined {

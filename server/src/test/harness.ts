@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createApp } from '../app';
@@ -35,22 +35,54 @@ export const TEST_POSTGRES_URL = process.env.PM_TEST_POSTGRES_URL;
  * directory opens the same database, as it reopens the same SQLite file).
  */
 async function openHarnessDatabase(dataDir: string): Promise<{ database: Database_; drop: () => Promise<void> }> {
-  if (!TEST_POSTGRES_URL) return { database: openDatabase(dataDir), drop: async () => undefined };
+  const pg = await testPostgresDatabase(dataDir);
+  if (!pg) return { database: openDatabase(dataDir), drop: async () => undefined };
+  // A few connections per file: many files run at once against the one server.
+  return { database: await openPostgres(pg.url, { poolMax: 4 }), drop: pg.drop };
+}
+
+/**
+ * With PM_TEST_POSTGRES_URL, the PostgreSQL database of a data directory (its name kept in the
+ * directory, which is created 700 if missing; the database is created on first use); without it,
+ * undefined: the directory's SQLite file is the database.
+ */
+export async function testPostgresDatabase(dataDir: string): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
+  const server = TEST_POSTGRES_URL;
+  if (!server) return undefined;
   const nameFile = path.join(dataDir, 'postgres-database');
   let name: string;
   let url: string;
   if (existsSync(nameFile)) {
     name = readFileSync(nameFile, 'utf8');
-    const u = new URL(TEST_POSTGRES_URL);
+    const u = new URL(server);
     u.pathname = `/${name}`;
     url = u.toString();
   } else {
     name = `pm_test_${randomUUID().replace(/-/g, '')}`;
-    url = await createDatabase(TEST_POSTGRES_URL, name);
-    writeFileSync(nameFile, name);
+    url = await createDatabase(server, name);
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    writeFileSync(nameFile, name, { mode: 0o600 });
   }
-  // A few connections per file: many files run at once against the one server.
-  return { database: await openPostgres(url, { poolMax: 4 }), drop: () => dropDatabase(TEST_POSTGRES_URL, name) };
+  return { url, drop: () => dropDatabase(server, name) };
+}
+
+/**
+ * Opens the database of a data directory as the harness does (the SQLite file, or with
+ * PM_TEST_POSTGRES_URL the directory's PostgreSQL database): for a test that looks at what a
+ * server process or an earlier harness left there. Close it when done.
+ */
+export async function openTestDatabase(dataDir: string): Promise<Database_> {
+  const pg = await testPostgresDatabase(dataDir);
+  return pg ? openPostgres(pg.url, { poolMax: 2 }) : openDatabase(dataDir);
+}
+
+/**
+ * The environment that points a server process (or a script) on `dataDir` at the same database
+ * the harness would open there: DATABASE_URL with PM_TEST_POSTGRES_URL, nothing on SQLite.
+ */
+export async function testDatabaseEnv(dataDir: string): Promise<Record<string, string>> {
+  const pg = await testPostgresDatabase(dataDir);
+  return pg ? { DATABASE_URL: pg.url } : {};
 }
 
 /**

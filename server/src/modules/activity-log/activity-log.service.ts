@@ -1,7 +1,8 @@
-import { asc, count, desc, sql } from 'drizzle-orm';
+import { asc, count, desc } from 'drizzle-orm';
 import type { ActivityLogEntry } from '../../../../sync-protocol/src/activity-log';
 import type { Deps } from '../../context';
 import { activityLog } from '../../db/schema';
+import { insertionOrder } from '../../db/dialect';
 import { first } from '../../db/transaction';
 
 const SORT = {
@@ -20,9 +21,9 @@ export async function page(
   const rows = await deps.db
     .select()
     .from(activityLog)
-    // Ties (entries written in the same millisecond) go by insertion order (rowid); the random
-    // uuid id would shuffle them, so "newest first" would not be.
-    .orderBy(dir(SORT[input.sort]), dir(activityLog.createdAt), dir(sql`rowid`))
+    // Ties (entries written in the same millisecond) go by insertion order; the random uuid id
+    // would shuffle them, so "newest first" would not be.
+    .orderBy(dir(SORT[input.sort]), dir(activityLog.createdAt), dir(insertionOrder(deps.db, activityLog)))
     .limit(input.pageSize)
     .offset(input.offset);
   const data: ActivityLogEntry[] = rows.map((r) => ({

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { ActivityLogEntry } from '../../../../sync-protocol/src/activity-log';
 import { activityLog, role } from '../../db/schema';
 import { first } from '../../db/transaction';
@@ -270,13 +270,21 @@ describe('GET /getActivityLog paging and sorting', () => {
   });
 
   test('entries written in the same millisecond still come newest first (and oldest first with order=asc)', async () => {
-    // Force what happens by chance under load: every paging entry stamped with one instant.
+    // Force what happens by chance under load: 45 entries written at one instant (a clock that
+    // stands still while they are written; entries are only ever inserted, never changed).
     const stamp = Date.now() + 1000;
-    const brandEntries = await h.deps.db.select().from(activityLog).where(eq(activityLog.entityAffected, 'brand'));
-    const paging = brandEntries.filter((e) => String((e.newValue as { name?: string } | null)?.name ?? '').startsWith('Paging Brand'));
-    expect(paging).toHaveLength(45);
-    for (const e of paging) await h.deps.db.update(activityLog).set({ createdAt: stamp }).where(eq(activityLog.id, e.id));
-    const expected = Array.from({ length: 45 }, (_, i) => `Paging Brand ${String(44 - i).padStart(2, '0')}`);
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(stamp);
+    try {
+      for (let i = 0; i < 45; i++) {
+        const r = await h.request('POST', '/brand', { token: admin, body: { name: `Same Instant ${String(i).padStart(2, '0')}` } });
+        expect(r.status).toBe(201);
+      }
+    } finally {
+      clock.mockRestore();
+    }
+    const stamped = await h.deps.db.select().from(activityLog).where(eq(activityLog.createdAt, stamp));
+    expect(stamped).toHaveLength(45);
+    const expected = Array.from({ length: 45 }, (_, i) => `Same Instant ${String(44 - i).padStart(2, '0')}`);
 
     const newest = await h.request('GET', '/getActivityLog?pageSize=45', { token: admin });
     expect((newest.body.data as ActivityLogEntry[]).map((e) => (e.newValue as { name: string }).name)).toEqual(expected);

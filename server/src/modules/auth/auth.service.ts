@@ -7,6 +7,7 @@ import { DEFAULT_ROLE } from '../../../../sync-protocol/src/role';
 import type { Deps, Principal } from '../../context';
 import type { Conn, DB } from '../../db/client';
 import { person } from '../../db/schema';
+import { takeTurns } from '../../db/dialect';
 import { first, transaction } from '../../db/transaction';
 import { type Actor, logActivity } from '../../lib/activity';
 import { type CodePurpose, consumeCode, issueCode } from '../../lib/codes';
@@ -175,6 +176,10 @@ export async function signup(
 
 /** Through `db`: the database, or the handle of the transaction that writes. */
 async function assertUnique(db: Conn, mobile: string, email: string | null, exceptId?: string) {
+  // In the transaction that writes: writes of the same mobile or e-mail take turns until their
+  // commit, so that the second sees the first and answers 409 (never the unique index's error).
+  await takeTurns(db, `identity:${mobile}`);
+  if (email) await takeTurns(db, `identity:${email}`);
   const byMobile = await findByMobileOrEmail(db, { mobile });
   if (byMobile && byMobile.id !== exceptId) throw conflict(MSG.mobileTaken);
   if (email) {

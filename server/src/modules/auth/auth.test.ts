@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MSG } from '../../../../sync-protocol/src/messages';
 import { oneTimeCode, outbox, person } from '../../db/schema';
 import { first } from '../../db/transaction';
-import { readLocalInbox } from '../../lib/outbox';
+import { messagesSent, readLocalInbox } from '../../lib/outbox';
 import { DEMO, type Harness, startHarness } from '../../test/harness';
 
 /*
@@ -18,8 +18,6 @@ async function personCount(h: Harness): Promise<number> {
   return (await first(h.deps.db.select({ n: count() }).from(person)))?.n ?? -1;
 }
 
-/** Messages with a code leave after the response (lib/outbox sendLater): wait for them. */
-const messagesSent = () => new Promise((resolve) => setImmediate(resolve));
 
 async function outboxCount(h: Harness): Promise<number> {
   await messagesSent();

@@ -1,10 +1,11 @@
-import { asc, count, desc, eq, or, type SQL, sql } from 'drizzle-orm';
+import { asc, count, desc, eq, or, type SQL } from 'drizzle-orm';
 import type { Banner } from '../../../../sync-protocol/src/banner';
 import type { ContactMessage } from '../../../../sync-protocol/src/contact';
 import { MSG } from '../../../../sync-protocol/src/messages';
 import type { StaticPage, StaticPageKey } from '../../../../sync-protocol/src/static-page';
 import type { Deps, Principal } from '../../context';
 import { banner, contactMessage, staticPage } from '../../db/schema';
+import { containsText, insertionOrder } from '../../db/dialect';
 import { first, transaction } from '../../db/transaction';
 import { logActivity } from '../../lib/activity';
 import { notFound } from '../../lib/errors';
@@ -111,19 +112,19 @@ export async function deleteBanner(deps: Deps, actor: Principal, id: string) {
 export async function listMessages(deps: Deps, input: { q: string; limit: number; offset: number }) {
   let where: SQL | undefined;
   if (input.q) {
-    const p = `%${input.q.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+    const q = input.q;
     where = or(
-      sql`${contactMessage.name} like ${p} escape '\\'`,
-      sql`${contactMessage.mobile} like ${p} escape '\\'`,
-      sql`${contactMessage.email} like ${p} escape '\\'`,
-      sql`${contactMessage.description} like ${p} escape '\\'`,
+      containsText(deps.db, contactMessage.name, q),
+      containsText(deps.db, contactMessage.mobile, q),
+      containsText(deps.db, contactMessage.email, q),
+      containsText(deps.db, contactMessage.description, q),
     );
   }
   const data: ContactMessage[] = await deps.db
     .select()
     .from(contactMessage)
     .where(where)
-    .orderBy(desc(contactMessage.createdAt), desc(sql`rowid`))
+    .orderBy(desc(contactMessage.createdAt), desc(insertionOrder(deps.db, contactMessage)))
     .limit(input.limit)
     .offset(input.offset);
   const total = (await first(deps.db.select({ n: count() }).from(contactMessage).where(where)))?.n ?? 0;

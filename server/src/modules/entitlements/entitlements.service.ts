@@ -3,9 +3,11 @@ import { addMonths, type MyPlan, planRuleOf } from '../../../../sync-protocol/sr
 import type { EntitlementDoc } from '../../../../sync-protocol/src/sync/entitlement';
 import type { Deps } from '../../context';
 import type { Conn, DB } from '../../db/client';
-import { entitlement, entitlementState, entitlementUse, plan } from '../../db/schema';
+import { entitlement, entitlementState, entitlementUse, person, plan } from '../../db/schema';
+import { inJsonArray, lockRows, prepared as prepareOn } from '../../db/dialect';
 import { first, transaction } from '../../db/transaction';
 import { type Actor, logActivity } from '../../lib/activity';
+import { runExclusive } from '../../lib/exclusive';
 import { nextRev } from '../../lib/revision';
 
 /*
@@ -49,56 +51,64 @@ function queries(conn: Conn) {
 function prepare(conn: Conn) {
   const P = (n: string) => sql.placeholder(n);
   return {
-    counted: conn.select({ id: entitlementUse.attemptId }).from(entitlementUse).where(eq(entitlementUse.attemptId, P('id'))).prepare(),
+    counted: prepareOn(conn, conn.select({ id: entitlementUse.attemptId }).from(entitlementUse).where(eq(entitlementUse.attemptId, P('id')))),
     /** Plans active at `t`, earliest end first. */
-    activeAt: conn
-      .select()
-      .from(entitlement)
-      .where(and(eq(entitlement.personId, P('personId')), gt(entitlement.endsAt, P('t')), lte(entitlement.startsAt, P('t'))))
-      .orderBy(asc(entitlement.endsAt), asc(entitlement.startsAt))
-      .prepare(),
+    activeAt: prepareOn(
+      conn,
+      conn
+        .select()
+        .from(entitlement)
+        .where(and(eq(entitlement.personId, P('personId')), gt(entitlement.endsAt, P('t')), lte(entitlement.startsAt, P('t'))))
+        .orderBy(asc(entitlement.endsAt), asc(entitlement.startsAt)),
+    ),
     /** Attempts of a kind counted with a start in [from, to). */
-    usedIn: conn
-      .select({ n: sql<number>`count(*)` })
-      .from(entitlementUse)
-      .where(
-        and(
-          eq(entitlementUse.personId, P('personId')),
-          eq(entitlementUse.kind, P('kind')),
-          sql`${entitlementUse.startedAt} >= ${P('from')}`,
-          sql`${entitlementUse.startedAt} < ${P('to')}`,
+    usedIn: prepareOn(
+      conn,
+      conn
+        .select({ n: sql<number>`count(*)` })
+        .from(entitlementUse)
+        .where(
+          and(
+            eq(entitlementUse.personId, P('personId')),
+            eq(entitlementUse.kind, P('kind')),
+            sql`${entitlementUse.startedAt} >= ${P('from')}`,
+            sql`${entitlementUse.startedAt} < ${P('to')}`,
+          ),
         ),
-      )
-      .prepare(),
+    ),
     /** Attempts of a kind charged within the limit to each of the given plans (ids as a JSON array). */
-    chargedTo: conn
-      .select({ id: entitlementUse.entitlementId, n: sql<number>`count(*)` })
-      .from(entitlementUse)
-      .where(
-        and(
-          eq(entitlementUse.personId, P('personId')),
-          eq(entitlementUse.kind, P('kind')),
-          eq(entitlementUse.overLimit, false),
-          sql`${entitlementUse.entitlementId} in (select value from json_each(${P('ids')}))`,
-        ),
-      )
-      .groupBy(entitlementUse.entitlementId)
-      .prepare(),
-    insertUse: conn
-      .insert(entitlementUse)
-      .values({
-        attemptId: P('attemptId'),
-        personId: P('personId'),
-        qsid: P('qsid'),
-        kind: P('kind'),
-        entitlementId: P('entitlementId'),
-        overLimit: P('overLimit'),
-        startedAt: P('startedAt'),
-        createdAt: P('createdAt'),
-      })
-      .onConflictDoNothing()
-      .returning({ id: entitlementUse.attemptId })
-      .prepare(),
+    chargedTo: prepareOn(
+      conn,
+      conn
+        .select({ id: entitlementUse.entitlementId, n: sql<number>`count(*)` })
+        .from(entitlementUse)
+        .where(
+          and(
+            eq(entitlementUse.personId, P('personId')),
+            eq(entitlementUse.kind, P('kind')),
+            eq(entitlementUse.overLimit, false),
+            inJsonArray(conn, entitlementUse.entitlementId, P('ids')),
+          ),
+        )
+        .groupBy(entitlementUse.entitlementId),
+    ),
+    insertUse: prepareOn(
+      conn,
+      conn
+        .insert(entitlementUse)
+        .values({
+          attemptId: P('attemptId'),
+          personId: P('personId'),
+          qsid: P('qsid'),
+          kind: P('kind'),
+          entitlementId: P('entitlementId'),
+          overLimit: P('overLimit'),
+          startedAt: P('startedAt'),
+          createdAt: P('createdAt'),
+        })
+        .onConflictDoNothing()
+        .returning({ id: entitlementUse.attemptId }),
+    ),
   };
 }
 
@@ -184,8 +194,8 @@ export type Counted = { kind: Kind; overLimit: boolean; entitlementId: string | 
  * charged to the earliest-ending active plan with room left, or past it (`overLimit`, charged
  * to nothing) — the attempt itself is stored and scored either way by the caller. Bumps the
  * person's document and logs the counting (entity 'entitlement', the attempt's id). Call inside
- * the transaction that stores the attempt: SQLite's one writer makes concurrent pushes count one
- * after another, so an allowance of n lets exactly n attempts within.
+ * the transaction that stores the attempt, where concurrent pushes of the person count one after
+ * another, so an allowance of n lets exactly n attempts within.
  * `conn` is that transaction's handle (its statements are prepared once per handle).
  */
 export async function countAttempt(conn: Conn, input: AttemptUse): Promise<Counted | null> {
@@ -198,6 +208,9 @@ export async function countAttempt(conn: Conn, input: AttemptUse): Promise<Count
   let entitlementId: string | null = null;
   if (active.length > 0) {
     const limit = limitOf(active, kind);
+    // Pushes of one person count one after another (SQLite: its one writer; PostgreSQL: the
+    // person's row, locked until the commit), so an allowance of n lets exactly n within.
+    if (limit !== null) await lockRows(conn, person, eq(person.id, input.personId));
     const { from, to } = windowOf(active);
     within = limit === null || (await q.usedIn.get({ personId: input.personId, kind, from, to }))!.n < limit;
     if (within) {
@@ -383,7 +396,8 @@ export async function bumpEndedPlans(deps: Pick<Deps, 'db' | 'events'>, now = Da
  */
 export function startPlanExpiry(deps: Deps, intervalMs = 60_000): () => void {
   const run = () => {
-    bumpEndedPlans(deps).catch((err: unknown) => deps.log.error({ err }, 'plan expiry job failed'));
+    // Once across instances (lib/exclusive).
+    runExclusive(deps.db, 'plan-expiry', () => bumpEndedPlans(deps), { everyMs: intervalMs }).catch((err: unknown) => deps.log.error({ err }, 'plan expiry job failed'));
   };
   const initial = setImmediate(run);
   const timer = setInterval(run, intervalMs);

@@ -14,6 +14,7 @@ import {
 import type { Deps, Principal } from '../../context';
 import type { Conn, Tx } from '../../db/client';
 import { ledgerEntry, payment, person, plan, purchaseOrder } from '../../db/schema';
+import { insertionOrder, lockRows, takeTurns } from '../../db/dialect';
 import { first, transaction } from '../../db/transaction';
 import { type Actor, logActivity } from '../../lib/activity';
 import { AppError, conflict, notFound } from '../../lib/errors';
@@ -340,6 +341,9 @@ async function recordPayments(tx: Tx, deps: Deps, order: Order, status: Provider
   }
 }
 
+/** Orders becoming paid take turns for their receipt number (max + 1: db/dialect.ts takeTurns). */
+export const RECEIPT_NUMBERS = 'receipt-number';
+
 /**
  * Applies the provider's answer for one order inside the caller's transaction: the machine's
  * transition as one conditional write (`UPDATE … WHERE status = <as read> RETURNING`), the
@@ -347,6 +351,9 @@ async function recordPayments(tx: Tx, deps: Deps, order: Order, status: Provider
  * entitlement, and the activity entry. Returns null for an unknown order.
  */
 export async function applyIn(tx: Tx, deps: Deps, orderId: string, status: ProviderStatus, source: ApplySource, now = Date.now()): Promise<Applied | null> {
+  // Answers for one order are applied one after another (PostgreSQL: the order's row, locked
+  // until the commit; SQLite runs one transaction at a time): each sees what the previous wrote.
+  await lockRows(tx, purchaseOrder, eq(purchaseOrder.id, orderId));
   const before = await orderById(tx, orderId);
   if (!before) return null;
   const transition = decide({ status: before.status as OrderStatus, amount: before.amount, expiresAt: before.expiresAt }, status, now);
@@ -355,6 +362,7 @@ export async function applyIn(tx: Tx, deps: Deps, orderId: string, status: Provi
   if (transition.to) {
     const paying = transition.to === 'PAID' ? attemptsOf(before, status, now).find((p) => p.state === 'COMPLETED' && p.amount === before.amount) : undefined;
     const paidAt = paying && Number.isFinite(paying.at) && paying.at <= now ? paying.at : now;
+    if (transition.to === 'PAID') await takeTurns(tx, RECEIPT_NUMBERS);
     const after = await first(
       tx
         .update(purchaseOrder)
@@ -501,7 +509,7 @@ export async function myPayments(deps: Deps, who: Principal, now = Date.now()): 
     .from(purchaseOrder)
     .leftJoin(plan, eq(plan.id, purchaseOrder.planId))
     .where(eq(purchaseOrder.personId, who.id))
-    .orderBy(desc(purchaseOrder.createdAt), desc(sql`${purchaseOrder}.rowid`))
+    .orderBy(desc(purchaseOrder.createdAt), desc(insertionOrder(deps.db, purchaseOrder)))
     .limit(200);
   const orders: MyOrder[] = rows.map(({ planCode, planName, ...o }) => ({ ...o, plan: planCode && planName ? { code: planCode, name: planName } : null }));
   return { success: true, data: { plan: await myPlan(deps.db, who.id, now), orders } };

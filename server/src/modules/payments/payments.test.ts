@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ORDER_TTL_MS } from '../../../../sync-protocol/src/payment';
 import { activityLog, entitlement, ledgerEntry, payment, paymentEvent, purchaseOrder } from '../../db/schema';
+import { insertionOrder } from '../../db/dialect';
 import { first } from '../../db/transaction';
 import { type Harness, startHarness } from '../../test/harness';
 import { type SandboxControl, sandboxControl } from './providers/sandbox-phonepe';
@@ -51,6 +52,7 @@ const transitions = async (orderId: string) =>
       .select()
       .from(activityLog)
       .where(and(eq(activityLog.entityAffected, 'order'), eq(activityLog.entityId, orderId), eq(activityLog.actionType, 'UPDATE')))
+      .orderBy(activityLog.createdAt, insertionOrder(db(), activityLog))
   ).map((a) => (a.newValue as { status: string }).status);
 
 async function buy(token = learner, body: Record<string, unknown> = { prodid: 'ONE_MONTH_PLAN', product: 'ONE_MONTH_PLAN' }) {

@@ -1,6 +1,7 @@
 import { and, asc, inArray, lte } from 'drizzle-orm';
 import type { Deps } from '../../context';
 import { purchaseOrder } from '../../db/schema';
+import { runExclusive } from '../../lib/exclusive';
 import { OPEN_STATUSES } from './payments.machine';
 import { refresh } from './payments.service';
 import { webhookInbox } from './webhook-inbox';
@@ -47,10 +48,11 @@ export function startReconciler(deps: Deps, intervalMs = 60_000): () => void {
   const inbox = webhookInbox(deps);
   inbox.kick();
   const timer = setInterval(() => {
-    inbox.kick();
+    // Once across instances (lib/exclusive): one instance polls the inbox and reconciles.
+    runExclusive(deps.db, 'webhook-inbox', () => inbox.kick(), { everyMs: intervalMs }).catch((err: unknown) => deps.log.error({ err }, 'webhook inbox failed'));
     if (running) return;
     running = true;
-    reconcilePending(deps)
+    runExclusive(deps.db, 'reconcile', () => reconcilePending(deps), { everyMs: intervalMs })
       .catch((err: unknown) => deps.log.error({ err }, 'reconcile job failed'))
       .finally(() => {
         running = false;

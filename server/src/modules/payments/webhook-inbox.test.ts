@@ -1,12 +1,10 @@
-import { rmSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../app';
-import { openDatabase } from '../../db/client';
 import type { LoadMonitor } from '../../lib/overload';
 import { entitlement, paymentEvent, purchaseOrder } from '../../db/schema';
 import { first as firstRow } from '../../db/transaction';
-import { type Harness, startHarness } from '../../test/harness';
+import { type Harness, openTestDatabase, startHarness } from '../../test/harness';
 import { type SandboxControl, type SandboxDelivery, sandboxControl } from './providers/sandbox-phonepe';
 import { MAX_ATTEMPTS, processEvent, retryDelayMs, webhookInbox } from './webhook-inbox';
 
@@ -181,7 +179,7 @@ describe('a server that stopped after answering', () => {
     await first.close();
 
     // The next process on the same data directory (the sandbox, PhonePe's stand-in, is the same).
-    const database = openDatabase(first.deps.config.dataDir);
+    const database = await openTestDatabase(first.deps.config.dataDir);
     const next = { ...first.deps, db: database.db };
     try {
       expect((await firstRow(database.db.select().from(paymentEvent).where(eq(paymentEvent.merchantOrderId, id))))?.processedAt).toBeNull();
@@ -190,8 +188,9 @@ describe('a server that stopped after answering', () => {
       expect((await firstRow(database.db.select().from(paymentEvent).where(eq(paymentEvent.merchantOrderId, id))))?.processedAt).not.toBeNull();
       expect(await database.db.select().from(entitlement).where(eq(entitlement.orderId, id))).toHaveLength(1);
     } finally {
-      database.close();
-      rmSync(first.deps.config.dataDir, { recursive: true, force: true });
+      await database.close();
+      // Its database too (PostgreSQL), and the directory.
+      await first.destroy();
     }
   });
 });

@@ -3,6 +3,7 @@ import { MSG } from '../../../../sync-protocol/src/messages';
 import type { PersonView } from '../../../../sync-protocol/src/person';
 import type { Conn } from '../../db/client';
 import { permission, person, personPermission, role, rolePermission } from '../../db/schema';
+import { takeTurns } from '../../db/dialect';
 import { first, row } from '../../db/transaction';
 import { badRequest } from '../../lib/errors';
 
@@ -105,13 +106,16 @@ export async function uplines(db: Conn, personId: string): Promise<{ id: string;
   return out;
 }
 
+/** The turns of the changes of referrers (db/dialect.ts takeTurns). */
+const REFERRAL_TREE = 'referral-tree';
+
 /** Whether `ancestorId` is `personId` or above them in the referral tree (ends over cycles, see teamSize). */
 async function isSelfOrAbove(db: Conn, ancestorId: string, personId: string): Promise<boolean> {
   const r = await row<{ found: number }>(
     db,
     sql`
       with recursive up(id) as (
-        select ${personId}
+        select cast(${personId} as text)
         union select p.parent_id from person p join up u on p.id = u.id where p.parent_id is not null
       ) select count(*) as found from up where id = ${ancestorId}`,
   );
@@ -130,7 +134,10 @@ export async function assertReferrerAllowed(db: Conn, referrerId: string, childI
   if (childId !== undefined && referrerId === childId) throw badRequest(MSG.ownReferrer);
   const row = await first(db.select({ status: person.status }).from(person).where(eq(person.id, referrerId)));
   if (!row || row.status !== 'ACTIVE') throw badRequest(MSG.referrerNotFound);
-  if (childId !== undefined && (await isSelfOrAbove(db, childId, referrerId))) throw badRequest(MSG.referralCycle);
+  if (childId === undefined) return;
+  // Changes of the tree take turns from here to their commit: each then sees the other's link.
+  await takeTurns(db, REFERRAL_TREE);
+  if (await isSelfOrAbove(db, childId, referrerId)) throw badRequest(MSG.referralCycle);
 }
 
 /** The API view of a person (spec §3 short names); never includes the password hash. */

@@ -4,6 +4,7 @@ import { DEFAULT_ROLE } from '../../../../sync-protocol/src/role';
 import type { Deps, Principal } from '../../context';
 import type { Conn } from '../../db/client';
 import { person } from '../../db/schema';
+import { containsText } from '../../db/dialect';
 import { first, transaction } from '../../db/transaction';
 import { logActivity } from '../../lib/activity';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
@@ -33,15 +34,9 @@ import {
 } from './privileges';
 import { maskName, referrerHandle } from './referrer';
 
-function searchWhere(q: string) {
+function searchWhere(db: Conn, q: string) {
   if (!q) return undefined;
-  const pattern = `%${q.replace(/[%_\\]/g, (ch) => `\\${ch}`)}%`;
-  const esc = sql`'\\'`;
-  return or(
-    sql`${person.name} like ${pattern} escape ${esc}`,
-    sql`${person.mobile} like ${pattern} escape ${esc}`,
-    sql`${person.email} like ${pattern} escape ${esc}`,
-  );
+  return or(containsText(db, person.name, q), containsText(db, person.mobile, q), containsText(db, person.email, q));
 }
 
 /** GET /Person — the signed-in person, with the referral tree around them. */
@@ -60,7 +55,7 @@ export async function getOne(deps: Deps, id: string) {
 
 /** GET /Person/get — search by name, mobile or e-mail; §9 page size 30. */
 export async function search(deps: Deps, input: { strQuery: string; limit: number; offset: number }) {
-  const where = searchWhere(input.strQuery);
+  const where = searchWhere(deps.db, input.strQuery);
   const rows = await deps.db.select().from(person).where(where).orderBy(person.name, person.id).limit(input.limit).offset(input.offset);
   const total = (await first(deps.db.select({ n: count() }).from(person).where(where)))?.n ?? 0;
   return { success: true as const, data: await viewsOf(deps, rows), count: total };
@@ -89,7 +84,7 @@ export async function referrer(deps: Deps, mobile: string) {
 /** Customers are the people holding the MEMBER role (the learners). */
 async function customerWhere(deps: Deps, q: string) {
   const member = await findRole(deps.db, DEFAULT_ROLE);
-  return and(eq(person.roleId, member?.id ?? ''), searchWhere(q));
+  return and(eq(person.roleId, member?.id ?? ''), searchWhere(deps.db, q));
 }
 
 export async function queryCustomers(deps: Deps, input: { q: string; l: number; o: number }) {

@@ -4,6 +4,7 @@ import type { PermissionName } from '../../../../sync-protocol/src/permission';
 import { ADMIN_ROLE } from '../../../../sync-protocol/src/role';
 import type { Conn } from '../../db/client';
 import { permission, person, role, rolePermission } from '../../db/schema';
+import { takeTurns } from '../../db/dialect';
 import { first } from '../../db/transaction';
 import { conflict, forbidden, notFound } from '../../lib/errors';
 import { permissionsOf, type PersonRow } from './persons.repo';
@@ -23,6 +24,9 @@ import { permissionsOf, type PersonRow } from './persons.repo';
  * 4. At least one ACTIVE person holds the ADMIN role after every write.
  */
 
+/** The turns of the writes of people, roles and permissions (db/dialect.ts takeTurns). */
+const PRIVILEGES = 'privileges';
+
 /** The acting person as the database has them inside the write's transaction. */
 export type Standing = { id: string; name: string; isAdmin: boolean; permissions: ReadonlySet<string> };
 
@@ -36,6 +40,9 @@ export async function isAdminRole(db: Conn, roleId: string | null): Promise<bool
  * access table checked it when the request began; a parallel request may have taken it since).
  */
 export async function standingOf(db: Conn, actorId: string, needs: PermissionName): Promise<Standing> {
+  // Writes that change who may do what take turns from here to their commit, so that each checks
+  // these rules against the others' outcome (PostgreSQL; SQLite runs one transaction at a time).
+  await takeTurns(db, PRIVILEGES);
   const row = await first(
     db.select({ id: person.id, name: person.name, status: person.status, roleId: person.roleId }).from(person).where(eq(person.id, actorId)),
   );

@@ -5,6 +5,7 @@ import type { productCreateSchema, ProductView } from '../../../../sync-protocol
 import type { Conn } from '../../db/client';
 import type { Deps, Principal } from '../../context';
 import { plan, purchaseOrder } from '../../db/schema';
+import { takeTurns } from '../../db/dialect';
 import { first, transaction } from '../../db/transaction';
 import { logActivity } from '../../lib/activity';
 import { conflict, notFound } from '../../lib/errors';
@@ -18,7 +19,9 @@ async function view(db: Conn, p: typeof plan.$inferSelect): Promise<ProductView>
 
 const values = (i: Input) => ({ code: i.code, name: i.name, total: i.total, approx: i.approx, contents: i.contents, active: i.active, sortOrder: i.order });
 
+/** In the transaction that writes: writes of one code take turns (PostgreSQL), so the second answers 409. */
 async function assertFree(db: Conn, code: string, exceptId?: string) {
+  await takeTurns(db, `plan-code:${code}`);
   const other = await first(db.select({ id: plan.id }).from(plan).where(eq(plan.code, code)).limit(1));
   if (other && other.id !== exceptId) throw conflict(MSG.productExists);
 }

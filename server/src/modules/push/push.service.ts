@@ -5,8 +5,9 @@ import type { PushSubscriptionInput } from '../../../../sync-protocol/src/push';
 import type { Deps, Principal } from '../../context';
 import type { DB } from '../../db/client';
 import { entitlement, examResult, meta, plan, pushOnce, pushSubscription, question, questionSet, session, tag } from '../../db/schema';
-import { affected, first, transaction } from '../../db/transaction';
+import { affected, afterCommit, first, transaction } from '../../db/transaction';
 import { badRequest } from '../../lib/errors';
+import { runExclusive } from '../../lib/exclusive';
 import { sessionLive } from '../../lib/sessions';
 import { onAttemptSubmitted } from '../sync/sync.service';
 import { questionIdsOf } from '../sync/sync.docs';
@@ -268,22 +269,21 @@ let resultHookRegistered = false;
  * Registers with the push path of replication (sync.service's onAttemptSubmitted, where scoring
  * registers too): an attempt that became SUBMITTED more than RESULT_PUSH_AFTER_MS after its
  * submission time (bounded by the server, so a device clock cannot fake it) was made offline.
- * The hook runs inside the push's transaction; the message is decided after it: a transaction's
- * body awaits only the database (db/transaction.ts), so on SQLite it ends in the turn of the event
- * loop it began in, a setImmediate queued here runs once it has committed or rolled back, and the
- * result row is there only if it committed and was scored.
+ * The hook runs inside the push's transaction; the message is decided once that has committed
+ * (db/transaction.ts afterCommit; nothing when it rolls back), and only if the result row is
+ * there (the attempt was scored).
  * An online submission (submitUserResponse, or a device uploading at once) sends nothing: the
  * learner is looking at the result.
  */
 function registerResultReady() {
   if (resultHookRegistered) return;
   resultHookRegistered = true;
-  onAttemptSubmitted((_tx, row, ctx) => {
+  onAttemptSubmitted((tx, row, ctx) => {
     const service = services.get(ctx.db);
     if (!service || row.submittedAt === null || ctx.now - row.submittedAt < RESULT_PUSH_AFTER_MS) return false;
     const db = ctx.db;
     const attemptId = row.id;
-    setImmediate(() => {
+    afterCommit(tx, () => {
       first(
         db
           .select({ personId: examResult.personId, qsid: examResult.qsid, l: questionSet.l })
@@ -476,11 +476,12 @@ export async function remindPlansEnding(deps: Deps, now = Date.now()): Promise<n
  */
 export function startPushJobs(deps: Deps, opts: { setsEveryMs: number; plansEveryMs?: number }): () => void {
   pushServiceFor(deps);
-  const guarded = (name: string, job: () => Promise<unknown>) => () => {
-    job().catch((err: unknown) => deps.log.error({ err }, `${name} failed`));
+  // Once across instances (lib/exclusive).
+  const guarded = (name: string, everyMs: number, job: () => Promise<unknown>) => () => {
+    runExclusive(deps.db, name, job, { everyMs }).catch((err: unknown) => deps.log.error({ err }, `${name} failed`));
   };
-  const sets = guarded('new-set announcement', () => announceNewSets(deps));
-  const plans = guarded('plan reminder', () => remindPlansEnding(deps));
+  const sets = guarded('new-set announcement', opts.setsEveryMs, () => announceNewSets(deps));
+  const plans = guarded('plan reminder', opts.plansEveryMs ?? HOUR, () => remindPlansEnding(deps));
   const i1 = setImmediate(sets);
   const i2 = setImmediate(plans);
   const t1 = setInterval(sets, opts.setsEveryMs);

@@ -1,6 +1,7 @@
-import { and, eq, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, or, type SQL } from 'drizzle-orm';
 import { setQuestionIds } from '../../../../sync-protocol/src/question-set';
 import type { Conn } from '../../db/client';
+import { jsonArrayHasAny, jsonHasAnyString } from '../../db/dialect';
 import { questionSet } from '../../db/schema';
 import { nextRev } from '../../lib/revision';
 
@@ -51,7 +52,7 @@ export function questionIdsOfSet(s: Pick<SetRow, 'q' | 'sections'>): string[] {
 
 /**
  * Live (not deleted) sets holding at least one of `ids`, each with the ids of `ids` it holds.
- * SQLite looks into the JSON columns (the main part's list, and every text value of `sections`:
+ * The database looks into the JSON columns (the main part's list, and every text value of `sections`:
  * section names are keys there, the only texts are question ids); membership is then confirmed on
  * the parsed set, so the set's own shape stays the one definition of "holds".
  */
@@ -76,8 +77,8 @@ export async function setsHolding(db: Conn, ids: readonly string[]) {
       and(
         eq(questionSet.deleted, false),
         or(
-          sql`exists (select 1 from json_each(${questionSet.q}) where value in (select value from json_each(${wanted})))`,
-          sql`exists (select 1 from json_tree(${questionSet.sections}) where type = 'text' and value in (select value from json_each(${wanted})))`,
+          jsonArrayHasAny(db, questionSet.q, wanted),
+          jsonHasAnyString(db, questionSet.sections, wanted),
         ),
       ),
     );

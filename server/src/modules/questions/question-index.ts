@@ -2,6 +2,7 @@ import { eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { QuestionListQuery } from '../../../../sync-protocol/src/question';
 import { Parser } from 'htmlparser2';
 import type { Conn, DB } from '../../db/client';
+import { likeAnywhere, statementKey, trigramSearch } from '../../db/dialect';
 import { question, questionSearch, questionTag, questionVersion } from '../../db/schema';
 import { row, transaction } from '../../db/transaction';
 import type { Actor } from '../../lib/activity';
@@ -11,10 +12,12 @@ import { translationRows, translationRowsMissing } from '../translate/translatio
 
 /*
  * What the question list filters and searches on (issue 17 §4): a question's tags, one row per
- * tag in question_tag, and its words without markup in question_search, under the trigram
- * full-text index question_fts (migration 0007). Both are written here, inside the transaction
- * that writes the question, by every path that writes one (the questions service, the seed, the
- * benchmark data), so that the list never reads the JSON columns of 50,000 questions.
+ * tag in question_tag, and its words without markup in question_search, under a trigram index
+ * (SQLite: the full-text table question_fts of migration 0007, kept by triggers; PostgreSQL: a
+ * pg_trgm index on question_search.body, migrations-pg 0001, which the search reads directly).
+ * Both are written here, inside the transaction that writes the question, by every path that
+ * writes one (the questions service, the seed, the benchmark data), so that the list never reads
+ * the JSON columns of 50,000 questions.
  *
  * Two choices make a filtered list and its count cheap at 50,000 questions (checked with EXPLAIN
  * QUERY PLAN and timed in process on a generated bank of 50,000 in English and Hindi: with two
@@ -133,8 +136,8 @@ const facet = (name: 'qt' | 'd' | 'st', value: string) => `${name}:${value}`;
 export type VersionOf = { action: VersionAction; actor: Actor; restoredFrom?: number };
 
 /**
- * Writes a question's question_tag rows (tags and facets) and its question_search row (the
- * triggers of migration 0007 keep question_fts in step) and, given `version`, the
+ * Writes a question's question_tag rows (tags and facets) and its question_search row (on SQLite
+ * the triggers of migration 0007 keep question_fts in step) and, given `version`, the
  * question_version row of the row as written. Call inside the transaction that writes the
  * question: the services, the seed and tools that insert questions directly all record a
  * question the same way. A deleted question is left out of the index (and taken out of it).
@@ -158,7 +161,7 @@ export async function indexQuestion(tx: Conn, q: Indexed | QuestionRow, version?
   await tx
     .insert(questionSearch)
     .values({ questionId: q.id, body })
-    .onConflictDoUpdate({ target: questionSearch.questionId, set: { body }, setWhere: sql`${questionSearch.body} is not excluded.body` });
+    .onConflictDoUpdate({ target: questionSearch.questionId, set: { body }, setWhere: sql`${questionSearch.body} is distinct from excluded.body` });
 }
 
 const P = (name: string) => sql`${sql.placeholder(name)}`;
@@ -180,9 +183,10 @@ function prepareIndex(db: DB) {
     db
       .insert(questionSearch)
       .values({ questionId: P('questionId'), body: P('body') })
-      .onConflictDoUpdate({ target: questionSearch.questionId, set: { body: P('body') }, setWhere: sql`${questionSearch.body} is not excluded.body` }),
+      .onConflictDoUpdate({ target: questionSearch.questionId, set: { body: P('body') }, setWhere: sql`${questionSearch.body} is distinct from excluded.body` }),
   );
   const deleteSearch = rawStatement(db, db.delete(questionSearch).where(eq(questionSearch.questionId, P('questionId'))));
+  // Each returns what the raw statement's run returned: a promise on PostgreSQL, the result itself on SQLite.
   return {
     /** writeVersion (question-history.ts), column for column. */
     version: (row: QuestionRow, v: VersionOf) =>
@@ -197,41 +201,46 @@ function prepareIndex(db: DB) {
           createdAt: row.updatedAt,
         }),
       ),
-    unindex: (questionId: string) => {
-      deleteTags.run({ questionId });
-      deleteSearch.run({ questionId });
-    },
+    deleteSearch: (questionId: string) => deleteSearch.run({ questionId }),
     deleteTags: (questionId: string) => deleteTags.run({ questionId }),
     insertTag: (questionId: string, tid: string) => insertTag.run({ questionId, tid }),
     upsertSearch: (questionId: string, body: string) => upsertSearch.run({ questionId, body }),
   };
 }
-const preparedIndex = new WeakMap<DB, ReturnType<typeof prepareIndex>>();
+const preparedIndex = new WeakMap<object, ReturnType<typeof prepareIndex>>();
 
 /**
  * indexQuestion(tx, row, version) for each of `rows` in turn, for batch writes (a question
- * import writes 5,000): the same statements, prepared once per handle and run by better-sqlite3
+ * import writes 5,000): the same statements, prepared once per handle and run by the driver
  * directly (lib/raw-statement), because building each of them with Drizzle cost several times
  * what SQLite took to run it. Call inside the transaction that wrote the rows, with its handle
- * (`tx`: a statement is bound to the handle it was prepared on, and the transaction's handle is
- * one object for every transaction of a database, so they are prepared once).
+ * (`tx`: a statement is bound to the handle it was prepared on; on SQLite the transaction's
+ * handle is one object for every transaction of a database, so they are prepared once).
+ * SQLite runs each statement at once; PostgreSQL's go out in order on the transaction's
+ * connection and are awaited together at the end (the first failure fails the whole call).
  */
 export async function indexQuestions(tx: DB, rows: readonly QuestionRow[], version: VersionOf): Promise<void> {
-  let s = preparedIndex.get(tx);
+  const key = statementKey(tx);
+  let s = preparedIndex.get(key);
   if (!s) {
     s = prepareIndex(tx);
-    preparedIndex.set(tx, s);
+    preparedIndex.set(key, s);
   }
+  const pending: Promise<unknown>[] = [];
+  const wait = (r: unknown) => {
+    if (r instanceof Promise) pending.push(r);
+  };
   for (const q of rows) {
-    s.version(q, version);
+    wait(s.version(q, version));
+    wait(s.deleteTags(q.id));
     if (q.deleted) {
-      s.unindex(q.id);
+      wait(s.deleteSearch(q.id));
       continue;
     }
-    s.deleteTags(q.id);
-    for (const tid of new Set([...tagsOf(q), facet('qt', q.qt), facet('d', q.d), facet('st', q.st), ...translationRows(q)])) s.insertTag(q.id, tid);
-    s.upsertSearch(q.id, searchBody(q));
+    for (const tid of new Set([...tagsOf(q), facet('qt', q.qt), facet('d', q.d), facet('st', q.st), ...translationRows(q)])) wait(s.insertTag(q.id, tid));
+    wait(s.upsertSearch(q.id, searchBody(q)));
   }
+  await Promise.all(pending);
 }
 
 /** Takes a (soft-deleted) question out of the list's index. */
@@ -254,21 +263,21 @@ export async function indexMissingQuestions(db: DB): Promise<number> {
   // A database from before issue 19 has no translation rows: every live question is indexed again.
   if (await translationRowsMissing(db)) await db.delete(questionSearch);
   await transaction(db, async (tx) => {
-    const deleted = sql`(select ${question.id} from ${question} where ${question.deleted} = 1)`;
+    const deleted = sql`(select ${question.id} from ${question} where ${eq(question.deleted, true)})`;
     await tx.delete(questionTag).where(sql`${questionTag.questionId} in ${deleted}`);
     await tx.delete(questionSearch).where(sql`${questionSearch.questionId} in ${deleted}`);
   });
   const counts = (await row<{ live: number; indexed: number }>(
     db,
-    sql`select (select count(*) from ${question} where ${question.deleted} = 0) as live, (select count(*) from ${questionSearch}) as indexed`,
+    sql`select (select count(*) from ${question} where ${eq(question.deleted, false)}) as live, (select count(*) from ${questionSearch}) as indexed`,
   ))!;
   if (Number(counts.live) === Number(counts.indexed)) return 0;
   let done = 0;
-  let after = -1;
+  // In the order of the primary key, which both engines keep an index of.
+  let after = '';
   for (;;) {
     const batch = await db
       .select({
-        rowid: sql<number>`${question}.rowid`.as('rowid'),
         id: question.id,
         q: question.q,
         ops: question.ops,
@@ -285,56 +294,53 @@ export async function indexMissingQuestions(db: DB): Promise<number> {
       })
       .from(question)
       .where(
-        sql`${question}.rowid > ${after} and ${question.deleted} = 0 and not exists (select 1 from ${questionSearch} where ${questionSearch.questionId} = ${question.id})`,
+        sql`${question.id} > ${after} and ${eq(question.deleted, false)} and not exists (select 1 from ${questionSearch} where ${questionSearch.questionId} = ${question.id})`,
       )
-      .orderBy(sql`${question}.rowid`)
+      .orderBy(question.id)
       .limit(BACKFILL_BATCH);
     if (batch.length === 0) return done;
     await transaction(db, async (tx) => {
       for (const q of batch) await indexQuestion(tx, q);
     });
     done += batch.length;
-    after = batch.at(-1)!.rowid;
+    after = batch.at(-1)!.id;
   }
 }
-
-/** An FTS5 string: the word as text, whatever characters it holds (`"`, `*`, `OR`, `(` …). */
-const ftsString = (word: string) => `"${word.replaceAll('"', '""')}"`;
-/** A LIKE pattern matching `word` anywhere, its own `%`, `_` and `\` taken literally. */
-const likeAnywhere = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** Shortest word the trigram index can find (shorter ones are matched with LIKE). */
 const TRIGRAM = 3;
 
+type SearchTerms = { long: string[]; likes: string[] };
+
 /**
  * The words of a text search (spec §7 list filters; issue 17 §4), every one of which must occur
- * in a question's search text: words of three characters or more as one FTS5 query for the
- * trigram index, each quoted as an FTS5 string so that user input is never query syntax; shorter
- * words (the trigram index cannot find them) as LIKE patterns on the same text.
+ * in a question's search text: words of three characters or more go to the trigram index
+ * (db/dialect.ts trigramSearch: on SQLite one FTS5 query, each word quoted so that user input is
+ * never query syntax); shorter words (the trigram index cannot find them) as LIKE patterns on the
+ * same text.
  */
-function searchTerms(search: string | undefined): { fts: string | null; likes: string[] } | null {
+function searchTerms(search: string | undefined): SearchTerms | null {
   const words = [...new Set(normaliseText(search ?? '').split(' ').filter(Boolean))];
   if (words.length === 0) return null;
-  const long = words.filter((w) => [...w].length >= TRIGRAM);
   return {
-    fts: long.length > 0 ? long.map(ftsString).join(' AND ') : null,
+    long: words.filter((w) => [...w].length >= TRIGRAM),
     likes: words.filter((w) => [...w].length < TRIGRAM).map(likeAnywhere),
   };
 }
 
+/** The trigram search of the long words in question_search. */
+const textSearch = (db: Conn, words: readonly string[]) =>
+  trigramSearch(db, { fts: 'question_fts', table: questionSearch, id: questionSearch.id, key: questionSearch.questionId, column: questionSearch.body }, words);
+
 /**
- * The search as a condition on a question id, checked per candidate: the question's
+ * The search as a condition on a question id, checked per candidate. On SQLite the question's
  * question_search row is found through its unique index on question_id (which holds the rowid,
  * so no row is read), and its rowid looked up among the full-text matches, which SQLite
- * collects once. Short words read the row's text.
+ * collects once (db/dialect.ts trigramSearch). Short words read the row's text.
  */
-function searchOn(id: SQL, terms: NonNullable<ReturnType<typeof searchTerms>>): SQL {
+function searchOn(db: Conn, id: SQL, terms: SearchTerms): SQL {
   const where: SQL[] = [];
-  if (terms.fts !== null) {
-    where.push(
-      sql`(select ${questionSearch.id} from ${questionSearch} where ${questionSearch.questionId} = ${id}) in (select rowid from question_fts where question_fts match ${terms.fts})`,
-    );
-  }
+  if (terms.long.length > 0) where.push(textSearch(db, terms.long).has(id));
   if (terms.likes.length > 0) {
     const likes = sql.join(
       terms.likes.map((p) => sql`${questionSearch.body} like ${p} escape '\\'`),
@@ -384,15 +390,16 @@ function inEveryGroup(groups: string[][]): SQL {
 
 /**
  * The list's filters as one condition on question (the list reads question_list_idx newest
- * first and stops at the page's end; each filter is a membership test on the id).
+ * first and stops at the page's end; each filter is a membership test on the id), for a query
+ * run on `db` (the search's SQL is the engine's).
  */
-export function listCondition(f: Filters): SQL {
+export function listCondition(db: Conn, f: Filters): SQL {
   const where: SQL[] = [eq(question.deleted, false)];
   if (f.qids?.length) where.push(inArray(question.id, f.qids));
   const groups = tagGroups(f);
   if (groups.length > 0) where.push(sql`${question.id} in (${inEveryGroup(groups)})`);
   const terms = searchTerms(f.search);
-  if (terms) where.push(searchOn(sql`${question.id}`, terms));
+  if (terms) where.push(searchOn(db, sql`${question.id}`, terms));
   const missing = missingTranslation(sql`${question.id}`, f);
   if (missing) where.push(missing);
   return sql.join(where, sql` and `);
@@ -400,7 +407,7 @@ export function listCondition(f: Filters): SQL {
 
 /**
  * How many live questions pass the filters, without reading question rows where it can: from
- * the intersection of the tag groups, or from the full-text index alone, or (no set-like filter)
+ * the intersection of the tag groups, or from the trigram index alone, or (no set-like filter)
  * from question_list_idx.
  */
 export async function countQuestions(db: Conn, f: Filters): Promise<number> {
@@ -411,13 +418,13 @@ export async function countQuestions(db: Conn, f: Filters): Promise<number> {
     const id = sql`c.question_id`;
     const where: SQL[] = [];
     if (f.qids?.length) where.push(inArray(id, f.qids));
-    if (terms) where.push(searchOn(id, terms));
+    if (terms) where.push(searchOn(db, id, terms));
     const missing = missingTranslation(id, f);
     if (missing) where.push(missing);
     return count(sql`select count(*) as n from (${inEveryGroup(groups)}) as c${where.length > 0 ? sql` where ${sql.join(where, sql` and `)}` : sql``}`);
   }
-  if (terms?.fts && terms.likes.length === 0 && !f.qids?.length && !missingTranslation(sql`1`, f)) {
-    return count(sql`select count(*) as n from question_fts where question_fts match ${terms.fts}`);
+  if (terms && terms.long.length > 0 && terms.likes.length === 0 && !f.qids?.length && !missingTranslation(sql`1`, f)) {
+    return count(textSearch(db, terms.long).count);
   }
-  return count(sql`select count(*) as n from ${question} where ${listCondition(f)}`);
+  return count(sql`select count(*) as n from ${question} where ${listCondition(db, f)}`);
 }

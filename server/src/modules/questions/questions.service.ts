@@ -12,6 +12,7 @@ import {
 import type { Deps, Principal } from '../../context';
 import { type Conn, type DB, inOpenTransaction } from '../../db/client';
 import { question, questionSet, tag } from '../../db/schema';
+import { statementKey } from '../../db/dialect';
 import { first, transaction } from '../../db/transaction';
 import { activityLogger, logActivity } from '../../lib/activity';
 import { badRequest, notFound } from '../../lib/errors';
@@ -161,7 +162,7 @@ export async function get(deps: Deps, id: string, reader: Reader) {
  * by id, in the direction of question_list_idx (deleted, created_at, id), which then serves the
  * order without sorting.
  */
-const NEWEST_FIRST = [desc(question.createdAt), desc(question.id)];
+const newestFirst = () => [desc(question.createdAt), desc(question.id)];
 
 /**
  * GET /api/question?l&o&qids&s&c&t&e&qt&d&st&search (filters: question-index.ts): newest first; with `qids`, in the order of
@@ -177,13 +178,13 @@ export async function list(deps: Deps, query: QuestionListQuery, reader: Reader)
     return rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
   };
   if (reader.editor) {
-    const rows = byIds(await deps.db.select().from(question).where(listCondition(query)).orderBy(...NEWEST_FIRST).limit(limit).offset(query.o));
+    const rows = byIds(await deps.db.select().from(question).where(listCondition(deps.db, query)).orderBy(...newestFirst()).limit(limit).offset(query.o));
     const sets = await setsOf(deps.db, rows.map((r) => r.id));
     return { success: true as const, data: rows.map((r) => ({ ...questionView(r), sets: sets.get(r.id) ?? [] })) };
   }
   // Listing the bank is authoring: without ids a non-editor reads nothing, whatever the route.
   if (!query.qids?.length) return { success: true as const, data: [] };
-  const candidates = await deps.db.select().from(question).where(listCondition(query)).orderBy(...NEWEST_FIRST);
+  const candidates = await deps.db.select().from(question).where(listCondition(deps.db, query)).orderBy(...newestFirst());
   const access = await accessTo(deps.db, candidates, reader);
   const rows = byIds(candidates.filter((r) => access.has(r.id)).slice(query.o, query.o + limit));
   return { success: true as const, data: rows.map((r) => readerView(r, access.get(r.id)!)) };
@@ -284,20 +285,23 @@ export async function create(deps: Deps, actor: Principal, input: ParsedQuestion
   return { success: true as const, id: row.id, msg: MSG.questionCreated, data: questionView(row) };
 }
 
-/** The INSERT of a whole question row, prepared once per handle it runs on (createManyCheckedInTransaction). */
-const preparedInserts = new WeakMap<DB, (row: QuestionRow) => void>();
-function questionInserter(db: DB): (row: QuestionRow) => void {
-  let insert = preparedInserts.get(db);
+/**
+ * The INSERT of a whole question row, prepared once per handle it runs on
+ * (createManyCheckedInTransaction). Returns what the raw statement's run returns (a promise on
+ * PostgreSQL, to be awaited; the result itself on SQLite).
+ */
+const preparedInserts = new WeakMap<object, (row: QuestionRow) => unknown>();
+function questionInserter(db: DB): (row: QuestionRow) => unknown {
+  const key = statementKey(db);
+  let insert = preparedInserts.get(key);
   if (!insert) {
     // Every column a placeholder, so that a column added later is written too (the row built by
     // the caller has the table's row type) and no JS-side default is drawn once for all rows.
     const cols = Object.keys(getTableColumns(question)) as (keyof QuestionRow)[];
     const stmt = rawStatement(db, db.insert(question).values(Object.fromEntries(cols.map((c) => [c, sql`${sql.placeholder(c)}`])) as unknown as QuestionRow));
     const encode = rowEncoder(question);
-    insert = (row) => {
-      stmt.run(encode(row));
-    };
-    preparedInserts.set(db, insert);
+    insert = (row) => stmt.run(encode(row));
+    preparedInserts.set(key, insert);
   }
   return insert;
 }
@@ -311,7 +315,7 @@ function questionInserter(db: DB): (row: QuestionRow) => void {
  * every row before it stores any, and sanitising again would cost a third of the store.
  *
  * Written together rather than by write() one at a time: the rows are built here as the
- * database returns them, and every statement is prepared once and run by better-sqlite3
+ * database returns them, and every statement is prepared once and run by the driver
  * directly. Built by Drizzle, the five INSERTs of each question cost several times what SQLite
  * took to run them (5,000 rows: 7.3 s in write(), 2 s here, of which 1.5 s SQLite; the
  * full-text index is most of that). Call inside a transaction, with its handle `tx` (the
@@ -325,6 +329,7 @@ export async function createManyCheckedInTransaction(tx: DB, actor: Principal, v
   await checkTags(tx, ...values);
   const revs = await revsOf(tx)(values.length);
   const insert = questionInserter(tx);
+  const pending: Promise<unknown>[] = [];
   const rows = values.map((v, i): QuestionRow => {
     const now = Date.now();
     // The fields of write(), then what the INSERT there leaves to the table's defaults.
@@ -350,9 +355,11 @@ export async function createManyCheckedInTransaction(tx: DB, actor: Principal, v
       rev: revs[i]!,
       deleted: false,
     };
-    insert(row);
+    const run = insert(row);
+    if (run instanceof Promise) pending.push(run);
     return row;
   });
+  await Promise.all(pending);
   await indexQuestions(tx, rows, { action: 'CREATE', actor });
   const log = activityLogger(tx);
   for (const row of rows) await log({ actor, action: 'CREATE', entity: 'question', entityId: row.id, newValue: questionView(row) });

@@ -3,10 +3,12 @@ import { MSG } from '../../../../sync-protocol/src/messages';
 import type { OrderStatus } from '../../../../sync-protocol/src/order';
 import type { Deps, Principal } from '../../context';
 import { ledgerEntry, plan, purchaseOrder } from '../../db/schema';
+import { takeTurns } from '../../db/dialect';
 import { first, transaction } from '../../db/transaction';
 import { logActivity } from '../../lib/activity';
 import { badRequest, notFound } from '../../lib/errors';
 import { grantPlan } from '../entitlements/entitlements.service';
+import { RECEIPT_NUMBERS } from '../payments/payments.service';
 import { orderRow } from './reports.service';
 
 /**
@@ -29,6 +31,7 @@ export async function setStatus(deps: Deps, actor: Principal, input: { id: strin
     if (from === 'REFUNDED' && input.status !== 'REFUNDED') throw badRequest(MSG.paidOrderFinal);
     if (from === 'PAID' && input.status !== 'PAID' && input.status !== 'REFUNDED') throw badRequest(MSG.paidOrderFinal);
     const becomesPaid = input.status === 'PAID' && from !== 'PAID';
+    if (becomesPaid) await takeTurns(tx, RECEIPT_NUMBERS);
     const changed = await first(
       tx
         .update(purchaseOrder)

@@ -15,6 +15,7 @@ import {
 import type { Conn } from '../../db/client';
 import type { Deps } from '../../context';
 import { ledgerEntry, payment, person, plan, purchaseOrder } from '../../db/schema';
+import { calendarText, containsText, insertionOrder } from '../../db/dialect';
 import { first } from '../../db/transaction';
 
 /**
@@ -24,9 +25,9 @@ import { first } from '../../db/transaction';
 const money = (paise: number) => Math.round(paise) / 100;
 
 /** The India-time calendar day (YYYY-MM-DD) of an epoch-ms column, in SQL. */
-const istDay = (col: SQL | SQLiteColumn) =>
-  sql<string>`strftime('%Y-%m-%d', (${col} + ${IST_OFFSET_MS}) / 1000, 'unixepoch')`;
-const istMonth = (col: SQL | SQLiteColumn) => sql<string>`strftime('%Y-%m', (${col} + ${IST_OFFSET_MS}) / 1000, 'unixepoch')`;
+const istDay = (db: Conn, col: SQL | SQLiteColumn) => calendarText(db, col, 'day', IST_OFFSET_MS);
+/** The India-time calendar month (YYYY-MM). */
+const istMonth = (db: Conn, col: SQL | SQLiteColumn) => calendarText(db, col, 'month', IST_OFFSET_MS);
 
 /** Orders joined with their plan and buyer, as OrderRow. */
 async function orderRows(db: Conn, where: SQL | undefined, limit: number, offset = 0): Promise<OrderRow[]> {
@@ -48,7 +49,7 @@ async function orderRows(db: Conn, where: SQL | undefined, limit: number, offset
     .leftJoin(plan, eq(plan.id, purchaseOrder.planId))
     .leftJoin(person, eq(person.id, purchaseOrder.personId))
     .where(where)
-    .orderBy(desc(purchaseOrder.createdAt), desc(sql`${purchaseOrder}.rowid`))
+    .orderBy(desc(purchaseOrder.createdAt), desc(insertionOrder(db, purchaseOrder)))
     .limit(limit)
     .offset(offset);
   return rows.map((r) => ({
@@ -77,11 +78,11 @@ export async function ordersByDate(deps: Deps, range: { startDate: number; endDa
       .from(purchaseOrder)
       .where(where),
   )) ?? { count: 0, amount: 0, paidCount: 0, paidAmount: 0 };
-  const day = istDay(purchaseOrder.createdAt);
+  const day = istDay(deps.db, purchaseOrder.createdAt);
   const byDay = (
     await deps.db
       .select({
-      day,
+        day,
         count: count(),
         amount: sql<number>`coalesce(sum(${purchaseOrder.amount}), 0)`,
         paidAmount: sql<number>`coalesce(sum(case when ${paid} then ${purchaseOrder.amount} else 0 end), 0)`,
@@ -111,14 +112,8 @@ export async function listOrders(
   if (input.startDate !== undefined) conds.push(gte(purchaseOrder.createdAt, input.startDate));
   if (input.endDate !== undefined) conds.push(lte(purchaseOrder.createdAt, input.endDate));
   if (input.q) {
-    const p = `%${input.q.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
-    conds.push(
-      or(
-        sql`${person.name} like ${p} escape '\\'`,
-        sql`${person.mobile} like ${p} escape '\\'`,
-        sql`${purchaseOrder.id} like ${p} escape '\\'`,
-      ) as SQL,
-    );
+    const q = input.q;
+    conds.push(or(containsText(deps.db, person.name, q), containsText(deps.db, person.mobile, q), containsText(deps.db, purchaseOrder.id, q)) as SQL);
   }
   const where = conds.length ? and(...conds) : undefined;
   const total = (await first(deps.db.select({ n: count() }).from(purchaseOrder).leftJoin(person, eq(person.id, purchaseOrder.personId)).where(where)))?.n ?? 0;
@@ -133,7 +128,7 @@ export async function orderRow(db: Conn, id: string): Promise<OrderRow | undefin
 export async function usersByDate(deps: Deps, range: { startDate: number; endDate: number }): Promise<{ success: true; data: UsersByDateReport }> {
   const where = and(gte(person.createdAt, range.startDate), lte(person.createdAt, range.endDate));
   const total = (await first(deps.db.select({ n: count() }).from(person).where(where)))?.n ?? 0;
-  const day = istDay(sql`${person.createdAt}`);
+  const day = istDay(deps.db, sql`${person.createdAt}`);
   const byDay = await deps.db.select({ day, count: count() }).from(person).where(where).groupBy(day).orderBy(day);
   const referrer = alias(person, 'referrer');
   const byReferrer = (
@@ -170,14 +165,8 @@ export async function transactions(
   if (input.channel) conds.push(eq(payment.channel, input.channel));
   if (input.type) conds.push(eq(payment.isCredit, input.type === 'credit'));
   if (input.q) {
-    const p = `%${input.q.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
-    conds.push(
-      or(
-        sql`${payment.transactionId} like ${p} escape '\\'`,
-        sql`${person.name} like ${p} escape '\\'`,
-        sql`${person.mobile} like ${p} escape '\\'`,
-      ) as SQL,
-    );
+    const q = input.q;
+    conds.push(or(containsText(deps.db, payment.transactionId, q), containsText(deps.db, person.name, q), containsText(deps.db, person.mobile, q)) as SQL);
   }
   const where = conds.length ? and(...conds) : undefined;
   const ok = sql`${payment.status} = 'SUCCESS'`;
@@ -185,8 +174,8 @@ export async function transactions(
     deps.db
       .select({
         count: count(),
-        credit: sql<number>`coalesce(sum(case when ${ok} and ${payment.isCredit} = 1 then ${payment.amount} else 0 end), 0)`,
-        debit: sql<number>`coalesce(sum(case when ${ok} and ${payment.isCredit} = 0 then ${payment.amount} else 0 end), 0)`,
+        credit: sql<number>`coalesce(sum(case when ${ok} and ${eq(payment.isCredit, true)} then ${payment.amount} else 0 end), 0)`,
+        debit: sql<number>`coalesce(sum(case when ${ok} and ${eq(payment.isCredit, false)} then ${payment.amount} else 0 end), 0)`,
       })
       .from(payment)
       .leftJoin(person, eq(person.id, payment.personId))
@@ -214,7 +203,7 @@ export async function transactions(
     .leftJoin(purchaseOrder, eq(purchaseOrder.id, payment.orderId))
     .leftJoin(plan, eq(plan.id, purchaseOrder.planId))
     .where(where)
-    .orderBy(desc(payment.createdAt), desc(sql`${payment}.rowid`))
+    .orderBy(desc(payment.createdAt), desc(insertionOrder(deps.db, payment)))
     .limit(input.limit)
     .offset(input.offset);
   const data: PaymentRow[] = rows.map((r) => ({
@@ -253,7 +242,7 @@ export async function globalEarnings(
   deps: Deps,
   input: { startDate: number; endDate: number; groupBy: 'day' | 'month' },
 ): Promise<{ success: true; data: GlobalEarningsReport }> {
-  const period = input.groupBy === 'month' ? istMonth(ledgerEntry.createdAt) : istDay(ledgerEntry.createdAt);
+  const period = input.groupBy === 'month' ? istMonth(deps.db, ledgerEntry.createdAt) : istDay(deps.db, ledgerEntry.createdAt);
   const where = and(gte(ledgerEntry.createdAt, input.startDate), lte(ledgerEntry.createdAt, input.endDate), inArray(ledgerEntry.kind, ['CAPTURE', 'REFUND']));
   const rows = await deps.db
     .select({

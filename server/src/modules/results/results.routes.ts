@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import { evaluateSchema, participantsQuerySchema, pendingQuerySchema, resultQuerySchema, submissionSchema } from '../../../../sync-protocol/src/result';
 import type { AppEnv, Deps } from '../../context';
+import { isClosed } from '../../db/client';
 import { parseJson, parseQuery } from '../../lib/http';
 import { principalOf, route } from '../../lib/route';
 import * as results from './results.service';
@@ -32,7 +33,10 @@ export function resultRoutes(app: Hono<AppEnv>, deps: Deps) {
   // In a turn of the event loop of its own, right after the app is built: its transactions then
   // never meet the statements of whatever the builder's caller goes on to do in this turn.
   setImmediate(() => {
-    repair(deps).catch((err: unknown) => deps.log.error({ err }, 'start-up repair of results failed'));
+    repair(deps).catch((err: unknown) => {
+      // A database closed meanwhile (a stop right after the start) is no failure: the next start repairs.
+      if (!isClosed(deps.db)) deps.log.error({ err }, 'start-up repair of results failed');
+    });
   });
   route(app, deps, 'POST /question/submitUserResponse', async (c) =>
     c.json(await results.submit(deps, principalOf(c), await parseJson(c, submission))),

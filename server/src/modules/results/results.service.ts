@@ -7,6 +7,7 @@ import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-sum
 import type { Deps, Principal } from '../../context';
 import type { Conn, DB, Tx } from '../../db/client';
 import { attempt, examResult, meta, person, question, questionSet } from '../../db/schema';
+import { databaseKey, inJsonArray, prepared as prepareOn } from '../../db/dialect';
 import { first, row, transaction } from '../../db/transaction';
 import { logActivity } from '../../lib/activity';
 import { badRequest, notFound } from '../../lib/errors';
@@ -34,9 +35,10 @@ type Scheme = { detailRev: number; dur: number; parts: ScoringPart[]; setVersion
  * Statements of the scoring path, prepared once per handle (a submission storm scores
  * thousands of attempts a second; building SQL per attempt would cost more than running it).
  * A statement is bound to the handle it was prepared on: scoring runs inside the push's
- * transaction, so its statements are prepared on the transaction's handle (`tx`, one object for
- * every transaction of a database, so they are prepared once), the reads outside a transaction
- * on the database handle. Compiled marking schemes are cached per set (and handle) and checked
+ * transaction, so its statements are prepared on the transaction's handle (`tx`: on SQLite one
+ * object for every transaction of a database, so they are prepared once; on PostgreSQL one per
+ * transaction, on its connection), the reads outside a transaction on the database handle.
+ * Compiled marking schemes are cached per set (and database) and checked
  * against the set's `detail_rev`, which every change of the set or of one of its questions bumps
  * (questions module, publish job).
  */
@@ -52,13 +54,15 @@ function queries(db: DB) {
 function prepare(db: DB) {
   const P = (n: string) => sql.placeholder(n);
   return {
-    setHead: db.select({ detailRev: questionSet.detailRev }).from(questionSet).where(eq(questionSet.id, P('id'))).prepare(),
-    setRow: db.select().from(questionSet).where(eq(questionSet.id, P('id'))).prepare(),
-    questions: db
-      .select({ id: question.id, qt: question.qt, ca: question.ca, trans: question.trans, deleted: question.deleted, version: question.version })
-      .from(question)
-      .where(sql`${question.id} in (select value from json_each(${P('ids')}))`)
-      .prepare(),
+    setHead: prepareOn(db, db.select({ detailRev: questionSet.detailRev }).from(questionSet).where(eq(questionSet.id, P('id')))),
+    setRow: prepareOn(db, db.select().from(questionSet).where(eq(questionSet.id, P('id')))),
+    questions: prepareOn(
+      db,
+      db
+        .select({ id: question.id, qt: question.qt, ca: question.ca, trans: question.trans, deleted: question.deleted, version: question.version })
+        .from(question)
+        .where(inJsonArray(db, question.id, P('ids'))),
+    ),
     rev: revsOf(db),
     // Run by better-sqlite3 with values encoded once (lib/raw-statement.ts).
     insert: rawStatement(
@@ -94,9 +98,24 @@ function prepare(db: DB) {
         .onConflictDoNothing({ target: examResult.attemptId }),
     ),
     encodeResult: rowEncoder(examResult),
-    resultOfAttempt: db.select().from(examResult).where(eq(examResult.attemptId, P('attemptId'))).prepare(),
-    schemes: new LRUCache<string, Scheme>({ max: 1000 }),
+    resultOfAttempt: prepareOn(db, db.select().from(examResult).where(eq(examResult.attemptId, P('attemptId')))),
+    schemes: schemesOf(db),
   };
+}
+
+/**
+ * The compiled schemes of a database, for every handle on it: on PostgreSQL each transaction has
+ * a handle (and statements) of its own, and the cache must outlive it.
+ */
+const schemeCaches = new WeakMap<object, LRUCache<string, Scheme>>();
+function schemesOf(db: DB): LRUCache<string, Scheme> {
+  const key = databaseKey(db);
+  let c = schemeCaches.get(key);
+  if (!c) {
+    c = new LRUCache<string, Scheme>({ max: 1000 });
+    schemeCaches.set(key, c);
+  }
+  return c;
 }
 
 async function schemeOf(tx: Tx, qsid: string): Promise<Scheme | undefined> {
@@ -175,7 +194,7 @@ async function storeScore(tx: Tx, row: AttemptRow, ctx: SubmittedContext): Promi
   // Encoded once per scheme, not per submission.
   values.setVersion = scheme.setVersion;
   values.qv = scheme.qv;
-  return q.insert.run(values).changes > 0;
+  return (await q.insert.run(values)).changes > 0;
 }
 
 let registered = false;
@@ -338,11 +357,11 @@ export async function rank(deps: Deps, me: Principal, qsid: string): Promise<Ran
       select ${examResult.totalMarks} as marks,
              row_number() over (partition by ${examResult.personId} order by ${examResult.createdAt}, ${examResult.rev}) as n
       from ${examResult}
-      where ${examResult.qsid} = ${qsid} and ${examResult.practice} = 0 and ${examResult.deleted} = 0
+      where ${examResult.qsid} = ${qsid} and ${eq(examResult.practice, false)} and ${eq(examResult.deleted, false)}
     )
     select count(*) as "of",
-           coalesce(sum(marks > ${mine.totalMarks}), 0) as above,
-           coalesce(sum(marks <= ${mine.totalMarks}), 0) as atOrBelow
+           coalesce(sum(case when marks > ${mine.totalMarks} then 1 else 0 end), 0) as "above",
+           coalesce(sum(case when marks <= ${mine.totalMarks} then 1 else 0 end), 0) as "atOrBelow"
     from ranked where n = 1`,
   ))!;
   return { success: true, rank: counts.above + 1, of: counts.of, percentile: Math.round((counts.atOrBelow / counts.of) * 10_000) / 100 };

@@ -3,6 +3,7 @@ import type { Deps } from '../../context';
 import type { Conn } from '../../db/client';
 import { questionSet } from '../../db/schema';
 import { transaction } from '../../db/transaction';
+import { runExclusive } from '../../lib/exclusive';
 import { nextRev } from '../../lib/revision';
 
 /**
@@ -58,9 +59,10 @@ export async function publishDueIn(tx: Conn, now = Date.now(), onlyId?: string):
  * 30 s: pts has minute precision). Resolves to the function that stops it.
  */
 export async function startPublisher(deps: Deps, intervalMs = 30_000): Promise<() => void> {
-  await publishDue(deps);
+  // Once across instances (lib/exclusive): the instance that holds the job's lock runs it.
+  await runExclusive(deps.db, 'publish', () => publishDue(deps));
   const timer = setInterval(() => {
-    publishDue(deps).catch((err: unknown) => deps.log.error({ err }, 'publish job failed'));
+    runExclusive(deps.db, 'publish', () => publishDue(deps), { everyMs: intervalMs }).catch((err: unknown) => deps.log.error({ err }, 'publish job failed'));
   }, intervalMs);
   timer.unref();
   return () => clearInterval(timer);

@@ -5,6 +5,7 @@ import { NO_SET_TAGS, type QuestionSetDoc, type SetTags } from '../../../../sync
 import type { TagDoc } from '../../../../sync-protocol/src/sync/tag';
 import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
 import type { Conn, DB } from '../../db/client';
+import { inJsonArray, inJsonPairs, prepared } from '../../db/dialect';
 import type { attempt, examResult, questionSet, tag } from '../../db/schema';
 import { question, questionVersion } from '../../db/schema';
 import { accessTo, isVisibleSet } from '../questions/question-access';
@@ -260,23 +261,23 @@ export function resultQuestion(q: Pick<typeof question.$inferSelect, 'id' | 'q' 
  * Questions as results show them, per database, with the revision they were built from: a
  * result carries up to 1000 questions in every language, and building them (reading and parsing
  * their JSON columns) costs far more than asking which of them changed. The statements are
- * prepared once per handle they run on (ids go in as one JSON array, through SQLite's json_each).
+ * prepared once per handle they run on (ids go in as one JSON array, db/dialect.ts).
  */
 const resultQuestions = new WeakMap<DB, ReturnType<typeof prepareResultQuestions>>();
 const MAX_CACHED_QUESTIONS = 20_000;
 function prepareResultQuestions(db: DB) {
-  const inIds = sql`${question.id} in (select value from json_each(${sql.placeholder('ids')}))`;
+  const inIds = inJsonArray(db, question.id, sql.placeholder('ids'));
   return {
-    revs: db.select({ id: question.id, rev: question.rev, version: question.version }).from(question).where(inIds).prepare(),
-    rows: db.select().from(question).where(inIds).prepare(),
+    revs: prepared(db, db.select({ id: question.id, rev: question.rev, version: question.version }).from(question).where(inIds)),
+    rows: prepared(db, db.select().from(question).where(inIds)),
     // Pairs [id, version] as one JSON array.
-    versions: db
-      .select({ id: questionVersion.questionId, version: questionVersion.version, data: questionVersion.data })
-      .from(questionVersion)
-      .where(
-        sql`(${questionVersion.questionId}, ${questionVersion.version}) in (select value ->> 0, value ->> 1 from json_each(${sql.placeholder('pairs')}))`,
-      )
-      .prepare(),
+    versions: prepared(
+      db,
+      db
+        .select({ id: questionVersion.questionId, version: questionVersion.version, data: questionVersion.data })
+        .from(questionVersion)
+        .where(inJsonPairs(db, questionVersion.questionId, questionVersion.version, sql.placeholder('pairs'))),
+    ),
     cache: new Map<string, { rev: number; q: ResultQuestion }>(),
     /** Earlier versions as results show them, by `id@version`: a version never changes, so no revision to check. */
     pinned: new Map<string, ResultQuestion>(),

@@ -8,6 +8,7 @@ import { receiptHash } from '../../../../sync-protocol/src/receipt';
 import { boundedStart, boundedSubmittedAt } from '../../../../sync-protocol/src/scoring';
 import type { Deps, Principal } from '../../context';
 import type { DB, Tx } from '../../db/client';
+import { databaseKey, greater, inJsonArray, prepared as prepare, statementKey } from '../../db/dialect';
 import { attempt, examResult, person, questionSet, tag } from '../../db/schema';
 import { AppError, badRequest, forbidden, unauthenticated } from '../../lib/errors';
 import { groupCommit } from '../../lib/group-commit';
@@ -95,8 +96,8 @@ function comparable(d: TestSummaryDoc | null | undefined) {
  * What a hook learns besides the submitted row: the database handle, the attempt as the server
  * held it before this push (undefined when first seen now) and the server time the submission
  * arrived. A hook runs inside the push's transaction: its statements go through `tx` (statements
- * prepared once are prepared on `tx`, one object for every transaction of the database); `db` is
- * for what runs after the transaction (and as a key per database), never inside it.
+ * prepared once are prepared on `tx` and kept per db/dialect.ts statementKey); `db` is for what
+ * runs after the transaction (and as a key per database), never inside it.
  */
 export type SubmittedContext = { db: DB; previous: typeof attempt.$inferSelect | undefined; now: number };
 export type AttemptSubmittedHook = (tx: Tx, row: typeof attempt.$inferSelect, ctx: SubmittedContext) => Promise<boolean> | boolean;
@@ -134,22 +135,24 @@ const answerBytes = (answers: unknown) => Buffer.byteLength(JSON.stringify(answe
 
 /**
  * Statements of the push path, prepared once per handle they run on — the transaction's handle
- * (`tx`), one object for every transaction of a database: building SQL per row would cost more
- * than running it (a device pushes batches; a submission storm pushes many).
+ * (`tx`), kept per db/dialect.ts statementKey (SQLite: one object for every transaction of a
+ * database; PostgreSQL: per connection): building SQL per row would cost more than running it
+ * (a device pushes batches; a submission storm pushes many).
  */
-const prepared = new WeakMap<DB, ReturnType<typeof preparePush>>();
+const prepared = new WeakMap<object, ReturnType<typeof preparePush>>();
 function pushQueries(db: DB) {
-  let q = prepared.get(db);
+  const key = statementKey(db);
+  let q = prepared.get(key);
   if (!q) {
     q = preparePush(db);
-    prepared.set(db, q);
+    prepared.set(key, q);
   }
   return q;
 }
 function preparePush(db: DB) {
   type Row = typeof attempt.$inferSelect;
   // Every column gets a placeholder, so that a column added later is written too (the row built
-  // below must have every column: its type is the table's row type). Run by better-sqlite3 with
+  // below must have every column: its type is the table's row type). Run by the driver with
   // values encoded once (lib/raw-statement.ts).
   const cols = Object.keys(getTableColumns(attempt)) as (keyof Row)[];
   const P = (n: string) => sql`${sql.placeholder(n)}`;
@@ -163,34 +166,36 @@ function preparePush(db: DB) {
       .where(eq(attempt.id, P('id'))),
   );
   return {
-    // All masters of a batch in one statement: the ids go in as one JSON array (SQLite's
-    // json_each; PostgreSQL would take `= any($1)`).
-    masters: db
-      .select()
-      .from(attempt)
-      .where(sql`${attempt.id} in (select value from json_each(${sql.placeholder('ids')}))`)
-      .prepare(),
-    set: db
-      .select({ publishedAt: questionSet.publishedAt, detailRev: questionSet.detailRev, isM: questionSet.isM, free: questionSet.free })
-      .from(questionSet)
-      .where(eq(questionSet.id, sql.placeholder('id')))
-      .prepare(),
-    setQuestions: db
-      .select({ q: questionSet.q, sections: questionSet.sections })
-      .from(questionSet)
-      .where(eq(questionSet.id, sql.placeholder('id')))
-      .prepare(),
-    /** Question ids per set, valid while the set's `detail_rev` (bumped by every change of it) stays. */
-    questionIds: new LRUCache<string, { detailRev: number; ids: ReadonlySet<string> }>({ max: 1000 }),
+    // All masters of a batch in one statement: the ids go in as one JSON array (db/dialect.ts).
+    masters: prepare(db, db.select().from(attempt).where(inJsonArray(db, attempt.id, sql.placeholder('ids')))),
+    set: prepare(
+      db,
+      db
+        .select({ publishedAt: questionSet.publishedAt, detailRev: questionSet.detailRev, isM: questionSet.isM, free: questionSet.free })
+        .from(questionSet)
+        .where(eq(questionSet.id, sql.placeholder('id'))),
+    ),
+    setQuestions: prepare(
+      db,
+      db
+        .select({ q: questionSet.q, sections: questionSet.sections })
+        .from(questionSet)
+        .where(eq(questionSet.id, sql.placeholder('id'))),
+    ),
+    /**
+     * Question ids per set, valid while the set's `detail_rev` (bumped by every change of it)
+     * stays: one cache per database (PostgreSQL gives every transaction a handle of its own).
+     */
+    questionIds: questionIdCache(db),
     // The quota is one conditional write in the push's transaction (CONVENTIONS rule 12): a push
     // that shrinks the answers always passes; one that grows them only while the total stays
     // within the quota. RETURNING nothing means refused.
-    // Run by better-sqlite3 directly (lib/raw-statement): one row changed means charged.
+    // Run by the driver directly (lib/raw-statement): one row changed means charged.
     charge: rawStatement(
       db,
       db
         .update(person)
-        .set({ storageBytes: sql`max(${person.storageBytes} + ${sql.placeholder('n')}, 0)` })
+        .set({ storageBytes: greater(db, sql`${person.storageBytes} + ${sql.placeholder('n')}`, sql`0`) })
         .where(and(eq(person.id, sql.placeholder('id')), sql`(${sql.placeholder('n')} <= 0 or ${person.storageBytes} + ${sql.placeholder('n')} <= ${sql.placeholder('quota')})`)),
     ),
     // `answersJson` is the row's answers as stored, already written once to count their bytes
@@ -199,6 +204,18 @@ function preparePush(db: DB) {
     update: (row: Row, answersJson: string) => update.run({ ...encode({ ...row, answers: null as unknown as Row['answers'] }), answers: answersJson }),
     revs: revsOf(db),
   };
+}
+
+type QuestionIdCache = LRUCache<string, { detailRev: number; ids: ReadonlySet<string> }>;
+const questionIdCaches = new WeakMap<object, QuestionIdCache>();
+function questionIdCache(db: DB): QuestionIdCache {
+  const key = databaseKey(db);
+  let cache = questionIdCaches.get(key);
+  if (!cache) {
+    cache = new LRUCache({ max: 1000 });
+    questionIdCaches.set(key, cache);
+  }
+  return cache;
 }
 
 /** The question ids of a set as they are now (sync.docs' questionIdsOf), cached per detail revision. */
@@ -331,14 +348,14 @@ export async function pushTestSummaries(
       // A later row of the same batch compares against this state.
       masters.set(saved.id, saved);
     }
-    if (grown !== 0 && q.charge.run({ id: me.id, n: grown, quota: STORAGE_QUOTA_BYTES }).changes !== 1) {
+    if (grown !== 0 && (await q.charge.run({ id: me.id, n: grown, quota: STORAGE_QUOTA_BYTES })).changes !== 1) {
       throw new AppError('PAYLOAD_TOO_LARGE', MSG.storageFull);
     }
     const revs = await q.revs(inserts.length + updates.length);
     [...inserts, ...updates].forEach((r, i) => (r.rev = revs[i]!));
     // New attempts first: a later row of the batch with the same id became an update.
-    for (const r of inserts) q.insert(r, answersJsonOf.get(r)!);
-    for (const r of updates) q.update(r, answersJsonOf.get(r)!);
+    for (const r of inserts) await q.insert(r, answersJsonOf.get(r)!);
+    for (const r of updates) await q.update(r, answersJsonOf.get(r)!);
     changed = inserts.length + updates.length > 0;
     // A new attempt of a set that is not free uses one of the plan's allowance (issue 18 §4);
     // past it, the attempt is stored and scored all the same, and recorded as over the limit.

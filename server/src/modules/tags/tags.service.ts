@@ -3,6 +3,7 @@ import { and, asc, eq, gt, max, sql } from 'drizzle-orm';
 import { MSG } from '../../../../sync-protocol/src/messages';
 import type { Deps, Principal } from '../../context';
 import type { DB } from '../../db/client';
+import { prepared as prepare } from '../../db/dialect';
 import { tag } from '../../db/schema';
 import { first, transaction } from '../../db/transaction';
 import { logActivity } from '../../lib/activity';
@@ -10,7 +11,8 @@ import { badRequest, notFound } from '../../lib/errors';
 import { nextRev } from '../../lib/revision';
 
 type TagRow = Pick<typeof tag.$inferSelect, 'key' | 'tid' | 'tags' | 'uat' | 'deleted'>;
-const viewColumns = { key: tag.key, tid: tag.tid, tags: tag.tags, uat: tag.uat, deleted: tag.deleted };
+/** The columns a view reads (a function: the table is the engine's, known once the database is open, db/schema.ts). */
+const viewColumns = () => ({ key: tag.key, tid: tag.tid, tags: tag.tags, uat: tag.uat, deleted: tag.deleted });
 const view = (t: TagRow) => ({ key: t.key, tid: t.tid, tags: t.tags, uat: t.uat, ...(t.deleted && { deleted: true }) });
 
 /** GET /tag?key — live tags, one group or all. */
@@ -55,14 +57,16 @@ function listQueries(db: DB) {
 }
 function prepareList(db: DB) {
   return {
-    byKey: db
-      .select(viewColumns)
-      .from(tag)
-      .where(and(eq(tag.deleted, false), eq(tag.key, sql.placeholder('key'))))
-      .orderBy(asc(tag.tid))
-      .prepare(),
-    all: db.select(viewColumns).from(tag).where(eq(tag.deleted, false)).orderBy(asc(tag.key), asc(tag.tid)).prepare(),
-    maxRev: db.select({ rev: sql<number>`max(${tag.rev})` }).from(tag).prepare(),
+    byKey: prepare(
+      db,
+      db
+        .select(viewColumns())
+        .from(tag)
+        .where(and(eq(tag.deleted, false), eq(tag.key, sql.placeholder('key'))))
+        .orderBy(asc(tag.tid)),
+    ),
+    all: prepare(db, db.select(viewColumns()).from(tag).where(eq(tag.deleted, false)).orderBy(asc(tag.key), asc(tag.tid))),
+    maxRev: prepare(db, db.select({ rev: sql<number>`max(${tag.rev})` }).from(tag)),
     cache: new Map<string, { rev: number; json: string; checkedAt: number }>(),
   };
 }

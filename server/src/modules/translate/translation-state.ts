@@ -1,6 +1,7 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { englishSourceHash } from '../../../../sync-protocol/src/translate';
 import type { DB } from '../../db/client';
+import { hasPrefix } from '../../db/dialect';
 import { question, questionTag } from '../../db/schema';
 import { row } from '../../db/transaction';
 
@@ -82,9 +83,9 @@ export function translationRows(q: WithTrans<Stored>): string[] {
 export async function translationRowsMissing(db: DB): Promise<boolean> {
   const anyTranslated = await row<{ n: number }>(
     db,
-    sql`select 1 as n from ${question} where ${question.deleted} = 0 and ${question.trans} <> '{}' limit 1`,
+    sql`select 1 as n from ${question} where ${eq(question.deleted, false)} and ${question.trans} <> '{}' limit 1`,
   );
   if (!anyTranslated) return false;
-  const anyRow = await row<{ n: number }>(db, sql`select 1 as n from ${questionTag} where ${questionTag.tid} >= 'tr:' and ${questionTag.tid} < 'tr;' limit 1`);
+  const anyRow = await row<{ n: number }>(db, sql`select 1 as n from ${questionTag} where ${hasPrefix(db, questionTag.tid, 'tr:')} limit 1`);
   return !anyRow;
 }

@@ -14,6 +14,7 @@ import {
 } from '../../../../../sync-protocol/src/question-import';
 import type { Deps, Principal } from '../../../context';
 import type { Conn, DB } from '../../../db/client';
+import { statementKey } from '../../../db/dialect';
 import { question, questionImport, questionImportRow, questionSet } from '../../../db/schema';
 import { first, transaction } from '../../../db/transaction';
 import { logActivity } from '../../../lib/activity';
@@ -186,14 +187,16 @@ export async function preview(deps: Deps, input: ImportPreviewInput) {
 }
 
 const P = (name: string) => sql`${sql.placeholder(name)}`;
-const importRowUpserts = new WeakMap<DB, ReturnType<typeof rawStatement>>();
+const importRowUpserts = new WeakMap<object, ReturnType<typeof rawStatement>>();
 /**
  * Records a stored row's hash (one imported before now names the new question), by a statement
  * prepared once on the transaction's handle it runs on (an import records 5,000; see
- * createManyCheckedInTransaction).
+ * createManyCheckedInTransaction). Returns what the raw statement's run returns (a promise on
+ * PostgreSQL, to be awaited).
  */
-function rememberImportRow(tx: DB, row: typeof questionImportRow.$inferInsert): void {
-  let stmt = importRowUpserts.get(tx);
+function rememberImportRow(tx: DB, row: typeof questionImportRow.$inferInsert): unknown {
+  const key = statementKey(tx);
+  let stmt = importRowUpserts.get(key);
   if (!stmt) {
     stmt = rawStatement(
       tx,
@@ -202,9 +205,9 @@ function rememberImportRow(tx: DB, row: typeof questionImportRow.$inferInsert): 
         .values({ hash: P('hash'), questionId: P('questionId'), importId: P('importId') })
         .onConflictDoUpdate({ target: questionImportRow.hash, set: { questionId: P('questionId'), importId: P('importId') } }),
     );
-    importRowUpserts.set(tx, stmt);
+    importRowUpserts.set(key, stmt);
   }
-  stmt.run(row);
+  return stmt.run(row);
 }
 
 /**
@@ -230,10 +233,13 @@ export async function confirm(deps: Deps, actor: Principal, input: ImportConfirm
     ))!;
     // The rows as POST /api/question stores each, written together (its statements prepared once).
     const rows = await createManyCheckedInTransaction(tx, actor, chosen.map((c) => c.value!));
+    const pending: Promise<unknown>[] = [];
     const stored = rows.map((row, i) => {
-      rememberImportRow(tx, { hash: chosen[i]!.hash!, questionId: row.id, importId: imp.id });
+      const run = rememberImportRow(tx, { hash: chosen[i]!.hash!, questionId: row.id, importId: imp.id });
+      if (run instanceof Promise) pending.push(run);
       return row.id;
     });
+    await Promise.all(pending);
     await logActivity(tx, {
       actor,
       action: 'CREATE',

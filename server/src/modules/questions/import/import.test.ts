@@ -149,13 +149,23 @@ describe('store', () => {
   test('one transaction: a failure while storing the third question leaves nothing stored', async () => {
     const csv = ['type,question_en,answer', ...[1, 2, 3, 4].map((i) => `f,Atomic question number ${i}?,${i}`)].join('\n');
     const before = await counts();
-    await exec(h.deps.db, sql.raw(`CREATE TRIGGER import_fails_third BEFORE INSERT ON question WHEN (SELECT count(*) FROM question) >= ${before.questions + 2} BEGIN SELECT RAISE(ABORT, 'disk full'); END`));
+    const third = before.questions + 2;
+    if (h.engine === 'sqlite') {
+      await exec(h.deps.db, sql.raw(`CREATE TRIGGER import_fails_third BEFORE INSERT ON question WHEN (SELECT count(*) FROM question) >= ${third} BEGIN SELECT RAISE(ABORT, 'disk full'); END`));
+    } else {
+      await exec(
+        h.deps.db,
+        sql.raw(`CREATE FUNCTION import_fails_third() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF (SELECT count(*) FROM question) >= ${third} THEN RAISE EXCEPTION 'disk full'; END IF; RETURN NEW; END $$`),
+      );
+      await exec(h.deps.db, sql.raw('CREATE TRIGGER import_fails_third BEFORE INSERT ON question FOR EACH ROW EXECUTE FUNCTION import_fails_third()'));
+    }
     try {
       const r = await store({ fileName: 'atomic.csv', format: 'csv', content: csv, mode: 'valid', skipDuplicates: false });
       expect(r.status).toBe(500);
       expect(r.body.success).toBe(false);
     } finally {
-      await exec(h.deps.db, sql.raw('DROP TRIGGER import_fails_third'));
+      await exec(h.deps.db, sql.raw(h.engine === 'sqlite' ? 'DROP TRIGGER import_fails_third' : 'DROP TRIGGER import_fails_third ON question'));
+      if (h.engine !== 'sqlite') await exec(h.deps.db, sql.raw('DROP FUNCTION import_fails_third()'));
     }
     expect(await counts()).toEqual(before);
     const again = await store({ fileName: 'atomic.csv', format: 'csv', content: csv, mode: 'valid', skipDuplicates: false });
