@@ -14,6 +14,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -54,16 +55,21 @@ async function startServers(setup: Setup, env: NodeJS.ProcessEnv): Promise<{ por
     env: { ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', CLUSTER_SIZE: String(setup.instances) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  // Ready when every instance has answered the health check.
+  // Ready when every instance has answered the health check: a new connection each time (the
+  // cluster hands connections, not requests, to its instances).
   const seen = new Set<string>();
+  const health = () =>
+    new Promise<string | null>((resolve) => {
+      const req = http.get({ host: '127.0.0.1', port, path: '/api/health', agent: false }, (res) => {
+        res.resume();
+        resolve(res.statusCode === 200 ? String(res.headers['x-instance'] ?? 'one') : null);
+      });
+      req.on('error', () => resolve(null));
+    });
   for (let i = 0; seen.size < setup.instances; i++) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/api/health`);
-      if (res.ok) seen.add(res.headers.get('x-instance') ?? 'one');
-    } catch {
-      // not listening yet
-    }
-    if (i > 1200) throw new Error(`${setup.name}: the servers did not start`);
+    const instance = await health();
+    if (instance) seen.add(instance);
+    if (i > 2400) throw new Error(`${setup.name}: the servers did not start`);
     await new Promise((r) => setTimeout(r, 50));
   }
   return { port, proc };
