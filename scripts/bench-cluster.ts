@@ -69,7 +69,10 @@ async function startServers(setup: Setup, env: NodeJS.ProcessEnv): Promise<{ por
   for (let i = 0; seen.size < setup.instances; i++) {
     const instance = await health();
     if (instance) seen.add(instance);
-    if (i > 2400) throw new Error(`${setup.name}: the servers did not start`);
+    if (i > 2400) {
+      await stopServers(proc);
+      throw new Error(`${setup.name}: the servers did not start`);
+    }
     await new Promise((r) => setTimeout(r, 50));
   }
   return { port, proc };
