@@ -17,8 +17,7 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,39 +26,12 @@ import { type LocalPostgres, startLocalPostgres } from '../server/src/db/postgre
 import { loadConfig, parseEnv } from '../server/src/env';
 import { ensureAnswerKey } from '../server/src/modules/answer-file/answer-key';
 import { loadVapid } from '../server/src/modules/push/vapid';
+import { buildClientIfStale } from './build-client.mjs';
 import { SERVER_NODE_FLAGS } from './server-flags.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The database the local PostgreSQL keeps the server's tables in. */
 const DATABASE_NAME = 'pariksha';
-
-function newestMtime(p: string): number {
-  if (!existsSync(p)) return 0;
-  const s = statSync(p);
-  if (!s.isDirectory()) return s.mtimeMs;
-  return readdirSync(p).reduce((m, f) => Math.max(m, newestMtime(path.join(p, f))), s.mtimeMs);
-}
-
-/** The client build of scripts/start.mjs: when dist/ is missing, older than its sources, or built with other VITE_* values. */
-function buildClientIfNeeded() {
-  const built = path.join(root, 'dist', 'index.html');
-  const sources = Math.max(newestMtime(path.join(root, 'client')), newestMtime(path.join(root, 'sync-protocol')), newestMtime(path.join(root, 'vite.config.ts')));
-  const viteEnvFile = path.join(root, 'dist', '.vite-env');
-  const viteEnvPairs = Object.entries(process.env).filter(([k, v]) => k.startsWith('VITE_') && v);
-  const viteEnv = createHash('sha256')
-    .update(JSON.stringify(viteEnvPairs.sort(([a], [b]) => a.localeCompare(b))))
-    .digest('hex');
-  const viteEnvChanged = existsSync(viteEnvFile) ? readFileSync(viteEnvFile, 'utf8') !== viteEnv : viteEnvPairs.length > 0;
-  if (existsSync(built) && statSync(built).mtimeMs >= sources && !viteEnvChanged) return;
-  console.log('Building the client …');
-  const r = spawnSync(path.join(root, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn'], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
-  if (r.status !== 0) process.exit(r.status ?? 1);
-  writeFileSync(viteEnvFile, viteEnv);
-}
 
 /** The instances' count: CLUSTER_SIZE, default 2. */
 function clusterSize(): number {
@@ -104,7 +76,7 @@ async function ensureDatabase(serverUrl: string): Promise<string> {
 }
 
 async function main() {
-  buildClientIfNeeded();
+  buildClientIfStale(root);
   // As the server does (index.ts): what is made here is its user's alone.
   process.umask(0o077);
   const config = loadConfig(parseEnv());

@@ -4,48 +4,17 @@
 // Without NODE_ENV it is the demo (the accounts of fixtures/, README "Demo accounts");
 // NODE_ENV=production is a real installation: no demo accounts, and the server refuses to start
 // while one of their published passwords is in the database (server/src/env.ts, db/seed.ts).
-import { createHash } from 'node:crypto';
 import { constants } from 'node:os';
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildClientIfStale } from './build-client.mjs';
 import { SERVER_NODE_FLAGS } from './server-flags.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 
-function newestMtime(p) {
-  if (!existsSync(p)) return 0;
-  const s = statSync(p);
-  if (!s.isDirectory()) return s.mtimeMs;
-  return readdirSync(p).reduce((m, f) => Math.max(m, newestMtime(path.join(p, f))), s.mtimeMs);
-}
-
-const built = path.join(root, 'dist', 'index.html');
-const sources = Math.max(
-  newestMtime(path.join(root, 'client')),
-  newestMtime(path.join(root, 'sync-protocol')),
-  newestMtime(path.join(root, 'vite.config.ts')),
-);
-// The client's configuration (README "Client configuration") is built into it: a build made with
-// other VITE_* values is stale too. A fingerprint of the values of the last build made here is
-// kept beside it (a hash: dist/ is served); a build without one (`npm run build`) counts as made
-// without any.
-const viteEnvFile = path.join(root, 'dist', '.vite-env');
-const viteEnvPairs = Object.entries(process.env).filter(([k, v]) => k.startsWith('VITE_') && v);
-const viteEnv = createHash('sha256')
-  .update(JSON.stringify(viteEnvPairs.sort(([a], [b]) => a.localeCompare(b))))
-  .digest('hex');
-const viteEnvChanged = existsSync(viteEnvFile) ? readFileSync(viteEnvFile, 'utf8') !== viteEnv : viteEnvPairs.length > 0;
-if (!existsSync(built) || statSync(built).mtimeMs < sources || viteEnvChanged) {
-  console.log('Building the client …');
-  // Always a production build of the client: NODE_ENV picks the server's mode, and Vite would
-  // build React's development bundle under NODE_ENV=development.
-  const r = spawnSync(bin('vite'), ['build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
-  if (r.status !== 0) process.exit(r.status ?? 1);
-  writeFileSync(viteEnvFile, viteEnv);
-}
+buildClientIfStale(root);
 
 // The server's V8 flags (scripts/server-flags.mjs), through NODE_OPTIONS to the node tsx starts.
 const env = { ...process.env, NODE_OPTIONS: [process.env.NODE_OPTIONS, ...SERVER_NODE_FLAGS].filter(Boolean).join(' ') };
