@@ -68,14 +68,14 @@ export function inJsonPairs(db: DB, text: SQLWrapper, int: SQLWrapper, json: unk
 export function jsonArrayHasAny(db: DB, column: SQLWrapper, json: unknown): SQL {
   return engineOf(db) === 'sqlite'
     ? sql`exists (select 1 from json_each(${column}) where value in (select value from json_each(${json})))`
-    : sql`exists (select 1 from jsonb_array_elements_text(${column}) as e(value) where e.value in (select value from jsonb_array_elements_text(cast(${json} as jsonb))))`;
+    : sql`exists (select 1 from jsonb_array_elements_text(cast(${column} as jsonb)) as e(value) where e.value in (select value from jsonb_array_elements_text(cast(${json} as jsonb))))`;
 }
 
 /** Some string anywhere in the JSON of `column` (at any depth; keys are no strings here) is one of the strings of `json`. */
 export function jsonHasAnyString(db: DB, column: SQLWrapper, json: unknown): SQL {
   return engineOf(db) === 'sqlite'
     ? sql`exists (select 1 from json_tree(${column}) where type = 'text' and value in (select value from json_each(${json})))`
-    : sql`exists (select 1 from jsonb_path_query(${column}, 'strict $.**') as t(v) where jsonb_typeof(t.v) = 'string' and t.v #>> '{}' in (select value from jsonb_array_elements_text(cast(${json} as jsonb))))`;
+    : sql`exists (select 1 from jsonb_path_query(cast(${column} as jsonb), 'strict $.**') as t(v) where jsonb_typeof(t.v) = 'string' and t.v #>> '{}' in (select value from jsonb_array_elements_text(cast(${json} as jsonb))))`;
 }
 
 /** The greater of two numbers (SQLite's two-argument max, PostgreSQL's greatest). */

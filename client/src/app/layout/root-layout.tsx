@@ -81,16 +81,21 @@ export function RootLayout() {
         takeRedirect();
       });
   }, [replica]);
+  // Keyed by the location's key too: a logout clicked while a navigation away from /login was
+  // still pending (just after a login) navigates to /login again, the same pathname.
   useEffect(() => {
     if (location.pathname === paths.login) finishLogout();
-  }, [location.pathname, finishLogout]);
+  }, [location.key, location.pathname, finishLogout]);
   const logout = ({ erase = false, endedOnServer = false }: LogoutOptions = {}) => {
     // The server ends the session first (issue 16 §4), without holding the local logout: offline,
     // the device still forgets the session at once.
     const token = getSession()?.token;
     if (token && !endedOnServer) logoutOnServer(token);
     pendingLogout.current = { erase };
-    if (location.pathname === paths.login) {
+    // The address bar moves at once on a navigation; the rendered location follows when the next
+    // page's chunk is in. Right after a login both can differ (the bar already on the home page):
+    // only when both are on /login is there nowhere to go.
+    if (location.pathname === paths.login && window.location.pathname === paths.login) {
       finishLogout();
       return;
     }

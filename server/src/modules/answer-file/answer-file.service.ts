@@ -115,13 +115,16 @@ export async function uploadAnswerFile(deps: Deps, key: AnswerKey, file: string)
   for (const m of before.values()) if (m.personId !== me.id) throw forbidden(ANSWER_FILE_MSG.otherPerson);
   const already = new Set([...before.values()].filter((m) => m.status === 'SUBMITTED').map((m) => m.id));
 
+  // The attempts this upload itself wrote: only they are `stored`. One that a push of its device
+  // (or another upload of the same file) stored at the same moment is `already`.
+  const written = new Set<string>();
   let pending: TestSummaryDoc[] = payload.attempts.filter((a) => !already.has(a.id));
   for (let i = 0; pending.length > 0 && i < MAX_TRIES; i++) {
     const rows = pending.map((doc) => {
       const m = before.get(doc.id);
       return { newDocumentState: doc, assumedMasterState: m ? testSummaryDoc(m) : null };
     });
-    const conflicts = await pushTestSummaries(deps, me, rows);
+    const conflicts = await pushTestSummaries(deps, me, rows, written);
     // A conflict is a write of this attempt that came in between: submitted there, it is `already`.
     for (const c of conflicts) if (c.status === 'SUBMITTED') already.add(c.id);
     before = await masters();
@@ -134,6 +137,6 @@ export async function uploadAnswerFile(deps: Deps, key: AnswerKey, file: string)
   deps.log.info({ person: me.id, attempts: ids, already: [...already] }, 'answer file received');
   return {
     success: true,
-    attempts: payload.attempts.map((a) => ({ id: a.id, qsid: a.qsid, outcome: already.has(a.id) ? 'already' : 'stored', scored: scored.has(a.id) })),
+    attempts: payload.attempts.map((a) => ({ id: a.id, qsid: a.qsid, outcome: written.has(a.id) ? 'stored' : 'already', scored: scored.has(a.id) })),
   };
 }

@@ -2,7 +2,7 @@ import { eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { QuestionListQuery } from '../../../../sync-protocol/src/question';
 import { Parser } from 'htmlparser2';
 import type { Conn, DB } from '../../db/client';
-import { likeAnywhere, statementKey, trigramSearch } from '../../db/dialect';
+import { likeAnywhere, lockRows, statementKey, trigramSearch } from '../../db/dialect';
 import { question, questionSearch, questionTag, questionVersion } from '../../db/schema';
 import { row, transaction } from '../../db/transaction';
 import type { Actor } from '../../lib/activity';
@@ -275,34 +275,42 @@ export async function indexMissingQuestions(db: DB): Promise<number> {
   let done = 0;
   // In the order of the primary key, which both engines keep an index of.
   let after = '';
+  const unindexed = sql`${eq(question.deleted, false)} and not exists (select 1 from ${questionSearch} where ${questionSearch.questionId} = ${question.id})`;
   for (;;) {
     const batch = await db
-      .select({
-        id: question.id,
-        q: question.q,
-        ops: question.ops,
-        ca: question.ca,
-        qt: question.qt,
-        d: question.d,
-        st: question.st,
-        s: question.s,
-        c: question.c,
-        t: question.t,
-        e: question.e,
-        trans: question.trans,
-        deleted: question.deleted,
-      })
+      .select({ id: question.id })
       .from(question)
-      .where(
-        sql`${question.id} > ${after} and ${eq(question.deleted, false)} and not exists (select 1 from ${questionSearch} where ${questionSearch.questionId} = ${question.id})`,
-      )
+      .where(sql`${question.id} > ${after} and ${unindexed}`)
       .orderBy(question.id)
       .limit(BACKFILL_BATCH);
     if (batch.length === 0) return done;
-    await transaction(db, async (tx) => {
-      for (const q of batch) await indexQuestion(tx, q);
+    const ids = batch.map((b) => b.id);
+    // Read again inside the transaction, the rows locked (on PostgreSQL; SQLite's transaction is
+    // exclusive): a question deleted or edited since the read above was indexed (or left the
+    // index) by its own transaction, and must not get a stale entry back from this backfill.
+    done += await transaction(db, async (tx) => {
+      await lockRows(tx, question, inArray(question.id, ids));
+      const fresh = await tx
+        .select({
+          id: question.id,
+          q: question.q,
+          ops: question.ops,
+          ca: question.ca,
+          qt: question.qt,
+          d: question.d,
+          st: question.st,
+          s: question.s,
+          c: question.c,
+          t: question.t,
+          e: question.e,
+          trans: question.trans,
+          deleted: question.deleted,
+        })
+        .from(question)
+        .where(sql`${inArray(question.id, ids)} and ${unindexed}`);
+      for (const q of fresh) await indexQuestion(tx, q);
+      return fresh.length;
     });
-    done += batch.length;
     after = batch.at(-1)!.id;
   }
 }

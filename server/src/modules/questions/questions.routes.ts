@@ -28,6 +28,14 @@ const noQuery = z.strictObject({});
 /** Whether the caller authors questions: reads of the bank are then unrestricted. */
 const editorOf = (c: Context<AppEnv>) => ({ editor: c.get('principal')?.permissions.has('QUESTION_EDITOR') ?? false });
 
+/** The start-up indexing of each database's app (settled, never rejected), for those who must wait for it. */
+const startupIndexing = new WeakMap<object, Promise<void>>();
+
+/** The indexing that the questions module started for `db` (see questionRoutes), once it is over. */
+export function startupIndexingDone(db: object): Promise<void> {
+  return startupIndexing.get(db) ?? Promise.resolve();
+}
+
 /**
  * Questions and question sets (spec §7), review, history and preview (issue 17). Hono tries
  * routes in registration order: the static /question/… paths come before /question/:id, and
@@ -38,14 +46,19 @@ export function questionRoutes(app: Hono<AppEnv>, deps: Deps) {
   // In a turn of the event loop of its own, right after the app is built (as results.routes'
   // start-up repair): its transactions then never meet the statements of whatever the builder's
   // caller goes on to do in this turn.
-  setImmediate(() => {
-    indexMissingQuestions(deps.db).then(
-      (indexed) => {
-        if (indexed > 0) deps.log.info({ indexed }, 'questions without search text were indexed');
-      },
-      (err: unknown) => deps.log.error({ err }, 'indexing questions at start failed'),
-    );
+  const indexing = new Promise<void>((resolve) => {
+    setImmediate(() => {
+      indexMissingQuestions(deps.db)
+        .then(
+          (indexed) => {
+            if (indexed > 0) deps.log.info({ indexed }, 'questions without search text were indexed');
+          },
+          (err: unknown) => deps.log.error({ err }, 'indexing questions at start failed'),
+        )
+        .finally(resolve);
+    });
   });
+  startupIndexing.set(deps.db, indexing);
   route(app, deps, 'GET /question/getQuestionsCount', async (c) => c.json(await questions.countOf(deps, parseQuery(c, questionCountQuerySchema))));
   route(
     app,

@@ -243,12 +243,16 @@ async function questionIdsOfSet(q: ReturnType<typeof preparePush>, qsid: string,
  * A new attempt of a set that is not free is counted against the learner's plan allowance
  * (entitlements.service.ts countAttempt), in the same transaction; past the allowance it is
  * stored and scored as always and recorded as over the limit. The event then names `entitlement`.
+ * `written`, when given, receives the ids of the attempts this push itself wrote, once committed
+ * (a row equal to the master is no write: another push stored it first).
  */
 export async function pushTestSummaries(
   deps: Deps,
   me: Principal,
   rows: { newDocumentState: TestSummaryDoc; assumedMasterState?: TestSummaryDoc | null | undefined }[],
+  written?: Set<string>,
 ): Promise<TestSummaryDoc[]> {
+  let writtenIds: string[] = [];
   let scored = false;
   let changed = false;
   let counted = false;
@@ -357,6 +361,7 @@ export async function pushTestSummaries(
     for (const r of inserts) await q.insert(r, answersJsonOf.get(r)!);
     for (const r of updates) await q.update(r, answersJsonOf.get(r)!);
     changed = inserts.length + updates.length > 0;
+    writtenIds = [...inserts, ...updates].map((r) => r.id);
     // A new attempt of a set that is not free uses one of the plan's allowance (issue 18 §4);
     // past it, the attempt is stored and scored all the same, and recorded as over the limit.
     for (const r of inserts) {
@@ -374,6 +379,7 @@ export async function pushTestSummaries(
     }
     return out;
   });
+  for (const id of writtenIds) written?.add(id);
   if (changed) {
     const collections: CollectionName[] = ['test_summary'];
     if (scored) collections.push('exam_result');

@@ -83,7 +83,7 @@ export function translationRows(q: WithTrans<Stored>): string[] {
 export async function translationRowsMissing(db: DB): Promise<boolean> {
   const anyTranslated = await row<{ n: number }>(
     db,
-    sql`select 1 as n from ${question} where ${eq(question.deleted, false)} and ${question.trans} <> '{}' limit 1`,
+    sql`select 1 as n from ${question} where ${eq(question.deleted, false)} and cast(${question.trans} as text) <> '{}' limit 1`,
   );
   if (!anyTranslated) return false;
   const anyRow = await row<{ n: number }>(db, sql`select 1 as n from ${questionTag} where ${hasPrefix(db, questionTag.tid, 'tr:')} limit 1`);
