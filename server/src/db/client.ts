@@ -263,5 +263,8 @@ export async function openPostgres(url: string, options: { poolMax?: number; onE
 
 /** The database the configuration names: PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR. */
 export async function openConfigured(config: { dataDir: string; DATABASE_URL?: string }, options: OpenOptions = {}): Promise<Database_> {
-  return config.DATABASE_URL ? openPostgres(config.DATABASE_URL) : openDatabase(config.dataDir, options);
+  if (!config.DATABASE_URL) return openDatabase(config.dataDir, options);
+  // DATA_DIR still holds the JWT secret, the keys and the local inbox on PostgreSQL.
+  restrictDataFiles(config.dataDir);
+  return openPostgres(config.DATABASE_URL);
 }

@@ -1,6 +1,9 @@
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type Database_, openPostgres } from './client';
+import { type Database_, openConfigured, openPostgres } from './client';
 import { createDatabase, hasLocalPostgres, type LocalPostgres, startLocalPostgres } from './postgres-server';
 import { seedDatabase } from './seed';
 import { row } from './transaction';
@@ -46,5 +49,21 @@ describe.skipIf(skip)('the seed on PostgreSQL', () => {
     expect(Number(hit!.n)).toBeGreaterThan(0);
     const index = await row<{ def: string }>(a.db, sql`select indexdef as def from pg_indexes where indexname = 'question_search_body_trgm_idx'`);
     expect(index?.def).toMatch(/USING gin \(body gin_trgm_ops\)/);
+  });
+});
+
+describe.skipIf(skip)('DATA_DIR on PostgreSQL', () => {
+  test('a JWT secret left readable by others (an older version, another umask) is made 600 on open', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'pm-pg-datadir-'));
+    try {
+      const secret = path.join(dataDir, 'jwt-secret');
+      writeFileSync(secret, 'x'.repeat(43), { mode: 0o644 });
+      const url = await createDatabase(server.url, 'data_dir_modes');
+      const db = await openConfigured({ dataDir, DATABASE_URL: url });
+      await db.close();
+      expect(statSync(secret).mode & 0o777).toBe(0o600);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
