@@ -14,6 +14,8 @@ const SQLITE_ONLY = [
   'server/src/lib/group-commit.test.ts',
   'server/src/lib/raw-statement.test.ts',
 ];
+/** Client tests that must not share a module graph with other files (see the 'client-isolated' project). */
+const CLIENT_ISOLATED = ['client/src/lib/i18n-lang.test.ts'];
 const onPostgres = Boolean(process.env.PM_TEST_POSTGRES_URL);
 
 export default defineConfig({
@@ -83,6 +85,7 @@ export default defineConfig({
         test: {
           name: 'client',
           include: ['client/src/**/*.test.{ts,tsx}'],
+          exclude: CLIENT_ISOLATED,
           environment: 'jsdom',
           setupFiles: ['client/src/testing/setup.ts'],
           // One module graph per worker (Mantine, React and the app imported once, not per file:
@@ -90,6 +93,20 @@ export default defineConfig({
           // passes with its files shuffled. The replication project stays isolated: RxDB allows
           // only 16 open collections per process.
           isolate: false,
+          testTimeout: 30_000,
+          css: false,
+        },
+      },
+      {
+        plugins: [react()],
+        test: {
+          // Tests of module start-up (they import a module afresh): in a worker of their own, where
+          // no other file's copy of i18next and its listeners is still loaded.
+          name: 'client-isolated',
+          include: CLIENT_ISOLATED,
+          environment: 'jsdom',
+          setupFiles: ['client/src/testing/setup.ts'],
+          isolate: true,
           testTimeout: 30_000,
           css: false,
         },

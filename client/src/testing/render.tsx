@@ -22,7 +22,7 @@ export async function renderWithApp(
   );
   const client = new QueryClient({ defaultOptions: { queries: { retry: 0 } } });
   const result = render(
-    <MantineProvider>
+    <MantineProvider env="test">
       <Notifications />
       <QueryClientProvider client={client}>
         <RouterProvider router={router} />
