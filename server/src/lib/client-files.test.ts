@@ -104,11 +104,19 @@ test('the API keeps its own 404 and is never answered with the page', async () =
 
 test('the page and the files carry the site CSP, the API its own policy and no-store, also without a Node response', async () => {
   // app.request() has no Node response: the middleware's headers go through Hono (app.ts).
-  for (const url of ['/', '/about', '/sw.js', '/assets/index-AbC123.js', '/manifest.webmanifest']) {
+  for (const url of ['/', '/about', '/sw.js', '/manifest.webmanifest']) {
     const r = await get(url);
     expect(r.headers.get('content-security-policy'), url).toBe(SITE_CSP);
     expect(r.headers.get('x-content-type-options'), url).toBe('nosniff');
     expect(r.headers.get('x-frame-options'), url).toBe('DENY');
+  }
+  // The build's scripts (subresources, never documents): only what applies to them (issue 20 §1).
+  const script = await get('/assets/index-AbC123.js');
+  expect(script.headers.get('x-content-type-options')).toBe('nosniff');
+  expect(script.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+  expect(script.headers.get('referrer-policy')).toBe('no-referrer');
+  for (const pageOnly of ['content-security-policy', 'x-frame-options', 'cross-origin-opener-policy', 'x-xss-protection']) {
+    expect(script.headers.get(pageOnly), pageOnly).toBeNull();
   }
   // The file's own Cache-Control is kept, not replaced by a default.
   expect((await get('/assets/index-AbC123.js')).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');

@@ -1,8 +1,9 @@
 /**
- * The security headers of every response (issue 16 §7). Two sets: the site (index.html, the
- * scripts, the service worker, the manifest) gets a strict Content-Security-Policy; the API,
- * whose answers are JSON and never rendered as a page, gets a policy that allows nothing and
- * `Cache-Control: no-store`. Both are built once; the middleware in app.ts only picks one.
+ * The security headers of every response (issue 16 §7). The site (index.html, the service
+ * worker, the manifest) gets a strict Content-Security-Policy; the API, whose answers are JSON
+ * and never rendered as a page, gets a policy that allows nothing and `Cache-Control: no-store`;
+ * uploaded images a sandboxing policy; the build's scripts, styles and fonts only the headers
+ * that apply to a subresource. All are built once; the middleware in app.ts only picks one.
  */
 
 /** Where browsers send violation reports (modules/csp-report). */
@@ -101,6 +102,26 @@ const MEDIA_HEADERS: [string, string][] = [
 ];
 
 /**
+ * The build's scripts, stylesheets and fonts under /assets/ (issue 20 §1): subresources that a
+ * page loads, never documents. A Content-Security-Policy, X-Frame-Options and the other
+ * page-only headers on them change nothing (browsers apply those to documents and workers, and
+ * the app starts no worker from /assets/: the service worker and its imported scripts are
+ * served from the root with the site's set), but each response carried them: ~640 bytes, and a
+ * first visit to /login fetches ~60 such files. They keep what does apply to a subresource: never
+ * sniffed as another type, not readable by another site's no-cors request, and no referrer on
+ * the requests a stylesheet makes (fonts, images). HSTS goes on every response over TLS.
+ * Everything else under /assets/ (the home page's SVG illustrations, which a tab could open as
+ * a document) keeps the site's set.
+ */
+const ASSET_HEADERS: [string, string][] = [
+  ['Cross-Origin-Resource-Policy', 'same-origin'],
+  ['Referrer-Policy', 'no-referrer'],
+  ['X-Content-Type-Options', 'nosniff'],
+];
+/** Subresource files of the build that get ASSET_HEADERS (see above). */
+const SUBRESOURCE_FILE = /^\/assets\/[^/]+\.(?:js|css|woff2?|ttf)$/;
+
+/**
  * With PAYMENT_PROVIDER=razorpay the Plan page opens Razorpay Checkout: its script, its frame and
  * the calls it makes (Razorpay's published CSP requirements for Checkout). Nothing else changes.
  */
@@ -122,12 +143,14 @@ const site = (tls: boolean, razorpay = false): HeaderList => {
 };
 const api = (tls: boolean): HeaderList => (tls ? [...API_HEADERS, ['Strict-Transport-Security', HSTS]] : API_HEADERS);
 const media = (tls: boolean): HeaderList => (tls ? [...MEDIA_HEADERS, ['Strict-Transport-Security', HSTS]] : MEDIA_HEADERS);
+const asset = (tls: boolean): HeaderList => (tls ? [...ASSET_HEADERS, ['Strict-Transport-Security', HSTS]] : ASSET_HEADERS);
 
 const SETS = {
   site: { plain: site(false), tls: site(true) },
   siteRazorpay: { plain: site(false, true), tls: site(true, true) },
   api: { plain: api(false), tls: api(true) },
   media: { plain: media(false), tls: media(true) },
+  asset: { plain: asset(false), tls: asset(true) },
 };
 
 /** The site's Content-Security-Policy as sent over plain http (for tests and docs). */
@@ -146,9 +169,10 @@ export function forwardedOverTls(forwardedProto: string | undefined): boolean {
   return forwardedProto.split(',')[0]?.trim().toLowerCase() !== 'http';
 }
 
-/** The headers for a response to `path` (the request's path, /api/… for the API, /media/… for images). */
+/** The headers for a response to `path` (the request's path, /api/… for the API, /media/… for images, /assets/… for the build's files). */
 export function securityHeaders(path: string, tls: boolean, opts: { razorpay?: boolean } = {}): HeaderList {
   const site = opts.razorpay ? SETS.siteRazorpay : SETS.site;
-  const set = path === '/api' || path.startsWith('/api/') ? SETS.api : path.startsWith('/media/') ? SETS.media : site;
+  const set =
+    path === '/api' || path.startsWith('/api/') ? SETS.api : path.startsWith('/media/') ? SETS.media : SUBRESOURCE_FILE.test(path) ? SETS.asset : site;
   return tls ? set.tls : set.plain;
 }
