@@ -129,15 +129,22 @@ describe('the site', () => {
     }
   });
 
-  test('the service worker, the scripts and the manifest carry the same policy and are never sniffed', async () => {
+  test('the service worker and the manifest carry the same policy; the build\'s scripts are never sniffed nor read cross-site', async () => {
     const page = (await get(plain, '/')).headers.get('content-security-policy');
-    for (const url of ['/sw.js', '/assets/index-AbC123.js', '/manifest.webmanifest']) {
+    for (const url of ['/sw.js', '/manifest.webmanifest']) {
       const res = await get(plain, url);
       expect(res.status, url).toBe(200);
       // A worker's policy is the one its script is served with.
       expect(res.headers.get('content-security-policy'), url).toBe(page);
       expect(res.headers.get('x-content-type-options'), url).toBe('nosniff');
     }
+    // The scripts under /assets/ run in the page (no worker starts from one), whose policy governs
+    // them: they carry only what applies to a subresource (issue 20 §1, lib/security-headers).
+    const script = await get(plain, '/assets/index-AbC123.js');
+    expect(script.status).toBe(200);
+    expect(script.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(script.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+    expect(script.headers.get('content-security-policy')).toBeNull();
     // Files keep their own caching: the route's Cache-Control wins over no default.
     expect((await get(plain, '/assets/index-AbC123.js')).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
   });
