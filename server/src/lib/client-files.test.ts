@@ -26,7 +26,8 @@ beforeAll(async () => {
   writeFileSync(path.join(clientDir, 'workbox-2fbc6a65.js'), 'define([],()=>{});');
   writeFileSync(path.join(clientDir, 'manifest.webmanifest'), '{"name":"Pariksha Mitra"}');
   writeFileSync(path.join(clientDir, 'icons', 'icon-192.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
-  writeFileSync(path.join(clientDir, '.vite', 'manifest.json'), '{}');
+  const manifest = { 'index.html': { file: 'assets/index-AbC123.js', isEntry: true, css: ['assets/index-AbC123.css'] } };
+  writeFileSync(path.join(clientDir, '.vite', 'manifest.json'), JSON.stringify(manifest));
   // Twins as the build writes them: the page and a large chunk (small files have none).
   for (const [file, text] of [
     ['index.html', INDEX],
@@ -227,4 +228,15 @@ test('without a build there is nothing to serve', () => {
   } finally {
     rmSync(empty, { recursive: true, force: true });
   }
+});
+
+test('the first screens\' pages name their files in a Link header (issue 20 §2); other pages and files do not', async () => {
+  const hints = '</assets/index-AbC123.css>; rel=preload; as=style; crossorigin, </assets/index-AbC123.js>; rel=modulepreload';
+  for (const url of ['/', '/login', '/plan', '/exam-list']) {
+    const r = await get(url);
+    expect(r.status, url).toBe(200);
+    expect(r.headers.get('content-type'), url).toMatch(/^text\/html/);
+    expect(r.headers.get('link'), url).toBe(hints);
+  }
+  for (const url of ['/about', '/assets/index-AbC123.js', '/sw.js', '/api/health']) expect((await get(url)).headers.get('link'), url).toBeNull();
 });

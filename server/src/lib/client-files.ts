@@ -5,6 +5,7 @@ import type { Hono } from 'hono';
 import { getMimeType } from 'hono/utils/mime';
 import type { AppEnv } from '../context';
 import { type ContentCoding, negotiateEncoding } from './compression';
+import { readRoutePreloads } from './route-preloads';
 
 /** Hashed build output (Vite's assets/): a changed file gets a new name, so it never goes stale. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -79,6 +80,9 @@ export function serveClientFiles(app: Hono<AppEnv>, clientDir: string): boolean 
   const indexCodings = twins.get('/index.html')?.codings ?? [];
   const indexTwins = new Map(indexCodings.map((coding) => [coding, readFileSync(indexFile + TWIN_SUFFIX[coding])]));
 
+  // The first screens' files, named in a Link header on their index.html (lib/route-preloads).
+  const preloads = readRoutePreloads(clientDir);
+
   const files = serveStatic<AppEnv>({ root: clientDir });
   // The twins, asked for by the original's address; serveStatic's own checks (no "..", no
   // backslashes, percent-decoding) run on that address before the suffix is added.
@@ -114,11 +118,16 @@ export function serveClientFiles(app: Hono<AppEnv>, clientDir: string): boolean 
     }
     if (fileTwins) res.headers.set('Vary', 'Accept-Encoding');
     res.headers.set('Cache-Control', c.req.path.startsWith('/assets/') ? IMMUTABLE : REVALIDATE);
+    // `/` is index.html as a file; the other routes get it below.
+    const link = preloads.get(c.req.path);
+    if (link) res.headers.set('Link', link);
     return res;
   });
   app.get('*', (c) => {
     if (!isAppRoute(c.req.path)) return c.notFound();
     c.header('Cache-Control', REVALIDATE);
+    const link = preloads.get(c.req.path);
+    if (link) c.header('Link', link);
     if (indexTwins.size === 0) return c.html(indexHtml);
     c.header('Vary', 'Accept-Encoding');
     const coding = negotiateEncoding(c.req.header('accept-encoding'), indexCodings);

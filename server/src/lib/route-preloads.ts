@@ -1,0 +1,115 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Preload hints for the first screens a newcomer opens (issue 20 §2). index.html names only the
+ * entry chunk; the page's own chunk, the chunks it imports, its stylesheets and its strings are
+ * found by the router after the entry has run, and each of those steps costs a round trip on a
+ * phone's connection (about 150 ms on slow 4G, more on 3G). The server knows the build: for these
+ * routes it answers index.html with a `Link` header that names those files, so the browser
+ * fetches them while the entry is still on its way. Nothing else changes: a file named here that
+ * the page does not ask for is only downloaded, never run, and the service worker serves every
+ * later visit from its cache (without this header).
+ *
+ * The table names the modules by their source path, as Vite's manifest (`dist/.vite/manifest.json`)
+ * keys them; the router (client/src/app/router.tsx) loads the same modules for these routes.
+ * English strings only: English is the default language, and a Hindi reader's stored choice is
+ * not known to the server (the Hindi file is fetched as before).
+ */
+type RouteFiles = {
+  /** Source paths of the route's lazy modules (the page, its layout route, its strings). */
+  modules: readonly string[];
+  /** The largest image of the first screen, by the start of its file name (its source name). */
+  image?: string;
+};
+
+const HOME: RouteFiles = {
+  modules: ['src/features/home/components/home-page.tsx', 'src/locales/en/home.json'],
+  // The carousel's first slide: the home page's largest element (Lighthouse's LCP).
+  image: 'slide-mock-tests',
+};
+
+export const PRELOADED_ROUTES: Readonly<Record<string, RouteFiles>> = {
+  '/': HOME,
+  '/home': HOME,
+  '/login': { modules: ['src/app/query-layout.tsx', 'src/features/auth/components/login-page.tsx', 'src/locales/en/auth.json'] },
+  '/plan': { modules: ['src/app/query-layout.tsx', 'src/features/plans/components/plan-page.tsx', 'src/locales/en/plan.json'] },
+  '/exam-list': {
+    modules: ['src/app/query-layout.tsx', 'src/features/exams/components/exam-list-page.tsx', 'src/locales/en/exam.json', 'src/locales/en/exam-integrity.json'],
+  },
+};
+
+/** One chunk of Vite's manifest (the fields used here). */
+type ManifestChunk = { file: string; isEntry?: boolean; imports?: string[]; css?: string[]; assets?: string[] };
+export type Manifest = Record<string, ManifestChunk>;
+
+/**
+ * The `Link` header value per route path, worked out from the build's manifest: each module's
+ * chunk and every chunk it imports, transitively (`modulepreload`), their stylesheets
+ * (`preload; as=style`) and the first screen's image (`preload; as=image`). What the entry
+ * already loads (index.html's own script and its static imports) is left out. A module missing
+ * from the manifest is skipped, so an older or partial build gets fewer hints, never a wrong one.
+ */
+export function linkHeaders(manifest: Manifest, routes: Readonly<Record<string, RouteFiles>> = PRELOADED_ROUTES): Map<string, string> {
+  const initial = new Set<string>();
+  const addInitial = (key: string) => {
+    const chunk = manifest[key];
+    if (!chunk || initial.has(chunk.file)) return;
+    initial.add(chunk.file);
+    for (const css of chunk.css ?? []) initial.add(css);
+    for (const dep of chunk.imports ?? []) addInitial(dep);
+  };
+  const entry = { js: [] as string[], css: [] as string[] };
+  for (const [key, chunk] of Object.entries(manifest)) {
+    if (!chunk.isEntry) continue;
+    addInitial(key);
+    entry.js.push(chunk.file);
+    entry.css.push(...(chunk.css ?? []));
+  }
+
+  const result = new Map<string, string>();
+  for (const [route, files] of Object.entries(routes)) {
+    const scripts: string[] = [];
+    const styles: string[] = [];
+    const seen = new Set<string>();
+    const visit = (key: string) => {
+      const chunk = manifest[key];
+      if (!chunk || seen.has(chunk.file)) return;
+      seen.add(chunk.file);
+      if (!initial.has(chunk.file)) scripts.push(chunk.file);
+      for (const css of chunk.css ?? []) if (!initial.has(css) && !styles.includes(css)) styles.push(css);
+      for (const dep of chunk.imports ?? []) visit(dep);
+    };
+    for (const module of files.modules) visit(module);
+    const image = files.image ? findImage(manifest, files.modules, files.image) : undefined;
+    const links = [
+      // The entry and its stylesheet first: hints are fetched in the order given, before the
+      // browser has parsed the page that names them, and nothing renders before these two.
+      ...entry.css.map((f) => `</${f}>; rel=preload; as=style; crossorigin`),
+      ...entry.js.map((f) => `</${f}>; rel=modulepreload`),
+      ...(image ? [`</${image}>; rel=preload; as=image; fetchpriority=high`] : []),
+      // crossorigin: the app's loader asks for stylesheets in CORS mode (Vite's preload helper
+      // sets crossOrigin on them, as index.html does), and a preload is only reused in the same mode.
+      ...styles.map((f) => `</${f}>; rel=preload; as=style; crossorigin`),
+      ...scripts.map((f) => `</${f}>; rel=modulepreload`),
+    ];
+    if (links.length) result.set(route, links.join(', '));
+  }
+  return result;
+}
+
+/** The asset of one of `modules` whose file name starts with `name-` (Vite adds the content hash). */
+function findImage(manifest: Manifest, modules: readonly string[], name: string): string | undefined {
+  for (const module of modules) {
+    const found = manifest[module]?.assets?.find((a) => path.posix.basename(a).startsWith(`${name}-`));
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** The hints for the build in `clientDir`; none when it has no manifest (a build without one). */
+export function readRoutePreloads(clientDir: string): Map<string, string> {
+  const file = path.join(clientDir, '.vite', 'manifest.json');
+  if (!existsSync(file)) return new Map();
+  return linkHeaders(JSON.parse(readFileSync(file, 'utf8')) as Manifest);
+}
