@@ -25,6 +25,7 @@ import { createLocalOutbox } from './lib/outbox';
 import { createRateLimits } from './lib/rate-limit';
 import { publishDue } from './modules/sync/publish';
 import { serveApp } from './serve';
+import { submittedAttempt } from './test/builders';
 import { DEMO } from './test/harness';
 
 /*
@@ -177,27 +178,8 @@ async function openStream(i: Instance, token: string) {
   return { events, next, close: () => abort.abort() };
 }
 
-let seq = 0;
-function submission(over: Partial<TestSummaryDoc> = {}): TestSummaryDoc {
-  seq++;
-  const now = Date.now();
-  return {
-    id: `cluster-${process.pid}-${seq.toString().padStart(4, '0')}`,
-    qsid: 'qs-mock-ssc-1',
-    st: now - 600_000,
-    sfs: 0,
-    lsq: null,
-    index: 0,
-    selectedSection: null,
-    answers: { 'q-gk-002': { ua: 'c', status: 'ANSWERED' }, 'q-gk-004': { ua: 'a', status: 'ANSWERED' } },
-    status: 'SUBMITTED',
-    submittedAt: now,
-    elapsed: 600_000,
-    updatedAt: now,
-    _deleted: false,
-    ...over,
-  };
-}
+const submission = (over: Partial<TestSummaryDoc> = {}) =>
+  submittedAttempt('cluster', { answers: { 'q-gk-002': { ua: 'c', status: 'ANSWERED' }, 'q-gk-004': { ua: 'a', status: 'ANSWERED' } }, ...over });
 const push = (i: { base: string }, token: string, docs: TestSummaryDoc[]) =>
   call(i, 'POST', '/api/sync/v1/test_summary/push', { token, headers: V, body: docs.map((d) => ({ newDocumentState: d, assumedMasterState: null })) });
 

@@ -6,6 +6,7 @@ import { attempt, examResult, person, questionSet } from '../db/schema';
 import { exec, first, rows as query, transaction } from '../db/transaction';
 import { groupCommit } from './group-commit';
 import { rawStatement, rowEncoder } from './raw-statement';
+import { examResultRow } from '../test/builders';
 
 /*
  * Group commit and raw statements on PostgreSQL (issue 22). group-commit.test.ts and
@@ -125,19 +126,8 @@ describe.skipIf(skip)('group commit on PostgreSQL', () => {
 
 describe.skipIf(skip)('raw statements on PostgreSQL', () => {
   const P = (n: string) => sql.placeholder(n);
-  const result = (id: string, attemptId: string, rev: number) => ({
-    id,
-    personId: 'p-1',
-    qsid: 'qs-1',
-    attemptId,
-    marks: { wos: 2.5, Reasoning: -1 },
-    userRes: { wos: { q1: { ua: ['a', 'c'], mg: 2 } } },
-    totalMarks: 1.5,
-    late: true,
-    et: 1_800_000_000,
-    createdAt: 1_800_000_000_000,
-    rev,
-  });
+  const result = (id: string, attemptId: string, rev: number) => examResultRow(id, attemptId, rev, { personId: 'p-1', qsid: 'qs-1' });
+
   beforeAll(async () => {
     if (skip) return;
     const { db } = database;

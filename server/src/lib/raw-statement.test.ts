@@ -8,6 +8,7 @@ import { examResult } from '../db/schema';
 import { seedDatabase } from '../db/seed';
 import { exec, first, transaction } from '../db/transaction';
 import { rawStatement, rowEncoder } from './raw-statement';
+import { examResultRow } from '../test/builders';
 
 let dir: string;
 let database: Database_;
@@ -27,19 +28,7 @@ afterEach(() => {
 });
 
 const P = (n: string) => sql.placeholder(n);
-const row = (id: string, attemptId: string, rev: number) => ({
-  id,
-  personId: 'demo-learner',
-  qsid: 'qs-practice-gk',
-  attemptId,
-  marks: { wos: 2.5, Reasoning: -1 },
-  userRes: { wos: { q1: { ua: ['a', 'c'], mg: 2 } } },
-  totalMarks: 1.5,
-  late: true,
-  et: 1_800_000_000,
-  createdAt: 1_800_000_000_000,
-  rev,
-});
+const row = (id: string, attemptId: string, rev: number) => examResultRow(id, attemptId, rev, { personId: 'demo-learner', qsid: 'qs-practice-gk' });
 
 test('stores the same row as Drizzle would, JSON and boolean columns encoded, left-out columns at their defaults', async () => {
   const { db } = database;

@@ -6,6 +6,7 @@ import { PROTOCOL_VERSION } from '../../../../sync-protocol/src/version';
 import { activityLog, attempt, examResult, meta, questionSet } from '../../db/schema';
 import { exec, first, transaction } from '../../db/transaction';
 import { nextRev } from '../../lib/revision';
+import { submittedAttempt } from '../../test/builders';
 import { type Harness, startHarness } from '../../test/harness';
 import { replicatePracticeFlags, scoreUnscored } from './results.service';
 
@@ -29,27 +30,7 @@ const pull = (token: string, collection: string, rev = 0) => h.request('GET', `/
 const push = (token: string, rows: unknown) => h.request('POST', '/sync/v1/test_summary/push', { token, headers: V, body: rows });
 const resultsOf = async (attemptId: string) => await h.deps.db.select().from(examResult).where(eq(examResult.attemptId, attemptId));
 
-let seq = 0;
-function attemptDoc(over: Partial<TestSummaryDoc> = {}): TestSummaryDoc {
-  seq++;
-  const now = Date.now();
-  return {
-    id: `result-test-${seq.toString().padStart(4, '0')}`,
-    qsid: 'qs-mock-ssc-1',
-    st: now - 600_000,
-    sfs: 0,
-    lsq: null,
-    index: 0,
-    selectedSection: null,
-    answers: {},
-    status: 'SUBMITTED',
-    submittedAt: now,
-    elapsed: 600_000,
-    updatedAt: now,
-    _deleted: false,
-    ...over,
-  };
-}
+const attemptDoc = (over: Partial<TestSummaryDoc> = {}) => submittedAttempt('result-test', over);
 
 /**
  * Answers on the seeded mock (mpq 2, nm 0.5 in every section), with what each must score:

@@ -1,0 +1,51 @@
+import type { TestSummaryDoc } from '../../../sync-protocol/src/sync/test-summary';
+
+/** Test data that several suites build the same way (one definition, CONVENTIONS: no copies). */
+
+let seq = 0;
+
+/**
+ * A submitted attempt (a test summary as a device pushes it) at the seeded mock test, ten
+ * minutes long and no answers unless `over` gives them. Ids are unique in the process and across
+ * processes sharing one database (the PostgreSQL runs): `<prefix>-<pid>-<n>`.
+ */
+export function submittedAttempt(prefix: string, over: Partial<TestSummaryDoc> = {}): TestSummaryDoc {
+  seq++;
+  const now = Date.now();
+  return {
+    id: `${prefix}-${process.pid}-${seq.toString().padStart(4, '0')}`,
+    qsid: 'qs-mock-ssc-1',
+    st: now - 600_000,
+    sfs: 0,
+    lsq: null,
+    index: 0,
+    selectedSection: null,
+    answers: {},
+    status: 'SUBMITTED',
+    submittedAt: now,
+    elapsed: 600_000,
+    updatedAt: now,
+    _deleted: false,
+    ...over,
+  };
+}
+
+/**
+ * An exam_result row with per-part marks, answers, a late flag and JSON in two columns: the
+ * row the raw-statement tests store both through Drizzle and through a prepared statement.
+ */
+export function examResultRow(id: string, attemptId: string, rev: number, owner: { personId: string; qsid: string }) {
+  return {
+    id,
+    personId: owner.personId,
+    qsid: owner.qsid,
+    attemptId,
+    marks: { wos: 2.5, Reasoning: -1 },
+    userRes: { wos: { q1: { ua: ['a', 'c'], mg: 2 } } },
+    totalMarks: 1.5,
+    late: true,
+    et: 1_800_000_000,
+    createdAt: 1_800_000_000_000,
+    rev,
+  };
+}
