@@ -1,5 +1,4 @@
 import type { registerSW as RegisterSW } from 'virtual:pwa-register';
-import { showUpdatePrompt } from '../../components/update-prompt';
 
 /** An open app asks for a new worker this often (the browser checks on navigations anyway). */
 export const UPDATE_CHECK_MS = 60 * 60 * 1000;
@@ -17,7 +16,12 @@ export function registerServiceWorker(registerSW: typeof RegisterSW): void {
   const updateServiceWorker = registerSW({
     // Called after the load event and an idle period already (schedule-service-worker.ts).
     immediate: true,
-    onNeedRefresh: () => showUpdatePrompt(() => updateServiceWorker(true)),
+    // The prompt's code (and the Mantine parts it is drawn with) only when there is an update:
+    // a first visit does not download them (issue 20 §1). The worker that is waiting has them.
+    onNeedRefresh: () =>
+      void import('../../components/update-prompt')
+        .then(({ showUpdatePrompt }) => showUpdatePrompt(() => updateServiceWorker(true)))
+        .catch((err: unknown) => console.warn('the update prompt could not be loaded', err)),
     onRegisteredSW: (_url, registration) => {
       if (!registration) return;
       setInterval(() => {
