@@ -6,6 +6,7 @@ import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-sum
 import { PROTOCOL_VERSION } from '../../../../sync-protocol/src/version';
 import { activityLog, attempt, entitlement, entitlementState, entitlementUse, examResult, person, questionSet } from '../../db/schema';
 import { first, transaction } from '../../db/transaction';
+import { submittedAttempt } from '../../test/builders';
 import { type Harness, startHarness } from '../../test/harness';
 import { bumpEndedPlans, countAttempt, entitlementDoc, grantPlan, myPlan } from './entitlements.service';
 
@@ -53,26 +54,8 @@ let orders = 0;
 const grant = (personId: string, planCode: string, paidAt = Date.now() - 3_600_000) =>
   transaction(h.deps.db, (tx) => grantPlan(tx, { orderId: `test-order-${++orders}`, personId, planCode, paidAt }));
 
-let seq = 0;
-function attemptDoc(qsid: string, over: Partial<TestSummaryDoc> = {}): TestSummaryDoc {
-  const now = Date.now();
-  return {
-    id: `ent-${(++seq).toString().padStart(5, '0')}`,
-    qsid,
-    st: now - 60_000,
-    sfs: 0,
-    lsq: null,
-    index: 0,
-    selectedSection: null,
-    answers: {},
-    status: 'SUBMITTED',
-    submittedAt: now,
-    elapsed: 60_000,
-    updatedAt: now,
-    _deleted: false,
-    ...over,
-  };
-}
+/** A submitted one-minute attempt at `qsid`. */
+const attemptDoc = (qsid: string, over: Partial<TestSummaryDoc> = {}) => submittedAttempt('ent', { qsid, st: Date.now() - 60_000, elapsed: 60_000, ...over });
 const pushNew = (token: string, doc: TestSummaryDoc) => push(token, [{ newDocumentState: doc, assumedMasterState: null }]);
 const useOf = (attemptId: string) => first(h.deps.db.select().from(entitlementUse).where(eq(entitlementUse.attemptId, attemptId)));
 /** useOf for each attempt, in turn. */

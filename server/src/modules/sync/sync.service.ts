@@ -254,7 +254,6 @@ export async function pushTestSummaries(
 ): Promise<TestSummaryDoc[]> {
   let writtenIds: string[] = [];
   let scored = false;
-  let changed = false;
   let counted = false;
   // The receipt of each submission in the batch, over the document exactly as it arrived (issue
   // 21 §4: the learner's device computed the same over what it sent). WebCrypto's digest is
@@ -360,7 +359,6 @@ export async function pushTestSummaries(
     // New attempts first: a later row of the batch with the same id became an update.
     for (const r of inserts) await q.insert(r, answersJsonOf.get(r)!);
     for (const r of updates) await q.update(r, answersJsonOf.get(r)!);
-    changed = inserts.length + updates.length > 0;
     writtenIds = [...inserts, ...updates].map((r) => r.id);
     // A new attempt of a set that is not free uses one of the plan's allowance (issue 18 §4);
     // past it, the attempt is stored and scored all the same, and recorded as over the limit.
@@ -380,7 +378,7 @@ export async function pushTestSummaries(
     return out;
   });
   for (const id of writtenIds) written?.add(id);
-  if (changed) {
+  if (writtenIds.length > 0) {
     const collections: CollectionName[] = ['test_summary'];
     if (scored) collections.push('exam_result');
     if (counted) collections.push('entitlement');
