@@ -14,7 +14,8 @@
  *           offline; see benchReplica below (≤ 15 s, ≤ 100 ms)
  * BENCH_QUESTIONS (default 50000), BENCH_REQUESTS (default 300), BENCH_OPENS (default 15);
  * BENCH_PARTS=server, editor or replica runs only that part; BENCH_PROFILE=<dir> writes a Chrome trace
- * (with JS samples) of the second open there, to load in the browser's Performance panel.
+ * (with JS samples) of the second open there, to load in the browser's Performance panel
+ * (BENCH_PROFILE_ALL=1: of every open but the first).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,6 +34,8 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);
 const OPENS = Number(process.env.BENCH_OPENS ?? 15);
 const PARTS = process.env.BENCH_PARTS ?? 'server,editor,replica';
 const PROFILE = process.env.BENCH_PROFILE;
+/** BENCH_PROFILE_ALL=1: a trace of every open after the first (editor-open-<n>.trace.json), to compare slow and fast ones. */
+const PROFILE_ALL = process.env.BENCH_PROFILE_ALL === '1';
 /** How long the replica step waits for the editor replica to be in sync (BENCH_SYNC_TIMEOUT_S). */
 const SYNC_TIMEOUT_MS = Number(process.env.BENCH_SYNC_TIMEOUT_S ?? 300) * 1000;
 
@@ -195,7 +198,7 @@ async function benchEditor(base: string) {
     const completes: number[] = [];
     for (let i = 0; i < OPENS + 1; i++) {
       await page.evaluate(() => performance.clearMeasures());
-      const traced = PROFILE && i === 1;
+      const traced = PROFILE && (PROFILE_ALL ? i > 0 : i === 1);
       if (traced) await browser.startTracing(page, { screenshots: false, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'disabled-by-default-v8.cpu_profiler', 'blink.user_timing'] });
       await page.getByRole('link', { name: 'Edit' }).nth(i % 25).click();
       const measured = (name: string) =>
@@ -204,8 +207,9 @@ async function benchEditor(base: string) {
       const c = await measured('pm:editor-complete');
       if (traced) {
         mkdirSync(PROFILE, { recursive: true });
-        writeFileSync(path.join(PROFILE, 'editor-open.trace.json'), await browser.stopTracing());
-        console.log(`editor: trace of open ${i} (${d.toFixed(0)} ms) in ${PROFILE}/editor-open.trace.json`);
+        const file = PROFILE_ALL ? `editor-open-${i}.trace.json` : 'editor-open.trace.json';
+        writeFileSync(path.join(PROFILE, file), await browser.stopTracing());
+        console.log(`editor: trace of open ${i} (${d.toFixed(0)} ms) in ${PROFILE}/${file}`);
       }
       // The first open also downloads and compiles the editor's code; it is reported apart.
       if (i === 0) console.log(`editor: first open (editor code loaded then) ${d.toFixed(0)} ms, whole screen ${c.toFixed(0)} ms`);

@@ -1,9 +1,9 @@
 import { RichTextEditor } from '@mantine/tiptap';
-import '@mantine/tiptap/styles.css';
 import { useEditor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { EDITOR_BASE } from '../../../lib/tiptap/editor-base';
 
 /**
  * A rich-text editor (Mantine's tiptap editor; StarterKit 3 brings headings, lists, bold,
@@ -12,6 +12,7 @@ import { useTranslation } from 'react-i18next';
 export function HtmlEditor({ value, onChange, label, lang }: { value: string; onChange: (html: string) => void; label: string; lang: 'en' | 'hi' }) {
   const { t } = useTranslation('admin-content');
   const editor = useEditor({
+    ...EDITOR_BASE,
     extensions: [StarterKit.configure({ link: { openOnClick: false, protocols: ['https', 'mailto'] } })],
     content: value,
     immediatelyRender: false,

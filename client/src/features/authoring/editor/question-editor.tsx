@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Button, Checkbox, Grid, Group, Loader, Radio, SegmentedControl, Select, Skeleton, Stack, TagsInput, Text, Textarea } from '@mantine/core';
+import { ActionIcon, Alert, Button, Checkbox, Group, Loader, Radio, SegmentedControl, Select, Skeleton, Stack, TagsInput, Text, Textarea } from '@mantine/core';
 import { IconHistory, IconPlus, IconTrash } from '@tabler/icons-react';
 import { getHTMLFromFragment, type JSONContent } from '@tiptap/core';
 import { Node as PMNode } from '@tiptap/pm/model';
@@ -47,6 +47,7 @@ import {
   toTestQuestion,
   validateForm,
 } from './question-form';
+import classes from './question-editor.module.css';
 import { RichTextField } from './rich-text-field';
 import { splitLastParagraphs } from './split-options';
 import { StatusBadge, StatusControls } from './status-controls';
@@ -254,8 +255,8 @@ export function QuestionEditor({ id, onSaved, onNew, onDirtyChange }: QuestionEd
 
   return (
     <>
-      <Grid gap="lg">
-        <Grid.Col span={{ base: 12, md: 7, lg: 8 }}>
+      <div className={classes.layout}>
+        <div className={classes.side}>
           <Stack gap="md">
             <Group justify="space-between" wrap="wrap" gap="sm">
               <Group gap="sm">
@@ -413,20 +414,12 @@ export function QuestionEditor({ id, onSaved, onNew, onDirtyChange }: QuestionEd
             )}
 
             {secondary ? (
-            <Grid gap="sm">
-              <Grid.Col span={{ base: 12, sm: 6 }}>
-                <TagSelect group="c" multiple label={t('tags.group.c')} value={form.c} onChange={(c) => setForm((f) => ({ ...f, c }))} rightSection={tagPlus('c')} />
-              </Grid.Col>
-              <Grid.Col span={{ base: 12, sm: 6 }}>
-                <TagSelect group="s" label={t('tags.group.s')} value={form.s} onChange={(s) => setForm((f) => ({ ...f, s }))} rightSection={tagPlus('s')} />
-              </Grid.Col>
-              <Grid.Col span={{ base: 12, sm: 6 }}>
-                <TagSelect group="t" multiple label={t('tags.group.t')} value={form.t} onChange={(tt) => setForm((f) => ({ ...f, t: tt }))} rightSection={tagPlus('t')} />
-              </Grid.Col>
-              <Grid.Col span={{ base: 12, sm: 6 }}>
-                <TagSelect group="e" multiple label={t('tags.group.e')} value={form.e} onChange={(e) => setForm((f) => ({ ...f, e }))} rightSection={tagPlus('e')} />
-              </Grid.Col>
-            </Grid>
+            <div className={classes.tags}>
+              <TagSelect group="c" multiple label={t('tags.group.c')} value={form.c} onChange={(c) => setForm((f) => ({ ...f, c }))} rightSection={tagPlus('c')} />
+              <TagSelect group="s" label={t('tags.group.s')} value={form.s} onChange={(s) => setForm((f) => ({ ...f, s }))} rightSection={tagPlus('s')} />
+              <TagSelect group="t" multiple label={t('tags.group.t')} value={form.t} onChange={(tt) => setForm((f) => ({ ...f, t: tt }))} rightSection={tagPlus('t')} />
+              <TagSelect group="e" multiple label={t('tags.group.e')} value={form.e} onChange={(e) => setForm((f) => ({ ...f, e }))} rightSection={tagPlus('e')} />
+            </div>
             ) : (
               <Skeleton h={140} aria-hidden />
             )}
@@ -480,13 +473,13 @@ export function QuestionEditor({ id, onSaved, onNew, onDirtyChange }: QuestionEd
               )}
             </Group>
           </Stack>
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 5, lg: 4 }}>
-          <div style={{ position: 'sticky', top: 72 }}>
+        </div>
+        <div className={classes.side}>
+          <div className={classes.sticky}>
             {secondary && <PreviewPanel question={preview} lang={previewLang} onLang={setPreviewLang} hasHindi={hasTranslation(form, 'hi')} />}
           </div>
-        </Grid.Col>
-      </Grid>
+        </div>
+      </div>
 
       {secondary && <TagDialog opened={tagDialog.open} group={tagDialog.group} onClose={() => setTagDialog((d) => ({ ...d, open: false }))} onCreated={onTagCreated} />}
       {secondary && form.id && <HistoryDrawer id={form.id} opened={historyOpen} onClose={() => setHistoryOpen(false)} dirty={dirty} onRestored={onRestored} />}

@@ -1,6 +1,5 @@
 import { Input } from '@mantine/core';
 import { RichTextEditor } from '@mantine/tiptap';
-import '@mantine/tiptap/styles.css';
 import { type Editor, useEditor } from '@tiptap/react';
 import { memo, useEffect, useId, useLayoutEffect, useMemo, useState } from 'react';
 import { flushSync } from 'react-dom';
@@ -13,6 +12,7 @@ import { editorExtensions, type MathClick } from './editor-extensions';
 import { FormulaControl, type FormulaTarget } from './formula-control';
 import { ImageControl } from './image-control';
 import classes from './rich-text-field.module.css';
+import { EDITOR_BASE } from '../../../lib/tiptap/editor-base';
 
 /** What the field holds: its HTML, '' when nothing is written (so blank compares as blank). */
 const htmlOf = (e: Editor) => (e.isEmpty ? '' : e.getHTML());
@@ -135,6 +135,7 @@ function RichTextFieldBody({
     [label, lang, error, errorId],
   );
   const editor = useEditor({
+    ...EDITOR_BASE,
     extensions,
     content: initialContent,
     // Made in the first render (this app has no server rendering): no second pass to show it.

@@ -1,10 +1,10 @@
 import { Input } from '@mantine/core';
 import { RichTextEditor } from '@mantine/tiptap';
-import '@mantine/tiptap/styles.css';
 import { useEditor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { EDITOR_BASE } from '../../../lib/tiptap/editor-base';
 
 /**
  * The set's instructions (spec §3 inst: rich text shown on the exam intro): a small tiptap editor
@@ -16,6 +16,7 @@ export function InstructionsEditor({ value, onChange }: { value: string; onChang
   const { t } = useTranslation('authoring-bank');
   const labelId = useId();
   const editor = useEditor({
+    ...EDITOR_BASE,
     extensions: [StarterKit.configure({ link: false, codeBlock: false, code: false, horizontalRule: false, heading: { levels: [3, 4] } })],
     content: value,
     immediatelyRender: false,
