@@ -1,23 +1,61 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type PluginOption } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { MEDIA_CACHE } from './client/src/lib/media-precache';
 import { mantineCss } from './scripts/vite-plugin-mantine-css';
 import { precompress } from './scripts/vite-plugin-precompress';
+import { prerenderHome } from './scripts/vite-plugin-prerender-home';
 
 /** Mantine's indigo 6, the theme's primary (filled) colour, and the page background. */
 const THEME_COLOR = '#4c6ef5';
 const BACKGROUND_COLOR = '#ffffff';
 
-/** The client lives in client/; the production build goes to dist/, which `npm start` serves. */
-export default defineConfig({
+/**
+ * The client lives in client/; the production build goes to dist/, which `npm start` serves.
+ * The build's second, server-side pass (`isSsrBuild`: the home page prerendered, see
+ * scripts/vite-plugin-prerender-home.ts) uses the same sources and plugins but writes no
+ * worker, no twins and no second prerender.
+ */
+export default defineConfig(({ isSsrBuild }) => ({
   root: 'client',
   publicDir: 'public',
   plugins: [
     // Mantine's styles by component, beside the chunks that use them (issue 20 §2).
     mantineCss(),
     react(),
+    ...(isSsrBuild ? [] : clientOnlyPlugins()),
+  ],
+  resolve: {
+    // broadcast-channel's leader election (RxDB) gives up leadership on `pagehide`, not on the
+    // deprecated `unload` (client/src/lib/unload-on-pagehide.ts).
+    alias: { unload: fileURLToPath(new URL('./client/src/lib/unload-on-pagehide.ts', import.meta.url)) },
+  },
+  build: {
+    outDir: '../dist',
+    emptyOutDir: true,
+    sourcemap: false,
+    // scripts/bench-bundle.ts follows the entry's static imports through the manifest
+    // (dist/.vite/manifest.json) to measure what a first visit downloads.
+    manifest: true,
+    rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'shell', tags: ['$initial'] }] } } },
+  },
+  server: {
+    host: '127.0.0.1',
+    port: 5173,
+    // The API, and the uploaded images the server serves beside it (modules/media).
+    proxy: {
+      '/api': { target: 'http://127.0.0.1:8080', changeOrigin: false },
+      '^/media/': { target: 'http://127.0.0.1:8080', changeOrigin: false },
+      // The local PhonePe's hosted page (issue 18 §2).
+      '^/sandbox/': { target: 'http://127.0.0.1:8080', changeOrigin: false },
+    },
+  },
+}));
+
+/** The plugins of the client build only: the worker and manifest, the prerendered home page, the twins. */
+function clientOnlyPlugins(): PluginOption[] {
+  return [
     // The service worker (spec §9: "the app update worker") and the web app manifest.
     VitePWA({
       strategies: 'generateSW',
@@ -117,32 +155,9 @@ export default defineConfig({
         dontCacheBustURLsMatching: /^assets\//,
       },
     }),
+    // The home page drawn at build time into home.html (issue 20 §2), before the twins are made.
+    prerenderHome(),
     // Brotli and gzip twins of every compressible file, after the worker is written (issue 20 §1).
     precompress(),
-  ],
-  resolve: {
-    // broadcast-channel's leader election (RxDB) gives up leadership on `pagehide`, not on the
-    // deprecated `unload` (client/src/lib/unload-on-pagehide.ts).
-    alias: { unload: fileURLToPath(new URL('./client/src/lib/unload-on-pagehide.ts', import.meta.url)) },
-  },
-  build: {
-    outDir: '../dist',
-    emptyOutDir: true,
-    sourcemap: false,
-    // scripts/bench-bundle.ts follows the entry's static imports through the manifest
-    // (dist/.vite/manifest.json) to measure what a first visit downloads.
-    manifest: true,
-    rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'shell', tags: ['$initial'] }] } } },
-  },
-  server: {
-    host: '127.0.0.1',
-    port: 5173,
-    // The API, and the uploaded images the server serves beside it (modules/media).
-    proxy: {
-      '/api': { target: 'http://127.0.0.1:8080', changeOrigin: false },
-      '^/media/': { target: 'http://127.0.0.1:8080', changeOrigin: false },
-      // The local PhonePe's hosted page (issue 18 §2).
-      '^/sandbox/': { target: 'http://127.0.0.1:8080', changeOrigin: false },
-    },
-  },
-});
+  ];
+}

@@ -7,15 +7,21 @@ import '@mantine/core/styles/default-css-variables.layer.css';
 import '@mantine/core/styles/global.layer.css';
 import '@fontsource/noto-sans-devanagari/devanagari-400.css';
 import '@fontsource/noto-sans-devanagari/devanagari-600.css';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { StrictMode, useLayoutEffect } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { listenForInstallPrompt } from './hooks/use-install-prompt';
-import { languageReady } from './lib/i18n';
+import i18n, { languageReady } from './lib/i18n';
 import { scheduleServiceWorker } from './lib/pwa/schedule-service-worker';
 
 // Before anything else can delay it: the browser's install offer comes once per page load.
 listenForInstallPrompt();
+
+/** Lets the prerendered page be pressed once the app has taken it over (see below). */
+function Interactive({ root }: { root: HTMLElement }) {
+  useLayoutEffect(() => root.removeAttribute('inert'), [root]);
+  return null;
+}
 
 const root = document.getElementById('root');
 if (root) {
@@ -23,13 +29,22 @@ if (root) {
   // first paint is already in Hindi (a failed fetch still renders, in English).
   void languageReady()
     .catch(() => undefined)
-    .then(() =>
-      createRoot(root).render(
+    .then(() => {
+      const app = (
         <StrictMode>
           <App />
-        </StrictMode>,
-      ),
-    );
+          <Interactive root={root} />
+        </StrictMode>
+      );
+      // `/` comes drawn by the build in English for a first visit (scripts/vite-plugin-prerender-
+      // home.ts), inert until here: the app hydrates that markup rather than drawing it again.
+      // In Hindi, or anywhere else, the markup goes and the app draws the page itself.
+      if (root.dataset.prerendered === window.location.pathname && i18n.language === 'en') hydrateRoot(root, app);
+      else {
+        if (root.dataset.prerendered) root.replaceChildren();
+        createRoot(root).render(app);
+      }
+    });
   // The service worker (offline shell, update prompt) once the app is stable (spec §9).
   scheduleServiceWorker();
 }

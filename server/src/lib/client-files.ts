@@ -1,11 +1,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import { getMimeType } from 'hono/utils/mime';
 import type { AppEnv } from '../context';
 import { type ContentCoding, negotiateEncoding } from './compression';
-import { readRoutePreloads } from './route-preloads';
+import { PRERENDERED_HOME, readRoutePreloads } from './route-preloads';
 
 /** Hashed build output (Vite's assets/): a changed file gets a new name, so it never goes stale. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -74,14 +74,23 @@ function findTwins(clientDir: string): Map<string, Twins> {
 export function serveClientFiles(app: Hono<AppEnv>, clientDir: string): boolean {
   const indexFile = path.join(clientDir, 'index.html');
   if (!existsSync(indexFile)) return false;
-  const indexHtml = readFileSync(indexFile, 'utf8');
   const twins = findTwins(clientDir);
   // index.html for the app's routes, in each coding the build made for it.
-  const indexCodings = twins.get('/index.html')?.codings ?? [];
-  const indexTwins = new Map(indexCodings.map((coding) => [coding, readFileSync(indexFile + TWIN_SUFFIX[coding])]));
+  const indexPage = htmlPage(clientDir, 'index.html', twins);
+  // `/` drawn by the build (scripts/vite-plugin-prerender-home.ts), when the build has it.
+  const homePage = existsSync(path.join(clientDir, PRERENDERED_HOME)) ? htmlPage(clientDir, PRERENDERED_HOME, twins) : null;
 
   // The first screens' files, named in a Link header on their index.html (lib/route-preloads).
   const preloads = readRoutePreloads(clientDir);
+
+  if (homePage) {
+    app.get('/', (c) => {
+      c.header('Cache-Control', REVALIDATE);
+      const link = preloads.get('/');
+      if (link) c.header('Link', link);
+      return homePage(c);
+    });
+  }
 
   const files = serveStatic<AppEnv>({ root: clientDir });
   // The twins, asked for by the original's address; serveStatic's own checks (no "..", no
@@ -128,15 +137,30 @@ export function serveClientFiles(app: Hono<AppEnv>, clientDir: string): boolean 
     c.header('Cache-Control', REVALIDATE);
     const link = preloads.get(c.req.path);
     if (link) c.header('Link', link);
-    if (indexTwins.size === 0) return c.html(indexHtml);
-    c.header('Vary', 'Accept-Encoding');
-    const coding = negotiateEncoding(c.req.header('accept-encoding'), indexCodings);
-    const body = coding ? indexTwins.get(coding) : undefined;
-    if (!coding || !body) return c.html(indexHtml);
-    c.header('Content-Encoding', coding);
-    return c.body(body, 200, { 'Content-Type': 'text/html; charset=UTF-8', 'Content-Length': String(body.byteLength) });
+    return indexPage(c);
   });
   return true;
+}
+
+/**
+ * One of the build's HTML pages (index.html, the prerendered home.html), kept in memory with its
+ * twins: sent as the twin the request's Accept-Encoding allows, with `Vary: Accept-Encoding`
+ * when it has twins, or as it is.
+ */
+function htmlPage(clientDir: string, name: string, twins: Map<string, Twins>): (c: Context<AppEnv>) => Response {
+  const file = path.join(clientDir, name);
+  const html = readFileSync(file, 'utf8');
+  const codings = twins.get(`/${name}`)?.codings ?? [];
+  const bodies = new Map(codings.map((coding) => [coding, readFileSync(file + TWIN_SUFFIX[coding])]));
+  return (c) => {
+    if (bodies.size === 0) return c.html(html);
+    c.header('Vary', 'Accept-Encoding');
+    const coding = negotiateEncoding(c.req.header('accept-encoding'), codings);
+    const body = coding ? bodies.get(coding) : undefined;
+    if (!coding || !body) return c.html(html);
+    c.header('Content-Encoding', coding);
+    return c.body(body, 200, { 'Content-Type': 'text/html; charset=UTF-8', 'Content-Length': String(body.byteLength) });
+  };
 }
 
 /**

@@ -16,6 +16,9 @@ import path from 'node:path';
  * English strings only: English is the default language, and a Hindi reader's stored choice is
  * not known to the server (the Hindi file is fetched as before).
  */
+/** The prerendered home page's file in the build, beside index.html (scripts/vite-plugin-prerender-home.ts). */
+export const PRERENDERED_HOME = 'home.html';
+
 type RouteFiles = {
   /** Source paths of the route's lazy modules (the page, its layout route, its strings). */
   modules: readonly string[];
@@ -51,6 +54,34 @@ export type Manifest = Record<string, ManifestChunk>;
  * from the manifest is skipped, so an older or partial build gets fewer hints, never a wrong one.
  */
 export function linkHeaders(manifest: Manifest, routes: Readonly<Record<string, RouteFiles>> = PRELOADED_ROUTES): Map<string, string> {
+  const entry = entryFiles(manifest);
+  const result = new Map<string, string>();
+  for (const [route, files] of Object.entries(routes)) {
+    const { scripts, styles } = routeChunks(manifest, files, entry.initial);
+    const image = files.image ? findImage(manifest, files.modules, files.image) : undefined;
+    const links = [
+      ...entry.css.map((f) => `</${f}>; rel=preload; as=style; crossorigin`),
+      ...entry.js.map((f) => `</${f}>; rel=modulepreload`),
+      ...(image ? [`</${image}>; rel=preload; as=image; fetchpriority=high`] : []),
+      ...styles.map((f) => `</${f}>; rel=preload; as=style; crossorigin`),
+      ...scripts.map((f) => `</${f}>; rel=modulepreload`),
+    ];
+    if (links.length) result.set(route, links.join(', '));
+  }
+  return result;
+}
+
+/**
+ * The stylesheets `route`'s modules bring beyond the entry's, in the order the hints name them:
+ * what the prerendered home page links in its head (scripts/vite-plugin-prerender-home.ts).
+ */
+export function routeStylesheets(manifest: Manifest, route: string, routes: Readonly<Record<string, RouteFiles>> = PRELOADED_ROUTES): string[] {
+  const files = routes[route];
+  return files ? routeChunks(manifest, files, entryFiles(manifest).initial).styles : [];
+}
+
+/** The entry chunks' scripts and stylesheets, and every file the entry loads by itself (its static imports). */
+function entryFiles(manifest: Manifest) {
   const initial = new Set<string>();
   const addInitial = (key: string) => {
     const chunk = manifest[key];
@@ -59,43 +90,32 @@ export function linkHeaders(manifest: Manifest, routes: Readonly<Record<string, 
     for (const css of chunk.css ?? []) initial.add(css);
     for (const dep of chunk.imports ?? []) addInitial(dep);
   };
-  const entry = { js: [] as string[], css: [] as string[] };
+  const js: string[] = [];
+  const css: string[] = [];
   for (const [key, chunk] of Object.entries(manifest)) {
     if (!chunk.isEntry) continue;
     addInitial(key);
-    entry.js.push(chunk.file);
-    entry.css.push(...(chunk.css ?? []));
+    js.push(chunk.file);
+    css.push(...(chunk.css ?? []));
   }
+  return { initial, js, css };
+}
 
-  const result = new Map<string, string>();
-  for (const [route, files] of Object.entries(routes)) {
-    const scripts: string[] = [];
-    const styles: string[] = [];
-    const seen = new Set<string>();
-    const visit = (key: string) => {
-      const chunk = manifest[key];
-      if (!chunk || seen.has(chunk.file)) return;
-      seen.add(chunk.file);
-      if (!initial.has(chunk.file)) scripts.push(chunk.file);
-      for (const css of chunk.css ?? []) if (!initial.has(css) && !styles.includes(css)) styles.push(css);
-      for (const dep of chunk.imports ?? []) visit(dep);
-    };
-    for (const module of files.modules) visit(module);
-    const image = files.image ? findImage(manifest, files.modules, files.image) : undefined;
-    const links = [
-      // The entry and its stylesheet first: hints are fetched in the order given, before the
-      // browser has parsed the page that names them, and nothing renders before these two.
-      ...entry.css.map((f) => `</${f}>; rel=preload; as=style; crossorigin`),
-      ...entry.js.map((f) => `</${f}>; rel=modulepreload`),
-      ...(image ? [`</${image}>; rel=preload; as=image; fetchpriority=high`] : []),
-      // crossorigin: the app's loader asks for stylesheets in CORS mode (Vite's preload helper
-      // sets crossOrigin on them, as index.html does), and a preload is only reused in the same mode.
-      ...styles.map((f) => `</${f}>; rel=preload; as=style; crossorigin`),
-      ...scripts.map((f) => `</${f}>; rel=modulepreload`),
-    ];
-    if (links.length) result.set(route, links.join(', '));
-  }
-  return result;
+/** A route's chunks (each module's and what it imports, transitively) and their stylesheets, less what the entry loads. */
+function routeChunks(manifest: Manifest, files: RouteFiles, initial: ReadonlySet<string>) {
+  const scripts: string[] = [];
+  const styles: string[] = [];
+  const seen = new Set<string>();
+  const visit = (key: string) => {
+    const chunk = manifest[key];
+    if (!chunk || seen.has(chunk.file)) return;
+    seen.add(chunk.file);
+    if (!initial.has(chunk.file)) scripts.push(chunk.file);
+    for (const css of chunk.css ?? []) if (!initial.has(css) && !styles.includes(css)) styles.push(css);
+    for (const dep of chunk.imports ?? []) visit(dep);
+  };
+  for (const module of files.modules) visit(module);
+  return { scripts, styles };
 }
 
 /** The asset of one of `modules` whose file name starts with `name-` (Vite adds the content hash). */
