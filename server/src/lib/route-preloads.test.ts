@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { type Manifest, linkHeaders } from './route-preloads';
+import { type Manifest, linkHeaders, routeStylesheets } from './route-preloads';
 
 /** The shape of a Vite manifest: the entry with a static import, lazy pages sharing a chunk. */
 const MANIFEST: Manifest = {
@@ -53,4 +53,11 @@ test('a route whose modules the build does not have gets the entry only; no mani
     '</assets/index-E1.js>; rel=modulepreload',
   ]);
   expect(linkHeaders({}, ROUTES).size).toBe(0);
+});
+
+test('routeStylesheets: the stylesheets a route brings beyond the entry, in the hints\' order (the prerendered home page links them)', () => {
+  expect(routeStylesheets(MANIFEST, '/', ROUTES)).toEqual(['assets/home-page-H1.css', 'assets/Button-B1.css']);
+  expect(routeStylesheets(MANIFEST, '/login', ROUTES)).toEqual(['assets/Button-B1.css']);
+  expect(routeStylesheets(MANIFEST, '/gone', ROUTES)).toEqual([]);
+  expect(routeStylesheets(MANIFEST, '/not-a-route', ROUTES)).toEqual([]);
 });

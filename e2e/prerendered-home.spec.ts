@@ -1,0 +1,69 @@
+import { expect, test } from '@playwright/test';
+
+/**
+ * Issue 20 §2: `/` comes drawn by the build (dist/home.html, scripts/vite-plugin-prerender-home.ts),
+ * so its first paint (the heading, the first slide's image) waits for no JavaScript; the app then
+ * hydrates that markup instead of drawing the page again (client/src/main.tsx).
+ */
+const HEADING = 'Exam preparation that also helps another learner';
+
+test('the page at / is in the HTML itself, inert until the app takes it over; other routes are the empty shell', async ({ request }) => {
+  const home = await (await request.get('/')).text();
+  expect(home).toContain('<div id="root" data-prerendered="/" inert>');
+  expect(home).toContain(HEADING);
+  expect(home).toMatch(/<img src="\/assets\/slide-mock-tests-[^"]+\.svg"/);
+  // No inline script (the CSP runs none): the module entry is the page's only script.
+  expect(home.match(/<script\b[^>]*>/g)).toEqual([expect.stringMatching(/^<script type="module" crossorigin src="\/assets\/index-[^"]+\.js">$/)]);
+  const about = await (await request.get('/about')).text();
+  expect(about).toContain('<div id="root"></div>');
+  expect(about).not.toContain(HEADING);
+});
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+  test('the heading, the first slide with its image, the navigation and the footer are painted', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByText(HEADING)).toBeVisible();
+    const slide = page.locator('img[src*="slide-mock-tests"]');
+    await expect(slide).toBeVisible();
+    await expect.poll(() => slide.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    await expect(page.locator('header a[href="/login"]').first()).toBeVisible();
+    await expect(page.locator('footer a[href="/privacy"]')).toBeVisible();
+    // Its styles came with it: the heading is laid out by the page's stylesheet, not the browser's defaults.
+    const styled = await page.locator('h1').evaluate((h) => h.className.length > 0 && getComputedStyle(h).fontFamily.includes('system-ui'));
+    expect(styled).toBe(true);
+  });
+});
+
+test('the app hydrates the page (its nodes are kept, no error) and then answers: the carousel turns', async ({ page }) => {
+  // Counts nodes removed from the page before and while the app starts: hydration removes none.
+  await page.addInitScript(() => {
+    const w = window as unknown as { removedHeadings: number };
+    w.removedHeadings = 0;
+    new MutationObserver((records) => {
+      for (const r of records) for (const n of r.removedNodes) if (n instanceof Element && (n.matches('h1') || n.querySelector('h1'))) w.removedHeadings++;
+    }).observe(document, { childList: true, subtree: true });
+  });
+  const errors: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto('/');
+  await expect(page.locator('#root')).not.toHaveAttribute('inert');
+  await expect(page.getByRole('heading', { level: 1, name: HEADING })).toBeVisible();
+  const status = page.locator('[role="status"]').first();
+  await expect(status).toHaveText('Slide 1 of 3: Mock tests that feel like the real exam');
+  await page.getByRole('button', { name: 'Next slide' }).click();
+  await expect(status).toHaveText('Slide 2 of 3: Compete every month, win scholarships');
+  expect(await page.evaluate(() => (window as unknown as { removedHeadings: number }).removedHeadings)).toBe(0);
+  expect(errors).toEqual([]);
+});
+
+test('a reader who chose Hindi gets the page in Hindi, drawn by the app (the English markup goes)', async ({ page }) => {
+  await page.goto('/about');
+  await page.evaluate(() => localStorage.setItem('lang', 'hi'));
+  await page.goto('/');
+  await expect(page.locator('#root')).not.toHaveAttribute('inert');
+  await expect(page.locator('h1')).toHaveText('परीक्षा की ऐसी तैयारी, जो किसी और विद्यार्थी का भी सहारा बने');
+  await expect(page.getByText(HEADING)).toHaveCount(0);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'hi');
+});

@@ -1,0 +1,73 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { type Harness, startHarness } from '../test/harness';
+import { serveClientFiles } from './client-files';
+import { PRERENDERED_HOME } from './route-preloads';
+import { SITE_CSP } from './security-headers';
+
+/*
+ * A build with the prerendered home page (issue 20 §2, scripts/vite-plugin-prerender-home.ts):
+ * `/` is answered with home.html, every other route with index.html as before.
+ */
+const INDEX = `<!doctype html><title>Pariksha Mitra</title><div id="root"></div>${'<!-- the shell -->'.repeat(80)}`;
+const HOME = `<!doctype html><title>Pariksha Mitra</title><div id="root" data-prerendered="/" inert><h1>Home</h1></div>${'<!-- the page -->'.repeat(80)}`;
+const CHROMIUM = { 'accept-encoding': 'gzip, deflate, br, zstd' };
+const bytes = async (r: Response) => Buffer.from(await r.arrayBuffer());
+
+let h: Harness;
+let clientDir: string;
+beforeAll(async () => {
+  clientDir = mkdtempSync(path.join(tmpdir(), 'pm-client-home-'));
+  mkdirSync(path.join(clientDir, 'assets'));
+  mkdirSync(path.join(clientDir, '.vite'));
+  for (const [file, text] of [
+    ['index.html', INDEX],
+    [PRERENDERED_HOME, HOME],
+  ] as const) {
+    writeFileSync(path.join(clientDir, file), text);
+    writeFileSync(path.join(clientDir, `${file}.br`), brotliCompressSync(text));
+    writeFileSync(path.join(clientDir, `${file}.gz`), gzipSync(text, { level: 9 }));
+  }
+  writeFileSync(path.join(clientDir, 'assets', 'index-AbC123.js'), 'export const x = 1;');
+  const manifest = { 'index.html': { file: 'assets/index-AbC123.js', isEntry: true } };
+  writeFileSync(path.join(clientDir, '.vite', 'manifest.json'), JSON.stringify(manifest));
+  h = await startHarness({ seed: false });
+  expect(serveClientFiles(h.app, clientDir)).toBe(true);
+});
+afterAll(() => {
+  h.destroy();
+  rmSync(clientDir, { recursive: true, force: true });
+});
+
+test('/ is the prerendered page: brotli, gzip or as it is, revalidated, with the site CSP and its Link header', async () => {
+  const br = await h.app.request('/', { headers: CHROMIUM });
+  expect(br.status).toBe(200);
+  expect(br.headers.get('content-encoding')).toBe('br');
+  expect(br.headers.get('vary')).toBe('Accept-Encoding');
+  expect(br.headers.get('content-type')).toMatch(/^text\/html/);
+  expect(br.headers.get('cache-control')).toBe('no-cache');
+  expect(br.headers.get('content-security-policy')).toBe(SITE_CSP);
+  expect(br.headers.get('link')).toBe('</assets/index-AbC123.js>; rel=modulepreload');
+  expect(brotliDecompressSync(await bytes(br)).toString('utf8')).toBe(HOME);
+  const gz = await h.app.request('/?from=pwa', { headers: { 'accept-encoding': 'gzip' } });
+  expect(gz.headers.get('content-encoding')).toBe('gzip');
+  expect(gunzipSync(await bytes(gz)).toString('utf8')).toBe(HOME);
+  const plain = await h.app.request('/', { headers: { 'accept-encoding': 'identity' } });
+  expect(plain.headers.get('content-encoding')).toBeNull();
+  expect(await plain.text()).toBe(HOME);
+  const head = await h.app.request('/', { method: 'HEAD', headers: CHROMIUM });
+  expect(head.status).toBe(200);
+  expect(Number(head.headers.get('content-length'))).toBe(brotliCompressSync(HOME).length);
+  expect((await bytes(head)).length).toBe(0);
+});
+
+test('every other route still gets index.html (the app draws those pages itself)', async () => {
+  for (const url of ['/index.html', '/home', '/about', '/login', '/exam-list?x=1']) {
+    const r = await h.app.request(url, { headers: CHROMIUM });
+    expect(r.status, url).toBe(200);
+    expect(brotliDecompressSync(await bytes(r)).toString('utf8'), url).toBe(INDEX);
+  }
+});
