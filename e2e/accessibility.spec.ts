@@ -74,8 +74,12 @@ async function expectAccessible(page: Page, screen: string) {
   expect(await lowContrastText(page), `${screen}: text below AA contrast`).toEqual([]);
 }
 
+/** Stores a language choice as the app does (client/src/lib/i18n.ts): for the app, and as a cookie for the server. */
 async function chooseLanguage(page: Page, lang: 'en' | 'hi') {
-  await page.evaluate((l) => localStorage.setItem('lang', l), lang);
+  await page.evaluate((l) => {
+    localStorage.setItem('lang', l);
+    document.cookie = `lang=${l}; path=/; max-age=31536000; SameSite=Lax`;
+  }, lang);
 }
 
 test('<html lang> follows the chosen language from the first render after a reload, and when it changes', async ({ page }) => {

@@ -58,7 +58,7 @@ test('the app hydrates the page (its nodes are kept, no error) and then answers:
   expect(errors).toEqual([]);
 });
 
-test('a reader who chose Hindi gets the page in Hindi, drawn by the app (the English markup goes)', async ({ page }) => {
+test('a reader who chose Hindi gets the page in Hindi, drawn by the app (the English markup goes), and then the shell', async ({ page }) => {
   await page.goto('/about');
   await page.evaluate(() => localStorage.setItem('lang', 'hi'));
   await page.goto('/');
@@ -66,4 +66,9 @@ test('a reader who chose Hindi gets the page in Hindi, drawn by the app (the Eng
   await expect(page.locator('h1')).toHaveText('परीक्षा की ऐसी तैयारी, जो किसी और विद्यार्थी का भी सहारा बने');
   await expect(page.getByText(HEADING)).toHaveCount(0);
   await expect(page.locator('html')).toHaveAttribute('lang', 'hi');
+  // The app has told the server the choice (the lang cookie): from now on `/` is the shell,
+  // drawn in Hindi from the start, not the English markup.
+  const again = await (await page.request.get('/')).text();
+  expect(again).toContain('<div id="root"></div>');
+  expect(again).not.toContain(HEADING);
 });

@@ -13,6 +13,7 @@ test('a reload with Hindi stored: <html lang="hi"> as soon as the i18n module ru
   document.documentElement.lang = 'en'; // as index.html has it
   const { languageReady } = await import('./i18n');
   expect(document.documentElement.lang).toBe('hi');
+  expect(document.cookie).toMatch(/(?:^|; )lang=hi(?:;|$)/);
   // i18next itself is not reset between tests (it is a dependency, not a module of ours): let
   // this init finish here, so that its late 'languageChanged' cannot land in the next test.
   await languageReady();
@@ -32,6 +33,9 @@ test('changing the language changes <html lang> and remembers the choice', async
   await switchLanguage('hi');
   expect(document.documentElement.lang).toBe('hi');
   expect(localStorage.getItem('lang')).toBe('hi');
+  // The server learns the choice too (it sends a Hindi reader the shell, not the English home page).
+  expect(document.cookie).toMatch(/(?:^|; )lang=hi(?:;|$)/);
   await switchLanguage('en');
   expect(document.documentElement.lang).toBe('en');
+  expect(document.cookie).toMatch(/(?:^|; )lang=en(?:;|$)/);
 });

@@ -12,6 +12,8 @@ export const LANGUAGES = [
 export type AppLanguage = (typeof LANGUAGES)[number]['value'];
 
 const STORAGE_KEY = 'lang';
+/** The cookie that tells the server the stored language (only `/` reads it). */
+export const LANGUAGE_COOKIE = 'lang';
 
 function storedLanguage(): AppLanguage {
   const v = typeof localStorage === 'undefined' ? null : localStorage.getItem(STORAGE_KEY);
@@ -36,7 +38,11 @@ const initialLanguage = storedLanguage();
  * until React renders the page shows nothing to read.)
  */
 function applyLanguage(lng: string) {
-  if (typeof document !== 'undefined') document.documentElement.lang = lng;
+  if (typeof document === 'undefined') return;
+  document.documentElement.lang = lng;
+  // The server answers `/` with the home page drawn in English at build time, except to a reader
+  // who chose Hindi: it learns the choice from this cookie (server/src/lib/client-files.ts).
+  document.cookie = `${LANGUAGE_COOKIE}=${lng}; path=/; max-age=31536000; SameSite=Lax${location.protocol === 'https:' ? '; Secure' : ''}`;
 }
 applyLanguage(initialLanguage);
 

@@ -46,7 +46,7 @@ test('/ is the prerendered page: brotli, gzip or as it is, revalidated, with the
   const br = await h.app.request('/', { headers: CHROMIUM });
   expect(br.status).toBe(200);
   expect(br.headers.get('content-encoding')).toBe('br');
-  expect(br.headers.get('vary')).toBe('Accept-Encoding');
+  expect(br.headers.get('vary')).toBe('Accept-Encoding, Cookie');
   expect(br.headers.get('content-type')).toMatch(/^text\/html/);
   expect(br.headers.get('cache-control')).toBe('no-cache');
   expect(br.headers.get('content-security-policy')).toBe(SITE_CSP);
@@ -70,4 +70,13 @@ test('every other route still gets index.html (the app draws those pages itself)
     expect(r.status, url).toBe(200);
     expect(brotliDecompressSync(await bytes(r)).toString('utf8'), url).toBe(INDEX);
   }
+});
+
+test('a reader who chose Hindi (the lang cookie) gets index.html at /, which the app draws in Hindi', async () => {
+  const hi = await h.app.request('/', { headers: { ...CHROMIUM, cookie: 'pm=1; lang=hi' } });
+  expect(hi.status).toBe(200);
+  expect(hi.headers.get('vary')).toBe('Accept-Encoding, Cookie');
+  expect(brotliDecompressSync(await bytes(hi)).toString('utf8')).toBe(INDEX);
+  const en = await h.app.request('/', { headers: { ...CHROMIUM, cookie: 'lang=en' } });
+  expect(brotliDecompressSync(await bytes(en)).toString('utf8')).toBe(HOME);
 });

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Context, Hono } from 'hono';
+import { getCookie } from 'hono/cookie';
 import { getMimeType } from 'hono/utils/mime';
 import type { AppEnv } from '../context';
 import { type ContentCoding, negotiateEncoding } from './compression';
@@ -84,11 +85,15 @@ export function serveClientFiles(app: Hono<AppEnv>, clientDir: string): boolean 
   const preloads = readRoutePreloads(clientDir);
 
   if (homePage) {
+    // The prerendered page is English: a reader who chose Hindi (the client's `lang` cookie,
+    // client/src/lib/i18n.ts) gets index.html, and the app draws the page in Hindi.
     app.get('/', (c) => {
       c.header('Cache-Control', REVALIDATE);
       const link = preloads.get('/');
       if (link) c.header('Link', link);
-      return homePage(c);
+      const res = getCookie(c, 'lang') === 'hi' ? indexPage(c) : homePage(c);
+      res.headers.set('Vary', res.headers.has('Vary') ? `${res.headers.get('Vary')}, Cookie` : 'Cookie');
+      return res;
     });
   }
 
