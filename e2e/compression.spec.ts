@@ -99,7 +99,7 @@ test('Chromium receives the entry script brotli-compressed, and the service work
 /**
  * Issue 20 §2: the first screens' pages name their files in a Link header, worked out from the
  * build's manifest (server/src/lib/route-preloads). Against the real build: the entry comes
- * first, the home page's chunk and its first slide are named, and every file named is served.
+ * first, the home page's chunk is named, and every file named is served.
  */
 test('the home page and the login page name their first files in a Link header, and each is served', async ({ request }) => {
   const urls = (link: string | undefined) => [...(link ?? '').matchAll(/<([^>]+)>/g)].map((m) => m[1]!);
@@ -107,7 +107,6 @@ test('the home page and the login page name their first files in a Link header, 
   const homeLinks = urls(home.headers()['link']);
   expect(homeLinks).toContain(entryScript());
   expect(homeLinks.some((u) => /^\/assets\/home-page-[\w-]+\.js$/.test(u))).toBe(true);
-  expect(homeLinks.some((u) => /^\/assets\/slide-mock-tests-[\w-]+\.svg$/.test(u))).toBe(true);
   const loginLinks = urls((await request.get('/login')).headers()['link']);
   expect(loginLinks.some((u) => /^\/assets\/login-page-[\w-]+\.js$/.test(u))).toBe(true);
   for (const url of new Set([...homeLinks, ...loginLinks])) {

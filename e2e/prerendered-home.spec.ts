@@ -11,9 +11,12 @@ test('the page at / is in the HTML itself, inert until the app takes it over; ot
   const home = await (await request.get('/')).text();
   expect(home).toContain('<div id="root" data-prerendered="/" inert>');
   expect(home).toContain(HEADING);
-  expect(home).toMatch(/<img src="\/assets\/slide-mock-tests-[^"]+\.svg"/);
-  // No inline script (the CSP runs none): the module entry is the page's only script.
-  expect(home.match(/<script\b[^>]*>/g)).toEqual([expect.stringMatching(/^<script type="module" crossorigin src="\/assets\/index-[^"]+\.js">$/)]);
+  // The first slide's illustration is in the page itself (a data URL): painted with the text.
+  expect(home).toMatch(/<img src="data:image\/svg\+xml,[^"]+" alt="" width="480" height="320" loading="eager"/);
+  // No inline script (the CSP runs none): the boot module, which starts the app once the page is
+  // painted, is its only script; the app's entry is fetched at once beside it.
+  expect(home.match(/<script\b[^>]*>/g)).toEqual([expect.stringMatching(/^<script type="module" crossorigin src="\/assets\/home-boot-[^"]+\.js">$/)]);
+  expect(home).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/index-[^"]+\.js">/);
   const about = await (await request.get('/about')).text();
   expect(about).toContain('<div id="root"></div>');
   expect(about).not.toContain(HEADING);
@@ -24,7 +27,7 @@ test.describe('without JavaScript', () => {
   test('the heading, the first slide with its image, the navigation and the footer are painted', async ({ page }) => {
     await page.goto('/');
     await expect(page.getByText(HEADING)).toBeVisible();
-    const slide = page.locator('img[src*="slide-mock-tests"]');
+    const slide = page.locator('img[loading="eager"]').first();
     await expect(slide).toBeVisible();
     await expect.poll(() => slide.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
     await expect(page.locator('header a[href="/login"]').first()).toBeVisible();
@@ -43,6 +46,11 @@ test('the app hydrates the page (its nodes are kept, no error) and then answers:
     new MutationObserver((records) => {
       for (const r of records) for (const n of r.removedNodes) if (n instanceof Element && (n.matches('h1') || n.querySelector('h1'))) w.removedHeadings++;
     }).observe(document, { childList: true, subtree: true });
+    // When the app took the page over (it lifts `inert`).
+    new MutationObserver(() => {
+      const root = document.getElementById('root');
+      if (root && !root.hasAttribute('inert')) (window as unknown as { tookOverAt?: number }).tookOverAt ??= performance.now();
+    }).observe(document, { attributes: true, subtree: true, attributeFilter: ['inert'] });
   });
   const errors: string[] = [];
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
@@ -55,6 +63,13 @@ test('the app hydrates the page (its nodes are kept, no error) and then answers:
   await page.getByRole('button', { name: 'Next slide' }).click();
   await expect(status).toHaveText('Slide 2 of 3: Compete every month, win scholarships');
   expect(await page.evaluate(() => (window as unknown as { removedHeadings: number }).removedHeadings)).toBe(0);
+  // The page was on screen before the app started: its first paint (the heading and the first
+  // slide's image, the largest element) came before the app took it over.
+  const timing = await page.evaluate(() => ({
+    fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
+    tookOverAt: (window as unknown as { tookOverAt?: number }).tookOverAt ?? Number.NaN,
+  }));
+  expect(timing.fcp).toBeLessThan(timing.tookOverAt);
   expect(errors).toEqual([]);
 });
 

@@ -1,11 +1,14 @@
 import type { TFunction } from 'i18next';
 import { paths } from '../../../config/paths';
 import { donationCampaignUrl } from '../../../config/site-links';
-// `?no-inline`: served as image files rather than data URLs, which would count against the
-// first visit's JavaScript budget (scripts/bench-bundle.ts).
+// `?no-inline`: the second and third slides are image files, loaded when they are near (their
+// <img> is lazy), not data URLs in the first visit's JavaScript (scripts/bench-bundle.ts).
 import competeSrc from '../assets/slide-compete.svg?no-inline';
 import donateSrc from '../assets/slide-donate.svg?no-inline';
-import practiceSrc from '../assets/slide-mock-tests.svg?no-inline';
+// `?inline`: the first slide's illustration (2.6 kB) is a data URL, in the prerendered page
+// itself (scripts/vite-plugin-prerender-home.ts). It is the page's largest element: as a file it
+// arrived with the app's script, and was painted only once that had run (issue 20 §2, LCP).
+import practiceSrc from '../assets/slide-mock-tests.svg?inline';
 import type { Banner } from '../../../../../sync-protocol/src/banner';
 import type { Accent } from './accent';
 
