@@ -1,7 +1,7 @@
 /*
  * The home page drawn at build time (issue 20 §2: the largest element of `/` painted without
- * waiting for JavaScript). Built by Vite as a Node module (scripts/prerender-home.ts) and run
- * once per build: the same components, strings, class names and asset addresses as the client's
+ * waiting for JavaScript). Built by Vite as a Node module (scripts/vite-plugin-prerender-home.ts)
+ * and run once per build: the same components, strings, class names and asset addresses as the client's
  * first render of `/` for a visitor who is not signed in and reads English, so that the browser
  * paints the page from the HTML and the app then hydrates it (client/src/main.tsx) instead of
  * drawing it again.
