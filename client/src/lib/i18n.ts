@@ -2,6 +2,7 @@ import i18n from 'i18next';
 import resourcesToBackend from 'i18next-resources-to-backend';
 import { initReactI18next } from 'react-i18next';
 import { loadDevanagariFonts } from './fonts';
+import { LANGUAGE_COOKIE } from '../../../sync-protocol/src/language-cookie';
 import enCommon from '../locales/en/common.json';
 
 /** The app's languages (spec §3); English is the default. */
@@ -12,8 +13,6 @@ export const LANGUAGES = [
 export type AppLanguage = (typeof LANGUAGES)[number]['value'];
 
 const STORAGE_KEY = 'lang';
-/** The cookie that tells the server the stored language (only `/` reads it). */
-export const LANGUAGE_COOKIE = 'lang';
 
 function storedLanguage(): AppLanguage {
   const v = typeof localStorage === 'undefined' ? null : localStorage.getItem(STORAGE_KEY);

@@ -4,6 +4,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import type { Context, Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { getMimeType } from 'hono/utils/mime';
+import { LANGUAGE_COOKIE } from '../../../sync-protocol/src/language-cookie';
 import type { AppEnv } from '../context';
 import { type ContentCoding, negotiateEncoding } from './compression';
 import { PRERENDERED_HOME, readRoutePreloads } from './route-preloads';
@@ -91,7 +92,7 @@ export function serveClientFiles(app: Hono<AppEnv>, clientDir: string): boolean 
       c.header('Cache-Control', REVALIDATE);
       const link = preloads.get('/');
       if (link) c.header('Link', link);
-      const res = getCookie(c, 'lang') === 'hi' ? indexPage(c) : homePage(c);
+      const res = getCookie(c, LANGUAGE_COOKIE) === 'hi' ? indexPage(c) : homePage(c);
       res.headers.set('Vary', res.headers.has('Vary') ? `${res.headers.get('Vary')}, Cookie` : 'Cookie');
       return res;
     });
