@@ -5,7 +5,7 @@ import { VitePWA } from 'vite-plugin-pwa';
 import { MEDIA_CACHE } from './client/src/lib/media-precache';
 import { mantineCss } from './scripts/vite-plugin-mantine-css';
 import { precompress } from './scripts/vite-plugin-precompress';
-import { prerenderHome } from './scripts/vite-plugin-prerender-home';
+import { prerenderPages } from './scripts/vite-plugin-prerender';
 
 /** Mantine's indigo 6, the theme's primary (filled) colour, and the page background. */
 const THEME_COLOR = '#4c6ef5';
@@ -13,8 +13,8 @@ const BACKGROUND_COLOR = '#ffffff';
 
 /**
  * The client lives in client/; the production build goes to dist/, which `npm start` serves.
- * The build's second, server-side pass (`isSsrBuild`: the home page prerendered, see
- * scripts/vite-plugin-prerender-home.ts) uses the same sources and plugins but writes no
+ * The build's second, server-side pass (`isSsrBuild`: the first pages prerendered, see
+ * scripts/vite-plugin-prerender.ts) uses the same sources and plugins but writes no
  * worker, no twins and no second prerender.
  */
 export default defineConfig(({ isSsrBuild }) => ({
@@ -53,7 +53,7 @@ export default defineConfig(({ isSsrBuild }) => ({
   },
 }));
 
-/** The plugins of the client build only: the worker and manifest, the prerendered home page, the twins. */
+/** The plugins of the client build only: the worker and manifest, the prerendered pages, the twins. */
 function clientOnlyPlugins(): PluginOption[] {
   return [
     // The service worker (spec §9: "the app update worker") and the web app manifest.
@@ -155,8 +155,8 @@ function clientOnlyPlugins(): PluginOption[] {
         dontCacheBustURLsMatching: /^assets\//,
       },
     }),
-    // The home page drawn at build time into home.html (issue 20 §2), before the twins are made.
-    prerenderHome(),
+    // The home and login pages drawn at build time (issue 20 §2), before the twins are made.
+    prerenderPages(),
     // Brotli and gzip twins of every compressible file, after the worker is written (issue 20 §1).
     precompress(),
   ];

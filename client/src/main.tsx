@@ -7,7 +7,7 @@ import '@mantine/core/styles/default-css-variables.layer.css';
 import '@mantine/core/styles/global.layer.css';
 import '@fontsource/noto-sans-devanagari/devanagari-400.css';
 import '@fontsource/noto-sans-devanagari/devanagari-600.css';
-import { StrictMode, useLayoutEffect } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { listenForInstallPrompt } from './hooks/use-install-prompt';
@@ -16,12 +16,6 @@ import { scheduleServiceWorker } from './lib/pwa/schedule-service-worker';
 
 // Before anything else can delay it: the browser's install offer comes once per page load.
 listenForInstallPrompt();
-
-/** Lets the prerendered page be pressed once the app has taken it over (see below). */
-function Interactive({ root }: { root: HTMLElement }) {
-  useLayoutEffect(() => root.removeAttribute('inert'), [root]);
-  return null;
-}
 
 const root = document.getElementById('root');
 if (root) {
@@ -33,16 +27,26 @@ if (root) {
       const app = (
         <StrictMode>
           <App />
-          <Interactive root={root} />
         </StrictMode>
       );
-      // `/` comes drawn by the build in English for a first visit (scripts/vite-plugin-prerender-
-      // home.ts), inert until here: the app hydrates that markup rather than drawing it again.
-      // In Hindi, or anywhere else, the markup goes and the app draws the page itself.
-      if (root.dataset.prerendered === window.location.pathname && i18n.language === 'en') hydrateRoot(root, app);
+      // `/` and `/login` come drawn by the build in English for a first visit (scripts/vite-
+      // plugin-prerender.ts), inert: the app hydrates that markup rather than drawing it again,
+      // and the layout lets it be pressed once the page itself is hydrated (app/layout/page-
+      // interactive.tsx). In Hindi, at another address or with a query the page reads, the
+      // markup goes and the app draws the page itself.
+      const { prerendered, prerenderedAnyQuery } = root.dataset;
+      const drawnForHere = prerendered === window.location.pathname && (prerenderedAnyQuery !== undefined || window.location.search === '');
+      // As a transition: React then works through the first render (or the hydration) in slices
+      // of a few milliseconds, yielding to the browser between them, instead of one long task
+      // that holds the phone's main thread (issue 20 §2: total blocking time).
+      if (drawnForHere && i18n.language === 'en') startTransition(() => void hydrateRoot(root, app));
       else {
-        if (root.dataset.prerendered) root.replaceChildren();
-        createRoot(root).render(app);
+        if (prerendered) {
+          root.replaceChildren();
+          root.removeAttribute('inert');
+        }
+        const reactRoot = createRoot(root);
+        startTransition(() => reactRoot.render(app));
       }
     });
   // The service worker (offline shell, update prompt) once the app is stable (spec §9).

@@ -7,7 +7,7 @@ import { getMimeType } from 'hono/utils/mime';
 import { LANGUAGE_COOKIE } from '../../../sync-protocol/src/language-cookie';
 import type { AppEnv } from '../context';
 import { type ContentCoding, negotiateEncoding } from './compression';
-import { PRERENDERED_HOME, readRoutePreloads } from './route-preloads';
+import { PRERENDERED_PAGES, readRoutePreloads } from './route-preloads';
 
 /** Hashed build output (Vite's assets/): a changed file gets a new name, so it never goes stale. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -79,20 +79,22 @@ export function serveClientFiles(app: Hono<AppEnv>, clientDir: string): boolean 
   const twins = findTwins(clientDir);
   // index.html for the app's routes, in each coding the build made for it.
   const indexPage = htmlPage(clientDir, 'index.html', twins);
-  // `/` drawn by the build (scripts/vite-plugin-prerender-home.ts), when the build has it.
-  const homePage = existsSync(path.join(clientDir, PRERENDERED_HOME)) ? htmlPage(clientDir, PRERENDERED_HOME, twins) : null;
+  // The first pages drawn by the build (scripts/vite-plugin-prerender.ts), those the build has.
+  const prerendered = PRERENDERED_PAGES.filter((p) => existsSync(path.join(clientDir, p.file))).map((p) => ({ ...p, page: htmlPage(clientDir, p.file, twins) }));
 
   // The first screens' files, named in a Link header on their index.html (lib/route-preloads).
   const preloads = readRoutePreloads(clientDir);
 
-  if (homePage) {
-    // The prerendered page is English: a reader who chose Hindi (the client's `lang` cookie,
-    // client/src/lib/i18n.ts) gets index.html, and the app draws the page in Hindi.
-    app.get('/', (c) => {
+  for (const { path: route, anyQuery, page } of prerendered) {
+    // The prerendered pages are English: a reader who chose Hindi (the client's `lang` cookie,
+    // client/src/lib/i18n.ts) gets index.html, and the app draws the page in Hindi. A page whose
+    // query changes what it draws (`/login?error=…`) is the app's to draw, from index.html.
+    app.get(route, async (c, next) => {
+      if (!anyQuery && new URL(c.req.url).search !== '') return next();
       c.header('Cache-Control', REVALIDATE);
-      const link = preloads.get('/');
+      const link = preloads.get(route);
       if (link) c.header('Link', link);
-      const res = getCookie(c, LANGUAGE_COOKIE) === 'hi' ? indexPage(c) : homePage(c);
+      const res = getCookie(c, LANGUAGE_COOKIE) === 'hi' ? indexPage(c) : page(c);
       res.headers.set('Vary', res.headers.has('Vary') ? `${res.headers.get('Vary')}, Cookie` : 'Cookie');
       return res;
     });
@@ -149,7 +151,7 @@ export function serveClientFiles(app: Hono<AppEnv>, clientDir: string): boolean 
 }
 
 /**
- * One of the build's HTML pages (index.html, the prerendered home.html), kept in memory with its
+ * One of the build's HTML pages (index.html, a prerendered page), kept in memory with its
  * twins: sent as the twin the request's Accept-Encoding allows, with `Vary: Accept-Encoding`
  * when it has twins, or as it is.
  */

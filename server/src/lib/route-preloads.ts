@@ -16,8 +16,18 @@ import path from 'node:path';
  * English strings only: English is the default language, and a Hindi reader's stored choice is
  * not known to the server (the Hindi file is fetched as before).
  */
-/** The prerendered home page's file in the build, beside index.html (scripts/vite-plugin-prerender-home.ts). */
-export const PRERENDERED_HOME = 'home.html';
+/**
+ * The pages the build draws in advance (scripts/vite-plugin-prerender.ts): each route's markup
+ * for a first visit (English, not signed in) in its own HTML file beside index.html, which the
+ * server answers the route with (lib/client-files.ts). `anyQuery`: the page draws the same
+ * whatever the query string says (the home page); otherwise only the bare address gets the file
+ * (`/login?error=…` or a referral link draws more than the plain form, so the app draws it).
+ */
+export type PrerenderedPage = { path: string; file: string; anyQuery: boolean };
+export const PRERENDERED_PAGES: readonly PrerenderedPage[] = [
+  { path: '/', file: 'home.html', anyQuery: true },
+  { path: '/login', file: 'login.html', anyQuery: false },
+];
 
 type RouteFiles = {
   /** Source paths of the route's lazy modules (the page, its layout route, its strings). */
@@ -73,7 +83,7 @@ export function linkHeaders(manifest: Manifest, routes: Readonly<Record<string, 
 
 /**
  * The stylesheets `route`'s modules bring beyond the entry's, in the order the hints name them:
- * what the prerendered home page links in its head (scripts/vite-plugin-prerender-home.ts).
+ * what a prerendered page links in its head (scripts/vite-plugin-prerender.ts).
  */
 export function routeStylesheets(manifest: Manifest, route: string, routes: Readonly<Record<string, RouteFiles>> = PRELOADED_ROUTES): string[] {
   const files = routes[route];

@@ -11,6 +11,7 @@ import { setSessionLostHandler } from '../../lib/session-lost';
 import { Footer } from './footer';
 import classes from './layout.module.css';
 import { NavBar } from './nav-bar';
+import { PageInteractive } from './page-interactive';
 import { RouteErrorBoundary } from './route-error-boundary';
 import { useScrollRestoration } from './use-scroll-restoration';
 import { useQuestionDialog } from './question-dialog';
@@ -143,6 +144,7 @@ export function RootLayout() {
               }
             >
               <Outlet context={{ logout } satisfies RootOutletContext} />
+              <PageInteractive />
             </Suspense>
           </RouteErrorBoundary>
         </div>

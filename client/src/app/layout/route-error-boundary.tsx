@@ -1,7 +1,8 @@
-import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { Component, type ErrorInfo, type ReactNode, useLayoutEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import classes from './layout.module.css';
+import { markInteractive } from './page-interactive';
 
 /**
  * What a crashed page shows. Plain elements on purpose: it must render even when the chunk that
@@ -9,6 +10,8 @@ import classes from './layout.module.css';
  */
 function CrashedPage({ onHome }: { onHome: () => void }) {
   const { t } = useTranslation();
+  // A prerendered page that failed to hydrate must still let its reader press "Go home".
+  useLayoutEffect(() => markInteractive(), []);
   return (
     <div className={classes.message}>
       <h2 className={classes.messageTitle}>{t('errors.pageCrashed')}</h2>

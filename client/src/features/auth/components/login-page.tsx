@@ -17,7 +17,11 @@ function LoginTabs({ referrerMobile, initialTab }: { referrerMobile: string; ini
   const { t } = useTranslation('auth');
   const [tab, setTab] = useState<Tab>(initialTab);
   return (
-    <Tabs value={tab} onChange={(v) => setTab(v === 'signup' ? 'signup' : 'login')}>
+    // Both forms stay mounted (what was typed in one survives a look at the other), hidden by
+    // style rather than by React's Activity: the page comes prerendered (scripts/vite-plugin-
+    // prerender.ts), and an Activity boundary is hydrated late, so the first update to the tabs
+    // would redraw the form instead of keeping the server's.
+    <Tabs value={tab} onChange={(v) => setTab(v === 'signup' ? 'signup' : 'login')} keepMountedMode="display-none">
       <Tabs.List grow aria-label={t('login.tabsLabel')}>
         <Tabs.Tab value="login">{t('login.existingUsers')}</Tabs.Tab>
         <Tabs.Tab value="signup">{t('login.newUsers')}</Tabs.Tab>

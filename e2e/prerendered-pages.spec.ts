@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 
 /**
- * Issue 20 §2: `/` comes drawn by the build (dist/home.html, scripts/vite-plugin-prerender-home.ts),
+ * Issue 20 §2: `/` (and `/login`, below) come drawn by the build (dist/home.html, scripts/vite-plugin-prerender.ts),
  * so its first paint (the heading, the first slide's image) waits for no JavaScript; the app then
  * hydrates that markup instead of drawing the page again (client/src/main.tsx).
  */
@@ -9,7 +9,7 @@ const HEADING = 'Exam preparation that also helps another learner';
 
 test('the page at / is in the HTML itself, inert until the app takes it over; other routes are the empty shell', async ({ request }) => {
   const home = await (await request.get('/')).text();
-  expect(home).toContain('<div id="root" data-prerendered="/" inert>');
+  expect(home).toContain('<div id="root" data-prerendered="/" data-prerendered-any-query inert>');
   expect(home).toContain(HEADING);
   // The first slide's illustration is in the page itself (a data URL): painted with the text.
   expect(home).toMatch(/<img src="data:image\/svg\+xml,[^"]+" alt="" width="480" height="320" loading="eager"/);
@@ -72,4 +72,59 @@ test('a reader who chose Hindi gets the page in Hindi, drawn by the app (the Eng
   const again = await (await page.request.get('/')).text();
   expect(again).toContain('<div id="root"></div>');
   expect(again).not.toContain(HEADING);
+});
+
+test.describe('the login page', () => {
+  test('/login is in the HTML itself; with a query (an error, a referral link) it is the shell the app draws', async ({ request }) => {
+    const login = await (await request.get('/login')).text();
+    expect(login).toContain('<div id="root" data-prerendered="/login" inert>');
+    expect(login).toContain('Existing users');
+    expect(login.match(/<script\b[^>]*>/g)).toEqual([expect.stringMatching(/^<script type="module" crossorigin src="\/assets\/index-[^"]+\.js">$/)]);
+    for (const url of ['/login?referrer=9000000003', '/login?error=Session%20expired']) {
+      const shell = await (await request.get(url)).text();
+      expect(shell, url).toContain('<div id="root"></div>');
+    }
+  });
+
+  test.describe('without JavaScript', () => {
+    test.use({ javaScriptEnabled: false });
+    test('the form is painted with its styles', async ({ page }) => {
+      await page.goto('/login');
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Login/Signup');
+      // Inert until the app runs: present and laid out, not yet in the accessibility tree.
+      const mobile = page.locator('input[type="text"], input:not([type])').first();
+      await expect(mobile).toBeVisible();
+      const tab = page.locator('[role="tab"]').first();
+      await expect(tab).toHaveText('Existing users');
+      // Mantine's tab styles came with the page: the tab is a flex box, not an unstyled button.
+      expect(await tab.evaluate((el) => getComputedStyle(el).display)).toBe('flex');
+    });
+  });
+
+  test('the app hydrates the form (nodes kept, no error) and the demo learner signs in', async ({ page }) => {
+    await page.addInitScript(() => {
+      const w = window as unknown as { removedForms: number };
+      w.removedForms = 0;
+      new MutationObserver((records) => {
+        for (const r of records) for (const n of r.removedNodes) if (n instanceof Element && (n.matches('form') || n.querySelector('form'))) w.removedForms++;
+      }).observe(document, { childList: true, subtree: true });
+    });
+    const errors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto('/login');
+    await expect(page.locator('#root')).not.toHaveAttribute('inert');
+    expect(await page.evaluate(() => (window as unknown as { removedForms: number }).removedForms)).toBe(0);
+    expect(errors).toEqual([]);
+    const panel = page.getByRole('tabpanel', { name: 'Existing users' });
+    await panel.getByLabel('Mobile or e-mail').fill('9000000003');
+    await panel.getByLabel(/^Password/).fill('learner1234');
+    await panel.getByRole('button', { name: 'Login' }).click();
+    await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
+  });
+
+  test('a referral link is drawn by the app with the signup tab open', async ({ page }) => {
+    await page.goto('/login?referrer=9000000003');
+    await expect(page.getByRole('tab', { name: 'New users' })).toHaveAttribute('aria-selected', 'true');
+  });
 });

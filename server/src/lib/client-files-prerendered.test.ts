@@ -5,15 +5,16 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from '
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type Harness, startHarness } from '../test/harness';
 import { serveClientFiles } from './client-files';
-import { PRERENDERED_HOME } from './route-preloads';
 import { SITE_CSP } from './security-headers';
 
 /*
- * A build with the prerendered home page (issue 20 §2, scripts/vite-plugin-prerender-home.ts):
- * `/` is answered with home.html, every other route with index.html as before.
+ * A build with prerendered pages (issue 20 §2, scripts/vite-plugin-prerender.ts): `/` is
+ * answered with home.html, `/login` without a query with login.html, every other route with
+ * index.html as before.
  */
 const INDEX = `<!doctype html><title>Pariksha Mitra</title><div id="root"></div>${'<!-- the shell -->'.repeat(80)}`;
 const HOME = `<!doctype html><title>Pariksha Mitra</title><div id="root" data-prerendered="/" inert><h1>Home</h1></div>${'<!-- the page -->'.repeat(80)}`;
+const LOGIN = `<!doctype html><title>Pariksha Mitra</title><div id="root" data-prerendered="/login" inert><h1>Login</h1></div>${'<!-- the form -->'.repeat(80)}`;
 const CHROMIUM = { 'accept-encoding': 'gzip, deflate, br, zstd' };
 const bytes = async (r: Response) => Buffer.from(await r.arrayBuffer());
 
@@ -25,7 +26,8 @@ beforeAll(async () => {
   mkdirSync(path.join(clientDir, '.vite'));
   for (const [file, text] of [
     ['index.html', INDEX],
-    [PRERENDERED_HOME, HOME],
+    ['home.html', HOME],
+    ['login.html', LOGIN],
   ] as const) {
     writeFileSync(path.join(clientDir, file), text);
     writeFileSync(path.join(clientDir, `${file}.br`), brotliCompressSync(text));
@@ -65,7 +67,7 @@ test('/ is the prerendered page: brotli, gzip or as it is, revalidated, with the
 });
 
 test('every other route still gets index.html (the app draws those pages itself)', async () => {
-  for (const url of ['/index.html', '/home', '/about', '/login', '/exam-list?x=1']) {
+  for (const url of ['/index.html', '/home', '/about', '/login?error=Session%20expired', '/login?referrer=9876543210', '/login/expired', '/exam-list?x=1']) {
     const r = await h.app.request(url, { headers: CHROMIUM });
     expect(r.status, url).toBe(200);
     expect(brotliDecompressSync(await bytes(r)).toString('utf8'), url).toBe(INDEX);
@@ -79,4 +81,16 @@ test('a reader who chose Hindi (the lang cookie) gets index.html at /, which the
   expect(brotliDecompressSync(await bytes(hi)).toString('utf8')).toBe(INDEX);
   const en = await h.app.request('/', { headers: { ...CHROMIUM, cookie: 'lang=en' } });
   expect(brotliDecompressSync(await bytes(en)).toString('utf8')).toBe(HOME);
+});
+
+test('/login without a query is the prerendered form, with the login route\'s hints; in Hindi it is index.html', async () => {
+  const r = await h.app.request('/login', { headers: CHROMIUM });
+  expect(r.status).toBe(200);
+  expect(r.headers.get('content-encoding')).toBe('br');
+  expect(r.headers.get('vary')).toBe('Accept-Encoding, Cookie');
+  expect(r.headers.get('cache-control')).toBe('no-cache');
+  expect(r.headers.get('content-security-policy')).toBe(SITE_CSP);
+  expect(brotliDecompressSync(await bytes(r)).toString('utf8')).toBe(LOGIN);
+  const hi = await h.app.request('/login', { headers: { ...CHROMIUM, cookie: 'lang=hi' } });
+  expect(brotliDecompressSync(await bytes(hi)).toString('utf8')).toBe(INDEX);
 });
