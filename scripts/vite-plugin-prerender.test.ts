@@ -16,16 +16,26 @@ const INDEX = `<!doctype html>
   </body>
 </html>`;
 
-test('home.html is index.html with the page in #root (marked, inert), its stylesheets in the head and the colour scheme set', () => {
-  const html = composePrerenderedHtml(INDEX, HOME, '<main><h1>Home</h1></main>', ['assets/home-page-H1.css', 'assets/Button-B1.css']);
+test('home.html is index.html with the page in #root (marked, inert), its stylesheets written into the head and the colour scheme set', () => {
+  const html = composePrerenderedHtml(INDEX, HOME, '<main><h1>Home</h1></main>', [
+    { href: 'assets/home-page-H1.css', css: '._title_1{font-size:2rem}\n' },
+    { href: 'assets/Button-B1.css', css: '@layer mantine{.m_1{color:red}}' },
+  ]);
   expect(html).toContain('<html lang="en" data-mantine-color-scheme="light">');
   expect(html).toContain('<div id="root" data-prerendered="/" data-prerendered-any-query inert><main><h1>Home</h1></main></div>');
   const head = html.slice(0, html.indexOf('</head>'));
-  expect(head).toContain('<link rel="stylesheet" crossorigin href="/assets/home-page-H1.css">');
-  expect(head).toContain('<link rel="stylesheet" crossorigin href="/assets/Button-B1.css">');
-  // The entry's script and stylesheet stay as they were, before the page's own.
-  expect(head.indexOf('/assets/index-E1.css')).toBeLessThan(head.indexOf('/assets/home-page-H1.css'));
+  // One <style> with both files, in order, after the entry's own stylesheet.
+  expect(head).toContain('<style data-prerendered-styles>._title_1{font-size:2rem}\n@layer mantine{.m_1{color:red}}</style>');
+  expect(head.indexOf('/assets/index-E1.css')).toBeLessThan(head.indexOf('<style data-prerendered-styles>'));
+  // Each file named by a disabled link: not fetched, and not loaded again by Vite's loader.
+  expect(head).toContain('<link rel="stylesheet" crossorigin href="/assets/home-page-H1.css" disabled>');
+  expect(head).toContain('<link rel="stylesheet" crossorigin href="/assets/Button-B1.css" disabled>');
   expect(html).toContain('<script type="module" crossorigin src="/assets/index-E1.js"></script>');
+});
+
+test('a stylesheet that would close the <style> element, or is not a file of the build, is refused', () => {
+  expect(() => composePrerenderedHtml(INDEX, HOME, '<p/>', [{ href: 'assets/x.css', css: 'a{}</style><script>' }])).toThrow(/<style>/);
+  expect(() => composePrerenderedHtml(INDEX, HOME, '<p/>', [{ href: '../x.css', css: 'a{}' }])).toThrow(/not a stylesheet/);
 });
 
 test('markup with "$" patterns is inserted as it is', () => {

@@ -4,7 +4,8 @@
  * build, the same sources are built once more as a Node module (client/src/prerender/pages.tsx:
  * the app with a static router), run once, and the markup it draws for each page of
  * PRERENDERED_PAGES (server/src/lib/route-preloads.ts) is written into that page's file, a copy
- * of the build's index.html with the page's stylesheets in its head and the page inside `#root`.
+ * of the build's index.html with the page's stylesheets written into its head and the page
+ * inside `#root`.
  * The server answers the route with it (server/src/lib/client-files.ts); the app hydrates it
  * (client/src/main.tsx).
  *
@@ -17,24 +18,45 @@ import { pathToFileURL } from 'node:url';
 import { build, type Logger, type Plugin } from 'vite';
 import { type Manifest, PRERENDERED_PAGES, type PrerenderedPage, routeStylesheets } from '../server/src/lib/route-preloads';
 
+/** One of the page's stylesheets: its address in the build and its text. */
+export type PageStylesheet = { href: string; css: string };
+
 /**
  * A page's HTML from index.html: the page's markup in `#root` (marked with its address, and inert
- * until the app has hydrated it, so that nothing is pressed that does not answer yet), its
- * stylesheets before the end of the head, and Mantine's colour scheme attribute that the app sets
- * when it starts. The entry's own tag stays: the app starts as soon as its code is in, and
- * hydrates the page.
+ * until the app has hydrated it, so that nothing is pressed that does not answer yet), Mantine's
+ * colour scheme attribute that the app sets when it starts, and the stylesheets the page brings
+ * beyond the entry's, in the head.
+ *
+ * Those stylesheets are written into the page (one `<style>`, after the entry's own stylesheet,
+ * in the order the app would load them): the login form alone brings sixteen small files, each a
+ * request that would hold the first paint on a phone's connection. Each file is still named by a
+ * `<link rel="stylesheet" disabled>`: a disabled link is not fetched, and Vite's loader, which
+ * adds a chunk's stylesheets when the app imports it, sees the file as there already and does not
+ * download it a second time. The entry's own script and stylesheet stay as they are.
  */
-export function composePrerenderedHtml(indexHtml: string, page: Pick<PrerenderedPage, 'path' | 'anyQuery'>, markup: string, stylesheets: readonly string[]): string {
+export function composePrerenderedHtml(
+  indexHtml: string,
+  page: Pick<PrerenderedPage, 'path' | 'anyQuery'>,
+  markup: string,
+  stylesheets: readonly PageStylesheet[],
+): string {
   const root = '<div id="root"></div>';
   if (!indexHtml.includes(root) || !indexHtml.includes('</head>') || !/<html lang="en">/.test(indexHtml)) {
     throw new Error('prerender: index.html has no empty #root, </head> or <html lang="en">');
   }
   if (!/^\/[a-z0-9/-]*$/.test(page.path)) throw new Error(`prerender: ${page.path} is not a plain route path`);
-  const links = stylesheets.map((href) => `    <link rel="stylesheet" crossorigin href="/${href}">\n`).join('');
+  for (const { href, css } of stylesheets) {
+    if (/<\/style/i.test(css)) throw new Error(`prerender: ${href} cannot be written into a <style> element`);
+    if (!/^assets\/[\w.-]+\.css$/.test(href)) throw new Error(`prerender: ${href} is not a stylesheet of the build`);
+  }
+  const styles = stylesheets.length
+    ? `    <style data-prerendered-styles>${stylesheets.map((s) => s.css.trim()).join('\n')}</style>\n` +
+      stylesheets.map(({ href }) => `    <link rel="stylesheet" crossorigin href="/${href}" disabled>\n`).join('')
+    : '';
   const marks = `data-prerendered="${page.path}"${page.anyQuery ? ' data-prerendered-any-query' : ''}`;
   return indexHtml
     .replace('<html lang="en">', '<html lang="en" data-mantine-color-scheme="light">')
-    .replace('</head>', `${links}  </head>`)
+    .replace('</head>', () => `${styles}  </head>`)
     .replace(root, () => `<div id="root" ${marks} inert>${markup}</div>`);
 }
 
@@ -73,7 +95,10 @@ export function prerenderPages(pages: readonly PrerenderedPage[] = PRERENDERED_P
           const indexHtml = await readFile(path.join(outDir, 'index.html'), 'utf8');
           for (const page of pages) {
             const markup = await mod.renderPage(page.path);
-            await writeFile(path.join(outDir, page.file), composePrerenderedHtml(indexHtml, page, markup, routeStylesheets(manifest, page.path)));
+            const stylesheets = await Promise.all(
+              routeStylesheets(manifest, page.path).map(async (href) => ({ href, css: await readFile(path.join(outDir, href), 'utf8') })),
+            );
+            await writeFile(path.join(outDir, page.file), composePrerenderedHtml(indexHtml, page, markup, stylesheets));
             logger?.info(`prerendered ${page.path} into ${page.file} (${(markup.length / 1000).toFixed(1)} kB of markup)`);
           }
           logger?.info(`prerendered ${pages.length} pages in ${Date.now() - started} ms`);

@@ -34,7 +34,10 @@ beforeAll(async () => {
     writeFileSync(path.join(clientDir, `${file}.gz`), gzipSync(text, { level: 9 }));
   }
   writeFileSync(path.join(clientDir, 'assets', 'index-AbC123.js'), 'export const x = 1;');
-  const manifest = { 'index.html': { file: 'assets/index-AbC123.js', isEntry: true } };
+  const manifest = {
+    'index.html': { file: 'assets/index-AbC123.js', isEntry: true },
+    'src/features/auth/components/login-page.tsx': { file: 'assets/login-page-L1.js', css: ['assets/Tabs-T1.css'] },
+  };
   writeFileSync(path.join(clientDir, '.vite', 'manifest.json'), JSON.stringify(manifest));
   h = await startHarness({ seed: false });
   expect(serveClientFiles(h.app, clientDir)).toBe(true);
@@ -91,6 +94,12 @@ test('/login without a query is the prerendered form, with the login route\'s hi
   expect(r.headers.get('cache-control')).toBe('no-cache');
   expect(r.headers.get('content-security-policy')).toBe(SITE_CSP);
   expect(brotliDecompressSync(await bytes(r)).toString('utf8')).toBe(LOGIN);
+  // Its route's stylesheets are written into it (scripts/vite-plugin-prerender.ts): not hinted.
+  expect(r.headers.get('link')).toBe('</assets/index-AbC123.js>; rel=modulepreload, </assets/login-page-L1.js>; rel=modulepreload');
   const hi = await h.app.request('/login', { headers: { ...CHROMIUM, cookie: 'lang=hi' } });
   expect(brotliDecompressSync(await bytes(hi)).toString('utf8')).toBe(INDEX);
+  // index.html draws the page after the app has loaded it: there the stylesheet is hinted.
+  expect(hi.headers.get('link')).toContain('</assets/Tabs-T1.css>; rel=preload; as=style; crossorigin');
+  const shell = await h.app.request('/login?error=x', { headers: CHROMIUM });
+  expect(shell.headers.get('link')).toContain('</assets/Tabs-T1.css>; rel=preload; as=style; crossorigin');
 });

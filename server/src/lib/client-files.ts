@@ -83,7 +83,7 @@ export function serveClientFiles(app: Hono<AppEnv>, clientDir: string): boolean 
   const prerendered = PRERENDERED_PAGES.filter((p) => existsSync(path.join(clientDir, p.file))).map((p) => ({ ...p, page: htmlPage(clientDir, p.file, twins) }));
 
   // The first screens' files, named in a Link header on their index.html (lib/route-preloads).
-  const preloads = readRoutePreloads(clientDir);
+  const { shell: preloads, prerendered: prerenderedPreloads } = readRoutePreloads(clientDir);
 
   for (const { path: route, anyQuery, page } of prerendered) {
     // The prerendered pages are English: a reader who chose Hindi (the client's `lang` cookie,
@@ -92,9 +92,11 @@ export function serveClientFiles(app: Hono<AppEnv>, clientDir: string): boolean 
     app.get(route, async (c, next) => {
       if (!anyQuery && new URL(c.req.url).search !== '') return next();
       c.header('Cache-Control', REVALIDATE);
-      const link = preloads.get(route);
+      const shell = getCookie(c, LANGUAGE_COOKIE) === 'hi';
+      // The prerendered page carries its route's stylesheets inline: its hints leave them out.
+      const link = (shell ? preloads : prerenderedPreloads).get(route);
       if (link) c.header('Link', link);
-      const res = getCookie(c, LANGUAGE_COOKIE) === 'hi' ? indexPage(c) : page(c);
+      const res = shell ? indexPage(c) : page(c);
       res.headers.set('Vary', res.headers.has('Vary') ? `${res.headers.get('Vary')}, Cookie` : 'Cookie');
       return res;
     });

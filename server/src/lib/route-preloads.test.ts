@@ -61,3 +61,16 @@ test('routeStylesheets: the stylesheets a route brings beyond the entry, in the 
   expect(routeStylesheets(MANIFEST, '/gone', ROUTES)).toEqual([]);
   expect(routeStylesheets(MANIFEST, '/not-a-route', ROUTES)).toEqual([]);
 });
+
+test('for a prerendered page (its route stylesheets written into it) the hints leave those out, and keep the entry\'s and the scripts', () => {
+  const links = linkHeaders(MANIFEST, ROUTES, { routeStyles: false });
+  expect(links.get('/')?.split(', ')).toEqual([
+    '</assets/index-E1.css>; rel=preload; as=style; crossorigin',
+    '</assets/index-E1.js>; rel=modulepreload',
+    '</assets/slide-mock-tests-M1.svg>; rel=preload; as=image; fetchpriority=high',
+    '</assets/home-page-H1.js>; rel=modulepreload',
+    '</assets/Button.layer-B1.js>; rel=modulepreload',
+    '</assets/Transition-T1.js>; rel=modulepreload',
+    '</assets/home-L1.js>; rel=modulepreload',
+  ]);
+});

@@ -63,11 +63,18 @@ export type Manifest = Record<string, ManifestChunk>;
  * already loads (index.html's own script and its static imports) is left out. A module missing
  * from the manifest is skipped, so an older or partial build gets fewer hints, never a wrong one.
  */
-export function linkHeaders(manifest: Manifest, routes: Readonly<Record<string, RouteFiles>> = PRELOADED_ROUTES): Map<string, string> {
+export function linkHeaders(
+  manifest: Manifest,
+  routes: Readonly<Record<string, RouteFiles>> = PRELOADED_ROUTES,
+  /** For a prerendered page, whose route stylesheets are in the page itself (scripts/vite-plugin-prerender.ts). */
+  { routeStyles = true }: { routeStyles?: boolean } = {},
+): Map<string, string> {
   const entry = entryFiles(manifest);
   const result = new Map<string, string>();
   for (const [route, files] of Object.entries(routes)) {
-    const { scripts, styles } = routeChunks(manifest, files, entry.initial);
+    const chunks = routeChunks(manifest, files, entry.initial);
+    const scripts = chunks.scripts;
+    const styles = routeStyles ? chunks.styles : [];
     const image = files.image ? findImage(manifest, files.modules, files.image) : undefined;
     const links = [
       ...entry.css.map((f) => `</${f}>; rel=preload; as=style; crossorigin`),
@@ -137,9 +144,14 @@ function findImage(manifest: Manifest, modules: readonly string[], name: string)
   return undefined;
 }
 
-/** The hints for the build in `clientDir`; none when it has no manifest (a build without one). */
-export function readRoutePreloads(clientDir: string): Map<string, string> {
+/**
+ * The hints for the build in `clientDir`, per route: for index.html (`shell`), and for a
+ * prerendered page's own file (`prerendered`: the same less the route's stylesheets, which that
+ * page carries inline). None when the build has no manifest.
+ */
+export function readRoutePreloads(clientDir: string): { shell: Map<string, string>; prerendered: Map<string, string> } {
   const file = path.join(clientDir, '.vite', 'manifest.json');
-  if (!existsSync(file)) return new Map();
-  return linkHeaders(JSON.parse(readFileSync(file, 'utf8')) as Manifest);
+  if (!existsSync(file)) return { shell: new Map(), prerendered: new Map() };
+  const manifest = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
+  return { shell: linkHeaders(manifest), prerendered: linkHeaders(manifest, PRELOADED_ROUTES, { routeStyles: false }) };
 }
