@@ -1,5 +1,5 @@
 import { Alert, Anchor, Badge, Button, Card, Container, Group, Progress, SimpleGrid, Skeleton, Stack, Text, Title, Tooltip } from '@mantine/core';
-import { useEffect, useId, useMemo, useState, useSyncExternalStore } from 'react';
+import { memo, useEffect, useId, useMemo, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
@@ -122,7 +122,8 @@ function AvailabilityBadge({ item, complete }: { item: ExamListItem; complete: b
   );
 }
 
-function ExamCard({ item, access, complete }: { item: ExamListItem; access: AllowanceData | undefined; complete: boolean }) {
+/** Memoised: its item keeps its identity while the set and its questions are unchanged (use-exam-list). */
+const ExamCard = memo(function ExamCard({ item, access, complete }: { item: ExamListItem; access: AllowanceData | undefined; complete: boolean }) {
   const { t, i18n } = useTranslation('exam');
   const titleId = useId();
   const reasonId = useId();
@@ -177,7 +178,7 @@ function ExamCard({ item, access, complete }: { item: ExamListItem; access: Allo
       </Stack>
     </Card>
   );
-}
+});
 
 /** How many of the learner's tests are on this device (all of them, once downloaded). */
 function DownloadProgress({ items }: { items: ExamListItem[] }) {

@@ -1,5 +1,5 @@
 import { Group, MultiSelect } from '@mantine/core';
-import { useCallback, useMemo } from 'react';
+import { memo, useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { map } from 'rxjs';
 import type { SetTags } from '../../../../../sync-protocol/src/sync/question-set';
@@ -49,7 +49,8 @@ function useTagLabels(): (value: string) => string {
   }, [names, lang]);
 }
 
-export function ExamTagFilter({ items, value, onChange }: { items: ExamListItem[]; value: TagFilter; onChange: (next: TagFilter) => void }) {
+/** Memoised: the list's array keeps its identity while no set changed (use-exam-list). */
+export const ExamTagFilter = memo(function ExamTagFilter({ items, value, onChange }: { items: ExamListItem[]; value: TagFilter; onChange: (next: TagFilter) => void }) {
   const { t } = useTranslation('exam');
   const label = useTagLabels();
   const options = useMemo(() => {
@@ -80,4 +81,4 @@ export function ExamTagFilter({ items, value, onChange }: { items: ExamListItem[
       )}
     </Group>
   );
-}
+});

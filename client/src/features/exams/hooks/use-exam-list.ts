@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { combineLatest, map } from 'rxjs';
+import { combineLatest, distinctUntilChanged, map } from 'rxjs';
 import type { QuestionSetDoc } from '../../../../../sync-protocol/src/sync/question-set';
 import type { QsDetailDoc } from '../../../../../sync-protocol/src/sync/qs-detail';
 import type { ReplicaDatabase } from '../../../db/database';
@@ -30,23 +30,50 @@ export function availabilityOf(setVersion: number, storedVersion: number | undef
  * The learner's question sets from the local replica (they are there offline), newest publish
  * time first, each with whether its questions are on this device and current.
  */
-export function useExamList() {
-  const query = useCallback(
-    (db: ReplicaDatabase) =>
-      combineLatest([db.question_set.find({ sort: [{ pts: 'desc' }, { id: 'asc' }] } as never).$, db.qs_detail.find().$]).pipe(
-        map(([sets, details]) => {
-          const stored = new Map(details.map((d) => [d.id, d]));
-          return sets.map((s): ExamListItem => {
-            const detail = stored.get(s.id);
-            return {
+/** What one emission of the list is made from: a set and its stored questions, as RxDB documents. */
+type Source = { id: string; revision: string; toJSON(): unknown; v: number };
+
+/**
+ * Builds the list's items from each emission of the two queries, keeping the item (and, when no
+ * item changed, the whole array) of the previous emission where the set's and its questions'
+ * revisions are the same: the page and its cards are memoised on them, so the many emissions
+ * while the replica starts (issue 20 §2: blocking time on a phone) redraw only what changed.
+ */
+export function stableExamItems() {
+  let previous: ExamListItem[] = [];
+  let cache = new Map<string, { key: string; item: ExamListItem }>();
+  return (sets: readonly Source[], details: readonly Source[]): ExamListItem[] => {
+    const stored = new Map(details.map((d) => [d.id, d]));
+    const next = new Map<string, { key: string; item: ExamListItem }>();
+    const items = sets.map((s): ExamListItem => {
+      const detail = stored.get(s.id);
+      const key = `${s.revision}|${detail?.revision ?? ''}`;
+      const kept = cache.get(s.id);
+      const item =
+        kept && kept.key === key
+          ? kept.item
+          : {
               set: s.toJSON() as ExamListItem['set'],
               availability: availabilityOf(s.v, detail?.v),
               media: detail ? mediaUrlsOf(detail.toJSON() as QsDetailDoc) : [],
             };
-          });
-        }),
-      ),
-    [],
-  );
+      next.set(s.id, { key, item });
+      return item;
+    });
+    cache = next;
+    if (items.length === previous.length && items.every((item, i) => item === previous[i])) return previous;
+    previous = items;
+    return items;
+  };
+}
+
+export function useExamList() {
+  const query = useCallback((db: ReplicaDatabase) => {
+    const toItems = stableExamItems();
+    return combineLatest([db.question_set.find({ sort: [{ pts: 'desc' }, { id: 'asc' }] } as never).$, db.qs_detail.find().$]).pipe(
+      map(([sets, details]) => toItems(sets as unknown as Source[], details as unknown as Source[])),
+      distinctUntilChanged(),
+    );
+  }, []);
   return useReplicaQuery(query);
 }
