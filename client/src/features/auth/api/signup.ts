@@ -1,5 +1,5 @@
 import type { LoginResponse } from '../../../../../sync-protocol/src/auth';
-import { MOBILE_PREFIX } from '../../../../../sync-protocol/src/common';
+import { MOBILE_PREFIX } from '../../../../../sync-protocol/src/text-rules';
 import { api } from '../../../lib/api-client';
 
 export type SignupInput = {

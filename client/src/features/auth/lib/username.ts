@@ -1,4 +1,4 @@
-import { emailSchema, normaliseUsername } from '../../../../../sync-protocol/src/common';
+import { isEmailAddress, normaliseUsername } from '../../../../../sync-protocol/src/text-rules';
 
 /**
  * The username as the server expects it: a username without '@' is a mobile and gets +91
@@ -11,7 +11,8 @@ export function toUsername(raw: string): string {
   return 'email' in key ? key.email : key.mobile;
 }
 
-export const isEmail = (value: string) => emailSchema.safeParse(value).success;
+/** As the server's `emailSchema` accepts it (the same rule, without loading zod's schemas here). */
+export const isEmail = (value: string) => isEmailAddress(value);
 
 /** Exactly ten digits (spec §5: mobile 10 digits; +91 is added when sending). */
 export const isMobile = (value: string) => /^\d{10}$/.test(value);
