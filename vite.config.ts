@@ -5,6 +5,7 @@ import { VitePWA } from 'vite-plugin-pwa';
 import { MEDIA_CACHE } from './client/src/lib/media-precache';
 import { mantineCss } from './scripts/vite-plugin-mantine-css';
 import { precompress } from './scripts/vite-plugin-precompress';
+import { mantineUseId } from './scripts/vite-plugin-mantine-use-id';
 import { prerenderPages } from './scripts/vite-plugin-prerender';
 
 /** Mantine's indigo 6, the theme's primary (filled) colour, and the page background. */
@@ -23,6 +24,9 @@ export default defineConfig(({ isSsrBuild }) => ({
   plugins: [
     // Mantine's styles by component, beside the chunks that use them (issue 20 §2).
     mantineCss(),
+    // Mantine's useId without the random id it sets after the first commit (a second render of
+    // every input, tab and popover; scripts/vite-plugin-mantine-use-id.ts).
+    mantineUseId(),
     react(),
     ...(isSsrBuild ? [] : clientOnlyPlugins()),
   ],
