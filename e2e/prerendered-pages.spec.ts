@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 
 /**
  * Issue 20 §2: `/` (and `/login`, below) come drawn by the build (dist/home.html, scripts/vite-plugin-prerender.ts),
@@ -6,6 +6,25 @@ import { expect, test } from '@playwright/test';
  * hydrates that markup instead of drawing the page again (client/src/main.tsx).
  */
 const HEADING = 'Exam preparation that also helps another learner';
+
+/**
+ * Watches a page load for what hydration must not do: remove a node matching `selector` (or one
+ * holding it) from the prerendered markup, or log an error. Call before `page.goto`; the returned
+ * function reads how many such nodes went and the errors so far.
+ */
+async function watchHydration(page: Page, selector: string): Promise<() => Promise<{ removed: number; errors: string[] }>> {
+  await page.addInitScript((sel) => {
+    const w = window as unknown as { removedNodes: number };
+    w.removedNodes = 0;
+    new MutationObserver((records) => {
+      for (const r of records) for (const n of r.removedNodes) if (n instanceof Element && (n.matches(sel) || n.querySelector(sel))) w.removedNodes++;
+    }).observe(document, { childList: true, subtree: true });
+  }, selector);
+  const errors: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(e.message));
+  return async () => ({ removed: await page.evaluate(() => (window as unknown as { removedNodes: number }).removedNodes), errors });
+}
 
 test('the page at / is in the HTML itself, inert until the app takes it over; other routes are the empty shell', async ({ request }) => {
   const home = await (await request.get('/')).text();
@@ -38,16 +57,7 @@ test.describe('without JavaScript', () => {
 
 test('the app hydrates the page (its nodes are kept, no error) and then answers: the carousel turns', async ({ page }) => {
   // Counts nodes removed from the page before and while the app starts: hydration removes none.
-  await page.addInitScript(() => {
-    const w = window as unknown as { removedHeadings: number };
-    w.removedHeadings = 0;
-    new MutationObserver((records) => {
-      for (const r of records) for (const n of r.removedNodes) if (n instanceof Element && (n.matches('h1') || n.querySelector('h1'))) w.removedHeadings++;
-    }).observe(document, { childList: true, subtree: true });
-  });
-  const errors: string[] = [];
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  page.on('pageerror', (e) => errors.push(e.message));
+  const hydration = await watchHydration(page, 'h1');
   await page.goto('/');
   await expect(page.locator('#root')).not.toHaveAttribute('inert');
   await expect(page.getByRole('heading', { level: 1, name: HEADING })).toBeVisible();
@@ -55,7 +65,8 @@ test('the app hydrates the page (its nodes are kept, no error) and then answers:
   await expect(status).toHaveText('Slide 1 of 3: Mock tests that feel like the real exam');
   await page.getByRole('button', { name: 'Next slide' }).click();
   await expect(status).toHaveText('Slide 2 of 3: Compete every month, win scholarships');
-  expect(await page.evaluate(() => (window as unknown as { removedHeadings: number }).removedHeadings)).toBe(0);
+  const { removed, errors } = await hydration();
+  expect(removed).toBe(0);
   expect(errors).toEqual([]);
 });
 
@@ -102,19 +113,11 @@ test.describe('the login page', () => {
   });
 
   test('the app hydrates the form (nodes kept, no error) and the demo learner signs in', async ({ page }) => {
-    await page.addInitScript(() => {
-      const w = window as unknown as { removedForms: number };
-      w.removedForms = 0;
-      new MutationObserver((records) => {
-        for (const r of records) for (const n of r.removedNodes) if (n instanceof Element && (n.matches('form') || n.querySelector('form'))) w.removedForms++;
-      }).observe(document, { childList: true, subtree: true });
-    });
-    const errors: string[] = [];
-    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-    page.on('pageerror', (e) => errors.push(e.message));
+    const hydration = await watchHydration(page, 'form');
     await page.goto('/login');
     await expect(page.locator('#root')).not.toHaveAttribute('inert');
-    expect(await page.evaluate(() => (window as unknown as { removedForms: number }).removedForms)).toBe(0);
+    const { removed, errors } = await hydration();
+    expect(removed).toBe(0);
     expect(errors).toEqual([]);
     const panel = page.getByRole('tabpanel', { name: 'Existing users' });
     await panel.getByLabel('Mobile or e-mail').fill('9000000003');

@@ -72,9 +72,8 @@ export function linkHeaders(
   const entry = entryFiles(manifest);
   const result = new Map<string, string>();
   for (const [route, files] of Object.entries(routes)) {
-    const chunks = routeChunks(manifest, files, entry.initial);
-    const scripts = chunks.scripts;
-    const styles = routeStyles ? chunks.styles : [];
+    const { scripts, styles: ownStyles } = routeChunks(manifest, files, entry.initial);
+    const styles = routeStyles ? ownStyles : [];
     const image = files.image ? findImage(manifest, files.modules, files.image) : undefined;
     const links = [
       ...entry.css.map((f) => `</${f}>; rel=preload; as=style; crossorigin`),
@@ -90,7 +89,7 @@ export function linkHeaders(
 
 /**
  * The stylesheets `route`'s modules bring beyond the entry's, in the order the hints name them:
- * what a prerendered page links in its head (scripts/vite-plugin-prerender.ts).
+ * what a prerendered page writes into its head (scripts/vite-plugin-prerender.ts).
  */
 export function routeStylesheets(manifest: Manifest, route: string, routes: Readonly<Record<string, RouteFiles>> = PRELOADED_ROUTES): string[] {
   const files = routes[route];

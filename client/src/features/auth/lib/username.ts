@@ -12,7 +12,7 @@ export function toUsername(raw: string): string {
 }
 
 /** As the server's `emailSchema` accepts it (the same rule, without loading zod's schemas here). */
-export const isEmail = (value: string) => isEmailAddress(value);
+export const isEmail = isEmailAddress;
 
 /** Exactly ten digits (spec §5: mobile 10 digits; +91 is added when sending). */
 export const isMobile = (value: string) => /^\d{10}$/.test(value);
