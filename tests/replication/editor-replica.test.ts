@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
-import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
+import { getRxStorageLoggedMemory } from '../../client/src/db/logged-memory-storage';
 import { wrappedValidateAjvStorage } from 'rxdb/plugins/validate-ajv';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type EditorReplica, type EditorReplication, type EdQuestion, openEditorReplica, startEditorReplication } from '../../client/src/db/editor-replica';
@@ -36,7 +36,7 @@ afterAll(async () => {
 
 /** An editor's device: its replica, and its replication while "online". */
 async function device(who: 'editor' | 'admin') {
-  const storage = wrappedValidateAjvStorage({ storage: getRxStorageDexie({ indexedDB, IDBKeyRange }) });
+  const storage = wrappedValidateAjvStorage({ storage: getRxStorageLoggedMemory({ indexedDB, IDBKeyRange }) });
   const replica = await openEditorReplica(who === 'editor' ? DEMO.editor.id : DEMO.admin.id, { storage, multiInstance: false, name: `ed-device-${++seq}-${Date.now()}` });
   const entry: { replica: EditorReplica; replication: EditorReplication | null } = { replica, replication: null };
   open.push(entry);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
-import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
+import { getRxStorageLoggedMemory } from '../../client/src/db/logged-memory-storage';
 import { wrappedValidateAjvStorage } from 'rxdb/plugins/validate-ajv';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { atMost, type CollectionReplication, replicateEditorCollection } from '../../client/src/db/editor-collection-replication';
@@ -46,7 +46,7 @@ afterAll(async () => {
 });
 
 async function device(who: 'editor' | 'admin') {
-  const storage = wrappedValidateAjvStorage({ storage: getRxStorageDexie({ indexedDB, IDBKeyRange }) });
+  const storage = wrappedValidateAjvStorage({ storage: getRxStorageLoggedMemory({ indexedDB, IDBKeyRange }) });
   const replica: EditorReplica = await openEditorReplica(who === 'editor' ? DEMO.editor.id : DEMO.admin.id, { storage, multiInstance: false, name: `ed-set-device-${++seq}-${Date.now()}` });
   let running: { questions: EditorReplication; sets: CollectionReplication<EdQuestionSet> } | null = null;
   const offline = async () => {

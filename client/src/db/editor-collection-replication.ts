@@ -1,5 +1,7 @@
 import type { RxCollection } from 'rxdb';
+import type { RxReplicationPullStreamItem } from 'rxdb';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
+import { Subject } from 'rxjs';
 import type { EdPushAnswer } from '../../../sync-protocol/src/sync/ed-question';
 import type { EditorCollectionName, PullResponse } from '../../../sync-protocol/src/sync/envelopes';
 import { PROTOCOL_HEADER, PROTOCOL_VERSION } from '../../../sync-protocol/src/version';
@@ -53,6 +55,12 @@ export function replicateEditorCollection<D extends { id: string }>(
       guard.done();
     }
   }
+  // The documents a push stored, as the server stored them: handed to the downstream as master
+  // changes once the push is done (RxDB holds stream events while a push runs). A pull that ran
+  // during the push passed those documents over (their upload was not confirmed yet) and moved its
+  // checkpoint beyond them; without this the device would stay a version behind and its next
+  // edit of the question would come back as a conflict with the editor's own upload.
+  const stored$ = new Subject<RxReplicationPullStreamItem<D, { rev: number }>>();
   const state = replicateRxCollection<D, { rev: number }>({
     collection,
     replicationIdentifier: `pm-sync-v${PROTOCOL_VERSION.split('.')[0]}-${name}-${opts.baseUrl}`,
@@ -66,6 +74,8 @@ export function replicateEditorCollection<D extends { id: string }>(
         const body = await request<PullResponse<D>>(`pull?rev=${checkpoint?.rev ?? 0}&limit=${batchSize}`);
         return { documents: body.documents as never[], checkpoint: body.checkpoint };
       },
+      // An empty checkpoint leaves the pull's own where it is (RxDB stacks checkpoints).
+      stream$: stored$.asObservable(),
     },
     push: {
       batchSize: 50,
@@ -80,8 +90,8 @@ export function replicateEditorCollection<D extends { id: string }>(
           s.pending = s.pending.filter((id) => !sent.has(id) || conflicted.has(id));
           for (const [id, msg] of refused) s.refused[id] = { id, msg, at: Date.now() };
         });
-        // The server gave what it stored new master states: pull them (the next push assumes them).
-        if (rows.some((r) => !conflicted.has(r.newDocumentState.id) && !refused.has(r.newDocumentState.id))) setTimeout(() => state.reSync(), 0);
+        // The server gave what it stored new master states (versions): the next push assumes them.
+        if (answer.stored?.length) setTimeout(() => stored$.next({ documents: answer.stored as never[], checkpoint: {} as { rev: number } }), 0);
         return answer.conflicts as never[];
       },
     },
@@ -104,6 +114,7 @@ export function replicateEditorCollection<D extends { id: string }>(
     awaitInSync: () => state.awaitInSync().then(() => undefined),
     async stop() {
       if (timer) clearInterval(timer);
+      stored$.complete();
       await state.cancel();
     },
   };

@@ -104,6 +104,9 @@ export async function openEditorReplica(personId: string, opts: { storage: RxSto
   const conflictHandler: RxConflictHandler<EdQuestion> = {
     isEqual: (a, b) => deepEqual(a, b),
     resolve: async ({ newDocumentState: mine, realMasterState: theirs }) => {
+      // The same document on both sides is no conflict: an upload of what the device had just
+      // pulled (RxDB's upstream can read a pulled document before its master state is noted).
+      if (deepEqual(mine, theirs)) return theirs;
       // The server's version becomes the device's copy; the editor's own is kept beside it.
       await update((s) => {
         s.conflicts[mine.id] = { id: mine.id, mine: mine as EdQuestionDoc, theirs: theirs as EdQuestionDoc, at: Date.now() };
@@ -115,6 +118,7 @@ export async function openEditorReplica(personId: string, opts: { storage: RxSto
   const setConflictHandler: RxConflictHandler<EdQuestionSet> = {
     isEqual: (a, b) => deepEqual(a, b),
     resolve: async ({ newDocumentState: mine, realMasterState: theirs }) => {
+      if (deepEqual(mine, theirs)) return theirs;
       await update((s) => {
         s.conflicts[mine.id] = { kind: 'set', id: mine.id, mine: mine as EdQuestionSetDoc, theirs: theirs as EdQuestionSetDoc, at: Date.now() };
         s.pending = s.pending.filter((id) => id !== mine.id);

@@ -42,6 +42,9 @@ export type EdQuestionDoc = z.infer<typeof edQuestionDocSchema>;
  * the rows whose assumed master state was not the server's (RxDB's push answer); `refused` are
  * rows the server's rules did not accept although nothing conflicted (a tag deleted meanwhile,
  * a question a published set holds, …), each with the message to show. A refused row is not
- * stored; the device keeps it for the editor to correct and save again.
+ * stored; the device keeps it for the editor to correct and save again. `stored` are the server's
+ * documents for the rows it stored, as stored (with the version it gave them): the device takes
+ * them as the new master states at once, so that a pull that ran while the push was under way
+ * (and passed them over as changes not yet uploaded) does not leave the device a version behind.
  */
-export type EdPushAnswer<D> = { conflicts: D[]; refused: { id: string; msg: string }[] };
+export type EdPushAnswer<D> = { conflicts: D[]; refused: { id: string; msg: string }[]; stored: D[] };

@@ -105,7 +105,7 @@ describe('pushing sets', () => {
     const doc = newSet();
     const r = await push(editor, [{ newDocumentState: doc, assumedMasterState: null }]);
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ conflicts: [], refused: [] });
+    expect(r.body).toMatchObject({ conflicts: [], refused: [] });
     const stored = (await row(doc.id))!;
     expect(stored).toMatchObject({ l: doc.l, q: approved, mpq: 2, tm: 10, draft: true, deleted: false, createdBy: 'demo-editor' });
     const api = await h.request('GET', `/question/getQuestionSet/${doc.id}`, { token: editor });
@@ -114,6 +114,8 @@ describe('pushing sets', () => {
     expect(logged.map((l) => [l.actionType, l.entityAffected, l.personId])).toEqual([['CREATE', 'question_set', 'demo-editor']]);
     // The device pulls it back with the server's clock.
     expect((await pullAll(editor)).get(doc.id)).toMatchObject({ id: doc.id, updatedAt: stored.updatedAt, _deleted: false });
+    // The push's answer carried the same document as stored.
+    expect(r.body.stored).toEqual([(await pullAll(editor)).get(doc.id)]);
   });
 
   test('two editors change one set: the second gets a conflict with the first one’s set, nothing is overwritten', async () => {
@@ -121,7 +123,7 @@ describe('pushing sets', () => {
     expect((await push(editor, [{ newDocumentState: doc, assumedMasterState: null }])).status).toBe(200);
     const master = (await pullAll(editor)).get(doc.id)!;
     const first = await push(editor, [{ newDocumentState: { ...master, l: 'Edited by the first' }, assumedMasterState: master }]);
-    expect(first.body).toEqual({ conflicts: [], refused: [] });
+    expect(first.body).toMatchObject({ conflicts: [], refused: [] });
     const second_ = await push(second, [{ newDocumentState: { ...master, l: 'Edited by the second' }, assumedMasterState: master }]);
     expect(second_.status).toBe(200);
     expect(second_.body.conflicts).toHaveLength(1);
@@ -165,11 +167,11 @@ describe('pushing sets', () => {
     await push(editor, [{ newDocumentState: doc, assumedMasterState: null }]);
     const master = (await pullAll(editor)).get(doc.id)!;
     const r = await push(editor, [{ newDocumentState: { ...master, _deleted: true }, assumedMasterState: master }]);
-    expect(r.body).toEqual({ conflicts: [], refused: [] });
+    expect(r.body).toMatchObject({ conflicts: [], refused: [] });
     expect((await row(doc.id))!.deleted).toBe(true);
     expect((await pullAll(editor)).get(doc.id)).toMatchObject({ _deleted: true });
     const ghost = newSet();
-    expect((await push(editor, [{ newDocumentState: { ...ghost, _deleted: true }, assumedMasterState: null }])).body).toEqual({ conflicts: [], refused: [] });
+    expect((await push(editor, [{ newDocumentState: { ...ghost, _deleted: true }, assumedMasterState: null }])).body).toMatchObject({ conflicts: [], refused: [] });
     expect(await row(ghost.id)).toBeUndefined();
   });
 });

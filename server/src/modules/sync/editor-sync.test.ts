@@ -96,8 +96,10 @@ describe('pushing questions', () => {
     const doc = newDoc();
     const r = await push(editor, [{ newDocumentState: doc, assumedMasterState: null }]);
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    expect(r.body).toEqual({ conflicts: [], refused: [] });
+    expect(r.body).toMatchObject({ conflicts: [], refused: [] });
     expect(await row(doc.id)).toMatchObject({ id: doc.id, version: 1, st: 'PENDING', createdBy: 'demo-editor', q: doc.q });
+    // The answer carries the stored document, as the pull will give it.
+    expect(r.body.stored).toEqual([(await pullAll(editor)).get(doc.id)]);
     expect(await h.deps.db.select().from(questionVersion).where(eq(questionVersion.questionId, doc.id))).toHaveLength(1);
     const logged = await h.deps.db.select().from(activityLog).where(and(eq(activityLog.entityAffected, 'question'), eq(activityLog.entityId, doc.id)));
     expect(logged.map((l) => l.actionType)).toEqual(['CREATE']);
@@ -118,7 +120,7 @@ describe('pushing questions', () => {
 
     const mine = { ...master, q: '<p>Which river flows through Varanasi, the holy city?</p>' };
     const first = await push(editor, [{ newDocumentState: mine, assumedMasterState: master }]);
-    expect(first.body).toEqual({ conflicts: [], refused: [] });
+    expect(first.body).toMatchObject({ conflicts: [], refused: [] });
     expect(await row(doc.id)).toMatchObject({ version: 2, q: mine.q });
 
     const other = { ...theirs, d: '5' as const, q: '<p>Varanasi lies on which river?</p>' };
@@ -133,7 +135,7 @@ describe('pushing questions', () => {
     // The second editor merges (their difficulty, the first one's words) on the server's version: stored.
     const merged = { ...late.body.conflicts[0], d: '5' };
     const resolved = await push(second, [{ newDocumentState: merged, assumedMasterState: late.body.conflicts[0] }]);
-    expect(resolved.body).toEqual({ conflicts: [], refused: [] });
+    expect(resolved.body).toMatchObject({ conflicts: [], refused: [] });
     expect(await row(doc.id)).toMatchObject({ version: 3, q: mine.q, d: '5', updatedBy: 'demo-admin' });
   });
 
@@ -172,7 +174,7 @@ describe('pushing questions', () => {
     await push(editor, [{ newDocumentState: doc, assumedMasterState: null }]);
     const master = (await pullAll(editor)).get(doc.id)!;
     const r = await push(editor, [{ newDocumentState: { ...master, _deleted: true }, assumedMasterState: master }]);
-    expect(r.body).toEqual({ conflicts: [], refused: [] });
+    expect(r.body).toMatchObject({ conflicts: [], refused: [] });
     expect((await row(doc.id))?.deleted).toBe(true);
     expect((await pullAll(editor)).get(doc.id)).toMatchObject({ _deleted: true });
 

@@ -6,6 +6,7 @@ import type { EditorCollectionName, PullResponse } from '../../../../sync-protoc
 import { MSG } from '../../../../sync-protocol/src/messages';
 import type { Deps, Principal } from '../../context';
 import { question, questionSet } from '../../db/schema';
+import type { Conn } from '../../db/client';
 import { first, transaction } from '../../db/transaction';
 import { AppError, forbidden, notFound } from '../../lib/errors';
 import { parseWith } from '../../lib/http';
@@ -124,7 +125,7 @@ function assumedIsMaster(assumed: EdQuestionDoc | null | undefined, master: Ques
  */
 export async function pushEdQuestions(deps: Deps, me: Principal, rows: Row[]): Promise<EdPushAnswer<EdQuestionDoc>> {
   mustEdit(me);
-  const answer: EdPushAnswer<EdQuestionDoc> = { conflicts: [], refused: [] };
+  const answer: EdPushAnswer<EdQuestionDoc> = { conflicts: [], refused: [], stored: [] };
   let bumped = 0;
   let changed = false;
   for (const { newDocumentState: doc, assumedMasterState } of rows) {
@@ -141,6 +142,7 @@ export async function pushEdQuestions(deps: Deps, me: Principal, rows: Row[]): P
       } else if (result) {
         changed = true;
         bumped += result.bumped;
+        if (result.row) answer.stored.push(edQuestionDoc(result.row));
       }
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
@@ -153,6 +155,12 @@ export async function pushEdQuestions(deps: Deps, me: Principal, rows: Row[]): P
 }
 
 type SetRow = typeof questionSet.$inferSelect;
+/** A set as the server now holds it, as its pull would give it. */
+async function storedSet(tx: Conn, id: string): Promise<EdQuestionSetDoc> {
+  const row = (await first(tx.select().from(questionSet).where(eq(questionSet.id, id))))!;
+  return edQuestionSetDoc(row, (await takenCounts(tx, [id])).get(id) ?? 0);
+}
+
 type SetPushRow = { newDocumentState: EdQuestionSetDoc; assumedMasterState?: EdQuestionSetDoc | null | undefined };
 
 /**
@@ -175,7 +183,7 @@ function assumedSetIsMaster(assumed: EdQuestionSetDoc | null | undefined, master
  */
 export async function pushEdQuestionSets(deps: Deps, me: Principal, rows: SetPushRow[]): Promise<EdPushAnswer<EdQuestionSetDoc>> {
   mustEdit(me);
-  const answer: EdPushAnswer<EdQuestionSetDoc> = { conflicts: [], refused: [] };
+  const answer: EdPushAnswer<EdQuestionSetDoc> = { conflicts: [], refused: [], stored: [] };
   let changed = false;
   for (const { newDocumentState: doc, assumedMasterState } of rows) {
     try {
@@ -186,16 +194,19 @@ export async function pushEdQuestionSets(deps: Deps, me: Principal, rows: SetPus
           // Made and deleted offline, or deleted already: nothing to do.
           if (!master || master.deleted) return null;
           await removeSet(tx, me, doc.id);
-          return { written: true };
+          return { written: await storedSet(tx, doc.id) };
         }
         if (master?.deleted) throw notFound(MSG.questionSetNotFound);
         const { id, _deleted, published: _p, version: _v, taken: _t, createdAt: _c, updatedAt: _u, ...fields } = doc;
         const input = parseWith(questionSetSaveSchema, { ...fields, ...(master && { id }) });
         await writeSet(tx, me, { ...input, id: master ? id : undefined }, master ? undefined : id);
-        return { written: true };
+        return { written: await storedSet(tx, id) };
       });
       if (result && 'conflict' in result && result.conflict) answer.conflicts.push(result.conflict);
-      else if (result) changed = true;
+      else if (result && 'written' in result) {
+        changed = true;
+        answer.stored.push(result.written);
+      }
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       answer.refused.push({ id: doc.id, msg: err.message });

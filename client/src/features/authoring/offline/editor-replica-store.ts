@@ -1,6 +1,16 @@
-import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
+import { removeRxDatabase, type RxStorage } from 'rxdb';
+import { BehaviorSubject } from 'rxjs';
 import { atMost, type CollectionReplication, replicateEditorCollection } from '../../../db/editor-collection-replication';
-import { type EditorReplica, type EditorReplication, type EdQuestionSet, openEditorReplica, startEditorReplication } from '../../../db/editor-replica';
+import {
+  type EditorReplica,
+  type EditorReplication,
+  type EdQuestion,
+  type EdQuestionSet,
+  editorDatabaseNameOf,
+  openEditorReplica,
+  startEditorReplication,
+} from '../../../db/editor-replica';
+import { getRxStorageLoggedMemory } from '../../../db/logged-memory-storage';
 import { closeAtLogout } from '../../../db/logout-closers';
 import { setSyncStatus } from '../../../db/sync-status';
 import i18n from '../../../lib/i18n';
@@ -12,17 +22,89 @@ import { uploadPendingImages } from './offline-media';
 /*
  * The signed-in editor's replica of the question bank (db/editor-replica.ts), opened the first
  * time an authoring screen asks for it — never for a learner, and never on a page outside
- * authoring (this module is part of the authoring chunks only). One per tab; another person's
- * login closes the previous one's.
+ * authoring (this module is part of the authoring chunks only). Another person's login closes the
+ * previous one's.
+ *
+ * The bank is kept by the logged-memory storage (db/logged-memory-storage.ts: in memory, each
+ * write one IndexedDB record), whose memory is the tab's own: ONE tab of the browser holds the
+ * bank at a time, under a Web Lock. Another tab works with the server (the sync bar says so) and
+ * takes the bank over when the holding tab closes. A bank kept by an earlier version of the app
+ * (RxDB's Dexie storage) is carried over once: its unsent changes, conflicts and refusals.
  */
 
 /** Pulls again this often while the page is open (the learner stream does not carry the bank). */
 const POLL_MS = 30_000;
 
-type Open = { personId: string; replica: EditorReplica; replication: EditorReplication; sets: CollectionReplication<EdQuestionSet>; dispose: () => void };
+type Open = {
+  personId: string;
+  replica: EditorReplica;
+  replication: EditorReplication;
+  sets: CollectionReplication<EdQuestionSet>;
+  dispose: () => void;
+  /** Lets another tab take the bank (after the replica is closed). */
+  unlock: () => void;
+};
 let current: Promise<Open> | null = null;
 let currentPerson: string | null = null;
-const storage = getRxStorageDexie();
+const storage = getRxStorageLoggedMemory();
+
+/** Whether another tab of this browser holds the bank (this one then works online only). */
+export const heldElsewhere$ = new BehaviorSubject(false);
+class HeldElsewhere extends Error {}
+
+/** The bank's Web Lock, held until `release` is called; null when another tab holds it. */
+async function lockBank(personId: string): Promise<(() => void) | null> {
+  // No Web Locks (an old browser): one tab is assumed.
+  if (typeof navigator === 'undefined' || !navigator.locks) return () => undefined;
+  let release = () => undefined as void;
+  const held = new Promise<void>((r) => (release = r));
+  const got = await new Promise<boolean>((answer) => {
+    void navigator.locks
+      .request(`${editorDatabaseNameOf(personId)}-bank`, { ifAvailable: true }, async (lock) => {
+        answer(lock !== null);
+        if (lock) await held;
+      })
+      .catch(() => answer(false));
+  });
+  return got ? release : null;
+}
+
+/**
+ * Carries a bank kept by RxDB's Dexie storage (before the logged-memory storage) into the new
+ * replica: the questions and sets changed on the device and not uploaded yet, and the conflicts
+ * and refusals waiting for the editor. The rest comes down again with the replication. The old
+ * database is deleted once its changes are in the new one.
+ */
+async function carryOverDexieBank(personId: string, replica: EditorReplica): Promise<void> {
+  const name = editorDatabaseNameOf(personId);
+  const names = typeof indexedDB.databases === 'function' ? await indexedDB.databases().catch(() => []) : [];
+  if (!names.some((d) => d.name?.startsWith(`rxdb-dexie-${name}--`))) return;
+  const { getRxStorageDexie } = await import('rxdb/plugins/storage-dexie');
+  const dexie = getRxStorageDexie() as RxStorage<unknown, unknown>;
+  const old = await openEditorReplica(personId, { storage: dexie, multiInstance: false });
+  try {
+    const { pending, conflicts, refused } = old.state();
+    // With the deleted ones (a deletion not uploaded yet is carried over as a deletion).
+    const docs = <D,>(found: D[]) => found.map((d) => d as D & { id: string; _deleted: boolean; _rev?: string; _meta?: unknown; _attachments?: unknown });
+    const questions = docs(await old.db.ed_question.storageInstance.findDocumentsById(pending, true));
+    const sets = docs(await old.db.ed_question_set.storageInstance.findDocumentsById(pending, true));
+    for (const { _deleted, _rev: _r, _meta: _m, _attachments: _a, ...d } of questions) {
+      await replica.save(d as EdQuestion);
+      if (_deleted) await replica.remove(d.id);
+    }
+    for (const { _deleted, _rev: _r, _meta: _m, _attachments: _a, ...d } of sets) {
+      await replica.saveSet(d as EdQuestionSet);
+      if (_deleted) await replica.removeSet(d.id);
+    }
+    await replica.settle((s) => {
+      for (const c of conflicts) s.conflicts[c.id] = c;
+      for (const r of refused) s.refused[r.id] = r;
+    });
+  } finally {
+    await old.close();
+  }
+  await removeRxDatabase(name, dexie);
+}
 
 async function uploadImagesFirst(): Promise<void> {
   const failed = await uploadPendingImages((file) => uploadImage(file, { silent: true }));
@@ -31,7 +113,20 @@ async function uploadImagesFirst(): Promise<void> {
 }
 
 async function openFor(personId: string): Promise<Open> {
-  const replica = await openEditorReplica(personId, { storage });
+  const unlock = await lockBank(personId);
+  if (!unlock) {
+    heldElsewhere$.next(true);
+    throw new HeldElsewhere();
+  }
+  heldElsewhere$.next(false);
+  let replica: EditorReplica;
+  try {
+    replica = await openEditorReplica(personId, { storage, multiInstance: false });
+    await carryOverDexieBank(personId, replica).catch((err: unknown) => console.error('The earlier bank on this device could not be carried over', err));
+  } catch (err) {
+    unlock();
+    throw err;
+  }
   const options = {
     baseUrl: window.location.origin,
     getToken: () => {
@@ -75,6 +170,7 @@ async function openFor(personId: string): Promise<Open> {
       unregister();
       setSyncStatus({ editorPending: 0 });
     },
+    unlock,
   };
 }
 
@@ -94,7 +190,14 @@ export function editorReplica(): Promise<EditorReplica | null> {
     current = null;
     currentPerson = null;
   });
-  return current.then((o) => o.replica);
+  // Held by another tab: this one works with the server (asked again on the next call).
+  return current.then(
+    (o) => o.replica,
+    (err: unknown) => {
+      if (err instanceof HeldElsewhere) return null;
+      throw err;
+    },
+  );
 }
 
 async function closeOpen(p: Promise<Open>, erase = false) {
@@ -102,8 +205,12 @@ async function closeOpen(p: Promise<Open>, erase = false) {
   if (!o) return;
   o.dispose();
   await Promise.all([o.replication.stop(), o.sets.stop()]);
-  if (erase) await o.replica.db.remove();
-  else await o.replica.close();
+  try {
+    if (erase) await o.replica.db.remove();
+    else await o.replica.close();
+  } finally {
+    o.unlock();
+  }
 }
 
 /** Whether the device is offline (then the bank is read from and written to the replica). */

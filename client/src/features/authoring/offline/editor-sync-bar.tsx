@@ -7,7 +7,7 @@ import type { EdQuestionSetDoc } from '../../../../../sync-protocol/src/sync/ed-
 import { setQuestionIds } from '../../../../../sync-protocol/src/question-set';
 import type { EdQuestionDoc } from '../../../../../sync-protocol/src/sync/ed-question';
 import { notifySuccess } from '../../../lib/notify';
-import { editorReplica } from './editor-replica-store';
+import { editorReplica, heldElsewhere$ } from './editor-replica-store';
 
 /*
  * What the editor's device has not settled with the server (issue 19 §5): changes saved offline
@@ -39,8 +39,13 @@ function useOnline() {
 }
 
 /** The editor's replica and its sync state (null until opened, and for non-editors). */
-export function useEditorSync(): { replica: EditorReplica | null; state: EditorSyncState } {
+export function useEditorSync(): { replica: EditorReplica | null; state: EditorSyncState; heldElsewhere: boolean } {
   const [replica, setReplica] = useState<EditorReplica | null>(null);
+  const [heldElsewhere, setHeldElsewhere] = useState(false);
+  useEffect(() => {
+    const sub = heldElsewhere$.subscribe(setHeldElsewhere);
+    return () => sub.unsubscribe();
+  }, []);
   const [state, setState] = useState<EditorSyncState>({ pending: [], conflicts: [], refused: [] });
   useEffect(() => {
     let alive = true;
@@ -58,7 +63,7 @@ export function useEditorSync(): { replica: EditorReplica | null; state: EditorS
       unsubscribe();
     };
   }, []);
-  return { replica, state };
+  return { replica, state, heldElsewhere };
 }
 
 type Field<D> = { key: string; label: string; value: (d: D) => string };
@@ -160,7 +165,7 @@ export function ConflictDialog({ conflict, onChoose, onClose }: { conflict: Edit
 export function EditorSyncBar() {
   const { t } = useTranslation('authoring-bank');
   const online = useOnline();
-  const { replica, state } = useEditorSync();
+  const { replica, state, heldElsewhere } = useEditorSync();
   const qc = useQueryClient();
   const [open, setOpen] = useState<string | null>(null);
   const [onDevice, setOnDevice] = useState<number | null>(null);
@@ -175,6 +180,12 @@ export function EditorSyncBar() {
     };
   }, [replica]);
   const conflict = state.conflicts.find((c) => c.id === open) ?? null;
+  if (!replica && heldElsewhere)
+    return (
+      <Alert color="gray" variant="light" mb="sm" data-testid="editor-bank-elsewhere">
+        {t('offline.otherTab')}
+      </Alert>
+    );
   if (!replica) return null;
   return (
     <Stack gap="xs" mb="sm" data-testid="editor-sync-bar">
