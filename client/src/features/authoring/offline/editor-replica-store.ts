@@ -75,10 +75,11 @@ async function lockBank(personId: string): Promise<(() => void) | null> {
  * and refusals waiting for the editor. The rest comes down again with the replication. The old
  * database is deleted once its changes are in the new one.
  */
-async function carryOverDexieBank(personId: string, replica: EditorReplica): Promise<void> {
+export async function carryOverDexieBank(personId: string, replica: EditorReplica): Promise<void> {
   const name = editorDatabaseNameOf(personId);
-  const names = typeof indexedDB.databases === 'function' ? await indexedDB.databases().catch(() => []) : [];
-  if (!names.some((d) => d.name?.startsWith(`rxdb-dexie-${name}--`))) return;
+  const listed = typeof indexedDB.databases === 'function' ? await indexedDB.databases().catch(() => []) : [];
+  const names = listed.map((d) => d.name ?? '').filter((n) => n.startsWith(`rxdb-dexie-${name}--`));
+  if (names.length === 0) return;
   const { getRxStorageDexie } = await import('rxdb/plugins/storage-dexie');
   const dexie = getRxStorageDexie() as RxStorage<unknown, unknown>;
   const old = await openEditorReplica(personId, { storage: dexie, multiInstance: false });
@@ -104,6 +105,18 @@ async function carryOverDexieBank(personId: string, replica: EditorReplica): Pro
     await old.close();
   }
   await removeRxDatabase(name, dexie);
+  // RxDB empties Dexie's databases (and makes some while it does): all are deleted, so that
+  // nothing is carried over twice.
+  const left = (await indexedDB.databases()).map((d) => d.name ?? '').filter((n) => n.startsWith(`rxdb-dexie-${name}--`));
+  await Promise.all(
+    left.map(
+      (n) =>
+        new Promise<void>((resolve) => {
+          const req = indexedDB.deleteDatabase(n);
+          req.onsuccess = req.onerror = req.onblocked = () => resolve();
+        }),
+    ),
+  );
 }
 
 async function uploadImagesFirst(): Promise<void> {
