@@ -165,3 +165,24 @@ test('two editors change one question: the second sees both versions side by sid
   await first.close();
   await second.close();
 });
+
+test('one tab of the browser holds the bank; a second works with the server and takes the bank over when the first closes', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const context = await browser.newContext();
+  const first = await context.newPage();
+  await loginAs(first, 'editor');
+  await first.goto('/question-list');
+  await bankOnDevice(first);
+
+  const second = await context.newPage();
+  await second.goto('/question-list');
+  await expect(second.getByTestId('editor-bank-elsewhere')).toContainText('open in another tab');
+  // The list still works there, from the server.
+  await expect(second.getByRole('table', { name: 'Questions' }).locator('tbody tr').first()).toBeVisible();
+
+  await first.close();
+  await second.reload();
+  await bankOnDevice(second);
+  await expect(second.getByTestId('editor-bank-elsewhere')).toHaveCount(0);
+  await context.close();
+});
