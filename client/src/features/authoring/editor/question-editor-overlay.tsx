@@ -1,7 +1,7 @@
 import { Modal } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { memo, startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Location, useNavigate } from 'react-router';
 import { paths } from '../../../config/paths';
@@ -19,27 +19,42 @@ import { QuestionEditor } from './question-editor';
  *
  * Drawn inside the list page (no portal), so it is part of the page's main region as the
  * editor's own page is; no opening animation, so the question is on screen in the first frame.
+ *
+ * The list makes it hidden (`at` null) once it is idle, before any Edit (issue 17: 'pm:editor-open'
+ * ≤ 300 ms at 4× CPU): Edit then gives an editor that exists its question, which costs a redraw
+ * and tiptap's setContent instead of mounting the dialog, its Mantine parts and five editors.
  */
-export default function QuestionEditorOverlay({ at }: { at: Location }) {
+function QuestionEditorOverlay({ at }: { at: Location | null }) {
   const { t } = useTranslation('authoring-editor');
   const navigate = useNavigate();
   const phone = useMediaQuery('(max-width: 48em)');
-  const id = new URLSearchParams(at.search).get('id');
+  const open = at !== null;
+  const id = at ? new URLSearchParams(at.search).get('id') : null;
   const dirty = useRef(false);
   const [asking, setAsking] = useState(false);
+  // Closed, the editor is made again (hidden, at a low priority) for the next Edit: a question
+  // opened again starts from its saved state, never from edits that were discarded.
+  const [generation, setGeneration] = useState(0);
+  const wasOpen = useRef(open);
+  useEffect(() => {
+    if (wasOpen.current && !open) startTransition(() => setGeneration((g) => g + 1));
+    wasOpen.current = open;
+  }, [open]);
   // The list beneath waits while the editor is open, and catches up when it closes.
   const qc = useQueryClient();
   useEffect(() => {
+    if (!open) return;
     setEditorOverListOpen(true);
     return () => {
       setEditorOverListOpen(false);
       refreshQuestionLists(qc);
     };
-  }, [qc]);
+  }, [open, qc]);
 
   const backToList = () => {
     setAsking(false);
     dirty.current = false;
+    if (!at) return;
     // The list's own entry is the one before (Back keeps its place and its scroll); after a
     // reload of an editor opened from a list, the same. Without one, the list's address.
     const idx = (window.history.state as { idx?: number } | null)?.idx ?? 0;
@@ -51,18 +66,19 @@ export default function QuestionEditorOverlay({ at }: { at: Location }) {
   const onDirtyChange = useCallback((d: boolean) => {
     dirty.current = d;
   }, []);
+  const state = at?.state as unknown;
   // As on the editor's page: a new question's id goes into the address; New question drops it.
   const onSaved = useCallback(
     (saved: string) => {
-      if (saved !== id) void navigate({ pathname: paths.questionEditor, search: `?id=${encodeURIComponent(saved)}` }, { replace: true, state: at.state as unknown });
+      if (saved !== id) void navigate({ pathname: paths.questionEditor, search: `?id=${encodeURIComponent(saved)}` }, { replace: true, state });
     },
-    [id, navigate, at.state],
+    [id, navigate, state],
   );
-  const onNew = useCallback(() => void navigate({ pathname: paths.questionEditor }, { state: at.state as unknown }), [navigate, at.state]);
+  const onNew = useCallback(() => void navigate({ pathname: paths.questionEditor }, { state }), [navigate, state]);
 
   return (
     <Modal
-      opened
+      opened={open}
       onClose={close}
       title={t('page.title')}
       fullScreen={phone}
@@ -73,9 +89,16 @@ export default function QuestionEditorOverlay({ at }: { at: Location }) {
       transitionProps={{ duration: 0 }}
       // The dialog scrolls itself; locking the page's scroll restyles the whole list beneath.
       lockScroll={false}
+      // Made before the first Edit and kept between opens (hidden, its effects alive): opening is
+      // then a change of question in an editor that exists, not the making of one.
+      keepMounted
+      keepMountedMode="display-none"
     >
-      <QuestionEditor id={id} onSaved={onSaved} onNew={onNew} onDirtyChange={onDirtyChange} />
+      <QuestionEditor key={generation} id={id} active={open} onSaved={onSaved} onNew={onNew} onDirtyChange={onDirtyChange} />
       <DiscardDialog opened={asking} onStay={() => setAsking(false)} onDiscard={backToList} />
     </Modal>
   );
 }
+
+/** Drawn again only when the editor's location changes (not with every change of the list). */
+export default memo(QuestionEditorOverlay);

@@ -63,6 +63,8 @@ export type QuestionEditorProps = {
   onNew?: () => void;
   /** Whether there are unsaved changes (the Create New Question dialog asks before closing). */
   onDirtyChange?: (dirty: boolean) => void;
+  /** False while the editor is kept hidden (over the list, between opens): it guards no leaving. */
+  active?: boolean;
 };
 
 /** HTML of a document (or of one block, wrapped in a document) in the editor's schema. */
@@ -79,7 +81,7 @@ function htmlOf(editor: Editor, doc: JSONContent): string {
  * difficulty, tags, review status, history, Save and Reset, and the learner's preview beside it.
  * Used by /question-editor and by the navigation's Create New Question dialog.
  */
-export function QuestionEditor({ id, onSaved, onNew, onDirtyChange }: QuestionEditorProps) {
+export function QuestionEditor({ id, onSaved, onNew, onDirtyChange, active = true }: QuestionEditorProps) {
   const { t } = useTranslation(['authoring-editor', 'messages']);
   // A question the list already holds is drawn from its copy in the first render (the list's row
   // is the same view); the server's answer replaces it below when it differs and nothing is edited.
@@ -147,7 +149,7 @@ export function QuestionEditor({ id, onSaved, onNew, onDirtyChange }: QuestionEd
 
   const dirty = !sameQuestion(form, saved);
   useEffect(() => onDirtyChange?.(dirty), [dirty, onDirtyChange]);
-  const leave = useLeaveGuard(dirty);
+  const leave = useLeaveGuard(dirty && active);
 
   const errors = useMemo(() => validateForm(form), [form]);
   const shown = showErrors ? errors : [];

@@ -1,13 +1,13 @@
 import { Button, Container, Group, Stack, Title } from '@mantine/core';
 import { IconFileImport, IconPlus } from '@tabler/icons-react';
-import { memo, Suspense, useCallback, useContext, useEffect, useMemo, useSyncExternalStore } from 'react';
+import { memo, startTransition, Suspense, useCallback, useContext, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '../../../config/paths';
 import { type ListState, readListState, writeListState } from './list-state';
 import { EditorSyncBar } from '../offline/editor-sync-bar';
 import { QuestionList } from './question-list';
-import { EditorOverListContext, openingEditor, QuestionEditorOverlay, settleEditorOverList } from './editor-over-list';
+import { EditorOverListContext, openingEditor, preloadEditorOverlay, QuestionEditorOverlay, settleEditorOverList } from './editor-over-list';
 
 /** The table is drawn again only when its own props change, not when the editor opens over it. */
 const ListBody = memo(QuestionList);
@@ -36,6 +36,8 @@ export default function QuestionListPage() {
   // for the next list to draw, nor a paused list.
   useEffect(() => settleEditorOverList, []);
   const editing = routed ?? early;
+  // The editor is made hidden once the list is idle, so that Edit opens one that exists.
+  const warm = useWarmEditor();
   return (
     <Container size="xl" py="lg">
       <Stack>
@@ -53,11 +55,30 @@ export default function QuestionListPage() {
         <EditorSyncBar />
         <ListBody state={state} onStateChange={onStateChange} />
       </Stack>
-      {editing && (
+      {(editing || warm) && (
         <Suspense fallback={null}>
           <QuestionEditorOverlay at={editing} />
         </Suspense>
       )}
     </Container>
   );
+}
+
+/** True once the browser has been idle after the list was drawn (then the hidden editor is made). */
+function useWarmEditor(): boolean {
+  const [warm, setWarm] = useState(false);
+  useEffect(() => {
+    if (warm) return;
+    const go = () => {
+      preloadEditorOverlay();
+      startTransition(() => setWarm(true));
+    };
+    if (typeof requestIdleCallback !== 'function') {
+      const timer = setTimeout(go, 500);
+      return () => clearTimeout(timer);
+    }
+    const handle = requestIdleCallback(go, { timeout: 3000 });
+    return () => cancelIdleCallback(handle);
+  }, [warm]);
+  return warm;
 }

@@ -7,10 +7,19 @@ import type { QuestionView } from '../../../../../sync-protocol/src/question';
 import { clearSession, setSession } from '../../../lib/session';
 import { type Call, json, learnerSession, mockApi } from '../../../testing/fetch-mock';
 import { renderWithApp } from '../../../testing/render';
+import { PreviewProvider, type Previews } from '../../../components/preview-context';
 import { COLUMNS_STORAGE_KEY } from './columns';
 import { QuestionList } from './question-list';
 import QuestionListPage from './question-list-page';
 import { questionView, TAGS } from './test-data';
+
+/** The editor the list makes hidden in advance shows the learner's preview, lent by app/router. */
+const previews: Previews = { QuestionPreview: () => null, SetPreview: () => null };
+const listPage = () => (
+  <PreviewProvider value={previews}>
+    <QuestionListPage />
+  </PreviewProvider>
+);
 
 const NS = ['authoring-bank', 'messages'];
 
@@ -42,7 +51,7 @@ const listCalls = (api: { calls: Call[] }) => api.calls.filter((c) => c.path ===
 test('filters from the address go to the list and the count; a new filter goes to the address', async () => {
   const api = bank();
   const user = userEvent.setup();
-  const { router } = await renderWithApp(<QuestionListPage />, { route: '/question-list?s=maths&d=3,4&st=APPROVED', namespaces: NS });
+  const { router } = await renderWithApp(listPage(), { route: '/question-list?s=maths&d=3,4&st=APPROVED', namespaces: NS });
   expect(await screen.findByText('3 questions')).toBeInTheDocument();
   const first = listCalls(api)[0]!;
   expect(Object.fromEntries(first.query)).toEqual({ s: 'maths', d: '3,4', st: 'APPROVED', l: '25', o: '0' });
@@ -61,7 +70,7 @@ test('filters from the address go to the list and the count; a new filter goes t
 test('the text search waits for typing to pause, then asks once and keeps it in the address', async () => {
   const api = bank();
   const user = userEvent.setup();
-  const { router } = await renderWithApp(<QuestionListPage />, { route: '/question-list', namespaces: NS });
+  const { router } = await renderWithApp(listPage(), { route: '/question-list', namespaces: NS });
   await screen.findByText('3 questions');
   await user.type(screen.getByRole('textbox', { name: 'Search' }), 'acid base');
   await waitFor(() => expect(router.state.location.search).toBe('?search=acid+base'));
@@ -79,7 +88,7 @@ test('the text search waits for typing to pause, then asks once and keeps it in 
 test('pages of 25 with the total from getQuestionsCount; the page is kept in the address', async () => {
   const api = bank({ total: 60 });
   const user = userEvent.setup();
-  const { router } = await renderWithApp(<QuestionListPage />, { route: '/question-list', namespaces: NS });
+  const { router } = await renderWithApp(listPage(), { route: '/question-list', namespaces: NS });
   expect(await screen.findByText('60 questions')).toBeInTheDocument();
   expect(await screen.findByText('Question q25')).toBeInTheDocument();
   expect(screen.queryByText('Question q26')).not.toBeInTheDocument();
@@ -93,7 +102,7 @@ test('pages of 25 with the total from getQuestionsCount; the page is kept in the
 
 test('the count and the columns in Hindi: tag names, type and status are translated', async () => {
   bank({ total: 1 });
-  await renderWithApp(<QuestionListPage />, { route: '/question-list', lang: 'hi', namespaces: NS });
+  await renderWithApp(listPage(), { route: '/question-list', lang: 'hi', namespaces: NS });
   expect(await screen.findByText('1 प्रश्न')).toBeInTheDocument();
   const row = screen.getByTestId('question-row-q1');
   expect(await within(row).findByText('गणित')).toBeInTheDocument();
@@ -107,7 +116,7 @@ test('the count and the columns in Hindi: tag names, type and status are transla
 test('the column chooser shows the spec fields and remembers the choice in this browser', async () => {
   bank({ questions: [questionView('q1', { ops: { a: '<p>Three</p>', b: '<p>Four</p>' }, ca: ['b'] })] });
   const user = userEvent.setup();
-  const view = await renderWithApp(<QuestionListPage />, { route: '/question-list', namespaces: NS });
+  const view = await renderWithApp(listPage(), { route: '/question-list', namespaces: NS });
   await screen.findByText('Question q1');
   const headers = () => screen.getAllByRole('columnheader').map((h) => h.textContent);
   // In the spec's order, whatever the order of choosing.
@@ -131,7 +140,7 @@ test('the column chooser shows the spec fields and remembers the choice in this 
   expect(JSON.parse(localStorage.getItem(COLUMNS_STORAGE_KEY) ?? '[]')).toEqual(['q', 'ops', 'ca', 'd', 's', 'qt', 'st']);
 
   view.unmount();
-  await renderWithApp(<QuestionListPage />, { route: '/question-list', namespaces: NS });
+  await renderWithApp(listPage(), { route: '/question-list', namespaces: NS });
   await screen.findByText('Question q1');
   expect(headers()).toEqual(['Question', 'Options', 'Correct Anwer', 'Difficulty Level', 'Subject', 'Question Type', 'Status', 'Actions']);
 });
@@ -139,7 +148,7 @@ test('the column chooser shows the spec fields and remembers the choice in this 
 test('Edit opens the question in the editor', async () => {
   bank({ total: 1 });
   const user = userEvent.setup();
-  const { router } = await renderWithApp(<QuestionListPage />, { route: '/question-list', namespaces: NS });
+  const { router } = await renderWithApp(listPage(), { route: '/question-list', namespaces: NS });
   await screen.findByText('Question q1');
   await user.click(screen.getByRole('link', { name: 'Edit' }));
   expect(router.state.location.pathname).toBe('/question-editor');
@@ -156,7 +165,7 @@ test('Delete asks first; a question a published set uses is refused with the ser
         : json({ success: true, msg: 'Question deleted successfully' }),
   });
   const user = userEvent.setup();
-  await renderWithApp(<QuestionListPage />, { route: '/question-list', namespaces: NS });
+  await renderWithApp(listPage(), { route: '/question-list', namespaces: NS });
   await screen.findByText('Question q1');
   const row = screen.getByTestId('question-row-q1');
   await user.click(within(row).getByRole('button', { name: 'Delete' }));
