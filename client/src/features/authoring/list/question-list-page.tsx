@@ -35,6 +35,12 @@ export default function QuestionListPage() {
   // A list that goes away (the editor's own page took its place) leaves no early editor behind
   // for the next list to draw, nor a paused list.
   useEffect(() => settleEditorOverList, []);
+  // Back (or Forward) before the router's own navigation to the editor was drawn: the early
+  // editor goes (the router brings the editor back if the entry it shows is the editor's).
+  useEffect(() => {
+    window.addEventListener('popstate', settleEditorOverList);
+    return () => window.removeEventListener('popstate', settleEditorOverList);
+  }, []);
   const editing = routed ?? early;
   // The editor is made hidden once the list is idle, so that Edit opens one that exists.
   const warm = useWarmEditor();
