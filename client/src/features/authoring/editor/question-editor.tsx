@@ -122,10 +122,12 @@ export function QuestionEditor({ id, onSaved, onNew, onDirtyChange, active = tru
   // The question and its options are drawn first, ready to type in; the tag pickers, the status
   // controls and the learner's preview follow in a transition (interruptible: a keystroke in the
   // meantime is handled first), so opening a question is not held up by what is not typed into.
+  // An editor kept hidden for the next open (over the list) waits with only the question's editor
+  // made: its question is all the open has to draw before the editor can type.
   const [secondary, setSecondary] = useState(false);
   useEffect(() => {
-    if (!wanted && !secondary) startTransition(() => setSecondary(true));
-  }, [wanted, secondary]);
+    if (active && !wanted && !secondary) startTransition(() => setSecondary(true));
+  }, [active, wanted, secondary]);
 
   // 'pm:editor-open' (scripts/bench-authoring.ts): from the list's Edit to the loaded question
   // painted in its editors, ready to type (the frame after the commit that put it in the form);
