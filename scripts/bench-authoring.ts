@@ -202,7 +202,14 @@ async function benchEditor(base: string) {
       if (traced) await browser.startTracing(page, { screenshots: false, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'disabled-by-default-v8.cpu_profiler', 'blink.user_timing'] });
       await page.getByRole('link', { name: 'Edit' }).nth(i % 25).click();
       const measured = (name: string) =>
-        page.waitForFunction((n) => performance.getEntriesByName(n).at(-1)?.duration, name, { timeout: 30_000 }).then(async (h) => (await h.jsonValue()) as number);
+        page
+          .waitForFunction((n) => performance.getEntriesByName(n).at(-1)?.duration, name, { timeout: 30_000 })
+          .then(async (h) => (await h.jsonValue()) as number)
+          .catch(async (err: unknown) => {
+            // Said with what the page measured and where it is.
+            const entries = await page.evaluate(() => performance.getEntries().filter((e) => e.name.startsWith('pm:')).map((e) => `${e.name}@${e.startTime.toFixed(0)}`));
+            throw new Error(`editor: open ${i} never measured ${name} (at ${page.url()}; entries ${entries.join(', ')})`, { cause: err });
+          });
       const d = await measured('pm:editor-open');
       const c = await measured('pm:editor-complete');
       if (traced) {

@@ -40,6 +40,12 @@ function QuestionEditorOverlay({ at }: { at: Location | null }) {
     if (wasOpen.current && !open) startTransition(() => setGeneration((g) => g + 1));
     wasOpen.current = open;
   }, [open]);
+  // While open, the editor is the one the open found: a remake still pending from the last close
+  // (an Edit pressed before it was done) must not replace it under the editor's hands.
+  const [openedAs, setOpenedAs] = useState<number | null>(null);
+  if (open && openedAs === null) setOpenedAs(generation);
+  if (!open && openedAs !== null) setOpenedAs(null);
+  const editorKey = open ? (openedAs ?? generation) : generation;
   // The list beneath waits while the editor is open, and catches up when it closes.
   const qc = useQueryClient();
   useEffect(() => {
@@ -94,7 +100,7 @@ function QuestionEditorOverlay({ at }: { at: Location | null }) {
       keepMounted
       keepMountedMode="display-none"
     >
-      <QuestionEditor key={generation} id={id} active={open} onSaved={onSaved} onNew={onNew} onDirtyChange={onDirtyChange} />
+      <QuestionEditor key={editorKey} id={id} active={open} onSaved={onSaved} onNew={onNew} onDirtyChange={onDirtyChange} />
       <DiscardDialog opened={asking} onStay={() => setAsking(false)} onDiscard={backToList} />
     </Modal>
   );
