@@ -127,3 +127,29 @@ test('an editor writes, finds, approves and publishes a question with a formula 
   await expect(question).not.toContainText('(edited)');
   await editorContext.close();
 });
+
+test('the editor over the list: edits discarded on close are gone when the same question is opened again', async ({ page }) => {
+  await loginAs(page, 'editor');
+  await page.goto('/question-list');
+  const edit = page.getByRole('link', { name: 'Edit' }).first();
+  await edit.waitFor();
+  // The editor is made hidden in advance: nothing of it is shown, nothing takes the focus.
+  await page.waitForTimeout(1000);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+
+  await edit.click();
+  const question = page.getByRole('dialog').getByRole('textbox', { name: 'Question', exact: true });
+  await expect(question).not.toBeEmpty();
+  const saved = await question.innerText();
+  await question.click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type(' discarded words');
+  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+  await page.getByRole('button', { name: 'Discard', exact: true }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+
+  await edit.click();
+  await expect(question).toHaveText(saved);
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+});
