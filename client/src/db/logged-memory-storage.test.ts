@@ -130,3 +130,15 @@ test('a collection with attachments is refused, not silently kept half', async (
   dbs.push(db);
   await expect(db.addCollections({ files: { schema: { ...schema, attachments: {} } as never } })).rejects.toThrow(/attachments/);
 });
+
+test('a write the log did not take stops the instance: nothing is shown that a reload would not find', async () => {
+  const db = await openDb();
+  await db.notes.insert({ id: 'a', text: 'kept', n: 1 });
+  // The log's database deleted under the open instance (its connection closes on versionchange).
+  await new Promise<void>((resolve) => {
+    const req = factory.deleteDatabase(logDatabaseNameOf('pm-ed-test'));
+    req.onsuccess = req.onerror = () => resolve();
+  });
+  await expect(db.notes.insert({ id: 'b', text: 'lost', n: 2 })).rejects.toThrow();
+  await expect(db.notes.storageInstance.findDocumentsById(['a', 'b'], false)).rejects.toThrow(/could not be written/);
+});

@@ -145,6 +145,7 @@ export class LoggedMemoryInstance<RxDocType> implements RxStorageInstance<RxDocT
   private last: Promise<unknown> = Promise.resolve();
   private closed = false;
   private compacting = false;
+  private failed: unknown = null;
 
   constructor(
     params: RxStorageInstanceCreationParams<RxDocType, unknown>,
@@ -169,10 +170,17 @@ export class LoggedMemoryInstance<RxDocType> implements RxStorageInstance<RxDocT
 
   private ensureOpen() {
     if (this.closed) throw new Error(`logged-memory storage: ${this.collectionName} is closed`);
+    // A write that did not reach the disk is in the memory: nothing more is read or written, so
+    // that nothing is shown or uploaded that a reload would not find (the app reopens the bank).
+    if (this.failed) throw new Error(`logged-memory storage: ${this.collectionName} could not be written`, { cause: this.failed });
   }
 
   bulkWrite(rows: BulkWriteRow<RxDocType>[], context: string): Promise<RxStorageBulkWriteResponse<RxDocType>> {
-    this.ensureOpen();
+    try {
+      this.ensureOpen();
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
     // The memory write is synchronous; the record is made in the same task, so the log keeps the
     // memory's order.
     const answer = this.inner.bulkWrite(rows, context);
@@ -181,10 +189,20 @@ export class LoggedMemoryInstance<RxDocType> implements RxStorageInstance<RxDocT
     const written = [...categorized.bulkInsertDocs, ...categorized.bulkUpdateDocs].map((r) => r.document);
     let committed: Promise<void> = Promise.resolve();
     if (written.length > 0) {
-      const tx = this.db.transaction('log', 'readwrite');
-      tx.objectStore('log').put({ c: this.key, n: this.n++, docs: written } satisfies LogRecord<RxDocType>);
+      let tx: IDBTransaction;
+      try {
+        tx = this.db.transaction('log', 'readwrite');
+        tx.objectStore('log').put({ c: this.key, n: this.n++, docs: written } satisfies LogRecord<RxDocType>);
+      } catch (err) {
+        // The log is gone (its database closed or deleted): the memory has a write the disk has not.
+        this.failed = err;
+        return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+      }
       this.records += 1;
-      committed = done(tx);
+      committed = done(tx).catch((err: unknown) => {
+        this.failed = err;
+        throw err;
+      });
     }
     const result = committed.then(async () => {
       const events = categorized.eventBulk;
@@ -196,17 +214,23 @@ export class LoggedMemoryInstance<RxDocType> implements RxStorageInstance<RxDocT
     return result;
   }
 
+  /** Runs a read, or answers its refusal as a rejected promise (as RxDB expects of a storage). */
+  private read<T>(f: () => Promise<T>): Promise<T> {
+    try {
+      this.ensureOpen();
+      return f();
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+  }
   findDocumentsById(ids: string[], withDeleted: boolean): Promise<RxDocumentData<RxDocType>[]> {
-    this.ensureOpen();
-    return this.inner.findDocumentsById(ids, withDeleted);
+    return this.read(() => this.inner.findDocumentsById(ids, withDeleted));
   }
   query(q: PreparedQuery<RxDocType>): Promise<RxStorageQueryResult<RxDocType>> {
-    this.ensureOpen();
-    return this.inner.query(q);
+    return this.read(() => this.inner.query(q));
   }
   count(q: PreparedQuery<RxDocType>): Promise<RxStorageCountResult> {
-    this.ensureOpen();
-    return this.inner.count(q);
+    return this.read(() => this.inner.count(q));
   }
   getAttachmentData(): Promise<Blob> {
     return Promise.reject(new Error('logged-memory storage keeps no attachments'));
@@ -266,7 +290,7 @@ export class LoggedMemoryInstance<RxDocType> implements RxStorageInstance<RxDocT
   }
 
   async remove(): Promise<void> {
-    this.ensureOpen();
+    if (this.closed) throw new Error(`logged-memory storage: ${this.collectionName} is closed`);
     await this.last;
     const tx = this.db.transaction('log', 'readwrite');
     tx.objectStore('log').delete(this.all());
