@@ -171,7 +171,7 @@ export class LoggedMemoryInstance<RxDocType> implements RxStorageInstance<RxDocT
   private ensureOpen() {
     if (this.closed) throw new Error(`logged-memory storage: ${this.collectionName} is closed`);
     // A write that did not reach the disk is in the memory: nothing more is read or written, so
-    // that nothing is shown or uploaded that a reload would not find (the app reopens the bank).
+    // that nothing is shown or uploaded that a reload would not find (a reload opens the log again).
     if (this.failed) throw new Error(`logged-memory storage: ${this.collectionName} could not be written`, { cause: this.failed });
   }
 
