@@ -176,9 +176,10 @@ test('one tab of the browser holds the bank; a second works with the server and 
 
   const second = await context.newPage();
   await second.goto('/question-list');
-  await expect(second.getByTestId('editor-bank-elsewhere')).toContainText('open in another tab');
+  // (The tab loads the authoring code and asks for the bank first: slow on a loaded CI machine.)
+  await expect(second.getByTestId('editor-bank-elsewhere')).toContainText('open in another tab', { timeout: 20_000 });
   // The list still works there, from the server.
-  await expect(second.getByRole('table', { name: 'Questions' }).locator('tbody tr').first()).toBeVisible();
+  await expect(second.getByRole('table', { name: 'Questions' }).locator('tbody tr').first()).toBeVisible({ timeout: 20_000 });
 
   await first.close();
   await second.reload();
