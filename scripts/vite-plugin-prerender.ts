@@ -11,12 +11,26 @@
  *
  * The markup is that of a first visit: English, not signed in, the built-in slides. Anything else
  * (a stored Hindi choice, another address or query) is drawn by the app as before.
+ *
+ * A page drawn from the database (`/plan`: the plans) is written as a template, its markup left
+ * at PAGE_OUTLET, and the server module is kept in the build (SSR_DIR): the server draws that
+ * page when it is asked for (server/src/lib/rendered-pages.ts). The build draws it once with no
+ * plans, so that a page that cannot be drawn on the server fails the build, not a visitor.
  */
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Logger, type Plugin } from 'vite';
-import { type Manifest, PRERENDERED_PAGES, type PrerenderedPage, routeStylesheets } from '../server/src/lib/route-preloads';
+import type { PageData } from '../sync-protocol/src/page-data';
+import { type Manifest, PAGE_OUTLET, PRERENDERED_PAGES, type PrerenderedPage, routeStylesheets } from '../server/src/lib/route-preloads';
+
+/**
+ * Where the build keeps the server-side module for the pages drawn per request (`perRequest` in
+ * PRERENDERED_PAGES), inside the client build: the server imports it from there
+ * (server/src/lib/rendered-pages.ts). A dot-folder: the server never sends it as a file, the
+ * service worker does not precache it and no compressed twins are made of it.
+ */
+export const SSR_DIR = '.ssr';
 
 /** One of the page's stylesheets: its address in the build and its text. */
 export type PageStylesheet = { href: string; css: string };
@@ -80,7 +94,8 @@ export function prerenderPages(pages: readonly PrerenderedPage[] = PRERENDERED_P
       async handler() {
         const started = Date.now();
         // Inside the project, so that the module's imports of packages resolve to node_modules.
-        const ssrDir = path.resolve(root, '..', 'node_modules', '.cache', 'pm-prerender');
+        const ssrDir = path.join(outDir, SSR_DIR);
+        const keep = pages.some((p) => p.perRequest);
         await rm(ssrDir, { recursive: true, force: true });
         await mkdir(ssrDir, { recursive: true });
         try {
@@ -90,11 +105,14 @@ export function prerenderPages(pages: readonly PrerenderedPage[] = PRERENDERED_P
             logLevel: 'warn',
             build: { ssr: 'src/prerender/pages.tsx', outDir: ssrDir, emptyOutDir: true, manifest: false, ssrManifest: false, copyPublicDir: false },
           });
-          const mod = (await import(pathToFileURL(path.join(ssrDir, 'pages.js')).href)) as { renderPage(path: string): Promise<string> };
+          const mod = (await import(pathToFileURL(path.join(ssrDir, 'pages.js')).href)) as {
+            renderPage(path: string, data?: PageData): Promise<string>;
+          };
           const manifest = JSON.parse(await readFile(path.join(outDir, '.vite', 'manifest.json'), 'utf8')) as Manifest;
           const indexHtml = await readFile(path.join(outDir, 'index.html'), 'utf8');
           for (const page of pages) {
-            const markup = await mod.renderPage(page.path);
+            const markup = page.perRequest ? PAGE_OUTLET : await mod.renderPage(page.path);
+            if (page.perRequest) await mod.renderPage(page.path, { plans: { success: true, data: [] } });
             const stylesheets = await Promise.all(
               routeStylesheets(manifest, page.path).map(async (href) => ({ href, css: await readFile(path.join(outDir, href), 'utf8') })),
             );
@@ -103,7 +121,7 @@ export function prerenderPages(pages: readonly PrerenderedPage[] = PRERENDERED_P
           }
           logger?.info(`prerendered ${pages.length} pages in ${Date.now() - started} ms`);
         } finally {
-          await rm(ssrDir, { recursive: true, force: true });
+          if (!keep) await rm(ssrDir, { recursive: true, force: true });
         }
       },
     },

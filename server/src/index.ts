@@ -14,6 +14,7 @@ import { runExclusive } from './lib/exclusive';
 import { instanceName } from './lib/instance';
 import { createRateLimits } from './lib/rate-limit';
 import { startPlanExpiry } from './modules/entitlements/entitlements.service';
+import { activePlans } from './modules/plans/plans.routes';
 import { startReconciler } from './modules/payments/reconcile';
 import { startPushJobs } from './modules/push/push.service';
 import { startPublisher } from './modules/sync/publish';
@@ -78,7 +79,8 @@ async function main() {
 
   // The built client: files as they are, and index.html for the app's routes (lib/client-files).
   const clientDir = path.resolve(config.CLIENT_DIR ?? path.join(root, 'dist'));
-  if (!serveClientFiles(app, clientDir)) {
+  // `/plan` is drawn on the server with the database's plans (lib/rendered-pages).
+  if (!serveClientFiles(app, clientDir, { load: { '/plan': async () => ({ plans: await activePlans(deps.db) }) }, log })) {
     log.warn({ clientDir }, 'no built client found; serving the API only (run npm run build)');
   }
 

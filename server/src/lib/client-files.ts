@@ -7,7 +7,12 @@ import { getMimeType } from 'hono/utils/mime';
 import { LANGUAGE_COOKIE } from '../../../sync-protocol/src/language-cookie';
 import type { AppEnv } from '../context';
 import { type ContentCoding, negotiateEncoding } from './compression';
+import type { PageData } from '../../../sync-protocol/src/page-data';
+import { perRequestPage } from './rendered-pages';
 import { PRERENDERED_PAGES, readRoutePreloads } from './route-preloads';
+
+/** What the pages drawn per request are drawn with (lib/rendered-pages), by route. */
+export type PageSources = { load?: Readonly<Record<string, () => Promise<PageData>>>; log?: { warn(obj: object, msg: string): void } };
 
 /** Hashed build output (Vite's assets/): a changed file gets a new name, so it never goes stale. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -73,14 +78,22 @@ function findTwins(clientDir: string): Map<string, Twins> {
  * service worker would otherwise cache HTML under a script's name, and a lazy import would fail
  * with a MIME type error instead of a clean network error.
  */
-export function serveClientFiles(app: Hono<AppEnv>, clientDir: string): boolean {
+export function serveClientFiles(app: Hono<AppEnv>, clientDir: string, sources: PageSources = {}): boolean {
   const indexFile = path.join(clientDir, 'index.html');
   if (!existsSync(indexFile)) return false;
   const twins = findTwins(clientDir);
   // index.html for the app's routes, in each coding the build made for it.
   const indexPage = htmlPage(clientDir, 'index.html', twins);
   // The first pages drawn by the build (scripts/vite-plugin-prerender.ts), those the build has.
-  const prerendered = PRERENDERED_PAGES.filter((p) => existsSync(path.join(clientDir, p.file))).map((p) => ({ ...p, page: htmlPage(clientDir, p.file, twins) }));
+  // Those drawn per request from the database's data, when the build has their template and module
+  // and the server was given their data; without, the app draws them from the shell.
+  type Page = { path: string; anyQuery: boolean; page: (c: Context<AppEnv>) => Response | Promise<Response> };
+  const prerendered = PRERENDERED_PAGES.filter((p) => existsSync(path.join(clientDir, p.file))).flatMap((p): Page[] => {
+    if (!p.perRequest) return [{ ...p, page: htmlPage(clientDir, p.file, twins) }];
+    const load = sources.load?.[p.path];
+    const draw = load && perRequestPage(clientDir, p.file, p.path, load, sources.log);
+    return draw ? [{ ...p, page: drawnPage(draw, indexPage) }] : [];
+  });
 
   // The first screens' files, named in a Link header on their index.html (lib/route-preloads).
   const { shell: preloads, prerendered: prerenderedPreloads } = readRoutePreloads(clientDir);
@@ -96,7 +109,7 @@ export function serveClientFiles(app: Hono<AppEnv>, clientDir: string): boolean 
       // The prerendered page carries its route's stylesheets inline: its hints leave them out.
       const link = (shell ? preloads : prerenderedPreloads).get(route);
       if (link) c.header('Link', link);
-      const res = shell ? indexPage(c) : page(c);
+      const res = shell ? indexPage(c) : await page(c);
       res.headers.set('Vary', res.headers.has('Vary') ? `${res.headers.get('Vary')}, Cookie` : 'Cookie');
       return res;
     });
@@ -170,6 +183,28 @@ function htmlPage(clientDir: string, name: string, twins: Map<string, Twins>): (
     if (!coding || !body) return c.html(html);
     c.header('Content-Encoding', coding);
     return c.body(body, 200, { 'Content-Type': 'text/html; charset=UTF-8', 'Content-Length': String(body.byteLength) });
+  };
+}
+
+/**
+ * A page drawn per request (lib/rendered-pages), sent as the coding the request allows, with
+ * `Vary: Accept-Encoding`; the shell if it could not be drawn.
+ */
+function drawnPage(
+  draw: NonNullable<ReturnType<typeof perRequestPage>>,
+  shell: (c: Context<AppEnv>) => Response,
+): (c: Context<AppEnv>) => Promise<Response> {
+  return async (c) => {
+    const drawn = await draw(c.req.header('accept-encoding'));
+    if (!drawn) return shell(c);
+    c.header('Vary', 'Accept-Encoding');
+    if (!drawn.coding) return c.html(drawn.body as string);
+    const body = drawn.body as Buffer;
+    c.header('Content-Encoding', drawn.coding);
+    return c.body(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), 200, {
+      'Content-Type': 'text/html; charset=UTF-8',
+      'Content-Length': String(body.byteLength),
+    });
   };
 }
 

@@ -23,11 +23,25 @@ import path from 'node:path';
  * whatever the query string says (the home page); otherwise only the bare address gets the file
  * (`/login?error=…` or a referral link draws more than the plain form, so the app draws it).
  */
-export type PrerenderedPage = { path: string; file: string; anyQuery: boolean };
+export type PrerenderedPage = {
+  path: string;
+  file: string;
+  anyQuery: boolean;
+  /**
+   * Drawn by the server on request with data of the database (lib/rendered-pages.ts): the build
+   * writes the page's file as a template, its markup left at PAGE_OUTLET.
+   */
+  perRequest?: boolean;
+};
 export const PRERENDERED_PAGES: readonly PrerenderedPage[] = [
   { path: '/', file: 'home.html', anyQuery: true },
   { path: '/login', file: 'login.html', anyQuery: false },
+  // The plans are the database's, so the page is drawn when asked (and kept until they change).
+  { path: '/plan', file: 'plan.html', anyQuery: false, perRequest: true },
 ];
+
+/** Where a per-request page's template (see PrerenderedPage) takes the page's markup. */
+export const PAGE_OUTLET = '<!--pm-page-outlet-->';
 
 type RouteFiles = {
   /** Source paths of the route's lazy modules (the page, its layout route, its strings). */

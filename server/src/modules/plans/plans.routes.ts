@@ -6,15 +6,20 @@ import { plan } from '../../db/schema';
 import { parseQuery } from '../../lib/http';
 import { route } from '../../lib/route';
 
+/** The active plans (spec §9) in the plan page's order: GET /plan's answer, also drawn into `/plan` (lib/rendered-pages). */
+export async function activePlans(db: Deps['db']) {
+  const data = await db
+    .select({ id: plan.id, code: plan.code, name: plan.name, total: plan.total, approx: plan.approx, contents: plan.contents })
+    .from(plan)
+    .where(eq(plan.active, true))
+    .orderBy(asc(plan.sortOrder));
+  return { success: true as const, data };
+}
+
 /** GET /plan — the active plans (spec §9), cheapest last as on the plan page. */
 export function planRoutes(app: Hono<AppEnv>, deps: Deps) {
   route(app, deps, 'GET /plan', async (c) => {
     parseQuery(c, z.strictObject({}));
-    const data = await deps.db
-      .select({ id: plan.id, code: plan.code, name: plan.name, total: plan.total, approx: plan.approx, contents: plan.contents })
-      .from(plan)
-      .where(eq(plan.active, true))
-      .orderBy(asc(plan.sortOrder));
-    return c.json({ success: true, data });
+    return c.json(await activePlans(deps.db));
   });
 }

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Plan } from '../../../../../sync-protocol/src/plan';
 import { api } from '../../../lib/api-client';
+import { pageData } from '../../../lib/page-data';
 
 /** A plan as GET /api/plan lists it (spec §9): the wire fields of sync-protocol plus its id. */
 export type PlanView = Pick<Plan, 'code' | 'name' | 'total' | 'approx' | 'contents'> & { id: string };
@@ -10,7 +11,22 @@ export function getPlans(): Promise<{ success: boolean; data: PlanView[] }> {
   return api('/plan', { silent: true });
 }
 
-export const plansQueryOptions = () => queryOptions({ queryKey: ['plans'], queryFn: getPlans, select: (r) => r.data });
+type PlansAnswer = Awaited<ReturnType<typeof getPlans>>;
+
+/**
+ * The plans, first from the page when the server drew it with them (server/src/lib/rendered-
+ * pages.ts): the first render then matches its markup. They carry the time the server read
+ * them, so they are fetched again once stale like any answer (at once, if the query is made
+ * again long after the page was loaded).
+ */
+export const plansQueryOptions = () =>
+  queryOptions({
+    queryKey: ['plans'],
+    queryFn: getPlans,
+    select: (r) => r.data,
+    initialData: () => pageData('plans')?.value as PlansAnswer | undefined,
+    initialDataUpdatedAt: () => pageData('plans')?.at,
+  });
 
 export function usePlans() {
   return useQuery(plansQueryOptions());
