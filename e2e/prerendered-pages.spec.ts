@@ -131,3 +131,35 @@ test.describe('the login page', () => {
     await expect(page.getByRole('tab', { name: 'New users' })).toHaveAttribute('aria-selected', 'true');
   });
 });
+
+test.describe('the plan page', () => {
+  test('/plan comes drawn by the server with the plans of the database, which the page also carries', async ({ request }) => {
+    const plans = (await (await request.get('/api/plan')).json()) as { data: { code: string; name: { en: string } }[] };
+    expect(plans.data.length).toBeGreaterThan(0);
+    const html = await (await request.get('/plan')).text();
+    expect(html).toContain('<div id="root" data-prerendered="/plan" inert>');
+    for (const p of plans.data) {
+      expect(html).toContain(`data-testid="plan-${p.code}"`);
+      expect(html).toContain(p.name.en);
+    }
+    // Two scripts: the module entry, and the plans as data (never run, so the CSP allows it).
+    expect(html.match(/<script\b[^>]*>/g)).toEqual([
+      expect.stringMatching(/^<script type="module" crossorigin src="\/assets\/index-[^"]+\.js">$/),
+      '<script type="application/json" id="pm-page-data">',
+    ]);
+  });
+
+  test('the app hydrates the plans without asking for them again, and Buy Now sends a guest to login', async ({ page }) => {
+    const hydration = await watchHydration(page, '[data-testid^="plan-"]');
+    const asked: string[] = [];
+    page.on('request', (r) => r.url().includes('/api/plan') && asked.push(r.url()));
+    await page.goto('/plan');
+    await expect(page.locator('#root')).not.toHaveAttribute('inert');
+    const { removed, errors } = await hydration();
+    expect(removed).toBe(0);
+    expect(errors).toEqual([]);
+    expect(asked).toEqual([]);
+    await page.getByRole('button', { name: 'Buy Now' }).first().click();
+    await expect(page).toHaveURL(/\/login$/);
+  });
+});

@@ -76,14 +76,12 @@ export function composePrerenderedHtml(
 
 export function prerenderPages(pages: readonly PrerenderedPage[] = PRERENDERED_PAGES): Plugin {
   let outDir = '';
-  let root = '';
   let configFile: string | undefined;
   let logger: Logger | undefined;
   return {
     name: 'pariksha:prerender-pages',
     apply: (_config, env) => env.command === 'build' && !env.isSsrBuild,
     configResolved(config) {
-      root = config.root;
       outDir = path.resolve(config.root, config.build.outDir);
       configFile = config.configFile;
       logger = config.logger;
@@ -93,7 +91,7 @@ export function prerenderPages(pages: readonly PrerenderedPage[] = PRERENDERED_P
       sequential: true,
       async handler() {
         const started = Date.now();
-        // Inside the project, so that the module's imports of packages resolve to node_modules.
+        // Inside the project (the build's folder), so that the module's imports of packages resolve to node_modules.
         const ssrDir = path.join(outDir, SSR_DIR);
         const keep = pages.some((p) => p.perRequest);
         await rm(ssrDir, { recursive: true, force: true });
