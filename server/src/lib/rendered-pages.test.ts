@@ -81,8 +81,9 @@ test('the drawn page is kept while the plans stay the same, and drawn again when
   const before = g.__drawings ?? 0;
   await Promise.all(Array.from({ length: 20 }, () => h.app.request('/plan', { headers: CHROMIUM })));
   expect(g.__drawings).toBe(before);
-  const [first] = (await activePlans(h.deps.db)).data;
-  await h.deps.db.update(plan).set({ name: { en: 'Renamed <b>plan</b>', hi: 'नया नाम' } }).where(eq(plan.id, first.id));
+  const first = (await activePlans(h.deps.db)).data[0];
+  expect(first).toBeDefined();
+  await h.deps.db.update(plan).set({ name: { en: 'Renamed <b>plan</b>', hi: 'नया नाम' } }).where(eq(plan.id, first?.id ?? ''));
   const r = await h.app.request('/plan', { headers: { 'accept-encoding': 'identity' } });
   const html = await r.text();
   expect(g.__drawings).toBe(before + 1);
