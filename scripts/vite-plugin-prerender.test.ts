@@ -2,6 +2,7 @@ import { expect, test } from 'vitest';
 import { composePrerenderedHtml } from './vite-plugin-prerender';
 
 const HOME = { path: '/', anyQuery: true };
+const START = { script: 'assets/start-after-paint-S1.js', files: ['assets/index-E1.js', 'assets/runtime-R1.js', 'assets/home-page-H1.js'] };
 
 /** index.html as Vite writes it (scripts/vite-plugin-prerender.ts starts from it). */
 const INDEX = `<!doctype html>
@@ -9,6 +10,7 @@ const INDEX = `<!doctype html>
   <head>
     <title>Pariksha Mitra</title>
     <script type="module" crossorigin src="/assets/index-E1.js"></script>
+    <link rel="modulepreload" crossorigin href="/assets/runtime-R1.js">
     <link rel="stylesheet" crossorigin href="/assets/index-E1.css">
   </head>
   <body>
@@ -20,7 +22,7 @@ test('home.html is index.html with the page in #root (marked, inert), its styles
   const html = composePrerenderedHtml(INDEX, HOME, '<main><h1>Home</h1></main>', [
     { href: 'assets/home-page-H1.css', css: '._title_1{font-size:2rem}\n' },
     { href: 'assets/Button-B1.css', css: '@layer mantine{.m_1{color:red}}' },
-  ]);
+  ], START);
   expect(html).toContain('<html lang="en" data-mantine-color-scheme="light">');
   expect(html).toContain('<div id="root" data-prerendered="/" data-prerendered-any-query inert><main><h1>Home</h1></main></div>');
   const head = html.slice(0, html.indexOf('</head>'));
@@ -30,29 +32,41 @@ test('home.html is index.html with the page in #root (marked, inert), its styles
   // Each file named by a disabled link: not fetched, and not loaded again by Vite's loader.
   expect(head).toContain('<link rel="stylesheet" crossorigin href="/assets/home-page-H1.css" disabled>');
   expect(head).toContain('<link rel="stylesheet" crossorigin href="/assets/Button-B1.css" disabled>');
-  expect(html).toContain('<script type="module" crossorigin src="/assets/index-E1.js"></script>');
+});
+
+test('the page\'s one script is the start script, which asks for the app\'s scripts once the page is painted: no entry tag, no modulepreload', () => {
+  const html = composePrerenderedHtml(INDEX, HOME, '<main></main>', [], START);
+  expect(html.match(/<script\b[^>]*>/g)).toEqual(['<script type="module" crossorigin src="/assets/start-after-paint-S1.js">']);
+  expect(html).toContain('<meta name="pm-app" content="/assets/index-E1.js /assets/runtime-R1.js /assets/home-page-H1.js">');
+  expect(html).not.toContain('modulepreload');
+  expect(html).not.toContain('src="/assets/index-E1.js"');
+  // The entry's stylesheet stays: it is the first paint's.
+  expect(html).toContain('<link rel="stylesheet" crossorigin href="/assets/index-E1.css">');
+  // The entry named first must be index.html's; a file outside the build is refused.
+  expect(() => composePrerenderedHtml(INDEX, HOME, '<p/>', [], { ...START, files: ['assets/other.js'] })).toThrow(/module entry/);
+  expect(() => composePrerenderedHtml(INDEX, HOME, '<p/>', [], { ...START, script: '../x.js' })).toThrow(/not a script/);
 });
 
 test('a stylesheet that would close the <style> element, or is not a file of the build, is refused', () => {
-  expect(() => composePrerenderedHtml(INDEX, HOME, '<p/>', [{ href: 'assets/x.css', css: 'a{}</style><script>' }])).toThrow(/<style>/);
-  expect(() => composePrerenderedHtml(INDEX, HOME, '<p/>', [{ href: '../x.css', css: 'a{}' }])).toThrow(/not a stylesheet/);
+  expect(() => composePrerenderedHtml(INDEX, HOME, '<p/>', [{ href: 'assets/x.css', css: 'a{}</style><script>' }], START)).toThrow(/<style>/);
+  expect(() => composePrerenderedHtml(INDEX, HOME, '<p/>', [{ href: '../x.css', css: 'a{}' }], START)).toThrow(/not a stylesheet/);
 });
 
 test('markup with "$" patterns is inserted as it is', () => {
   const markup = "<p>$& $1 $' $`</p>";
-  expect(composePrerenderedHtml(INDEX, HOME, markup, [])).toContain(`inert>${markup}</div>`);
+  expect(composePrerenderedHtml(INDEX, HOME, markup, [], START)).toContain(`inert>${markup}</div>`);
 });
 
 test('an index.html without an empty #root or an English <html> is refused, not half-prerendered', () => {
-  expect(() => composePrerenderedHtml(INDEX.replace('<div id="root"></div>', '<div id="app"></div>'), HOME, '<p/>', [])).toThrow(/#root/);
-  expect(() => composePrerenderedHtml(INDEX.replace('<html lang="en">', '<html>'), HOME, '<p/>', [])).toThrow();
+  expect(() => composePrerenderedHtml(INDEX.replace('<div id="root"></div>', '<div id="app"></div>'), HOME, '<p/>', [], START)).toThrow(/#root/);
+  expect(() => composePrerenderedHtml(INDEX.replace('<html lang="en">', '<html>'), HOME, '<p/>', [], START)).toThrow();
 });
 
 test('a page drawn for its bare address only (the login form) is marked without any-query', () => {
-  const html = composePrerenderedHtml(INDEX, { path: '/login', anyQuery: false }, '<form></form>', []);
+  const html = composePrerenderedHtml(INDEX, { path: '/login', anyQuery: false }, '<form></form>', [], START);
   expect(html).toContain('<div id="root" data-prerendered="/login" inert><form></form></div>');
 });
 
 test('a path that is not a plain route path is refused (it is written into an attribute)', () => {
-  expect(() => composePrerenderedHtml(INDEX, { path: '/x"><script>', anyQuery: false }, '<p/>', [])).toThrow(/plain route path/);
+  expect(() => composePrerenderedHtml(INDEX, { path: '/x"><script>', anyQuery: false }, '<p/>', [], START)).toThrow(/plain route path/);
 });

@@ -20,9 +20,10 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build, type Logger, type Plugin } from 'vite';
+import { createHash } from 'node:crypto';
+import { build, type Logger, minify, type Plugin, transformWithOxc } from 'vite';
 import type { PageData } from '../sync-protocol/src/page-data';
-import { type Manifest, PAGE_OUTLET, PRERENDERED_PAGES, type PrerenderedPage, routeStylesheets } from '../server/src/lib/route-preloads';
+import { type Manifest, PAGE_OUTLET, PRERENDERED_PAGES, type PrerenderedPage, routeScripts, routeStylesheets } from '../server/src/lib/route-preloads';
 
 /**
  * Where the build keeps the server-side module for the pages drawn per request (`perRequest` in
@@ -53,10 +54,17 @@ export function composePrerenderedHtml(
   page: Pick<PrerenderedPage, 'path' | 'anyQuery'>,
   markup: string,
   stylesheets: readonly PageStylesheet[],
+  /** The start script (client/src/boot/start-after-paint.ts) and the scripts it asks for, the entry first. */
+  start: { script: string; files: readonly string[] },
 ): string {
   const root = '<div id="root"></div>';
   if (!indexHtml.includes(root) || !indexHtml.includes('</head>') || !/<html lang="en">/.test(indexHtml)) {
     throw new Error('prerender: index.html has no empty #root, </head> or <html lang="en">');
+  }
+  const entryTag = /<script type="module" crossorigin src="\/(assets\/[\w.-]+\.js)"><\/script>/.exec(indexHtml);
+  if (!entryTag || entryTag[1] !== start.files[0]) throw new Error('prerender: index.html has no module entry, or not the one named first');
+  for (const file of [start.script, ...start.files]) {
+    if (!/^assets\/[\w.-]+\.js$/.test(file)) throw new Error(`prerender: ${file} is not a script of the build`);
   }
   if (!/^\/[a-z0-9/-]*$/.test(page.path)) throw new Error(`prerender: ${page.path} is not a plain route path`);
   for (const { href, css } of stylesheets) {
@@ -68,7 +76,12 @@ export function composePrerenderedHtml(
       stylesheets.map(({ href }) => `    <link rel="stylesheet" crossorigin href="/${href}" disabled>\n`).join('')
     : '';
   const marks = `data-prerendered="${page.path}"${page.anyQuery ? ' data-prerendered-any-query' : ''}`;
+  // The app's scripts are asked for once the page is painted, by the start script, not by the
+  // page: the entry's tag and Vite's modulepreload links make way for it.
+  const app = `<meta name="pm-app" content="${start.files.map((f) => `/${f}`).join(' ')}">\n    <script type="module" crossorigin src="/${start.script}"></script>`;
   return indexHtml
+    .replace(entryTag[0], () => app)
+    .replace(/\s*<link rel="modulepreload" crossorigin href="[^"]+">/g, '')
     .replace('<html lang="en">', '<html lang="en" data-mantine-color-scheme="light">')
     .replace('</head>', () => `${styles}  </head>`)
     .replace(root, () => `<div id="root" ${marks} inert>${markup}</div>`);
@@ -76,12 +89,14 @@ export function composePrerenderedHtml(
 
 export function prerenderPages(pages: readonly PrerenderedPage[] = PRERENDERED_PAGES): Plugin {
   let outDir = '';
+  let root = '';
   let configFile: string | undefined;
   let logger: Logger | undefined;
   return {
     name: 'pariksha:prerender-pages',
     apply: (_config, env) => env.command === 'build' && !env.isSsrBuild,
     configResolved(config) {
+      root = config.root;
       outDir = path.resolve(config.root, config.build.outDir);
       configFile = config.configFile;
       logger = config.logger;
@@ -108,13 +123,15 @@ export function prerenderPages(pages: readonly PrerenderedPage[] = PRERENDERED_P
           };
           const manifest = JSON.parse(await readFile(path.join(outDir, '.vite', 'manifest.json'), 'utf8')) as Manifest;
           const indexHtml = await readFile(path.join(outDir, 'index.html'), 'utf8');
+          const startScript = await writeStartScript(root, outDir);
           for (const page of pages) {
             const markup = page.perRequest ? PAGE_OUTLET : await mod.renderPage(page.path);
             if (page.perRequest) await mod.renderPage(page.path, { plans: { success: true, data: [] } });
             const stylesheets = await Promise.all(
               routeStylesheets(manifest, page.path).map(async (href) => ({ href, css: await readFile(path.join(outDir, href), 'utf8') })),
             );
-            await writeFile(path.join(outDir, page.file), composePrerenderedHtml(indexHtml, page, markup, stylesheets));
+            const start = { script: startScript, files: routeScripts(manifest, page.path) };
+            await writeFile(path.join(outDir, page.file), composePrerenderedHtml(indexHtml, page, markup, stylesheets, start));
             logger?.info(`prerendered ${page.path} into ${page.file} (${(markup.length / 1000).toFixed(1)} kB of markup)`);
           }
           logger?.info(`prerendered ${pages.length} pages in ${Date.now() - started} ms`);
@@ -124,4 +141,17 @@ export function prerenderPages(pages: readonly PrerenderedPage[] = PRERENDERED_P
       },
     },
   };
+}
+
+/**
+ * client/src/boot/start-after-paint.ts, transpiled and minified on its own (it imports nothing), written into
+ * the build's assets under a name that changes with its content. Returns its path in the build.
+ */
+async function writeStartScript(root: string, outDir: string): Promise<string> {
+  const source = path.join(root, 'src', 'boot', 'start-after-paint.ts');
+  const { code: js } = await transformWithOxc(await readFile(source, 'utf8'), source, { lang: 'ts' });
+  const { code } = await minify('start-after-paint.js', js);
+  const file = `assets/start-after-paint-${createHash('sha256').update(code).digest('base64url').slice(0, 8)}.js`;
+  await writeFile(path.join(outDir, file), code);
+  return file;
 }

@@ -96,7 +96,7 @@ export function serveClientFiles(app: Hono<AppEnv>, clientDir: string, sources: 
   });
 
   // The first screens' files, named in a Link header on their index.html (lib/route-preloads).
-  const { shell: preloads, prerendered: prerenderedPreloads } = readRoutePreloads(clientDir);
+  const preloads = readRoutePreloads(clientDir);
 
   for (const { path: route, anyQuery, page } of prerendered) {
     // The prerendered pages are English: a reader who chose Hindi (the client's `lang` cookie,
@@ -106,8 +106,9 @@ export function serveClientFiles(app: Hono<AppEnv>, clientDir: string, sources: 
       if (!anyQuery && new URL(c.req.url).search !== '') return next();
       c.header('Cache-Control', REVALIDATE);
       const shell = getCookie(c, LANGUAGE_COOKIE) === 'hi';
-      // The prerendered page carries its route's stylesheets inline: its hints leave them out.
-      const link = (shell ? preloads : prerenderedPreloads).get(route);
+      // The prerendered page carries its route's stylesheets inline, and asks for its scripts
+      // once it is painted (client/src/boot/start-after-paint.ts): no hints.
+      const link = shell ? preloads.get(route) : undefined;
       if (link) c.header('Link', link);
       const res = shell ? indexPage(c) : await page(c);
       res.headers.set('Vary', res.headers.has('Vary') ? `${res.headers.get('Vary')}, Cookie` : 'Cookie');

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { type Manifest, linkHeaders, routeStylesheets } from './route-preloads';
+import { type Manifest, linkHeaders, routeScripts, routeStylesheets } from './route-preloads';
 
 /** The shape of a Vite manifest: the entry with a static import, lazy pages sharing a chunk. */
 const MANIFEST: Manifest = {
@@ -62,15 +62,22 @@ test('routeStylesheets: the stylesheets a route brings beyond the entry, in the 
   expect(routeStylesheets(MANIFEST, '/not-a-route', ROUTES)).toEqual([]);
 });
 
-test('for a prerendered page (its route stylesheets written into it) the hints leave those out, and keep the entry\'s and the scripts', () => {
-  const links = linkHeaders(MANIFEST, ROUTES, { routeStyles: false });
-  expect(links.get('/')?.split(', ')).toEqual([
-    '</assets/index-E1.css>; rel=preload; as=style; crossorigin',
-    '</assets/index-E1.js>; rel=modulepreload',
-    '</assets/slide-mock-tests-M1.svg>; rel=preload; as=image; fetchpriority=high',
-    '</assets/home-page-H1.js>; rel=modulepreload',
-    '</assets/Button.layer-B1.js>; rel=modulepreload',
-    '</assets/Transition-T1.js>; rel=modulepreload',
-    '</assets/home-L1.js>; rel=modulepreload',
+test('routeScripts: what a prerendered page asks for once painted, the entry first, then its imports and the route\'s chunks, once each', () => {
+  expect(routeScripts(MANIFEST, '/', ROUTES)).toEqual([
+    'assets/index-E1.js',
+    'assets/runtime-R1.js',
+    'assets/home-page-H1.js',
+    'assets/Button.layer-B1.js',
+    'assets/Transition-T1.js',
+    'assets/home-L1.js',
   ]);
+  expect(routeScripts(MANIFEST, '/login', ROUTES)).toEqual([
+    'assets/index-E1.js',
+    'assets/runtime-R1.js',
+    'assets/query-layout-Q1.js',
+    'assets/login-page-P1.js',
+    'assets/Button.layer-B1.js',
+    'assets/Transition-T1.js',
+  ]);
+  expect(routeScripts(MANIFEST, '/not-a-route', ROUTES)).toEqual(['assets/index-E1.js', 'assets/runtime-R1.js']);
 });

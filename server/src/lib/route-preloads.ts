@@ -80,14 +80,11 @@ export type Manifest = Record<string, ManifestChunk>;
 export function linkHeaders(
   manifest: Manifest,
   routes: Readonly<Record<string, RouteFiles>> = PRELOADED_ROUTES,
-  /** For a prerendered page, whose route stylesheets are in the page itself (scripts/vite-plugin-prerender.ts). */
-  { routeStyles = true }: { routeStyles?: boolean } = {},
 ): Map<string, string> {
   const entry = entryFiles(manifest);
   const result = new Map<string, string>();
   for (const [route, files] of Object.entries(routes)) {
-    const { scripts, styles: ownStyles } = routeChunks(manifest, files, entry.initial);
-    const styles = routeStyles ? ownStyles : [];
+    const { scripts, styles } = routeChunks(manifest, files, entry.initial);
     const image = files.image ? findImage(manifest, files.modules, files.image) : undefined;
     const links = [
       ...entry.css.map((f) => `</${f}>; rel=preload; as=style; crossorigin`),
@@ -108,6 +105,18 @@ export function linkHeaders(
 export function routeStylesheets(manifest: Manifest, route: string, routes: Readonly<Record<string, RouteFiles>> = PRELOADED_ROUTES): string[] {
   const files = routes[route];
   return files ? routeChunks(manifest, files, entryFiles(manifest).initial).styles : [];
+}
+
+/**
+ * Every script `route` needs, the entry first, then what the entry imports and the route's own
+ * chunks: what a prerendered page asks for once it is painted (client/src/boot/start-after-
+ * paint.ts, named in the page by scripts/vite-plugin-prerender.ts).
+ */
+export function routeScripts(manifest: Manifest, route: string, routes: Readonly<Record<string, RouteFiles>> = PRELOADED_ROUTES): string[] {
+  const entry = entryFiles(manifest);
+  const imported = [...entry.initial].filter((f) => f.endsWith('.js') && !entry.js.includes(f));
+  const files = routes[route];
+  return [...entry.js, ...imported, ...(files ? routeChunks(manifest, files, entry.initial).scripts : [])];
 }
 
 /** The entry chunks' scripts and stylesheets, and every file the entry loads by itself (its static imports). */
@@ -158,13 +167,11 @@ function findImage(manifest: Manifest, modules: readonly string[], name: string)
 }
 
 /**
- * The hints for the build in `clientDir`, per route: for index.html (`shell`), and for a
- * prerendered page's own file (`prerendered`: the same less the route's stylesheets, which that
- * page carries inline). None when the build has no manifest.
+ * The hints for index.html in the build in `clientDir`, per route. None when the build has no
+ * manifest. A prerendered page has none: it asks for its scripts once it is painted.
  */
-export function readRoutePreloads(clientDir: string): { shell: Map<string, string>; prerendered: Map<string, string> } {
+export function readRoutePreloads(clientDir: string): Map<string, string> {
   const file = path.join(clientDir, '.vite', 'manifest.json');
-  if (!existsSync(file)) return { shell: new Map(), prerendered: new Map() };
-  const manifest = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
-  return { shell: linkHeaders(manifest), prerendered: linkHeaders(manifest, PRELOADED_ROUTES, { routeStyles: false }) };
+  if (!existsSync(file)) return new Map();
+  return linkHeaders(JSON.parse(readFileSync(file, 'utf8')) as Manifest);
 }
