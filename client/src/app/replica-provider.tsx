@@ -1,4 +1,5 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from 'react';
+import type * as ReplicaModuleNs from '../db/replica';
 import type { ReplicaHandle } from '../db/replica';
 import { ReplicaContext } from '../db/replica-context';
 import { GUEST_ID, guestReplicaUsed, useGuestReplicaWanted } from '../db/guest';
@@ -37,6 +38,25 @@ let lastClosing: Promise<void> = Promise.resolve();
  * closes the previous one's database; a new token of the same person restarts the replication so
  * that attempts held back by an expired login upload at once.
  */
+type ReplicaModule = typeof ReplicaModuleNs;
+
+/**
+ * The replica's code (RxDB, Dexie, the collections' schemas built from zod), evaluated in steps,
+ * each in its own task: evaluated at once it held a phone's main thread for ~250 ms at 4× CPU
+ * just as the exam list was drawn (issue 20 §2: total blocking time). Each step evaluates only
+ * what the steps before did not.
+ */
+async function loadReplicaModule(): Promise<ReplicaModule> {
+  const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+  await import('rxdb');
+  await nextTask();
+  await import('rxdb/plugins/storage-dexie');
+  await nextTask();
+  await import('../../../sync-protocol/src/sync/rxdb-schemas');
+  await nextTask();
+  return import('../db/replica');
+}
+
 export function ReplicaProvider({ children }: { children: ReactNode }) {
   const session = useSession();
   const personId = session?.id ?? null;
@@ -53,7 +73,7 @@ export function ReplicaProvider({ children }: { children: ReactNode }) {
     // The replica this effect opens (null when it never started or failed): closed by the cleanup.
     let opened: Promise<ReplicaHandle | null> = Promise.resolve(null);
     const cancelIdle = afterPaint(() => {
-      opened = import('../db/replica')
+      opened = loadReplicaModule()
         .then(async (m) => {
           const h = await m.openReplica(id);
           // A guest who has just signed up or logged in: their attempts move in (once the guest's

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import type { Observable } from 'rxjs';
 import type { ReplicaDatabase } from './database';
 import { useReplica } from './replica-context';
@@ -14,6 +14,11 @@ export type ReplicaQueryResult<T> = {
  * Subscribes to a live RxDB query of the signed-in person's replica. `query` must be stable
  * across renders (wrap it in useCallback) and return an observable, e.g.
  * `(db) => db.question_set.find().$`.
+ *
+ * Each answer is drawn as a transition: React works through it in slices of a few milliseconds
+ * and yields to the browser between them. A list of every set with its cards and pickers, drawn
+ * in one task as the replica opens, held a phone's main thread for ~0.5 s at 4× CPU (issue 20
+ * §2: total blocking time); input in between is answered first.
  */
 export function useReplicaQuery<T>(query: (db: ReplicaDatabase) => Observable<T>): ReplicaQueryResult<T> {
   const replica = useReplica();
@@ -22,7 +27,7 @@ export function useReplicaQuery<T>(query: (db: ReplicaDatabase) => Observable<T>
 
   useEffect(() => {
     if (!db) return;
-    const sub = query(db).subscribe((data) => setState({ db, query, data }));
+    const sub = query(db).subscribe((data) => startTransition(() => setState({ db, query, data })));
     return () => sub.unsubscribe();
   }, [db, query]);
 

@@ -75,7 +75,7 @@ export const ExamTagFilter = memo(function ExamTagFilter({ items, value, onChang
             clearable
             searchable
             w={{ base: '100%', sm: 240 }}
-            comboboxProps={{ withinPortal: true }}
+            comboboxProps={{ withinPortal: true, keepMounted: false }}
           />
         ) : null,
       )}
