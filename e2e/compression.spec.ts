@@ -97,19 +97,27 @@ test('Chromium receives the entry script brotli-compressed, and the service work
 });
 
 /**
- * Issue 20 §2: the first screens' pages name their files in a Link header, worked out from the
- * build's manifest (server/src/lib/route-preloads). Against the real build: the entry comes
- * first, the home page's chunk is named, and every file named is served.
+ * Issue 20 §2: the first screens name their files ahead, worked out from the build's manifest
+ * (server/src/lib/route-preloads). The pages sent drawn (`/`, `/login`) name them in their
+ * `pm-app` meta element, asked for once the page is painted (client/src/boot/start-after-
+ * paint.ts); the pages the app draws from the shell name them in a Link header. Against the real
+ * build: the entry comes first, the page's chunk is named, and every file named is served.
  */
-test('the home page and the login page name their first files in a Link header, and each is served', async ({ request }) => {
-  const urls = (link: string | undefined) => [...(link ?? '').matchAll(/<([^>]+)>/g)].map((m) => m[1]!);
+test('the first screens name their files (drawn pages in the page, the shell in a Link header), and each is served', async ({ request }) => {
+  const linked = (link: string | undefined) => [...(link ?? '').matchAll(/<([^>]+)>/g)].map((m) => m[1]!);
+  const named = (html: string) => (/<meta name="pm-app" content="([^"]+)">/.exec(html)?.[1] ?? '').split(' ').filter(Boolean);
   const home = await request.get('/');
-  const homeLinks = urls(home.headers()['link']);
-  expect(homeLinks).toContain(entryScript());
-  expect(homeLinks.some((u) => /^\/assets\/home-page-[\w-]+\.js$/.test(u))).toBe(true);
-  const loginLinks = urls((await request.get('/login')).headers()['link']);
-  expect(loginLinks.some((u) => /^\/assets\/login-page-[\w-]+\.js$/.test(u))).toBe(true);
-  for (const url of new Set([...homeLinks, ...loginLinks])) {
+  expect(home.headers()['link']).toBeUndefined();
+  const homeFiles = named(await home.text());
+  expect(homeFiles[0]).toBe(entryScript());
+  expect(homeFiles.some((u) => /^\/assets\/home-page-[\w-]+\.js$/.test(u))).toBe(true);
+  const loginFiles = named(await (await request.get('/login')).text());
+  expect(loginFiles[0]).toBe(entryScript());
+  expect(loginFiles.some((u) => /^\/assets\/login-page-[\w-]+\.js$/.test(u))).toBe(true);
+  const listLinks = linked((await request.get('/exam-list')).headers()['link']);
+  expect(listLinks).toContain(entryScript());
+  expect(listLinks.some((u) => /^\/assets\/exam-list-page-[\w-]+\.js$/.test(u))).toBe(true);
+  for (const url of new Set([...homeFiles, ...loginFiles, ...listLinks])) {
     expect((await request.get(url)).status(), url).toBe(200);
   }
 });
