@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useReplica } from '../db/replica-context';
 import { getSyncStatus, subscribeSyncStatus, type SyncStatus, waitingUploads } from '../db/sync-status';
 import classes from './sync-status.module.css';
+import { relativeTimeFormat } from '../lib/intl-format';
 
 type Tone = 'ok' | 'busy' | 'warn' | 'off';
 
@@ -14,17 +15,6 @@ function toneOf(s: SyncStatus): Tone {
 }
 
 /** "2 minutes ago" in the page language, from the platform's Intl (no date library needed). */
-/** One formatter per language: making one costs ~10 ms on a phone, and this is drawn on every sync. */
-const formats = new Map<string, Intl.RelativeTimeFormat>();
-function relativeTimeFormat(locale: string): Intl.RelativeTimeFormat {
-  let format = formats.get(locale);
-  if (!format) {
-    format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
-    formats.set(locale, format);
-  }
-  return format;
-}
-
 function useRelativeTime(time: number | null): string | null {
   const { i18n } = useTranslation();
   const [now, setNow] = useState(() => Date.now());
@@ -34,7 +24,7 @@ function useRelativeTime(time: number | null): string | null {
   }, []);
   if (time === null) return null;
   const seconds = Math.round((time - Math.max(now, time)) / 1000);
-  const rtf = relativeTimeFormat(i18n.language === 'hi' ? 'hi-IN' : 'en-IN');
+  const rtf = relativeTimeFormat(i18n.language === 'hi' ? 'hi-IN' : 'en-IN', { numeric: 'auto' });
   if (seconds > -45) return rtf.format(0, 'second');
   if (seconds > -3600) return rtf.format(Math.round(seconds / 60), 'minute');
   if (seconds > -86_400) return rtf.format(Math.round(seconds / 3600), 'hour');

@@ -1,3 +1,5 @@
+import { numberFormat } from './intl-format';
+
 /**
  * Storage pre-flight (issue 21 §3): before the tests' questions and images are put on the device
  * for offline use, ask the browser to keep them (`navigator.storage.persist()`) and compare what
@@ -61,7 +63,7 @@ export function judge(estimate: StorageEstimate | null, persisted: boolean | nul
 /** Megabytes with one decimal, as the learner reads them ("1.5 MB"). */
 export function formatMegabytes(bytes: number, lang: string): string {
   const mb = Math.max(0.1, Math.ceil((bytes / (1024 * 1024)) * 10) / 10);
-  return `${new Intl.NumberFormat(lang === 'hi' ? 'hi-IN' : 'en-IN', { maximumFractionDigits: 1, minimumFractionDigits: 1 }).format(mb)} MB`;
+  return `${numberFormat(lang === 'hi' ? 'hi-IN' : 'en-IN', { maximumFractionDigits: 1, minimumFractionDigits: 1 }).format(mb)} MB`;
 }
 
 type StorageManagerLike = Pick<StorageManager, 'estimate'> & Partial<Pick<StorageManager, 'persist' | 'persisted'>>;

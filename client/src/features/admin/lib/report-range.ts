@@ -1,4 +1,5 @@
 import dayjs from 'dayjs';
+import { numberFormat } from '../../../lib/intl-format';
 
 /** The value of a Mantine range picker: [start, end] as 'YYYY-MM-DD' strings or null. */
 export type DayRange = [string | null, string | null];
@@ -26,5 +27,5 @@ export function lastDays(days: number): DayRange {
 
 /** Rupees in the UI language's digits and grouping (₹1,23,456.50). */
 export function rupees(n: number, lang: string): string {
-  return new Intl.NumberFormat(lang === 'hi' ? 'hi-IN' : 'en-IN', { style: 'currency', currency: 'INR', maximumFractionDigits: 2 }).format(n);
+  return numberFormat(lang === 'hi' ? 'hi-IN' : 'en-IN', { style: 'currency', currency: 'INR', maximumFractionDigits: 2 }).format(n);
 }

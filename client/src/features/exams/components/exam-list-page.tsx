@@ -15,6 +15,7 @@ import { durationSeconds } from '../lib/test-engine';
 import { ExamTagFilter, matchesFilter, NO_FILTER, type TagFilter } from './exam-tag-filter';
 import { SetBadges } from './set-badges';
 import { LostAttemptsNotice, StorageNotice } from './storage-notices';
+import { dateTimeFormat } from '../../../lib/intl-format';
 
 const BADGE_COLOR: Record<Availability, string> = { onDevice: 'teal', downloading: 'gray', changed: 'orange' };
 
@@ -52,7 +53,7 @@ export function AllowanceSummary({ allowance }: { allowance: Allowance }) {
     );
   }
   const lang = i18n.language === 'hi' ? 'hi' : 'en';
-  const date = new Intl.DateTimeFormat(lang === 'hi' ? 'hi-IN' : 'en-IN', { dateStyle: 'medium' }).format(plan.endsAt);
+  const date = dateTimeFormat(lang === 'hi' ? 'hi-IN' : 'en-IN', { dateStyle: 'medium' }).format(plan.endsAt);
   const name = plan.name ? plan.name[lang] || plan.name.en : (plan.code ?? '');
   const { mock, practice } = allowance;
   return (

@@ -9,6 +9,7 @@ import { getStorageStatus, subscribeStorageStatus } from '../../../db/storage-st
 import { dismissLost, lostVersion, readLost, subscribeLost } from '../../../db/unsent-attempts';
 import { useReplicaQuery } from '../../../db/use-replica-query';
 import { formatMegabytes } from '../../../lib/storage-preflight';
+import { dateTimeFormat } from '../../../lib/intl-format';
 
 /**
  * What the storage pre-flight found (issue 21 §3), checked again whenever the page opens: too
@@ -55,7 +56,7 @@ export function LostAttemptsNotice() {
   const query = useCallback((db: ReplicaDatabase) => db.question_set.find().$.pipe(map((sets) => new Map(sets.map((s) => [s.id, s.l])))), []);
   const labels = useReplicaQuery(query).data;
   if (!dbName || lost.length === 0) return null;
-  const date = new Intl.DateTimeFormat(i18n.language === 'hi' ? 'hi-IN' : 'en-IN', { dateStyle: 'medium', timeStyle: 'short' });
+  const date = dateTimeFormat(i18n.language === 'hi' ? 'hi-IN' : 'en-IN', { dateStyle: 'medium', timeStyle: 'short' });
   const tests = lost.map((e) => t('lost.item', { set: labels?.get(e.qsid) ?? t('lost.unknownSet'), date: date.format(e.st) })).join('; ');
   return (
     <Alert color="red" role="alert" title={t('lost.title')} data-testid="lost-attempts">

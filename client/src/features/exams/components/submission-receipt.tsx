@@ -9,6 +9,7 @@ import { type Receipt, receipt$ } from '../../../db/receipts';
 import { getSyncStatus, subscribeSyncStatus } from '../../../db/sync-status';
 import { useReplicaQuery } from '../../../db/use-replica-query';
 import classes from './submission-receipt.module.css';
+import { dateTimeFormat } from '../../../lib/intl-format';
 
 /**
  * The receipt's QR code as one SVG path drawn from the module matrix of `qr` (no markup strings
@@ -53,7 +54,7 @@ export function SubmissionReceipt({ attemptId, serverReceipt }: { attemptId: str
   const { data: receipt, loading } = useReplicaQuery<Receipt | null>(query);
   const online = useSyncExternalStore(subscribeSyncStatus, () => getSyncStatus().online);
   if (loading) return null;
-  const format = new Intl.DateTimeFormat(i18n.language === 'hi' ? 'hi-IN' : 'en-IN', { dateStyle: 'medium', timeStyle: 'medium' });
+  const format = dateTimeFormat(i18n.language === 'hi' ? 'hi-IN' : 'en-IN', { dateStyle: 'medium', timeStyle: 'medium' });
 
   if (!receipt) {
     // Submitted elsewhere, or before receipts: the server's code alone, when there is one.

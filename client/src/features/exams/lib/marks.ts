@@ -1,4 +1,6 @@
+import { numberFormat } from '../../../lib/intl-format';
+
 /** Marks as learners read them: whole numbers plain, fractions with up to two decimals. */
 export function formatMarks(n: number, lang: string): string {
-  return new Intl.NumberFormat(lang === 'hi' ? 'hi-IN' : 'en-IN', { maximumFractionDigits: 2 }).format(n);
+  return numberFormat(lang === 'hi' ? 'hi-IN' : 'en-IN', { maximumFractionDigits: 2 }).format(n);
 }

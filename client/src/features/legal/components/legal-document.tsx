@@ -5,6 +5,7 @@ import { Link, useLocation } from 'react-router';
 import { ScrollToTop } from '../../../components/scroll-to-top';
 import { COPYRIGHT_EMAIL } from '../../../config/paths';
 import classes from './legal-document.module.css';
+import { dateTimeFormat } from '../../../lib/intl-format';
 
 /** When the legal texts were last changed; shown in the reader's language. */
 export const LEGAL_LAST_UPDATED = '2026-11-22';
@@ -31,7 +32,7 @@ function withEmailLink(text: string): ReactNode {
 }
 
 function formatDate(iso: string, lang: string) {
-  return new Intl.DateTimeFormat(lang === 'hi' ? 'hi-IN' : 'en-IN', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(iso));
+  return dateTimeFormat(lang === 'hi' ? 'hi-IN' : 'en-IN', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(iso));
 }
 
 /** A long legal text (spec §2 Privacy policy, Terms & Conditions): title, date, contents, numbered sections. */

@@ -1,3 +1,5 @@
+import { numberFormat } from '../../../lib/intl-format';
+
 /** Spec §9: minimum payment amount 1 (rupee). */
 export const MIN_PAYMENT_AMOUNT = 1;
 
@@ -9,13 +11,13 @@ export function isPayableAmount(amount: unknown): boolean {
 
 /** Whole rupees with the Indian grouping: ₹720, ₹1,00,000. */
 export function formatRupees(amount: number, lang: 'en' | 'hi'): string {
-  return new Intl.NumberFormat(lang === 'hi' ? 'hi-IN' : 'en-IN', { style: 'currency', currency: 'INR', maximumFractionDigits: 0 }).format(amount);
+  return numberFormat(lang === 'hi' ? 'hi-IN' : 'en-IN', { style: 'currency', currency: 'INR', maximumFractionDigits: 0 }).format(amount);
 }
 
 /** Paise as rupees with the Indian grouping: 15000 → ₹150, 123456 → ₹1,234.56. */
 export function formatPaise(paise: number, lang: 'en' | 'hi'): string {
   const whole = paise % 100 === 0;
-  return new Intl.NumberFormat(lang === 'hi' ? 'hi-IN' : 'en-IN', {
+  return numberFormat(lang === 'hi' ? 'hi-IN' : 'en-IN', {
     style: 'currency',
     currency: 'INR',
     minimumFractionDigits: whole ? 0 : 2,

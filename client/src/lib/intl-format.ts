@@ -1,0 +1,29 @@
+/**
+ * Number, date and relative-time formatters, made once per locale and options and then shared.
+ * Making one (`new Intl.NumberFormat(…)`) loads the locale's data and costs milliseconds on a
+ * phone; the exam list made several on each of its many renders while the replica opened (issue
+ * 20 §2: total blocking time). A formatter holds no state, so sharing one is safe.
+ */
+const cache = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat>();
+
+function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat>(kind: string, locale: string, options: object | undefined, make: () => T): T {
+  const key = `${kind}|${locale}|${options ? JSON.stringify(options) : ''}`;
+  let format = cache.get(key) as T | undefined;
+  if (!format) {
+    format = make();
+    cache.set(key, format);
+  }
+  return format;
+}
+
+export function numberFormat(locale: string, options?: Intl.NumberFormatOptions): Intl.NumberFormat {
+  return cached('n', locale, options, () => new Intl.NumberFormat(locale, options));
+}
+
+export function dateTimeFormat(locale: string, options?: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  return cached('d', locale, options, () => new Intl.DateTimeFormat(locale, options));
+}
+
+export function relativeTimeFormat(locale: string, options?: Intl.RelativeTimeFormatOptions): Intl.RelativeTimeFormat {
+  return cached('r', locale, options, () => new Intl.RelativeTimeFormat(locale, options));
+}
