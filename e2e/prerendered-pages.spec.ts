@@ -32,8 +32,11 @@ test('the page at / is in the HTML itself, inert until the app takes it over; ot
   expect(home).toContain(HEADING);
   // The first slide's illustration is in the page itself (a data URL): painted with the text.
   expect(home).toMatch(/<img src="data:image\/svg\+xml,[^"]+" alt="" width="480" height="320" loading="eager"/);
-  // No inline script (the CSP runs none): the module entry is the page's only script.
-  expect(home.match(/<script\b[^>]*>/g)).toEqual([expect.stringMatching(/^<script type="module" crossorigin src="\/assets\/index-[^"]+\.js">$/)]);
+  // No inline script (the CSP runs none): the page's only script is the one that starts the app
+  // once the page is painted (client/src/boot/start-after-paint.ts), and the page names the
+  // app's scripts for it, the entry first.
+  expect(home.match(/<script\b[^>]*>/g)).toEqual([expect.stringMatching(/^<script type="module" crossorigin src="\/assets\/start-after-paint-[\w-]+\.js">$/)]);
+  expect(home).toMatch(/<meta name="pm-app" content="\/assets\/index-[\w-]+\.js [^"]*\/assets\/home-page-[\w-]+\.js/);
   const about = await (await request.get('/about')).text();
   expect(about).toContain('<div id="root"></div>');
   expect(about).not.toContain(HEADING);
@@ -90,7 +93,7 @@ test.describe('the login page', () => {
     const login = await (await request.get('/login')).text();
     expect(login).toContain('<div id="root" data-prerendered="/login" inert>');
     expect(login).toContain('Existing users');
-    expect(login.match(/<script\b[^>]*>/g)).toEqual([expect.stringMatching(/^<script type="module" crossorigin src="\/assets\/index-[^"]+\.js">$/)]);
+    expect(login.match(/<script\b[^>]*>/g)).toEqual([expect.stringMatching(/^<script type="module" crossorigin src="\/assets\/start-after-paint-[\w-]+\.js">$/)]);
     for (const url of ['/login?referrer=9000000003', '/login?error=Session%20expired']) {
       const shell = await (await request.get(url)).text();
       expect(shell, url).toContain('<div id="root"></div>');
@@ -142,9 +145,9 @@ test.describe('the plan page', () => {
       expect(html).toContain(`data-testid="plan-${p.code}"`);
       expect(html).toContain(p.name.en);
     }
-    // Two scripts: the module entry, and the plans as data (never run, so the CSP allows it).
+    // Two scripts: the one that starts the app, and the plans as data (never run, so the CSP allows it).
     expect(html.match(/<script\b[^>]*>/g)).toEqual([
-      expect.stringMatching(/^<script type="module" crossorigin src="\/assets\/index-[^"]+\.js">$/),
+      expect.stringMatching(/^<script type="module" crossorigin src="\/assets\/start-after-paint-[\w-]+\.js">$/),
       '<script type="application/json" id="pm-page-data">',
     ]);
   });
