@@ -30,14 +30,6 @@ function afterPaint(fn: () => void): () => void {
 /** The replica closing last (a guest's, at login): the next one waits for it before taking its attempts. */
 let lastClosing: Promise<void> = Promise.resolve();
 
-/**
- * Opens the signed-in person's replica (ARCHITECTURE decision 6) after the shell has rendered —
- * or, for a guest, the guest's own (db/guest.ts: free sets, attempts kept for a login; issue 20
- * §3). A login moves the guest's attempts into the person's replica once it is open.
- * RxDB and the replication are a lazy chunk, not part of the first visit. Another person's login
- * closes the previous one's database; a new token of the same person restarts the replication so
- * that attempts held back by an expired login upload at once.
- */
 type ReplicaModule = typeof ReplicaModuleNs;
 
 /**
@@ -57,6 +49,14 @@ async function loadReplicaModule(): Promise<ReplicaModule> {
   return import('../db/replica');
 }
 
+/**
+ * Opens the signed-in person's replica (ARCHITECTURE decision 6) after the shell has rendered —
+ * or, for a guest, the guest's own (db/guest.ts: free sets, attempts kept for a login; issue 20
+ * §3). A login moves the guest's attempts into the person's replica once it is open.
+ * RxDB and the replication are a lazy chunk, not part of the first visit. Another person's login
+ * closes the previous one's database; a new token of the same person restarts the replication so
+ * that attempts held back by an expired login upload at once.
+ */
 export function ReplicaProvider({ children }: { children: ReactNode }) {
   const session = useSession();
   const personId = session?.id ?? null;

@@ -176,11 +176,10 @@ export class LoggedMemoryInstance<RxDocType> implements RxStorageInstance<RxDocT
   }
 
   bulkWrite(rows: BulkWriteRow<RxDocType>[], context: string): Promise<RxStorageBulkWriteResponse<RxDocType>> {
-    try {
-      this.ensureOpen();
-    } catch (err) {
-      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
-    }
+    return this.guarded(() => this.write(rows, context));
+  }
+
+  private write(rows: BulkWriteRow<RxDocType>[], context: string): Promise<RxStorageBulkWriteResponse<RxDocType>> {
     // The memory write is synchronous; the record is made in the same task, so the log keeps the
     // memory's order.
     const answer = this.inner.bulkWrite(rows, context);
@@ -196,7 +195,7 @@ export class LoggedMemoryInstance<RxDocType> implements RxStorageInstance<RxDocT
       } catch (err) {
         // The log is gone (its database closed or deleted): the memory has a write the disk has not.
         this.failed = err;
-        return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+        throw err;
       }
       this.records += 1;
       committed = done(tx).catch((err: unknown) => {
@@ -214,8 +213,8 @@ export class LoggedMemoryInstance<RxDocType> implements RxStorageInstance<RxDocT
     return result;
   }
 
-  /** Runs a read, or answers its refusal as a rejected promise (as RxDB expects of a storage). */
-  private read<T>(f: () => Promise<T>): Promise<T> {
+  /** Runs a read or a write, or answers its refusal as a rejected promise (as RxDB expects of a storage). */
+  private guarded<T>(f: () => Promise<T>): Promise<T> {
     try {
       this.ensureOpen();
       return f();
@@ -224,13 +223,13 @@ export class LoggedMemoryInstance<RxDocType> implements RxStorageInstance<RxDocT
     }
   }
   findDocumentsById(ids: string[], withDeleted: boolean): Promise<RxDocumentData<RxDocType>[]> {
-    return this.read(() => this.inner.findDocumentsById(ids, withDeleted));
+    return this.guarded(() => this.inner.findDocumentsById(ids, withDeleted));
   }
   query(q: PreparedQuery<RxDocType>): Promise<RxStorageQueryResult<RxDocType>> {
-    return this.read(() => this.inner.query(q));
+    return this.guarded(() => this.inner.query(q));
   }
   count(q: PreparedQuery<RxDocType>): Promise<RxStorageCountResult> {
-    return this.read(() => this.inner.count(q));
+    return this.guarded(() => this.inner.count(q));
   }
   getAttachmentData(): Promise<Blob> {
     return Promise.reject(new Error('logged-memory storage keeps no attachments'));

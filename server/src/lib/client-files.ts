@@ -8,11 +8,11 @@ import { LANGUAGE_COOKIE } from '../../../sync-protocol/src/language-cookie';
 import type { AppEnv } from '../context';
 import { type ContentCoding, negotiateEncoding } from './compression';
 import type { PageData } from '../../../sync-protocol/src/page-data';
-import { perRequestPage } from './rendered-pages';
+import { type DrawnPage, type Log, perRequestPage } from './rendered-pages';
 import { PRERENDERED_PAGES, readRoutePreloads } from './route-preloads';
 
 /** What the pages drawn per request are drawn with (lib/rendered-pages), by route. */
-export type PageSources = { load?: Readonly<Record<string, () => Promise<PageData>>>; log?: { warn(obj: object, msg: string): void } };
+export type PageSources = { load?: Readonly<Record<string, () => Promise<PageData>>>; log?: Log };
 
 /** Hashed build output (Vite's assets/): a changed file gets a new name, so it never goes stale. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -174,39 +174,37 @@ export function serveClientFiles(app: Hono<AppEnv>, clientDir: string, sources: 
 function htmlPage(clientDir: string, name: string, twins: Map<string, Twins>): (c: Context<AppEnv>) => Response {
   const file = path.join(clientDir, name);
   const html = readFileSync(file, 'utf8');
-  const codings = twins.get(`/${name}`)?.codings ?? [];
-  const bodies = new Map(codings.map((coding) => [coding, readFileSync(file + TWIN_SUFFIX[coding])]));
-  return (c) => {
-    if (bodies.size === 0) return c.html(html);
-    c.header('Vary', 'Accept-Encoding');
-    const coding = negotiateEncoding(c.req.header('accept-encoding'), codings);
-    const body = coding ? bodies.get(coding) : undefined;
-    if (!coding || !body) return c.html(html);
-    c.header('Content-Encoding', coding);
-    return c.body(body, 200, { 'Content-Type': 'text/html; charset=UTF-8', 'Content-Length': String(body.byteLength) });
+  const bodies = Object.fromEntries((twins.get(`/${name}`)?.codings ?? []).map((coding) => [coding, readFileSync(file + TWIN_SUFFIX[coding])]));
+  return (c) => sendHtml(c, { html, bodies });
+}
+
+/**
+ * A page drawn per request (lib/rendered-pages), sent like the build's pages; the shell if it
+ * could not be drawn.
+ */
+function drawnPage(draw: () => Promise<DrawnPage | undefined>, shell: (c: Context<AppEnv>) => Response): (c: Context<AppEnv>) => Promise<Response> {
+  return async (c) => {
+    const drawn = await draw();
+    return drawn ? sendHtml(c, drawn) : shell(c);
   };
 }
 
 /**
- * A page drawn per request (lib/rendered-pages), sent as the coding the request allows, with
- * `Vary: Accept-Encoding`; the shell if it could not be drawn.
+ * An HTML page as the compressed form the request's Accept-Encoding allows, with `Vary:
+ * Accept-Encoding` when it has any, or as it is.
  */
-function drawnPage(
-  draw: NonNullable<ReturnType<typeof perRequestPage>>,
-  shell: (c: Context<AppEnv>) => Response,
-): (c: Context<AppEnv>) => Promise<Response> {
-  return async (c) => {
-    const drawn = await draw(c.req.header('accept-encoding'));
-    if (!drawn) return shell(c);
-    c.header('Vary', 'Accept-Encoding');
-    if (!drawn.coding) return c.html(drawn.body as string);
-    const body = drawn.body as Buffer;
-    c.header('Content-Encoding', drawn.coding);
-    return c.body(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), 200, {
-      'Content-Type': 'text/html; charset=UTF-8',
-      'Content-Length': String(body.byteLength),
-    });
-  };
+function sendHtml(c: Context<AppEnv>, { html, bodies }: DrawnPage): Response {
+  const codings = Object.keys(bodies) as ContentCoding[];
+  if (codings.length === 0) return c.html(html);
+  c.header('Vary', 'Accept-Encoding');
+  const coding = negotiateEncoding(c.req.header('accept-encoding'), codings);
+  const body = coding ? bodies[coding] : undefined;
+  if (!coding || !body) return c.html(html);
+  c.header('Content-Encoding', coding);
+  return c.body(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), 200, {
+    'Content-Type': 'text/html; charset=UTF-8',
+    'Content-Length': String(body.byteLength),
+  });
 }
 
 /**
