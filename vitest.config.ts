@@ -15,7 +15,7 @@ const SQLITE_ONLY = [
   'server/src/lib/raw-statement.test.ts',
 ];
 /** Client tests that must not share a module graph with other files (see the 'client-isolated' project). */
-const CLIENT_ISOLATED = ['client/src/lib/i18n-lang.test.ts'];
+const CLIENT_ISOLATED = ['client/src/lib/i18n-lang.test.ts', 'client/src/boot/start-after-paint.test.ts'];
 const onPostgres = Boolean(process.env.PM_TEST_POSTGRES_URL);
 
 export default defineConfig({

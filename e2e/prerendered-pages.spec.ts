@@ -26,9 +26,10 @@ async function watchHydration(page: Page, selector: string): Promise<() => Promi
   return async () => ({ removed: await page.evaluate(() => (window as unknown as { removedNodes: number }).removedNodes), errors });
 }
 
-test('the page at / is in the HTML itself, inert until the app takes it over; other routes are the empty shell', async ({ request }) => {
+test('the page at / is in the HTML itself, starting the app when the visitor reaches for it; other routes are the empty shell', async ({ request }) => {
   const home = await (await request.get('/')).text();
-  expect(home).toContain('<div id="root" data-prerendered="/" data-prerendered-any-query inert>');
+  // Not inert: its links work without the app, and its buttons' presses are held for it.
+  expect(home).toContain('<div id="root" data-prerendered="/" data-prerendered-any-query>');
   expect(home).toContain(HEADING);
   // The first slide's illustration is in the page itself (a data URL): painted with the text.
   expect(home).toMatch(/<img src="data:image\/svg\+xml,[^"]+" alt="" width="480" height="320" loading="eager"/);
@@ -36,7 +37,7 @@ test('the page at / is in the HTML itself, inert until the app takes it over; ot
   // once the page is painted (client/src/boot/start-after-paint.ts), and the page names the
   // app's scripts for it, the entry first.
   expect(home.match(/<script\b[^>]*>/g)).toEqual([expect.stringMatching(/^<script type="module" crossorigin src="\/assets\/start-after-paint-[\w-]+\.js">$/)]);
-  expect(home).toMatch(/<meta name="pm-app" content="\/assets\/index-[\w-]+\.js [^"]*\/assets\/home-page-[\w-]+\.js/);
+  expect(home).toMatch(/<meta name="pm-app" content="\/assets\/index-[\w-]+\.js [^"]*\/assets\/home-page-[\w-]+\.js[^"]*" data-start="interaction">/);
   const about = await (await request.get('/about')).text();
   expect(about).toContain('<div id="root"></div>');
   expect(about).not.toContain(HEADING);
@@ -58,19 +59,70 @@ test.describe('without JavaScript', () => {
   });
 });
 
-test('the app hydrates the page (its nodes are kept, no error) and then answers: the carousel turns', async ({ page }) => {
+/** The paths of the scripts a page asks for, as they are requested. */
+function scriptsRequested(page: Page): string[] {
+  const scripts: string[] = [];
+  page.on('request', (r) => r.resourceType() === 'script' && scripts.push(new URL(r.url()).pathname));
+  return scripts;
+}
+
+test('a first visit reads / without the app; the first press starts it, which hydrates the page (nodes kept, no error) and then plays the press: the carousel turns', async ({ page }) => {
   // Counts nodes removed from the page before and while the app starts: hydration removes none.
   const hydration = await watchHydration(page, 'h1');
-  await page.goto('/');
-  await expect(page.locator('#root')).not.toHaveAttribute('inert');
+  const scripts = scriptsRequested(page);
+  await page.goto('/', { waitUntil: 'networkidle' });
   await expect(page.getByRole('heading', { level: 1, name: HEADING })).toBeVisible();
+  // The start script only, and the service worker registered for offline use all the same.
+  expect(scripts).toEqual([expect.stringMatching(/^\/assets\/start-after-paint-[\w-]+\.js$/)]);
+  await expect.poll(() => page.evaluate('navigator.serviceWorker.getRegistration().then((r) => r?.active?.scriptURL ?? r?.installing?.scriptURL ?? null)')).toMatch(/\/sw\.js$/);
+
   const status = page.locator('[role="status"]').first();
   await expect(status).toHaveText('Slide 1 of 3: Mock tests that feel like the real exam');
+  // Pressed before the app is there: held, and played once the app has taken the page over.
   await page.getByRole('button', { name: 'Next slide' }).click();
   await expect(status).toHaveText('Slide 2 of 3: Compete every month, win scholarships');
+  expect(scripts.some((s) => /^\/assets\/index-[\w-]+\.js$/.test(s))).toBe(true);
+  // Played once, not twice.
+  await page.getByRole('button', { name: 'Next slide' }).click();
+  await expect(status).toHaveText('Slide 3 of 3: Give a learner the books they need');
   const { removed, errors } = await hydration();
   expect(removed).toBe(0);
   expect(errors).toEqual([]);
+});
+
+test('on a first visit to /, the language picked before the app is there switches the page once it is', async ({ page }) => {
+  await page.goto('/', { waitUntil: 'networkidle' });
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('hi');
+  await expect(page.locator('h1')).toHaveText('परीक्षा की ऐसी तैयारी, जो किसी और विद्यार्थी का भी सहारा बने');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'hi');
+  await expect(page.getByRole('combobox', { name: 'भाषा' })).toHaveValue('hi');
+});
+
+test('a link on / is followed before the app is there, to the next page drawn ahead', async ({ page }) => {
+  const scripts = scriptsRequested(page);
+  await page.goto('/', { waitUntil: 'networkidle' });
+  await page.locator('footer').getByRole('link', { name: 'FAQ', exact: true }).click();
+  await expect(page).toHaveURL(/\/faq$/);
+  await expect(page).toHaveTitle('FAQ | Pariksha Mitra');
+  expect(scripts.length).toBeGreaterThan(1);
+});
+
+test.describe('signed in', () => {
+  // No worker in charge: `/` comes drawn from the server, not the worker's shell.
+  test.use({ serviceWorkers: 'block' });
+  test('a signed-in learner on / gets the app after the first paint, with their own header', async ({ page }) => {
+    await page.goto('/login');
+    const panel = page.getByRole('tabpanel', { name: 'Existing users' });
+    await panel.getByLabel('Mobile or e-mail').fill('9000000003');
+    await panel.getByLabel(/^Password/).fill('learner1234');
+    await panel.getByRole('button', { name: 'Login' }).click();
+    await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
+    const html = await (await page.request.get('/')).text();
+    expect(html).toContain('data-start="interaction"');
+    await page.goto('/');
+    // No press needed: the header is the learner's.
+    await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
+  });
 });
 
 test('a reader who chose Hindi gets the page in Hindi, drawn by the app (the English markup goes), and then the shell', async ({ page }) => {

@@ -9,10 +9,11 @@
  * 2. what the index route requests as soon as the router starts: its lazy page module (with its
  *    own static imports and CSS) and the page's English namespace file.
  *
- * It prints the gzip size (zlib level 9, each file on its own, as a server would send it) of both
- * sets and of every other (lazy) chunk, and PASS/FAIL against the budget. The verdict is on the
- * whole first visit (1 + 2): everything a visitor to `/` downloads before the page is usable;
- * `--entry-only` judges (1) alone. kB = 1000 bytes,
+ * It prints the gzip size (zlib level 9, each file on its own) of both sets and of every other
+ * (lazy) chunk, and how they stand against the earlier budget (130 kB gzip on 1 + 2; `--entry-only`:
+ * on 1 alone), for history: since issue 20 the verdict is on what Chromium downloads (below). The
+ * home page is drawn ahead and starts the app when the visitor first reaches for it (client/src/
+ * boot/start-after-paint.ts), so 1 + 2 is what that first press costs. kB = 1000 bytes,
  * as Vite prints them. Fonts are listed apart: the Devanagari faces carry a unicode-range and
  * download only when Hindi text is on screen.
  *
@@ -23,7 +24,9 @@
  * every stylesheet of CDP's `Network.loadingFinished` `encodedDataLength`: the bytes received for
  * it, response headers included, as the server sends them (brotli, gzip or as they are). Also the
  * bodies alone (Resource Timing's `encodedBodySize`) and which encodings came. Targets: the
- * first visit to `/` ≤ 100 kB of JavaScript and ≤ 25 kB of CSS on the wire.
+ * first visit to `/` ≤ 100 kB of JavaScript and ≤ 25 kB of CSS on the wire. A fourth visit
+ * presses the home page's carousel arrow once the page is idle and counts everything to the next
+ * network idle: the first visit with the app started.
  *
  *   npm run bench:bundle                 build, then measure
  *   npm run bench:bundle -- --no-build   measure the dist/ that is there
@@ -173,7 +176,7 @@ function table(title: string, files: Iterable<string>) {
   return gzip;
 }
 
-console.log('\nFirst visit to / (files: raw, gzip level 9)');
+console.log("\nThe app's own load at / (the entry and the home page's chunks: what the start script fetches when the visitor first reaches for the page, or at once for a signed-in learner; files: raw, gzip level 9)");
 const entryJs = table('Entry, static graph of index.html — JS', entry.js);
 const entryCss = table('Entry, static graph of index.html — CSS', entry.css);
 const routeJs = table("Index route '/', loaded at once — JS", route.js);
@@ -199,15 +202,15 @@ if (mismatches.length) {
 
 const whole = entryJs + routeJs;
 const measured = strict ? whole : entryJs;
-const verdict = measured <= BUDGET_JS ? 'PASS' : 'FAIL';
 const over = (n: number) => (n <= BUDGET_JS ? `${kB(BUDGET_JS - n)} under` : `${kB(n - BUDGET_JS)} over`);
-console.log(`\nFirst-visit CSS: ${kB(entryCss + routeCss)} gzip`);
-console.log(`Entry (static graph of index.html) JS: ${kB(entryJs)} gzip — ${over(entryJs)} the budget`);
-console.log(`Whole first visit to / (entry + index route ${kB(routeJs)}) JS: ${kB(whole)} gzip — ${over(whole)} the budget`);
+console.log(`\nThe app's CSS: ${kB(entryCss + routeCss)} gzip`);
+console.log(`Entry (static graph of index.html) JS: ${kB(entryJs)} gzip — ${over(entryJs)} the earlier budget`);
+console.log(`The app's load at / (entry + index route ${kB(routeJs)}) JS: ${kB(whole)} gzip — ${over(whole)} the earlier budget`);
+// The earlier budget counted gzip sizes on the files a first visit was expected to fetch; issue
+// 20 replaced it with what Chromium downloads (below), which is the verdict. Printed for history.
 console.log(
-  `\nBudget ${kB(BUDGET_JS)} gzip on ${strict ? 'the whole first visit to / (entry + index route)' : "the entry's static graph (--entry-only)"}: ${kB(measured)} ${verdict}`,
+  `\nThe earlier budget, ${kB(BUDGET_JS)} gzip on ${strict ? "the app's load at / (entry + index route)" : "the entry's static graph (--entry-only)"}: ${kB(measured)} ${measured <= BUDGET_JS ? 'within' : 'over'} (no longer the verdict: see the figures on the wire)`,
 );
-if (verdict === 'FAIL') process.exitCode = 1;
 
 if (!process.argv.includes('--no-browser')) {
   const pages = await measureInChromium();
@@ -232,8 +235,16 @@ if (!process.argv.includes('--no-browser')) {
   const homeJs = home.files.filter((f) => f.kind === 'js').reduce((s, f) => s + f.wire, 0);
   const homeCss = home.files.filter((f) => f.kind === 'css').reduce((s, f) => s + f.wire, 0);
   const mark = (n: number, target: number) => `${kB(n)} ${n <= target ? 'PASS' : 'FAIL'} (target ≤ ${kB(target)}; ${n <= target ? `${kB(target - n)} under` : `${kB(n - target)} over`})`;
+  // The same files, each gzipped at level 9 (no headers), as the earlier budget counted them.
+  const gzipOf = (kind: 'js' | 'css') =>
+    home.files.filter((f) => f.kind === kind && existsSync(path.join(dist, f.path.replace(/^\//, '').replace(/\?.*$/, '')))).reduce((s, f) => s + sizeOf(f.path.replace(/^\//, '').replace(/\?.*$/, '')).gzip, 0);
   console.log(`\nFirst visit to /, as Chromium downloads it: JavaScript ${mark(homeJs, TARGET_WIRE_JS)}; CSS ${mark(homeCss, TARGET_WIRE_CSS)}`);
-  console.log(`  beside the gzip figures above: JavaScript ${kB(whole)} gzip, CSS ${kB(entryCss + routeCss)} gzip (each file at level 9, no headers)`);
+  console.log(`  beside them, the same files gzipped: JavaScript ${kB(gzipOf('js'))} gzip, CSS ${kB(gzipOf('css'))} gzip (each file at level 9, no headers)`);
+  const pressed = pages.find((p) => p.title.startsWith('First visit to /, then'));
+  if (pressed) {
+    const js = pressed.files.filter((f) => f.kind === 'js').reduce((s, f) => s + f.wire, 0);
+    console.log(`  once the visitor reaches for the page (the app starts): JavaScript ${kB(js)} on the wire in all`);
+  }
   if (homeJs > TARGET_WIRE_JS || homeCss > TARGET_WIRE_CSS) process.exitCode = 1;
 }
 
@@ -252,6 +263,19 @@ async function measureInChromium(): Promise<{ title: string; files: Transfer[] }
       out.push({ title: `First visit to ${url}`, files: await visit(await context.newPage(), url) });
       await context.close();
     }
+    // The home page starts the app when the visitor first reaches for it (client/src/boot/start-
+    // after-paint.ts): what a visitor who then presses the carousel's arrow downloads in all.
+    const pressing = await browser.newContext({ baseURL: server.base, serviceWorkers: 'block' });
+    const pressPage = await pressing.newPage();
+    out.push({
+      title: 'First visit to /, then a first press (the app starts and hydrates the page)',
+      files: await visit(pressPage, '/', async () => {
+        const status = pressPage.locator('[role="status"]').first();
+        await pressPage.getByRole('button', { name: 'Next slide' }).click();
+        await status.filter({ hasText: 'Slide 2 of 3' }).waitFor();
+      }),
+    });
+    await pressing.close();
     // Signed in: the session the login form keeps (remember me: localStorage), carried into a new
     // context whose HTTP cache is empty, as a learner whose browser dropped its cache.
     const login = await browser.newContext({ baseURL: server.base, serviceWorkers: 'block' });
@@ -280,7 +304,7 @@ async function measureInChromium(): Promise<{ title: string; files: Transfer[] }
  * aside) for 1 s. Each response is sorted by its MIME type; its wire size is what Chromium's
  * network stack received (CDP), its body size and decoded size come from Resource Timing.
  */
-async function visit(page: Page, url: string): Promise<Transfer[]> {
+async function visit(page: Page, url: string, then?: () => Promise<void>): Promise<Transfer[]> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
   const seen = new Map<string, { url: string; mime?: string; encoding?: string; wire?: number }>();
@@ -309,14 +333,21 @@ async function visit(page: Page, url: string): Promise<Transfer[]> {
     inFlight.delete(e.requestId);
     lastActivity = Date.now();
   });
-  await page.goto(url, { waitUntil: 'load' });
-  const deadline = Date.now() + 60_000;
-  while (inFlight.size > 0 || Date.now() - lastActivity < 1000) {
-    if (Date.now() > deadline) {
-      console.warn(`  ${url}: still ${inFlight.size} requests in flight after 60 s; measuring what came`);
-      break;
+  const networkIdle = async () => {
+    const deadline = Date.now() + 60_000;
+    while (inFlight.size > 0 || Date.now() - lastActivity < 1000) {
+      if (Date.now() > deadline) {
+        console.warn(`  ${url}: still ${inFlight.size} requests in flight after 60 s; measuring what came`);
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 100));
     }
-    await new Promise((r) => setTimeout(r, 100));
+  };
+  await page.goto(url, { waitUntil: 'load' });
+  await networkIdle();
+  if (then) {
+    await then();
+    await networkIdle();
   }
   const timing = await page.evaluate(() =>
     performance.getEntriesByType('resource').map((e) => {

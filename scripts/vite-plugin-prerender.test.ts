@@ -70,3 +70,15 @@ test('a page drawn for its bare address only (the login form) is marked without 
 test('a path that is not a plain route path is refused (it is written into an attribute)', () => {
   expect(() => composePrerenderedHtml(INDEX, { path: '/x"><script>', anyQuery: false }, '<p/>', [], START)).toThrow(/plain route path/);
 });
+
+test('a page that starts the app on interaction (the home page) says so to the start script and is not inert', () => {
+  const html = composePrerenderedHtml(INDEX, { ...HOME, startOnInteraction: true }, '<main></main>', [], START);
+  expect(html).toContain('<meta name="pm-app" content="/assets/index-E1.js /assets/runtime-R1.js /assets/home-page-H1.js" data-start="interaction">');
+  expect(html).toContain('<div id="root" data-prerendered="/" data-prerendered-any-query><main></main></div>');
+});
+
+test('the page\'s title, as the app sets it, replaces index.html\'s (escaped)', () => {
+  const html = composePrerenderedHtml(INDEX, HOME, '<main></main>', [], START, 'Q&A <Home> | Pariksha Mitra');
+  expect(html).toContain('<title>Q&amp;A &lt;Home&gt; | Pariksha Mitra</title>');
+  expect(composePrerenderedHtml(INDEX, HOME, '<main></main>', [], START)).toContain('<title>Pariksha Mitra</title>');
+});

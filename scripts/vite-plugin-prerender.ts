@@ -38,7 +38,8 @@ export type PageStylesheet = { href: string; css: string };
 
 /**
  * A page's HTML from index.html: the page's markup in `#root` (marked with its address, and inert
- * until the app has hydrated it, so that nothing is pressed that does not answer yet), Mantine's
+ * until the app has hydrated it, so that nothing is pressed that does not answer yet; a page that
+ * starts the app on interaction holds the presses instead, see PrerenderedPage), Mantine's
  * colour scheme attribute that the app sets when it starts, and the stylesheets the page brings
  * beyond the entry's, in the head.
  *
@@ -51,11 +52,13 @@ export type PageStylesheet = { href: string; css: string };
  */
 export function composePrerenderedHtml(
   indexHtml: string,
-  page: Pick<PrerenderedPage, 'path' | 'anyQuery'>,
+  page: Pick<PrerenderedPage, 'path' | 'anyQuery' | 'startOnInteraction'>,
   markup: string,
   stylesheets: readonly PageStylesheet[],
   /** The start script (client/src/boot/start-after-paint.ts) and the scripts it asks for, the entry first. */
   start: { script: string; files: readonly string[] },
+  /** The page's title, as the app sets it; index.html's stays without one. */
+  title?: string,
 ): string {
   const root = '<div id="root"></div>';
   if (!indexHtml.includes(root) || !indexHtml.includes('</head>') || !/<html lang="en">/.test(indexHtml)) {
@@ -78,13 +81,16 @@ export function composePrerenderedHtml(
   const marks = `data-prerendered="${page.path}"${page.anyQuery ? ' data-prerendered-any-query' : ''}`;
   // The app's scripts are asked for once the page is painted, by the start script, not by the
   // page: the entry's tag and Vite's modulepreload links make way for it.
-  const app = `<meta name="pm-app" content="${start.files.map((f) => `/${f}`).join(' ')}">\n    <script type="module" crossorigin src="/${start.script}"></script>`;
+  const when = page.startOnInteraction ? ' data-start="interaction"' : '';
+  const app = `<meta name="pm-app" content="${start.files.map((f) => `/${f}`).join(' ')}"${when}>\n    <script type="module" crossorigin src="/${start.script}"></script>`;
+  const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   return indexHtml
+    .replace(/<title>[^<]*<\/title>/, (tag) => (title === undefined ? tag : `<title>${escape(title)}</title>`))
     .replace(entryTag[0], () => app)
     .replace(/\s*<link rel="modulepreload" crossorigin href="[^"]+">/g, '')
     .replace('<html lang="en">', '<html lang="en" data-mantine-color-scheme="light">')
     .replace('</head>', () => `${styles}  </head>`)
-    .replace(root, () => `<div id="root" ${marks} inert>${markup}</div>`);
+    .replace(root, () => `<div id="root" ${marks}${page.startOnInteraction ? '' : ' inert'}>${markup}</div>`);
 }
 
 export function prerenderPages(pages: readonly PrerenderedPage[] = PRERENDERED_PAGES): Plugin {
@@ -120,6 +126,7 @@ export function prerenderPages(pages: readonly PrerenderedPage[] = PRERENDERED_P
           });
           const mod = (await import(pathToFileURL(path.join(ssrDir, 'pages.js')).href)) as {
             renderPage(path: string, data?: PageData): Promise<string>;
+            renderTitle(path: string): string;
           };
           const manifest = JSON.parse(await readFile(path.join(outDir, '.vite', 'manifest.json'), 'utf8')) as Manifest;
           const indexHtml = await readFile(path.join(outDir, 'index.html'), 'utf8');
@@ -131,7 +138,8 @@ export function prerenderPages(pages: readonly PrerenderedPage[] = PRERENDERED_P
               routeStylesheets(manifest, page.path).map(async (href) => ({ href, css: await readFile(path.join(outDir, href), 'utf8') })),
             );
             const start = { script: startScript, files: routeScripts(manifest, page.path) };
-            await writeFile(path.join(outDir, page.file), composePrerenderedHtml(indexHtml, page, markup, stylesheets, start));
+            const title = mod.renderTitle(page.path);
+            await writeFile(path.join(outDir, page.file), composePrerenderedHtml(indexHtml, page, markup, stylesheets, start, title));
             logger?.info(`prerendered ${page.path} into ${page.file} (${(markup.length / 1000).toFixed(1)} kB of markup)`);
           }
           logger?.info(`prerendered ${pages.length} pages in ${Date.now() - started} ms`);

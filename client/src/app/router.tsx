@@ -258,14 +258,7 @@ function useRouteTitle() {
   const location = useLocation();
   const { t, i18n } = useTranslation();
   // Matched once per address (ranking every route is not free, and this runs on every render).
-  const key = useMemo(
-    () =>
-      [...(matchRoutes(routes, location) ?? [])]
-        .reverse()
-        .map((m) => (m.route.handle as RouteHandle | undefined)?.title)
-        .find(Boolean),
-    [location],
-  );
+  const key = useMemo(() => routeTitleKey(location), [location]);
   // A title from a namespace that loads with its page (admin:…) is set again once it has loaded.
   const [loads, setLoads] = useState(0);
   useEffect(() => {
@@ -274,9 +267,22 @@ function useRouteTitle() {
     return () => i18n.off('loaded', onLoaded);
   }, [i18n]);
   useEffect(() => {
-    const app = t('appName');
-    document.title = key ? `${t(key as never) as string} | ${app}` : app;
+    document.title = formatTitle(key, (k) => t(k as never) as string);
   }, [key, t, i18n.language, loads]);
+}
+
+/** The title key of the deepest route at `location` that names one. */
+export function routeTitleKey(location: string | { pathname: string }): string | undefined {
+  return [...(matchRoutes(routes, location) ?? [])]
+    .reverse()
+    .map((m) => (m.route.handle as RouteHandle | undefined)?.title)
+    .find(Boolean);
+}
+
+/** A page's title: its route's title, then the app's name (spec §2 Global layout). */
+export function formatTitle(key: string | undefined, translate: (key: string) => string): string {
+  const app = translate('appName');
+  return key ? `${translate(key)} | ${app}` : app;
 }
 
 /** The route tree, drawn again only when the location it shows changes. */

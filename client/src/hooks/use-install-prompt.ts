@@ -16,6 +16,11 @@ const emit = () => listeners.forEach((l) => l());
 export function listenForInstallPrompt(): void {
   if (listening || typeof window === 'undefined') return;
   listening = true;
+  // Met by the home page's start script before the app started (client/src/boot/start-after-paint.ts).
+  if (window.pmInstallPrompt) {
+    deferred = window.pmInstallPrompt as BeforeInstallPromptEvent;
+    window.pmInstallPrompt = undefined;
+  }
   window.addEventListener('beforeinstallprompt', (e) => {
     // Keep the mini-infobar away; the drawer's Install app entry offers it instead (spec §2).
     e.preventDefault();

@@ -18,7 +18,8 @@ import type { PageData } from '../../../sync-protocol/src/page-data';
 import { App } from '../app/app';
 import { queryClient } from '../app/query-layout';
 import { plansQueryOptions } from '../features/plans/api/get-plans';
-import { languageReady } from '../lib/i18n';
+import { formatTitle, routeTitleKey } from '../app/router';
+import i18n, { languageReady } from '../lib/i18n';
 
 /**
  * The markup of `#root` for `path`, once every lazy part of the page (its chunk, its strings) is
@@ -39,4 +40,13 @@ export async function renderPage(path: string, data?: PageData): Promise<string>
     throw new Error(`prerender: ${path} has a script, or a Suspense boundary left pending or in error`);
   }
   return html;
+}
+
+/**
+ * The page's `<title>`, as the app sets it (app/router.tsx): written into the drawn page, so that
+ * a page the app has not taken over yet (the home page waits for the visitor) has it too. After
+ * renderPage(path): the page's strings are loaded by then.
+ */
+export function renderTitle(path: string): string {
+  return formatTitle(routeTitleKey(path), (key) => i18n.t(key as never) as string);
 }

@@ -32,9 +32,16 @@ export type PrerenderedPage = {
    * writes the page's file as a template, its markup left at PAGE_OUTLET.
    */
   perRequest?: boolean;
+  /**
+   * The app starts when the visitor first reaches for the page rather than after its first paint,
+   * unless the visitor needs it at once (client/src/boot/start-after-paint.ts). Such a page is not
+   * inert: its links work without the app, and a press on a button made before the app has taken
+   * the page over is played again once it has.
+   */
+  startOnInteraction?: boolean;
 };
 export const PRERENDERED_PAGES: readonly PrerenderedPage[] = [
-  { path: '/', file: 'home.html', anyQuery: true },
+  { path: '/', file: 'home.html', anyQuery: true, startOnInteraction: true },
   { path: '/login', file: 'login.html', anyQuery: false },
   // The plans are the database's, so the page is drawn when asked (and kept until they change).
   { path: '/plan', file: 'plan.html', anyQuery: false, perRequest: true },

@@ -13,7 +13,14 @@ export function PageInteractive() {
   return null;
 }
 
+/**
+ * What tells the start script of a page drawn ahead that the app answers now, so that it plays
+ * again the presses it held (client/src/boot/start-after-paint.ts, which names it too).
+ */
+export const INTERACTIVE_EVENT = 'pm:interactive';
+
 /** Lets the prerendered markup be used (see PageInteractive). */
 export function markInteractive(): void {
   document.getElementById('root')?.removeAttribute('inert');
+  document.dispatchEvent(new Event(INTERACTIVE_EVENT));
 }
