@@ -130,6 +130,7 @@ for (const r of results) {
   console.log(
     `${r.url.padEnd(12)} ${String(f.perf).padStart(4)}  ${String(f.a11y).padStart(4)}  ${String(f.bp).padStart(4)}  ${s(f.fcp).padStart(7)}  ${s(f.lcp).padStart(7)}  ${f.cls.toFixed(3).padStart(6)}  ${`${Math.round(f.tbt)} ms`.padStart(7)}  ${s(f.si).padStart(7)}${r.signedIn ? '  (signed in)' : ''}`,
   );
+  if (r.runs.length > 1) console.log(`             every run: performance ${r.runs.map((x) => x.perf).join(', ')}; TBT ${r.runs.map((x) => `${Math.round(x.tbt)}`).join(', ')} ms`);
   const misses = [
     f.perf < r.target && `performance ${f.perf} < ${r.target}`,
     f.a11y < TARGET.a11y && `accessibility ${f.a11y} < ${TARGET.a11y}`,
@@ -160,6 +161,8 @@ function details(url: string, audits: Audits): void {
     for (const x of sub ?? [it]) console.log(`    LCP  ${node(x.node)} ${x.phase ? `${String(x.phase)} ${Math.round(Number(x.timing))} ms` : ''}`);
   }
   for (const it of items('bootup-time').slice(0, 6)) console.log(`    script ${String(it.url).replace(server.base, '')}  total ${Math.round(Number(it.total))} ms  eval ${Math.round(Number(it.scripting))} ms`);
+  // The main thread's long tasks as Lighthouse simulates them (the figures TBT is made of).
+  for (const it of items('long-tasks').slice(0, 12)) console.log(`    long task ${String(it.url).replace(server.base, '').padEnd(44)} at ${Math.round(Number(it.startTime))} ms  ${Math.round(Number(it.duration))} ms`);
   for (const it of items('deprecations')) console.log(`    deprecation ${String(it.value)}  ${JSON.stringify(it.source ?? '').slice(0, 160)}`);
   for (const it of items('render-blocking-resources')) console.log(`    blocking ${String(it.url).replace(server.base, '')}  ${Math.round(Number(it.wastedMs))} ms`);
   for (const it of items('network-requests').filter((r) => ['Script', 'Stylesheet', 'Font', 'Image'].includes(String(r.resourceType)))) {

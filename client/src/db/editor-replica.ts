@@ -2,8 +2,9 @@ import { createRxDatabase, type RxCollection, type RxConflictHandler, type RxDat
 import { BehaviorSubject, type Observable } from 'rxjs';
 import type { EdQuestionDoc } from '../../../sync-protocol/src/sync/ed-question';
 import type { EdQuestionSetDoc } from '../../../sync-protocol/src/sync/ed-question-set';
-import { MIGRATIONS, rxSchemaOf } from '../../../sync-protocol/src/sync/rxdb-schemas';
-import { databaseNameOf } from './database';
+import { RX_SCHEMAS } from '../../../sync-protocol/src/sync/rxdb-json-schemas';
+import { MIGRATIONS } from '../../../sync-protocol/src/sync/rxdb-schemas';
+import { editorDatabaseNameOf } from './database';
 import { type CollectionReplication, replicateEditorCollection } from './editor-collection-replication';
 import { deepEqual } from './deep-equal';
 
@@ -44,8 +45,7 @@ export type EditorSyncState = {
 const STATE_KEY = 'ed-sync-state';
 export type StoredState = { pending: string[]; conflicts: Record<string, EditorConflict>; refused: Record<string, RefusedChange> };
 
-/** The editor replica's database name: the person's, with its own prefix. */
-export const editorDatabaseNameOf = (personId: string) => databaseNameOf(personId).replace(/^pm-/, 'pm-ed-');
+export { editorDatabaseNameOf };
 
 /** Local-documents plugin must be added by the caller's RxDB setup (database.ts adds it). */
 export type EditorReplica = {
@@ -127,8 +127,8 @@ export async function openEditorReplica(personId: string, opts: { storage: RxSto
     },
   };
   await db.addCollections({
-    ed_question: { schema: rxSchemaOf('ed_question') as never, migrationStrategies: MIGRATIONS.ed_question as never, conflictHandler: conflictHandler as never },
-    ed_question_set: { schema: rxSchemaOf('ed_question_set') as never, migrationStrategies: MIGRATIONS.ed_question_set as never, conflictHandler: setConflictHandler as never },
+    ed_question: { schema: RX_SCHEMAS.ed_question as never, migrationStrategies: MIGRATIONS.ed_question as never, conflictHandler: conflictHandler as never },
+    ed_question_set: { schema: RX_SCHEMAS.ed_question_set as never, migrationStrategies: MIGRATIONS.ed_question_set as never, conflictHandler: setConflictHandler as never },
   });
   publish(await readState());
   // Another tab of this editor changed the state.

@@ -4,7 +4,8 @@ import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
 import { wrappedValidateAjvStorage } from 'rxdb/plugins/validate-ajv';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { COLLECTIONS } from './envelopes';
+import { COLLECTIONS, EDITOR_COLLECTIONS } from './envelopes';
+import { RX_SCHEMAS } from './rxdb-json-schemas';
 import { DOC_SCHEMAS, MIGRATIONS, rxSchemaOf, SCHEMA_VERSIONS } from './rxdb-schemas';
 
 /* The RxDB schemas are derived from the zod schemas; RxDB's dev mode and an ajv validator check
@@ -113,6 +114,12 @@ test('every collection has a valid RxDB schema derived from its zod schema', () 
     expect(rxSchemaOf(c).primaryKey).toBe('id');
     expect(Object.keys(rxSchemaOf(c).properties).sort()).toEqual(Object.keys(DOC_SCHEMAS[c].shape).filter((k) => k !== '_deleted').sort());
   }
+});
+
+test('the schemas written ahead for the browser (rxdb-schemas.json) are those the zod schemas give: else run `npm run gen:rxdb-schemas`', () => {
+  const names = [...COLLECTIONS, ...EDITOR_COLLECTIONS];
+  expect(Object.keys(RX_SCHEMAS).sort()).toEqual([...names].sort());
+  for (const c of names) expect(RX_SCHEMAS[c], `${c}: run npm run gen:rxdb-schemas`).toStrictEqual(JSON.parse(JSON.stringify(rxSchemaOf(c))));
 });
 
 test('a document of the wire is accepted by both the zod and the RxDB schema', async () => {
