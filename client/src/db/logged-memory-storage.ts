@@ -49,6 +49,9 @@ const CHUNK = 1000;
 type LogRecord<T = unknown> = { c: string; n: number; docs: RxDocumentData<T>[] };
 type LogDb = { db: IDBDatabase; refs: number };
 
+// Not `idb`'s wrap, as elsewhere (attempt-journal.ts): it recognises requests and transactions by
+// the global IndexedDB's classes, and this storage runs on the factory it is given (the tests give
+// it fake-indexeddb's, whose objects are not those classes).
 const request = <T>(r: IDBRequest<T>) =>
   new Promise<T>((resolve, reject) => {
     r.onsuccess = () => resolve(r.result);
