@@ -133,7 +133,7 @@ export function prerenderPages(pages: readonly PrerenderedPage[] = PRERENDERED_P
           const startScript = await writeStartScript(root, outDir);
           for (const page of pages) {
             const markup = page.perRequest ? PAGE_OUTLET : await mod.renderPage(page.path);
-            if (page.perRequest) await mod.renderPage(page.path, { plans: { success: true, data: [] } });
+            if (page.perRequest) await mod.renderPage(page.path, page.perRequest.trial);
             const stylesheets = await Promise.all(
               routeStylesheets(manifest, page.path).map(async (href) => ({ href, css: await readFile(path.join(outDir, href), 'utf8') })),
             );

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { PageData } from '../../../sync-protocol/src/page-data';
 
 /**
  * Preload hints for the first screens a newcomer opens (issue 20 §2). index.html names only the
@@ -29,9 +30,10 @@ export type PrerenderedPage = {
   anyQuery: boolean;
   /**
    * Drawn by the server on request with data of the database (lib/rendered-pages.ts): the build
-   * writes the page's file as a template, its markup left at PAGE_OUTLET.
+   * writes the page's file as a template, its markup left at PAGE_OUTLET, and draws the page once
+   * with `trial` (data of the shape the server gives it) to know that it can be drawn.
    */
-  perRequest?: boolean;
+  perRequest?: { trial: PageData };
   /**
    * The app starts when the visitor first reaches for the page rather than after its first paint,
    * unless the visitor needs it at once (client/src/boot/start-after-paint.ts). Such a page is not
@@ -44,7 +46,7 @@ export const PRERENDERED_PAGES: readonly PrerenderedPage[] = [
   { path: '/', file: 'home.html', anyQuery: true, startOnInteraction: true },
   { path: '/login', file: 'login.html', anyQuery: false },
   // The plans are the database's, so the page is drawn when asked (and kept until they change).
-  { path: '/plan', file: 'plan.html', anyQuery: false, perRequest: true },
+  { path: '/plan', file: 'plan.html', anyQuery: false, perRequest: { trial: { plans: { success: true, data: [] } } } },
 ];
 
 /** Where a per-request page's template (see PrerenderedPage) takes the page's markup. */
