@@ -148,3 +148,16 @@ test('the other drawn pages start the app after the first paint', async () => {
   document.querySelector('button')?.dispatchEvent(press);
   expect(press.defaultPrevented).toBe(false);
 });
+
+test('reaching for a link starts nothing: the browser follows it, and the next page starts its own app', async () => {
+  page('interaction');
+  await runStartScript();
+  const link = document.querySelector('a') as HTMLAnchorElement;
+  link.dispatchEvent(new Event('pointerdown', { bubbles: true }));
+  link.dispatchEvent(new Event('focusin', { bubbles: true }));
+  link.addEventListener('click', (e) => e.preventDefault()); // jsdom would try to navigate
+  link.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }));
+  await vi.advanceTimersByTimeAsync(5000);
+  expect(preloads()).toEqual([]);
+  expect(w.entryStarts).toBe(0);
+});

@@ -77,12 +77,15 @@ const STARTERS = ['pointerdown', 'touchstart', 'keydown', 'focusin'] as const;
 /** Presses and changes on the page before the app has taken it over (see above). */
 function hold(e: Event): void {
   const target = e.target;
+  // A link is followed by the browser, and the next page starts its own app: reaching for a link
+  // starts nothing here (its download would be cut off by the navigation).
+  if (target instanceof Element && target.closest('a[href]')) return;
   start();
   if (!(target instanceof Element) || !document.getElementById('root')?.contains(target)) return;
   if (e.type === 'click') {
-    const control = target.closest('a[href], button, [role="button"], select, input, textarea, label, summary');
-    // Links are followed by the browser; a select opens its own list.
-    if (!control || control instanceof HTMLAnchorElement || control instanceof HTMLSelectElement) return;
+    const control = target.closest('button, [role="button"], select, input, textarea, label, summary');
+    // A select opens its own list.
+    if (!control || control instanceof HTMLSelectElement) return;
     e.preventDefault();
     e.stopImmediatePropagation();
     held.push(() => {
