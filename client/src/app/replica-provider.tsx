@@ -6,6 +6,7 @@ import { GUEST_ID, guestReplicaUsed, useGuestReplicaWanted } from '../db/guest';
 import { runLogoutClosers } from '../db/logout-closers';
 import { resetSyncStatus } from '../db/sync-status';
 import { useSession } from '../hooks/use-session';
+import { nextTask } from '../lib/after-paint';
 
 type ReplicaControl = {
   /** Closes the open replica before logout; `erase` removes this device's copy of it. */
@@ -39,7 +40,6 @@ type ReplicaModule = typeof ReplicaModuleNs;
  * what the steps before did not.
  */
 async function loadReplicaModule(): Promise<ReplicaModule> {
-  const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
   await import('rxdb');
   await nextTask();
   await import('rxdb/plugins/storage-dexie');

@@ -61,6 +61,7 @@ function startAfterPaint(): void {
 /** Whether this visitor's app must draw more than the page shows: a session, or another language. */
 function appNeededAtOnce(): boolean {
   try {
+    // The keys of lib/session.ts and lib/i18n.ts (this script imports nothing).
     if (sessionStorage.getItem('session') || localStorage.getItem('session')) return true;
     const lang = localStorage.getItem('lang');
     if (lang !== null && lang !== document.documentElement.lang) return true;
@@ -70,9 +71,9 @@ function appNeededAtOnce(): boolean {
   return Boolean(navigator.serviceWorker?.controller);
 }
 
-type Held = () => void;
-const held: Held[] = [];
-const STARTERS = ['pointerdown', 'touchstart', 'keydown', 'focusin'] as const;
+const held: (() => void)[] = [];
+/** What starts the app (reaching for the page), and what is held besides (a press, a pick). */
+const WATCHED = ['pointerdown', 'touchstart', 'keydown', 'focusin', 'click', 'change'] as const;
 
 /** Presses and changes on the page before the app has taken it over (see above). */
 function hold(e: Event): void {
@@ -103,11 +104,11 @@ function hold(e: Event): void {
 }
 
 function stopHolding(): void {
-  for (const type of [...STARTERS, 'click', 'change']) window.removeEventListener(type, hold, true);
+  for (const type of WATCHED) window.removeEventListener(type, hold, true);
 }
 
 function startOnInteraction(): void {
-  for (const type of [...STARTERS, 'click', 'change']) window.addEventListener(type, hold, { capture: true, passive: false });
+  for (const type of WATCHED) window.addEventListener(type, hold, { capture: true, passive: false });
   document.addEventListener(
     INTERACTIVE_EVENT,
     () => {

@@ -10,6 +10,7 @@ import { RX_SCHEMAS } from '../../../sync-protocol/src/sync/rxdb-json-schemas';
 import { MIGRATIONS } from '../../../sync-protocol/src/sync/rxdb-schemas';
 import type { TagDoc } from '../../../sync-protocol/src/sync/tag';
 import type { TestSummaryDoc } from '../../../sync-protocol/src/sync/test-summary';
+import { nextTask } from '../lib/after-paint';
 import { attemptConflictHandler } from './attempt-conflicts';
 
 addRxPlugin(RxDBLocalDocumentsPlugin);
@@ -76,4 +77,3 @@ export async function openReplicaDatabase(personId: string, opts: OpenOptions): 
   return db;
 }
 
-const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));

@@ -20,3 +20,6 @@ export function afterNextPaint(fn: () => void): () => void {
     if (timer !== undefined) clearTimeout(timer);
   };
 }
+
+/** Resolves in a task of its own: what comes after it runs once the browser has had its turn. */
+export const nextTask = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
