@@ -7,7 +7,7 @@ import type { ExamResultDoc } from '../../../sync-protocol/src/sync/exam-result'
 import type { QsDetailDoc } from '../../../sync-protocol/src/sync/qs-detail';
 import type { QuestionSetDoc } from '../../../sync-protocol/src/sync/question-set';
 import { RX_SCHEMAS } from '../../../sync-protocol/src/sync/rxdb-json-schemas';
-import { MIGRATIONS } from '../../../sync-protocol/src/sync/rxdb-schemas';
+import { MIGRATIONS } from '../../../sync-protocol/src/sync/rxdb-migrations';
 import type { TagDoc } from '../../../sync-protocol/src/sync/tag';
 import type { TestSummaryDoc } from '../../../sync-protocol/src/sync/test-summary';
 import { nextTask } from '../lib/after-paint';

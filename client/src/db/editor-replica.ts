@@ -3,7 +3,7 @@ import { BehaviorSubject, type Observable } from 'rxjs';
 import type { EdQuestionDoc } from '../../../sync-protocol/src/sync/ed-question';
 import type { EdQuestionSetDoc } from '../../../sync-protocol/src/sync/ed-question-set';
 import { RX_SCHEMAS } from '../../../sync-protocol/src/sync/rxdb-json-schemas';
-import { MIGRATIONS } from '../../../sync-protocol/src/sync/rxdb-schemas';
+import { MIGRATIONS } from '../../../sync-protocol/src/sync/rxdb-migrations';
 import { editorDatabaseNameOf } from './database';
 import { type CollectionReplication, replicateEditorCollection } from './editor-collection-replication';
 import { deepEqual } from './deep-equal';

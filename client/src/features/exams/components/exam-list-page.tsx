@@ -1,5 +1,5 @@
 import { Alert, Anchor, Badge, Button, Card, Container, Group, Progress, SimpleGrid, Skeleton, Stack, Text, Title, Tooltip } from '@mantine/core';
-import { memo, useEffect, useId, useMemo, useState, useSyncExternalStore } from 'react';
+import { memo, startTransition, useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
@@ -7,6 +7,7 @@ import { useGuestReplica } from '../../../db/guest';
 import { getStorageStatus, subscribeStorageStatus } from '../../../db/storage-status';
 import { cachedMedia } from '../../../lib/media-precache';
 import { useSession } from '../../../hooks/use-session';
+import { useStoreInTransition } from '../../../hooks/use-store-in-transition';
 import { type AllowanceData, useAllowance } from '../hooks/use-allowance';
 import { type Availability, useExamList, type ExamListItem } from '../hooks/use-exam-list';
 import { type Allowance, gateOf } from '../lib/allowance';
@@ -77,13 +78,14 @@ export function AllowanceSummary({ allowance }: { allowance: Allowance }) {
  * tell then). Checked again whenever images were stored.
  */
 function useCachedMedia(items: ExamListItem[] | undefined): Set<string> | null {
-  const mediaVersion = useSyncExternalStore(subscribeStorageStatus, () => getStorageStatus().mediaVersion);
+  const mediaVersion = useStoreInTransition(subscribeStorageStatus, () => getStorageStatus().mediaVersion);
   const urls = useMemo(() => [...new Set((items ?? []).flatMap((i) => i.media))], [items]);
   const [cached, setCached] = useState<Set<string> | null>(null);
   useEffect(() => {
     if (typeof caches === 'undefined') return;
     let stop = false;
-    void cachedMedia(urls).then((found) => !stop && setCached(found));
+    // As a transition: it re-draws every card (issue 20 §2).
+    void cachedMedia(urls).then((found) => !stop && startTransition(() => setCached(found)));
     return () => {
       stop = true;
     };
@@ -94,7 +96,7 @@ function useCachedMedia(items: ExamListItem[] | undefined): Set<string> | null {
 /** The card's badge: where the set's questions and images stand on this device. */
 function AvailabilityBadge({ item, complete }: { item: ExamListItem; complete: boolean }) {
   const { t } = useTranslation('exam');
-  const persisted = useSyncExternalStore(subscribeStorageStatus, () => getStorageStatus().verdict?.persisted === true);
+  const persisted = useStoreInTransition(subscribeStorageStatus, () => getStorageStatus().verdict?.persisted === true);
   const { t: ti } = useTranslation('exam-integrity');
   if (item.availability === 'changed') {
     return (
@@ -208,10 +210,11 @@ export default function ExamListPage() {
   // The storage notice (issue 21 §3) comes from an asynchronous check: the list waits for it (at
   // most 1 s: on a first visit it writes a probe of the space the download needs) so that a notice
   // does not push the plan and the tests down once they are drawn.
-  const verdict = useSyncExternalStore(subscribeStorageStatus, () => getStorageStatus().verdict);
+  // Both as transitions: the answer draws the whole list, in slices rather than one long task.
+  const verdict = useStoreInTransition(subscribeStorageStatus, () => getStorageStatus().verdict);
   const [waited, setWaited] = useState(false);
   useEffect(() => {
-    const timer = setTimeout(() => setWaited(true), 1000);
+    const timer = setTimeout(() => startTransition(() => setWaited(true)), 1000);
     return () => clearTimeout(timer);
   }, []);
   const settled = verdict !== null || waited;

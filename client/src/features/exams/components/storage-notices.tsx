@@ -1,9 +1,10 @@
 import { Alert, Button, Stack, Text } from '@mantine/core';
-import { useCallback, useEffect, useSyncExternalStore } from 'react';
+import { useCallback, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { map } from 'rxjs';
 import type { ReplicaDatabase } from '../../../db/database';
 import { useReplica } from '../../../db/replica-context';
+import { useStoreInTransition } from '../../../hooks/use-store-in-transition';
 import { assessStorage } from '../../../db/storage-check';
 import { getStorageStatus, subscribeStorageStatus } from '../../../db/storage-status';
 import { dismissLost, lostVersion, readLost, subscribeLost } from '../../../db/unsent-attempts';
@@ -21,7 +22,7 @@ export function StorageNotice() {
   useEffect(() => {
     if (db) void assessStorage(db).catch(() => undefined);
   }, [db]);
-  const verdict = useSyncExternalStore(subscribeStorageStatus, () => getStorageStatus().verdict);
+  const verdict = useStoreInTransition(subscribeStorageStatus, () => getStorageStatus().verdict);
   if (!verdict) return null;
   if (verdict.short) {
     return (
@@ -50,7 +51,7 @@ export function LostAttemptsNotice() {
   const { t, i18n } = useTranslation('exam-integrity');
   const replica = useReplica();
   const dbName = replica?.db.name ?? null;
-  const version = useSyncExternalStore(subscribeLost, lostVersion);
+  const version = useStoreInTransition(subscribeLost, lostVersion);
   // Read again when a report is recorded (`version`) or another person's replica opens.
   const lost = dbName && version >= 0 ? readLost(dbName) : [];
   const query = useCallback((db: ReplicaDatabase) => db.question_set.find().$.pipe(map((sets) => new Map(sets.map((s) => [s.id, s.l])))), []);

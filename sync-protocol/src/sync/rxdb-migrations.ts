@@ -1,0 +1,38 @@
+import type { AnyCollectionName } from './envelopes';
+
+/*
+ * Kept apart from rxdb-schemas.ts, which builds every zod document schema as it loads: a device
+ * opening its replica needs only these (its RxDB schemas are written ahead, rxdb-schemas.json),
+ * and building the schemas cost the exam list a long task on a phone (issue 20 §2).
+ */
+
+/**
+ * Each collection's RxDB schema version; a device's older documents go through
+ * `MIGRATIONS` when its database opens.
+ * - question_set 1, qs_detail 1: `v`, the version of the set's questions.
+ * - question_set 2: `free`, a set that uses no plan allowance (issue 18 §4).
+ * - question_set 3: `tags`, its questions' subjects, exams and classes (issue 20 §5).
+ * - exam_result 1: `practice`, a result that is not the learner's first at its set (issue 16 §2).
+ * - exam_result 2: `receipt`, the server's receipt hash of the submission (issue 21 §4).
+ */
+export const SCHEMA_VERSIONS: Record<AnyCollectionName, number> = { tag: 0, question_set: 3, qs_detail: 1, test_summary: 0, exam_result: 2, entitlement: 0, ed_question: 0, ed_question_set: 0 };
+
+type Migration = (doc: Record<string, unknown>) => Record<string, unknown>;
+/**
+ * RxDB migration strategies per collection, keyed by the version they migrate to. Documents
+ * stored before `v` existed get 0 on both sides: the device cannot know more until the server
+ * sends the set again. Results stored before `practice` existed get false until the server sends
+ * them again (it re-sends every practice result once: results.service's replicatePracticeFlags).
+ * Results stored before `receipt` existed get null: the server has no receipt for them either
+ * (it computes one only as a submission arrives).
+ */
+export const MIGRATIONS: Record<AnyCollectionName, Record<number, Migration>> = {
+  tag: {},
+  question_set: { 1: (doc) => ({ ...doc, v: 0 }), 2: (doc) => ({ ...doc, free: false }), 3: (doc) => ({ ...doc, tags: { s: [], e: [], c: [] } }) },
+  qs_detail: { 1: (doc) => ({ ...doc, v: 0 }) },
+  test_summary: {},
+  exam_result: { 1: (doc) => ({ ...doc, practice: false }), 2: (doc) => ({ ...doc, receipt: null }) },
+  entitlement: {},
+  ed_question: {},
+  ed_question_set: {},
+};
