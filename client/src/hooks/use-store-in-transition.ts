@@ -1,4 +1,4 @@
-import { startTransition, useEffect, useRef, useState } from 'react';
+import { startTransition, useEffect, useEffectEvent, useState } from 'react';
 
 /**
  * An external store's value, like `useSyncExternalStore`, but each change is drawn as a
@@ -16,10 +16,12 @@ import { startTransition, useEffect, useRef, useState } from 'react';
 export function useStoreInTransition<T>(subscribe: (listener: () => void) => () => void, select: () => T): T {
   // What a change is compared with: the component is drawn again only when its value differs.
   const [, setSeen] = useState(select);
-  const selectRef = useRef(select);
-  selectRef.current = select;
+  const read = useEffectEvent(select);
   useEffect(() => {
-    const update = () => startTransition(() => setSeen(() => selectRef.current()));
+    const update = () => {
+      const value = read();
+      startTransition(() => setSeen(() => value));
+    };
     // A change between the first render and this subscription is not missed.
     update();
     return subscribe(update);
