@@ -12,6 +12,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { listenForInstallPrompt } from './hooks/use-install-prompt';
 import i18n, { languageReady } from './lib/i18n';
+import { prepareLocaleData } from './lib/intl-format';
 import { scheduleServiceWorker } from './lib/pwa/schedule-service-worker';
 
 // Before anything else can delay it: the browser's install offer comes once per page load.
@@ -48,6 +49,8 @@ if (root) {
         const reactRoot = createRoot(root);
         startTransition(() => reactRoot.render(app));
       }
+      // The collator and formatters the first screens use, loaded while the app waits for its chunks.
+      prepareLocaleData(i18n.language);
     });
   // The service worker (offline shell, update prompt) once the app is stable (spec §9).
   scheduleServiceWorker();

@@ -2,7 +2,6 @@ import { removeRxDatabase } from 'rxdb';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import type { QsDetailDoc } from '../../../sync-protocol/src/sync/qs-detail';
 import { attemptsOwnedElsewhere } from '../lib/attempt-lock';
-import { prepareFormats } from '../lib/intl-format';
 import { createMediaPrecache } from '../lib/media-precache';
 import { getSession, renewToken } from '../lib/session';
 import { AttemptJournal } from './attempt-journal';
@@ -50,8 +49,6 @@ export async function openReplica(personId: string): Promise<ReplicaHandle> {
   const guest = personId === GUEST_ID;
   if (guest) markGuestReplicaUsed();
   performance.mark(MARK_OPEN);
-  // The screens that show this replica format dates and marks: their formatters, made while idle.
-  prepareFormats(document.documentElement.lang);
   const store = AttemptJournal.openStore(databaseNameOf(personId));
   const db = await openReplicaDatabase(personId, { storage, multiInstance: true }).catch(async (err: unknown) => {
     (await store.catch(() => null))?.close();
