@@ -84,8 +84,8 @@ function useCachedMedia(items: ExamListItem[] | undefined): Set<string> | null {
   useEffect(() => {
     if (typeof caches === 'undefined') return;
     let stop = false;
-    // As a transition: it re-draws every card (issue 20 §2).
-    void cachedMedia(urls).then((found) => !stop && startTransition(() => setCached(found)));
+    // As a transition, and only when the answer differs: it re-draws every card (issue 20 §2).
+    void cachedMedia(urls).then((found) => !stop && startTransition(() => setCached((old) => (old && old.size === found.size && [...found].every((u) => old.has(u)) ? old : found))));
     return () => {
       stop = true;
     };
