@@ -76,4 +76,3 @@ export async function openReplicaDatabase(personId: string, opts: OpenOptions): 
   }
   return db;
 }
-

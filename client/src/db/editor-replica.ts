@@ -45,8 +45,6 @@ export type EditorSyncState = {
 const STATE_KEY = 'ed-sync-state';
 export type StoredState = { pending: string[]; conflicts: Record<string, EditorConflict>; refused: Record<string, RefusedChange> };
 
-export { editorDatabaseNameOf };
-
 /** Local-documents plugin must be added by the caller's RxDB setup (database.ts adds it). */
 export type EditorReplica = {
   db: EditorDatabase;

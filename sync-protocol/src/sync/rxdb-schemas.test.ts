@@ -6,7 +6,8 @@ import { wrappedValidateAjvStorage } from 'rxdb/plugins/validate-ajv';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { COLLECTIONS, EDITOR_COLLECTIONS } from './envelopes';
 import { RX_SCHEMAS } from './rxdb-json-schemas';
-import { DOC_SCHEMAS, MIGRATIONS, rxSchemaOf, SCHEMA_VERSIONS } from './rxdb-schemas';
+import { MIGRATIONS, SCHEMA_VERSIONS } from './rxdb-migrations';
+import { DOC_SCHEMAS, rxSchemaOf } from './rxdb-schemas';
 
 /* The RxDB schemas are derived from the zod schemas; RxDB's dev mode and an ajv validator check
    that they are valid RxDB schemas and that documents of the wire pass both sides alike. */

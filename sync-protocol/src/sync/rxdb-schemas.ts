@@ -32,9 +32,6 @@ const INDEXES: Partial<Record<AnyCollectionName, string[]>> = {
   exam_result: ['attemptId'],
 };
 
-// Versions and migrations live without zod, for the replica's open path (rxdb-migrations.ts).
-export { MIGRATIONS, SCHEMA_VERSIONS } from './rxdb-migrations';
-
 /**
  * The RxDB JSON schema of a collection, derived from its zod document schema (CONVENTIONS rule
  * 3: the wire is defined once). `_deleted` is RxDB's own flag and not part of the stored schema;

@@ -2,7 +2,8 @@ import 'fake-indexeddb/auto';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { expect, test } from 'vitest';
 import '../../../db/database';
-import { type EdQuestion, editorDatabaseNameOf, openEditorReplica } from '../../../db/editor-replica';
+import { editorDatabaseNameOf } from '../../../db/database';
+import { type EdQuestion, openEditorReplica } from '../../../db/editor-replica';
 import { getRxStorageLoggedMemory } from '../../../db/logged-memory-storage';
 import { carryOverDexieBank } from './editor-replica-store';
 

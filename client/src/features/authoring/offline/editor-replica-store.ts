@@ -1,12 +1,12 @@
 import { removeRxDatabase, type RxStorage } from 'rxdb';
 import { BehaviorSubject } from 'rxjs';
+import { editorDatabaseNameOf } from '../../../db/database';
 import { atMost, type CollectionReplication, replicateEditorCollection } from '../../../db/editor-collection-replication';
 import {
   type EditorReplica,
   type EditorReplication,
   type EdQuestion,
   type EdQuestionSet,
-  editorDatabaseNameOf,
   openEditorReplica,
   startEditorReplication,
 } from '../../../db/editor-replica';

@@ -85,13 +85,15 @@ function useCachedMedia(items: ExamListItem[] | undefined): Set<string> | null {
     if (typeof caches === 'undefined') return;
     let stop = false;
     // As a transition, and only when the answer differs: it re-draws every card (issue 20 §2).
-    void cachedMedia(urls).then((found) => !stop && startTransition(() => setCached((old) => (old && old.size === found.size && [...found].every((u) => old.has(u)) ? old : found))));
+    void cachedMedia(urls).then((found) => !stop && startTransition(() => setCached((old) => (old && sameMembers(old, found) ? old : found))));
     return () => {
       stop = true;
     };
   }, [urls, mediaVersion]);
   return cached;
 }
+
+const sameMembers = (a: Set<string>, b: Set<string>) => a.size === b.size && [...a].every((u) => b.has(u));
 
 /** The card's badge: where the set's questions and images stand on this device. */
 function AvailabilityBadge({ item, complete }: { item: ExamListItem; complete: boolean }) {
