@@ -42,6 +42,15 @@ export default defineConfig(({ isSsrBuild }) => ({
     // scripts/bench-bundle.ts follows the entry's static imports through the manifest
     // (dist/.vite/manifest.json) to measure what a first visit downloads.
     manifest: true,
+    // No preload links added by the app as it imports a lazy chunk, for the chunks that chunk
+    // imports (the browser finds them as it reads the chunk); a lazy chunk's stylesheets are still
+    // linked as it loads. Each link cost the main thread ~1 ms here (four on a phone) when a service
+    // worker serves the files, and opening the exam list added ~80 of them, in two tasks (issue 20
+    // §2: total blocking time). Every visit after the first is served by the service worker, from
+    // the device, where a preload gains nothing. A first visit's screens are named to the browser
+    // by the server instead, in a Link header beside index.html, fetched off the main thread
+    // (server/src/lib/route-preloads.ts); index.html keeps the entry's own links.
+    modulePreload: { resolveDependencies: (_file, deps, { hostType }) => (hostType === 'html' ? deps : []) },
     rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'shell', tags: ['$initial'] }] } } },
   },
   server: {

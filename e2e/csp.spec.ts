@@ -62,6 +62,9 @@ test('home, login and a test taken offline-capable as the learner, with the serv
   // The Hindi set is not free (issue 18): the learner holds a plan, bought through the sandbox.
   await buyPlanThroughSandbox(request, 'learner', 'ONE_MONTH_PLAN');
   const w = await watch(context);
+  // The locale data is loaded by a worker of the app's own (lib/locale-warmup.worker.ts): worker-src 'self'.
+  const workers: string[] = [];
+  page.on('worker', (worker) => workers.push(worker.url()));
 
   const home = await page.goto('/');
   expect(home?.headers()['content-security-policy']).toContain("script-src 'self'");
@@ -77,6 +80,7 @@ test('home, login and a test taken offline-capable as the learner, with the serv
   const card = page.getByTestId('exam-card-qs-hindi-sub');
   // The sets replicate after the login; on a busy machine that takes a while.
   await expect(card.getByTestId('availability')).toHaveText('On this device', { timeout: 30_000 });
+  expect(workers.filter((u) => /\/assets\/locale-warmup\.worker-[\w-]+\.js$/.test(u)).length).toBeGreaterThan(0);
   await card.getByRole('link', { name: 'Take Test' }).click();
   await expect(page.getByRole('button', { name: 'Start Test' })).toBeEnabled();
   // The service worker registers once the app is idle (lib/pwa) and takes control.

@@ -49,9 +49,12 @@ if (root) {
         const reactRoot = createRoot(root);
         startTransition(() => reactRoot.render(app));
       }
-      // The collator and formatters the first screens use, loaded while the app waits for its chunks.
-      prepareLocaleData(i18n.language);
     });
+  // The collator and formatters the first screens use, their data loaded off the main thread by
+  // a worker, started in the first idle moment (the app waiting for its chunks) rather than
+  // beside the entry's evaluation, whose phone core it would share.
+  const whenIdle = typeof requestIdleCallback === 'function' ? (fn: () => void) => requestIdleCallback(fn, { timeout: 1000 }) : (fn: () => void) => setTimeout(fn, 0);
+  whenIdle(() => void prepareLocaleData());
   // The service worker (offline shell, update prompt) once the app is stable (spec §9).
   scheduleServiceWorker();
 }

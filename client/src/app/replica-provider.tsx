@@ -1,4 +1,4 @@
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from 'react';
+import { createContext, type ReactNode, startTransition, useCallback, useContext, useEffect, useRef, useState } from 'react';
 import type * as ReplicaModuleNs from '../db/replica';
 import type { ReplicaHandle } from '../db/replica';
 import { ReplicaContext } from '../db/replica-context';
@@ -90,7 +90,9 @@ export function ReplicaProvider({ children }: { children: ReactNode }) {
       void opened.then((h) => {
         if (!h || cancelled) return;
         current.current = h;
-        setReplica(h);
+        // As a transition: every page and control that reads the replica draws again with it,
+        // in slices rather than one long task (issue 20 §2: total blocking time).
+        startTransition(() => setReplica(h));
       });
     });
     return () => {

@@ -129,24 +129,33 @@ export async function openReplica(personId: string): Promise<ReplicaHandle> {
       if (!detail._deleted) void media.add(detail);
     });
   };
-  start();
-  void replication!.awaitInSync().then(() => performance.mark(MARK_IN_SYNC), () => undefined);
-  // Sets downloaded before (images that failed offline, a cleared cache): checked once per start.
-  void replication!
-    .awaitInSync()
-    .then(async () => {
-      // Remembered attempts still missing after the server's attempts came down: lost.
-      if (unresolved.length > 0) {
-        const back = new Set((await db.test_summary.findByIds(unresolved.map((e) => e.id)).exec()).keys());
-        recordLost(db.name, missingFrom(unresolved, back));
-        unresolved = [];
-        rememberUnsent();
-      }
-      await assessStorage(db);
-      await requeueMedia();
-    })
-    // Closed before that (a logout): nothing to do.
-    .catch(() => undefined);
+  const afterFirstSync = (first: Replication) => {
+    void first.awaitInSync().then(() => performance.mark(MARK_IN_SYNC), () => undefined);
+    // Sets downloaded before (images that failed offline, a cleared cache): checked once per start.
+    void first
+      .awaitInSync()
+      .then(async () => {
+        // Remembered attempts still missing after the server's attempts came down: lost.
+        if (unresolved.length > 0) {
+          const back = new Set((await db.test_summary.findByIds(unresolved.map((e) => e.id)).exec()).keys());
+          recordLost(db.name, missingFrom(unresolved, back));
+          unresolved = [];
+          rememberUnsent();
+        }
+        await assessStorage(db);
+        await requeueMedia();
+      })
+      // Closed before that (a logout): nothing to do.
+      .catch(() => undefined);
+  };
+  // Replication starts in a task of its own, after the handle is returned: the pages draw what is
+  // on the device first, and setting up six replications does not lengthen the task that opened
+  // the database (issue 20 §2: total blocking time).
+  let firstStart: ReturnType<typeof setTimeout> | undefined = setTimeout(() => {
+    firstStart = undefined;
+    start();
+    afterFirstSync(replication!);
+  }, 0);
 
   const onOnline = () => {
     setSyncStatus({ online: true });
@@ -168,6 +177,8 @@ export async function openReplica(personId: string): Promise<ReplicaHandle> {
     db,
     journal,
     syncNow() {
+      // Not started yet: it is about to start, with the session as it is now.
+      if (firstStart !== undefined) return;
       // A refused token left the push waiting a long backoff; a fresh start uploads at once.
       const old = replication;
       replication = null;
@@ -177,6 +188,8 @@ export async function openReplica(personId: string): Promise<ReplicaHandle> {
     },
     close({ erase = false } = {}) {
       closing ??= (async () => {
+        clearTimeout(firstStart);
+        firstStart = undefined;
         window.removeEventListener('online', onOnline);
         window.removeEventListener('offline', onOffline);
         document.removeEventListener('visibilitychange', onVisible);

@@ -15,35 +15,38 @@ test('one formatter per locale and options, shared, formatting as a new one woul
   expect(relativeTimeFormat('en-IN', { numeric: 'auto' }).format(0, 'second')).toBe('now');
 });
 
-test('prepareLocaleData makes the first screens’ formatters ahead, one idle callback each', () => {
-  const pending: (() => void)[] = [];
-  const original = globalThis.requestIdleCallback;
-  globalThis.requestIdleCallback = ((cb: () => void) => pending.push(cb)) as typeof requestIdleCallback;
-  const made: string[] = [];
-  const Real = Intl.RelativeTimeFormat;
+test('prepareLocaleData starts the locale worker and resolves when it has made its formatters', async () => {
+  // What a worker that has finished looks like to the page: it posts once, then ends.
+  const finished = () => {
+    const worker = new EventTarget();
+    queueMicrotask(() => worker.dispatchEvent(new MessageEvent('message', { data: 'ready' })));
+    return worker as Worker;
+  };
+  const failed = () => {
+    const worker = new EventTarget();
+    queueMicrotask(() => worker.dispatchEvent(new Event('error')));
+    return worker as Worker;
+  };
+  const refused = (): Worker => {
+    throw new DOMException('blocked', 'SecurityError');
+  };
+  const original = globalThis.Worker;
   try {
-    (Intl as { RelativeTimeFormat: typeof Real }).RelativeTimeFormat = class extends Real {
-      constructor(...args: ConstructorParameters<typeof Real>) {
-        super(...args);
-        made.push(String(args[0]));
-      }
-    } as typeof Real;
-    // Hindi: no other test makes a Hindi relative-time formatter.
-    prepareLocaleData('hi');
-    expect(made).toEqual([]);
-    let callbacks = 0;
-    while (pending.length > 0) {
-      pending.shift()!();
-      callbacks += 1;
-    }
-    // Four steps, each in a callback of its own that asks for the next, and a last one that finds none.
-    expect(callbacks).toBe(5);
-    expect(made).toEqual(['hi-IN']);
-    // Asked for later, the formatter is the one made ahead.
-    relativeTimeFormat('hi-IN', { numeric: 'auto' });
-    expect(made).toEqual(['hi-IN']);
+    (globalThis as { Worker?: unknown }).Worker = function Worker() {};
+    await expect(prepareLocaleData(finished)).resolves.toBe(true);
+    await expect(prepareLocaleData(failed)).resolves.toBe(false);
+    await expect(prepareLocaleData(refused)).resolves.toBe(false);
+    // A browser without workers: nothing is started, and formatters load their data when asked.
+    delete (globalThis as { Worker?: unknown }).Worker;
+    let started = false;
+    await expect(
+      prepareLocaleData(() => {
+        started = true;
+        return finished();
+      }),
+    ).resolves.toBe(false);
+    expect(started).toBe(false);
   } finally {
-    (Intl as { RelativeTimeFormat: typeof Real }).RelativeTimeFormat = Real;
-    globalThis.requestIdleCallback = original;
+    (globalThis as { Worker?: unknown }).Worker = original;
   }
 });

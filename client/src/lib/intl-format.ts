@@ -28,28 +28,31 @@ export function relativeTimeFormat(locale: string, options?: Intl.RelativeTimeFo
   return cached('r', locale, options, () => new Intl.RelativeTimeFormat(locale, options));
 }
 
+const startLocaleWorker = () => new Worker(new URL('./locale-warmup.worker.ts', import.meta.url), { name: 'locale-warmup' });
+
 /**
- * Loads the browser's locale data ahead, each piece in an idle moment of its own: the first
- * string comparison (`localeCompare`, which RxDB's schema normalising and the tag filter's sorting
- * use) sets up the collator, and the first date, relative-time and number formatters load their
- * locale's data: ~5–15 ms each on a desktop at full speed, four times that on a phone. Left to the
- * moment they are first needed, each lengthened a task that was already long — opening the
- * replica, drawing the exam list (issue 20 §2: total blocking time).
+ * Loads the browser's locale data ahead, off the main thread: a worker of its own makes the
+ * collator and the formatters the first screens use (lib/locale-warmup.worker.ts). Left to the
+ * moment they are first needed, each lengthened a main-thread task that was already long: the
+ * first `localeCompare` (RxDB's schema normalising) set up ICU's collator inside the task that
+ * opens the replica, and the first date formatter loaded the locale's data inside a slice of the
+ * exam list's render, 10–40 ms each here, four times that on a phone (issue 20 §2: total blocking
+ * time). ICU keeps that data for the whole renderer process, so the page's own formatters then
+ * cost a fraction of a millisecond. Without workers (or if it cannot start) nothing is made
+ * ahead, and each formatter loads its data when first asked for. Resolves when the worker is done
+ * (true) or did not run (false).
  */
-export function prepareLocaleData(lang: string): void {
-  if (typeof requestIdleCallback !== 'function') return;
-  const locale = lang === 'hi' ? 'hi-IN' : 'en-IN';
-  const steps = [
-    () => 'a'.localeCompare('b'),
-    () => dateTimeFormat(locale, { dateStyle: 'medium' }),
-    () => relativeTimeFormat(locale, { numeric: 'auto' }),
-    () => numberFormat(locale, { maximumFractionDigits: 2 }),
-  ];
-  const next = () => {
-    const step = steps.shift();
-    if (!step) return;
-    step();
-    requestIdleCallback(next, { timeout: 2000 });
-  };
-  requestIdleCallback(next, { timeout: 2000 });
+export function prepareLocaleData(start: () => Worker = startLocaleWorker): Promise<boolean> {
+  if (typeof Worker !== 'function') return Promise.resolve(false);
+  return new Promise((resolve) => {
+    let worker: Worker;
+    try {
+      worker = start();
+    } catch {
+      resolve(false);
+      return;
+    }
+    worker.addEventListener('message', () => resolve(true), { once: true });
+    worker.addEventListener('error', () => resolve(false), { once: true });
+  });
 }

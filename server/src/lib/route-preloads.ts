@@ -70,8 +70,11 @@ export const PRELOADED_ROUTES: Readonly<Record<string, RouteFiles>> = {
   '/home': HOME,
   '/login': { modules: ['src/app/query-layout.tsx', 'src/features/auth/components/login-page.tsx', 'src/locales/en/auth.json'] },
   '/plan': { modules: ['src/app/query-layout.tsx', 'src/features/plans/components/plan-page.tsx', 'src/locales/en/plan.json'] },
+  // The replica too (RxDB, Dexie and the replica's own code, app/replica-provider.tsx): the list
+  // is read from it, and the app asks for its chunks without hints of its own (vite.config.ts,
+  // modulePreload).
   '/exam-list': {
-    modules: ['src/app/query-layout.tsx', 'src/features/exams/components/exam-list-page.tsx', 'src/locales/en/exam.json', 'src/locales/en/exam-integrity.json'],
+    modules: ['src/app/query-layout.tsx', 'src/features/exams/components/exam-list-page.tsx', 'src/locales/en/exam.json', 'src/locales/en/exam-integrity.json', 'src/db/replica.ts'],
   },
 };
 

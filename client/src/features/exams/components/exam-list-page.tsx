@@ -127,6 +127,8 @@ function AvailabilityBadge({ item, complete }: { item: ExamListItem; complete: b
   );
 }
 
+const CARD_STYLE = { contentVisibility: 'auto', containIntrinsicSize: 'auto 250px' } as const;
+
 /** Memoised: its item keeps its identity while the set and its questions are unchanged (use-exam-list). */
 const ExamCard = memo(function ExamCard({ item, access, complete }: { item: ExamListItem; access: AllowanceData | undefined; complete: boolean }) {
   const { t, i18n } = useTranslation('exam');
@@ -141,7 +143,10 @@ const ExamCard = memo(function ExamCard({ item, access, complete }: { item: Exam
   const { tags: _tags, ...passed } = set;
   const to = `${paths.takeExam}/${encodeURIComponent(JSON.stringify(passed))}`;
   return (
-    <Card withBorder radius="md" padding="lg" data-testid={`exam-card-${set.id}`}>
+    // A card below the screen is not laid out or painted until it comes near (content-visibility):
+    // the list's first draw lays out only what the learner sees (issue 20 §2: total blocking
+    // time). Its height until then is the one it last had, or about a card's.
+    <Card withBorder radius="md" padding="lg" data-testid={`exam-card-${set.id}`} style={CARD_STYLE}>
       <Stack gap="xs" h="100%">
         <Group justify="space-between" align="flex-start" wrap="nowrap">
           <Title order={3} size="h4" id={titleId}>
