@@ -333,6 +333,24 @@ async function visit(page: Page, url: string, then?: () => Promise<void>): Promi
     inFlight.delete(e.requestId);
     lastActivity = Date.now();
   });
+  // A dedicated worker fetches its own script (the locale worker, client/src/lib/locale-warmup.
+  // worker.ts): the page's session sees the request go out but not its end. Playwright follows the
+  // worker: the request is settled, with what it received, when Playwright says it has finished.
+  const workerScripts = new Set<string>();
+  page.on('worker', (w) => workerScripts.add(w.url()));
+  page.on('requestfinished', (req) => {
+    if (!workerScripts.has(req.url())) return;
+    void Promise.all([req.sizes(), req.response()]).then(([sizes, res]) => {
+      for (const [id, r] of seen) {
+        if (r.url !== req.url() || !inFlight.has(id)) continue;
+        r.mime = 'text/javascript';
+        r.encoding = res?.headers()['content-encoding'] ?? 'identity';
+        r.wire = sizes.responseBodySize + sizes.responseHeadersSize;
+        inFlight.delete(id);
+        lastActivity = Date.now();
+      }
+    });
+  });
   const networkIdle = async () => {
     const deadline = Date.now() + 60_000;
     while (inFlight.size > 0 || Date.now() - lastActivity < 1000) {
