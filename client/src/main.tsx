@@ -12,6 +12,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { listenForInstallPrompt } from './hooks/use-install-prompt';
 import i18n, { languageReady } from './lib/i18n';
+import { whenIdle } from './lib/after-paint';
 import { prepareLocaleData } from './lib/intl-format';
 import { scheduleServiceWorker } from './lib/pwa/schedule-service-worker';
 
@@ -53,7 +54,6 @@ if (root) {
   // The collator and formatters the first screens use, their data loaded off the main thread by
   // a worker, started in the first idle moment (the app waiting for its chunks) rather than
   // beside the entry's evaluation, whose phone core it would share.
-  const whenIdle = typeof requestIdleCallback === 'function' ? (fn: () => void) => requestIdleCallback(fn, { timeout: 1000 }) : (fn: () => void) => setTimeout(fn, 0);
   whenIdle(() => void prepareLocaleData());
   // The service worker (offline shell, update prompt) once the app is stable (spec §9).
   scheduleServiceWorker();

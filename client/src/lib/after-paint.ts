@@ -23,3 +23,12 @@ export function afterNextPaint(fn: () => void): () => void {
 
 /** Resolves in a task of its own: what comes after it runs once the browser has had its turn. */
 export const nextTask = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Runs `fn` in the browser's next idle period (at most `timeoutMs` later), or in the next task
+ * where there is no `requestIdleCallback` (Safari).
+ */
+export function whenIdle(fn: () => void, timeoutMs = 1000): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(fn, { timeout: timeoutMs });
+  else setTimeout(fn, 0);
+}

@@ -9,7 +9,6 @@
  */
 const day = Date.UTC(2026, 0, 1);
 for (const locale of ['en-IN', 'hi-IN']) {
-  'a'.localeCompare('b', locale);
   new Intl.Collator(locale).compare('a', 'b');
   new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(1.5);
   new Intl.NumberFormat(locale, { style: 'currency', currency: 'INR' }).format(1);

@@ -1,6 +1,7 @@
 import { type QuestionInput, questionInputSchema, type QuestionView } from '../../../../../sync-protocol/src/question';
 import type { RxDocumentData } from 'rxdb';
 import type { EdQuestion, EditorReplica } from '../../../db/editor-replica';
+import { whenIdle } from '../../../lib/after-paint';
 import { ApiError } from '../../../lib/api-client';
 import i18n from '../../../lib/i18n';
 import { translateServerMessage } from '../../../lib/server-messages';
@@ -140,9 +141,9 @@ class BankIndex {
       if (stopped()) return;
       const end = Math.min(i + 2000, this.order.length);
       for (; i < end; i++) textOf(this.order[i]!);
-      if (i < this.order.length) later(step);
+      if (i < this.order.length) whenIdle(step);
     };
-    later(step);
+    whenIdle(step);
   }
 
   /** The questions passing `f`, in the list's order. */
@@ -160,8 +161,6 @@ class BankIndex {
     return found;
   }
 }
-
-const later = (fn: () => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(fn, { timeout: 1000 }) : setTimeout(fn, 0));
 
 const indexes = new WeakMap<EditorReplica, Promise<BankIndex>>();
 
