@@ -91,6 +91,8 @@ export const MSG = {
   questionDeleted: 'Question deleted successfully',
   questionNotFound: 'Question not found',
   questionInUse: 'This question is used in a question set. Remove it from the set first:',
+  questionVersionRequired: 'version is required: the version number (1 or more) of the question your changes were made from',
+  questionChanged: 'Another editor saved this question after you opened it. Nothing was overwritten: compare the two versions and keep one.',
   questionSetCreated: 'Question set created successfully',
   questionSetUpdated: 'Question set updated successfully',
   questionSetDeleted: 'Question set deleted successfully',
@@ -133,6 +135,9 @@ export const MSG = {
   answerEvaluated: 'Answer evaluated successfully',
   onlySubjective: 'Only answered subjective questions are evaluated by an editor',
   questionNotInSet: 'Question is not part of this question set:',
+  // Paid content stays paid (docs/payments.md "Without a plan")
+  planRequired: 'This test needs a plan. Buy a plan to take it.',
+  resultLocked: 'This attempt was taken beyond your plan. Its result, answers and rank open when a plan covers it.',
   storageFull: 'Your saved test answers have reached the storage limit of your account. Please contact support.',
   permissionBuiltIn: 'This permission is used by the app and cannot be renamed or deleted',
   // Issue 16 §3 / §8: who may change whom, referral trees, characters in names.

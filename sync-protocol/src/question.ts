@@ -149,8 +149,23 @@ export type QuestionInput = z.input<typeof questionInputSchema>;
 export const questionSchema = questionBase.extend({ id: idSchema }).superRefine(checkQuestion);
 export type Question = z.infer<typeof questionSchema>;
 
-/** PATCH /api/question: the whole question with its id. */
-export const questionUpdateSchema = questionSchema;
+/**
+ * PATCH /api/question: the whole question with its id and `version`, the version the editor's
+ * changes were made from (the `version` of the question as it was loaded). Required: a save
+ * without it could not tell that another editor saved in between, and would overwrite their
+ * change silently. A version that is no longer the current one is answered 409 with the current
+ * question (docs/authoring.md, "Two editors at once").
+ */
+export const questionUpdateSchema = questionBase
+  .extend({
+    id: idSchema,
+    version: z
+      .number({ error: MSG.questionVersionRequired })
+      .int({ error: MSG.questionVersionRequired })
+      .min(1, { error: MSG.questionVersionRequired }),
+  })
+  .superRefine(checkQuestion);
+export type QuestionUpdate = z.input<typeof questionUpdateSchema>;
 
 /** A comma-separated query parameter; empty (`s=`) means "no filter" (spec §7 sends them empty). */
 function commaList<S extends z.ZodType<unknown, string>>(item: S, max: number) {

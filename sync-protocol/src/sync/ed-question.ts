@@ -9,10 +9,11 @@ import { tidSchema } from '../tag';
  * learner's device never opens this collection, and the server refuses its pull and push to
  * anyone without the QUESTION_EDITOR permission (it holds the correct answers of mock tests).
  *
- * Conflicts (RxDB's protocol: the push carries the assumed master state) are decided by
- * `version`, which only the server assigns (+1 on every write): a pushed edit whose assumed
- * version is not the server's current one is not applied, and the server's document is answered
- * as the conflict, for the editor to choose or merge. A document created on a device carries an
+ * Conflicts (RxDB's protocol: the push carries the assumed master state) are decided by the
+ * whole assumed document: a pushed edit whose assumed master state is not the server's current
+ * document, every field of it (`version`, which only the server assigns, is one), is not
+ * applied, and the server's document is answered as the conflict, for the editor to choose or
+ * merge. A document created on a device carries an
  * id made there (a UUID) and version 0 until the server has stored it.
  */
 export const edQuestionDocSchema = z.strictObject({

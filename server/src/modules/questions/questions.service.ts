@@ -244,15 +244,25 @@ async function write(
     updatedAt: Date.now(),
     rev: await nextRev(tx),
   };
+  // On the version read (compare-and-set): on PostgreSQL two transactions may both have read
+  // `before`; the second's UPDATE then finds another version and changes nothing (docs/authoring.md,
+  // "Two editors at once").
+  const written = before
+    ? await first(
+        tx
+          .update(question)
+          .set({ ...fields, version: before.version + 1 })
+          .where(and(eq(question.id, before.id), eq(question.version, before.version)))
+          .returning(),
+      )
+    : undefined;
+  if (before && !written) {
+    const current = (await first(tx.select().from(question).where(eq(question.id, before.id))))!;
+    throw new DetailedError('CONFLICT', MSG.questionChanged, { current: questionView(current) });
+  }
   const row = (
     before
-      ? await first(
-          tx
-            .update(question)
-            .set({ ...fields, version: before.version + 1 })
-            .where(eq(question.id, before.id))
-            .returning(),
-        )
+      ? written
       : await first(
           tx
             .insert(question)
@@ -366,11 +376,21 @@ export async function createManyCheckedInTransaction(tx: DB, actor: Principal, v
   return rows;
 }
 
-/** PATCH /api/question: the whole question replaces the stored one, as a new version. */
-export async function update(deps: Deps, actor: Principal, input: ParsedQuestion & { id: string }) {
-  const { id, ...rest } = input;
+/**
+ * PATCH /api/question: the whole question replaces the stored one, as a new version, when
+ * `version` (the version the editor's changes were made from) is still the current one. Else 409
+ * with the current question in `current`, nothing written: another editor saved in between, and
+ * the editor is shown both versions to choose (docs/authoring.md, "Two editors at once"). The
+ * check and the write are one transaction, so two saves from the same version cannot both pass.
+ */
+export async function update(deps: Deps, actor: Principal, input: ParsedQuestion & { id: string; version: number }) {
+  const { id, version, ...rest } = input;
   const v = clean(rest);
-  const { row, bumped } = await transaction(deps.db, async (tx) => write(tx, actor, await liveQuestion(tx, id), v, 'UPDATE'));
+  const { row, bumped } = await transaction(deps.db, async (tx) => {
+    const before = await liveQuestion(tx, id);
+    if (before.version !== version) throw new DetailedError('CONFLICT', MSG.questionChanged, { current: questionView(before) });
+    return write(tx, actor, before, v, 'UPDATE');
+  });
   announce(deps, bumped);
   return { success: true as const, id, msg: MSG.questionUpdated, data: questionView(row) };
 }

@@ -106,14 +106,35 @@ export async function pullEditor(
 type Row = { newDocumentState: EdQuestionDoc; assumedMasterState?: EdQuestionDoc | null | undefined };
 
 /**
- * Whether the device's assumed master state is the server's document: the same version (the
- * server's own number, +1 on every write) and the same deletion. A device that never saw the
- * question (assumed null) conflicts with any question that exists.
+ * Whether two JSON values are the same document: equal numbers, strings, booleans and nulls,
+ * arrays equal item by item, objects with the same keys (in any order: PostgreSQL's jsonb does
+ * not keep the order) holding equal values. A key holding `undefined` counts as absent.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((x, i) => sameJson(x, b[i]));
+  }
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  const ka = Object.keys(ra).filter((k) => ra[k] !== undefined);
+  const kb = Object.keys(rb).filter((k) => rb[k] !== undefined);
+  return ka.length === kb.length && ka.every((k) => Object.hasOwn(rb, k) && sameJson(ra[k], rb[k]));
+}
+
+/**
+ * Whether the device's assumed master state is the server's document: the WHOLE document as the
+ * pull gives it (RxDB's replication protocol compares the assumed master state with the real
+ * one), not its version number alone — a state copied from another question with the same
+ * version, or with its words changed, is not the server's (docs/replication.md). A device that
+ * never saw the question (assumed null) conflicts with any question that exists.
  */
 function assumedIsMaster(assumed: EdQuestionDoc | null | undefined, master: QuestionRow | undefined): boolean {
   if (!master) return true;
   if (!assumed) return false;
-  return assumed.version === master.version && assumed._deleted === master.deleted;
+  return sameJson(assumed, edQuestionDoc(master));
 }
 
 /**
