@@ -188,8 +188,8 @@ describe('review: status transitions', () => {
     const rejected = await create({ st: 'REJECTED', reason: 'Duplicate' });
     expect(await row(rejected)).toMatchObject({ st: 'REJECTED', reason: 'Duplicate' });
     const id = await create({ st: 'REVIEWED' });
-    await refused('PATCH', '/question', { ...mcq({ st: 'REVIEWED' }), id: rejected }, 400, /cannot move/);
-    const saved = await h.request('PATCH', '/question', { token: editor, body: { ...mcq({ st: 'APPROVED', reason: 'dropped' }), id } });
+    await refused('PATCH', '/question', { ...mcq({ st: 'REVIEWED' }), id: rejected, version: (await h.request('GET', `/question/${rejected}`, { token: editor })).body.data.version }, 400, /cannot move/);
+    const saved = await h.request('PATCH', '/question', { token: editor, body: { ...mcq({ st: 'APPROVED', reason: 'dropped' }), id, version: (await h.request('GET', `/question/${id}`, { token: editor })).body.data.version } });
     expect(saved.status).toBe(200);
     expect(saved.body.data).toMatchObject({ st: 'APPROVED', reason: null, version: 2 });
   });
@@ -224,10 +224,10 @@ describe('published sets hold approved questions only, and keep them approved', 
     const body = await refused('PATCH', '/question/updateStatus', { id: inPublished, st: 'PENDING' }, 409, 'This question is in a published set and must stay approved: Published holder');
     expect(body).toMatchObject({ code: 'CONFLICT', sets: [{ id: pub.body.id, l: 'Published holder' }] });
     await refused('PATCH', '/question/updateStatus', { id: inPublished, st: 'REJECTED', reason: 'x' }, 409, /must stay approved/);
-    await refused('PATCH', '/question', { ...mcq({ st: 'PENDING' }), id: inPublished }, 409, /must stay approved: Published holder/);
+    await refused('PATCH', '/question', { ...mcq({ st: 'PENDING' }), id: inPublished, version: (await h.request('GET', `/question/${inPublished}`, { token: editor })).body.data.version }, 409, /must stay approved: Published holder/);
     await refused('PATCH', '/question/updateStatus', { id: inScheduled, st: 'PENDING' }, 409, /Scheduled holder/);
     // Staying approved is fine, and so is any edit that keeps it approved.
-    expect((await h.request('PATCH', '/question', { token: editor, body: { ...mcq({ st: 'APPROVED', d: '4' }), id: inPublished } })).status).toBe(200);
+    expect((await h.request('PATCH', '/question', { token: editor, body: { ...mcq({ st: 'APPROVED', d: '4' }), id: inPublished, version: (await h.request('GET', `/question/${inPublished}`, { token: editor })).body.data.version } })).status).toBe(200);
     expect((await setStatus(inDraft, 'PENDING')).status).toBe(200);
   });
 
@@ -242,7 +242,7 @@ describe('published sets hold approved questions only, and keep them approved', 
 describe('history and restore', () => {
   test('every version newest first, with who wrote it; a restore brings a version back as a new one', async () => {
     const id = await create({ q: '<p>First wording about rivers</p>' });
-    expect((await h.request('PATCH', '/question', { token: editor, body: { ...mcq({ q: '<p>Second wording</p>', d: '5' }), id } })).status).toBe(200);
+    expect((await h.request('PATCH', '/question', { token: editor, body: { ...mcq({ q: '<p>Second wording</p>', d: '5' }), id, version: (await h.request('GET', `/question/${id}`, { token: editor })).body.data.version } })).status).toBe(200);
     expect((await setStatus(id, 'REVIEWED')).status).toBe(200);
     const restored = await h.request('POST', '/question/restoreQuestionVersion', { token: editor, body: { id, version: 1 } });
     expect(restored.status).toBe(200);
@@ -479,7 +479,7 @@ describe('set versions keep old results as they were scored', () => {
     expect(kept).toEqual([expect.objectContaining({ version: 1, actorId: 'demo-editor', data: expect.objectContaining({ mpq: 2, q: [q1], qv: { [q1]: 3 } }) })]);
 
     // The question is edited after the first result: new text and a new correct answer.
-    const edit = await h.request('PATCH', '/question', { token: editor, body: { ...mcq({ q: '<p>Edited wording</p>', ca: ['a'], trans: { hi: { q: '<p>बदला</p>', ops: { a: 'क', b: 'ख', c: 'ग', d: 'घ' }, ca: ['a'] } }, st: 'APPROVED' }), id: q1 } });
+    const edit = await h.request('PATCH', '/question', { token: editor, body: { ...mcq({ q: '<p>Edited wording</p>', ca: ['a'], trans: { hi: { q: '<p>बदला</p>', ops: { a: 'क', b: 'ख', c: 'ग', d: 'घ' }, ca: ['a'] } }, st: 'APPROVED' }), id: q1, version: (await h.request('GET', `/question/${q1}`, { token: editor })).body.data.version } });
     expect(edit.status).toBe(200);
     expect(edit.body.data.version).toBe(4);
 

@@ -55,7 +55,7 @@ describe('permissions', () => {
     ['GET', '/question?qids=q-gk-001&s=gk'],
     ['GET', '/question/getQuestionsCount'],
     ['POST', '/question', mcq()],
-    ['PATCH', '/question', { ...mcq(), id: 'q-gk-001' }],
+    ['PATCH', '/question', { ...mcq(), id: 'q-gk-001', version: 1 }],
     ['DELETE', '/question/q-gk-001'],
     ['PATCH', '/question/updateQuestionSet', { l: 'x', q: ['q-gk-001'], pts: 0 }],
     ['DELETE', '/question/deleteQuestionSet/qs-practice-gk'],
@@ -143,7 +143,7 @@ describe('questions', () => {
     const before = (await pull('qs_detail')).body.checkpoint.rev;
     const setRevs = (await first(h.deps.db.select({ rev: questionSet.rev }).from(questionSet).where(eq(questionSet.id, 'qs-practice-gk'))))!.rev;
     // Approved it stays: a published set holds it (issue 17 §7).
-    const r = await h.request('PATCH', '/question', { token: editor, body: { ...mcq({ q: '<p>Battle of Plassey: which year?</p>', ca: ['b'], st: 'APPROVED' }), id: 'q-gk-001' } });
+    const r = await h.request('PATCH', '/question', { token: editor, body: { ...mcq({ q: '<p>Battle of Plassey: which year?</p>', ca: ['b'], st: 'APPROVED' }), id: 'q-gk-001', version: (await h.request('GET', `/question/${'q-gk-001'}`, { token: editor })).body.data.version } });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ success: true, id: 'q-gk-001', msg: 'Question updated successfully' });
     expect((await first(h.deps.db.select({ rev: questionSet.rev }).from(questionSet).where(eq(questionSet.id, 'qs-practice-gk'))))!.rev).toBeGreaterThan(setRevs);
@@ -157,9 +157,9 @@ describe('questions', () => {
   });
 
   test('PATCH of an unknown or deleted question is 404; without an id it is 400', async () => {
-    await refused('PATCH', '/question', { ...mcq(), id: 'no-such-question' }, 404, 'Question not found');
-    await refused('PATCH', '/question', mcq(), 400, 'id is required');
-    await refused('PATCH', '/question', { ...mcq({ ops: { a: '', b: 'x' } }), id: 'q-gk-001' }, 400, 'Option cannot be blank');
+    await refused('PATCH', '/question', { ...mcq(), id: 'no-such-question', version: 1 }, 404, 'Question not found');
+    await refused('PATCH', '/question', { ...mcq(), version: 1 }, 400, 'id is required');
+    await refused('PATCH', '/question', { ...mcq({ ops: { a: '', b: 'x' } }), id: 'q-gk-001', version: 1 }, 400, 'Option cannot be blank');
   });
 
   test('GET /question pages by 25 by default, up to 1000; filters match the count; empty filters are no filters', async () => {

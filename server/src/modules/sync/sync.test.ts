@@ -177,7 +177,7 @@ describe('pull', () => {
     const qid = detail.questions[0].id as string;
     const edit = await h.request('PATCH', '/question', {
       token: editor,
-      body: { id: qid, q: '<p>Edited question</p>', ops: { a: '<p>1</p>', b: '<p>2</p>' }, ca: ['a'], qt: 'mcq1', d: '1', s: 'gk', c: [], t: [], e: [], st: 'APPROVED', trans: {} },
+      body: { id: qid, version: (await h.request('GET', `/question/${qid}`, { token: editor })).body.data.version, q: '<p>Edited question</p>', ops: { a: '<p>1</p>', b: '<p>2</p>' }, ca: ['a'], qt: 'mcq1', d: '1', s: 'gk', c: [], t: [], e: [], st: 'APPROVED', trans: {} },
     });
     expect(edit.status, JSON.stringify(edit.body)).toBe(200);
     // Both documents come again with a higher, equal version.

@@ -280,7 +280,7 @@ describe('GET /question/generateInDiffLang (a selection or a set)', () => {
 
 describe('translations that stay true (issue 19 §2)', () => {
   const hi = { q: '<p>आधा कितना है?</p>', ops: { a: '<p>एक</p>', b: '<p>दो</p>', c: '<p>तीन</p>', d: '<p>चार</p>' }, ca: ['b'] };
-  const patch = async (id: string, over: Record<string, unknown>) => h.request('PATCH', '/question', { token: editor, body: { ...mcq(), id, st: (await row(id)).st, ...over } });
+  const patch = async (id: string, over: Record<string, unknown>) => h.request('PATCH', '/question', { token: editor, body: { ...mcq(), id, st: (await row(id)).st, version: (await row(id)).version, ...over } });
 
   test('an English change marks the translation stale in the index and the list; saving it reviewed makes it current', async () => {
     const id = await create({ trans: { hi } });
@@ -336,7 +336,7 @@ describe('translations that stay true (issue 19 §2)', () => {
     expect(preview.trans.hi!.q).toContain(demoMark('hi'));
     // Saved in the editor as reviewed: no longer a draft, and learners get it.
     const saved = await row(id);
-    const body = { id, q: saved.q, ops: saved.ops, ca: saved.ca, qt: saved.qt, d: saved.d, s: saved.s, c: saved.c, t: saved.t, e: saved.e, st: saved.st, trans: { hi: { q: saved.trans.hi!.q, ops: saved.trans.hi!.ops, ca: saved.trans.hi!.ca, reviewed: true } } };
+    const body = { id, version: saved.version, q: saved.q, ops: saved.ops, ca: saved.ca, qt: saved.qt, d: saved.d, s: saved.s, c: saved.c, t: saved.t, e: saved.e, st: saved.st, trans: { hi: { q: saved.trans.hi!.q, ops: saved.trans.hi!.ops, ca: saved.trans.hi!.ca, reviewed: true } } };
     expect((await h.request('PATCH', '/question', { token: editor, body })).status).toBe(200);
     expect((await row(id)).trans.hi).not.toHaveProperty('mt');
     expect(await tagsOf(id)).toEqual(['tr:hi']);
