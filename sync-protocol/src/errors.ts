@@ -4,6 +4,8 @@ import { z } from 'zod';
 export const ERROR_CODES = [
   'BAD_REQUEST',
   'UNAUTHENTICATED',
+  /** A paid set without a plan that allows it (docs/payments.md): the body names `link` '/plan'. */
+  'PAYMENT_REQUIRED',
   'FORBIDDEN',
   'NOT_FOUND',
   'CONFLICT',
@@ -19,6 +21,7 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 export const ERROR_STATUS: Record<ErrorCode, number> = {
   BAD_REQUEST: 400,
   UNAUTHENTICATED: 401,
+  PAYMENT_REQUIRED: 402,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,

@@ -6,6 +6,7 @@ import { PROTOCOL_VERSION } from '../../sync-protocol/src/version';
 import { permission, personPermission, question, questionSet } from '../../server/src/db/schema';
 import { DEMO, type Harness, startHarness } from '../../server/src/test/harness';
 import { first } from '../../server/src/db/transaction';
+import { grantTestPlan } from '../../server/src/test/builders';
 
 /**
  * Issue 16 point 1: answer keys. A question reaches someone without QUESTION_EDITOR (a guest, a
@@ -101,6 +102,10 @@ beforeAll(async () => {
   const qe = (await first(h.deps.db.select().from(permission).where(eq(permission.permission, 'QUESTION_EDITOR'))))!;
   await h.deps.db.delete(personPermission).where(and(eq(personPermission.personId, DEMO.admin.id), eq(personPermission.permissionId, qe.id)));
   admin = await h.tokenOf('admin');
+  // Paid sets' questions reach only people whose plan allows them (docs/payments.md): these
+  // readers have one, so that what is proved here is the answer-key rule alone.
+  await grantTestPlan(h.deps.db, DEMO.learner.id);
+  await grantTestPlan(h.deps.db, DEMO.admin.id);
   readers = [
     { who: 'a guest', token: undefined },
     { who: 'a learner', token: learner },

@@ -7,6 +7,8 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     msg: string,
+    /** More fields of the error body (e.g. `link` of a 402). */
+    readonly extra?: Readonly<Record<string, string>>,
   ) {
     super(msg);
     this.status = ERROR_STATUS[code];
@@ -19,3 +21,5 @@ export const forbidden = (msg: string = MSG.permissionDenied) => new AppError('F
 export const notFound = (msg: string = MSG.notFound) => new AppError('NOT_FOUND', msg);
 export const conflict = (msg: string) => new AppError('CONFLICT', msg);
 export const tooMany = (msg: string = MSG.tooManyRequests) => new AppError('RATE_LIMITED', msg);
+/** A paid set the caller's plans do not allow (docs/payments.md): 402 with a link to the plans. */
+export const paymentRequired = (msg: string = MSG.planRequired) => new AppError('PAYMENT_REQUIRED', msg, { link: '/plan' });

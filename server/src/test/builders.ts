@@ -1,4 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type { TestSummaryDoc } from '../../../sync-protocol/src/sync/test-summary';
+import type { DB } from '../db/client';
+import { transaction } from '../db/transaction';
+import { grantPlan } from '../modules/entitlements/entitlements.service';
 
 /** Test data that several suites build the same way (one definition, CONVENTIONS: no copies). */
 
@@ -48,4 +52,13 @@ export function examResultRow(id: string, attemptId: string, rev: number, owner:
     createdAt: 1_800_000_000_000,
     rev,
   };
+}
+
+/**
+ * A paid plan for `personId` (default the yearly one: unlimited mock tests), as the payments
+ * module grants it when an order becomes PAID, paid an hour ago unless `paidAt` says otherwise:
+ * for suites whose learners take paid sets (docs/payments.md "Without a plan").
+ */
+export function grantTestPlan(db: DB, personId: string, planCode = 'ANNUAL_PLAN', paidAt = Date.now() - 3_600_000) {
+  return transaction(db, (tx) => grantPlan(tx, { orderId: `test-order-${randomUUID()}`, personId, planCode, paidAt }));
 }

@@ -29,13 +29,23 @@ export const PUSHABLE: readonly AnyCollectionName[] = ['test_summary', 'ed_quest
  * A checkpoint is a value of the server's one revision counter (ARCHITECTURE decision 2), never
  * a device clock: documents with a greater revision are newer than the checkpoint.
  */
-export const checkpointSchema = z.strictObject({ rev: z.number().int().min(0) });
+export const checkpointSchema = z.strictObject({
+  rev: z.number().int().min(0),
+  /**
+   * qs_detail only: what the person could download when the checkpoint was given (the server's
+   * `downloadAccess`, docs/payments.md). When the person may download more now, the pull starts
+   * again from the beginning, so that paid sets held back arrive.
+   */
+  g: z.string().max(8).optional(),
+});
 export type Checkpoint = z.infer<typeof checkpointSchema>;
 
 /** GET /api/sync/v1/{collection}/pull?rev&limit */
 export const pullQuerySchema = z.strictObject({
   rev: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(1000).default(200),
+  /** The checkpoint's `g` (qs_detail); absent from a checkpoint made before it existed. */
+  g: z.string().max(8).regex(/^[a-z]*$/).optional(),
 });
 
 /** Pull answer: documents after the checkpoint in revision order, and the next checkpoint. */

@@ -3,12 +3,13 @@ import { addMonths, type MyPlan, planRuleOf } from '../../../../sync-protocol/sr
 import type { EntitlementDoc } from '../../../../sync-protocol/src/sync/entitlement';
 import type { Deps } from '../../context';
 import type { Conn, DB } from '../../db/client';
-import { entitlement, entitlementState, entitlementUse, person, plan } from '../../db/schema';
+import { entitlement, entitlementState, entitlementUse, examResult, person, plan } from '../../db/schema';
 import { inJsonArray, lockRows, prepared as prepareOn } from '../../db/dialect';
 import { first, transaction } from '../../db/transaction';
 import { type Actor, logActivity } from '../../lib/activity';
 import { runExclusive } from '../../lib/exclusive';
-import { nextRev } from '../../lib/revision';
+import { paymentRequired } from '../../lib/errors';
+import { nextRev, nextRevs } from '../../lib/revision';
 
 /*
  * What a learner's paid plans allow (issue 18 §4; sync-protocol/src/sync/entitlement.ts).
@@ -22,9 +23,15 @@ import { nextRev } from '../../lib/revision';
  * - Starting a mock test (isM) or a practice exam (not isM) of a set that is not free uses one,
  *   counted when the attempt first reaches the server, against the plans active when it started
  *   (its start bounded by the server's first sighting: an offline start within the plan counts
- *   within it, whenever it syncs). Resuming (the same attempt id) counts nothing. An attempt past
- *   the allowance (or without a plan) is still stored and scored, and recorded with
- *   `over_limit`: never dropped.
+ *   within it, whenever it syncs). Resuming (the same attempt id) counts nothing.
+ * - Paid content stays paid (docs/payments.md "Without a plan"). An attempt started online (the
+ *   server sees it within ONLINE_START_MS of its start: submitUserResponse, a device pushing as
+ *   the learner starts) past the allowance is refused, 402, nothing stored. One that arrives past
+ *   the allowance otherwise (made offline) is stored and scored, never dropped, and *locked*
+ *   (`over_limit`): it uses nothing, its result is not replicated, it has no rank and its answer
+ *   key is not shown. A plan granted later opens locked attempts oldest first, within its
+ *   allowance (openLocked): they are charged to it and their results replicate.
+ * - A refunded plan order ends its plan at the refund (endGrant); what was counted stays.
  * - The replicated document (one per learner, id = person id) has its revision in
  *   `entitlement_state`: bumped when a plan is granted, an attempt is counted, or a period ends
  *   (bumpEndedPlans). Its state row is created on the learner's first pull, so a learner without
@@ -71,6 +78,7 @@ function prepare(conn: Conn) {
           and(
             eq(entitlementUse.personId, P('personId')),
             eq(entitlementUse.kind, P('kind')),
+            eq(entitlementUse.overLimit, false),
             sql`${entitlementUse.startedAt} >= ${P('from')}`,
             sql`${entitlementUse.startedAt} < ${P('to')}`,
           ),
@@ -169,7 +177,91 @@ export async function grantPlan(tx: Conn, input: { orderId: string; personId: st
   if (!row) return null;
   await bumpEntitlement(tx, input.personId);
   await logActivity(tx, { actor: null, action: 'CREATE', entity: 'entitlement', entityId: row.id, newValue: row });
+  await openLocked(tx, input.personId);
   return row;
+}
+
+/**
+ * Opens the person's locked attempts (stored past an allowance) oldest first, as far as the
+ * allowance in force at `now` has room for each kind: each is charged to the latest-ending
+ * active plan and counted from the plan's window (its `started_at` moved into it, so that the
+ * window counts it), and its result gets a new revision so that devices pull it. Call inside
+ * the transaction that granted the plan; the caller's 'entitlement' event makes devices pull
+ * (sync.routes.ts adds exam_result and qs_detail to it). Returns the opened attempt ids.
+ */
+export async function openLocked(tx: Conn, personId: string, now = Date.now()): Promise<string[]> {
+  const locked = await tx
+    .select()
+    .from(entitlementUse)
+    .where(and(eq(entitlementUse.personId, personId), eq(entitlementUse.overLimit, true)))
+    .orderBy(asc(entitlementUse.startedAt), asc(entitlementUse.createdAt), asc(entitlementUse.attemptId));
+  if (locked.length === 0) return [];
+  await lockRows(tx, person, eq(person.id, personId));
+  const a = await allowancesAt(tx, personId, now);
+  if (!a.window) return [];
+  const room = (k: { limit: number | null; used: number }) => (k.limit === null ? Infinity : k.limit - k.used);
+  const left: Record<Kind, number> = { mock: room(a.mock), practice: room(a.practice) };
+  const plan = a.active[0]!;
+  const opened: string[] = [];
+  for (const u of locked) {
+    const kind = u.kind as Kind;
+    if (left[kind] <= 0) continue;
+    left[kind] -= 1;
+    await tx
+      .update(entitlementUse)
+      .set({ overLimit: false, entitlementId: plan.id, startedAt: Math.max(u.startedAt, a.window.from) })
+      .where(eq(entitlementUse.attemptId, u.attemptId));
+    opened.push(u.attemptId);
+  }
+  if (opened.length === 0) return [];
+  const results = await tx.select({ id: examResult.id }).from(examResult).where(inJsonArray(tx, examResult.attemptId, JSON.stringify(opened)));
+  const revs = await nextRevs(tx, results.length);
+  for (const [i, r] of results.entries()) await tx.update(examResult).set({ rev: revs[i]! }).where(eq(examResult.id, r.id));
+  await bumpEntitlement(tx, personId, now);
+  await logActivity(tx, { actor: null, action: 'UPDATE', entity: 'entitlement', entityId: plan.id, newValue: { personId, opened } });
+  return opened;
+}
+
+/**
+ * A refunded plan order ends its plan from `now` (docs/payments.md): attempts already counted
+ * against it stay counted. Call inside the transaction that marks the order REFUNDED; the
+ * caller tells devices ('entitlement') after the commit. Returns the person whose plan ended.
+ */
+export async function endGrant(tx: Conn, orderId: string, now = Date.now()): Promise<string | null> {
+  const row = await first(tx.select().from(entitlement).where(eq(entitlement.orderId, orderId)));
+  if (!row) return null;
+  if (row.endsAt > now) {
+    await tx
+      .update(entitlement)
+      .set({ endsAt: Math.max(row.startsAt, now) })
+      .where(eq(entitlement.id, row.id));
+  }
+  await bumpEntitlement(tx, row.personId, now);
+  await logActivity(tx, { actor: null, action: 'UPDATE', entity: 'entitlement', entityId: row.id, oldValue: { endsAt: row.endsAt }, newValue: { endsAt: Math.min(row.endsAt, Math.max(row.startsAt, now)), refunded: orderId } });
+  return row.personId;
+}
+
+/**
+ * What a person's device may download of paid sets now (docs/payments.md): 'm' when a mock
+ * test can be started (an allowance with room, or unlimited), 'p' likewise for a practice exam.
+ * The qs_detail pull sends a paid set's questions only for a kind listed here, and names this
+ * string in its checkpoint: when a kind is added, the device pulls every set again.
+ */
+export async function downloadAccess(db: Conn, personId: string, now = Date.now()): Promise<string> {
+  const a = await allowancesAt(db, personId, now);
+  if (!a.window) return '';
+  const open = (k: { limit: number | null; used: number }) => k.limit === null || k.used < k.limit;
+  return `${open(a.mock) ? 'm' : ''}${open(a.practice) ? 'p' : ''}`;
+}
+
+/** The attempts among `attemptIds` that are locked (stored past an allowance, not yet opened). */
+export async function lockedAmong(db: Conn, attemptIds: readonly string[]): Promise<Set<string>> {
+  if (attemptIds.length === 0) return new Set();
+  const rows = await db
+    .select({ id: entitlementUse.attemptId })
+    .from(entitlementUse)
+    .where(and(inJsonArray(db, entitlementUse.attemptId, JSON.stringify(attemptIds)), eq(entitlementUse.overLimit, true)));
+  return new Set(rows.map((r) => r.id));
 }
 
 export type AttemptUse = {
@@ -184,7 +276,19 @@ export type AttemptUse = {
   startedAt: number;
   /** Who is logged as counting it (the learner pushing the attempt). */
   actor?: Actor;
+  /**
+   * The attempt is being started online (docs/payments.md): past the allowance it is refused
+   * (402, the caller's transaction rolls back) instead of stored locked.
+   */
+  refuseOver?: boolean;
 };
+
+/**
+ * How close to its start the server must first see an attempt to know the device was online
+ * when it started (a device pushes an attempt as the learner starts it; submitUserResponse
+ * starts and submits at once).
+ */
+export const ONLINE_START_MS = 30_000;
 
 export type Counted = { kind: Kind; overLimit: boolean; entitlementId: string | null };
 
@@ -224,6 +328,7 @@ export async function countAttempt(conn: Conn, input: AttemptUse): Promise<Count
       entitlementId = (room ?? active.at(-1)!).id;
     }
   }
+  if (!within && input.refuseOver) throw paymentRequired();
   const now = Date.now();
   const inserted = await q.insertUse.get({
     attemptId: input.attemptId,
@@ -283,7 +388,14 @@ async function allowancesAt(db: Conn, personId: string, now: number): Promise<Al
       await db
         .select({ kind: entitlementUse.kind, n: sql<number>`count(*)` })
         .from(entitlementUse)
-        .where(and(eq(entitlementUse.personId, personId), sql`${entitlementUse.startedAt} >= ${window.from}`, sql`${entitlementUse.startedAt} < ${window.to}`))
+        .where(
+          and(
+            eq(entitlementUse.personId, personId),
+            eq(entitlementUse.overLimit, false),
+            sql`${entitlementUse.startedAt} >= ${window.from}`,
+            sql`${entitlementUse.startedAt} < ${window.to}`,
+          ),
+        )
         .groupBy(entitlementUse.kind)
     ).map((r) => [r.kind, r.n]),
   );
@@ -309,7 +421,14 @@ export async function entitlementDoc(db: Conn, personId: string, now = Date.now(
         await db
           .select({ id: entitlementUse.attemptId })
           .from(entitlementUse)
-          .where(and(eq(entitlementUse.personId, personId), sql`${entitlementUse.startedAt} >= ${a.window.from}`, sql`${entitlementUse.startedAt} < ${a.window.to}`))
+          .where(
+            and(
+              eq(entitlementUse.personId, personId),
+              eq(entitlementUse.overLimit, false),
+              sql`${entitlementUse.startedAt} >= ${a.window.from}`,
+              sql`${entitlementUse.startedAt} < ${a.window.to}`,
+            ),
+          )
           .orderBy(desc(entitlementUse.startedAt), desc(entitlementUse.attemptId))
           .limit(MAX_IDS)
       ).map((r) => r.id)
@@ -347,7 +466,7 @@ export async function myPlan(db: Conn, personId: string, now = Date.now()): Prom
   return { planCode: latest.planCode, name: await planNameOf(db, latest.planCode), startsAt: a.window.from, endsAt: a.window.to, mock: a.mock, practice: a.practice };
 }
 
-/** Whether an attempt was counted past the allowance (results show it). */
+/** Whether an attempt is locked: counted past the allowance and not opened since. */
 export async function isOverLimit(db: Conn, attemptId: string): Promise<boolean> {
   return (await first(db.select({ o: entitlementUse.overLimit }).from(entitlementUse).where(eq(entitlementUse.attemptId, attemptId))))?.o === true;
 }

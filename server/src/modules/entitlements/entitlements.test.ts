@@ -5,6 +5,7 @@ import { entitlementDocSchema } from '../../../../sync-protocol/src/sync/entitle
 import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
 import { PROTOCOL_VERSION } from '../../../../sync-protocol/src/version';
 import { activityLog, attempt, entitlement, entitlementState, entitlementUse, examResult, person, questionSet } from '../../db/schema';
+import { MSG } from '../../../../sync-protocol/src/messages';
 import { first, transaction } from '../../db/transaction';
 import { submittedAttempt } from '../../test/builders';
 import { type Harness, startHarness } from '../../test/harness';
@@ -43,7 +44,7 @@ let mobiles = 0;
 /** A new learner through the real signup: `{ id, token }`. */
 async function newLearner() {
   const m = `91234${(50_000 + ++mobiles).toString()}`;
-  const r = await h.request('POST', '/UserLogin', { body: { n: `Learner ${mobiles}`, m, password: 'learner1234', confirmPassword: 'learner1234', p: 'demo-learner' } });
+  const r = await h.request('POST', '/UserLogin', { body: { n: `Learner ${mobiles}`, m, password: 'plan-tester-2468', confirmPassword: 'plan-tester-2468', p: 'demo-learner' } });
   expect(r.status, JSON.stringify(r.body)).toBe(201);
   const id = (await first(h.deps.db.select({ id: person.id }).from(person).where(eq(person.name, `Learner ${mobiles}`))))!.id;
   return { id, token: r.body.token as string };
@@ -110,7 +111,7 @@ describe('granting a plan', () => {
 });
 
 describe('counting attempts', () => {
-  test('a monthly plan allows 10 mock tests and 2 practice exams; the 11th mock is stored, scored and over the limit', async () => {
+  test('a monthly plan allows 10 mock tests and 2 practice exams; the 11th mock, made offline, is stored, scored and locked', async () => {
     const { id, token } = await newLearner();
     await grant(id, 'ONE_MONTH_PLAN');
     const mocks = Array.from({ length: 11 }, () => attemptDoc(paidMock, { answers: { 'q-gk-002': { ua: 'c', status: 'ANSWERED' } } }));
@@ -132,10 +133,10 @@ describe('counting attempts', () => {
     expect((await first(h.deps.db.select().from(attempt).where(eq(attempt.id, over.id))))?.status).toBe('SUBMITTED');
     const result = await first(h.deps.db.select().from(examResult).where(eq(examResult.attemptId, over.id)));
     expect(result?.totalMarks).toBe(2);
-    // The result says so, to the learner...
+    // The learner sees that it is locked, and nothing of its result (docs/payments.md)...
     const shown = await h.request('GET', `/question/getExamResult?qsid=${paidMock}`, { token });
-    expect(shown.status).toBe(200);
-    expect(shown.body).toMatchObject({ success: true, attemptId: over.id, totalMarks: 2, overLimit: true });
+    expect(shown.status).toBe(402);
+    expect(shown.body).toEqual({ success: false, code: 'PAYMENT_REQUIRED', msg: MSG.resultLocked, link: '/plan' });
     // ...and to admins, in the activity log of the counting.
     const log = await h.request('GET', '/getActivityLog?pageSize=200', { token: admin });
     expect(log.status).toBe(200);
@@ -145,14 +146,14 @@ describe('counting attempts', () => {
     // The document: what the plan allows, what is used, which attempts were counted and which were over.
     const doc = await entitlementDoc(h.deps.db, id);
     expect(entitlementDocSchema.parse(doc)).toEqual(doc);
-    expect(doc).toMatchObject({ id, planCode: 'ONE_MONTH_PLAN', planName: { en: 'Monthly', hi: 'मासिक' }, mock: { limit: 10, used: 11 }, practice: { limit: 2, used: 3 } });
-    expect([...doc.counted].sort()).toEqual([...mocks, ...practices].map((d) => d.id).sort());
+    expect(doc).toMatchObject({ id, planCode: 'ONE_MONTH_PLAN', planName: { en: 'Monthly', hi: 'मासिक' }, mock: { limit: 10, used: 10 }, practice: { limit: 2, used: 2 } });
+    expect([...doc.counted].sort()).toEqual([...mocks.slice(0, 10), ...practices.slice(0, 2)].map((d) => d.id).sort());
     expect([...doc.overLimit].sort()).toEqual([over.id, practices[2]!.id].sort());
     const practiceResult = await h.request('GET', `/question/getExamResult?qsid=${PAID_PRACTICE}`, { token });
-    expect(practiceResult.body).toMatchObject({ attemptId: practices[2]!.id, overLimit: true });
+    expect(practiceResult.status).toBe(402);
   });
 
-  test('a learner without a plan may take free sets; any other set is stored, scored and over the limit', async () => {
+  test('a learner without a plan may take free sets; any other set made offline is stored, scored and locked', async () => {
     const { id, token } = await newLearner();
     const free = [attemptDoc(FREE_MOCK), attemptDoc(FREE_PRACTICE)];
     const paid = attemptDoc(paidMock);
@@ -205,7 +206,7 @@ describe('counting attempts', () => {
     const stored = await h.deps.db.select({ id: attempt.id }).from(attempt).where(eq(attempt.personId, id));
     expect(stored).toHaveLength(50);
     expect(await h.deps.db.select({ id: examResult.id }).from(examResult).where(eq(examResult.personId, id))).toHaveLength(50);
-    expect(await entitlementDoc(h.deps.db, id)).toMatchObject({ practice: { limit: 2, used: 50 } });
+    expect(await entitlementDoc(h.deps.db, id)).toMatchObject({ practice: { limit: 2, used: 2 } });
     expect((await entitlementDoc(h.deps.db, id)).overLimit).toHaveLength(48);
   });
 

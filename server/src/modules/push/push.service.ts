@@ -4,7 +4,7 @@ import { alias } from 'drizzle-orm/sqlite-core';
 import type { PushSubscriptionInput } from '../../../../sync-protocol/src/push';
 import type { Deps, Principal } from '../../context';
 import type { DB } from '../../db/client';
-import { entitlement, examResult, meta, plan, pushOnce, pushSubscription, question, questionSet, session, tag } from '../../db/schema';
+import { entitlement, entitlementUse, examResult, meta, plan, pushOnce, pushSubscription, question, questionSet, session, tag } from '../../db/schema';
 import { affected, afterCommit, first, transaction } from '../../db/transaction';
 import { badRequest } from '../../lib/errors';
 import { runExclusive } from '../../lib/exclusive';
@@ -289,7 +289,13 @@ function registerResultReady() {
           .select({ personId: examResult.personId, qsid: examResult.qsid, l: questionSet.l })
           .from(examResult)
           .innerJoin(questionSet, eq(questionSet.id, examResult.qsid))
-          .where(eq(examResult.attemptId, attemptId)),
+          // A locked attempt has no result to show yet (docs/payments.md "Without a plan").
+          .where(
+            and(
+              eq(examResult.attemptId, attemptId),
+              sql`not exists (select 1 from ${entitlementUse} where ${entitlementUse.attemptId} = ${examResult.attemptId} and ${entitlementUse.overLimit})`,
+            ),
+          ),
       )
         .then((r) => (r ? service.notify([r.personId], resultReady({ id: r.qsid, l: r.l })) : 0))
         .catch(() => {

@@ -7,7 +7,7 @@ import { takeTurns } from '../../db/dialect';
 import { first, transaction } from '../../db/transaction';
 import { logActivity } from '../../lib/activity';
 import { badRequest, notFound } from '../../lib/errors';
-import { grantPlan } from '../entitlements/entitlements.service';
+import { endGrant, grantPlan } from '../entitlements/entitlements.service';
 import { RECEIPT_NUMBERS } from '../payments/payments.service';
 import { orderRow } from './reports.service';
 
@@ -51,6 +51,9 @@ export async function setStatus(deps: Deps, actor: Principal, input: { id: strin
       if (bought && (await grantPlan(tx, { orderId: changed.id, personId: changed.personId, planCode: bought.code, paidAt: now }))) grantedTo = changed.personId;
     }
     if (from === 'PAID' && input.status === 'REFUNDED') {
+      // A refunded plan ends from now; what it counted stays counted (docs/payments.md).
+      const ended = await endGrant(tx, raw.id, now);
+      if (ended) grantedTo = ended;
       const captured = await first(tx.select({ id: ledgerEntry.id }).from(ledgerEntry).where(and(eq(ledgerEntry.orderId, raw.id), eq(ledgerEntry.kind, 'CAPTURE'))).limit(1));
       if (captured) await tx.insert(ledgerEntry).values({ id: `refund:${raw.id}`, orderId: raw.id, kind: 'REFUND', amount: -raw.amount, createdAt: now }).onConflictDoNothing();
     }

@@ -6,11 +6,11 @@ import type { ExamResultResponse, RankResponse, Submission } from '../../../../s
 import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
 import type { Deps, Principal } from '../../context';
 import type { Conn, DB, Tx } from '../../db/client';
-import { attempt, examResult, meta, person, question, questionSet } from '../../db/schema';
+import { attempt, entitlementUse, examResult, meta, person, question, questionSet } from '../../db/schema';
 import { databaseKey, inJsonArray, prepared as prepareOn } from '../../db/dialect';
 import { first, row, transaction } from '../../db/transaction';
 import { logActivity } from '../../lib/activity';
-import { badRequest, notFound } from '../../lib/errors';
+import { badRequest, notFound, paymentRequired } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { rawStatement, rowEncoder } from '../../lib/raw-statement';
 import { nextRev, nextRevs, revsOf } from '../../lib/revision';
@@ -263,16 +263,20 @@ export async function replicatePracticeFlags(deps: Pick<Deps, 'db'>): Promise<nu
 }
 
 async function response(db: DB, row: ResultRow, set: typeof questionSet.$inferSelect | undefined): Promise<Omit<ExamResultResponse, 'success'>> {
+  // A locked attempt (stored past the plan's allowance) shows nothing of its result, answer key
+  // included, until a plan opens it (docs/payments.md "Without a plan").
+  if (await isOverLimit(db, row.attemptId)) throw paymentRequired(MSG.resultLocked);
   const [doc] = await examResultDocs(db, [row]);
   const { _deleted: _d, ...rest } = doc!;
-  // An attempt counted past the learner's plan allowance is stored and scored, and says so (issue 18 §4).
-  return { qs: set ? setView(set) : null, ...rest, overLimit: await isOverLimit(db, row.attemptId) };
+  return { qs: set ? setView(set) : null, ...rest, overLimit: false };
 }
 
 /**
  * POST /api/question/submitUserResponse {qsid, ures}: the online way to submit. It becomes a
  * submitted attempt of the caller with a server-chosen id, stored and scored through the push
- * path of replication (so it is the same attempt and result a device would sync).
+ * path of replication (so it is the same attempt and result a device would sync). It starts now,
+ * online: a paid set past the caller's allowance is refused (402) with nothing stored
+ * (docs/payments.md "Without a plan").
  */
 export async function submit(deps: Deps, me: Principal, input: Submission): Promise<ExamResultResponse> {
   registerScoring();
@@ -348,6 +352,8 @@ export async function getExamResult(deps: Deps, me: Principal, qsid: string): Pr
 export async function rank(deps: Deps, me: Principal, qsid: string): Promise<RankResponse> {
   const mine = await rankedOf(deps.db, me.id, qsid);
   if (!mine) throw notFound(MSG.resultNotFound);
+  // Locked results have no rank and are not counted in others' (docs/payments.md).
+  if (await isOverLimit(deps.db, mine.attemptId)) throw paymentRequired(MSG.resultLocked);
   // One ranked result per learner by construction (the insert decides `practice`); the window
   // keeps it one per learner whatever the data.
   const counts = (await row<{ of: number; above: number; atOrBelow: number }>(
@@ -358,6 +364,7 @@ export async function rank(deps: Deps, me: Principal, qsid: string): Promise<Ran
              row_number() over (partition by ${examResult.personId} order by ${examResult.createdAt}, ${examResult.rev}) as n
       from ${examResult}
       where ${examResult.qsid} = ${qsid} and ${eq(examResult.practice, false)} and ${eq(examResult.deleted, false)}
+        and not exists (select 1 from ${entitlementUse} where ${entitlementUse.attemptId} = ${examResult.attemptId} and ${eq(entitlementUse.overLimit, true)})
     )
     select count(*) as "of",
            coalesce(sum(case when marks > ${mine.totalMarks} then 1 else 0 end), 0) as "above",

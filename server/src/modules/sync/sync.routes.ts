@@ -5,7 +5,7 @@ import { AppError, forbidden } from '../../lib/errors';
 import { MSG } from '../../../../sync-protocol/src/messages';
 import { edQuestionDocSchema } from '../../../../sync-protocol/src/sync/ed-question';
 import { edQuestionSetDocSchema } from '../../../../sync-protocol/src/sync/ed-question-set';
-import { collectionSchema, isEditorCollection, PROTOCOL_HEADER, PROTOCOL_VERSION, PUSHABLE, pullQuerySchema, pushRowsSchema, type StreamEvent } from '../../../../sync-protocol/src/sync/envelopes';
+import { type AnyCollectionName, collectionSchema, isEditorCollection, PROTOCOL_HEADER, PROTOCOL_VERSION, PUSHABLE, pullQuerySchema, pushRowsSchema, type StreamEvent } from '../../../../sync-protocol/src/sync/envelopes';
 import { testSummaryDocSchema } from '../../../../sync-protocol/src/sync/test-summary';
 import type { AppEnv, Deps } from '../../context';
 import { parseJson, parseQuery, parseWith } from '../../lib/http';
@@ -95,7 +95,7 @@ export function syncRoutes(app: Hono<AppEnv>, deps: Deps) {
         // Whatever happened while this device was away, it learns by pulling everything.
         await send({ type: 'RESYNC' });
         if (stream.aborted || stream.closed) return;
-        unsubscribe = deps.events.subscribe(me.id, (collections) => void send({ type: 'CHANGE', collections }).catch(() => unsubscribe()));
+        unsubscribe = deps.events.subscribe(me.id, (collections) => void send({ type: 'CHANGE', collections: withEntitlementEffects(collections) }).catch(() => unsubscribe()));
         while (!stream.aborted && !stream.closed) {
           await new Promise<void>((resolve) => {
             const timer = setTimeout(resolve, KEEP_ALIVE_MS);
@@ -117,10 +117,10 @@ export function syncRoutes(app: Hono<AppEnv>, deps: Deps) {
   route(app, deps, 'GET /sync/v1/:collection/pull', async (c) => {
     checkProtocol(c);
     const collection = parseWith(collectionSchema, c.req.param('collection'));
-    const { rev, limit } = parseQuery(c, pullQuerySchema);
+    const { rev, limit, g } = parseQuery(c, pullQuerySchema);
     if (isEditorCollection(collection)) return c.json(await pullEditor(deps, principalOf(c), collection, rev, limit));
     // A guest (no login) pulls what guests may hold (sync.service GUEST_COLLECTIONS); else 401.
-    return c.json(await sync.pull(deps, c.get('principal') ?? null, collection, rev, limit));
+    return c.json(await sync.pull(deps, c.get('principal') ?? null, collection, rev, limit, g));
   });
 
   route(app, deps, 'POST /sync/v1/:collection/push', async (c) => {
@@ -139,4 +139,13 @@ export function syncRoutes(app: Hono<AppEnv>, deps: Deps) {
     const rows = await parseJson(c, pushSchema);
     return c.json(await sync.pushTestSummaries(deps, principalOf(c), rows));
   });
+}
+
+/**
+ * A change of a person's plan changes what their device may hold (docs/payments.md "Without a
+ * plan"): paid sets' questions (qs_detail) and opened results (exam_result) are pulled with it.
+ */
+function withEntitlementEffects(collections: AnyCollectionName[]): AnyCollectionName[] {
+  if (!collections.includes('entitlement')) return collections;
+  return [...new Set<AnyCollectionName>([...collections, 'qs_detail', 'exam_result'])];
 }

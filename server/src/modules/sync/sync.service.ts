@@ -14,7 +14,7 @@ import { AppError, badRequest, forbidden, unauthenticated } from '../../lib/erro
 import { groupCommit } from '../../lib/group-commit';
 import { rawStatement, rowEncoder } from '../../lib/raw-statement';
 import { revsOf } from '../../lib/revision';
-import { countAttempt, entitlementDoc, entitlementRev } from '../entitlements/entitlements.service';
+import { countAttempt, downloadAccess, lockedAmong, entitlementDoc, entitlementRev, ONLINE_START_MS } from '../entitlements/entitlements.service';
 import { examResultDocs, guestSetDocs, qsDetailDocs, questionIdsOf, questionSetDocs, tagDoc, testSummaryDoc } from './sync.docs';
 
 /**
@@ -23,7 +23,7 @@ import { examResultDocs, guestSetDocs, qsDetailDocs, questionIdsOf, questionSetD
  * ever read the caller's own rows. A guest (`me` null) pulls GUEST_COLLECTIONS only, and of the
  * sets those marked free, without correct answers (sync.docs DocOptions.guest).
  */
-export async function pull(deps: Deps, me: Principal | null, collection: CollectionName, rev: number, limit: number): Promise<PullResponse<unknown>> {
+export async function pull(deps: Deps, me: Principal | null, collection: CollectionName, rev: number, limit: number, g?: string): Promise<PullResponse<unknown>> {
   if (!me) {
     if (!(GUEST_COLLECTIONS as readonly CollectionName[]).includes(collection)) throw unauthenticated(MSG.loginRequired);
     return guestPull(deps, collection, rev, limit);
@@ -39,8 +39,15 @@ export async function pull(deps: Deps, me: Principal | null, collection: Collect
       return { documents: await questionSetDocs(db, rows), checkpoint: { rev: rows.at(-1)?.rev ?? rev } };
     }
     case 'qs_detail': {
-      const rows = await db.select().from(questionSet).where(gt(questionSet.detailRev, rev)).orderBy(asc(questionSet.detailRev)).limit(limit);
-      return { documents: await qsDetailDocs(db, rows), checkpoint: { rev: rows.at(-1)?.detailRev ?? rev } };
+      // A paid set's questions go only to a person who may start it now (docs/payments.md
+      // "Without a plan"); `g` names what that was when the device last pulled. When it may
+      // download a kind it could not then, the pull starts over, so that held-back sets arrive.
+      // A checkpoint without `g` was made when nothing was held back: it goes on from `rev`.
+      const access = await downloadAccess(db, me.id);
+      const from = g !== undefined && [...access].some((k) => !g.includes(k)) ? 0 : rev;
+      const rows = await db.select().from(questionSet).where(gt(questionSet.detailRev, from)).orderBy(asc(questionSet.detailRev)).limit(limit);
+      const allowed = rows.filter((r) => r.free || r.deleted || !r.published || access.includes(r.isM ? 'm' : 'p'));
+      return { documents: await qsDetailDocs(db, allowed), checkpoint: { rev: rows.at(-1)?.detailRev ?? from, g: access } };
     }
     case 'test_summary': {
       const rows = await db
@@ -58,7 +65,11 @@ export async function pull(deps: Deps, me: Principal | null, collection: Collect
         .where(and(eq(examResult.personId, me.id), gt(examResult.rev, rev)))
         .orderBy(asc(examResult.rev))
         .limit(limit);
-      return { documents: await examResultDocs(db, rows), checkpoint: { rev: rows.at(-1)?.rev ?? rev } };
+      // A locked attempt's result stays on the server until a plan opens it (a new revision
+      // then): docs/payments.md "Without a plan".
+      const locked = await lockedAmong(db, rows.map((r) => r.attemptId));
+      const open = locked.size === 0 ? rows : rows.filter((r) => !locked.has(r.attemptId));
+      return { documents: await examResultDocs(db, open), checkpoint: { rev: rows.at(-1)?.rev ?? rev } };
     }
     case 'entitlement': {
       // Owner only: the caller's one document, when its revision is past the checkpoint. Built
@@ -251,6 +262,7 @@ export async function pushTestSummaries(
   me: Principal,
   rows: { newDocumentState: TestSummaryDoc; assumedMasterState?: TestSummaryDoc | null | undefined }[],
   written?: Set<string>,
+  opts: { offline?: boolean } = {},
 ): Promise<TestSummaryDoc[]> {
   let writtenIds: string[] = [];
   let scored = false;
@@ -360,13 +372,16 @@ export async function pushTestSummaries(
     for (const r of inserts) await q.insert(r, answersJsonOf.get(r)!);
     for (const r of updates) await q.update(r, answersJsonOf.get(r)!);
     writtenIds = [...inserts, ...updates].map((r) => r.id);
-    // A new attempt of a set that is not free uses one of the plan's allowance (issue 18 §4);
-    // past it, the attempt is stored and scored all the same, and recorded as over the limit.
+    // A new attempt of a set that is not free uses one of the plan's allowance; past it, one
+    // started online is refused (402) and one made offline is stored locked (docs/payments.md).
     for (const r of inserts) {
       const set = sets.get(r.qsid);
       if (!set) continue;
       const startedAt = boundedStart({ st: r.st, firstSeen: r.serverFirstSeen });
-      if (await countAttempt(tx, { attemptId: r.id, personId: me.id, qsid: r.qsid, isM: set.isM, free: set.free, startedAt, actor: { id: me.id, name: me.name } })) {
+      // Seen as it starts, the device is online: past the allowance it is refused, not locked
+      // (docs/payments.md "Without a plan"). An answer file is the offline way by definition.
+      const refuseOver = opts.offline !== true && Math.abs(now - r.st) <= ONLINE_START_MS;
+      if (await countAttempt(tx, { attemptId: r.id, personId: me.id, qsid: r.qsid, isM: set.isM, free: set.free, startedAt, actor: { id: me.id, name: me.name }, refuseOver })) {
         counted = true;
       }
     }

@@ -192,14 +192,15 @@ describe('pull', () => {
     await transaction(h.deps.db, async (tx) => tx.update(tag).set({ deleted: true, rev: await nextRev(tx) }).where(eq(tag.tid, 'samas')));
     const r = (await pull(learner, 'tag', before)).body;
     expect(r.documents).toEqual([expect.objectContaining({ id: 'samas', _deleted: true })]);
-    const setsBefore = (await pull(learner, 'qs_detail', 0, 1000)).body.checkpoint.rev;
+    const setsBefore = (await pull(learner, 'qs_detail', 0, 1000)).body.checkpoint;
     await transaction(h.deps.db, async (tx) =>
       tx
         .update(questionSet)
         .set({ deleted: true, rev: await nextRev(tx), detailRev: await nextRev(tx) })
         .where(eq(questionSet.id, 'qs-hindi-sub')),
     );
-    const d = (await pull(learner, 'qs_detail', setsBefore)).body;
+    // The checkpoint's `g` too (what the learner may download: docs/payments.md).
+    const d = (await h.request('GET', `/sync/v1/qs_detail/pull?rev=${setsBefore.rev}&limit=200&g=${setsBefore.g}`, { token: learner, headers: V })).body;
     expect(d.documents).toEqual([expect.objectContaining({ id: 'qs-hindi-sub', _deleted: true, questions: [] })]);
   });
 });
