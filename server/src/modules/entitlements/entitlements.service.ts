@@ -214,12 +214,36 @@ export async function openLocked(tx: Conn, personId: string, now = Date.now()): 
     opened.push(u.attemptId);
   }
   if (opened.length === 0) return [];
-  const results = await tx.select({ id: examResult.id }).from(examResult).where(inJsonArray(tx, examResult.attemptId, JSON.stringify(opened)));
+  const results = await tx.select({ id: examResult.id, qsid: examResult.qsid }).from(examResult).where(inJsonArray(tx, examResult.attemptId, JSON.stringify(opened)));
   const revs = await nextRevs(tx, results.length);
   for (const [i, r] of results.entries()) await tx.update(examResult).set({ rev: revs[i]! }).where(eq(examResult.id, r.id));
+  for (const qsid of new Set(results.map((r) => r.qsid))) await rankFirstOpen(tx, personId, qsid);
   await bumpEntitlement(tx, personId, now);
   await logActivity(tx, { actor: null, action: 'UPDATE', entity: 'entitlement', entityId: plan.id, newValue: { personId, opened } });
   return opened;
+}
+
+/**
+ * The ranked result of a person at a set is their first attempt (docs/security.md); a locked one
+ * does not rank. When opening attempts leaves the person without an open ranked result at the
+ * set, the earliest open one (by submission) becomes it and the others are practice.
+ */
+async function rankFirstOpen(tx: Conn, personId: string, qsid: string): Promise<void> {
+  const rows = await tx
+    .select({ id: examResult.id, attemptId: examResult.attemptId, practice: examResult.practice })
+    .from(examResult)
+    .where(and(eq(examResult.personId, personId), eq(examResult.qsid, qsid), eq(examResult.deleted, false)))
+    .orderBy(asc(examResult.submittedAt), asc(examResult.createdAt));
+  const locked = await lockedAmong(tx, rows.map((r) => r.attemptId));
+  if (rows.some((r) => !r.practice && !locked.has(r.attemptId))) return;
+  const firstOpen = rows.find((r) => !locked.has(r.attemptId));
+  if (!firstOpen) return;
+  for (const r of rows) {
+    const practice = r !== firstOpen;
+    if (r.practice === practice) continue;
+    const set = locked.has(r.attemptId) ? { practice } : { practice, rev: await nextRev(tx) };
+    await tx.update(examResult).set(set).where(eq(examResult.id, r.id));
+  }
 }
 
 /**
