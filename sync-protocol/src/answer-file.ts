@@ -22,8 +22,10 @@ import { testSummaryDocSchema } from './sync/test-summary';
  *   for a key the server no longer holds, is refused by name before any decryption.
  * - The plaintext is ANSWER_FILE_PAYLOAD JSON (UTF-8): the attempt document(s) as replication
  *   pushes them and the session's access token, whose HMAC signature (the server's own) ties the
- *   file to the person. An expired token is accepted (the file may be uploaded days later), a
- *   bad signature never.
+ *   file to the person. A bad signature is never accepted, nor a token whose session was ended
+ *   (logout, log out of all devices, a password change or reset) or whose token version is below
+ *   the person's current one. An expired token is accepted (the file may be uploaded days later)
+ *   when its session ended by plain expiry after the file's attempts were submitted.
  *
  * Everything is done with WebCrypto through `jose` on both ends; nothing here is a cipher of ours.
  */
@@ -113,6 +115,8 @@ export const ANSWER_FILE_MSG = {
   damaged: 'This answer file is damaged or has been changed, so it cannot be accepted',
   badToken: 'The sign-in inside this answer file is not valid',
   tokenTooOld: 'The sign-in inside this answer file is too old. Please take the test again',
+  signedOut: 'The sign-in inside this answer file was ended (logout, log out of all devices or a password change), so the file cannot be accepted',
+  afterSignIn: 'A test in this answer file was submitted after the sign-in inside it had ended, so the file cannot be accepted',
   accountInactive: 'The account of this answer file is not active',
   notSubmitted: 'An answer file carries submitted tests only',
   unknownSet: 'The test in this answer file is not known to this server',

@@ -4,7 +4,7 @@ import type { Conn, DB } from '../db/client';
 import { lockRows, prepared } from '../db/dialect';
 import { person, pushSubscription, session } from '../db/schema';
 import { first, transaction } from '../db/transaction';
-import { signToken, type VerifiedClaims } from './jwt';
+import { signToken, type VerifiedClaims, verifyToken, verifyTokenSignature } from './jwt';
 
 /*
  * Sessions and token lifetime (issue 16 §4).
@@ -27,6 +27,13 @@ import { signToken, type VerifiedClaims } from './jwt';
  *   request: the check runs on every request and must stay a read.
  * - A person keeps at most MAX_LIVE_SESSIONS live sessions; a new sign-in beyond it ends the least
  *   recently seen, so that signing in in a loop cannot grow the table without bound.
+ * - Whether a token is still its person's is decided in one place, tokenOwner below, for every
+ *   route that reads one (middleware/auth.ts for the Authorization header, the answer file for
+ *   the token inside it). A revoked session or a token version below the person's current one
+ *   refuses the token everywhere (docs/security.md, "Sessions and logout").
+ * - A session that ended by plain expiry (never revoked) is kept ENDED_SESSION_KEPT_MS after its
+ *   end: it still vouches for answer files of attempts made before that end. A revoked one is
+ *   deleted at the person's next sign-in; a token naming a session that is not there is refused.
  */
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -35,9 +42,17 @@ export const SESSION_MAX_MS = 180 * DAY;
 export const RENEW_AFTER_MS = DAY;
 export const TOUCH_EVERY_MS = HOUR;
 export const MAX_LIVE_SESSIONS = 20;
+/**
+ * How long a session that ended by plain expiry is kept, and so how long after its token's
+ * expiry an answer file made with it is still taken: a session's absolute limit, so a file is
+ * good for at least six months after it was made and a token found years later opens nothing.
+ * Bounded: each such session was one of the person's at most MAX_LIVE_SESSIONS live sessions for
+ * the TOKEN_TTL_MS before it ended, so at most that many end in any TOKEN_TTL_MS.
+ */
+export const ENDED_SESSION_KEPT_MS = SESSION_MAX_MS;
 
 export type SessionRow = typeof session.$inferSelect;
-type TokenOwner = { id: string; tokenVersion: number };
+type Signer = { id: string; tokenVersion: number };
 
 type SessionColumns = { revokedAt: AnySQLiteColumn; expiresAt: AnySQLiteColumn; lastSeenAt: AnySQLiteColumn };
 
@@ -54,6 +69,11 @@ function dead(personId: string, now: number) {
   return and(eq(session.personId, personId), not(sessionLive(session, now)!));
 }
 
+/** A session of the person that vouches for nothing any more: revoked, or ended long ago. */
+function spent(personId: string, now: number) {
+  return dead(personId, now - ENDED_SESSION_KEPT_MS);
+}
+
 /** Revokes the given sessions and removes the push subscriptions they registered. */
 async function revoke(tx: Conn, ids: string[], now: number): Promise<void> {
   if (ids.length === 0) return;
@@ -62,9 +82,10 @@ async function revoke(tx: Conn, ids: string[], now: number): Promise<void> {
 }
 
 /**
- * Starts a session for a person, inside the caller's transaction. The person's dead sessions are
- * deleted on the way (with their push subscriptions first, whatever the foreign key does), and
- * live sessions beyond MAX_LIVE_SESSIONS are revoked, least recently seen first.
+ * Starts a session for a person, inside the caller's transaction. The push subscriptions of the
+ * person's dead sessions are deleted on the way, and the sessions that vouch for nothing any more
+ * (revoked, or ended more than ENDED_SESSION_KEPT_MS ago); live sessions beyond MAX_LIVE_SESSIONS
+ * are revoked, least recently seen first.
  */
 export async function startSession(tx: Conn, personId: string, now = Date.now()): Promise<SessionRow> {
   // Sign-ins of one person take turns (the person's row, locked until the commit; SQLite runs one
@@ -72,12 +93,12 @@ export async function startSession(tx: Conn, personId: string, now = Date.now())
   await lockRows(tx, person, eq(person.id, personId));
   const gone = tx.select({ id: session.id }).from(session).where(dead(personId, now));
   await tx.delete(pushSubscription).where(inArray(pushSubscription.sessionId, gone));
-  await tx.delete(session).where(dead(personId, now));
+  await tx.delete(session).where(spent(personId, now));
   const created = (await first(tx.insert(session).values({ personId, createdAt: now, lastSeenAt: now, expiresAt: now + SESSION_MAX_MS }).returning()))!;
   const others = await tx
     .select({ id: session.id })
     .from(session)
-    .where(and(eq(session.personId, personId), isNull(session.revokedAt), ne(session.id, created.id)))
+    .where(and(eq(session.personId, personId), sessionLive(session, now), ne(session.id, created.id)))
     .orderBy(desc(session.lastSeenAt), desc(session.createdAt));
   await revoke(
     tx,
@@ -88,12 +109,12 @@ export async function startSession(tx: Conn, personId: string, now = Date.now())
 }
 
 /** A token for a session: valid TOKEN_TTL_MS from now, never past the session's absolute end. */
-export function sessionToken(secret: Uint8Array, owner: TokenOwner, s: Pick<SessionRow, 'id' | 'expiresAt'>, now = Date.now()): Promise<string> {
+export function sessionToken(secret: Uint8Array, owner: Signer, s: Pick<SessionRow, 'id' | 'expiresAt'>, now = Date.now()): Promise<string> {
   return signToken(secret, { sub: owner.id, tv: owner.tokenVersion, sid: s.id }, { issuedAt: now, expiresAt: Math.min(now + TOKEN_TTL_MS, s.expiresAt) });
 }
 
 /** Starts a session and signs its first token (login, signup, OTP sign-in; benchmarks too). */
-export async function openSession(db: DB, secret: Uint8Array, owner: TokenOwner, now = Date.now()): Promise<{ token: string; session: SessionRow }> {
+export async function openSession(db: DB, secret: Uint8Array, owner: Signer, now = Date.now()): Promise<{ token: string; session: SessionRow }> {
   const s = await transaction(db, (tx) => startSession(tx, owner.id, now));
   return { token: await sessionToken(secret, owner, s, now), session: s };
 }
@@ -168,4 +189,110 @@ export async function touchSession(db: DB, sessionId: string, now = Date.now()):
     touches.set(db, q);
   }
   await q.execute({ sid: sessionId, now, before: now - TOUCH_EVERY_MS });
+}
+
+/** The person and the session a token names, as tokenOwner reads them (one statement). */
+export type TokenOwnerRow = {
+  id: string;
+  name: string;
+  status: string;
+  tokenVersion: number;
+  /** person.permission_names: comma-joined. */
+  permissions: string;
+  revokedAt: number | null;
+  expiresAt: number;
+  lastSeenAt: number;
+};
+
+/** Why a token is not its person's (any of them is a 401 on a request). */
+export type TokenRefusal =
+  /** Not our signature, `alg: none`, another issuer, no session id; on a request, also expired. */
+  | 'invalid'
+  /** Expired longer ago than ENDED_SESSION_KEPT_MS (answer files only). */
+  | 'too-old'
+  /** The person is blocked or otherwise not active. */
+  | 'inactive'
+  /**
+   * Ended by the person or for them: logout, log out of all devices, a password change or reset,
+   * an admin reset, a status change (the session revoked, or deleted since, or the token's
+   * version below the person's current one).
+   */
+  | 'revoked'
+  /** The session is past its absolute end (requests only; a token never outlives it). */
+  | 'ended';
+
+export type TokenVerdict =
+  | {
+      ok: true;
+      claims: VerifiedClaims;
+      row: TokenOwnerRow;
+      /**
+       * When the session ended by plain expiry (ms, server clock), or null while it lives. A
+       * token of a session that has ended vouches only for what was done before this time.
+       */
+      endedAt: number | null;
+    }
+  | { ok: false; why: TokenRefusal };
+
+/**
+ * Whether a token is still this person's: the one check of every route that reads a token
+ * (docs/security.md, "Sessions and logout"). The signature, issuer, audience and session id are
+ * checked (lib/jwt.ts), then the session and person rows are read in one statement: the session
+ * must be the token's person's and not revoked, the token's version the person's current one,
+ * the person active.
+ *
+ * A request (`expired` unset) also needs an unexpired token and a session before its absolute
+ * end. `expired: true` is for the last-resort answer file, uploaded perhaps long after it was
+ * made: an expired token is then taken, with `endedAt` saying when its session ended, provided
+ * the session ended by plain expiry (never revoked) no more than ENDED_SESSION_KEPT_MS ago.
+ */
+export async function tokenOwner(db: DB, secret: Uint8Array, token: string, opts: { now?: number; expired?: boolean } = {}): Promise<TokenVerdict> {
+  const now = opts.now ?? Date.now();
+  const claims = opts.expired ? await verifyTokenSignature(secret, token) : await verifyToken(secret, token);
+  if (!claims) return { ok: false, why: 'invalid' };
+  if (claims.exp * 1000 < now - ENDED_SESSION_KEPT_MS) return { ok: false, why: 'too-old' };
+  const row = await ownerQuery(db).get({ sid: claims.sid, id: claims.sub });
+  // No session of this person by that id: a revoked one is deleted at the next sign-in.
+  if (!row) return { ok: false, why: 'revoked' };
+  if (row.status !== 'ACTIVE') return { ok: false, why: 'inactive' };
+  if (row.revokedAt !== null || claims.tv < row.tokenVersion) return { ok: false, why: 'revoked' };
+  // A version above the person's was never signed for them.
+  if (claims.tv !== row.tokenVersion) return { ok: false, why: 'invalid' };
+  if (!opts.expired) return row.expiresAt > now ? { ok: true, claims, row, endedAt: null } : { ok: false, why: 'ended' };
+  // The latest any token of the session could expire: renewals touch last_seen_at at most hourly.
+  const end = Math.min(row.expiresAt, row.lastSeenAt + TOKEN_TTL_MS + TOUCH_EVERY_MS);
+  return { ok: true, claims, row, endedAt: end <= now ? end : null };
+}
+
+/** Prepared once per database: tokenOwner runs on every authenticated request. */
+const ownerQueries = new WeakMap<DB, ReturnType<typeof prepareOwner>>();
+function ownerQuery(db: DB) {
+  let q = ownerQueries.get(db);
+  if (!q) {
+    q = prepareOwner(db);
+    ownerQueries.set(db, q);
+  }
+  return q;
+}
+function prepareOwner(db: DB) {
+  // Two primary-key reads in one statement: the session, and the person it belongs to (the join
+  // also checks that the token's person owns the session). person.permission_names is kept by
+  // triggers (migration 0002; on PostgreSQL migrations-pg 0002).
+  return prepared(
+    db,
+    db
+      .select({
+        id: person.id,
+        name: person.name,
+        status: person.status,
+        tokenVersion: person.tokenVersion,
+        permissions: person.permissionNames,
+        revokedAt: session.revokedAt,
+        expiresAt: session.expiresAt,
+        lastSeenAt: session.lastSeenAt,
+      })
+      .from(session)
+      .innerJoin(person, eq(person.id, session.personId))
+      .where(and(eq(session.id, sql.placeholder('sid')), eq(session.personId, sql.placeholder('id')))),
+  );
 }

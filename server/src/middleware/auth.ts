@@ -1,32 +1,26 @@
-import { and, eq, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { MSG } from '../../../sync-protocol/src/messages';
 import { SESSION_TOKEN_HEADER } from '../../../sync-protocol/src/session';
 import type { Access } from '../access';
 import type { AppEnv, Deps, Principal } from '../context';
-import type { DB } from '../db/client';
-import { prepared as preparedQuery } from '../db/dialect';
-import { person, session } from '../db/schema';
 import { forbidden, unauthenticated } from '../lib/errors';
-import { verifyToken } from '../lib/jwt';
-import { renewalDue, sessionToken, TOUCH_EVERY_MS, touchSession } from '../lib/sessions';
+import { renewalDue, sessionToken, TOUCH_EVERY_MS, tokenOwner, touchSession } from '../lib/sessions';
 
 /** A principal, and a fresh token for its session when the presented one is due for renewal. */
 export type Resolved = { principal: Principal; renewed: string | null };
 
 /**
- * Resolves a bearer token to a principal. The session and person rows are read on every request
- * (one statement), so that a logout, a password change, an admin reset, a status change or a
- * revoked permission takes effect at once (the token carries only the person id, the token
- * version and the session id). The session must be this person's, not revoked and not past its
- * absolute end; the token's own expiry is the sliding limit (lib/sessions.ts).
+ * Resolves a bearer token to a principal. Whether the token is still its person's is
+ * lib/sessions.ts tokenOwner's decision, the same for every route that reads a token: the session
+ * and person rows are read on every request (one statement), so that a logout, a password change,
+ * an admin reset, a status change or a revoked permission takes effect at once (the token carries
+ * only the person id, the token version and the session id). The token's own expiry is the
+ * sliding limit (lib/sessions.ts).
  */
 export async function principalFromToken(deps: Deps, token: string, now = Date.now()): Promise<Resolved | null> {
-  const claims = await verifyToken(deps.config.jwtSecret, token);
-  if (!claims) return null;
-  const row = await principalQuery(deps.db).get({ sid: claims.sid, id: claims.sub });
-  if (!row || row.tokenVersion !== claims.tv || row.status !== 'ACTIVE') return null;
-  if (row.revokedAt !== null || row.expiresAt <= now) return null;
+  const verdict = await tokenOwner(deps.db, deps.config.jwtSecret, token, { now });
+  if (!verdict.ok) return null;
+  const { claims, row } = verdict;
   if (now - row.lastSeenAt >= TOUCH_EVERY_MS) await touchSession(deps.db, claims.sid, now);
   const renewed = renewalDue(claims, row, now)
     ? await sessionToken(deps.config.jwtSecret, { id: row.id, tokenVersion: row.tokenVersion }, { id: claims.sid, expiresAt: row.expiresAt }, now)
@@ -40,39 +34,6 @@ export async function principalFromToken(deps: Deps, token: string, now = Date.n
     },
     renewed,
   };
-}
-
-/** Prepared once per database: this runs on every authenticated request. */
-const prepared = new WeakMap<DB, ReturnType<typeof preparePrincipal>>();
-function principalQuery(db: DB) {
-  let q = prepared.get(db);
-  if (!q) {
-    q = preparePrincipal(db);
-    prepared.set(db, q);
-  }
-  return q;
-}
-function preparePrincipal(db: DB) {
-  // Two primary-key reads in one statement: the session, and the person it belongs to (the join
-  // also checks that the token's person owns the session). person.permission_names is kept by
-  // triggers (migration 0002; on PostgreSQL migrations-pg 0002).
-  return preparedQuery(
-    db,
-    db
-      .select({
-        id: person.id,
-        name: person.name,
-        status: person.status,
-        tokenVersion: person.tokenVersion,
-        permissions: person.permissionNames,
-        revokedAt: session.revokedAt,
-        expiresAt: session.expiresAt,
-        lastSeenAt: session.lastSeenAt,
-      })
-      .from(session)
-      .innerJoin(person, eq(person.id, session.personId))
-      .where(and(eq(session.id, sql.placeholder('sid')), eq(session.personId, sql.placeholder('id')))),
-  );
 }
 
 function bearer(header: string | undefined): string | null | undefined {

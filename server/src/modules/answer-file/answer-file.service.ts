@@ -1,4 +1,4 @@
-import { eq, inArray } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import { compactDecrypt, decodeProtectedHeader } from 'jose';
 import {
   ANSWER_FILE_ALG,
@@ -11,22 +11,21 @@ import {
 } from '../../../../sync-protocol/src/answer-file';
 import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
 import type { Deps, Principal } from '../../context';
-import { attempt, examResult, person, questionSet } from '../../db/schema';
-import { first } from '../../db/transaction';
+import { attempt, examResult, questionSet } from '../../db/schema';
 import { badRequest, conflict, forbidden } from '../../lib/errors';
 import { parseWith } from '../../lib/http';
-import { verifyTokenSignature } from '../../lib/jwt';
-import { SESSION_MAX_MS } from '../../lib/sessions';
+import { ENDED_SESSION_KEPT_MS, type TokenRefusal, tokenOwner } from '../../lib/sessions';
 import { testSummaryDoc } from '../sync/sync.docs';
 import { pushTestSummaries } from '../sync/sync.service';
 import type { AnswerKey } from './answer-key';
 
 /**
- * The longest a token may have been expired when its file is uploaded: a session's absolute
- * limit (lib/sessions.ts), so a file is good for at least six months after it was made and a
- * token found years later opens nothing.
+ * The longest a token may have been expired when its file is uploaded: as long as a session that
+ * ended by expiry is kept (lib/sessions.ts ENDED_SESSION_KEPT_MS, a session's absolute limit), so
+ * a file is good for at least six months after it was made and a token found years later opens
+ * nothing.
  */
-export const MAX_TOKEN_AGE_AFTER_EXPIRY_MS = SESSION_MAX_MS;
+export const MAX_TOKEN_AGE_AFTER_EXPIRY_MS = ENDED_SESSION_KEPT_MS;
 
 /**
  * Base64url exactly as an encoder writes it. Decoders ignore the spare low bits of the last
@@ -68,21 +67,30 @@ export async function openAnswerFile(key: AnswerKey, file: string): Promise<Answ
   return parseWith(answerFilePayloadSchema, json);
 }
 
+/** The refusal of a file whose token is not (or no longer) its person's. */
+const REFUSED: Record<TokenRefusal, string> = {
+  invalid: ANSWER_FILE_MSG.badToken,
+  'too-old': ANSWER_FILE_MSG.tokenTooOld,
+  inactive: ANSWER_FILE_MSG.accountInactive,
+  revoked: ANSWER_FILE_MSG.signedOut,
+  ended: ANSWER_FILE_MSG.badToken,
+};
+
 /**
- * Whose file it is: the person the token inside names, when the token carries our signature
- * (HS256 with JWT_SECRET; lib/jwt verifyTokenSignature). An expired token is accepted — the
- * file may be uploaded long after the session ended, and logging out right after saving the
- * file is what a learner handing back a device does — but not one expired for longer than
- * MAX_TOKEN_AGE_AFTER_EXPIRY_MS; a bad signature never. The person must still be active.
+ * Whose file it is: the person of the token inside, when that token is still theirs — the same
+ * decision as for a request's token (lib/sessions.ts tokenOwner; docs/security.md, "Sessions and
+ * logout"). A bad signature, a session ended by logout, log out of all devices, a password change
+ * or an admin reset, a token version below the person's, an inactive account: refused. An
+ * expired token is accepted, as the file may be uploaded long after it was made, but only when
+ * its session ended by plain expiry after every attempt of the file was submitted (by the
+ * device's clock, the only one there was), and not more than MAX_TOKEN_AGE_AFTER_EXPIRY_MS ago.
  */
-async function ownerOf(deps: Deps, token: string, now: number): Promise<Principal> {
-  const claims = await verifyTokenSignature(deps.config.jwtSecret, token);
-  if (!claims) throw forbidden(ANSWER_FILE_MSG.badToken);
-  if (claims.exp * 1000 < now - MAX_TOKEN_AGE_AFTER_EXPIRY_MS) throw forbidden(ANSWER_FILE_MSG.tokenTooOld);
-  const row = await first(deps.db.select({ id: person.id, name: person.name, status: person.status }).from(person).where(eq(person.id, claims.sub)));
-  if (!row) throw forbidden(ANSWER_FILE_MSG.badToken);
-  if (row.status !== 'ACTIVE') throw forbidden(ANSWER_FILE_MSG.accountInactive);
-  return { id: row.id, name: row.name, permissions: new Set(), sessionId: claims.sid };
+async function ownerOf(deps: Deps, payload: AnswerFilePayload, now: number): Promise<Principal> {
+  const verdict = await tokenOwner(deps.db, deps.config.jwtSecret, payload.token, { now, expired: true });
+  if (!verdict.ok) throw forbidden(REFUSED[verdict.why]);
+  const { endedAt } = verdict;
+  if (endedAt !== null && payload.attempts.some((a) => (a.submittedAt ?? a.updatedAt) > endedAt)) throw forbidden(ANSWER_FILE_MSG.afterSignIn);
+  return { id: verdict.row.id, name: verdict.row.name, permissions: new Set(), sessionId: verdict.claims.sid };
 }
 
 /** A few tries when a push of the same attempt lands between reading the master and writing. */
@@ -103,7 +111,7 @@ export async function uploadAnswerFile(deps: Deps, key: AnswerKey, file: string)
   for (const a of payload.attempts) if (a.status !== 'SUBMITTED' || a._deleted) throw badRequest(ANSWER_FILE_MSG.notSubmitted);
   const ids = [...new Set(payload.attempts.map((a) => a.id))];
   if (ids.length !== payload.attempts.length) throw badRequest(ANSWER_FILE_MSG.notAnswerFile);
-  const me = await ownerOf(deps, payload.token, now);
+  const me = await ownerOf(deps, payload, now);
 
   // A set that was never published: refused whole (the push would skip it without a word).
   const qsids = [...new Set(payload.attempts.map((a) => a.qsid))];
@@ -124,7 +132,7 @@ export async function uploadAnswerFile(deps: Deps, key: AnswerKey, file: string)
       const m = before.get(doc.id);
       return { newDocumentState: doc, assumedMasterState: m ? testSummaryDoc(m) : null };
     });
-    const conflicts = await pushTestSummaries(deps, me, rows, written);
+    const conflicts = await pushTestSummaries(deps, me, rows, written, { offline: true });
     // A conflict is a write of this attempt that came in between: submitted there, it is `already`.
     for (const c of conflicts) if (c.status === 'SUBMITTED') already.add(c.id);
     before = await masters();

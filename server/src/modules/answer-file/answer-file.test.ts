@@ -10,6 +10,7 @@ import { PROTOCOL_VERSION } from '../../../../sync-protocol/src/version';
 import { attempt, examResult } from '../../db/schema';
 import { first } from '../../db/transaction';
 import { JWT_AUDIENCE, JWT_ISSUER, signToken } from '../../lib/jwt';
+import { sessionToken, startSession } from '../../lib/sessions';
 import { type Harness, startHarness } from '../../test/harness';
 import { openAnswerFile } from './answer-file.service';
 import { ANSWER_KEY_FILE, ensureAnswerKey, loadAnswerKey } from './answer-key';
@@ -160,8 +161,11 @@ describe('upload', () => {
   test('an expired token is accepted (the file is uploaded days later); one expired for longer than a session lives is not', async () => {
     const day = 86_400_000;
     const now = Date.now();
-    const expired = await signToken(h.deps.config.jwtSecret, { sub: 'demo-learner', tv: 0, sid: 'gone-session' }, { issuedAt: now - 40 * day, expiresAt: now - 10 * day });
-    const doc = submitted();
+    // A session last seen 40 days ago, which ended by plain expiry 10 days ago; the attempt was
+    // submitted the day before it ended (tests/security/revocation.test.ts has the refusals).
+    const ended = await startSession(h.deps.db, 'demo-learner', now - 40 * day);
+    const expired = await sessionToken(h.deps.config.jwtSecret, { id: 'demo-learner', tokenVersion: 0 }, ended, now - 40 * day);
+    const doc = submitted({ st: now - 11 * day - 600_000, submittedAt: now - 11 * day, updatedAt: now - 11 * day });
     const ok = await upload(await sealAnswerFile(payloadOf([doc], expired), key));
     expect(ok.status).toBe(200);
     expect(await resultsOf(doc.id)).toHaveLength(1);
