@@ -63,8 +63,16 @@ export type ReplicationOptions = {
   guest?: boolean;
 };
 
+/**
+ * A pull checkpoint as the server returns it: its revision, and for `qs_detail` `g`, the server's
+ * fingerprint of which paid sets the learner may download (docs/payments.md "Without a plan"). It
+ * is kept as the server sent it and sent back with the next pull, so that the server sends the
+ * questions a new plan opens (they are older than `rev`) and nothing else.
+ */
+export type PullCheckpoint = { rev: number; g?: string };
+
 export type Replication = {
-  states: Record<CollectionName, RxReplicationState<unknown, { rev: number }>>;
+  states: Record<CollectionName, RxReplicationState<unknown, PullCheckpoint>>;
   /** Pull everything newer than the checkpoints now (reconnect, page visible again). */
   reSync(): void;
   /** Resolves when every collection has pulled and pushed what it knows of. */
@@ -86,6 +94,19 @@ function pushPause(ms: number): Promise<void> {
 /** The server refused the token: retrying cannot help until the person signs in again. */
 export class SyncAuthError extends Error {}
 
+/**
+ * 402: the server refused an attempt at a paid set the learner's plan does not cover, taken
+ * online (docs/payments.md "Without a plan"). Nothing was stored there; the attempt stays on the
+ * device and is pushed again with the usual backoff, and goes up once a plan covers it.
+ */
+export class SyncPaymentRequiredError extends Error {}
+
+/** The pull's query: revision and batch size, and the checkpoint's `g` when it has one. */
+export function pullPath(checkpoint: PullCheckpoint | undefined, batchSize: number): string {
+  const g = checkpoint?.g;
+  return `pull?rev=${checkpoint?.rev ?? 0}&limit=${batchSize}${typeof g === 'string' ? `&g=${encodeURIComponent(g)}` : ''}`;
+}
+
 type Acks = { acks: Record<string, number> };
 type Attempt = { id: string; updatedAt: number };
 
@@ -105,6 +126,16 @@ export function startReplication(db: ReplicaDatabase, opts: ReplicationOptions):
   const status = (patch: Partial<SyncStatus> & { pendingIds?: string[] }) => opts.onStatus?.(patch);
   let authRefused = false;
   const failures = new Map<CollectionName, number>();
+  // Attempts in a push the server refused for want of a plan (402), until a push of them succeeds.
+  const refused = new Set<string>();
+  const planRefused = (ids: readonly string[], isRefused: boolean) => {
+    const before = refused.size;
+    for (const id of ids) {
+      if (isRefused) refused.add(id);
+      else refused.delete(id);
+    }
+    if (refused.size !== before) status({ planRequired: [...refused] });
+  };
 
   async function request<T>(collection: CollectionName, path: string, init: RequestInit = {}): Promise<T> {
     const token = guest ? null : opts.getToken();
@@ -135,6 +166,10 @@ export function startReplication(db: ReplicaDatabase, opts: ReplicationOptions):
       authRefused = true;
       status({ online: true, phase: 'signed-out' });
       throw new SyncAuthError(`sync refused the token (${res.status})`);
+    }
+    if (res.status === 402) {
+      status({ online: true, phase: 'error' });
+      throw new SyncPaymentRequiredError(`sync ${collection}/${path} answered 402`);
     }
     if (!res.ok) {
       status({ online: true, phase: 'error' });
@@ -182,7 +217,12 @@ export function startReplication(db: ReplicaDatabase, opts: ReplicationOptions):
   const states = {} as Replication['states'];
   for (const name of names) {
     const pushable = PUSHABLE.includes(name) && !guest;
-    const state = replicateRxCollection<unknown, { rev: number }>({
+    // RxDB stores no checkpoint from a pull answer without documents (its downstream stops
+    // there), yet such an answer can move on: past a page of paid sets' questions held back from
+    // this learner, or to a new `g` (docs/payments.md "Without a plan"). Carried here for the
+    // next pull; a pull with documents stores its checkpoint as usual.
+    let carried: PullCheckpoint | undefined;
+    const state = replicateRxCollection<unknown, PullCheckpoint>({
       collection: db[name] as unknown as RxCollection<unknown>,
       // Checkpoints belong to one server and one protocol major version.
       replicationIdentifier: `pm-sync-v${PROTOCOL_VERSION.split('.')[0]}-${name}-${opts.baseUrl}`,
@@ -193,8 +233,20 @@ export function startReplication(db: ReplicaDatabase, opts: ReplicationOptions):
       pull: {
         batchSize: opts.pullBatchSize ?? PULL_BATCH,
         handler: async (checkpoint, batchSize) => {
-          const body = await request<PullResponse<Record<string, unknown>>>(name, `pull?rev=${checkpoint?.rev ?? 0}&limit=${batchSize}`);
-          return { documents: body.documents as never[], checkpoint: body.checkpoint };
+          let from = carried && (!checkpoint || carried.rev >= checkpoint.rev) ? carried : checkpoint;
+          for (;;) {
+            const body = await request<PullResponse<Record<string, unknown>> & { checkpoint: PullCheckpoint }>(name, pullPath(from, batchSize));
+            if (body.documents.length > 0) {
+              carried = undefined;
+              return { documents: body.documents as never[], checkpoint: body.checkpoint };
+            }
+            const before = from?.rev ?? 0;
+            // Nothing after it anywhere: the revision reached stays (a pull that started over finds nothing below it).
+            carried = { ...body.checkpoint, rev: Math.max(body.checkpoint.rev, before) };
+            // A page held back entirely: ask for the next one now rather than at the next change.
+            if (body.checkpoint.rev <= before) return { documents: [], checkpoint: carried };
+            from = carried;
+          }
         },
         stream$: events.pipe(
           filter((e) => e.type === 'RESYNC' || e.collections.includes(name)),
@@ -205,12 +257,21 @@ export function startReplication(db: ReplicaDatabase, opts: ReplicationOptions):
         push: {
           batchSize: opts.pushBatchSize ?? PUSH_BATCH,
           ...(opts.pushDelayMs && { waitBeforePersist: () => pushPause(opts.pushDelayMs!) }),
-          handler: async (rows) =>
-            request<never[]>(name, 'push', {
-              method: 'POST',
-              headers: { 'content-type': 'application/json' },
-              body: JSON.stringify(rows),
-            }),
+          handler: async (rows) => {
+            const ids = rows.map((r) => String((r.newDocumentState as { id?: unknown }).id));
+            try {
+              const conflicts = await request<never[]>(name, 'push', {
+                method: 'POST',
+                headers: { 'content-type': 'application/json' },
+                body: JSON.stringify(rows),
+              });
+              planRefused(ids, false);
+              return conflicts;
+            } catch (err) {
+              if (err instanceof SyncPaymentRequiredError) planRefused(ids, true);
+              throw err;
+            }
+          },
         },
       }),
     });
@@ -223,6 +284,28 @@ export function startReplication(db: ReplicaDatabase, opts: ReplicationOptions):
       }),
     );
     states[name] = state;
+  }
+
+  // A changed entitlement (a plan bought, ended or refunded) changes which paid sets' questions
+  // the learner may download (docs/payments.md "Without a plan"): qs_detail is pulled again, with
+  // its checkpoint's `g`, so the questions of a set a new plan opens arrive without a reload. The
+  // server's stream announces qs_detail then too; this covers a stream that is down. Not for the
+  // entitlement of the first pulls: qs_detail's own first pull already asks with the server's
+  // current state.
+  const entitlementState = states.entitlement;
+  const detailState = states.qs_detail;
+  if (live && entitlementState && detailState) {
+    let started = false;
+    void Promise.all([entitlementState.awaitInitialReplication(), detailState.awaitInitialReplication()])
+      .then(() => {
+        started = true;
+      })
+      .catch(() => undefined);
+    subs.push(
+      entitlementState.received$.subscribe(() => {
+        if (started) events.next({ type: 'CHANGE', collections: ['qs_detail'] });
+      }),
+    );
   }
 
   // Pending uploads: attempts whose last change the server has not confirmed. The confirmed

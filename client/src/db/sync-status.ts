@@ -26,6 +26,11 @@ export type SyncStatus = {
   editorPending: number;
   /** Device time (ms) of the last request round that succeeded, or null. */
   lastSync: number | null;
+  /**
+   * Attempts in an upload the server refused for want of a plan (402, docs/payments.md "Without a
+   * plan"): they stay on the device and go up again with the backoff, once a plan covers them.
+   */
+  planRequired?: readonly string[];
 };
 
 const initial: SyncStatus = {

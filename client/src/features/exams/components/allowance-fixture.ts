@@ -21,15 +21,17 @@ export function questionSet(id: string, l: string, over: Partial<StoredSet> = {}
   return { id, l, mpq: 1, tm: 2, nm: 0, dur: 30, isM: false, free: false, inst: '', pts: 0, n: 2, sections: {}, total: 2, count: 2, updatedAt: 1, v: 1, tags: { s: [], e: [], c: [] }, ...over };
 }
 
-export function detailOf(set: StoredSet): Omit<QsDetailDoc, '_deleted'> {
+/** The set's questions as the server sends them; `answers`: with their correct answers (a practice set may carry them). */
+export function detailOf(set: StoredSet, { answers = false } = {}): Omit<QsDetailDoc, '_deleted'> {
+  const ca = (key: string) => (answers ? { ca: [key] } : {});
   return {
     id: set.id,
     isM: set.isM,
     main: { q: ['q1', 'q2'], mpq: 1, tm: 2, nm: 0, o: 0 },
     sections: {},
     questions: [
-      { id: 'q1', q: '<p>2 + 2 = ?</p>', ops: { a: '<p>3</p>', b: '<p>4</p>' }, qt: 'mcq1', d: '1', trans: {} },
-      { id: 'q2', q: '<p>Capital of India?</p>', ops: { a: '<p>Delhi</p>', b: '<p>Mumbai</p>' }, qt: 'mcq1', d: '1', trans: {} },
+      { id: 'q1', q: '<p>2 + 2 = ?</p>', ops: { a: '<p>3</p>', b: '<p>4</p>' }, qt: 'mcq1', d: '1', ...ca('b'), trans: {} },
+      { id: 'q2', q: '<p>Capital of India?</p>', ops: { a: '<p>Delhi</p>', b: '<p>Mumbai</p>' }, qt: 'mcq1', d: '1', ...ca('a'), trans: {} },
     ],
     v: set.v,
   };
@@ -79,10 +81,15 @@ export async function openFixture(docs: {
   sets: StoredSet[];
   entitlement?: Omit<EntitlementDoc, '_deleted'> | null;
   attempts?: Attempt[];
+  /** Sets whose questions are not on the device (a paid set the plan does not cover: docs/payments.md "Without a plan"). */
+  withoutQuestions?: string[];
+  /** The questions carry their correct answers (a practice set's may). */
+  answers?: boolean;
 }): Promise<{ db: ReplicaDatabase; replica: ReplicaHandle }> {
   const db = await openReplicaDatabase(PERSON, { storage: getRxStorageMemory(), multiInstance: false, name: `allowance-test-${++n}-${Date.now()}` });
   await db.question_set.bulkInsert(docs.sets);
-  await db.qs_detail.bulkInsert(docs.sets.map(detailOf));
+  const held = new Set(docs.withoutQuestions ?? []);
+  await db.qs_detail.bulkInsert(docs.sets.filter((s) => !held.has(s.id)).map((s) => detailOf(s, { answers: docs.answers })));
   if (docs.entitlement) await db.entitlement.insert(docs.entitlement);
   if (docs.attempts?.length) await db.test_summary.bulkInsert(docs.attempts);
   // Only what these pages use of a replica: the database and a journal with nothing in it.

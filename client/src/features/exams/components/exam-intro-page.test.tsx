@@ -73,12 +73,40 @@ test('an unfinished attempt is resumed even when nothing is left in the plan', a
   expect(screen.queryByTestId('start-blocked')).toBeNull();
 });
 
-/** The result page of a set, with the learner's submitted attempt on the device. */
+test('a paid set whose questions are held back: no endless "downloading", the reason and what unlocks it', async () => {
+  await renderIntro({ sets: [mock], entitlement: null, withoutQuestions: ['mock-1'] }, 'mock-1');
+  const reason = await screen.findByTestId('start-blocked');
+  expect(reason).toHaveTextContent('Buy a plan to take this test');
+  expect(reason).toHaveTextContent('Its questions download to this device when a plan covers it.');
+  expect(within(reason).getByRole('link', { name: 'See plans' })).toHaveAttribute('href', '/plan');
+  expect(screen.queryByText('Downloading…')).toBeNull();
+  expect(screen.getByRole('button', { name: 'Start Test' })).toBeDisabled();
+});
+
+test('Hindi: a held-back set says what unlocks it in Hindi', async () => {
+  await renderIntro({ sets: [mock], entitlement: null, withoutQuestions: ['mock-1'] }, 'mock-1', 'hi');
+  expect(await screen.findByTestId('start-blocked')).toHaveTextContent('प्लान से कवर होने पर इसके प्रश्न इस डिवाइस पर डाउनलोड होंगे।');
+  expect(screen.queryByText('डाउनलोड हो रहा है…')).toBeNull();
+});
+
+test('a locked attempt is marked next to View result', async () => {
+  await renderIntro(
+    { sets: [mock], entitlement: monthlyPlan({ mock: { limit: 10, used: 10 }, overLimit: ['attempt-over-1'] }), attempts: [attemptAt('mock-1', 'attempt-over-1')] },
+    'mock-1',
+  );
+  expect(await screen.findByRole('button', { name: 'View result' })).toBeEnabled();
+  expect(screen.getByTestId('attempt-locked')).toHaveTextContent('Locked — buy a plan');
+});
+
+const practice = questionSet('prac-1', 'Algebra practice');
+
+/** The result page of a practice set whose questions carry their answers, with the learner's submitted attempt on the device. */
 async function renderResult(overLimit: string[], lang = 'en') {
   const { db, replica } = await openFixture({
-    sets: [mock],
-    entitlement: monthlyPlan({ mock: { limit: 10, used: 10 }, overLimit }),
-    attempts: [attemptAt('mock-1', 'attempt-over-1')],
+    sets: [practice],
+    answers: true,
+    entitlement: monthlyPlan({ practice: { limit: 2, used: 2 }, overLimit }),
+    attempts: [attemptAt('prac-1', 'attempt-over-1', { answers: { q1: { ua: 'b', status: 'ANSWERED', t: 1000 }, q2: { ua: 'a', status: 'ANSWERED', t: 1000 } } })],
   });
   open = db;
   const { router } = await renderWithApp(<div data-testid="start" />, {
@@ -95,21 +123,32 @@ async function renderResult(overLimit: string[], lang = 'en') {
       },
     ],
   });
-  await act(() => router.navigate('/exam-result/mock-1/false'));
+  await act(() => router.navigate('/exam-result/prac-1/false'));
 }
 
-test('an attempt the server found past the allowance says so on its result page', async () => {
+test('a locked attempt: no score, no answers, no waiting; it says why and offers a plan', async () => {
   await renderResult(['attempt-over-1']);
-  expect(await screen.findByTestId('over-limit')).toHaveTextContent("Taken over your plan's limit");
+  const notice = await screen.findByTestId('result-locked');
+  expect(notice).toHaveTextContent('Result locked');
+  expect(notice).toHaveTextContent('This attempt was taken beyond your plan. Its result, answers and rank open when a plan covers it.');
+  expect(within(notice).getByRole('link', { name: 'Buy a plan' })).toHaveAttribute('href', '/plan');
+  // The practice set's questions carry their answers, yet nothing is worked out from them here.
+  expect(screen.queryByTestId('result-summary')).toBeNull();
+  expect(screen.queryByTestId('total-marks')).toBeNull();
+  expect(screen.queryByTestId('result-pending')).toBeNull();
+  expect(screen.queryByText('2 + 2 = ?')).toBeNull();
 });
 
-test('Hindi: the over-the-limit note in Hindi', async () => {
+test('Hindi: the locked notice in Hindi', async () => {
   await renderResult(['attempt-over-1'], 'hi');
-  expect(await screen.findByTestId('over-limit')).toHaveTextContent('आपके प्लान की सीमा से अधिक दिया गया');
+  const notice = await screen.findByTestId('result-locked');
+  expect(notice).toHaveTextContent('परिणाम लॉक है');
+  expect(notice).toHaveTextContent('जब कोई प्लान इसे कवर करेगा, तब इसका परिणाम, उत्तर और रैंक खुलेंगे।');
+  expect(within(notice).getByRole('link', { name: 'प्लान खरीदें' })).toHaveAttribute('href', '/plan');
 });
 
-test('an attempt within the allowance has no such note', async () => {
+test('an attempt that is not locked shows its result (here worked out on the device)', async () => {
   await renderResult(['another-attempt']);
-  expect(await screen.findByTestId('result-pending')).toBeInTheDocument();
-  expect(screen.queryByTestId('over-limit')).toBeNull();
+  expect(await screen.findByTestId('total-marks')).toHaveTextContent('2');
+  expect(screen.queryByTestId('result-locked')).toBeNull();
 });

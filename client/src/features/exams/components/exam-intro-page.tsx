@@ -1,4 +1,5 @@
-import { Alert, Anchor, Button, Container, Group, Modal, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Container, Group, Modal, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { IconLock } from '@tabler/icons-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -14,7 +15,7 @@ import { useAllowance } from '../hooks/use-allowance';
 import { useAttemptOwner } from '../hooks/use-attempt-owner';
 import { useAttemptWriter } from '../hooks/use-attempt-writer';
 import { useTestData } from '../hooks/use-test-data';
-import { type Gate, gateOf } from '../lib/allowance';
+import { type Gate, gateOf, isLocked, isLockedSet } from '../lib/allowance';
 import { formatMarks } from '../lib/marks';
 import { parseQsParam } from '../lib/qs-param';
 import { durationSeconds, partsOf } from '../lib/test-engine';
@@ -179,6 +180,9 @@ export default function ExamIntroPage() {
   }
   const detail = data.detail;
   const parts = detail ? partsOf(detail) : [];
+  const lockedSet = !!gate && isLockedSet(!!detail, gate);
+  // The latest submitted attempt, the one the result page shows (attempts come newest first).
+  const latestSubmitted = data.attempts.find((a) => a.status === 'SUBMITTED');
 
   return (
     <Container size="md" py="lg">
@@ -233,7 +237,9 @@ export default function ExamIntroPage() {
             <RichHtml html={set.inst} />
           </Stack>
         )}
-        {!detail && <Alert color="blue">{t('downloading')}</Alert>}
+        {/* A paid set the plan does not cover has no questions on the device, and none are on
+            their way until a plan covers it (docs/payments.md "Without a plan"): not "downloading". */}
+        {!detail && !lockedSet && <Alert color="blue">{t('downloading')}</Alert>}
         <StorageNotice />
         {gate && !gate.ok && (
           <Alert color="orange" data-testid="start-blocked">
@@ -243,16 +249,27 @@ export default function ExamIntroPage() {
                 {t('allowance.seePlans')}
               </Anchor>
             </Group>
+            {lockedSet && (
+              <Text size="sm" mt="xs">
+                {t('allowance.questionsWithPlan')}
+              </Text>
+            )}
           </Alert>
         )}
         <Group>
           <Button size="md" onClick={() => void startTest()} disabled={!detail || !writer.ready || (!inProgress && !gate?.ok)}>
             {inProgress ? t('resumeTest') : t('startTest')}
           </Button>
-          {data.attempts.some((a) => a.status === 'SUBMITTED') && (
+          {latestSubmitted && (
             <Button variant="default" onClick={() => void navigate(`${paths.examResult}/${encodeURIComponent(set.id)}/false`)}>
               {t('viewResult')}
             </Button>
+          )}
+          {/* Its result opens when a plan covers it (docs/payments.md "Without a plan"). */}
+          {latestSubmitted && isLocked(access?.entitlement ?? null, latestSubmitted.id) && (
+            <Badge color="orange" variant="light" leftSection={<IconLock size={12} aria-hidden />} data-testid="attempt-locked">
+              {t('allowance.lockedAttempt')}
+            </Badge>
           )}
         </Group>
       </Stack>

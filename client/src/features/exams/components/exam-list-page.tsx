@@ -1,4 +1,5 @@
 import { Alert, Anchor, Badge, Button, Card, Container, Group, Progress, SimpleGrid, Skeleton, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { IconLock } from '@tabler/icons-react';
 import { memo, startTransition, useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -10,7 +11,7 @@ import { useSession } from '../../../hooks/use-session';
 import { useStoreInTransition } from '../../../hooks/use-store-in-transition';
 import { type AllowanceData, useAllowance } from '../hooks/use-allowance';
 import { type Availability, useExamList, type ExamListItem } from '../hooks/use-exam-list';
-import { type Allowance, gateOf } from '../lib/allowance';
+import { type Allowance, type Gate, gateOf, isLockedSet } from '../lib/allowance';
 import { formatMarks } from '../lib/marks';
 import { durationSeconds } from '../lib/test-engine';
 import { ExamTagFilter, matchesFilter, NO_FILTER, type TagFilter } from './exam-tag-filter';
@@ -95,11 +96,29 @@ function useCachedMedia(items: ExamListItem[] | undefined): Set<string> | null {
 
 const sameMembers = (a: Set<string>, b: Set<string>) => a.size === b.size && [...a].every((u) => b.has(u));
 
+/** Whether a set may start now; until the allowance has been read nothing is blocked (the intro page checks again at start). */
+function gateFor(set: ExamListItem['set'], access: AllowanceData | undefined): Gate {
+  return access ? gateOf(set, access.allowance, access.resumable.has(set.id)) : { ok: true };
+}
+
+/**
+ * A paid set the plan does not cover: its questions are not sent to this device until a plan
+ * does (docs/payments.md "Without a plan"), so it is locked, not "downloading".
+ */
+const lockedItem = (item: ExamListItem, access: AllowanceData | undefined) => isLockedSet(item.availability !== 'downloading', gateFor(item.set, access));
+
 /** The card's badge: where the set's questions and images stand on this device. */
-function AvailabilityBadge({ item, complete }: { item: ExamListItem; complete: boolean }) {
+function AvailabilityBadge({ item, complete, locked }: { item: ExamListItem; complete: boolean; locked: boolean }) {
   const { t } = useTranslation('exam');
   const persisted = useStoreInTransition(subscribeStorageStatus, () => getStorageStatus().verdict?.persisted === true);
   const { t: ti } = useTranslation('exam-integrity');
+  if (locked) {
+    return (
+      <Badge color="gray" variant="light" leftSection={<IconLock size={12} aria-hidden />} data-testid="availability" data-locked>
+        {t('allowance.lockedSet')}
+      </Badge>
+    );
+  }
   if (item.availability === 'changed') {
     return (
       <Tooltip label={t('changedOnServerHint')} multiline w={260} events={{ hover: true, focus: true, touch: true }}>
@@ -135,8 +154,8 @@ const ExamCard = memo(function ExamCard({ item, access, complete }: { item: Exam
   const titleId = useId();
   const reasonId = useId();
   const { set } = item;
-  // Until the allowance has been read nothing is blocked (the intro page checks again at start).
-  const gate = access ? gateOf(set, access.allowance, access.resumable.has(set.id)) : { ok: true as const };
+  const gate = gateFor(set, access);
+  const locked = lockedItem(item, access);
   const fmt = (n: number) => formatMarks(n, i18n.language);
   // Spec §2: Take Test goes to take-exam with the whole question set as a JSON string.
   // (Its tags stay out of the address: they are for the list's filters.)
@@ -162,7 +181,7 @@ const ExamCard = memo(function ExamCard({ item, access, complete }: { item: Exam
           <Fact label={t('duration')} value={t('minutes', { count: Math.round(durationSeconds(set.dur) / 60) })} />
         </dl>
         <Group gap="xs" mt="auto" justify="space-between">
-          <AvailabilityBadge item={item} complete={complete} />
+          <AvailabilityBadge item={item} complete={complete} locked={locked} />
           {/* A changed set can still be taken in the version on this device (offline, too). */}
           {gate.ok ? (
             <Button component={Link} to={to} aria-describedby={titleId} disabled={item.availability === 'downloading'}>
@@ -185,12 +204,20 @@ const ExamCard = memo(function ExamCard({ item, access, complete }: { item: Exam
             </Anchor>
           </Group>
         )}
+        {locked && (
+          <Text size="xs" c="dimmed" ta="end" data-testid="questions-with-plan">
+            {t('allowance.questionsWithPlan')}
+          </Text>
+        )}
       </Stack>
     </Card>
   );
 });
 
-/** How many of the learner's tests are on this device (all of them, once downloaded). */
+/**
+ * How many of the learner's tests are on this device (all of them, once downloaded). Locked sets
+ * are not counted: their questions come only with a plan.
+ */
 function DownloadProgress({ items }: { items: ExamListItem[] }) {
   const { t } = useTranslation('exam');
   const done = items.filter((i) => i.availability !== 'downloading').length;
@@ -214,6 +241,7 @@ export default function ExamListPage() {
   const cached = useCachedMedia(data);
   const [filter, setFilter] = useState<TagFilter>(NO_FILTER);
   const shown = data?.filter((item) => matchesFilter(item.set.tags, filter));
+  const downloadable = useMemo(() => (data ?? []).filter((item) => !lockedItem(item, access)), [data, access]);
   // The storage notice (issue 21 §3) comes from an asynchronous check: the list waits for it (at
   // most 1 s: on a first visit it writes a probe of the space the download needs) so that a notice
   // does not push the plan and the tests down once they are drawn.
@@ -240,7 +268,7 @@ export default function ExamListPage() {
           </SimpleGrid>
         ) : data && data.length > 0 ? (
           <>
-            <DownloadProgress items={data} />
+            {downloadable.length > 0 && <DownloadProgress items={downloadable} />}
             <ExamTagFilter items={data} value={filter} onChange={setFilter} />
             {shown && shown.length > 0 ? (
               <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>

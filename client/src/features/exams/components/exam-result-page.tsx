@@ -1,12 +1,13 @@
 import { BarChart } from '@mantine/charts';
 import '@mantine/charts/styles.css';
 import { Accordion, Alert, Button, Card, Container, Group, Loader, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { IconClockExclamation, IconDeviceMobile, IconHourglass, IconInfoCircle, IconPrinter } from '@tabler/icons-react';
+import { IconClockExclamation, IconDeviceMobile, IconHourglass, IconInfoCircle, IconLock, IconPrinter } from '@tabler/icons-react';
 import { useEffect, useId, useMemo, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 // KaTeX's styles for the formulas in question text (server-rendered; components/formula-styles).
 import '../../../components/formula-styles';
+import { paths } from '../../../config/paths';
 import { keepReceipt } from '../../../db/receipts';
 import { useReplica } from '../../../db/replica-context';
 import { serverClock } from '../../../db/server-clock';
@@ -14,7 +15,7 @@ import { getSyncStatus, subscribeSyncStatus } from '../../../db/sync-status';
 import { api } from '../../../lib/api-client';
 import { useEntitlement } from '../hooks/use-allowance';
 import { useResultData } from '../hooks/use-result-data';
-import { isOverLimit } from '../lib/allowance';
+import { isLocked } from '../lib/allowance';
 import { attemptLanguage, type QuestionLanguage } from '../lib/attempt-language';
 import { judge, scoreLocally } from '../lib/local-score';
 import { formatMarks } from '../lib/marks';
@@ -165,6 +166,24 @@ function ResultBody({ view, lang, onLang }: { view: ResultView; lang: QuestionLa
   );
 }
 
+/**
+ * In place of the result of a locked attempt (docs/payments.md "Without a plan"): taken beyond
+ * the plan, stored on the server, and opened (result, answers, rank) when a plan covers it.
+ */
+function LockedResult() {
+  const { t } = useTranslation('exam');
+  return (
+    <Alert color="orange" icon={<IconLock size={18} aria-hidden />} title={t('allowance.locked')} data-testid="result-locked">
+      <Stack gap="sm" align="flex-start">
+        <Text size="sm">{t('allowance.lockedText')}</Text>
+        <Button component={Link} to={paths.plan}>
+          {t('allowance.buyPlan')}
+        </Button>
+      </Stack>
+    </Alert>
+  );
+}
+
 function Fact({ label, value, testId }: { label: string; value: string; testId?: string }) {
   return (
     <div>
@@ -183,6 +202,8 @@ function Fact({ label, value, testId }: { label: string; value: string; testId?:
  * device; the result is scored on the server and replicates back (ARCHITECTURE decision 4).
  * Until it arrives the page says the test is submitted and the result will appear when the
  * device is online. A practice set carries its answers, so its result shows at once, offline.
+ * A locked attempt (taken beyond the plan) shows no result until a plan covers it
+ * (docs/payments.md "Without a plan").
  */
 export default function ExamResultPage() {
   const { t, i18n } = useTranslation('exam');
@@ -211,15 +232,25 @@ export default function ExamResultPage() {
       .catch((err: unknown) => console.error('submitting the stored answers failed', err));
   }, [isSubmitAns, inProgress, replica, setLabel]);
 
-  const view = useMemo(() => (data ? buildResultView(data, i18n.getFixedT(i18n.language, 'exam'), judge, scoreLocally) : null), [data, i18n]);
   const latest = data?.attempts.find((a) => a.status === 'SUBMITTED');
-  const lang: QuestionLanguage = picked ?? (latest && attemptLanguage(latest.id)) ?? (i18n.language === 'hi' ? 'hi' : 'en');
-  // Issue 18 §4: an attempt the server found past the plan's allowance is kept and scored, and
-  // the learner is told so.
+  // An attempt the server stored past the plan's allowance is locked (docs/payments.md "Without a
+  // plan"): no result, answers or rank until a plan covers it, and none worked out here either
+  // (a practice set's questions carry their answers; they are not shown for it).
   const entitlement = useEntitlement().data ?? null;
-  const overLimit = !!latest && isOverLimit(entitlement, latest.id);
-  // Issue 21 §5: the latest submission has no result from the server yet (it has not reached it).
-  const unsent = !!latest && !!data && !data.results.some((r) => r.attemptId === latest.id);
+  const locked = !!latest && isLocked(entitlement, latest.id);
+  const view = useMemo(() => {
+    if (!data) return null;
+    const shown = data.attempts.find((a) => a.status === 'SUBMITTED');
+    if (shown && isLocked(entitlement, shown.id)) return null;
+    return buildResultView(data, i18n.getFixedT(i18n.language, 'exam'), judge, scoreLocally);
+  }, [data, entitlement, i18n]);
+  const lang: QuestionLanguage = picked ?? (latest && attemptLanguage(latest.id)) ?? (i18n.language === 'hi' ? 'hi' : 'en');
+  // Issue 21 §5: the latest submission has no result from the server yet (it has not reached it;
+  // a locked one has).
+  const unsent = !!latest && !!data && !locked && !data.results.some((r) => r.attemptId === latest.id);
+  // The server refused to store it for want of a plan (402): it stays here and goes up once a plan covers it.
+  const planRefused = useSyncExternalStore(subscribeSyncStatus, () => getSyncStatus().planRequired);
+  const needsPlan = unsent && !!latest && !!planRefused?.includes(latest.id) && data?.set?.free !== true;
 
   return (
     <Container size="lg" py="lg" className={classes.page}>
@@ -228,17 +259,23 @@ export default function ExamResultPage() {
           {t('resultTitle')}
           {data?.set ? `: ${data.set.l}` : ''}
         </Title>
-        {overLimit && (
-          <Alert color="orange" data-testid="over-limit">
-            {t('allowance.overLimit')}
-          </Alert>
-        )}
         {latest && <SubmissionReceipt attemptId={latest.id} serverReceipt={data?.results.find((r) => r.attemptId === latest.id)?.receipt} />}
         {unsent && latest && <AnswerFileCard attemptId={latest.id} />}
         {loading ? (
           <Loader aria-label={t('loading')} />
+        ) : locked ? (
+          <LockedResult />
         ) : view ? (
           <ResultBody view={view} lang={lang} onLang={setPicked} />
+        ) : needsPlan ? (
+          <Alert color="orange" icon={<IconLock size={18} aria-hidden />} data-testid="result-needs-plan">
+            <Stack gap="sm" align="flex-start">
+              <Text size="sm">{t('allowance.uploadNeedsPlan')}</Text>
+              <Button component={Link} to={paths.plan}>
+                {t('allowance.buyPlan')}
+              </Button>
+            </Stack>
+          </Alert>
         ) : latest ? (
           <Alert color="blue" icon={online ? <Loader size="xs" /> : undefined} data-testid="result-pending">
             {online ? t('resultScoring') : t('resultPending')}

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { allowanceOf, type Entitlement, type GateAttempt, gateOf, type GateSet, isOverLimit } from './allowance';
+import { allowanceOf, type Entitlement, type GateAttempt, gateOf, type GateSet, isLocked, isLockedSet } from './allowance';
 
 const DAY = 86_400_000;
 const START = 1_750_000_000_000;
@@ -120,9 +120,15 @@ test('an attempt at a set that is no longer on the device is left to the server'
   expect(allowanceOf(monthly(), sets, [attempt('gone-set')], NOW).mock.left).toBe(10);
 });
 
-test('over the limit: only the attempts the server listed', () => {
+test('locked: only the attempts the server listed', () => {
   const ent = monthly({ overLimit: ['over-1'] });
-  expect(isOverLimit(ent, 'over-1')).toBe(true);
-  expect(isOverLimit(ent, 'other')).toBe(false);
-  expect(isOverLimit(null, 'over-1')).toBe(false);
+  expect(isLocked(ent, 'over-1')).toBe(true);
+  expect(isLocked(ent, 'other')).toBe(false);
+  expect(isLocked(null, 'over-1')).toBe(false);
+});
+
+test('a set is locked when its questions are not here and the plan does not let it start', () => {
+  expect(isLockedSet(false, { ok: false, reason: 'noPlan' })).toBe(true);
+  expect(isLockedSet(true, { ok: false, reason: 'noMock' })).toBe(false);
+  expect(isLockedSet(false, { ok: true })).toBe(false);
 });

@@ -4,7 +4,8 @@ import type { EntitlementDoc } from '../../../../../sync-protocol/src/sync/entit
  * What a learner's plan lets them start now, worked out on the device from replicated documents
  * only (issue 18 §4), so that the exam list shows what is left and a test starts offline within
  * it. The server counts the same attempts when they arrive and is the judge: an attempt the
- * device let through but the server finds past the allowance is kept and listed in `overLimit`.
+ * device let through but the server finds past the allowance is kept, locked, and listed in
+ * `overLimit` until a plan covers it (docs/payments.md "Without a plan").
  *
  * The rules (decided with the server's counting, sync-protocol/src/sync/entitlement.ts):
  * - a free set can always be started;
@@ -81,7 +82,20 @@ export function gateOf(set: Pick<GateSet, 'isM' | 'free'>, allowance: Allowance,
   return { ok: false, reason: set.isM ? 'noMock' : 'noPractice' };
 }
 
-/** Whether the server found this attempt past the allowance (stored and scored all the same). */
-export function isOverLimit(ent: Entitlement | null, attemptId: string): boolean {
+/**
+ * Whether this attempt is locked (docs/payments.md "Without a plan"): the server stored it past
+ * the allowance, and its result, answers and rank open only when a plan covers it (its
+ * exam_result is not sent to the device until then, and the device shows no score of its own).
+ */
+export function isLocked(ent: Entitlement | null, attemptId: string): boolean {
   return !!ent && ent.overLimit.includes(attemptId);
+}
+
+/**
+ * A set whose questions are not on the device and that the plan does not let the learner start:
+ * the server sends a paid set's questions only with an allowance for its kind, so they are not
+ * on their way (docs/payments.md "Without a plan"); they arrive when a plan covers the set.
+ */
+export function isLockedSet(questionsOnDevice: boolean, gate: Gate): boolean {
+  return !questionsOnDevice && !gate.ok;
 }
