@@ -4,7 +4,7 @@ import { afterEach, expect, test } from 'vitest';
 import type { ReplicaDatabase } from '../../../db/database';
 import { ReplicaContext } from '../../../db/replica-context';
 import { renderWithApp } from '../../../testing/render';
-import { attemptAt, monthlyPlan, openFixture, questionSet } from './allowance-fixture';
+import { attemptAt, detailOf, monthlyPlan, openFixture, questionSet } from './allowance-fixture';
 import ExamListPage from './exam-list-page';
 
 let open: ReplicaDatabase | null = null;
@@ -121,6 +121,39 @@ test('a plan that has ended is no plan', async () => {
   await renderList({ sets, entitlement: monthlyPlan({ startsAt: Date.now() - 40 * 86_400_000, endsAt: Date.now() - 1000 }) });
   expect(screen.getByTestId('allowance-summary')).toHaveTextContent('No active plan');
   expect(within(card('mock-1')).getByTestId('start-blocked')).toHaveTextContent('Buy a plan to take this test');
+});
+
+test('without a plan the paid sets\' questions are not sent: locked with what unlocks them, not "downloading"; a plan bought opens them without a reload', async () => {
+  const db = await renderList({ sets, entitlement: null, withoutQuestions: ['mock-1', 'prac-1'] });
+  for (const id of ['mock-1', 'prac-1']) {
+    const badge = within(card(id)).getByTestId('availability');
+    expect(badge).toHaveTextContent('Locked');
+    expect(badge).toHaveAttribute('data-locked');
+    expect(within(card(id)).getByTestId('start-blocked')).toHaveTextContent('Buy a plan to take this test');
+    expect(within(within(card(id)).getByTestId('start-blocked')).getByRole('link', { name: 'See plans' })).toHaveAttribute('href', '/plan');
+    expect(within(card(id)).getByTestId('questions-with-plan')).toHaveTextContent('Its questions download to this device when a plan covers it.');
+    blocked(id);
+  }
+  expect(screen.queryByText('Downloading…')).toBeNull();
+  // Only the free set is on its way (here: already on the device): the download is complete.
+  expect(screen.getByTestId('download-progress')).toHaveTextContent('Your test is on this device');
+  startable('free-1');
+
+  // A plan is bought: its entitlement and then the questions replicate; the cards follow.
+  await db.entitlement.insert(monthlyPlan());
+  expect(await within(card('mock-1')).findByText('Downloading…')).toBeInTheDocument();
+  await db.qs_detail.bulkInsert(['mock-1', 'prac-1'].map((id) => detailOf(sets.find((s) => s.id === id)!)));
+  expect(await within(card('mock-1')).findByText('On this device')).toBeInTheDocument();
+  startable('mock-1');
+  startable('prac-1');
+  expect(screen.getByTestId('download-progress')).toHaveTextContent('All 3 tests are on this device');
+});
+
+test('Hindi: a locked set says so in Hindi', async () => {
+  await renderList({ sets, entitlement: null, withoutQuestions: ['mock-1'] }, 'hi');
+  expect(within(card('mock-1')).getByTestId('availability')).toHaveTextContent('लॉक है');
+  expect(within(card('mock-1')).getByTestId('questions-with-plan')).toHaveTextContent('प्लान से कवर होने पर इसके प्रश्न इस डिवाइस पर डाउनलोड होंगे।');
+  expect(screen.queryByText('डाउनलोड हो रहा है…')).toBeNull();
 });
 
 test('the list filters by subject and exam from the tags on the device, labelled in the chosen language (offline: nothing is fetched)', async () => {
