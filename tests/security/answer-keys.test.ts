@@ -76,7 +76,8 @@ async function newQuestion(label: string, subjective = false): Promise<string> {
 }
 
 async function saveSet(over: Record<string, unknown>): Promise<string> {
-  const body = { l: 'Security set', mpq: 1, tm: 10, nm: 0, dur: 10, isM: false, inst: '', q: [], sections: {}, pts: minuteNow() - 1, ...over };
+  // Free for everyone: who may read a paid set's questions is paid-content.test.ts's subject.
+  const body = { l: 'Security set', mpq: 1, tm: 10, nm: 0, dur: 10, isM: false, free: true, inst: '', q: [], sections: {}, pts: minuteNow() - 1, ...over };
   const r = await h.request('PATCH', '/question/updateQuestionSet', { token: editor, body });
   expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
   return r.body.id as string;

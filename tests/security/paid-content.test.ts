@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MSG } from '../../sync-protocol/src/messages';
+import { setQuestionIds } from '../../sync-protocol/src/question-set';
 import type { TestSummaryDoc } from '../../sync-protocol/src/sync/test-summary';
 import { PROTOCOL_VERSION } from '../../sync-protocol/src/version';
 import { attempt, entitlementUse, examResult, person, questionSet } from '../../server/src/db/schema';
@@ -176,6 +177,19 @@ describe("a paid set's questions reach only a device that may start it", () => {
     expect(next.body.checkpoint.g).toBe('mp');
     // And from the new checkpoint, nothing again.
     expect((await pull(token, 'qs_detail', `rev=${next.body.checkpoint.rev}&g=mp`)).body.documents).toEqual([]);
+  });
+
+  test("the question API gives a paid set's questions only to those whose plan lets them start it", async () => {
+    const set = (await first(h.deps.db.select().from(questionSet).where(eq(questionSet.id, PAID_PRACTICE))))!;
+    const qid = setQuestionIds(set)[0]!;
+    const { id, token } = await newLearner();
+    for (const who of [undefined, token]) {
+      expect((await h.request('GET', `/question/${qid}`, { token: who })).status).toBe(404);
+      expect((await h.request('GET', `/question?qids=${qid}`, { token: who })).body).toEqual({ success: true, data: [] });
+    }
+    await grantTestPlan(h.deps.db, id, 'ONE_MONTH_PLAN');
+    expect((await h.request('GET', `/question/${qid}`, { token })).status).toBe(200);
+    expect((await h.request('GET', `/question?qids=${qid}`, { token })).body.data.map((q: { id: string }) => q.id)).toEqual([qid]);
   });
 
   test('guests pull free sets as before', async () => {

@@ -13,7 +13,8 @@ import { nextRev } from '../../lib/revision';
  *
  * - An editor (QUESTION_EDITOR) reads every live question with its answers.
  * - Anyone else (a guest, a learner, an admin without QUESTION_EDITOR) reads a live question only
- *   through a set learners see (published, not a draft, not deleted) that holds it. Each id is decided on its
+ *   through a set learners see (published, not a draft, not deleted) that holds it, and that is
+ *   free or of a kind their plan lets them start now (Reader.download; docs/payments.md). Each id is decided on its
  *   own: a hidden id is answered exactly as an unknown one (absent, or 404 by itself).
  * - Correct answers (`ca` and the `ca` of every translation; for a subjective question `ca` is the
  *   model answer) come with it only when a visible practice set holds it AND no live mock test
@@ -27,8 +28,14 @@ type SetRow = typeof questionSet.$inferSelect;
 /** What a reader may have of one question. */
 export type QuestionAccess = { withAnswers: boolean };
 
-/** Who reads: editors hold QUESTION_EDITOR; replication reads as a non-editor for everyone. */
-export type Reader = { editor: boolean };
+/**
+ * Who reads: editors hold QUESTION_EDITOR; replication reads as a non-editor for everyone.
+ * `download`: for a non-editor, the kinds of paid set they may start now (entitlements.service
+ * downloadAccess: 'm' mock tests, 'p' practice exams; '' for a guest or without a plan). When
+ * given, a set that is not free gives access to its questions only for a kind listed
+ * (docs/payments.md "Without a plan"); replication filters whole sets itself (sync.service).
+ */
+export type Reader = { editor: boolean; download?: string };
 
 /**
  * Whether learners and guests see a set: published (the flag the publish job and every save keep
@@ -64,6 +71,7 @@ export async function setsHolding(db: Conn, ids: readonly string[]) {
       id: questionSet.id,
       l: questionSet.l,
       isM: questionSet.isM,
+      free: questionSet.free,
       published: questionSet.published,
       draft: questionSet.draft,
       deleted: questionSet.deleted,
@@ -114,6 +122,7 @@ export async function accessTo(db: Conn, questions: readonly { id: string; delet
   for (const s of await setsHolding(db, live)) {
     if (s.isM) for (const id of s.holds) inLiveMock.add(id);
     if (!isVisibleSet(s)) continue;
+    if (reader.download !== undefined && !s.free && !reader.download.includes(s.isM ? 'm' : 'p')) continue;
     for (const id of s.holds) {
       if (!s.isM) inVisiblePractice.add(id);
       if (!out.has(id)) out.set(id, { withAnswers: false });

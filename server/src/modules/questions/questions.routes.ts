@@ -16,7 +16,9 @@ import { parseJson, parseQuery, parseWith } from '../../lib/http';
 import { forbidden, unauthenticated } from '../../lib/errors';
 import { principalOf, route } from '../../lib/route';
 import { MSG } from '../../../../sync-protocol/src/messages';
+import { downloadAccess } from '../entitlements/entitlements.service';
 import { withDetails } from './detailed-error';
+import type { Reader } from './question-access';
 import { history } from './question-history';
 import { indexMissingQuestions } from './question-index';
 import * as sets from './question-sets.service';
@@ -27,6 +29,17 @@ const noQuery = z.strictObject({});
 
 /** Whether the caller authors questions: reads of the bank are then unrestricted. */
 const editorOf = (c: Context<AppEnv>) => ({ editor: c.get('principal')?.permissions.has('QUESTION_EDITOR') ?? false });
+
+/**
+ * Who reads question content (question-access.ts Reader): an editor, or someone who reads paid
+ * sets' questions only as far as their plan lets them start those sets (docs/payments.md).
+ */
+async function readerOf(deps: Deps, c: Context<AppEnv>): Promise<Reader> {
+  const { editor } = editorOf(c);
+  if (editor) return { editor };
+  const me = c.get('principal');
+  return { editor, download: me ? await downloadAccess(deps.db, me.id) : '' };
+}
 
 /** The start-up indexing of each database's app (settled, never rejected), for those who must wait for it. */
 const startupIndexing = new WeakMap<object, Promise<void>>();
@@ -101,7 +114,7 @@ export function questionRoutes(app: Hono<AppEnv>, deps: Deps) {
 
   route(app, deps, 'GET /question', async (c) => {
     const query = parseQuery(c, questionListQuerySchema);
-    const who = editorOf(c);
+    const who = await readerOf(deps, c);
     // Listing or filtering the bank is authoring: as a permission route would, 401 without a
     // login, else 403. Reading questions by id is open: each id as question-access.ts decides.
     if (!who.editor && !questions.isReadByIds(query)) {
@@ -119,7 +132,7 @@ export function questionRoutes(app: Hono<AppEnv>, deps: Deps) {
   );
   route(app, deps, 'GET /question/:id', async (c) => {
     parseQuery(c, noQuery);
-    return c.json(await questions.get(deps, parseWith(idSchema, c.req.param('id')), editorOf(c)));
+    return c.json(await questions.get(deps, parseWith(idSchema, c.req.param('id')), await readerOf(deps, c)));
   });
   route(
     app,
