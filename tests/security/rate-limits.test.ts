@@ -54,7 +54,7 @@ function verifyOtp(mobile: string, code: string, ip: string) {
   });
 }
 
-/** Messages leave after the response (lib/outbox sendLater). */
+/** Messages leave after the response (lib/outbox afterAnswer). */
 async function inbox() {
   await messagesSent();
   return readLocalInbox(path.join(h.dataDir, 'local-inbox.jsonl'));

@@ -34,17 +34,17 @@ export function deliveredText(m: OutgoingMessage): string {
 }
 
 /**
- * Hands a message to the adapter after the response has gone: the answer of a request must not
- * wait for (or depend on) a delivery that happens only for registered accounts, or its time
- * would tell who is registered (issue 16 §5). The adapter logs a failed delivery itself.
+ * Runs `task` after the response has gone: in a later turn of the event loop, once the handler's
+ * answer has been written. A route whose work differs between a registered and an unknown
+ * account (a code issued, a message sent) does that work here, so that neither the answer nor
+ * its time can depend on it (docs/security.md, "Smaller points"). A failure is logged as `what`.
  */
-export function sendLater(box: Outbox, log: Logger, m: OutgoingMessage): void {
+export function afterAnswer(log: Logger, what: string, task: () => Promise<unknown>): void {
   const done = new Promise<void>((resolve) => {
     setImmediate(() => {
-      box
-        .send(m)
+      task()
         .catch((err: unknown) => {
-          log.error({ outbox: { channel: m.channel, to: m.to, subject: m.subject }, err }, 'outbox send failed');
+          log.error({ err }, `${what} failed`);
         })
         .finally(resolve);
     });
@@ -53,12 +53,12 @@ export function sendLater(box: Outbox, log: Logger, m: OutgoingMessage): void {
   void done.then(() => unsent.delete(done));
 }
 
-/** Messages handed to sendLater and not yet sent (or failed). */
+/** Work handed to afterAnswer and not yet done (or failed). */
 const unsent = new Set<Promise<void>>();
 
 /**
- * Resolves once every message handed to sendLater so far has been sent (or has failed): what a
- * test waits for before it reads the local inbox. A send writes the outbox table first, which on
+ * Resolves once everything handed to afterAnswer so far is done (or has failed): what a test
+ * waits for before it reads the local inbox. A send writes the outbox table first, which on
  * PostgreSQL takes more than one turn of the event loop.
  */
 export async function messagesSent(): Promise<void> {

@@ -12,7 +12,7 @@ import { first, transaction } from '../../db/transaction';
 import { type Actor, logActivity } from '../../lib/activity';
 import { type CodePurpose, consumeCode, issueCode } from '../../lib/codes';
 import { badRequest, conflict, forbidden, notFound, unauthenticated } from '../../lib/errors';
-import { SECRET_MASK, sendLater } from '../../lib/outbox';
+import { afterAnswer, SECRET_MASK } from '../../lib/outbox';
 import { assertPasswordAllowed } from '../../lib/password-policy';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import type { Limit } from '../../lib/rate-limit';
@@ -243,22 +243,32 @@ export async function createOnBehalf(
 
 /**
  * POST /UserLogin/resetPassword: sends a reset code by e-mail (or SMS when the person has no
- * e-mail). Registered or not, active or not, the answer is the same text in the same time: the
- * message is handed to the outbox after the response (sendLater), and the text names no channel.
+ * e-mail). Registered or not, active or not, the answer is the same text in the same time, and
+ * the text names no channel: before the answer only the budgets are spent (keyed by what was
+ * typed); looking the account up, issuing the code and sending it happen after it (afterAnswer;
+ * docs/security.md).
  */
 export async function requestReset(deps: Deps, input: { username: string; ip: string }) {
   const { key, label } = usernameKey(input.username);
   if (!key) throw badRequest(input.username.includes('@') ? MSG.invalidEmail : MSG.validMobile);
   await deps.rates.consumeAll(codeSendLimits('RESET', label, input.ip));
-  const row = await findByMobileOrEmail(deps.db, key);
-  if (row && row.status === 'ACTIVE') {
+  afterAnswer(deps.log, 'password reset code', async () => {
+    const row = await findByMobileOrEmail(deps.db, key);
+    if (!row || row.status !== 'ACTIVE') return;
     const code = await issueCode(deps.db, deps.config.jwtSecret, row.id, 'RESET');
     const body = `Your Pariksha Mitra password reset code is ${SECRET_MASK}. It is valid for 10 minutes. If you did not ask for it, ignore this message.`;
     const to = row.email ? { channel: 'email' as const, to: row.email } : { channel: 'sms' as const, to: row.mobile };
-    sendLater(deps.outbox, deps.log, { ...to, subject: 'Password reset code', body, secret: code });
-  }
+    await deps.outbox.send({ ...to, subject: 'Password reset code', body, secret: code });
+  });
   return { success: true as const, msg: MSG.resetCodeSent };
 }
+
+/**
+ * The person id a code guess for an unknown account is checked against: no person has it, so the
+ * guess runs the same statements as one for a registered account and finds no code
+ * (docs/security.md).
+ */
+const NO_PERSON = '';
 
 async function setPassword(
   deps: Deps,
@@ -329,7 +339,9 @@ export async function resetWithCode(deps: Deps, input: { username: string; basic
   await deps.rates.consumeAll(limits);
   const row = await findByMobileOrEmail(deps.db, key);
   if (!row) {
+    // What setPassword does for a wrong code: the hash, then the code looked up in a transaction.
     await hashPassword(pick.password);
+    await transaction(deps.db, (tx) => consumeCode(tx, deps.config.jwtSecret, NO_PERSON, 'RESET', pick.code));
     throw badRequest(MSG.invalidCode);
   }
   let done: PersonRow | null;
@@ -405,22 +417,23 @@ export async function adminReset(deps: Deps, actor: Principal, input: { personId
 }
 
 /**
- * POST /OTP/requestOTP: the same answer in the same time whether or not the mobile is registered
- * (the SMS is handed to the outbox after the response).
+ * POST /OTP/requestOTP: the same answer in the same time whether or not the mobile is registered:
+ * the lookup, the code and the SMS happen after the answer (afterAnswer; docs/security.md).
  */
 export async function requestOtp(deps: Deps, input: { mobile: string; ip: string }) {
   await deps.rates.consumeAll(codeSendLimits('OTP', input.mobile, input.ip));
-  const row = await findByMobileOrEmail(deps.db, { mobile: input.mobile });
-  if (row && row.status === 'ACTIVE') {
+  afterAnswer(deps.log, 'login OTP', async () => {
+    const row = await findByMobileOrEmail(deps.db, { mobile: input.mobile });
+    if (!row || row.status !== 'ACTIVE') return;
     const code = await issueCode(deps.db, deps.config.jwtSecret, row.id, 'OTP');
-    sendLater(deps.outbox, deps.log, {
+    await deps.outbox.send({
       channel: 'sms',
       to: row.mobile,
       subject: 'Login OTP',
       body: `${SECRET_MASK} is your Pariksha Mitra login OTP. It is valid for 10 minutes. Do not share it.`,
       secret: code,
     });
-  }
+  });
   return { success: true as const, msg: MSG.otpSent };
 }
 
@@ -437,13 +450,12 @@ export async function verifyOtp(deps: Deps, input: { basic: { user: string; pass
   const limits = codeGuessLimits('OTP', mobile, input.ip);
   await deps.rates.consumeAll(limits);
   const row = await findByMobileOrEmail(deps.db, { mobile });
-  const ok =
-    row !== undefined &&
-    (await transaction(deps.db, async (tx) => {
-      if (!(await consumeCode(tx, deps.config.jwtSecret, row.id, 'OTP', b.pass.trim()))) return false;
-      await tx.update(person).set({ mobileVerified: true }).where(eq(person.id, row.id));
-      return true;
-    }));
+  // A guess for an unknown mobile runs the same transaction as one for a registered account.
+  const ok = await transaction(deps.db, async (tx) => {
+    if (!(await consumeCode(tx, deps.config.jwtSecret, row?.id ?? NO_PERSON, 'OTP', b.pass.trim())) || !row) return false;
+    await tx.update(person).set({ mobileVerified: true }).where(eq(person.id, row.id));
+    return true;
+  });
   if (!row || !ok) throw unauthenticated(MSG.invalidCode);
   await deps.rates.refund(limits);
   if (row.status !== 'ACTIVE') throw forbidden(MSG.accountInactive);
