@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
 import { addMonths, type MyPlan, planRuleOf } from '../../../../sync-protocol/src/payment';
 import type { EntitlementDoc } from '../../../../sync-protocol/src/sync/entitlement';
+import type { CollectionName } from '../../../../sync-protocol/src/sync/envelopes';
 import type { Deps } from '../../context';
 import type { Conn, DB } from '../../db/client';
 import { entitlement, entitlementState, entitlementUse, examResult, person, plan } from '../../db/schema';
@@ -186,8 +187,8 @@ export async function grantPlan(tx: Conn, input: { orderId: string; personId: st
  * allowance in force at `now` has room for each kind: each is charged to the latest-ending
  * active plan and counted from the plan's window (its `started_at` moved into it, so that the
  * window counts it), and its result gets a new revision so that devices pull it. Call inside
- * the transaction that granted the plan; the caller's 'entitlement' event makes devices pull
- * (sync.routes.ts adds exam_result and qs_detail to it). Returns the opened attempt ids.
+ * the transaction that granted the plan; the caller's GRANT_COLLECTIONS event makes devices pull.
+ * Returns the opened attempt ids.
  */
 export async function openLocked(tx: Conn, personId: string, now = Date.now()): Promise<string[]> {
   const locked = await tx
@@ -379,6 +380,13 @@ export async function countAttempt(conn: Conn, input: AttemptUse): Promise<Count
   });
   return counted;
 }
+
+/**
+ * What a granted plan changes on the learner's devices: the entitlement document, paid sets'
+ * questions they may now download (qs_detail) and the results of attempts it opened
+ * (exam_result). Emitted by whoever granted, after the commit.
+ */
+export const GRANT_COLLECTIONS = ['entitlement', 'qs_detail', 'exam_result'] as const satisfies readonly CollectionName[];
 
 /** Most attempt ids a document lists (the schema's bound). */
 const MAX_IDS = 2000;

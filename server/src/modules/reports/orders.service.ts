@@ -7,7 +7,7 @@ import { takeTurns } from '../../db/dialect';
 import { first, transaction } from '../../db/transaction';
 import { logActivity } from '../../lib/activity';
 import { badRequest, notFound } from '../../lib/errors';
-import { endGrant, grantPlan } from '../entitlements/entitlements.service';
+import { endGrant, GRANT_COLLECTIONS, grantPlan } from '../entitlements/entitlements.service';
 import { RECEIPT_NUMBERS } from '../payments/payments.service';
 import { orderRow } from './reports.service';
 
@@ -61,6 +61,6 @@ export async function setStatus(deps: Deps, actor: Principal, input: { id: strin
     await logActivity(tx, { actor, action: 'UPDATE', entity: 'order', entityId: input.id, oldValue: before, newValue: after });
     return { data: after, grantedTo };
   });
-  if (grantedTo) deps.events.emit({ collections: ['entitlement'], personId: grantedTo });
+  if (grantedTo) deps.events.emit({ collections: [...GRANT_COLLECTIONS], personId: grantedTo });
   return { success: true as const, msg: MSG.orderUpdated, data };
 }

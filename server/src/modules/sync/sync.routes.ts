@@ -5,7 +5,7 @@ import { AppError, forbidden } from '../../lib/errors';
 import { MSG } from '../../../../sync-protocol/src/messages';
 import { edQuestionDocSchema } from '../../../../sync-protocol/src/sync/ed-question';
 import { edQuestionSetDocSchema } from '../../../../sync-protocol/src/sync/ed-question-set';
-import { type AnyCollectionName, collectionSchema, isEditorCollection, PROTOCOL_HEADER, PROTOCOL_VERSION, PUSHABLE, pullQuerySchema, pushRowsSchema, type StreamEvent } from '../../../../sync-protocol/src/sync/envelopes';
+import { collectionSchema, isEditorCollection, PROTOCOL_HEADER, PROTOCOL_VERSION, PUSHABLE, pullQuerySchema, pushRowsSchema, type StreamEvent } from '../../../../sync-protocol/src/sync/envelopes';
 import { testSummaryDocSchema } from '../../../../sync-protocol/src/sync/test-summary';
 import type { AppEnv, Deps } from '../../context';
 import { parseJson, parseQuery, parseWith } from '../../lib/http';
@@ -95,7 +95,7 @@ export function syncRoutes(app: Hono<AppEnv>, deps: Deps) {
         // Whatever happened while this device was away, it learns by pulling everything.
         await send({ type: 'RESYNC' });
         if (stream.aborted || stream.closed) return;
-        unsubscribe = deps.events.subscribe(me.id, (collections) => void send({ type: 'CHANGE', collections: withEntitlementEffects(collections) }).catch(() => unsubscribe()));
+        unsubscribe = deps.events.subscribe(me.id, (collections) => void send({ type: 'CHANGE', collections }).catch(() => unsubscribe()));
         while (!stream.aborted && !stream.closed) {
           await new Promise<void>((resolve) => {
             const timer = setTimeout(resolve, KEEP_ALIVE_MS);
@@ -139,13 +139,4 @@ export function syncRoutes(app: Hono<AppEnv>, deps: Deps) {
     const rows = await parseJson(c, pushSchema);
     return c.json(await sync.pushTestSummaries(deps, principalOf(c), rows));
   });
-}
-
-/**
- * A change of a person's plan changes what their device may hold (docs/payments.md "Without a
- * plan"): paid sets' questions (qs_detail) and opened results (exam_result) are pulled with it.
- */
-function withEntitlementEffects(collections: AnyCollectionName[]): AnyCollectionName[] {
-  if (!collections.includes('entitlement')) return collections;
-  return [...new Set<AnyCollectionName>([...collections, 'qs_detail', 'exam_result'])];
 }
