@@ -14,18 +14,10 @@ import type { Deps, Principal } from '../../context';
 import { attempt, examResult, questionSet } from '../../db/schema';
 import { badRequest, conflict, forbidden } from '../../lib/errors';
 import { parseWith } from '../../lib/http';
-import { ENDED_SESSION_KEPT_MS, type TokenRefusal, tokenOwner } from '../../lib/sessions';
+import { type TokenRefusal, tokenOwner } from '../../lib/sessions';
 import { testSummaryDoc } from '../sync/sync.docs';
 import { pushTestSummaries } from '../sync/sync.service';
 import type { AnswerKey } from './answer-key';
-
-/**
- * The longest a token may have been expired when its file is uploaded: as long as a session that
- * ended by expiry is kept (lib/sessions.ts ENDED_SESSION_KEPT_MS, a session's absolute limit), so
- * a file is good for at least six months after it was made and a token found years later opens
- * nothing.
- */
-export const MAX_TOKEN_AGE_AFTER_EXPIRY_MS = ENDED_SESSION_KEPT_MS;
 
 /**
  * Base64url exactly as an encoder writes it. Decoders ignore the spare low bits of the last
@@ -83,7 +75,9 @@ const REFUSED: Record<TokenRefusal, string> = {
  * or an admin reset, a token version below the person's, an inactive account: refused. An
  * expired token is accepted, as the file may be uploaded long after it was made, but only when
  * its session ended by plain expiry after every attempt of the file was submitted (by the
- * device's clock, the only one there was), and not more than MAX_TOKEN_AGE_AFTER_EXPIRY_MS ago.
+ * device's clock, the only one there was), and not more than lib/sessions.ts ENDED_SESSION_KEPT_MS
+ * (a session's absolute limit) ago: a file is good for at least six months after it was made, and
+ * a token found years later opens nothing.
  */
 async function ownerOf(deps: Deps, payload: AnswerFilePayload, now: number): Promise<Principal> {
   const verdict = await tokenOwner(deps.db, deps.config.jwtSecret, payload.token, { now, expired: true });
