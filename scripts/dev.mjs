@@ -7,8 +7,11 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 
+// The browser reaches the site through Vite's server (vite.config.ts, port 5173): the links the
+// server builds (the payment sandbox's way back) start there (PUBLIC_URL, server/src/env.ts).
+const serverEnv = { ...process.env, PUBLIC_URL: process.env.PUBLIC_URL ?? 'http://127.0.0.1:5173' };
 const children = [
-  spawn(bin('tsx'), ['watch', path.join(root, 'server', 'src', 'index.ts')], { cwd: root, stdio: 'inherit' }),
+  spawn(bin('tsx'), ['watch', path.join(root, 'server', 'src', 'index.ts')], { cwd: root, stdio: 'inherit', env: serverEnv }),
   spawn(bin('vite'), [], { cwd: root, stdio: 'inherit' }),
 ];
 const stop = (sig) => children.forEach((c) => c.kill(sig));

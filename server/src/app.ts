@@ -12,6 +12,7 @@ import { compressApi } from './lib/compression';
 import { AppError } from './lib/errors';
 import { INSTANCE_HEADER, instanceName } from './lib/instance';
 import { createLoadMonitor, type LoadMonitor, shedOverload } from './lib/overload';
+import { sandboxBanner, sandboxBannerOn } from './lib/sandbox-banner';
 import { forwardedOverTls, securityHeaders } from './lib/security-headers';
 import { activityLogRoutes } from './modules/activity-log/activity-log.routes';
 import { answerFileRoutes } from './modules/answer-file/answer-file.routes';
@@ -108,6 +109,9 @@ export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
       'request',
     );
   });
+
+  // A production installation paid through the sandbox says so on every page (lib/sandbox-banner).
+  if (sandboxBannerOn(deps.config)) app.use(sandboxBanner());
 
   app.onError((err, c) => {
     if (err instanceof AppError) {

@@ -51,6 +51,28 @@ const envSchema = z.object({
    * installation never takes "payments" from the sandbox by accident.
    */
   PAYMENT_PROVIDER: z.enum(PAYMENT_PROVIDERS).optional(),
+  /**
+   * The sandbox takes no money, so a production start with PAYMENT_PROVIDER=sandbox is refused
+   * unless this says it is meant (a trial installation): then every page carries a banner that no
+   * money is taken and its receipts say SANDBOX (docs/security.md, "Production that cannot be fooled").
+   */
+  ALLOW_SANDBOX_PAYMENTS_IN_PRODUCTION: z.stringbool().default(false),
+  /**
+   * The site's origin as browsers reach it (`https://parikshamitra.example`): every absolute link
+   * the server builds (the payment provider's return address) starts with it, never with the
+   * request's Host header (lib/site-url.ts). Required when NODE_ENV=production; elsewhere the
+   * listening address (HOST and PORT) by default.
+   */
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: 'PUBLIC_URL must be an http(s) address such as https://parikshamitra.example' })
+    .refine((u) => {
+      // Not an address at all is the error above.
+      if (!URL.canParse(u)) return true;
+      const url = new URL(u);
+      return url.pathname === '/' && url.search === '' && url.hash === '' && url.username === '' && url.password === '';
+    }, 'PUBLIC_URL must be an origin only (scheme, host and port), without a path, query or credentials')
+    .transform((u) => (URL.canParse(u) ? new URL(u).origin : u))
+    .optional(),
   /** PhonePe's OAuth client credentials (Business dashboard → Developer settings → API keys). */
   PHONEPE_CLIENT_ID: z.string().min(1).optional(),
   PHONEPE_CLIENT_SECRET: z.string().min(1).optional(),
@@ -103,6 +125,15 @@ const envSchema = z.object({
   VAPID_SUBJECT: z.url({ protocol: /^(mailto|https)$/, error: 'VAPID_SUBJECT must be a mailto: or https: URL' }).optional(),
 });
 
+/**
+ * The listening address as an origin, PUBLIC_URL's default outside production: an address that
+ * stands for every interface (0.0.0.0, ::) is reached as localhost; an IPv6 literal in brackets.
+ */
+function listeningOrigin(host: string, port: number): string {
+  const name = host === '0.0.0.0' || host === '::' || host === '[::]' ? 'localhost' : host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  return new URL(`http://${name}:${port}`).origin;
+}
+
 const PHONEPE_KEYS = ['PHONEPE_CLIENT_ID', 'PHONEPE_CLIENT_SECRET', 'PHONEPE_CLIENT_VERSION', 'PHONEPE_WEBHOOK_USER', 'PHONEPE_WEBHOOK_PASSWORD'] as const;
 const RAZORPAY_KEYS = ['RAZORPAY_KEY_ID', 'RAZORPAY_KEY_SECRET', 'RAZORPAY_WEBHOOK_SECRET'] as const;
 
@@ -117,6 +148,18 @@ const resolvedEnvSchema = envSchema.transform((e, ctx) => {
     ctx.addIssue({ code: 'custom', path: ['PAYMENT_PROVIDER'], message: 'PAYMENT_PROVIDER is required when NODE_ENV=production (sandbox, phonepe or razorpay)' });
   }
   const provider = e.PAYMENT_PROVIDER ?? 'sandbox';
+  if (production && provider === 'sandbox' && !e.ALLOW_SANDBOX_PAYMENTS_IN_PRODUCTION) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['PAYMENT_PROVIDER'],
+      message:
+        'PAYMENT_PROVIDER=sandbox takes no money, and its Pay button would grant paid plans: refused with NODE_ENV=production ' +
+        'unless ALLOW_SANDBOX_PAYMENTS_IN_PRODUCTION=true says this is a trial installation',
+    });
+  }
+  if (production && !e.PUBLIC_URL) {
+    ctx.addIssue({ code: 'custom', path: ['PUBLIC_URL'], message: "PUBLIC_URL is required when NODE_ENV=production (the site's origin, e.g. https://parikshamitra.example)" });
+  }
   const needed = provider === 'phonepe' ? PHONEPE_KEYS : provider === 'razorpay' ? RAZORPAY_KEYS : [];
   for (const key of needed) {
     if (!e[key]) ctx.addIssue({ code: 'custom', path: [key], message: `${key} is required when PAYMENT_PROVIDER=${provider}` });
@@ -127,7 +170,12 @@ const resolvedEnvSchema = envSchema.transform((e, ctx) => {
   if (e.TRANSLATE_URL && !e.TRANSLATE_MODEL) {
     ctx.addIssue({ code: 'custom', path: ['TRANSLATE_MODEL'], message: 'TRANSLATE_MODEL is required when TRANSLATE_URL is set' });
   }
-  return { ...e, PAYMENT_PROVIDER: provider, PHONEPE_ENV: e.PHONEPE_ENV ?? (production ? 'production' : 'sandbox') };
+  return {
+    ...e,
+    PAYMENT_PROVIDER: provider,
+    PHONEPE_ENV: e.PHONEPE_ENV ?? (production ? 'production' : 'sandbox'),
+    PUBLIC_URL: e.PUBLIC_URL ?? listeningOrigin(e.HOST, e.PORT),
+  };
 });
 export type Env = z.output<typeof resolvedEnvSchema>;
 
@@ -136,12 +184,17 @@ export type Config = Omit<Env, 'JWT_SECRET' | 'DATA_DIR'> & {
   jwtSecret: Uint8Array;
 };
 
+/** An environment the server refuses to start with; `problems` names each variable and what is wrong. */
+export class EnvError extends Error {
+  constructor(readonly problems: { variable: string; problem: string }[]) {
+    super(`Invalid environment: ${problems.map((p) => `${p.variable}: ${p.problem}`).join('; ')}`);
+    this.name = 'EnvError';
+  }
+}
+
 export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
   const r = resolvedEnvSchema.safeParse(source);
-  if (!r.success) {
-    const detail = r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new Error(`Invalid environment: ${detail}`);
-  }
+  if (!r.success) throw new EnvError(r.error.issues.map((i) => ({ variable: i.path.join('.'), problem: i.message })));
   return r.data;
 }
 

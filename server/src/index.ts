@@ -5,7 +5,7 @@ import { createApp } from './app';
 import type { Deps } from './context';
 import { type Database_, openDatabase, openPostgres } from './db/client';
 import { findDemoLogins, seedDatabase } from './db/seed';
-import { loadConfig, parseEnv } from './env';
+import { EnvError, loadConfig, parseEnv } from './env';
 import { serveClientFiles } from './lib/client-files';
 import { createLogger } from './lib/logger';
 import { createLocalOutbox, createSmtpOutbox, localInboxFile } from './lib/outbox';
@@ -118,6 +118,14 @@ async function main() {
 }
 
 main().catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : err);
+  if (err instanceof EnvError) {
+    // A refused environment is a `fatal` line like the other refusals to start, whatever
+    // LOG_LEVEL says (it may be among the refused values): docs/security.md.
+    const log = createLogger('info');
+    log.fatal({ problems: err.problems }, `refusing to start: ${err.message}`);
+    log.flush();
+  } else {
+    console.error(err instanceof Error ? err.message : err);
+  }
   process.exit(1);
 });

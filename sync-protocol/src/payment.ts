@@ -152,6 +152,8 @@ export type Receipt = {
   amount: number;
   provider: string;
   transactionId: string | null;
+  /** Paid through the payment sandbox (or a demo sale): no money was taken, and the receipt says SANDBOX. */
+  sandbox: boolean;
 };
 
 /** POST /api/payment answer (spec §7: success, id, amt and payment fields). */

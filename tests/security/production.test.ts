@@ -20,6 +20,8 @@ const work = mkdtempSync(path.join(tmpdir(), 'pm-production-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const mode = (p: string) => statSync(p).mode & 0o777;
+/** A production start paid through the sandbox: it must say so, and name its site (server/src/env.ts). */
+const PRODUCTION_ENV = { NODE_ENV: 'production', PAYMENT_PROVIDER: 'sandbox', ALLOW_SANDBOX_PAYMENTS_IN_PRODUCTION: 'true', PUBLIC_URL: 'https://parikshamitra.example' };
 /** Tests that start processes (each start loads the server through tsx: seconds on a busy machine). */
 const SLOW = 180_000;
 
@@ -51,7 +53,7 @@ describe('a production start on a new data directory', () => {
   const dataDir = path.join(work, 'fresh', 'data');
   let server: ServerProcess;
   beforeAll(async () => {
-    server = await startServer({ dataDir, logFile: path.join(work, 'fresh.log'), env: { NODE_ENV: 'production', PAYMENT_PROVIDER: 'sandbox' } });
+    server = await startServer({ dataDir, logFile: path.join(work, 'fresh.log'), env: PRODUCTION_ENV });
     await server.ready();
   }, SLOW);
   afterAll(() => server.stop());
@@ -128,7 +130,7 @@ describe('a data directory that a demo start seeded', () => {
     expect((await login(demo.base, DEMO.admin.mobile, DEMO.admin.password)).status).toBe(200);
     await demo.stop();
 
-    const production = await startServer({ dataDir, logFile: path.join(work, 'demo-production.log'), env: { NODE_ENV: 'production', PAYMENT_PROVIDER: 'sandbox' } });
+    const production = await startServer({ dataDir, logFile: path.join(work, 'demo-production.log'), env: PRODUCTION_ENV });
     const { code } = await production.exited;
     expect(code).toBe(1);
     const refusal = production.log().find((l) => l.level === 60);

@@ -1,4 +1,4 @@
-import type { Context, Hono } from 'hono';
+import type { Hono } from 'hono';
 import { MSG } from '../../../../sync-protocol/src/messages';
 import {
   checkPaymentQuerySchema,
@@ -14,22 +14,11 @@ import type { AppEnv, Deps } from '../../context';
 import { badRequest } from '../../lib/errors';
 import { parseJson, parseQuery } from '../../lib/http';
 import { principalOf, route } from '../../lib/route';
-import { forwardedOverTls } from '../../lib/security-headers';
 import * as payments from './payments.service';
 import { receiveWebhook } from './webhook-inbox';
 
 /** Largest webhook body read (PhonePe and Razorpay events are a few KiB). */
 const MAX_WEBHOOK_BYTES = 64 * 1024;
-
-/**
- * The site's own origin, for the confirmation page the provider sends the browser back to.
- * Behind a trusted proxy that ends TLS the browser's scheme is https (lib/security-headers).
- */
-function originOf(c: Context<AppEnv>, deps: Deps): string {
-  const url = new URL(c.req.url);
-  if (deps.config.TRUST_PROXY && forwardedOverTls(c.req.header('x-forwarded-proto'))) url.protocol = 'https:';
-  return url.origin;
-}
 
 /** Plans and payments (issue 18; spec §7 Payments). Thin: the service holds the logic. */
 export function paymentRoutes(app: Hono<AppEnv>, deps: Deps) {
@@ -52,12 +41,12 @@ export function paymentRoutes(app: Hono<AppEnv>, deps: Deps) {
   route(app, deps, 'POST /phonepe/initiatePayment', async (c) => {
     const who = principalOf(c);
     const body = await parseJson(c, initiatePaymentSchema);
-    return c.json(await payments.initiatePayment(deps, who, 'phonepe', body, originOf(c, deps)));
+    return c.json(await payments.initiatePayment(deps, who, 'phonepe', body));
   });
   route(app, deps, 'POST /razorpay/initiatePayment', async (c) => {
     const who = principalOf(c);
     const body = await parseJson(c, initiatePaymentSchema);
-    return c.json(await payments.razorpayCheckout(deps, who, body, originOf(c, deps)));
+    return c.json(await payments.razorpayCheckout(deps, who, body));
   });
   for (const provider of ['phonepe', 'razorpay'] as const satisfies readonly Provider[]) {
     route(app, deps, `POST /${provider}/checkPaymentStatus`, async (c) => {

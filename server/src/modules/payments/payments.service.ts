@@ -18,6 +18,7 @@ import { insertionOrder, lockRows, takeTurns } from '../../db/dialect';
 import { first, transaction } from '../../db/transaction';
 import { type Actor, logActivity } from '../../lib/activity';
 import { AppError, conflict, notFound } from '../../lib/errors';
+import { siteOrigin, siteUrl } from '../../lib/site-url';
 import { grantPlan, myPlan } from '../entitlements/entitlements.service';
 import { decide, decideUnstarted, OPEN_STATUSES, payable, type Transition } from './payments.machine';
 import type { CreatedPayment, PaymentProvider, ProviderPayment, ProviderStatus } from './provider';
@@ -162,18 +163,22 @@ export function createDonationOrder(deps: Deps, who: Principal, input: { poid?: 
   });
 }
 
-/** The payment-confirmation page the provider sends the browser back to (spec §2, §7). */
-function confirmationUrl(order: Order, origin: string, requested: string | undefined): string {
+/**
+ * The payment-confirmation page the provider sends the browser back to (spec §2, §7), on the
+ * configured site origin (PUBLIC_URL, lib/site-url.ts), never the request's Host: the client's
+ * own address is taken only when it is on that origin.
+ */
+function confirmationUrl(deps: Deps, order: Order, requested: string | undefined): string {
   if (requested) {
     try {
       const u = new URL(requested);
-      if (u.origin === origin) return u.toString();
+      if (u.origin === siteOrigin(deps.config)) return u.toString();
     } catch {
       // Not an absolute address: ours below.
     }
   }
   const q = new URLSearchParams({ merchantTransactionId: order.id, amount: String(toRupees(order.amount)), redirection_url: order.redirectUrl });
-  return `${origin}/payment-confirmation?${q.toString()}`;
+  return siteUrl(deps.config, `/payment-confirmation?${q.toString()}`);
 }
 
 function payableOrder(order: Order, now: number): void {
@@ -253,23 +258,22 @@ export async function initiatePayment(
   who: Principal,
   providerName: Provider,
   input: { merchantTransactionId: string; redirectUrl?: string | undefined; mobileNumber?: string | undefined },
-  origin: string,
   now = Date.now(),
 ) {
   const order = await ownOrder(deps.db, who, { id: input.merchantTransactionId });
   payableOrder(order, now);
   const provider = providerOf(deps, providerName);
-  const created = await startPayment(deps, who, order, provider, confirmationUrl(order, origin, input.redirectUrl), input.mobileNumber, now);
+  const created = await startPayment(deps, who, order, provider, confirmationUrl(deps, order, input.redirectUrl), input.mobileNumber, now);
   if (!created.redirectUrl) throw providerUnavailable(deps, new Error(`${provider.name} gave no redirect address`));
   return { success: true as const, data: { instrumentResponse: { redirectInfo: { url: created.redirectUrl } } } };
 }
 
 /** POST /api/razorpay/initiatePayment: Checkout's options (the Razorpay order is made if not yet). */
-export async function razorpayCheckout(deps: Deps, who: Principal, input: { merchantTransactionId: string }, origin: string, now = Date.now()) {
+export async function razorpayCheckout(deps: Deps, who: Principal, input: { merchantTransactionId: string }, now = Date.now()) {
   const order = await ownOrder(deps.db, who, { id: input.merchantTransactionId });
   payableOrder(order, now);
   const provider = providerOf(deps, 'razorpay');
-  const created = await startPayment(deps, who, order, provider, confirmationUrl(order, origin, undefined), undefined, now);
+  const created = await startPayment(deps, who, order, provider, confirmationUrl(deps, order, undefined), undefined, now);
   if (!created.checkout) throw providerUnavailable(deps, new Error('razorpay gave no checkout options'));
   return { success: true as const, data: { razorpay: created.checkout } };
 }
@@ -293,6 +297,21 @@ function attemptsOf(order: Order, status: ProviderStatus, now: number): Provider
 }
 
 /**
+ * A payment through the sandbox moved no money: its details say so (`sandbox: true`), and so does
+ * its receipt (docs/security.md, "Production that cannot be fooled").
+ */
+function sandboxDetails(raw: unknown): Record<string, unknown> {
+  return raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? { ...(raw as Record<string, unknown>), sandbox: true } : { sandbox: true, raw: raw ?? null };
+}
+
+/** Whether a paying payment's details say that no money moved: the sandbox's, or the demo's seeded sales (db/seed.ts). */
+function noMoneyMoved(details: unknown): boolean {
+  if (details === null || typeof details !== 'object') return false;
+  const d = details as Record<string, unknown>;
+  return d.sandbox === true || d.demo === true;
+}
+
+/**
  * Records the provider's finished attempts as Payment rows (spec §3), once each (unique
  * transactionId). A capture is the order's paying payment when the order is PAID and has none
  * yet and the amount is right; any other capture (a second one, a wrong amount, one for an order
@@ -301,14 +320,17 @@ function attemptsOf(order: Order, status: ProviderStatus, now: number): Provider
  * back, and the admin's refund later adds the negative REFUND entry.
  */
 async function recordPayments(tx: Tx, deps: Deps, order: Order, status: ProviderStatus, provider: string, source: ApplySource, now: number): Promise<void> {
+  const providers = providersFor(deps.config);
+  const sandbox = providers.has(provider as Provider) && providers.sandboxed(provider as Provider);
   for (const p of attemptsOf(order, status, now)) {
     if (p.state === 'PENDING') continue;
+    const details = sandbox ? sandboxDetails(p.raw) : (p.raw ?? null);
     const existing = await first(tx.select().from(payment).where(eq(payment.transactionId, p.transactionId)));
     if (existing && (existing.orderId !== order.id || existing.status === 'SUCCESS' || p.state === 'FAILED')) continue;
     if (p.state === 'FAILED') {
       await tx
         .insert(payment)
-        .values({ amount: p.amount, channel: p.channel, transactionId: p.transactionId, details: p.raw ?? null, orderId: order.id, personId: order.personId, status: 'FAILED', provider, createdAt: now, updatedAt: now })
+        .values({ amount: p.amount, channel: p.channel, transactionId: p.transactionId, details, orderId: order.id, personId: order.personId, status: 'FAILED', provider, createdAt: now, updatedAt: now })
         .onConflictDoNothing();
       continue;
     }
@@ -320,7 +342,7 @@ async function recordPayments(tx: Tx, deps: Deps, order: Order, status: Provider
         .limit(1),
     );
     const flag = order.status === 'PAID' && !paying && p.amount === order.amount ? null : 'REFUND_DUE';
-    const values = { amount: p.amount, channel: p.channel, details: p.raw ?? null, status: 'SUCCESS', flag, provider, updatedAt: now };
+    const values = { amount: p.amount, channel: p.channel, details, status: 'SUCCESS', flag, provider, updatedAt: now };
     const row = existing
       ? await first(tx.update(payment).set(values).where(eq(payment.id, existing.id)).returning())
       : await first(tx.insert(payment).values({ ...values, transactionId: p.transactionId, orderId: order.id, personId: order.personId, createdAt: now }).returning());
@@ -532,7 +554,7 @@ export async function receipt(deps: Deps, who: Principal, orderId: string): Prom
   }
   const paidBy = await first(
     deps.db
-      .select({ transactionId: payment.transactionId })
+      .select({ transactionId: payment.transactionId, details: payment.details })
       .from(payment)
       .where(and(eq(payment.orderId, o.id), eq(payment.status, 'SUCCESS'), isNull(payment.flag)))
       .orderBy(payment.createdAt)
@@ -550,6 +572,7 @@ export async function receipt(deps: Deps, who: Principal, orderId: string): Prom
       amount: o.amount,
       provider: o.provider ?? '',
       transactionId: paidBy?.transactionId ?? null,
+      sandbox: noMoneyMoved(paidBy?.details),
     },
   };
 }

@@ -18,6 +18,7 @@ const RECEIPT: Receipt = {
   amount: 72000,
   provider: 'phonepe',
   transactionId: 'TX-778899',
+  sandbox: false,
 };
 
 function mockReceipt(answer = () => json({ success: true, data: RECEIPT })) {
@@ -55,8 +56,26 @@ test('the receipt: number, trust, date, buyer, plan, amount in rupees, transacti
   expect(receipt).toHaveTextContent('Paid viaPhonePe');
   expect(receipt).toHaveTextContent('Transaction IDTX-778899');
   expect(calls[0]!.headers.authorization).toBe('Bearer token-1');
+  // Paid for real: no sandbox mark.
+  expect(screen.queryByTestId('receipt-sandbox')).not.toBeInTheDocument();
   await user.click(screen.getByRole('button', { name: 'Print' }));
   expect(print).toHaveBeenCalledOnce();
+});
+
+test('a receipt of the payment sandbox says SANDBOX and that no money was taken, in English and in Hindi', async () => {
+  setSession(learnerSession, false);
+  mockReceipt(() => json({ success: true, data: { ...RECEIPT, sandbox: true } }));
+  await renderReceipt();
+  expect(await screen.findByTestId('receipt-sandbox')).toHaveTextContent('SANDBOX');
+  expect(screen.getByTestId('receipt')).toHaveTextContent('no money was taken');
+});
+
+test('the sandbox mark in Hindi', async () => {
+  setSession(learnerSession, false);
+  mockReceipt(() => json({ success: true, data: { ...RECEIPT, sandbox: true } }));
+  await renderReceipt('hi');
+  expect(await screen.findByTestId('receipt-sandbox')).toHaveTextContent('सैंडबॉक्स (SANDBOX)');
+  expect(screen.getByTestId('receipt')).toHaveTextContent('कोई पैसा नहीं लिया गया');
 });
 
 test('in Hindi', async () => {

@@ -43,6 +43,12 @@ function ReceiptSheet({ receipt, lang }: { receipt: Receipt; lang: Lang }) {
           </Title>
           <Text fw={600}>{t('receipt.numberValue', { no: receipt.receiptNo })}</Text>
         </Group>
+        {/* No money moved (docs/security.md, "Production that cannot be fooled"): said above the details, and printed. */}
+        {receipt.sandbox && (
+          <Alert color="orange" variant="outline" title={t('receipt.sandbox')} data-testid="receipt-sandbox">
+            {t('receipt.sandboxNote')}
+          </Alert>
+        )}
         <dl className={classes.rows}>
           <Row label={t('receipt.date')}>{formatDateTime(receipt.paidAt, lang)}</Row>
           <Row label={t('receipt.receivedFrom')}>{receipt.buyer.name}</Row>

@@ -11,6 +11,8 @@ import { sandboxEnabled } from './sandbox-phonepe';
 const dir = mkdtempSync(path.join(tmpdir(), 'pm-providers-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const base = { DATA_DIR: dir, LOG_LEVEL: 'silent' };
+/** What every production start needs besides its provider (env.ts). */
+const site = { PUBLIC_URL: 'https://parikshamitra.example' };
 const phonepeKeys = {
   PHONEPE_CLIENT_ID: 'M_TEST',
   PHONEPE_CLIENT_SECRET: 'secret',
@@ -30,9 +32,9 @@ describe('PAYMENT_PROVIDER', () => {
   });
 
   test('is required in production: the start is refused without it', () => {
-    expect(() => parseEnv({ ...base, NODE_ENV: 'production' })).toThrow(/PAYMENT_PROVIDER is required when NODE_ENV=production/);
-    expect(parseEnv({ ...base, NODE_ENV: 'production', PAYMENT_PROVIDER: 'sandbox' }).PAYMENT_PROVIDER).toBe('sandbox');
-    expect(parseEnv({ ...base, NODE_ENV: 'production', PAYMENT_PROVIDER: 'phonepe', ...phonepeKeys }).PHONEPE_ENV).toBe('production');
+    expect(() => parseEnv({ ...base, ...site, NODE_ENV: 'production' })).toThrow(/PAYMENT_PROVIDER is required when NODE_ENV=production/);
+    expect(parseEnv({ ...base, ...site, NODE_ENV: 'production', PAYMENT_PROVIDER: 'sandbox', ALLOW_SANDBOX_PAYMENTS_IN_PRODUCTION: 'true' }).PAYMENT_PROVIDER).toBe('sandbox');
+    expect(parseEnv({ ...base, ...site, NODE_ENV: 'production', PAYMENT_PROVIDER: 'phonepe', ...phonepeKeys }).PHONEPE_ENV).toBe('production');
   });
 
   test('a provider without its keys is refused, naming each missing key; an unknown provider too', () => {
@@ -63,7 +65,7 @@ describe('providersFor', () => {
   });
 
   test('production with PhonePe: no sandbox, no Razorpay without keys; an unknown name is 404, never a prototype key', () => {
-    const config = loadConfig(parseEnv({ ...base, NODE_ENV: 'production', PAYMENT_PROVIDER: 'phonepe', ...phonepeKeys }));
+    const config = loadConfig(parseEnv({ ...base, ...site, NODE_ENV: 'production', PAYMENT_PROVIDER: 'phonepe', ...phonepeKeys }));
     expect(sandboxEnabled(config)).toBe(false);
     const p = providersFor(config);
     expect(p.defaultName).toBe('phonepe');
@@ -77,7 +79,7 @@ describe('providersFor', () => {
   });
 
   test('production with Razorpay only: PhonePe is not available', () => {
-    const config = loadConfig(parseEnv({ ...base, NODE_ENV: 'production', PAYMENT_PROVIDER: 'razorpay', ...razorpayKeys }));
+    const config = loadConfig(parseEnv({ ...base, ...site, NODE_ENV: 'production', PAYMENT_PROVIDER: 'razorpay', ...razorpayKeys }));
     expect(providersFor(config).has('phonepe')).toBe(false);
   });
 });

@@ -29,6 +29,8 @@ export type Providers = {
   has(name: Provider): boolean;
   /** The adapter; 404 when this installation has no such provider (an /api/{provider}/… path). */
   get(name: Provider): PaymentProvider;
+  /** Whether `name` is the sandbox: its payments moved no money (their receipts say SANDBOX). */
+  sandboxed(name: Provider): boolean;
 };
 
 const memo = new WeakMap<Config, Providers>();
@@ -45,13 +47,18 @@ function phonePeKeys(config: Config) {
   };
 }
 
+/** Whether 'phonepe' is the sandbox's PhonePe rather than PhonePe itself (buildPhonePe). */
+function phonePeIsSandbox(config: Config): boolean {
+  return !(phonePeKeys(config) && config.PAYMENT_PROVIDER !== 'sandbox') && sandboxEnabled(config);
+}
+
 function buildPhonePe(config: Config): PaymentProvider | null {
   const keys = phonePeKeys(config);
   if (keys && config.PAYMENT_PROVIDER !== 'sandbox') {
     const hosts = PHONEPE_HOSTS[config.PHONEPE_ENV];
     return createPhonePeProvider({ baseUrl: hosts.pg, authBaseUrl: hosts.oauth, ...keys });
   }
-  if (!sandboxEnabled(config)) return null;
+  if (!phonePeIsSandbox(config)) return null;
   const c = sandboxCredentials(config);
   return createPhonePeProvider({
     baseUrl: SANDBOX_BASE_URL,
@@ -78,6 +85,7 @@ export function providersFor(config: Config): Providers {
     const defaultName: Provider = config.PAYMENT_PROVIDER === 'razorpay' ? 'razorpay' : 'phonepe';
     // A name straight from a path (/api/{provider}/…) is looked up as an own key only.
     const lookup = (name: string) => (Object.hasOwn(adapters, name) ? adapters[name as Provider] : null);
+    const sandboxPhonePe = adapters.phonepe !== null && phonePeIsSandbox(config);
     p = {
       defaultName,
       has: (name) => lookup(name) !== null,
@@ -86,6 +94,7 @@ export function providersFor(config: Config): Providers {
         if (!a) throw new AppError('NOT_FOUND', MSG.notFound);
         return a;
       },
+      sandboxed: (name) => name === 'phonepe' && sandboxPhonePe,
     };
     memo.set(config, p);
   }

@@ -176,6 +176,7 @@ describe('a production installation', () => {
         DATA_DIR: h.dataDir,
         LOG_LEVEL: 'silent',
         NODE_ENV: 'production',
+        PUBLIC_URL: 'https://parikshamitra.example',
         PAYMENT_PROVIDER: 'phonepe',
         PHONEPE_CLIENT_ID: 'M_LIVE',
         PHONEPE_CLIENT_SECRET: 'secret',
@@ -189,7 +190,16 @@ describe('a production installation', () => {
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ success: false, code: 'NOT_FOUND' });
 
-    const sandbox = loadConfig(parseEnv({ DATA_DIR: h.dataDir, LOG_LEVEL: 'silent', NODE_ENV: 'production', PAYMENT_PROVIDER: 'sandbox' }));
+    const sandbox = loadConfig(
+      parseEnv({
+        DATA_DIR: h.dataDir,
+        LOG_LEVEL: 'silent',
+        NODE_ENV: 'production',
+        PUBLIC_URL: 'https://parikshamitra.example',
+        PAYMENT_PROVIDER: 'sandbox',
+        ALLOW_SANDBOX_PAYMENTS_IN_PRODUCTION: 'true',
+      }),
+    );
     const withSandbox = createApp({ ...h.deps, config: sandbox });
     expect((await withSandbox.request('/sandbox/phonepe/pay/OMO-nope')).status).toBe(404);
     const { redirectUrl } = await providersFor(sandbox).get('phonepe').createPayment(order());
