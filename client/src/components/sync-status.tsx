@@ -1,5 +1,7 @@
 import { useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { paths } from '../config/paths';
 import { useReplica } from '../db/replica-context';
 import { getSyncStatus, subscribeSyncStatus, type SyncStatus, waitingUploads } from '../db/sync-status';
 import classes from './sync-status.module.css';
@@ -100,6 +102,12 @@ export function SyncStatusIndicator({ onLogoutErase }: { onLogoutErase: () => vo
           </dl>
           {status.phase === 'signed-out' && <p className={classes.note}>{t('sync.signInAgain')}</p>}
           {status.phase === 'error' && <p className={classes.note}>{t('sync.retrying')}</p>}
+          {/* An upload the server refused for want of a plan (402, docs/payments.md "Without a plan"). */}
+          {!!status.planRequired?.length && (
+            <p className={classes.note} data-testid="sync-plan-required">
+              {t('sync.planRequired')} <Link to={paths.plan}>{t('sync.seePlans')}</Link>
+            </p>
+          )}
           {(!status.online || status.phase === 'offline') && <p className={classes.note}>{t('sync.offlineNote')}</p>}
           {confirmErase ? (
             <div role="group" aria-label={t('sync.eraseTitle')}>

@@ -2,6 +2,7 @@ import { act, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { ReplicaDatabase } from '../../../db/database';
 import { ReplicaContext } from '../../../db/replica-context';
+import { resetSyncStatus, setSyncStatus } from '../../../db/sync-status';
 import { clearSession, setSession } from '../../../lib/session';
 import { learnerSession } from '../../../testing/fetch-mock';
 import { renderWithApp } from '../../../testing/render';
@@ -12,6 +13,7 @@ import ExamResultPage from './exam-result-page';
 let open: ReplicaDatabase | null = null;
 beforeEach(() => setSession({ ...learnerSession, id: PERSON }, false));
 afterEach(async () => {
+  resetSyncStatus();
   clearSession();
   await open?.remove();
   open = null;
@@ -101,10 +103,10 @@ test('a locked attempt is marked next to View result', async () => {
 const practice = questionSet('prac-1', 'Algebra practice');
 
 /** The result page of a practice set whose questions carry their answers, with the learner's submitted attempt on the device. */
-async function renderResult(overLimit: string[], lang = 'en') {
+async function renderResult(overLimit: string[], lang = 'en', { answers = true } = {}) {
   const { db, replica } = await openFixture({
     sets: [practice],
-    answers: true,
+    answers,
     entitlement: monthlyPlan({ practice: { limit: 2, used: 2 }, overLimit }),
     attempts: [attemptAt('prac-1', 'attempt-over-1', { answers: { q1: { ua: 'b', status: 'ANSWERED', t: 1000 }, q2: { ua: 'a', status: 'ANSWERED', t: 1000 } } })],
   });
@@ -151,4 +153,13 @@ test('an attempt that is not locked shows its result (here worked out on the dev
   await renderResult(['another-attempt']);
   expect(await screen.findByTestId('total-marks')).toHaveTextContent('2');
   expect(screen.queryByTestId('result-locked')).toBeNull();
+});
+
+test('an upload refused for want of a plan (402): the answers stay here, and the page offers a plan instead of waiting', async () => {
+  setSyncStatus({ planRequired: ['attempt-over-1'] });
+  await renderResult([], 'en', { answers: false });
+  const notice = await screen.findByTestId('result-needs-plan');
+  expect(notice).toHaveTextContent('This test needs a plan. Your answers stay on this device and are sent when a plan covers them.');
+  expect(within(notice).getByRole('link', { name: 'Buy a plan' })).toHaveAttribute('href', '/plan');
+  expect(screen.queryByTestId('result-pending')).toBeNull();
 });

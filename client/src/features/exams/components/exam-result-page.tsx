@@ -259,15 +259,7 @@ export default function ExamResultPage() {
           {t('resultTitle')}
           {data?.set ? `: ${data.set.l}` : ''}
         </Title>
-        {latest && <SubmissionReceipt attemptId={latest.id} serverReceipt={data?.results.find((r) => r.attemptId === latest.id)?.receipt} />}
-        {unsent && latest && <AnswerFileCard attemptId={latest.id} />}
-        {loading ? (
-          <Loader aria-label={t('loading')} />
-        ) : locked ? (
-          <LockedResult />
-        ) : view ? (
-          <ResultBody view={view} lang={lang} onLang={setPicked} />
-        ) : needsPlan ? (
+        {needsPlan && (
           <Alert color="orange" icon={<IconLock size={18} aria-hidden />} data-testid="result-needs-plan">
             <Stack gap="sm" align="flex-start">
               <Text size="sm">{t('allowance.uploadNeedsPlan')}</Text>
@@ -276,7 +268,16 @@ export default function ExamResultPage() {
               </Button>
             </Stack>
           </Alert>
-        ) : latest ? (
+        )}
+        {latest && <SubmissionReceipt attemptId={latest.id} serverReceipt={data?.results.find((r) => r.attemptId === latest.id)?.receipt} />}
+        {unsent && latest && <AnswerFileCard attemptId={latest.id} />}
+        {loading ? (
+          <Loader aria-label={t('loading')} />
+        ) : locked ? (
+          <LockedResult />
+        ) : view ? (
+          <ResultBody view={view} lang={lang} onLang={setPicked} />
+        ) : needsPlan ? null : latest ? (
           <Alert color="blue" icon={online ? <Loader size="xs" /> : undefined} data-testid="result-pending">
             {online ? t('resultScoring') : t('resultPending')}
           </Alert>
