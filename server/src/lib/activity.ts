@@ -1,9 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { getTableColumns, sql } from 'drizzle-orm';
 import type { ActionType } from '../../../sync-protocol/src/activity-log';
-import type { Conn, DB } from '../db/client';
+import type { Conn } from '../db/client';
 import { activityLog } from '../db/schema';
-import { rawStatement, rowEncoder } from './raw-statement';
 
 export type Actor = { id: string; name: string } | null;
 
@@ -47,29 +44,4 @@ function entryValues(entry: ActivityEntry) {
 /** Writes one activity entry; call inside the transaction of the change it records. */
 export async function logActivity(tx: Conn, entry: ActivityEntry): Promise<void> {
   await tx.insert(activityLog).values(entryValues(entry));
-}
-
-type ActivityRow = typeof activityLog.$inferSelect;
-const preparedLoggers = new WeakMap<DB, (entry: ActivityEntry) => Promise<void>>();
-
-/**
- * `logActivity` by a statement prepared once per database, for batch writes (a question import
- * logs 5,000 entries; building each INSERT with Drizzle cost more than running it). The same
- * row: every column is a placeholder, so the id and time are drawn per entry as their defaults
- * would draw them. Run it inside the transaction of the change, prepared on that transaction's
- * handle (`tx`): a statement is bound to the handle it was prepared on.
- */
-export function activityLogger(db: DB): (entry: ActivityEntry) => Promise<void> {
-  let log = preparedLoggers.get(db);
-  if (!log) {
-    const cols = Object.keys(getTableColumns(activityLog)) as (keyof ActivityRow)[];
-    const insert = rawStatement(db, db.insert(activityLog).values(Object.fromEntries(cols.map((c) => [c, sql`${sql.placeholder(c)}`])) as unknown as ActivityRow));
-    const encode = rowEncoder(activityLog);
-    log = async (entry) => {
-      const row: ActivityRow = { id: randomUUID(), createdAt: Date.now(), ...entryValues(entry) };
-      await insert.run(encode(row));
-    };
-    preparedLoggers.set(db, log);
-  }
-  return log;
 }

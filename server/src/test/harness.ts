@@ -34,9 +34,12 @@ export const TEST_POSTGRES_URL = process.env.PM_TEST_POSTGRES_URL;
  * PostgreSQL database whose name is kept in the directory (a harness started again on the same
  * directory opens the same database, as it reopens the same SQLite file).
  */
-async function openHarnessDatabase(dataDir: string): Promise<{ database: Database_; drop: () => Promise<void> }> {
+async function openHarnessDatabase(dataDir: string, backgroundCheckpoints = false): Promise<{ database: Database_; drop: () => Promise<void> }> {
   const pg = await testPostgresDatabase(dataDir);
-  if (!pg) return { database: openDatabase(dataDir), drop: async () => undefined };
+  if (!pg) {
+    const options = backgroundCheckpoints ? { backgroundCheckpoints: { onError: (message: string) => console.error(`background checkpoint failed: ${message}`) } } : {};
+    return { database: openDatabase(dataDir, options), drop: async () => undefined };
+  }
   // A few connections per file: many files run at once against the one server.
   return { database: await openPostgres(pg.url, { poolMax: 4 }), drop: pg.drop };
 }
@@ -88,13 +91,14 @@ export async function testDatabaseEnv(dataDir: string): Promise<Record<string, s
 /**
  * The real HTTP app on a real database (a SQLite file in a fresh temporary directory, or a fresh
  * PostgreSQL database), seeded from fixtures/, with the local outbox (the product's own adapter)
- * — nothing mocked.
+ * — nothing mocked. `backgroundCheckpoints`: SQLite's checkpoints on a worker thread, as the
+ * server opens it (index.ts), for a test of what the request thread does during a large write.
  */
-export async function startHarness(opts: { dataDir?: string; seed?: boolean } = {}) {
+export async function startHarness(opts: { dataDir?: string; seed?: boolean; backgroundCheckpoints?: boolean } = {}) {
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(tmpdir(), 'pm-test-'));
   const config = loadConfig(parseEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }));
   const log = createLogger('silent');
-  const { database, drop } = await openHarnessDatabase(config.dataDir);
+  const { database, drop } = await openHarnessDatabase(config.dataDir, opts.backgroundCheckpoints);
   if (opts.seed !== false) await seedDatabase(database.db);
   const deps: Deps = {
     db: database.db,

@@ -14,7 +14,7 @@ import { type Conn, type DB, inOpenTransaction } from '../../db/client';
 import { question, questionSet, tag } from '../../db/schema';
 import { statementKey } from '../../db/dialect';
 import { first, transaction } from '../../db/transaction';
-import { activityLogger, logActivity } from '../../lib/activity';
+import { logActivity } from '../../lib/activity';
 import { badRequest, notFound } from '../../lib/errors';
 import { parseWith } from '../../lib/http';
 import { rawStatement, rowEncoder } from '../../lib/raw-statement';
@@ -319,10 +319,12 @@ function questionInserter(db: DB): (row: QuestionRow) => unknown {
 /**
  * New questions in the caller's transaction, each stored exactly as POST /api/question stores
  * one (write() without `before`): the same checks (status from PENDING, the tags exist), each its
- * own revision (reserved together, in order), version 1 with its version row, the list's index
- * and an activity entry. The import stores its rows with it (issue 19 §3). `values` are questions
- * as `clean` leaves them (sanitised, then checked by questionInputSchema): the import has checked
- * every row before it stores any, and sanitising again would cost a third of the store.
+ * own revision (reserved together, in order), version 1 with its version row and the list's
+ * index. The import stores its rows with it (issue 19 §3) and logs itself as ONE activity entry
+ * (docs/security.md, "Files in and out"): a per-question entry made 10,000 log rows of one
+ * import. `values` are questions as `clean` leaves them (sanitised, then checked by
+ * questionInputSchema): the import has checked every row before it stores any, and sanitising
+ * again would cost a third of the store.
  *
  * Written together rather than by write() one at a time: the rows are built here as the
  * database returns them, and every statement is prepared once and run by the driver
@@ -371,8 +373,6 @@ export async function createManyCheckedInTransaction(tx: DB, actor: Principal, v
   });
   await Promise.all(pending);
   await indexQuestions(tx, rows, { action: 'CREATE', actor });
-  const log = activityLogger(tx);
-  for (const row of rows) await log({ actor, action: 'CREATE', entity: 'question', entityId: row.id, newValue: questionView(row) });
   return rows;
 }
 

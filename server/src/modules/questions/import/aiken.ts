@@ -1,4 +1,4 @@
-import { excerpt, htmlToText, issue, plainToHtml, type ParsedRow } from './rows';
+import { excerpt, htmlToText, issue, linesOf, plainToHtml, type ParsedRow } from './rows';
 import type { ExportQuestion } from './export-question';
 
 /*
@@ -13,51 +13,55 @@ const ANSWER = /^ANSWER:\s*(.*)$/i;
 
 type Pending = { line: number; text: string[]; ops: [letter: string, text: string][]; dup: boolean };
 
-export function parseAiken(content: string): ParsedRow[] {
-  const rows: ParsedRow[] = [];
-  let cur: Pending | null = null;
-  const close = (p: Pending, answer: string | null) => {
-    const q = plainToHtml(p.text.join('\n'));
-    const row: ParsedRow = { n: rows.length + 1, line: p.line, qt: 'mcq1', text: excerpt(q), draft: null, errors: [], warnings: [] };
-    rows.push(row);
-    if (p.ops.length === 0) return row.errors.push(issue('aikenNoOptions'));
-    if (p.dup) return row.errors.push(issue('duplicateOption'));
-    if (answer === null) return row.errors.push(issue('aikenNoAnswer'));
+/** The row of a question read up to its ANSWER line (`answer`), or up to the next question (null). */
+function close(p: Pending, n: number, answer: string | null): ParsedRow {
+  const q = plainToHtml(p.text.join('\n'));
+  const row: ParsedRow = { n, line: p.line, qt: 'mcq1', text: excerpt(q), draft: null, errors: [], warnings: [] };
+  if (p.ops.length === 0) row.errors.push(issue('aikenNoOptions'));
+  else if (p.dup) row.errors.push(issue('duplicateOption'));
+  else if (answer === null) row.errors.push(issue('aikenNoAnswer'));
+  else {
     const ops = Object.fromEntries(p.ops.map(([l, t]) => [l.toLowerCase(), plainToHtml(t)]));
     const key = answer.trim().toLowerCase();
-    if (!/^[a-z]$/.test(key) || !Object.hasOwn(ops, key)) return row.errors.push(issue('answerNotOption', { answer: answer.trim() }));
-    row.draft = { q, ops, ca: [key], qt: 'mcq1', tags: [] };
-    return row;
-  };
-  content
-    .replace(/^\uFEFF/, '')
-    .split(/\r\n|\r|\n/)
-    .forEach((raw, i) => {
-      const line = raw.trim();
-      if (line === '') return;
-      const answer = ANSWER.exec(line);
-      if (answer && cur) {
-        close(cur, answer[1]!);
-        cur = null;
-        return;
-      }
-      const option = OPTION.exec(line);
-      if (option && cur && cur.text.length > 0) {
-        if (cur.ops.some(([l]) => l === option[1])) cur.dup = true;
-        cur.ops.push([option[1]!, option[2]!]);
-        return;
-      }
-      // A line of text after options starts the next question: the one before had no ANSWER.
-      if (cur && cur.ops.length > 0) {
-        close(cur, null);
-        cur = null;
-      }
-      if (!cur) cur = { line: i + 1, text: [], ops: [], dup: false };
-      cur.text.push(line);
-    });
-  if (cur) close(cur, null);
-  return rows;
+    if (!/^[a-z]$/.test(key) || !Object.hasOwn(ops, key)) row.errors.push(issue('answerNotOption', { answer: answer.trim() }));
+    else row.draft = { q, ops, ca: [key], qt: 'mcq1', tags: [] };
+  }
+  return row;
 }
+
+/** Reads an Aiken file: one row per question, one at a time (the import takes them in slices, lib/slices.ts). */
+export function* aikenRows(content: string): Generator<ParsedRow> {
+  let n = 0;
+  let i = 0;
+  let cur: Pending | null = null;
+  for (const raw of linesOf(content)) {
+    i++;
+    const line = raw.trim();
+    if (line === '') continue;
+    const answer = ANSWER.exec(line);
+    if (answer && cur) {
+      yield close(cur, ++n, answer[1]!);
+      cur = null;
+      continue;
+    }
+    const option = OPTION.exec(line);
+    if (option && cur && cur.text.length > 0) {
+      if (cur.ops.some(([l]) => l === option[1])) cur.dup = true;
+      cur.ops.push([option[1]!, option[2]!]);
+      continue;
+    }
+    // A line of text after options starts the next question: the one before had no ANSWER.
+    if (cur && cur.ops.length > 0) {
+      yield close(cur, ++n, null);
+      cur = null;
+    }
+    cur ??= { line: i, text: [], ops: [], dup: false };
+    cur.text.push(line);
+  }
+  if (cur) yield close(cur, ++n, null);
+}
+
+export const parseAiken = (content: string): ParsedRow[] => [...aikenRows(content)];
 
 /** One line of text: Aiken has no markup and no line breaks inside a question or option. */
 const oneLine = (html: string) => htmlToText(html).replace(/\s*\n\s*/g, ' ').trim();

@@ -81,7 +81,7 @@ test('export: everything a question holds, formula-looking cells escaped, reads 
   ];
   const text = serialiseCsv(q);
   expect(text.startsWith('\uFEFFtype,difficulty,question_en,question_hi,a_en,a_hi')).toBe(true);
-  expect(text).toContain(`"'-5|=5"`);
+  expect(text).toContain(`,'-5|=5,`);
   const rows = parseCsv(text);
   expect(rows.map((r) => r.errors)).toEqual([[], []]);
   expect(rows[0]!.draft).toMatchObject({ q: q[0]!.q, ops: q[0]!.ops, ca: ['b'], d: '4', trans: q[0]!.trans });

@@ -1,6 +1,7 @@
 import Papa from 'papaparse';
 import { questionTypeSchema } from '../../../../../sync-protocol/src/question';
 import { MSG } from '../../../../../sync-protocol/src/messages';
+import { escapeCsvCell, unescapeCsvCell } from '../../../lib/csv-cells';
 import { badRequest } from '../../../lib/errors';
 import type { ExportQuestion } from './export-question';
 import { excerpt, issue, looksLikeHtml, OPTION_KEYS, plainToHtml, type Draft, type ParsedRow, type TagRef } from './rows';
@@ -21,8 +22,8 @@ import type { TagKey } from './tags';
  *               so a number here is reported as not stored
  * Texts are plain (line breaks kept) unless they hold HTML, which is kept as rich text.
  * Column names are case-insensitive; an unknown column refuses the file (400). A cell starting
- * with ' followed by = + - @ is read without the ' (spreadsheet formula escaping, as our export
- * writes it).
+ * with ' before = + - @ (or a tab or line break) is read without that ' (spreadsheet formula
+ * escaping, as our export writes it: lib/csv-cells.ts).
  */
 
 const OPTION_COLUMN = /^([a-h])_(en|hi)$/;
@@ -35,26 +36,62 @@ const TAG_COLUMNS: [column: string, group: TagKey][] = [
   ['exams', 'e'],
 ];
 
-const unformula = (s: string) => (/^'[=+\-@\t\r]/.test(s) ? s.slice(1) : s);
 const richCell = (s: string) => (looksLikeHtml(s) ? s.trim() : plainToHtml(s));
 
-export function parseCsv(content: string): ParsedRow[] {
-  const parsed = Papa.parse<string[]>(content.replace(/^\uFEFF/, ''), { header: false, skipEmptyLines: 'greedy' });
-  const [head, ...records] = parsed.data;
-  if (!head) throw badRequest(MSG.importEmpty);
-  const columns = head.map((h) => h.trim().toLowerCase().replace(/\s+/g, '_'));
+/** Papa tokenises the file this much at a time (a few ms), so that the import can pause between pieces. */
+const PIECE = 64 * 1024;
+
+/**
+ * The file's records (arrays of cells; blank lines left out) and whether Papa found each one
+ * malformed, tokenised a piece at a time as Papa's own streaming parser does: a record cut by a
+ * piece's end is parsed again with the next piece. Delimiter and line break as Papa.parse guesses
+ * them from the start of the file.
+ */
+function* csvRecords(content: string): Generator<{ cells: string[]; broken: boolean }> {
+  const text = content.replace(/^\uFEFF/, '');
+  const { delimiter, linebreak } = Papa.parse<string[]>(text.slice(0, PIECE), { preview: 10, skipEmptyLines: 'greedy' }).meta;
+  const parser = new Papa.Parser({ delimiter, newline: linebreak as '\n' | '\r' | '\r\n' });
+  let partial = '';
+  let base = 0;
+  for (let at = 0; at < text.length; at += PIECE) {
+    const last = at + PIECE >= text.length;
+    const aggregate = partial + text.slice(at, at + PIECE);
+    const r = parser.parse(aggregate, base, !last) as Papa.ParseResult<string[]>;
+    if (!last) {
+      partial = aggregate.slice(r.meta.cursor - base);
+      base = r.meta.cursor;
+    }
+    const broken = new Set(r.errors.map((e) => e.row));
+    for (const [i, cells] of r.data.entries()) {
+      if (cells.join('').trim() !== '') yield { cells, broken: broken.has(i) };
+    }
+  }
+}
+
+/**
+ * The rows of a CSV file one at a time (the import takes them in slices, lib/slices.ts); throws
+ * a 400 at once for a file without a header or with an unknown or missing column.
+ */
+export function* csvRows(content: string): Generator<ParsedRow> {
+  const records = csvRecords(content);
+  const head = records.next();
+  if (head.done) throw badRequest(MSG.importEmpty);
+  const columns = head.value.cells.map((h) => h.trim().toLowerCase().replace(/\s+/g, '_'));
   const unknown = columns.filter((c) => !(FIXED as readonly string[]).includes(c) && !OPTION_COLUMN.test(c));
   if (unknown.length) throw badRequest(`${MSG.importUnknownColumn} ${unknown.join(', ')}`);
   const missing = REQUIRED.filter((c) => !columns.includes(c));
   if (missing.length) throw badRequest(`${MSG.importMissingColumn} ${missing.join(', ')}`);
-  const broken = new Set(parsed.errors.filter((e) => e.code !== 'UndetectableDelimiter').map((e) => e.row));
-  return records.map((record, i) => readRow(columns, record, i + 1, broken.has(i + 1)));
+  let n = 0;
+  for (const { cells, broken } of records) yield readRow(columns, cells, ++n, broken);
 }
 
+export const parseCsv = (content: string): ParsedRow[] => [...csvRows(content)];
+
 function readRow(columns: string[], record: string[], n: number, broken: boolean): ParsedRow {
+  // Trimmed before the escape is taken off: what the ' protects (a leading tab) stays.
   const cell = (name: string) => {
     const i = columns.indexOf(name);
-    return i < 0 ? '' : unformula(record[i] ?? '').trim();
+    return i < 0 ? '' : unescapeCsvCell((record[i] ?? '').trim());
   };
   const q = richCell(cell('question_en'));
   // The preview's text of the row whether or not it can be read (rows.ts: excerpt of draft.q).
@@ -150,7 +187,8 @@ export const CSV_COLUMNS = (optionKeys: readonly string[]) => [
   'marks',
 ];
 
-const unparse = (rows: string[][]) => `\uFEFF${Papa.unparse(rows, { escapeFormulae: true, newline: '\r\n' })}\r\n`;
+/** Rows as a CSV file, every cell formula-escaped (lib/csv-cells.ts; not Papa's escapeFormulae, whose pattern a line break in the cell defeats). */
+const unparse = (rows: string[][]) => `\uFEFF${Papa.unparse(rows.map((row) => row.map(escapeCsvCell)), { newline: '\r\n' })}\r\n`;
 
 /**
  * Questions as the CSV template (with a BOM, so that spreadsheet programs read UTF-8 Hindi).

@@ -1,5 +1,5 @@
 import type { ImportIssue } from '../../../../../sync-protocol/src/question-import';
-import { escapeHtml, excerpt, htmlToText, issue, markdownToHtml, OPTION_KEYS, type Draft, type ParsedRow, type TagRef } from './rows';
+import { escapeHtml, excerpt, htmlToText, issue, linesOf, markdownToHtml, OPTION_KEYS, type Draft, type ParsedRow, type TagRef } from './rows';
 import type { ExportQuestion } from './export-question';
 
 /*
@@ -73,22 +73,21 @@ function withoutFeedback(answer: string): { text: string; feedback: boolean } {
 
 type Chunk = { line: number; lines: string[] };
 
-function chunks(content: string): Chunk[] {
-  const lines = content.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
-  const out: Chunk[] = [];
+/** The file's blocks of lines between blank lines, one at a time. */
+function* chunks(content: string): Generator<Chunk> {
   let current: Chunk | null = null;
-  lines.forEach((line, i) => {
+  let n = 0;
+  for (const line of linesOf(content)) {
+    n++;
     if (line.trim() === '') {
+      if (current) yield current;
       current = null;
-      return;
+      continue;
     }
-    if (!current) {
-      current = { line: i + 1, lines: [] };
-      out.push(current);
-    }
+    current ??= { line: n, lines: [] };
     current.lines.push(line);
-  });
-  return out;
+  }
+  if (current) yield current;
 }
 
 /** Moodle's category path, as tags: `$course$`, `$system$`, `top` and "Default for …" are places, not topics. */
@@ -99,9 +98,12 @@ function categoryTags(path: string): string[] {
     .filter((s) => s && !/^\$[a-z0-9]+\$$/i.test(s) && s.toLowerCase() !== 'top' && !/^default for\b/i.test(s));
 }
 
-/** Reads a GIFT file: one row per question (category lines and comments are no rows). */
-export function parseGift(content: string): ParsedRow[] {
-  const rows: ParsedRow[] = [];
+/**
+ * Reads a GIFT file: one row per question (category lines and comments are no rows), one at a
+ * time (the import takes them in slices, lib/slices.ts).
+ */
+export function* giftRows(content: string): Generator<ParsedRow> {
+  let n = 0;
   let category: string[] = [];
   for (const chunk of chunks(content)) {
     const comments = chunk.lines.filter((l) => l.trim().startsWith('//'));
@@ -117,10 +119,11 @@ export function parseGift(content: string): ParsedRow[] {
       ...category.map((name) => ({ name, strict: false })),
       ...comments.flatMap((c) => [...c.matchAll(/\[tag:([^\]]+)\]/g)].map((m) => ({ name: m[1]!.trim(), strict: false }))),
     ];
-    rows.push(readQuestion(text, { n: rows.length + 1, line: chunk.line }, tags));
+    yield readQuestion(text, { n: ++n, line: chunk.line }, tags);
   }
-  return rows;
 }
+
+export const parseGift = (content: string): ParsedRow[] => [...giftRows(content)];
 
 function readQuestion(text: string, at: { n: number; line: number }, tags: TagRef[]): ParsedRow {
   const row: ParsedRow = { ...at, draft: null, qt: null, errors: [], warnings: [] };

@@ -16,18 +16,20 @@ import type { Deps, Principal } from '../../../context';
 import type { Conn, DB } from '../../../db/client';
 import { statementKey } from '../../../db/dialect';
 import { question, questionImport, questionImportRow, questionSet } from '../../../db/schema';
-import { first, transaction } from '../../../db/transaction';
+import { bulkTransaction } from '../../../db/bulk-write';
+import { first } from '../../../db/transaction';
 import { logActivity } from '../../../lib/activity';
 import { rawStatement } from '../../../lib/raw-statement';
 import { badRequest, notFound } from '../../../lib/errors';
 import { sanitizeRichText } from '../../../lib/sanitize';
+import { mapSliced, nextTurn, type Pause, SLICE_MS, slicer } from '../../../lib/slices';
 import { questionIdsOfSet } from '../question-access';
 import { normaliseText, plainText } from '../question-index';
 import { createManyCheckedInTransaction } from '../questions.service';
-import { parseAiken, serialiseAiken } from './aiken';
-import { parseCsv, serialiseCsv } from './csv';
+import { aikenRows, serialiseAiken } from './aiken';
+import { csvRows, serialiseCsv } from './csv';
 import type { ExportQuestion } from './export-question';
-import { parseGift, serialiseGift } from './gift';
+import { giftRows, serialiseGift } from './gift';
 import { excerpt, issue, type ParsedRow } from './rows';
 import { loadTags, resolveTags, type TagIndex } from './tags';
 
@@ -38,16 +40,24 @@ type Checked = { row: ImportPreviewRow; value: QuestionInput | null; hash: strin
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
-const PARSERS: Record<ImportFormat, (content: string) => ParsedRow[]> = { csv: parseCsv, gift: parseGift, aiken: parseAiken };
+const PARSERS: Record<ImportFormat, (content: string) => Iterable<ParsedRow>> = { csv: csvRows, gift: giftRows, aiken: aikenRows };
 
-/** The file as rows, or a 400 when it is not a file of that format at all. */
-function parseFile(format: ImportFormat, content: string): ParsedRow[] {
+/**
+ * The file as rows, or a 400 when it is not a file of that format at all. Read in slices
+ * (lib/slices.ts), and no further than one row past IMPORT_MAX_ROWS.
+ */
+async function parseFile(format: ImportFormat, content: string, pause: Pause): Promise<ParsedRow[]> {
   // NUL or other C0 controls (tab and line breaks aside): a binary file (a spreadsheet, a PDF).
   // eslint-disable-next-line no-control-regex -- control characters are what this looks for
   if (/[\u0000-\u0008\u000e-\u001f]/.test(content.slice(0, 65_536))) throw badRequest(MSG.importNotText);
-  const rows = PARSERS[format](content);
+  const rows: ParsedRow[] = [];
+  for (const row of PARSERS[format](content)) {
+    rows.push(row);
+    if (rows.length > IMPORT_MAX_ROWS) throw badRequest(MSG.importTooManyRows);
+    const wait = pause();
+    if (wait) await wait;
+  }
   if (rows.length === 0) throw badRequest(MSG.importEmpty);
-  if (rows.length > IMPORT_MAX_ROWS) throw badRequest(MSG.importTooManyRows);
   if (format === 'gift' && rows.every((r) => r.errors.some((e) => e.code === 'unsupportedType' && e.params?.type === 'description'))) {
     throw badRequest(MSG.importNotGift);
   }
@@ -128,9 +138,11 @@ function check(tags: TagIndex, parsed: ParsedRow): Checked {
 }
 
 /** The live questions earlier imports made of these hashes. */
-async function importedBefore(db: Conn, hashes: string[]): Promise<Map<string, string>> {
+async function importedBefore(db: Conn, hashes: string[], pause: Pause): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (let i = 0; i < hashes.length; i += 500) {
+    const wait = pause();
+    if (wait) await wait;
     const part = hashes.slice(i, i + 500);
     const found = await db
       .select({ hash: questionImportRow.hash, id: questionImportRow.questionId })
@@ -142,14 +154,19 @@ async function importedBefore(db: Conn, hashes: string[]): Promise<Map<string, s
   return out;
 }
 
-/** Parses and checks a file: the preview, and the rows confirm stores. Writes nothing. */
-async function analyse(db: Conn, input: ImportPreviewInput): Promise<{ preview: ImportPreview; checked: Checked[] }> {
-  const rows = parseFile(input.format, input.content);
+/**
+ * Parses and checks a file: the preview, and the rows confirm stores. Writes nothing. The work
+ * goes in slices that give the event loop back (lib/slices.ts; docs/security.md, "Files in and
+ * out"): a 10,000-row file took seconds in one piece, and every other request waited.
+ */
+async function analyse(db: Conn, input: ImportPreviewInput, pause: Pause): Promise<{ preview: ImportPreview; checked: Checked[] }> {
+  const rows = await parseFile(input.format, input.content, pause);
   const tags = await loadTags(db);
-  const checked = rows.map((r) => check(tags, r));
+  const checked = await mapSliced(rows, (r) => check(tags, r), pause);
   const before = await importedBefore(
     db,
     checked.flatMap((c) => (c.hash ? [c.hash] : [])),
+    pause,
   );
   const firstRow = new Map<string, number>();
   for (const c of checked) {
@@ -183,7 +200,7 @@ async function analyse(db: Conn, input: ImportPreviewInput): Promise<{ preview: 
 
 /** POST /api/question/import/preview: every row with its errors, warnings and duplicates; nothing stored. */
 export async function preview(deps: Deps, input: ImportPreviewInput) {
-  return { success: true as const, data: (await analyse(deps.db, input)).preview };
+  return { success: true as const, data: (await analyse(deps.db, input, slicer())).preview };
 }
 
 const P = (name: string) => sql`${sql.placeholder(name)}`;
@@ -210,42 +227,86 @@ function rememberImportRow(tx: DB, row: typeof questionImportRow.$inferInsert): 
   return stmt.run(row);
 }
 
+/** Rows written by the first slice of a store; later slices take as many as the last took SLICE_MS to write. */
+const FIRST_SLICE = 16;
+
+/**
+ * The chosen rows written in the caller's transaction, a slice of rows at a time with the event
+ * loop given back between slices (docs/security.md, "Files in and out"): 10,000 rows take
+ * seconds to write, and written in one go they held every other request that long. Still one
+ * transaction, all or nothing. It awaits a turn of the event loop inside the transaction, which
+ * db/transaction.ts otherwise keeps to database work, and may: on SQLite every statement of
+ * another request waits until the transaction has ended (db/client.ts untilNoTransaction) and
+ * other transactions queue behind it; on PostgreSQL it has its own connection. Each slice's
+ * questions take their revisions in the file's order (the counter is held until the commit).
+ */
+async function storeRows(tx: DB, actor: Principal, chosen: readonly Checked[], importId: string): Promise<string[]> {
+  const ids: string[] = [];
+  let size = FIRST_SLICE;
+  for (let i = 0; i < chosen.length; ) {
+    const part = chosen.slice(i, i + size);
+    const started = performance.now();
+    // The rows as POST /api/question stores each, written together (its statements prepared once).
+    const rows = await createManyCheckedInTransaction(
+      tx,
+      actor,
+      part.map((c) => c.value!),
+    );
+    const pending: Promise<unknown>[] = [];
+    rows.forEach((row, j) => {
+      const run = rememberImportRow(tx, { hash: part[j]!.hash!, questionId: row.id, importId });
+      if (run instanceof Promise) pending.push(run);
+      ids.push(row.id);
+    });
+    await Promise.all(pending);
+    i += part.length;
+    const took = Math.max(performance.now() - started, 0.1);
+    size = Math.max(1, Math.min(size * 2, Math.floor((part.length * SLICE_MS) / took)));
+    await nextTurn();
+  }
+  return ids;
+}
+
 /**
  * POST /api/question/import: stores the file's rows in ONE transaction, each as POST
- * /api/question stores one (version 1, PENDING, indexed, activity-logged; written together by
- * createManyCheckedInTransaction), with the import and the hash of each stored row. mode 'all'
- * stores nothing when any row has an error; 'valid' leaves those rows out. With skipDuplicates,
- * rows imported before (still live) and repeats within the file are left out.
+ * /api/question stores one (version 1, PENDING, indexed; written together by
+ * createManyCheckedInTransaction, in slices: storeRows), with the import and the hash of each
+ * stored row. The import is ONE activity entry, with its counts and the file's SHA-256; its
+ * questions are listed by question_import_row. mode 'all' stores nothing when any row has an
+ * error; 'valid' leaves those rows out. With skipDuplicates, rows imported before (still live)
+ * and repeats within the file are left out.
  */
 export async function confirm(deps: Deps, actor: Principal, input: ImportConfirmInput): Promise<ImportResult> {
-  const { preview: p, checked } = await analyse(deps.db, input);
+  const { preview: p, checked } = await analyse(deps.db, input, slicer());
   if (input.mode === 'all' && p.counts.invalid > 0) throw badRequest(MSG.importHasErrors);
   const isDuplicate = (c: Checked) => c.row.duplicateOf !== undefined || c.row.duplicateOfRow !== undefined;
   const chosen = checked.filter((c) => c.value && !(input.skipDuplicates && isDuplicate(c)));
   if (chosen.length === 0) throw badRequest(MSG.importNothingToStore);
   const skipped = checked.length - chosen.length;
-  const { importId, ids } = await transaction(deps.db, async (tx) => {
+  const { importId, ids } = await bulkTransaction(deps.db, async (tx) => {
     const imp = (await first(
       tx
         .insert(questionImport)
         .values({ fileName: input.fileName, fileHash: p.fileHash, format: input.format, personId: actor.id, rows: checked.length, stored: chosen.length })
         .returning({ id: questionImport.id }),
     ))!;
-    // The rows as POST /api/question stores each, written together (its statements prepared once).
-    const rows = await createManyCheckedInTransaction(tx, actor, chosen.map((c) => c.value!));
-    const pending: Promise<unknown>[] = [];
-    const stored = rows.map((row, i) => {
-      const run = rememberImportRow(tx, { hash: chosen[i]!.hash!, questionId: row.id, importId: imp.id });
-      if (run instanceof Promise) pending.push(run);
-      return row.id;
-    });
-    await Promise.all(pending);
+    const stored = await storeRows(tx, actor, chosen, imp.id);
     await logActivity(tx, {
       actor,
       action: 'CREATE',
       entity: 'question_import',
       entityId: imp.id,
-      newValue: { fileName: input.fileName, format: input.format, rows: checked.length, stored: chosen.length, skipped },
+      newValue: {
+        fileName: input.fileName,
+        format: input.format,
+        fileHash: p.fileHash,
+        mode: input.mode,
+        rows: checked.length,
+        stored: chosen.length,
+        skipped,
+        invalid: p.counts.invalid,
+        duplicates: p.counts.duplicates,
+      },
     });
     return { importId: imp.id, ids: stored };
   });

@@ -1,4 +1,4 @@
-import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MSG } from '../../../../../sync-protocol/src/messages';
 import { IMPORT_MAX_BYTES } from '../../../../../sync-protocol/src/question-import';
@@ -110,8 +110,8 @@ describe('store', () => {
       versions: before.versions + 3,
       imports: before.imports + 1,
       importRows: before.importRows + 3,
-      // A CREATE per question and one for the import.
-      log: before.log + 4,
+      // One entry for the whole import, none per question (docs/security.md, "Files in and out").
+      log: before.log + 1,
     });
     const imp = (await first(h.deps.db.select().from(questionImport).where(eq(questionImport.id, r.body.importId))))!;
     expect(imp).toMatchObject({ fileName: 'quiz.gift', format: 'gift', personId: 'demo-editor', rows: 4, stored: 3 });
@@ -200,7 +200,10 @@ describe('an import stores each question as a one-by-one save (POST /api/questio
     { q: 'Explain <b>why</b> the sky is <i onclick="x()">blue</i>.', ops: {}, ca: ['Rayleigh scattering'], qt: 's', d: '5' },
   ];
 
-  /** Everything a save stores about each question, without what differs by nature (ids, times, revisions). */
+  /**
+   * Everything a save stores about each question, without what differs by nature (ids, times,
+   * revisions) and the activity log (a save logs its question, an import itself: compared below).
+   */
   async function stored(hh: Harness, ids: string[]) {
     const db = hh.deps.db;
     const out = [];
@@ -208,16 +211,11 @@ describe('an import stores each question as a one-by-one save (POST /api/questio
       const { id: _id, createdAt: _createdAt, updatedAt, rev: _rev, ...row } = (await first(db.select().from(question).where(eq(question.id, id))))!;
       const versions = await db.select().from(questionVersion).where(eq(questionVersion.questionId, id));
       expect(versions.map((v) => v.createdAt)).toEqual([updatedAt]);
-      const log = await db.select().from(activityLog).where(eq(activityLog.entityId, id));
       out.push({
         row,
         tags: (await db.select({ tid: questionTag.tid }).from(questionTag).where(eq(questionTag.questionId, id))).map((t) => t.tid).sort(),
         search: await db.select({ body: questionSearch.body }).from(questionSearch).where(eq(questionSearch.questionId, id)),
         versions: versions.map(({ questionId: _q, createdAt: _c, ...v }) => v),
-        log: log.map(({ id: _i, createdAt: _c, entityId: _e, newValue, ...entry }) => {
-          const { id: _nid, createdAt: _nc, updatedAt: _nu, ...value } = newValue as Record<string, unknown>;
-          return { ...entry, newValue: value };
-        }),
       });
     }
     return out;
@@ -229,7 +227,7 @@ describe('an import stores each question as a one-by-one save (POST /api/questio
   };
   const counter = async (hh: Harness) => (await first(hh.deps.db.select().from(revisionCounter)))!.value;
 
-  test('the same rows in question, question_tag, question_search, question_version and activity_log; each its own increasing revision', async () => {
+  test('the same rows in question, question_tag, question_search and question_version; each its own increasing revision; one activity entry', async () => {
     const [imported, saved] = await Promise.all([startHarness(), startHarness()]);
     try {
       const [importToken, saveToken] = await Promise.all([imported.tokenOf('editor'), saved.tokenOf('editor')]);
@@ -251,7 +249,6 @@ describe('an import stores each question as a one-by-one save (POST /api/questio
       expect(a[0]!.tags).toEqual(['d:2', 'gk', 'class-10', 'qt:mcq1', 'ssc-cgl', 'st:PENDING', 'tr:hi'].sort());
       expect(a[0]!.search[0]!.body).toContain('कार्बन डाइऑक्साइड');
       expect(a[0]!.versions).toEqual([expect.objectContaining({ version: 1, action: 'CREATE', actorId: 'demo-editor' })]);
-      expect(a[0]!.log).toEqual([expect.objectContaining({ actionType: 'CREATE', entityAffected: 'question', personId: 'demo-editor', oldValue: null })]);
       expect(a[3]!.row.q).not.toContain('onclick');
       // One revision each, handed out in the file's order, none shared, the counter at the last one.
       const revs = await revsOf(imported, importedIds);
@@ -260,9 +257,15 @@ describe('an import stores each question as a one-by-one save (POST /api/questio
       // The full-text index found them (its triggers ran for each search row).
       const found = await imported.request('GET', `/question?search=${encodeURIComponent('राजधानी')}`, { token: importToken });
       expect(found.body.data.map((q: { id: string }) => q.id)).toEqual([importedIds[2]]);
-      // The import's own entry comes after its questions'.
-      const last = (await imported.deps.db.select().from(activityLog).orderBy(asc(activityLog.createdAt))).at(-1)!;
-      expect(last).toMatchObject({ entityAffected: 'question_import', entityId: r.body.importId });
+      // The import is one activity entry (its counts and the file's hash), its questions none.
+      const log = await imported.deps.db.select().from(activityLog);
+      expect(log.filter((e) => importedIds.includes(e.entityId))).toEqual([]);
+      const last = log.sort((x, y) => x.createdAt - y.createdAt).at(-1)!;
+      expect(last).toMatchObject({ entityAffected: 'question_import', entityId: r.body.importId, personId: 'demo-editor' });
+      expect(last.newValue).toMatchObject({ fileName: 'same.csv', format: 'csv', rows: 4, stored: 4, skipped: 0, fileHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+      // A save logs its question.
+      const savedLog = await saved.deps.db.select().from(activityLog);
+      expect(savedIds.every((id) => savedLog.some((e) => e.entityId === id && e.entityAffected === 'question' && e.actionType === 'CREATE'))).toBe(true);
     } finally {
       imported.destroy();
       saved.destroy();
@@ -277,8 +280,8 @@ describe('an import stores each question as a one-by-one save (POST /api/questio
 describe('bad input: 4xx with a message, nothing stored', () => {
   const cases: [string, () => Promise<{ status: number; body: { msg: string } }>, number, string | RegExp][] = [
     ['an unknown field', () => preview({ fileName: 'a.gift', format: 'gift', content: 'Q {T}', extra: 1 }), 400, 'Unknown field: extra'],
-    ['an unknown format', () => preview({ fileName: 'a.xml', format: 'xml', content: '<quiz/>' }), 400, /Invalid option/],
-    ['an unknown mode', () => store({ fileName: 'a.gift', format: 'gift', content: 'Q {T}', mode: 'some', skipDuplicates: false }), 400, /Invalid option/],
+    ['an unknown format', () => preview({ fileName: 'a.xml', format: 'xml', content: '<quiz/>' }), 400, `format ${MSG.fieldNotAllowed}`],
+    ['an unknown mode', () => store({ fileName: 'a.gift', format: 'gift', content: 'Q {T}', mode: 'some', skipDuplicates: false }), 400, `mode ${MSG.fieldNotAllowed}`],
     ['a confirm without skipDuplicates', () => store({ fileName: 'a.gift', format: 'gift', content: 'Q {T}', mode: 'all' }), 400, 'skipDuplicates is required'],
     ['an empty file', () => preview({ fileName: 'a.csv', format: 'csv', content: '\n\n' }), 400, MSG.importEmpty],
     ['a CSV sent as GIFT', () => preview({ fileName: 'a.gift', format: 'gift', content: 'type,question_en,answer\nf,Q,x' }), 400, MSG.importNotGift],

@@ -43,6 +43,18 @@ export const issue = (code: ImportIssueCode, params?: Record<string, string | nu
 /** Option keys in order: a, b, c, … (the editor's keys). */
 export const OPTION_KEYS = 'abcdefghijklmnopqrstuvwxyz'.split('');
 
+/** The lines of a file one at a time, as `split(/\r\n|\r|\n/)` gives them (a leading BOM left out). */
+export function* linesOf(content: string): Generator<string> {
+  const text = content.replace(/^\uFEFF/, '');
+  const end = /\r\n|\r|\n/g;
+  let at = 0;
+  for (let m = end.exec(text); m; m = end.exec(text)) {
+    yield text.slice(at, m.index);
+    at = end.lastIndex;
+  }
+  yield text.slice(at);
+}
+
 /** Text as HTML text: &, < and > escaped (quotes need none outside attributes; the sanitiser writes them bare). */
 export function escapeHtml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
