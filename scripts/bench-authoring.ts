@@ -172,7 +172,8 @@ async function benchServer(base: string, token: string) {
   const bodies: string[] = [];
   for (let i = 0; i < saves; i++) {
     const one = (await (await fetch(`${base}/api/question/bank-q-${1000 + i}`, { headers })).json()) as { data: Record<string, unknown> };
-    const { createdAt: _c, updatedAt: _u, version: _v, createdBy: _cb, updatedBy: _ub, sets: _s, ...editable } = one.data;
+    // `version` goes back: the version the edit was made from (docs/authoring.md, "Two editors at once").
+    const { createdAt: _c, updatedAt: _u, createdBy: _cb, updatedBy: _ub, sets: _s, ...editable } = one.data;
     bodies.push(JSON.stringify({ ...editable, q: `<p>${sentence(EN_WORDS, 20)} (${i})?</p>` }));
   }
   const save = await timed(saves, (i) => fetch(`${base}/api/question`, { method: 'PATCH', headers: { ...headers, 'content-type': 'application/json' }, body: bodies[i] }));

@@ -11,6 +11,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly msg: string,
     readonly code?: string,
+    /** The error answer's whole body, for what it carries beside `msg` (a 409's current question). */
+    readonly body?: unknown,
   ) {
     super(msg);
   }
@@ -28,6 +30,8 @@ export type RequestOptions = {
   background?: boolean;
   /** The caller shows the error itself (for example in a form's alert list). */
   silent?: boolean;
+  /** Answers of these statuses the caller shows itself (the question editor's 409, both versions side by side). */
+  silentFor?: readonly number[];
   /** An auth call: a 403 sends the user to /login with the server message (spec §8). */
   authCall?: boolean;
 };
@@ -98,8 +102,8 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
     else if (!opts.silent) notifyError(i18n.t('errors.permissionDenied'));
   } else if (res.status >= 500) {
     if (!opts.silent) notifyError(msg, i18n.t('errors.server'));
-  } else if (!opts.silent) {
+  } else if (!opts.silent && !opts.silentFor?.includes(res.status)) {
     notifyError(msg);
   }
-  throw new ApiError(res.status, msg, code);
+  throw new ApiError(res.status, msg, code, data);
 }

@@ -169,12 +169,26 @@ export function useQuestion(id: string | null) {
 
 type SaveAnswer = { success: boolean; id: string; msg: string; data: QuestionView };
 
-/** POST /api/question (no id: created) or PATCH /api/question (with id: updated). */
-export function saveQuestion(q: QuestionInput & { id?: string }): Promise<SaveAnswer> {
+/** What a save sends: the question, and for one that exists its id and the version it was edited from. */
+export type QuestionSave = QuestionInput & { id?: string; version?: number };
+
+/**
+ * POST /api/question (no id: created) or PATCH /api/question (with id and version: updated). A
+ * PATCH from a version that is no longer the current one is refused 409 with the current question
+ * (docs/authoring.md, "Two editors at once"); the editor shows that itself (changedMeanwhile),
+ * so lib/api-client does not notify a 409.
+ */
+export function saveQuestion(q: QuestionSave): Promise<SaveAnswer> {
   return offlineOr(
-    () => (q.id ? api('/question', { method: 'PATCH', body: q }) : api('/question', { method: 'POST', body: q })),
+    () => (q.id ? api('/question', { method: 'PATCH', body: q, silentFor: [409] }) : api('/question', { method: 'POST', body: q })),
     async (r) => (await localApi()).localSave(r, q),
   );
+}
+
+/** The current question of a save refused because another editor saved first (409 with `current`), else null. */
+export function changedMeanwhile(err: unknown): QuestionView | null {
+  if (!(err instanceof ApiError) || err.status !== 409) return null;
+  return (err.body as { current?: QuestionView } | null | undefined)?.current ?? null;
 }
 export function useSaveQuestion() {
   const qc = useQueryClient();

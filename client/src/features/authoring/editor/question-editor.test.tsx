@@ -6,6 +6,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type ReactElement, useState } from 'react';
 import { afterEach, beforeAll, beforeEach, expect, test, vi } from 'vitest';
 import type { QuestionInput, QuestionVersionEntry, QuestionView } from '../../../../../sync-protocol/src/question';
+import { MSG } from '../../../../../sync-protocol/src/messages';
 import type { Tag } from '../../../../../sync-protocol/src/tag';
 import { PreviewProvider, type Previews } from '../../../components/preview-context';
 import { RichHtml } from '../../../components/rich-html';
@@ -208,7 +209,8 @@ test.each([
   expect(await screen.findByText(updated)).toBeInTheDocument();
   const patch = writes(api)[1]!;
   expect(patch.method).toBe('PATCH');
-  expect(patch.body).toMatchObject({ id: 'new1', ops: { d: '<p>Chennai (Madras)</p>' } });
+  // The version the edit was made from: the one the POST answered with.
+  expect(patch.body).toMatchObject({ id: 'new1', version: 1, ops: { d: '<p>Chennai (Madras)</p>' } });
 });
 
 test('type rules: mcq1 keeps one correct option, mcq2 toggles; fill in the blank clears the options and takes accepted answers', async () => {
@@ -528,4 +530,81 @@ test("opened from the list and edited before the server answers, the editor's te
   await waitFor(() => expect(api.calls.some((c) => c.path === '/question/q1')).toBe(true));
   await new Promise((r) => setTimeout(r, 50));
   expect((await box('Question')).textContent).toBe('Capital city of India?');
+});
+
+/**
+ * The server of PATCH /api/question as it answers two editors (docs/authoring.md, "Two editors at
+ * once"): a save from the current version is stored as the next one; a save from an older version
+ * is refused 409 with the current question. `otherEditorSaves` is the other editor's save.
+ */
+function versionedServer(stored: QuestionView) {
+  let current = stored;
+  const api = mockApi((c: Call) => {
+    if (c.path === '/tag') return json({ success: true, data: TAGS[c.query.get('key') as Tag['key']] ?? [] });
+    if (c.path === `/question/${current.id}` && c.method === 'GET') return json({ success: true, data: current });
+    if (c.path === '/question' && c.method === 'PATCH') {
+      const body = c.body as QuestionInput & { version: number };
+      if (body.version !== current.version) return json({ success: false, code: 'CONFLICT', msg: MSG.questionChanged, current }, 409);
+      current = { ...current, ...body, version: current.version + 1, updatedBy: 'me' } as QuestionView;
+      return json({ success: true, id: current.id, msg: 'Question updated successfully', data: current });
+    }
+    return json({ success: false, msg: 'unexpected' }, 500);
+  });
+  return { api, now: () => current, otherEditorSaves: (change: Partial<QuestionView>) => (current = { ...current, ...change, version: current.version + 1, updatedBy: 'other' }) };
+}
+
+test.each([
+  ['en', 'Save', 'Choose the version to keep', 'Your version (this device)', 'Saved version (server)', 'Keep my version', 'Question updated successfully'],
+  ['hi', 'सहेजें', 'रखने के लिए संस्करण चुनें', 'आपका संस्करण (यह डिवाइस)', 'सहेजा गया संस्करण (सर्वर)', 'मेरा संस्करण रखें', 'प्रश्न सफलतापूर्वक अपडेट किया गया'],
+] as const)('%s: another editor saved first: the save is refused, both versions are shown, nothing is overwritten until the editor keeps their own', async (lang, save, title, mine, theirs, keepMine, updated) => {
+  const server = versionedServer(view({ version: 2 }));
+  const user = userEvent.setup();
+  await openEditor('/question-editor?id=q1', lang);
+  const option = (k: string) => (lang === 'en' ? `Option ${k}` : `विकल्प ${k}`);
+  await waitFor(async () => expect((await box(option('A'))).editor.getHTML()).toBe('<p>Delhi</p>'));
+  server.otherEditorSaves({ q: '<p>Capital of Bharat?</p>' });
+
+  await write(option('A'), '<p>New Delhi</p>');
+  await user.click(screen.getByRole('button', { name: save }));
+  const dialog = await screen.findByRole('dialog', { name: title });
+  // Sent from the version it was loaded as; the other editor's words are still the server's.
+  expect(writes(server.api)[0]!.body).toMatchObject({ id: 'q1', version: 2, ops: { a: '<p>New Delhi</p>' } });
+  expect(server.now()).toMatchObject({ version: 3, q: '<p>Capital of Bharat?</p>', ops: { a: '<p>Delhi</p>' } });
+  const [own, other] = within(dialog).getAllByTestId('conflict-version');
+  expect(within(own!).getByRole('heading', { name: mine })).toBeInTheDocument();
+  expect(own).toHaveTextContent('Capital of India?');
+  expect(own).toHaveTextContent('a) New Delhi');
+  expect(within(other!).getByRole('heading', { name: theirs })).toBeInTheDocument();
+  expect(other).toHaveTextContent('Capital of Bharat?');
+  expect(other).toHaveTextContent('a) Delhi');
+  expect(screen.queryByText(updated)).toBeNull();
+
+  // Keeping their own: saved on top of the other editor's version, as an ordinary save.
+  await user.click(within(dialog).getByRole('button', { name: keepMine }));
+  expect(await screen.findByText(updated)).toBeInTheDocument();
+  expect(writes(server.api)).toHaveLength(2);
+  expect(writes(server.api)[1]!.body).toMatchObject({ id: 'q1', version: 3, q: '<p>Capital of India?</p>', ops: { a: '<p>New Delhi</p>' } });
+  expect(server.now()).toMatchObject({ version: 4, q: '<p>Capital of India?</p>', updatedBy: 'me' });
+  await waitFor(() => expect(screen.queryByRole('dialog', { name: title })).toBeNull());
+});
+
+test("another editor saved first and the editor keeps theirs: the form shows it, nothing is sent; the next save goes from that version", async () => {
+  const server = versionedServer(view({ version: 2 }));
+  const user = userEvent.setup();
+  await openEditor('/question-editor?id=q1');
+  await waitFor(async () => expect((await box('Option A')).editor.getHTML()).toBe('<p>Delhi</p>'));
+  server.otherEditorSaves({ q: '<p>Capital of Bharat?</p>' });
+  await write('Option A', '<p>New Delhi</p>');
+  await user.click(screen.getByRole('button', { name: 'Save' }));
+  const dialog = await screen.findByRole('dialog', { name: 'Choose the version to keep' });
+  await user.click(within(dialog).getByRole('button', { name: 'Keep the saved version' }));
+  await waitFor(async () => expect((await box('Question')).textContent).toBe('Capital of Bharat?'));
+  expect((await box('Option A')).editor.getHTML()).toBe('<p>Delhi</p>');
+  expect(writes(server.api)).toHaveLength(1);
+  expect(server.now()).toMatchObject({ version: 3, q: '<p>Capital of Bharat?</p>', updatedBy: 'other' });
+
+  await write('Option B', '<p>Bombay</p>');
+  await user.click(screen.getByRole('button', { name: 'Save' }));
+  expect(await screen.findByText('Question updated successfully')).toBeInTheDocument();
+  expect(writes(server.api)[1]!.body).toMatchObject({ version: 3, q: '<p>Capital of Bharat?</p>', ops: { b: '<p>Bombay</p>' } });
 });

@@ -7,10 +7,14 @@ import { startTransition, useDeferredValue, useEffect, useId, useMemo, useState 
 import { useTranslation } from 'react-i18next';
 import { QUESTION_TYPES, type QuestionStatus, type QuestionType, type QuestionView } from '../../../../../sync-protocol/src/question';
 import type { Tag } from '../../../../../sync-protocol/src/tag';
+import type { QuestionConflict } from '../../../db/editor-replica';
+import type { EdQuestionDoc } from '../../../../../sync-protocol/src/sync/ed-question';
 import { ApiError } from '../../../lib/api-client';
-import { notifySuccess } from '../../../lib/notify';
+import i18n from '../../../lib/i18n';
+import { notifyError, notifySuccess } from '../../../lib/notify';
 import { translateServerMessage } from '../../../lib/server-messages';
-import { useKnownQuestion, useQuestion, useSaveQuestion, useUpdateQuestionStatus } from '../api/questions';
+import { changedMeanwhile, getQuestion, type QuestionSave, useKnownQuestion, useQuestion, useSaveQuestion, useUpdateQuestionStatus } from '../api/questions';
+import { ConflictDialog } from '../offline/conflict-dialog';
 import type { TagKey } from '../api/tags';
 import { TagDialog } from '../tags/tag-dialog';
 import { TagSelect } from '../tags/tag-select';
@@ -67,6 +71,33 @@ export type QuestionEditorProps = {
   active?: boolean;
 };
 
+/** A question as the side-by-side comparison shows it (the offline conflicts' shape). */
+function comparable(q: QuestionSave | QuestionView, version: number): EdQuestionDoc {
+  return {
+    id: q.id ?? '',
+    q: q.q,
+    ops: q.ops ?? {},
+    c: q.c ?? [],
+    d: q.d ?? '3',
+    ca: q.ca,
+    qt: q.qt ?? 'mcq1',
+    s: q.s ?? null,
+    t: q.t ?? [],
+    e: q.e ?? [],
+    st: q.st ?? 'PENDING',
+    reason: q.reason ?? null,
+    trans: (q.trans ?? {}) as EdQuestionDoc['trans'],
+    version,
+    updatedAt: 'updatedAt' in q ? q.updatedAt : Date.now(),
+    _deleted: false,
+  };
+}
+
+/** This editor's save (made from version `base`) beside the current question, as the comparison takes them. */
+function conflictOf(input: QuestionSave, base: number, current: QuestionView): QuestionConflict {
+  return { id: current.id, mine: comparable(input, base), theirs: comparable(current, current.version), at: Date.now() };
+}
+
 /** HTML of a document (or of one block, wrapped in a document) in the editor's schema. */
 function htmlOf(editor: Editor, doc: JSONContent): string {
   const node = PMNode.fromJSON(editor.schema, doc);
@@ -89,6 +120,12 @@ export function QuestionEditor({ id, onSaved, onNew, onDirtyChange, active = tru
   const [first] = useState(() => (known ? formFromQuestion(known) : emptyForm()));
   const [form, setForm] = useState<QuestionForm>(first);
   const [saved, setSaved] = useState<QuestionForm>(first);
+  // The version `saved` is of, sent with a save: a newer one on the server is another editor's
+  // save, answered 409 and shown beside this editor's (docs/authoring.md, "Two editors at once").
+  // Null when not known, 0 for a question made on this device and not yet uploaded.
+  const [base, setBase] = useState<number | null>(() => known?.version ?? null);
+  // A save refused because another editor saved first: what this editor sent, and the current question.
+  const [conflict, setConflict] = useState<{ input: QuestionSave; theirs: QuestionView; shown: QuestionConflict } | null>(null);
   const [lang, setLang] = useState<EditLang>('en');
   const [previewLang, setPreviewLang] = useState<EditLang>('en');
   const [showErrors, setShowErrors] = useState(false);
@@ -106,6 +143,7 @@ export function QuestionEditor({ id, onSaved, onNew, onDirtyChange, active = tru
     const loaded = formFromQuestion(query.data);
     setForm(loaded);
     setSaved(loaded);
+    setBase(query.data.version);
     setShowErrors(false);
     setTaken(query.data);
   } else if (!wanted && id && query.data?.id === id && query.data !== taken) {
@@ -113,9 +151,18 @@ export function QuestionEditor({ id, onSaved, onNew, onDirtyChange, active = tru
     // nothing is edited; the form's own copy (after a save or a restore) when it is the same.
     setTaken(query.data);
     const fresh = formFromQuestion(query.data);
-    if (sameQuestion(form, saved) && JSON.stringify(fresh) !== JSON.stringify(saved)) {
-      setForm(fresh);
-      setSaved(fresh);
+    const version = query.data.version;
+    if (sameQuestion(form, saved)) {
+      if (JSON.stringify(fresh) !== JSON.stringify(saved)) {
+        setForm(fresh);
+        setSaved(fresh);
+      }
+      setBase(version);
+    } else if (sameQuestion(fresh, saved)) {
+      // Edited, and the copy is the question the form was loaded as at a newer version (this
+      // device's own upload, a review step): the edit goes from that version. A copy with other
+      // content leaves the version, and the save is refused 409 with both versions shown.
+      setBase((b) => (b === null || version > b ? version : b));
     }
   }
 
@@ -170,9 +217,10 @@ export function QuestionEditor({ id, onSaved, onNew, onDirtyChange, active = tru
     setLang(l);
     setPreviewLang(l);
   };
-  const replaceForm = (next: QuestionForm) => {
+  const replaceForm = (next: QuestionForm, version: number | null) => {
     setForm(next);
     setSaved(next);
+    setBase(version);
     setShowErrors(false);
   };
   /** Runs `action` at once, or after 'Discard Changes?' when there are unsaved edits. */
@@ -199,15 +247,61 @@ export function QuestionEditor({ id, onSaved, onNew, onDirtyChange, active = tru
       if (!errors.some((e) => e.lang === lang)) chooseLang(errors[0]!.lang);
       return;
     }
+    // Issue 19 §2: the translation on screen (and any edited) is saved as reviewed.
+    const input = markReviewed(formToInput(form), form, saved, lang);
     try {
-      // Issue 19 §2: the translation on screen (and any edited) is saved as reviewed.
-      const res = await save.mutateAsync(markReviewed(formToInput(form), form, saved, lang));
-      notifySuccess(translateServerMessage(res.msg || (form.id ? 'Question updated successfully' : 'Question created successfully')));
-      const next = res.data ? formFromQuestion(res.data) : { ...form, id: res.id };
-      replaceForm(next);
-      if (next.id) onSaved?.(next.id);
-    } catch {
-      // lib/api-client has shown the server's message, translated.
+      // A version not known here (a question made on this device, since uploaded): the current one decides.
+      if (input.id && !base) await onChanged(input, (await getQuestion(input.id)).data, false);
+      else await store(input.id ? { ...input, version: base! } : input);
+    } catch (err) {
+      await refused(input, err, false);
+    }
+  };
+  /** Saves and takes the stored question as the form's. */
+  const store = async (input: QuestionSave) => {
+    const res = await save.mutateAsync(input);
+    notifySuccess(translateServerMessage(res.msg || (input.id ? 'Question updated successfully' : 'Question created successfully')));
+    const next = res.data ? formFromQuestion(res.data) : { ...form, id: res.id };
+    replaceForm(next, res.data ? res.data.version : null);
+    if (next.id) onSaved?.(next.id);
+  };
+  /**
+   * The question is now `current`. When that is the question this form was loaded as (only its
+   * version moved: this device's own upload, a review step), the edit is saved on top of it once;
+   * else another editor changed it, and both versions are shown for this editor to choose.
+   */
+  const onChanged = async (input: QuestionSave, current: QuestionView, retried: boolean) => {
+    if (!retried && sameQuestion(formFromQuestion(current), saved)) {
+      try {
+        await store({ ...input, version: current.version });
+      } catch (err) {
+        await refused(input, err, true);
+      }
+      return;
+    }
+    await i18n.loadNamespaces('authoring-bank').catch(() => undefined);
+    setConflict({ input, theirs: current, shown: conflictOf(input, base ?? 0, current) });
+  };
+  const refused = async (input: QuestionSave, err: unknown, retried: boolean) => {
+    const current = changedMeanwhile(err);
+    if (current) await onChanged(input, current, retried);
+    // Another 409 (a published set keeps it approved): lib/api-client leaves every 409 of a save to us.
+    else if (err instanceof ApiError && err.status === 409) notifyError(err.msg);
+    // Anything else: lib/api-client has shown the server's message, translated.
+  };
+  /** The editor's choice in the comparison: the other editor's version into the form, or their own saved on top of it. */
+  const chooseVersion = async (choice: 'mine' | 'theirs') => {
+    if (!conflict) return;
+    const { input, theirs } = conflict;
+    setConflict(null);
+    if (choice === 'theirs') {
+      replaceForm(formFromQuestion(theirs), theirs.version);
+      return;
+    }
+    try {
+      await store({ ...input, version: theirs.version });
+    } catch (err) {
+      await refused(input, err, true);
     }
   };
 
@@ -220,6 +314,8 @@ export function QuestionEditor({ id, onSaved, onNew, onDirtyChange, active = tru
       const change = { st: res.data?.st ?? st, reason: res.data ? (res.data.reason ?? null) : (reason ?? null) };
       setForm((f) => ({ ...f, ...change }));
       setSaved((s) => ({ ...s, ...change }));
+      // A review step is a new version: the next save goes from it.
+      if (res.data) setBase(res.data.version);
       return true;
     } catch {
       // lib/api-client has shown the server's message.
@@ -228,7 +324,7 @@ export function QuestionEditor({ id, onSaved, onNew, onDirtyChange, active = tru
   };
 
   const onRestored = (v: QuestionView) => {
-    replaceForm(formFromQuestion(v));
+    replaceForm(formFromQuestion(v), v.version);
     setHistoryOpen(false);
   };
   const onTagCreated = (tag: Tag) => {
@@ -454,7 +550,7 @@ export function QuestionEditor({ id, onSaved, onNew, onDirtyChange, active = tru
               <Button onClick={() => void onSave()} loading={save.isPending}>
                 {t('actions.save')}
               </Button>
-              <Button variant="default" disabled={!dirty} onClick={() => replaceForm(saved)}>
+              <Button variant="default" disabled={!dirty} onClick={() => replaceForm(saved, base)}>
                 {t('actions.reset')}
               </Button>
               {form.id && (
@@ -462,7 +558,7 @@ export function QuestionEditor({ id, onSaved, onNew, onDirtyChange, active = tru
                   variant="subtle"
                   onClick={() =>
                     afterDiscard(() => {
-                      replaceForm(emptyForm());
+                      replaceForm(emptyForm(), null);
                       onNew?.();
                     })
                   }
@@ -487,6 +583,7 @@ export function QuestionEditor({ id, onSaved, onNew, onDirtyChange, active = tru
 
       {secondary && <TagDialog opened={tagDialog.open} group={tagDialog.group} onClose={() => setTagDialog((d) => ({ ...d, open: false }))} onCreated={onTagCreated} />}
       {secondary && form.id && <HistoryDrawer id={form.id} opened={historyOpen} onClose={() => setHistoryOpen(false)} dirty={dirty} onRestored={onRestored} />}
+      {conflict && <ConflictDialog conflict={conflict.shown} onChoose={chooseVersion} onClose={() => setConflict(null)} />}
       <DiscardDialog
         opened={leave.asking || pendingDiscard !== null}
         onStay={() => {

@@ -4,7 +4,8 @@ import { QUESTION_STATUSES, QUESTION_TYPES } from '../../../../../sync-protocol/
 import '../../../db/database';
 import { type EdQuestion, type EditorReplica, openEditorReplica } from '../../../db/editor-replica';
 import type { QuestionFilters } from '../api/questions';
-import { localCount, localQuestions, matches } from './local-questions';
+import { ApiError } from '../../../lib/api-client';
+import { localCount, localQuestions, localSave, matches } from './local-questions';
 
 /*
  * The bank's list and count answered on the device (offline): the same meaning as before the
@@ -181,4 +182,23 @@ test('a change written while the index loads is not lost', async () => {
   expect(count.count === 0 || count.count === 1).toBe(true);
   expect((await localCount(replica, { search: 'omega' })).count).toBe(1);
   expect((await localCount(replica, {})).count).toBe(51);
+});
+
+test('a save on the device from a version older than the device’s copy is refused 409 with that copy; from its version it is stored', async () => {
+  // The replica pulled another editor's save (version 3) after the editor opened version 2.
+  const theirs = question(7, { q: '<p>Their words</p>', ops: { a: '<p>x</p>', b: '<p>y</p>' }, ca: ['a'], qt: 'mcq1', st: 'PENDING', trans: {}, version: 3 });
+  const replica = await replicaWith([theirs]);
+  const { version: _v, updatedAt: _u, ...fields } = theirs;
+  const mine = { ...fields, q: '<p>My words</p>' };
+  const refused = await localSave(replica, { ...mine, version: 2 }).then(
+    () => null,
+    (err: unknown) => err,
+  );
+  expect(refused).toBeInstanceOf(ApiError);
+  expect(refused).toMatchObject({ status: 409, code: 'CONFLICT', body: { current: { id: theirs.id, version: 3, q: '<p>Their words</p>' } } });
+  expect((await replica.db.ed_question.findOne(theirs.id).exec())!.q).toBe('<p>Their words</p>');
+
+  const stored = await localSave(replica, { ...mine, version: 3 });
+  expect(stored.data).toMatchObject({ version: 3, q: '<p>My words</p>' });
+  expect((await replica.db.ed_question.findOne(theirs.id).exec())!.q).toBe('<p>My words</p>');
 });

@@ -1,3 +1,4 @@
+import { MSG } from '../../../../../sync-protocol/src/messages';
 import { type QuestionInput, questionInputSchema, type QuestionView } from '../../../../../sync-protocol/src/question';
 import type { RxDocumentData } from 'rxdb';
 import type { EdQuestion, EditorReplica } from '../../../db/editor-replica';
@@ -231,15 +232,24 @@ export async function localQuestion(replica: EditorReplica, id: string) {
   return { success: true, data: toView(d.toJSON() as EdQuestion) };
 }
 
-/** A save made offline: the server's rules (zod), then the device; created with a new id when it has none. */
-export async function localSave(replica: EditorReplica, q: QuestionInput & { id?: string }) {
-  const { id, ...rest } = q;
+/**
+ * A save made offline: the server's rules (zod), then the device; created with a new id when it
+ * has none. As online, an edit made from a version older than the device's copy (the replica
+ * pulled another editor's save meanwhile) is refused 409 with that copy, for the editor to see
+ * both (docs/authoring.md, "Two editors at once").
+ */
+export async function localSave(replica: EditorReplica, q: QuestionInput & { id?: string; version?: number }) {
+  const { id, version, ...rest } = q;
   const parsed = questionInputSchema.safeParse(rest);
   if (!parsed.success) {
     await i18n.loadNamespaces('messages').catch(() => undefined);
     throw new ApiError(400, translateServerMessage(parsed.error.issues[0]?.message ?? ''), 'BAD_REQUEST');
   }
   const before = id ? ((await replica.db.ed_question.findOne(id).exec())?.toJSON() as EdQuestion | undefined) : undefined;
+  if (before && version !== undefined && version !== before.version) {
+    await i18n.loadNamespaces('messages').catch(() => undefined);
+    throw new ApiError(409, translateServerMessage(MSG.questionChanged), 'CONFLICT', { current: toView(before) });
+  }
   const v = parsed.data;
   const doc: EdQuestion = {
     id: id ?? crypto.randomUUID(),
