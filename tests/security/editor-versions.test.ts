@@ -88,8 +88,9 @@ describe('PATCH /api/question carries the version it was edited from', () => {
     for (const v of [undefined, '1', 0, 1.5, null]) {
       const r = await h.request('PATCH', '/question', { token: editor, body: { ...mcq({ q: '<p>Overwritten?</p>' }), id, ...(v !== undefined && { version: v }) } });
       expect(r.status, String(v)).toBe(400);
-      expect(r.body.msg).toBe(MSG.questionVersionRequired);
+      // The field named first (lib/http.ts words a value of the wrong type its own way).
       expect(r.body.msg).toMatch(/^version /);
+      if (v === undefined || v === 0) expect(r.body.msg).toBe(MSG.questionVersionRequired);
     }
     expect(hiMessages.questionVersionRequired).toMatch(/^version .*संस्करण/);
     expect(hiMessages.questionChanged).toContain('संपादक');
