@@ -54,24 +54,57 @@ const ignoredMoney = {
   total: z.unknown().optional(),
 };
 
-/** POST /api/payment {prodid, product}: an order for a plan. prodid is the plan's id or code. */
-export const createOrderSchema = z.strictObject({
-  prodid: z.string().trim().min(1).max(64),
-  /** What is bought; only plans are sold ('PLAN', or the plan's code). */
-  product: z.string().trim().min(1).max(64).optional(),
-  /** Where the confirmation page sends the learner afterwards (a path of this site). */
-  redirection_url: z.string().max(500).optional(),
-  ...ignoredMoney,
-});
+/** A plan's id or code as a client names it. */
+const planKey = z.string().trim().min(1).max(64);
+
+/**
+ * `product` of POST /api/payment: what is bought. The spec leaves its shape open: a string ('PLAN',
+ * or the plan's code), or the plan object the client holds, of which only `id` and `code` are
+ * read; its price and anything else in it are ignored (the price is the server's).
+ */
+const productSchema = z.union([planKey, z.looseObject({ id: planKey.optional(), code: planKey.optional() }).transform(({ id, code }) => ({ id, code }))]);
+
+/**
+ * POST /api/payment {prodid, product}: an order for a plan. prodid is the plan's id or code; a
+ * client that sends only the plan object as `product` names the plan by its id or code.
+ */
+export const createOrderSchema = z
+  .strictObject({
+    prodid: planKey.optional(),
+    product: productSchema.optional(),
+    /** Where the confirmation page sends the learner afterwards (a path of this site). */
+    redirection_url: z.string().max(500).optional(),
+    ...ignoredMoney,
+  })
+  .transform((v, ctx) => {
+    const prodid = v.prodid ?? (typeof v.product === 'object' ? (v.product.id ?? v.product.code) : undefined);
+    if (prodid === undefined) {
+      ctx.addIssue({ code: 'invalid_type', expected: 'string', input: undefined, path: ['prodid'] });
+      return z.NEVER;
+    }
+    return { prodid, redirection_url: v.redirection_url };
+  });
+
+/**
+ * A donation's amount in rupees: a number, or a string of digits with at most two more after a
+ * decimal point ('51', '51.50'). Nothing else: not true, [1], '1e2', '0x10' or ' 5', which a
+ * coercion would turn into numbers (docs/payments.md).
+ */
+const AMOUNT_TEXT = /^\d{1,9}(\.\d{1,2})?$/;
+const donationAmount = z
+  .union([z.number(), z.string().regex(AMOUNT_TEXT, { error: 'Invalid amount!!!' }).transform(Number)])
+  .pipe(
+    z
+      .number()
+      .finite({ error: 'Invalid amount!!!' })
+      .min(MIN_AMOUNT_RUPEES, { error: 'Amount cannot be less than 1' })
+      .max(MAX_AMOUNT_RUPEES, { error: 'Invalid amount!!!' }),
+  );
 
 /** POST /api/payment/createDummyOrder {poid, amount}: a donation to the trust of the payer's amount (rupees). */
 export const createDummyOrderSchema = z.strictObject({
   poid: z.string().trim().min(1).max(64).optional(),
-  amount: z.coerce
-    .number({ error: 'Invalid amount!!!' })
-    .finite({ error: 'Invalid amount!!!' })
-    .min(MIN_AMOUNT_RUPEES, { error: 'Amount cannot be less than 1' })
-    .max(MAX_AMOUNT_RUPEES, { error: 'Invalid amount!!!' }),
+  amount: donationAmount,
   redirection_url: z.string().max(500).optional(),
 });
 

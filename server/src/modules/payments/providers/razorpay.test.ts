@@ -51,9 +51,14 @@ describe('webhooks: X-Razorpay-Signature = HMAC-SHA256(raw body, webhook secret)
     '"payload":{"payment":{"entity":{"id":"pay_DESlfW9H8K9uqM","entity":"payment","amount":19900,"currency":"INR","status":"captured",' +
     '"order_id":"order_DESlLckIVRkHWj","method":"upi","notes":{"merchantOrderId":"0b6a0d4c-ours"},"created_at":1567674599}}},"created_at":1567674606}';
 
-  test('a signed delivery is read: type, our order (from the notes), Razorpay\'s order, the event id from its header', () => {
+  test('a signed delivery is read: type, our order (from the notes), Razorpay\'s order, the event id from the signed body', () => {
     const e = p.parseWebhook(new Headers({ 'x-razorpay-signature': hmac(secret, body), 'x-razorpay-event-id': 'KGKxl0bXjVw4yg' }), body);
-    expect(e).toMatchObject({ eventId: 'razorpay:KGKxl0bXjVw4yg', type: 'payment.captured', merchantOrderId: '0b6a0d4c-ours', pgOrderId: 'order_DESlLckIVRkHWj' });
+    expect(e).toMatchObject({
+      eventId: 'razorpay:payment.captured:payment=pay_DESlfW9H8K9uqM',
+      type: 'payment.captured',
+      merchantOrderId: '0b6a0d4c-ours',
+      pgOrderId: 'order_DESlLckIVRkHWj',
+    });
     // order.paid carries the order with its receipt.
     const paid = JSON.stringify({ event: 'order.paid', payload: { order: { entity: { id: 'order_X', receipt: 'ours-2', status: 'paid' } }, payment: { entity: { id: 'pay_Y', order_id: 'order_X' } } } });
     expect(p.parseWebhook(new Headers({ 'x-razorpay-signature': hmac(secret, paid), 'x-razorpay-event-id': 'E2' }), paid)).toMatchObject({ merchantOrderId: 'ours-2', pgOrderId: 'order_X' });
@@ -68,12 +73,17 @@ describe('webhooks: X-Razorpay-Signature = HMAC-SHA256(raw body, webhook secret)
     expect(p.parseWebhook(new Headers({ 'x-razorpay-signature': sig.slice(0, 32) }), body)).toBeNull();
   });
 
-  test('the same event delivered again has the same id; without the header, the signed body names it', () => {
-    const h = { 'x-razorpay-signature': hmac(secret, body) };
-    const a = p.parseWebhook(new Headers(h), body);
-    const b = p.parseWebhook(new Headers(h), body);
-    expect(a?.eventId).toMatch(/^razorpay:[0-9a-f]{64}$/);
-    expect(a?.eventId).toBe(b?.eventId);
+  test('the same event delivered again has the same id, whatever its unsigned X-Razorpay-Event-Id says', () => {
+    const sig = hmac(secret, body);
+    const ids = ['E1', 'E2', '', undefined].map((header) =>
+      p.parseWebhook(new Headers({ 'x-razorpay-signature': sig, ...(header === undefined ? {} : { 'x-razorpay-event-id': header }) }), body)?.eventId,
+    );
+    expect(new Set(ids)).toEqual(new Set(['razorpay:payment.captured:payment=pay_DESlfW9H8K9uqM']));
+    // order.paid names both entities; a body with no entity id is keyed by its own hash.
+    const paid = JSON.stringify({ event: 'order.paid', payload: { order: { entity: { id: 'order_X' } }, payment: { entity: { id: 'pay_Y' } } } });
+    expect(p.parseWebhook(new Headers({ 'x-razorpay-signature': hmac(secret, paid) }), paid)?.eventId).toBe('razorpay:order.paid:order=order_X,payment=pay_Y');
+    const bare = JSON.stringify({ event: 'payment.dispute.created', payload: {} });
+    expect(p.parseWebhook(new Headers({ 'x-razorpay-signature': hmac(secret, bare) }), bare)?.eventId).toMatch(/^razorpay:[0-9a-f]{64}$/);
   });
 });
 

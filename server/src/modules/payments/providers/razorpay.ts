@@ -29,10 +29,11 @@ import { callProvider, type FetchLike, hmacSha256Hex, orderRefused, providerUnav
  *   signature is hex HMAC-SHA256(order_id + '|' + payment_id) keyed with key_secret
  *   (validatePaymentVerification). The SDK's test vector is checked in razorpay.test.ts.
  * - Webhooks: X-Razorpay-Signature is hex HMAC-SHA256 of the RAW body keyed with the webhook
- *   secret (validateWebhookSignature; re-serialised JSON would not match); X-Razorpay-Event-Id is
- *   the same on every delivery of one event. Events used: payment.captured, payment.failed,
- *   order.paid. A non-2xx answer is retried with exponential backoff for 24 hours, so events
- *   come more than once and out of order; the status API is the truth.
+ *   secret (validateWebhookSignature; re-serialised JSON would not match). X-Razorpay-Event-Id
+ *   is outside the signature, so events are keyed by the signed body (razorpayEventKey). Events
+ *   used: payment.captured, payment.failed, order.paid. A non-2xx answer is retried with
+ *   exponential backoff for 24 hours, so events come more than once and out of order; the
+ *   status API is the truth.
  *
  * Status mapping (ours; Razorpay has no single order state that says "failed"):
  * - a payment: captured or refunded → COMPLETED (the money was taken; a refund is recorded on
@@ -99,6 +100,24 @@ export const razorpayCheckoutSignature = (keySecret: string, orderId: string, pa
 
 /** A webhook's X-Razorpay-Signature: hex HMAC-SHA256(raw body, webhook secret). */
 export const razorpayWebhookSignature = (webhookSecret: string, rawBody: string) => hmacSha256Hex(webhookSecret, rawBody);
+
+/**
+ * The key a webhook event is stored under, from the signed body only (docs/payments.md): the
+ * event's name and the ids of the entities it carries (payment, order, refund…), which are the
+ * same on every delivery of one event. X-Razorpay-Event-Id is not covered by the signature: a
+ * captured delivery sent again under new header values would otherwise be stored, and its order
+ * asked about, once per value. A body that carries no entity id is keyed by its own hash.
+ */
+export function razorpayEventKey(event: string, payload: Record<string, unknown>, rawBody: string): string {
+  const ids = Object.keys(payload)
+    .sort()
+    .flatMap((name) => {
+      const entity: unknown = (payload[name] as { entity?: unknown } | null | undefined)?.entity;
+      const id = entity && typeof entity === 'object' ? (entity as { id?: unknown }).id : undefined;
+      return typeof id === 'string' && id ? [`${name}=${id}`] : [];
+    });
+  return ids.length > 0 ? `${event}:${ids.join(',')}` : sha256Hex(rawBody);
+}
 
 const noteOf = (notes: unknown): string | null => {
   if (notes && typeof notes === 'object' && !Array.isArray(notes)) {
@@ -191,12 +210,8 @@ export function createRazorpayProvider(opts: RazorpayOptions): PaymentProvider {
       if (!b.success) return null;
       const payment = b.data.payload.payment?.entity;
       const order = b.data.payload.order?.entity;
-      // Razorpay sends X-Razorpay-Event-Id with every delivery; without it, the signed body itself
-      // (identical on a redelivery) identifies the event.
-      const header = headers.get('x-razorpay-event-id')?.trim();
-      const eventId = `razorpay:${header || sha256Hex(rawBody)}`;
       return {
-        eventId,
+        eventId: `razorpay:${razorpayEventKey(b.data.event, b.data.payload, rawBody)}`,
         type: b.data.event,
         merchantOrderId: order?.receipt ?? noteOf(order?.notes) ?? noteOf(payment?.notes),
         pgOrderId: payment?.order_id ?? order?.id ?? null,
