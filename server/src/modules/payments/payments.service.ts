@@ -460,11 +460,15 @@ async function expireUnstarted(deps: Deps, order: Order, source: ApplySource, no
 export async function refresh(deps: Deps, order: Order, source: ApplySource, now = Date.now()): Promise<Order> {
   if (order.status === 'PAID' || order.status === 'REFUNDED') return order;
   if (!order.pgOrderId && order.status === 'CREATED') return expireUnstarted(deps, order, source, now);
+  const provider = providerOf(deps, order.provider);
   let status: ProviderStatus;
   try {
-    status = await providerOf(deps, order.provider).status(order.id, order.pgOrderId);
+    status = await provider.status(order.id, order.pgOrderId);
   } catch (err) {
-    throw providerUnavailable(deps, err);
+    if (!(err instanceof AppError && err.code === 'NOT_FOUND')) throw providerUnavailable(deps, err);
+    // The provider has no such order, so nobody has paid it: it waits like one without a payment
+    // and expires at its expiry time (docs/payments.md); a late capture still makes it PAID.
+    status = { state: 'PENDING', amount: order.amount, pgOrderId: null, payments: [] };
   }
   return (await applyStatus(deps, order.id, status, source, now))?.order ?? order;
 }
