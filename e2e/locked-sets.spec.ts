@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { openAppDb } from './helpers';
+import { DEMO, openAppDb } from './helpers';
 
 /*
  * Paid content stays paid (docs/payments.md "Without a plan"): a learner without a plan is not
@@ -23,7 +23,15 @@ test.beforeAll(() => {
 
 async function signUpAndLogIn(page: Page) {
   const mobile = randomMobile();
-  const created = await page.request.post('/api/UserLogin', { data: { n: 'Meera Patel', m: mobile, password: 'meera1234', confirmPassword: 'meera1234' } });
+  // Signing up names a referrer: the demo learner.
+  const db = openAppDb();
+  let referrer: string;
+  try {
+    referrer = (db.prepare('select id from person where mobile = ?').get(DEMO.learner.username) as { id: string }).id;
+  } finally {
+    db.close();
+  }
+  const created = await page.request.post('/api/UserLogin', { data: { n: 'Meera Patel', m: mobile, password: 'meera1234', confirmPassword: 'meera1234', p: referrer } });
   expect(created.status()).toBe(201);
   await page.goto('/login');
   const panel = page.getByRole('tabpanel', { name: 'Existing users' });
