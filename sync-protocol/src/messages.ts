@@ -142,6 +142,8 @@ export const MSG = {
   imageUploaded: 'Image uploaded successfully',
   imageTooLarge: 'The image is larger than 1 MB',
   imageType: 'Only PNG, JPEG or WebP images can be uploaded',
+  imageBroken: 'The image file is damaged or incomplete: save it again as PNG, JPEG or WebP',
+  imageTooManyPixels: 'The image is larger than 16 megapixels (for example 4096 × 4096 pixels)',
   // Issue 19 §3–4: import and export of questions.
   importEmpty: 'The file holds no questions',
   importUnknownColumn: 'Unknown column in the file:',

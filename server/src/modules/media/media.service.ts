@@ -1,12 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileTypeFromBuffer } from 'file-type';
 import { MEDIA_MAX_BYTES, MEDIA_TYPES, MEDIA_URL, type MediaExt, type MediaUploadResponse } from '../../../../sync-protocol/src/media';
 import { MSG } from '../../../../sync-protocol/src/messages';
 import type { Deps, Principal } from '../../context';
 import { logActivity } from '../../lib/activity';
 import { AppError } from '../../lib/errors';
+import { checkImage } from './image-format';
 
 /*
  * Images in questions (issue 17 §2; the contract is sync-protocol/src/media.ts). An upload is
@@ -19,37 +19,31 @@ import { AppError } from '../../lib/errors';
 export const mediaDir = (deps: Pick<Deps, 'config'>) => path.join(deps.config.dataDir, 'media');
 
 /**
- * 415 Unsupported Media Type (RFC 9110 §15.5.16): the bytes are not a PNG, JPEG or WebP. The
- * wire's error code stays BAD_REQUEST (sync-protocol/src/errors has none of its own for it); the
- * status tells an HTTP client what kind of refusal it is.
+ * 415 Unsupported Media Type (RFC 9110 §15.5.16): the bytes are not a PNG, JPEG or WebP, or not
+ * a whole one (`imageBroken`). The wire's error code stays BAD_REQUEST (sync-protocol/src/errors
+ * has none of its own for it); the status tells an HTTP client what kind of refusal it is.
  */
 class UnsupportedImage extends AppError {
   override readonly status = 415;
-  constructor() {
-    super('BAD_REQUEST', MSG.imageType);
+  constructor(msg: string = MSG.imageType) {
+    super('BAD_REQUEST', msg);
   }
 }
-export const unsupportedImage = () => new UnsupportedImage();
+export const unsupportedImage = (msg?: string) => new UnsupportedImage(msg);
 export const imageTooLarge = () => new AppError('PAYLOAD_TOO_LARGE', MSG.imageTooLarge);
 
 /**
- * The file type by the bytes (file-type reads the signature), never by a name or a Content-Type:
- * an HTML page named .png is refused, a PNG sent as image/jpeg is a PNG. An animated PNG is a
- * PNG (file-type calls it apng; browsers show it from a .png like any other).
+ * The file type by the bytes (image-format.ts: the signature, then the file's structure and the
+ * size it states), never by a name or a Content-Type: an HTML page named .png is refused, a PNG
+ * sent as image/jpeg is a PNG, and nothing is decompressed to decide (docs/security.md, "Files in
+ * and out"). An animated PNG or WebP is a PNG or WebP. Throws 415 for anything but a whole PNG,
+ * JPEG or WebP, 413 for one stating more than MEDIA_MAX_PIXELS.
  */
-export async function imageType(bytes: Uint8Array): Promise<MediaExt | null> {
-  const found = await fileTypeFromBuffer(bytes);
-  switch (found?.ext) {
-    case 'png':
-    case 'apng':
-      return 'png';
-    case 'jpg':
-      return 'jpg';
-    case 'webp':
-      return 'webp';
-    default:
-      return null;
-  }
+export function imageType(bytes: Uint8Array): MediaExt {
+  const found = checkImage(bytes);
+  if (found.ok) return found.ext;
+  if (found.reason === 'pixels') throw new AppError('PAYLOAD_TOO_LARGE', MSG.imageTooManyPixels);
+  throw unsupportedImage(found.reason === 'broken' ? MSG.imageBroken : MSG.imageType);
 }
 
 const exists = (file: string) =>
@@ -66,8 +60,7 @@ const exists = (file: string) =>
  */
 export async function storeImage(deps: Deps, actor: Principal, bytes: Uint8Array): Promise<MediaUploadResponse> {
   if (bytes.byteLength > MEDIA_MAX_BYTES) throw imageTooLarge();
-  const ext = await imageType(bytes);
-  if (!ext) throw unsupportedImage();
+  const ext = imageType(bytes);
   const name = `${createHash('sha256').update(bytes).digest('hex')}.${ext}`;
   const dir = mediaDir(deps);
   const file = path.join(dir, name);

@@ -13,10 +13,14 @@ import { serveClientFiles } from '../../lib/client-files';
 import { RULES } from '../../lib/rate-limit';
 import { DEMO, type Harness, startHarness } from '../../test/harness';
 import { MEDIA_UPLOAD_PATH } from './media.routes';
-import { imageType, matchesEtag, mediaDir } from './media.service';
+import { checkImage } from './image-format';
+import { matchesEtag, mediaDir } from './media.service';
 
-/** A real 1×1 PNG of one RGBA colour: signature, IHDR, one deflated scanline, IEND. */
-function png(rgba: [number, number, number, number] = [255, 0, 0, 255]): Buffer {
+/**
+ * A real 1×1 PNG of one RGBA colour: signature, IHDR, one deflated scanline, IEND; with `text`
+ * bytes, a tEXt chunk of that length before IEND (to make a PNG of a given size).
+ */
+function png(rgba: [number, number, number, number] = [255, 0, 0, 255], text = 0): Buffer {
   const chunk = (type: string, data: Buffer) => {
     const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
     const out = Buffer.alloc(12 + data.length);
@@ -31,7 +35,14 @@ function png(rgba: [number, number, number, number] = [255, 0, 0, 255]): Buffer 
   ihdr[8] = 8; // bit depth
   ihdr[9] = 6; // RGBA
   const scanline = Buffer.from([0, ...rgba]); // filter 0, one pixel
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(scanline)), chunk('IEND', Buffer.alloc(0))]);
+  const comment = text > 0 ? [chunk('tEXt', Buffer.concat([Buffer.from('Comment\0'), Buffer.alloc(text - 8, 0x20)]))] : [];
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(scanline)),
+    ...comment,
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 /** A real 2×2 baseline JPEG (331 bytes). */
 const JPEG = Buffer.from(
@@ -67,12 +78,8 @@ const answer = async (r: Response): Promise<Answer> => (await r.json()) as Answe
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 /** Files in DATA_DIR/media, temporary ones included. */
 const stored = () => (existsSync(mediaDir(h.deps)) ? readdirSync(mediaDir(h.deps)) : []);
-/** A body of `size` bytes that starts like a PNG. */
-const pngOfSize = (size: number) => {
-  const b = Buffer.alloc(size, 0x20);
-  png().copy(b);
-  return b;
-};
+/** A whole PNG of `size` bytes (its 12-byte tEXt chunk's text making up the size). */
+const pngOfSize = (size: number) => png(undefined, size - png().length - 12);
 /** The same bytes as a stream without a Content-Length (a chunked upload). */
 const streamOf = (bytes: Uint8Array, chunk = 64 * 1024) =>
   new ReadableStream<Uint8Array>({
@@ -303,13 +310,12 @@ describe('with the built client served beside it (index.ts)', () => {
 });
 
 describe('helpers', () => {
-  test('imageType reads signatures only', async () => {
-    expect(await imageType(png())).toBe('png');
-    expect(await imageType(JPEG)).toBe('jpg');
-    expect(await imageType(WEBP)).toBe('webp');
-    expect(await imageType(GIF)).toBeNull();
-    expect(await imageType(HTML)).toBeNull();
-    expect(await imageType(SVG)).toBeNull();
+  test('checkImage knows PNG, JPEG and WebP with their sizes, and nothing else', () => {
+    expect(checkImage(png())).toEqual({ ok: true, ext: 'png', width: 1, height: 1 });
+    expect(checkImage(pngOfSize(5000))).toMatchObject({ ok: true, ext: 'png' });
+    expect(checkImage(JPEG)).toEqual({ ok: true, ext: 'jpg', width: 2, height: 2 });
+    expect(checkImage(WEBP)).toEqual({ ok: true, ext: 'webp', width: 1, height: 1 });
+    for (const other of [GIF, HTML, SVG, Buffer.alloc(0)]) expect(checkImage(other)).toEqual({ ok: false, reason: 'type' });
   });
 
   test('matchesEtag takes a list, weak forms and *', () => {
