@@ -115,7 +115,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
 
   app.onError((err, c) => {
     if (err instanceof AppError) {
-      return c.json(errorBody(err.code, err.message), err.status as ContentfulStatusCode);
+      return c.json({ ...err.extra, ...errorBody(err.code, err.message) }, err.status as ContentfulStatusCode);
     }
     if (err instanceof HTTPException) {
       const status = err.status;

@@ -19,7 +19,7 @@ import { first, transaction } from '../../db/transaction';
 import { type Actor, logActivity } from '../../lib/activity';
 import { AppError, conflict, notFound } from '../../lib/errors';
 import { siteOrigin, siteUrl } from '../../lib/site-url';
-import { grantPlan, myPlan } from '../entitlements/entitlements.service';
+import { GRANT_COLLECTIONS, grantPlan, myPlan } from '../entitlements/entitlements.service';
 import { decide, decideUnstarted, OPEN_STATUSES, payable, type Transition } from './payments.machine';
 import type { CreatedPayment, PaymentProvider, ProviderPayment, ProviderStatus } from './provider';
 import { providersFor } from './providers/index';
@@ -424,7 +424,7 @@ export async function applyIn(tx: Tx, deps: Deps, orderId: string, status: Provi
 
 /** Tells the learner's devices (replication) about a plan the change granted. */
 export function announce(deps: Deps, applied: Applied | null): void {
-  if (applied?.granted && applied.order.personId) deps.events.emit({ collections: ['entitlement'], personId: applied.order.personId });
+  if (applied?.granted && applied.order.personId) deps.events.emit({ collections: [...GRANT_COLLECTIONS], personId: applied.order.personId });
 }
 
 /** The state machine for one order and one provider answer, in its own transaction. */
