@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { loginAs, openAppDb, waitForServiceWorker } from './helpers';
+import { buyPlanThroughSandbox, loginAs, openAppDb, waitForServiceWorker } from './helpers';
 
 const syncStatus = (page: Page) => page.getByTestId('sync-status');
 
@@ -15,7 +15,9 @@ function publishFutureMock() {
   }
 }
 
-test('a learner who opened the app online sees the shell, the exam list and the sync status offline', async ({ page, context }) => {
+test('a learner who opened the app online sees the shell, the exam list and the sync status offline', async ({ page, context, request }) => {
+  // The upcoming mock is not free: its questions reach a device whose plan allows a mock test (docs/payments.md).
+  await buyPlanThroughSandbox(request, 'learner', 'ONE_MONTH_PLAN');
   await loginAs(page, 'learner');
   await page.goto('/exam-list');
   const cards = page.getByTestId(/^exam-card-/);
@@ -71,6 +73,8 @@ test('a set changed on the server shows "Changed on the server" until its new qu
   const created = await request.patch('/api/question/updateQuestionSet', { headers: auth, data: body });
   expect(created.ok()).toBe(true);
   const { id } = (await created.json()) as { id: string };
+  // A paid set: its questions reach a device whose plan allows a mock test (docs/payments.md).
+  await buyPlanThroughSandbox(request, 'learner', 'ONE_MONTH_PLAN');
 
   await loginAs(page, 'learner');
   await page.goto('/exam-list');
