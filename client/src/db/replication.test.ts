@@ -108,7 +108,7 @@ function start(server: ReturnType<typeof fakeServer>, onStatus?: (s: Partial<Syn
   return replication;
 }
 
-const until = async (check: () => boolean, ms = 5000) => {
+const until = async (check: () => boolean, ms = 15_000) => {
   const end = Date.now() + ms;
   while (!check()) {
     if (Date.now() > end) throw new Error('timed out');

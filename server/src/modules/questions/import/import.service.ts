@@ -16,7 +16,7 @@ import type { Deps, Principal } from '../../../context';
 import type { Conn, DB } from '../../../db/client';
 import { statementKey } from '../../../db/dialect';
 import { question, questionImport, questionImportRow, questionSet } from '../../../db/schema';
-import { bulkTransaction } from '../../../db/bulk-write';
+import { bulkSliceDone, bulkTransaction } from '../../../db/bulk-write';
 import { first } from '../../../db/transaction';
 import { logActivity } from '../../../lib/activity';
 import { rawStatement } from '../../../lib/raw-statement';
@@ -227,8 +227,13 @@ function rememberImportRow(tx: DB, row: typeof questionImportRow.$inferInsert): 
   return stmt.run(row);
 }
 
-/** Rows written by the first slice of a store; later slices take as many as the last took SLICE_MS to write. */
+/** Rows written by the first slice of a store; later slices take as many as the last took STORE_SLICE_MS to write. */
 const FIRST_SLICE = 16;
+/**
+ * What a slice of writes aims at: half a reading slice, because a write slice now and then takes
+ * two or three times its share (the full-text index merging its segments, the cache spilling).
+ */
+const STORE_SLICE_MS = SLICE_MS / 2;
 
 /**
  * The chosen rows written in the caller's transaction, a slice of rows at a time with the event
@@ -259,9 +264,12 @@ async function storeRows(tx: DB, actor: Principal, chosen: readonly Checked[], i
       ids.push(row.id);
     });
     await Promise.all(pending);
+    // The full-text index's terms of this slice written now, not all at the COMMIT (db/bulk-write.ts);
+    // counted in the slice's time, which sizes the next slice.
+    bulkSliceDone(tx);
     i += part.length;
     const took = Math.max(performance.now() - started, 0.1);
-    size = Math.max(1, Math.min(size * 2, Math.floor((part.length * SLICE_MS) / took)));
+    size = Math.max(1, Math.min(size * 2, Math.floor((part.length * STORE_SLICE_MS) / took)));
     await nextTurn();
   }
   return ids;
