@@ -8,6 +8,7 @@ import { PROTOCOL_VERSION } from '../../sync-protocol/src/version';
 import { question, questionVersion } from '../../server/src/db/schema';
 import { first } from '../../server/src/db/transaction';
 import { type Harness, startHarness } from '../../server/src/test/harness';
+import { mcqQuestion } from '../../server/src/test/builders';
 
 /**
  * Issue 37 point 5: two editors editing one question must not overwrite each other silently,
@@ -28,19 +29,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.destroy());
 
-const mcq = (over: Record<string, unknown> = {}) => ({
-  q: '<p>Which planet is known as the Red Planet?</p>',
-  ops: { a: '<p>Venus</p>', b: '<p>Mars</p>', c: '<p>Jupiter</p>', d: '<p>Saturn</p>' },
-  ca: ['b'],
-  qt: 'mcq1',
-  d: '2',
-  s: 'gk',
-  c: ['class-10'],
-  t: [],
-  e: [],
-  trans: { hi: { q: '<p>किस ग्रह को लाल ग्रह कहा जाता है?</p>', ops: { a: 'शुक्र', b: 'मंगल', c: 'बृहस्पति', d: 'शनि' }, ca: ['b'] } },
-  ...over,
-});
+const mcq = mcqQuestion;
 
 const row = async (id: string) => (await first(h.deps.db.select().from(question).where(eq(question.id, id))))!;
 const versionsOf = async (id: string) => (await h.deps.db.select().from(questionVersion).where(eq(questionVersion.questionId, id))).length;

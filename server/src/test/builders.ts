@@ -62,3 +62,18 @@ export function examResultRow(id: string, attemptId: string, rev: number, owner:
 export function grantTestPlan(db: DB, personId: string, planCode = 'ANNUAL_PLAN', paidAt = Date.now() - 3_600_000) {
   return transaction(db, (tx) => grantPlan(tx, { orderId: `test-order-${randomUUID()}`, personId, planCode, paidAt }));
 }
+
+/** A bilingual single-answer question as POST /api/question takes it (fields of `over` win). */
+export const mcqQuestion = (over: Record<string, unknown> = {}) => ({
+  q: '<p>Which planet is known as the Red Planet?</p>',
+  ops: { a: '<p>Venus</p>', b: '<p>Mars</p>', c: '<p>Jupiter</p>', d: '<p>Saturn</p>' },
+  ca: ['b'],
+  qt: 'mcq1',
+  d: '2',
+  s: 'gk',
+  c: ['class-10'],
+  t: [],
+  e: [],
+  trans: { hi: { q: '<p>किस ग्रह को लाल ग्रह कहा जाता है?</p>', ops: { a: 'शुक्र', b: 'मंगल', c: 'बृहस्पति', d: 'शनि' }, ca: ['b'] } },
+  ...over,
+});

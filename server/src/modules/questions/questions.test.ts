@@ -4,6 +4,7 @@ import { PROTOCOL_VERSION } from '../../../../sync-protocol/src/version';
 import { activityLog, question, questionSet } from '../../db/schema';
 import { first } from '../../db/transaction';
 import { type Harness, startHarness } from '../../test/harness';
+import { mcqQuestion } from '../../test/builders';
 
 let h: Harness;
 let editor: string;
@@ -22,19 +23,7 @@ const logCount = async () => (await h.deps.db.select().from(activityLog)).length
 const logOf = async (entityId: string) => await h.deps.db.select().from(activityLog).where(eq(activityLog.entityId, entityId));
 const minuteNow = () => Math.floor(Date.now() / 60_000);
 
-const mcq = (over: Record<string, unknown> = {}) => ({
-  q: '<p>Which planet is known as the Red Planet?</p>',
-  ops: { a: '<p>Venus</p>', b: '<p>Mars</p>', c: '<p>Jupiter</p>', d: '<p>Saturn</p>' },
-  ca: ['b'],
-  qt: 'mcq1',
-  d: '2',
-  s: 'gk',
-  c: ['class-10'],
-  t: [],
-  e: [],
-  trans: { hi: { q: '<p>किस ग्रह को लाल ग्रह कहा जाता है?</p>', ops: { a: 'शुक्र', b: 'मंगल', c: 'बृहस्पति', d: 'शनि' }, ca: ['b'] } },
-  ...over,
-});
+const mcq = mcqQuestion;
 
 /** A write that must be refused: status, message, and nothing written (rows and activity log). */
 async function refused(method: string, url: string, body: unknown, status: number, msg: string | RegExp) {
