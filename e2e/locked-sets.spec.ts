@@ -1,5 +1,4 @@
 import { expect, type Page, test } from '@playwright/test';
-import { DEMO, openAppDb } from './helpers';
 
 /*
  * Paid content stays paid (docs/payments.md "Without a plan"): a learner without a plan is not
@@ -11,27 +10,10 @@ import { DEMO, openAppDb } from './helpers';
 
 const randomMobile = () => `7${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`;
 
-test.beforeAll(() => {
-  // The upcoming mock (not free) is published now, as payments.spec does: the publish job runs every second.
-  const db = openAppDb();
-  try {
-    db.prepare('update question_set set pts = ? where id = ? and published = 0').run(Math.floor(Date.now() / 60_000) - 1, 'qs-future-mock');
-  } finally {
-    db.close();
-  }
-});
-
 async function signUpAndLogIn(page: Page) {
   const mobile = randomMobile();
-  // Signing up names a referrer: the demo learner.
-  const db = openAppDb();
-  let referrer: string;
-  try {
-    referrer = (db.prepare('select id from person where mobile = ?').get(DEMO.learner.username) as { id: string }).id;
-  } finally {
-    db.close();
-  }
-  const created = await page.request.post('/api/UserLogin', { data: { n: 'Meera Patel', m: mobile, password: 'meera1234', confirmPassword: 'meera1234', p: referrer } });
+  // Signing up names a referrer: the demo learner (fixtures/accounts.json).
+  const created = await page.request.post('/api/UserLogin', { data: { n: 'Meera Patel', m: mobile, password: 'meera1234', confirmPassword: 'meera1234', p: 'demo-learner' } });
   expect(created.status()).toBe(201);
   await page.goto('/login');
   const panel = page.getByRole('tabpanel', { name: 'Existing users' });
@@ -55,7 +37,8 @@ test('without a plan the paid sets are locked on the exam list, with what unlock
   await expect(free.getByTestId('availability')).toHaveText('On this device', { timeout: 30_000 });
   await expect(free.getByRole('link', { name: 'Take Test' })).toBeVisible();
 
-  for (const id of ['qs-hindi-sub', 'qs-future-mock']) {
+  // The seeded paid practice set (fixtures/question-sets.json); the upcoming mock is published by offline.spec.
+  for (const id of ['qs-hindi-sub']) {
     const card = page.getByTestId(`exam-card-${id}`);
     await expect(card.getByTestId('availability')).toHaveText('Locked', { timeout: 30_000 });
     await expect(card.getByTestId('start-blocked')).toContainText('Buy a plan to take this test');
@@ -86,7 +69,6 @@ test('without a plan the paid sets are locked on the exam list, with what unlock
   await expect(card.getByTestId('start-blocked')).toContainText('यह टेस्ट देने के लिए प्लान खरीदें');
   await expect(card.getByTestId('start-blocked').getByRole('link', { name: 'प्लान देखें' })).toHaveAttribute('href', '/plan');
   await expect(card.getByTestId('questions-with-plan')).toHaveText('प्लान से कवर होने पर इसके प्रश्न इस डिवाइस पर डाउनलोड होंगे।');
-  await expect(page.getByTestId('exam-card-qs-future-mock').getByTestId('availability')).toHaveText('लॉक है');
   await expect(page.getByText('डाउनलोड हो रहा है…')).toHaveCount(0);
   expect(await fitsTheScreen(page)).toBe(true);
 });
