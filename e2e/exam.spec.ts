@@ -165,7 +165,7 @@ test('a tab that dies right after an answer loses nothing: the answer is back wh
   const token = (await login.json()).token as string;
   const created = await request.patch('/api/question/updateQuestionSet', {
     headers: { authorization: `Bearer ${token}` },
-    data: { l: 'Crash check', mpq: 1, tm: 3, nm: 0, dur: 30, isM: true, inst: '<p>Crash.</p>', q: ['q-gk-002', 'q-gk-004', 'q-gk-006'], sections: {}, pts: Math.floor(Date.now() / 60_000) - 1 },
+    data: { l: 'Crash check', mpq: 1, tm: 3, nm: 0, dur: 30, isM: true, free: true, inst: '<p>Crash.</p>', q: ['q-gk-002', 'q-gk-004', 'q-gk-006'], sections: {}, pts: Math.floor(Date.now() / 60_000) - 1 },
   });
   const { id } = (await created.json()) as { id: string };
 

@@ -46,7 +46,8 @@ async function setWithImages(request: APIRequestContext, n: number): Promise<{ i
   }
   const set = await request.patch('/api/question/updateQuestionSet', {
     headers: auth,
-    data: { l: `Storage check ${stamp}`, mpq: 1, tm: n, nm: 0, dur: 30, isM: true, inst: '<p>Images.</p>', q: qids, sections: {}, pts: Math.floor(Date.now() / 60_000) - 1 },
+    // Free for everyone: what is proved here is storage, whatever plan the learner holds by now (docs/payments.md).
+    data: { l: `Storage check ${stamp}`, mpq: 1, tm: n, nm: 0, dur: 30, isM: true, free: true, inst: '<p>Images.</p>', q: qids, sections: {}, pts: Math.floor(Date.now() / 60_000) - 1 },
   });
   expect(set.ok(), await set.text()).toBe(true);
   return { id: ((await set.json()) as { id: string }).id, images };
@@ -105,7 +106,7 @@ test('an unsent attempt evicted by the browser is reported at the next start, ne
   const label = `Eviction check ${stamp}`;
   const created = await request.patch('/api/question/updateQuestionSet', {
     headers: auth,
-    data: { l: label, mpq: 1, tm: 2, nm: 0, dur: 30, isM: true, inst: '<p>Eviction.</p>', q: ['q-gk-005', 'q-gk-006'], sections: {}, pts: Math.floor(Date.now() / 60_000) - 1 },
+    data: { l: label, mpq: 1, tm: 2, nm: 0, dur: 30, isM: true, free: true, inst: '<p>Eviction.</p>', q: ['q-gk-005', 'q-gk-006'], sections: {}, pts: Math.floor(Date.now() / 60_000) - 1 },
   });
   const { id } = (await created.json()) as { id: string };
 
