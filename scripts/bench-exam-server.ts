@@ -8,7 +8,8 @@
  * submitUserResponse); every accepted submission must end up as exactly one stored result.
  * Overload answers (429/503 with Retry-After) are retried after the delay and counted.
  * BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 8), BENCH_MODES (e.g. `0,2`: which of
- * the three to run); BENCH_PROFILE=<dir> writes a CPU profile of the server process there.
+ * the three to run); BENCH_PROFILE=<dir> writes a CPU profile of each measured run there
+ * (scripts/profile-steps.ts reads one by step).
  */
 import { first, transaction } from '../server/src/db/transaction';
 import { fork } from 'node:child_process';
@@ -26,7 +27,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const LEARNERS = 500;
 const QUESTIONS = 100;
 
-type Ready = { port: number; tokens: string[]; qsid: string; questions: { id: string; qt: string; ca: string[]; ops: string[] }[] };
+type Ready = { port: number; floorPort: number; tokens: string[]; qsid: string; questions: { id: string; qt: string; ca: string[]; ops: string[] }[] };
 
 if (process.env.BENCH_EXAM_ROLE === 'server') {
   await serveApp();
@@ -101,11 +102,33 @@ async function serveApp() {
     pts: Math.floor(Date.now() / 60_000) - 1,
   });
 
+  // The floor (docs/benchmarks.md, "bench:exam — server"): a bare Hono + better-sqlite3 server that
+  // does what a submission needs and nothing else, in this process, measured one at a time.
+  const { serveExamFloor } = await import('./bench-exam-floor');
+  const floor = await serveExamFloor({ dir, jwtSecret: config.jwtSecret, db, qsid: set.id });
+
   // As the real server listens (server/src/serve.ts).
   const server = listen(app.fetch, { hostname: '127.0.0.1', port: 0 }, (info) => {
-    process.send?.({ ready: true, port: info.port, tokens, qsid: set.id, questions } satisfies Ready & { ready: true });
+    process.send?.({ ready: true, port: info.port, floorPort: floor.port, tokens, qsid: set.id, questions } satisfies Ready & { ready: true });
   });
-  process.on('message', async (m: { count?: boolean } | string) => {
+  // BENCH_PROFILE=<dir>: a CPU profile of each measured run only (not the set-up, nor the
+  // warm-up), written as <dir>/<mode>.cpuprofile; scripts/profile-steps.ts reads it by step.
+  const { Session } = await import('node:inspector/promises');
+  const inspector = new Session();
+  inspector.connect();
+  process.on('message', async (m: { count?: boolean; profile?: 'start' | string } | string) => {
+    if (typeof m === 'object' && m.profile !== undefined) {
+      if (m.profile === 'start') {
+        await inspector.post('Profiler.enable');
+        await inspector.post('Profiler.setSamplingInterval', { interval: 100 });
+        await inspector.post('Profiler.start');
+      } else {
+        const { profile } = await inspector.post('Profiler.stop');
+        const { writeFileSync } = await import('node:fs');
+        writeFileSync(m.profile, JSON.stringify(profile));
+      }
+      process.send?.({ profiled: true });
+    }
     // CPU time of the server process (all its threads): steadier than a rate on a shared machine.
     if (m === 'cpu') {
       const u = process.cpuUsage();
@@ -113,6 +136,7 @@ async function serveApp() {
     }
     if (m === 'stop') {
       server.close();
+      floor.close();
       database.close();
       rmSync(dir, { recursive: true, force: true });
       process.exit(0);
@@ -131,7 +155,7 @@ async function drive() {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const child = fork(fileURLToPath(import.meta.url), [], {
     // The server's V8 flags as npm start gives them.
-    execArgv: [...SERVER_NODE_FLAGS, '--import', 'tsx', ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [])],
+    execArgv: [...SERVER_NODE_FLAGS, '--import', 'tsx'],
     env: { ...process.env, BENCH_EXAM_ROLE: 'server' },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     cwd: path.dirname(here),
@@ -156,9 +180,8 @@ async function drive() {
   // The load generator shares this 2-vCPU machine with the server: each connection is a raw
   // socket with the request's bytes written as they are (scripts/raw-http.ts), so that the
   // generator's own HTTP client takes as little of the machine as it can.
-  const host = `127.0.0.1:${ready.port}`;
-  async function send(conn: RawConnection, url: string, token: string, body: string) {
-    const r = await conn.send(buildRequest('POST', host, url, { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-sync-protocol': '1.0.0' }, body));
+  async function send(conn: RawConnection, port: number, url: string, token: string, body: string) {
+    const r = await conn.send(buildRequest('POST', `127.0.0.1:${port}`, url, { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-sync-protocol': '1.0.0' }, body));
     return { status: r.status, retryAfter: Number(r.headers['retry-after'] ?? 1), text: r.text };
   }
 
@@ -199,9 +222,12 @@ async function drive() {
     };
   };
 
-  type Mode = { name: string; perRequest: number; url: string; body: () => string };
+  type Mode = { name: string; perRequest: number; url: string; body: () => string; port?: number };
+  const pushOne = () => JSON.stringify([{ newDocumentState: submission(), assumedMasterState: null }]);
+  /** The same one-attempt push to the bare floor (scripts/bench-exam-floor.ts). */
+  const floorMode: Mode = { name: 'floor: bare Hono + SQLite', perRequest: 1, url: '/floor/push', body: pushOne, port: ready.floorPort };
   const modes: Mode[] = [
-    { name: 'push, 1 attempt per request', perRequest: 1, url: '/api/sync/v1/test_summary/push', body: () => JSON.stringify([{ newDocumentState: submission(), assumedMasterState: null }]) },
+    { name: 'push, 1 attempt per request', perRequest: 1, url: '/api/sync/v1/test_summary/push', body: pushOne },
     {
       name: 'push, a queued batch of 10',
       perRequest: 10,
@@ -216,7 +242,20 @@ async function drive() {
     },
   ];
 
-  async function run(mode: Mode, seconds: number) {
+  /** Asks the server to start or stop (writing to `file`) its CPU profile, and waits for it. */
+  const profiler = (what: 'start' | string) =>
+    new Promise<void>((resolve) => {
+      const on = (m: { profiled?: boolean }) => {
+        if (!m.profiled) return;
+        child.off('message', on);
+        resolve();
+      };
+      child.on('message', on);
+      child.send({ profile: what });
+    });
+  const PROFILE_DIR = process.env.BENCH_PROFILE;
+
+  async function run(mode: Mode, seconds: number, profile = false) {
     let done = 0;
     let overload = 0;
     let failed = 0;
@@ -224,7 +263,8 @@ async function drive() {
     const end = performance.now() + seconds * 1000;
     const conns: RawConnection[] = [];
     const one = async () => {
-      const conn = new RawConnection(ready.port);
+      const port = mode.port ?? ready.port;
+      const conn = new RawConnection(port);
       conns.push(conn);
       while (performance.now() < end) {
         // Each submission comes from the next of the 500 learners: one learner's thousands of
@@ -232,7 +272,7 @@ async function drive() {
         const token = ready.tokens[next++ % ready.tokens.length]!;
         const body = mode.body();
         for (;;) {
-          const r = await send(conn, mode.url, token, body);
+          const r = await send(conn, port, mode.url, token, body);
           if (r.status === 200) {
             done += mode.perRequest;
             break;
@@ -248,6 +288,7 @@ async function drive() {
         }
       }
     };
+    if (profile && PROFILE_DIR) await profiler('start');
     const server0 = await serverCpu();
     const t = performance.now();
     const cpu0 = process.cpuUsage();
@@ -255,31 +296,52 @@ async function drive() {
     const wall = (performance.now() - t) / 1000;
     const cpu = process.cpuUsage(cpu0);
     const serverUs = (await serverCpu()) - server0;
+    if (profile && PROFILE_DIR) {
+      const file = path.join(PROFILE_DIR, `${mode.name.replace(/[^a-z0-9]+/gi, '-')}.cpuprofile`);
+      await profiler(file);
+      console.log(`profile of "${mode.name}" (${done} submissions): ${file}`);
+    }
     for (const c of conns) c.destroy();
     return { rate: done / wall, done, overload, failed, generatorCpu: (cpu.user + cpu.system) / 1e6 / wall, serverUsPer: serverUs / Math.max(1, done) };
   }
 
   try {
     await run(modes[0]!, 1); // warm-up: JIT, prepared statements, the marking scheme cache
+    await run(floorMode, 1);
     const before = await counts();
-    const rows: { mode: Mode; rate: number; done: number; overload: number; failed: number; generatorCpu: number; serverUsPer: number }[] = [];
+    type Row = { mode: Mode; rate: number; done: number; overload: number; failed: number; generatorCpu: number; serverUsPer: number };
+    const rows: Row[] = [];
+    const floors: Row[] = [];
     let accepted = 0;
     const only = process.env.BENCH_MODES?.split(',').map(Number);
+    // The floor runs before and after the modes (the machine is shared: its speed drifts), and
+    // the ratios are against the mean of the two.
+    floors.push({ mode: floorMode, ...(await run(floorMode, SECONDS, true)) });
     for (const mode of modes.filter((_, i) => !only || only.includes(i))) {
-      const r = await run(mode, SECONDS);
+      const r = await run(mode, SECONDS, true);
       rows.push({ mode, ...r });
       accepted += r.done;
     }
+    floors.push({ mode: floorMode, ...(await run(floorMode, SECONDS)) });
     const after = await counts();
     const stored = after.results - before.results;
     console.log(`\nbench:exam (server) — 127.0.0.1, ${CONNECTIONS} connections, ${SECONDS} s per mode, a ${QUESTIONS}-question mock (mcq1, mcq2, f, s; 3 parts)\n`);
     for (const r of rows) {
       console.log(`${r.mode.name.padEnd(32)} ${r.rate.toFixed(0).padStart(6)} submissions/s scored and stored   (${r.done} accepted, ${r.overload} retried after 429/503, ${r.failed} failed; server CPU ${r.serverUsPer.toFixed(0)} µs per submission; the load generator used ${(r.generatorCpu * 100).toFixed(0)} % of a CPU)`);
     }
-    const headline = rows.find((r) => r.mode === modes[0])?.rate;
-    if (headline !== undefined) {
-      console.log(`\ntarget ≥ 2,000 submissions/s, one attempt per push: ${headline >= 2000 ? 'met' : 'NOT met'} (${headline.toFixed(0)}/s)`);
+    for (const f of floors) {
+      console.log(`${f.mode.name.padEnd(32)} ${f.rate.toFixed(0).padStart(6)} submissions/s scored and stored   (${f.done} accepted, ${f.failed} failed; server CPU ${f.serverUsPer.toFixed(0)} µs per submission)`);
     }
+    const floorRate = floors.reduce((a, f) => a + f.rate, 0) / floors.length;
+    const floorUs = floors.reduce((a, f) => a + f.serverUsPer, 0) / floors.length;
+    console.log(`\nagainst the floor (mean of its two runs: ${floorRate.toFixed(0)}/s, ${floorUs.toFixed(0)} µs per submission):`);
+    for (const r of rows) {
+      console.log(`  ${r.mode.name.padEnd(32)} ${((r.rate / floorRate) * 100).toFixed(1).padStart(5)} % of the floor's submissions/s, ${(r.serverUsPer / floorUs).toFixed(2)}× its CPU per submission`);
+    }
+    const one = rows.find((r) => r.mode === modes[0]);
+    const ten = rows.find((r) => r.mode === modes[1]);
+    if (one) console.log(`\ntarget one attempt per push ≥ 60 % of the floor: ${one.rate / floorRate >= 0.6 ? 'met' : 'NOT met'} (${((one.rate / floorRate) * 100).toFixed(1)} %)`);
+    if (one && ten) console.log(`target a queued batch of 10 ≥ 1.5× one per push: ${ten.rate / one.rate >= 1.5 ? 'met' : 'NOT met'} (${(ten.rate / one.rate).toFixed(2)}×)`);
     console.log(`stored: ${stored} results for ${accepted} accepted submissions, ${after.attempts - before.attempts} attempts (exactly one each: ${stored === accepted && after.attempts - before.attempts === accepted ? 'yes' : 'NO'})`);
     if (stored !== accepted) process.exitCode = 1;
   } finally {
