@@ -10,7 +10,7 @@ import { first, transaction } from '../../db/transaction';
 import { type Actor, logActivity } from '../../lib/activity';
 import { runExclusive } from '../../lib/exclusive';
 import { paymentRequired } from '../../lib/errors';
-import { nextRev, nextRevs } from '../../lib/revision';
+import { nextRev, nextRevs, revsOf } from '../../lib/revision';
 
 /*
  * What a learner's paid plans allow (issue 18 §4; sync-protocol/src/sync/entitlement.ts).
@@ -118,6 +118,14 @@ function prepare(conn: Conn) {
         .onConflictDoNothing()
         .returning({ id: entitlementUse.attemptId }),
     ),
+    /** The document's new revision (bumpEntitlement). */
+    bumpState: prepareOn(
+      conn,
+      conn
+        .insert(entitlementState)
+        .values({ personId: P('personId'), rev: P('rev'), updatedAt: P('updatedAt') })
+        .onConflictDoUpdate({ target: entitlementState.personId, set: { rev: sql`excluded.rev`, updatedAt: sql`excluded.updated_at` } }),
+    ),
   };
 }
 
@@ -142,11 +150,9 @@ function windowOf(active: EntRow[]) {
  * state row when there is none. Call inside the transaction of the change.
  */
 export async function bumpEntitlement(tx: Conn, personId: string, now = Date.now()): Promise<number> {
-  const rev = await nextRev(tx);
-  await tx
-    .insert(entitlementState)
-    .values({ personId, rev, updatedAt: now })
-    .onConflictDoUpdate({ target: entitlementState.personId, set: { rev, updatedAt: now } });
+  // Prepared once per handle: the push bumps a document per learner it counts for.
+  const rev = (await revsOf(tx)(1))[0]!;
+  await queries(tx).bumpState.run({ personId, rev, updatedAt: now });
   return rev;
 }
 
@@ -327,7 +333,7 @@ export type Counted = { kind: Kind; overLimit: boolean; entitlementId: string | 
  * another, so an allowance of n lets exactly n attempts within.
  * `conn` is that transaction's handle (its statements are prepared once per handle).
  */
-export async function countAttempt(conn: Conn, input: AttemptUse): Promise<Counted | null> {
+export async function countAttempt(conn: Conn, input: AttemptUse, opts: { bump?: boolean } = {}): Promise<Counted | null> {
   if (input.free) return null;
   const q = queries(conn);
   if (await q.counted.get({ id: input.attemptId })) return null;
@@ -342,10 +348,14 @@ export async function countAttempt(conn: Conn, input: AttemptUse): Promise<Count
     if (limit !== null) await lockRows(conn, person, eq(person.id, input.personId));
     const { from, to } = windowOf(active);
     within = limit === null || (await q.usedIn.get({ personId: input.personId, kind, from, to }))!.n < limit;
-    if (within) {
+    const limitOfPlan = (e: EntRow) => (kind === 'mock' ? e.mockLimit : e.practiceLimit);
+    if (within && limitOfPlan(active[0]!) === null) {
+      // The earliest-ending plan is unlimited for this kind: it has room, whatever was charged.
+      entitlementId = active[0]!.id;
+    } else if (within) {
       const charged = new Map((await q.chargedTo.all({ personId: input.personId, kind, ids: JSON.stringify(active.map((e) => e.id)) })).map((r) => [r.id, r.n]));
       const room = active.find((e) => {
-        const l = kind === 'mock' ? e.mockLimit : e.practiceLimit;
+        const l = limitOfPlan(e);
         return l === null || (charged.get(e.id) ?? 0) < l;
       });
       // Plans that started at different times share one window; when each is full on its own
@@ -366,7 +376,8 @@ export async function countAttempt(conn: Conn, input: AttemptUse): Promise<Count
     createdAt: now,
   });
   if (!inserted) return null;
-  await bumpEntitlement(conn, input.personId, now);
+  // The push bumps once for all it counted (opts.bump false); a single count bumps here.
+  if (opts.bump !== false) await bumpEntitlement(conn, input.personId, now);
   const counted: Counted = { kind, overLimit: !within, entitlementId };
   // Admins are told of the exceptions: an attempt past the allowance. One within it is the
   // normal case, recorded in entitlement_use, and not worth an activity entry per test started.

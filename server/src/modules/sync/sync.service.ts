@@ -1,10 +1,11 @@
+import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { and, asc, eq, getTableColumns, gt, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import { type CollectionName, GUEST_COLLECTIONS, type PullResponse } from '../../../../sync-protocol/src/sync/envelopes';
 import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
 import { MSG } from '../../../../sync-protocol/src/messages';
-import { receiptHash } from '../../../../sync-protocol/src/receipt';
+import { receiptPayload } from '../../../../sync-protocol/src/receipt';
 import { boundedStart, boundedSubmittedAt } from '../../../../sync-protocol/src/scoring';
 import type { Deps, Principal } from '../../context';
 import type { DB, Tx } from '../../db/client';
@@ -14,7 +15,7 @@ import { AppError, badRequest, forbidden, unauthenticated } from '../../lib/erro
 import { groupCommit } from '../../lib/group-commit';
 import { rawStatement, rowEncoder } from '../../lib/raw-statement';
 import { revsOf } from '../../lib/revision';
-import { countAttempt, downloadAccess, lockedAmong, entitlementDoc, entitlementRev, ONLINE_START_MS } from '../entitlements/entitlements.service';
+import { bumpEntitlement, countAttempt, downloadAccess, lockedAmong, entitlementDoc, entitlementRev, ONLINE_START_MS } from '../entitlements/entitlements.service';
 import { examResultDocs, guestSetDocs, qsDetailDocs, questionIdsOf, questionSetDocs, tagDoc, testSummaryDoc } from './sync.docs';
 
 /**
@@ -267,11 +268,12 @@ export async function pushTestSummaries(
   let writtenIds: string[] = [];
   let scored = false;
   let counted = false;
-  // The receipt of each submission in the batch, over the document exactly as it arrived (issue
-  // 21 §4: the learner's device computed the same over what it sent). WebCrypto's digest is
-  // not database work, which a transaction must not await, so it is worked out first; only the
-  // row that makes an attempt SUBMITTED keeps it.
-  const receipts = await Promise.all(rows.map((r) => (r.newDocumentState.status === 'SUBMITTED' ? receiptHash(r.newDocumentState) : null)));
+  // The receipt of each submission in the batch, over the document exactly as it arrived (the
+  // learner's device computed the same over what it sent: docs/offline-integrity.md). Node's own
+  // SHA-256, synchronously: WebCrypto's digest (what the device uses) costs several times more
+  // per call in Node, and the same payload gives the same hash. Only the row that makes an
+  // attempt SUBMITTED keeps it.
+  const receipts = rows.map((r) => (r.newDocumentState.status === 'SUBMITTED' ? createHash('sha256').update(receiptPayload(r.newDocumentState)).digest('hex') : null));
   // Pushes arriving together share one transaction (lib/group-commit.ts); each is all or nothing.
   const conflicts = await groupCommit(deps.db)(async (tx) => {
     const now = Date.now();
@@ -381,10 +383,12 @@ export async function pushTestSummaries(
       // Seen as it starts, the device is online: past the allowance it is refused, not locked
       // (docs/payments.md "Without a plan"). An answer file is the offline way by definition.
       const refuseOver = opts.offline !== true && Math.abs(now - r.st) <= ONLINE_START_MS;
-      if (await countAttempt(tx, { attemptId: r.id, personId: me.id, qsid: r.qsid, isM: set.isM, free: set.free, startedAt, actor: { id: me.id, name: me.name }, refuseOver })) {
+      if (await countAttempt(tx, { attemptId: r.id, personId: me.id, qsid: r.qsid, isM: set.isM, free: set.free, startedAt, actor: { id: me.id, name: me.name }, refuseOver }, { bump: false })) {
         counted = true;
       }
     }
+    // The learner's entitlement document takes one new revision for all this push counted.
+    if (counted) await bumpEntitlement(tx, me.id, now);
     for (const r of new Map([...inserts, ...updates].map((x) => [x.id, x])).values()) {
       if (r.status === 'SUBMITTED' && !r.deleted) {
         for (const hook of submittedHooks) scored = (await hook(tx, r, { db: deps.db, previous: previous.get(r.id), now })) || scored;
