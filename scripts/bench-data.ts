@@ -2,6 +2,7 @@ import { inArray } from 'drizzle-orm';
 import type { DB } from '../server/src/db/client';
 import { first, transaction } from '../server/src/db/transaction';
 import { person, question, questionSet } from '../server/src/db/schema';
+import { grantPlan } from '../server/src/modules/entitlements/entitlements.service';
 import { nextRev } from '../server/src/lib/revision';
 import { indexQuestion } from '../server/src/modules/questions/question-index';
 
@@ -51,6 +52,9 @@ export async function growBenchData(db: DB, opts: { learners?: number } = {}) {
     }
     for (let p = 0; p < (opts.learners ?? 0); p++) {
       await tx.insert(person).values({ id: `bench-person-${p}`, name: `Bench Learner ${p}`, mobile: `+9170000${String(p).padStart(5, '0')}`, passwordHash: 'x' });
+      // Each holds the yearly plan, as learners taking mock tests do: the bench sets are not free,
+      // and without a plan an attempt started online is refused (docs/payments.md "Without a plan").
+      await grantPlan(tx, { orderId: `bench-order-${p}`, personId: `bench-person-${p}`, planCode: 'ANNUAL_PLAN', paidAt: now - 60_000 });
     }
   });
   return { questions: async () => (await db.select().from(question).where(inArray(question.id, benchQuestionIds()))) };

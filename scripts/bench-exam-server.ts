@@ -48,11 +48,13 @@ async function serveApp() {
       await tx.insert(person).values({ id: `bench-learner-${p}`, name: `Bench Learner ${p}`, mobile: `+9180000${String(p).padStart(5, '0')}`, passwordHash: 'x' });
     }
   });
-  // Each learner holds the yearly plan (issue 18), as a learner taking mock tests would: their
-  // attempts at the bench mock are counted within it.
+  // Each learner holds the yearly plan, bought a day ago, as a learner taking mock tests would:
+  // their attempts at the bench mock (started 30 minutes before they arrive) are counted within
+  // it. (Bought a minute ago, as before, every attempt started before the plan and was stored
+  // over the limit, locked and logged: docs/payments.md "Without a plan".)
   const { grantPlan } = await import('../server/src/modules/entitlements/entitlements.service');
   await transaction(db, async (tx) => {
-    for (let p = 0; p < LEARNERS; p++) await grantPlan(tx, { orderId: `bench-order-${p}`, personId: `bench-learner-${p}`, planCode: 'ANNUAL_PLAN', paidAt: Date.now() - 60_000 });
+    for (let p = 0; p < LEARNERS; p++) await grantPlan(tx, { orderId: `bench-order-${p}`, personId: `bench-learner-${p}`, planCode: 'ANNUAL_PLAN', paidAt: Date.now() - 86_400_000 });
   });
   // Each learner signed in once: a session row and its token, as a login makes them.
   const tokens = await Promise.all(Array.from({ length: LEARNERS }, async (_, p) => (await openSession(db, config.jwtSecret, { id: `bench-learner-${p}`, tokenVersion: 0 })).token));

@@ -55,11 +55,12 @@ export type StormResult = {
   gaveUp: number;
 };
 
-export async function runStorm(port: number, tokens: string[]): Promise<StormResult> {
+/** `path`: where to push (the app's push, or the bare floor's `/bare/push` in bench-sync-servers.ts). */
+export async function runStorm(port: number, tokens: string[], path = PUSH_PATH): Promise<StormResult> {
   const devices = tokens.map((token) => {
     const doc = benchAttempt('SUBMITTED');
     const body = JSON.stringify([{ newDocumentState: doc, assumedMasterState: null }]);
-    return { doc, request: buildRequest('POST', `127.0.0.1:${port}`, PUSH_PATH, { ...SYNC_HEADERS, authorization: `Bearer ${token}` }, body), conn: new RawConnection(port) };
+    return { doc, request: buildRequest('POST', `127.0.0.1:${port}`, path, { ...SYNC_HEADERS, authorization: `Bearer ${token}` }, body), conn: new RawConnection(port) };
   });
   const r: StormResult = {
     ids: devices.map((d) => d.doc.id),

@@ -166,6 +166,9 @@ try {
     pushRounds.push({ app: a.rate, bare: b.rate, appCpu: a.cpuPerDoc, bareCpu: b.cpuPerDoc, errors: a.errors + b.errors });
   }
   // ---- storm ---- (scripts/bench-storm.ts)
+  // First against the bare floor (one row inserted per device, no token, no scoring): what the
+  // machine and the generator allow in this run; the app's p99 is printed as a multiple of it.
+  const bareStorm = await runStorm(ready.ports.bare, ready.tokens, '/bare/push');
   const overflows0 = await listenOverflows();
   const storm = await runStorm(ready.ports.app, ready.tokens);
   const { requestLatencies, okLatencies, busyLatencies, fromCall, firstWritten, untilStored, statuses, triesPerClient, failures, retried, gaveUp } = storm;
@@ -201,6 +204,9 @@ try {
   console.log(`         from the load generator's call (its own delay to reach 1,000 devices included): p50 ${ms(p(fromCall, 0.5))}, p99 ${ms(p(fromCall, 0.99))}`);
   console.log(`         of which 200: p50 ${ms(p(okLatencies, 0.5))}, p99 ${ms(p(okLatencies, 0.99))}; 503: p50 ${ms(p(busyLatencies, 0.5))}, p99 ${ms(p(busyLatencies, 0.99))}`);
   console.log(`       per client until its attempt was stored (retries included): p50 ${ms(p(untilStored, 0.5))}, p99 ${ms(p(untilStored, 0.99))}, max ${ms(p(untilStored, 1))}`);
+  const bareP99 = p(bareStorm.untilStored, 0.99);
+  const stormRatio = p(untilStored, 0.99) / bareP99;
+  console.log(`       the bare floor's storm (same devices, one row each): p50 ${ms(p(bareStorm.untilStored, 0.5))}, p99 ${ms(bareP99)}; the app's p99 per device is ${stormRatio.toFixed(2)}× it (target ≤ 1.5×: ${stormRatio <= 1.5 ? 'met' : 'NOT met'})`);
   console.log(`       statuses ${JSON.stringify(Object.fromEntries(statuses))}; retries after 503/429: ${retried}; clients by requests needed ${JSON.stringify(Object.fromEntries([...triesPerClient].sort((a, b) => a[0] - b[0])))}`);
   console.log(`       timeouts/connection errors: ${failures}; listen-queue overflows (kernel drops): ${dropped}; gave up: ${gaveUp}`);
   console.log(`       stored ${stored.attempts} rows for ${stored.distinct} distinct attempts of ${storm.ids.length} (exactly once: ${stored.attempts === storm.ids.length && stored.distinct === storm.ids.length ? 'yes' : 'NO'})`);
