@@ -60,6 +60,8 @@ function prepare(conn: Conn) {
   const P = (n: string) => sql.placeholder(n);
   return {
     counted: prepareOn(conn, conn.select({ id: entitlementUse.attemptId }).from(entitlementUse).where(eq(entitlementUse.attemptId, P('id')))),
+    /** Every plan of a person (a learner has a few): the push reads them once for its attempts. */
+    plansOf: prepareOn(conn, conn.select().from(entitlement).where(eq(entitlement.personId, P('personId')))),
     /** Plans active at `t`, earliest end first. */
     activeAt: prepareOn(
       conn,
@@ -324,6 +326,25 @@ export const ONLINE_START_MS = 30_000;
 export type Counted = { kind: Kind; overLimit: boolean; entitlementId: string | null };
 
 /**
+ * How countAttempt may save statements when it counts many attempts in one transaction (a push):
+ * - `bump: false`: the caller bumps the person's document once (bumpEntitlement) for all;
+ * - `fresh`: the attempt was stored for the first time in this transaction, so it cannot have
+ *   been counted before (the use row's insert still does nothing on a second count);
+ * - `plans`: every plan of the person (plansOf), read once in this transaction.
+ */
+export type CountOptions = { bump?: boolean; fresh?: boolean; plans?: readonly EntRow[] };
+
+/** Every plan of a person, for countAttempt's `plans` (read inside the counting transaction). */
+export function plansOf(conn: Conn, personId: string): Promise<EntRow[]> {
+  return queries(conn).plansOf.all({ personId });
+}
+
+/** The plans of `plans` active at `t`, earliest end first (as the activeAt query orders them). */
+function activeOf(plans: readonly EntRow[], t: number): EntRow[] {
+  return plans.filter((e) => e.startsAt <= t && e.endsAt > t).sort((a, b) => a.endsAt - b.endsAt || a.startsAt - b.startsAt);
+}
+
+/**
  * Counts a new attempt against the allowance in force when it started. Nothing for a free set
  * or an attempt already counted (null). Otherwise one entitlement_use row: within the allowance
  * charged to the earliest-ending active plan with room left, or past it (`overLimit`, charged
@@ -333,12 +354,12 @@ export type Counted = { kind: Kind; overLimit: boolean; entitlementId: string | 
  * another, so an allowance of n lets exactly n attempts within.
  * `conn` is that transaction's handle (its statements are prepared once per handle).
  */
-export async function countAttempt(conn: Conn, input: AttemptUse, opts: { bump?: boolean } = {}): Promise<Counted | null> {
+export async function countAttempt(conn: Conn, input: AttemptUse, opts: CountOptions = {}): Promise<Counted | null> {
   if (input.free) return null;
   const q = queries(conn);
-  if (await q.counted.get({ id: input.attemptId })) return null;
+  if (!opts.fresh && (await q.counted.get({ id: input.attemptId }))) return null;
   const kind: Kind = input.isM ? 'mock' : 'practice';
-  const active = await q.activeAt.all({ personId: input.personId, t: input.startedAt });
+  const active = opts.plans ? activeOf(opts.plans, input.startedAt) : await q.activeAt.all({ personId: input.personId, t: input.startedAt });
   let within = false;
   let entitlementId: string | null = null;
   if (active.length > 0) {

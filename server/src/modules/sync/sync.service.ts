@@ -15,7 +15,7 @@ import { AppError, badRequest, forbidden, unauthenticated } from '../../lib/erro
 import { groupCommit } from '../../lib/group-commit';
 import { rawStatement, rowEncoder } from '../../lib/raw-statement';
 import { revsOf } from '../../lib/revision';
-import { bumpEntitlement, countAttempt, downloadAccess, lockedAmong, entitlementDoc, entitlementRev, ONLINE_START_MS } from '../entitlements/entitlements.service';
+import { bumpEntitlement, countAttempt, downloadAccess, entitlementDoc, entitlementRev, lockedAmong, ONLINE_START_MS, plansOf } from '../entitlements/entitlements.service';
 import { examResultDocs, guestSetDocs, qsDetailDocs, questionIdsOf, questionSetDocs, tagDoc, testSummaryDoc } from './sync.docs';
 
 /**
@@ -376,6 +376,8 @@ export async function pushTestSummaries(
     writtenIds = [...inserts, ...updates].map((r) => r.id);
     // A new attempt of a set that is not free uses one of the plan's allowance; past it, one
     // started online is refused (402) and one made offline is stored locked (docs/payments.md).
+    // The learner's plans read once for every new attempt of the push (a learner has a few).
+    const plans = inserts.some((r) => sets.get(r.qsid)?.free === false) ? await plansOf(tx, me.id) : [];
     for (const r of inserts) {
       const set = sets.get(r.qsid);
       if (!set) continue;
@@ -383,7 +385,7 @@ export async function pushTestSummaries(
       // Seen as it starts, the device is online: past the allowance it is refused, not locked
       // (docs/payments.md "Without a plan"). An answer file is the offline way by definition.
       const refuseOver = opts.offline !== true && Math.abs(now - r.st) <= ONLINE_START_MS;
-      if (await countAttempt(tx, { attemptId: r.id, personId: me.id, qsid: r.qsid, isM: set.isM, free: set.free, startedAt, actor: { id: me.id, name: me.name }, refuseOver }, { bump: false })) {
+      if (await countAttempt(tx, { attemptId: r.id, personId: me.id, qsid: r.qsid, isM: set.isM, free: set.free, startedAt, actor: { id: me.id, name: me.name }, refuseOver }, { bump: false, fresh: true, plans })) {
         counted = true;
       }
     }
