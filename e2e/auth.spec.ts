@@ -24,7 +24,7 @@ async function logout(page: Page) {
 
 /**
  * The latest message the local outbox adapter delivered to a recipient: its inbox file in the
- * server's DATA_DIR (README: no SMTP in tests; the outbox table keeps only the masked text).
+ * server's DATA_DIR (docs/configuration.md: no SMTP in tests; the outbox table keeps only the masked text).
  */
 async function latestOutboxBody(recipient: string): Promise<string> {
   const dataDir = process.env.E2E_DATA_DIR;

@@ -20,7 +20,7 @@ export function buildClientIfStale(root) {
     newestMtime(path.join(root, 'sync-protocol')),
     newestMtime(path.join(root, 'vite.config.ts')),
   );
-  // The client's configuration (README "Client configuration") is built into it: a build made with
+  // The client's configuration (docs/configuration.md "Client configuration") is built into it: a build made with
   // other VITE_* values is stale too. A fingerprint of the values of the last build made here is
   // kept beside it (a hash: dist/ is served); a build without one (`npm run build`) counts as made
   // without any.

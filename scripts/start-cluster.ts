@@ -13,7 +13,7 @@
  *   advisory lock); the others find it done. Every response names its instance (X-Instance).
  * - An instance that dies is started again; SIGINT/SIGTERM stop the instances, then PostgreSQL.
  *
- * README, "Several instances on PostgreSQL".
+ * docs/cluster.md.
  */
 import cluster, { type Worker } from 'node:cluster';
 import { spawnSync } from 'node:child_process';
@@ -171,7 +171,7 @@ async function main() {
 
   for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => void stop(0));
   if (config.NODE_ENV === 'production') {
-    console.log('Production start: no demo accounts. Make the first admin with npm run create-admin (README).');
+    console.log('Production start: no demo accounts. Make the first admin with npm run create-admin (docs/configuration.md).');
   } else {
     console.log('Demo start: the demo accounts of the README sign in. Set NODE_ENV=production for a real installation.');
   }

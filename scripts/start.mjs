@@ -19,7 +19,7 @@ buildClientIfStale(root);
 // The server's V8 flags (scripts/server-flags.mjs), through NODE_OPTIONS to the node tsx starts.
 const env = { ...process.env, NODE_OPTIONS: [process.env.NODE_OPTIONS, ...SERVER_NODE_FLAGS].filter(Boolean).join(' ') };
 if (process.env.NODE_ENV === 'production') {
-  console.log('Production start: no demo accounts. Make the first admin with npm run create-admin (README).');
+  console.log('Production start: no demo accounts. Make the first admin with npm run create-admin (docs/configuration.md).');
 } else {
   console.log('Demo start: the demo accounts of the README sign in. Set NODE_ENV=production for a real installation.');
 }

@@ -2,7 +2,7 @@
  * The answer-matching rules, shared so that a device's result screen (and a practice set's
  * instant feedback) reads an answer exactly as the server scores it. The scoring itself —
  * marks, parts, totals, lateness — is the server's (server/src/modules/results/scoring.ts);
- * README "Answers and marking" states the rules in words.
+ * docs/exams.md "Answers and marking" states the rules in words.
  */
 
 const DEVANAGARI_ZERO = 0x0966;

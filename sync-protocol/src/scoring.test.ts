@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { boundedStart, boundedSubmittedAt, GRACE_MS, isEmptyAnswer, isLate, keyQuestion, MAIN_PART, normaliseText, partsOf, score, type Answers, type KeyQuestion } from './scoring';
 
-/* The marking rules (README "Answers and marking") as a table of cases over every type and rule. */
+/* The marking rules (docs/exams.md "Answers and marking") as a table of cases over every type and rule. */
 
 const Q = {
   m1: keyQuestion({ id: 'm1', qt: 'mcq1', ca: ['b'], trans: { hi: { ca: ['b'] } } }),

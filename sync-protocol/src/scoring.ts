@@ -3,7 +3,7 @@ import { type AnswerKey, answerKey, isEmptyAnswer, isEvaluated, isRight, normali
 import type { UserRes } from './sync/exam-result';
 
 /*
- * The marking rules, as pure functions (README "Answers and marking" says the same in words).
+ * The marking rules, as pure functions (docs/exams.md "Answers and marking" says the same in words).
  * Pure and shared with devices, which score practice sets themselves (issue 5 §9); matching one
  * answer (normalising, mcq keys) is in ./marking.ts.
  *

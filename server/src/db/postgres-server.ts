@@ -10,7 +10,7 @@ import pg from 'pg';
  * start:cluster) and for the test suites' PostgreSQL run (issue 22): Debian's `postgresql`
  * binaries (.ci/run installs them when missing), initdb'd on first use, listening on 127.0.0.1
  * only, with trust authentication for the one local user `pm`. Not for production: point
- * DATABASE_URL at a managed or properly run PostgreSQL there (README).
+ * DATABASE_URL at a managed or properly run PostgreSQL there (docs/cluster.md).
  *
  * PostgreSQL refuses to run as root; as root (CI's containers) the server runs as the system
  * user `postgres` that Debian's package creates.

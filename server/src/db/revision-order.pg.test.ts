@@ -10,7 +10,7 @@ import { transaction } from './transaction';
  * Issue 22 §2: revisions across instances. A pull asks for documents with `rev > checkpoint` in
  * rev order and moves its checkpoint to the last one it got. The classic trap: writer A takes
  * revision 10, writer B takes 11 and commits first; a pull then returns 11 and moves past 10,
- * and when A commits, 10 is never pulled. Our rule (README, "Revisions across instances"): a
+ * and when A commits, 10 is never pulled. Our rule (docs/cluster.md, "Revisions across instances"): a
  * revision is taken by `UPDATE revision_counter … RETURNING` inside the transaction that writes
  * the document, so the counter's row stays locked until that transaction ends. B's UPDATE waits
  * for A's COMMIT: revisions commit in their order, and every snapshot holds a prefix of them.

@@ -421,7 +421,7 @@ export const examResult = sqliteTable(
     totalMarks: real('total_marks').notNull(),
     /** Most marks the whole set can give. */
     total: real('total').notNull().default(0),
-    /** Submitted after the duration plus the grace window (results module, README). */
+    /** Submitted after the duration plus the grace window (results module, docs/exams.md). */
     late: integer('late', { mode: 'boolean' }).notNull().default(false),
     /**
      * Not the person's first submitted attempt at this set: shown as practice and never ranked

@@ -71,7 +71,7 @@ export async function messagesSent(): Promise<void> {
 /**
  * The developer's "phone": a file in DATA_DIR that receives every message the local adapter
  * delivers, in full, one JSON line each ({ at, channel, to, subject, body }). Outside production
- * only; the dev and the e2e suite read it (README "One-time codes without a network").
+ * only; the dev and the e2e suite read it (docs/configuration.md "One-time codes without a network").
  */
 export function localInboxFile(config: { dataDir: string; NODE_ENV?: string }): string | null {
   return config.NODE_ENV === 'production' ? null : path.join(config.dataDir, 'local-inbox.jsonl');

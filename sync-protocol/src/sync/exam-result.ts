@@ -34,7 +34,7 @@ export type UserRes = z.infer<typeof userResSchema>;
 /**
  * Store `exam_result` (pull only): a scored attempt (spec §3 Exam result). Scoring happens on
  * the server (ARCHITECTURE decision 4); the result carries the correct answers. The marking
- * rules are in the README ("Answers and marking").
+ * rules are in docs/exams.md ("Answers and marking").
  *
  * Parts: the main part is `wos`; every other key is a section name. A section with sub-sections
  * is one part here (its sub-sections summed), because learners see it as one section.

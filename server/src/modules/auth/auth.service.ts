@@ -310,7 +310,7 @@ async function setPassword(
 }
 
 /**
- * The one code a reset request tests (issue 16 §6: one guess per request). README's order is
+ * The one code a reset request tests (issue 16 §6: one guess per request). docs/api.md's order is
  * `code:newPassword`; `newPassword:code` is accepted too: when exactly one part has 6 digits it is
  * the code, and when both have, the first (`user`) part is.
  */

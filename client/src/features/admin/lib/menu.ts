@@ -3,7 +3,7 @@ import type { PermissionName } from '../../../../../sync-protocol/src/permission
 /**
  * The admin side menu (spec §2 Admin area). The spec lists shop-style entries too (sale point,
  * my store, store settings, category, attributes, section editor, delivery, pickup point); this
- * product sells plans, not goods, so those are left out (README, Back office).
+ * product sells plans, not goods, so those are left out (docs/admin.md).
  *
  * `any`: the entry shows (and its route lets in) a person holding any one of these;
  * `all`: every one of these. The admin area itself needs SHOP_EDITOR (spec §2).

@@ -3,7 +3,7 @@ import { api } from '../../../lib/api-client';
 import { toUsername } from '../lib/username';
 
 /**
- * POST /api/UserLogin/login with Basic credentials and an empty body (README, spec §7). Silent:
+ * POST /api/UserLogin/login with Basic credentials and an empty body (docs/api.md, spec §7). Silent:
  * the login form shows the server's message in its own alert list (spec §8 Auth).
  */
 export function login(input: { username: string; password: string }): Promise<LoginResponse> {

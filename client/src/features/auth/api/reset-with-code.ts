@@ -3,7 +3,7 @@ import { toUsername } from '../lib/username';
 
 /**
  * POST /api/UserLogin/updatePasswordWithResetCode: the code and the new password travel in Basic
- * auth as `code:newPassword` (README), the account in the body.
+ * auth as `code:newPassword` (docs/api.md), the account in the body.
  */
 export function resetWithCode(input: { username: string; code: string; newPassword: string }): Promise<{ success: boolean; msg?: string }> {
   return api('/UserLogin/updatePasswordWithResetCode', {

@@ -24,7 +24,7 @@ afterEach(() => {
   vi.unstubAllEnvs();
 });
 
-/** The installation's campaign (README "Client configuration"). */
+/** The installation's campaign (docs/configuration.md "Client configuration"). */
 const CAMPAIGN = 'https://give.parikshamitra.test/campaigns/books';
 
 const banner = (over: Partial<Banner>): Banner => ({

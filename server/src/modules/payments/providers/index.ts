@@ -8,7 +8,7 @@ import { createRazorpayProvider } from './razorpay';
 import { SANDBOX_BASE_URL, sandboxCredentials, sandboxEnabled, sandboxFetch } from './sandbox-phonepe';
 
 /*
- * The payment providers of an installation, chosen by the environment (env.ts, README
+ * The payment providers of an installation, chosen by the environment (env.ts, docs/configuration.md
  * "Environment"; ARCHITECTURE decision 9):
  *
  * - PAYMENT_PROVIDER=sandbox (the default outside production): 'phonepe' is the real PhonePe
