@@ -532,7 +532,7 @@ export async function myPlan(db: Conn, personId: string, now = Date.now()): Prom
 
 /** Whether an attempt is locked: counted past the allowance and not opened since. */
 export async function isOverLimit(db: Conn, attemptId: string): Promise<boolean> {
-  return (await first(db.select({ o: entitlementUse.overLimit }).from(entitlementUse).where(eq(entitlementUse.attemptId, attemptId))))?.o === true;
+  return (await lockedAmong(db, [attemptId])).has(attemptId);
 }
 
 /**

@@ -31,11 +31,12 @@ export type QuestionAccess = { withAnswers: boolean };
 /**
  * Who reads: editors hold QUESTION_EDITOR; replication reads as a non-editor for everyone.
  * `download`: for a non-editor, the kinds of paid set they may start now (entitlements.service
- * downloadAccess: 'm' mock tests, 'p' practice exams; '' for a guest or without a plan). When
+ * downloadAccess: 'm' mock tests, 'p' practice exams; '' for a guest or without a plan), asked
+ * only when a paid set is what would give access (most reads never need the plan). When
  * given, a set that is not free gives access to its questions only for a kind listed
  * (docs/payments.md "Without a plan"); replication filters whole sets itself (sync.service).
  */
-export type Reader = { editor: boolean; download?: string };
+export type Reader = { editor: boolean; download?: () => Promise<string> };
 
 /**
  * Whether learners and guests see a set: published (the flag the publish job and every save keep
@@ -119,10 +120,11 @@ export async function accessTo(db: Conn, questions: readonly { id: string; delet
   }
   const inVisiblePractice = new Set<string>();
   const inLiveMock = new Set<string>();
+  let download: string | undefined;
   for (const s of await setsHolding(db, live)) {
     if (s.isM) for (const id of s.holds) inLiveMock.add(id);
     if (!isVisibleSet(s)) continue;
-    if (reader.download !== undefined && !s.free && !reader.download.includes(s.isM ? 'm' : 'p')) continue;
+    if (reader.download && !s.free && !(download ??= await reader.download()).includes(s.isM ? 'm' : 'p')) continue;
     for (const id of s.holds) {
       if (!s.isM) inVisiblePractice.add(id);
       if (!out.has(id)) out.set(id, { withAnswers: false });

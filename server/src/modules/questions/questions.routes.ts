@@ -34,11 +34,11 @@ const editorOf = (c: Context<AppEnv>) => ({ editor: c.get('principal')?.permissi
  * Who reads question content (question-access.ts Reader): an editor, or someone who reads paid
  * sets' questions only as far as their plan lets them start those sets (docs/payments.md).
  */
-async function readerOf(deps: Deps, c: Context<AppEnv>): Promise<Reader> {
+function readerOf(deps: Deps, c: Context<AppEnv>): Reader {
   const { editor } = editorOf(c);
   if (editor) return { editor };
   const me = c.get('principal');
-  return { editor, download: me ? await downloadAccess(deps.db, me.id) : '' };
+  return { editor, download: me ? () => downloadAccess(deps.db, me.id) : () => Promise.resolve('') };
 }
 
 /** The start-up indexing of each database's app (settled, never rejected), for those who must wait for it. */
@@ -114,7 +114,7 @@ export function questionRoutes(app: Hono<AppEnv>, deps: Deps) {
 
   route(app, deps, 'GET /question', async (c) => {
     const query = parseQuery(c, questionListQuerySchema);
-    const who = await readerOf(deps, c);
+    const who = readerOf(deps, c);
     // Listing or filtering the bank is authoring: as a permission route would, 401 without a
     // login, else 403. Reading questions by id is open: each id as question-access.ts decides.
     if (!who.editor && !questions.isReadByIds(query)) {
@@ -132,7 +132,7 @@ export function questionRoutes(app: Hono<AppEnv>, deps: Deps) {
   );
   route(app, deps, 'GET /question/:id', async (c) => {
     parseQuery(c, noQuery);
-    return c.json(await questions.get(deps, parseWith(idSchema, c.req.param('id')), await readerOf(deps, c)));
+    return c.json(await questions.get(deps, parseWith(idSchema, c.req.param('id')), readerOf(deps, c)));
   });
   route(
     app,
