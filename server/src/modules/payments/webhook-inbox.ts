@@ -4,6 +4,7 @@ import type { Deps } from '../../context';
 import { type DB, isClosed } from '../../db/client';
 import { paymentEvent, purchaseOrder } from '../../db/schema';
 import { affected, first, transaction } from '../../db/transaction';
+import { groupCommit } from '../../lib/group-commit';
 import { rawStatement } from '../../lib/raw-statement';
 import { announce, applyIn, type Applied } from './payments.service';
 import type { ProviderStatus } from './provider';
@@ -107,8 +108,9 @@ export async function receiveWebhook(deps: Deps, providerName: Provider, headers
   const provider = providers.get(providerName);
   const event = provider.parseWebhook(headers, rawBody);
   if (!event) return null;
-  // One statement; a transaction of its own, as raw statements run on a transaction's handle.
-  const stored = await transaction(deps.db, (tx) =>
+  // One statement; the deliveries of one event-loop turn share a transaction (lib/group-commit.ts),
+  // each in its own savepoint, and each is answered once that transaction has committed.
+  const stored = await groupCommit(deps.db)((tx) =>
     insertStatement(tx).run({
       id: `${provider.name}:${event.eventId}`,
       provider: provider.name,
