@@ -6,8 +6,11 @@ import { z } from 'zod';
  * price or amount is never used for a plan (the server's price list is).
  */
 
-/** A payment's states (spec §3 Payment has a status; its values are ours). */
-export const PAYMENT_STATUSES = ['PENDING', 'SUCCESS', 'FAILED', 'REFUNDED'] as const;
+/**
+ * A payment's states (spec §3 Payment has a status; its values are ours). CANCELLED: an attempt
+ * the provider reports as cancelled by the payer (docs/payments.md, "Cancelled payments").
+ */
+export const PAYMENT_STATUSES = ['PENDING', 'SUCCESS', 'FAILED', 'CANCELLED', 'REFUNDED'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 /**

@@ -282,7 +282,7 @@ export async function razorpayCheckout(deps: Deps, who: Principal, input: { merc
 export function statusAnswer(order: Order) {
   const status = order.status as OrderStatus;
   const paid = status === 'PAID';
-  const msg = paid ? MSG.paymentSuccessful : OPEN_STATUSES.includes(status) ? MSG.paymentPending : MSG.paymentFailed;
+  const msg = paid ? MSG.paymentSuccessful : OPEN_STATUSES.includes(status) ? MSG.paymentPending : status === 'CANCELLED' ? MSG.paymentCancelled : MSG.paymentFailed;
   return { success: paid, msg, data: { status, receiptNo: order.receiptNo } };
 }
 
@@ -326,11 +326,12 @@ async function recordPayments(tx: Tx, deps: Deps, order: Order, status: Provider
     if (p.state === 'PENDING') continue;
     const details = sandbox ? sandboxDetails(p.raw) : (p.raw ?? null);
     const existing = await first(tx.select().from(payment).where(eq(payment.transactionId, p.transactionId)));
-    if (existing && (existing.orderId !== order.id || existing.status === 'SUCCESS' || p.state === 'FAILED')) continue;
-    if (p.state === 'FAILED') {
+    const unpaid = p.state === 'FAILED' || p.state === 'CANCELLED';
+    if (existing && (existing.orderId !== order.id || existing.status === 'SUCCESS' || unpaid)) continue;
+    if (unpaid) {
       await tx
         .insert(payment)
-        .values({ amount: p.amount, channel: p.channel, transactionId: p.transactionId, details, orderId: order.id, personId: order.personId, status: 'FAILED', provider, createdAt: now, updatedAt: now })
+        .values({ amount: p.amount, channel: p.channel, transactionId: p.transactionId, details, orderId: order.id, personId: order.personId, status: p.state, provider, createdAt: now, updatedAt: now })
         .onConflictDoNothing();
       continue;
     }
@@ -498,7 +499,8 @@ export async function verifyRazorpay(deps: Deps, who: Principal, input: { razorp
  * plan at today's price, or the same donation), linked by retryOf; an order still payable is
  * answered again (CREATED, or a Razorpay order, which takes several attempts), except one PhonePe
  * already holds: PhonePe takes a merchantOrderId once, so that one gets a new order as well. A
- * paid order is refused (409), a cancelled one too (400).
+ * paid order is refused (409). A cancelled one is paid again like a failed one: the payer changed
+ * their mind at the provider and may change it back (docs/payments.md, "Cancelled payments").
  */
 export async function retryPayment(deps: Deps, who: Principal, input: { id: string }, now = Date.now()): Promise<CreateOrderAnswer> {
   const old = await ownOrder(deps.db, who, { id: input.id });
@@ -509,7 +511,6 @@ export async function retryPayment(deps: Deps, who: Principal, input: { id: stri
     const razorpay = razorpayOptions(deps, old);
     if (razorpay || old.status === 'CREATED') return createAnswer(old, razorpay?.checkout);
   }
-  if (old.status === 'CANCELLED') throw new AppError('BAD_REQUEST', MSG.orderNotRetryable);
   const base = { personId: who.id, reference: old.reference, redirectUrl: old.redirectUrl, retryOf: old.id };
   if (old.kind === 'DONATION' || !old.planId) {
     return insertOrder(deps, actorOf(who), { ...base, planId: null, kind: 'DONATION', amount: old.amount }, now);
