@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { OrderStatus } from './order';
 
 /*
  * Plans that can be bought (issue 18; spec §3 Payment, §4 Payment confirmation, §5 Buy, §7
@@ -164,6 +165,17 @@ export type MyOrder = {
   /** Sequential receipt number once paid. */
   receiptNo: number | null;
   paidAt: number | null;
+};
+
+/** The `data` of checkPaymentStatus, checkPayment and verifyRazorpayPayment answers. */
+export type PaymentStatusData = {
+  status: OrderStatus;
+  /** Sequential receipt number once paid. */
+  receiptNo: number | null;
+  /** Paise. */
+  amount: number;
+  /** The plan bought (its name in both languages), or null for a donation. */
+  plan: { code: string; name: { en: string; hi: string } } | null;
 };
 
 /** A plan the learner holds (GET /api/payment/my). */

@@ -7,6 +7,7 @@ import {
   type MyOrder,
   type MyPlan,
   ORDER_TTL_MS,
+  type PaymentStatusData,
   type Provider,
   type Receipt,
   rupeesToPaise,
@@ -278,12 +279,17 @@ export async function razorpayCheckout(deps: Deps, who: Principal, input: { merc
   return { success: true as const, data: { razorpay: created.checkout } };
 }
 
-/** What checkPaymentStatus answers (spec §7: `success` decides the confirmation page's outcome). */
-export function statusAnswer(order: Order) {
+/**
+ * What checkPaymentStatus answers (spec §7: `success` decides the confirmation page's outcome),
+ * with what was bought: the plan's name in both languages (never only its code), or null for a
+ * donation, and the amount in paise (docs/payments.md).
+ */
+export async function statusAnswer(db: Conn, order: Order): Promise<{ success: boolean; msg: string; data: PaymentStatusData }> {
   const status = order.status as OrderStatus;
   const paid = status === 'PAID';
   const msg = paid ? MSG.paymentSuccessful : OPEN_STATUSES.includes(status) ? MSG.paymentPending : status === 'CANCELLED' ? MSG.paymentCancelled : MSG.paymentFailed;
-  return { success: paid, msg, data: { status, receiptNo: order.receiptNo } };
+  const bought = order.planId ? await first(db.select({ code: plan.code, name: plan.name }).from(plan).where(eq(plan.id, order.planId))) : undefined;
+  return { success: paid, msg, data: { status, receiptNo: order.receiptNo, amount: order.amount, plan: bought ?? null } };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -477,7 +483,7 @@ export async function refresh(deps: Deps, order: Order, source: ApplySource, now
 /** POST /api/{provider}/checkPaymentStatus and GET /api/payment/checkPayment: the caller's order. */
 export async function checkStatus(deps: Deps, who: Principal, where: { id?: string | undefined; pgOrderId?: string | undefined }, now = Date.now()) {
   const order = await ownOrder(deps.db, who, where);
-  return statusAnswer(await refresh(deps, order, { via: 'check', actor: actorOf(who) }, now));
+  return statusAnswer(deps.db, await refresh(deps, order, { via: 'check', actor: actorOf(who) }, now));
 }
 
 /**
@@ -491,7 +497,7 @@ export async function verifyRazorpay(deps: Deps, who: Principal, input: { razorp
     throw new AppError('BAD_REQUEST', MSG.invalidSignature);
   }
   const order = await ownOrder(deps.db, who, { pgOrderId: input.razorpay_order_id });
-  return statusAnswer(await refresh(deps, order, { via: 'checkout', actor: actorOf(who) }, now));
+  return statusAnswer(deps.db, await refresh(deps, order, { via: 'checkout', actor: actorOf(who) }, now));
 }
 
 /**

@@ -207,7 +207,12 @@ describe('buying a plan through the sandbox', () => {
     expect((await orderOf(order.id))?.status).toBe('CANCELLED');
     expect(await transitions(order.id)).toEqual(['PENDING', 'CANCELLED']);
     const r = await check(order.id);
-    expect(r.body).toMatchObject({ success: false, msg: 'Payment cancelled', data: { status: 'CANCELLED' } });
+    // The answer names the plan by its name in both languages, and its amount in paise.
+    expect(r.body).toMatchObject({
+      success: false,
+      msg: 'Payment cancelled',
+      data: { status: 'CANCELLED', amount: MONTHLY_PAISE, plan: { code: 'ONE_MONTH_PLAN', name: { en: 'Monthly', hi: 'मासिक' } } },
+    });
     expect(await paymentsOf(order.id)).toEqual([]);
     expect(await grants(order.id)).toEqual([]);
     expect(await ledgerOf(order.id)).toEqual([]);
