@@ -47,6 +47,12 @@ export const PLAN_RULES: Record<string, PlanRule> = {
   QUATERLY_MONTH_PLAN: { months: 3, mock: 20, practice: 6 },
   ONE_MONTH_PLAN: { months: 1, mock: 10, practice: 2 },
 };
+/**
+ * The name shown for a plan whose row is gone (a plan with orders is never deleted, so this is
+ * for old data only): a word in each language, never the internal code (docs/payments.md).
+ */
+export const UNNAMED_PLAN: { en: string; hi: string } = { en: 'Plan', hi: 'प्लान' };
+
 export const DEFAULT_PLAN_RULE: PlanRule = { months: 1, mock: 0, practice: 0 };
 export const planRuleOf = (code: string): PlanRule => PLAN_RULES[code] ?? DEFAULT_PLAN_RULE;
 
