@@ -62,6 +62,21 @@ export async function buyPlanThroughSandbox(request: APIRequestContext, who: key
   return id;
 }
 
+/**
+ * Buy Now on a plan card of /plan, on to the provider's page. A learner with a plan in force
+ * first sees the checkout step (what buying another plan does, docs/payments.md), which is
+ * confirmed here.
+ */
+export async function pressBuyNow(page: Page, planCode: string, lang: 'en' | 'hi' = 'en') {
+  const labels = lang === 'hi' ? { buy: 'अभी खरीदें', go: 'भुगतान के लिए आगे बढ़ें' } : { buy: 'Buy Now', go: 'Continue to payment' };
+  await page.getByTestId(`plan-${planCode}`).getByRole('button', { name: labels.buy }).click();
+  const checkout = page.getByTestId('stack-checkout');
+  const onProvider = () => /\/sandbox\/phonepe\/pay\//.test(page.url());
+  await expect.poll(async () => onProvider() || (await checkout.isVisible().catch(() => false)), { timeout: 30_000 }).toBe(true);
+  if (!onProvider()) await checkout.getByRole('button', { name: labels.go }).click();
+  await expect(page).toHaveURL(/\/sandbox\/phonepe\/pay\//, { timeout: 30_000 });
+}
+
 /** A real 8×8 PNG of one colour (red unless told), built here so an upload goes through the server's byte check. */
 export function pngBytes(rgb: [number, number, number] = [220, 30, 30]): Buffer {
   const crcTable = Array.from({ length: 256 }, (_, n) => {

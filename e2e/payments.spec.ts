@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { loginAs, openAppDb, waitForServiceWorker } from './helpers';
+import { loginAs, openAppDb, pressBuyNow, waitForServiceWorker } from './helpers';
 
 /*
  * Issue 18: the demo learner buys the monthly plan through the local PhonePe sandbox (the real
@@ -41,8 +41,7 @@ test('the learner buys the monthly plan through the sandbox, sees the confirmati
 
   // Buy Now → the sandbox's hosted page (PhonePe's protocol, inside our server) → Pay.
   await page.goto('/plan');
-  await page.getByTestId('plan-ONE_MONTH_PLAN').getByRole('button', { name: 'Buy Now' }).click();
-  await expect(page).toHaveURL(/\/sandbox\/phonepe\/pay\//, { timeout: 30_000 });
+  await pressBuyNow(page, 'ONE_MONTH_PLAN');
   await page.getByRole('button', { name: /^Pay/ }).click();
 
   // The confirmation page: success, the 6-second countdown, then the redirect to the profile.
@@ -99,8 +98,7 @@ test('a failed payment shows "Payment failed" without a redirect, and offers Ret
   test.setTimeout(120_000);
   await loginAs(page, 'learner');
   await page.goto('/plan');
-  await page.getByTestId('plan-QUATERLY_MONTH_PLAN').getByRole('button', { name: 'Buy Now' }).click();
-  await expect(page).toHaveURL(/\/sandbox\/phonepe\/pay\//, { timeout: 30_000 });
+  await pressBuyNow(page, 'QUATERLY_MONTH_PLAN');
   await page.getByRole('button', { name: /^Fail/ }).click();
   await expect(page).toHaveURL(/\/payment-confirmation\?/);
   await expect(page.getByText('Payment failed', { exact: true })).toBeVisible({ timeout: 30_000 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { OrderStatus } from './order';
 
 /*
  * Plans that can be bought (issue 18; spec §3 Payment, §4 Payment confirmation, §5 Buy, §7
@@ -6,8 +7,11 @@ import { z } from 'zod';
  * price or amount is never used for a plan (the server's price list is).
  */
 
-/** A payment's states (spec §3 Payment has a status; its values are ours). */
-export const PAYMENT_STATUSES = ['PENDING', 'SUCCESS', 'FAILED', 'REFUNDED'] as const;
+/**
+ * A payment's states (spec §3 Payment has a status; its values are ours). CANCELLED: an attempt
+ * the provider reports as cancelled by the payer (docs/payments.md, "Cancelled payments").
+ */
+export const PAYMENT_STATUSES = ['PENDING', 'SUCCESS', 'FAILED', 'CANCELLED', 'REFUNDED'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 /**
@@ -43,6 +47,12 @@ export const PLAN_RULES: Record<string, PlanRule> = {
   QUATERLY_MONTH_PLAN: { months: 3, mock: 20, practice: 6 },
   ONE_MONTH_PLAN: { months: 1, mock: 10, practice: 2 },
 };
+/**
+ * The name shown for a plan whose row is gone (a plan with orders is never deleted, so this is
+ * for old data only): a word in each language, never the internal code (docs/payments.md).
+ */
+export const UNNAMED_PLAN: { en: string; hi: string } = { en: 'Plan', hi: 'प्लान' };
+
 export const DEFAULT_PLAN_RULE: PlanRule = { months: 1, mock: 0, practice: 0 };
 export const planRuleOf = (code: string): PlanRule => PLAN_RULES[code] ?? DEFAULT_PLAN_RULE;
 
@@ -161,6 +171,17 @@ export type MyOrder = {
   /** Sequential receipt number once paid. */
   receiptNo: number | null;
   paidAt: number | null;
+};
+
+/** The `data` of checkPaymentStatus, checkPayment and verifyRazorpayPayment answers. */
+export type PaymentStatusData = {
+  status: OrderStatus;
+  /** Sequential receipt number once paid. */
+  receiptNo: number | null;
+  /** Paise. */
+  amount: number;
+  /** The plan bought (its name in both languages), or null for a donation. */
+  plan: { code: string; name: { en: string; hi: string } } | null;
 };
 
 /** A plan the learner holds (GET /api/payment/my). */

@@ -20,13 +20,19 @@ export const reportRangeSchema = z
   })
   .superRefine(checkRange);
 
-/** The sale report (admin dashboard): orders of a date range with totals and a per-day series. */
+/**
+ * The sale report (admin dashboard): the orders placed in a date range, and the money of the
+ * same range from the payments ledger (docs/admin.md, "What the reports count"): `collected` what
+ * was received, `refunded` what was paid back, `net` the difference, in rupees to the paisa.
+ * `paidCount` counts orders with money received in the range; failed, expired and cancelled
+ * orders add no money.
+ */
 export type OrdersByDateReport = {
   /** Newest first, at most 1,000 (the totals cover them all). */
   orders: OrderRow[];
-  totals: { count: number; amount: number; paidCount: number; paidAmount: number };
-  /** Days (YYYY-MM-DD, India time) that have orders, ascending. */
-  byDay: { day: string; count: number; amount: number; paidAmount: number }[];
+  totals: { count: number; paidCount: number; collected: number; refunded: number; net: number };
+  /** Days (YYYY-MM-DD, India time) with orders placed or money moved, ascending. */
+  byDay: { day: string; count: number; collected: number; refunded: number; net: number }[];
 };
 
 /** Signups of a range, per day and per referrer. */
@@ -66,7 +72,10 @@ export type PaymentRow = {
 export type TransactionsReport = {
   data: PaymentRow[];
   total: number;
-  /** Over every matching row; credit and debit sum SUCCESS payments only. */
+  /**
+   * count: every matching payment row; credit and debit: the ledger's money of the matching
+   * payments (received, paid back), net their difference (docs/admin.md, "What the reports count").
+   */
   totals: { count: number; credit: number; debit: number; net: number };
   /** Every channel present, for the filter. */
   channels: string[];

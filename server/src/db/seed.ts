@@ -292,7 +292,13 @@ async function seedSales(tx: Tx, sales: z.output<typeof demoSalesFixtureSchema>,
         .insert(payment)
         .values({ ...pay, id: paymentId, amount: paise, orderId, personId: o.person, provider: 'phonepe', details: { demo: true }, createdAt: when, updatedAt: when })
         .onConflictDoNothing();
-      if (pay.status === 'SUCCESS') await tx.insert(ledgerEntry).values({ id: `ledger-${paymentId}`, orderId, paymentId, kind: 'CAPTURE', amount: paise, createdAt: when }).onConflictDoNothing();
+      // Money in is a CAPTURE, a refund (a debit payment) a negative REFUND: the reports sum these (docs/admin.md).
+      if (pay.status === 'SUCCESS') {
+        await tx
+          .insert(ledgerEntry)
+          .values({ id: `ledger-${paymentId}`, orderId, paymentId, kind: pay.isCredit ? 'CAPTURE' : 'REFUND', amount: pay.isCredit ? paise : -paise, createdAt: when })
+          .onConflictDoNothing();
+      }
     }
     if (paid && p.code) {
       const rule = planRuleOf(p.code);

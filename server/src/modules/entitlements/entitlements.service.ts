@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
-import { addMonths, type MyPlan, planRuleOf } from '../../../../sync-protocol/src/payment';
+import { addMonths, type MyPlan, planRuleOf, UNNAMED_PLAN } from '../../../../sync-protocol/src/payment';
 import type { EntitlementDoc } from '../../../../sync-protocol/src/sync/entitlement';
 import type { CollectionName } from '../../../../sync-protocol/src/sync/envelopes';
 import type { Deps } from '../../context';
@@ -424,7 +424,7 @@ export const GRANT_COLLECTIONS = ['entitlement', 'qs_detail', 'exam_result'] as 
 const MAX_IDS = 2000;
 
 async function planNameOf(db: Conn, code: string): Promise<{ en: string; hi: string }> {
-  return (await first(db.select({ name: plan.name }).from(plan).where(eq(plan.code, code)).limit(1)))?.name ?? { en: code, hi: code };
+  return (await first(db.select({ name: plan.name }).from(plan).where(eq(plan.code, code)).limit(1)))?.name ?? UNNAMED_PLAN;
 }
 
 /** The plans active at `now`, latest end first. */

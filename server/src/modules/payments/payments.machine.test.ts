@@ -35,6 +35,15 @@ describe('the order state machine', () => {
     expect(decide(order('EXPIRED'), { state: 'PENDING', amount: 15_000 }, NOW).to).toBeNull();
   });
 
+  test('a payer who cancelled at the provider: CANCELLED, also past the expiry; a closed order stays as it is', () => {
+    const cancelled = { state: 'CANCELLED' as const, amount: 15_000 };
+    expect(decide(order('PENDING'), cancelled, NOW)).toEqual({ to: 'CANCELLED', why: 'payer-cancelled' });
+    expect(decide(order('CREATED'), cancelled, NOW).to).toBe('CANCELLED');
+    expect(decide(order('PENDING', NOW - 1), cancelled, NOW).to).toBe('CANCELLED');
+    for (const s of ['FAILED', 'EXPIRED', 'CANCELLED'] as const) expect(decide(order(s), cancelled, NOW).to, s).toBeNull();
+    for (const s of ['PAID', 'REFUNDED'] as const) expect(decide(order(s), cancelled, NOW)).toEqual({ to: null, why: 'final' });
+  });
+
   test('applying the same answer again changes nothing (monotonic)', () => {
     const first = decide(order('PENDING'), paid, NOW);
     expect(first.to).toBe('PAID');

@@ -7,6 +7,7 @@ import type { ProviderOrderState } from './provider';
  *   CREATED ──initiatePayment (the buyer is sent to the provider)──▶ PENDING
  *   CREATED | PENDING ──provider COMPLETED (amount right)──▶ PAID
  *   CREATED | PENDING ──provider FAILED──▶ FAILED            (EXPIRED once past expiresAt)
+ *   CREATED | PENDING ──provider CANCELLED (the payer cancelled there)──▶ CANCELLED
  *   CREATED | PENDING ──provider PENDING, past expiresAt──▶ EXPIRED
  *   CREATED, never sent to a provider, past expiresAt ──▶ EXPIRED (nobody can have paid it)
  *   FAILED | EXPIRED | CANCELLED ──provider COMPLETED (amount right)──▶ PAID
@@ -25,6 +26,7 @@ export type Transition =
   | { to: null; why: 'final' | 'unchanged' }
   | { to: 'PAID'; why: 'completed' }
   | { to: 'FAILED'; why: 'provider-failed' | 'amount-mismatch' }
+  | { to: 'CANCELLED'; why: 'payer-cancelled' }
   | { to: 'EXPIRED'; why: 'expired' };
 
 /** Orders the provider may still move; PAID and REFUNDED never change through it. */
@@ -43,6 +45,8 @@ export function decide(order: MachineOrder, answer: MachineAnswer, now: number):
     return { to: 'PAID', why: 'completed' };
   }
   if (!open) return { to: null, why: 'unchanged' };
+  // The payer's own cancel is what happened, also when the answer comes after the expiry time.
+  if (answer.state === 'CANCELLED') return { to: 'CANCELLED', why: 'payer-cancelled' };
   const expired = now > order.expiresAt;
   if (answer.state === 'FAILED') return expired ? { to: 'EXPIRED', why: 'expired' } : { to: 'FAILED', why: 'provider-failed' };
   // The provider still waits for the buyer: only time ends that (PENDING never grants anything).

@@ -7,6 +7,7 @@ import {
   type MyOrder,
   type MyPlan,
   ORDER_TTL_MS,
+  type PaymentStatusData,
   type Provider,
   type Receipt,
   rupeesToPaise,
@@ -278,12 +279,17 @@ export async function razorpayCheckout(deps: Deps, who: Principal, input: { merc
   return { success: true as const, data: { razorpay: created.checkout } };
 }
 
-/** What checkPaymentStatus answers (spec §7: `success` decides the confirmation page's outcome). */
-export function statusAnswer(order: Order) {
+/**
+ * What checkPaymentStatus answers (spec §7: `success` decides the confirmation page's outcome),
+ * with what was bought: the plan's name in both languages (never only its code), or null for a
+ * donation, and the amount in paise (docs/payments.md).
+ */
+export async function statusAnswer(db: Conn, order: Order): Promise<{ success: boolean; msg: string; data: PaymentStatusData }> {
   const status = order.status as OrderStatus;
   const paid = status === 'PAID';
-  const msg = paid ? MSG.paymentSuccessful : OPEN_STATUSES.includes(status) ? MSG.paymentPending : MSG.paymentFailed;
-  return { success: paid, msg, data: { status, receiptNo: order.receiptNo } };
+  const msg = paid ? MSG.paymentSuccessful : OPEN_STATUSES.includes(status) ? MSG.paymentPending : status === 'CANCELLED' ? MSG.paymentCancelled : MSG.paymentFailed;
+  const bought = order.planId ? await first(db.select({ code: plan.code, name: plan.name }).from(plan).where(eq(plan.id, order.planId))) : undefined;
+  return { success: paid, msg, data: { status, receiptNo: order.receiptNo, amount: order.amount, plan: bought ?? null } };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -326,11 +332,12 @@ async function recordPayments(tx: Tx, deps: Deps, order: Order, status: Provider
     if (p.state === 'PENDING') continue;
     const details = sandbox ? sandboxDetails(p.raw) : (p.raw ?? null);
     const existing = await first(tx.select().from(payment).where(eq(payment.transactionId, p.transactionId)));
-    if (existing && (existing.orderId !== order.id || existing.status === 'SUCCESS' || p.state === 'FAILED')) continue;
-    if (p.state === 'FAILED') {
+    const unpaid = p.state === 'FAILED' || p.state === 'CANCELLED';
+    if (existing && (existing.orderId !== order.id || existing.status === 'SUCCESS' || unpaid)) continue;
+    if (unpaid) {
       await tx
         .insert(payment)
-        .values({ amount: p.amount, channel: p.channel, transactionId: p.transactionId, details, orderId: order.id, personId: order.personId, status: 'FAILED', provider, createdAt: now, updatedAt: now })
+        .values({ amount: p.amount, channel: p.channel, transactionId: p.transactionId, details, orderId: order.id, personId: order.personId, status: p.state, provider, createdAt: now, updatedAt: now })
         .onConflictDoNothing();
       continue;
     }
@@ -476,7 +483,7 @@ export async function refresh(deps: Deps, order: Order, source: ApplySource, now
 /** POST /api/{provider}/checkPaymentStatus and GET /api/payment/checkPayment: the caller's order. */
 export async function checkStatus(deps: Deps, who: Principal, where: { id?: string | undefined; pgOrderId?: string | undefined }, now = Date.now()) {
   const order = await ownOrder(deps.db, who, where);
-  return statusAnswer(await refresh(deps, order, { via: 'check', actor: actorOf(who) }, now));
+  return statusAnswer(deps.db, await refresh(deps, order, { via: 'check', actor: actorOf(who) }, now));
 }
 
 /**
@@ -490,7 +497,7 @@ export async function verifyRazorpay(deps: Deps, who: Principal, input: { razorp
     throw new AppError('BAD_REQUEST', MSG.invalidSignature);
   }
   const order = await ownOrder(deps.db, who, { pgOrderId: input.razorpay_order_id });
-  return statusAnswer(await refresh(deps, order, { via: 'checkout', actor: actorOf(who) }, now));
+  return statusAnswer(deps.db, await refresh(deps, order, { via: 'checkout', actor: actorOf(who) }, now));
 }
 
 /**
@@ -498,7 +505,8 @@ export async function verifyRazorpay(deps: Deps, who: Principal, input: { razorp
  * plan at today's price, or the same donation), linked by retryOf; an order still payable is
  * answered again (CREATED, or a Razorpay order, which takes several attempts), except one PhonePe
  * already holds: PhonePe takes a merchantOrderId once, so that one gets a new order as well. A
- * paid order is refused (409), a cancelled one too (400).
+ * paid order is refused (409). A cancelled one is paid again like a failed one: the payer changed
+ * their mind at the provider and may change it back (docs/payments.md, "Cancelled payments").
  */
 export async function retryPayment(deps: Deps, who: Principal, input: { id: string }, now = Date.now()): Promise<CreateOrderAnswer> {
   const old = await ownOrder(deps.db, who, { id: input.id });
@@ -509,7 +517,6 @@ export async function retryPayment(deps: Deps, who: Principal, input: { id: stri
     const razorpay = razorpayOptions(deps, old);
     if (razorpay || old.status === 'CREATED') return createAnswer(old, razorpay?.checkout);
   }
-  if (old.status === 'CANCELLED') throw new AppError('BAD_REQUEST', MSG.orderNotRetryable);
   const base = { personId: who.id, reference: old.reference, redirectUrl: old.redirectUrl, retryOf: old.id };
   if (old.kind === 'DONATION' || !old.planId) {
     return insertOrder(deps, actorOf(who), { ...base, planId: null, kind: 'DONATION', amount: old.amount }, now);

@@ -200,15 +200,40 @@ describe('buying a plan through the sandbox', () => {
     expect((await orderOf(order.id))?.status).toBe('FAILED');
   });
 
-  test('user cancel: FAILED with no payment, nothing granted', async () => {
+  test('user cancel: CANCELLED (not FAILED) with no payment, nothing granted; it can be paid again', async () => {
     const order = await pendingOrder();
     await sb.complete(order.id, 'CANCEL');
     await settled();
-    expect((await orderOf(order.id))?.status).toBe('FAILED');
+    expect((await orderOf(order.id))?.status).toBe('CANCELLED');
+    expect(await transitions(order.id)).toEqual(['PENDING', 'CANCELLED']);
     const r = await check(order.id);
-    expect(r.body).toMatchObject({ success: false, msg: 'Payment failed', data: { status: 'FAILED' } });
+    // The answer names the plan by its name in both languages, and its amount in paise.
+    expect(r.body).toMatchObject({
+      success: false,
+      msg: 'Payment cancelled',
+      data: { status: 'CANCELLED', amount: MONTHLY_PAISE, plan: { code: 'ONE_MONTH_PLAN', name: { en: 'Monthly', hi: 'मासिक' } } },
+    });
     expect(await paymentsOf(order.id)).toEqual([]);
     expect(await grants(order.id)).toEqual([]);
+    expect(await ledgerOf(order.id)).toEqual([]);
+    const my = await h.request('GET', '/payment/my', { token: learner });
+    expect(my.body.data.orders.find((o: { id: string }) => o.id === order.id)).toMatchObject({ status: 'CANCELLED' });
+    // Retry: a new order for the same plan.
+    const retry = await h.request('POST', '/payment/retryPayment', { token: learner, body: { id: order.id } });
+    expect(retry.status, JSON.stringify(retry.body)).toBe(200);
+    expect(retry.body.id).not.toBe(order.id);
+    expect(await orderOf(retry.body.id)).toMatchObject({ status: 'CREATED', retryOf: order.id });
+  });
+
+  test('a cancel found by the status check alone (no webhook), also after the expiry time, is CANCELLED', async () => {
+    const order = await pendingOrder();
+    await sb.complete(order.id, 'CANCEL', { deliverWebhook: false });
+    const r = await check(order.id);
+    expect(r.body).toMatchObject({ success: false, msg: 'Payment cancelled', data: { status: 'CANCELLED' } });
+    const late = await pendingOrder();
+    await sb.complete(late.id, 'CANCEL', { deliverWebhook: false });
+    await reconcilePending(h.deps, Date.now() + ORDER_TTL_MS + 60_000);
+    expect((await orderOf(late.id))?.status).toBe('CANCELLED');
   });
 
   test('PENDING grants nothing', async () => {

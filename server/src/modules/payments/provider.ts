@@ -7,8 +7,13 @@ import type { Provider } from '../../../../sync-protocol/src/payment';
  * inside the server) implement or serve it. Amounts are integer paise.
  */
 
-/** An order's state at the provider, as its status API says (the source of truth). */
-export type ProviderOrderState = 'PENDING' | 'COMPLETED' | 'FAILED';
+/**
+ * An order's state at the provider, as its status API says (the source of truth). CANCELLED is
+ * a FAILED the provider itself attributes to the payer (they cancelled, or closed its page
+ * mid-payment): each adapter reads it from the provider's own error code (docs/payments.md,
+ * "Cancelled payments").
+ */
+export type ProviderOrderState = 'PENDING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
 
 /** One payment attempt on the provider's order. */
 export type ProviderPayment = {

@@ -2,6 +2,7 @@ import { createPublicKey } from 'node:crypto';
 import { and, asc, desc, eq, gt, inArray, isNotNull, lte, notExists, notInArray, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { PushSubscriptionInput } from '../../../../sync-protocol/src/push';
+import { UNNAMED_PLAN } from '../../../../sync-protocol/src/payment';
 import type { Deps, Principal } from '../../context';
 import type { DB } from '../../db/client';
 import { entitlement, entitlementUse, examResult, meta, plan, pushOnce, pushSubscription, question, questionSet, session, tag } from '../../db/schema';
@@ -468,7 +469,7 @@ export async function remindPlansEnding(deps: Deps, now = Date.now()): Promise<n
     );
     if (!claimed) continue;
     const p = await first(db.select({ name: plan.name }).from(plan).where(eq(plan.code, e.planCode)).limit(1));
-    const name = p?.name ?? { en: e.planCode, hi: e.planCode };
+    const name = p?.name ?? UNNAMED_PLAN;
     queued += await service.notify([e.personId], planEnding({ name, endsAt: e.endsAt, entitlementId: e.id, days: Math.ceil((e.endsAt - now) / DAY) }));
   }
   return queued;

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { MSG } from '../../../../sync-protocol/src/messages';
 import type { OrderStatus } from '../../../../sync-protocol/src/order';
 import type { Deps, Principal } from '../../context';
-import { ledgerEntry, plan, purchaseOrder } from '../../db/schema';
+import { ledgerEntry, payment, plan, purchaseOrder } from '../../db/schema';
 import { takeTurns } from '../../db/dialect';
 import { first, transaction } from '../../db/transaction';
 import { logActivity } from '../../lib/activity';
@@ -54,8 +54,38 @@ export async function setStatus(deps: Deps, actor: Principal, input: { id: strin
       // A refunded plan ends from now; what it counted stays counted (docs/payments.md).
       const ended = await endGrant(tx, raw.id, now);
       if (ended) grantedTo = ended;
-      const captured = await first(tx.select({ id: ledgerEntry.id }).from(ledgerEntry).where(and(eq(ledgerEntry.orderId, raw.id), eq(ledgerEntry.kind, 'CAPTURE'))).limit(1));
-      if (captured) await tx.insert(ledgerEntry).values({ id: `refund:${raw.id}`, orderId: raw.id, kind: 'REFUND', amount: -raw.amount, createdAt: now }).onConflictDoNothing();
+      // The money paid back is a debit payment beside its negative ledger entry, so that the
+      // transaction report lists what every report counts (docs/admin.md, "What the reports count").
+      const captured = await first(
+        tx
+          .select({ id: ledgerEntry.id, channel: payment.channel, provider: payment.provider })
+          .from(ledgerEntry)
+          .leftJoin(payment, eq(payment.id, ledgerEntry.paymentId))
+          .where(and(eq(ledgerEntry.orderId, raw.id), eq(ledgerEntry.kind, 'CAPTURE')))
+          .limit(1),
+      );
+      if (captured) {
+        const refund = await first(
+          tx
+            .insert(payment)
+            .values({
+              amount: raw.amount,
+              channel: captured.channel ?? 'UNKNOWN',
+              transactionId: `refund:${raw.id}`,
+              details: { refundOf: raw.id, by: actor.id },
+              isCredit: false,
+              orderId: raw.id,
+              personId: raw.personId,
+              status: 'SUCCESS',
+              provider: captured.provider ?? raw.provider,
+              createdAt: now,
+              updatedAt: now,
+            })
+            .onConflictDoNothing()
+            .returning({ id: payment.id }),
+        );
+        if (refund) await tx.insert(ledgerEntry).values({ id: `refund:${raw.id}`, orderId: raw.id, paymentId: refund.id, kind: 'REFUND', amount: -raw.amount, createdAt: now }).onConflictDoNothing();
+      }
     }
     const after = await orderRow(tx, input.id);
     await logActivity(tx, { actor, action: 'UPDATE', entity: 'order', entityId: input.id, oldValue: before, newValue: after });

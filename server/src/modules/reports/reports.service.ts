@@ -23,6 +23,7 @@ import { first } from '../../db/transaction';
  * shows them. Paise are integers, so the division is exact to the paisa.
  */
 const money = (paise: number) => Math.round(paise) / 100;
+const rupeesOf = money;
 
 /** The India-time calendar day (YYYY-MM-DD) of an epoch-ms column, in SQL. */
 const istDay = (db: Conn, col: SQL | SQLiteColumn) => calendarText(db, col, 'day', IST_OFFSET_MS);
@@ -63,40 +64,59 @@ async function orderRows(db: Conn, where: SQL | undefined, limit: number, offset
     }));
 }
 
-/** GET /api/report/getOrdersByDate (spec §7): the sale report of the admin dashboard. */
+/**
+ * Money that moved, from the ledger (docs/admin.md, "What the reports count"): CAPTURE entries
+ * are money received, REFUND entries (negative) money paid back; REFUND_DUE notes carry none. Every
+ * money figure of every report is a sum of these rows over `created_at` in the range (epoch ms,
+ * both ends inclusive), so the reports agree to the paisa. Paise.
+ */
+const collectedSum = sql<number>`coalesce(sum(case when ${ledgerEntry.kind} = 'CAPTURE' then ${ledgerEntry.amount} else 0 end), 0)`;
+const refundedSum = sql<number>`coalesce(sum(case when ${ledgerEntry.kind} = 'REFUND' then -${ledgerEntry.amount} else 0 end), 0)`;
+const MONEY_KINDS = ['CAPTURE', 'REFUND'];
+const ledgerRange = (range: { startDate?: number | undefined; endDate?: number | undefined }) => [
+  inArray(ledgerEntry.kind, MONEY_KINDS),
+  ...(range.startDate !== undefined ? [gte(ledgerEntry.createdAt, range.startDate)] : []),
+  ...(range.endDate !== undefined ? [lte(ledgerEntry.createdAt, range.endDate)] : []),
+];
+
+/**
+ * GET /api/report/getOrdersByDate (spec §7): the sale report of the admin dashboard. Orders are
+ * those placed in the range (every status, for the table and the count); the money is the
+ * ledger's over the same range: collected, refunded and net, and the paid orders are those with
+ * money received in it. A failed, expired or cancelled order adds nothing.
+ */
 export async function ordersByDate(deps: Deps, range: { startDate: number; endDate: number }): Promise<{ success: true; data: OrdersByDateReport }> {
   const where = and(gte(purchaseOrder.createdAt, range.startDate), lte(purchaseOrder.createdAt, range.endDate));
-  const paid = sql`${purchaseOrder.status} = 'PAID'`;
-  const totals = (await first(
+  const orderCount = (await first(deps.db.select({ n: count() }).from(purchaseOrder).where(where)))?.n ?? 0;
+  const moneyWhere = and(...ledgerRange(range));
+  const money = (await first(
     deps.db
       .select({
-        count: count(),
-        amount: sql<number>`coalesce(sum(${purchaseOrder.amount}), 0)`,
-        paidCount: sql<number>`coalesce(sum(case when ${paid} then 1 else 0 end), 0)`,
-        paidAmount: sql<number>`coalesce(sum(case when ${paid} then ${purchaseOrder.amount} else 0 end), 0)`,
+        collected: collectedSum,
+        refunded: refundedSum,
+        paidCount: sql<number>`count(distinct case when ${ledgerEntry.kind} = 'CAPTURE' then ${ledgerEntry.orderId} end)`,
       })
-      .from(purchaseOrder)
-      .where(where),
-  )) ?? { count: 0, amount: 0, paidCount: 0, paidAmount: 0 };
-  const day = istDay(deps.db, purchaseOrder.createdAt);
-  const byDay = (
-    await deps.db
-      .select({
-        day,
-        count: count(),
-        amount: sql<number>`coalesce(sum(${purchaseOrder.amount}), 0)`,
-        paidAmount: sql<number>`coalesce(sum(case when ${paid} then ${purchaseOrder.amount} else 0 end), 0)`,
-      })
-      .from(purchaseOrder)
-      .where(where)
-      .groupBy(day)
-      .orderBy(day)
-  ).map((r) => ({ ...r, amount: money(r.amount), paidAmount: money(r.paidAmount) }));
+      .from(ledgerEntry)
+      .where(moneyWhere),
+  )) ?? { collected: 0, refunded: 0, paidCount: 0 };
+  const orderDay = istDay(deps.db, purchaseOrder.createdAt);
+  const ordersPerDay = await deps.db.select({ day: orderDay, count: count() }).from(purchaseOrder).where(where).groupBy(orderDay);
+  const moneyDay = istDay(deps.db, ledgerEntry.createdAt);
+  const moneyPerDay = await deps.db.select({ day: moneyDay, collected: collectedSum, refunded: refundedSum }).from(ledgerEntry).where(moneyWhere).groupBy(moneyDay);
+  const days = new Map<string, { count: number; collected: number; refunded: number }>();
+  const dayOf = (d: string) => days.get(d) ?? days.set(d, { count: 0, collected: 0, refunded: 0 }).get(d)!;
+  for (const r of ordersPerDay) dayOf(r.day).count += Number(r.count);
+  for (const r of moneyPerDay) Object.assign(dayOf(r.day), { collected: Number(r.collected), refunded: Number(r.refunded) });
+  const byDay = [...days.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([d, v]) => ({ day: d, count: v.count, collected: rupeesOf(v.collected), refunded: rupeesOf(v.refunded), net: rupeesOf(v.collected - v.refunded) }));
+  const collected = Number(money.collected);
+  const refunded = Number(money.refunded);
   return {
     success: true,
     data: {
       orders: await orderRows(deps.db, where, 1000),
-      totals: { count: totals.count, amount: money(totals.amount), paidCount: totals.paidCount, paidAmount: money(totals.paidAmount) },
+      totals: { count: Number(orderCount), paidCount: Number(money.paidCount), collected: rupeesOf(collected), refunded: rupeesOf(refunded), net: rupeesOf(collected - refunded) },
       byDay,
     },
   };
@@ -169,18 +189,27 @@ export async function transactions(
     conds.push(or(containsText(deps.db, payment.transactionId, q), containsText(deps.db, person.name, q), containsText(deps.db, person.mobile, q)) as SQL);
   }
   const where = conds.length ? and(...conds) : undefined;
-  const ok = sql`${payment.status} = 'SUCCESS'`;
+  const matching = (await first(deps.db.select({ n: count() }).from(payment).leftJoin(person, eq(person.id, payment.personId)).where(where)))?.n ?? 0;
+  // The money of the matching payments is the ledger's (docs/admin.md, "What the reports count"):
+  // credit what was received, debit what was paid back, both over the ledger's time.
+  const moneyConds: SQL[] = [...ledgerRange(input)];
+  if (input.status) moneyConds.push(eq(payment.status, input.status));
+  if (input.channel) moneyConds.push(eq(payment.channel, input.channel));
+  if (input.type) moneyConds.push(eq(ledgerEntry.kind, input.type === 'credit' ? 'CAPTURE' : 'REFUND'));
+  if (input.q) {
+    const q = input.q;
+    moneyConds.push(or(containsText(deps.db, payment.transactionId, q), containsText(deps.db, person.name, q), containsText(deps.db, person.mobile, q)) as SQL);
+  }
   const t = (await first(
     deps.db
-      .select({
-        count: count(),
-        credit: sql<number>`coalesce(sum(case when ${ok} and ${eq(payment.isCredit, true)} then ${payment.amount} else 0 end), 0)`,
-        debit: sql<number>`coalesce(sum(case when ${ok} and ${eq(payment.isCredit, false)} then ${payment.amount} else 0 end), 0)`,
-      })
-      .from(payment)
+      .select({ credit: collectedSum, debit: refundedSum })
+      .from(ledgerEntry)
+      .leftJoin(payment, eq(payment.id, ledgerEntry.paymentId))
       .leftJoin(person, eq(person.id, payment.personId))
-      .where(where),
-  )) ?? { count: 0, credit: 0, debit: 0 };
+      .where(and(...moneyConds)),
+  )) ?? { credit: 0, debit: 0 };
+  const credit = Number(t.credit);
+  const debit = Number(t.debit);
   const rows = await deps.db
     .select({
       id: payment.id,
@@ -220,7 +249,7 @@ export async function transactions(
     person: r.personId && r.personName && r.personMobile ? { id: r.personId, n: r.personName, m: r.personMobile } : null,
   }));
   const channels = (await deps.db.selectDistinct({ c: payment.channel }).from(payment).orderBy(payment.channel)).map((r) => r.c);
-  return { success: true, data, total: t.count, totals: { count: t.count, credit: money(t.credit), debit: money(t.debit), net: money(t.credit - t.debit) }, channels };
+  return { success: true, data, total: Number(matching), totals: { count: Number(matching), credit: money(credit), debit: money(debit), net: money(credit - debit) }, channels };
 }
 
 /**
@@ -243,19 +272,19 @@ export async function globalEarnings(
   input: { startDate: number; endDate: number; groupBy: 'day' | 'month' },
 ): Promise<{ success: true; data: GlobalEarningsReport }> {
   const period = input.groupBy === 'month' ? istMonth(deps.db, ledgerEntry.createdAt) : istDay(deps.db, ledgerEntry.createdAt);
-  const where = and(gte(ledgerEntry.createdAt, input.startDate), lte(ledgerEntry.createdAt, input.endDate), inArray(ledgerEntry.kind, ['CAPTURE', 'REFUND']));
+  const where = and(...ledgerRange(input));
   const rows = await deps.db
     .select({
       period,
       count: count(),
-      collected: sql<number>`coalesce(sum(case when ${ledgerEntry.kind} = 'CAPTURE' then ${ledgerEntry.amount} else 0 end), 0)`,
-      refunded: sql<number>`coalesce(sum(case when ${ledgerEntry.kind} = 'REFUND' then -${ledgerEntry.amount} else 0 end), 0)`,
+      collected: collectedSum,
+      refunded: refundedSum,
     })
     .from(ledgerEntry)
     .where(where)
     .groupBy(period)
     .orderBy(period);
-  const sum = rows.reduce((a, r) => ({ count: a.count + r.count, collected: a.collected + r.collected, refunded: a.refunded + r.refunded }), {
+  const sum = rows.reduce((a, r) => ({ count: a.count + Number(r.count), collected: a.collected + Number(r.collected), refunded: a.refunded + Number(r.refunded) }), {
     count: 0,
     collected: 0,
     refunded: 0,
@@ -263,7 +292,7 @@ export async function globalEarnings(
   return {
     success: true,
     data: {
-      rows: rows.map((r) => ({ period: r.period, ...figures(r.count, r.collected, r.refunded) })),
+      rows: rows.map((r) => ({ period: r.period, ...figures(Number(r.count), Number(r.collected), Number(r.refunded)) })),
       totals: figures(sum.count, sum.collected, sum.refunded),
       retainedPercent: RETAINED_PERCENT,
     },

@@ -51,10 +51,11 @@ describe('GET /report/getOrdersByDate', () => {
     const r = await get(`/report/getOrdersByDate?startDate=${day('2005-03-01')}&endDate=${day('2005-03-03') - 1}`);
     expect(r.status).toBe(200);
     const data = r.body.data as OrdersByDateReport;
-    expect(data.totals).toEqual({ count: 3, amount: 918.5, paidCount: 2, paidAmount: 819.5 });
+    // The money is the ledger's: the unpaid o2 adds nothing (it used to be in "amount").
+    expect(data.totals).toEqual({ count: 3, paidCount: 2, collected: 819.5, refunded: 0, net: 819.5 });
     expect(data.byDay).toEqual([
-      { day: '2005-03-01', count: 2, amount: 819, paidAmount: 720 },
-      { day: '2005-03-02', count: 1, amount: 99.5, paidAmount: 99.5 },
+      { day: '2005-03-01', count: 2, collected: 720, refunded: 0, net: 720 },
+      { day: '2005-03-02', count: 1, collected: 99.5, refunded: 0, net: 99.5 },
     ]);
     expect(data.orders.map((o) => o.id)).toEqual(['o3', 'o2', 'o1']);
     expect(data.orders[2]).toMatchObject({ amount: 720, status: 'PAID', plan: { code: 'ANNUAL_PLAN', name: { en: 'Yearly' } }, person: { id: 'demo-learner', n: 'Lata Learner' } });

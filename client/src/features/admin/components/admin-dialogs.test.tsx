@@ -210,16 +210,17 @@ describe('banner dialog', () => {
 describe('sale report card', () => {
   test('an invalid range shows the spec messages; a valid one requests epoch ms and shows totals', async () => {
     const api = mockApi(() =>
-      json({ success: true, data: { orders: [], totals: { count: 3, amount: 918.5, paidCount: 2, paidAmount: 819.5 }, byDay: [] } }),
+      json({ success: true, data: { orders: [], totals: { count: 3, paidCount: 2, collected: 819.5, refunded: 0, net: 819.5 }, byDay: [] } }),
     );
     await renderWithApp(<SaleReportCard />, { namespaces: NS });
     expect(await screen.findByText('Orders')).toBeInTheDocument();
     expect(await screen.findByText('3')).toBeInTheDocument();
-    expect(screen.getByText('₹819.50')).toBeInTheDocument();
+    expect(screen.getAllByText('₹819.50')).toHaveLength(2);
     const q = api.calls[0]?.query;
     const start = Number(q?.get('startDate'));
     const end = Number(q?.get('endDate'));
-    expect(new Date(start).getHours()).toBe(0);
+    // Midnight India time (18:30 UTC the day before).
+    expect(new Date(start).getUTCHours() * 60 + new Date(start).getUTCMinutes()).toBe(18 * 60 + 30);
     expect(Math.round((end + 1 - start) / 86_400_000)).toBe(30);
   });
 

@@ -9,7 +9,7 @@ import { translateServerMessage } from '../../../lib/server-messages';
 import { permissionsOf } from '../../../lib/session';
 import { ORDER_PAGE_SIZE, type OrderFilters, useOrders } from '../api/get-orders';
 import { useUpdateOrderStatus } from '../api/update-order-status';
-import { type DayRange, rupees } from '../lib/report-range';
+import { type DayRange, REPORT_TIME_ZONE, rupees } from '../lib/report-range';
 import { DateRangeField, rangeFilter } from './date-range-field';
 
 export const STATUS_COLOR: Record<string, string> = { PAID: 'green', CREATED: 'gray', FAILED: 'red', CANCELLED: 'orange', REFUNDED: 'grape', SUCCESS: 'green', PENDING: 'gray' };
@@ -33,7 +33,7 @@ export default function OrdersPage() {
   const orders = useOrders(filters);
   const update = useUpdateOrderStatus();
   const [change, setChange] = useState<{ order: OrderRow; status: OrderStatus } | null>(null);
-  const fmt = new Intl.DateTimeFormat(lang === 'hi' ? 'hi-IN' : 'en-IN', { dateStyle: 'medium', timeStyle: 'short' });
+  const fmt = new Intl.DateTimeFormat(lang === 'hi' ? 'hi-IN' : 'en-IN', { dateStyle: 'medium', timeStyle: 'short', timeZone: REPORT_TIME_ZONE });
   const pages = Math.max(1, Math.ceil((orders.data?.total ?? 0) / ORDER_PAGE_SIZE));
   const statusLabel = (s: string) => t(`admin-dashboard:sale.statuses.${s as OrderStatus}`);
 

@@ -160,10 +160,10 @@ export default function ProductsPage() {
                 <Table.Td ta="right">{p.orders}</Table.Td>
                 <Table.Td>
                   <Group gap={2} wrap="nowrap">
-                    <ActionIcon variant="subtle" aria-label={t('products.editNamed', { name: p.code })} onClick={() => setDraft({ id: p.id, code: p.code, name: p.name, total: p.total, approx: p.approx, contents: p.contents, active: p.active, order: p.order })}>
+                    <ActionIcon variant="subtle" aria-label={t('products.editNamed', { name: lang === 'hi' ? p.name.hi : p.name.en })} onClick={() => setDraft({ id: p.id, code: p.code, name: p.name, total: p.total, approx: p.approx, contents: p.contents, active: p.active, order: p.order })}>
                       ✎
                     </ActionIcon>
-                    <ActionIcon variant="subtle" color="red" aria-label={t('products.deleteNamed', { name: p.code })} onClick={() => removal.ask(p)}>
+                    <ActionIcon variant="subtle" color="red" aria-label={t('products.deleteNamed', { name: lang === 'hi' ? p.name.hi : p.name.en })} onClick={() => removal.ask(p)}>
                       ✕
                     </ActionIcon>
                   </Group>
@@ -174,7 +174,7 @@ export default function ProductsPage() {
         </Table>
       </Table.ScrollContainer>
       <ProductDialog draft={draft} onClose={() => setDraft(null)} />
-      <ConfirmDelete name={removal.deleting?.code ?? ''} opened={removal.deleting !== null} onConfirm={removal.confirm} onClose={removal.cancel} />
+      <ConfirmDelete name={removal.deleting ? (lang === 'hi' ? removal.deleting.name.hi : removal.deleting.name.en) : ''} opened={removal.deleting !== null} onConfirm={removal.confirm} onClose={removal.cancel} />
     </Stack>
   );
 }

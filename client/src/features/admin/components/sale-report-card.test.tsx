@@ -24,14 +24,17 @@ const report = (count: number): OrdersByDateReport => ({
     },
     { id: 'o2', createdAt: new Date(2026, 2, 10, 9, 0).getTime(), updatedAt: 0, amount: 150, status: 'FAILED', plan: null, person: null },
   ],
-  totals: { count, amount: 123_456.5, paidCount: 1, paidAmount: 720 },
+  totals: { count, paidCount: 1, collected: 123_456.5, refunded: 150, net: 123_306.5 },
   byDay: [
-    { day: '2026-03-10', count: 1, amount: 150, paidAmount: 0 },
-    { day: '2026-03-11', count: 1, amount: 720, paidAmount: 720 },
+    { day: '2026-03-10', count: 1, collected: 0, refunded: 150, net: -150 },
+    { day: '2026-03-11', count: 1, collected: 720, refunded: 0, net: 720 },
   ],
 });
 
-const saleApi = () => mockApi((c) => json({ success: true, data: report(c.query.get('startDate') === String(new Date(2026, 2, 10).getTime()) ? 2 : 1234) }));
+/** 00:00 India time of a calendar day, as epoch ms: report ranges are India-time days. */
+const ist = (y: number, m: number, d: number) => Date.UTC(y, m, d) - 19_800_000;
+
+const saleApi = () => mockApi((c) => json({ success: true, data: report(c.query.get('startDate') === String(ist(2026, 2, 10)) ? 2 : 1234) }));
 const ranges = (api: ReturnType<typeof saleApi>) =>
   api.calls.filter((c) => c.path === '/report/getOrdersByDate').map((c) => [Number(c.query.get('startDate')), Number(c.query.get('endDate'))]);
 
@@ -52,8 +55,11 @@ test('the last 30 days by default: epoch ms of the first day start and last day 
   await renderWithApp(<SaleReportCard />, { namespaces: NS });
   expect(await screen.findByText('1,234')).toBeInTheDocument();
   expect(screen.getByText('Orders').nextElementSibling).toHaveTextContent(/^1,234$/);
-  expect(ranges(api)).toEqual([[new Date(2026, 2, 2).getTime(), new Date(2026, 2, 31, 23, 59, 59, 999).getTime()]]);
-  expect(screen.getByText('₹1,23,456.50')).toBeInTheDocument();
+  expect(ranges(api)).toEqual([[ist(2026, 2, 2), ist(2026, 3, 1) - 1]]);
+  // Collected, refunded and net are the ledger's money; the order amounts are only in the table.
+  expect(screen.getByText('Collected').nextElementSibling).toHaveTextContent('₹1,23,456.50');
+  expect(screen.getByText('Refunded').nextElementSibling).toHaveTextContent('₹150');
+  expect(screen.getByText('Net').nextElementSibling).toHaveTextContent('₹1,23,306.50');
   expect(screen.getByRole('figure', { name: 'Sales by day' })).toBeInTheDocument();
   const rows = within(screen.getByRole('table', { name: 'Orders of the range' })).getAllByRole('row');
   expect(rows[1]).toHaveTextContent('Ravi Kumar (+919876543210)');
@@ -88,7 +94,7 @@ test('picking a range: a start alone says Invalid end date, closing without an e
   await user.click(field);
   await user.click(await screen.findByRole('button', { name: '10 March 2026' }));
   await user.click(screen.getByRole('button', { name: '12 March 2026' }));
-  await waitFor(() => expect(ranges(api).at(-1)).toEqual([new Date(2026, 2, 10).getTime(), new Date(2026, 2, 12, 23, 59, 59, 999).getTime()]));
+  await waitFor(() => expect(ranges(api).at(-1)).toEqual([ist(2026, 2, 10), ist(2026, 2, 13) - 1]));
   await waitFor(() => expect(screen.getByText('Orders').nextElementSibling).toHaveTextContent(/^2$/));
   expect(screen.queryByText('Invalid start date')).not.toBeInTheDocument();
   expect(screen.queryByText('Invalid end date')).not.toBeInTheDocument();

@@ -4,7 +4,7 @@ import { Alert, Badge, Card, Loader, SimpleGrid, Stack, Table, Text, Title } fro
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOrdersByDate } from '../api/get-orders-by-date';
-import { checkRange, type DayRange, lastDays, rupees } from '../lib/report-range';
+import { checkRange, type DayRange, lastDays, REPORT_TIME_ZONE, rupees } from '../lib/report-range';
 import { DateRangeField } from './date-range-field';
 import { StatCard } from './stat-card';
 
@@ -13,7 +13,8 @@ const STATUS_COLOR: Record<string, string> = { PAID: 'green', CREATED: 'gray', F
 /**
  * Admin: Dashboard — the Sale Report card (spec §2): a date-range picker with 'Invalid start
  * date' / 'Invalid end date', GET /api/report/getOrdersByDate, shown as totals, a chart by day
- * and a table of the orders.
+ * and a table of the orders. The money is what the ledger says moved (docs/admin.md, "What the
+ * reports count"): an order's own amount is only in the table.
  */
 export function SaleReportCard() {
   const { t, i18n } = useTranslation(['admin-dashboard', 'admin']);
@@ -24,7 +25,7 @@ export function SaleReportCard() {
   const data = report.data;
   const locale = lang === 'hi' ? 'hi-IN' : 'en-IN';
   const fmtCount = new Intl.NumberFormat(locale);
-  const fmtDate = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
+  const fmtDate = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: REPORT_TIME_ZONE });
   // A report day is a calendar date ('YYYY-MM-DD', India time): read and shown as that date in UTC so no time zone moves it.
   const fmtDay = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' });
   const dayLabel = (day: string) => fmtDay.format(Date.parse(`${day}T00:00:00Z`));
@@ -40,21 +41,25 @@ export function SaleReportCard() {
         {report.isError && <Alert color="red">{t('admin:common.loadFailed')}</Alert>}
         {check.ok && data && (
           <>
-            <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="xs">
+            <SimpleGrid cols={{ base: 2, sm: 5 }} spacing="xs">
               <StatCard label={t('sale.orders')} value={fmtCount.format(data.totals.count)} />
-              <StatCard label={t('sale.amount')} value={rupees(data.totals.amount, lang)} />
               <StatCard label={t('sale.paidOrders')} value={fmtCount.format(data.totals.paidCount)} />
-              <StatCard label={t('sale.paidAmount')} value={rupees(data.totals.paidAmount, lang)} />
+              <StatCard label={t('sale.collected')} value={rupees(data.totals.collected, lang)} />
+              <StatCard label={t('sale.refunded')} value={rupees(data.totals.refunded, lang)} />
+              <StatCard label={t('sale.net')} value={rupees(data.totals.net, lang)} />
             </SimpleGrid>
+            <Text size="xs" c="dimmed">
+              {t('sale.moneyNote')}
+            </Text>
             {data.byDay.length > 0 ? (
               <div role="figure" aria-label={t('sale.chart')}>
                 <BarChart
                   h={220}
-                  data={data.byDay.map((d) => ({ day: dayLabel(d.day), [t('sale.amount')]: d.amount, [t('sale.paidAmount')]: d.paidAmount }))}
+                  data={data.byDay.map((d) => ({ day: dayLabel(d.day), [t('sale.collected')]: d.collected, [t('sale.refunded')]: d.refunded }))}
                   dataKey="day"
                   series={[
-                    { name: t('sale.amount'), color: 'indigo.4' },
-                    { name: t('sale.paidAmount'), color: 'green.6' },
+                    { name: t('sale.collected'), color: 'green.6' },
+                    { name: t('sale.refunded'), color: 'grape.5' },
                   ]}
                   valueFormatter={(v) => rupees(v, lang)}
                   withLegend
@@ -71,7 +76,7 @@ export function SaleReportCard() {
                       <Table.Th>{t('sale.date')}</Table.Th>
                       <Table.Th>{t('sale.person')}</Table.Th>
                       <Table.Th>{t('sale.plan')}</Table.Th>
-                      <Table.Th ta="right">{t('sale.amount')}</Table.Th>
+                      <Table.Th ta="right">{t('sale.orderAmount')}</Table.Th>
                       <Table.Th>{t('sale.status')}</Table.Th>
                     </Table.Tr>
                   </Table.Thead>

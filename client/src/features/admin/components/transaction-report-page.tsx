@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../../../../../sync-protocol/src/payment';
 import { TRANSACTION_PAGE_SIZE, type TransactionFilters, useTransactions } from '../api/get-transactions';
-import { type DayRange, lastDays, rupees } from '../lib/report-range';
+import { type DayRange, lastDays, REPORT_TIME_ZONE, rupees } from '../lib/report-range';
 import { DateRangeField, rangeFilter } from './date-range-field';
 import { STATUS_COLOR } from './orders-page';
 import { StatCard } from './stat-card';
@@ -35,7 +35,7 @@ export default function TransactionReportPage() {
   const report = useTransactions(transactionFilters({ range, status, channel, type, q, page }));
   const data = report.data;
   const pages = Math.max(1, Math.ceil((data?.total ?? 0) / TRANSACTION_PAGE_SIZE));
-  const fmt = new Intl.DateTimeFormat(lang === 'hi' ? 'hi-IN' : 'en-IN', { dateStyle: 'medium', timeStyle: 'short' });
+  const fmt = new Intl.DateTimeFormat(lang === 'hi' ? 'hi-IN' : 'en-IN', { dateStyle: 'medium', timeStyle: 'short', timeZone: REPORT_TIME_ZONE });
   const reset = <T,>(set: (v: T) => void) => (v: T) => {
     set(v);
     setPage(1);

@@ -46,8 +46,10 @@ test('asks for the last 30 days and shows the total and the signups per referrer
   const call = api.calls.find((c) => c.path === '/report/getUsersByDate');
   const start = Number(call?.query.get('startDate'));
   const end = Number(call?.query.get('endDate'));
-  expect(new Date(start).getHours()).toBe(0);
-  expect(new Date(end).getHours()).toBe(23);
+  // India-time days: 00:00 IST is 18:30 UTC the day before; the end is the last millisecond of a day.
+  const utcMinutes = (ms: number) => new Date(ms).getUTCHours() * 60 + new Date(ms).getUTCMinutes();
+  expect(utcMinutes(start)).toBe(18 * 60 + 30);
+  expect(utcMinutes(end + 1)).toBe(18 * 60 + 30);
   expect(Math.round((end + 1 - start) / 86_400_000)).toBe(30);
   expect(end).toBeGreaterThanOrEqual(Date.now());
 });

@@ -3,7 +3,7 @@ import { capitaliseWords, generatePassword, PASSWORD_ALPHABET, withIndiaPrefix }
 import { changedPaths } from './json-diff';
 import { ADMIN_MENU, mayOpen } from './menu';
 import { dropMove, grant, revoke, sameSet } from './permission-moves';
-import { checkRange } from './report-range';
+import { checkRange, lastDays } from './report-range';
 
 describe('permission moves', () => {
   const all = ['A', 'B', 'C', 'D'];
@@ -51,10 +51,12 @@ describe('person dialog helpers', () => {
 });
 
 describe('report ranges', () => {
-  test('start and end of local days, and the spec messages', () => {
+  test('start and end of India-time days whatever the browser zone, and the spec messages', () => {
     const r = checkRange(['2026-03-01', '2026-03-02']);
-    expect(r.ok && new Date(r.startDate).getHours()).toBe(0);
-    expect(r.ok && r.endDate - r.startDate).toBe(2 * 86_400_000 - 1);
+    // 1 March 00:00 IST is 28 February 18:30 UTC; 2 March 23:59:59.999 IST the last millisecond.
+    expect(r).toEqual({ ok: true, startDate: Date.UTC(2026, 1, 28, 18, 30), endDate: Date.UTC(2026, 2, 2, 18, 30) - 1 });
+    expect(checkRange(['2026-02-30', '2026-03-02'])).toEqual({ ok: false, error: 'start' });
+    expect(lastDays(30, Date.UTC(2026, 10, 28, 20))).toEqual(['2026-10-31', '2026-11-29']);
     expect(checkRange([null, '2026-03-02'])).toEqual({ ok: false, error: 'start' });
     expect(checkRange(['2026-03-02', null])).toEqual({ ok: false, error: 'end' });
     expect(checkRange(['2026-03-02', '2026-03-01'])).toEqual({ ok: false, error: 'end' });

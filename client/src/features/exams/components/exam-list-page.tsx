@@ -18,6 +18,7 @@ import { ExamTagFilter, matchesFilter, NO_FILTER, type TagFilter } from './exam-
 import { SetBadges } from './set-badges';
 import { LostAttemptsNotice, StorageNotice } from './storage-notices';
 import { dateTimeFormat } from '../../../lib/intl-format';
+import { UNNAMED_PLAN } from '../../../../../sync-protocol/src/payment';
 
 const BADGE_COLOR: Record<Availability, string> = { onDevice: 'teal', downloading: 'gray', changed: 'orange' };
 
@@ -56,7 +57,8 @@ export function AllowanceSummary({ allowance }: { allowance: Allowance }) {
   }
   const lang = i18n.language === 'hi' ? 'hi' : 'en';
   const date = dateTimeFormat(lang === 'hi' ? 'hi-IN' : 'en-IN', { dateStyle: 'medium' }).format(plan.endsAt);
-  const name = plan.name ? plan.name[lang] || plan.name.en : (plan.code ?? '');
+  // A plan by its name, never its internal code (docs/payments.md).
+  const name = (plan.name ?? UNNAMED_PLAN)[lang] || (plan.name ?? UNNAMED_PLAN).en;
   const { mock, practice } = allowance;
   return (
     <Card withBorder radius="md" padding="sm" data-testid="allowance-summary">

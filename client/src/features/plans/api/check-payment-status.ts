@@ -1,15 +1,15 @@
-import type { OrderStatus } from '../../../../../sync-protocol/src/order';
-import type { Provider } from '../../../../../sync-protocol/src/payment';
+import type { PaymentStatusData, Provider } from '../../../../../sync-protocol/src/payment';
 import { api } from '../../../lib/api-client';
 
 /**
  * POST /api/{provider}/checkPaymentStatus answer: `success` decides the outcome (spec §7); the
- * order's status tells a payment still being confirmed (PENDING) from a failed one.
+ * order's status tells a payment still being confirmed (PENDING) from a failed or cancelled one,
+ * and the answer names the plan bought.
  */
 export type PaymentStatusAnswer = {
   success: boolean;
   msg?: string;
-  data?: { status?: OrderStatus; receiptNo?: number | null };
+  data?: Partial<PaymentStatusData>;
 };
 
 /** Background and silent: the confirmation page polls it and shows the outcome itself. */

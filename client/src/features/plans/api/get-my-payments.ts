@@ -11,6 +11,7 @@ export function getMyPayments(): Promise<{ success: boolean; data: MyPayments }>
 
 export const myPaymentsQueryOptions = () => queryOptions({ queryKey: ['payment', 'my'], queryFn: getMyPayments, select: (r) => r.data });
 
-export function useMyPayments() {
-  return useQuery(myPaymentsQueryOptions());
+/** `enabled` false for a guest (the plans page asks only for a signed-in learner). */
+export function useMyPayments(enabled = true) {
+  return useQuery({ ...myPaymentsQueryOptions(), enabled });
 }

@@ -48,12 +48,31 @@ function ActivePlan({ plan, lang }: { plan: MyPlan | null; lang: Lang }) {
   );
 }
 
+/** A paid order's receipt link; it stays with the order if an admin refunds it. */
+function ReceiptLink({ order }: { order: MyOrder }) {
+  const { t } = useTranslation('plan');
+  if (order.receiptNo === null || (order.status !== 'PAID' && order.status !== 'REFUNDED')) return null;
+  return (
+    <Anchor component={Link} to={`${paths.receipt}/${encodeURIComponent(order.id)}`} size="sm">
+      <Group gap={4} wrap="nowrap" component="span">
+        <IconReceipt size={16} aria-hidden />
+        {t('myPlan.receiptNo', { no: order.receiptNo })}
+      </Group>
+    </Anchor>
+  );
+}
+
+/**
+ * The learner's orders: a table from the `sm` breakpoint, one card per order below it, so that
+ * nothing is cut off or needs sideways scrolling on a 360 px phone (docs/payments.md, "My plan").
+ */
 function PastOrders({ orders, lang }: { orders: MyOrder[]; lang: Lang }) {
   const { t } = useTranslation('plan');
   if (orders.length === 0) return <Text c="dimmed">{t('myPlan.noOrders')}</Text>;
+  const planOf = (o: MyOrder) => (o.plan ? o.plan.name[lang] || o.plan.name.en : t('myPlan.donation'));
   return (
-    <Table.ScrollContainer minWidth={480}>
-      <Table verticalSpacing="xs" aria-label={t('myPlan.orders')}>
+    <>
+      <Table verticalSpacing="xs" aria-label={t('myPlan.orders')} visibleFrom="sm">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>{t('myPlan.date')}</Table.Th>
@@ -67,27 +86,42 @@ function PastOrders({ orders, lang }: { orders: MyOrder[]; lang: Lang }) {
           {orders.map((o) => (
             <Table.Tr key={o.id} data-testid={`order-${o.id}`}>
               <Table.Td>{formatDate(o.paidAt ?? o.createdAt, lang)}</Table.Td>
-              <Table.Td>{o.plan ? o.plan.name[lang] : t('myPlan.donation')}</Table.Td>
+              <Table.Td>{planOf(o)}</Table.Td>
               <Table.Td ta="right">{formatPaise(o.amount, lang)}</Table.Td>
               <Table.Td>
                 <OrderStatusBadge status={o.status} />
               </Table.Td>
               <Table.Td>
-                {/* A paid order has a receipt; it stays with the order if an admin refunds it. */}
-                {o.receiptNo !== null && (o.status === 'PAID' || o.status === 'REFUNDED') && (
-                  <Anchor component={Link} to={`${paths.receipt}/${encodeURIComponent(o.id)}`} size="sm">
-                    <Group gap={4} wrap="nowrap" component="span">
-                      <IconReceipt size={16} aria-hidden />
-                      {t('myPlan.receiptNo', { no: o.receiptNo })}
-                    </Group>
-                  </Anchor>
-                )}
+                <ReceiptLink order={o} />
               </Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+      <Stack gap="xs" hiddenFrom="sm" component="ul" aria-label={t('myPlan.orders')} m={0} p={0} style={{ listStyle: 'none' }}>
+        {orders.map((o) => (
+          <Paper key={o.id} withBorder radius="sm" p="xs" component="li" data-testid={`order-card-${o.id}`}>
+            <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
+              <Stack gap={2} miw={0}>
+                <Text fw={600} size="sm" style={{ overflowWrap: 'anywhere' }}>
+                  {planOf(o)}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  {formatDate(o.paidAt ?? o.createdAt, lang)}
+                </Text>
+              </Stack>
+              <Text fw={600} size="sm" style={{ whiteSpace: 'nowrap' }}>
+                {formatPaise(o.amount, lang)}
+              </Text>
+            </Group>
+            <Group justify="space-between" gap="xs" mt={6}>
+              <OrderStatusBadge status={o.status} />
+              <ReceiptLink order={o} />
+            </Group>
+          </Paper>
+        ))}
+      </Stack>
+    </>
   );
 }
 

@@ -201,6 +201,36 @@ test('in Hindi', async () => {
   expect(screen.getByRole('button', { name: 'यहाँ क्लिक करें...' })).toBeInTheDocument();
 });
 
+const MONTHLY = { code: 'ONE_MONTH_PLAN', name: { en: 'Monthly', hi: 'मासिक' } };
+
+test('a payment the payer cancelled: its own heading and text, the plan by its name, Retry offered, no redirect', async () => {
+  setSession(learnerSession, false);
+  const server = statusServer([{ success: false, msg: 'Payment cancelled', data: { status: 'CANCELLED', receiptNo: null, amount: 15000, plan: MONTHLY } }]);
+  const { router } = await renderConfirmation(confirmationRoute(ORDER));
+  await screen.findByText('Checking your payment…');
+  fakeTimers();
+  await server.release();
+  expect(screen.getByRole('heading', { name: 'Payment cancelled' })).toBeInTheDocument();
+  expect(screen.queryByRole('heading', { name: 'Payment failed' })).not.toBeInTheDocument();
+  expect(screen.getByText(/You cancelled the payment, so no money was taken/)).toBeInTheDocument();
+  expect(screen.getByTestId('confirmation-bought')).toHaveTextContent('Monthly plan · ₹150');
+  expect(document.body).not.toHaveTextContent('ONE_MONTH_PLAN');
+  expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
+  await tick(10_000);
+  expect(router.state.location.pathname).toBe('/payment-confirmation');
+});
+
+test('in Hindi: a cancelled payment and a paid one name the plan in Hindi', async () => {
+  setSession(learnerSession, false);
+  const server = statusServer([{ success: false, msg: 'Payment cancelled', data: { status: 'CANCELLED', receiptNo: null, amount: 15000, plan: MONTHLY } }]);
+  await renderConfirmation(confirmationRoute(ORDER), 'hi');
+  await screen.findByText('आपके भुगतान की जाँच हो रही है…');
+  fakeTimers();
+  await server.release();
+  expect(screen.getByRole('heading', { name: 'भुगतान रद्द किया गया' })).toBeInTheDocument();
+  expect(screen.getByTestId('confirmation-bought')).toHaveTextContent('मासिक प्लान');
+});
+
 test('a Razorpay order is checked with Razorpay', async () => {
   setSession(learnerSession, false);
   const { calls } = mockApi(({ path }) => (path === '/razorpay/checkPaymentStatus' ? json(FAILED) : json({ success: false, msg: 'unexpected' }, 500)));

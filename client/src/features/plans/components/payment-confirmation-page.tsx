@@ -3,13 +3,14 @@ import { IconRefresh } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { type Provider, SUCCESS_REDIRECT_S } from '../../../../../sync-protocol/src/payment';
+import { type PaymentStatusData, type Provider, SUCCESS_REDIRECT_S } from '../../../../../sync-protocol/src/payment';
 import { paths } from '../../../config/paths';
 import { useSession } from '../../../hooks/use-session';
 import { ApiError } from '../../../lib/api-client';
 import { rememberRedirect } from '../../../lib/session';
 import { checkPaymentStatus } from '../api/check-payment-status';
 import { useCheckout } from '../hooks/use-checkout';
+import { formatPaise } from '../lib/amount';
 import { safeRedirectPath } from '../lib/redirect';
 import { PaymentFailureImage, PaymentSuccessImage } from './payment-illustration';
 
@@ -40,38 +41,48 @@ export default function PaymentConfirmationPage() {
   return <Confirmation key={`${provider}:${orderId}`} orderId={orderId} provider={provider} redirectTo={safeRedirectPath(params.get('redirection_url'))} />;
 }
 
+/** What the status check said about the order, for the page to name what was bought. */
+type Bought = Pick<PaymentStatusData, 'plan' | 'amount'> | null;
+
 function Confirmation({ orderId, provider, redirectTo }: { orderId: string; provider: Provider; redirectTo: string }) {
   const { t } = useTranslation(['plan', 'common']);
   const [state, setState] = useState<ConfirmationState>(0);
   const [pending, setPending] = useState(false);
+  // Spec §4 names one failure state (-1); a payment the payer cancelled at the provider is told
+  // apart within it by its own message (docs/payments.md, "Cancelled payments").
+  const [cancelled, setCancelled] = useState(false);
+  const [bought, setBought] = useState<Bought>(null);
 
   useEffect(() => {
-    let cancelled = false;
+    let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let checks = 0;
     const check = async () => {
       checks += 1;
-      let outcome: 'paid' | 'pending' | 'failed';
+      let outcome: 'paid' | 'pending' | 'failed' | 'cancelled';
       try {
         const answer = await checkPaymentStatus(provider, orderId);
         // Spec §7: the answer's success decides; a status still open at the provider is asked again.
-        const open = answer.data?.status === 'PENDING' || answer.data?.status === 'CREATED';
-        outcome = answer.success ? 'paid' : open ? 'pending' : 'failed';
+        const status = answer.data?.status;
+        const open = status === 'PENDING' || status === 'CREATED';
+        outcome = answer.success ? 'paid' : open ? 'pending' : status === 'CANCELLED' ? 'cancelled' : 'failed';
+        if (!stopped && answer.data && typeof answer.data.amount === 'number') setBought({ plan: answer.data.plan ?? null, amount: answer.data.amount });
       } catch (e) {
         // No answer at all (offline for a moment) is not a failed payment: ask again.
         outcome = e instanceof ApiError && e.status === 0 ? 'pending' : 'failed';
       }
-      if (cancelled) return;
+      if (stopped) return;
       if (outcome === 'pending' && checks < PENDING_MAX_CHECKS) {
         setPending(true);
         timer = setTimeout(() => void check(), PENDING_POLL_MS);
         return;
       }
+      setCancelled(outcome === 'cancelled');
       setState(outcome === 'paid' ? 1 : -1);
     };
     void check();
     return () => {
-      cancelled = true;
+      stopped = true;
       clearTimeout(timer);
     };
   }, [orderId, provider]);
@@ -87,15 +98,28 @@ function Confirmation({ orderId, provider, redirectTo }: { orderId: string; prov
             </Text>
           </>
         )}
-        {state === 1 && <Success orderId={orderId} redirectTo={redirectTo} />}
-        {state === -1 && <Failure orderId={orderId} />}
+        {state === 1 && <Success orderId={orderId} redirectTo={redirectTo} bought={bought} />}
+        {state === -1 && <Failure orderId={orderId} cancelled={cancelled} bought={bought} />}
       </Stack>
     </Container>
   );
 }
 
+/** The plan (its name in the interface language) or the donation, and its amount. */
+function WhatWasBought({ bought }: { bought: Bought }) {
+  const { t, i18n } = useTranslation('plan');
+  if (!bought) return null;
+  const lang = (i18n.resolvedLanguage ?? i18n.language) === 'hi' ? 'hi' : 'en';
+  const what = bought.plan ? t('confirmation.planBought', { plan: bought.plan.name[lang] || bought.plan.name.en }) : t('myPlan.donation');
+  return (
+    <Text fw={500} data-testid="confirmation-bought">
+      {what} · {formatPaise(bought.amount, lang)}
+    </Text>
+  );
+}
+
 /** Spec §4, §9: success redirects after 6 seconds, or at once on 'Click here...'. */
-function Success({ orderId, redirectTo }: { orderId: string; redirectTo: string }) {
+function Success({ orderId, redirectTo, bought }: { orderId: string; redirectTo: string; bought: Bought }) {
   const { t } = useTranslation('plan');
   const navigate = useNavigate();
   const [seconds, setSeconds] = useState(SUCCESS_REDIRECT_S);
@@ -115,6 +139,7 @@ function Success({ orderId, redirectTo }: { orderId: string; redirectTo: string 
           {t('confirmation.success')}
         </Title>
       </div>
+      <WhatWasBought bought={bought} />
       <Text>{t('confirmation.redirecting', { seconds: Math.max(seconds, 0) })}</Text>
       <Group justify="center">
         <Button onClick={() => void navigate(redirectTo, { replace: true })}>{t('confirmation.clickHere')}</Button>
@@ -126,19 +151,23 @@ function Success({ orderId, redirectTo }: { orderId: string; redirectTo: string 
   );
 }
 
-/** Spec §4: failure shows 'Payment failed' and does not redirect; the learner may retry. */
-function Failure({ orderId }: { orderId: string }) {
+/**
+ * Spec §4: failure shows 'Payment failed' and does not redirect; the learner may retry. A payment
+ * the payer cancelled at the provider says so instead (docs/payments.md, "Cancelled payments").
+ */
+function Failure({ orderId, cancelled, bought }: { orderId: string; cancelled: boolean; bought: Bought }) {
   const { t } = useTranslation('plan');
   const { busy, retry } = useCheckout();
   return (
     <>
-      <PaymentFailureImage label={t('confirmation.failureImage')} />
+      <PaymentFailureImage label={cancelled ? t('confirmation.cancelledImage') : t('confirmation.failureImage')} />
       <div role="status">
-        <Title order={1} size="h2" c="red.8">
-          {t('confirmation.failed')}
+        <Title order={1} size="h2" c={cancelled ? 'gray.8' : 'red.8'}>
+          {cancelled ? t('confirmation.cancelled') : t('confirmation.failed')}
         </Title>
       </div>
-      <Text c="dimmed">{t('confirmation.failedText')}</Text>
+      <WhatWasBought bought={bought} />
+      <Text c="dimmed">{cancelled ? t('confirmation.cancelledText') : t('confirmation.failedText')}</Text>
       <Group justify="center">
         <Button leftSection={<IconRefresh size={16} aria-hidden />} loading={busy !== null} onClick={() => void retry(orderId)}>
           {t('confirmation.retry')}

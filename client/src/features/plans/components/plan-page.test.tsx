@@ -45,7 +45,10 @@ const learner = learnerSession;
 
 function mockPlans(plans: PlanView[] = PLANS) {
   return vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
-    expect(new URL(String(input)).pathname).toBe('/api/plan');
+    const path = new URL(String(input)).pathname;
+    // A signed-in learner's page also asks for their plan (none here).
+    if (path === '/api/payment/my') return new Response(JSON.stringify({ success: true, data: { plan: null, orders: [] } }), { status: 200, headers: { 'content-type': 'application/json' } });
+    expect(path).toBe('/api/plan');
     return new Response(JSON.stringify({ success: true, data: plans }), { status: 200, headers: { 'content-type': 'application/json' } });
   });
 }
@@ -110,9 +113,10 @@ const monthlyOrder = (payment: Partial<CreateOrderAnswer['payment']> = {}): Crea
 });
 
 /** The server: the plans, and the payment endpoints answering as `answers` says. */
-function mockServer(answers: { order?: () => Response; initiate?: () => Response; verify?: () => Response } = {}) {
+function mockServer(answers: { order?: () => Response; initiate?: () => Response; verify?: () => Response; my?: () => Response } = {}) {
   return mockApi(({ method, path }) => {
     if (method === 'GET' && path === '/plan') return json({ success: true, data: PLANS });
+    if (method === 'GET' && path === '/payment/my') return answers.my?.() ?? json({ success: true, data: { plan: null, orders: [] } });
     if (method === 'POST' && path === '/payment') return answers.order?.() ?? json(monthlyOrder());
     if (method === 'POST' && path === '/phonepe/initiatePayment')
       return answers.initiate?.() ?? json({ success: true, data: { instrumentResponse: { redirectInfo: { url: 'http://localhost:3000/sandbox/phonepe/pay/pg-1' } } } });
@@ -235,6 +239,61 @@ test('an amount below 1 is refused with Invalid amount!!!', async () => {
   const monthly = await screen.findByTestId('plan-ONE_MONTH_PLAN');
   await user.click(within(monthly).getByRole('button', { name: 'Buy Now' }));
   expect(await screen.findByText('Invalid amount!!!')).toBeInTheDocument();
-  // No order was asked for: the only request was the plan list.
-  expect(vi.mocked(globalThis.fetch).mock.calls.map(([input]) => new URL(String(input)).pathname)).toEqual(['/api/plan']);
+  // No order was asked for: the only requests were the plan list and the learner's own plan.
+  expect(vi.mocked(globalThis.fetch).mock.calls.map(([input]) => new URL(String(input)).pathname).filter((p) => p !== '/api/payment/my')).toEqual(['/api/plan']);
+});
+
+/** The learner's Monthly plan in force (GET /api/payment/my): 10 mock tests, 2 practice exams, till 20 December 2026. */
+const MONTHLY_IN_FORCE = {
+  planCode: 'ONE_MONTH_PLAN',
+  name: { en: 'Monthly', hi: 'मासिक' },
+  startsAt: Date.UTC(2026, 10, 20),
+  endsAt: Date.UTC(2026, 11, 20),
+  mock: { limit: 10, used: 3 },
+  practice: { limit: 2, used: 0 },
+};
+
+test('with a plan in force: the page says what buying another does, and Buy Now first shows it line by line', async () => {
+  const user = userEvent.setup();
+  setSession(learner, false);
+  vi.spyOn(Date, 'now').mockReturnValue(Date.UTC(2026, 10, 28, 12));
+  vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
+  const { calls } = mockServer({ my: () => json({ success: true, data: { plan: MONTHLY_IN_FORCE, orders: [] } }) });
+  await renderPlans();
+  const notice = await screen.findByTestId('active-plan-notice');
+  expect(notice).toHaveTextContent('You have the Monthly plan until 20 December 2026.');
+  expect(notice).toHaveTextContent('limits add up');
+  expect(notice).toHaveTextContent('later of the two end dates');
+  await user.click(within(screen.getByTestId('plan-QUATERLY_MONTH_PLAN')).getByRole('button', { name: 'Buy Now' }));
+  const dialog = await screen.findByRole('dialog', { name: 'Buy the Quarterly plan' });
+  // Nothing is ordered before the learner goes on.
+  expect(calls.filter((c) => c.path === '/payment')).toHaveLength(0);
+  expect(dialog).toHaveTextContent('Quarterly · ₹270');
+  expect(dialog).toHaveTextContent('The Quarterly plan starts today and runs until 28 February 2027.');
+  const rows = within(within(dialog).getByRole('table', { name: 'What changes' })).getAllByRole('row');
+  expect(rows[1]).toHaveTextContent('Mock tests1030');
+  expect(rows[2]).toHaveTextContent('Practice exams28');
+  expect(rows[3]).toHaveTextContent('Valid till20 December 202628 February 2027');
+  expect(dialog).toHaveTextContent('The limits add up until 20 December 2026');
+  expect(dialog).not.toHaveTextContent('QUATERLY_MONTH_PLAN');
+  await user.click(within(dialog).getByRole('button', { name: 'Continue to payment' }));
+  await vi.waitFor(() => expect(calls.filter((c) => c.path === '/payment')).toHaveLength(1));
+  expect(calls.find((c) => c.path === '/payment')?.body).toMatchObject({ prodid: 'p2' });
+});
+
+test('in Hindi, with a plan in force: the notice and the checkout in Hindi, the yearly plan makes mock tests unlimited', async () => {
+  const user = userEvent.setup();
+  setSession(learner, false);
+  vi.spyOn(Date, 'now').mockReturnValue(Date.UTC(2026, 10, 28, 12));
+  mockServer({ my: () => json({ success: true, data: { plan: MONTHLY_IN_FORCE, orders: [] } }) });
+  await renderPlans('hi');
+  expect(await screen.findByTestId('active-plan-notice')).toHaveTextContent('आपके पास 20 दिसम्बर 2026 तक मासिक प्लान है।');
+  await user.click(within(screen.getByTestId('plan-ANNUAL_PLAN')).getByRole('button', { name: 'अभी खरीदें' }));
+  const dialog = await screen.findByRole('dialog', { name: 'वार्षिक प्लान खरीदें' });
+  const rows = within(within(dialog).getByRole('table', { name: 'क्या बदलेगा' })).getAllByRole('row');
+  expect(rows[1]).toHaveTextContent('10असीमित');
+  expect(rows[2]).toHaveTextContent('226');
+  expect(dialog).toHaveTextContent('भुगतान के लिए आगे बढ़ें');
+  await user.click(within(dialog).getByRole('button', { name: 'वापस' }));
+  await vi.waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
 });

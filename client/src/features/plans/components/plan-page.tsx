@@ -1,6 +1,6 @@
-import { Alert, Button, Card, Container, Group, List, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconAlertCircle, IconCheck } from '@tabler/icons-react';
-import { useId } from 'react';
+import { Alert, Button, Card, Container, Group, List, Modal, SimpleGrid, Skeleton, Stack, Table, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconAlertCircle, IconCheck, IconInfoCircle } from '@tabler/icons-react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { paths } from '../../../config/paths';
@@ -8,9 +8,13 @@ import { useSession } from '../../../hooks/use-session';
 import { ApiError } from '../../../lib/api-client';
 import { notifyError } from '../../../lib/notify';
 import { rememberRedirect } from '../../../lib/session';
+import type { MyPlan } from '../../../../../sync-protocol/src/payment';
+import { useMyPayments } from '../api/get-my-payments';
 import { type PlanView, usePlans } from '../api/get-plans';
 import { useCheckout } from '../hooks/use-checkout';
 import { formatRupees, isPayableAmount } from '../lib/amount';
+import { formatDate } from '../lib/dates';
+import { stackPreview } from '../lib/stacking';
 
 type Lang = 'en' | 'hi';
 
@@ -58,6 +62,77 @@ function PlanCard({ plan, lang, onBuy, busy, disabled }: { plan: PlanView; lang:
   );
 }
 
+/** The plan in force, and what buying another one now does (docs/payments.md, "Buying while a plan is in force"). */
+function ActivePlanNotice({ current, lang }: { current: MyPlan; lang: Lang }) {
+  const { t } = useTranslation('plan');
+  return (
+    <Alert color="indigo" variant="light" icon={<IconInfoCircle size={18} aria-hidden />} title={t('stacking.have', { plan: current.name[lang] || current.name.en, date: formatDate(current.endsAt, lang) })} data-testid="active-plan-notice">
+      <Text size="sm">{t('stacking.rule')}</Text>
+    </Alert>
+  );
+}
+
+const limitText = (t: (k: 'stacking.unlimited') => string, n: number | null) => (n === null ? t('stacking.unlimited') : String(n));
+
+/**
+ * The checkout step of a learner who holds a plan: what they buy, its price, and what changes,
+ * line by line (now → after buying), before they are sent to the provider.
+ */
+function StackCheckout({ plan, current, lang, onConfirm, onClose, busy }: { plan: PlanView | null; current: MyPlan; lang: Lang; onConfirm: (plan: PlanView) => void; onClose: () => void; busy: boolean }) {
+  const { t } = useTranslation('plan');
+  const preview = plan ? stackPreview(current, plan.code) : null;
+  const name = plan ? plan.name[lang] || plan.name.en : '';
+  return (
+    <Modal opened={plan !== null} onClose={onClose} title={t('buyPlan', { plan: name })} centered size="md">
+      {plan && preview && (
+        <Stack gap="sm" data-testid="stack-checkout">
+          <Text fw={600}>
+            {name} · {formatRupees(plan.total, lang)}
+          </Text>
+          <Text size="sm">{t('stacking.starts', { plan: name, date: formatDate(preview.newEndsAt, lang) })}</Text>
+          <Table withTableBorder={false} verticalSpacing={4} fz="sm" aria-label={t('stacking.changes')}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th />
+                <Table.Th>{t('stacking.now')}</Table.Th>
+                <Table.Th>{t('stacking.after')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              <Table.Tr>
+                <Table.Th scope="row">{t('myPlan.mock')}</Table.Th>
+                <Table.Td>{limitText(t, preview.mock.now)}</Table.Td>
+                <Table.Td>{limitText(t, preview.mock.together)}</Table.Td>
+              </Table.Tr>
+              <Table.Tr>
+                <Table.Th scope="row">{t('myPlan.practice')}</Table.Th>
+                <Table.Td>{limitText(t, preview.practice.now)}</Table.Td>
+                <Table.Td>{limitText(t, preview.practice.together)}</Table.Td>
+              </Table.Tr>
+              <Table.Tr>
+                <Table.Th scope="row">{t('stacking.validTill')}</Table.Th>
+                <Table.Td>{formatDate(current.endsAt, lang)}</Table.Td>
+                <Table.Td>{formatDate(preview.endsAt, lang)}</Table.Td>
+              </Table.Tr>
+            </Table.Tbody>
+          </Table>
+          <Text size="sm" c="dimmed">
+            {t('stacking.until', { date: formatDate(preview.togetherUntil, lang) })}
+          </Text>
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={onClose}>
+              {t('stacking.back')}
+            </Button>
+            <Button onClick={() => onConfirm(plan)} loading={busy}>
+              {t('stacking.continue')}
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+}
+
 /** Pricing plans (spec §2 Plan page, §9 Plans), each with Buy Now (spec §5 Buy). */
 export default function PlanPage() {
   const { t, i18n } = useTranslation(['plan', 'common']);
@@ -67,6 +142,10 @@ export default function PlanPage() {
   const navigate = useNavigate();
   const plans = usePlans();
   const checkout = useCheckout();
+  // Only a signed-in learner has a plan to speak of; the page works without it.
+  const mine = useMyPayments(session !== null);
+  const current = mine.data?.plan ?? null;
+  const [confirming, setConfirming] = useState<PlanView | null>(null);
 
   const buy = (plan: PlanView) => {
     // Spec §5 Buy: a guest is sent to login, and comes back here afterwards.
@@ -79,6 +158,12 @@ export default function PlanPage() {
       notifyError(t('plan:invalidAmount'));
       return;
     }
+    // A learner with a plan in force first sees what buying another does (docs/payments.md).
+    if (current && confirming === null) {
+      setConfirming(plan);
+      return;
+    }
+    setConfirming(null);
     // Spec §7 Payments: an order at the server's price, then the provider's page.
     void checkout.buy(plan);
   };
@@ -90,6 +175,9 @@ export default function PlanPage() {
           <Title order={2}>{t('plan:title')}</Title>
           <Text c="dimmed">{t('plan:intro')}</Text>
         </Stack>
+
+        {current && <ActivePlanNotice current={current} lang={lang} />}
+        {current && <StackCheckout plan={confirming} current={current} lang={lang} onConfirm={buy} onClose={() => setConfirming(null)} busy={confirming !== null && checkout.busy === confirming.id} />}
 
         {plans.isPending && (
           <SimpleGrid cols={{ base: 1, sm: 3 }} aria-busy="true">

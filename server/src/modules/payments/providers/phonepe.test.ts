@@ -13,7 +13,7 @@ import { AppError } from '../../../lib/errors';
 import type { PaymentProvider } from '../provider';
 import type { FetchLike } from './common';
 import { providersFor } from './index';
-import { createPhonePeProvider, phonePeWebhookAuthorization } from './phonepe';
+import { createPhonePeProvider, phonePeState, phonePeWebhookAuthorization } from './phonepe';
 import { SANDBOX_BASE_URL, sandboxControl, sandboxFetch, sandboxPhonePeRoutes, SANDBOX_WEBHOOK_PATH } from './sandbox-phonepe';
 
 /*
@@ -183,6 +183,25 @@ describe('the OAuth token', () => {
 });
 
 describe('pay and status against the sandbox', () => {
+  test('a buyer who cancels: PhonePe says FAILED with USER_CANCEL, the adapter CANCELLED; a failure or an expiry stays FAILED', async () => {
+    const p = adapter();
+    const cancel = input({ amount: 15_000 });
+    const c = await p.createPayment(cancel);
+    await control.complete(cancel.merchantOrderId, 'CANCEL', { deliverWebhook: false });
+    expect(await p.status(cancel.merchantOrderId, c.pgOrderId)).toMatchObject({ state: 'CANCELLED', payments: [] });
+    const fail = input({ amount: 15_000 });
+    const f = await p.createPayment(fail);
+    await control.complete(fail.merchantOrderId, 'FAIL', { deliverWebhook: false });
+    expect((await p.status(fail.merchantOrderId, f.pgOrderId)).state).toBe('FAILED');
+    const late = input({ amount: 15_000 });
+    const l = await p.createPayment(late);
+    control.expire(late.merchantOrderId);
+    expect((await p.status(late.merchantOrderId, l.pgOrderId)).state).toBe('FAILED');
+    expect(phonePeState('FAILED', { errorCode: 'PAYMENT_ERROR', detailedErrorCode: 'USER_CANCELLED' })).toBe('CANCELLED');
+    expect(phonePeState('FAILED', { errorCode: 'TXN_NOT_COMPLETED', detailedErrorCode: 'TXN_AUTO_FAILED' })).toBe('FAILED');
+    expect(phonePeState('COMPLETED', { errorCode: 'USER_CANCEL' })).toBe('COMPLETED');
+  });
+
   test('pay gives the hosted page; status follows the buyer: PENDING, then COMPLETED with the attempt', async () => {
     const p = adapter();
     const i = input({ amount: 49_900 });
@@ -199,7 +218,7 @@ describe('pay and status against the sandbox', () => {
     expect(s.payments[0]?.at).toBeGreaterThan(Date.now() - 60_000);
   });
 
-  test('Fail and Cancel leave the order FAILED (cancel without any attempt); a finished order cannot be finished again', async () => {
+  test('Fail leaves the order FAILED, Cancel CANCELLED (without any attempt); a finished order cannot be finished again', async () => {
     const p = adapter();
     const fail = input();
     const cancel = input();
@@ -211,8 +230,9 @@ describe('pay and status against the sandbox', () => {
     expect(f.state).toBe('FAILED');
     expect(f.payments.map((x) => x.state)).toEqual(['FAILED']);
     const c = await p.status(cancel.merchantOrderId, null);
-    expect(c).toMatchObject({ state: 'FAILED', payments: [] });
-    expect(control.order(cancel.merchantOrderId)).toMatchObject({ errorCode: 'USER_CANCEL' });
+    // PhonePe says FAILED with USER_CANCEL; the adapter reads that as the payer's cancel.
+    expect(c).toMatchObject({ state: 'CANCELLED', payments: [] });
+    expect(control.order(cancel.merchantOrderId)).toMatchObject({ state: 'FAILED', errorCode: 'USER_CANCEL' });
     await expect(control.complete(fail.merchantOrderId, 'PAY')).rejects.toThrow(/no longer PENDING/);
   });
 

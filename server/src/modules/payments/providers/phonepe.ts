@@ -96,12 +96,16 @@ const paymentDetail = z.looseObject({
   timestamp: z.number().optional(),
   amount: z.number().int(),
   state: z.string(),
+  errorCode: z.string().nullish(),
+  detailedErrorCode: z.string().nullish(),
 });
 
 const statusAnswer = z.looseObject({
   orderId: z.string().min(1),
   state: z.string(),
   amount: z.number().int(),
+  errorCode: z.string().nullish(),
+  detailedErrorCode: z.string().nullish(),
   paymentDetails: z.array(paymentDetail).default([]),
 });
 
@@ -117,9 +121,20 @@ const webhookBody = z.looseObject({
   }),
 });
 
+/**
+ * The error codes with which PhonePe reports a FAILED order or attempt as the payer's own doing:
+ * they cancelled on its page or backed out of the payment app (USER_CANCEL, with the detailed
+ * USER_CANCELLED; PAYMENT_CANCELLED in its older API). An order that only ran out of time
+ * (TXN_AUTO_FAILED) is not one: it expires (docs/payments.md, "Cancelled payments").
+ */
+export const PHONEPE_CANCEL_CODES: ReadonlySet<string> = new Set(['USER_CANCEL', 'USER_CANCELLED', 'PAYMENT_CANCELLED']);
+
 /** PhonePe's order and attempt states; anything else (none is documented) is still pending. */
-export function phonePeState(state: string): ProviderOrderState {
-  return state === 'COMPLETED' ? 'COMPLETED' : state === 'FAILED' ? 'FAILED' : 'PENDING';
+export function phonePeState(state: string, error?: { errorCode?: string | null | undefined; detailedErrorCode?: string | null | undefined }): ProviderOrderState {
+  if (state === 'COMPLETED') return 'COMPLETED';
+  if (state !== 'FAILED') return 'PENDING';
+  const cancelled = [error?.errorCode, error?.detailedErrorCode].some((c) => typeof c === 'string' && PHONEPE_CANCEL_CODES.has(c));
+  return cancelled ? 'CANCELLED' : 'FAILED';
 }
 
 /** The Authorization header PhonePe sends with a webhook: hex SHA-256 of `username:password`. */
@@ -223,13 +238,13 @@ export function createPhonePeProvider(opts: PhonePeOptions): PaymentProvider {
       if (!s.success) throw providerUnavailable(s.error);
       const payments: ProviderPayment[] = s.data.paymentDetails.map((p) => ({
         transactionId: p.transactionId,
-        state: phonePeState(p.state),
+        state: phonePeState(p.state, p),
         amount: p.amount,
         channel: p.paymentMode ?? 'UNKNOWN',
         at: p.timestamp ?? now(),
         raw: p,
       }));
-      return { state: phonePeState(s.data.state), amount: s.data.amount, pgOrderId: s.data.orderId, payments };
+      return { state: phonePeState(s.data.state, s.data), amount: s.data.amount, pgOrderId: s.data.orderId, payments };
     },
 
     parseWebhook(headers: Headers, rawBody: string): WebhookEvent | null {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MSG } from '../../../../../sync-protocol/src/messages';
 import { AppError } from '../../../lib/errors';
-import { createRazorpayProvider, razorpayCheckoutSignature, razorpayOrderState, razorpayWebhookSignature } from './razorpay';
+import { createRazorpayProvider, razorpayCheckoutSignature, razorpayOrderState, razorpayPaymentState, razorpayWebhookSignature } from './razorpay';
 
 /*
  * The Razorpay adapter: its signatures against known vectors (computed here independently with
@@ -94,6 +94,16 @@ describe('the order state from the payments (our mapping)', () => {
     expect(razorpayOrderState('attempted', [{ state: 'FAILED' }, { state: 'PENDING' }])).toBe('PENDING');
     expect(razorpayOrderState('paid', [{ state: 'FAILED' }, { state: 'COMPLETED' }])).toBe('COMPLETED');
     expect(razorpayOrderState('paid', [])).toBe('COMPLETED');
+  });
+
+  test('a payment the customer cancelled (error_reason payment_cancelled) → CANCELLED; the latest attempt decides', () => {
+    expect(razorpayPaymentState('failed', 'payment_cancelled')).toBe('CANCELLED');
+    expect(razorpayPaymentState('failed', 'payment_failed')).toBe('FAILED');
+    expect(razorpayPaymentState('failed', null)).toBe('FAILED');
+    expect(razorpayOrderState('attempted', [{ state: 'CANCELLED', at: 1 }])).toBe('CANCELLED');
+    expect(razorpayOrderState('attempted', [{ state: 'CANCELLED', at: 1 }, { state: 'FAILED', at: 2 }])).toBe('FAILED');
+    expect(razorpayOrderState('attempted', [{ state: 'FAILED', at: 1 }, { state: 'CANCELLED', at: 2 }])).toBe('CANCELLED');
+    expect(razorpayOrderState('attempted', [{ state: 'CANCELLED', at: 1 }, { state: 'PENDING', at: 2 }])).toBe('PENDING');
   });
 });
 

@@ -37,10 +37,13 @@ import { callProvider, type FetchLike, hmacSha256Hex, orderRefused, providerUnav
  *
  * Status mapping (ours; Razorpay has no single order state that says "failed"):
  * - a payment: captured or refunded → COMPLETED (the money was taken; a refund is recorded on
- *   our side), failed → FAILED, created or authorized → PENDING (Checkout captures automatically;
- *   an authorised payment not captured in time is refunded by Razorpay and ends failed/refunded).
- * - the order: COMPLETED when any payment is captured (or Razorpay says paid); FAILED when it
- *   has payments and every one of them failed; otherwise PENDING (no attempt yet, or one still
+ *   our side), failed → FAILED, or CANCELLED when its error_reason is `payment_cancelled` (the
+ *   customer cancelled or closed the payment), created or authorized → PENDING (Checkout captures
+ *   automatically; an authorised payment not captured in time is refunded by Razorpay and ends
+ *   failed/refunded).
+ * - the order: COMPLETED when any payment is captured (or Razorpay says paid); when it has
+ *   payments and every one of them failed or was cancelled, CANCELLED if the latest was
+ *   cancelled, else FAILED; otherwise PENDING (no attempt yet, or one still
  *   in flight). A buyer may try again in the same Checkout after a failure: the next status check
  *   then says PENDING or COMPLETED again, which our state machine accepts from FAILED.
  */
@@ -70,6 +73,7 @@ const paymentEntity = z.looseObject({
   status: z.string(),
   method: z.string().nullish(),
   created_at: z.number().optional(),
+  error_reason: z.string().nullish(),
 });
 
 const collection = <T extends z.ZodType>(item: T) => z.looseObject({ items: z.array(item) });
@@ -82,16 +86,22 @@ const webhookBody = z.looseObject({
   }),
 });
 
-export function razorpayPaymentState(status: string): ProviderOrderState {
+/** Razorpay's error_reason of a failed payment the customer cancelled (docs/payments.md, "Cancelled payments"). */
+export const RAZORPAY_CANCEL_REASON = 'payment_cancelled';
+
+export function razorpayPaymentState(status: string, errorReason?: string | null): ProviderOrderState {
   if (status === 'captured' || status === 'refunded') return 'COMPLETED';
-  if (status === 'failed') return 'FAILED';
+  if (status === 'failed') return errorReason === RAZORPAY_CANCEL_REASON ? 'CANCELLED' : 'FAILED';
   return 'PENDING';
 }
 
 /** The order's state from Razorpay's order status and its payments (see the mapping above). */
-export function razorpayOrderState(orderStatus: string, payments: { state: ProviderOrderState }[]): ProviderOrderState {
+export function razorpayOrderState(orderStatus: string, payments: { state: ProviderOrderState; at?: number }[]): ProviderOrderState {
   if (orderStatus === 'paid' || payments.some((p) => p.state === 'COMPLETED')) return 'COMPLETED';
-  if (payments.length > 0 && payments.every((p) => p.state === 'FAILED')) return 'FAILED';
+  if (payments.length > 0 && payments.every((p) => p.state === 'FAILED' || p.state === 'CANCELLED')) {
+    const latest = payments.reduce((a, b) => ((b.at ?? 0) >= (a.at ?? 0) ? b : a));
+    return latest.state;
+  }
   return 'PENDING';
 }
 
@@ -185,7 +195,7 @@ export function createRazorpayProvider(opts: RazorpayOptions): PaymentProvider {
       const list = await get(`/orders/${encodeURIComponent(order.id)}/payments`, collection(paymentEntity));
       const payments: ProviderPayment[] = list.items.map((p) => ({
         transactionId: p.id,
-        state: razorpayPaymentState(p.status),
+        state: razorpayPaymentState(p.status, p.error_reason),
         amount: p.amount,
         channel: (p.method ?? 'unknown').toUpperCase(),
         at: (p.created_at ?? 0) * 1000,

@@ -461,7 +461,9 @@ function orderBody(o: SandboxOrder): string {
   const said =
     o.state === 'COMPLETED'
       ? both('This order is paid.', 'इस ऑर्डर का भुगतान हो चुका है।')
-      : both('This order has failed or expired.', 'यह ऑर्डर विफल हो गया है या इसकी अवधि समाप्त हो गई है।');
+      : o.errorCode === SANDBOX_ERROR_CODES.CANCEL.errorCode
+        ? both('This payment was cancelled.', 'यह भुगतान रद्द कर दिया गया।')
+        : both('This order has failed or expired.', 'यह ऑर्डर विफल हो गया है या इसकी अवधि समाप्त हो गई है।');
   return `${details}<p>${said}</p><p><a href="${escapeHtml(o.redirectUrl)}">${both('Back to the merchant', 'व्यापारी के पास वापस जाएँ')}</a></p>`;
 }
 
