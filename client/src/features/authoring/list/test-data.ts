@@ -54,6 +54,7 @@ export function setView(id: string, overrides: Partial<QuestionSetView> = {}): Q
     pts: 28_000_000,
     draft: false,
     langs: ['hi'],
+    trans: {},
     published: true,
     version: 1,
     taken: 0,
