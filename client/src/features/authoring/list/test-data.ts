@@ -43,7 +43,7 @@ export function setView(id: string, overrides: Partial<QuestionSetView> = {}): Q
     id,
     l: `Set ${id}`,
     mpq: 1,
-    tm: 10,
+    tm: 1,
     nm: 0.25,
     dur: 60,
     isM: true,
