@@ -131,7 +131,7 @@ export default function ExamIntroPage() {
     await writer.flush().catch((err: unknown) => console.error('attempt journal: flush before the result failed', err));
     // The receipt the result page shows (issue 21 §4); kept before the page opens, so it is there
     // at once, offline too. Failing to keep it loses no answer: the submission is stored.
-    await writer.keepReceipt(active.id, { setLabel: data.set.l, deviceAt }).catch((err: unknown) => console.error('submission receipt not kept', err));
+    await writer.keepReceipt(active.id, { setLabel: setText(data.set, i18n.language).l, deviceAt }).catch((err: unknown) => console.error('submission receipt not kept', err));
     closeTest();
     const result = `${paths.examResult}/${encodeURIComponent(qsid)}/true`;
     if (!session) {

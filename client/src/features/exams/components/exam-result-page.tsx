@@ -219,7 +219,7 @@ export default function ExamResultPage() {
   // Spec §2: with is_submit_ans "true" the stored answers are submitted (a test left open, e.g.
   // closed by a crash just as it was submitted).
   const inProgress = data?.attempts.find((a) => a.status === 'IN_PROGRESS');
-  const setLabel = data?.set?.l ?? qsid;
+  const setLabel = data?.set ? setText(data.set, i18n.language).l : qsid;
   useEffect(() => {
     if (isSubmitAns !== 'true' || !inProgress || !replica) return;
     const deviceAt = Date.now();
