@@ -122,6 +122,7 @@ export const ACCESS = {
   'GET /question/getQuestionSetList': 'optional',
   'GET /question/getQuestionSet/:id': 'optional',
   'PATCH /question/updateQuestionSet': ['QUESTION_EDITOR'],
+  'PATCH /question/unpublishQuestionSet': ['QUESTION_EDITOR'],
   'DELETE /question/deleteQuestionSet/:id': ['QUESTION_EDITOR'],
   'GET /question': 'optional',
   'GET /question/:id': 'optional',

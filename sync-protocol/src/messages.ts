@@ -137,6 +137,10 @@ export const MSG = {
   questionNotApproved: 'Only approved questions can go into a published set:',
   questionInPublishedSet: 'This question is in a published set and must stay approved:',
   setTakenNewVersion: 'Learners have taken this set. Saving these changes makes a new version; their results keep the version they were scored against.',
+  // docs/authoring.md "Publishing and unpublishing": a save never takes a set away from learners.
+  setPublishedSaveKeeps: 'This question set is published. Saving keeps it published: use Unpublish to take it away from learners.',
+  questionSetUnpublished: 'Question set unpublished: learners no longer see it',
+  questionSetNotPublished: 'This question set is a draft already',
   versionNotFound: 'Version not found',
   versionRestored: 'Version restored successfully',
   imageUploaded: 'Image uploaded successfully',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from './common';
+import { partMarks } from './set-text';
 
 const marks = z.number().min(0).max(100_000);
 
@@ -9,6 +10,23 @@ const negative = z.number({ error: 'Negative marking should be a positive number
   error: 'Negative marking should be a positive number',
 });
 
+/**
+ * A section's (or sub-section's) name in the set's other languages (docs/authoring.md "Set texts
+ * in two languages"): the English name is the section's key; a blank translation is dropped.
+ */
+export const partNamesSchema = z
+  .partialRecord(z.enum(SET_LANGUAGES), z.string().trim().max(80))
+  .transform((m) => Object.fromEntries(Object.entries(m).filter(([, v]) => v !== undefined && v !== '')) as Partial<Record<(typeof SET_LANGUAGES)[number], string>>);
+
+/**
+ * A set's title and instructions in another language (English is `l` and `inst`, and required;
+ * a translation is optional, and learners see English where it is missing).
+ */
+export const setTransSchema = z.partialRecord(
+  z.enum(SET_LANGUAGES),
+  z.strictObject({ l: z.string().trim().max(200).default(''), inst: z.string().max(50_000).default('') }),
+);
+
 /** A part of a set that holds questions: the main part, a section or a sub-section. */
 export const subSectionSchema = z.strictObject({
   q: z.array(idSchema).max(1000).default([]),
@@ -16,6 +34,7 @@ export const subSectionSchema = z.strictObject({
   tm: marks,
   nm: negative.default(0),
   o: z.number().int().min(0).default(0),
+  names: partNamesSchema.optional(),
 });
 
 /** Names a section may not take (spec §5 Section name). */
@@ -73,6 +92,7 @@ export const sectionSchema = z.strictObject({
   tm: marks.default(0),
   nm: negative.default(0),
   o: z.number().int().min(0).default(0),
+  names: partNamesSchema.optional(),
   sub: namedParts(subSectionSchema).optional(),
 });
 
@@ -86,6 +106,22 @@ export const DEFAULT_MAX_QUESTIONS = 100;
  */
 export function allowedQuestions(tm: number, mpq: number): number {
   return tm > 0 && mpq > 0 ? Math.floor(tm / mpq + 1e-9) : DEFAULT_MAX_QUESTIONS;
+}
+
+/**
+ * Total marks an editor typed that disagree with the part's questions × its marks per question
+ * (docs/authoring.md "Total marks"); the part is named as the selection limit names it.
+ */
+export function totalMarksMessage(part: string | null, expected: number, n: number, mpq: number): string {
+  return `Total marks of ${part ?? 'Main'} section should be ${expected} (questions × marks per question: ${n} × ${mpq}), or 0 to have them counted`;
+}
+
+/**
+ * Whether a part's typed total disagrees with its questions: 0 means "count them" and never
+ * disagrees; otherwise it must be questions × marks per question.
+ */
+export function totalDisagrees(tm: number, n: number, mpq: number): boolean {
+  return tm !== 0 && Math.abs(tm - partMarks(n, mpq)) > 1e-6;
 }
 
 /** Spec §5 Selection limit; the main part is called Main. */
@@ -120,6 +156,8 @@ export const questionSetBase = z.strictObject({
   draft: z.boolean().default(false),
   /** Languages besides English the set is offered in (spec §3 Question-set language list). */
   langs: z.array(z.enum(SET_LANGUAGES)).max(SET_LANGUAGES.length).default([]),
+  /** Title and instructions in other languages (docs/authoring.md "Set texts in two languages"). */
+  trans: setTransSchema.default({}),
 });
 
 type SetShape = z.infer<typeof questionSetBase>;
@@ -162,6 +200,21 @@ function checkSet(v: SetShape, ctx: z.RefinementCtx) {
       if (!limit(sub.q, sub.tm, sub.mpq, subName, ['sections', name, 'sub', subName, 'q'])) return;
     }
   }
+  // Total marks (docs/authoring.md "Total marks"): a set learners may see (not a draft) carries no
+  // typed total that disagrees with its questions; a draft's total may still be a target.
+  if (!v.draft) {
+    const total = (q: string[], tm: number, mpq: number, part: string | null, path: (string | number)[]) => {
+      if (totalDisagrees(tm, q.length, mpq)) ctx.addIssue({ code: 'custom', message: totalMarksMessage(part, partMarks(q.length, mpq), q.length, mpq), path });
+      return !totalDisagrees(tm, q.length, mpq);
+    };
+    if (!total(v.q, v.tm, v.mpq, null, ['tm'])) return;
+    for (const [name, s] of Object.entries(v.sections)) {
+      if (!s.ss && !total(s.q, s.tm, s.mpq, name, ['sections', name, 'tm'])) return;
+      for (const [subName, sub] of Object.entries(s.sub ?? {})) {
+        if (!total(sub.q, sub.tm, sub.mpq, subName, ['sections', name, 'sub', subName, 'tm'])) return;
+      }
+    }
+  }
   const seen = new Set<string>();
   for (const id of setQuestionIds(v)) {
     if (seen.has(id)) {
@@ -201,6 +254,9 @@ export const questionSetSaveSchema = questionSetBase
   .superRefine(checkSet)
   .transform(normalise);
 export type QuestionSetSave = z.input<typeof questionSetSaveSchema>;
+
+/** PATCH /api/question/unpublishQuestionSet: the set to take away from learners. */
+export const unpublishBodySchema = z.strictObject({ id: idSchema });
 
 /** GET /api/question/getQuestionSetList?l&o (all sets when no page is asked for). */
 export const questionSetListQuerySchema = z.strictObject({

@@ -117,6 +117,7 @@ function offlineSet(q: string[], over: Partial<EdQuestionSet> = {}): EdQuestionS
     pts: Math.floor(now / 60_000) + 600,
     draft: true,
     langs: [],
+    trans: {},
     published: false,
     version: 0,
     taken: 0,

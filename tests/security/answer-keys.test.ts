@@ -77,7 +77,7 @@ async function newQuestion(label: string, subjective = false): Promise<string> {
 
 async function saveSet(over: Record<string, unknown>): Promise<string> {
   // Free for everyone: who may read a paid set's questions is paid-content.test.ts's subject.
-  const body = { l: 'Security set', mpq: 1, tm: 10, nm: 0, dur: 10, isM: false, free: true, inst: '', q: [], sections: {}, pts: minuteNow() - 1, ...over };
+  const body = { l: 'Security set', mpq: 1, tm: 0, nm: 0, dur: 10, isM: false, free: true, inst: '', q: [], sections: {}, pts: minuteNow() - 1, ...over };
   const r = await h.request('PATCH', '/question/updateQuestionSet', { token: editor, body });
   expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
   return r.body.id as string;
@@ -123,10 +123,10 @@ beforeAll(async () => {
   sets.practicePub = await saveSet({
     l: 'Published practice',
     q: [ids.practice, ids.practiceAndMock, ids.deletedQuestion],
-    sections: { Hindi: { ss: true, sub: { Grammar: { q: [ids.practiceAndFutureMock], mpq: 1, tm: 10 } } } },
+    sections: { Hindi: { ss: true, sub: { Grammar: { q: [ids.practiceAndFutureMock], mpq: 1, tm: 0 } } } },
   });
   // Published mock test: the shared question sits in a section.
-  sets.mockPub = await saveSet({ l: 'Published mock', isM: true, q: [ids.mock], sections: { Part: { q: [ids.practiceAndMock, ids.mockSubjective], mpq: 1, tm: 10 } } });
+  sets.mockPub = await saveSet({ l: 'Published mock', isM: true, q: [ids.mock], sections: { Part: { q: [ids.practiceAndMock, ids.mockSubjective], mpq: 1, tm: 0 } } });
   // Publish times still to come.
   sets.practiceFuture = await saveSet({ l: 'Practice for later', q: [ids.draft], pts: minuteNow() + 600 });
   sets.mockFuture = await saveSet({ l: 'Mock for later', isM: true, q: [ids.futureMock, ids.practiceAndFutureMock], pts: minuteNow() + 600 });

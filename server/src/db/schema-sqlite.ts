@@ -290,7 +290,9 @@ export type SectionRow = {
   tm: number;
   nm: number;
   o: number;
-  sub?: Record<string, { q: string[]; mpq: number; tm: number; nm: number; o: number }>;
+  /** The name in other languages (docs/authoring.md "Set texts in two languages"). */
+  names?: Partial<Record<string, string>>;
+  sub?: Record<string, { q: string[]; mpq: number; tm: number; nm: number; o: number; names?: Partial<Record<string, string>> }>;
 };
 
 export const questionSet = sqliteTable(
@@ -329,6 +331,10 @@ export const questionSet = sqliteTable(
     langs: json<string[]>('langs')
       .notNull()
       .default(sql`'[]'`),
+    /** Title and instructions in other languages: { hi: { l, inst } } (docs/authoring.md). */
+    trans: json<Partial<Record<string, { l: string; inst: string }>>>('trans')
+      .notNull()
+      .default(sql`'{}'`),
     /**
      * Version of the set's questions and marks: +1 when an editor changes them after learners
      * have taken the set (question_set_version keeps the earlier ones; results name theirs).

@@ -4,7 +4,9 @@ import { SET_LANGUAGES } from '../question-set';
 
 const marks = z.number().min(0).max(100_000);
 const ids = z.array(idSchema).max(1000);
-const part = z.strictObject({ q: ids, mpq: marks, tm: marks, nm: marks, o: z.number().int().min(0) });
+/** A part's name in other languages (language → name; English is the key). */
+const names = z.record(z.string(), z.string().max(80));
+const part = z.strictObject({ q: ids, mpq: marks, tm: marks, nm: marks, o: z.number().int().min(0), names: names.optional() });
 
 /**
  * Store `ed_question_set` (issue 19 §5; editors only, pull and push): the question sets on an
@@ -33,11 +35,22 @@ export const edQuestionSetDocSchema = z.strictObject({
   q: ids,
   sections: z.record(
     z.string().max(200),
-    z.strictObject({ ss: z.boolean(), q: ids, mpq: marks, tm: marks, nm: marks, o: z.number().int().min(0), sub: z.record(z.string().max(200), part).optional() }),
+    z.strictObject({
+      ss: z.boolean(),
+      q: ids,
+      mpq: marks,
+      tm: marks,
+      nm: marks,
+      o: z.number().int().min(0),
+      names: names.optional(),
+      sub: z.record(z.string().max(200), part).optional(),
+    }),
   ),
   pts: z.number().int().min(0),
   draft: z.boolean(),
   langs: z.array(z.enum(SET_LANGUAGES)).max(SET_LANGUAGES.length),
+  /** Title and instructions in other languages (the editor API's `trans`). */
+  trans: z.record(z.string(), z.strictObject({ l: z.string().max(200), inst: z.string().max(50_000) })),
   /** Whether learners see it now (the server's; a device's guess until the server answers). */
   published: z.boolean(),
   /** The set's version (issue 17 §5: grows when a taken set's questions or marks change). */

@@ -1,12 +1,17 @@
 import { z } from 'zod';
 
+/** A part's name in other languages (language → name; English is the key). */
+const names = z.record(z.string(), z.string());
+
 const part = z.strictObject({
   /** Number of questions. */
   n: z.number().int().min(0),
   mpq: z.number(),
+  /** Its questions × its marks per question (docs/exams.md "Total marks"). */
   tm: z.number(),
   nm: z.number(),
   o: z.number().int(),
+  names: names.optional(),
 });
 
 const tagNames = z.array(z.string().max(200)).max(200);
@@ -28,6 +33,7 @@ export const questionSetDocSchema = z.strictObject({
   isM: z.boolean(),
   /** Free for everyone (issue 18 §4): starting it uses none of a plan's allowance. */
   free: z.boolean(),
+  /** Instructions (HTML, sanitised) in English. */
   inst: z.string(),
   /** Publish time, minutes since the epoch. */
   pts: z.number().int(),
@@ -36,9 +42,23 @@ export const questionSetDocSchema = z.strictObject({
   /** Sections with question counts; a section with sub-sections lists them under `sub`. */
   sections: z.record(
     z.string(),
-    z.strictObject({ ss: z.boolean(), n: z.number().int(), mpq: z.number(), tm: z.number(), nm: z.number(), o: z.number().int(), sub: z.record(z.string(), part).optional() }),
+    z.strictObject({
+      ss: z.boolean(),
+      n: z.number().int(),
+      mpq: z.number(),
+      tm: z.number(),
+      nm: z.number(),
+      o: z.number().int(),
+      names: names.optional(),
+      sub: z.record(z.string(), part).optional(),
+    }),
   ),
-  /** Total marks of the whole set. */
+  /**
+   * Title and instructions in other languages (language → { l, inst }); a screen shows them
+   * through set-text.ts, with English where one is missing (docs/exams.md).
+   */
+  trans: z.record(z.string(), z.strictObject({ l: z.string(), inst: z.string() })),
+  /** Total marks of the whole set: every part's questions × marks per question. */
   total: z.number(),
   /** Total number of questions. */
   count: z.number().int(),

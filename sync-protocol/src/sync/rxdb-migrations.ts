@@ -12,10 +12,13 @@ import type { AnyCollectionName } from './envelopes';
  * - question_set 1, qs_detail 1: `v`, the version of the set's questions.
  * - question_set 2: `free`, a set that uses no plan allowance (issue 18 §4).
  * - question_set 3: `tags`, its questions' subjects, exams and classes (issue 20 §5).
+ * - question_set 4: `trans` (title and instructions in other languages) and optional part
+ *   `names`; its `tm` fields are the parts' questions × marks (docs/exams.md).
+ * - ed_question_set 1: `trans` and optional part `names`, as the editor API's set.
  * - exam_result 1: `practice`, a result that is not the learner's first at its set (issue 16 §2).
  * - exam_result 2: `receipt`, the server's receipt hash of the submission (issue 21 §4).
  */
-export const SCHEMA_VERSIONS: Record<AnyCollectionName, number> = { tag: 0, question_set: 3, qs_detail: 1, test_summary: 0, exam_result: 2, entitlement: 0, ed_question: 0, ed_question_set: 0 };
+export const SCHEMA_VERSIONS: Record<AnyCollectionName, number> = { tag: 0, question_set: 4, qs_detail: 1, test_summary: 0, exam_result: 2, entitlement: 0, ed_question: 0, ed_question_set: 1 };
 
 type Migration = (doc: Record<string, unknown>) => Record<string, unknown>;
 /**
@@ -28,11 +31,14 @@ type Migration = (doc: Record<string, unknown>) => Record<string, unknown>;
  */
 export const MIGRATIONS: Record<AnyCollectionName, Record<number, Migration>> = {
   tag: {},
-  question_set: { 1: (doc) => ({ ...doc, v: 0 }), 2: (doc) => ({ ...doc, free: false }), 3: (doc) => ({ ...doc, tags: { s: [], e: [], c: [] } }) },
+  question_set: { 1: (doc) => ({ ...doc, v: 0 }), 2: (doc) => ({ ...doc, free: false }), 3: (doc) => ({ ...doc, tags: { s: [], e: [], c: [] } }),
+    // English only until the server sends the set again (set-text.ts falls back to it).
+    4: (doc) => ({ ...doc, trans: {} }),
+  },
   qs_detail: { 1: (doc) => ({ ...doc, v: 0 }) },
   test_summary: {},
   exam_result: { 1: (doc) => ({ ...doc, practice: false }), 2: (doc) => ({ ...doc, receipt: null }) },
   entitlement: {},
   ed_question: {},
-  ed_question_set: {},
+  ed_question_set: { 1: (doc) => ({ ...doc, trans: {} }) },
 };

@@ -29,7 +29,11 @@ const samples = {
     inst: '<p>Read carefully</p>',
     pts: 29_000_000,
     n: 0,
-    sections: { Reasoning: { ss: false, n: 8, mpq: 2, tm: 16, nm: 0.5, o: 1 }, Hindi: { ss: true, n: 2, mpq: 0, tm: 0, nm: 0, o: 2, sub: { Grammar: { n: 2, mpq: 1, tm: 2, nm: 0, o: 1 } } } },
+    sections: {
+      Reasoning: { ss: false, n: 8, mpq: 2, tm: 16, nm: 0.5, o: 1, names: { hi: 'तर्कशक्ति' } },
+      Hindi: { ss: true, n: 2, mpq: 0, tm: 0, nm: 0, o: 2, sub: { Grammar: { n: 2, mpq: 1, tm: 2, nm: 0, o: 1, names: { hi: 'व्याकरण' } } } },
+    },
+    trans: { hi: { l: 'मॉक', inst: '<p>ध्यान से पढ़ें</p>' } },
     total: 18,
     count: 10,
     updatedAt: 5,
@@ -150,25 +154,25 @@ test('question sets and their questions stored before `v` existed are migrated w
   const storage = wrappedValidateAjvStorage({ storage: getRxStorageMemory() });
   const v0 = (c: 'question_set' | 'qs_detail') => {
     const schema = rxSchemaOf(c);
-    const { v: _v, free: _f, tags: _t, ...properties } = schema.properties as typeof schema.properties & { free?: unknown; tags?: unknown };
-    return { ...schema, version: 0, properties, required: schema.required.filter((k) => k !== 'v' && k !== 'free' && k !== 'tags') } as unknown as RxJsonSchema<any>;
+    const { v: _v, free: _f, tags: _t, trans: _tr, ...properties } = schema.properties as typeof schema.properties & { free?: unknown; tags?: unknown; trans?: unknown };
+    return { ...schema, version: 0, properties, required: schema.required.filter((k) => k !== 'v' && k !== 'free' && k !== 'tags' && k !== 'trans') } as unknown as RxJsonSchema<any>;
   };
   const old = await createRxDatabase({ name, storage });
   await old.addCollections({ question_set: { schema: v0('question_set') }, qs_detail: { schema: v0('qs_detail') } });
-  const { _deleted: _a, v: _b, free: _f, tags: _t, ...set } = samples.question_set;
+  const { _deleted: _a, v: _b, free: _f, tags: _t, trans: _tr, ...set } = samples.question_set;
   const { _deleted: _c, v: _d, ...detail } = samples.qs_detail;
   await old.question_set!.insert(set);
   await old.qs_detail!.insert(detail);
   await old.close();
 
-  expect(SCHEMA_VERSIONS.question_set).toBe(3);
+  expect(SCHEMA_VERSIONS.question_set).toBe(4);
   expect(SCHEMA_VERSIONS.qs_detail).toBe(1);
   const now = await createRxDatabase({ name, storage });
   await now.addCollections({
     question_set: { schema: rxSchemaOf('question_set') as unknown as RxJsonSchema<any>, migrationStrategies: MIGRATIONS.question_set },
     qs_detail: { schema: rxSchemaOf('qs_detail') as unknown as RxJsonSchema<any>, migrationStrategies: MIGRATIONS.qs_detail },
   });
-  expect((await now.question_set!.findOne(set.id).exec())?.toJSON()).toEqual({ ...set, v: 0, free: false, tags: { s: [], e: [], c: [] } });
+  expect((await now.question_set!.findOne(set.id).exec())?.toJSON()).toEqual({ ...set, v: 0, free: false, tags: { s: [], e: [], c: [] }, trans: {} });
   expect((await now.qs_detail!.findOne(detail.id).exec())?.toJSON()).toEqual({ ...detail, v: 0 });
   await now.remove();
 });
@@ -210,21 +214,41 @@ test('results stored before `receipt` existed (version 1) are migrated to versio
   await now.remove();
 });
 
-test('question sets stored before `free` existed (version 1) are migrated to version 3 with free = false and no tags', async () => {
+test('question sets stored before `free` existed (version 1) are migrated to version 4 with free = false, no tags and no translations', async () => {
   const name = `schema-migrate-free-${Date.now()}`;
   const storage = wrappedValidateAjvStorage({ storage: getRxStorageMemory() });
   const schema = rxSchemaOf('question_set');
-  const { free: _f, tags: _t, ...properties } = schema.properties as typeof schema.properties & { free?: unknown; tags?: unknown };
-  const v1 = { ...schema, version: 1, properties, required: schema.required.filter((k) => k !== 'free' && k !== 'tags') } as unknown as RxJsonSchema<any>;
+  const { free: _f, tags: _t, trans: _tr, ...properties } = schema.properties as typeof schema.properties & { free?: unknown; tags?: unknown; trans?: unknown };
+  const v1 = { ...schema, version: 1, properties, required: schema.required.filter((k) => k !== 'free' && k !== 'tags' && k !== 'trans') } as unknown as RxJsonSchema<any>;
   const old = await createRxDatabase({ name, storage });
   await old.addCollections({ question_set: { schema: v1, migrationStrategies: { 1: (doc: unknown) => doc } } });
-  const { _deleted: _d, free: _g, tags: _u, ...set } = samples.question_set;
+  const { _deleted: _d, free: _g, tags: _u, trans: _w, ...set } = samples.question_set;
   await old.question_set!.insert(set);
   await old.close();
 
   const now = await createRxDatabase({ name, storage });
   await now.addCollections({ question_set: { schema: rxSchemaOf('question_set') as unknown as RxJsonSchema<any>, migrationStrategies: MIGRATIONS.question_set } });
-  expect((await now.question_set!.findOne(set.id).exec())?.toJSON()).toEqual({ ...set, free: false, tags: { s: [], e: [], c: [] } });
+  expect((await now.question_set!.findOne(set.id).exec())?.toJSON()).toEqual({ ...set, free: false, tags: { s: [], e: [], c: [] }, trans: {} });
+  await now.remove();
+});
+
+test('question sets stored before `trans` existed (version 3) are migrated to version 4 with no translations (English shows)', async () => {
+  const name = `schema-migrate-trans-${Date.now()}`;
+  const storage = wrappedValidateAjvStorage({ storage: getRxStorageMemory() });
+  const schema = rxSchemaOf('question_set');
+  const { trans: _tr, ...properties } = schema.properties as typeof schema.properties & { trans?: unknown };
+  const v3 = { ...schema, version: 3, properties, required: schema.required.filter((k) => k !== 'trans') } as unknown as RxJsonSchema<any>;
+  const old = await createRxDatabase({ name, storage });
+  const keep = { 1: (doc: unknown) => doc, 2: (doc: unknown) => doc, 3: (doc: unknown) => doc };
+  await old.addCollections({ question_set: { schema: v3, migrationStrategies: keep } });
+  const { _deleted: _d, trans: _w, sections: _s, ...rest } = samples.question_set;
+  const set = { ...rest, sections: { Reasoning: { ss: false, n: 8, mpq: 2, tm: 16, nm: 0.5, o: 1 } } };
+  await old.question_set!.insert(set);
+  await old.close();
+
+  const now = await createRxDatabase({ name, storage });
+  await now.addCollections({ question_set: { schema: rxSchemaOf('question_set') as unknown as RxJsonSchema<any>, migrationStrategies: MIGRATIONS.question_set } });
+  expect((await now.question_set!.findOne(set.id).exec())?.toJSON()).toEqual({ ...set, trans: {} });
   await now.remove();
 });
 

@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PROTOCOL_VERSION } from '../../../../sync-protocol/src/version';
+import { MSG } from '../../../../sync-protocol/src/messages';
 import { activityLog, attempt, examResult, question, questionSet, questionSetVersion, questionVersion } from '../../db/schema';
 import { first } from '../../db/transaction';
 import { type Harness, startHarness } from '../../test/harness';
@@ -65,7 +66,7 @@ async function approved(over: Record<string, unknown> = {}) {
   await approve(id);
   return id;
 }
-const setBody = (over: Record<string, unknown> = {}) => ({ l: 'Authoring set', mpq: 1, tm: 10, nm: 0, dur: 10, isM: false, inst: '', q: [], sections: {}, pts: minuteNow() - 1, ...over });
+const setBody = (over: Record<string, unknown> = {}) => ({ l: 'Authoring set', mpq: 1, tm: 0, nm: 0, dur: 10, isM: false, inst: '', q: [], sections: {}, pts: minuteNow() - 1, ...over });
 const saveSet = (over: Record<string, unknown>) => h.request('PATCH', '/question/updateQuestionSet', { token: editor, body: setBody(over) });
 
 /** A write that must be refused: status, message, and nothing stored (rows, versions, activity log). */
@@ -416,8 +417,11 @@ describe('drafts and the preview', () => {
     const live = (await saveSet({ l: 'Live then draft', q: [id] })).body.id as string;
     expect((await pull('question_set')).body.documents.find((d: { id: string }) => d.id === live)).toMatchObject({ _deleted: false });
     const cp = (await pull('question_set')).body.checkpoint.rev;
-    // Made a draft again by a save: withdrawn at once.
-    expect((await saveSet({ id: live, l: 'Live then draft', q: [id], draft: true })).status).toBe(200);
+    // A save never makes a published set a draft (docs/authoring.md "Publishing and
+    // unpublishing"): 409, nothing changes; the explicit unpublish withdraws it at once.
+    await refused('PATCH', '/question/updateQuestionSet', setBody({ id: live, l: 'Live then draft', q: [id], draft: true }), 409, MSG.setPublishedSaveKeeps);
+    expect((await pull('question_set', cp)).body.documents).toEqual([]);
+    expect((await h.request('PATCH', '/question/unpublishQuestionSet', { token: editor, body: { id: live } })).status).toBe(200);
     expect((await pull('question_set', cp)).body.documents).toEqual([expect.objectContaining({ id: live, _deleted: true })]);
     // A draft flag set behind the publish job's back is withdrawn by it.
     const third = (await saveSet({ l: 'Flipped by hand', q: [id] })).body.id as string;
@@ -448,7 +452,7 @@ describe('set versions keep old results as they were scored', () => {
   test('a marks change of a taken set needs newVersion; results keep their version and show questions as they were', async () => {
     const q1 = await approved({ q: '<p>Original wording of the versioned question</p>' });
     const q2 = await approved();
-    const setId = (await saveSet({ l: 'Versioned set', q: [q1], mpq: 2, tm: 10 })).body.id as string;
+    const setId = (await saveSet({ l: 'Versioned set', q: [q1], mpq: 2, tm: 0 })).body.id as string;
 
     const firstSubmit = await h.request('POST', '/question/submitUserResponse', { token: learner, body: { qsid: setId, ures: { [q1]: 'b' } } });
     expect(firstSubmit.status, JSON.stringify(firstSubmit.body)).toBe(200);
@@ -459,19 +463,20 @@ describe('set versions keep old results as they were scored', () => {
     expect(got.body.data).toMatchObject({ version: 1, taken: 1, draft: false });
 
     // Marks, questions, negative marking, parts: refused without newVersion, nothing stored.
-    for (const over of [{ mpq: 1 }, { q: [q1, q2] }, { nm: 0.5 }, { tm: 20 }, { q: [], sections: { Part: { q: [q1], mpq: 2, tm: 10 } } }]) {
-      const body = await refused('PATCH', '/question/updateQuestionSet', setBody({ id: setId, l: 'Versioned set', q: [q1], mpq: 2, tm: 10, ...over }), 409, /^Learners have taken this set/);
+    for (const over of [{ mpq: 1 }, { q: [q1, q2] }, { nm: 0.5 }, { q: [], sections: { Part: { q: [q1], mpq: 2, tm: 0 } } }]) {
+      const body = await refused('PATCH', '/question/updateQuestionSet', setBody({ id: setId, l: 'Versioned set', q: [q1], mpq: 2, tm: 0, ...over }), 409, /^Learners have taken this set/);
       expect(body).toMatchObject({ code: 'CONFLICT', taken: 1 });
     }
     expect(await first(h.deps.db.select().from(questionSet).where(eq(questionSet.id, setId)))).toMatchObject({ version: 1, mpq: 2, q: [q1] });
 
-    // Label, duration, instructions, languages: no new version needed.
-    const renamed = await saveSet({ id: setId, l: 'Versioned set, renamed', q: [q1], mpq: 2, tm: 10, dur: 30, inst: '<p>New</p>', langs: ['hi'] });
+    // Label, duration, instructions, languages, a total typed as the questions give it: no new
+    // version needed (results are out of questions × marks, docs/exams.md "Total marks").
+    const renamed = await saveSet({ id: setId, l: 'Versioned set, renamed', q: [q1], mpq: 2, tm: 2, dur: 30, inst: '<p>New</p>', langs: ['hi'] });
     expect(renamed.status).toBe(200);
     expect(renamed.body.data).toMatchObject({ version: 1, taken: 1 });
 
     const logBefore = (await logOf(setId)).length;
-    const v2 = await saveSet({ id: setId, l: 'Versioned set, renamed', q: [q1, q2], mpq: 1, tm: 10, newVersion: true });
+    const v2 = await saveSet({ id: setId, l: 'Versioned set, renamed', q: [q1, q2], mpq: 1, tm: 0, newVersion: true });
     expect(v2.status).toBe(200);
     expect(v2.body.data).toMatchObject({ version: 2, taken: 1, mpq: 1 });
     expect(await logOf(setId)).toHaveLength(logBefore + 1);
@@ -502,7 +507,7 @@ describe('set versions keep old results as they were scored', () => {
 
   test('a set without results changes freely, without a new version', async () => {
     const id = (await saveSet({ l: 'Never taken', q: ['q-gk-001'] })).body.id as string;
-    const r = await saveSet({ id, l: 'Never taken', q: ['q-gk-001', 'q-gk-003'], mpq: 2, tm: 10 });
+    const r = await saveSet({ id, l: 'Never taken', q: ['q-gk-001', 'q-gk-003'], mpq: 2, tm: 4 });
     expect(r.status).toBe(200);
     expect(r.body.data).toMatchObject({ version: 1, taken: 0 });
     expect(await h.deps.db.select().from(questionSetVersion).where(eq(questionSetVersion.setId, id))).toEqual([]);

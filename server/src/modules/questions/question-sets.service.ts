@@ -7,7 +7,7 @@ import type { Conn } from '../../db/client';
 import { examResult, question, questionSet, questionSetVersion } from '../../db/schema';
 import { first, transaction } from '../../db/transaction';
 import { logActivity } from '../../lib/activity';
-import { badRequest, notFound } from '../../lib/errors';
+import { badRequest, conflict, notFound } from '../../lib/errors';
 import { nextRev } from '../../lib/revision';
 import { sanitizeRichText } from '../../lib/sanitize';
 import { publishDueIn } from '../sync/publish';
@@ -38,6 +38,7 @@ export function setView(r: SetRow, taken?: number) {
     pts: r.pts,
     draft: r.draft,
     langs: r.langs as QuestionSet['langs'],
+    trans: r.trans as QuestionSet['trans'],
     published: r.published,
     version: r.version,
     ...(taken !== undefined && { taken }),
@@ -110,17 +111,18 @@ async function checkQuestions(db: Conn, ids: string[], draft: boolean) {
   if (unapproved.length > 0) throw new DetailedError('BAD_REQUEST', `${MSG.questionNotApproved} ${unapproved.join(', ')}`, { ids: unapproved });
 }
 
-type Scored = Pick<SetRow, 'q' | 'mpq' | 'tm' | 'nm' | 'sections'>;
+type Scored = Pick<SetRow, 'q' | 'mpq' | 'nm' | 'sections'>;
 
 /**
  * What a result depends on (issue 17 §5): which questions each part holds, each part's marks per
- * question, total marks and negative marking, and the parts themselves (sections, sub-sections,
- * with or without sub-sections). Not the order of parts or of questions in a part (a result is
+ * question and negative marking, and the parts themselves (sections, sub-sections, with or
+ * without sub-sections). Not a typed total: a result is out of questions × marks per question
+ * (docs/exams.md "Total marks"), which a total only restates. Not the order of parts or of questions in a part (a result is
  * scored per question and part, whatever the order), nor the label, instructions, duration,
  * publish time, languages or draft flag.
  */
 function scoringShape(s: Scored): string {
-  const part = (p: { q: string[]; mpq: number; tm: number; nm: number }) => ({ q: [...p.q].sort(), mpq: p.mpq, tm: p.tm, nm: p.nm });
+  const part = (p: { q: string[]; mpq: number; nm: number }) => ({ q: [...p.q].sort(), mpq: p.mpq, nm: p.nm });
   const byName = <T>(map: Record<string, T>) => Object.keys(map).sort().map((k) => [k, map[k]!] as const);
   return JSON.stringify({
     main: part(s),
@@ -170,7 +172,11 @@ export async function saveSet(deps: Deps, actor: Principal, input: SetInput) {
  */
 export async function writeSet(tx: Conn, actor: Principal, input: SetInput, createId?: string) {
   const { id: givenId, newVersion, ...fields } = input;
-  const values = { ...fields, inst: sanitizeRichText(fields.inst) };
+  const values = {
+    ...fields,
+    inst: sanitizeRichText(fields.inst),
+    trans: Object.fromEntries(Object.entries(fields.trans).map(([lang, tr]) => [lang, { l: tr?.l ?? '', inst: sanitizeRichText(tr?.inst ?? '') }])),
+  };
   const now = Date.now();
   const created = givenId === undefined || createId !== undefined;
   let before: SetRow | undefined;
@@ -184,6 +190,9 @@ export async function writeSet(tx: Conn, actor: Principal, input: SetInput, crea
   } else {
     id = givenId;
     before = await liveSet(tx, id);
+    // A save never takes a set away from learners (docs/authoring.md "Publishing and
+    // unpublishing"): a set that is not a draft becomes one only through unpublishSet.
+    if (!before.draft && values.draft) throw conflict(MSG.setPublishedSaveKeeps);
     await checkQuestions(tx, [...new Set(setQuestionIds(values))], values.draft);
     let version = before.version;
     if (scoringShape(before) !== scoringShape(values)) {
@@ -213,6 +222,32 @@ export async function writeSet(tx: Conn, actor: Principal, input: SetInput, crea
     newValue: setView(after),
   });
   return setView(after, created ? 0 : await takenOf(tx, id));
+}
+
+/**
+ * PATCH /api/question/unpublishQuestionSet `{ id }` (docs/authoring.md "Publishing and
+ * unpublishing"): the editor's explicit, confirmed Unpublish. The set becomes a draft, learners'
+ * devices drop it (it replicates as deleted to them), and it keeps its questions, marks, version
+ * and results; publishing it again is a save with `draft: false`. 409 for a draft.
+ */
+export async function unpublishSet(deps: Deps, actor: Principal, id: string) {
+  const data = await transaction(deps.db, async (tx) => {
+    const before = await liveSet(tx, id);
+    if (before.draft) throw conflict(MSG.questionSetNotPublished);
+    const now = Date.now();
+    const rev = await nextRev(tx);
+    const detailRev = await nextRev(tx);
+    // updatedAt: an editor's change, so a device holding the set as it was has a conflict to
+    // settle rather than publishing it again unseen (docs/authoring.md "Offline authoring").
+    await tx.update(questionSet).set({ draft: true, updatedAt: now, rev, detailRev }).where(eq(questionSet.id, id));
+    await publishDueIn(tx, now, id);
+    const after = await liveSet(tx, id);
+    await bumpPracticeSetsSharing(tx, id, before, after);
+    await logActivity(tx, { actor, action: 'UPDATE', entity: 'question_set', entityId: id, oldValue: setView(before), newValue: setView(after) });
+    return setView(after, await takenOf(tx, id));
+  });
+  deps.events.emit({ collections: ['question_set', 'qs_detail'] });
+  return { success: true as const, id, msg: MSG.questionSetUnpublished, data };
 }
 
 /**

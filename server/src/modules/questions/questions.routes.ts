@@ -9,7 +9,7 @@ import {
   questionStatusUpdateSchema,
   questionUpdateSchema,
 } from '../../../../sync-protocol/src/question';
-import { questionSetListQuerySchema, questionSetSaveSchema } from '../../../../sync-protocol/src/question-set';
+import { questionSetListQuerySchema, questionSetSaveSchema, unpublishBodySchema } from '../../../../sync-protocol/src/question-set';
 import type { Context } from 'hono';
 import type { AppEnv, Deps } from '../../context';
 import { parseJson, parseQuery, parseWith } from '../../lib/http';
@@ -108,6 +108,10 @@ export function questionRoutes(app: Hono<AppEnv>, deps: Deps) {
       return c.json(r, body.id === undefined ? 201 : 200);
     }),
   );
+  route(app, deps, 'PATCH /question/unpublishQuestionSet', async (c) => {
+    const { id } = await parseJson(c, unpublishBodySchema);
+    return c.json(await sets.unpublishSet(deps, principalOf(c), id));
+  });
   route(app, deps, 'DELETE /question/deleteQuestionSet/:id', async (c) =>
     c.json(await sets.deleteSet(deps, principalOf(c), parseWith(idSchema, c.req.param('id')))),
   );

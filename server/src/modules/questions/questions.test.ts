@@ -284,7 +284,7 @@ describe('question sets', () => {
     await refused('PATCH', '/question/updateQuestionSet', base({ id: 'no-such-set' }), 404, 'Question set not found');
     const r = await h.request('PATCH', '/question/updateQuestionSet', {
       token: editor,
-      body: base({ q: [], sections: { Hindi: { ss: true, mpq: 5, tm: 5, nm: 1, sub: { Grammar: { q: ['q-hindi-001'], mpq: 1, tm: 1 } } } } }),
+      body: base({ q: [], tm: 0, sections: { Hindi: { ss: true, mpq: 5, tm: 5, nm: 1, sub: { Grammar: { q: ['q-hindi-001'], mpq: 1, tm: 1 } } } } }),
     });
     expect(r.status).toBe(201);
     expect(r.body.data.sections.Hindi).toMatchObject({ ss: true, mpq: 0, tm: 0, nm: 0 });

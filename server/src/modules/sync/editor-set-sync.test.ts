@@ -67,6 +67,7 @@ function newSet(over: Partial<EdQuestionSetDoc> = {}): EdQuestionSetDoc {
     pts: Math.floor(Date.now() / 60_000) + 60 * 24,
     draft: true,
     langs: ['hi'],
+    trans: {},
     published: false,
     version: 0,
     taken: 0,
@@ -96,7 +97,7 @@ describe('who may replicate the question sets', () => {
     for (const d of docs.values()) EDITOR_DOC_SCHEMAS.ed_question_set.parse(d);
     const one = live[0]!;
     expect(docs.get(one.id)).toMatchObject({ l: one.l, q: one.q, draft: one.draft, updatedAt: one.updatedAt });
-    expect(rxSchemaOf('ed_question_set')).toMatchObject({ title: 'ed_question_set', primaryKey: 'id', version: 0 });
+    expect(rxSchemaOf('ed_question_set')).toMatchObject({ title: 'ed_question_set', primaryKey: 'id', version: 1 });
   });
 });
 
@@ -138,7 +139,7 @@ describe('pushing sets', () => {
   test('rows the rules refuse are answered with their message and not stored; the others in the push are', async () => {
     const good = newSet({ l: 'Good set' });
     const noLabel = newSet({ l: '' });
-    const unapproved = newSet({ l: 'Published too early', draft: false, q: ['not-a-question'] });
+    const unapproved = newSet({ l: 'Published too early', draft: false, q: ['not-a-question'], tm: 0 });
     const overLimit = newSet({ l: 'Too many', tm: 2, mpq: 2 });
     const r = await push(editor, [good, noLabel, unapproved, overLimit].map((d) => ({ newDocumentState: d, assumedMasterState: null })));
     expect(r.status).toBe(200);

@@ -69,6 +69,7 @@ export function edQuestionSetDoc(r: SetRow, taken: number): EdQuestionSetDoc {
     pts: v.pts,
     draft: v.draft,
     langs: v.langs,
+    trans: Object.fromEntries(Object.entries(v.trans).flatMap(([lang, tr]) => (tr ? [[lang, { l: tr.l, inst: tr.inst }]] : []))),
     published: v.published,
     version: v.version,
     taken,

@@ -3,6 +3,7 @@ import type { ExamResultDoc, ResultQuestion } from '../../../../sync-protocol/sr
 import type { QsDetailDoc, TestQuestion } from '../../../../sync-protocol/src/sync/qs-detail';
 import { NO_SET_TAGS, type QuestionSetDoc, type SetTags } from '../../../../sync-protocol/src/sync/question-set';
 import type { TagDoc } from '../../../../sync-protocol/src/sync/tag';
+import { partMarks, setTotalMarks } from '../../../../sync-protocol/src/set-text';
 import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
 import type { Conn, DB } from '../../db/client';
 import { inJsonArray, inJsonPairs, prepared } from '../../db/dialect';
@@ -100,6 +101,7 @@ function setDoc(r: SetRow, opts: DocOptions, tags: SetTags): QuestionSetDoc {
       pts: 0,
       n: 0,
       sections: {},
+      trans: {},
       total: 0,
       count: 0,
       updatedAt: r.updatedAt,
@@ -108,23 +110,26 @@ function setDoc(r: SetRow, opts: DocOptions, tags: SetTags): QuestionSetDoc {
       _deleted: true,
     };
   }
-  let total = r.tm;
-  let count = r.q.length;
+  // Every part's total is its questions × its marks per question, whatever an editor typed or
+  // left at 0 (docs/exams.md "Total marks"): learners never see a total the result disagrees with.
+  const named = (names: Partial<Record<string, string>> | undefined) => (names && Object.keys(names).length > 0 ? { names: names as Record<string, string> } : {});
   const sections: QuestionSetDoc['sections'] = {};
+  let count = r.q.length;
   for (const [name, s] of Object.entries(r.sections)) {
     const sub = s.sub
-      ? Object.fromEntries(Object.entries(s.sub).map(([k, v]) => [k, { n: v.q.length, mpq: v.mpq, tm: v.tm, nm: v.nm, o: v.o }]))
+      ? Object.fromEntries(Object.entries(s.sub).map(([k, v]) => [k, { n: v.q.length, mpq: v.mpq, tm: partMarks(v.q.length, v.mpq), nm: v.nm, o: v.o, ...named(v.names) }]))
       : undefined;
     const n = s.q.length + Object.values(s.sub ?? {}).reduce((a, v) => a + v.q.length, 0);
-    total += s.tm + Object.values(s.sub ?? {}).reduce((a, v) => a + v.tm, 0);
+    // A section with sub-sections carries no marks of its own (spec §4): its sub-sections do.
+    const tm = s.ss ? 0 : partMarks(s.q.length, s.mpq);
     count += n;
-    sections[name] = { ss: s.ss, n, mpq: s.mpq, tm: s.tm, nm: s.nm, o: s.o, ...(sub && { sub }) };
+    sections[name] = { ss: s.ss, n, mpq: s.mpq, tm, nm: s.nm, o: s.o, ...named(s.names), ...(sub && { sub }) };
   }
   return {
     id: r.id,
     l: r.l,
     mpq: r.mpq,
-    tm: r.tm,
+    tm: partMarks(r.q.length, r.mpq),
     nm: r.nm,
     dur: r.dur,
     isM: r.isM,
@@ -133,7 +138,8 @@ function setDoc(r: SetRow, opts: DocOptions, tags: SetTags): QuestionSetDoc {
     pts: r.pts,
     n: r.q.length,
     sections,
-    total,
+    trans: Object.fromEntries(Object.entries(r.trans).flatMap(([lang, tr]) => (tr ? [[lang, { l: tr.l, inst: tr.inst }]] : []))),
+    total: setTotalMarks({ n: r.q.length, mpq: r.mpq, sections }),
     count,
     updatedAt: r.updatedAt,
     v: r.detailRev,
@@ -198,7 +204,7 @@ export async function qsDetailDocs(db: Conn, rows: SetRow[], opts: DocOptions = 
     return {
       id: r.id,
       isM: r.isM,
-      main: { q: keep(r.q), mpq: r.mpq, tm: r.tm, nm: r.nm, o: 0 },
+      main: { q: keep(r.q), mpq: r.mpq, tm: partMarks(keep(r.q).length, r.mpq), nm: r.nm, o: 0 },
       sections: Object.fromEntries(
         Object.entries(r.sections).map(([name, s]) => [
           name,
@@ -206,11 +212,11 @@ export async function qsDetailDocs(db: Conn, rows: SetRow[], opts: DocOptions = 
             ss: s.ss,
             q: keep(s.q),
             mpq: s.mpq,
-            tm: s.tm,
+            tm: partMarks(keep(s.q).length, s.mpq),
             nm: s.nm,
             o: s.o,
             ...(s.sub && {
-              sub: Object.fromEntries(Object.entries(s.sub).map(([k, v]) => [k, { q: keep(v.q), mpq: v.mpq, tm: v.tm, nm: v.nm, o: v.o }])),
+              sub: Object.fromEntries(Object.entries(s.sub).map(([k, v]) => [k, { q: keep(v.q), mpq: v.mpq, tm: partMarks(keep(v.q).length, v.mpq), nm: v.nm, o: v.o }])),
             }),
           },
         ]),

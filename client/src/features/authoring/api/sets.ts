@@ -57,6 +57,19 @@ export function useSaveQuestionSet() {
   return useMutation({ mutationFn: saveQuestionSet, onSuccess: () => qc.invalidateQueries({ queryKey: ['authoring'] }) });
 }
 
+/**
+ * PATCH /api/question/unpublishQuestionSet (docs/authoring.md "Publishing and unpublishing"): the
+ * set becomes a draft and leaves learners. Online only: learners' devices learn it from the
+ * server, and an editor's device cannot decide it for them.
+ */
+export function unpublishQuestionSet(id: string): Promise<{ success: boolean; id: string; msg: string; data: QuestionSetView }> {
+  return api('/question/unpublishQuestionSet', { method: 'PATCH', body: { id }, silent: true });
+}
+export function useUnpublishQuestionSet() {
+  const qc = useQueryClient();
+  return useMutation({ mutationFn: unpublishQuestionSet, onSuccess: () => qc.invalidateQueries({ queryKey: ['authoring'] }) });
+}
+
 /** DELETE /api/question/deleteQuestionSet/{id} → 'Question set deleted successfully'. */
 export function deleteQuestionSet(id: string): Promise<{ success: boolean; msg: string }> {
   return offlineOr(

@@ -30,6 +30,7 @@ const toSetView = (d: EdQuestionSet): QuestionSetView => ({
   pts: d.pts,
   draft: d.draft,
   langs: d.langs,
+  trans: d.trans,
   published: d.published,
   version: d.version,
   taken: d.taken,

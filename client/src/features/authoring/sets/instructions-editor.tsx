@@ -12,7 +12,20 @@ import { EDITOR_BASE } from '../../../lib/tiptap/editor-base';
  * sanitised by the server before it is stored. The form keeps the value; the editor starts from
  * it (a loaded set remounts the form, so it never has to be replaced from outside).
  */
-export function InstructionsEditor({ value, onChange }: { value: string; onChange: (html: string) => void }) {
+export function InstructionsEditor({
+  value,
+  onChange,
+  label,
+  description,
+  lang,
+}: {
+  value: string;
+  onChange: (html: string) => void;
+  /** Another label and hint (the Hindi instructions); the English ones by default. */
+  label?: string;
+  description?: string;
+  lang?: string;
+}) {
   const { t } = useTranslation('authoring-bank');
   const labelId = useId();
   const editor = useEditor({
@@ -20,11 +33,11 @@ export function InstructionsEditor({ value, onChange }: { value: string; onChang
     extensions: [StarterKit.configure({ link: false, codeBlock: false, code: false, horizontalRule: false, heading: { levels: [3, 4] } })],
     content: value,
     immediatelyRender: false,
-    editorProps: { attributes: { 'aria-labelledby': labelId, role: 'textbox', 'aria-multiline': 'true' } },
+    editorProps: { attributes: { 'aria-labelledby': labelId, role: 'textbox', 'aria-multiline': 'true', ...(lang && { lang }) } },
     onUpdate: ({ editor: e }) => onChange(e.isEmpty ? '' : e.getHTML()),
   });
   return (
-    <Input.Wrapper label={t('form.inst')} labelProps={{ id: labelId }} description={t('form.instHint')}>
+    <Input.Wrapper label={label ?? t('form.inst')} labelProps={{ id: labelId }} description={description ?? t('form.instHint')}>
       <RichTextEditor
         editor={editor}
         mt={4}

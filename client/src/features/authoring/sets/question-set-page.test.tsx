@@ -25,7 +25,7 @@ afterEach(() => {
 
 const NOW_MIN = Math.floor(Date.now() / 60_000);
 const SETS: QuestionSetView[] = [
-  setView('s1', { l: 'Weekly test 1', taken: 3, version: 2, q: ['q1'], sections: { Reasoning: { ss: false, q: ['q2'], mpq: 2, tm: 10, nm: 0.5, o: 0 } } }),
+  setView('s1', { l: 'Weekly test 1', taken: 3, version: 2, q: ['q1'], sections: { Reasoning: { ss: false, q: ['q2'], mpq: 2, tm: 2, nm: 0.5, o: 0 } } }),
   setView('s2', { l: 'Algebra drill', draft: true, published: false, isM: false, free: true }),
   setView('s3', { l: 'Next week', published: false, pts: NOW_MIN + 60 * 24 }),
 ];
@@ -85,9 +85,9 @@ test('the list tab: every set with its state, version and takers; delete asks fi
   const row = (label: string) => within(table).getByRole('row', { name: new RegExp(label) });
   expect(within(row('Weekly test 1')).getByText('Published')).toBeInTheDocument();
   expect(within(row('Weekly test 1')).getByText('Mock test')).toBeInTheDocument();
-  // Main 10 + Reasoning 10; two questions; taken 3 times, version 2.
+  // Main 1 × 1 + Reasoning 1 × 2 (questions × marks, docs/authoring.md); two questions; taken 3 times, version 2.
   expect(within(row('Weekly test 1')).getAllByRole('cell').map((c) => c.textContent)).toEqual(
-    expect.arrayContaining(['2', '20', '60 min', '3']),
+    expect.arrayContaining(['2', '3', '60 min', '3']),
   );
   expect(within(row('Algebra drill')).getByText('Draft')).toBeInTheDocument();
   expect(within(row('Algebra drill')).getByText('Practice')).toBeInTheDocument();
@@ -115,7 +115,7 @@ test('Edit opens the set on the Sections tab with its fields', async () => {
   expect(await screen.findByRole('textbox', { name: 'Label' })).toHaveValue('Weekly test 1');
   expect(screen.getByRole('tab', { name: 'Sections' })).toHaveAttribute('aria-selected', 'true');
   expect(screen.getByRole('textbox', { name: 'Marks per question' })).toHaveValue('1');
-  expect(screen.getByRole('textbox', { name: 'Total marks' })).toHaveValue('10');
+  expect(screen.getByRole('textbox', { name: 'Total marks' })).toHaveValue('1');
   expect(screen.getByRole('textbox', { name: 'Negative marking' })).toHaveValue('0.25');
   expect(screen.getByRole('textbox', { name: 'Duration (minutes)' })).toHaveValue('60');
   expect(screen.getByRole('checkbox', { name: 'Mock test' })).toBeChecked();
@@ -295,7 +295,8 @@ test('a set learners have taken: the server asks, the editor confirms, the save 
   const mpq = await screen.findByRole('textbox', { name: 'Marks per question' });
   await user.clear(mpq);
   await user.type(mpq, '2');
-  await user.click(screen.getByRole('button', { name: 'Publish' }));
+  await user.clear(screen.getByRole('textbox', { name: 'Total marks' }));
+  await user.click(screen.getByRole('button', { name: 'Save' }));
   const dialog = await screen.findByRole('dialog', { name: 'Save as a new version?' });
   expect(dialog).toHaveTextContent(MSG.setTakenNewVersion);
   expect(patches(api)[0]).toMatchObject({ id: 's1', mpq: 2, draft: false });
@@ -310,7 +311,7 @@ test('the new-version question in Hindi; cancelling sends nothing more', async (
   const api = server({ save: () => json({ success: false, code: 'CONFLICT', msg: MSG.setTakenNewVersion }, 409) });
   const user = userEvent.setup();
   await open('/question-set/s1', { lang: 'hi' });
-  await user.click(await screen.findByRole('button', { name: 'ड्राफ़्ट सहेजें' }));
+  await user.click(await screen.findByRole('button', { name: 'सहेजें' }));
   const dialog = await screen.findByRole('dialog', { name: 'नए संस्करण के रूप में सहेजें?' });
   expect(dialog).not.toHaveTextContent(MSG.setTakenNewVersion);
   expect(dialog.textContent).toMatch(/[\u0900-\u097F]{3}/);
@@ -322,12 +323,12 @@ test('what the server refuses besides (only approved questions in a published se
   server({ save: () => json({ success: false, code: 'BAD_REQUEST', msg: `${MSG.questionNotApproved} q2` }, 400) });
   const user = userEvent.setup();
   await open('/question-set/s1');
-  await user.click(await screen.findByRole('button', { name: 'Publish' }));
+  await user.click(await screen.findByRole('button', { name: 'Save' }));
   expect(await screen.findByRole('alert')).toHaveTextContent('Only approved questions can go into a published set: q2');
 });
 
 test('Questions tab: per part, "Add questions" picks from the list up to the allowed count; order and removal', async () => {
-  const api = server({ sets: [setView('s1', { mpq: 1, tm: 2, q: [], sections: { Reasoning: { ss: false, q: [], mpq: 2, tm: 2, nm: 0, o: 0 } } })] });
+  const api = server({ sets: [setView('s1', { mpq: 1, tm: 2, q: [], draft: true, published: false, sections: { Reasoning: { ss: false, q: [], mpq: 2, tm: 2, nm: 0, o: 0 } } })] });
   const user = userEvent.setup();
   await open('/question-set/s1');
   await user.click(await screen.findByRole('tab', { name: 'Questions' }));
@@ -394,8 +395,8 @@ test('Question Set View: the set read only, and Preview runs the saved set in th
   const parts = screen.getByRole('table', { name: 'Parts of the set' });
   expect(within(parts).getAllByRole('row').map((r) => r.textContent)).toEqual([
     'PartQuestionsMarks per questionNegative markingTotal marks',
-    'Main1 of 10 questions10.2510',
-    'Reasoning1 of 5 questions20.510',
+    'Main1 of 1 questions10.251',
+    'Reasoning1 of 1 questions20.52',
   ]);
   expect(screen.getByText('Read carefully')).toBeInTheDocument();
   expect(screen.getByText('60 minutes')).toBeInTheDocument();
@@ -412,4 +413,62 @@ test('Question Set View: the set read only, and Preview runs the saved set in th
   expect(screen.queryByRole('dialog', { name: 'test screen' })).not.toBeInTheDocument();
   // Previewing writes nothing.
   expect(api.calls.filter((c) => c.method !== 'GET')).toEqual([]);
+});
+
+test('a published set: "Save" keeps it published; "Unpublish" asks first, and only a yes takes it from learners', async () => {
+  const api = server({}, (c) =>
+    c.path === '/question/unpublishQuestionSet'
+      ? json({ success: true, id: 's1', msg: MSG.questionSetUnpublished, data: { ...SETS[0]!, draft: true, published: false } })
+      : undefined,
+  );
+  const user = userEvent.setup();
+  await open('/question-set/s1');
+  // No "Save draft" that would withdraw it silently (docs/authoring.md "Publishing and unpublishing").
+  expect(await screen.findByRole('button', { name: 'Save' })).toBeInTheDocument();
+  expect(screen.queryByRole('button', { name: 'Save draft' })).toBeNull();
+  expect(screen.getByText('Published: saving keeps it published')).toBeInTheDocument();
+  await user.type(screen.getByRole('textbox', { name: 'Label' }), ' (revised)');
+  await user.click(screen.getByRole('button', { name: 'Save' }));
+  await screen.findByText('Question set updated successfully');
+  expect(patches(api)).toEqual([expect.objectContaining({ id: 's1', l: 'Weekly test 1 (revised)', draft: false })]);
+
+  await user.click(screen.getByRole('button', { name: 'Unpublish' }));
+  const dialog = await screen.findByRole('dialog', { name: 'Unpublish this question set?' });
+  expect(dialog).toHaveTextContent('learners no longer see it');
+  await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+  expect(api.calls.some((c) => c.path === '/question/unpublishQuestionSet')).toBe(false);
+
+  await user.click(screen.getByRole('button', { name: 'Unpublish' }));
+  await user.click(within(await screen.findByRole('dialog', { name: 'Unpublish this question set?' })).getByRole('button', { name: 'Unpublish' }));
+  expect(await screen.findByText(MSG.questionSetUnpublished)).toBeInTheDocument();
+  expect(api.calls.filter((c) => c.path === '/question/unpublishQuestionSet').map((c) => [c.method, c.body])).toEqual([['PATCH', { id: 's1' }]]);
+  // Now a draft: the draft's buttons, and nothing was saved on the way.
+  expect(await screen.findByRole('button', { name: 'Save draft' })).toBeInTheDocument();
+  expect(screen.getByRole('button', { name: 'Publish' })).toBeInTheDocument();
+  expect(patches(api)).toHaveLength(1);
+});
+
+test('totals: what learners will see is counted at the field; a typed total that disagrees is said before saving, in Hindi too', async () => {
+  const api = server();
+  const user = userEvent.setup();
+  await open('/question-set/s1', { lang: 'hi' });
+  const tm = await screen.findByRole('textbox', { name: 'कुल अंक' });
+  expect(screen.getByText('शिक्षार्थी 1 अंक देखते हैं: 1 प्रश्न × 1। गिनती अपने-आप हो, इसके लिए 0 रहने दें।')).toBeInTheDocument();
+  await user.clear(tm);
+  await user.type(tm, '5');
+  expect(await screen.findByText('मुख्य खंड के कुल अंक 1 होने चाहिए (प्रश्न × प्रति प्रश्न अंक: 1 × 1), या अपने-आप गिनती के लिए 0')).toBeInTheDocument();
+  await user.click(screen.getByRole('button', { name: 'सहेजें' }));
+  expect(await screen.findByRole('alert')).toHaveTextContent('मुख्य खंड के कुल अंक 1 होने चाहिए');
+  expect(patches(api)).toEqual([]);
+});
+
+test('set texts in Hindi: the title, instructions and section names are written beside the English and sent with it', async () => {
+  const api = server();
+  const user = userEvent.setup();
+  await open('/question-set/s1');
+  await user.type(await screen.findByRole('textbox', { name: 'Title in Hindi' }), 'साप्ताहिक परीक्षा 1');
+  await user.type(screen.getByRole('textbox', { name: 'Name in Hindi (Reasoning)' }), 'तर्कशक्ति');
+  await user.click(screen.getByRole('button', { name: 'Save' }));
+  await screen.findByText('Question set updated successfully');
+  expect(patches(api)[0]).toMatchObject({ trans: { hi: { l: 'साप्ताहिक परीक्षा 1', inst: '' } }, sections: { Reasoning: { names: { hi: 'तर्कशक्ति' } } } });
 });

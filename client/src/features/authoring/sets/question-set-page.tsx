@@ -1,5 +1,5 @@
 import { Alert, Badge, Button, Center, Container, Group, List, Loader, Stack, Tabs, Text, Title } from '@mantine/core';
-import { IconDeviceFloppy, IconPlus, IconSend } from '@tabler/icons-react';
+import { IconDeviceFloppy, IconEyeOff, IconPlus, IconSend } from '@tabler/icons-react';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
@@ -7,7 +7,7 @@ import type { QuestionSetView } from '../../../../../sync-protocol/src/question-
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
 import { notifySuccess } from '../../../lib/notify';
-import { useQuestionSet, useSaveQuestionSet } from '../api/sets';
+import { useQuestionSet, useSaveQuestionSet, useUnpublishQuestionSet } from '../api/sets';
 import { ConfirmDialog } from './confirm-dialog';
 import { QuestionsTab } from './questions-tab';
 import { type FieldErrors, SectionsTab } from './sections-tab';
@@ -28,7 +28,9 @@ const snapshot = (f: SetForm) => JSON.stringify(toSave(f, { draft: f.draft }));
 
 /**
  * The form of one set over the Sections, Questions and View tabs, and its save: "Save draft"
- * (draft, never shown to learners; may hold questions not yet approved) and "Publish". The rules
+ * (draft, never shown to learners; may hold questions not yet approved) and "Publish"; once it is
+ * published (or scheduled), "Save" keeps it so and only "Unpublish", confirmed, makes it a draft
+ * again (docs/authoring.md "Publishing and unpublishing": a save never takes a set from learners). The rules
  * of spec §5 are checked here with the server's schema; what the server refuses besides (only
  * approved questions in a published set) is shown as it says it. A set learners have taken is
  * saved over only after the editor agrees to a new version (409 MSG.setTakenNewVersion): results
@@ -56,7 +58,30 @@ function SetEditor({
   const [serverError, setServerError] = useState<string | null>(null);
   const [newVersion, setNewVersion] = useState<{ draft: boolean; text: string } | null>(null);
   const save = useSaveQuestionSet();
+  const unpublish = useUnpublishQuestionSet();
+  const [askUnpublish, setAskUnpublish] = useState(false);
   const update = (change: (f: SetForm) => SetForm) => setForm((f) => change(f));
+  // Stored and not a draft: learners see it, or will at its publish time.
+  const live = form.id !== null && !form.draft;
+
+  const runUnpublish = () => {
+    if (!form.id) return;
+    setServerError(null);
+    unpublish.mutate(form.id, {
+      onSuccess: (r) => {
+        setAskUnpublish(false);
+        notifySuccess(serverText(t, r.msg));
+        const next = { ...form, draft: true };
+        // Unsaved edits stay in the form (and unsaved); a clean form stays clean.
+        if (saved === snapshot(form)) setSaved(snapshot(next));
+        setForm(next);
+      },
+      onError: (err) => {
+        setAskUnpublish(false);
+        setServerError(serverText(t, err instanceof ApiError ? err.msg : t('messages:someError')));
+      },
+    });
+  };
 
   const run = (draft: boolean, asNewVersion = false) => {
     setServerError(null);
@@ -120,6 +145,13 @@ function SetEditor({
             {panel === 'sections' && (
               <SectionsTab form={form} update={update} errors={fieldErrors}>
                 <InstructionsEditor value={form.inst} onChange={(inst) => update((f) => ({ ...f, inst }))} />
+                <InstructionsEditor
+                  value={form.instHi}
+                  onChange={(instHi) => update((f) => ({ ...f, instHi }))}
+                  label={t('form.instHi')}
+                  description={t('form.hiHint')}
+                  lang="hi"
+                />
               </SectionsTab>
             )}
             {panel === 'questions' && <QuestionsTab form={form} update={update} />}
@@ -139,17 +171,42 @@ function SetEditor({
               </Alert>
             )}
             <Group justify="space-between" style={{ position: 'sticky', bottom: 0, background: 'var(--mantine-color-body)', paddingBlock: 8, zIndex: 2 }}>
-              <Text size="sm" c="dimmed">
-                {dirty ? t('sets.save.unsaved') : form.id ? t('sets.save.allSaved') : ''}
-              </Text>
-              <Group gap="xs">
-                <Button variant="default" leftSection={<IconDeviceFloppy size={16} aria-hidden />} loading={save.isPending} onClick={() => run(true)}>
-                  {t('sets.save.draft')}
-                </Button>
-                <Button leftSection={<IconSend size={16} aria-hidden />} loading={save.isPending} onClick={() => run(false)}>
-                  {t('sets.save.publish')}
-                </Button>
-              </Group>
+              <Stack gap={0}>
+                <Text size="sm" c="dimmed">
+                  {dirty ? t('sets.save.unsaved') : form.id ? t('sets.save.allSaved') : ''}
+                </Text>
+                {live && (
+                  <Text size="xs" c="dimmed">
+                    {t('sets.save.liveHint')}
+                  </Text>
+                )}
+              </Stack>
+              {live ? (
+                <Group gap="xs">
+                  <Button
+                    variant="default"
+                    color="red"
+                    leftSection={<IconEyeOff size={16} aria-hidden />}
+                    disabled={save.isPending}
+                    loading={unpublish.isPending}
+                    onClick={() => setAskUnpublish(true)}
+                  >
+                    {t('sets.save.unpublish')}
+                  </Button>
+                  <Button leftSection={<IconDeviceFloppy size={16} aria-hidden />} loading={save.isPending} disabled={unpublish.isPending} onClick={() => run(false)}>
+                    {t('sets.save.save')}
+                  </Button>
+                </Group>
+              ) : (
+                <Group gap="xs">
+                  <Button variant="default" leftSection={<IconDeviceFloppy size={16} aria-hidden />} loading={save.isPending} onClick={() => run(true)}>
+                    {t('sets.save.draft')}
+                  </Button>
+                  <Button leftSection={<IconSend size={16} aria-hidden />} loading={save.isPending} onClick={() => run(false)}>
+                    {t('sets.save.publish')}
+                  </Button>
+                </Group>
+              )}
             </Group>
           </Stack>
         </Tabs.Panel>
@@ -164,6 +221,16 @@ function SetEditor({
         onConfirm={() => newVersion && run(newVersion.draft, true)}
       >
         {newVersion?.text}
+      </ConfirmDialog>
+      <ConfirmDialog
+        opened={askUnpublish}
+        title={t('sets.save.unpublishTitle')}
+        confirmLabel={t('sets.save.unpublishYes')}
+        busy={unpublish.isPending}
+        onClose={() => setAskUnpublish(false)}
+        onConfirm={runUnpublish}
+      >
+        {t('sets.save.unpublishText', { label: form.l })}
       </ConfirmDialog>
     </Tabs>
   );

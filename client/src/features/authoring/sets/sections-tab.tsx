@@ -18,7 +18,9 @@ import {
   type SetForm,
   type SetLanguage,
   type SubForm,
+  totalMarksError,
 } from './set-form';
+import { partMarks } from '../../../../../sync-protocol/src/set-text';
 import { setRuleText } from './set-messages';
 
 export type Update = (change: (f: SetForm) => SetForm) => void;
@@ -167,9 +169,23 @@ function PartHeader({
  * fields ("Marks per question", "Total marks", "Negative marking") so that each field of the form
  * has its own name, the section's name included.
  */
-function PartMarksFields({ name, marks, onChange }: { name: string; marks: PartMarks; onChange: (m: Partial<PartMarks>) => void }) {
-  const { t } = useTranslation(['authoring-bank', 'messages']);
+function PartMarksFields({
+  name,
+  part,
+  marks,
+  questions,
+  onChange,
+}: {
+  name: string;
+  /** The part as the rules name it (the section's or sub-section's own name). */
+  part: string;
+  marks: PartMarks;
+  questions: string[];
+  onChange: (m: Partial<PartMarks>) => void;
+}) {
+  const { t, i18n } = useTranslation(['authoring-bank', 'messages']);
   const nmError = num(marks.nm) < 0 ? setRuleText(t, 'Negative marking should be a positive number') : undefined;
+  const tmProblem = totalMarksError({ name: part, q: questions, mpq: num(marks.mpq), tm: num(marks.tm) });
   return (
     <Stack gap={4}>
       <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="xs">
@@ -181,7 +197,16 @@ function PartMarksFields({ name, marks, onChange }: { name: string; marks: PartM
           decimalScale={2}
           onChange={(v) => onChange({ mpq: v })}
         />
-        <NumberInput label={t('sections.tm')} aria-label={`${t('sections.tm')} (${name})`} value={marks.tm} min={0} decimalScale={2} onChange={(v) => onChange({ tm: v })} />
+        <NumberInput
+          label={t('sections.tm')}
+          aria-label={`${t('sections.tm')} (${name})`}
+          description={countedText(t, i18n.language, questions.length, num(marks.mpq))}
+          error={tmProblem ? setRuleText(t, tmProblem) : undefined}
+          value={marks.tm}
+          min={0}
+          decimalScale={2}
+          onChange={(v) => onChange({ tm: v })}
+        />
         <NumberInput
           label={t('sections.nm')}
           aria-label={`${t('sections.nm')} (${name})`}
@@ -195,6 +220,27 @@ function PartMarksFields({ name, marks, onChange }: { name: string; marks: PartM
         {t('form.allowed', { n: allowedQuestions(num(marks.tm), num(marks.mpq)) })}
       </Text>
     </Stack>
+  );
+}
+
+/** What learners are shown as a part's total: its questions × its marks (docs/authoring.md "Total marks"). */
+function countedText(t: ReturnType<typeof useTranslation<['authoring-bank', 'messages']>>['t'], lang: string, n: number, mpq: number): string {
+  const fmt = new Intl.NumberFormat(lang === 'hi' ? 'hi-IN' : 'en-IN', { maximumFractionDigits: 2 });
+  return t('form.counted', { total: fmt.format(partMarks(n, mpq)), n, mpq: fmt.format(mpq) });
+}
+
+/** A part's name in Hindi (optional: learners who read Hindi see it, English otherwise). */
+function HindiName({ name, value, onChange }: { name: string; value: string; onChange: (v: string) => void }) {
+  const { t } = useTranslation('authoring-bank');
+  return (
+    <TextInput
+      label={t('sections.nameHi')}
+      aria-label={t('sections.nameHiOf', { name })}
+      lang="hi"
+      value={value}
+      maxLength={80}
+      onChange={(e) => onChange(e.currentTarget.value)}
+    />
   );
 }
 
@@ -243,6 +289,7 @@ function SectionCard({
             })
           }
         />
+        <HindiName name={section.name} value={section.nameHi} onChange={(nameHi) => patch((s) => ({ ...s, nameHi }))} />
         <Switch
           label={t('sections.ss')}
           description={locked ? t('sections.ssLocked') : t('sections.ssHint')}
@@ -253,7 +300,7 @@ function SectionCard({
             patch((s) => ({ ...s, ss, subs: ss ? s.subs : [] }));
           }}
         />
-        {!section.ss && <PartMarksFields name={section.name} marks={section} onChange={(m) => patch((s) => ({ ...s, ...m }))} />}
+        {!section.ss && <PartMarksFields name={section.name} part={section.name} marks={section} questions={section.q} onChange={(m) => patch((s) => ({ ...s, ...m }))} />}
         {section.ss && (
           <Stack gap="xs" pl="md" style={{ borderLeft: '2px solid var(--mantine-color-gray-3)' }}>
             {section.subs.length === 0 && (
@@ -279,14 +326,21 @@ function SectionCard({
                     })
                   }
                 />
-                <PartMarksFields name={`${section.name} › ${sub.name}`} marks={sub} onChange={(m) => patchSub(sub.key, (x) => ({ ...x, ...m }))} />
+                <HindiName name={`${section.name} › ${sub.name}`} value={sub.nameHi} onChange={(nameHi) => patchSub(sub.key, (x) => ({ ...x, nameHi }))} />
+                <PartMarksFields
+                  name={`${section.name} › ${sub.name}`}
+                  part={sub.name}
+                  marks={sub}
+                  questions={sub.q}
+                  onChange={(m) => patchSub(sub.key, (x) => ({ ...x, ...m }))}
+                />
               </Stack>
             ))}
             <AddName
               label={t('sections.subName')}
               button={t('sections.addSub')}
               others={section.subs.map((x) => x.name)}
-              onAdd={(name) => patch((s) => ({ ...s, subs: [...s.subs, { key: partKey(), name, q: [], mpq: 1, tm: 0, nm: 0 }] }))}
+              onAdd={(name) => patch((s) => ({ ...s, subs: [...s.subs, { key: partKey(), name, nameHi: '', q: [], mpq: 1, tm: 0, nm: 0 }] }))}
             />
           </Stack>
         )}
@@ -305,14 +359,24 @@ export function SectionsTab({ form, update, errors, children }: { form: SetForm;
   const [removal, setRemoval] = useState<Removal>(null);
   const set = <K extends keyof SetForm>(key: K, value: SetForm[K]) => update((f) => ({ ...f, [key]: value }));
   const nmError = errors.nm ?? (num(form.nm) < 0 ? setRuleText(t, 'Negative marking should be a positive number') : undefined);
+  const tmProblem = totalMarksError({ name: null, q: form.q, mpq: num(form.mpq), tm: num(form.tm) });
   const names = form.sections.map((s) => s.name);
 
   return (
     <Stack>
       <TextInput label={t('form.label')} value={form.l} maxLength={200} required error={errors.l} onChange={(e) => set('l', e.currentTarget.value)} />
+      <TextInput label={t('form.lHi')} description={t('form.hiHint')} lang="hi" value={form.lHi} maxLength={200} onChange={(e) => set('lHi', e.currentTarget.value)} />
       <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
         <NumberInput label={t('form.mpq')} value={form.mpq} min={0} decimalScale={2} onChange={(v) => set('mpq', v)} />
-        <NumberInput label={t('form.tm')} value={form.tm} min={0} decimalScale={2} onChange={(v) => set('tm', v)} />
+        <NumberInput
+          label={t('form.tm')}
+          description={countedText(t, i18n.language, form.q.length, num(form.mpq))}
+          error={tmProblem ? setRuleText(t, tmProblem) : undefined}
+          value={form.tm}
+          min={0}
+          decimalScale={2}
+          onChange={(v) => set('tm', v)}
+        />
         <NumberInput label={t('form.nm')} description={t('form.nmHint')} value={form.nm} decimalScale={2} error={nmError} onChange={(v) => set('nm', v)} />
       </SimpleGrid>
       <Text size="xs" c="dimmed" mt={-8}>
@@ -364,7 +428,7 @@ export function SectionsTab({ form, update, errors, children }: { form: SetForm;
         label={t('sections.name')}
         button={t('sections.add')}
         others={names}
-        onAdd={(name) => update((f) => ({ ...f, sections: [...f.sections, { key: partKey(), name, ss: false, q: [], mpq: num(f.mpq) || 1, tm: 0, nm: num(f.nm), subs: [] }] }))}
+        onAdd={(name) => update((f) => ({ ...f, sections: [...f.sections, { key: partKey(), name, nameHi: '', ss: false, q: [], mpq: num(f.mpq) || 1, tm: 0, nm: num(f.nm), subs: [] }] }))}
       />
       <ConfirmDialog
         opened={removal !== null}

@@ -15,6 +15,7 @@ import {
   toForm,
   toSave,
   totalMarks,
+  totalMarksError,
   withPartQuestions,
 } from './set-form';
 import { isNewVersionRefusal, serverText, setRuleText } from './set-messages';
@@ -32,6 +33,7 @@ beforeAll(async () => {
 const section = (name: string, extra: Partial<SetForm['sections'][number]> = {}): SetForm['sections'][number] => ({
   key: `k-${name}`,
   name,
+  nameHi: '',
   ss: false,
   q: [],
   mpq: 2,
@@ -103,7 +105,7 @@ test('the save body: sections keyed by name in their order, sub-sections carry t
     langs: ['hi', 'mr'],
     sections: [
       section('Maths', { q: ['s1'] }),
-      section('GK', { ss: true, mpq: 9, tm: 9, nm: 9, subs: [{ key: 'x', name: 'History', q: ['h1'], mpq: 1, tm: 5, nm: 0.25 }] }),
+      section('GK', { ss: true, mpq: 9, tm: 9, nm: 9, subs: [{ key: 'x', name: 'History', nameHi: '', q: ['h1'], mpq: 1, tm: 5, nm: 0.25 }] }),
     ],
   };
   const body = toSave(f, { draft: false });
@@ -119,6 +121,7 @@ test('the save body: sections keyed by name in their order, sub-sections carry t
     q: ['m1'],
     pts: Math.floor(Date.UTC(2025, 0, 1, 10, 30) / 60_000),
     langs: ['hi', 'mr'],
+    trans: {},
     draft: false,
     sections: {
       Maths: { ss: false, q: ['s1'], mpq: 2, tm: 10, nm: 0.5, o: 0 },
@@ -153,7 +156,9 @@ test('a stored set becomes the form and back unchanged; its totals and state', (
     A: { ss: true, q: [], mpq: 0, tm: 0, nm: 0, o: 0, sub: { One: { q: ['t1'], mpq: 1, tm: 2, nm: 0, o: 0 }, Two: { q: ['t2'], mpq: 1, tm: 3, nm: 0, o: 1 } } },
     B: { ss: false, q: ['b1'], mpq: 1, tm: 5, nm: 0, o: 1 },
   });
-  expect(totalMarks(v)).toBe(10 + 5 + 2 + 3);
+  // What learners see: each part's questions × its marks (docs/authoring.md "Total marks"), not
+  // the totals typed (Main 10, B 5, One 2, Two 3).
+  expect(totalMarks(v)).toBe(1 + 1 + 1 + 1);
   const now = v.pts * 60_000;
   expect(setState({ draft: true, published: false, pts: 0 }, now)).toBe('draft');
   expect(setState({ draft: false, published: false, pts: v.pts + 60 }, now)).toBe('scheduled');
@@ -170,6 +175,43 @@ test('free for everyone (issue 18 §4): off for a new set, kept from the stored 
   // The schema the server checks keeps it.
   const checked = checkSave(f, { draft: false });
   expect(checked.ok && checked.body.free).toBe(true);
+});
+
+test('total marks (docs/authoring.md): 0 is counted, a typed total must be questions × marks to publish; told in both languages', () => {
+  const f: SetForm = { ...emptyForm(), l: 'W', mpq: 2, tm: 0, sections: [section('GK', { q: ['a', 'b'], mpq: 2, tm: 0 }), section('Maths', { q: ['c'], mpq: 2, tm: 0 })] };
+  expect(messages(f, false)).toEqual([]);
+  expect(totalMarks(toSave(f, { draft: false }) as never)).toBe(6);
+  const typed: SetForm = { ...f, sections: [section('GK', { q: ['a', 'b'], mpq: 2, tm: 10 }), section('Maths', { q: ['c'], mpq: 2, tm: 2 })] };
+  const msg = 'Total marks of GK section should be 4 (questions × marks per question: 2 × 2), or 0 to have them counted';
+  expect(totalMarksError({ name: 'GK', q: ['a', 'b'], mpq: 2, tm: 10 })).toBe(msg);
+  expect(totalMarksError({ name: 'Maths', q: ['c'], mpq: 2, tm: 2 })).toBeNull();
+  expect(totalMarksError({ name: null, q: [], mpq: 2, tm: 0 })).toBeNull();
+  // Publishing is refused; a draft keeps the total as a target (the field still says so).
+  expect(messages(typed, false)).toEqual([msg]);
+  expect(messages(typed, true)).toEqual([]);
+  expect(setRuleText(en, msg)).toBe(msg);
+  expect(setRuleText(hi, msg)).toBe('GK खंड के कुल अंक 4 होने चाहिए (प्रश्न × प्रति प्रश्न अंक: 2 × 2), या अपने-आप गिनती के लिए 0');
+  expect(setRuleText(hi, totalMarksError({ name: null, q: ['a'], mpq: 1, tm: 3 })!)).toBe('मुख्य खंड के कुल अंक 1 होने चाहिए (प्रश्न × प्रति प्रश्न अंक: 1 × 1), या अपने-आप गिनती के लिए 0');
+});
+
+test('set texts in Hindi: the title, instructions and section names go to `trans` and `names`, and come back', () => {
+  const f: SetForm = {
+    ...emptyForm(),
+    l: 'Weekly',
+    lHi: 'साप्ताहिक',
+    instHi: '<p>ध्यान से पढ़ें</p>',
+    sections: [section('GK', { nameHi: ' सामान्य ज्ञान ' }), section('Hindi', { ss: true, subs: [{ key: 'g', name: 'Grammar', nameHi: 'व्याकरण', q: [], mpq: 1, tm: 0, nm: 0 }] })],
+  };
+  const body = toSave(f, { draft: true });
+  expect(body.trans).toEqual({ hi: { l: 'साप्ताहिक', inst: '<p>ध्यान से पढ़ें</p>' } });
+  expect(body.sections!.GK!.names).toEqual({ hi: 'सामान्य ज्ञान' });
+  expect(body.sections!.Hindi!.sub!.Grammar!.names).toEqual({ hi: 'व्याकरण' });
+  // None written: nothing sent (the English is what learners see).
+  expect(toSave({ ...f, lHi: ' ', instHi: '', sections: [section('GK')] }, { draft: true })).toMatchObject({ trans: {}, sections: { GK: expect.not.objectContaining({ names: expect.anything() }) } });
+  const checked = checkSave(f, { draft: true });
+  expect(checked.ok).toBe(true);
+  const back = toForm(setView('s1', { ...(checked.ok ? checked.body : {}), id: 's1' } as never));
+  expect(back).toMatchObject({ lHi: 'साप्ताहिक', instHi: '<p>ध्यान से पढ़ें</p>', sections: [{ name: 'GK', nameHi: 'सामान्य ज्ञान' }, { name: 'Hindi', subs: [{ name: 'Grammar', nameHi: 'व्याकरण' }] }] });
 });
 
 test('publish time: minutes since the epoch to the picker and back; numbers being typed', () => {

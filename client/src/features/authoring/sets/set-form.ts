@@ -7,7 +7,10 @@ import {
   questionSetSaveSchema,
   sectionNameSchema,
   type SET_LANGUAGES,
+  totalDisagrees,
+  totalMarksMessage,
 } from '../../../../../sync-protocol/src/question-set';
+import { partMarks } from '../../../../../sync-protocol/src/set-text';
 
 /*
  * The question-set form (spec §2 Question set, §3, §4, §5) as the screen holds it: sections in a
@@ -22,18 +25,25 @@ export type NumberValue = number | string;
 export type SetLanguage = (typeof SET_LANGUAGES)[number];
 
 export type PartMarks = { mpq: NumberValue; tm: NumberValue; nm: NumberValue };
-/** A sub-section (spec §3: mpq, tm, nm, o and its questions). `key` is the screen's own id. */
-export type SubForm = PartMarks & { key: string; name: string; q: string[] };
+/**
+ * A sub-section (spec §3: mpq, tm, nm, o and its questions). `key` is the screen's own id;
+ * `nameHi` its name in Hindi ('' for none: learners then see the English name).
+ */
+export type SubForm = PartMarks & { key: string; name: string; nameHi: string; q: string[] };
 /** A section; with sub-sections (`ss`) its questions and marks are theirs (spec §4). */
 export type SectionForm = SubForm & { ss: boolean; subs: SubForm[] };
 export type SetForm = PartMarks & {
   id: string | null;
   l: string;
+  /** The title in Hindi ('' for none; docs/authoring.md "Set texts in two languages"). */
+  lHi: string;
   dur: NumberValue;
   isM: boolean;
   /** Free for everyone (issue 18 §4): learners without a plan may take it; it uses no allowance. */
   free: boolean;
   inst: string;
+  /** The instructions in Hindi ('' for none). */
+  instHi: string;
   /** The main part's questions. */
   q: string[];
   /** Publish time, minutes since the epoch (spec §3 pts). */
@@ -71,7 +81,7 @@ export function pickerToPts(value: string | null): number | null {
 
 /** A new set: a draft, published from now once published, 1 mark a question. */
 export function emptyForm(now = Date.now()): SetForm {
-  return { id: null, l: '', mpq: 1, tm: 0, nm: 0, dur: 0, isM: false, free: false, inst: '', q: [], pts: nowMinutes(now), langs: [], draft: true, sections: [] };
+  return { id: null, l: '', lHi: '', mpq: 1, tm: 0, nm: 0, dur: 0, isM: false, free: false, inst: '', instHi: '', q: [], pts: nowMinutes(now), langs: [], draft: true, sections: [] };
 }
 
 const byOrder = <T extends { o: number }>(entries: [string, T][]) => entries.sort(([a, x], [b, y]) => x.o - y.o || a.localeCompare(b));
@@ -81,6 +91,7 @@ export function toForm(v: QuestionSetView): SetForm {
   return {
     id: v.id,
     l: v.l,
+    lHi: v.trans?.hi?.l ?? '',
     mpq: v.mpq,
     tm: v.tm,
     nm: v.nm,
@@ -88,6 +99,7 @@ export function toForm(v: QuestionSetView): SetForm {
     isM: v.isM,
     free: v.free,
     inst: v.inst,
+    instHi: v.trans?.hi?.inst ?? '',
     q: [...v.q],
     pts: v.pts,
     langs: [...(v.langs ?? [])],
@@ -95,15 +107,27 @@ export function toForm(v: QuestionSetView): SetForm {
     sections: byOrder(Object.entries(v.sections)).map(([name, s]) => ({
       key: partKey(),
       name,
+      nameHi: s.names?.hi ?? '',
       ss: s.ss,
       q: [...s.q],
       mpq: s.mpq,
       tm: s.tm,
       nm: s.nm,
-      subs: byOrder(Object.entries(s.sub ?? {})).map(([subName, sub]) => ({ key: partKey(), name: subName, q: [...sub.q], mpq: sub.mpq, tm: sub.tm, nm: sub.nm })),
+      subs: byOrder(Object.entries(s.sub ?? {})).map(([subName, sub]) => ({
+        key: partKey(),
+        name: subName,
+        nameHi: sub.names?.hi ?? '',
+        q: [...sub.q],
+        mpq: sub.mpq,
+        tm: sub.tm,
+        nm: sub.nm,
+      })),
     })),
   };
 }
+
+/** A part's `names` for the save body: only when a Hindi name was written. */
+const hindiName = (nameHi: string) => (nameHi.trim() ? { names: { hi: nameHi.trim() } } : {});
 
 /** The save body (spec §7 PATCH updateQuestionSet); sections keyed by name, ordered by `o`. */
 export function toSave(f: SetForm, opts: { draft: boolean; newVersion?: boolean }): QuestionSetSave {
@@ -120,6 +144,8 @@ export function toSave(f: SetForm, opts: { draft: boolean; newVersion?: boolean 
     q: f.q,
     pts: f.pts,
     langs: f.langs,
+    // Hindi where the editor wrote some (old payloads without `trans` stay valid too).
+    trans: f.lHi.trim() || f.instHi ? { hi: { l: f.lHi, inst: f.instHi } } : {},
     draft: opts.draft,
     sections: Object.fromEntries(
       f.sections.map((s, o) => [
@@ -131,7 +157,10 @@ export function toSave(f: SetForm, opts: { draft: boolean; newVersion?: boolean 
           tm: s.ss ? 0 : num(s.tm),
           nm: s.ss ? 0 : num(s.nm),
           o,
-          ...(s.ss && { sub: Object.fromEntries(s.subs.map((sub, so) => [sub.name, { q: sub.q, mpq: num(sub.mpq), tm: num(sub.tm), nm: num(sub.nm), o: so }])) }),
+          ...hindiName(s.nameHi),
+          ...(s.ss && {
+            sub: Object.fromEntries(s.subs.map((sub, so) => [sub.name, { q: sub.q, mpq: num(sub.mpq), tm: num(sub.tm), nm: num(sub.nm), o: so, ...hindiName(sub.nameHi) }])),
+          }),
         },
       ]),
     ),
@@ -238,11 +267,26 @@ export function formQuestionIds(f: SetForm): string[] {
   return formParts(f).flatMap((p) => p.q);
 }
 
-/** Marks of the whole set: every part's total (as the learner's exam intro adds them up). */
-export function totalMarks(v: Pick<QuestionSetView, 'tm' | 'sections'>): number {
-  let total = v.tm;
-  for (const s of Object.values(v.sections)) total += s.tm + Object.values(s.sub ?? {}).reduce((a, sub) => a + sub.tm, 0);
-  return total;
+/**
+ * Marks of the whole set as learners see them: every part's questions × its marks per question
+ * (docs/authoring.md "Total marks"), whatever total was typed.
+ */
+export function totalMarks(v: Pick<QuestionSetView, 'q' | 'mpq' | 'sections'>): number {
+  let total = partMarks(v.q.length, v.mpq);
+  for (const s of Object.values(v.sections)) {
+    if (s.ss) for (const sub of Object.values(s.sub ?? {})) total += partMarks(sub.q.length, sub.mpq);
+    else total += partMarks(s.q.length, s.mpq);
+  }
+  return Math.round(total * 100) / 100;
+}
+
+/**
+ * A part's typed total that disagrees with its questions (docs/authoring.md "Total marks"): the
+ * English message of the rule, else null. Shown at the field as the editor types; a set that is
+ * not a draft cannot be saved with it (the schema refuses it, as the server does).
+ */
+export function totalMarksError(p: Pick<FormPart, 'name' | 'q' | 'mpq' | 'tm'>): string | null {
+  return totalDisagrees(p.tm, p.q.length, p.mpq) ? totalMarksMessage(p.name, partMarks(p.q.length, p.mpq), p.q.length, p.mpq) : null;
 }
 
 export type SetState = 'draft' | 'scheduled' | 'published';

@@ -30,6 +30,8 @@ export function setRuleText(t: T, message: string, path: readonly PropertyKey[] 
   let m = /^Only (\d+) questions are allowed in (.+) section$/.exec(message);
   // A section cannot be called Main (the rule above), so "Main" here is the main part.
   if (m) return t('selection.limit', { n: Number(m[1]), part: m[2] === 'Main' ? t('selection.main') : m[2] });
+  m = /^Total marks of (.+) section should be ([\d.]+) \(questions × marks per question: (\d+) × ([\d.]+)\), or 0 to have them counted$/.exec(message);
+  if (m) return t('rules.totalMarks', { part: m[1] === 'Main' ? t('selection.main') : m[1], total: m[2], n: Number(m[3]), mpq: m[4] });
   m = /^Section (.+) with sub-sections must keep its questions in them$/.exec(message);
   if (m) return t('rules.subSectionsNeeded', { name: m[1] });
   m = /^Question (.+) is in this question set more than once$/.exec(message);
@@ -46,6 +48,9 @@ export function setRuleText(t: T, message: string, path: readonly PropertyKey[] 
 export function serverText(t: T, msg: string): string {
   const known = translateServerMessage(msg);
   if (known !== msg) return known;
+  // The set rules the server checks again (a save from another client, an offline push).
+  const rule = setRuleText(t, msg);
+  if (rule !== t('rules.invalid')) return rule;
   for (const [key, text] of Object.entries(MSG)) {
     if (text.endsWith(':') && msg.startsWith(`${text} `)) {
       return `${t(`messages:${key}` as never, { defaultValue: text }) as string} ${msg.slice(text.length + 1)}`;

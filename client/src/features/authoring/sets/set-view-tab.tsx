@@ -1,3 +1,4 @@
+import { partMarks } from '../../../../../sync-protocol/src/set-text';
 import { Alert, Badge, Button, Card, Center, Group, Loader, Modal, Stack, Table, Text, Title } from '@mantine/core';
 import { IconCheck, IconPlayerPlay } from '@tabler/icons-react';
 import { Suspense, useState } from 'react';
@@ -54,7 +55,8 @@ export function SetViewTab({ form, dirty }: { form: SetForm; dirty: boolean }) {
   const locale = i18n.language === 'hi' ? 'hi-IN' : 'en-IN';
   const marks = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
   const when = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
-  const total = parts.reduce((a, p) => a + p.tm, 0);
+  // What learners are shown: every part's questions × its marks (docs/authoring.md "Total marks").
+  const total = parts.reduce((a, p) => a + partMarks(p.q.length, p.mpq), 0);
   const minutes = num(form.dur) > 0 ? Math.trunc(num(form.dur)) : DEFAULT_EXAM_SECONDS / 60;
   // Questions are numbered across the whole test, as the test screen numbers them.
   const firstNumber = parts.map((_, i) => parts.slice(0, i).reduce((a, p) => a + p.q.length, 0) + 1);
@@ -64,6 +66,11 @@ export function SetViewTab({ form, dirty }: { form: SetForm; dirty: boolean }) {
       <Group justify="space-between" align="flex-start">
         <Stack gap={4}>
           <Title order={3}>{form.l || t('view.untitled')}</Title>
+          {form.lHi.trim() && (
+            <Text lang="hi" c="dimmed">
+              {form.lHi}
+            </Text>
+          )}
           <Group gap="xs">
             <Badge variant="light">{form.isM ? t('list.mock') : t('list.practice')}</Badge>
             {form.free && (
@@ -124,7 +131,7 @@ export function SetViewTab({ form, dirty }: { form: SetForm; dirty: boolean }) {
                 <Table.Td>{t('questions.count', { n: p.q.length, allowed: p.allowed })}</Table.Td>
                 <Table.Td>{marks.format(p.mpq)}</Table.Td>
                 <Table.Td>{marks.format(p.nm)}</Table.Td>
-                <Table.Td>{marks.format(p.tm)}</Table.Td>
+                <Table.Td>{marks.format(partMarks(p.q.length, p.mpq))}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>

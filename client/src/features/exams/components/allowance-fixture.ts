@@ -18,7 +18,7 @@ const DAY = 86_400_000;
 type StoredSet = Omit<QuestionSetDoc, '_deleted'>;
 
 export function questionSet(id: string, l: string, over: Partial<StoredSet> = {}): StoredSet {
-  return { id, l, mpq: 1, tm: 2, nm: 0, dur: 30, isM: false, free: false, inst: '', pts: 0, n: 2, sections: {}, total: 2, count: 2, updatedAt: 1, v: 1, tags: { s: [], e: [], c: [] }, ...over };
+  return { id, l, mpq: 1, tm: 2, nm: 0, dur: 30, isM: false, free: false, inst: '', pts: 0, n: 2, sections: {}, trans: {}, total: 2, count: 2, updatedAt: 1, v: 1, tags: { s: [], e: [], c: [] }, ...over };
 }
 
 /** The set's questions as the server sends them; `answers`: with their correct answers (a practice set may carry them). */

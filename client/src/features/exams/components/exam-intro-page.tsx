@@ -20,6 +20,7 @@ import { formatMarks } from '../lib/marks';
 import { parseQsParam } from '../lib/qs-param';
 import { durationSeconds, partsOf } from '../lib/test-engine';
 import { partLabel } from './question-palette';
+import { setText, type SetTextSource, setTotalMarks } from '../../../../../sync-protocol/src/set-text';
 import { TestDialog } from './test-dialog';
 import { SetBadges } from './set-badges';
 import { AttemptLockNotice } from './attempt-lock-notice';
@@ -47,6 +48,19 @@ export default function ExamIntroPage() {
   const access = useAllowance().data;
   const [openId, setOpenId] = useState<string | null>(null);
   const fmt = (n: number) => formatMarks(n, i18n.language);
+  /** The title the link carried (spec §2 qs-str), in the learner's language where it has one. */
+  const passedTitle = (passed: Record<string, unknown> | null | undefined) => {
+    if (typeof passed?.l !== 'string') return null;
+    // The address is anyone's to write: only titles that are text are read from it.
+    const trans: SetTextSource['trans'] = {};
+    if (passed.trans && typeof passed.trans === 'object') {
+      for (const [lang, tr] of Object.entries(passed.trans as Record<string, unknown>)) {
+        const l = tr && typeof tr === 'object' ? (tr as { l?: unknown }).l : undefined;
+        if (typeof l === 'string') trans[lang] = { l };
+      }
+    }
+    return setText({ l: passed.l, inst: '', trans, sections: {} }, i18n.language).l;
+  };
 
   // Questions may be in Hindi whatever the page language: fetch the Devanagari faces before the
   // test draws any (lib/fonts explains the empty boxes otherwise).
@@ -117,7 +131,7 @@ export default function ExamIntroPage() {
     await writer.flush().catch((err: unknown) => console.error('attempt journal: flush before the result failed', err));
     // The receipt the result page shows (issue 21 §4); kept before the page opens, so it is there
     // at once, offline too. Failing to keep it loses no answer: the submission is stored.
-    await writer.keepReceipt(active.id, { setLabel: data.set.l, deviceAt }).catch((err: unknown) => console.error('submission receipt not kept', err));
+    await writer.keepReceipt(active.id, { setLabel: setText(data.set, i18n.language).l, deviceAt }).catch((err: unknown) => console.error('submission receipt not kept', err));
     closeTest();
     const result = `${paths.examResult}/${encodeURIComponent(qsid)}/true`;
     if (!session) {
@@ -137,7 +151,7 @@ export default function ExamIntroPage() {
     return (
       <Container size="md" py="lg">
         <Stack>
-          <Title order={2}>{typeof passed.l === 'string' ? passed.l : t('title')}</Title>
+          <Title order={2}>{passedTitle(passed) ?? t('title')}</Title>
           <Alert color="blue">{t('loginToStart')}</Alert>
           <Group>
             <Button
@@ -172,7 +186,7 @@ export default function ExamIntroPage() {
     return (
       <Container size="md" py="lg">
         <Stack>
-          {typeof parsed.passed?.l === 'string' && <Title order={2}>{parsed.passed.l}</Title>}
+          {passedTitle(parsed.passed) !== null && <Title order={2}>{passedTitle(parsed.passed)}</Title>}
           <Alert color="orange">{t('notOnDevice')}</Alert>
         </Stack>
       </Container>
@@ -180,6 +194,8 @@ export default function ExamIntroPage() {
   }
   const detail = data.detail;
   const parts = detail ? partsOf(detail) : [];
+  // Title, instructions and section names in the learner's language (docs/exams.md).
+  const text = setText(set, i18n.language);
   const lockedSet = !!gate && isLockedSet(!!detail, gate);
   // The latest submitted attempt, the one the result page shows (attempts come newest first).
   const latestSubmitted = data.attempts.find((a) => a.status === 'SUBMITTED');
@@ -188,12 +204,12 @@ export default function ExamIntroPage() {
     <Container size="md" py="lg">
       <Stack>
         <Group justify="space-between" align="flex-start">
-          <Title order={2}>{set.l}</Title>
+          <Title order={2}>{text.l}</Title>
           <SetBadges free={set.free} isM={set.isM} />
         </Group>
         <Group gap="xl">
           <Text>
-            {t('totalMarks')}: <strong>{fmt(set.total)}</strong>
+            {t('totalMarks')}: <strong>{fmt(setTotalMarks(set))}</strong>
           </Text>
           <Text>
             {t('marksPerQuestion')}: <strong>{fmt(set.mpq)}</strong>
@@ -219,7 +235,7 @@ export default function ExamIntroPage() {
             <Table.Tbody>
               {parts.map((p) => (
                 <Table.Tr key={p.key}>
-                  <Table.Td>{partLabel(p, t)}</Table.Td>
+                  <Table.Td>{partLabel(p, t, text)}</Table.Td>
                   <Table.Td>{p.qids.length}</Table.Td>
                   <Table.Td>{fmt(p.mpq)}</Table.Td>
                   <Table.Td>{fmt(p.nm)}</Table.Td>
@@ -229,12 +245,12 @@ export default function ExamIntroPage() {
             </Table.Tbody>
           </Table>
         )}
-        {set.inst && (
+        {text.inst && (
           <Stack gap={4}>
             <Title order={3} size="h4">
               {t('instructions')}
             </Title>
-            <RichHtml html={set.inst} />
+            <RichHtml html={text.inst} />
           </Stack>
         )}
         {/* A paid set the plan does not cover has no questions on the device, and none are on
@@ -284,7 +300,7 @@ export default function ExamIntroPage() {
         // The dialog is named by its title (aria-labelledby; an aria-label here would go to
         // Mantine's root element, not to the dialog). The title's header is not drawn: the test's
         // own header shows the set's label.
-        title={set.l}
+        title={text.l}
         styles={{ header: { display: 'none' } }}
         transitionProps={{ duration: 0 }}
       >

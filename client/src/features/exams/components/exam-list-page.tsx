@@ -13,6 +13,7 @@ import { type AllowanceData, useAllowance } from '../hooks/use-allowance';
 import { type Availability, useExamList, type ExamListItem } from '../hooks/use-exam-list';
 import { type Allowance, type Gate, gateOf, isLockedSet } from '../lib/allowance';
 import { formatMarks } from '../lib/marks';
+import { setText, setTotalMarks } from '../../../../../sync-protocol/src/set-text';
 import { durationSeconds } from '../lib/test-engine';
 import { ExamTagFilter, matchesFilter, NO_FILTER, type TagFilter } from './exam-tag-filter';
 import { SetBadges } from './set-badges';
@@ -159,6 +160,8 @@ const ExamCard = memo(function ExamCard({ item, access, complete }: { item: Exam
   const gate = gateFor(set, access);
   const locked = lockedItem(item, access);
   const fmt = (n: number) => formatMarks(n, i18n.language);
+  // The title in the learner's language, English where the set has none (docs/exams.md).
+  const text = setText(set, i18n.language);
   // Spec §2: Take Test goes to take-exam with the whole question set as a JSON string.
   // (Its tags stay out of the address: they are for the list's filters.)
   const { tags: _tags, ...passed } = set;
@@ -170,14 +173,14 @@ const ExamCard = memo(function ExamCard({ item, access, complete }: { item: Exam
     <Card withBorder radius="md" padding="lg" data-testid={`exam-card-${set.id}`} style={CARD_STYLE}>
       <Stack gap="xs" h="100%">
         <Group justify="space-between" align="flex-start" wrap="nowrap">
-          <Title order={3} size="h4" id={titleId}>
-            {set.l}
+          <Title order={3} size="h4" id={titleId} lang={text.l === set.l ? 'en' : undefined}>
+            {text.l}
           </Title>
           <SetBadges free={set.free} isM={set.isM} />
         </Group>
         <dl style={{ margin: 0, display: 'grid', gridTemplateColumns: 'auto 1fr', gap: '2px 12px' }}>
           <Fact label={t('marksPerQuestion')} value={fmt(set.mpq)} />
-          <Fact label={t('totalMarks')} value={fmt(set.total)} />
+          <Fact label={t('totalMarks')} value={fmt(setTotalMarks(set))} />
           <Fact label={t('negativeMarking')} value={set.nm > 0 ? t('negativePerWrong', { marks: fmt(set.nm) }) : t('noNegative')} />
           <Fact label={t('questions')} value={String(set.count)} />
           <Fact label={t('duration')} value={t('minutes', { count: Math.round(durationSeconds(set.dur) / 60) })} />

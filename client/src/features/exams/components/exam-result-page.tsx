@@ -20,6 +20,7 @@ import { attemptLanguage, type QuestionLanguage } from '../lib/attempt-language'
 import { judge, scoreLocally } from '../lib/local-score';
 import { formatMarks } from '../lib/marks';
 import { buildResultView, type ResultView } from '../lib/result-view';
+import { setText } from '../../../../../sync-protocol/src/set-text';
 import { type Attempt, partsOf } from '../lib/test-engine';
 import { AnswerFileCard } from './answer-file-card';
 import classes from './exam-result-page.module.css';
@@ -218,7 +219,7 @@ export default function ExamResultPage() {
   // Spec §2: with is_submit_ans "true" the stored answers are submitted (a test left open, e.g.
   // closed by a crash just as it was submitted).
   const inProgress = data?.attempts.find((a) => a.status === 'IN_PROGRESS');
-  const setLabel = data?.set?.l ?? qsid;
+  const setLabel = data?.set ? setText(data.set, i18n.language).l : qsid;
   useEffect(() => {
     if (isSubmitAns !== 'true' || !inProgress || !replica) return;
     const deviceAt = Date.now();
@@ -242,7 +243,7 @@ export default function ExamResultPage() {
     if (!data) return null;
     const shown = data.attempts.find((a) => a.status === 'SUBMITTED');
     if (shown && isLocked(entitlement, shown.id)) return null;
-    return buildResultView(data, i18n.getFixedT(i18n.language, 'exam'), judge, scoreLocally);
+    return buildResultView(data, i18n.getFixedT(i18n.language, 'exam'), judge, scoreLocally, i18n.language);
   }, [data, entitlement, i18n]);
   const lang: QuestionLanguage = picked ?? (latest && attemptLanguage(latest.id)) ?? (i18n.language === 'hi' ? 'hi' : 'en');
   // Issue 21 §5: the latest submission has no result from the server yet (it has not reached it;
@@ -257,7 +258,7 @@ export default function ExamResultPage() {
       <Stack>
         <Title order={2}>
           {t('resultTitle')}
-          {data?.set ? `: ${data.set.l}` : ''}
+          {data?.set ? `: ${setText(data.set, i18n.language).l}` : ''}
         </Title>
         {needsPlan && (
           <Alert color="orange" icon={<IconLock size={18} aria-hidden />} data-testid="result-needs-plan">

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useStableCallback } from '../../../hooks/use-stable-callback';
 import { countStates, type Attempt, PALETTE_STATES, type PaletteState, type Part, paletteState, type Slot } from '../lib/test-engine';
 import classes from './test-dialog.module.css';
+import type { SetText } from '../../../../../sync-protocol/src/set-text';
 
 export const STATE_LABEL: Record<PaletteState, 'state.notVisited' | 'state.notAnswered' | 'state.answered' | 'state.marked' | 'state.answeredMarked'> = {
   NOT_VISITED: 'state.notVisited',
@@ -12,9 +13,15 @@ export const STATE_LABEL: Record<PaletteState, 'state.notVisited' | 'state.notAn
   ANSWERED_MARKED: 'state.answeredMarked',
 };
 
-export function partLabel(part: Part, t: (k: 'main') => string): string {
+/**
+ * A part's name: Main, a section's, or "section › sub-section", in the learner's language where
+ * the set has it (`text`, sync-protocol set-text.ts; English otherwise).
+ */
+export function partLabel(part: Part, t: (k: 'main') => string, text?: Pick<SetText, 'part'>): string {
   if (!part.section) return t('main');
-  return part.sub ? `${part.section} › ${part.sub}` : part.section;
+  const section = text ? text.part(part.section) : part.section;
+  if (!part.sub) return section;
+  return `${section} › ${text ? text.part(part.section, part.sub) : part.sub}`;
 }
 
 /** The NTA legend: the five states with their shapes, colours and counts. */
@@ -60,12 +67,15 @@ export function QuestionPalette({
   answers,
   current,
   onPick,
+  text,
 }: {
   parts: Part[];
   slots: Slot[];
   answers: Attempt['answers'];
   current: number;
   onPick: (index: number) => void;
+  /** The set's names in the learner's language (set-text.ts). */
+  text?: Pick<SetText, 'part'>;
 }) {
   const { t } = useTranslation('exam');
   // A stable callback for the memoised buttons.
@@ -73,8 +83,8 @@ export function QuestionPalette({
   return (
     <nav aria-label={t('palette')}>
       {parts.map((part) => (
-        <section key={part.key} aria-label={partLabel(part, t)}>
-          <h3 className={classes.partTitle}>{partLabel(part, t)}</h3>
+        <section key={part.key} aria-label={partLabel(part, t, text)}>
+          <h3 className={classes.partTitle}>{partLabel(part, t, text)}</h3>
           <div className={classes.grid}>
             {slots
               .filter((s) => s.part === part)

@@ -28,6 +28,7 @@ const set: QuestionSetDoc = {
   pts: 0,
   n: 2,
   sections: {},
+  trans: {},
   total: 4,
   count: 2,
   updatedAt: 0,

@@ -1,6 +1,7 @@
 import { Badge, Modal } from '@mantine/core';
 import { useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { setText } from '../../../../../sync-protocol/src/set-text';
 import type { QsDetailDoc } from '../../../../../sync-protocol/src/sync/qs-detail';
 import type { QuestionSetDoc } from '../../../../../sync-protocol/src/sync/question-set';
 import { notifySuccess } from '../../../lib/notify';
@@ -34,7 +35,7 @@ export function previewAttempt(qsid: string, now = Date.now()): Attempt {
  * screens through components/preview-context (app/router.tsx).
  */
 export default function SetPreviewDialog({ set, detail, onClose }: { set: QuestionSetDoc; detail: QsDetailDoc; onClose: () => void }) {
-  const { t } = useTranslation('authoring-bank');
+  const { t, i18n } = useTranslation('authoring-bank');
   const [attempt, setAttempt] = useState(() => previewAttempt(set.id));
   // The newest attempt for the next change (quick taps build on each other, as in the replica).
   const latest = useRef(attempt);
@@ -65,7 +66,7 @@ export default function SetPreviewDialog({ set, detail, onClose }: { set: Questi
       padding={0}
       // Named by its title (an aria-label would go to Mantine's root, not to the dialog); the
       // header is not drawn, the test screen has its own.
-      title={t('preview.label', { label: set.l })}
+      title={t('preview.label', { label: setText(set, i18n.language).l })}
       styles={{ header: { display: 'none' } }}
       transitionProps={{ duration: 0 }}
     >

@@ -1,4 +1,5 @@
 import { Alert, Button, Stack, Text } from '@mantine/core';
+import { setText } from '../../../../../sync-protocol/src/set-text';
 import { useCallback, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { map } from 'rxjs';
@@ -54,7 +55,11 @@ export function LostAttemptsNotice() {
   const version = useStoreInTransition(subscribeLost, lostVersion);
   // Read again when a report is recorded (`version`) or another person's replica opens.
   const lost = dbName && version >= 0 ? readLost(dbName) : [];
-  const query = useCallback((db: ReplicaDatabase) => db.question_set.find().$.pipe(map((sets) => new Map(sets.map((s) => [s.id, s.l])))), []);
+  const lang = i18n.language;
+  const query = useCallback(
+    (db: ReplicaDatabase) => db.question_set.find().$.pipe(map((sets) => new Map(sets.map((s) => [s.id, setText({ l: s.l, inst: '', trans: s.trans, sections: s.sections }, lang).l])))),
+    [lang],
+  );
   const labels = useReplicaQuery(query).data;
   if (!dbName || lost.length === 0) return null;
   const date = dateTimeFormat(i18n.language === 'hi' ? 'hi-IN' : 'en-IN', { dateStyle: 'medium', timeStyle: 'short' });

@@ -2,6 +2,7 @@ import { Button, Group, Modal, ScrollArea, Stack, Table, Text } from '@mantine/c
 import { useTranslation } from 'react-i18next';
 import { type Attempt, countStates, type Part } from '../lib/test-engine';
 import { partLabel } from './question-palette';
+import type { SetText } from '../../../../../sync-protocol/src/set-text';
 
 /** The summary before submitting (NTA): per part the five counts, then a confirmation. */
 export function SubmitSummary({
@@ -11,7 +12,10 @@ export function SubmitSummary({
   onCancel,
   onConfirm,
   busy,
+  text,
 }: {
+  /** The set's names in the learner's language (set-text.ts). */
+  text?: Pick<SetText, 'part'>;
   opened: boolean;
   parts: Part[];
   answers: Attempt['answers'];
@@ -40,7 +44,7 @@ export function SubmitSummary({
                 const c = countStates(p.qids, answers);
                 return (
                   <Table.Tr key={p.key}>
-                    <Table.Td>{partLabel(p, t)}</Table.Td>
+                    <Table.Td>{partLabel(p, t, text)}</Table.Td>
                     <Table.Td>{c.ANSWERED}</Table.Td>
                     <Table.Td>{c.VISITED}</Table.Td>
                     <Table.Td>{c.MARKED}</Table.Td>

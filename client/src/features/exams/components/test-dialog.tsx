@@ -33,6 +33,7 @@ import { sanitizeHtml } from '../../../components/rich-html';
 import '../../../components/formula-styles';
 import { localized, type QuestionLabels, QuestionView } from './question-view';
 import { SubmitSummary } from './submit-summary';
+import { setText, type SetText } from '../../../../../sync-protocol/src/set-text';
 import classes from './test-dialog.module.css';
 import { TestTimer } from './test-timer';
 
@@ -77,11 +78,13 @@ const SectionTabs = memo(function SectionTabs({
   answers,
   partIndex,
   onPickPart,
+  text,
 }: {
   parts: Part[];
   answers: Attempt['answers'];
   partIndex: number;
   onPickPart: (key: string) => void;
+  text: SetText;
 }) {
   const { t } = useTranslation('exam');
   return (
@@ -98,7 +101,7 @@ const SectionTabs = memo(function SectionTabs({
             onClick={() => onPickPart(p.key)}
             title={(['ANSWERED', 'VISITED', 'MARKED', 'ANSWERED_MARKED', 'NOT_VISITED'] as const).map((s) => `${t(STATE_LABEL[s])}: ${c[s]}`).join(' · ')}
           >
-            {partLabel(p, t)}
+            {partLabel(p, t, text)}
             <span className={classes.tabCounts} aria-label={t('tabCounts', { answered: c.ANSWERED + c.ANSWERED_MARKED, total: p.qids.length })}>
               {c.ANSWERED + c.ANSWERED_MARKED}/{p.qids.length}
             </span>
@@ -163,6 +166,7 @@ const TestSidebar = memo(function TestSidebar({
   current,
   onPick,
   onSubmit,
+  text,
 }: {
   open: boolean;
   parts: Part[];
@@ -172,12 +176,13 @@ const TestSidebar = memo(function TestSidebar({
   current: number;
   onPick: (index: number) => void;
   onSubmit: () => void;
+  text: SetText;
 }) {
   const { t } = useTranslation('exam');
   return (
     <aside className={classes.sidebar} data-open={open || undefined} aria-label={t('palette')}>
       <PaletteLegend qids={qids} answers={answers} />
-      <QuestionPalette parts={parts} slots={slots} answers={answers} current={current} onPick={onPick} />
+      <QuestionPalette parts={parts} slots={slots} answers={answers} current={current} onPick={onPick} text={text} />
       <div className={classes.submitBox}>
         <Button fullWidth color="green" variant="outline" onClick={onSubmit}>
           {t('submit')}
@@ -301,6 +306,8 @@ export function TestDialog({
   const questions = useMemo(() => questionMap(detail), [detail]);
   const allQids = useMemo(() => slots.map((s) => s.qid), [slots]);
   const durationS = durationSeconds(set.dur);
+  // The set's title and section names in the learner's language (docs/exams.md).
+  const text = useMemo(() => setText(set, i18n.language), [set, i18n.language]);
   // Shown from here as soon as the move is stored (the stored attempt follows a moment later).
   const [index, setIndex] = useState(attempt.index);
   const current = Math.min(Math.max(0, index), Math.max(0, slots.length - 1));
@@ -440,9 +447,9 @@ export function TestDialog({
     () =>
       slot && {
         number: t('questionN', { n: slot.n }),
-        meta: `${t('sectionLabel', { section: partLabel(slot.part, t) })} · ${t('marksInfo', { mpq: slot.part.mpq, nm: slot.part.nm })}`,
+        meta: `${t('sectionLabel', { section: partLabel(slot.part, t, text) })} · ${t('marksInfo', { mpq: slot.part.mpq, nm: slot.part.nm })}`,
       },
-    [slot, t],
+    [slot, t, text],
   );
   const labels = useMemo<QuestionLabels>(() => ({ chooseOne: t('chooseOne'), chooseMany: t('chooseMany'), yourAnswer: t('yourAnswer'), englishFallback: t('englishFallback') }), [t]);
   // The palette, the legend and the tab counts follow in a render of their own once the step is
@@ -455,7 +462,7 @@ export function TestDialog({
   return (
     <div className={classes.shell}>
       <TestHeader
-        title={set.l}
+        title={text.l}
         participants={participants}
         st={attempt.st}
         durationS={durationS}
@@ -470,7 +477,7 @@ export function TestDialog({
       {notice}
       <div className={classes.body} inert={readOnly} data-readonly={readOnly || undefined}>
         <div className={classes.main}>
-          <SectionTabs parts={parts} answers={laterAnswers} partIndex={partIndex} onPickPart={pickPart} />
+          <SectionTabs parts={parts} answers={laterAnswers} partIndex={partIndex} onPickPart={pickPart} text={text} />
           <div className={classes.question} role="tabpanel">
             {slot && question && heading ? (
               <>
@@ -516,12 +523,14 @@ export function TestDialog({
           current={laterCurrent}
           onPick={pick}
           onSubmit={openSummary}
+          text={text}
         />
       </div>
       {summary && !readOnly && (
         <SubmitSummary
           opened
           parts={parts}
+          text={text}
           answers={attempt.answers}
           busy={submitting}
           onCancel={() => setSummary(false)}

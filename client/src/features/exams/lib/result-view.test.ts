@@ -52,3 +52,20 @@ describe('practice attempts', () => {
     expect(again).toMatchObject({ fromServer: false, practice: true });
   });
 });
+
+describe('the parts in the learner’s language (docs/exams.md "Set texts in two languages")', () => {
+  const withSection: Detail = { ...detail, main: { ...detail.main, q: [] }, sections: { Reasoning: { ss: false, q: ['r1'], mpq: 2, tm: 2, nm: 0, o: 1 } } };
+  const scored: StoredResult = { ...result('a1', false), marks: { wos: 0, Reasoning: 2 }, outOf: { wos: 0, Reasoning: 2 }, userRes: { wos: {}, Reasoning: { r1: { ua: 'a', mg: 2 } } } };
+  const set = {
+    id: 'qs', l: 'Reasoning test', mpq: 1, tm: 0, nm: 0, dur: 0, isM: true, free: false, inst: '', pts: 0, n: 0,
+    sections: { Reasoning: { ss: false, n: 1, mpq: 2, tm: 2, nm: 0, o: 1, names: { hi: 'तर्कशक्ति' } } },
+    trans: { hi: { l: 'तर्कशक्ति परीक्षा', inst: '' } }, total: 2, count: 1, updatedAt: 1, v: 1, tags: { s: [], e: [], c: [] },
+  };
+  const data = { set, detail: withSection, attempts: [attempt('a1', 1000)], results: [scored] };
+
+  test('a section is named in Hindi where the set has it, in English otherwise; results stay keyed by the English name', () => {
+    expect(buildResultView(data, t, isRight, undefined, 'hi')?.parts.map((p) => [p.key, p.label])).toEqual([['Reasoning', 'तर्कशक्ति']]);
+    expect(buildResultView(data, t, isRight, undefined, 'en')?.parts.map((p) => [p.key, p.label])).toEqual([['Reasoning', 'Reasoning']]);
+    expect(buildResultView({ ...data, set: null }, t, isRight, undefined, 'hi')?.parts.map((p) => p.label)).toEqual(['Reasoning']);
+  });
+});

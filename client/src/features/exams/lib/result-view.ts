@@ -3,6 +3,7 @@ import type { ResultQuestion } from '../../../../../sync-protocol/src/sync/exam-
 import type { StoredResult } from '../hooks/use-result-data';
 import type { QuestionSet } from '../hooks/use-test-data';
 import { type Attempt, type Detail, partsOf, slotsOf } from './test-engine';
+import { setText } from '../../../../../sync-protocol/src/set-text';
 
 /** Key of the main part in results (spec §3: "the main part under wos"). */
 export const MAIN_PART = 'wos';
@@ -51,6 +52,8 @@ export function buildResultView(
   t: (key: 'main') => string,
   isRight: (q: ResultQuestion | TestQuestion, ua: string | string[]) => boolean | null,
   scoreLocally?: (detail: Detail, attempt: Attempt) => StoredResult | null,
+  /** The learner's language: section names as the set gives them in it (set-text.ts). */
+  lang = 'en',
 ): ResultView | null {
   const attempt = data.attempts.find((a) => a.status === 'SUBMITTED');
   if (!attempt) return null;
@@ -70,6 +73,7 @@ export function buildResultView(
   let answered = 0;
   let timeMs = 0;
   const order = (key: string) => (key === MAIN_PART ? -1 : (data.detail?.sections[key]?.o ?? 0));
+  const text = data.set ? setText(data.set, lang) : null;
   const parts = Object.entries(result.userRes)
     .filter(([, qs]) => Object.keys(qs).length > 0)
     .sort(([a], [b]) => order(a) - order(b) || a.localeCompare(b))
@@ -97,7 +101,7 @@ export function buildResultView(
         })
         .sort((a, b) => a.n - b.n);
       timeMs += partTime;
-      return { key, label: key === MAIN_PART ? t('main') : key, marks: result.marks[key] ?? 0, outOf: result.outOf[key] ?? 0, timeMs: partTime, questions };
+      return { key, label: key === MAIN_PART ? t('main') : text ? text.part(key) : key, marks: result.marks[key] ?? 0, outOf: result.outOf[key] ?? 0, timeMs: partTime, questions };
     });
 
   return {

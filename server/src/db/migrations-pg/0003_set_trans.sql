@@ -1,0 +1,1 @@
+ALTER TABLE "question_set" ADD COLUMN "trans" json DEFAULT '{}' NOT NULL;

@@ -1,0 +1,1 @@
+ALTER TABLE `question_set` ADD `trans` text DEFAULT '{}' NOT NULL;
