@@ -178,6 +178,7 @@ const TestSidebar = memo(function TestSidebar({
   current,
   onPick,
   onSubmit,
+  onClose,
 }: {
   open: boolean;
   parts: Part[];
@@ -187,10 +188,17 @@ const TestSidebar = memo(function TestSidebar({
   current: number;
   onPick: (index: number) => void;
   onSubmit: () => void;
+  onClose: () => void;
 }) {
   const { t } = useTranslation('exam');
   return (
     <aside className={classes.sidebar} data-open={open || undefined} aria-label={t('palette')}>
+      {/* A phone: the palette covers the screen, header included; this takes the learner back. */}
+      <div className={classes.sidebarClose}>
+        <Button variant="default" size="xs" fullWidth leftSection={<IconX size={14} aria-hidden />} onClick={onClose}>
+          {t('backToQuestion')}
+        </Button>
+      </div>
       <PaletteLegend qids={qids} answers={answers} />
       <QuestionPalette parts={parts} slots={slots} answers={answers} current={current} onPick={onPick} />
       <div className={classes.submitBox}>
@@ -432,6 +440,7 @@ export function TestDialog({
   const pick = useStableCallback((i: number) => void go(i));
   const pickPart = useStableCallback((key: string) => void go(slots.findIndex((s) => s.part.key === key)));
   const openSummary = useCallback(() => setSummary(true), []);
+  const closePalette = useCallback(() => setPaletteOpen(false), []);
 
   const submit = useCallback(
     async (auto: boolean) => {
@@ -572,6 +581,7 @@ export function TestDialog({
           current={laterCurrent}
           onPick={pick}
           onSubmit={openSummary}
+          onClose={closePalette}
         />
       </div>
       {summary && !readOnly && (
