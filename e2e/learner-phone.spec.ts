@@ -37,21 +37,20 @@ async function chooseLanguage(page: Page, lang: 'en' | 'hi') {
 
 /** No page of the learner's path scrolls sideways; when one does, the elements that stick out are named. */
 async function expectNoSideScroll(page: Page, screen: string) {
-  await expect
-    .poll(
-      () =>
-        page.evaluate(() => {
-          if (document.documentElement.scrollWidth <= window.innerWidth) return [];
-          const out = [`scrollWidth ${document.documentElement.scrollWidth} > ${window.innerWidth}`];
-          for (const el of document.querySelectorAll('body *')) {
-            const r = el.getBoundingClientRect();
-            if (r.width > 0 && r.right > window.innerWidth + 0.5) out.push(`${el.tagName.toLowerCase()}.${String(el.className).slice(0, 40)} ${Math.round(r.left)}–${Math.round(r.right)}`);
-          }
-          return out.slice(0, 10);
-        }),
-      { message: `${screen} scrolls sideways`, timeout: 5_000 },
-    )
-    .toEqual([]);
+  const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth).catch(() => 1);
+  try {
+    await expect.poll(overflow, { timeout: 5_000 }).toBeLessThanOrEqual(0);
+  } catch {
+    const offenders = await page.evaluate(() => {
+      const out = [`scrollWidth ${document.documentElement.scrollWidth} > innerWidth ${window.innerWidth}`];
+      for (const el of document.querySelectorAll('body *')) {
+        const r = el.getBoundingClientRect();
+        if (r.width > 0 && r.right > window.innerWidth + 0.5) out.push(`${el.tagName.toLowerCase()}.${String(el.className).slice(0, 40)} ${Math.round(r.left)}–${Math.round(r.right)}`);
+      }
+      return out.slice(0, 12);
+    });
+    throw new Error(`${screen} scrolls sideways: ${offenders.join('; ')}`);
+  }
 }
 
 /** The box of an element lies within the window's width. */

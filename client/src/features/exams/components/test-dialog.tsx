@@ -465,7 +465,8 @@ export function TestDialog({
     enteredAt.current = now;
     await write(id, (a) => ({ answers: addTime(a.answers, slot.qid, spent) }));
   });
-  const close = useStableCallback(() => void keepTime().then(onClose));
+  // Closing never waits on a failed write: the journal has reported it already.
+  const close = useStableCallback(() => void keepTime().catch(() => undefined).then(onClose));
   useEffect(() => {
     const onVisibility = () => {
       // Hidden (another app, a locked phone): not on screen, so not counted from here on.
