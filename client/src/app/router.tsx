@@ -39,6 +39,7 @@ const ProfilePage = lazy(() => import('../features/auth/components/profile-page'
 const ExamIntroPage = lazy(() => import('../features/exams/components/exam-intro-page'));
 const ExamResultPage = lazy(() => import('../features/exams/components/exam-result-page'));
 const ExamListPage = lazy(() => import('../features/exams/components/exam-list-page'));
+const MyResultsPage = lazy(() => import('../features/exams/components/my-results-page'));
 const NotFoundPage = lazy(() => import('./not-found-page'));
 // Issue 21 §5: uploading a last-resort answer file, public (another device, an invigilator).
 const AnswerFilePage = lazy(() => import('../features/answer-file/components/answer-file-page'));
@@ -162,6 +163,16 @@ export const routes: RouteObject[] = [
               </RequireAuth>
             ),
             handle: { title: 'titles.examResult' },
+          },
+          // docs/exams.md "My results": the learner's own attempts, from the replica.
+          {
+            path: 'my-results',
+            element: (
+              <RequireAuth>
+                <MyResultsPage />
+              </RequireAuth>
+            ),
+            handle: { title: 'titles.myResults' },
           },
           // Spec §6: anonymous users may take exams; a guest's list holds the free sets (issue 20 §3).
           { path: 'exam-list', ...page(ExamListPage, 'titles.examList') },

@@ -18,6 +18,7 @@ export const paths = {
   profile: '/profile',
   examList: '/exam-list',
   examResult: '/exam-result',
+  myResults: '/my-results',
   answerFile: '/answer-file',
   questionEditor: '/question-editor',
   questionList: '/question-list',

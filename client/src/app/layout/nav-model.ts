@@ -15,7 +15,8 @@ export type NavLabel =
   | 'nav.saleReport'
   | 'nav.transactionReport'
   | 'nav.globalEarningReport'
-  | 'nav.profile';
+  | 'nav.profile'
+  | 'nav.myResults';
 
 /** What the navigation bar and the drawer show (spec §2 Global layout), for a given session. */
 export function navModel(session: Session | null) {
@@ -25,6 +26,8 @@ export function navModel(session: Session | null) {
     { key: 'about', label: 'nav.about', to: paths.about },
     { key: 'exams', label: 'nav.exams', to: paths.examList },
     { key: 'plans', label: 'nav.plans', to: paths.plan },
+    // A learner's own results (docs/exams.md "My results"), for those signed in.
+    ...(session ? [{ key: 'my-results', label: 'nav.myResults', to: paths.myResults } as const] : []),
   ];
   // The Questions items show only when logged in (spec §2, §6).
   const questions: NavLinkItem[] = session

@@ -187,6 +187,15 @@ function ProfileContent({ children }: { children?: ReactNode }) {
         ) : (
           <ProfileDetails profile={query.data} />
         )}
+        {/* Every test the person submitted (docs/exams.md "My results"), also in the header menu. */}
+        <Paper withBorder p={{ base: 'sm', xs: 'md' }} radius="md">
+          <Group justify="space-between" gap="sm">
+            <Text size="sm">{t('auth:profile.myResultsText')}</Text>
+            <Button component={Link} to={paths.myResults} variant="light" data-testid="profile-my-results">
+              {t('common:nav.myResults')}
+            </Button>
+          </Group>
+        </Paper>
         {children}
       </Stack>
     </Container>

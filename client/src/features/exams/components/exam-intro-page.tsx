@@ -222,28 +222,31 @@ export default function ExamIntroPage() {
           </Text>
         </Group>
         {parts.length > 0 && (
-          <Table withTableBorder striped>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('section')}</Table.Th>
-                <Table.Th>{t('questions')}</Table.Th>
-                <Table.Th>{t('marksPerQuestion')}</Table.Th>
-                <Table.Th>{t('negativeMarks')}</Table.Th>
-                <Table.Th>{t('marks')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {parts.map((p) => (
-                <Table.Tr key={p.key}>
-                  <Table.Td>{partLabel(p, t, text)}</Table.Td>
-                  <Table.Td>{p.qids.length}</Table.Td>
-                  <Table.Td>{fmt(p.mpq)}</Table.Td>
-                  <Table.Td>{fmt(p.nm)}</Table.Td>
-                  <Table.Td>{fmt(p.mpq * p.qids.length)}</Table.Td>
+          // On a phone the table scrolls within itself; the page never scrolls sideways.
+          <Table.ScrollContainer minWidth={420} type="native">
+            <Table withTableBorder striped>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('section')}</Table.Th>
+                  <Table.Th>{t('questions')}</Table.Th>
+                  <Table.Th>{t('marksPerQuestion')}</Table.Th>
+                  <Table.Th>{t('negativeMarks')}</Table.Th>
+                  <Table.Th>{t('marks')}</Table.Th>
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+              </Table.Thead>
+              <Table.Tbody>
+                {parts.map((p) => (
+                  <Table.Tr key={p.key}>
+                    <Table.Td>{partLabel(p, t, text)}</Table.Td>
+                    <Table.Td>{p.qids.length}</Table.Td>
+                    <Table.Td>{fmt(p.mpq)}</Table.Td>
+                    <Table.Td>{fmt(p.nm)}</Table.Td>
+                    <Table.Td>{fmt(p.mpq * p.qids.length)}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
         )}
         {text.inst && (
           <Stack gap={4}>

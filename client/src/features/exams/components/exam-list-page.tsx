@@ -1,6 +1,6 @@
-import { Alert, Anchor, Badge, Button, Card, Container, Group, Progress, SimpleGrid, Skeleton, Stack, Text, Title, Tooltip } from '@mantine/core';
-import { IconLock } from '@tabler/icons-react';
-import { memo, startTransition, useEffect, useId, useMemo, useState } from 'react';
+import { Alert, Anchor, Badge, Button, Card, Container, Group, Progress, SimpleGrid, Skeleton, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { IconCircleCheck, IconLock, IconSearch } from '@tabler/icons-react';
+import { memo, startTransition, useDeferredValue, useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
@@ -15,7 +15,9 @@ import { type Allowance, type Gate, gateOf, isLockedSet } from '../lib/allowance
 import { formatMarks } from '../lib/marks';
 import { setText, setTotalMarks } from '../../../../../sync-protocol/src/set-text';
 import { durationSeconds } from '../lib/test-engine';
-import { ExamTagFilter, matchesFilter, NO_FILTER, type TagFilter } from './exam-tag-filter';
+import { ExamTagFilter, matchesFilter, NO_FILTER, type TagFilter, useTagNames } from './exam-tag-filter';
+import { type MyResultRow, useMyResults } from '../hooks/use-my-results';
+import { matchesSearch } from '../lib/search';
 import { SetBadges } from './set-badges';
 import { LostAttemptsNotice, StorageNotice } from './storage-notices';
 import { dateTimeFormat } from '../../../lib/intl-format';
@@ -152,7 +154,18 @@ function AvailabilityBadge({ item, complete, locked }: { item: ExamListItem; com
 const CARD_STYLE = { contentVisibility: 'auto', containIntrinsicSize: 'auto 250px' } as const;
 
 /** Memoised: its item keeps its identity while the set and its questions are unchanged (use-exam-list). */
-const ExamCard = memo(function ExamCard({ item, access, complete }: { item: ExamListItem; access: AllowanceData | undefined; complete: boolean }) {
+const ExamCard = memo(function ExamCard({
+  item,
+  access,
+  complete,
+  taken,
+}: {
+  item: ExamListItem;
+  access: AllowanceData | undefined;
+  complete: boolean;
+  /** The learner's latest submitted attempt at the set (docs/exams.md "My results"). */
+  taken: MyResultRow | undefined;
+}) {
   const { t, i18n } = useTranslation('exam');
   const titleId = useId();
   const reasonId = useId();
@@ -185,6 +198,7 @@ const ExamCard = memo(function ExamCard({ item, access, complete }: { item: Exam
           <Fact label={t('questions')} value={String(set.count)} />
           <Fact label={t('duration')} value={t('minutes', { count: Math.round(durationSeconds(set.dur) / 60) })} />
         </dl>
+        {taken && <TakenLine row={taken} titleId={titleId} />}
         <Group gap="xs" mt="auto" justify="space-between">
           <AvailabilityBadge item={item} complete={complete} locked={locked} />
           {/* A changed set can still be taken in the version on this device (offline, too). */}
@@ -219,6 +233,26 @@ const ExamCard = memo(function ExamCard({ item, access, complete }: { item: Exam
   );
 });
 
+/** A set the learner has taken: the latest attempt's score and a way to its result. */
+function TakenLine({ row, titleId }: { row: MyResultRow; titleId: string }) {
+  const { t, i18n } = useTranslation('exam');
+  const fmt = (n: number) => formatMarks(n, i18n.language);
+  const score = row.score ? t('outOf', { got: fmt(row.score.got), of: fmt(row.score.of) }) : t('myResults.notScored');
+  return (
+    <Group gap="xs" justify="space-between" wrap="wrap" data-testid="taken">
+      <Group gap={6} wrap="nowrap">
+        <IconCircleCheck size={16} aria-hidden color="var(--mantine-color-teal-8)" />
+        <Text size="sm" fw={600} data-testid="taken-score">
+          {t('takenScore', { score })}
+        </Text>
+      </Group>
+      <Button component={Link} to={`${paths.examResult}/${encodeURIComponent(row.qsid)}/false`} variant="default" size="compact-sm" aria-describedby={titleId}>
+        {t('viewResult')}
+      </Button>
+    </Group>
+  );
+}
+
 /**
  * How many of the learner's tests are on this device (all of them, once downloaded). Locked sets
  * are not counted: their questions come only with a plan.
@@ -236,16 +270,45 @@ function DownloadProgress({ items }: { items: ExamListItem[] }) {
   );
 }
 
+/**
+ * What the search looks in (docs/exams.md "Search"): the set's title, its sections' names, and
+ * the names in every language of the subjects, exams and classes of its questions.
+ */
+function searchTextsOf(set: ExamListItem['set'], tagNames: Map<string, Record<string, string>> | undefined): string[] {
+  const texts = [set.l, ...Object.keys(set.sections)];
+  for (const value of [...(set.tags?.s ?? []), ...(set.tags?.e ?? []), ...(set.tags?.c ?? [])]) {
+    const names = tagNames?.get(value);
+    texts.push(...(names ? Object.values(names) : [value]));
+  }
+  return texts;
+}
+
 /** Exam list (spec §2): the learner's published sets, read from the replica so it works offline. */
 export default function ExamListPage() {
   // A guest's list is the free sets in the guest's replica (issue 20 §3).
-  useGuestReplica(useSession() === null);
+  const signedIn = useSession() !== null;
+  useGuestReplica(!signedIn);
   const { t } = useTranslation('exam');
   const { data, loading } = useExamList();
   const access = useAllowance().data;
   const cached = useCachedMedia(data);
   const [filter, setFilter] = useState<TagFilter>(NO_FILTER);
-  const shown = data?.filter((item) => matchesFilter(item.set.tags, filter));
+  const [search, setSearch] = useState('');
+  // Typing stays quick on a phone: the cards follow a moment later.
+  const query = useDeferredValue(search);
+  const tagNames = useTagNames();
+  // A guest's results need an account (docs/exams.md "My results"): marks for the signed-in only.
+  const mine = useMyResults().data;
+  const taken = useMemo(() => {
+    const latest = new Map<string, MyResultRow>();
+    if (signedIn) for (const row of mine ?? []) if (!latest.has(row.qsid)) latest.set(row.qsid, row);
+    return latest;
+  }, [mine, signedIn]);
+  const shown = data?.filter((item) => matchesFilter(item.set.tags, filter) && matchesSearch(query, searchTextsOf(item.set, tagNames)));
+  const clearAll = () => {
+    setFilter(NO_FILTER);
+    setSearch('');
+  };
   const downloadable = useMemo(() => (data ?? []).filter((item) => !lockedItem(item, access)), [data, access]);
   // The storage notice (issue 21 §3) comes from an asynchronous check: the list waits for it (at
   // most 1 s: on a first visit it writes a probe of the space the download needs) so that a notice
@@ -274,18 +337,34 @@ export default function ExamListPage() {
         ) : data && data.length > 0 ? (
           <>
             {downloadable.length > 0 && <DownloadProgress items={downloadable} />}
+            <TextInput
+              type="search"
+              label={t('search.label')}
+              placeholder={t('search.placeholder')}
+              leftSection={<IconSearch size={16} aria-hidden />}
+              value={search}
+              onChange={(e) => setSearch(e.currentTarget.value)}
+              w={{ base: '100%', sm: 360 }}
+              data-testid="exam-search"
+            />
             <ExamTagFilter items={data} value={filter} onChange={setFilter} />
             {shown && shown.length > 0 ? (
               <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
                 {shown.map((item) => (
-                  <ExamCard key={item.set.id} item={item} access={access} complete={!cached || item.media.every((u) => cached.has(u))} />
+                  <ExamCard
+                    key={item.set.id}
+                    item={item}
+                    access={access}
+                    complete={!cached || item.media.every((u) => cached.has(u))}
+                    taken={taken.get(item.set.id)}
+                  />
                 ))}
               </SimpleGrid>
             ) : (
               <Alert color="gray" data-testid="no-match">
                 <Group gap="sm">
                   <Text size="sm">{t('filter.noMatch')}</Text>
-                  <Button variant="subtle" size="compact-sm" onClick={() => setFilter(NO_FILTER)}>
+                  <Button variant="subtle" size="compact-sm" onClick={clearAll}>
                     {t('filter.clear')}
                   </Button>
                 </Group>

@@ -18,6 +18,7 @@ import { useResultData } from '../hooks/use-result-data';
 import { isLocked } from '../lib/allowance';
 import { attemptLanguage, type QuestionLanguage } from '../lib/attempt-language';
 import { judge, scoreLocally } from '../lib/local-score';
+import { durationText } from '../lib/duration';
 import { formatMarks } from '../lib/marks';
 import { buildResultView, type ResultView } from '../lib/result-view';
 import { setText } from '../../../../../sync-protocol/src/set-text';
@@ -43,10 +44,6 @@ function useRank(qsid: string, enabled: boolean) {
   return enabled ? rank : null;
 }
 
-function seconds(ms: number | undefined, t: (k: 'secondsShort', o: { s: number }) => string) {
-  return t('secondsShort', { s: Math.round((ms ?? 0) / 1000) });
-}
-
 function ResultBody({ view, lang, onLang }: { view: ResultView; lang: QuestionLanguage; onLang: (lang: QuestionLanguage) => void }) {
   const { t, i18n } = useTranslation('exam');
   const fmt = (n: number) => formatMarks(n, i18n.language);
@@ -68,8 +65,16 @@ function ResultBody({ view, lang, onLang }: { view: ResultView; lang: QuestionLa
           <Fact label={t('rightAnswers')} value={String(view.right)} />
           <Fact label={t('wrongAnswers')} value={String(view.wrong)} />
           <Fact label={t('accuracy')} value={view.right + view.wrong > 0 ? `${Math.round((100 * view.right) / (view.right + view.wrong))}%` : '—'} />
-          <Fact label={t('timeTaken')} value={t('minutesSeconds', { m: Math.floor(view.timeMs / 60000), s: Math.round((view.timeMs % 60000) / 1000) })} />
-          {rank && <Fact label={t('rank')} value={t('rankOf', { rank: rank.rank, of: rank.of, percentile: rank.percentile.toFixed(1) })} />}
+          <Fact label={t('timeTaken')} value={durationText(view.timeS, t)} testId="time-taken" seconds={view.timeS} />
+          {/* A percentile compares with others: with one ranked learner there is no one to compare
+              with, so only the rank shows (docs/exams.md "Results"). */}
+          {rank && (
+            <Fact
+              label={t('rank')}
+              value={rank.of > 1 ? t('rankOf', { rank: rank.rank, of: rank.of, percentile: rank.percentile.toFixed(1) }) : t('rankAlone', { rank: rank.rank, of: rank.of })}
+              testId="rank"
+            />
+          )}
         </SimpleGrid>
         <Group mt="sm" gap="xs">
           {view.pending > 0 && (
@@ -149,7 +154,10 @@ function ResultBody({ view, lang, onLang }: { view: ResultView; lang: QuestionLa
                   {p.label}
                 </Text>
                 <Text size="sm" component="span" data-testid={`part-marks-${p.key}`}>
-                  {t('outOf', { got: fmt(p.marks), of: fmt(p.outOf) })} · {seconds(p.timeMs, t)}
+                  {t('outOf', { got: fmt(p.marks), of: fmt(p.outOf) })} ·{' '}
+                  <span data-testid={`part-time-${p.key}`} data-seconds={p.timeS}>
+                    {durationText(p.timeS, t)}
+                  </span>
                 </Text>
               </Group>
             </Accordion.Control>
@@ -185,13 +193,13 @@ function LockedResult() {
   );
 }
 
-function Fact({ label, value, testId }: { label: string; value: string; testId?: string }) {
+function Fact({ label, value, testId, seconds }: { label: string; value: string; testId?: string; seconds?: number }) {
   return (
     <div>
       <Text size="xs" c="dimmed">
         {label}
       </Text>
-      <Text fw={700} data-testid={testId}>
+      <Text fw={700} data-testid={testId} data-seconds={seconds}>
         {value}
       </Text>
     </div>

@@ -23,9 +23,8 @@ export function matchesFilter(tags: SetTags | undefined, filter: TagFilter): boo
   return GROUPS.every((g) => filter[g].length === 0 || filter[g].some((v) => tags?.[g].includes(v)));
 }
 
-/** Tag names by tag id (and by any of its names) in `lang`, English when it has none. */
-function useTagLabels(): (value: string) => string {
-  const { i18n } = useTranslation();
+/** Every tag's names by language, by tag id and by any of its names, from the local tag cache. */
+export function useTagNames(): Map<string, Record<string, string>> | undefined {
   const query = useCallback(
     (db: ReplicaDatabase) =>
       db.tag.find().$.pipe(
@@ -41,7 +40,13 @@ function useTagLabels(): (value: string) => string {
       ),
     [],
   );
-  const names = useReplicaQuery(query).data;
+  return useReplicaQuery(query).data;
+}
+
+/** Tag names by tag id (and by any of its names) in `lang`, English when it has none. */
+function useTagLabels(): (value: string) => string {
+  const { i18n } = useTranslation();
+  const names = useTagNames();
   const lang = i18n.language === 'hi' ? 'hi' : 'en';
   return useCallback((value: string) => {
     const t = names?.get(value);

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { ResultQuestion } from '../../../../../sync-protocol/src/sync/exam-result';
 import type { TestQuestion } from '../../../../../sync-protocol/src/sync/qs-detail';
 import { RichHtml } from '../../../components/rich-html';
+import { durationText } from '../lib/duration';
 import { formatMarks } from '../lib/marks';
 import type { QuestionOutcome } from '../lib/result-view';
 import classes from './exam-result-page.module.css';
@@ -70,8 +71,8 @@ export function ResultQuestionCard({ outcome, lang }: { outcome: QuestionOutcome
           <Text size="sm" data-testid="marks-gained">
             {t('marksGained', { mg: outcome.mg === null ? '—' : formatMarks(outcome.mg, i18n.language) })}
           </Text>
-          <Text size="sm" c="dimmed">
-            {t('secondsShort', { s: Math.round(outcome.timeMs / 1000) })}
+          <Text size="sm" c="dimmed" data-testid="question-time" data-seconds={outcome.timeS}>
+            {durationText(outcome.timeS, t)}
           </Text>
         </Group>
       </Group>

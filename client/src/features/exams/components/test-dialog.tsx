@@ -4,6 +4,8 @@ import { memo, type ReactNode, useCallback, useEffect, useMemo, useRef, useState
 import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { getSyncStatus, subscribeSyncStatus } from '../../../db/sync-status';
+import { useCanHover } from '../../../hooks/use-can-hover';
+import { useSession } from '../../../hooks/use-session';
 import { useStableCallback } from '../../../hooks/use-stable-callback';
 import { useValueAfterPaint } from '../../../hooks/use-value-after-paint';
 import { api } from '../../../lib/api-client';
@@ -39,6 +41,19 @@ import { TestTimer } from './test-timer';
 
 const FONT_STEP = 2;
 const FONT_DEFAULT = 16;
+const FONT_MIN = 10;
+const FONT_MAX = 32;
+/** The learner's text size, kept on this device (docs/offline-integrity.md "Kept on the device"). */
+const FONT_KEY = 'pm-test-font-size';
+
+function storedFontSize(): number {
+  try {
+    const n = Number(localStorage.getItem(FONT_KEY));
+    return Number.isInteger(n) && n >= FONT_MIN && n <= FONT_MAX ? n : FONT_DEFAULT;
+  } catch {
+    return FONT_DEFAULT;
+  }
+}
 const PARTICIPANTS_POLL_MS = 300_000;
 
 /** Runs `run` and records how long it took as a performance measure named `name`. */
@@ -167,6 +182,7 @@ const TestSidebar = memo(function TestSidebar({
   onPick,
   onSubmit,
   text,
+  onClose,
 }: {
   open: boolean;
   parts: Part[];
@@ -177,10 +193,17 @@ const TestSidebar = memo(function TestSidebar({
   onPick: (index: number) => void;
   onSubmit: () => void;
   text: SetText;
+  onClose: () => void;
 }) {
   const { t } = useTranslation('exam');
   return (
     <aside className={classes.sidebar} data-open={open || undefined} aria-label={t('palette')}>
+      {/* A phone: the palette covers the screen, header included; this takes the learner back. */}
+      <div className={classes.sidebarClose}>
+        <Button variant="default" size="xs" fullWidth leftSection={<IconX size={14} aria-hidden />} onClick={onClose}>
+          {t('backToQuestion')}
+        </Button>
+      </div>
       <PaletteLegend qids={qids} answers={answers} />
       <QuestionPalette parts={parts} slots={slots} answers={answers} current={current} onPick={onPick} text={text} />
       <div className={classes.submitBox}>
@@ -205,6 +228,7 @@ const TestHeader = memo(function TestHeader({
   paletteOpen,
   onPalette,
   onClose,
+  onSubmit,
 }: {
   title: string;
   participants: number | null;
@@ -217,12 +241,17 @@ const TestHeader = memo(function TestHeader({
   paletteOpen: boolean;
   onPalette: (update: (o: boolean) => boolean) => void;
   onClose: () => void;
+  onSubmit: () => void;
 }) {
   const { t } = useTranslation('exam');
+  // On a touch screen a tooltip opens at the tap and stays over the timer: none there (the
+  // buttons are named for screen readers either way).
+  const canHover = useCanHover();
   return (
     <header className={classes.header}>
       <span className={classes.title}>{title}</span>
-      {participants !== null && (
+      {/* No one to count yet is not news: the count shows from the first participant. */}
+      {participants !== null && participants > 0 && (
         <Text size="sm" data-testid="participants">
           {t('participants', { count: participants })}
         </Text>
@@ -239,27 +268,33 @@ const TestHeader = memo(function TestHeader({
         ]}
       />
       <Group gap={4}>
-        <Tooltip label={t('fontSmaller')}>
-          <ActionIcon variant="default" aria-label={t('fontSmaller')} onClick={() => onFont((f) => Math.max(10, f - FONT_STEP))}>
+        <Tooltip label={t('fontSmaller')} disabled={!canHover}>
+          <ActionIcon variant="default" aria-label={t('fontSmaller')} onClick={() => onFont((f) => Math.max(FONT_MIN, f - FONT_STEP))}>
             <IconMinus size={16} aria-hidden />
           </ActionIcon>
         </Tooltip>
-        <Tooltip label={t('fontLarger')}>
-          <ActionIcon variant="default" aria-label={t('fontLarger')} onClick={() => onFont((f) => Math.min(32, f + FONT_STEP))}>
+        <Tooltip label={t('fontLarger')} disabled={!canHover}>
+          <ActionIcon variant="default" aria-label={t('fontLarger')} onClick={() => onFont((f) => Math.min(FONT_MAX, f + FONT_STEP))}>
             <IconPlus size={16} aria-hidden />
           </ActionIcon>
         </Tooltip>
       </Group>
-      <ActionIcon
+      {/* A phone (the palette is a drawer there): the palette behind a labelled button, and
+          Submit always in sight, as on the NTA screen (docs/exams.md "The exam screens"). */}
+      <Button
         className={classes.sidebarToggle}
         variant="default"
-        aria-label={t('palette')}
+        size="xs"
+        leftSection={<IconLayoutSidebarRight size={16} aria-hidden />}
         aria-expanded={paletteOpen}
         onClick={() => onPalette((o) => !o)}
       >
-        <IconLayoutSidebarRight size={18} aria-hidden />
-      </ActionIcon>
-      <Tooltip label={t('closeTest')}>
+        {t('paletteButton')}
+      </Button>
+      <Button className={classes.headerSubmit} color="green" size="xs" onClick={onSubmit}>
+        {t('submit')}
+      </Button>
+      <Tooltip label={t('closeTest')} disabled={!canHover}>
         <ActionIcon variant="subtle" color="gray" aria-label={t('closeTest')} onClick={onClose}>
           <IconX size={18} aria-hidden />
         </ActionIcon>
@@ -316,12 +351,22 @@ export function TestDialog({
   // A resumed test keeps the language it was read in; the result page shows that language too.
   const [lang, setLang] = useState<string>(() => attemptLanguage(storedAttempt.id) ?? (i18n.language === 'hi' ? 'hi' : 'en'));
   useEffect(() => rememberAttemptLanguage(storedAttempt.id, lang), [storedAttempt.id, lang]);
-  const [fontSize, setFontSize] = useState(FONT_DEFAULT);
+  const [fontSize, setFontSize] = useState(storedFontSize);
+  useEffect(() => {
+    try {
+      if (fontSize === FONT_DEFAULT) localStorage.removeItem(FONT_KEY);
+      else localStorage.setItem(FONT_KEY, String(fontSize));
+    } catch {
+      // Storage refused (private mode): the size holds for this test only.
+    }
+  }, [fontSize]);
   const [paletteOpen, setPaletteOpen] = useState(false);
   const [summary, setSummary] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const online = useSyncExternalStore(subscribeSyncStatus, () => getSyncStatus().online);
-  const participants = useParticipants(set.id, online);
+  // The count is for signed-in learners only (docs/api.md): a guest's test does not ask for it.
+  const signedIn = useSession() !== null;
+  const participants = useParticipants(set.id, online && signedIn);
   const enteredAt = useRef(0);
   // The question a move went to: the move stored its visit already (see the effect below).
   const movedTo = useRef<string | null>(null);
@@ -402,6 +447,7 @@ export function TestDialog({
   const pick = useStableCallback((i: number) => void go(i));
   const pickPart = useStableCallback((key: string) => void go(slots.findIndex((s) => s.part.key === key)));
   const openSummary = useCallback(() => setSummary(true), []);
+  const closePalette = useCallback(() => setPaletteOpen(false), []);
 
   const submit = useCallback(
     async (auto: boolean) => {
@@ -417,7 +463,26 @@ export function TestDialog({
 
   // Stable, so the memoised header does not re-render with every change of the attempt.
   const onTimeUp = useStableCallback(() => void submit(true));
-  const close = useStableCallback(onClose);
+  // The question on screen keeps the time it was shown when the test closes or the page is hidden
+  // (docs/exams.md "Time taken": every moment the test is on screen belongs to a question).
+  const keepTime = useStableCallback(async () => {
+    if (!slot) return;
+    const now = performance.now();
+    const spent = now - enteredAt.current;
+    enteredAt.current = now;
+    await write(id, (a) => ({ answers: addTime(a.answers, slot.qid, spent) }));
+  });
+  // Closing never waits on a failed write: the journal has reported it already.
+  const close = useStableCallback(() => void keepTime().catch(() => undefined).then(onClose));
+  useEffect(() => {
+    const onVisibility = () => {
+      // Hidden (another app, a locked phone): not on screen, so not counted from here on.
+      if (document.visibilityState === 'hidden') void keepTime();
+      else enteredAt.current = performance.now();
+    };
+    document.addEventListener('visibilitychange', onVisibility);
+    return () => document.removeEventListener('visibilitychange', onVisibility);
+  }, [keepTime]);
 
   // While the learner reads, the next and the previous question are prepared (their HTML made
   // safe), so that moving to them does only the drawing.
@@ -473,6 +538,7 @@ export function TestDialog({
         paletteOpen={paletteOpen}
         onPalette={setPaletteOpen}
         onClose={close}
+        onSubmit={openSummary}
       />
       {notice}
       <div className={classes.body} inert={readOnly} data-readonly={readOnly || undefined}>
@@ -524,6 +590,7 @@ export function TestDialog({
           onPick={pick}
           onSubmit={openSummary}
           text={text}
+          onClose={closePalette}
         />
       </div>
       {summary && !readOnly && (

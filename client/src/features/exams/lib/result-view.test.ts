@@ -69,3 +69,19 @@ describe('the parts in the learner’s language (docs/exams.md "Set texts in two
     expect(buildResultView({ ...data, set: null }, t, isRight, undefined, 'hi')?.parts.map((p) => p.label)).toEqual(['Reasoning']);
   });
 });
+
+describe('time taken (docs/exams.md "Time taken")', () => {
+  test('the summary is the sum of the parts, each the sum of its questions, whatever the device’s elapsed says', () => {
+    const two: Detail = { ...detail, main: { q: ['m1', 'm2'], mpq: 1, tm: 2, nm: 0, o: 0 }, sections: { S: { ss: false, q: ['s1'], mpq: 1, tm: 1, nm: 0, o: 1 } } };
+    const a: Attempt = {
+      ...attempt('a1', 1000),
+      elapsed: 24_000,
+      answers: { m1: { ua: null, status: 'VISITED', t: 1_400 }, m2: { ua: null, status: 'VISITED', t: 1_400 }, s1: { ua: null, status: 'VISITED', t: 179_600 } },
+    };
+    const r: StoredResult = { ...result('a1', false), userRes: { wos: { m1: { ua: null, mg: 0 }, m2: { ua: null, mg: 0 } }, S: { s1: { ua: null, mg: 0 } } } };
+    const view = buildResultView({ set: null, detail: two, attempts: [a], results: [r] }, t, isRight)!;
+    expect(view.parts.map((p) => p.questions.map((q) => q.timeS))).toEqual([[1, 1], [180]]);
+    expect(view.parts.map((p) => p.timeS)).toEqual([2, 180]);
+    expect(view.timeS).toBe(182);
+  });
+});

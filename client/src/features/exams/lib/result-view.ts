@@ -1,5 +1,6 @@
 import type { TestQuestion } from '../../../../../sync-protocol/src/sync/qs-detail';
 import type { ResultQuestion } from '../../../../../sync-protocol/src/sync/exam-result';
+import { timeTaken } from '../../../../../sync-protocol/src/time-taken';
 import type { StoredResult } from '../hooks/use-result-data';
 import type { QuestionSet } from '../hooks/use-test-data';
 import { type Attempt, type Detail, partsOf, slotsOf } from './test-engine';
@@ -17,7 +18,8 @@ export type QuestionOutcome = {
   ca: string[] | null;
   mg: number | null;
   verdict: 'correct' | 'incorrect' | 'unanswered' | 'pending';
-  timeMs: number;
+  /** Seconds on screen (docs/exams.md "Time taken"). */
+  timeS: number;
 };
 
 export type ResultView = {
@@ -34,8 +36,10 @@ export type ResultView = {
   late: boolean;
   /** Not the learner's first attempt at the set: practice, never ranked (issue 16 §2). */
   practice: boolean;
-  timeMs: number;
-  parts: { key: string; label: string; marks: number; outOf: number; timeMs: number; questions: QuestionOutcome[] }[];
+  /** Seconds: the sum of the parts' (docs/exams.md "Time taken", sync-protocol/src/time-taken.ts). */
+  timeS: number;
+  /** Each part's `timeS` is the sum of its questions'. */
+  parts: { key: string; label: string; marks: number; outOf: number; timeS: number; questions: QuestionOutcome[] }[];
 };
 
 type Data = { set: QuestionSet | null; detail: Detail | null; attempts: Attempt[]; results: StoredResult[] };
@@ -71,14 +75,13 @@ export function buildResultView(
   let wrong = 0;
   let pending = 0;
   let answered = 0;
-  let timeMs = 0;
+  const time = timeTaken(result.userRes, attempt.answers);
   const order = (key: string) => (key === MAIN_PART ? -1 : (data.detail?.sections[key]?.o ?? 0));
   const text = data.set ? setText(data.set, lang) : null;
   const parts = Object.entries(result.userRes)
     .filter(([, qs]) => Object.keys(qs).length > 0)
     .sort(([a], [b]) => order(a) - order(b) || a.localeCompare(b))
     .map(([key, qs]) => {
-      let partTime = 0;
       const questions = Object.entries(qs)
         .map(([qid, r]): QuestionOutcome => {
           const question = byId.get(qid);
@@ -94,14 +97,11 @@ export function buildResultView(
           if (verdict === 'correct') right++;
           if (verdict === 'incorrect') wrong++;
           if (verdict === 'pending') pending++;
-          const spent = attempt.answers[qid]?.t ?? 0;
-          partTime += spent;
           const ca = question && 'ca' in question && question.ca ? question.ca : null;
-          return { qid, n: numbers.get(qid) ?? 0, question, ua, ca, mg: r.mg, verdict, timeMs: spent };
+          return { qid, n: numbers.get(qid) ?? 0, question, ua, ca, mg: r.mg, verdict, timeS: time.questions[qid] ?? 0 };
         })
         .sort((a, b) => a.n - b.n);
-      timeMs += partTime;
-      return { key, label: key === MAIN_PART ? t('main') : text ? text.part(key) : key, marks: result.marks[key] ?? 0, outOf: result.outOf[key] ?? 0, timeMs: partTime, questions };
+      return { key, label: key === MAIN_PART ? t('main') : text ? text.part(key) : key, marks: result.marks[key] ?? 0, outOf: result.outOf[key] ?? 0, timeS: time.parts[key] ?? 0, questions };
     });
 
   return {
@@ -118,7 +118,8 @@ export function buildResultView(
     // The server decides (its first scored result is ranked); until its result arrives, an
     // attempt after another submitted one on this device is practice.
     practice: stored ? stored.practice : data.results.length > 0 || data.attempts.some((a) => a.status === 'SUBMITTED' && a.id !== attempt.id),
-    timeMs: attempt.elapsed ?? timeMs,
+    // Parts without questions are left out above; they took 0 s, so the total is still their sum.
+    timeS: time.total,
     parts,
   };
 }

@@ -60,6 +60,13 @@ describe('test engine', () => {
     expect(timerTone(1800, 3600)).toBe('green');
     expect(timerTone(1799, 3600)).toBe('orange');
     expect(timerTone(899, 3600)).toBe('red');
+    expect(timerTone(5400, 5400)).toBe('green');
+    expect(timerTone(899, 5400)).toBe('red');
+    // A 15-minute test starts green, like every other (not red from its first second).
+    expect(timerTone(899, 900)).toBe('green');
+    expect(timerTone(450, 900)).toBe('green');
+    expect(timerTone(449, 900)).toBe('orange');
+    expect(timerTone(224, 900)).toBe('red');
     expect(remainingSeconds(1000, 60, 1000 + 61_000)).toBe(0);
     expect(remainingSeconds(0, 60, 500)).toBe(60);
     expect(clockParts(5399)).toEqual({ h: 1, m: 29, s: 59 });

@@ -121,9 +121,15 @@ export function remainingSeconds(st: number, durationS: number, now: number): nu
   return Math.max(0, Math.ceil((st + durationS * 1000 - now) / 1000));
 }
 
-/** Timer colour (spec §4): green from half the time, orange below half, red under 900 s. */
+/**
+ * Timer colour (spec §4): green from half the time, orange below half, red under 900 s — and for
+ * a test shorter than an hour red under a quarter of its time (docs/exams.md "The exam screens"):
+ * by the 900 s alone, a test of 30 minutes or less (the free 15-minute practice set a guest
+ * takes) had no orange and one of 15 minutes was red from its first second. From an hour up,
+ * where 900 s is a quarter or less, this is the spec's rule as written.
+ */
 export function timerTone(remaining: number, durationS: number): 'green' | 'orange' | 'red' {
-  if (remaining < 900) return 'red';
+  if (remaining < Math.min(900, durationS / 4)) return 'red';
   if (remaining < durationS / 2) return 'orange';
   return 'green';
 }
