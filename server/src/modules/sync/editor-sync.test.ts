@@ -60,6 +60,7 @@ function newDoc(over: Partial<EdQuestionDoc> = {}): EdQuestionDoc {
     st: 'PENDING',
     reason: null,
     trans: { hi: { q: '<p>वाराणसी से होकर कौन सी नदी बहती है?</p>', ops: { a: '<p>गंगा</p>', b: '<p>नर्मदा</p>', c: '<p>कावेरी</p>', d: '<p>ताप्ती</p>' }, ca: ['a'] } },
+    expl: '',
     version: 0,
     updatedAt: Date.now(),
     _deleted: false,
