@@ -56,6 +56,19 @@ export function parseNumber(s: string): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
+/**
+ * A learner's number as a device stores it: the text typed with Devanagari digits and the minus
+ * sign − in ASCII, trimmed (`'−१२.५'` → `'-12.5'`); null when it is not a number (parseNumber).
+ */
+export function normaliseNumber(s: string): string | null {
+  if (parseNumber(s) === null) return null;
+  return s
+    .normalize('NFC')
+    .replace(/[\u0966-\u096F]/g, (d) => String(d.charCodeAt(0) - DEVANAGARI_ZERO))
+    .replace(/[\u2212\u2013]/g, '-')
+    .trim();
+}
+
 /** A numerical question's accepted answer: exactly `value`, `value` ± `tol`, or `min`..`max` (inclusive). */
 export type NumericSpec = { min: number; max: number };
 

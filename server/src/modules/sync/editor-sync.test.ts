@@ -88,7 +88,7 @@ describe('who may replicate the question bank', () => {
     expect(gk?.version).toBeGreaterThanOrEqual(1);
     // Every document is what the device's RxDB schema accepts.
     for (const d of docs.values()) EDITOR_DOC_SCHEMAS.ed_question.parse(d);
-    expect(rxSchemaOf('ed_question')).toMatchObject({ title: 'ed_question', primaryKey: 'id', version: 0 });
+    expect(rxSchemaOf('ed_question')).toMatchObject({ title: 'ed_question', primaryKey: 'id', version: 1 });
   });
 });
 

@@ -18,7 +18,14 @@ const q = (trans: TestQuestion['trans'] = {}): TestQuestion => ({
   d: '1',
   trans,
 });
-const labelsOf = (l: typeof enExam): QuestionLabels => ({ chooseOne: l.chooseOne, chooseMany: l.chooseMany, yourAnswer: l.yourAnswer, englishFallback: l.englishFallback });
+const labelsOf = (l: typeof enExam): QuestionLabels => ({
+  chooseOne: l.chooseOne,
+  chooseMany: l.chooseMany,
+  yourAnswer: l.yourAnswer,
+  englishFallback: l.englishFallback,
+  numberPlaceholder: l.numberPlaceholder,
+  notANumber: l.notANumber,
+});
 const show = (question: TestQuestion, lang: string, labels: QuestionLabels) =>
   render(<QuestionView question={question} lang={lang} fontSize={16} initial={undefined} onAnswer={vi.fn()} labels={labels} />);
 
