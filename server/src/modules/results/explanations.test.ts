@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MSG } from '../../../../sync-protocol/src/messages';
 import { examResultDocSchema } from '../../../../sync-protocol/src/sync/exam-result';
-import { qsDetailDocSchema } from '../../../../sync-protocol/src/sync/qs-detail';
+import { type QsDetailDoc, qsDetailDocSchema } from '../../../../sync-protocol/src/sync/qs-detail';
 import { PROTOCOL_VERSION } from '../../../../sync-protocol/src/version';
 import { submittedAttempt } from '../../test/builders';
 import { type Harness, startHarness } from '../../test/harness';
@@ -81,8 +81,8 @@ describe('a numerical question with an explanation', () => {
   });
 
   test("a mock test's explanation is not on the device before the submission, nor readable over the API", async () => {
-    const details = (await pull(learner, 'qs_detail')).body.documents.map((d: unknown) => qsDetailDocSchema.parse(d));
-    const detail = details.find((d: { id: string }) => d.id === mock)!;
+    const details: QsDetailDoc[] = (await pull(learner, 'qs_detail')).body.documents.map((d: unknown) => qsDetailDocSchema.parse(d));
+    const detail = details.find((d) => d.id === mock)!;
     expect(detail.questions.map((q) => q.id).sort()).toEqual([num, mcq].sort());
     for (const q of detail.questions) {
       expect(q.ca).toBeUndefined();

@@ -155,6 +155,7 @@ test('a loaded question fills the form; saving it unchanged is no change; the pr
     e: ['ssc'],
     st: 'REVIEWED',
     reason: null,
+    expl: '',
     trans: {},
     version: 3,
     createdAt: 1,

@@ -13,6 +13,7 @@ const v1: QuestionVersionData = {
   t: ['capitals'],
   e: [],
   st: 'PENDING',
+  expl: '',
   trans: {},
   reason: null,
 };
