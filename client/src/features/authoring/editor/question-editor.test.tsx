@@ -201,6 +201,7 @@ test.each([
     e: [],
     st: 'PENDING',
     reason: null,
+    expl: '',
     trans: {},
   });
   // The editor now holds the new id; the address too (a reload opens it).
