@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { DEMO, loginAs } from './helpers';
+import { DEMO } from './helpers';
 
 /**
  * Explanations (docs/exams.md "Explanations"), as people would at 360 px: the demo editor writes a
@@ -42,12 +42,12 @@ test('an editor writes an explanation in English and Hindi; the learner sees it 
   await loginAt360(page, 'editor');
 
   await page.goto('/question-editor');
-  await page.getByLabel('Question type').click();
+  await page.getByRole('combobox', { name: 'Question type' }).click();
   await page.getByRole('option', { name: 'Numerical' }).click();
   const question = page.getByRole('textbox', { name: 'Question', exact: true });
   await question.click();
   await page.keyboard.type(`A ${WORD} covers 150 km in 2.5 hours. Its speed in km/h is?`);
-  const accepted = page.getByLabel('Correct numerical answer');
+  const accepted = page.getByRole('combobox', { name: 'Correct numerical answer' });
   await accepted.fill('60:0.5');
   await accepted.press('Enter');
   const explanation = page.getByRole('textbox', { name: 'Explanation (solution)' });
