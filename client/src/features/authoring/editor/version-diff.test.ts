@@ -52,3 +52,11 @@ test('rich text reads as words: formulas as their LaTeX, pictures as a word, blo
   expect(htmlToText(html, '[image]')).toBe('Solve $x^2=4$ now\n[image]\n$\\frac{1}{2}$');
   expect(htmlToText('', '[image]')).toBe('');
 });
+
+test('an explanation written or changed, in English or Hindi, is a change of its own', () => {
+  const before = { ...v1 };
+  const after = { ...v1, expl: '<p>Delhi became the capital in 1911.</p>', trans: { hi: { q: '<p>राजधानी?</p>', ops: { a: '<p>दिल्ली</p>', b: '<p>मुंबई</p>' }, ca: ['a'], expl: '<p>1911 से।</p>' } } };
+  const changes = versionChanges(before, after);
+  expect(changes).toContainEqual({ kind: 'text', part: 'expl', lang: 'en', before: '', after: '<p>Delhi became the capital in 1911.</p>' });
+  expect(changes).toContainEqual({ kind: 'text', part: 'expl', lang: 'hi', before: '', after: '<p>1911 से।</p>' });
+});
