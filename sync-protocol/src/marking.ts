@@ -39,8 +39,75 @@ export function isEvaluated(entry: { ua: unknown; status: string } | undefined):
   return !!entry && (entry.status === 'ANSWERED' || entry.status === 'ANSWERED_MARKED') && !isEmptyAnswer(entry.ua);
 }
 
+/**
+ * A numerical answer typed by a learner as a number (docs/exams.md "Numerical questions"):
+ * Devanagari digits ०-९ read as 0-9, the minus sign − as -, spaces around it ignored; then an
+ * optional sign and a decimal number with `.` as the decimal point (`12`, `-0.5`, `.5`, `3.`).
+ * Anything else (a comma, an exponent, two points, a word) is not a number: null.
+ */
+export function parseNumber(s: string): number | null {
+  const t = s
+    .normalize('NFC')
+    .replace(/[\u0966-\u096F]/g, (d) => String(d.charCodeAt(0) - DEVANAGARI_ZERO))
+    .replace(/[\u2212\u2013]/g, '-')
+    .trim();
+  if (!/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(t)) return null;
+  const n = Number(t);
+  return Number.isFinite(n) ? n : null;
+}
+
+/**
+ * A learner's number as a device stores it: the text typed with Devanagari digits and the minus
+ * sign − in ASCII, trimmed (`'−१२.५'` → `'-12.5'`); null when it is not a number (parseNumber).
+ */
+export function normaliseNumber(s: string): string | null {
+  if (parseNumber(s) === null) return null;
+  return s
+    .normalize('NFC')
+    .replace(/[\u0966-\u096F]/g, (d) => String(d.charCodeAt(0) - DEVANAGARI_ZERO))
+    .replace(/[\u2212\u2013]/g, '-')
+    .trim();
+}
+
+/** A numerical question's accepted answer: exactly `value`, `value` ± `tol`, or `min`..`max` (inclusive). */
+export type NumericSpec = { min: number; max: number };
+
+/**
+ * One accepted answer of a numerical question (`ca` of qt `n`), written as GIFT writes it: `3`
+ * (exact), `3:0.5` (3 with a tolerance of 0.5, so 2.5 to 3.5) or `1..5` (1 to 5); numbers as
+ * `parseNumber` reads them. Null when it is none of these (a tolerance below 0, a range whose
+ * end is below its start).
+ */
+export function parseNumericSpec(s: string): NumericSpec | null {
+  const t = s.trim();
+  const range = /^(.+?)\.\.(.+)$/.exec(t);
+  if (range) {
+    const min = parseNumber(range[1]!);
+    const max = parseNumber(range[2]!);
+    return min !== null && max !== null && min <= max ? { min, max } : null;
+  }
+  const tol = /^([^:]+):([^:]+)$/.exec(t);
+  if (tol) {
+    const v = parseNumber(tol[1]!);
+    const d = parseNumber(tol[2]!);
+    return v !== null && d !== null && d >= 0 ? { min: v - d, max: v + d } : null;
+  }
+  const v = parseNumber(t);
+  return v === null ? null : { min: v, max: v };
+}
+
+/**
+ * Whether a number is within an accepted answer, ends included. Decimal inputs are binary
+ * fractions (0.3 + 0.1 is 0.4000000000000001), so the ends are widened by a billionth of the
+ * magnitude: 3.5 is within `3:0.5`, 3.5001 is not.
+ */
+export function withinSpec(x: number, spec: NumericSpec): boolean {
+  const eps = 1e-9 * Math.max(1, Math.abs(spec.min), Math.abs(spec.max));
+  return x >= spec.min - eps && x <= spec.max + eps;
+}
+
 /** What matching needs of a question: its type and the accepted answers, normalised for f. */
-export type AnswerKey = { qt: 'mcq1' | 'mcq2' | 'f' | 's'; accepted: ReadonlySet<string> };
+export type AnswerKey = { qt: 'mcq1' | 'mcq2' | 'f' | 's' | 'n'; accepted: ReadonlySet<string>; numeric?: readonly NumericSpec[] };
 
 /** The answer key of a question: for f its own accepted texts and those of its translations. */
 export function answerKey(q: { qt: string; ca: string[]; trans?: Record<string, { ca?: string[] }> }): AnswerKey {
@@ -48,6 +115,11 @@ export function answerKey(q: { qt: string; ca: string[]; trans?: Record<string, 
   if (qt === 'f') {
     const all = [...q.ca, ...Object.values(q.trans ?? {}).flatMap((t) => t.ca ?? [])];
     return { qt, accepted: new Set(all.map(normaliseText).filter(Boolean)) };
+  }
+  if (qt === 'n') {
+    // Numbers are the same in every language: the question's own accepted answers only.
+    const numeric = q.ca.map(parseNumericSpec).filter((x): x is NumericSpec => x !== null);
+    return { qt, accepted: new Set(q.ca), numeric };
   }
   // Option keys are exact (translations repeat the same keys); s has no automatic key.
   return { qt, accepted: new Set(qt === 's' ? [] : q.ca) };
@@ -57,7 +129,8 @@ export function answerKey(q: { qt: string; ca: string[]; trans?: Record<string, 
  * Whether an (evaluated) answer is right: true / false for mcq1, mcq2 and f; null for s, which
  * an editor evaluates. mcq1: the one option key (a one-key list reads as that key); mcq2: the
  * chosen keys equal the correct keys exactly (order and repeats aside); f: the normalised text
- * equals one accepted answer.
+ * equals one accepted answer; n: the number typed (parseNumber) is within one accepted answer
+ * (exact, tolerance or range, parseNumericSpec), anything that is not a number is wrong.
  */
 export function isRight(key: AnswerKey, ua: unknown): boolean | null {
   switch (key.qt) {
@@ -73,6 +146,10 @@ export function isRight(key: AnswerKey, ua: unknown): boolean | null {
     }
     case 'f':
       return typeof ua === 'string' && key.accepted.has(normaliseText(ua));
+    case 'n': {
+      const x = typeof ua === 'string' ? parseNumber(ua) : null;
+      return x !== null && (key.numeric ?? []).some((spec) => withinSpec(x, spec));
+    }
     case 's':
       return null;
   }

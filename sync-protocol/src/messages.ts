@@ -130,6 +130,8 @@ export const MSG = {
   correctAnswerMissing: 'Correct answer is missing.',
   optionBlank: 'Option cannot be blank',
   questionBlank: 'Question cannot be blank',
+  // Ours: a numerical question's accepted answer (docs/exams.md "Numerical questions").
+  numericAnswerInvalid: 'A numerical answer must be a number (3), a number with a tolerance (3:0.5) or a range (1..5)',
   // Issue 17: review, history, versions, images.
   rejectReasonRequired: 'Give a reason for rejecting the question',
   statusNotAllowed: 'The question cannot move to this status from its current one',

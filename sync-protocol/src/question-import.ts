@@ -74,7 +74,6 @@ export const IMPORT_ISSUE_CODES = [
   'essayNoModel',
   'partialCredit',
   'unequalWeights',
-  'numericalTolerance',
   'tooManyOptions',
   'answerNotOption',
   'oneCorrectAnswer',
@@ -89,6 +88,7 @@ export const IMPORT_ISSUE_CODES = [
   'optionBlank',
   'correctAnswerMissing',
   'optionsNotAllowed',
+  'numericAnswer',
   'tooLong',
   'invalid',
   // warnings

@@ -1,10 +1,15 @@
 import { z } from 'zod';
 import { idSchema } from './common';
+import { parseNumericSpec } from './marking';
 import { MSG } from './messages';
 import { tidSchema } from './tag';
 
-/** Question types (spec §9): single choice, multiple choice, fill in the blank, subjective. */
-export const QUESTION_TYPES = ['mcq1', 'mcq2', 'f', 's'] as const;
+/**
+ * Question types (spec §9): single choice, multiple choice, fill in the blank, subjective; and
+ * ours, `n` numerical (JEE's numerical-answer questions: a number, exact, within a tolerance or
+ * in a range; docs/exams.md "Numerical questions").
+ */
+export const QUESTION_TYPES = ['mcq1', 'mcq2', 'f', 's', 'n'] as const;
 export const questionTypeSchema = z.enum(QUESTION_TYPES);
 export type QuestionType = z.infer<typeof questionTypeSchema>;
 
@@ -42,6 +47,7 @@ export const QUESTION_MSG = {
   optionBlank: 'Option cannot be blank',
   questionBlank: 'Question cannot be blank',
   notEnglish: 'Selected language should not be english',
+  numericAnswer: MSG.numericAnswerInvalid,
 } as const;
 
 const richText = z.string().max(20_000);
@@ -51,6 +57,8 @@ export const questionTransSchema = z.strictObject({
   q: richText,
   ops: z.record(optionKey, richText),
   ca: z.array(z.string().max(500)).max(20),
+  /** The explanation (worked solution) in this language; missing or blank shows the English one. */
+  expl: richText.optional(),
   /**
    * Issue 19 §2, set by the server: the fingerprint (translate.ts englishSourceHash) of the
    * English this translation was made from or last reviewed against; when the English differs,
@@ -84,6 +92,12 @@ const questionBase = z.strictObject({
   trans: z.record(z.string().regex(/^[a-z]{2}$/), questionTransSchema).default({}),
   /** Why the question was rejected: required with st REJECTED, dropped with any other status. */
   reason: z.string().trim().max(REASON_MAX).nullable().optional(),
+  /**
+   * The explanation (worked solution) shown with the correct answer after the question is
+   * answered: rich text, sanitised as `q`; '' for none. It travels with the correct answers and
+   * never without them (docs/exams.md "Explanations").
+   */
+  expl: richText.default(''),
 });
 
 /**
@@ -126,6 +140,13 @@ function checkQuestion(v: z.infer<typeof questionBase>, ctx: z.RefinementCtx) {
     }
   } else if (keys.length > 0) {
     ctx.addIssue({ code: 'custom', message: 'Only multiple-choice questions have options', path: ['ops'] });
+  }
+  if (v.qt === 'n') {
+    const bad = v.ca.findIndex((a) => parseNumericSpec(a) === null);
+    if (bad >= 0) {
+      ctx.addIssue({ code: 'custom', message: QUESTION_MSG.numericAnswer, path: ['ca', bad] });
+      return;
+    }
   }
   if (v.st === 'REJECTED' && !v.reason) {
     ctx.addIssue({ code: 'custom', message: MSG.rejectReasonRequired, path: ['reason'] });
@@ -182,7 +203,7 @@ const questionFilters = {
   c: commaList(tidSchema, 50),
   t: commaList(tidSchema, 50),
   e: commaList(tidSchema, 50),
-  qt: commaList(questionTypeSchema, 4),
+  qt: commaList(questionTypeSchema, QUESTION_TYPES.length),
   d: commaList(difficultySchema, 5),
   st: commaList(questionStatusSchema, 4),
   /**

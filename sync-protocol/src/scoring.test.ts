@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { parseNumber, parseNumericSpec } from './marking';
 import { boundedStart, boundedSubmittedAt, GRACE_MS, isEmptyAnswer, isLate, keyQuestion, MAIN_PART, normaliseText, partsOf, score, type Answers, type KeyQuestion } from './scoring';
 
 /* The marking rules (docs/exams.md "Answers and marking") as a table of cases over every type and rule. */
@@ -9,6 +10,11 @@ const Q = {
   f1: keyQuestion({ id: 'f1', qt: 'f', ca: ['New  Delhi', '42'], trans: { hi: { ca: ['नई दिल्ली'] } } }),
   f2: keyQuestion({ id: 'f2', qt: 'f', ca: ['Straße'], trans: {} }),
   s1: keyQuestion({ id: 's1', qt: 's', ca: ['A model answer'], trans: {} }),
+  nExact: keyQuestion({ id: 'nx', qt: 'n', ca: ['3'], trans: {} }),
+  nTol: keyQuestion({ id: 'nt', qt: 'n', ca: ['3:0.5'], trans: {} }),
+  nRange: keyQuestion({ id: 'nr', qt: 'n', ca: ['1..5'], trans: {} }),
+  nDec: keyQuestion({ id: 'nd', qt: 'n', ca: ['0.3:0.1'], trans: {} }),
+  nNeg: keyQuestion({ id: 'nn', qt: 'n', ca: ['-5..-1', '-9.81:0.01'], trans: {} }),
 };
 const one = (q: KeyQuestion, mpq = 2, nm = 0.5) => [{ key: MAIN_PART, mpq, nm, questions: [q] }];
 const answer = (id: string, ua: unknown, status: string): Answers => ({ [id]: { ua, status } });
@@ -53,6 +59,31 @@ const cases: Case[] = [
   ['s answered awaits evaluation', Q.s1, 'My essay', 'ANSWERED', null],
   ['s unanswered', Q.s1, '', 'ANSWERED', 0],
   ['s marked for review without saving is not evaluated', Q.s1, 'Draft', 'MARKED', 0],
+  // n (docs/exams.md "Numerical questions")
+  ['n exact', Q.nExact, '3', 'ANSWERED', 2],
+  ['n exact written as a decimal', Q.nExact, '3.00', 'ANSWERED', 2],
+  ['n exact, another number is wrong', Q.nExact, '3.01', 'ANSWERED', -0.5],
+  ['n tolerance: the lower end counts', Q.nTol, '2.5', 'ANSWERED', 2],
+  ['n tolerance: the upper end counts', Q.nTol, '3.5', 'ANSWERED', 2],
+  ['n tolerance: just above is wrong', Q.nTol, '3.5001', 'ANSWERED', -0.5],
+  ['n tolerance: just below is wrong', Q.nTol, '2.4999', 'ANSWERED', -0.5],
+  ['n range: the ends count', Q.nRange, '1', 'ANSWERED', 2],
+  ['n range: the upper end counts', Q.nRange, '5', 'ANSWERED', 2],
+  ['n range: inside', Q.nRange, '4.75', 'ANSWERED', 2],
+  ['n range: outside', Q.nRange, '5.01', 'ANSWERED', -0.5],
+  ['n decimals at a binary boundary (0.4 within 0.3:0.1)', Q.nDec, '0.4', 'ANSWERED', 2],
+  ['n decimals at the other boundary (0.2)', Q.nDec, '.2', 'ANSWERED', 2],
+  ['n Devanagari digits', Q.nTol, '३.२', 'ANSWERED', 2],
+  ['n Devanagari digits outside', Q.nTol, '४', 'ANSWERED', -0.5],
+  ['n negative range', Q.nNeg, '-3', 'ANSWERED', 2],
+  ['n negative with the minus sign −', Q.nNeg, '−9.805', 'ANSWERED', 2],
+  ['n negative outside', Q.nNeg, '-0.5', 'ANSWERED', -0.5],
+  ['n spaces around the number', Q.nExact, '  3 ', 'ANSWERED', 2],
+  ['n not a number is wrong', Q.nExact, 'three', 'ANSWERED', -0.5],
+  ['n a comma is not a decimal point', Q.nTol, '3,2', 'ANSWERED', -0.5],
+  ['n empty is unanswered', Q.nExact, '', 'ANSWERED', 0],
+  ['n whitespace is unanswered', Q.nExact, '  ', 'ANSWERED', 0],
+  ['n marked for review is not evaluated', Q.nExact, '3', 'MARKED', 0],
 ];
 
 describe.each(cases)('%s', (_name, q, ua, status, mg, opts) => {
@@ -67,6 +98,25 @@ describe.each(cases)('%s', (_name, q, ua, status, mg, opts) => {
     expect(r.right).toBe(mg !== null && mg > 0 ? 1 : 0);
     expect(r.wrong).toBe(evaluated && mg !== null && mg <= 0 ? 1 : 0);
   });
+});
+
+test('parseNumber reads decimal numbers, Devanagari digits and signs, nothing else', () => {
+  expect(parseNumber('12')).toBe(12);
+  expect(parseNumber('-0.5')).toBe(-0.5);
+  expect(parseNumber('+.5')).toBe(0.5);
+  expect(parseNumber('3.')).toBe(3);
+  expect(parseNumber('१२.५')).toBe(12.5);
+  expect(parseNumber('−४')).toBe(-4);
+  for (const bad of ['', ' ', '1,5', '1e3', '1.2.3', '--1', 'abc', '3 4', '.', '-', 'Infinity', 'NaN', '0x10']) expect(parseNumber(bad), bad).toBeNull();
+});
+
+test('parseNumericSpec: exact, tolerance and range as GIFT writes them', () => {
+  expect(parseNumericSpec('3')).toEqual({ min: 3, max: 3 });
+  expect(parseNumericSpec('3:0.5')).toEqual({ min: 2.5, max: 3.5 });
+  expect(parseNumericSpec('1..5')).toEqual({ min: 1, max: 5 });
+  expect(parseNumericSpec('-5..-1')).toEqual({ min: -5, max: -1 });
+  expect(parseNumericSpec('1.5..2.5')).toEqual({ min: 1.5, max: 2.5 });
+  for (const bad of ['', 'x', '3:-1', '5..1', '3:', ':1', '1..', '3:0.5:1', '1..2..3']) expect(parseNumericSpec(bad), bad).toBeNull();
 });
 
 test('normaliseText', () => {

@@ -84,9 +84,11 @@ export type TranslatorStatus = { success: true; data: { mode: 'real' | 'demo' | 
  * measure (cyrb53, 53 bits): it only tells that the English changed. Server and client compute it
  * from the same stored strings.
  */
-export function englishSourceHash(q: { q: string; ops: Record<string, string>; ca: readonly string[]; qt: string }): string {
+export function englishSourceHash(q: { q: string; ops: Record<string, string>; ca: readonly string[]; qt: string; expl?: string | undefined }): string {
   const parts = [q.q, ...Object.keys(q.ops).sort().map((k) => `${k}=${q.ops[k]}`)];
   if (q.qt === 'f' || q.qt === 's') parts.push(...q.ca);
+  // Only when written, so that questions without one keep the fingerprint they had before explanations.
+  if (q.expl) parts.push(`expl=${q.expl}`);
   const text = parts.join('\u0000');
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;

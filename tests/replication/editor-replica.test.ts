@@ -81,6 +81,7 @@ test('the bank comes down; a question written offline is uploaded when the devic
     e: [],
     st: 'PENDING',
     reason: null,
+    expl: '',
     trans: {},
     version: 0,
     updatedAt: Date.now(),

@@ -94,6 +94,7 @@ function offlineQuestion(): EdQuestion {
     e: [],
     st: 'PENDING',
     reason: null,
+    expl: '',
     trans: {},
     version: 0,
     updatedAt: Date.now(),

@@ -36,8 +36,8 @@ test('a device pulls tags, published sets and their details, and pushes an attem
   const d = await openDevice(DEMO.learner.id, server, { token: () => token });
   await d.replication.awaitInSync();
   const sets = await d.db.question_set.find().exec();
-  expect(sets.map((s) => s.id).sort()).toEqual(['qs-hindi-sub', 'qs-mock-ssc-1', 'qs-practice-gk']);
-  expect(await d.db.qs_detail.count().exec()).toBe(3);
+  expect(sets.map((s) => s.id).sort()).toEqual(['qs-hindi-sub', 'qs-mock-ssc-1', 'qs-practice-gk', 'qs-practice-numerical']);
+  expect(await d.db.qs_detail.count().exec()).toBe(4);
   expect(await d.db.tag.count().exec()).toBeGreaterThan(10);
 
   await d.db.test_summary.insert(attempt('attempt-device-a-1', { answers: { 'q-gk-001': { ua: 'a', status: 'ANSWERED' } } }));

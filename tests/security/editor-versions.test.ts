@@ -102,7 +102,7 @@ describe('the editor replication compares the whole assumed master state', () =>
     }
   }
   function newDoc(q: string): EdQuestionDoc {
-    return { ...(mcq({ q }) as Omit<EdQuestionDoc, 'id' | 'version' | 'updatedAt' | '_deleted' | 'st' | 'reason'>), id: randomUUID(), st: 'PENDING', reason: null, version: 0, updatedAt: Date.now(), _deleted: false };
+    return { ...(mcq({ q }) as Omit<EdQuestionDoc, 'id' | 'version' | 'updatedAt' | '_deleted' | 'st' | 'reason' | 'expl'>), id: randomUUID(), st: 'PENDING', reason: null, expl: '', version: 0, updatedAt: Date.now(), _deleted: false };
   }
 
   test('an assumed state with the right version but another question’s content is a conflict, not written', async () => {

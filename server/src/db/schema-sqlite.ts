@@ -178,9 +178,11 @@ export const question = sqliteTable(
     t: json<string[]>('t').notNull(),
     e: json<string[]>('e').notNull(),
     st: text('st').notNull().default('PENDING'),
-    trans: json<Record<string, { q: string; ops: Record<string, string>; ca: string[]; src?: string; mt?: boolean }>>('trans').notNull(),
+    trans: json<Record<string, { q: string; ops: Record<string, string>; ca: string[]; expl?: string; src?: string; mt?: boolean }>>('trans').notNull(),
     /** Why a reviewer rejected the question (status REJECTED); null otherwise. */
     reason: text('reason'),
+    /** The explanation (worked solution) in English, sanitised rich text; '' for none (docs/exams.md "Explanations"). */
+    expl: text('expl').notNull().default(''),
     /** Version number: 1 when created, +1 with every save, status change or restore (question_version). */
     version: integer('version').notNull().default(1),
     createdBy: text('created_by').references(() => person.id, { onDelete: 'set null' }),

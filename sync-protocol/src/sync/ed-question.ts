@@ -30,6 +30,8 @@ export const edQuestionDocSchema = z.strictObject({
   st: questionStatusSchema,
   reason: z.string().max(REASON_MAX).nullable(),
   trans: z.record(z.string().regex(/^[a-z]{2}$/), questionTransSchema),
+  /** The explanation (worked solution) in English; '' for none. */
+  expl: z.string().max(20_000),
   /** The server's version of the question; 0 for one made on a device and not yet stored. */
   version: z.number().int().min(0),
   /** Last change (ms): the server's clock once stored, the device's before. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { QUESTION_TYPES } from '../question';
 import { userAnswerSchema } from './test-summary';
 
 /** A translation of a question with its accepted answers. */
@@ -6,6 +7,8 @@ const resultTransSchema = z.strictObject({
   q: z.string(),
   ops: z.record(z.string(), z.string()),
   ca: z.array(z.string()),
+  /** The explanation in this language, when written. */
+  expl: z.string().optional(),
 });
 
 /**
@@ -17,9 +20,14 @@ export const resultQuestionSchema = z.strictObject({
   id: z.string(),
   q: z.string(),
   ops: z.record(z.string(), z.string()),
-  qt: z.enum(['mcq1', 'mcq2', 'f', 's']),
+  qt: z.enum(QUESTION_TYPES),
   d: z.string(),
   ca: z.array(z.string()),
+  /**
+   * The explanation (worked solution), when the question has one: like `ca`, it reaches a
+   * mock test's learner only here, after their submission (docs/exams.md "Explanations").
+   */
+  expl: z.string().optional(),
   trans: z.record(z.string(), resultTransSchema),
 });
 export type ResultQuestion = z.infer<typeof resultQuestionSchema>;

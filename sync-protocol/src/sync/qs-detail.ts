@@ -1,10 +1,13 @@
 import { z } from 'zod';
+import { QUESTION_TYPES } from '../question';
 
 const transSchema = z.strictObject({
   q: z.string(),
   ops: z.record(z.string(), z.string()),
   /** Present only where correct answers may be shown (not for mock tests before submission). */
   ca: z.array(z.string()).optional(),
+  /** The explanation in this language: only with the correct answers, and only when written. */
+  expl: z.string().optional(),
 });
 
 /** A question as a device holds it for a test. */
@@ -12,10 +15,15 @@ export const testQuestionSchema = z.strictObject({
   id: z.string(),
   q: z.string(),
   ops: z.record(z.string(), z.string()),
-  qt: z.enum(['mcq1', 'mcq2', 'f', 's']),
+  qt: z.enum(QUESTION_TYPES),
   d: z.string(),
   /** Correct answers: never for a mock test (ARCHITECTURE decision 4). */
   ca: z.array(z.string()).optional(),
+  /**
+   * The explanation (worked solution): exactly where `ca` is (it gives the answer away), and
+   * only when the question has one (docs/exams.md "Explanations").
+   */
+  expl: z.string().optional(),
   trans: z.record(z.string(), transSchema),
 });
 export type TestQuestion = z.infer<typeof testQuestionSchema>;

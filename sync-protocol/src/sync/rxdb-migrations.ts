@@ -17,8 +17,11 @@ import type { AnyCollectionName } from './envelopes';
  * - ed_question_set 1: `trans` and optional part `names`, as the editor API's set.
  * - exam_result 1: `practice`, a result that is not the learner's first at its set (issue 16 §2).
  * - exam_result 2: `receipt`, the server's receipt hash of the submission (issue 21 §4).
+ * - qs_detail 2, exam_result 3: `expl`, a question's explanation (optional, in every language),
+ *   and the question type `n` (numerical); docs/exams.md "Explanations", "Numerical questions".
+ * - ed_question 1: `expl`, and the type `n`.
  */
-export const SCHEMA_VERSIONS: Record<AnyCollectionName, number> = { tag: 0, question_set: 4, qs_detail: 1, test_summary: 0, exam_result: 2, entitlement: 0, ed_question: 0, ed_question_set: 1 };
+export const SCHEMA_VERSIONS: Record<AnyCollectionName, number> = { tag: 0, question_set: 4, qs_detail: 2, test_summary: 0, exam_result: 3, entitlement: 0, ed_question: 1, ed_question_set: 1 };
 
 type Migration = (doc: Record<string, unknown>) => Record<string, unknown>;
 /**
@@ -27,7 +30,9 @@ type Migration = (doc: Record<string, unknown>) => Record<string, unknown>;
  * sends the set again. Results stored before `practice` existed get false until the server sends
  * them again (it re-sends every practice result once: results.service's replicatePracticeFlags).
  * Results stored before `receipt` existed get null: the server has no receipt for them either
- * (it computes one only as a submission arrives).
+ * (it computes one only as a submission arrives). Sets and results stored before explanations
+ * keep their documents as they are (`expl` is optional there; the server sends them again when
+ * a question changes); an editor's bank copy gets '' (no explanation) until the next pull.
  */
 export const MIGRATIONS: Record<AnyCollectionName, Record<number, Migration>> = {
   tag: {},
@@ -35,10 +40,10 @@ export const MIGRATIONS: Record<AnyCollectionName, Record<number, Migration>> = 
     // English only until the server sends the set again (set-text.ts falls back to it).
     4: (doc) => ({ ...doc, trans: {} }),
   },
-  qs_detail: { 1: (doc) => ({ ...doc, v: 0 }) },
+  qs_detail: { 1: (doc) => ({ ...doc, v: 0 }), 2: (doc) => doc },
   test_summary: {},
-  exam_result: { 1: (doc) => ({ ...doc, practice: false }), 2: (doc) => ({ ...doc, receipt: null }) },
+  exam_result: { 1: (doc) => ({ ...doc, practice: false }), 2: (doc) => ({ ...doc, receipt: null }), 3: (doc) => doc },
   entitlement: {},
-  ed_question: {},
+  ed_question: { 1: (doc) => ({ ...doc, expl: '' }) },
   ed_question_set: { 1: (doc) => ({ ...doc, trans: {} }) },
 };

@@ -166,7 +166,7 @@ test('question sets and their questions stored before `v` existed are migrated w
   await old.close();
 
   expect(SCHEMA_VERSIONS.question_set).toBe(4);
-  expect(SCHEMA_VERSIONS.qs_detail).toBe(1);
+  expect(SCHEMA_VERSIONS.qs_detail).toBe(2);
   const now = await createRxDatabase({ name, storage });
   await now.addCollections({
     question_set: { schema: rxSchemaOf('question_set') as unknown as RxJsonSchema<any>, migrationStrategies: MIGRATIONS.question_set },
@@ -207,10 +207,82 @@ test('results stored before `receipt` existed (version 1) are migrated to versio
   await old.exam_result!.insert({ ...result, practice: true });
   await old.close();
 
-  expect(SCHEMA_VERSIONS.exam_result).toBe(2);
+  expect(SCHEMA_VERSIONS.exam_result).toBe(3);
   const now = await createRxDatabase({ name, storage });
   await now.addCollections({ exam_result: { schema: rxSchemaOf('exam_result') as unknown as RxJsonSchema<any>, migrationStrategies: MIGRATIONS.exam_result } });
   expect((await now.exam_result!.findOne(result.id).exec())?.toJSON()).toEqual({ ...result, practice: true, receipt: null });
+  await now.remove();
+});
+
+test('results and set details stored before explanations (exam_result 2, qs_detail 1) keep their documents; an editor bank copy (ed_question 0) gets no explanation', async () => {
+  const name = `schema-migrate-expl-${Date.now()}`;
+  const storage = wrappedValidateAjvStorage({ storage: getRxStorageMemory() });
+  // The schemas of before: no `expl` anywhere, no type `n`.
+  const before = (c: 'exam_result' | 'qs_detail' | 'ed_question', version: number) => {
+    const schema = rxSchemaOf(c);
+    const strip = (node: unknown): unknown => {
+      if (Array.isArray(node)) return node.map(strip);
+      if (!node || typeof node !== 'object') return node;
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(node)) {
+        if (k === 'expl') continue;
+        if (k === 'enum' && Array.isArray(v)) out[k] = v.filter((x) => x !== 'n');
+        else if (k === 'required' && Array.isArray(v)) out[k] = v.filter((x) => x !== 'expl');
+        else out[k] = strip(v);
+      }
+      return out;
+    };
+    return { ...(strip(schema) as typeof schema), version } as unknown as RxJsonSchema<any>;
+  };
+  const keep = (d: unknown) => d;
+  const old = await createRxDatabase({ name, storage });
+  await old.addCollections({
+    exam_result: { schema: before('exam_result', 2), migrationStrategies: { 1: keep, 2: keep } },
+    qs_detail: { schema: before('qs_detail', 1), migrationStrategies: { 1: keep } },
+    ed_question: { schema: before('ed_question', 0) },
+  });
+  const { _deleted: _a, ...result } = samples.exam_result;
+  const { _deleted: _b, ...detail } = samples.qs_detail;
+  const bank = {
+    id: 'q-bank-1',
+    q: '<p>2+2?</p>',
+    ops: { a: '3', b: '4' },
+    c: [],
+    d: '1' as const,
+    ca: ['b'],
+    qt: 'mcq1' as const,
+    s: null,
+    t: [],
+    e: [],
+    st: 'PENDING' as const,
+    reason: null,
+    trans: {},
+    version: 1,
+    updatedAt: 5,
+  };
+  await old.exam_result!.insert(result);
+  await old.qs_detail!.insert(detail);
+  await old.ed_question!.insert(bank);
+  await old.close();
+
+  expect(SCHEMA_VERSIONS).toMatchObject({ exam_result: 3, qs_detail: 2, ed_question: 1 });
+  const now = await createRxDatabase({ name, storage });
+  await now.addCollections({
+    exam_result: { schema: rxSchemaOf('exam_result') as unknown as RxJsonSchema<any>, migrationStrategies: MIGRATIONS.exam_result },
+    qs_detail: { schema: rxSchemaOf('qs_detail') as unknown as RxJsonSchema<any>, migrationStrategies: MIGRATIONS.qs_detail },
+    ed_question: { schema: rxSchemaOf('ed_question') as unknown as RxJsonSchema<any>, migrationStrategies: MIGRATIONS.ed_question },
+  });
+  expect((await now.exam_result!.findOne(result.id).exec())?.toJSON()).toEqual(result);
+  expect((await now.qs_detail!.findOne(detail.id).exec())?.toJSON()).toEqual(detail);
+  expect((await now.ed_question!.findOne(bank.id).exec())?.toJSON()).toEqual({ ...bank, expl: '' });
+  // And what the server sends now: a numerical question with its explanation in two languages.
+  const numerical = {
+    ...result,
+    id: 'result-2',
+    questions: [{ id: 'qn', q: '<p>150 ÷ 2.5?</p>', ops: {}, qt: 'n', d: '3', ca: ['60:0.5'], expl: '<p>= 60</p>', trans: { hi: { q: '<p>150 ÷ 2.5?</p>', ops: {}, ca: ['60:0.5'], expl: '<p>= ६०</p>' } } }],
+  };
+  expect(DOC_SCHEMAS.exam_result.safeParse({ ...numerical, _deleted: false }).success).toBe(true);
+  await now.exam_result!.insert(numerical);
   await now.remove();
 });
 

@@ -134,9 +134,22 @@ export async function accessTo(db: Conn, questions: readonly { id: string; delet
   return out;
 }
 
-/** A question's fields without its correct answers, in every language. */
-export function withoutAnswers<T extends { ca: string[]; trans: Record<string, { ca: string[] }> }>(q: T): T {
-  return { ...q, ca: [], trans: Object.fromEntries(Object.entries(q.trans).map(([lang, tr]) => [lang, { ...tr, ca: [] }])) };
+/**
+ * A question's fields without its correct answers, in every language; and without its
+ * explanation, which gives the answer away (docs/exams.md "Explanations": it goes where `ca` goes).
+ */
+export function withoutAnswers<T extends { ca: string[]; expl?: string; trans: Record<string, { ca: string[]; expl?: string }> }>(q: T): T {
+  return {
+    ...q,
+    ca: [],
+    ...(q.expl !== undefined && { expl: '' }),
+    trans: Object.fromEntries(
+      Object.entries(q.trans).map(([lang, tr]) => {
+        const { expl: _expl, ...rest } = tr;
+        return [lang, { ...rest, ca: [] }];
+      }),
+    ),
+  };
 }
 
 /**

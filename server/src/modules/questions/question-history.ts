@@ -19,7 +19,7 @@ type QuestionRow = typeof question.$inferSelect;
 export type VersionAction = QuestionVersionEntry['action'];
 
 /** The question's own fields, as a version keeps them (no id, no times, no bookkeeping). */
-export function versionData(r: Pick<QuestionRow, 'q' | 'ops' | 'c' | 'd' | 'ca' | 'qt' | 's' | 't' | 'e' | 'st' | 'trans' | 'reason'>): QuestionVersionData {
+export function versionData(r: Pick<QuestionRow, 'q' | 'ops' | 'c' | 'd' | 'ca' | 'qt' | 's' | 't' | 'e' | 'st' | 'trans' | 'reason' | 'expl'>): QuestionVersionData {
   return {
     q: r.q,
     ops: r.ops,
@@ -33,6 +33,7 @@ export function versionData(r: Pick<QuestionRow, 'q' | 'ops' | 'c' | 'd' | 'ca' 
     st: r.st as QuestionVersionData['st'],
     trans: r.trans,
     reason: r.reason,
+    expl: r.expl,
   };
 }
 

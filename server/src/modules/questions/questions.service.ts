@@ -46,6 +46,7 @@ export function questionView(r: QuestionRow) {
     st: r.st,
     reason: r.reason,
     trans: r.trans,
+    expl: r.expl,
     version: r.version,
     createdBy: r.createdBy,
     updatedBy: r.updatedBy,
@@ -83,8 +84,13 @@ function clean(input: ParsedQuestion): ParsedQuestion {
     ...input,
     q: sanitizeRichText(input.q),
     ops: sanitizeMap(input.ops),
+    // The explanation is rich text as the question is (docs/exams.md "Explanations").
+    expl: input.expl ? sanitizeRichText(input.expl) : '',
     trans: Object.fromEntries(
-      Object.entries(input.trans).map(([lang, tr]) => [lang, { ...tr, q: sanitizeRichText(tr.q), ops: sanitizeMap(tr.ops) }]),
+      Object.entries(input.trans).map(([lang, tr]) => [
+        lang,
+        { ...tr, q: sanitizeRichText(tr.q), ops: sanitizeMap(tr.ops), ...(tr.expl !== undefined && { expl: tr.expl ? sanitizeRichText(tr.expl) : '' }) },
+      ]),
     ),
   };
   return parseWith(questionInputSchema, cleaned);
@@ -240,6 +246,7 @@ async function write(
     // Issue 19 §2: which translations are current, stale or machine drafts (translation-state.ts).
     trans: settleTranslations(before, v),
     reason: v.st === 'REJECTED' ? (v.reason ?? null) : null,
+    expl: v.expl ?? '',
     updatedBy: actor.id,
     updatedAt: Date.now(),
     rev: await nextRev(tx),
@@ -359,6 +366,7 @@ export async function createManyCheckedInTransaction(tx: DB, actor: Principal, v
       st: v.st,
       trans: settleTranslations(undefined, v),
       reason: v.st === 'REJECTED' ? (v.reason ?? null) : null,
+      expl: v.expl ?? '',
       version: 1,
       createdBy: actor.id,
       updatedBy: actor.id,

@@ -60,6 +60,7 @@ function newDoc(over: Partial<EdQuestionDoc> = {}): EdQuestionDoc {
     st: 'PENDING',
     reason: null,
     trans: { hi: { q: '<p>वाराणसी से होकर कौन सी नदी बहती है?</p>', ops: { a: '<p>गंगा</p>', b: '<p>नर्मदा</p>', c: '<p>कावेरी</p>', d: '<p>ताप्ती</p>' }, ca: ['a'] } },
+    expl: '',
     version: 0,
     updatedAt: Date.now(),
     _deleted: false,
@@ -87,7 +88,7 @@ describe('who may replicate the question bank', () => {
     expect(gk?.version).toBeGreaterThanOrEqual(1);
     // Every document is what the device's RxDB schema accepts.
     for (const d of docs.values()) EDITOR_DOC_SCHEMAS.ed_question.parse(d);
-    expect(rxSchemaOf('ed_question')).toMatchObject({ title: 'ed_question', primaryKey: 'id', version: 0 });
+    expect(rxSchemaOf('ed_question')).toMatchObject({ title: 'ed_question', primaryKey: 'id', version: 1 });
   });
 });
 

@@ -45,6 +45,7 @@ export function edQuestionDoc(r: QuestionRow): EdQuestionDoc {
     st: r.st as EdQuestionDoc['st'],
     reason: r.reason,
     trans: r.trans as EdQuestionDoc['trans'],
+    expl: r.expl,
     version: r.version,
     updatedAt: r.updatedAt,
     _deleted: r.deleted,

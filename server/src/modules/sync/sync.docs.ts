@@ -190,12 +190,14 @@ export async function qsDetailDocs(db: Conn, rows: SetRow[], opts: DocOptions = 
         qt: q.qt as TestQuestion['qt'],
         d: q.d,
         ...(withAnswers && { ca: q.ca }),
+        // The explanation goes exactly where the answers go (docs/exams.md "Explanations").
+        ...(withAnswers && q.expl && { expl: q.expl }),
         // A machine translation no editor has saved yet (issue 19 §2) is not shown to learners:
         // the test screen falls back to English for that language.
         trans: Object.fromEntries(
           Object.entries(q.trans)
             .filter(([, tr]) => tr.mt !== true || opts.preview === true)
-            .map(([lang, tr]) => [lang, { q: tr.q, ops: tr.ops, ...(withAnswers && { ca: tr.ca }) }]),
+            .map(([lang, tr]) => [lang, { q: tr.q, ops: tr.ops, ...(withAnswers && { ca: tr.ca }), ...(withAnswers && tr.expl && { expl: tr.expl }) }]),
         ),
       });
     }
@@ -251,7 +253,7 @@ export function testSummaryDoc(r: typeof attempt.$inferSelect): TestSummaryDoc {
 type ResultRow = typeof examResult.$inferSelect;
 
 /** A question with its correct answers in every language, as a result shows it. */
-export function resultQuestion(q: Pick<typeof question.$inferSelect, 'id' | 'q' | 'ops' | 'qt' | 'd' | 'ca' | 'trans'>): ResultQuestion {
+export function resultQuestion(q: Pick<typeof question.$inferSelect, 'id' | 'q' | 'ops' | 'qt' | 'd' | 'ca' | 'trans'> & { expl?: string | undefined }): ResultQuestion {
   return {
     id: q.id,
     q: q.q,
@@ -259,7 +261,8 @@ export function resultQuestion(q: Pick<typeof question.$inferSelect, 'id' | 'q' 
     qt: q.qt as ResultQuestion['qt'],
     d: q.d,
     ca: q.ca,
-    trans: Object.fromEntries(Object.entries(q.trans).map(([lang, tr]) => [lang, { q: tr.q, ops: tr.ops, ca: tr.ca ?? [] }])),
+    ...(q.expl && { expl: q.expl }),
+    trans: Object.fromEntries(Object.entries(q.trans).map(([lang, tr]) => [lang, { q: tr.q, ops: tr.ops, ca: tr.ca ?? [], ...(tr.expl && { expl: tr.expl }) }])),
   };
 }
 
@@ -346,7 +349,7 @@ async function pinnedVersions(
     if (p.pinned.size + missing.size > MAX_CACHED_QUESTIONS) p.pinned.clear();
     for (const v of await p.versions.all({ pairs: JSON.stringify([...missing.values()]) })) {
       const data = v.data as Omit<ResultQuestion, 'id'>;
-      const built = resultQuestion({ id: v.id, q: data.q, ops: data.ops, qt: data.qt, d: data.d, ca: data.ca, trans: data.trans });
+      const built = resultQuestion({ id: v.id, q: data.q, ops: data.ops, qt: data.qt, d: data.d, ca: data.ca, expl: data.expl, trans: data.trans });
       p.pinned.set(pinKey(v.id, v.version), built);
       out.set(pinKey(v.id, v.version), built);
     }

@@ -16,15 +16,15 @@ import { row } from '../../db/transaction';
  * beside the tags and facets, in the same transaction.
  */
 
-type Trans = { q: string; ops: Record<string, string>; ca: string[]; src?: string | undefined; mt?: boolean | undefined; reviewed?: true | undefined };
-type English = { q: string; ops: Record<string, string>; ca: readonly string[]; qt: string };
+type Trans = { q: string; ops: Record<string, string>; ca: string[]; expl?: string | undefined; src?: string | undefined; mt?: boolean | undefined; reviewed?: true | undefined };
+type English = { q: string; ops: Record<string, string>; ca: readonly string[]; qt: string; expl?: string | undefined };
 type WithTrans<T> = English & { trans: Record<string, T> };
 
 /** A translation as stored: content, `src`, `mt` when true; `reviewed` is never stored. */
-type Stored = { q: string; ops: Record<string, string>; ca: string[]; src?: string; mt?: boolean };
+type Stored = { q: string; ops: Record<string, string>; ca: string[]; expl?: string; src?: string; mt?: boolean };
 
 function sameContent(a: Stored, b: Stored): boolean {
-  return a.q === b.q && JSON.stringify(a.ops) === JSON.stringify(b.ops) && JSON.stringify(a.ca) === JSON.stringify(b.ca);
+  return a.q === b.q && JSON.stringify(a.ops) === JSON.stringify(b.ops) && JSON.stringify(a.ca) === JSON.stringify(b.ca) && (a.expl ?? '') === (b.expl ?? '');
 }
 
 /**
@@ -42,7 +42,7 @@ export function settleTranslations(before: WithTrans<Stored> | undefined, v: Wit
   const then = before ? englishSourceHash(before) : undefined;
   const out: Record<string, Stored> = {};
   for (const [lang, tr] of Object.entries(v.trans)) {
-    const content: Stored = { q: tr.q, ops: tr.ops, ca: tr.ca };
+    const content: Stored = { q: tr.q, ops: tr.ops, ca: tr.ca, ...(tr.expl && { expl: tr.expl }) };
     const prev = before?.trans[lang];
     if (tr.reviewed) {
       out[lang] = { ...content, src: now };

@@ -182,7 +182,7 @@ function VersionDiff({ before, after }: { before: QuestionVersionEntry | null; a
         let label: string;
         let body: React.ReactNode;
         if (c.kind === 'text') {
-          label = (c.part === 'q' ? t('form.question') : t('form.option', { key: c.key.toUpperCase() })) + langName(c.lang);
+          label = (c.part === 'op' ? t('form.option', { key: c.key.toUpperCase() }) : c.part === 'expl' ? t('form.explanation') : t('form.question')) + langName(c.lang);
           body = <Words before={htmlToText(c.before, image)} after={htmlToText(c.after, image)} />;
         } else if (c.kind === 'answer') {
           label = t('form.correctAnswer') + langName(c.lang);

@@ -68,6 +68,7 @@ function view(overrides: Partial<QuestionView> = {}): QuestionView {
     e: [],
     st: 'PENDING',
     reason: null,
+    expl: '',
     trans: {},
     version: 2,
     createdAt: Date.UTC(2026, 0, 5, 10),
@@ -200,6 +201,7 @@ test.each([
     e: [],
     st: 'PENDING',
     reason: null,
+    expl: '',
     trans: {},
   });
   // The editor now holds the new id; the address too (a reload opens it).

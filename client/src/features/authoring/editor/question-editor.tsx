@@ -30,6 +30,7 @@ import {
   type Difficulty,
   type EditLang,
   emptyForm,
+  explanationText,
   type FieldError,
   formFromQuestion,
   formToInput,
@@ -44,6 +45,7 @@ import {
   removeOption,
   sameQuestion,
   setAnswers,
+  setExplanation,
   setOptionText,
   setQuestionText,
   setType,
@@ -87,6 +89,7 @@ function comparable(q: QuestionSave | QuestionView, version: number): EdQuestion
     st: q.st ?? 'PENDING',
     reason: q.reason ?? null,
     trans: (q.trans ?? {}) as EdQuestionDoc['trans'],
+    expl: q.expl ?? '',
     version,
     updatedAt: 'updatedAt' in q ? q.updatedAt : Date.now(),
     _deleted: false,
@@ -496,6 +499,18 @@ export function QuestionEditor({ id, onSaved, onNew, onDirtyChange, active = tru
                 clearable
               />
             )}
+            {form.qt === 'n' && (
+              <TagsInput
+                label={t('form.numericAnswers')}
+                description={t('form.numericHint')}
+                value={answers}
+                onChange={(v) => setForm((f) => setAnswers(f, lang, v.map((a) => a.trim()).filter(Boolean).map((a) => a.slice(0, 500))))}
+                maxTags={20}
+                error={errorOf('ca')}
+                inputMode="decimal"
+                clearable
+              />
+            )}
             {form.qt === 's' && (
               <Textarea
                 label={t('form.modelAnswer')}
@@ -512,6 +527,22 @@ export function QuestionEditor({ id, onSaved, onNew, onDirtyChange, active = tru
                 lang={lang}
               />
             )}
+
+            <div>
+              <RichTextField
+                key={`expl-${lang}`}
+                label={t('form.explanation')}
+                value={explanationText(form, lang)}
+                onChange={(html) => setForm((f) => setExplanation(f, lang, html))}
+                lang={lang}
+                minHeight={80}
+                live={secondary}
+                withToolbar={secondary}
+              />
+              <Text size="xs" c="dimmed" mt={4}>
+                {lang === 'en' ? t('form.explanationHint') : t('form.explanationHintHi')}
+              </Text>
+            </div>
 
             {secondary ? (
             <div className={classes.tags}>

@@ -4,11 +4,14 @@ import {
   addOption,
   applySplit,
   emptyForm,
+  explanationText,
   formFromQuestion,
   formToInput,
   type QuestionForm,
   removeOption,
   sameQuestion,
+  setAnswers,
+  setExplanation,
   setOptionText,
   setQuestionText,
   setType,
@@ -155,6 +158,7 @@ test('a loaded question fills the form; saving it unchanged is no change; the pr
     e: ['ssc'],
     st: 'REVIEWED',
     reason: null,
+    expl: '',
     trans: {},
     version: 3,
     createdAt: 1,
@@ -168,4 +172,38 @@ test('a loaded question fills the form; saving it unchanged is no change; the pr
   expect(sameQuestion(f, toggleCorrect(f, 'a'))).toBe(false);
   expect(toTestQuestion(f)).toEqual({ id: 'q1', q: '<p>Q</p>', ops: { a: '<p>A</p>', b: '<p>B</p>' }, qt: 'mcq1', d: '4', ca: ['b'], trans: {} });
   expect(toTestQuestion(emptyForm()).id).toBe('preview');
+});
+
+test('numerical: accepted values are checked as the server checks them and shared by every language', () => {
+  let f = setType({ ...filled(), ca: ['a'] }, 'n');
+  expect(f).toMatchObject({ qt: 'n', ops: {}, ca: [] });
+  expect(validateForm(f)).toContainEqual({ lang: 'en', field: 'ca', msg: 'correctAnswerMissing' });
+  f = setAnswers(f, 'hi', ['sixty']);
+  expect(f.ca).toEqual(['sixty']);
+  expect(validateForm(f)).toContainEqual({ lang: 'en', field: 'ca', msg: 'numericAnswer' });
+  f = setAnswers(f, 'en', ['60:0.5', '1..5', '-3']);
+  expect(validateForm(f)).toEqual([]);
+  const input = formToInput(f);
+  expect(input).toMatchObject({ qt: 'n', ca: ['60:0.5', '1..5', '-3'], ops: {} });
+  expect(input.trans?.hi?.ca).toEqual(['60:0.5', '1..5', '-3']);
+  expect(questionInputSchema.safeParse(input).success).toBe(true);
+});
+
+test('the explanation: English in the base, Hindi in the translation; blank is none; a Hindi explanation alone starts the translation', () => {
+  let f = setExplanation(filled(), 'en', '<p>Delhi is the capital.</p>');
+  f = setExplanation(f, 'hi', '<p>दिल्ली राजधानी है।</p>');
+  expect(explanationText(f, 'en')).toBe('<p>Delhi is the capital.</p>');
+  expect(explanationText(f, 'hi')).toBe('<p>दिल्ली राजधानी है।</p>');
+  const input = formToInput(f);
+  expect(input.expl).toBe('<p>Delhi is the capital.</p>');
+  expect(input.trans?.hi?.expl).toBe('<p>दिल्ली राजधानी है।</p>');
+  expect(questionInputSchema.safeParse(input).success).toBe(true);
+  expect(formFromQuestion({ ...(input as QuestionView), id: 'q1', version: 1, createdAt: 0, updatedAt: 0, createdBy: null, updatedBy: null }).trans.hi?.expl).toBe('<p>दिल्ली राजधानी है।</p>');
+  // Blank: no explanation sent, in either language.
+  const blank = formToInput(setExplanation(setExplanation(filled(), 'en', '<p></p>'), 'hi', '<p> </p>'));
+  expect(blank.expl).toBe('');
+  expect(blank.trans?.hi?.expl).toBeUndefined();
+  // A Hindi explanation without a Hindi question is a translation to finish.
+  const alone = setExplanation({ ...filled(), trans: {} }, 'hi', '<p>व्याख्या</p>');
+  expect(validateForm(alone)).toContainEqual({ lang: 'hi', field: 'q', msg: 'questionBlank' });
 });

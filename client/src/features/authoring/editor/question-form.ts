@@ -1,3 +1,4 @@
+import { parseNumericSpec } from '../../../../../sync-protocol/src/marking';
 import {
   isBlankHtml,
   type QuestionInput,
@@ -22,7 +23,7 @@ export const DIFFICULTIES: readonly Difficulty[] = ['1', '2', '3', '4', '5'];
  * draft) are kept as loaded, to show whether it is stale; they are never sent back (the server
  * keeps them), and editing the translation drops them.
  */
-export type Translation = { q: string; ops: Record<string, string>; ca: string[]; src?: string; mt?: boolean };
+export type Translation = { q: string; ops: Record<string, string>; ca: string[]; expl?: string; src?: string; mt?: boolean };
 
 export type QuestionForm = {
   id: string | null;
@@ -39,6 +40,8 @@ export type QuestionForm = {
   e: string[];
   st: QuestionStatus;
   reason: string | null;
+  /** The explanation (worked solution) in English, rich text; '' for none (docs/exams.md "Explanations"). */
+  expl: string;
   trans: Record<string, Translation>;
 };
 
@@ -49,12 +52,14 @@ export const MAX_OPTIONS = OPTION_KEYS.length;
 export const DEFAULT_OPTION_COUNT = 4;
 
 export const isMcq = (qt: QuestionType) => qt === 'mcq1' || qt === 'mcq2';
+/** Types whose correct answers are the same in every language: option keys, and numbers (n). */
+export const sharedAnswers = (qt: QuestionType) => isMcq(qt) || qt === 'n';
 
 const emptyOptions = (n = DEFAULT_OPTION_COUNT) => Object.fromEntries(OPTION_KEYS.slice(0, n).map((k) => [k, '']));
 
 /** A new question: single choice with four empty options, medium difficulty, PENDING (spec §3). */
 export function emptyForm(): QuestionForm {
-  return { id: null, q: '', ops: emptyOptions(), ca: [], qt: 'mcq1', d: '3', c: [], s: null, t: [], e: [], st: 'PENDING', reason: null, trans: {} };
+  return { id: null, q: '', ops: emptyOptions(), ca: [], qt: 'mcq1', d: '3', c: [], s: null, t: [], e: [], st: 'PENDING', reason: null, expl: '', trans: {} };
 }
 
 /** The form of a question the server answered with. */
@@ -72,8 +77,12 @@ export function formFromQuestion(v: QuestionView): QuestionForm {
     e: [...v.e],
     st: v.st,
     reason: v.reason ?? null,
+    expl: v.expl ?? '',
     trans: Object.fromEntries(
-      Object.entries(v.trans).map(([l, tr]) => [l, { q: tr.q, ops: { ...tr.ops }, ca: [...tr.ca], ...(tr.src !== undefined && { src: tr.src }), ...(tr.mt === true && { mt: true }) }]),
+      Object.entries(v.trans).map(([l, tr]) => [
+        l,
+        { q: tr.q, ops: { ...tr.ops }, ca: [...tr.ca], ...(tr.expl && { expl: tr.expl }), ...(tr.src !== undefined && { src: tr.src }), ...(tr.mt === true && { mt: true }) },
+      ]),
     ),
   };
 }
@@ -81,14 +90,19 @@ export function formFromQuestion(v: QuestionView): QuestionForm {
 /** The translation being edited, or an empty one with the base's option keys. */
 export function translationOf(f: QuestionForm, lang: string): Translation {
   const tr = f.trans[lang];
-  return { q: tr?.q ?? '', ops: Object.fromEntries(Object.keys(f.ops).map((k) => [k, tr?.ops[k] ?? ''])), ca: tr?.ca ?? [] };
+  return { q: tr?.q ?? '', ops: Object.fromEntries(Object.keys(f.ops).map((k) => [k, tr?.ops[k] ?? ''])), ca: tr?.ca ?? [], ...(tr?.expl && { expl: tr.expl }) };
 }
 
 /** Whether an editor started the translation: something written in it. */
 export function hasTranslation(f: QuestionForm, lang: string): boolean {
   const tr = f.trans[lang];
   if (!tr) return false;
-  return !isBlankHtml(tr.q) || Object.values(tr.ops).some((o) => !isBlankHtml(o)) || (!isMcq(f.qt) && tr.ca.some((a) => a.trim() !== ''));
+  return (
+    !isBlankHtml(tr.q) ||
+    Object.values(tr.ops).some((o) => !isBlankHtml(o)) ||
+    (!sharedAnswers(f.qt) && tr.ca.some((a) => a.trim() !== '')) ||
+    !isBlankHtml(tr.expl ?? '')
+  );
 }
 
 /** Text of the question in a language (English: the base; else its translation). */
@@ -98,9 +112,13 @@ export function questionText(f: QuestionForm, lang: EditLang): string {
 export function optionText(f: QuestionForm, lang: EditLang, key: string): string {
   return lang === 'en' ? (f.ops[key] ?? '') : (f.trans[lang]?.ops[key] ?? '');
 }
-/** Accepted answers (f) or model answer (s) in a language; MCQ keys are shared by all languages. */
+/** Accepted answers (f) or model answer (s) in a language; MCQ keys and numbers (n) are shared by all languages. */
 export function answersOf(f: QuestionForm, lang: EditLang): string[] {
-  return lang === 'en' || isMcq(f.qt) ? f.ca : (f.trans[lang]?.ca ?? []);
+  return lang === 'en' || sharedAnswers(f.qt) ? f.ca : (f.trans[lang]?.ca ?? []);
+}
+/** The explanation in a language (English: the base's; else the translation's). */
+export function explanationText(f: QuestionForm, lang: EditLang): string {
+  return lang === 'en' ? f.expl : (f.trans[lang]?.expl ?? '');
 }
 
 function withTranslation(f: QuestionForm, lang: string, change: (tr: Translation) => Translation): QuestionForm {
@@ -115,7 +133,10 @@ export function setOptionText(f: QuestionForm, lang: EditLang, key: string, html
   return lang === 'en' ? { ...f, ops: { ...f.ops, [key]: html } } : withTranslation(f, lang, (tr) => ({ ...tr, ops: { ...tr.ops, [key]: html } }));
 }
 export function setAnswers(f: QuestionForm, lang: EditLang, ca: string[]): QuestionForm {
-  return lang === 'en' || isMcq(f.qt) ? { ...f, ca } : withTranslation(f, lang, (tr) => ({ ...tr, ca }));
+  return lang === 'en' || sharedAnswers(f.qt) ? { ...f, ca } : withTranslation(f, lang, (tr) => ({ ...tr, ca }));
+}
+export function setExplanation(f: QuestionForm, lang: EditLang, html: string): QuestionForm {
+  return lang === 'en' ? { ...f, expl: html } : withTranslation(f, lang, (tr) => ({ ...tr, expl: html }));
 }
 
 /** Every translation with its options re-keyed the same way as the base's. */
@@ -136,7 +157,7 @@ export function setType(f: QuestionForm, qt: QuestionType): QuestionForm {
     const trans = mapTranslations(
       f,
       () => ({}),
-      (tr) => (isMcq(f.qt) ? [] : qt === 's' ? tr.ca.slice(0, 1) : tr.ca),
+      (tr) => (isMcq(f.qt) ? [] : qt === 'n' ? textCa : qt === 's' ? tr.ca.slice(0, 1) : tr.ca),
     );
     return { ...f, qt, ops: {}, ca: textCa, trans };
   }
@@ -204,7 +225,7 @@ export function applySplit(f: QuestionForm, lang: EditLang, questionHtml: string
 }
 
 /** Message keys of the editor's namespace (spec §5, §8 texts). */
-export type FormMessage = 'questionBlank' | 'optionBlank' | 'correctAnswerMissing';
+export type FormMessage = 'questionBlank' | 'optionBlank' | 'correctAnswerMissing' | 'numericAnswer';
 export type FieldError = { lang: EditLang; field: 'q' | 'ca' | `op:${string}`; msg: FormMessage };
 
 /**
@@ -224,6 +245,8 @@ export function validateForm(f: QuestionForm): FieldError[] {
     if (valid.length === 0 || (f.qt === 'mcq1' && valid.length !== 1)) errors.push({ lang: 'en', field: 'ca', msg: 'correctAnswerMissing' });
   } else if (f.ca.length === 0 || f.ca.some((a) => a.trim() === '')) {
     errors.push({ lang: 'en', field: 'ca', msg: 'correctAnswerMissing' });
+  } else if (f.qt === 'n' && f.ca.some((a) => parseNumericSpec(a) === null)) {
+    errors.push({ lang: 'en', field: 'ca', msg: 'numericAnswer' });
   }
   if (hasTranslation(f, TRANSLATION_LANG)) {
     const tr = translationOf(f, TRANSLATION_LANG);
@@ -247,7 +270,9 @@ export function formToInput(f: QuestionForm): QuestionInput & { id?: string } {
     if (lang === TRANSLATION_LANG && !hasTranslation(f, lang)) continue;
     const ops = Object.fromEntries(keys.map((k) => [k, tr.ops[k] ?? '']));
     const own = tr.ca.map((a) => a.trim()).filter(Boolean);
-    trans[lang] = { q: tr.q, ops, ca: isMcq(f.qt) || own.length === 0 ? [...ca] : own };
+    // An explanation left blank in Hindi is not sent: the learner sees the English one.
+    const expl = tr.expl && !isBlankHtml(tr.expl) ? tr.expl : undefined;
+    trans[lang] = { q: tr.q, ops, ca: sharedAnswers(f.qt) || own.length === 0 ? [...ca] : own, ...(expl && { expl }) };
   }
   return {
     ...(f.id ? { id: f.id } : {}),
@@ -262,6 +287,7 @@ export function formToInput(f: QuestionForm): QuestionInput & { id?: string } {
     e: f.e,
     st: f.st,
     reason: f.st === 'REJECTED' ? f.reason : null,
+    expl: isBlankHtml(f.expl) ? '' : f.expl,
     trans,
   };
 }
@@ -320,7 +346,13 @@ export function markReviewed(input: QuestionInput & { id?: string }, form: Quest
     Object.entries(trans).map(([lang, tr]) => {
       const before = saved.trans[lang];
       const now = form.trans[lang];
-      const edited = !before || !now || before.q !== now.q || JSON.stringify(before.ops) !== JSON.stringify(now.ops) || JSON.stringify(before.ca) !== JSON.stringify(now.ca);
+      const edited =
+        !before ||
+        !now ||
+        before.q !== now.q ||
+        JSON.stringify(before.ops) !== JSON.stringify(now.ops) ||
+        JSON.stringify(before.ca) !== JSON.stringify(now.ca) ||
+        (before.expl ?? '') !== (now.expl ?? '');
       return [lang, lang === shown || edited ? { ...tr, reviewed: true as const } : tr];
     }),
   );

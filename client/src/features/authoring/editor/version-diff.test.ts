@@ -13,6 +13,7 @@ const v1: QuestionVersionData = {
   t: ['capitals'],
   e: [],
   st: 'PENDING',
+  expl: '',
   trans: {},
   reason: null,
 };
@@ -50,4 +51,12 @@ test('rich text reads as words: formulas as their LaTeX, pictures as a word, blo
   const html = '<p>Solve <span data-type="inline-math" data-latex="x^2=4"><span class="katex">x²=4</span></span> <strong>now</strong></p><p><img src="/media/a.png" alt=""></p><div data-type="block-math" data-latex="\\frac{1}{2}"></div>';
   expect(htmlToText(html, '[image]')).toBe('Solve $x^2=4$ now\n[image]\n$\\frac{1}{2}$');
   expect(htmlToText('', '[image]')).toBe('');
+});
+
+test('an explanation written or changed, in English or Hindi, is a change of its own', () => {
+  const before = { ...v1 };
+  const after = { ...v1, expl: '<p>Delhi became the capital in 1911.</p>', trans: { hi: { q: '<p>राजधानी?</p>', ops: { a: '<p>दिल्ली</p>', b: '<p>मुंबई</p>' }, ca: ['a'], expl: '<p>1911 से।</p>' } } };
+  const changes = versionChanges(before, after);
+  expect(changes).toContainEqual({ kind: 'text', part: 'expl', lang: 'en', before: '', after: '<p>Delhi became the capital in 1911.</p>' });
+  expect(changes).toContainEqual({ kind: 'text', part: 'expl', lang: 'hi', before: '', after: '<p>1911 से।</p>' });
 });

@@ -8,7 +8,7 @@ import type { QuestionVersionData } from '../../../../../sync-protocol/src/quest
  * reason, and the same for each translation.
  */
 
-export type TextField = { kind: 'text'; lang: string; part: 'q' } | { kind: 'text'; lang: string; part: 'op'; key: string };
+export type TextField = { kind: 'text'; lang: string; part: 'q' | 'expl' } | { kind: 'text'; lang: string; part: 'op'; key: string };
 export type FieldChange =
   | (TextField & { before: string; after: string })
   | { kind: 'answer'; lang: string; before: string[]; after: string[] }
@@ -28,21 +28,23 @@ function fieldIds(before: Data, after: Data): string[] {
     } else if (top === 'trans') {
       const langs = second === undefined ? keysAt((d) => d.trans) : [second];
       for (const l of langs) {
-        const parts = third === undefined ? ['q', 'ops', 'ca'] : [third];
+        const parts = third === undefined ? ['q', 'ops', 'ca', 'expl'] : [third];
         for (const p of parts) {
           if (p === 'ops') for (const k of fourth === undefined ? keysAt((d) => d.trans?.[l]?.ops) : [fourth]) ids.add(`op:${l}:${k}`);
           else if (p === 'q') ids.add(`q:${l}`);
           else if (p === 'ca') ids.add(`ca:${l}`);
+          else if (p === 'expl') ids.add(`expl:${l}`);
         }
       }
     } else if (top === 'q') ids.add(`q:${BASE}`);
     else if (top === 'ca') ids.add(`ca:${BASE}`);
+    else if (top === 'expl') ids.add(`expl:${BASE}`);
     else if (top) ids.add(top);
   }
   return [...ids];
 }
 
-const ORDER = ['qt', 'q', 'op', 'ca', 'd', 's', 'c', 't', 'e', 'st', 'reason'];
+const ORDER = ['qt', 'q', 'op', 'ca', 'expl', 'd', 's', 'c', 't', 'e', 'st', 'reason'];
 const rank = (id: string) => {
   const [kind, lang] = id.split(':');
   // Base fields first, then each translation's.
@@ -63,6 +65,9 @@ export function versionChanges(before: Data | null, after: Data): FieldChange[] 
     if (kind === 'q') {
       const get = (d: Data) => (lang === BASE ? d.q : tr(d, lang)?.q) ?? '';
       out.push({ kind: 'text', part: 'q', lang, before: get(prev), after: get(after) });
+    } else if (kind === 'expl') {
+      const get = (d: Data) => (lang === BASE ? d.expl : tr(d, lang)?.expl) ?? '';
+      out.push({ kind: 'text', part: 'expl', lang, before: get(prev), after: get(after) });
     } else if (kind === 'op') {
       const get = (d: Data) => (lang === BASE ? d.ops?.[key] : tr(d, lang)?.ops[key]) ?? '';
       out.push({ kind: 'text', part: 'op', key, lang, before: get(prev), after: get(after) });

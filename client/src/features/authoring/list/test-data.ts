@@ -17,6 +17,7 @@ export function questionView(id: string, overrides: Partial<QuestionView> = {}):
     t: ['algebra'],
     e: [],
     st: 'APPROVED',
+    expl: '',
     trans: {},
     reason: null,
     version: 1,

@@ -30,6 +30,7 @@ test.each([
 
 const question = (trans: QuestionView['trans']): QuestionView => ({
   id: 'q1',
+  expl: '',
   q: '<p>New English</p>',
   ops: { a: '<p>1</p>', b: '<p>2</p>' },
   ca: ['a'],

@@ -26,6 +26,7 @@ const question = (id: string, q: string): EdQuestion => ({
   e: [],
   st: 'PENDING',
   reason: null,
+  expl: '',
   trans: {},
   version: 2,
   updatedAt: 1_700_000_000_000,

@@ -70,6 +70,7 @@ function question(i: number, over: Partial<EdQuestion> = {}): EdQuestion {
     e: some(EXAMS, 2),
     st: pick(QUESTION_STATUSES),
     reason: null,
+    expl: '',
     trans: rand() < 0.7 ? { hi: { q: `<p>${text(5)}</p>`, ops: { a: text(2) }, ca: ['a'] } } : {},
     version: 1,
     // Some share a time: the list then orders them by id.

@@ -264,6 +264,7 @@ export async function localSave(replica: EditorReplica, q: QuestionInput & { id?
     e: v.e,
     st: v.st,
     reason: v.st === 'REJECTED' ? (v.reason ?? null) : null,
+    expl: v.expl ?? '',
     trans: v.trans as EdQuestion['trans'],
     // The version this edit is based on; 0 for a question made on this device.
     version: before?.version ?? 0,

@@ -16,7 +16,14 @@ const ignore = () => undefined;
  */
 export default function QuestionPreview({ question, lang, width = 360 }: { question: TestQuestion; lang: string; width?: number }) {
   const { t } = useTranslation('exam', { lng: lang });
-  const labels = useMemo<QuestionLabels>(() => ({ chooseOne: t('chooseOne'), chooseMany: t('chooseMany'), yourAnswer: t('yourAnswer'), englishFallback: t('englishFallback') }), [t]);
+  const labels = useMemo<QuestionLabels>(() => ({
+      chooseOne: t('chooseOne'),
+      chooseMany: t('chooseMany'),
+      yourAnswer: t('yourAnswer'),
+      englishFallback: t('englishFallback'),
+      numberPlaceholder: t('numberPlaceholder'),
+      notANumber: t('notANumber'),
+    }), [t]);
   return (
     <div
       className={classes.question}

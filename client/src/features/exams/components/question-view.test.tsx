@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import { expect, test, vi } from 'vitest';
 import type { TestQuestion } from '../../../../../sync-protocol/src/sync/qs-detail';
 import enExam from '../../../locales/en/exam.json';
@@ -18,7 +18,14 @@ const q = (trans: TestQuestion['trans'] = {}): TestQuestion => ({
   d: '1',
   trans,
 });
-const labelsOf = (l: typeof enExam): QuestionLabels => ({ chooseOne: l.chooseOne, chooseMany: l.chooseMany, yourAnswer: l.yourAnswer, englishFallback: l.englishFallback });
+const labelsOf = (l: typeof enExam): QuestionLabels => ({
+  chooseOne: l.chooseOne,
+  chooseMany: l.chooseMany,
+  yourAnswer: l.yourAnswer,
+  englishFallback: l.englishFallback,
+  numberPlaceholder: l.numberPlaceholder,
+  notANumber: l.notANumber,
+});
 const show = (question: TestQuestion, lang: string, labels: QuestionLabels) =>
   render(<QuestionView question={question} lang={lang} fontSize={16} initial={undefined} onAnswer={vi.fn()} labels={labels} />);
 
@@ -42,4 +49,31 @@ test('a blank translation is missing too; a complete one shows without a note', 
   expect(screen.getByText('भारत की राजधानी?')).toBeInTheDocument();
   expect(screen.queryByRole('note')).toBeNull();
   expect(localized(full, 'en').fallback).toBe(false);
+});
+
+test.each([
+  ['en', enExam],
+  ['hi', hiExam],
+] as const)('a numerical question: decimal keypad, Devanagari digits stored in ASCII, a word said not to be a number (%s)', (_ui, locale) => {
+  const onAnswer = vi.fn();
+  const numerical: TestQuestion = { id: 'qn', q: '<p>150 ÷ 2.5 = ?</p>', ops: {}, qt: 'n', d: '2', trans: {} };
+  render(<QuestionView question={numerical} lang="en" fontSize={16} initial={undefined} onAnswer={onAnswer} labels={labelsOf(locale)} />);
+  const field = screen.getByRole('textbox', { name: locale.yourAnswer });
+  expect(field).toHaveAttribute('inputmode', 'decimal');
+  fireEvent.change(field, { target: { value: '−६०.५' } });
+  expect(onAnswer).toHaveBeenLastCalledWith('-60.5');
+  expect(screen.queryByRole('alert')).toBeNull();
+  // Half-typed (a sign alone) is no message yet, and no answer.
+  fireEvent.change(field, { target: { value: '-' } });
+  expect(onAnswer).toHaveBeenLastCalledWith('');
+  expect(screen.queryByRole('alert')).toBeNull();
+  fireEvent.change(field, { target: { value: 'sixty' } });
+  expect(onAnswer).toHaveBeenLastCalledWith('');
+  expect(screen.getByRole('alert')).toHaveTextContent(locale.notANumber);
+  expect(field).toHaveAttribute('aria-invalid', 'true');
+  fireEvent.change(field, { target: { value: '1,5' } });
+  expect(screen.getByRole('alert')).toBeInTheDocument();
+  fireEvent.change(field, { target: { value: '60' } });
+  expect(onAnswer).toHaveBeenLastCalledWith('60');
+  expect(screen.queryByRole('alert')).toBeNull();
 });

@@ -1,4 +1,5 @@
-import { memo, useId, useRef } from 'react';
+import { memo, useId, useRef, useState } from 'react';
+import { normaliseNumber } from '../../../../../sync-protocol/src/marking';
 import type { TestQuestion } from '../../../../../sync-protocol/src/sync/qs-detail';
 import { RichHtml } from '../../../components/rich-html';
 import type { UserAnswer } from '../lib/test-engine';
@@ -40,7 +41,47 @@ export const QuestionView = memo(
 );
 
 /** The view's words, translated once by the test (not by every question view it opens). */
-export type QuestionLabels = { chooseOne: string; chooseMany: string; yourAnswer: string; englishFallback: string };
+export type QuestionLabels = { chooseOne: string; chooseMany: string; yourAnswer: string; englishFallback: string; numberPlaceholder: string; notANumber: string };
+
+/** What may still become a number while it is typed: no message yet. */
+const NUMBER_START = /^\s*[-+−]?\.?\s*$/;
+
+/**
+ * A numerical answer (docs/exams.md "Numerical questions"): a text field with the phone's decimal
+ * keypad. A number (Devanagari digits and − accepted) is stored in ASCII; anything else is said
+ * to be no number and stored as no answer, so it is never marked wrong for a typing slip.
+ */
+function NumberField({ id, initial, onAnswer, labels }: { id: string; initial: string; onAnswer: (ua: UserAnswer) => void; labels: QuestionLabels }) {
+  const [bad, setBad] = useState(() => initial.trim() !== '' && normaliseNumber(initial) === null);
+  const errorId = `${id}-error`;
+  return (
+    <div className={classes.field}>
+      <label htmlFor={id}>{labels.yourAnswer}</label>
+      <input
+        id={id}
+        type="text"
+        inputMode="decimal"
+        defaultValue={initial}
+        maxLength={40}
+        autoComplete="off"
+        placeholder={labels.numberPlaceholder}
+        aria-invalid={bad || undefined}
+        aria-describedby={bad ? errorId : undefined}
+        onChange={(e) => {
+          const text = e.currentTarget.value;
+          const n = normaliseNumber(text);
+          setBad(n === null && !NUMBER_START.test(text));
+          onAnswer(n ?? '');
+        }}
+      />
+      {bad && (
+        <p id={errorId} role="alert" className={classes.fieldError}>
+          {labels.notANumber}
+        </p>
+      )}
+    </div>
+  );
+}
 
 function QuestionViewBody({
   question,
@@ -114,6 +155,7 @@ function QuestionViewBody({
           <input id={name} type="text" defaultValue={text} maxLength={500} autoComplete="off" onChange={(e) => onAnswer(e.currentTarget.value)} />
         </div>
       )}
+      {question.qt === 'n' && <NumberField id={name} initial={text} onAnswer={onAnswer} labels={labels} />}
       {question.qt === 's' && (
         <div className={classes.field}>
           <label htmlFor={name}>{labels.yourAnswer}</label>

@@ -7,9 +7,11 @@ import type { TestQuestion } from '../../../../../sync-protocol/src/sync/qs-deta
 import { RichHtml } from '../../../components/rich-html';
 import { durationText } from '../lib/duration';
 import { formatMarks } from '../lib/marks';
+import { describeNumericAnswer } from '../lib/numeric-answer';
 import type { QuestionOutcome } from '../lib/result-view';
 import classes from './exam-result-page.module.css';
 import { localized } from './question-view';
+import { ResultExplanation } from './result-explanation';
 
 type Kind = 'correct' | 'incorrect' | 'unanswered' | 'pending' | 'chosen' | 'info';
 
@@ -135,9 +137,20 @@ export function ResultQuestionCard({ outcome, lang }: { outcome: QuestionOutcome
             </dd>
           </div>
           <div>
-            <dt>{q.qt === 's' ? t('modelAnswerLabel') : t('acceptedAnswers')}</dt>
+            <dt>{q.qt === 's' ? t('modelAnswerLabel') : q.qt === 'n' ? t('acceptedValues') : t('acceptedAnswers')}</dt>
             <dd data-testid="correct-answer" className={classes.answerText}>
-              {keyKnown ? answersIn(q, outcome.ca, lang).join(q.qt === 's' ? '\n' : ' / ') || '—' : t('keyNotAvailable')}
+              {!keyKnown
+                ? t('keyNotAvailable')
+                : q.qt === 'n'
+                  ? (outcome.ca ?? [])
+                      .map((a) => {
+                        const d = describeNumericAnswer(a);
+                        if (d.kind === 'tolerance') return t('numericTolerance', { value: d.value, tol: d.tol, min: d.min, max: d.max });
+                        if (d.kind === 'range') return t('numericRange', { min: d.min, max: d.max });
+                        return d.value;
+                      })
+                      .join(' / ') || '—'
+                  : answersIn(q, outcome.ca, lang).join(q.qt === 's' ? '\n' : ' / ') || '—'}
             </dd>
           </div>
         </dl>
@@ -148,6 +161,8 @@ export function ResultQuestionCard({ outcome, lang }: { outcome: QuestionOutcome
           {t('questionUnavailable')}
         </Text>
       )}
+
+      {q && <ResultExplanation question={q} lang={lang} />}
 
       {outcome.verdict === 'pending' && (
         <p role="note" className={classes.pendingNote} data-testid="pending-note">

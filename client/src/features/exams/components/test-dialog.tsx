@@ -516,7 +516,14 @@ export function TestDialog({
       },
     [slot, t, text],
   );
-  const labels = useMemo<QuestionLabels>(() => ({ chooseOne: t('chooseOne'), chooseMany: t('chooseMany'), yourAnswer: t('yourAnswer'), englishFallback: t('englishFallback') }), [t]);
+  const labels = useMemo<QuestionLabels>(() => ({
+      chooseOne: t('chooseOne'),
+      chooseMany: t('chooseMany'),
+      yourAnswer: t('yourAnswer'),
+      englishFallback: t('englishFallback'),
+      numberPlaceholder: t('numberPlaceholder'),
+      notANumber: t('notANumber'),
+    }), [t]);
   // The palette, the legend and the tab counts follow in a render of their own once the step is
   // painted: the next question is drawn and painted first. (With React's deferred values their
   // render often ran between the question's render and its paint: ~+10 ms p95 at 4×.)

@@ -8,14 +8,17 @@ import { plainToHtml } from './rows';
 
 const HEAD = 'type,difficulty,question_en,question_hi,a_en,a_hi,b_en,b_hi,answer,answer_hi,subject,class,topics,exams,marks';
 
-test('the template reads back: four valid rows of the four types, marks reported as not stored', () => {
+test('the template reads back: five valid rows of the five types, marks reported as not stored', () => {
   const rows = parseCsv(csvTemplate());
   expect(rows.map((r) => [r.qt, r.errors])).toEqual([
     ['mcq1', []],
     ['mcq2', []],
     ['f', []],
     ['s', []],
+    ['n', []],
   ]);
+  expect(rows[4]!.draft).toMatchObject({ qt: 'n', ca: ['60:0.5'], expl: '<p>Speed = distance ÷ time = 150 ÷ 2.5 = 60 km/h.</p>' });
+  expect(rows[4]!.draft?.trans?.hi?.expl).toBe('<p>चाल = दूरी ÷ समय = 150 ÷ 2.5 = 60 किमी/घंटा।</p>');
   expect(rows[0]!.warnings).toEqual([{ code: 'marksNotStored', params: { marks: '1' } }]);
   expect(rows[0]!.draft).toMatchObject({
     qt: 'mcq1',

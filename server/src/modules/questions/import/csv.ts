@@ -9,13 +9,15 @@ import type { TagKey } from './tags';
 
 /*
  * The bilingual CSV template (issue 19 §3), one question a row, a header row first:
- *   type        mcq1 | mcq2 | f | s
+ *   type        mcq1 | mcq2 | f | s | n
  *   difficulty  1–5 (empty: 3)
  *   question_en, question_hi             the question in English (required) and Hindi
  *   a_en, a_hi … h_en, h_hi              options a–h (mcq1, mcq2), English and Hindi
  *   answer      mcq1: the option letter; mcq2: letters separated by , ; or spaces;
- *               f: accepted answers separated by |; s: the model answer
- *   answer_hi   f: Hindi accepted answers (|); s: the Hindi model answer; empty for mcq
+ *               f: accepted answers separated by |; s: the model answer;
+ *               n: accepted numbers separated by |, each 3 (exact), 3:0.5 (tolerance) or 1..5 (range)
+ *   answer_hi   f: Hindi accepted answers (|); s: the Hindi model answer; empty for mcq and n
+ *   explanation_en, explanation_hi       optional: the worked solution shown after the answer
  *   subject     one subject; class, topics, exams: several separated by ;
  *               (each a tag id or a tag's name in English or Hindi)
  *   marks       optional: a question has no marks of its own (a question set gives them),
@@ -27,7 +29,7 @@ import type { TagKey } from './tags';
  */
 
 const OPTION_COLUMN = /^([a-h])_(en|hi)$/;
-const FIXED = ['type', 'difficulty', 'question_en', 'question_hi', 'answer', 'answer_hi', 'subject', 'class', 'topics', 'exams', 'marks'] as const;
+const FIXED = ['type', 'difficulty', 'question_en', 'question_hi', 'answer', 'answer_hi', 'explanation_en', 'explanation_hi', 'subject', 'class', 'topics', 'exams', 'marks'] as const;
 const REQUIRED = ['type', 'question_en', 'answer'] as const;
 const TAG_COLUMNS: [column: string, group: TagKey][] = [
   ['subject', 's'],
@@ -116,6 +118,8 @@ function readRow(columns: string[], record: string[], n: number, broken: boolean
   }
 
   const mcq = qt === 'mcq1' || qt === 'mcq2';
+  // Numbers need no Hindi of their own: the answers of an n question are the same in every language.
+  const sameInEveryLanguage = mcq || qt === 'n';
   const ops: Record<string, string> = {};
   const hiOps: Record<string, string> = {};
   for (const key of OPTION_KEYS.slice(0, 8)) {
@@ -148,18 +152,24 @@ function readRow(columns: string[], record: string[], n: number, broken: boolean
   } else if (qt === 'f') {
     ca = answer.split('|').map((a) => a.trim()).filter(Boolean);
     caHi = answerHi.split('|').map((a) => a.trim()).filter(Boolean);
+  } else if (qt === 'n') {
+    ca = answer.split('|').map((a) => a.trim()).filter(Boolean);
+    if (answerHi) row.errors.push(issue('answerHiForOptions'));
+    caHi = ca;
   } else {
     ca = answer ? [answer] : [];
     caHi = answerHi ? [answerHi] : [];
   }
 
   const questionHi = cell('question_hi');
-  const anyHindi = Boolean(questionHi) || Object.keys(hiOps).length > 0 || (!mcq && caHi.length > 0);
+  const explEn = cell('explanation_en');
+  const explHi = cell('explanation_hi');
+  const anyHindi = Boolean(questionHi) || Object.keys(hiOps).length > 0 || (!sameInEveryLanguage && caHi.length > 0) || Boolean(explHi);
   let trans: Draft['trans'] = {};
   if (anyHindi) {
-    const complete = Boolean(questionHi) && Object.keys(hiOps).length === Object.keys(ops).length && (mcq || caHi.length > 0);
+    const complete = Boolean(questionHi) && Object.keys(hiOps).length === Object.keys(ops).length && (sameInEveryLanguage || caHi.length > 0);
     if (!complete) row.errors.push(issue('hindiIncomplete'));
-    trans = { hi: { q: richCell(questionHi), ops: hiOps, ca: caHi } };
+    trans = { hi: { q: richCell(questionHi), ops: hiOps, ca: caHi, ...(explHi && { expl: richCell(explHi) }) } };
   }
 
   const tags: TagRef[] = TAG_COLUMNS.flatMap(([column, group]) =>
@@ -168,7 +178,7 @@ function readRow(columns: string[], record: string[], n: number, broken: boolean
       .filter(Boolean)
       .map((name) => ({ name, group, strict: true })),
   );
-  row.draft = { q, ops, ca, qt, d, trans, tags };
+  row.draft = { q, ops, ca, qt, d, trans, tags, ...(explEn && { expl: richCell(explEn) }) };
   return row;
 }
 
@@ -180,6 +190,8 @@ export const CSV_COLUMNS = (optionKeys: readonly string[]) => [
   ...optionKeys.flatMap((k) => [`${k}_en`, `${k}_hi`]),
   'answer',
   'answer_hi',
+  'explanation_en',
+  'explanation_hi',
   'subject',
   'class',
   'topics',
@@ -207,8 +219,10 @@ export function serialiseCsv(questions: readonly ExportQuestion[], tagName: (tid
       q.q,
       hi?.q ?? '',
       ...keys.flatMap((k) => [q.ops[k] ?? '', hi?.ops[k] ?? '']),
-      mcq ? q.ca.join(',') : q.qt === 'f' ? q.ca.join('|') : (q.ca[0] ?? ''),
-      mcq ? '' : q.qt === 'f' ? (hi?.ca ?? []).join('|') : (hi?.ca[0] ?? ''),
+      mcq ? q.ca.join(',') : q.qt === 'f' || q.qt === 'n' ? q.ca.join('|') : (q.ca[0] ?? ''),
+      mcq || q.qt === 'n' ? '' : q.qt === 'f' ? (hi?.ca ?? []).join('|') : (hi?.ca[0] ?? ''),
+      q.expl ?? '',
+      hi?.expl ?? '',
       q.s ? tagName(q.s) : '',
       q.c.map(tagName).join(';'),
       q.t.map(tagName).join(';'),
@@ -224,10 +238,11 @@ export function csvTemplate(): string {
   const keys = OPTION_KEYS.slice(0, 5);
   const blank = (n: number) => Array.from({ length: n }, () => '');
   const rows = [
-    ['mcq1', '2', 'Which gas do plants take in for photosynthesis?', 'प्रकाश संश्लेषण के लिए पौधे कौन सी गैस लेते हैं?', 'Oxygen', 'ऑक्सीजन', 'Carbon dioxide', 'कार्बन डाइऑक्साइड', 'Nitrogen', 'नाइट्रोजन', 'Helium', 'हीलियम', '', '', 'b', '', 'gk', 'class-10', '', '', '1'],
-    ['mcq2', '3', 'Which of these are prime numbers?', 'इनमें से कौन सी अभाज्य संख्याएँ हैं?', '2', '2', '9', '9', '11', '11', '15', '15', '', '', 'a,c', '', 'arithmetic', 'class-10', '', '', '2'],
-    ['f', '1', 'The capital of India is ____.', 'भारत की राजधानी ____ है।', ...blank(10), 'New Delhi|Delhi', 'नई दिल्ली|दिल्ली', 'gk', '', '', '', ''],
-    ['s', '4', 'Explain why the sky looks blue.', 'समझाइए कि आकाश नीला क्यों दिखता है।', ...blank(10), 'Air scatters blue light more than red light (Rayleigh scattering).', 'वायु लाल की तुलना में नीले प्रकाश को अधिक बिखेरती है।', 'gk', 'class-12', '', '', ''],
+    ['mcq1', '2', 'Which gas do plants take in for photosynthesis?', 'प्रकाश संश्लेषण के लिए पौधे कौन सी गैस लेते हैं?', 'Oxygen', 'ऑक्सीजन', 'Carbon dioxide', 'कार्बन डाइऑक्साइड', 'Nitrogen', 'नाइट्रोजन', 'Helium', 'हीलियम', '', '', 'b', '', 'Plants take in carbon dioxide and give out oxygen.', 'पौधे कार्बन डाइऑक्साइड लेते हैं और ऑक्सीजन छोड़ते हैं।', 'gk', 'class-10', '', '', '1'],
+    ['mcq2', '3', 'Which of these are prime numbers?', 'इनमें से कौन सी अभाज्य संख्याएँ हैं?', '2', '2', '9', '9', '11', '11', '15', '15', '', '', 'a,c', '', '', '', 'arithmetic', 'class-10', '', '', '2'],
+    ['f', '1', 'The capital of India is ____.', 'भारत की राजधानी ____ है।', ...blank(10), 'New Delhi|Delhi', 'नई दिल्ली|दिल्ली', '', '', 'gk', '', '', '', ''],
+    ['s', '4', 'Explain why the sky looks blue.', 'समझाइए कि आकाश नीला क्यों दिखता है।', ...blank(10), 'Air scatters blue light more than red light (Rayleigh scattering).', 'वायु लाल की तुलना में नीले प्रकाश को अधिक बिखेरती है।', '', '', 'gk', 'class-12', '', '', ''],
+    ['n', '3', 'A car covers 150 km in 2.5 hours. Its average speed in km/h is ____.', 'एक कार 2.5 घंटे में 150 किमी चलती है। उसकी औसत चाल किमी/घंटा में ____ है।', ...blank(10), '60:0.5', '', 'Speed = distance ÷ time = 150 ÷ 2.5 = 60 km/h.', 'चाल = दूरी ÷ समय = 150 ÷ 2.5 = 60 किमी/घंटा।', 'arithmetic', 'class-10', '', '', ''],
   ];
   return unparse([CSV_COLUMNS(keys), ...rows]);
 }

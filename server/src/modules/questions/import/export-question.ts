@@ -11,5 +11,7 @@ export type ExportQuestion = {
   s: string | null;
   t: string[];
   e: string[];
-  trans: Record<string, { q: string; ops: Record<string, string>; ca: string[] }>;
+  /** The explanation in English ('' for none). */
+  expl?: string;
+  trans: Record<string, { q: string; ops: Record<string, string>; ca: string[]; expl?: string }>;
 };

@@ -104,22 +104,41 @@ describe('short answer and numerical', () => {
     expect(codes(r)).toEqual(['partialCredit']);
   });
 
-  test('an exact number is a fill-in answer', () => {
-    expect(one('What is 2 + 2? {#4}').draft).toMatchObject({ qt: 'f', ca: ['4'] });
-    expect(one('Pi to two places {#3.14:0}').draft).toMatchObject({ qt: 'f', ca: ['3.14'] });
+  test('an exact number is a numerical question', () => {
+    expect(one('What is 2 + 2? {#4}').draft).toMatchObject({ qt: 'n', ca: ['4'] });
+    expect(one('Pi to two places {#3.14:0}').draft).toMatchObject({ qt: 'n', ca: ['3.14'] });
+    expect(one('Below zero {#-2.5}').draft).toMatchObject({ qt: 'n', ca: ['-2.5'] });
+    expect(one('A thousand {#1e3}').draft).toMatchObject({ qt: 'n', ca: ['1000'] });
   });
 
-  test('a tolerance or a range cannot be held: reported (test_import_numerical)', () => {
-    expect(codes(one('When was Ulysses S. Grant born? {#1822:5}'))).toEqual(['numericalTolerance']);
-    expect(codes(one('What is the value of pi (to 3 decimal places)? {#3.14:0.01}'))).toEqual(['numericalTolerance']);
-    expect(codes(one('What is a number from 1 to 5? {#1..5}'))).toEqual(['numericalTolerance']);
+  test('a tolerance or a range is held as it is written (test_import_numerical)', () => {
+    const grant = one('When was Ulysses S. Grant born? {#1822:5}');
+    expect(grant.errors).toEqual([]);
+    expect(grant.draft).toMatchObject({ qt: 'n', ca: ['1822:5'] });
+    expect(one('What is the value of pi (to 3 decimal places)? {#3.14:0.01}').draft).toMatchObject({ qt: 'n', ca: ['3.14:0.01'] });
+    expect(one('What is a number from 1 to 5? {#1..5}').draft).toMatchObject({ qt: 'n', ca: ['1..5'] });
+    expect(one('Negative range {#-5..-1}').draft).toMatchObject({ qt: 'n', ca: ['-5..-1'] });
     const r = one('// math range question\n::Q5:: What is a number from 1 to 5? {#3:2~#Completely wrong}');
-    expect(codes(r)).toEqual(['numericalTolerance']);
+    expect(r.errors).toEqual([]);
+    expect(r.draft).toMatchObject({ qt: 'n', ca: ['3:2'] });
+    expect(r.warnings.map((w) => w.code)).toEqual(['feedbackDropped']);
   });
 
   test('several numerical answers with weights', () => {
     expect(codes(one('When was Ulysses S. Grant born? {#=1822:0 =%50%1821:0}'))).toEqual(['partialCredit']);
-    expect(one('Name a square under 5 {#=1:0 =4:0}').draft).toMatchObject({ qt: 'f', ca: ['1', '4'] });
+    expect(one('Name a square under 5 {#=1:0 =4:0}').draft).toMatchObject({ qt: 'n', ca: ['1', '4'] });
+    expect(one('Either {#=2:0.1 =10..12}').draft).toMatchObject({ qt: 'n', ca: ['2:0.1', '10..12'] });
+  });
+
+  test('general feedback is the explanation (and no longer dropped)', () => {
+    const r = one('Speed? {#60:0.5####[html]<p>150 ÷ 2.5 = 60</p>}');
+    expect(r.warnings).toEqual([]);
+    expect(r.draft).toMatchObject({ qt: 'n', ca: ['60:0.5'], expl: '<p>150 ÷ 2.5 = 60</p>' });
+    // In the question's format: [moodle] (the default) makes a paragraph of plain text.
+    expect(one('Capital? {=New Delhi ~Mumbai ####Delhi has been the capital since 1911.}').draft).toMatchObject({
+      qt: 'mcq1',
+      expl: '<p>Delhi has been the capital since 1911.</p>',
+    });
   });
 
   test('a number that is not one is reported', () => {
@@ -223,6 +242,8 @@ describe('export', () => {
     { ...base, qt: 'f', q: '<p>Capital?</p>', ca: ['New Delhi', 'Delhi'] },
     { ...base, qt: 's', q: '<p>Explain <i>why</i>.</p>', ca: ['Because: reasons\nand more'] },
     { ...base, qt: 'mcq2', q: '<p>Three of four</p>', ops: { a: 'w', b: 'x', c: 'y', d: 'z' }, ca: ['a', 'b', 'c'] },
+    { ...base, qt: 'n', q: '<p>Speed?</p>', ca: ['60:0.5', '1..5', '-3'], expl: '<p>Speed = d ÷ t: {150 ÷ 2.5} = 60</p>' },
+    { ...base, qt: 'n', q: '<p>One number</p>', ca: ['2.5'] },
   ];
 
   test('escapes the special characters', () => {
@@ -235,8 +256,8 @@ describe('export', () => {
     expect(text).toContain('~%33.33333%w');
     const rows = parseGift(text);
     expect(rows.map((r) => r.errors)).toEqual(questions.map(() => []));
-    expect(rows.map((r) => r.draft && { q: r.draft.q, ops: r.draft.ops, ca: r.draft.ca, qt: r.draft.qt })).toEqual(
-      questions.map((q) => ({ q: q.q, ops: q.ops, ca: q.ca, qt: q.qt })),
+    expect(rows.map((r) => r.draft && { q: r.draft.q, ops: r.draft.ops, ca: r.draft.ca, qt: r.draft.qt, expl: r.draft.expl })).toEqual(
+      questions.map((q) => ({ q: q.q, ops: q.ops, ca: q.ca, qt: q.qt, expl: q.expl })),
     );
     expect(rows[0]!.draft?.tags.map((t) => t.name)).toEqual(['class-10', 'gk']);
   });

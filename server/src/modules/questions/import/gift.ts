@@ -11,13 +11,15 @@ import type { ExportQuestion } from './export-question';
  * line break. The answer block is between the first `{` and the last `}`; text after it makes a
  * "missing word" question (the block's place becomes a blank).
  *
- * What our four types cannot hold is reported per row, never changed into something else:
- * matching, description (no answer block), essay without a model answer, numerical answers with a
- * tolerance or range, partial credit and unequal weights. Feedback is dropped with a warning.
+ * What our types cannot hold is reported per row, never changed into something else:
+ * matching, description (no answer block), essay without a model answer, partial credit and
+ * unequal weights. Per-answer feedback is dropped with a warning.
  * Mapped: multiple choice with `=` → mcq1; with `~%w%` weights and no `=` → mcq2 (the answers of
  * positive weight are correct); true/false → mcq1 with the options True / False; short answer
- * and exact numerical → f; essay with general feedback (`{####…}`, our export's place for it) → s
- * with that text as its model answer.
+ * → f; numerical (`{#3}`, `{#3:0.5}`, `{#1..5}`, several `=` answers) → n with those accepted
+ * answers; essay with general feedback (`{####…}`, our export's place for it) → s with that text
+ * as its model answer. Every other type's general feedback (`####…`) is its explanation
+ * (docs/authoring.md "Import and export").
  */
 
 const ESCAPES: Record<string, string> = { '\\': '\uE000', ':': '\uE001', '#': '\uE002', '=': '\uE003', '{': '\uE004', '}': '\uE005', '~': '\uE006', n: '\uE007' };
@@ -163,17 +165,19 @@ function readQuestion(text: string, at: { n: number; line: number }, tags: TagRe
     block = block.slice(0, general);
   }
   block = block.trim();
-  const draft = (d: Omit<Draft, 'q' | 'tags'>): Draft => ({ q, tags, ...d });
 
   // Essay: no answers. Its general feedback is where our export keeps a model answer.
   if (block === '') {
     row.qt = 's';
     const model = answerText(generalFeedback, format);
     if (!model) errors.push(issue('essayNoModel'));
-    else row.draft = draft({ qt: 's', ops: {}, ca: [model] });
+    else row.draft = { q, tags, qt: 's', ops: {}, ca: [model] };
     return row;
   }
-  if (generalFeedback.trim()) warn(issue('feedbackDropped'));
+  // General feedback is the explanation (Moodle shows it after the question is answered).
+  const fb = splitFormat(generalFeedback, format);
+  const expl = generalFeedback.trim() ? richText(fb.text, fb.format) : '';
+  const draft = (d: Omit<Draft, 'q' | 'tags'>): Draft => ({ q, tags, ...(expl && { expl }), ...d });
 
   if (block.startsWith('#')) return numerical(row, block.slice(1), draft, warn);
   if (block.includes('~')) return multichoice(row, block, format, draft, warn);
@@ -279,9 +283,26 @@ function shortAnswer(row: ParsedRow, block: string, format: TextFormat, draft: M
   return row;
 }
 
-/** `{#3.14}`, `{#3.14:0.01}`, `{#1..5}`, `{#=3:0 =%50%3.1:0.1}`: only exact full-credit answers fit f. */
+/**
+ * A GIFT number as our numerical answers write it (sync-protocol parseNumber): plain decimal
+ * notation; Moodle's exponents (`1e3`) are written out. Null when it is no number.
+ */
+function decimal(raw: string): string | null {
+  const t = raw.trim();
+  if (!/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(t)) return null;
+  if (!/[eE]/.test(t)) return t.replace(/^\+/, '');
+  const n = Number(t);
+  if (!Number.isFinite(n)) return null;
+  const s = String(n);
+  return /e/i.test(s) ? null : s;
+}
+
+/**
+ * `{#3.14}`, `{#3.14:0.01}`, `{#1..5}`, `{#=3:0 =3.1:0.1}` → n, one accepted answer each (`3.14`,
+ * `3.14:0.01`, `1..5`: marking.ts parseNumericSpec). Partial credit cannot be held.
+ */
 function numerical(row: ParsedRow, block: string, draft: MakeDraft, warn: Warn): ParsedRow {
-  row.qt = 'f';
+  row.qt = 'n';
   const parts = /[=~]/.test(block) ? answersOf(block) : [{ correct: true, text: block.trim() }];
   const ca: string[] = [];
   for (const a of parts) {
@@ -308,31 +329,24 @@ function numerical(row: ParsedRow, block: string, draft: MakeDraft, warn: Warn):
     const fb = withoutFeedback(text);
     if (fb.feedback) warn(issue('feedbackDropped'));
     const value = restore(fb.text).trim();
-    const range = /^(-?[\d.eE+-]+)\.\.(-?[\d.eE+-]+)$/.exec(value);
-    const tol = /^(-?[\d.eE+-]+)(?::(-?[\d.eE+-]+))?$/.exec(value);
+    const range = /^(.+?)\.\.(.+)$/.exec(value);
+    const tol = /^([^:]+)(?::([^:]+))?$/.exec(value);
+    let spec: string | null = null;
     if (range) {
-      const [lo, hi] = [Number(range[1]), Number(range[2])];
-      if (!Number.isFinite(lo) || !Number.isFinite(hi)) {
-        row.errors.push(issue('badNumber', { value }));
-        return row;
-      }
-      if (lo !== hi) {
-        row.errors.push(issue('numericalTolerance', { value }));
-        return row;
-      }
-      ca.push(range[1]!);
-    } else if (tol && Number.isFinite(Number(tol[1])) && (tol[2] === undefined || Number.isFinite(Number(tol[2])))) {
-      if (tol[2] !== undefined && Number(tol[2]) !== 0) {
-        row.errors.push(issue('numericalTolerance', { value }));
-        return row;
-      }
-      ca.push(tol[1]!);
-    } else {
+      const [lo, hi] = [decimal(range[1]!), decimal(range[2]!)];
+      if (lo !== null && hi !== null) spec = lo === hi ? lo : `${lo}..${hi}`;
+    } else if (tol) {
+      const v = decimal(tol[1]!);
+      const d = tol[2] === undefined ? '0' : decimal(tol[2]);
+      if (v !== null && d !== null) spec = Number(d) === 0 ? v : `${v}:${d}`;
+    }
+    if (spec === null) {
       row.errors.push(issue('badNumber', { value }));
       return row;
     }
+    ca.push(spec);
   }
-  row.draft = draft({ qt: 'f', ops: {}, ca });
+  row.draft = draft({ qt: 'n', ops: {}, ca });
   return row;
 }
 
@@ -346,7 +360,8 @@ const weightText = (n: number) => String(Math.round(n * 100_000) / 100_000);
 /**
  * A question as GIFT: its tags in a `// [tag:…]` comment, `[html]` text, and the answer block.
  * mcq2 gives each correct answer an equal share of 100% and each wrong one -100%; s is an essay
- * with the model answer as general feedback. Hindi and the difficulty have no place in GIFT.
+ * with the model answer as general feedback; n is numerical; the explanation of the other types
+ * is their general feedback. Hindi and the difficulty have no place in GIFT.
  */
 export function giftOf(q: ExportQuestion): string {
   const lines: string[] = [];
@@ -369,10 +384,16 @@ export function giftOf(q: ExportQuestion): string {
     case 'f':
       block = q.ca.map((a) => `=${giftEscape(a)}`).join(' ');
       break;
+    case 'n':
+      // Accepted answers are GIFT's own notation (3, 3:0.5, 1..5); `:` is not escaped here.
+      block = q.ca.length === 1 ? `#${q.ca[0]}` : `#${q.ca.map((a) => `=${a}`).join(' ')}`;
+      break;
     case 's':
       block = `####${giftEscape(q.ca[0] ?? '')}`;
       break;
   }
+  // The explanation is GIFT's general feedback (an essay's is its model answer, above).
+  if (q.qt !== 's' && q.expl) block += `####${giftEscape(q.expl)}`;
   lines.push(`${text} {${block}}`);
   return lines.join('\n');
 }

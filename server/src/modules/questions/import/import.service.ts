@@ -73,6 +73,7 @@ function ruleIssue(message: string, code: string, path: PropertyKey[]): ImportIs
   if (message === QUESTION_MSG.optionBlank) return issue('optionBlank');
   if (message === QUESTION_MSG.correctAnswerMissing) return issue('correctAnswerMissing');
   if (message === 'Only multiple-choice questions have options') return issue('optionsNotAllowed');
+  if (message === QUESTION_MSG.numericAnswer) return issue('numericAnswer');
   if (message.startsWith('Translation ')) return issue('hindiIncomplete');
   if (code === 'too_big') return issue('tooLong', { field: path.map(String).join('.') });
   return issue('invalid', { message });
@@ -123,9 +124,9 @@ function check(tags: TagIndex, parsed: ParsedRow): Checked {
   row.errors.push(...resolved.errors);
   row.warnings.push(...resolved.warnings);
   const trans = Object.fromEntries(
-    Object.entries(d.trans ?? {}).map(([lang, tr]) => [lang, { q: sanitized(tr.q), ops: sanitizedMap(tr.ops), ca: tr.ca }]),
+    Object.entries(d.trans ?? {}).map(([lang, tr]) => [lang, { q: sanitized(tr.q), ops: sanitizedMap(tr.ops), ca: tr.ca, ...(tr.expl && { expl: sanitized(tr.expl) }) }]),
   );
-  const candidate = { q: sanitized(d.q), ops: sanitizedMap(d.ops), ca: d.ca, qt: d.qt, d: d.d ?? '3', ...resolved.tags, trans, st: 'PENDING' };
+  const candidate = { q: sanitized(d.q), ops: sanitizedMap(d.ops), ca: d.ca, qt: d.qt, d: d.d ?? '3', ...(d.expl && { expl: sanitized(d.expl) }), ...resolved.tags, trans, st: 'PENDING' };
   const r = questionInputSchema.safeParse(candidate);
   if (!r.success) {
     for (const i of r.error.issues) {
@@ -340,8 +341,8 @@ async function exportRows(db: Conn, query: { qids?: string[] | undefined; qsid?:
   const out = ids.flatMap((id) => {
     const r = rows.get(id);
     if (!r || r.deleted) return [];
-    const trans = Object.fromEntries(Object.entries(r.trans).map(([lang, tr]) => [lang, { q: tr.q, ops: tr.ops, ca: tr.ca }]));
-    return [{ q: r.q, ops: r.ops, ca: r.ca, qt: r.qt as ExportQuestion['qt'], d: r.d, c: r.c, s: r.s, t: r.t, e: r.e, trans }];
+    const trans = Object.fromEntries(Object.entries(r.trans).map(([lang, tr]) => [lang, { q: tr.q, ops: tr.ops, ca: tr.ca, ...(tr.expl && { expl: tr.expl }) }]));
+    return [{ q: r.q, ops: r.ops, ca: r.ca, qt: r.qt as ExportQuestion['qt'], d: r.d, c: r.c, s: r.s, t: r.t, e: r.e, expl: r.expl, trans }];
   });
   if (out.length === 0) throw badRequest(MSG.exportNothing);
   return out;

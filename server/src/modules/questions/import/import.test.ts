@@ -350,7 +350,8 @@ describe('who may import and export', () => {
     expect(r.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(r.headers.get('content-disposition')).toContain('question-import-template.csv');
     const p = await preview({ fileName: 'template.csv', format: 'csv', content: r.body as string });
-    expect(p.body.data.counts).toMatchObject({ rows: 4, valid: 4, invalid: 0 });
+    expect(p.body.data.counts).toMatchObject({ rows: 5, valid: 5, invalid: 0 });
+    expect(p.body.data.rows.map((r: { qt: string }) => r.qt)).toEqual(['mcq1', 'mcq2', 'f', 's', 'n']);
   });
 });
 
@@ -367,7 +368,15 @@ describe('export → import into an empty bank keeps what the format holds', () 
       c: ['class-10'],
       t: [],
       e: ['ssc-cgl'],
-      trans: { hi: { q: '<p>प्रकाश संश्लेषण के लिए पौधे कौन सी गैस लेते हैं?</p>', ops: { a: '<p>ऑक्सीजन</p>', b: '<p>कार्बन डाइऑक्साइड</p>', c: '<p>नाइट्रोजन</p>', d: '<p>हीलियम</p>' }, ca: ['b'] } },
+      expl: '<p>Plants take in CO<sub>2</sub>: 6CO<sub>2</sub> + 6H<sub>2</sub>O → C<sub>6</sub>H<sub>12</sub>O<sub>6</sub> + 6O<sub>2</sub> {light}</p>',
+      trans: {
+        hi: {
+          q: '<p>प्रकाश संश्लेषण के लिए पौधे कौन सी गैस लेते हैं?</p>',
+          ops: { a: '<p>ऑक्सीजन</p>', b: '<p>कार्बन डाइऑक्साइड</p>', c: '<p>नाइट्रोजन</p>', d: '<p>हीलियम</p>' },
+          ca: ['b'],
+          expl: '<p>पौधे कार्बन डाइऑक्साइड लेते हैं और ऑक्सीजन छोड़ते हैं।</p>',
+        },
+      },
     },
     {
       q: '<p>Which are prime?</p>',
@@ -383,6 +392,19 @@ describe('export → import into an empty bank keeps what the format holds', () 
     },
     { q: '<p>The capital of India is ____.</p>', ops: {}, ca: ['New Delhi', 'Delhi'], qt: 'f', d: '1', s: 'gk', c: [], t: [], e: [], trans: { hi: { q: '<p>भारत की राजधानी ____ है।</p>', ops: {}, ca: ['नई दिल्ली'] } } },
     { q: '<p>Explain why the sky is blue.</p>', ops: {}, ca: ['Rayleigh scattering: blue light scatters more.'], qt: 's', d: '5', s: null, c: [], t: [], e: [], trans: {} },
+    {
+      q: '<p>A car covers 150 km in 2.5 hours. Its average speed in km/h is ____.</p>',
+      ops: {},
+      ca: ['60:0.5', '59..61', '-60'],
+      qt: 'n',
+      d: '3',
+      s: 'arithmetic',
+      c: [],
+      t: [],
+      e: [],
+      expl: '<p>Speed = 150 ÷ 2.5 = 60 km/h.</p>',
+      trans: { hi: { q: '<p>एक कार 2.5 घंटे में 150 किमी चलती है। उसकी औसत चाल ____ किमी/घंटा है।</p>', ops: {}, ca: ['60:0.5', '59..61', '-60'], expl: '<p>चाल = 150 ÷ 2.5 = 60 किमी/घंटा।</p>' } },
+    },
   ];
 
   beforeAll(async () => {
@@ -395,9 +417,9 @@ describe('export → import into an empty bank keeps what the format holds', () 
   });
 
   type Stored = typeof question.$inferSelect;
-  const content = (q: Stored) => ({ q: q.q, ops: q.ops, ca: q.ca, qt: q.qt });
+  const content = (q: Stored) => ({ q: q.q, ops: q.ops, ca: q.ca, qt: q.qt, expl: q.expl });
   const tags = (q: Stored) => ({ s: q.s, c: q.c, t: q.t, e: q.e });
-  const hindi = (q: Stored) => Object.fromEntries(Object.entries(q.trans).map(([l, tr]) => [l, { q: tr.q, ops: tr.ops, ca: tr.ca }]));
+  const hindi = (q: Stored) => Object.fromEntries(Object.entries(q.trans).map(([l, tr]) => [l, { q: tr.q, ops: tr.ops, ca: tr.ca, expl: tr.expl }]));
 
   async function roundTrip(format: 'csv' | 'gift' | 'aiken') {
     const exported = await h.request('GET', `/question/export?format=${format}&qids=${ids.join(',')}`, { token: editor });
@@ -421,30 +443,34 @@ describe('export → import into an empty bank keeps what the format holds', () 
     }
   }
 
-  test('CSV: everything (texts, options, answers, type, difficulty, tags, Hindi)', async () => {
+  test('CSV: everything (texts, options, answers, type, difficulty, tags, Hindi, explanations, numerical answers)', async () => {
     const { imported, originals } = await roundTrip('csv');
+    expect(originals[0]!.expl).toContain('CO<sub>2</sub>');
+    expect(originals[4]!.trans.hi?.expl).toBe('<p>चाल = 150 ÷ 2.5 = 60 किमी/घंटा।</p>');
     expect(imported.map(content)).toEqual(originals.map(content));
     expect(imported.map(tags)).toEqual(originals.map(tags));
-    expect(imported.map((q) => q.d)).toEqual(['2', '4', '1', '5']);
+    expect(imported.map((q) => q.d)).toEqual(['2', '4', '1', '5', '3']);
     expect(imported.map(hindi)).toEqual(originals.map(hindi));
     expect(imported.every((q) => q.st === 'PENDING')).toBe(true);
   });
 
-  test('GIFT: texts, options, answers, type and tags (no Hindi, no difficulty in GIFT)', async () => {
+  test('GIFT: texts, options, answers, type, tags and the English explanation (no Hindi, no difficulty in GIFT)', async () => {
     const { imported, originals } = await roundTrip('gift');
+    expect(imported[4]).toMatchObject({ qt: 'n', ca: ['60:0.5', '59..61', '-60'], expl: '<p>Speed = 150 ÷ 2.5 = 60 km/h.</p>' });
     expect(imported.map(content)).toEqual(originals.map(content));
     expect(imported.map(tags)).toEqual(originals.map(tags));
   });
 
   test('Aiken: the single-choice question as text; the other types are left out and counted', async () => {
     const { imported, skipped } = await roundTrip('aiken');
-    expect(skipped).toBe('3');
+    expect(skipped).toBe('4');
     expect(imported).toHaveLength(1);
     expect(content(imported[0]!)).toEqual({
       q: '<p>Which gas do plants take in for photosynthesis? 2 = 2: {yes} ~ #1</p>',
       ops: { a: '<p>Oxygen</p>', b: '<p>Carbon dioxide</p>', c: '<p>Nitrogen</p>', d: '<p>Helium</p>' },
       ca: ['b'],
       qt: 'mcq1',
+      expl: '',
     });
   });
 
@@ -457,6 +483,7 @@ describe('export → import into an empty bank keeps what the format holds', () 
     const r = await h.request('GET', `/question/export?format=gift&qsid=${set.body.id}`, { token: editor });
     expect(r.status).toBe(200);
     expect(r.headers.get('content-disposition')).toMatch(/attachment; filename="questions-\d{4}-\d{2}-\d{2}\.gift\.txt"/);
-    expect((r.body as string).match(/\{/g)?.length).toBe(2 + 1);
+    // Two answer blocks, and an escaped brace in the first question's text and in its explanation.
+    expect((r.body as string).match(/\{/g)?.length).toBe(2 + 2);
   });
 });

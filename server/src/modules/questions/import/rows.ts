@@ -17,7 +17,9 @@ export type Draft = {
   ca: string[];
   qt: QuestionType;
   d?: string;
-  trans?: Record<string, { q: string; ops: Record<string, string>; ca: string[] }>;
+  /** The explanation (rich text), when the file gives one. */
+  expl?: string;
+  trans?: Record<string, { q: string; ops: Record<string, string>; ca: string[]; expl?: string }>;
   tags: TagRef[];
 };
 

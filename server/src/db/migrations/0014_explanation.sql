@@ -1,0 +1,1 @@
+ALTER TABLE `question` ADD `expl` text DEFAULT '' NOT NULL;
