@@ -111,7 +111,7 @@ test('forgot password: a code by e-mail sets a new password, which then logs in'
   const email = `e2e-${mobile}@example.com`;
   const referrer = await (await request.get('/api/Person/getReferrer?strQuery=9000000003')).json();
   const created = await request.post('/api/UserLogin', {
-    data: { n: 'Forgetful Learner', m: mobile, e: email, password: 'first1234', confirmPassword: 'first1234', p: referrer.data[0].id },
+    data: { n: 'Forgetful Learner', m: mobile, e: email, password: 'first1234', confirmPassword: 'first1234', p: referrer.data[0].id, terms: true },
   });
   expect(created.status()).toBe(201);
 
@@ -143,7 +143,7 @@ test('a signed-in learner changes the password from the profile; the new one log
   const mobile = randomMobile();
   const referrer = await (await request.get('/api/Person/getReferrer?strQuery=9000000003')).json();
   const created = await request.post('/api/UserLogin', {
-    data: { n: 'Careful Learner', m: mobile, password: 'old12345', confirmPassword: 'old12345', p: referrer.data[0].id },
+    data: { n: 'Careful Learner', m: mobile, password: 'old12345', confirmPassword: 'old12345', p: referrer.data[0].id, terms: true },
   });
   expect(created.status()).toBe(201);
 
