@@ -77,7 +77,7 @@ test('a logout on the page goes to /login without making /profile the next redir
   await screen.findByText('Lata Learner');
   act(() => clearSession());
   await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
-  expect(takeRedirect()).toBe('/');
+  expect(takeRedirect()).toBe('/exam-list');
 });
 
 test('"Log out of all devices" asks first; confirmed, it ends every session on the server and logs this device out', async () => {
