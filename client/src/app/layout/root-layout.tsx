@@ -51,7 +51,7 @@ export function RootLayout() {
     getTerms()
       .then((r) => {
         const s = getSession();
-        if (!current || s?.id !== sessionId) return;
+        if (!current || s?.id !== sessionId || typeof r.version !== 'string' || typeof r.accepted !== 'boolean') return;
         if (s.terms?.version !== r.version || s.terms.accepted !== r.accepted) updateSession({ terms: { version: r.version, accepted: r.accepted } });
       })
       .catch(() => undefined);
