@@ -115,6 +115,11 @@ test('the demo admin manages permissions, roles and people, and the activity log
   await panel.getByLabel(/^Password/).fill(NEW_PASSWORD);
   await panel.getByRole('button', { name: 'Login' }).click();
   await expect(meera.getByRole('button', { name: 'Logout' })).toBeVisible();
+  // An account made by staff accepts the terms at its first login (docs/api.md "Terms").
+  const gate = meera.getByRole('dialog', { name: 'Terms of use' });
+  await gate.getByRole('checkbox', { name: /I am 18 years or older/ }).check();
+  await gate.getByRole('button', { name: 'Accept and continue' }).click();
+  await expect(gate).toBeHidden();
   await meera.goto('/admin');
   const menu = meera.getByRole('navigation', { name: 'Admin menu' });
   await expect(menu.getByRole('link', { name: 'Permissions' })).toBeVisible();

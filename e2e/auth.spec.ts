@@ -57,12 +57,13 @@ test('a new learner signs up with a referrer, is signed in, and logs out', async
   await panel.getByLabel("Referrer's mobile number").fill('9000000003');
   // The public lookup shows a masked name (issue 16 §5).
   await expect(panel.getByText('Referrer: La*** Le***')).toBeVisible();
+  await panel.getByRole('checkbox', { name: /I am 18 years or older/ }).check();
   await expect(register).toBeEnabled();
   await register.click();
 
   await expect(page.getByText('User successfully created')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
-  await expect(page).toHaveURL(/\/$/);
+  await expect(page).toHaveURL(/\/exam-list$/);
   await logout(page);
 
   // The new account logs in with its mobile.
@@ -111,7 +112,7 @@ test('forgot password: a code by e-mail sets a new password, which then logs in'
   const email = `e2e-${mobile}@example.com`;
   const referrer = await (await request.get('/api/Person/getReferrer?strQuery=9000000003')).json();
   const created = await request.post('/api/UserLogin', {
-    data: { n: 'Forgetful Learner', m: mobile, e: email, password: 'first1234', confirmPassword: 'first1234', p: referrer.data[0].id },
+    data: { n: 'Forgetful Learner', m: mobile, e: email, password: 'first1234', confirmPassword: 'first1234', p: referrer.data[0].id, terms: true },
   });
   expect(created.status()).toBe(201);
 
@@ -143,7 +144,7 @@ test('a signed-in learner changes the password from the profile; the new one log
   const mobile = randomMobile();
   const referrer = await (await request.get('/api/Person/getReferrer?strQuery=9000000003')).json();
   const created = await request.post('/api/UserLogin', {
-    data: { n: 'Careful Learner', m: mobile, password: 'old12345', confirmPassword: 'old12345', p: referrer.data[0].id },
+    data: { n: 'Careful Learner', m: mobile, password: 'old12345', confirmPassword: 'old12345', p: referrer.data[0].id, terms: true },
   });
   expect(created.status()).toBe(201);
 
@@ -178,5 +179,5 @@ test('logging out on a guarded page does not send the next person who logs in th
   await logout(page);
   await login(page, '9000000003', 'learner1234');
   await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
-  await expect(page).toHaveURL(/\/$/);
+  await expect(page).toHaveURL(/\/exam-list$/);
 });

@@ -49,6 +49,7 @@ test('a guest takes a free test offline, signs up at submit and sees the scored 
   // Sign-up needs the mobile of the person who invited you (spec): a demo learner's.
   await panel.getByLabel("Referrer's mobile number").fill('9000000003');
   await expect(panel.getByText('Referrer: La*** Le***')).toBeVisible();
+  await panel.getByRole('checkbox', { name: /I am 18 years or older/ }).check();
   await panel.getByRole('button', { name: 'Register' }).click();
 
   // Back to the result: the attempt moved into the new account, uploaded and was scored.

@@ -13,7 +13,7 @@ const randomMobile = () => `7${String(Math.floor(Math.random() * 1e9)).padStart(
 async function signUpAndLogIn(page: Page) {
   const mobile = randomMobile();
   // Signing up names a referrer: the demo learner (fixtures/accounts.json).
-  const created = await page.request.post('/api/UserLogin', { data: { n: 'Meera Patel', m: mobile, password: 'meera1234', confirmPassword: 'meera1234', p: 'demo-learner' } });
+  const created = await page.request.post('/api/UserLogin', { data: { n: 'Meera Patel', m: mobile, password: 'meera1234', confirmPassword: 'meera1234', p: 'demo-learner', terms: true } });
   expect(created.status()).toBe(201);
   await page.goto('/login');
   const panel = page.getByRole('tabpanel', { name: 'Existing users' });

@@ -20,3 +20,11 @@ test('a component brings the styles of the components it is built on, those firs
   for (const f of [...button, ...select]) expect(existsSync(require.resolve(f))).toBe(true);
   expect(mantineCssFor(['useMantineTheme', 'MantineTheme'])).toEqual([]);
 });
+
+test('a checkbox brings the box-and-label layout it shares with Radio and Switch (styles under utils/)', () => {
+  for (const c of ['Checkbox', 'Radio', 'Switch']) {
+    const css = mantineCssFor([c]);
+    expect(css, c).toContain('@mantine/core/styles/InlineInput.layer.css');
+    expect(css.indexOf('@mantine/core/styles/InlineInput.layer.css'), c).toBeLessThan(css.indexOf(`@mantine/core/styles/${c}.layer.css`));
+  }
+});

@@ -39,6 +39,9 @@ function buildCoreMap(): CoreMap {
     }
   }
   const componentsDir = path.join(esm, 'components') + path.sep;
+  // Some styled parts live under utils/ (InlineInput: the box-and-label layout of Checkbox, Radio
+  // and Switch); without their stylesheet a checkbox's label falls below the box.
+  const utilsDir = path.join(esm, 'utils') + path.sep;
   const stylesDir = path.join(pkgDir, 'styles');
   const importsOf = new Map<string, string[]>();
   const relImports = (file: string): string[] => {
@@ -59,8 +62,9 @@ function buildCoreMap(): CoreMap {
       seen.add(file);
       // Dependencies first, so that (within the layer) a component's rules follow those it builds on.
       for (const dep of relImports(file)) visit(dep);
-      if (file.startsWith(componentsDir)) {
-        const dir = file.slice(componentsDir.length).split(path.sep)[0]!;
+      const base = file.startsWith(componentsDir) ? componentsDir : file.startsWith(utilsDir) ? utilsDir : null;
+      if (base) {
+        const dir = file.slice(base.length).split(path.sep)[0]!;
         if (!dirs.includes(dir) && existsSync(path.join(stylesDir, `${dir}.layer.css`))) dirs.push(dir);
       }
     };

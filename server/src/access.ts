@@ -25,12 +25,19 @@ export const ACCESS = {
   // Issue 16 §4: end this session, or every session of the person.
   'POST /UserLogin/logout': 'login',
   'POST /UserLogin/logoutAll': 'login',
+  // The terms each person accepts (docs/api.md "Terms"): their own state and acceptance.
+  'GET /UserLogin/terms': 'login',
+  'POST /UserLogin/acceptTerms': 'login',
   'PUT /UserLogin/resetUserPasswordByAdmin': ['UPDATE_PERSON'],
   'POST /OTP/requestOTP': 'public',
   'POST /OTP/verifyOTPAndSignIn': 'public',
 
   // Person (spec §7); the signup form looks referrers up before an account exists.
   'GET /Person': 'login',
+  // One's own name and e-mail (docs/api.md "Profile"): the signed-in person only, no id taken.
+  'PATCH /Person/me': 'login',
+  'POST /Person/me/email': 'login',
+  'POST /Person/me/email/verify': 'login',
   'GET /Person/get': ['UPDATE_PERSON'],
   'GET /Person/getReferrer': 'public',
   'GET /Person/queryCustomers': ['UPDATE_PERSON'],

@@ -34,7 +34,7 @@ const TARGETS: Target[] = [
     method: 'POST',
     url: '/UserLogin',
     token: () => undefined,
-    valid: { n: 'Valid Name', m: '9444444401', password: 'abcd1234', p: 'demo-admin' },
+    valid: { n: 'Valid Name', m: '9444444401', password: 'abcd1234', p: 'demo-admin', terms: true },
     wrongTypes: { n: 12345, m: 9444444401, password: true, p: ['demo-admin'] },
   },
   {

@@ -3,6 +3,12 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
+/** The terms' version of an installation that sets none (TERMS_VERSION); the demo accounts accepted it. */
+export const DEFAULT_TERMS_VERSION = '1';
+
+/** The demo data's trust account (fixtures/accounts.json), TRUST_ACCOUNT's default outside production. */
+export const DEMO_TRUST_ACCOUNT = 'demo-trust';
+
 /** The values of PAYMENT_PROVIDER. */
 export const PAYMENT_PROVIDERS = ['sandbox', 'phonepe', 'razorpay'] as const;
 export type PaymentProviderSetting = (typeof PAYMENT_PROVIDERS)[number];
@@ -121,6 +127,21 @@ const envSchema = z.object({
    * take uploads, or to keep reading files made for the key of an earlier DATA_DIR.
    */
   ANSWER_FILE_PRIVATE_JWK: z.string().min(1).max(1000).optional(),
+  /**
+   * The version of the site's terms of use and privacy policy (docs/configuration.md "Terms and
+   * the trust's account"). Bump it when the terms change: every person is asked to accept the new
+   * version at their next login or app start, and what they accepted is kept with them.
+   */
+  TERMS_VERSION: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,40}$/, { error: 'TERMS_VERSION must be 1 to 40 letters, digits, dots, dashes or underscores' })
+    .default(DEFAULT_TERMS_VERSION),
+  /**
+   * The trust's own account, by person id or 10-digit mobile: a person who signs up choosing "No
+   * one invited me" is placed under it (docs/configuration.md). Outside production the demo data's
+   * trust account (fixtures/accounts.json) by default; unset in production, that choice is refused.
+   */
+  TRUST_ACCOUNT: z.string().trim().min(1).max(64).optional(),
   /** Who push services can contact about our messages: a mailto: or https: URL; default mailto: the MAIL_FROM address. */
   VAPID_SUBJECT: z.url({ protocol: /^(mailto|https)$/, error: 'VAPID_SUBJECT must be a mailto: or https: URL' }).optional(),
 });
@@ -175,6 +196,7 @@ const resolvedEnvSchema = envSchema.transform((e, ctx) => {
     PAYMENT_PROVIDER: provider,
     PHONEPE_ENV: e.PHONEPE_ENV ?? (production ? 'production' : 'sandbox'),
     PUBLIC_URL: e.PUBLIC_URL ?? listeningOrigin(e.HOST, e.PORT),
+    TRUST_ACCOUNT: e.TRUST_ACCOUNT ?? (production ? undefined : DEMO_TRUST_ACCOUNT),
   };
 });
 export type Env = z.output<typeof resolvedEnvSchema>;

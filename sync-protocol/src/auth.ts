@@ -33,26 +33,59 @@ export const newPasswordSchema = z.string({ error: MSG.passwordMin }).superRefin
   if (problem) ctx.addIssue({ code: 'custom', message: MSG[problem] });
 });
 
-/** POST /api/UserLogin — signup (spec §5 Signup, §7 Auth). `p` is the referrer's person id. */
+/** A person's full name as they give it (spec §5 Signup: at least 4 characters). */
+export const fullNameSchema = z
+  .string({ error: MSG.fullName })
+  .trim()
+  .min(4, { error: MSG.fullName })
+  .max(100, { error: MSG.fullName })
+  .refine((v) => !hasUnsafeChars(v), { error: MSG.unsafeCharacters });
+
+/**
+ * The signer's confirmation that they are 18 or older and accept the terms of use and the privacy
+ * policy (spec §1; docs/api.md "Signup"): exactly `true`.
+ */
+export const termsAcceptedSchema = z.literal(true, { error: MSG.termsRequired });
+
+/**
+ * POST /api/UserLogin — signup (spec §5 Signup, §7 Auth). `p` names the referrer (the lookup's
+ * handle or a person id); `noInviter: true` instead says no one invited the person, and the server
+ * places them under the trust's account (docs/api.md "Signup"). One of the two, never both.
+ */
 export const signupSchema = z
   .strictObject({
-    n: z
-      .string({ error: MSG.fullName })
-      .trim()
-      .min(4, { error: MSG.fullName })
-      .max(100, { error: MSG.fullName })
-      .refine((v) => !hasUnsafeChars(v), { error: MSG.unsafeCharacters }),
+    n: fullNameSchema,
     m: mobileSchema,
     e: optionalEmailSchema,
     password: newPasswordSchema,
     /** Confirm password; the form always sends it, other callers may leave it out. */
     confirmPassword: z.string().max(128).optional(),
-    p: z.string({ error: MSG.referrerRequired }).min(1, { error: MSG.referrerRequired }).max(64),
+    p: z.string({ error: MSG.referrerRequired }).min(1, { error: MSG.referrerRequired }).max(64).optional(),
+    noInviter: z.literal(true, { error: MSG.noInviterTrue }).optional(),
+    terms: termsAcceptedSchema,
   })
   .refine((v) => v.confirmPassword === undefined || v.confirmPassword === v.password, {
     error: MSG.passwordMismatch,
     path: ['confirmPassword'],
-  });
+  })
+  .refine((v) => v.p !== undefined || v.noInviter === true, { error: MSG.referrerRequired, path: ['p'] })
+  .refine((v) => v.p === undefined || v.noInviter === undefined, { error: MSG.inviterChoiceTwice, path: ['noInviter'] });
+
+/** POST /api/UserLogin/acceptTerms — the signed-in person accepts the terms' current version. */
+export const acceptTermsSchema = z.strictObject({
+  terms: termsAcceptedSchema,
+  /** The version the person was shown (GET /api/UserLogin/terms); another one is refused (409). */
+  version: z.string({ error: MSG.termsVersionRequired }).min(1, { error: MSG.termsVersionRequired }).max(40),
+});
+
+/** What the signed-in person has accepted of the terms, in the login response and GET /api/UserLogin/terms. */
+export const termsStateSchema = z.object({
+  /** The installation's current version (TERMS_VERSION). */
+  version: z.string(),
+  /** Whether the person has accepted that version. */
+  accepted: z.boolean(),
+});
+export type TermsState = z.infer<typeof termsStateSchema>;
 export type SignupInput = z.input<typeof signupSchema>;
 
 /** POST /api/UserLogin/createUserOnBehalf — a signed-in person registers someone under them. */
@@ -121,6 +154,8 @@ export const loginResponseSchema = z.object({
   aw: z.number(),
   curr_orbit: z.number(),
   taw: z.number(),
+  /** Whether the person has accepted the current terms; the app asks first when not (docs/api.md). */
+  terms: termsStateSchema,
 });
 export type LoginResponse = z.infer<typeof loginResponseSchema>;
 

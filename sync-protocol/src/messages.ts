@@ -14,6 +14,20 @@ export const MSG = {
   mobileTaken: 'This mobile number is already registered',
   emailTaken: 'This email is already registered',
   userCreated: 'User successfully created',
+  // Signup's terms and "No one invited me" (docs/api.md "Signup"); each names its field.
+  termsRequired: 'terms: confirm that you are 18 or older and accept the Terms & Conditions and the Privacy policy',
+  noInviterTrue: 'noInviter: send true to say that no one invited you, or leave it out',
+  inviterChoiceTwice: 'noInviter: choose either the person who invited you or "No one invited me", not both',
+  noTrustAccount: 'noInviter: this site takes no signups without an inviter. Ask the person who invited you for their mobile number',
+  termsVersionRequired: 'version: the version of the terms you accept is required',
+  termsChanged: 'version: the terms have changed since you opened them. Read the new version and accept it',
+  termsAccepted: 'Thank you for accepting the terms',
+  // Profile: own name and e-mail (docs/api.md "Profile").
+  profileUpdated: 'Your profile has been updated',
+  emailCodeSent: 'If this address can be used, a code has been sent to it. Enter the code to start using it',
+  emailSameAsCurrent: 'e: this is already your e-mail address',
+  codeRequired: 'code: enter the 6-digit code',
+  emailChanged: 'Your e-mail address has been changed',
   // §5 Login
   credentialsRequired: 'Username and password required',
   loginFailed: 'Login failed',

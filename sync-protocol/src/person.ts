@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MSG } from './messages';
 import { emailSchema, idSchema, mobileSchema, optionalEmailSchema, passwordSchema, personNameSchema } from './common';
+import { fullNameSchema } from './auth';
 import { permissionListSchema } from './role';
 
 export const PERSON_STATUSES = ['ACTIVE', 'INACTIVE', 'BLOCKED'] as const;
@@ -103,3 +104,14 @@ export type PersonView = {
   co: string | null;
   createdAt: number;
 };
+
+/** PATCH /api/Person/me — the signed-in person's own name (docs/api.md "Profile"). */
+export const ownProfileSchema = z.strictObject({ n: fullNameSchema });
+
+/** POST /api/Person/me/email — asks to change one's e-mail address; a code goes to the new one. */
+export const emailChangeSchema = z.strictObject({ e: emailSchema });
+
+/** POST /api/Person/me/email/verify — the code sent to the new address. */
+export const emailVerifySchema = z.strictObject({
+  code: z.string({ error: MSG.codeRequired }).trim().regex(/^\d{6}$/, { error: MSG.codeRequired }),
+});

@@ -33,7 +33,7 @@ beforeAll(async () => {
   h.deps.outbox = slow;
   // A registered account whose status is BLOCKED must look unknown too (it gets no code).
   const blocked = await h.request('POST', '/UserLogin', {
-    body: { n: 'Blocked Person', m: '9811100001', e: 'blocked@example.com', password: 'Tiger-Lily-42', p: DEMO.admin.id },
+    body: { n: 'Blocked Person', m: '9811100001', e: 'blocked@example.com', password: 'Tiger-Lily-42', p: DEMO.admin.id, terms: true },
   });
   expect(blocked.status).toBe(201);
   await h.deps.db.update(person).set({ status: 'BLOCKED' }).where(eq(person.id, blocked.body.id));
@@ -130,7 +130,7 @@ describe('the same answer in the same time for registered and unknown accounts',
 
   test('resetPassword by mobile, for an account without e-mail (the code goes by SMS)', async () => {
     const sms = await h.request('POST', '/UserLogin', {
-      body: { n: 'Sms Only Person', m: '9811100002', password: 'Tiger-Lily-42', p: DEMO.admin.id },
+      body: { n: 'Sms Only Person', m: '9811100002', password: 'Tiger-Lily-42', p: DEMO.admin.id, terms: true },
     });
     expect(sms.status).toBe(201);
     await expectIndistinguishable(
@@ -188,7 +188,7 @@ describe('the same answer in the same time for registered and unknown accounts',
     const rs = await Promise.all(
       Array.from({ length: 60 }, () =>
         h.request('POST', '/UserLogin', {
-          body: { n: 'Probe Person', m: DEMO.learner.mobile, password: 'Tiger-Lily-42', p: DEMO.admin.id },
+          body: { n: 'Probe Person', m: DEMO.learner.mobile, password: 'Tiger-Lily-42', p: DEMO.admin.id, terms: true },
         }),
       ),
     );

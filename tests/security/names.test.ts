@@ -35,7 +35,7 @@ const OTHER_INVISIBLE = [0xe0041, 0x2028, 0x2029, 0xe000, 0xd800, 0x00ad].map(cp
 
 /** Every route that takes a person's name, with a fresh body around `n`. */
 const NAME_ROUTES: [string, string, (n: string) => object, () => string | undefined][] = [
-  ['POST', '/UserLogin', (n) => ({ n, m: nextMobile(), password: PASSWORD, p: DEMO.admin.id }), () => undefined],
+  ['POST', '/UserLogin', (n) => ({ n, m: nextMobile(), password: PASSWORD, p: DEMO.admin.id, terms: true }), () => undefined],
   ['POST', '/UserLogin/createUserOnBehalf', (n) => ({ n, m: nextMobile() }), () => admin],
   ['POST', '/Person', (n) => ({ n, m: nextMobile() }), () => admin],
   ['PUT', '/Person', (n) => ({ id: DEMO.learner.id, n }), () => admin],
@@ -80,7 +80,7 @@ describe('person names', () => {
     // क्‍ष (a half form, ZWJ after the virama) and क्‌ष (the virama shown, ZWNJ).
     const names = ['क्\u200dषमा शर्मा', 'रा\u200cम क्\u200cष', 'Lakshmi लक्ष्\u200dमी'];
     for (const n of names) {
-      const signup = await h.request('POST', '/UserLogin', { body: { n, m: nextMobile(), password: PASSWORD, p: DEMO.admin.id } });
+      const signup = await h.request('POST', '/UserLogin', { body: { n, m: nextMobile(), password: PASSWORD, p: DEMO.admin.id, terms: true } });
       expect(signup.status, n).toBe(201);
       expect((await first(h.deps.db.select().from(person).where(eq(person.id, signup.body.id))))?.name).toBe(n);
       const created = await h.request('POST', '/Person', { token: admin, body: { n, m: nextMobile() } });

@@ -31,7 +31,7 @@ let mobiles = 0;
 async function newLearner() {
   const n = `Paid content ${++mobiles}`;
   const m = `91235${(60_000 + mobiles).toString()}`;
-  const r = await h.request('POST', '/UserLogin', { body: { n, m, password: 'paid-content-8642', confirmPassword: 'paid-content-8642', p: 'demo-learner' } });
+  const r = await h.request('POST', '/UserLogin', { body: { n, m, password: 'paid-content-8642', confirmPassword: 'paid-content-8642', p: 'demo-learner', terms: true } });
   expect(r.status, JSON.stringify(r.body)).toBe(201);
   const id = (await first(h.deps.db.select({ id: person.id }).from(person).where(eq(person.name, n))))!.id;
   return { id, token: r.body.token as string };

@@ -27,7 +27,7 @@ let nextMobile = 9822200000;
 function signup(password: string, extra: { m?: string; e?: string } = {}) {
   nextMobile += 1;
   return h.request('POST', '/UserLogin', {
-    body: { n: 'Policy Person', m: String(nextMobile), e: `policy${nextMobile}@example.com`, password, p: DEMO.admin.id, ...extra },
+    body: { n: 'Policy Person', m: String(nextMobile), e: `policy${nextMobile}@example.com`, password, p: DEMO.admin.id, terms: true, ...extra },
   });
 }
 

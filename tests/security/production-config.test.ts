@@ -312,7 +312,7 @@ describe('the passwords published in fixtures/', () => {
   let mobile = 9833300000;
   test.each(published.flatMap((p) => [p, p.toUpperCase(), ` ${p} `]))('signup refuses %j, naming the rule in English', async (password) => {
     mobile += 1;
-    const r = await h.request('POST', '/UserLogin', { body: { n: 'Published Person', m: String(mobile), password, p: DEMO.admin.id } });
+    const r = await h.request('POST', '/UserLogin', { body: { n: 'Published Person', m: String(mobile), password, p: DEMO.admin.id, terms: true } });
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ success: false, msg: MSG.passwordPublished });
   });

@@ -70,7 +70,7 @@ const wrongCode = (right: string, i: number) => String((Number(right) + 1 + i) %
 /** A new member with a password, signed up from an address of its own. */
 async function newMember(mobile: string, password = 'Tiger-Lily-42') {
   const r = await h.request('POST', '/UserLogin', {
-    body: { n: `Member ${mobile}`, m: mobile, e: `m${mobile}@example.com`, password, p: DEMO.admin.id },
+    body: { n: `Member ${mobile}`, m: mobile, e: `m${mobile}@example.com`, password, p: DEMO.admin.id, terms: true },
     headers: from(`10.99.${Number(mobile.slice(-4)) % 250}.${Number(mobile.slice(-2)) % 250}`),
   });
   expect(r.status).toBe(201);
@@ -233,7 +233,7 @@ describe('account creation', () => {
     const rs = await Promise.all(
       range(BURST).map((i) =>
         h.request('POST', '/UserLogin', {
-          body: { n: `Burst Signup ${i}`, m: `95000${String(i).padStart(5, '0')}`, password: 'Tiger-Lily-42', p: DEMO.admin.id },
+          body: { n: `Burst Signup ${i}`, m: `95000${String(i).padStart(5, '0')}`, password: 'Tiger-Lily-42', p: DEMO.admin.id, terms: true },
           headers: from('10.15.0.1'),
         }),
       ),

@@ -38,7 +38,7 @@ const parentOf = async (id: string) => (await first(h.deps.db.select({ p: person
 const setParent = (id: string, p: string | null) => h.request('PUT', '/Person', { token: admin, body: { id, p } });
 const lookup = (m: string) => h.request('GET', `/Person/getReferrer?strQuery=${m}`);
 const signup = (p: string, name = 'New Learner') =>
-  h.request('POST', '/UserLogin', { body: { n: name, m: nextMobile(), password: PASSWORD, confirmPassword: PASSWORD, p } });
+  h.request('POST', '/UserLogin', { body: { n: name, m: nextMobile(), password: PASSWORD, confirmPassword: PASSWORD, p, terms: true } });
 
 /** Whether following parents from `id` ever comes back to someone already seen. */
 async function hasLoop(id: string): Promise<boolean> {

@@ -40,8 +40,8 @@ type Case = { route: string; token?: keyof typeof tokens; body: Record<string, u
 const VALID_P256DH = 'BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4';
 
 const WRONG_TYPES: Case[] = [
-  { route: 'POST /UserLogin', body: { n: 12345, m: '9444444401', password: 'abcd1234', p: 'demo-admin' }, field: 'n', msg: MSG.mustBeText },
-  { route: 'POST /UserLogin', body: { n: 'Valid Name', m: '9444444401', password: true, p: 'demo-admin' }, field: 'password', msg: MSG.mustBeText },
+  { route: 'POST /UserLogin', body: { n: 12345, m: '9444444401', password: 'abcd1234', p: 'demo-admin', terms: true }, field: 'n', msg: MSG.mustBeText },
+  { route: 'POST /UserLogin', body: { n: 'Valid Name', m: '9444444401', password: true, p: 'demo-admin', terms: true }, field: 'password', msg: MSG.mustBeText },
   { route: 'POST /UserLogin/resetPassword', body: { username: 9000000003 }, field: 'username', msg: MSG.mustBeText },
   { route: 'POST /OTP/requestOTP', body: { type: 'mobile', mobile: 9000000003 }, field: 'mobile', msg: MSG.mustBeText },
   { route: 'POST /generic/submit-contact-details', body: { name: 'Valid Name', mobile: '9444444403', description: { text: 'Hello' } }, field: 'description', msg: MSG.mustBeText },

@@ -40,5 +40,5 @@ test('logging out on the page goes to plain /login and does not remember the pag
   act(() => clearSession());
   expect(await screen.findByTestId('login')).toBeInTheDocument();
   expect(router.state.location.search).toBe('');
-  expect(takeRedirect()).toBe('/');
+  expect(takeRedirect()).toBe('/exam-list');
 });

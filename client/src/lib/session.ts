@@ -1,4 +1,5 @@
-import type { LoginResponse } from '../../../sync-protocol/src/auth';
+import type { LoginResponse, TermsState } from '../../../sync-protocol/src/auth';
+import { paths } from '../config/paths';
 
 /**
  * The signed-in session (spec §3 "Stored session data after login"): kept in sessionStorage,
@@ -22,6 +23,12 @@ export type Session = {
   curr_orbit: number;
   tac: number;
   taw: number;
+  /**
+   * The terms' version in force and whether this person accepted it, as the server last said (login,
+   * or the check at app start): not accepted, the app asks before going on (features/auth
+   * terms-gate). Absent in sessions stored before it existed: the check at start fills it in.
+   */
+  terms?: TermsState;
 };
 
 const KEY = 'session';
@@ -73,6 +80,7 @@ export function sessionFromLogin(r: LoginResponse): Session {
     curr_orbit: r.curr_orbit,
     tac: r.tac,
     taw: r.taw,
+    terms: r.terms,
   };
 }
 
@@ -122,15 +130,36 @@ export function hasPermissions(session: Session | null, needed: readonly string[
   return needed.every((p) => have.has(p));
 }
 
-/** Where to go after login (spec §2 Login: never back to a login address). */
+/** Where to go after login: the page the person was going to when sent to login (spec §2 Login). */
 export function rememberRedirect(url: string): void {
   sessionStorage.setItem(REDIRECT_KEY, url);
 }
 
+/**
+ * `url` as a path of this site (path, query and hash), or null: anything that leads elsewhere
+ * (`//host`, `/\host`, `https:`, `javascript:`) or back to a login address (spec §2).
+ */
+export function sameSitePath(url: string | null, origin = window.location.origin): string | null {
+  if (!url || !url.startsWith('/') || url.startsWith('//') || url.startsWith('/\\')) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(url, origin);
+  } catch {
+    return null;
+  }
+  if (parsed.origin !== origin) return null;
+  const path = parsed.pathname + parsed.search + parsed.hash;
+  return path.includes('login') ? null : path;
+}
+
+/**
+ * Where a login or signup goes on (docs/api.md "Where people land"): the remembered page, when it
+ * is a path of this site, else Exams. Read once: the next login starts afresh.
+ */
 export function takeRedirect(): string {
   const url = sessionStorage.getItem(REDIRECT_KEY);
   sessionStorage.removeItem(REDIRECT_KEY);
-  return url && !url.includes('login') ? url : '/';
+  return sameSitePath(url) ?? paths.examList;
 }
 
 // Another tab logging in or out changes localStorage; follow it.

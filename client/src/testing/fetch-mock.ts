@@ -43,6 +43,7 @@ export function loginResponse(overrides: Partial<LoginResponse> = {}): LoginResp
     permissions: [{ permission: 'MEMBER' }],
     tac: 0,
     iprr: 0,
+    terms: { version: '1', accepted: true },
     dq: 0,
     aw: 0,
     curr_orbit: 0,

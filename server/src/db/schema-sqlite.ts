@@ -81,6 +81,12 @@ export const person = sqliteTable(
     mobileVerified: integer('mobile_verified', { mode: 'boolean' }).notNull().default(false),
     email: text('email').unique(),
     emailVerified: integer('email_verified', { mode: 'boolean' }).notNull().default(false),
+    /**
+     * An e-mail address the person asked to change to, waiting for its code (docs/api.md "Profile");
+     * `email` stays the address in use until the code is entered. Not unique: a pending address
+     * proves nothing until it is verified, and the check that it is free runs at verification.
+     */
+    pendingEmail: text('pending_email'),
     roleId: text('role_id').references(() => role.id, { onDelete: 'restrict' }),
     status: text('status').notNull().default('ACTIVE'),
     parentId: text('parent_id').references((): AnySQLiteColumn => person.id, { onDelete: 'set null' }),
@@ -99,6 +105,12 @@ export const person = sqliteTable(
     co: text('co'),
     /** "is password reset required": set by an admin reset or an account created on behalf. */
     iprr: integer('iprr').notNull().default(0),
+    /**
+     * The version of the terms the person last accepted (TERMS_VERSION, docs/configuration.md) and
+     * when; null until they have (an account created by staff accepts at its first login).
+     */
+    termsVersion: text('terms_version'),
+    termsAcceptedAt: integer('terms_accepted_at'),
     passwordHash: text('password_hash').notNull(),
     /**
      * The person's permission names, comma-joined, kept by triggers on person_permission and
@@ -695,7 +707,7 @@ export const oneTimeCode = sqliteTable(
     personId: text('person_id')
       .notNull()
       .references(() => person.id, { onDelete: 'cascade' }),
-    purpose: text('purpose', { enum: ['OTP', 'RESET'] }).notNull(),
+    purpose: text('purpose', { enum: ['OTP', 'RESET', 'EMAIL'] }).notNull(),
     codeHash: text('code_hash').notNull(),
     expiresAt: integer('expires_at').notNull(),
     usedAt: integer('used_at'),

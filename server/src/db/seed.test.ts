@@ -105,7 +105,7 @@ describe('idempotence and persistence', () => {
     let h2: Harness | undefined;
     try {
       const signup = await h1.request('POST', '/UserLogin', {
-        body: { n: 'Persistent Person', m: '9012345678', e: 'persist@example.com', password: 'persist1', p: 'demo-learner' },
+        body: { n: 'Persistent Person', m: '9012345678', e: 'persist@example.com', password: 'persist1', p: 'demo-learner', terms: true },
       });
       expect(signup.status).toBe(201);
       const before = (await tableCounts(h1.deps.db));

@@ -15,6 +15,7 @@ import {
   tagsFixtureSchema,
 } from '../../../sync-protocol/src/fixtures';
 import { addMonths, ORDER_TTL_MS, planRuleOf, rupeesToPaise } from '../../../sync-protocol/src/payment';
+import { DEFAULT_TERMS_VERSION } from '../env';
 import { hashPassword, verifyPassword } from '../lib/passwords';
 import { nextRev } from '../lib/revision';
 import { indexQuestion } from '../modules/questions/question-index';
@@ -115,6 +116,9 @@ export async function seedDatabase(db: DB, opts: SeedOptions = {}): Promise<{ se
           roleId: roleRow.id,
           parentId: a.p,
           passwordHash: hashes[i] ?? '',
+          // The demo accounts have accepted the default terms (TERMS_VERSION, docs/configuration.md).
+          termsVersion: DEFAULT_TERMS_VERSION,
+          termsAcceptedAt: now,
         })
         .onConflictDoNothing()
         .returning({ id: person.id }),
@@ -245,7 +249,20 @@ async function seedSales(tx: Tx, sales: z.output<typeof demoSalesFixtureSchema>,
     const inserted = await first(
       tx
         .insert(person)
-        .values({ id: s.id, name: s.n, mobile: s.m, mobileVerified: true, roleId: member?.id ?? null, parentId: s.p, passwordHash: hash, createdAt: at, updatedAt: at })
+        .values({
+          id: s.id,
+          name: s.n,
+          mobile: s.m,
+          mobileVerified: true,
+          roleId: member?.id ?? null,
+          parentId: s.p,
+          passwordHash: hash,
+          // Signed up, so they accepted the terms then (docs/security.md "Accounts").
+          termsVersion: DEFAULT_TERMS_VERSION,
+          termsAcceptedAt: at,
+          createdAt: at,
+          updatedAt: at,
+        })
         .onConflictDoNothing()
         .returning({ id: person.id }),
     );

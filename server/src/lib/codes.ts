@@ -7,7 +7,8 @@ import { oneTimeCode } from '../db/schema';
 /** One-time codes are valid for 10 minutes and used once (issue 2 §5). */
 export const CODE_TTL_MS = 10 * 60 * 1000;
 
-export type CodePurpose = 'OTP' | 'RESET';
+/** EMAIL: the code sent to a new e-mail address before it replaces the old one (docs/api.md "Profile"). */
+export type CodePurpose = 'OTP' | 'RESET' | 'EMAIL';
 
 function digest(secret: Uint8Array, personId: string, code: string): string {
   return createHmac('sha256', secret).update(`${personId}:${code}`).digest('hex');

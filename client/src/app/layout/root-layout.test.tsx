@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, expect, test, vi } from 'vitest';
 import { requestLogout } from '../../lib/logout-request';
@@ -42,4 +42,27 @@ test('a page logs out through the shell without asking the server again when the
   expect(requestLogout({ endedOnServer: true })).toBe(true);
   await waitFor(() => expect(getSession()).toBeNull());
   expect(calls.filter((c) => c.path === '/UserLogin/logout')).toEqual([]);
+});
+
+test('at start, a signed-in person whose terms are not accepted in their current version is asked before going on', async () => {
+  setSession({ ...learnerSession, terms: { version: '1', accepted: true } }, false);
+  let accepted = false;
+  const { calls } = mockApi((call) => {
+    if (call.path === '/UserLogin/terms') return new Response(JSON.stringify({ success: true, version: '2', accepted, acceptedAt: null }), { status: 200 });
+    if (call.path === '/UserLogin/acceptTerms') {
+      accepted = true;
+      return new Response(JSON.stringify({ success: true, msg: 'Thank you for accepting the terms', version: '2', accepted: true }), { status: 200 });
+    }
+    return new Response('{}', { status: 200 });
+  });
+  await renderWithApp(<RootLayout />, { route: '/login', namespaces: ['auth'] });
+  const gate = await screen.findByRole('dialog', { name: 'Terms of use' });
+  const go = within(gate).getByRole('button', { name: 'Accept and continue' });
+  expect(go).toBeDisabled();
+  const user = userEvent.setup();
+  await user.click(within(gate).getByRole('checkbox', { name: /I am 18 years or older/ }));
+  await user.click(go);
+  await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Terms of use' })).toBeNull());
+  expect(calls.find((c) => c.path === '/UserLogin/acceptTerms')).toMatchObject({ method: 'POST', body: { version: '2', terms: true } });
+  expect(getSession()?.terms).toEqual({ version: '2', accepted: true });
 });

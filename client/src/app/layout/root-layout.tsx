@@ -3,9 +3,10 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { LoadingBar } from '../../components/loading-bar';
 import { paths } from '../../config/paths';
+import { getTerms } from '../../features/auth/api/get-terms';
 import { logoutOnServer } from '../../features/auth/api/logout';
 import { type LogoutOptions, setLogoutHandler } from '../../lib/logout-request';
-import { clearSession, getSession, rememberRedirect, takeRedirect } from '../../lib/session';
+import { clearSession, getSession, rememberRedirect, takeRedirect, updateSession } from '../../lib/session';
 import { useSession } from '../../hooks/use-session';
 import { setSessionLostHandler } from '../../lib/session-lost';
 import { Footer } from './footer';
@@ -22,6 +23,8 @@ import type { RootOutletContext } from '../../features/admin/components/admin-la
 const AppDrawer = lazy(() => import('./app-drawer'));
 /** The navigation's Create New Question dialog (issue 17): loaded when first asked for, never on the first page. */
 const QuestionEditorDialog = lazy(() => import('./question-editor-dialog'));
+/** Accepting the terms' version in force (docs/api.md "Terms"): loaded only when a person has not. */
+const TermsGate = lazy(() => import('../../features/auth/components/terms-gate'));
 /** Web Push (issue 20 §6): asked for on the result page, after a submitted test; loaded there only. */
 const PushPrompt = lazy(() => import('../../components/push-prompt'));
 
@@ -35,7 +38,27 @@ export function RootLayout() {
   const replica = useReplicaControl();
   useScrollRestoration();
   const questionDialog = useQuestionDialog();
-  const signedIn = useSession() !== null;
+  const session = useSession();
+  const signedIn = session !== null;
+  const sessionId = session?.id;
+
+  // At each start of the app while signed in, ask whether the terms in force are accepted: an
+  // installation that changed them asks everyone again before going on (docs/api.md "Terms").
+  // Offline, the session's last answer stands until the next start online.
+  useEffect(() => {
+    if (!sessionId || !navigator.onLine) return;
+    let current = true;
+    getTerms()
+      .then((r) => {
+        const s = getSession();
+        if (!current || s?.id !== sessionId || typeof r.version !== 'string' || typeof r.accepted !== 'boolean') return;
+        if (s.terms?.version !== r.version || s.terms.accepted !== r.accepted) updateSession({ terms: { version: r.version, accepted: r.accepted } });
+      })
+      .catch(() => undefined);
+    return () => {
+      current = false;
+    };
+  }, [sessionId]);
 
   // The navigation bar is hidden on any URL containing 'admin' (spec §2).
   const hideBar = location.pathname.includes('admin');
@@ -100,7 +123,8 @@ export function RootLayout() {
       finishLogout();
       return;
     }
-    void navigate(paths.login);
+    // Marked, so that the login page does not send on a session that is about to go.
+    void navigate(paths.login, { state: { loggingOut: true } });
     // Should the login page never arrive (its chunk failing to load), the session goes anyway.
     setTimeout(finishLogout, 5000);
   };
@@ -125,6 +149,11 @@ export function RootLayout() {
       {signedIn && location.pathname.startsWith(`${paths.examResult}/`) && (
         <Suspense fallback={null}>
           <PushPrompt />
+        </Suspense>
+      )}
+      {session?.terms?.accepted === false && (
+        <Suspense fallback={null}>
+          <TermsGate version={session.terms.version} />
         </Suspense>
       )}
       {questionDialog.requested && (

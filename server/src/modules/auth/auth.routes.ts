@@ -1,5 +1,6 @@
 import type { Context, Hono } from 'hono';
 import {
+  acceptTermsSchema,
   adminResetSchema,
   changePasswordSchema,
   createOnBehalfSchema,
@@ -55,6 +56,11 @@ export function authRoutes(app: Hono<AppEnv>, deps: Deps) {
     await emptyBody(c);
     return c.json(await auth.logoutAll(deps, principalOf(c)));
   });
+  // The terms: what the signed-in person accepted, and accepting the current version (docs/api.md).
+  route(app, deps, 'GET /UserLogin/terms', async (c) => c.json(await auth.termsState(deps, principalOf(c))));
+  route(app, deps, 'POST /UserLogin/acceptTerms', async (c) =>
+    c.json(await auth.acceptTerms(deps, principalOf(c), await parseJson(c, acceptTermsSchema))),
+  );
   route(app, deps, 'PUT /UserLogin/resetUserPasswordByAdmin', async (c) =>
     c.json(await auth.adminReset(deps, principalOf(c), await parseJson(c, adminResetSchema))),
   );

@@ -68,7 +68,13 @@ export async function loginResponse(
     aw: row.amountWithdrawable,
     curr_orbit: row.currentOrbit,
     taw: row.totalAmountWithdrawable,
+    terms: termsOf(deps, row),
   };
+}
+
+/** Whether `row` has accepted the installation's current terms (TERMS_VERSION, docs/configuration.md). */
+function termsOf(deps: Deps, row: Pick<PersonRow, 'termsVersion'>) {
+  return { version: deps.config.TERMS_VERSION, accepted: row.termsVersion === deps.config.TERMS_VERSION };
 }
 
 function usernameKey(username: string) {
@@ -130,17 +136,25 @@ export async function login(deps: Deps, input: { username: string; password: str
   return loginResponse(deps, row);
 }
 
-/** POST /UserLogin — signup; the new person gets the MEMBER role and its permissions. */
+/**
+ * POST /UserLogin — signup; the new person gets the MEMBER role and its permissions. The schema
+ * has made sure they confirmed being 18 or older and accepting the terms (`terms: true`); the
+ * version they accepted is the installation's current one, kept with the time (docs/api.md
+ * "Signup"). Without an inviter (`noInviter`), the server places them under the trust's account:
+ * the caller cannot name any other referrer that way.
+ */
 export async function signup(
   deps: Deps,
-  input: { n: string; m: string; e: string | null; password: string; p: string; ip: string },
+  input: { n: string; m: string; e: string | null; password: string; p?: string | undefined; noInviter?: true | undefined; ip: string },
 ) {
   // A refused password costs nothing; then the attempt spends its IP's signup budget first.
   assertPasswordAllowed(input.password, { mobile: input.m, email: input.e });
   await deps.rates.consume('signupIp', input.ip);
   // `p` is the lookup's opaque handle, or a person id; an ACTIVE person either way (issue 16 §8),
   // checked again in the transaction: the referrer may be blocked during the hash.
-  const referrer = { id: await referrerIdOf(deps.db, deps.config.jwtSecret, input.p) };
+  const referrer = {
+    id: input.noInviter || input.p === undefined ? await trustAccountId(deps) : await referrerIdOf(deps.db, deps.config.jwtSecret, input.p),
+  };
   await assertReferrerAllowed(deps.db, referrer.id);
   await assertUnique(deps.db, input.m, input.e);
   const passwordHash = await hashPassword(input.password);
@@ -158,6 +172,8 @@ export async function signup(
           parentId: referrer.id,
           roleId: memberRole?.id ?? null,
           passwordHash,
+          termsVersion: deps.config.TERMS_VERSION,
+          termsAcceptedAt: Date.now(),
         })
         .returning(),
     ))!;
@@ -172,6 +188,139 @@ export async function signup(
     return created;
   });
   return loginResponse(deps, row, MSG.userCreated);
+}
+
+/**
+ * The person a signup without an inviter is placed under: the trust's account of TRUST_ACCOUNT
+ * (an id or a mobile, docs/configuration.md). Without one, or when it names no one, such a signup
+ * is refused with a message that asks for the inviter's mobile (and the operator is told why).
+ */
+async function trustAccountId(deps: Deps): Promise<string> {
+  const setting = deps.config.TRUST_ACCOUNT;
+  if (!setting) throw badRequest(MSG.noTrustAccount);
+  const mobile = normaliseMobile(setting);
+  const row = mobile
+    ? await findByMobileOrEmail(deps.db, { mobile })
+    : await first(deps.db.select().from(person).where(eq(person.id, setting)));
+  if (!row) {
+    deps.log.error({ TRUST_ACCOUNT: setting }, 'TRUST_ACCOUNT names no person: signups without an inviter are refused');
+    throw badRequest(MSG.noTrustAccount);
+  }
+  return row.id;
+}
+
+/** GET /UserLogin/terms: the installation's terms version and whether the signed-in person accepted it. */
+export async function termsState(deps: Deps, actor: Principal) {
+  const row = await first(deps.db.select().from(person).where(eq(person.id, actor.id)));
+  if (!row) throw unauthenticated();
+  return { success: true as const, ...termsOf(deps, row), acceptedAt: row.termsAcceptedAt };
+}
+
+/**
+ * POST /UserLogin/acceptTerms: the signed-in person accepts the terms' current version (at first
+ * login of an account made by staff, or after TERMS_VERSION changed). A version other than the
+ * current one is refused (409): what the person read is not what is in force.
+ */
+export async function acceptTerms(deps: Deps, actor: Principal, input: { version: string }) {
+  if (input.version !== deps.config.TERMS_VERSION) throw conflict(MSG.termsChanged);
+  const at = Date.now();
+  await transaction(deps.db, async (tx) => {
+    const before = await first(tx.select().from(person).where(eq(person.id, actor.id)));
+    if (!before) throw unauthenticated();
+    await tx.update(person).set({ termsVersion: input.version, termsAcceptedAt: at }).where(eq(person.id, actor.id));
+    await logActivity(tx, {
+      actor,
+      action: 'UPDATE',
+      entity: 'person',
+      entityId: actor.id,
+      oldValue: { termsVersion: before.termsVersion, termsAcceptedAt: before.termsAcceptedAt },
+      newValue: { termsVersion: input.version, termsAcceptedAt: at },
+    });
+  });
+  return { success: true as const, msg: MSG.termsAccepted, version: input.version, accepted: true, acceptedAt: at };
+}
+
+/**
+ * POST /Person/me/email: a code goes to the new address; the old one stays in use until the code
+ * is entered (verifyEmailChange). The answer is the same, in the same time, whether or not the
+ * address belongs to another account: only the budgets are spent before it; the look-up, the
+ * code and the message come after it (afterAnswer), and an address that is taken gets no message.
+ */
+export async function requestEmailChange(deps: Deps, actor: Principal, input: { e: string; ip: string }) {
+  const row = await first(deps.db.select().from(person).where(eq(person.id, actor.id)));
+  if (!row) throw unauthenticated();
+  // Only the person's own address is compared here: that tells them nothing about anyone else.
+  if (row.email === input.e) throw badRequest(MSG.emailSameAsCurrent);
+  await deps.rates.consumeAll([
+    ...codeSendLimits('EMAIL', actor.id, input.ip),
+    // The new address's inbox is protected too, whoever asks for codes to be sent there.
+    ['sendAccount', `EMAIL to ${input.e}`],
+  ]);
+  afterAnswer(deps.log, 'e-mail change code', async () => {
+    const taken = await findByMobileOrEmail(deps.db, { email: input.e });
+    const free = !taken || taken.id === actor.id;
+    const code = await transaction(deps.db, async (tx) => {
+      await tx.update(person).set({ pendingEmail: free ? input.e : null }).where(eq(person.id, actor.id));
+      // A new request voids the code of the one before, whatever the address.
+      return issueCode(tx, deps.config.jwtSecret, actor.id, 'EMAIL');
+    });
+    if (!free) return;
+    await deps.outbox.send({
+      channel: 'email',
+      to: input.e,
+      subject: 'Confirm your new e-mail address',
+      body: `Your Pariksha Mitra code to confirm this e-mail address is ${SECRET_MASK}. It is valid for 10 minutes. If you did not ask for it, ignore this message.`,
+      secret: code,
+    });
+  });
+  return { success: true as const, msg: MSG.emailCodeSent };
+}
+
+/**
+ * POST /Person/me/email/verify: the code sent to the new address makes it the person's e-mail
+ * (verified). Guesses are limited like other codes. Should the address have been taken meanwhile,
+ * 409: the person holding the code reads that address's mail, so that tells them nothing new.
+ */
+export async function verifyEmailChange(deps: Deps, actor: Principal, input: { code: string; ip: string }) {
+  const limits = codeGuessLimits('EMAIL', actor.id, input.ip);
+  await deps.rates.consumeAll(limits);
+  const updated = await transaction(deps.db, async (tx) => {
+    if (!(await consumeCode(tx, deps.config.jwtSecret, actor.id, 'EMAIL', input.code))) return null;
+    const before = await first(tx.select().from(person).where(eq(person.id, actor.id)));
+    if (!before?.pendingEmail) return null;
+    await assertUnique(tx, before.mobile, before.pendingEmail, before.id);
+    const after = (await first(
+      tx
+        .update(person)
+        .set({ email: before.pendingEmail, emailVerified: true, pendingEmail: null, updatedAt: Date.now() })
+        .where(eq(person.id, actor.id))
+        .returning(),
+    ))!;
+    await logActivity(tx, {
+      actor,
+      action: 'UPDATE',
+      entity: 'person',
+      entityId: actor.id,
+      oldValue: { email: before.email, emailVerified: before.emailVerified },
+      newValue: { email: after.email, emailVerified: true, reason: 'verified by code' },
+    });
+    return after;
+  });
+  if (!updated) throw badRequest(MSG.invalidCode);
+  await deps.rates.refund(limits);
+  return { success: true as const, msg: MSG.emailChanged, email: updated.email };
+}
+
+/** PATCH /Person/me: the signed-in person corrects their own name. */
+export async function updateOwnProfile(deps: Deps, actor: Principal, input: { n: string }) {
+  const updated = await transaction(deps.db, async (tx) => {
+    const before = await first(tx.select().from(person).where(eq(person.id, actor.id)));
+    if (!before) throw unauthenticated();
+    const after = (await first(tx.update(person).set({ name: input.n, updatedAt: Date.now() }).where(eq(person.id, actor.id)).returning()))!;
+    await logActivity(tx, { actor, action: 'UPDATE', entity: 'person', entityId: actor.id, oldValue: { name: before.name }, newValue: { name: after.name } });
+    return after;
+  });
+  return { success: true as const, msg: MSG.profileUpdated, name: updated.name };
 }
 
 /** Through `db`: the database, or the handle of the transaction that writes. */

@@ -76,6 +76,7 @@ describe('signup (POST /api/UserLogin)', () => {
     password: 'ravi1234',
     confirmPassword: 'ravi1234',
     p: 'demo-learner',
+    terms: true,
   };
 
   /** Posts a signup that must be refused, and checks that nobody was added. */
@@ -310,7 +311,7 @@ describe('login (POST /api/UserLogin/login)', () => {
 
   test('a password containing ":" works (only the first ":" splits Basic)', async () => {
     const signup = await h.request('POST', '/UserLogin', {
-      body: { n: 'Colon Person', m: '9111111111', password: 'a:b:c:d', p: 'demo-admin' },
+      body: { n: 'Colon Person', m: '9111111111', password: 'a:b:c:d', p: 'demo-admin', terms: true },
     });
     expect(signup.status).toBe(201);
     const r = await h.login('9111111111', 'a:b:c:d');
@@ -448,7 +449,7 @@ describe('forgot password: reset code flow', () => {
 
   test('an expired code fails', async () => {
     const signup = await h.request('POST', '/UserLogin', {
-      body: { n: 'Expiry Person', m: '9222222222', e: 'expiry@example.com', password: 'expiry1', p: 'demo-admin' },
+      body: { n: 'Expiry Person', m: '9222222222', e: 'expiry@example.com', password: 'expiry1', p: 'demo-admin', terms: true },
     });
     expect(signup.status).toBe(201);
     await requestCode('expiry@example.com');
@@ -465,7 +466,7 @@ describe('forgot password: reset code flow', () => {
 
   test('a newer code replaces an older one', async () => {
     const signup = await h.request('POST', '/UserLogin', {
-      body: { n: 'Twice Person', m: '9333333333', e: 'twice@example.com', password: 'twice1', p: 'demo-admin' },
+      body: { n: 'Twice Person', m: '9333333333', e: 'twice@example.com', password: 'twice1', p: 'demo-admin', terms: true },
     });
     expect(signup.status).toBe(201);
     await requestCode('twice@example.com');
@@ -481,7 +482,7 @@ describe('forgot password: reset code flow', () => {
 
   test('a person without e-mail gets the code by SMS to the +91 mobile', async () => {
     const signup = await h.request('POST', '/UserLogin', {
-      body: { n: 'Sms Person', m: '9444444444', password: 'smsperson', p: 'demo-admin' },
+      body: { n: 'Sms Person', m: '9444444444', password: 'smsperson', p: 'demo-admin', terms: true },
     });
     expect(signup.status).toBe(201);
     await requestCode('9444444444');
@@ -508,7 +509,7 @@ describe('forgot password: reset code flow', () => {
 
   test('a new password shorter than 4 characters is refused', async () => {
     const signup = await h.request('POST', '/UserLogin', {
-      body: { n: 'Short Person', m: '9555555555', e: 'short@example.com', password: 'brief-ness-7', p: 'demo-admin' },
+      body: { n: 'Short Person', m: '9555555555', e: 'short@example.com', password: 'brief-ness-7', p: 'demo-admin', terms: true },
     });
     expect(signup.status).toBe(201);
     await requestCode('short@example.com');

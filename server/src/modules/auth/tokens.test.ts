@@ -200,7 +200,7 @@ describe('missing tokens', () => {
 describe('a person who is no longer active', () => {
   test('their token stops working and they cannot log in', async () => {
     const signup = await h.request('POST', '/UserLogin', {
-      body: { n: 'Soon Inactive', m: '9888888888', password: 'inactive1', p: 'demo-admin' },
+      body: { n: 'Soon Inactive', m: '9888888888', password: 'inactive1', p: 'demo-admin', terms: true },
     });
     expect(signup.status).toBe(201);
     const token = signup.body.token as string;

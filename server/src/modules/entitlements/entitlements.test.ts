@@ -44,7 +44,7 @@ let mobiles = 0;
 /** A new learner through the real signup: `{ id, token }`. */
 async function newLearner() {
   const m = `91234${(50_000 + ++mobiles).toString()}`;
-  const r = await h.request('POST', '/UserLogin', { body: { n: `Learner ${mobiles}`, m, password: 'plan-tester-2468', confirmPassword: 'plan-tester-2468', p: 'demo-learner' } });
+  const r = await h.request('POST', '/UserLogin', { body: { n: `Learner ${mobiles}`, m, password: 'plan-tester-2468', confirmPassword: 'plan-tester-2468', p: 'demo-learner', terms: true } });
   expect(r.status, JSON.stringify(r.body)).toBe(201);
   const id = (await first(h.deps.db.select({ id: person.id }).from(person).where(eq(person.name, `Learner ${mobiles}`))))!.id;
   return { id, token: r.body.token as string };

@@ -43,7 +43,17 @@ function searchWhere(db: Conn, q: string) {
 export async function me(deps: Deps, actor: Principal) {
   const row = await first(deps.db.select().from(person).where(eq(person.id, actor.id)));
   if (!row) throw notFound('Person not found');
-  return { success: true as const, data: { ...(await toView(deps.db, row, { tree: true })), uplines: await uplines(deps.db, row.id) } };
+  return {
+    success: true as const,
+    data: {
+      ...(await toView(deps.db, row, { tree: true })),
+      uplines: await uplines(deps.db, row.id),
+      // The address waiting for its code (docs/api.md "Profile"); the person's own, shown only to them.
+      pendingEmail: row.pendingEmail,
+      termsVersion: row.termsVersion,
+      termsAcceptedAt: row.termsAcceptedAt,
+    },
+  };
 }
 
 /** GET /Person/:id (admin detail view). */

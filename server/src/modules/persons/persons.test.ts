@@ -93,7 +93,7 @@ describe('GET /Person/get (search)', () => {
 
     // Without a query: everyone, still 30 a page.
     const all = await asAdmin('GET', '/Person/get');
-    expect(all.body.count).toBe(32 + 3 + 8); // the bulk people, the 3 demo accounts, the 8 demo members (fixtures/demo-sales.json)
+    expect(all.body.count).toBe(32 + 4 + 8); // the bulk people, the 4 demo accounts, the 8 demo members (fixtures/demo-sales.json)
     expect(all.body.data).toHaveLength(30);
   });
 

@@ -18,7 +18,7 @@ beforeAll(async () => {
   h = await startHarness();
   [learner, editor] = await Promise.all([h.tokenOf('learner'), h.tokenOf('editor')]);
   const signup = await h.request('POST', '/UserLogin', {
-    body: { n: 'Second Learner', m: '9123456780', password: 'second1234', confirmPassword: 'second1234', p: 'demo-learner' },
+    body: { n: 'Second Learner', m: '9123456780', password: 'second1234', confirmPassword: 'second1234', p: 'demo-learner', terms: true },
   });
   expect(signup.status).toBe(201);
   other = signup.body.token;

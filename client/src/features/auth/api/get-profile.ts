@@ -2,7 +2,13 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { PersonView } from '../../../../../sync-protocol/src/person';
 import { api } from '../../../lib/api-client';
 
-export type Profile = PersonView & { uplines: { id: string; name: string }[] };
+export type Profile = PersonView & {
+  uplines: { id: string; name: string }[];
+  /** An e-mail address waiting for its code (docs/api.md "Profile"); the person's own only. */
+  pendingEmail: string | null;
+  termsVersion: string | null;
+  termsAcceptedAt: number | null;
+};
 
 /** GET /api/Person: the signed-in person with the referral tree around them. */
 export function getProfile(): Promise<{ success: boolean; data: Profile }> {

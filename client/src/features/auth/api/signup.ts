@@ -9,8 +9,10 @@ export type SignupInput = {
   email: string;
   password: string;
   confirmPassword: string;
-  /** The referrer as the person lookup names them: its opaque handle (sent as `p`). */
-  referrerId: string;
+  /** The referrer as the person lookup names them: its opaque handle (sent as `p`); null: "No one invited me". */
+  referrerId: string | null;
+  /** 18 or older, and the terms accepted: the form sends only `true` (the server refuses anything else). */
+  terms: boolean;
 };
 
 /** POST /api/UserLogin: answers 201 with the login response, so the new learner is signed in. */
@@ -23,7 +25,8 @@ export function signup(input: SignupInput): Promise<LoginResponse> {
       e: input.email.trim() || null,
       password: input.password,
       confirmPassword: input.confirmPassword,
-      p: input.referrerId,
+      ...(input.referrerId === null ? { noInviter: true } : { p: input.referrerId }),
+      terms: input.terms,
     },
     skipAuth: true,
     silent: true,

@@ -2,7 +2,7 @@ import { notifications } from '@mantine/notifications';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { clearSession, getSession, rememberRedirect } from '../../../lib/session';
+import { clearSession, getSession, rememberRedirect, sessionFromLogin, setSession } from '../../../lib/session';
 import { renderWithApp } from '../../../testing/render';
 import { basicOf, json, loginResponse, mockApi } from '../../../testing/fetch-mock';
 import LoginPage from './login-page';
@@ -100,7 +100,7 @@ describe('login tab', () => {
     expect(await screen.findByText('Login successful')).toBeInTheDocument();
   });
 
-  test('a stored login address is not a redirect target: go to the root', async () => {
+  test('a stored login address is not a redirect target: go to Exams', async () => {
     const user = userEvent.setup();
     mockApi(() => json(loginResponse()));
     rememberRedirect('/login?error=x');
@@ -108,7 +108,32 @@ describe('login tab', () => {
     const panel = await activePanel();
     await user.type(within(panel).getByLabelText(/Mobile or e-mail/), '9000000003');
     await user.type(within(panel).getByLabelText(/^Password/), 'learner1234{Enter}');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/exam-list'));
+  });
+
+  test.each(['//evil.example/x', 'https://evil.example/', '/\\evil.example', 'javascript:alert(1)'])(
+    'a remembered address that leaves the site (%s) is not followed: go to Exams',
+    async (target) => {
+      const user = userEvent.setup();
+      mockApi(() => json(loginResponse()));
+      rememberRedirect(target);
+      const { router } = await renderLogin();
+      const panel = await activePanel();
+      await user.type(within(panel).getByLabelText(/Mobile or e-mail/), '9000000003');
+      await user.type(within(panel).getByLabelText(/^Password/), 'learner1234{Enter}');
+      await waitFor(() => expect(router.state.location.pathname).toBe('/exam-list'));
+    },
+  );
+
+  test('someone already signed in who opens /login goes on to Exams; with a message they stay', async () => {
+    setSession(sessionFromLogin(loginResponse()), false);
+    const first = await renderLogin();
+    await waitFor(() => expect(first.router.state.location.pathname).toBe('/exam-list'));
+    first.unmount();
+    const msg = 'Insufficient permission. Please login as authorized user.';
+    const second = await renderLogin(`/login?error=${encodeURIComponent(msg)}`);
+    expect(await screen.findByTestId('login-route-error')).toBeInTheDocument();
+    expect(second.router.state.location.pathname).toBe('/login');
   });
 
   test('iprr = 1 warns and goes to /reset-password', async () => {
@@ -200,16 +225,45 @@ describe('signup tab', () => {
     expect(register).toBeDisabled();
     await user.type(within(panel).getByLabelText(/Referrer's mobile number/), '9000000003');
     await within(panel).findByText('Referrer: La*** Le***');
+    // Spec §1: 18 or older and the terms accepted, or no Register.
+    expect(register).toBeDisabled();
+    expect(within(panel).getByRole('link', { name: 'Terms & Conditions' })).toHaveAttribute('href', '/tnc');
+    expect(within(panel).getByRole('link', { name: 'Privacy policy' })).toHaveAttribute('href', '/privacy');
+    await user.click(within(panel).getByRole('checkbox', { name: /I am 18 years or older/ }));
     await waitFor(() => expect(register).toBeEnabled());
     await user.click(register);
 
-    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/exam-list'));
     const post = calls.find((c) => c.path === '/UserLogin')!;
     expect(post.method).toBe('POST');
-    expect(post.body).toEqual({ n: 'Ravi Kumar', m: '+919123456789', e: null, password: 'secret1', confirmPassword: 'secret1', p: LATA_HANDLE });
+    expect(post.body).toEqual({ n: 'Ravi Kumar', m: '+919123456789', e: null, password: 'secret1', confirmPassword: 'secret1', p: LATA_HANDLE, terms: true });
     expect(post.headers.authorization).toBeUndefined();
     expect(getSession()?.name).toBe('Ravi Kumar');
     expect(await screen.findByText('User successfully created')).toBeInTheDocument();
+  });
+
+  test('"No one invited me" registers without a referrer: the server places the person (noInviter)', async () => {
+    const user = userEvent.setup();
+    const { calls } = mockApi(() => json(loginResponse({ id: 'new', name: 'Ravi Kumar', msg: 'User successfully created' }), 201));
+    const { router } = await renderLogin();
+    await user.click(await screen.findByRole('tab', { name: 'New users' }));
+    const panel = await activePanel();
+    await user.type(within(panel).getByLabelText(/Full name/), 'Ravi Kumar');
+    await user.type(within(panel).getByLabelText(/Mobile number/), '9123456789');
+    await user.type(within(panel).getByLabelText(/^Password/), 'secret1');
+    await user.type(within(panel).getByLabelText(/Confirm password/), 'secret1');
+    await user.click(within(panel).getByRole('checkbox', { name: /I am 18 years or older/ }));
+    const register = within(panel).getByRole('button', { name: 'Register' });
+    // The referrer picker stays mandatory until "No one invited me" answers it.
+    expect(register).toBeDisabled();
+    await user.click(within(panel).getByRole('checkbox', { name: 'No one invited me' }));
+    expect(within(panel).getByLabelText(/Referrer's mobile number/)).toBeDisabled();
+    await waitFor(() => expect(register).toBeEnabled());
+    await user.click(register);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/exam-list'));
+    const post = calls.find((c) => c.path === '/UserLogin')!;
+    expect(post.body).toEqual({ n: 'Ravi Kumar', m: '+919123456789', e: null, password: 'secret1', confirmPassword: 'secret1', noInviter: true, terms: true });
+    expect(calls.some((c) => c.path === '/Person/getReferrer')).toBe(false);
   });
 
   test('a server refusal (mobile taken) is listed on the form', async () => {
@@ -225,6 +279,7 @@ describe('signup tab', () => {
     await user.type(within(panel).getByLabelText(/^Password/), 'secret1');
     await user.type(within(panel).getByLabelText(/Confirm password/), 'secret1');
     await within(panel).findByText('Referrer: La*** Le***');
+    await user.click(within(panel).getByRole('checkbox', { name: /I am 18 years or older/ }));
     await user.click(within(panel).getByRole('button', { name: 'Register' }));
     expect(await within(panel).findByRole('alert')).toHaveTextContent('This mobile number is already registered');
     expect(getSession()).toBeNull();

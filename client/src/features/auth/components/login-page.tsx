@@ -1,8 +1,10 @@
 import { Alert, Container, Paper, Stack, Tabs, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams, useSearchParams } from 'react-router';
+import { Navigate, useLocation, useParams, useSearchParams } from 'react-router';
+import { useSession } from '../../../hooks/use-session';
 import { translateServerMessage } from '../../../lib/server-messages';
+import { getSession, takeRedirect } from '../../../lib/session';
 import { LoginForm } from './login-form';
 import { SignupForm } from './signup-form';
 
@@ -47,6 +49,16 @@ export default function LoginPage() {
   const error = params.error ?? search.get('error');
   const referrerParam = search.get('referrer');
   const referrerMobile = referrerFrom(referrerParam);
+  const session = useSession();
+  const location = useLocation();
+  // Someone already signed in when the page opened (a "Join Now" pressed before the home page's
+  // app took over, a bookmark) has nothing to do here: they go on as after a login (docs/api.md
+  // "Where people land"). Not a logout, which comes here with the session still set, nor a
+  // guard's message or a referral link, which the page shows. During hydration `session` is
+  // null (the page was drawn for a visitor), so the form is hydrated first, then left.
+  const [signedInAtOpen] = useState(() => getSession() !== null);
+  const loggingOut = (location.state as { loggingOut?: boolean } | null)?.loggingOut === true;
+  if (session && signedInAtOpen && !loggingOut && !error && referrerParam === null) return <Navigate to={takeRedirect()} replace />;
 
   return (
     <Container size={480} px="md" py="lg">

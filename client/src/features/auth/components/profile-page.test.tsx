@@ -77,7 +77,7 @@ test('a logout on the page goes to /login without making /profile the next redir
   await screen.findByText('Lata Learner');
   act(() => clearSession());
   await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
-  expect(takeRedirect()).toBe('/');
+  expect(takeRedirect()).toBe('/exam-list');
 });
 
 test('"Log out of all devices" asks first; confirmed, it ends every session on the server and logs this device out', async () => {
@@ -115,3 +115,65 @@ test('"Log out of all devices" that fails keeps this device signed in', async ()
   await waitFor(() => expect(screen.getByRole('button', { name: 'Log out everywhere' })).not.toHaveAttribute('data-loading'));
   expect(getSession()?.token).toBe('token-1');
 });
+
+test('the name is edited on the profile (PATCH /Person/me) and the session follows; a short one is refused on the form', async () => {
+  setSession(learnerSession, false);
+  let current = { ...profile, pendingEmail: null };
+  const { calls } = mockApi((call) => {
+    if (call.path === '/Person/me') {
+      current = { ...current, n: 'Lata Sharma' };
+      return json({ success: true, msg: 'Your profile has been updated', name: 'Lata Sharma' });
+    }
+    return json({ success: true, data: current });
+  });
+  await renderWithApp(<ProfilePage />, { route: '/profile', namespaces: ['auth'] });
+  const edit = (await screen.findByRole('heading', { name: 'Edit your details' })).parentElement!;
+  const user = userEvent.setup();
+  const name = within(edit).getByRole('textbox', { name: 'Name' });
+  await user.clear(name);
+  await user.type(name, 'Lat');
+  await user.click(within(edit).getByRole('button', { name: 'Save name' }));
+  expect(await within(edit).findByText('Please provide your full name')).toBeInTheDocument();
+  expect(calls.some((c) => c.path === '/Person/me')).toBe(false);
+  await user.clear(name);
+  await user.type(name, 'Lata Sharma');
+  await user.click(within(edit).getByRole('button', { name: 'Save name' }));
+  await waitFor(() => expect(getSession()?.name).toBe('Lata Sharma'));
+  expect(calls.find((c) => c.path === '/Person/me')).toMatchObject({ method: 'PATCH', body: { n: 'Lata Sharma' } });
+});
+
+test('a new e-mail is used only after its code: the request, the waiting address, the code, then the session', async () => {
+  setSession(learnerSession, false);
+  let current: typeof profile & { pendingEmail: string | null } = { ...profile, e: 'learner@example.com', pendingEmail: null } as never;
+  const { calls } = mockApi((call) => {
+    if (call.path === '/Person/me/email') {
+      current = { ...current, pendingEmail: 'lata@example.com' };
+      return json({ success: true, msg: 'If this address can be used, a code has been sent to it. Enter the code to start using it' });
+    }
+    if (call.path === '/Person/me/email/verify') {
+      if (call.body.code !== '123456') return json({ success: false, msg: 'Invalid or expired code', code: 'BAD_REQUEST' }, 400);
+      current = { ...current, e: 'lata@example.com', pendingEmail: null };
+      return json({ success: true, msg: 'Your e-mail address has been changed', email: 'lata@example.com' });
+    }
+    return json({ success: true, data: current });
+  });
+  await renderWithApp(<ProfilePage />, { route: '/profile', namespaces: ['auth'] });
+  const edit = (await screen.findByRole('heading', { name: 'Edit your details' })).parentElement!;
+  const user = userEvent.setup();
+  await user.type(within(edit).getByRole('textbox', { name: 'New e-mail address' }), 'Lata@Example.com');
+  await user.click(within(edit).getByRole('button', { name: 'Send code' }));
+  expect(await within(edit).findByTestId('email-waiting')).toHaveTextContent('If this address can be used, a code has been sent to it');
+  expect(calls.find((c) => c.path === '/Person/me/email')).toMatchObject({ method: 'POST', body: { e: 'Lata@Example.com' } });
+  // Until the code is in, the session keeps the old address.
+  expect(getSession()?.email).toBe(learnerSession.email);
+  const code = within(edit).getByRole('textbox', { name: '6-digit code' });
+  await user.type(code, '000000');
+  await user.click(within(edit).getByRole('button', { name: 'Confirm new e-mail' }));
+  expect(await within(edit).findByText('Invalid or expired code')).toBeInTheDocument();
+  await user.clear(code);
+  await user.type(code, '123456');
+  await user.click(within(edit).getByRole('button', { name: 'Confirm new e-mail' }));
+  await waitFor(() => expect(getSession()?.email).toBe('lata@example.com'));
+  await waitFor(() => expect(screen.queryByTestId('email-waiting')).toBeNull());
+});
+

@@ -18,17 +18,27 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
 import { IconCheck, IconCopy, IconDevices, IconKey } from '@tabler/icons-react';
-import { type ReactNode, useState } from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
 import { useSession } from '../../../hooks/use-session';
 import { ApiError } from '../../../lib/api-client';
 import { requestLogout } from '../../../lib/logout-request';
-import { clearSession } from '../../../lib/session';
+import { notifySuccess } from '../../../lib/notify';
+import { translateServerMessage } from '../../../lib/server-messages';
+import { clearSession, updateSession } from '../../../lib/session';
+import { hasUnsafeChars } from '../../../../../sync-protocol/src/text-rules';
 import { type Profile, useProfile } from '../api/get-profile';
 import { logoutAll } from '../api/logout-all';
+import { requestEmailChange } from '../api/request-email-change';
+import { updateProfile } from '../api/update-profile';
+import { verifyEmailChange } from '../api/verify-email-change';
+import { isEmail } from '../lib/username';
+
+import { ErrorList } from './error-list';
 import { RequireSession } from './require-session';
 
 /** The link a person shares to bring others into their team (spec §2: `?referrer=` on /login). */
@@ -109,6 +119,8 @@ function ProfileDetails({ profile }: { profile: Profile }) {
         />
       </Paper>
 
+      <EditDetails profile={profile} />
+
       <Group>
         <Button component={Link} to={paths.resetPassword} variant="light" leftSection={<IconKey size={16} />}>
           {t('profile.changePassword')}
@@ -116,6 +128,171 @@ function ProfileDetails({ profile }: { profile: Profile }) {
         <LogoutEverywhere />
       </Group>
     </Stack>
+  );
+}
+
+/** A server answer as the person reads it (the server's English, translated), or the generic one. */
+function errorText(e: unknown, fallback: string): string {
+  return e instanceof ApiError ? translateServerMessage(e.msg) : fallback;
+}
+
+/**
+ * Editing one's own name and e-mail (docs/api.md "Profile"). A new e-mail is used only once the
+ * code sent to it is entered; until then the old one stays (and the new one shows as waiting).
+ */
+function EditDetails({ profile }: { profile: Profile }) {
+  const { t } = useTranslation(['auth', 'messages']);
+  const queryClient = useQueryClient();
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['person', 'me'] });
+
+  const [name, setName] = useState(profile.n);
+  const [nameError, setNameError] = useState<string | null>(null);
+  const [nameErrors, setNameErrors] = useState<string[]>([]);
+  const [savingName, setSavingName] = useState(false);
+  const nameProblem = (v: string) => (v.trim().length < 4 ? t('messages:fullName') : hasUnsafeChars(v.trim()) ? t('messages:unsafeCharacters') : null);
+  const saveName = async (e: FormEvent) => {
+    e.preventDefault();
+    const problem = nameProblem(name);
+    setNameError(problem);
+    if (problem) return;
+    setSavingName(true);
+    setNameErrors([]);
+    try {
+      const r = await updateProfile({ name });
+      updateSession({ name: r.name });
+      notifySuccess(t('messages:profileUpdated'));
+      await refresh();
+    } catch (err) {
+      setNameErrors([errorText(err, t('messages:someError'))]);
+    } finally {
+      setSavingName(false);
+    }
+  };
+
+  const [email, setEmail] = useState('');
+  const [emailError, setEmailError] = useState<string | null>(null);
+  const [emailErrors, setEmailErrors] = useState<string[]>([]);
+  const [sending, setSending] = useState(false);
+  const [sentNote, setSentNote] = useState(false);
+  const [code, setCode] = useState('');
+  const [codeErrors, setCodeErrors] = useState<string[]>([]);
+  const [verifying, setVerifying] = useState(false);
+  const sendCode = async (e: FormEvent) => {
+    e.preventDefault();
+    const problem = isEmail(email.trim()) ? null : t('messages:validEmail');
+    setEmailError(problem);
+    if (problem) return;
+    setSending(true);
+    setEmailErrors([]);
+    try {
+      await requestEmailChange({ email });
+      setSentNote(true);
+      setCode('');
+      await refresh();
+    } catch (err) {
+      setEmailErrors([errorText(err, t('messages:someError'))]);
+    } finally {
+      setSending(false);
+    }
+  };
+  const verify = async (e: FormEvent) => {
+    e.preventDefault();
+    setVerifying(true);
+    setCodeErrors([]);
+    try {
+      const r = await verifyEmailChange({ code });
+      updateSession({ email: r.email });
+      notifySuccess(t('messages:emailChanged'));
+      setSentNote(false);
+      setEmail('');
+      setCode('');
+      await refresh();
+    } catch (err) {
+      setCodeErrors([errorText(err, t('messages:someError'))]);
+    } finally {
+      setVerifying(false);
+    }
+  };
+  // After a request the answer is the same whether or not the address can be used, so the code
+  // form shows then, and also for an address still waiting from before (after a reload).
+  const waiting = profile.pendingEmail ?? (sentNote ? email.trim().toLowerCase() : null);
+
+  return (
+    <Paper withBorder p={{ base: 'sm', xs: 'md' }} radius="md">
+      <Title order={2} size="h4" mb="sm">
+        {t('auth:profile.editTitle')}
+      </Title>
+      <Stack gap="lg">
+        <form onSubmit={(e) => void saveName(e)} noValidate>
+          <Stack gap="xs">
+            <ErrorList title={t('auth:profile.nameErrorsTitle')} errors={nameErrors} />
+            <TextInput
+              label={t('auth:profile.name')}
+              autoComplete="name"
+              maxLength={100}
+              value={name}
+              onChange={(e) => setName(e.currentTarget.value)}
+              onBlur={() => setNameError(nameProblem(name))}
+              error={nameError}
+            />
+            <Group justify="flex-end">
+              <Button type="submit" variant="light" loading={savingName} disabled={name.trim() === profile.n}>
+                {t('auth:profile.saveName')}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+
+        <form onSubmit={(e) => void sendCode(e)} noValidate>
+          <Stack gap="xs">
+            <Text size="sm" c="dimmed">
+              {t('auth:profile.emailIntro')}
+            </Text>
+            <ErrorList title={t('auth:profile.emailErrorsTitle')} errors={emailErrors} />
+            <TextInput
+              label={t('auth:profile.newEmail')}
+              type="email"
+              autoComplete="email"
+              autoCapitalize="none"
+              spellCheck={false}
+              maxLength={254}
+              value={email}
+              onChange={(e) => setEmail(e.currentTarget.value)}
+              error={emailError}
+            />
+            <Group justify="flex-end">
+              <Button type="submit" variant="light" loading={sending} disabled={!email.trim()}>
+                {t('auth:profile.sendCode')}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+
+        {waiting && (
+          <form onSubmit={(e) => void verify(e)} noValidate>
+            <Stack gap="xs">
+              <Alert color="blue" variant="light" data-testid="email-waiting">
+                {sentNote ? t('messages:emailCodeSent') : t('auth:profile.emailWaiting', { email: waiting })}
+              </Alert>
+              <ErrorList title={t('auth:profile.codeErrorsTitle')} errors={codeErrors} />
+              <TextInput
+                label={t('auth:profile.code')}
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                maxLength={6}
+                value={code}
+                onChange={(e) => setCode(e.currentTarget.value.replace(/\D/g, ''))}
+              />
+              <Group justify="flex-end">
+                <Button type="submit" loading={verifying} disabled={code.length !== 6}>
+                  {t('auth:profile.confirmEmail')}
+                </Button>
+              </Group>
+            </Stack>
+          </form>
+        )}
+      </Stack>
+    </Paper>
   );
 }
 

@@ -88,3 +88,15 @@ test('a wrong old password is listed on the form', async () => {
   expect(router.state.location.pathname).toBe('/reset-password');
   expect(getSession()?.token).toBe('token-1');
 });
+
+test('the page is titled Change password', async () => {
+  setSession(learnerSession, false);
+  await renderPage();
+  expect(await screen.findByRole('heading', { level: 1 })).toHaveTextContent('Change password');
+});
+
+test('in Hindi the title is पासवर्ड बदलें', async () => {
+  setSession(learnerSession, false);
+  await renderPage('hi');
+  expect(await screen.findByRole('heading', { level: 1 })).toHaveTextContent('पासवर्ड बदलें');
+});

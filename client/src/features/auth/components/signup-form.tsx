@@ -1,4 +1,4 @@
-import { Button, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Checkbox, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -13,6 +13,7 @@ import { isEmail, isMobile } from '../lib/username';
 import { ErrorList } from './error-list';
 import { useSignedIn } from './login-form';
 import { PasswordField } from './password-field';
+import { TermsCheckbox } from './terms-checkbox';
 
 type SignupValues = {
   name: string;
@@ -21,6 +22,10 @@ type SignupValues = {
   password: string;
   confirmPassword: string;
   referrer: LookupPerson | null;
+  /** "No one invited me": the server places the person under the trust's account (docs/api.md "Signup"). */
+  noInviter: boolean;
+  /** 18 or older, and the terms and the privacy policy accepted (spec §1). */
+  terms: boolean;
 };
 
 /** Spec §5 Signup, with its exact messages. */
@@ -32,7 +37,9 @@ const rules = {
   password: (v: string): ErrorKey | null => (v.length >= 4 ? null : 'messages:passwordMin'),
   confirmPassword: (v: string, values: SignupValues): ErrorKey | null =>
     v && v === values.password ? null : 'messages:passwordMismatch',
-  referrer: (v: LookupPerson | null): ErrorKey | null => (v ? null : 'messages:referrerRequired'),
+  // Spec §5: the referrer picker stays mandatory; "No one invited me" is the answer for those who came alone.
+  referrer: (v: LookupPerson | null, values: SignupValues): ErrorKey | null => (v || values.noInviter ? null : 'messages:referrerRequired'),
+  terms: (v: boolean): ErrorKey | null => (v ? null : 'auth:terms.required'),
 };
 
 export function SignupForm({ referrerMobile }: { referrerMobile: string }) {
@@ -40,7 +47,7 @@ export function SignupForm({ referrerMobile }: { referrerMobile: string }) {
   const signedIn = useSignedIn();
   const [errors, setErrors] = useState<string[]>([]);
   const form = useForm<SignupValues>({
-    initialValues: { name: '', mobile: '', email: '', password: '', confirmPassword: '', referrer: null },
+    initialValues: { name: '', mobile: '', email: '', password: '', confirmPassword: '', referrer: null, noInviter: false, terms: false },
     validateInputOnBlur: true,
     validate: rules,
     enhanceGetInputProps: useTranslatedInputErrors(),
@@ -57,10 +64,11 @@ export function SignupForm({ referrerMobile }: { referrerMobile: string }) {
   });
 
   const submit = form.onSubmit((v) => {
-    if (!v.referrer) return;
+    if (v.noInviter) mutation.mutate({ ...v, referrerId: null });
     // The lookup's handle, not a person id: the server resolves it (issue 16 §5).
-    mutation.mutate({ ...v, referrerId: v.referrer.id });
+    else if (v.referrer) mutation.mutate({ ...v, referrerId: v.referrer.id });
   });
+  const noInviter = form.getValues().noInviter;
 
   return (
     <form onSubmit={submit} noValidate>
@@ -96,7 +104,22 @@ export function SignupForm({ referrerMobile }: { referrerMobile: string }) {
           withAsterisk
           {...form.getInputProps('confirmPassword')}
         />
-        <PersonLookup required defaultMobile={referrerMobile} onChange={(p) => form.setFieldValue('referrer', p)} />
+        <PersonLookup
+          required={!noInviter}
+          disabled={noInviter}
+          defaultMobile={referrerMobile}
+          onChange={(p) => form.setFieldValue('referrer', p)}
+        />
+        <Checkbox
+          label={t('auth:signup.noInviter')}
+          description={t('auth:signup.noInviterHint')}
+          {...form.getInputProps('noInviter', { type: 'checkbox' })}
+          onChange={(e) => {
+            form.setFieldValue('noInviter', e.currentTarget.checked);
+            form.validateField('referrer');
+          }}
+        />
+        <TermsCheckbox {...form.getInputProps('terms', { type: 'checkbox' })} />
         <Button type="submit" disabled={!form.isValid()} loading={mutation.isPending} fullWidth>
           {t('auth:signup.submit')}
         </Button>

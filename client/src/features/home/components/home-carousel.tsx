@@ -2,13 +2,16 @@ import { IconChevronLeft, IconChevronRight, IconExternalLink } from '@tabler/ico
 import { type KeyboardEvent, type PointerEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { paths } from '../../../config/paths';
 import { accentVars } from './accent';
 import classes from './home-carousel.module.css';
 import page from './home-page.module.css';
+import { useJoinTarget } from './reason-cards';
 import type { CarouselSlide } from './slides';
 
 function SlideAction({ slide }: { slide: CarouselSlide }) {
   const { t } = useTranslation('home');
+  const joinTarget = useJoinTarget();
   if (slide.type === 'external') {
     return (
       <a className={page.button} href={slide.linkToAction} target="_blank" rel="noopener noreferrer">
@@ -19,7 +22,8 @@ function SlideAction({ slide }: { slide: CarouselSlide }) {
     );
   }
   return (
-    <Link className={page.button} to={slide.linkToAction}>
+    // A call to join (to /login) leads a signed-in reader to Exams, as Join Now does.
+    <Link className={page.button} to={slide.linkToAction === paths.login ? joinTarget : slide.linkToAction}>
       {slide.callToActionText}
     </Link>
   );

@@ -2,6 +2,7 @@ import { IconDeviceMobile, IconHeart, IconLanguage } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
+import { useSession } from '../../../hooks/use-session';
 import { accentVars } from './accent';
 import classes from './home-page.module.css';
 
@@ -11,9 +12,19 @@ const REASONS = [
   { id: 'purpose', icon: IconHeart, accent: 'orange' },
 ] as const;
 
+/**
+ * Where a call to join leads: /login (spec §2 Home), or Exams for someone already signed in
+ * (docs/api.md "Where people land"). The drawn page is a visitor's (`/login`); once the app has
+ * hydrated it, a signed-in reader's links change to Exams.
+ */
+export function useJoinTarget(): string {
+  return useSession() ? paths.examList : paths.login;
+}
+
 /** Three reason cards, each with a Join Now button to /login (spec §2 Home). */
 export function ReasonCards() {
   const { t } = useTranslation('home');
+  const joinTarget = useJoinTarget();
   return (
     <section className={classes.section} aria-labelledby="home-reasons">
       <h2 className={classes.sectionTitle} id="home-reasons">
@@ -32,7 +43,7 @@ export function ReasonCards() {
               </h3>
               <p className={classes.muted}>{t(`reasons.items.${id}.text`)}</p>
               {/* Three links share the label; aria-describedby tells them apart for screen readers. */}
-              <Link className={`${classes.button} ${classes.fullWidth}`} to={paths.login} aria-describedby={titleId}>
+              <Link className={`${classes.button} ${classes.fullWidth}`} to={joinTarget} aria-describedby={titleId}>
                 {t('reasons.joinNow')}
               </Link>
             </article>
