@@ -144,14 +144,14 @@ test('the name is edited on the profile (PATCH /Person/me) and the session follo
 
 test('a new e-mail is used only after its code: the request, the waiting address, the code, then the session', async () => {
   setSession(learnerSession, false);
-  let current: typeof profile & { pendingEmail: string | null } = { ...profile, e: 'learner@example.com', pendingEmail: null } as never;
+  let current: Omit<typeof profile, 'e'> & { e: string | null; pendingEmail: string | null } = { ...profile, e: 'learner@example.com', pendingEmail: null };
   const { calls } = mockApi((call) => {
     if (call.path === '/Person/me/email') {
       current = { ...current, pendingEmail: 'lata@example.com' };
       return json({ success: true, msg: 'If this address can be used, a code has been sent to it. Enter the code to start using it' });
     }
     if (call.path === '/Person/me/email/verify') {
-      if (call.body.code !== '123456') return json({ success: false, msg: 'Invalid or expired code', code: 'BAD_REQUEST' }, 400);
+      if ((call.body as { code: string }).code !== '123456') return json({ success: false, msg: 'Invalid or expired code', code: 'BAD_REQUEST' }, 400);
       current = { ...current, e: 'lata@example.com', pendingEmail: null };
       return json({ success: true, msg: 'Your e-mail address has been changed', email: 'lata@example.com' });
     }
