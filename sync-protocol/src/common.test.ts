@@ -21,7 +21,7 @@ test('usernames: with @ an e-mail (lower-cased), without a mobile with +91', () 
 });
 
 test('signup messages are the spec texts', () => {
-  const base = { n: 'Ravi Kumar', m: '9876543210', e: 'ravi@example.com', password: 'secret', p: 'x' };
+  const base = { n: 'Ravi Kumar', m: '9876543210', e: 'ravi@example.com', password: 'secret', p: 'x', terms: true };
   const msg = (v: object) => {
     const r = signupSchema.safeParse({ ...base, ...v });
     return r.success ? null : r.error.issues[0]?.message;
@@ -34,6 +34,12 @@ test('signup messages are the spec texts', () => {
   expect(msg({ confirmPassword: 'other' })).toBe(MSG.passwordMismatch);
   expect(msg({ p: '' })).toBe(MSG.referrerRequired);
   expect(msg({ extra: 1 })).toMatch(/extra/);
+  // Spec §1: 18 or older and the terms accepted; the referrer, or "No one invited me" (docs/api.md "Signup").
+  expect(msg({ terms: undefined })).toBe(MSG.termsRequired);
+  expect(msg({ terms: false })).toBe(MSG.termsRequired);
+  expect(msg({ p: undefined })).toBe(MSG.referrerRequired);
+  expect(msg({ p: undefined, noInviter: true })).toBeNull();
+  expect(msg({ noInviter: true })).toBe(MSG.inviterChoiceTwice);
 });
 
 test('question rules: correct answer present, options not blank, mcq1 has exactly one answer', () => {
