@@ -203,3 +203,20 @@ test('a save on the device from a version older than the device’s copy is refu
   expect(stored.data).toMatchObject({ version: 3, q: '<p>My words</p>' });
   expect((await replica.db.ed_question.findOne(theirs.id).exec())!.q).toBe('<p>My words</p>');
 });
+
+test('offline, an explanation and a numerical answer are saved on the device and read back in both languages', async () => {
+  const replica = await replicaWith([]);
+  const stored = await localSave(replica, {
+    q: '<p>150 ÷ 2.5?</p>',
+    ops: {},
+    ca: ['60:0.5'],
+    qt: 'n',
+    expl: '<p>= 60</p>',
+    trans: { hi: { q: '<p>150 ÷ 2.5?</p>', ops: {}, ca: ['60:0.5'], expl: '<p>= ६०</p>' } },
+  });
+  expect(stored.data).toMatchObject({ qt: 'n', ca: ['60:0.5'], expl: '<p>= 60</p>', trans: { hi: { expl: '<p>= ६०</p>' } } });
+  const doc = (await replica.db.ed_question.findOne(stored.data.id).exec())!.toJSON();
+  expect(doc).toMatchObject({ expl: '<p>= 60</p>', trans: { hi: { expl: '<p>= ६०</p>' } } });
+  // The device refuses what the server would: no number.
+  await expect(localSave(replica, { q: '<p>?</p>', ops: {}, ca: ['sixty'], qt: 'n', trans: {} })).rejects.toMatchObject({ status: 400 });
+});

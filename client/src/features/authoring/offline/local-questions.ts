@@ -30,6 +30,7 @@ export function toView(d: EdQuestion): QuestionView {
     st: d.st,
     reason: d.reason,
     trans: d.trans,
+    expl: d.expl ?? '',
     version: d.version,
     createdAt: d.updatedAt,
     updatedAt: d.updatedAt,
