@@ -67,7 +67,7 @@ function ResultBody({ view, lang, onLang }: { view: ResultView; lang: QuestionLa
           <Fact label={t('accuracy')} value={view.right + view.wrong > 0 ? `${Math.round((100 * view.right) / (view.right + view.wrong))}%` : '—'} />
           <Fact label={t('timeTaken')} value={durationText(view.timeS, t)} testId="time-taken" seconds={view.timeS} />
           {/* A percentile compares with others: with one ranked learner there is no one to compare
-              with, so only the rank shows (docs/exams.md "Results"). */}
+              with, so only the rank shows (docs/exams.md "The exam screens", Result). */}
           {rank && (
             <Fact
               label={t('rank')}

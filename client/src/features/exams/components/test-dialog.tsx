@@ -43,7 +43,7 @@ const FONT_STEP = 2;
 const FONT_DEFAULT = 16;
 const FONT_MIN = 10;
 const FONT_MAX = 32;
-/** The learner's text size, kept on this device (docs/offline-integrity.md "Kept on the device"). */
+/** The learner's text size, kept on this device (docs/offline-integrity.md "The tab and the browser"). */
 const FONT_KEY = 'pm-test-font-size';
 
 function storedFontSize(): number {
@@ -364,7 +364,7 @@ export function TestDialog({
   const [summary, setSummary] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const online = useSyncExternalStore(subscribeSyncStatus, () => getSyncStatus().online);
-  // The count is for signed-in learners only (docs/api.md): a guest's test does not ask for it.
+  // The count is for signed-in learners only (docs/exams.md, the API table): a guest's test does not ask for it.
   const signedIn = useSession() !== null;
   const participants = useParticipants(set.id, online && signedIn);
   const enteredAt = useRef(0);
