@@ -275,7 +275,13 @@ function DownloadProgress({ items }: { items: ExamListItem[] }) {
  * the names in every language of the subjects, exams and classes of its questions.
  */
 function searchTextsOf(set: ExamListItem['set'], tagNames: Map<string, Record<string, string>> | undefined): string[] {
+  // English and every other language the set is written in (docs/exams.md "Set texts in two languages").
   const texts = [set.l, ...Object.keys(set.sections)];
+  for (const tr of Object.values(set.trans ?? {})) if (tr?.l) texts.push(tr.l);
+  for (const section of Object.values(set.sections)) {
+    texts.push(...Object.values(section.names ?? {}));
+    for (const sub of Object.values(section.sub ?? {})) texts.push(...Object.values(sub.names ?? {}));
+  }
   for (const value of [...(set.tags?.s ?? []), ...(set.tags?.e ?? []), ...(set.tags?.c ?? [])]) {
     const names = tagNames?.get(value);
     texts.push(...(names ? Object.values(names) : [value]));
