@@ -11,10 +11,8 @@ import i18n from './i18n';
  */
 export async function builtInPageHtml(key: StaticPageKey, lang: StaticPageLang): Promise<string> {
   const ns = key === 'about' ? 'about' : key === 'faq' ? 'faq' : 'legal';
-  if (!i18n.hasResourceBundle(lang, ns)) {
-    const bundle = (await import(`../locales/${lang}/${ns}.json`)) as { default: Record<string, unknown> };
-    if (!i18n.hasResourceBundle(lang, ns)) i18n.addResourceBundle(lang, ns, bundle.default, true, false);
-  }
+  // Through i18next's backend (lib/i18n), for a language that need not be the reader's.
+  if (!i18n.hasResourceBundle(lang, ns)) await i18n.reloadResources([lang], [ns]);
   const t = i18n.getFixedT(lang, ns) as unknown as (k: string, o?: Record<string, unknown>) => unknown;
   const s = (k: string, o?: Record<string, unknown>) => escapeHtml(String(t(k, o)));
   const list = (k: string, o?: Record<string, unknown>) => {
