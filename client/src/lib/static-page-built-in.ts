@@ -1,5 +1,6 @@
 import type { StaticPageKey, StaticPageLang } from '../../../sync-protocol/src/static-page';
 import { COPYRIGHT_EMAIL, paths } from '../config/paths';
+import { trustName } from '../config/site';
 import i18n from './i18n';
 
 /**
@@ -13,7 +14,9 @@ export async function builtInPageHtml(key: StaticPageKey, lang: StaticPageLang):
   const ns = key === 'about' ? 'about' : key === 'faq' ? 'faq' : 'legal';
   // Through i18next's backend (lib/i18n), for a language that need not be the reader's.
   if (!i18n.hasResourceBundle(lang, ns)) await i18n.reloadResources([lang], [ns]);
-  const t = i18n.getFixedT(lang, ns) as unknown as (k: string, o?: Record<string, unknown>) => unknown;
+  const fixed = i18n.getFixedT(lang, ns) as unknown as (k: string, o?: Record<string, unknown>) => unknown;
+  // {{trust}} in `lang`, which need not be the reader's language.
+  const t = (k: string, o?: Record<string, unknown>) => fixed(k, { trust: trustName(lang), ...o });
   const s = (k: string, o?: Record<string, unknown>) => escapeHtml(String(t(k, o)));
   const list = (k: string, o?: Record<string, unknown>) => {
     const v = t(k, { ...o, returnObjects: true });

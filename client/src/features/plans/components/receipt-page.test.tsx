@@ -12,7 +12,7 @@ const RECEIPT: Receipt = {
   receiptNo: 12,
   orderId: 'o-paid',
   paidAt: Date.parse('2025-11-25T10:00:00Z'),
-  trust: { name: 'Pariksha Mitra Shiksha Trust', address: '12 Gandhi Marg, Jaipur, Rajasthan 302001' },
+  trust: { name: 'Pariksha Mitra Shiksha Trust', nameHi: 'परीक्षा मित्र शिक्षा ट्रस्ट', address: '12 Gandhi Marg, Jaipur, Rajasthan 302001' },
   buyer: { name: 'Lata Learner', mobile: '+919000000003' },
   plan: { code: 'ANNUAL_PLAN', name: { en: 'Yearly', hi: 'वार्षिक' } },
   amount: 72000,
