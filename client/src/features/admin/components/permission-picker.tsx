@@ -18,6 +18,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { dropMove, grant, revoke } from '../lib/permission-moves';
 import classes from './permission-picker.module.css';
+import { permissionDescription } from '../../../lib/built-in-labels';
 
 export type PickerPermission = { id: string; permission: string; description: string };
 type Side = 'restricted' | 'granted';
@@ -26,7 +27,7 @@ function Item({ p, side, selected, onToggle, disabled }: { p: PickerPermission; 
   const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({ id: p.permission, data: { side }, disabled });
   return (
       <UnstyledButton
-        title={p.description || p.permission}
+        title={permissionDescription(p) || p.permission}
         ref={setNodeRef}
         className={classes.item}
         data-selected={selected || undefined}
@@ -45,7 +46,7 @@ function Item({ p, side, selected, onToggle, disabled }: { p: PickerPermission; 
         </Text>
         {p.description && (
           <Text size="xs" c="dimmed" lineClamp={1}>
-            {p.description}
+            {permissionDescription(p)}
           </Text>
         )}
       </UnstyledButton>

@@ -30,6 +30,7 @@ import { clearSession } from '../../../lib/session';
 import { type Profile, useProfile } from '../api/get-profile';
 import { logoutAll } from '../api/logout-all';
 import { RequireSession } from './require-session';
+import { roleName } from '../../../lib/built-in-labels';
 
 /** The link a person shares to bring others into their team (spec §2: `?referrer=` on /login). */
 export function referralLink(mobile: string, origin = window.location.origin): string {
@@ -62,7 +63,7 @@ function ProfileDetails({ profile }: { profile: Profile }) {
           <Detail label={t('profile.name')}>{profile.n}</Detail>
           <Detail label={t('profile.mobile')}>{profile.m}</Detail>
           <Detail label={t('profile.email')}>{profile.e ?? t('profile.noEmail')}</Detail>
-          <Detail label={t('profile.role')}>{profile.r?.name ?? '—'}</Detail>
+          <Detail label={t('profile.role')}>{profile.r ? roleName(profile.r) : '—'}</Detail>
           <Detail label={t('profile.teamSize')}>{profile.teamSize}</Detail>
           <Detail label={t('profile.directReferrals')}>{profile.directDownlines}</Detail>
         </SimpleGrid>
