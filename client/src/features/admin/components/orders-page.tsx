@@ -112,7 +112,7 @@ export default function OrdersPage() {
                 <Table.Td>
                   {perms.has('UPDATE_ORDER') ? (
                     <Select
-                      aria-label={t('orders.changeStatusOf', { id: o.id })}
+                      aria-label={t('orders.changeStatusOf', { who: o.person?.n ?? '—', when: formatDate(o.createdAt) })}
                       data={ORDER_STATUSES.map((s) => ({ value: s, label: statusLabel(s) }))}
                       value={o.status}
                       onChange={(v) => v && v !== o.status && setChange({ order: o, status: v as OrderStatus })}

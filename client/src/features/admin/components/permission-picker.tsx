@@ -24,7 +24,8 @@ export type PickerPermission = { id: string; permission: string; description: st
 type Side = 'restricted' | 'granted';
 
 function Item({ p, side, selected, onToggle, disabled }: { p: PickerPermission; side: Side; selected: boolean; onToggle: () => void; disabled: boolean }) {
-  const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({ id: p.permission, data: { side }, disabled });
+  const { t } = useTranslation('admin-access');
+  const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({ id: p.permission, data: { side }, disabled, attributes: { roleDescription: t('roles.draggable') } });
   return (
       <UnstyledButton
         title={permissionDescription(p) || p.permission}
