@@ -3,12 +3,11 @@ import { ACCESS } from '../server/src/access';
 import { DEMO, loginAs } from './helpers';
 
 /**
- * Issue 6: as the demo learner (role MEMBER, no permissions) every admin screen sends the
- * learner to /login with the guard's message, and every API that needs a permission answers
- * 403. The API list is the server's own access table, so a route added later is covered too.
+ * As the demo learner (role MEMBER, no permissions) every admin screen says in place that the
+ * learner has no access (docs/admin.md, Who sees what: not the login form, they are signed in),
+ * and every API that needs a permission answers 403. The API list is the server's own access
+ * table, so a route added later is covered too.
  */
-
-const GUARD_MESSAGE = 'Insufficient permission. Please login as authorized user.';
 
 const ADMIN_ROUTES = [
   '/admin',
@@ -28,14 +27,14 @@ const ADMIN_ROUTES = [
   '/global-earning-report',
 ];
 
-test('every admin route sends the demo learner to /login with the guard message', async ({ page }) => {
+test('every admin route tells the signed-in demo learner they have no access, in place, with a way back', async ({ page }) => {
   await loginAs(page, 'learner');
   for (const route of ADMIN_ROUTES) {
     await page.goto(route);
-    await expect(page, route).toHaveURL(/\/login\?error=/);
-    await expect(page.getByText(GUARD_MESSAGE), route).toBeVisible();
-    // The guarded address is remembered for after a login as an authorised user (spec §6).
-    expect(await page.evaluate('sessionStorage.getItem("redirectUrl")'), route).toBe(route);
+    await expect(page.getByRole('heading', { name: 'You do not have access to this page' }), route).toBeVisible();
+    await expect(page, route).toHaveURL(route);
+    await expect(page.getByRole('link', { name: 'Go to the home page' }), route).toBeVisible();
+    await expect(page.getByRole('tabpanel', { name: 'Existing users' }), route).toHaveCount(0);
   }
 });
 

@@ -84,11 +84,14 @@ test('an admin rewrites the Terms page and the public page shows it', async ({ p
   await page.goto('/admin/static-pages');
   // The page chooser (not the footer's link of the same name).
   await page.locator('.mantine-SegmentedControl-root').getByText('Terms & Conditions', { exact: true }).click();
-  await expect(page.getByText(/Not edited yet/)).toBeVisible();
+  await expect(page.getByText(/^English: not edited yet/)).toBeVisible();
   const editor = page.getByRole('textbox', { name: 'Terms & Conditions in English' });
+  // The editor starts from the built-in Terms; the line goes at its end.
+  await expect(editor).toContainText('Terms & Conditions');
   await editor.click();
+  await page.keyboard.press('Control+End');
   await page.keyboard.type(line);
-  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.getByRole('button', { name: 'Save English', exact: true }).click();
   await expect(page.getByText('Page saved successfully')).toBeVisible();
   await page.goto('/tnc');
   await expect(page.getByText(line)).toBeVisible();

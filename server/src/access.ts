@@ -85,6 +85,9 @@ export const ACCESS = {
   'DELETE /product/:id': ['SHOP_EDITOR'],
   'GET /static-page': ['SHOP_EDITOR'],
   'PUT /static-page': ['SHOP_EDITOR'],
+  // docs/admin.md, Static pages: each language's versions, and restoring one.
+  'GET /static-page/:key/versions': ['SHOP_EDITOR'],
+  'POST /static-page/restore': ['SHOP_EDITOR'],
   'GET /static-page/:key': 'public',
   'GET /banner/all': ['SHOP_EDITOR'],
   'GET /banner': 'public',

@@ -13,6 +13,7 @@ import { AppError } from './lib/errors';
 import { INSTANCE_HEADER, instanceName } from './lib/instance';
 import { createLoadMonitor, type LoadMonitor, shedOverload } from './lib/overload';
 import { sandboxBanner, sandboxBannerOn } from './lib/sandbox-banner';
+import { siteSettings, siteSettingsOn } from './lib/site-settings';
 import { forwardedOverTls, securityHeaders } from './lib/security-headers';
 import { activityLogRoutes } from './modules/activity-log/activity-log.routes';
 import { answerFileRoutes } from './modules/answer-file/answer-file.routes';
@@ -112,6 +113,8 @@ export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
 
   // A production installation paid through the sandbox says so on every page (lib/sandbox-banner).
   if (sandboxBannerOn(deps.config)) app.use(sandboxBanner());
+  // The installation's trust name in every page, when it is not the demo's (lib/site-settings).
+  if (siteSettingsOn(deps.config)) app.use(siteSettings(deps.config));
 
   app.onError((err, c) => {
     if (err instanceof AppError) {

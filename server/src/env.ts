@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_TRUST_NAME } from '../../sync-protocol/src/site';
 
 /** The terms' version of an installation that sets none (TERMS_VERSION); the demo accounts accepted it. */
 export const DEFAULT_TERMS_VERSION = '1';
@@ -39,6 +40,14 @@ const envSchema = z.object({
   SMTP_URL: z.url().optional(),
   /** Sender address for e-mail sent through SMTP_URL. */
   MAIL_FROM: z.string().min(3).default('Pariksha Mitra <no-reply@localhost>'),
+  /**
+   * The trust that runs the installation, as the home page, About, the legal pages, the footer and
+   * receipts name it (docs/configuration.md); in Hindi, TRUST_NAME_HI. The demo's trust by default.
+   */
+  TRUST_NAME: z.string().trim().min(3).max(120).default(DEFAULT_TRUST_NAME.en),
+  TRUST_NAME_HI: z.string().trim().min(3).max(120).default(DEFAULT_TRUST_NAME.hi),
+  /** The trust's postal address, printed on receipts. */
+  TRUST_ADDRESS: z.string().trim().min(3).max(300).default('14, Vidya Vihar, Ashok Nagar, Jaipur, Rajasthan 302001, India'),
   /**
    * A trusted proxy stands in front and TLS ends there: the last X-Forwarded-For address (the one
    * the proxy appended) is the client IP, and responses get HSTS unless X-Forwarded-Proto says http (lib/security-headers).

@@ -199,7 +199,8 @@ export type Receipt = {
   receiptNo: number;
   orderId: string;
   paidAt: number;
-  trust: { name: string; address: string };
+  /** The installation's trust (docs/configuration.md: TRUST_NAME, TRUST_NAME_HI, TRUST_ADDRESS). */
+  trust: { name: string; nameHi: string; address: string };
   buyer: { name: string; mobile: string | null };
   plan: { code: string; name: { en: string; hi: string } } | null;
   /** Paise. */

@@ -396,7 +396,7 @@ describe('links are checked by parsing them', () => {
     const content =
       '<p><a href="/\\evil.example">a</a><a href="/.//evil.example">b</a><a href="https://site.example@evil.example/">c</a>' +
       '<a href="/plan">d</a><a href="https://example.org/x">e</a><img src="http://img.example/a.png"><img src="//evil.example/b.png"></p>';
-    const r = await h.request('PUT', '/static-page', { token: admin, body: { key: 'about', content: { en: content, hi: content } } });
+    const r = await h.request('PUT', '/static-page', { token: admin, body: { key: 'about', lang: 'en', html: content, baseVersion: 0 } });
     expect(r.status).toBe(200);
     const page = (await h.request('GET', '/static-page/about')).body.data.content.en as string;
     expect(page).toBe('<p><a>a</a><a>b</a><a>c</a><a href="/plan">d</a><a href="https://example.org/x">e</a><img src="https://img.example/a.png" /></p>');

@@ -11,7 +11,7 @@ afterEach(() => {
 });
 
 const guarded = (
-  <RequireAuth permissions={['QUESTION_EDITOR']}>
+  <RequireAuth access={{ all: ['QUESTION_EDITOR'] }}>
     <div data-testid="guarded" />
   </RequireAuth>
 );
@@ -26,11 +26,31 @@ test('a signed-out visitor goes to /login with the permission message, and the a
   expect(takeRedirect()).toBe('/question-list');
 });
 
-test('a signed-in person without the permission is sent away with the message', async () => {
+test('a signed-in person without the permission is told so in place, with a way back, not sent to the login form', async () => {
   setSession(learnerSession, false);
   const { router } = await renderWithApp(guarded, { route: '/question-list', extraRoutes });
-  expect(await screen.findByTestId('login')).toBeInTheDocument();
-  expect(router.state.location.search).toContain('error=');
+  expect(await screen.findByRole('heading', { name: 'You do not have access to this page' })).toBeInTheDocument();
+  expect(screen.getByRole('link', { name: 'Go to the home page' })).toHaveAttribute('href', '/');
+  expect(screen.queryByTestId('login')).not.toBeInTheDocument();
+  expect(screen.queryByTestId('guarded')).not.toBeInTheDocument();
+  expect(router.state.location.pathname).toBe('/question-list');
+});
+
+test('the same in Hindi', async () => {
+  setSession(learnerSession, false);
+  await renderWithApp(guarded, { route: '/question-list', extraRoutes, lang: 'hi' });
+  expect(await screen.findByRole('heading', { name: 'आपको इस पृष्ठ तक पहुँच नहीं है' })).toBeInTheDocument();
+});
+
+test('"any of" lets in a person holding one of the list', async () => {
+  setSession({ ...learnerSession, permissions: 'UPDATE_BRAND' }, false);
+  await renderWithApp(
+    <RequireAuth access={{ any: ['SHOP_EDITOR', 'UPDATE_BRAND'] }}>
+      <div data-testid="guarded" />
+    </RequireAuth>,
+    { route: '/dashboard', extraRoutes },
+  );
+  expect(await screen.findByTestId('guarded')).toBeInTheDocument();
 });
 
 test('logging out on the page goes to plain /login and does not remember the page for the next login', async () => {

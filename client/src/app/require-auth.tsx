@@ -2,24 +2,20 @@ import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation } from 'react-router';
 import { paths } from '../config/paths';
+import { mayOpen, type RouteAccess } from '../config/route-access';
 import { useSession } from '../hooks/use-session';
-import { hasPermissions, permissionsOf, rememberRedirect } from '../lib/session';
+import { permissionsOf, rememberRedirect } from '../lib/session';
+import NoAccessPage from './no-access-page';
 
 /**
- * A route guard (spec §6): passes when the user is logged in and holds every listed permission
- * (an empty list means only being logged in); otherwise remembers the address and goes to
- * /login with 'Insufficient permission. Please login as authorized user.'
+ * A route guard (spec §6) over config/route-access, the table the menus follow too:
+ * - signed in with the permissions: the screen;
+ * - signed in without them: "You do not have access" in place, with a way back (not the login
+ *   form: they are not logged out);
+ * - signed out: the address is remembered and /login says 'Insufficient permission. Please
+ *   login as authorized user.'
  */
-export function RequireAuth({
-  permissions = [],
-  anyOf,
-  children,
-}: {
-  permissions?: readonly string[];
-  /** Also needs at least one of these (spec §6: Brands and the dashboard read their list as "any of"). */
-  anyOf?: readonly string[];
-  children: ReactNode;
-}) {
+export function RequireAuth({ access = {}, children }: { access?: RouteAccess; children: ReactNode }) {
   const session = useSession();
   const location = useLocation();
   const { t } = useTranslation();
@@ -27,10 +23,12 @@ export function RequireAuth({
   // handler remembers the address and shows the server's message): plain /login, nothing
   // remembered, so the next person to log in on this device is not sent here.
   const [signedInAtOpen] = useState(() => session !== null);
-  const anyOk = !anyOf || anyOf.some((p) => permissionsOf(session).has(p));
-  if (hasPermissions(session, permissions) && anyOk) return <>{children}</>;
-  if (!session && signedInAtOpen) return <Navigate to={paths.login} replace />;
+  if (session && mayOpen(access, permissionsOf(session))) return <>{children}</>;
+  if (session) return <NoAccessPage />;
+  if (signedInAtOpen) return <Navigate to={paths.login} replace />;
   rememberRedirect(location.pathname + location.search);
   const error = encodeURIComponent(t('errors.insufficientPermission'));
-  return <Navigate to={`/login?error=${error}`} replace />;
+  return <Navigate to={`${paths.login}?error=${error}`} replace />;
 }
+
+

@@ -4,6 +4,7 @@ import { matchRoutes, type RouteObject, UNSAFE_LocationContext as LocationContex
 import { EditorOverListContext, listUnderEditor } from '../features/authoring/list/editor-over-list';
 import { RootLayout } from './layout/root-layout';
 import { RequireAuth } from './require-auth';
+import { ROUTE_ACCESS } from '../config/route-access';
 import { ADMIN_MENU, type AdminMenuKey } from '../features/admin/lib/menu';
 import { PreviewProvider, type Previews } from '../components/preview-context';
 
@@ -144,7 +145,7 @@ export const routes: RouteObject[] = [
           {
             path: 'receipt/:id',
             element: (
-              <RequireAuth>
+              <RequireAuth access={ROUTE_ACCESS.receipt}>
                 <ReceiptPage />
               </RequireAuth>
             ),
@@ -158,7 +159,7 @@ export const routes: RouteObject[] = [
           {
             path: 'exam-result/:qsid/:isSubmitAns',
             element: (
-              <RequireAuth>
+              <RequireAuth access={ROUTE_ACCESS.examResult}>
                 <ExamResultPage />
               </RequireAuth>
             ),
@@ -181,16 +182,16 @@ export const routes: RouteObject[] = [
           // Authoring (issue 17): the editor's screens, loaded only on these routes.
           ...(
             [
-              ['question-editor', QuestionEditorPage, 'titles.questionEditor'],
-              ['question-list', QuestionListPage, 'titles.questionList'],
-              ['question-set', QuestionSetPage, 'titles.questionSet'],
-              ['question-set/:id', QuestionSetPage, 'titles.questionSet'],
-              ['question-import', ImportExportPage, 'titles.questionImport'],
+              ['question-editor', QuestionEditorPage, 'titles.questionEditor', ROUTE_ACCESS.questionEditor],
+              ['question-list', QuestionListPage, 'titles.questionList', ROUTE_ACCESS.questionList],
+              ['question-set', QuestionSetPage, 'titles.questionSet', ROUTE_ACCESS.questionSet],
+              ['question-set/:id', QuestionSetPage, 'titles.questionSet', ROUTE_ACCESS.questionSet],
+              ['question-import', ImportExportPage, 'titles.questionImport', ROUTE_ACCESS.questionImport],
             ] as const
-          ).map(([path, Page, title]) => ({
+          ).map(([path, Page, title, access]) => ({
             path,
             element: (
-              <RequireAuth permissions={['QUESTION_EDITOR']}>
+              <RequireAuth access={access}>
                 <PreviewProvider value={previews}>
                   <Page />
                 </PreviewProvider>
@@ -203,7 +204,7 @@ export const routes: RouteObject[] = [
             // guard (features/admin/lib/menu, which the side menu follows too).
             path: 'admin',
             element: (
-              <RequireAuth permissions={['SHOP_EDITOR']}>
+              <RequireAuth access={ROUTE_ACCESS.admin}>
                 <Suspense fallback={null}>
                   <AdminLayout />
                 </Suspense>
@@ -214,7 +215,7 @@ export const routes: RouteObject[] = [
               ...ADMIN_MENU.map((entry) => ({
                 ...(entry.path === '' ? { index: true } : { path: entry.path }),
                 element: (
-                  <RequireAuth permissions={entry.all ?? []} {...(entry.any && { anyOf: entry.any })}>
+                  <RequireAuth access={entry}>
                     {adminPage(entry.key)}
                   </RequireAuth>
                 ),
@@ -227,7 +228,7 @@ export const routes: RouteObject[] = [
             // Spec §2: a /dashboard route (Brands) also exists, outside the admin frame.
             path: 'dashboard',
             element: (
-              <RequireAuth anyOf={['SHOP_EDITOR', 'CREATE_BRAND', 'UPDATE_BRAND', 'DELETE_BRAND']}>
+              <RequireAuth access={ROUTE_ACCESS.dashboard}>
                 <PageFrame>
                   <DashboardPage />
                 </PageFrame>
@@ -238,7 +239,7 @@ export const routes: RouteObject[] = [
           {
             path: 'transaction-report',
             element: (
-              <RequireAuth permissions={['VIEW_REPORT']}>
+              <RequireAuth access={ROUTE_ACCESS.transactionReport}>
                 <PageFrame>
                   <TransactionReportPage />
                 </PageFrame>
@@ -249,7 +250,7 @@ export const routes: RouteObject[] = [
           {
             path: 'global-earning-report',
             element: (
-              <RequireAuth permissions={['VIEW_REPORT']}>
+              <RequireAuth access={ROUTE_ACCESS.globalEarningReport}>
                 <PageFrame>
                   <GlobalEarningReportPage />
                 </PageFrame>

@@ -2,6 +2,7 @@ import i18n from 'i18next';
 import resourcesToBackend from 'i18next-resources-to-backend';
 import { initReactI18next } from 'react-i18next';
 import { loadDevanagariFonts } from './fonts';
+import { trustName } from '../config/site';
 import { LANGUAGE_COOKIE } from '../../../sync-protocol/src/language-cookie';
 import enCommon from '../locales/en/common.json';
 
@@ -56,7 +57,16 @@ const i18nReady: Promise<unknown> = i18n
     supportedLngs: ['en', 'hi'],
     ns: ['common'],
     defaultNS: 'common',
-    interpolation: { escapeValue: false },
+    interpolation: {
+      escapeValue: false,
+      // {{trust}} in any string is the installation's trust, in the language being drawn
+      // (config/site; docs/configuration.md: TRUST_NAME). A getter, so it follows a switch.
+      defaultVariables: {
+        get trust() {
+          return trustName(i18n.resolvedLanguage ?? i18n.language ?? 'en');
+        },
+      },
+    },
     react: { useSuspense: true },
   });
 

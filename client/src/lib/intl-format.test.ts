@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { dateTimeFormat, numberFormat, prepareLocaleData, relativeTimeFormat } from './intl-format';
+import { dateTimeFormat, formatDate, localeOf, numberFormat, prepareLocaleData, relativeTimeFormat } from './intl-format';
 
 test('one formatter per locale and options, shared, formatting as a new one would', () => {
   const a = numberFormat('en-IN', { maximumFractionDigits: 2 });
@@ -49,4 +49,17 @@ test('prepareLocaleData starts the locale worker and resolves when it has made i
   } finally {
     (globalThis as { Worker?: unknown }).Worker = original;
   }
+});
+
+test('formatDate: one style per language (hi-IN for Hindi, en-IN otherwise), whatever the input form', () => {
+  const at = Date.UTC(2026, 10, 28, 16, 18);
+  expect(localeOf('hi')).toBe('hi-IN');
+  expect(localeOf('en')).toBe('en-IN');
+  const hi = formatDate(at, 'hi', 'dateLong', 'UTC');
+  expect(hi).toBe('28 नवंबर 2026');
+  expect(formatDate(at, 'en', 'dateLong', 'UTC')).toBe('28 November 2026');
+  expect(formatDate(new Date(at), 'hi', 'dateLong', 'UTC')).toBe(hi);
+  expect(formatDate(new Date(at).toISOString(), 'hi', 'dateLong', 'UTC')).toBe(hi);
+  expect(formatDate(at, 'hi', 'dateTime', 'UTC')).toBe(new Intl.DateTimeFormat('hi-IN', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(at));
+  expect(formatDate('not a date', 'en')).toBe('');
 });

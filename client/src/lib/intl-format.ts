@@ -56,3 +56,34 @@ export function prepareLocaleData(start: () => Worker = startLocaleWorker): Prom
     worker.addEventListener('error', () => resolve(false), { once: true });
   });
 }
+
+/**
+ * The app's date and time styles: every date a reader sees goes through `formatDate`, so that a
+ * Hindi reader gets one Hindi style everywhere (hi-IN: "28 नव॰ 2026, 9:48 pm") and an English
+ * reader one English style (en-IN: "28 Nov 2026, 9:48 pm").
+ */
+export const DATE_STYLES = {
+  /** 28 Nov 2026 */
+  date: { dateStyle: 'medium' },
+  /** 28 Nov 2026, 9:48 pm */
+  dateTime: { dateStyle: 'medium', timeStyle: 'short' },
+  /** 28 November 2026 */
+  dateLong: { dateStyle: 'long' },
+  /** 9:48 pm */
+  time: { timeStyle: 'short' },
+  /** 28 Nov (a chart's axis) */
+  dayMonth: { day: 'numeric', month: 'short' },
+  /** Nov 2026 */
+  month: { month: 'short', year: 'numeric' },
+} as const satisfies Record<string, Intl.DateTimeFormatOptions>;
+export type DateStyle = keyof typeof DATE_STYLES;
+
+/** The locale of the app's language ('hi' → hi-IN, anything else → en-IN). */
+export const localeOf = (lang: string): string => (lang.startsWith('hi') ? 'hi-IN' : 'en-IN');
+
+/** A date (epoch ms, Date or ISO text) in the app's style for `style`, in the reader's language. */
+export function formatDate(value: number | Date | string, lang: string, style: DateStyle = 'dateTime', timeZone?: string): string {
+  const date = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(date.getTime())) return '';
+  return dateTimeFormat(localeOf(lang), timeZone ? { ...DATE_STYLES[style], timeZone } : DATE_STYLES[style]).format(date);
+}

@@ -10,10 +10,13 @@ export function fetchStaticPage(key: StaticPageKey): Promise<{ success: boolean;
   return api(`/static-page/${key}`, { skipAuth: true, silent: true, background: true });
 }
 
-/** The page's HTML in `lang`, else in the other language, else null. */
+/**
+ * The page's HTML in `lang`, or null when that language has no text of its own: the reader then
+ * gets the built-in page in their language, never the other language's text (docs/admin.md,
+ * Static pages).
+ */
 export function pageHtml(page: StaticPage | null | undefined, lang: string): string | null {
   if (!page) return null;
-  const first = lang === 'hi' ? page.content.hi : page.content.en;
-  const other = lang === 'hi' ? page.content.en : page.content.hi;
-  return first.trim() ? first : other.trim() ? other : null;
+  const html = lang === 'hi' ? page.content.hi : page.content.en;
+  return html.trim() ? html : null;
 }

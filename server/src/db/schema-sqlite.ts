@@ -676,13 +676,40 @@ export const brand = sqliteTable('brand', {
   updatedAt: integer('updated_at').notNull(),
 });
 
-/** The public pages an admin edits (issue 6 static-pages); absent rows fall back to built-in text. */
+/**
+ * The public pages an admin edits (docs/admin.md: Static pages). `content` holds each language's
+ * override, '' where that language has none (the page then shows its built-in text in it);
+ * absent rows: no override in either language.
+ */
 export const staticPage = sqliteTable('static_page', {
   key: text('key').primaryKey(),
   content: json<{ en: string; hi: string }>('content').notNull(),
   updatedAt: integer('updated_at').notNull(),
   updatedBy: text('updated_by').references(() => person.id, { onDelete: 'set null' }),
 });
+
+/**
+ * Every saved version of a static page, per language (docs/admin.md: Static pages): 1 for the
+ * first save of that language, +1 with every save or restore. The newest is the page's text.
+ */
+export const staticPageVersion = sqliteTable(
+  'static_page_version',
+  {
+    key: text('key').notNull(),
+    lang: text('lang').notNull(),
+    version: integer('version').notNull(),
+    html: text('html').notNull(),
+    /** SAVE or RESTORE. */
+    action: text('action').notNull(),
+    /** For RESTORE: the version whose text was restored. */
+    restoredFrom: integer('restored_from'),
+    actorId: text('actor_id').references(() => person.id, { onDelete: 'set null' }),
+    /** The actor's name at the time, kept when the actor is later deleted. */
+    actorName: text('actor_name'),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.lang, t.version] })],
+);
 
 /** Home carousel slides (spec §3 Carousel slide). */
 export const banner = sqliteTable('banner', {

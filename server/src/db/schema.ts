@@ -40,6 +40,7 @@ export let entitlementState = lite.entitlementState;
 export let contactMessage = lite.contactMessage;
 export let brand = lite.brand;
 export let staticPage = lite.staticPage;
+export let staticPageVersion = lite.staticPageVersion;
 export let banner = lite.banner;
 export let oneTimeCode = lite.oneTimeCode;
 export let outbox = lite.outbox;
@@ -88,6 +89,7 @@ export function usePostgresTables(pg: Record<string, unknown>): void {
   contactMessage = take<typeof lite.contactMessage>('contactMessage');
   brand = take<typeof lite.brand>('brand');
   staticPage = take<typeof lite.staticPage>('staticPage');
+  staticPageVersion = take<typeof lite.staticPageVersion>('staticPageVersion');
   banner = take<typeof lite.banner>('banner');
   oneTimeCode = take<typeof lite.oneTimeCode>('oneTimeCode');
   outbox = take<typeof lite.outbox>('outbox');

@@ -1,6 +1,7 @@
 import { paths } from '../../config/paths';
 import type { Session } from '../../lib/session';
 import { permissionsOf } from '../../lib/session';
+import { mayOpen, ROUTE_ACCESS, type RouteAccess } from '../../config/route-access';
 
 export type NavLinkItem = { key: string; label: NavLabel; to: string };
 export type NavLabel =
@@ -18,9 +19,14 @@ export type NavLabel =
   | 'nav.profile'
   | 'nav.myResults';
 
-/** What the navigation bar and the drawer show (spec §2 Global layout), for a given session. */
+/**
+ * What the navigation bar and the drawer show (spec §2 Global layout), for a given session: an
+ * entry shows only to whom its screen's route lets in (config/route-access, the table the route
+ * guards read too), so a learner sees no Questions menu and nobody a screen that refuses them.
+ */
 export function navModel(session: Session | null) {
   const perms = permissionsOf(session);
+  const may = (...access: RouteAccess[]) => session !== null && access.every((a) => mayOpen(a, perms));
   const main: NavLinkItem[] = [
     { key: 'home', label: 'nav.home', to: paths.home },
     { key: 'about', label: 'nav.about', to: paths.about },
@@ -29,23 +35,15 @@ export function navModel(session: Session | null) {
     // A learner's own results (docs/exams.md "My results"), for those signed in.
     ...(session ? [{ key: 'my-results', label: 'nav.myResults', to: paths.myResults } as const] : []),
   ];
-  // The Questions items show only when logged in (spec §2, §6).
-  const questions: NavLinkItem[] = session
-    ? [
-        { key: 'create-question', label: 'nav.createQuestion', to: paths.questionEditor },
-        { key: 'question-list', label: 'nav.questionList', to: paths.questionList },
-        { key: 'question-set-list', label: 'nav.questionSetList', to: paths.questionSet },
-      ]
-    : [];
-  // The reports menu only for those with the permission.
+  const questions: NavLinkItem[] = [];
+  if (may(ROUTE_ACCESS.questionEditor)) questions.push({ key: 'create-question', label: 'nav.createQuestion', to: paths.questionEditor });
+  if (may(ROUTE_ACCESS.questionList)) questions.push({ key: 'question-list', label: 'nav.questionList', to: paths.questionList });
+  if (may(ROUTE_ACCESS.questionSet)) questions.push({ key: 'question-set-list', label: 'nav.questionSetList', to: paths.questionSet });
   const reports: NavLinkItem[] = [];
-  if (perms.has('SHOP_EDITOR')) reports.push({ key: 'admin', label: 'nav.admin', to: paths.admin });
-  if (perms.has('VIEW_REPORT')) {
-    reports.push(
-      { key: 'sale-report', label: 'nav.saleReport', to: paths.dashboard },
-      { key: 'transaction-report', label: 'nav.transactionReport', to: paths.transactionReport },
-      { key: 'global-earning-report', label: 'nav.globalEarningReport', to: paths.globalEarningReport },
-    );
-  }
+  if (may(ROUTE_ACCESS.admin)) reports.push({ key: 'admin', label: 'nav.admin', to: paths.admin });
+  // The sale report is a card of the dashboard that needs VIEW_REPORT besides the dashboard's own access.
+  if (may(ROUTE_ACCESS.dashboard, { all: ['VIEW_REPORT'] })) reports.push({ key: 'sale-report', label: 'nav.saleReport', to: paths.dashboard });
+  if (may(ROUTE_ACCESS.transactionReport)) reports.push({ key: 'transaction-report', label: 'nav.transactionReport', to: paths.transactionReport });
+  if (may(ROUTE_ACCESS.globalEarningReport)) reports.push({ key: 'global-earning-report', label: 'nav.globalEarningReport', to: paths.globalEarningReport });
   return { main, questions, reports };
 }

@@ -1,5 +1,6 @@
 import { type MouseEvent, useSyncExternalStore } from 'react';
-import { hasPermissions, type Session } from '../../lib/session';
+import { mayOpen, ROUTE_ACCESS } from '../../config/route-access';
+import { permissionsOf, type Session } from '../../lib/session';
 
 /*
  * Whether the navigation's "Create New Question" dialog is open (spec §2 Global layout: the item
@@ -37,13 +38,12 @@ export function useQuestionDialog(): { open: boolean; requested: boolean } {
 export const CREATE_QUESTION_KEY = 'create-question';
 
 /**
- * A click on Create New Question: an editor gets the dialog over the page they are on. Anyone
- * else follows the item's link to /question-editor, whose guard explains the missing permission
- * (spec §6); a click that asks for a new tab or window follows the link too.
+ * A click on Create New Question: an editor gets the dialog over the page they are on (only
+ * editors see the item, nav-model). A click that asks for a new tab or window follows the link.
  */
 export function onCreateQuestionClick(e: MouseEvent, session: Session | null): void {
   if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-  if (!hasPermissions(session, ['QUESTION_EDITOR'])) return;
+  if (!session || !mayOpen(ROUTE_ACCESS.questionEditor, permissionsOf(session))) return;
   e.preventDefault();
   openQuestionDialog();
 }

@@ -51,12 +51,11 @@ test('an editor\'s Create New Question opens the question editor in a dialog ove
   await waitFor(() => expect(again.editor?.isEmpty).toBe(true));
 });
 
-test('without QUESTION_EDITOR the item is a plain link to /question-editor, whose guard explains', async () => {
+test('without QUESTION_EDITOR there is no Questions menu to open the dialog from (config/route-access)', async () => {
   setSession(learnerSession, false);
   mockApi(() => json({ success: true }));
-  const user = userEvent.setup();
-  const { router } = await renderWithApp(<RootLayout />, { route: '/exam-list' });
-  await chooseCreateQuestion(user);
-  await waitFor(() => expect(router.state.location.pathname).toBe('/question-editor'));
+  await renderWithApp(<RootLayout />, { route: '/exam-list' });
+  expect(await screen.findByRole('link', { name: 'Home' })).toBeInTheDocument();
+  expect(screen.queryByRole('button', { name: 'Questions' })).toBeNull();
   expect(screen.queryByRole('dialog', { name: 'Create New Question' })).toBeNull();
 });

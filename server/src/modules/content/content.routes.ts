@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { bannerCreateSchema, bannerUpdateSchema } from '../../../../sync-protocol/src/banner';
 import { idSchema } from '../../../../sync-protocol/src/common';
 import { contactMessageQuerySchema } from '../../../../sync-protocol/src/contact';
-import { staticPageKeySchema, staticPageSaveSchema } from '../../../../sync-protocol/src/static-page';
+import { staticPageKeySchema, staticPageRestoreSchema, staticPageSaveSchema, staticPageVersionsQuerySchema } from '../../../../sync-protocol/src/static-page';
 import type { AppEnv, Deps } from '../../context';
 import { parseJson, parseQuery, parseWith } from '../../lib/http';
 import { principalOf, route } from '../../lib/route';
@@ -11,13 +11,18 @@ import * as content from './content.service';
 
 const noQuery = z.strictObject({});
 
-/** Static pages, home banners and contact messages: what the back office edits for the public site (issue 6). */
+/** Static pages, home banners and contact messages: what the back office edits for the public site (docs/admin.md). */
 export function contentRoutes(app: Hono<AppEnv>, deps: Deps) {
   route(app, deps, 'GET /static-page', async (c) => {
     parseQuery(c, noQuery);
     return c.json(await content.listPages(deps));
   });
   route(app, deps, 'PUT /static-page', async (c) => c.json(await content.savePage(deps, principalOf(c), await parseJson(c, staticPageSaveSchema))));
+  route(app, deps, 'POST /static-page/restore', async (c) => c.json(await content.restorePage(deps, principalOf(c), await parseJson(c, staticPageRestoreSchema))));
+  route(app, deps, 'GET /static-page/:key/versions', async (c) => {
+    const { lang } = parseQuery(c, staticPageVersionsQuerySchema);
+    return c.json(await content.listPageVersions(deps, parseWith(staticPageKeySchema, c.req.param('key'), 'key'), lang));
+  });
   route(app, deps, 'GET /static-page/:key', async (c) => {
     parseQuery(c, noQuery);
     return c.json(await content.getPage(deps, parseWith(staticPageKeySchema, c.req.param('key'))));

@@ -68,30 +68,88 @@ describe('products (the plans)', () => {
 });
 
 describe('static pages', () => {
-  test('public read is null until saved; saving sanitises and logs; learners cannot write', async () => {
-    expect((await as(undefined, 'GET', '/static-page/about')).body).toEqual({ success: true, data: null });
-    const saved = await as(admin, 'PUT', '/static-page', {
-      key: 'about',
-      content: { en: '<h2>About us</h2><p onclick="x()">We help <b>learners</b></p><script>alert(1)</script>', hi: '<p>हमारे बारे में</p>' },
-    });
-    expect(saved.status).toBe(200);
-    expect(saved.body.msg).toBe('Page saved successfully');
-    const pub = await as(undefined, 'GET', '/static-page/about');
-    expect(pub.body.data.content.en).toBe('<h2>About us</h2><p>We help <b>learners</b></p>');
-    expect(pub.body.data.content.hi).toBe('<p>हमारे बारे में</p>');
-    expect((await as(admin, 'GET', '/static-page')).body.data.map((p: { key: string }) => p.key)).toEqual(['about']);
+  const save = (token: string | undefined, body: Record<string, unknown>) => as(token, 'PUT', '/static-page', body);
 
-    const again = await as(admin, 'PUT', '/static-page', { key: 'about', content: { en: '<p>New</p>', hi: '' } });
-    expect(again.status).toBe(200);
+  test('public read is null until saved; each language is saved on its own, sanitised and logged; learners cannot write', async () => {
+    expect((await as(undefined, 'GET', '/static-page/about')).body).toEqual({ success: true, data: null });
+    const saved = await save(admin, { key: 'about', lang: 'en', html: '<h2>About us</h2><p onclick="x()">We help <b>learners</b></p><script>alert(1)</script>', baseVersion: 0 });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({ msg: 'Page saved successfully', data: { version: { en: 1, hi: 0 } } });
+    // Only English has an override: the Hindi reader gets '' and so the built-in Hindi page.
+    const pub = await as(undefined, 'GET', '/static-page/about');
+    expect(pub.body.data.content).toEqual({ en: '<h2>About us</h2><p>We help <b>learners</b></p>', hi: '' });
+
+    const hi = await save(admin, { key: 'about', lang: 'hi', html: '<p>हमारे बारे में</p>', baseVersion: 0 });
+    expect(hi.status).toBe(200);
+    // Saving Hindi left English as it was.
+    expect((await as(undefined, 'GET', '/static-page/about')).body.data.content).toEqual({ en: '<h2>About us</h2><p>We help <b>learners</b></p>', hi: '<p>हमारे बारे में</p>' });
+    expect((await as(admin, 'GET', '/static-page')).body.data).toMatchObject([{ key: 'about', version: { en: 1, hi: 1 } }]);
+
     const entries = await h.deps.db.select().from(activityLog).where(eq(activityLog.entityId, 'about'));
     expect(entries.map((e) => e.actionType)).toEqual(['CREATE', 'UPDATE']);
-    expect(entries[1]?.oldValue).toMatchObject({ content: { hi: '<p>हमारे बारे में</p>' } });
+    expect(entries[1]?.oldValue).toMatchObject({ content: { hi: '' } });
+    expect(entries[1]?.newValue).toMatchObject({ content: { hi: '<p>हमारे बारे में</p>' } });
+  });
 
-    expect((await as(admin, 'PUT', '/static-page', { key: 'home', content: { en: 'x', hi: 'x' } })).status).toBe(400);
-    expect((await as(admin, 'PUT', '/static-page', { key: 'faq', content: { en: ' ', hi: '' } })).body).toMatchObject({ msg: 'Write the page in at least one language' });
-    expect((await as(admin, 'PUT', '/static-page', { key: 'faq', content: { en: 'x'.repeat(200_001), hi: '' } })).status).toBe(400);
-    expect((await as(learner, 'PUT', '/static-page', { key: 'faq', content: { en: 'x', hi: 'x' } })).status).toBe(403);
-    expect(await h.deps.db.select().from(staticPage)).toHaveLength(1);
+  test('earlier versions are kept per language and the previous one is restored as a new version', async () => {
+    expect((await save(admin, { key: 'faq', lang: 'en', html: '<p>First</p>', baseVersion: 0 })).status).toBe(200);
+    expect((await save(admin, { key: 'faq', lang: 'en', html: '<p>Second</p>', baseVersion: 1 })).status).toBe(200);
+    const versions = await as(admin, 'GET', '/static-page/faq/versions?lang=en');
+    expect(versions.status).toBe(200);
+    expect(versions.body.data).toMatchObject([
+      { version: 2, html: '<p>Second</p>', action: 'SAVE', actorName: expect.any(String) },
+      { version: 1, html: '<p>First</p>', action: 'SAVE' },
+    ]);
+    expect((await as(admin, 'GET', '/static-page/faq/versions?lang=hi')).body.data).toEqual([]);
+
+    const restored = await as(admin, 'POST', '/static-page/restore', { key: 'faq', lang: 'en', version: 1, baseVersion: 2 });
+    expect(restored.status).toBe(200);
+    expect(restored.body).toMatchObject({ msg: 'Earlier version restored', data: { content: { en: '<p>First</p>', hi: '' }, version: { en: 3, hi: 0 } } });
+    expect((await as(admin, 'GET', '/static-page/faq/versions?lang=en')).body.data[0]).toMatchObject({ version: 3, action: 'RESTORE', restoredFrom: 1, html: '<p>First</p>' });
+    expect((await as(undefined, 'GET', '/static-page/faq')).body.data.content.en).toBe('<p>First</p>');
+
+    const missing = await as(admin, 'POST', '/static-page/restore', { key: 'faq', lang: 'en', version: 9, baseVersion: 3 });
+    expect(missing.status).toBe(404);
+    expect(missing.body.msg).toBe('Page version not found');
+  });
+
+  test('a save from an outdated version is a 409, and of simultaneous saves from one version exactly one is stored', async () => {
+    expect((await save(admin, { key: 'privacy', lang: 'hi', html: '<p>एक</p>', baseVersion: 0 })).status).toBe(200);
+    const stale = await save(admin, { key: 'privacy', lang: 'hi', html: '<p>दो</p>', baseVersion: 0 });
+    expect(stale.status).toBe(409);
+    expect(stale.body.msg).toBe('Someone else saved this page since you opened it; reload to see their text');
+
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => save(admin, { key: 'privacy', lang: 'hi', html: `<p>${i}</p>`, baseVersion: 1 })));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 409)).toHaveLength(49);
+    const versions = (await as(admin, 'GET', '/static-page/privacy/versions?lang=hi')).body.data as { version: number; html: string }[];
+    expect(versions.map((v) => v.version)).toEqual([2, 1]);
+    expect((await as(undefined, 'GET', '/static-page/privacy')).body.data.content.hi).toBe(versions[0]?.html);
+  });
+
+  test('bad input names the field and writes nothing', async () => {
+    const pagesBefore = await h.deps.db.select().from(staticPage);
+    const n = await logCount();
+    const bad = async (body: Record<string, unknown>, msg: string | RegExp) => {
+      const r = await save(admin, body);
+      expect(r.status).toBe(400);
+      expect(r.body.msg).toMatch(msg);
+    };
+    await bad({ key: 'home', lang: 'en', html: 'x', baseVersion: 0 }, /^key /);
+    await bad({ key: 'terms', lang: 'fr', html: 'x', baseVersion: 0 }, /^lang /);
+    await bad({ key: 'terms', lang: 'en', html: ' ', baseVersion: 0 }, 'Page text cannot be empty');
+    await bad({ key: 'terms', lang: 'en', html: '<script>alert(1)</script>', baseVersion: 0 }, 'Page text cannot be empty');
+    await bad({ key: 'terms', lang: 'en', html: 'x'.repeat(200_001), baseVersion: 0 }, /^html /);
+    await bad({ key: 'terms', lang: 'en', html: 'x' }, /^baseVersion /);
+    // The old two-language body is refused, not half-read.
+    await bad({ key: 'terms', content: { en: 'x', hi: 'x' } }, /content|lang/);
+    expect((await save(learner, { key: 'terms', lang: 'en', html: 'x', baseVersion: 0 })).status).toBe(403);
+    expect((await as(learner, 'GET', '/static-page/about/versions?lang=en')).status).toBe(403);
+    expect((await as(learner, 'POST', '/static-page/restore', { key: 'about', lang: 'en', version: 1, baseVersion: 1 })).status).toBe(403);
+    expect((await as(admin, 'GET', '/static-page/about/versions?lang=xx')).status).toBe(400);
+    expect((await as(admin, 'GET', '/static-page/nope/versions?lang=en')).status).toBe(400);
+    expect(await h.deps.db.select().from(staticPage)).toEqual(pagesBefore);
+    expect(await logCount()).toBe(n);
     expect((await as(undefined, 'GET', '/static-page/nope')).status).toBe(400);
   });
 });

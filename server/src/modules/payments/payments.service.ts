@@ -33,10 +33,6 @@ import { providersFor } from './providers/index';
  * reconciliation job all ask it, then apply its answer. Amounts are integer paise.
  */
 
-/** The trust named on receipts (spec §1: the platform is run for a charitable trust). */
-export const TRUST_NAME = 'Pariksha Mitra Shiksha Trust';
-export const TRUST_ADDRESS = '14, Vidya Vihar, Ashok Nagar, Jaipur, Rajasthan 302001, India';
-
 type Order = typeof purchaseOrder.$inferSelect;
 
 /** Who or what fed the state machine, for the activity log. */
@@ -577,7 +573,8 @@ export async function receipt(deps: Deps, who: Principal, orderId: string): Prom
       receiptNo: o.receiptNo,
       orderId: o.id,
       paidAt: o.paidAt ?? o.updatedAt,
-      trust: { name: TRUST_NAME, address: TRUST_ADDRESS },
+      // The installation's trust (docs/configuration.md: TRUST_NAME), the name every page shows.
+      trust: { name: deps.config.TRUST_NAME, nameHi: deps.config.TRUST_NAME_HI, address: deps.config.TRUST_ADDRESS },
       buyer: { name: row.buyerName ?? '', mobile: row.buyerMobile },
       plan: row.planCode && row.planName ? { code: row.planCode, name: row.planName } : null,
       amount: o.amount,

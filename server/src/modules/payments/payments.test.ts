@@ -8,7 +8,7 @@ import { type Harness, startHarness } from '../../test/harness';
 import { type SandboxControl, sandboxControl } from './providers/sandbox-phonepe';
 import { reconcilePending } from './reconcile';
 import { webhookInbox } from './webhook-inbox';
-import { TRUST_NAME } from './payments.service';
+import { DEFAULT_TRUST_NAME } from '../../../../sync-protocol/src/site';
 
 /*
  * The whole flow through the real app and the real PhonePe adapter against the in-process
@@ -139,7 +139,7 @@ describe('buying a plan through the sandbox', () => {
       orderId: order.id,
       amount: MONTHLY_PAISE,
       provider: 'phonepe',
-      trust: { name: TRUST_NAME },
+      trust: { name: DEFAULT_TRUST_NAME.en, nameHi: DEFAULT_TRUST_NAME.hi },
       buyer: { name: 'Lata Learner', mobile: '+919000000003' },
       plan: { code: 'ONE_MONTH_PLAN', name: { en: 'Monthly' } },
       transactionId: pays[0]?.transactionId,

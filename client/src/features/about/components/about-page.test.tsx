@@ -7,7 +7,7 @@ import { json, learnerSession, mockApi } from '../../../testing/fetch-mock';
 import { renderWithApp } from '../../../testing/render';
 import AboutPage from './about-page';
 
-const page = (content: StaticPage['content']): StaticPage => ({ key: 'about', content, updatedAt: 1 });
+const page = (content: StaticPage['content']): StaticPage => ({ key: 'about', content, version: { en: content.en ? 1 : 0, hi: content.hi ? 1 : 0 }, updatedAt: 1 });
 
 // Never edited in the back office unless a test says otherwise: the built-in text shows.
 beforeEach(() => {
@@ -75,10 +75,16 @@ test("the back office's text replaces the built-in page, sanitised, without a to
   expect(call?.headers.authorization).toBeUndefined();
 });
 
-test('the text follows the UI language, and falls back to the other language when only one is written', async () => {
-  mockApi(() => json({ success: true, data: page({ en: '<p>English only</p>', hi: '' }) }));
+test("a language without a text of its own shows its built-in page, never the other language's text", async () => {
+  const api = mockApi(() => json({ success: true, data: page({ en: '<p>English only</p>', hi: '' }) }));
   await renderWithApp(<AboutPage />, { lang: 'hi', namespaces: ['about'] });
-  expect(await screen.findByText('English only')).toBeInTheDocument();
+  expect(await screen.findByRole('heading', { level: 1, name: 'हमारे बारे में' })).toBeInTheDocument();
+  await waitFor(() => expect(api.calls).toHaveLength(1));
+  await act(async () => {
+    await new Promise((r) => setTimeout(r, 20));
+  });
+  expect(screen.queryByText('English only')).not.toBeInTheDocument();
+  expect(screen.getByRole('heading', { level: 1, name: 'हमारे बारे में' })).toBeInTheDocument();
 });
 
 test('the built-in text shows while the page loads, and stays when the request fails', async () => {

@@ -6,6 +6,7 @@ import { clearSession, setSession } from '../../../lib/session';
 import { json, learnerSession, mockApi } from '../../../testing/fetch-mock';
 import { renderWithApp } from '../../../testing/render';
 import ActivityLogPage from './activity-log-page';
+import { formatDate } from '../../../lib/intl-format';
 
 const NS = ['admin', 'admin-dashboard'];
 
@@ -50,7 +51,7 @@ test('renders the entries: time, translated action, user or System, entity with 
   expect(update).toHaveTextContent('Updated');
   expect(update).toHaveTextContent('Role');
   expect(update).toHaveTextContent('role-7');
-  expect(update).toHaveTextContent(new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeStyle: 'medium' }).format(entries[0]?.createdAt));
+  expect(update).toHaveTextContent(formatDate(entries[0]!.createdAt, 'en'));
   expect(create).toHaveTextContent('Created');
   expect(create).toHaveTextContent('System');
   expect(create).toHaveTextContent('Brand');

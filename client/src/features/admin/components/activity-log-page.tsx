@@ -6,6 +6,7 @@ import { LOG_PAGE_SIZE, type LogSort, useActivityLog } from '../api/get-activity
 import { useActivityLogCount } from '../api/get-activity-log-count';
 import { changedPaths } from '../lib/json-diff';
 import { JsonDiffView } from './json-diff-view';
+import { useFormatDate } from '../../../hooks/use-format-date';
 
 const ACTION_COLOR = { CREATE: 'green', UPDATE: 'blue', DELETE: 'red' } as const;
 
@@ -25,12 +26,12 @@ function SortHeader({ col, sort, order, onSort, children }: { col: LogSort; sort
   );
 }
 
-function Row({ e, dateTime }: { e: ActivityLogEntry; dateTime: Intl.DateTimeFormat }) {
+function Row({ e, formatDate }: { e: ActivityLogEntry; formatDate: (ms: number) => string }) {
   const { t } = useTranslation('admin-dashboard');
   const paths = changedPaths(e.oldValue, e.newValue);
   return (
     <Table.Tr>
-      <Table.Td style={{ whiteSpace: 'nowrap' }}>{dateTime.format(e.createdAt)}</Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(e.createdAt)}</Table.Td>
       <Table.Td>
         <Badge color={ACTION_COLOR[e.actionType]} variant="light">
           {t(`log.actions.${e.actionType}`)}
@@ -62,14 +63,14 @@ function Row({ e, dateTime }: { e: ActivityLogEntry; dateTime: Intl.DateTimeForm
  * scrolls sideways inside its container.
  */
 export default function ActivityLogPage() {
-  const { t, i18n } = useTranslation(['admin-dashboard', 'admin']);
+  const { t } = useTranslation(['admin-dashboard', 'admin']);
   const [page, setPage] = useState(1);
   const [sort, setSort] = useState<LogSort>('createdAt');
   const [order, setOrder] = useState<'asc' | 'desc'>('desc');
   const log = useActivityLog((page - 1) * LOG_PAGE_SIZE, sort, order);
   const count = useActivityLogCount();
   const pages = Math.max(1, Math.ceil((count.data ?? 0) / LOG_PAGE_SIZE));
-  const dateTime = new Intl.DateTimeFormat(i18n.language === 'hi' ? 'hi-IN' : 'en-IN', { dateStyle: 'medium', timeStyle: 'medium' });
+  const formatDate = useFormatDate();
   const onSort = (c: LogSort) => {
     if (c === sort) setOrder((o) => (o === 'asc' ? 'desc' : 'asc'));
     else {
@@ -127,7 +128,7 @@ export default function ActivityLogPage() {
           </Table.Thead>
           <Table.Tbody>
             {(log.data?.data ?? []).map((e) => (
-              <Row key={e.id} e={e} dateTime={dateTime} />
+              <Row key={e.id} e={e} formatDate={formatDate} />
             ))}
           </Table.Tbody>
         </Table>

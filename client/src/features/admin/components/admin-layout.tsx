@@ -8,6 +8,7 @@ import { paths } from '../../../config/paths';
 import { useSession } from '../../../hooks/use-session';
 import { permissionsOf } from '../../../lib/session';
 import { ADMIN_MENU, adminPath, mayOpen } from '../lib/menu';
+import { mayOpen as mayOpenAccess, ROUTE_ACCESS } from '../../../config/route-access';
 
 /** What the root layout hands its pages (react-router outlet context). */
 export type RootOutletContext = { logout: (opts?: { erase?: boolean }) => void };
@@ -76,11 +77,11 @@ export default function AdminLayout() {
                 onClick={close}
               />
             ))}
-            {perms.has('VIEW_REPORT') && (
-              <>
-                <NavLink component={RouterNavLink} to={paths.transactionReport} label={t('menu.transactionReport')} onClick={close} />
-                <NavLink component={RouterNavLink} to={paths.globalEarningReport} label={t('menu.globalEarningReport')} onClick={close} />
-              </>
+            {mayOpenAccess(ROUTE_ACCESS.transactionReport, perms) && (
+              <NavLink component={RouterNavLink} to={paths.transactionReport} label={t('menu.transactionReport')} onClick={close} />
+            )}
+            {mayOpenAccess(ROUTE_ACCESS.globalEarningReport, perms) && (
+              <NavLink component={RouterNavLink} to={paths.globalEarningReport} label={t('menu.globalEarningReport')} onClick={close} />
             )}
             {!wide && <NavLink component={RouterNavLink} to={paths.home} label={t('backToSite')} onClick={close} />}
         </AppShell.Section>

@@ -7,17 +7,18 @@ import { useDeleteContactMessage } from '../api/delete-contact-message';
 import { MESSAGE_PAGE_SIZE, useContactMessages } from '../api/get-contact-messages';
 import { useConfirmedDelete } from '../hooks/use-confirmed-delete';
 import { ConfirmDelete } from './confirm-delete';
+import { useFormatDate } from '../../../hooks/use-format-date';
 
 /** Admin: Contact messages — what visitors wrote on the public Contact page, newest first. */
 export default function ContactMessagesPage() {
-  const { t, i18n } = useTranslation(['admin-shop', 'admin']);
+  const { t } = useTranslation(['admin-shop', 'admin']);
   const [input, setInput] = useState('');
   const [q] = useDebouncedValue(input.trim(), 300);
   const [page, setPage] = useState(1);
   const list = useContactMessages(q, (page - 1) * MESSAGE_PAGE_SIZE);
   const del = useDeleteContactMessage();
   const removal = useConfirmedDelete((m: ContactMessage) => del.mutateAsync(m.id));
-  const fmt = new Intl.DateTimeFormat(i18n.language === 'hi' ? 'hi-IN' : 'en-IN', { dateStyle: 'medium', timeStyle: 'short' });
+  const formatDate = useFormatDate();
   const pages = Math.max(1, Math.ceil((list.data?.total ?? 0) / MESSAGE_PAGE_SIZE));
   return (
     <Stack>
@@ -43,7 +44,7 @@ export default function ContactMessagesPage() {
                 <Text fw={600}>{m.name}</Text>
                 <Text size="sm" c="dimmed">
                   {m.mobile}
-                  {m.email ? ` · ${m.email}` : ''} · {fmt.format(m.createdAt)}
+                  {m.email ? ` · ${m.email}` : ''} · {formatDate(m.createdAt)}
                 </Text>
               </div>
               <ActionIcon variant="subtle" color="red" aria-label={t('messages.deleteFrom', { name: m.name })} onClick={() => removal.ask(m)}>

@@ -11,6 +11,7 @@ import { ORDER_PAGE_SIZE, type OrderFilters, useOrders } from '../api/get-orders
 import { useUpdateOrderStatus } from '../api/update-order-status';
 import { type DayRange, REPORT_TIME_ZONE, rupees } from '../lib/report-range';
 import { DateRangeField, rangeFilter } from './date-range-field';
+import { useFormatDate } from '../../../hooks/use-format-date';
 
 export const STATUS_COLOR: Record<string, string> = { PAID: 'green', CREATED: 'gray', FAILED: 'red', CANCELLED: 'orange', REFUNDED: 'grape', SUCCESS: 'green', PENDING: 'gray' };
 
@@ -33,7 +34,7 @@ export default function OrdersPage() {
   const orders = useOrders(filters);
   const update = useUpdateOrderStatus();
   const [change, setChange] = useState<{ order: OrderRow; status: OrderStatus } | null>(null);
-  const fmt = new Intl.DateTimeFormat(lang === 'hi' ? 'hi-IN' : 'en-IN', { dateStyle: 'medium', timeStyle: 'short', timeZone: REPORT_TIME_ZONE });
+  const formatDate = useFormatDate();
   const pages = Math.max(1, Math.ceil((orders.data?.total ?? 0) / ORDER_PAGE_SIZE));
   const statusLabel = (s: string) => t(`admin-dashboard:sale.statuses.${s as OrderStatus}`);
 
@@ -104,14 +105,14 @@ export default function OrdersPage() {
           <Table.Tbody>
             {(orders.data?.data ?? []).map((o) => (
               <Table.Tr key={o.id}>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{fmt.format(o.createdAt)}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(o.createdAt, 'dateTime', REPORT_TIME_ZONE)}</Table.Td>
                 <Table.Td>{o.person ? `${o.person.n} (${o.person.m})` : '—'}</Table.Td>
                 <Table.Td>{o.plan ? (lang === 'hi' ? o.plan.name.hi : o.plan.name.en) : '—'}</Table.Td>
                 <Table.Td ta="right">{rupees(o.amount, lang)}</Table.Td>
                 <Table.Td>
                   {perms.has('UPDATE_ORDER') ? (
                     <Select
-                      aria-label={t('orders.changeStatusOf', { id: o.id })}
+                      aria-label={t('orders.changeStatusOf', { who: o.person?.n ?? '—', when: formatDate(o.createdAt, 'dateTime', REPORT_TIME_ZONE) })}
                       data={ORDER_STATUSES.map((s) => ({ value: s, label: statusLabel(s) }))}
                       value={o.status}
                       onChange={(v) => v && v !== o.status && setChange({ order: o, status: v as OrderStatus })}

@@ -18,15 +18,17 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { dropMove, grant, revoke } from '../lib/permission-moves';
 import classes from './permission-picker.module.css';
+import { permissionDescription } from '../../../lib/built-in-labels';
 
 export type PickerPermission = { id: string; permission: string; description: string };
 type Side = 'restricted' | 'granted';
 
 function Item({ p, side, selected, onToggle, disabled }: { p: PickerPermission; side: Side; selected: boolean; onToggle: () => void; disabled: boolean }) {
-  const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({ id: p.permission, data: { side }, disabled });
+  const { t } = useTranslation('admin-access');
+  const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({ id: p.permission, data: { side }, disabled, attributes: { roleDescription: t('roles.draggable') } });
   return (
       <UnstyledButton
-        title={p.description || p.permission}
+        title={permissionDescription(p) || p.permission}
         ref={setNodeRef}
         className={classes.item}
         data-selected={selected || undefined}
@@ -45,7 +47,7 @@ function Item({ p, side, selected, onToggle, disabled }: { p: PickerPermission; 
         </Text>
         {p.description && (
           <Text size="xs" c="dimmed" lineClamp={1}>
-            {p.description}
+            {permissionDescription(p)}
           </Text>
         )}
       </UnstyledButton>

@@ -9,6 +9,7 @@ import { usePermissions } from '../api/get-permissions';
 import { useConfirmedDelete } from '../hooks/use-confirmed-delete';
 import { ConfirmDelete } from './confirm-delete';
 import { PermissionDialog, type PermissionDraft } from './permission-dialog';
+import { permissionDescription } from '../../../lib/built-in-labels';
 
 /** Admin: Permissions (spec §2): a filterable list, the description as tooltip, add/edit/delete by permission. */
 export default function PermissionsPage() {
@@ -22,7 +23,7 @@ export default function PermissionsPage() {
   const removal = useConfirmedDelete((p: Permission) => del.mutateAsync(p.id));
 
   const f = filter.trim().toUpperCase();
-  const shown = (list.data ?? []).filter((p) => !f || p.permission.includes(f) || p.description.toUpperCase().includes(f));
+  const shown = (list.data ?? []).filter((p) => !f || p.permission.includes(f) || permissionDescription(p).toUpperCase().includes(f));
 
   const open = (p: PermissionDraft) => {
     setEditing(p);
@@ -50,7 +51,7 @@ export default function PermissionsPage() {
         {shown.map((p) => (
           <Card key={p.id} withBorder padding="xs" role="listitem">
             <Group justify="space-between" wrap="nowrap" gap="xs">
-              <Tooltip label={p.description || t('permissions.noDescription')} multiline maw={280} withinPortal>
+              <Tooltip label={permissionDescription(p) || t('permissions.noDescription')} multiline maw={280} withinPortal>
                 <Text fw={600} size="sm" style={{ wordBreak: 'break-word' }} tabIndex={0}>
                   {p.permission}
                 </Text>
@@ -70,7 +71,7 @@ export default function PermissionsPage() {
             </Group>
             {p.description && (
               <Text size="xs" c="dimmed" lineClamp={2}>
-                {p.description}
+                {permissionDescription(p)}
               </Text>
             )}
           </Card>

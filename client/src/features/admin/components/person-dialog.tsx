@@ -18,6 +18,7 @@ import { sameSet } from '../lib/permission-moves';
 import { GeneratedPasswordInput } from './generated-password-input';
 import { DialogForm } from './dialog-form';
 import { PermissionPicker } from './permission-picker';
+import { roleName } from '../../../lib/built-in-labels';
 
 type Status = (typeof PERSON_STATUSES)[number];
 type Values = { n: string; m: string; e: string; password: string; s: Status; r: string };
@@ -244,7 +245,7 @@ export function PersonDialog({ opened, person, onClose }: { opened: boolean; per
               <Group gap={6} mt={4} role="radiogroup" aria-label={t('form.role')}>
                 {(roles.data ?? []).map((r) => (
                   <Chip key={r.id} value={r.id} size="sm">
-                    {r.name}
+                    {roleName(r)}
                   </Chip>
                 ))}
               </Group>

@@ -10,6 +10,7 @@ import { usePerson } from '../api/get-person';
 import { PERSON_PAGE_SIZE, usePersonSearch } from '../api/search-persons';
 import { PersonDialog, statusColor } from './person-dialog';
 import { ResetPasswordDialog } from './reset-password-dialog';
+import { roleName } from '../../../lib/built-in-labels';
 
 /** Spec §9: the person search begins only after more than 3 characters (the server refuses fewer). */
 export const MIN_SEARCH_CHARS = PERSON_SEARCH_MIN_CHARS;
@@ -112,7 +113,7 @@ export default function PersonsPage() {
               </Group>
             </Group>
             <Group gap={6} mt="xs">
-              <Badge variant="light">{p.r?.name ?? t('noRole')}</Badge>
+              <Badge variant="light">{p.r ? roleName(p.r) : t('noRole')}</Badge>
               <Badge variant="dot" color={statusColor(p.s)}>
                 {t(`status.${p.s as 'ACTIVE'}`, { defaultValue: p.s })}
               </Badge>
@@ -163,7 +164,7 @@ function PersonDetailDrawer({ person, onClose }: { person: PersonView | null; on
             <b>{t('form.email')}:</b> {p.e ?? t('noEmail')}
           </Text>
           <Text size="sm">
-            <b>{t('form.role')}:</b> {p.r?.name ?? t('noRole')}
+            <b>{t('form.role')}:</b> {p.r ? roleName(p.r) : t('noRole')}
           </Text>
           <Text size="sm">
             <b>{t('form.status')}:</b> {t(`status.${p.s as 'ACTIVE'}`, { defaultValue: p.s })}

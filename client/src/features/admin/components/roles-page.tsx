@@ -17,6 +17,7 @@ import { useLeaveGuard } from '../../../hooks/use-leave-guard';
 import { sameSet } from '../lib/permission-moves';
 import { ConfirmDelete, ConfirmDiscard } from './confirm-delete';
 import { PermissionPicker } from './permission-picker';
+import { roleName } from '../../../lib/built-in-labels';
 
 type Draft = { name: string; description: string; permissions: string[] };
 const EMPTY: Draft = { name: '', description: '', permissions: [] };
@@ -125,7 +126,7 @@ export default function RolesPage() {
               <form onSubmit={submit} noValidate>
                 <Stack gap="xs">
                   <Title order={4} id="role-form-title">
-                    {selected ? t('roles.editing', { name: selected.name }) : t('roles.newRole')}
+                    {selected ? t('roles.editing', { name: roleName(selected) }) : t('roles.newRole')}
                   </Title>
                   <TextInput
                     label={t('roles.name')}
@@ -156,7 +157,7 @@ export default function RolesPage() {
                   <Group key={r.id} justify="space-between" wrap="nowrap" role="listitem" gap="xs">
                     <UnstyledButton
                       onClick={() => guarded(() => load(r))}
-                      aria-label={t('roles.select', { name: r.name })}
+                      aria-label={t('roles.select', { name: roleName(r) })}
                       aria-pressed={selected?.id === r.id}
                       style={{ flex: 1, minWidth: 0 }}
                       px="xs"
@@ -164,14 +165,14 @@ export default function RolesPage() {
                       bg={selected?.id === r.id ? 'indigo.0' : undefined}
                     >
                       <Text size="sm" fw={600} truncate>
-                        {r.name}
+                        {roleName(r)}
                       </Text>
                       <Text size="xs" c="dimmed" truncate>
                         {t('roles.permissionCount', { count: r.permissions.length })}
                       </Text>
                     </UnstyledButton>
                     {perms.has('DELETE_ROLE') && (
-                      <ActionIcon variant="subtle" color="red" aria-label={t('roles.deleteNamed', { name: r.name })} onClick={() => setDeleting(r)}>
+                      <ActionIcon variant="subtle" color="red" aria-label={t('roles.deleteNamed', { name: roleName(r) })} onClick={() => setDeleting(r)}>
                         ✕
                       </ActionIcon>
                     )}
@@ -184,7 +185,7 @@ export default function RolesPage() {
         <Grid.Col span={{ base: 12, md: 8 }}>
           <Paper withBorder p="sm" component="section" aria-labelledby="role-permissions-title">
             <Title order={4} id="role-permissions-title" mb="xs">
-              {selected ? t('roles.permissionsOf', { name: selected.name }) : t('roles.permissionsOfNew')}
+              {selected ? t('roles.permissionsOf', { name: roleName(selected) }) : t('roles.permissionsOfNew')}
             </Title>
             {permissions.isPending ? (
               <Loader size="sm" aria-label={t('admin:common.loading')} />
@@ -194,7 +195,7 @@ export default function RolesPage() {
           </Paper>
         </Grid.Col>
       </Grid>
-      <ConfirmDelete name={deleting?.name ?? ''} opened={deleting !== null} busy={del.isPending} onConfirm={() => void confirmDelete()} onClose={() => setDeleting(null)} />
+      <ConfirmDelete name={roleName(deleting)} opened={deleting !== null} busy={del.isPending} onConfirm={() => void confirmDelete()} onClose={() => setDeleting(null)} />
       <ConfirmDiscard
         opened={pendingAction !== null || leave.asking}
         onDiscard={() => {

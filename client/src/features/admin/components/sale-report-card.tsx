@@ -7,6 +7,7 @@ import { useOrdersByDate } from '../api/get-orders-by-date';
 import { checkRange, type DayRange, lastDays, REPORT_TIME_ZONE, rupees } from '../lib/report-range';
 import { DateRangeField } from './date-range-field';
 import { StatCard } from './stat-card';
+import { useFormatDate } from '../../../hooks/use-format-date';
 
 const STATUS_COLOR: Record<string, string> = { PAID: 'green', CREATED: 'gray', FAILED: 'red', CANCELLED: 'orange', REFUNDED: 'grape' };
 
@@ -25,10 +26,10 @@ export function SaleReportCard() {
   const data = report.data;
   const locale = lang === 'hi' ? 'hi-IN' : 'en-IN';
   const fmtCount = new Intl.NumberFormat(locale);
-  const fmtDate = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: REPORT_TIME_ZONE });
   // A report day is a calendar date ('YYYY-MM-DD', India time): read and shown as that date in UTC so no time zone moves it.
-  const fmtDay = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' });
-  const dayLabel = (day: string) => fmtDay.format(Date.parse(`${day}T00:00:00Z`));
+  const formatDate = useFormatDate();
+  // The server's days are India's calendar days as YYYY-MM-DD: drawn as that day, whatever the device's zone.
+  const dayLabel = (day: string) => formatDate(Date.parse(`${day}T00:00:00Z`), 'dayMonth', 'UTC');
 
   return (
     <Card withBorder padding="md" component="section" aria-labelledby="sale-report-title">
@@ -83,7 +84,7 @@ export function SaleReportCard() {
                   <Table.Tbody>
                     {data.orders.map((o) => (
                       <Table.Tr key={o.id}>
-                        <Table.Td style={{ whiteSpace: 'nowrap' }}>{fmtDate.format(o.createdAt)}</Table.Td>
+                        <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(o.createdAt, 'dateTime', REPORT_TIME_ZONE)}</Table.Td>
                         <Table.Td>{o.person ? `${o.person.n} (${o.person.m})` : '—'}</Table.Td>
                         <Table.Td>{o.plan ? (lang === 'hi' ? o.plan.name.hi : o.plan.name.en) : '—'}</Table.Td>
                         <Table.Td ta="right">{rupees(o.amount, lang)}</Table.Td>

@@ -3,7 +3,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import type { Editor } from '@tiptap/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import type { StaticPage } from '../../../../../sync-protocol/src/static-page';
+import type { StaticPage, StaticPageKey, StaticPageLang, StaticPageVersion } from '../../../../../sync-protocol/src/static-page';
 import { clearSession, setSession } from '../../../lib/session';
 import { type Call, json, learnerSession, mockApi } from '../../../testing/fetch-mock';
 import { renderWithApp } from '../../../testing/render';
@@ -19,16 +19,32 @@ afterEach(() => {
   act(() => notifications.clean());
 });
 
-/** The server: FAQ saved once; a PUT stores and returns the page. */
-function server(saved: StaticPage[] = [{ key: 'faq', content: { en: '<p>Old answers</p>', hi: '<p>पुराने उत्तर</p>' }, updatedAt: UPDATED }]) {
+/** The server: the FAQ's English saved once (version 1), no Hindi text of its own; PUT and restore store a version. */
+function server(saved: StaticPage[] = [{ key: 'faq', content: { en: '<p>Old answers</p>', hi: '' }, version: { en: 1, hi: 0 }, updatedAt: UPDATED }]) {
   const pages = [...saved];
+  const versions: Record<string, StaticPageVersion[]> = {
+    'faq:en': [{ version: 1, html: '<p>Old answers</p>', action: 'SAVE', restoredFrom: null, actorName: 'Admin', createdAt: UPDATED }],
+  };
+  const store = (key: StaticPageKey, lang: StaticPageLang, html: string, restoredFrom: number | null) => {
+    const before = pages.find((p) => p.key === key) ?? { key, content: { en: '', hi: '' }, version: { en: 0, hi: 0 }, updatedAt: 0 };
+    const version = before.version[lang] + 1;
+    const page: StaticPage = { key, content: { ...before.content, [lang]: html }, version: { ...before.version, [lang]: version }, updatedAt: UPDATED + 60_000 };
+    pages.splice(0, pages.length, ...pages.filter((p) => p.key !== key), page);
+    versions[`${key}:${lang}`] = [{ version, html, action: restoredFrom ? 'RESTORE' : 'SAVE', restoredFrom, actorName: 'Admin', createdAt: UPDATED + 60_000 }, ...(versions[`${key}:${lang}`] ?? [])];
+    return page;
+  };
   return mockApi((c: Call) => {
     if (c.method === 'PUT' && c.path === '/static-page') {
-      const body = c.body as Pick<StaticPage, 'key' | 'content'>;
-      const page = { ...body, updatedAt: UPDATED + 60_000 };
-      pages.splice(0, pages.length, ...pages.filter((p) => p.key !== body.key), page);
-      return json({ success: true, msg: 'Page saved successfully', data: page });
+      const body = c.body as { key: StaticPageKey; lang: StaticPageLang; html: string };
+      return json({ success: true, msg: 'Page saved successfully', data: store(body.key, body.lang, body.html, null) });
     }
+    if (c.method === 'POST' && c.path === '/static-page/restore') {
+      const body = c.body as { key: StaticPageKey; lang: StaticPageLang; version: number };
+      const old = versions[`${body.key}:${body.lang}`]?.find((v) => v.version === body.version);
+      return json({ success: true, msg: 'Earlier version restored', data: store(body.key, body.lang, old!.html, body.version) });
+    }
+    const m = /^\/static-page\/(\w+)\/versions$/.exec(c.path);
+    if (m) return json({ success: true, data: versions[`${m[1]}:${c.query.get('lang')}`] ?? [] });
     if (c.path === '/static-page') return json({ success: true, data: pages });
     return json({ success: false, msg: 'unexpected' }, 500);
   });
@@ -48,51 +64,72 @@ async function typeInto(box: HTMLElement, text: string) {
   });
 }
 
-test('a page never saved starts empty with a note; saving sends {key, content:{en,hi}} and says so', async () => {
+test('a page never edited starts from its built-in text; saving sends one language {key, lang, html, baseVersion}', async () => {
   const api = server();
-  const user = userEvent.setup();
   await renderWithApp(<StaticPagesPage />, { namespaces: NS });
 
-  expect(await screen.findByText(/Not edited yet: the public page shows its built-in text/)).toBeInTheDocument();
-  const save = screen.getByRole('button', { name: 'Save' });
+  expect(await screen.findByText(/^English: not edited yet/)).toBeInTheDocument();
+  // The built-in About Us page, not an empty editor.
+  const box = await editor('English');
+  await waitFor(() => expect(box).toHaveTextContent('Pariksha Mitra means'));
+  expect(box.querySelector('h2')?.textContent).toBe('About Us');
+  const save = screen.getByRole('button', { name: 'Save English' });
   expect(save).toBeDisabled();
 
-  await typeInto(await editor('English'), 'Who we are');
+  await typeInto(box, ' Edited.');
   await waitFor(() => expect(save).toBeEnabled());
-  await user.click(screen.getByRole('tab', { name: 'Hindi' }));
-  await typeInto(await editor('Hindi'), 'हम कौन हैं');
-  await user.click(save);
+  await userEvent.setup().click(save);
 
   expect(await screen.findByText('Page saved successfully')).toBeInTheDocument();
   const put = api.calls.find((c) => c.method === 'PUT');
   expect(put?.path).toBe('/static-page');
-  expect(put?.body).toEqual({ key: 'about', content: { en: '<p>Who we are</p>', hi: '<p>हम कौन हैं</p>' } });
-  // Saved: the note turns into the time of the save, and nothing is left to save.
-  expect(await screen.findByText(/^Last saved .*The public page shows this text\.$/)).toBeInTheDocument();
-  expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled();
+  expect(put?.body).toMatchObject({ key: 'about', lang: 'en', baseVersion: 0 });
+  const html = (put?.body as { html: string }).html;
+  expect(html.startsWith('<h2>About Us</h2><p>Pariksha Mitra means')).toBe(true);
+  expect(html).toContain('Edited.');
+  expect(Object.keys(put?.body as object)).toEqual(['key', 'lang', 'html', 'baseVersion']);
+  expect(await screen.findByText(/^English: your text, version 1, saved/)).toBeInTheDocument();
+  expect(screen.getByRole('button', { name: 'Save English' })).toBeDisabled();
 });
 
-test('a saved page loads into the editors with its time; switching away from unsaved edits asks "Discard Changes?"', async () => {
+test('the Hindi tab starts from the built-in Hindi text even when English has a text of its own', async () => {
   server();
   const user = userEvent.setup();
   await renderWithApp(<StaticPagesPage />, { namespaces: NS });
-
   await user.click(await screen.findByRole('radio', { name: 'FAQ' }));
   expect(await editor('English', 'FAQ')).toHaveTextContent('Old answers');
-  const when = new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeStyle: 'short' }).format(UPDATED);
-  expect(screen.getByText(`Last saved ${when}. The public page shows this text.`)).toBeInTheDocument();
+  await user.click(screen.getByRole('tab', { name: 'Hindi' }));
+  const hi = await editor('Hindi', 'FAQ');
+  await waitFor(() => expect(hi.querySelector('h2')?.textContent).toBe('अक्सर पूछे जाने वाले प्रश्न'));
+  expect(hi).not.toHaveTextContent('Old answers');
+  expect(screen.getByText(/^Hindi: not edited yet/)).toBeInTheDocument();
+});
 
-  await typeInto(await editor('English', 'FAQ'), ' and new ones');
+test('versions are listed and the previous one is restored; switching pages with unsaved edits asks "Discard Changes?"', async () => {
+  const api = server();
+  const user = userEvent.setup();
+  await renderWithApp(<StaticPagesPage />, { namespaces: NS });
+  await user.click(await screen.findByRole('radio', { name: 'FAQ' }));
+  const box = await editor('English', 'FAQ');
+  await typeInto(box, ' and new ones');
+  await user.click(screen.getByRole('button', { name: 'Save English' }));
+  expect(await screen.findByText(/^English: your text, version 2/)).toBeInTheDocument();
+
+  await user.click(await screen.findByRole('button', { name: 'Restore version 1' }));
+  expect(await screen.findByText('Earlier version restored')).toBeInTheDocument();
+  expect(api.calls.find((c) => c.path === '/static-page/restore')?.body).toEqual({ key: 'faq', lang: 'en', version: 1, baseVersion: 2 });
+  expect(await screen.findByText(/^English: your text, version 3/)).toBeInTheDocument();
+  await waitFor(async () => expect((await editor('English', 'FAQ')).textContent).toBe('Old answers'));
+  expect(screen.getByText(/restored from version 1/)).toBeInTheDocument();
+
+  await typeInto(await editor('English', 'FAQ'), ' changed');
   await user.click(screen.getByRole('radio', { name: 'Privacy Policy' }));
   expect(await screen.findByRole('dialog', { name: 'Discard Changes?' })).toBeInTheDocument();
   await user.click(screen.getByRole('button', { name: 'Keep editing' }));
   await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Discard Changes?' })).not.toBeInTheDocument());
   expect(screen.getByRole('radio', { name: 'FAQ' })).toBeChecked();
-  expect(await editor('English', 'FAQ')).toHaveTextContent('Old answers and new ones');
-
   await user.click(screen.getByRole('radio', { name: 'Privacy Policy' }));
   await user.click(await screen.findByRole('button', { name: 'Discard' }));
-  expect((await editor('English', 'Privacy Policy')).textContent).toBe('');
   expect(screen.getByRole('radio', { name: 'Privacy Policy' })).toBeChecked();
-  expect(screen.getByText(/Not edited yet/)).toBeInTheDocument();
+  await waitFor(async () => expect((await editor('English', 'Privacy Policy')).querySelector('h2')?.textContent).toBe('Privacy Policy'));
 });

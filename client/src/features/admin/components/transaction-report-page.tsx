@@ -8,6 +8,7 @@ import { type DayRange, lastDays, REPORT_TIME_ZONE, rupees } from '../lib/report
 import { DateRangeField, rangeFilter } from './date-range-field';
 import { STATUS_COLOR } from './orders-page';
 import { StatCard } from './stat-card';
+import { useFormatDate } from '../../../hooks/use-format-date';
 
 /** The query of the transaction report from its filter fields. */
 export function transactionFilters(v: { range: DayRange; status: string | null; channel: string | null; type: string | null; q: string; page: number }): TransactionFilters {
@@ -35,7 +36,7 @@ export default function TransactionReportPage() {
   const report = useTransactions(transactionFilters({ range, status, channel, type, q, page }));
   const data = report.data;
   const pages = Math.max(1, Math.ceil((data?.total ?? 0) / TRANSACTION_PAGE_SIZE));
-  const fmt = new Intl.DateTimeFormat(lang === 'hi' ? 'hi-IN' : 'en-IN', { dateStyle: 'medium', timeStyle: 'short', timeZone: REPORT_TIME_ZONE });
+  const formatDate = useFormatDate();
   const reset = <T,>(set: (v: T) => void) => (v: T) => {
     set(v);
     setPage(1);
@@ -89,7 +90,7 @@ export default function TransactionReportPage() {
           <Table.Tbody>
             {(data?.data ?? []).map((p) => (
               <Table.Tr key={p.id}>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{fmt.format(p.createdAt)}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(p.createdAt, 'dateTime', REPORT_TIME_ZONE)}</Table.Td>
                 <Table.Td style={{ wordBreak: 'break-all' }}>{p.transactionId}</Table.Td>
                 <Table.Td>{p.person ? `${p.person.n} (${p.person.m})` : '—'}</Table.Td>
                 <Table.Td>{p.order?.plan ? (lang === 'hi' ? p.order.plan.name.hi : p.order.plan.name.en) : '—'}</Table.Td>

@@ -1,4 +1,5 @@
 import type { PermissionName } from '../../../../../sync-protocol/src/permission';
+import { ROUTE_ACCESS, mayOpen as mayOpenAccess } from '../../../config/route-access';
 
 /**
  * The admin side menu (spec §2 Admin area). The spec lists shop-style entries too (sale point,
@@ -32,9 +33,9 @@ export type AdminMenuKey =
 
 export const ADMIN_MENU: readonly AdminMenuEntry[] = [
   // Spec §6: Brands and the dashboard read the list as "any of".
-  { key: 'dashboard', path: '', any: ['SHOP_EDITOR', 'CREATE_BRAND', 'UPDATE_BRAND', 'DELETE_BRAND'] },
+  { key: 'dashboard', path: '', ...ROUTE_ACCESS.dashboard },
   { key: 'product', path: 'product', all: ['SHOP_EDITOR'] },
-  { key: 'brand', path: 'brand', any: ['SHOP_EDITOR', 'CREATE_BRAND', 'UPDATE_BRAND', 'DELETE_BRAND'] },
+  { key: 'brand', path: 'brand', ...ROUTE_ACCESS.brands },
   { key: 'banner', path: 'banner', all: ['SHOP_EDITOR'] },
   // Spec §2: permission and role carry an empty permission list (a login is enough to look;
   // every change needs its own permission, on the server too).
@@ -49,11 +50,9 @@ export const ADMIN_MENU: readonly AdminMenuEntry[] = [
   { key: 'activityLog', path: 'activity-log', all: ['SHOP_EDITOR'] },
 ];
 
-/** Whether a person holding `perms` may open the entry. */
+/** Whether a person holding `perms` may open the entry (config/route-access, one rule for menus and guards). */
 export function mayOpen(entry: Pick<AdminMenuEntry, 'any' | 'all'>, perms: ReadonlySet<string>): boolean {
-  if (entry.all && !entry.all.every((p) => perms.has(p))) return false;
-  if (entry.any && !entry.any.some((p) => perms.has(p))) return false;
-  return true;
+  return mayOpenAccess(entry, perms);
 }
 
 export const adminPath = (path: string): string => (path ? `/admin/${path}` : '/admin');

@@ -54,7 +54,9 @@ test('shows the person, the referrer chain, the team and the referral link', asy
   expect(calls[0]!.path).toBe('/Person');
   expect(screen.getByText('+919000000003')).toBeInTheDocument();
   expect(screen.getByText('Not given')).toBeInTheDocument();
-  expect(screen.getByText('MEMBER')).toBeInTheDocument();
+  // The built-in role by its name in the reader's language, not its key (lib/built-in-labels).
+  expect(screen.getByText('Member')).toBeInTheDocument();
+  expect(screen.queryByText('MEMBER')).toBeNull();
   expect(screen.getByText('7')).toBeInTheDocument();
   const chain = screen.getByRole('list', { name: 'Referred by' });
   expect(chain).toHaveTextContent(/Esha Editor.*Asha Admin/);

@@ -40,6 +40,7 @@ import { isEmail } from '../lib/username';
 
 import { ErrorList } from './error-list';
 import { RequireSession } from './require-session';
+import { roleName } from '../../../lib/built-in-labels';
 
 /** The link a person shares to bring others into their team (spec §2: `?referrer=` on /login). */
 export function referralLink(mobile: string, origin = window.location.origin): string {
@@ -72,7 +73,7 @@ function ProfileDetails({ profile }: { profile: Profile }) {
           <Detail label={t('profile.name')}>{profile.n}</Detail>
           <Detail label={t('profile.mobile')}>{profile.m}</Detail>
           <Detail label={t('profile.email')}>{profile.e ?? t('profile.noEmail')}</Detail>
-          <Detail label={t('profile.role')}>{profile.r?.name ?? '—'}</Detail>
+          <Detail label={t('profile.role')}>{profile.r ? roleName(profile.r) : '—'}</Detail>
           <Detail label={t('profile.teamSize')}>{profile.teamSize}</Detail>
           <Detail label={t('profile.directReferrals')}>{profile.directDownlines}</Detail>
         </SimpleGrid>

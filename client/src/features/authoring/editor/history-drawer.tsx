@@ -9,6 +9,7 @@ import { type TagKey, tagName, useTags } from '../api/tags';
 import classes from './history-drawer.module.css';
 import { type FieldChange, htmlToText, versionChanges } from './version-diff';
 import { wordDiff } from './word-diff';
+import { useFormatDate } from '../../../hooks/use-format-date';
 
 /**
  * A question's history (issue 17 §7): every version with what was done, by whom and when; the
@@ -38,7 +39,7 @@ export function HistoryDrawer({
 }
 
 function HistoryBody({ id, dirty, onRestored }: { id: string; dirty: boolean; onRestored: (q: QuestionView) => void }) {
-  const { t, i18n } = useTranslation(['authoring-editor', 'messages']);
+  const { t } = useTranslation(['authoring-editor', 'messages']);
   const history = useQuestionHistory(id);
   const restore = useRestoreQuestionVersion();
   const [selected, setSelected] = useState<number | null>(null);
@@ -47,7 +48,7 @@ function HistoryBody({ id, dirty, onRestored }: { id: string; dirty: boolean; on
   const chosen = versions.find((v) => v.version === selected) ?? versions[0];
   // The version before the chosen one (the list is newest first).
   const before = chosen ? versions.find((v) => v.version < chosen.version) : undefined;
-  const dateFormat = useMemo(() => new Intl.DateTimeFormat(i18n.language === 'hi' ? 'hi-IN' : 'en-IN', { dateStyle: 'medium', timeStyle: 'short' }), [i18n.language]);
+  const formatDate = useFormatDate();
 
   if (history.isPending) return <Loader aria-label={t('actions.loading')} />;
   if (history.isError) return <Alert color="red">{t('history.loadFailed')}</Alert>;
@@ -88,7 +89,7 @@ function HistoryBody({ id, dirty, onRestored }: { id: string; dirty: boolean; on
                 </Badge>
               </Group>
               <Text size="xs" c="dimmed">
-                {t('history.byAt', { name: v.actor.name ?? t('history.unknownActor'), at: dateFormat.format(new Date(v.createdAt)) })}
+                {t('history.byAt', { name: v.actor.name ?? t('history.unknownActor'), at: formatDate(v.createdAt) })}
               </Text>
             </UnstyledButton>
           </li>

@@ -20,6 +20,7 @@ import {
 import { downloadFile, exportQuestions, usePreviewImport, useStoreImport } from '../api/import';
 import { useQuestionSetList } from '../api/sets';
 import { QuestionList } from '../list/question-list';
+import { useFormatDate } from '../../../hooks/use-format-date';
 
 /** Rows drawn at once: a 5,000-row file is summarised, its problem rows listed. */
 const SHOWN = 500;
@@ -121,7 +122,7 @@ function PreviewTable({ rows }: { rows: ImportPreviewRow[] }) {
 }
 
 function ImportTab() {
-  const { t, i18n } = useTranslation('authoring-import');
+  const { t } = useTranslation('authoring-import');
   const { t: tm } = useTranslation('messages');
   const [format, setFormat] = useState<ImportFormat>('csv');
   const [file, setFile] = useState<File | null>(null);
@@ -181,7 +182,7 @@ function ImportTab() {
     );
   };
 
-  const locale = i18n.language === 'hi' ? 'hi-IN' : 'en-IN';
+  const formatDate = useFormatDate();
   const rows = preview ? (onlyProblems ? preview.rows.filter((r) => r.errors.length || r.warnings.length || r.duplicateOf || r.duplicateOfRow) : preview.rows) : [];
   return (
     <Stack>
@@ -231,7 +232,7 @@ function ImportTab() {
           {preview.importedBefore && (
             <Alert color="orange">
               {t('import.importedBefore', {
-                date: new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(preview.importedBefore.at),
+                date: formatDate(preview.importedBefore.at),
                 stored: preview.importedBefore.stored,
               })}
             </Alert>

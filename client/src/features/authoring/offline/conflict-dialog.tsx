@@ -5,6 +5,7 @@ import type { EditorConflict } from '../../../db/editor-replica';
 import { setQuestionIds } from '../../../../../sync-protocol/src/question-set';
 import type { EdQuestionDoc } from '../../../../../sync-protocol/src/sync/ed-question';
 import type { EdQuestionSetDoc } from '../../../../../sync-protocol/src/sync/ed-question-set';
+import { formatDate } from '../../../lib/intl-format';
 
 /*
  * Both versions of a question (or question set) side by side, and the editor's choice: for a
@@ -65,7 +66,7 @@ export function ConflictDialog({ conflict, onChoose, onClose }: { conflict: Edit
     {
       key: 'pts',
       label: t('offline.set.publish'),
-      value: (d) => (d.draft ? t('offline.set.draft') : new Date(d.pts * 60_000).toLocaleString(i18n.language === 'hi' ? 'hi-IN' : 'en-IN')),
+      value: (d) => (d.draft ? t('offline.set.draft') : formatDate(d.pts * 60_000, i18n.language)),
     },
   ];
   const fields: Field<EdQuestionDoc>[] = [

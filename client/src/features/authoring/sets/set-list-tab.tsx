@@ -9,6 +9,7 @@ import { ExportMenu } from '../import/export-menu';
 import { ConfirmDialog } from './confirm-dialog';
 import { setState, totalMarks } from './set-form';
 import { serverText } from './set-messages';
+import { useFormatDate } from '../../../hooks/use-format-date';
 
 const STATE_COLOR = { draft: 'gray', scheduled: 'yellow', published: 'green' } as const;
 
@@ -24,7 +25,7 @@ export function SetListTab({ onEdit }: { onEdit: (id: string) => void }) {
   const remove = useDeleteQuestionSet();
   const [toDelete, setToDelete] = useState<QuestionSetView | null>(null);
   const locale = i18n.language === 'hi' ? 'hi-IN' : 'en-IN';
-  const when = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
+  const formatDate = useFormatDate();
   const marks = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
   // Scheduled or published is told at the time the list opened (it is re-read after every change).
   const [now] = useState(Date.now);
@@ -80,7 +81,7 @@ export function SetListTab({ onEdit }: { onEdit: (id: string) => void }) {
                   <Table.Td>{setQuestionIds(s).length}</Table.Td>
                   <Table.Td>{marks.format(totalMarks(s))}</Table.Td>
                   <Table.Td>{t('sets.list.minutes', { n: s.dur > 0 ? s.dur : DEFAULT_EXAM_SECONDS / 60 })}</Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{when.format(s.pts * 60_000)}</Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(s.pts * 60_000)}</Table.Td>
                   <Table.Td>
                     <Badge color={STATE_COLOR[state]} variant="light">
                       {t(`sets.state.${state}`)}

@@ -12,6 +12,7 @@ import { usePartTitle } from './questions-tab';
 import { formParts, formQuestionIds, num, type SetForm } from './set-form';
 import { useSetQuestions } from './use-set-questions';
 import { TranslateSetButton } from './translate-set-button';
+import { useFormatDate } from '../../../hooks/use-format-date';
 
 /**
  * The preview (issue 17 §5): the saved set and its questions as a learner's device would hold
@@ -54,7 +55,7 @@ export function SetViewTab({ form, dirty }: { form: SetForm; dirty: boolean }) {
   const { byId, loading } = useSetQuestions(formQuestionIds(form));
   const locale = i18n.language === 'hi' ? 'hi-IN' : 'en-IN';
   const marks = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
-  const when = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
+  const formatDate = useFormatDate();
   // What learners are shown: every part's questions × its marks (docs/authoring.md "Total marks").
   const total = parts.reduce((a, p) => a + partMarks(p.q.length, p.mpq), 0);
   const minutes = num(form.dur) > 0 ? Math.trunc(num(form.dur)) : DEFAULT_EXAM_SECONDS / 60;
@@ -103,7 +104,7 @@ export function SetViewTab({ form, dirty }: { form: SetForm; dirty: boolean }) {
           {t('view.duration')}: <strong>{t(num(form.dur) > 0 ? 'view.minutes' : 'view.minutesDefault', { n: minutes })}</strong>
         </Text>
         <Text>
-          {t('view.publish')}: <strong>{when.format(form.pts * 60_000)}</strong>
+          {t('view.publish')}: <strong>{formatDate(form.pts * 60_000)}</strong>
         </Text>
       </Group>
       <Table.ScrollContainer minWidth={520}>

@@ -5,7 +5,7 @@ import { Link, useLocation } from 'react-router';
 import { ScrollToTop } from '../../../components/scroll-to-top';
 import { COPYRIGHT_EMAIL } from '../../../config/paths';
 import classes from './legal-document.module.css';
-import { dateTimeFormat } from '../../../lib/intl-format';
+import { formatDate } from '../../../lib/intl-format';
 
 /** When the legal texts were last changed; shown in the reader's language. */
 export const LEGAL_LAST_UPDATED = '2026-11-22';
@@ -31,8 +31,8 @@ function withEmailLink(text: string): ReactNode {
   ));
 }
 
-function formatDate(iso: string, lang: string) {
-  return dateTimeFormat(lang === 'hi' ? 'hi-IN' : 'en-IN', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(iso));
+function formatLegalDate(iso: string, lang: string) {
+  return formatDate(iso, lang, 'dateLong', 'UTC');
 }
 
 /** A long legal text (spec §2 Privacy policy, Terms & Conditions): title, date, contents, numbered sections. */
@@ -64,7 +64,7 @@ export function LegalDocument({ doc }: { doc: LegalDoc }) {
             <Trans
               t={t}
               i18nKey="lastUpdated"
-              values={{ date: formatDate(LEGAL_LAST_UPDATED, i18n.language) }}
+              values={{ date: formatLegalDate(LEGAL_LAST_UPDATED, i18n.language) }}
               components={{ time: <time dateTime={LEGAL_LAST_UPDATED} /> }}
             />
           </Text>

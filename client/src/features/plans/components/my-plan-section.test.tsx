@@ -95,7 +95,7 @@ test('in Hindi', async () => {
   expect(active).toHaveTextContent('वार्षिक');
   expect(active).toHaveTextContent('मॉक टेस्ट: असीमित');
   expect(active).toHaveTextContent('अभ्यास परीक्षाएँ: 3/24');
-  expect(active).toHaveTextContent('25 नवम्बर 2026 तक मान्य');
+  expect(active).toHaveTextContent('25 नवंबर 2026 तक मान्य');
   const paid = screen.getByTestId('order-o-paid');
   expect(paid).toHaveTextContent('भुगतान हुआ');
   expect(within(paid).getByRole('link', { name: 'क्रमांक 12' })).toHaveAttribute('href', '/receipt/o-paid');

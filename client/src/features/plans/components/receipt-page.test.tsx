@@ -7,12 +7,13 @@ import { clearSession, setSession } from '../../../lib/session';
 import { json, learnerSession, mockApi } from '../../../testing/fetch-mock';
 import { renderWithApp } from '../../../testing/render';
 import ReceiptPage from './receipt-page';
+import { formatDate } from '../../../lib/intl-format';
 
 const RECEIPT: Receipt = {
   receiptNo: 12,
   orderId: 'o-paid',
   paidAt: Date.parse('2025-11-25T10:00:00Z'),
-  trust: { name: 'Pariksha Mitra Shiksha Trust', address: '12 Gandhi Marg, Jaipur, Rajasthan 302001' },
+  trust: { name: 'Pariksha Mitra Shiksha Trust', nameHi: 'परीक्षा मित्र शिक्षा ट्रस्ट', address: '12 Gandhi Marg, Jaipur, Rajasthan 302001' },
   buyer: { name: 'Lata Learner', mobile: '+919000000003' },
   plan: { code: 'ANNUAL_PLAN', name: { en: 'Yearly', hi: 'वार्षिक' } },
   amount: 72000,
@@ -49,7 +50,8 @@ test('the receipt: number, trust, date, buyer, plan, amount in rupees, transacti
   expect(receipt).toHaveTextContent('Receipt No. 12');
   expect(screen.getByRole('heading', { name: 'Pariksha Mitra Shiksha Trust' })).toBeInTheDocument();
   expect(receipt).toHaveTextContent('12 Gandhi Marg, Jaipur, Rajasthan 302001');
-  expect(receipt).toHaveTextContent('25 November 2025');
+  // The app's one date style (lib/intl-format).
+  expect(receipt).toHaveTextContent(formatDate(Date.parse('2025-11-25T10:00:00Z'), 'en', 'dateTime'));
   expect(receipt).toHaveTextContent('Received fromLata Learner');
   expect(receipt).toHaveTextContent('PlanYearly');
   expect(receipt).toHaveTextContent('Amount₹720');
@@ -84,7 +86,7 @@ test('in Hindi', async () => {
   await renderReceipt('hi');
   const receipt = await screen.findByTestId('receipt');
   expect(receipt).toHaveTextContent('रसीद क्रमांक 12');
-  expect(receipt).toHaveTextContent('25 नवम्बर 2025');
+  expect(receipt).toHaveTextContent(formatDate(Date.parse('2025-11-25T10:00:00Z'), 'hi', 'dateTime'));
   expect(receipt).toHaveTextContent('प्लानवार्षिक');
   expect(receipt).toHaveTextContent('राशि₹1,23,456.50');
   expect(receipt).toHaveTextContent('लेन-देन आईडीTX-778899');

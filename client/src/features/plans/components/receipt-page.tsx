@@ -30,7 +30,8 @@ function ReceiptSheet({ receipt, lang }: { receipt: Receipt; lang: Lang }) {
       <Stack gap="md">
         <Stack gap={2} align="center" ta="center">
           <Title order={1} size="h3">
-            {receipt.trust.name}
+            {/* A receipt kept offline from before the Hindi name was sent has the English one only. */}
+            {lang === 'hi' && receipt.trust.nameHi ? receipt.trust.nameHi : receipt.trust.name}
           </Title>
           <Text size="sm" c="dimmed" style={{ whiteSpace: 'pre-line' }}>
             {receipt.trust.address}

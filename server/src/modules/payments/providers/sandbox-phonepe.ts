@@ -6,6 +6,7 @@ import type { AppEnv, Deps } from '../../../context';
 import type { Config } from '../../../env';
 import { type FetchLike, safeEqual } from './common';
 import { PHONEPE_EXPIRE_AFTER, PHONEPE_PATHS, phonePeWebhookAuthorization } from './phonepe';
+import { devanagariFontFace } from '../../../lib/devanagari-face';
 
 /*
  * The local PhonePe (ARCHITECTURE decision 9; issue 18 §2): the outside system, running inside
@@ -323,6 +324,7 @@ export function sandboxPhonePeRoutes(app: Hono<AppEnv>, deps: Pick<Deps, 'config
   if (!sandboxEnabled(deps.config)) return;
   const sb = sandboxOf(deps.config);
   sb.appFetch = appFetch;
+  pageClientDir = deps.config.CLIENT_DIR;
   const r = new Hono<AppEnv>();
   r.use(bodyLimit({ maxSize: 64 * 1024, onError: (c) => errorJson(c, 400, 'BAD_REQUEST', 'Body too large') }));
   // Answers of another system: never cached.
@@ -419,22 +421,26 @@ export function sandboxPhonePeRoutes(app: Hono<AppEnv>, deps: Pick<Deps, 'config
 
 // --- The hosted page (English and Hindi; no script, so the site's CSP holds) -------------------
 
+/** The built client whose Devanagari face the page names (CLIENT_DIR, or dist/ by default). */
+let pageClientDir: string | undefined;
+
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 const rupees = (paise: number) => new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' }).format(paise / 100);
 /** An English text with its Hindi beside it. */
 const both = (en: string, hi: string) => `${escapeHtml(en)} <span lang="hi">${escapeHtml(hi)}</span>`;
 
 const STYLE =
-  'body{font-family:system-ui,sans-serif;max-width:30rem;margin:2rem auto;padding:0 1rem;color:#1f1f1f}' +
+  'body{font-family:system-ui,"Noto Sans Devanagari",sans-serif;max-width:30rem;margin:2rem auto;padding:0 1rem;color:#1f1f1f}' +
   'h1{font-size:1.4rem;color:#5f259f}dl{display:grid;grid-template-columns:auto 1fr;gap:.4rem 1rem}dt{font-weight:600}' +
   'form{display:flex;flex-wrap:wrap;gap:.6rem;margin-top:1.5rem}button{font:inherit;padding:.6rem 1rem;border-radius:.4rem;border:1px solid #5f259f;cursor:pointer}' +
   'button[value=PAY]{background:#5f259f;color:#fff}button[value=FAIL]{background:#fff;color:#b00020;border-color:#b00020}button[value=CANCEL]{background:#fff;color:#333;border-color:#999}' +
   '.note{color:#555;font-size:.9rem}';
 
-function page(body: string): string {
+/** The hosted page; its Hindi is drawn with the app's Devanagari face (lib/devanagari-face). */
+function page(body: string, fontFace = devanagariFontFace(pageClientDir)): string {
   return (
     '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
-    `<title>PhonePe sandbox · फ़ोनपे सैंडबॉक्स</title><style>${STYLE}</style></head><body><main>` +
+    `<title>PhonePe sandbox · फ़ोनपे सैंडबॉक्स</title><style>${fontFace}${STYLE}</style></head><body><main>` +
     `<h1>${both('PhonePe sandbox', 'फ़ोनपे सैंडबॉक्स')}</h1>` +
     `<p class="note">${both('A test payment page: no money moves.', 'परीक्षण भुगतान पेज: कोई पैसा नहीं कटता।')}</p>` +
     `${body}</main></body></html>`
