@@ -8,8 +8,10 @@ const as = (permissions: string) => navModel({ ...learnerSession, permissions })
 const keys = (items: { key: string }[]) => items.map((i) => i.key);
 
 test('a guest and a learner see no Questions and no Reports menu', () => {
+  expect(keys(navModel(null).main)).toEqual(['home', 'about', 'exams', 'plans']);
+  // A signed-in learner also has their results (docs/exams.md "My results").
+  for (const m of [as('MEMBER'), as('')]) expect(keys(m.main)).toEqual(['home', 'about', 'exams', 'plans', 'my-results']);
   for (const m of [navModel(null), as('MEMBER'), as('')]) {
-    expect(keys(m.main)).toEqual(['home', 'about', 'exams', 'plans']);
     expect(m.questions).toEqual([]);
     expect(m.reports).toEqual([]);
   }

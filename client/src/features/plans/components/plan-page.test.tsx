@@ -287,7 +287,7 @@ test('in Hindi, with a plan in force: the notice and the checkout in Hindi, the 
   vi.spyOn(Date, 'now').mockReturnValue(Date.UTC(2026, 10, 28, 12));
   mockServer({ my: () => json({ success: true, data: { plan: MONTHLY_IN_FORCE, orders: [] } }) });
   await renderPlans('hi');
-  expect(await screen.findByTestId('active-plan-notice')).toHaveTextContent('आपके पास 20 दिसम्बर 2026 तक मासिक प्लान है।');
+  expect(await screen.findByTestId('active-plan-notice')).toHaveTextContent('आपके पास 20 दिसंबर 2026 तक मासिक प्लान है।');
   await user.click(within(screen.getByTestId('plan-ANNUAL_PLAN')).getByRole('button', { name: 'अभी खरीदें' }));
   const dialog = await screen.findByRole('dialog', { name: 'वार्षिक प्लान खरीदें' });
   const rows = within(within(dialog).getByRole('table', { name: 'क्या बदलेगा' })).getAllByRole('row');
