@@ -67,6 +67,8 @@ export const DATE_STYLES = {
   date: { dateStyle: 'medium' },
   /** 28 Nov 2026, 9:48 pm */
   dateTime: { dateStyle: 'medium', timeStyle: 'short' },
+  /** 28 Nov 2026, 9:48:07 pm (a submission receipt: its times to the second) */
+  dateTimeSeconds: { dateStyle: 'medium', timeStyle: 'medium' },
   /** 28 November 2026 */
   dateLong: { dateStyle: 'long' },
   /** 9:48 pm */

@@ -503,7 +503,7 @@ export async function saveMachineTranslations(
   deps: Deps,
   actor: Principal,
   lang: string,
-  items: { id: string; english: string; inOrder: boolean; tr: { q: string; ops: Record<string, string>; ca: string[] } }[],
+  items: { id: string; english: string; inOrder: boolean; tr: { q: string; ops: Record<string, string>; ca: string[]; expl?: string } }[],
 ) {
   const saved: string[] = [];
   const outdated: string[] = [];
@@ -520,7 +520,7 @@ export async function saveMachineTranslations(
         outdated.push(item.id);
         continue;
       }
-      const tr = item.inOrder ? item.tr : { q: sanitizeRichText(item.tr.q), ops: sanitizeMap(item.tr.ops), ca: item.tr.ca };
+      const tr = item.inOrder ? item.tr : { q: sanitizeRichText(item.tr.q), ops: sanitizeMap(item.tr.ops), ca: item.tr.ca, ...(item.tr.expl ? { expl: sanitizeRichText(item.tr.expl) } : {}) };
       const data = versionData(before);
       const v = parseWith(questionInputSchema, { ...data, trans: { ...data.trans, [lang]: { ...tr, src: item.english, mt: true } } });
       bumped += (await write(tx, actor, before, v, 'UPDATE')).bumped;

@@ -139,6 +139,7 @@ export async function translateInHtml(deps: Deps, input: { lang: string; lname?:
 /** Keys of a question's texts in a whole-set request: `<n>.q` and `<n>.o.<option key>`. */
 const qKey = (n: number) => `${n}.q`;
 const oKey = (n: number, k: string) => `${n}.o.${k}`;
+const eKey = (n: number) => `${n}.e`;
 
 /**
  * GET /api/question/generateInDiffLang?lcode&lname&qids: translates the named questions whose
@@ -171,12 +172,14 @@ export async function generateInDiffLang(deps: Deps, actor: Principal, query: { 
   todo.forEach((r, n) => {
     fields[qKey(n)] = r.q;
     for (const [k, html] of Object.entries(r.ops)) fields[oKey(n, k)] = html;
+    // The explanation too, when there is one (docs/exams.md "Explanations").
+    if (r.expl) fields[eKey(n)] = r.expl;
   });
   const result = await translateFields(translator, { code: query.lcode, name: languageName(query.lcode, query.lname) }, fields);
   const refused: { id: string; msg: string }[] = [];
   const items: Parameters<typeof saveMachineTranslations>[3] = [];
   todo.forEach((r, n) => {
-    const keys = [qKey(n), ...Object.keys(r.ops).map((k) => oKey(n, k))];
+    const keys = [qKey(n), ...Object.keys(r.ops).map((k) => oKey(n, k)), ...(r.expl ? [eKey(n)] : [])];
     if (keys.some((k) => result.refused[k])) {
       refused.push({ id: r.id, msg: MSG.translationPlaceholders });
       return;
@@ -185,7 +188,7 @@ export async function generateInDiffLang(deps: Deps, actor: Principal, query: { 
       id: r.id,
       english: english.get(r.id)!,
       inOrder: !keys.some((k) => result.reordered.has(k)),
-      tr: { q: result.html[qKey(n)]!, ops: Object.fromEntries(Object.keys(r.ops).map((k) => [k, result.html[oKey(n, k)]!])), ca: [...r.ca] },
+      tr: { q: result.html[qKey(n)]!, ops: Object.fromEntries(Object.keys(r.ops).map((k) => [k, result.html[oKey(n, k)]!])), ca: [...r.ca], ...(r.expl ? { expl: result.html[eKey(n)]! } : {}) },
     });
   });
   const { saved, outdated } = items.length > 0 ? await saveMachineTranslations(deps, actor, query.lcode, items) : { saved: [], outdated: [] };

@@ -234,6 +234,18 @@ describe('GET /question/generateInDiffLang (a selection or a set)', () => {
     expect(drafts.body.data.map((q: { id: string }) => q.id).sort()).toEqual([a, b].sort());
   });
 
+  test('an explanation is translated with its question; a question without one gets none', async () => {
+    const a = await create({ expl: '<p>Half of <span data-latex="\\frac{a}{b}"></span> is the answer.</p>' });
+    const b = await create();
+    const r = await h.request('GET', `/question/generateInDiffLang?lcode=hi&lname=Hindi&qids=${a},${b}`, { token: editor });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const tr = (await row(a)).trans.hi!;
+    expect(tr.expl).toContain(demoMark('hi'));
+    expect(tr.expl).toContain('data-latex="\\frac{a}{b}"');
+    expect(tr).toMatchObject({ mt: true, src: englishSourceHash(await row(a)) });
+    expect((await row(b)).trans.hi!.expl).toBeUndefined();
+  });
+
   test('a reply that drops a placeholder: refused, nothing saved, no new version', async () => {
     const id = await create();
     const v = await versions(id);

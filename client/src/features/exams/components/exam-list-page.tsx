@@ -20,7 +20,7 @@ import { type MyResultRow, useMyResults } from '../hooks/use-my-results';
 import { matchesSearch } from '../lib/search';
 import { SetBadges } from './set-badges';
 import { LostAttemptsNotice, StorageNotice } from './storage-notices';
-import { dateTimeFormat } from '../../../lib/intl-format';
+import { formatDate } from '../../../lib/intl-format';
 import { UNNAMED_PLAN } from '../../../../../sync-protocol/src/payment';
 
 const BADGE_COLOR: Record<Availability, string> = { onDevice: 'teal', downloading: 'gray', changed: 'orange' };
@@ -59,7 +59,7 @@ export function AllowanceSummary({ allowance }: { allowance: Allowance }) {
     );
   }
   const lang = i18n.language === 'hi' ? 'hi' : 'en';
-  const date = dateTimeFormat(lang === 'hi' ? 'hi-IN' : 'en-IN', { dateStyle: 'medium' }).format(plan.endsAt);
+  const date = formatDate(plan.endsAt, lang, 'date');
   // A plan by its name, never its internal code (docs/payments.md).
   const name = (plan.name ?? UNNAMED_PLAN)[lang] || (plan.name ?? UNNAMED_PLAN).en;
   const { mock, practice } = allowance;

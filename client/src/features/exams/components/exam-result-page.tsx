@@ -27,7 +27,7 @@ import { AnswerFileCard } from './answer-file-card';
 import classes from './exam-result-page.module.css';
 import { Mark, ResultQuestionCard } from './result-question';
 import { SubmissionReceipt } from './submission-receipt';
-import { dateTimeFormat } from '../../../lib/intl-format';
+import { formatDate } from '../../../lib/intl-format';
 
 function useRank(qsid: string, enabled: boolean) {
   const [rank, setRank] = useState<{ rank: number; of: number; percentile: number } | null>(null);
@@ -51,7 +51,7 @@ function ResultBody({ view, lang, onLang }: { view: ResultView; lang: QuestionLa
   // A practice attempt has no rank of its own (the learner's first attempt holds it).
   const rank = useRank(view.qsid, online && view.fromServer && !view.practice);
   const languageLabel = useId();
-  const submitted = dateTimeFormat(i18n.language === 'hi' ? 'hi-IN' : 'en-IN', { dateStyle: 'medium', timeStyle: 'short' }).format(view.submittedAt);
+  const submitted = formatDate(view.submittedAt, i18n.language);
   return (
     <Stack>
       <Card withBorder radius="md" padding="lg">

@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
 import { getSyncStatus, subscribeSyncStatus } from '../../../db/sync-status';
 import { api } from '../../../lib/api-client';
-import { dateTimeFormat } from '../../../lib/intl-format';
+import { formatDate } from '../../../lib/intl-format';
 import { useEntitlement } from '../hooks/use-allowance';
 import { type MyResultRow, useMyResults } from '../hooks/use-my-results';
 import { isLocked } from '../lib/allowance';
@@ -57,7 +57,7 @@ function Fact({ label, value, testId, seconds }: { label: string; value: string;
 function ResultRow({ row, rank, locked }: { row: MyResultRow; rank: Rank | undefined; locked: boolean }) {
   const { t, i18n } = useTranslation('exam');
   const fmt = (n: number) => formatMarks(n, i18n.language);
-  const date = dateTimeFormat(i18n.language === 'hi' ? 'hi-IN' : 'en-IN', { dateStyle: 'medium', timeStyle: 'short' }).format(row.submittedAt);
+  const date = formatDate(row.submittedAt, i18n.language);
   const score = locked ? t('myResults.locked') : row.score ? t('outOf', { got: fmt(row.score.got), of: fmt(row.score.of) }) : t('myResults.notScored');
   return (
     <Card withBorder radius="md" padding="md" component="article" aria-label={row.title} data-testid={`my-result-${row.attemptId}`}>

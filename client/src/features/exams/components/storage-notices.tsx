@@ -11,7 +11,7 @@ import { getStorageStatus, subscribeStorageStatus } from '../../../db/storage-st
 import { dismissLost, lostVersion, readLost, subscribeLost } from '../../../db/unsent-attempts';
 import { useReplicaQuery } from '../../../db/use-replica-query';
 import { formatMegabytes } from '../../../lib/storage-preflight';
-import { dateTimeFormat } from '../../../lib/intl-format';
+import { formatDate } from '../../../lib/intl-format';
 
 /**
  * What the storage pre-flight found (issue 21 §3), checked again whenever the page opens: too
@@ -62,8 +62,7 @@ export function LostAttemptsNotice() {
   );
   const labels = useReplicaQuery(query).data;
   if (!dbName || lost.length === 0) return null;
-  const date = dateTimeFormat(i18n.language === 'hi' ? 'hi-IN' : 'en-IN', { dateStyle: 'medium', timeStyle: 'short' });
-  const tests = lost.map((e) => t('lost.item', { set: labels?.get(e.qsid) ?? t('lost.unknownSet'), date: date.format(e.st) })).join('; ');
+  const tests = lost.map((e) => t('lost.item', { set: labels?.get(e.qsid) ?? t('lost.unknownSet'), date: formatDate(e.st, i18n.language) })).join('; ');
   return (
     <Alert color="red" role="alert" title={t('lost.title')} data-testid="lost-attempts">
       <Stack gap="xs" align="flex-start">

@@ -9,7 +9,7 @@ import { type Receipt, receipt$ } from '../../../db/receipts';
 import { getSyncStatus, subscribeSyncStatus } from '../../../db/sync-status';
 import { useReplicaQuery } from '../../../db/use-replica-query';
 import classes from './submission-receipt.module.css';
-import { dateTimeFormat } from '../../../lib/intl-format';
+import { formatDate } from '../../../lib/intl-format';
 
 /**
  * The receipt's QR code as one SVG path drawn from the module matrix of `qr` (no markup strings
@@ -54,7 +54,6 @@ export function SubmissionReceipt({ attemptId, serverReceipt }: { attemptId: str
   const { data: receipt, loading } = useReplicaQuery<Receipt | null>(query);
   const online = useSyncExternalStore(subscribeSyncStatus, () => getSyncStatus().online);
   if (loading) return null;
-  const format = dateTimeFormat(i18n.language === 'hi' ? 'hi-IN' : 'en-IN', { dateStyle: 'medium', timeStyle: 'medium' });
 
   if (!receipt) {
     // Submitted elsewhere, or before receipts: the server's code alone, when there is one.
@@ -94,11 +93,11 @@ export function SubmissionReceipt({ attemptId, serverReceipt }: { attemptId: str
             </div>
             <div>
               <dt>{t('deviceTime')}</dt>
-              <dd data-testid="receipt-device-time">{format.format(receipt.deviceAt)}</dd>
+              <dd data-testid="receipt-device-time">{formatDate(receipt.deviceAt, i18n.language, 'dateTimeSeconds')}</dd>
             </div>
             <div>
               <dt>{t('serverTime')}</dt>
-              <dd data-testid="receipt-server-time">{format.format(receipt.serverAt)}</dd>
+              <dd data-testid="receipt-server-time">{formatDate(receipt.serverAt, i18n.language, 'dateTimeSeconds')}</dd>
             </div>
             <div>
               <dt>{t('attempt')}</dt>
