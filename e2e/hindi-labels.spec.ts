@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, type Page, test } from '@playwright/test';
-import { DEMO } from './helpers';
+import { PERMISSIONS } from '../sync-protocol/src/permission';
+import { DEMO, openAppDb } from './helpers';
 
 /*
  * docs/admin.md, Language: in Hindi, every aria-label and every visible label of the header,
@@ -22,6 +23,29 @@ const PEOPLE = [
   ...(fixture('accounts.json') as { n: string }[]).map((a) => a.n),
   ...((fixture('demo-sales.json') as { signups: { n: string }[] }).signups ?? []).map((s) => s.n),
 ];
+/** The built-in roles, whose stored English texts are shown translated (client/src/lib/built-in-labels.ts). */
+const BUILT_IN_ROLES = ['ADMIN', 'QUESTION_EDITOR', 'MEMBER', 'DONOR', 'BENEFICIARY', 'TRUST', 'TRUSTEE'];
+
+/**
+ * What people typed in, read from the run's database: everyone's names (other specs of the run add
+ * people) and the roles and permissions an admin made, with their descriptions. Data, shown as
+ * written, not labels; the built-in roles and permissions are still checked.
+ */
+function typedData(): string[] {
+  const db = openAppDb();
+  try {
+    const names = db.prepare('SELECT name FROM person').pluck().all() as string[];
+    const roles = db.prepare('SELECT name, description FROM role').all() as { name: string; description: string }[];
+    const permissions = db.prepare('SELECT permission, description FROM permission').all() as { permission: string; description: string }[];
+    return [
+      ...names,
+      ...roles.filter((r) => !BUILT_IN_ROLES.includes(r.name)).flatMap((r) => [r.name, r.description]),
+      ...permissions.filter((p) => !Object.hasOwn(PERMISSIONS, p.permission)).map((p) => p.description),
+    ].filter(Boolean);
+  } finally {
+    db.close();
+  }
+}
 /** Proper nouns and names of formats that Hindi writes in Latin letters too. */
 /** 'English' is the language's own name, shown as such where a language is chosen. */
 const PROPER = ['English', 'Moodle GIFT', 'Aiken', 'PhonePe', 'Razorpay', 'UPI', 'LaTeX', 'KaTeX', 'CSV', 'JSON', 'PDF', 'Google', 'Chrome', 'Android', 'iPhone', 'WhatsApp', 'Gmail', 'Pariksha Mitra'];
@@ -29,7 +53,7 @@ const PROPER = ['English', 'Moodle GIFT', 'Aiken', 'PhonePe', 'Razorpay', 'UPI',
 /** The Latin words of `text` left once proper nouns, numbers, codes and addresses are taken out. */
 function englishWords(text: string): string[] {
   let s = ` ${text} `;
-  for (const p of [...PEOPLE, ...PROPER].sort((a, b) => b.length - a.length)) s = s.split(p).join(' ');
+  for (const p of [...PEOPLE, ...typed, ...PROPER].sort((a, b) => b.length - a.length)) s = s.split(p).join(' ');
   s = s
     .replace(/\S+@\S+/g, ' ') // e-mail addresses
     .replace(/https?:\/\/\S+/g, ' ')
@@ -68,6 +92,7 @@ async function labels(page: Page): Promise<{ what: string; text: string }[]> {
 }
 
 const problems: string[] = [];
+let typed: string[] = [];
 
 async function check(page: Page, url: string, ready: () => Promise<unknown>) {
   await page.goto(url);
@@ -95,6 +120,7 @@ const heading = (page: Page) => () => expect(page.getByRole('heading').first()).
 
 test('in Hindi, no aria-label or label is English-only, as learner, editor and admin', async ({ browser }) => {
   test.setTimeout(300_000);
+  typed = typedData();
   const learner = await browser.newPage();
   await login(learner, 'learner');
   // The exam list and the test screens are checked by the exam specs (their set names are editors' data).
