@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { DEMO } from './helpers';
+import { DEMO, loginOnPhone } from './helpers';
 
 /**
  * Explanations (docs/exams.md "Explanations"), as people would at 360 px: the demo editor writes a
@@ -25,21 +25,11 @@ async function editorAuth(request: APIRequestContext) {
 /** Nothing wider than the screen. */
 const fitsTheScreen = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
-async function loginAt360(page: Page, who: keyof typeof DEMO) {
-  await page.goto('/login');
-  const panel = page.getByRole('tabpanel', { name: 'Existing users' });
-  await panel.getByLabel('Mobile or e-mail').fill(DEMO[who].username);
-  await panel.getByLabel(/^Password/).fill(DEMO[who].password);
-  await panel.getByRole('button', { name: 'Login' }).click();
-  // At 360 px Logout sits in the drawer: the login is done when the page leaves /login.
-  await expect(page).not.toHaveURL(/\/login/);
-}
-
 test('an editor writes an explanation in English and Hindi; the learner sees it after submitting, in Hindi', async ({ browser, request }) => {
   test.setTimeout(240_000);
   const editorContext = await browser.newContext({ viewport: { width: 360, height: 740 } });
   const page = await editorContext.newPage();
-  await loginAt360(page, 'editor');
+  await loginOnPhone(page, 'editor');
 
   await page.goto('/question-editor');
   await page.getByRole('combobox', { name: 'Question type' }).click();
@@ -89,7 +79,7 @@ test('an editor writes an explanation in English and Hindi; the learner sees it 
 
   const learnerContext = await browser.newContext({ viewport: { width: 360, height: 740 } });
   const learner = await learnerContext.newPage();
-  await loginAt360(learner, 'learner');
+  await loginOnPhone(learner, 'learner');
   await learner.goto('/exam-list');
   const card = learner.getByTestId(`exam-card-${qsid}`);
   await expect(card.getByTestId('availability')).toHaveText('On this device', { timeout: 30_000 });

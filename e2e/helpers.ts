@@ -19,6 +19,19 @@ export async function loginAs(page: Page, who: keyof typeof DEMO) {
   await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
 }
 
+/**
+ * Signs in through the login page on a phone-sized screen, where Logout sits in the drawer: the
+ * login is done when the page leaves /login.
+ */
+export async function loginOnPhone(page: Page, who: keyof typeof DEMO) {
+  await page.goto('/login');
+  const panel = page.getByRole('tabpanel', { name: 'Existing users' });
+  await panel.getByLabel('Mobile or e-mail').fill(DEMO[who].username);
+  await panel.getByLabel(/^Password/).fill(DEMO[who].password);
+  await panel.getByRole('button', { name: 'Login' }).click();
+  await expect(page).not.toHaveURL(/\/login/);
+}
+
 /** The e2e server's SQLite file (playwright.config.ts gives each run its own data directory). */
 export function openAppDb(): Database.Database {
   const dataDir = process.env.E2E_DATA_DIR;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, type Page, test } from '@playwright/test';
 import { PERMISSIONS } from '../sync-protocol/src/permission';
-import { DEMO, openAppDb } from './helpers';
+import { type DEMO, loginOnPhone, openAppDb } from './helpers';
 
 /*
  * docs/admin.md, Language: in Hindi, every aria-label and every visible label of the header,
@@ -106,12 +106,7 @@ async function check(page: Page, url: string, ready: () => Promise<unknown>) {
 }
 
 async function login(page: Page, who: keyof typeof DEMO) {
-  await page.goto('/login');
-  const panel = page.getByRole('tabpanel', { name: 'Existing users' });
-  await panel.getByLabel('Mobile or e-mail').fill(DEMO[who].username);
-  await panel.getByLabel(/^Password/).fill(DEMO[who].password);
-  await panel.getByRole('button', { name: 'Login' }).click();
-  await expect(page).not.toHaveURL(/\/login/);
+  await loginOnPhone(page, who);
   await page.evaluate(() => localStorage.setItem('lang', 'hi'));
 }
 

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { DEMO } from './helpers';
+import { loginOnPhone } from './helpers';
 
 /*
  * docs/admin.md, Who sees what: a menu entry shows only to whom its screen lets in (one table,
@@ -9,19 +9,10 @@ import { DEMO } from './helpers';
 
 test.use({ viewport: { width: 360, height: 740 } });
 
-async function login(page: Page, who: keyof typeof DEMO) {
-  await page.goto('/login');
-  const panel = page.getByRole('tabpanel', { name: 'Existing users' });
-  await panel.getByLabel('Mobile or e-mail').fill(DEMO[who].username);
-  await panel.getByLabel(/^Password/).fill(DEMO[who].password);
-  await panel.getByRole('button', { name: 'Login' }).click();
-  await expect(page).not.toHaveURL(/\/login/);
-}
-
 const drawer = (page: Page) => page.getByTestId('app-drawer').getByRole('navigation');
 
 test('a learner sees no Questions or Reports menu, and an editor screen says "no access" in place, in English and Hindi', async ({ page }) => {
-  await login(page, 'learner');
+  await loginOnPhone(page, 'learner');
   await page.goto('/exam-list');
   await page.getByRole('button', { name: 'Open menu' }).click();
   await expect(drawer(page).getByRole('link', { name: 'Home' })).toBeVisible();
@@ -44,7 +35,7 @@ test('a learner sees no Questions or Reports menu, and an editor screen says "no
 });
 
 test('an editor sees the Questions menu and no Reports, and the admin area says "no access"', async ({ page }) => {
-  await login(page, 'editor');
+  await loginOnPhone(page, 'editor');
   await page.goto('/exam-list');
   await page.getByRole('button', { name: 'Open menu' }).click();
   await drawer(page).getByText('Questions', { exact: true }).click();

@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { DEMO } from './helpers';
+import { DEMO, loginOnPhone } from './helpers';
 
 /**
  * Question sets as a new user meets them on a phone (360 × 740): an editor's save keeps a
@@ -48,12 +48,7 @@ async function publishedSet(request: APIRequestContext, label: string): Promise<
 
 /** Signs in through the login page; at 360 px Logout sits in the drawer, so the sync status says it is done. */
 async function loginAs(page: Page, who: keyof typeof DEMO) {
-  await page.goto('/login');
-  const panel = page.getByRole('tabpanel', { name: 'Existing users' });
-  await panel.getByLabel('Mobile or e-mail').fill(DEMO[who].username);
-  await panel.getByLabel(/^Password/).fill(DEMO[who].password);
-  await panel.getByRole('button', { name: 'Login' }).click();
-  await expect(page).not.toHaveURL(/\/login/);
+  await loginOnPhone(page, who);
   await expect(page.getByRole('button', { name: /^Sync status/ })).toBeVisible();
 }
 

@@ -1,5 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
-import { DEMO } from './helpers';
+import { expect, test } from '@playwright/test';
+import { loginOnPhone } from './helpers';
 
 /*
  * docs/admin.md, Static pages: the editor starts from the page's current text in the language
@@ -9,20 +9,10 @@ import { DEMO } from './helpers';
 
 test.use({ viewport: { width: 360, height: 740 } });
 
-/** At 360 px Logout sits in the drawer: a login is done when the login page is left. */
-async function login(page: Page, who: keyof typeof DEMO) {
-  await page.goto('/login');
-  const panel = page.getByRole('tabpanel', { name: 'Existing users' });
-  await panel.getByLabel('Mobile or e-mail').fill(DEMO[who].username);
-  await panel.getByLabel(/^Password/).fill(DEMO[who].password);
-  await panel.getByRole('button', { name: 'Login' }).click();
-  await expect(page).not.toHaveURL(/\/login/);
-}
-
 test('editing About Us keeps the built-in text, saves English only, and an earlier version is restored', async ({ page }) => {
   const first = `Open on Sundays too ${Date.now()}.`;
   const second = `Closed on Sundays ${Date.now()}.`;
-  await login(page, 'admin');
+  await loginOnPhone(page, 'admin');
   await page.goto('/admin/static-pages');
   await expect(page.getByText(/^English: not edited yet/)).toBeVisible({ timeout: 20_000 });
   const editor = page.getByRole('textbox', { name: 'About Us in English' });

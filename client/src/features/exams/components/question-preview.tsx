@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { TestQuestion } from '../../../../../sync-protocol/src/sync/qs-detail';
 // KaTeX's styles for the formulas in question text (components/formula-styles).
 import '../../../components/formula-styles';
-import { type QuestionLabels, QuestionView } from './question-view';
+import { questionLabels, QuestionView } from './question-view';
 import classes from './test-dialog.module.css';
 
 const ignore = () => undefined;
@@ -16,14 +16,7 @@ const ignore = () => undefined;
  */
 export default function QuestionPreview({ question, lang, width = 360 }: { question: TestQuestion; lang: string; width?: number }) {
   const { t } = useTranslation('exam', { lng: lang });
-  const labels = useMemo<QuestionLabels>(() => ({
-      chooseOne: t('chooseOne'),
-      chooseMany: t('chooseMany'),
-      yourAnswer: t('yourAnswer'),
-      englishFallback: t('englishFallback'),
-      numberPlaceholder: t('numberPlaceholder'),
-      notANumber: t('notANumber'),
-    }), [t]);
+  const labels = useMemo(() => questionLabels(t), [t]);
   return (
     <div
       className={classes.question}

@@ -43,6 +43,18 @@ export const QuestionView = memo(
 /** The view's words, translated once by the test (not by every question view it opens). */
 export type QuestionLabels = { chooseOne: string; chooseMany: string; yourAnswer: string; englishFallback: string; numberPlaceholder: string; notANumber: string };
 
+/** The labels a question needs, in the language of `t` (the test screen and the editor's preview). */
+export function questionLabels(t: (key: 'chooseOne' | 'chooseMany' | 'yourAnswer' | 'englishFallback' | 'numberPlaceholder' | 'notANumber') => string): QuestionLabels {
+  return {
+    chooseOne: t('chooseOne'),
+    chooseMany: t('chooseMany'),
+    yourAnswer: t('yourAnswer'),
+    englishFallback: t('englishFallback'),
+    numberPlaceholder: t('numberPlaceholder'),
+    notANumber: t('notANumber'),
+  };
+}
+
 /** What may still become a number while it is typed: no message yet. */
 const NUMBER_START = /^\s*[-+−]?\.?\s*$/;
 

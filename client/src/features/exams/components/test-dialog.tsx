@@ -33,7 +33,7 @@ import { partLabel, PaletteLegend, QuestionPalette, STATE_LABEL } from './questi
 import { sanitizeHtml } from '../../../components/rich-html';
 // KaTeX's styles for the formulas in question text (server-rendered; components/formula-styles).
 import '../../../components/formula-styles';
-import { localized, type QuestionLabels, QuestionView } from './question-view';
+import { localized, questionLabels, QuestionView } from './question-view';
 import { SubmitSummary } from './submit-summary';
 import { setText, type SetText } from '../../../../../sync-protocol/src/set-text';
 import classes from './test-dialog.module.css';
@@ -516,14 +516,7 @@ export function TestDialog({
       },
     [slot, t, text],
   );
-  const labels = useMemo<QuestionLabels>(() => ({
-      chooseOne: t('chooseOne'),
-      chooseMany: t('chooseMany'),
-      yourAnswer: t('yourAnswer'),
-      englishFallback: t('englishFallback'),
-      numberPlaceholder: t('numberPlaceholder'),
-      notANumber: t('notANumber'),
-    }), [t]);
+  const labels = useMemo(() => questionLabels(t), [t]);
   // The palette, the legend and the tab counts follow in a render of their own once the step is
   // painted: the next question is drawn and painted first. (With React's deferred values their
   // render often ran between the question's render and its paint: ~+10 ms p95 at 4×.)
