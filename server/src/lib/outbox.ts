@@ -38,11 +38,15 @@ export function deliveredText(m: OutgoingMessage): string {
  * answer has been written. A route whose work differs between a registered and an unknown
  * account (a code issued, a message sent) does that work here, so that neither the answer nor
  * its time can depend on it (docs/security.md, "Smaller points"). A failure is logged as `what`.
+ * Tasks given the same `inOrderOf` key (a person's id) run one after another in the order they
+ * were handed over, so a later request's code always voids an earlier one's.
  */
-export function afterAnswer(log: Logger, what: string, task: () => Promise<unknown>): void {
+export function afterAnswer(log: Logger, what: string, task: () => Promise<unknown>, inOrderOf?: string): void {
+  const before = inOrderOf === undefined ? undefined : queueTails.get(inOrderOf);
   const done = new Promise<void>((resolve) => {
     setImmediate(() => {
-      task()
+      void (before ?? Promise.resolve())
+        .then(task)
         .catch((err: unknown) => {
           log.error({ err }, `${what} failed`);
         })
@@ -51,7 +55,16 @@ export function afterAnswer(log: Logger, what: string, task: () => Promise<unkno
   });
   unsent.add(done);
   void done.then(() => unsent.delete(done));
+  if (inOrderOf !== undefined) {
+    queueTails.set(inOrderOf, done);
+    void done.then(() => {
+      if (queueTails.get(inOrderOf) === done) queueTails.delete(inOrderOf);
+    });
+  }
 }
+
+/** The last task per `inOrderOf` key, for the next one to wait on. */
+const queueTails = new Map<string, Promise<void>>();
 
 /** Work handed to afterAnswer and not yet done (or failed). */
 const unsent = new Set<Promise<void>>();

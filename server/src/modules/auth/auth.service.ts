@@ -272,7 +272,7 @@ export async function requestEmailChange(deps: Deps, actor: Principal, input: { 
       body: `Your Pariksha Mitra code to confirm this e-mail address is ${SECRET_MASK}. It is valid for 10 minutes. If you did not ask for it, ignore this message.`,
       secret: code,
     });
-  });
+  }, actor.id);
   return { success: true as const, msg: MSG.emailCodeSent };
 }
 
@@ -408,7 +408,7 @@ export async function requestReset(deps: Deps, input: { username: string; ip: st
     const body = `Your Pariksha Mitra password reset code is ${SECRET_MASK}. It is valid for 10 minutes. If you did not ask for it, ignore this message.`;
     const to = row.email ? { channel: 'email' as const, to: row.email } : { channel: 'sms' as const, to: row.mobile };
     await deps.outbox.send({ ...to, subject: 'Password reset code', body, secret: code });
-  });
+  }, `RESET ${label}`);
   return { success: true as const, msg: MSG.resetCodeSent };
 }
 
@@ -582,7 +582,7 @@ export async function requestOtp(deps: Deps, input: { mobile: string; ip: string
       body: `${SECRET_MASK} is your Pariksha Mitra login OTP. It is valid for 10 minutes. Do not share it.`,
       secret: code,
     });
-  });
+  }, `OTP ${input.mobile}`);
   return { success: true as const, msg: MSG.otpSent };
 }
 
