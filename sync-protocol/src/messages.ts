@@ -193,7 +193,7 @@ export const MSG = {
   ownPasswordByProfile: 'Change your own password from your profile',
   permissionNotHeld: 'You can only grant or change permissions that you hold yourself',
   personOutranks: 'You cannot manage a person who holds permissions that you do not hold',
-  adminOnly: 'Only an admin can change an admin or the ADMIN role',
+  adminOnly: 'Only an administrator can change an administrator or the Administrator role',
   lastAdmin: 'The last active admin cannot be removed, blocked or demoted',
   roleBuiltIn: 'This role is used by the app and cannot be renamed or deleted',
   ownReferrer: 'A person cannot be their own referrer',
