@@ -10,6 +10,7 @@ import path from 'node:path';
  */
 export async function openBenchApp(opts: { prefix: string; env?: Record<string, string> }) {
   const { createApp } = await import('../server/src/app');
+  const { composeDeps } = await import('../server/src/compose');
   const { openDatabase } = await import('../server/src/db/client');
   const { seedDatabase } = await import('../server/src/db/seed');
   const { loadConfig, parseEnv } = await import('../server/src/env');
@@ -25,7 +26,7 @@ export async function openBenchApp(opts: { prefix: string; env?: Record<string, 
   const database = openDatabase(config.dataDir, { backgroundCheckpoints: { onError: (message) => console.error(message) } });
   await seedDatabase(database.db);
   const db = database.db;
-  const deps = { db, config, outbox: await createLocalOutbox(db, log), rates: createRateLimits(db), log, events: createEventBus() };
+  const deps = composeDeps({ db, config, outbox: await createLocalOutbox(db, log), rates: createRateLimits(db), log, events: createEventBus() });
   await publishDue(deps);
   return { dir, config, database, db, deps, app: createApp(deps) };
 }

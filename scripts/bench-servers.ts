@@ -11,6 +11,7 @@ import { serve } from '@hono/node-server';
 import Database from 'better-sqlite3';
 import { Hono } from 'hono';
 import { createApp } from '../server/src/app';
+import { composeDeps } from '../server/src/compose';
 import type { Deps } from '../server/src/context';
 import { openDatabase } from '../server/src/db/client';
 import { seedDatabase } from '../server/src/db/seed';
@@ -27,7 +28,7 @@ const config = loadConfig(parseEnv({ DATA_DIR: dir, LOG_LEVEL: 'info' }));
 const log = createLogger(process.env.BENCH_LOG ?? 'info');
 const database = openDatabase(config.dataDir);
 await seedDatabase(database.db);
-const deps: Deps = { db: database.db, config, outbox: await createLocalOutbox(database.db, log), rates: createRateLimits(database.db), log, events: createEventBus() };
+const deps: Deps = composeDeps({ db: database.db, config, outbox: await createLocalOutbox(database.db, log), rates: createRateLimits(database.db), log, events: createEventBus() });
 
 const hello = new Hono().get('/hello', (c) => c.json({ hello: 'world' }));
 

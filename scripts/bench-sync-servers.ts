@@ -11,6 +11,7 @@ import Database from 'better-sqlite3';
 import { inArray } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { createApp } from '../server/src/app';
+import { composeDeps } from '../server/src/compose';
 import type { Deps } from '../server/src/context';
 import { openDatabase } from '../server/src/db/client';
 import { attempt, examResult, question } from '../server/src/db/schema';
@@ -31,7 +32,7 @@ const log = createLogger('info');
 // As the server opens it (server/src/index.ts): checkpoints on a worker thread.
 const database = openDatabase(config.dataDir, { backgroundCheckpoints: { onError: (message) => log.error({ message }, 'background checkpoint failed') } });
 await seedDatabase(database.db);
-const deps: Deps = { db: database.db, config, outbox: await createLocalOutbox(database.db, log), rates: createRateLimits(database.db), log, events: createEventBus() };
+const deps: Deps = composeDeps({ db: database.db, config, outbox: await createLocalOutbox(database.db, log), rates: createRateLimits(database.db), log, events: createEventBus() });
 const db = database.db;
 
 // 5,000 questions in English and Hindi, 50 published sets of 100, 1,000 learners.

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { TestSummaryDoc } from '../../sync-protocol/src/sync/test-summary';
 import { PROTOCOL_VERSION } from '../../sync-protocol/src/version';
 import { createApp } from './app';
+import { composeDeps } from './compose';
 import type { Deps } from './context';
 import { type Database_, openPostgres } from './db/client';
 import { createDatabase, hasLocalPostgres, type LocalPostgres, startLocalPostgres } from './db/postgres-server';
@@ -58,14 +59,14 @@ async function startInstance(name: string): Promise<Instance> {
   await runExclusive(database.db, 'seed', () => seedDatabase(database.db), { wait: true });
   const events = connectEventBus(database.db, { log, checkEveryMs: 1000 });
   await events.ready;
-  const deps: Deps = {
+  const deps: Deps = composeDeps({
     db: database.db,
     config,
     outbox: await createLocalOutbox(database.db, log, { inboxFile: path.join(dataDir, `inbox-${name}.jsonl`) }),
     rates: createRateLimits(database.db),
     log,
     events,
-  };
+  });
   await runExclusive(database.db, 'publish', () => publishDue(deps));
   const app = createApp(deps);
   serveClientFiles(app, clientDir);

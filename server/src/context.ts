@@ -4,15 +4,32 @@ import type { EventBus } from './lib/events';
 import type { Logger } from './lib/logger';
 import type { Outbox } from './lib/outbox';
 import type { RateLimits } from './lib/rate-limit';
+import type { PushService } from './modules/push/push.service';
+import type { AttemptSubmittedHook } from './modules/sync/sync.service';
 
-/** What services need, passed as plain arguments (never a Hono Context, CONVENTIONS rule 4). */
-export type Deps = {
+/** What the composition root (compose.ts) builds from: the process's adapters and the database. */
+export type BaseDeps = {
   db: DB;
   config: Config;
   outbox: Outbox;
   rates: RateLimits;
   log: Logger;
   events: EventBus;
+};
+
+/**
+ * What services need, passed as plain arguments (never a Hono Context; docs/development.md).
+ * Built in one place, compose.ts composeDeps: the base adapters, the services made from them,
+ * and what reacts to a submitted attempt, in order.
+ */
+export type Deps = BaseDeps & {
+  /** Web Push: its keys and its send queue (modules/push). */
+  push: PushService;
+  /**
+   * Run, in this order, inside the transaction that stores an attempt as it becomes SUBMITTED
+   * (docs/architecture.md, "A submitted attempt"): scoring, then the result-ready message.
+   */
+  afterSubmit: readonly AttemptSubmittedHook[];
 };
 
 /** The signed-in person of a request. */

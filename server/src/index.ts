@@ -2,7 +2,6 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from './app';
-import type { Deps } from './context';
 import { type Database_, openDatabase, openPostgres } from './db/client';
 import { findDemoLogins, seedDatabase } from './db/seed';
 import { EnvError, loadConfig, parseEnv } from './env';
@@ -13,11 +12,8 @@ import { connectEventBus } from './lib/events';
 import { runExclusive } from './lib/exclusive';
 import { instanceName } from './lib/instance';
 import { createRateLimits } from './lib/rate-limit';
-import { startPlanExpiry } from './modules/entitlements/entitlements.service';
 import { activePlans } from './modules/plans/plans.routes';
-import { startReconciler } from './modules/payments/reconcile';
-import { startPushJobs } from './modules/push/push.service';
-import { startPublisher } from './modules/sync/publish';
+import { composeDeps, startJobs } from './compose';
 import { serveApp } from './serve';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -69,13 +65,10 @@ async function main() {
   // Not forever: it keeps trying in the background, and this instance's own changes reach its devices anyway.
   const heard = await Promise.race([events.ready.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 10_000).unref())]);
   if (!heard) log.warn("change notifications: not listening yet; devices connected here learn of other instances' changes once it does");
-  const deps: Deps = { db: database.db, config, outbox, rates: createRateLimits(database.db), log, events };
+  // Services, hooks and jobs are wired in one place (compose.ts).
+  const deps = composeDeps({ db: database.db, config, outbox, rates: createRateLimits(database.db), log, events });
   const app = createApp(deps);
-  const stopPublisher = await startPublisher(deps, config.PUBLISH_INTERVAL_S * 1000);
-  const stopReconciler = startReconciler(deps);
-  startPlanExpiry(deps);
-  // Web Push (issue 20 §6): new sets announced after each publish interval, plan reminders hourly.
-  const stopPushJobs = startPushJobs(deps, { setsEveryMs: config.PUBLISH_INTERVAL_S * 1000 });
+  const stopJobs = await startJobs(deps, { publishEveryMs: config.PUBLISH_INTERVAL_S * 1000 });
 
   // The built client: files as they are, and index.html for the app's routes (lib/client-files).
   const clientDir = path.resolve(config.CLIENT_DIR ?? path.join(root, 'dist'));
@@ -95,9 +88,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
-    stopPublisher();
-    stopReconciler();
-    stopPushJobs();
+    stopJobs();
     const closeAll = async () => {
       await events.close();
       await database.close();

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createApp } from '../app';
+import { composeDeps, startRepairs } from '../compose';
 import type { Deps } from '../context';
 import { type Database_, openDatabase, openPostgres } from '../db/client';
 import { createDatabase, dropDatabase } from '../db/postgres-server';
@@ -100,7 +101,7 @@ export async function startHarness(opts: { dataDir?: string; seed?: boolean; bac
   const log = createLogger('silent');
   const { database, drop } = await openHarnessDatabase(config.dataDir, opts.backgroundCheckpoints);
   if (opts.seed !== false) await seedDatabase(database.db);
-  const deps: Deps = {
+  const base = {
     db: database.db,
     config,
     outbox: await createLocalOutbox(database.db, log, { inboxFile: path.join(dataDir, 'local-inbox.jsonl') }),
@@ -108,9 +109,13 @@ export async function startHarness(opts: { dataDir?: string; seed?: boolean; bac
     log,
     events: createEventBus(),
   };
-  // As at start-up: sets whose publish time has passed are published.
-  if (opts.seed !== false) await publishDue(deps);
+  // As at start-up: sets whose publish time has passed are published (before the push service
+  // is made: sets published before it are not news to anyone).
+  if (opts.seed !== false) await publishDue(base);
+  const deps: Deps = composeDeps(base);
   const app = createApp(deps);
+  // As at start-up: the start-up repairs (the interval jobs are left to the tests that want them).
+  const repaired = startRepairs(deps);
 
   async function request(
     method: string,
@@ -157,6 +162,8 @@ export async function startHarness(opts: { dataDir?: string; seed?: boolean; bac
     login,
     tokenOf,
     engine: database.engine,
+    /** Settles once the start-up repairs (compose.ts startRepairs) are over. */
+    repaired,
     close: () => database.close(),
     destroy: async () => {
       await database.close();

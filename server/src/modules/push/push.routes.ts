@@ -3,15 +3,15 @@ import { pushSubscriptionSchema, pushUnsubscribeSchema, type PushPublicKeyRespon
 import type { AppEnv, Deps } from '../../context';
 import { parseJson } from '../../lib/http';
 import { principalOf, route } from '../../lib/route';
-import { pushServiceFor, removeSubscription, saveSubscription } from './push.service';
+import { removeSubscription, saveSubscription } from './push.service';
 
 /**
  * Web Push (issue 20 §6): the VAPID public key devices subscribe with, and a device's
  * subscription, sent on the spec's path for the push token (spec §7).
  */
 export function pushRoutes(app: Hono<AppEnv>, deps: Deps) {
-  // The keys are loaded (or generated into DATA_DIR) when the app is built, i.e. on start.
-  const push = pushServiceFor(deps);
+  // The keys are loaded (or generated into DATA_DIR) when the service is made (compose.ts), i.e. on start.
+  const push = deps.push;
   route(app, deps, 'GET /push/public-key', (c) => c.json({ success: true, publicKey: push.vapid.publicKey } satisfies PushPublicKeyResponse));
   route(app, deps, 'PATCH /generic/update-firebase-token', async (c) =>
     c.json(await saveSubscription(deps, principalOf(c), await parseJson(c, pushSubscriptionSchema))),

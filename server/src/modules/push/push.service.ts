@@ -3,14 +3,14 @@ import { and, asc, desc, eq, gt, inArray, isNotNull, lte, notExists, notInArray,
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { PushSubscriptionInput } from '../../../../sync-protocol/src/push';
 import { UNNAMED_PLAN } from '../../../../sync-protocol/src/payment';
-import type { Deps, Principal } from '../../context';
+import type { BaseDeps, Deps, Principal } from '../../context';
 import type { DB } from '../../db/client';
 import { entitlement, entitlementUse, examResult, meta, plan, pushOnce, pushSubscription, question, questionSet, session, tag } from '../../db/schema';
 import { affected, afterCommit, first, transaction } from '../../db/transaction';
 import { badRequest } from '../../lib/errors';
 import { runExclusive } from '../../lib/exclusive';
 import { sessionLive } from '../../lib/sessions';
-import { onAttemptSubmitted } from '../sync/sync.service';
+import type { AttemptSubmittedHook } from '../sync/sync.service';
 import { questionIdsOf } from '../sync/sync.docs';
 import { type Message, newSets, payloadFor, planEnding, resultReady } from './messages';
 import { type PushSender, type SendOptions, webPushSender } from './sender';
@@ -88,20 +88,16 @@ export type PushService = {
   notify(personIds: string[], message: Message): Promise<number>;
   /** Resolves once every message queued so far has been sent or given up (tests, shutdown). */
   idle(): Promise<void>;
+  /** Settles once the announcement watermark is in `meta` (written when the service is made). */
+  watermark: Promise<void>;
 };
 
-const services = new WeakMap<DB, PushService>();
-/** Per service: the announcement watermark is in `meta` (written when the service is made). */
-const watermarks = new WeakMap<PushService, Promise<void>>();
-
 /**
- * The push service of an app (one per database, like the other per-database state): its VAPID
- * keys (generated into DATA_DIR on first start) and its send queue. `sender` is web-push's real
- * sender unless a caller passes another.
+ * The push service of an app (compose.ts makes one, deps.push): its VAPID keys (generated into
+ * DATA_DIR on first start) and its send queue. `sender` is web-push's real sender unless a caller
+ * passes another.
  */
-export function pushServiceFor(deps: Deps, opts: { sender?: PushSender } = {}): PushService {
-  const existing = services.get(deps.db);
-  if (existing) return existing;
+export function createPushService(deps: BaseDeps, opts: { sender?: PushSender } = {}): PushService {
   const vapid = loadVapid(deps.config);
   const send = opts.sender ?? webPushSender(vapid);
   const waiting: Job[] = [];
@@ -144,8 +140,19 @@ export function pushServiceFor(deps: Deps, opts: { sender?: PushSender } = {}): 
     }
   }
 
-  const service: PushService = {
+  // Sets published before this point are not news to anyone (and never announced). Started here
+  // (on SQLite the row is written before this returns), awaited by announceNewSets; a failure
+  // shows there.
+  const watermark = deps.db
+    .insert(meta)
+    .values({ key: ANNOUNCED_KEY, value: JSON.stringify({ at: Date.now(), id: '' }) })
+    .onConflictDoNothing()
+    .then(() => undefined);
+  watermark.catch(() => undefined);
+
+  return {
     vapid,
+    watermark,
     async notify(personIds, message) {
       if (personIds.length === 0) return 0;
       let queued = 0;
@@ -176,19 +183,6 @@ export function pushServiceFor(deps: Deps, opts: { sender?: PushSender } = {}): 
       return new Promise((resolve) => idleWaiters.push(resolve));
     },
   };
-  services.set(deps.db, service);
-  registerResultReady();
-  // Sets published before this point are not news to anyone (and never announced). Started here
-  // (on SQLite the row is written before this returns), awaited by announceNewSets; a failure
-  // shows there.
-  const watermark = deps.db
-    .insert(meta)
-    .values({ key: ANNOUNCED_KEY, value: JSON.stringify({ at: Date.now(), id: '' }) })
-    .onConflictDoNothing()
-    .then(() => undefined);
-  watermark.catch(() => undefined);
-  watermarks.set(service, watermark);
-  return service;
 }
 
 function safeHost(endpoint: string): string {
@@ -264,24 +258,19 @@ export async function removeSubscription(deps: Deps, actor: Principal, endpoint:
 
 // ── (a) Result ready ─────────────────────────────────────────────────────────────────────────
 
-let resultHookRegistered = false;
-
 /**
- * Registers with the push path of replication (sync.service's onAttemptSubmitted, where scoring
- * registers too): an attempt that became SUBMITTED more than RESULT_PUSH_AFTER_MS after its
- * submission time (bounded by the server, so a device clock cannot fake it) was made offline.
- * The hook runs inside the push's transaction; the message is decided once that has committed
+ * The result-ready message, as a hook of the push path (deps.afterSubmit, after scoring; compose.ts):
+ * an attempt that became SUBMITTED more than RESULT_PUSH_AFTER_MS after its submission time
+ * (bounded by the server, so a device clock cannot fake it) was made offline. The hook runs
+ * inside the push's transaction; the message is decided once that has committed
  * (db/transaction.ts afterCommit; nothing when it rolls back), and only if the result row is
  * there (the attempt was scored).
  * An online submission (submitUserResponse, or a device uploading at once) sends nothing: the
  * learner is looking at the result.
  */
-function registerResultReady() {
-  if (resultHookRegistered) return;
-  resultHookRegistered = true;
-  onAttemptSubmitted((tx, row, ctx) => {
-    const service = services.get(ctx.db);
-    if (!service || row.submittedAt === null || ctx.now - row.submittedAt < RESULT_PUSH_AFTER_MS) return false;
+export function resultReadyHook(service: PushService): AttemptSubmittedHook {
+  return (tx, row, ctx) => {
+    if (row.submittedAt === null || ctx.now - row.submittedAt < RESULT_PUSH_AFTER_MS) return false;
     const db = ctx.db;
     const attemptId = row.id;
     afterCommit(tx, () => {
@@ -304,7 +293,7 @@ function registerResultReady() {
         });
     });
     return false;
-  });
+  };
 }
 
 // ── (b) New sets ─────────────────────────────────────────────────────────────────────────────
@@ -338,8 +327,8 @@ async function subjectsOf(db: DB, set: { q: string[]; sections: (typeof question
  * Returns how many messages were queued.
  */
 export async function announceNewSets(deps: Deps, now = Date.now()): Promise<number> {
-  const service = pushServiceFor(deps);
-  await watermarks.get(service);
+  const service = deps.push;
+  await service.watermark;
   const db = deps.db;
   const row = await first(db.select().from(meta).where(eq(meta.key, ANNOUNCED_KEY)));
   if (!row) return 0;
@@ -431,7 +420,7 @@ export function isDaytimeInIndia(now: number): boolean {
  */
 export async function remindPlansEnding(deps: Deps, now = Date.now()): Promise<number> {
   if (!isDaytimeInIndia(now)) return 0;
-  const service = pushServiceFor(deps);
+  const service = deps.push;
   const db = deps.db;
   const later = alias(entitlement, 'later');
   const due = await db
@@ -482,7 +471,6 @@ export async function remindPlansEnding(deps: Deps, now = Date.now()): Promise<n
  * never meet another job's transaction begun in the same turn.
  */
 export function startPushJobs(deps: Deps, opts: { setsEveryMs: number; plansEveryMs?: number }): () => void {
-  pushServiceFor(deps);
   // Once across instances (lib/exclusive).
   const guarded = (name: string, everyMs: number, job: () => Promise<unknown>) => () => {
     runExclusive(deps.db, name, job, { everyMs }).catch((err: unknown) => deps.log.error({ err }, `${name} failed`));

@@ -15,7 +15,7 @@ import { nextRev } from '../../lib/revision';
 import { scoreUnscored } from '../results/results.service';
 import { publishDue } from '../sync/publish';
 import { type LocalPushService, startLocalPushService } from './local-push-service';
-import { announceNewSets, endpointAllowed, isDaytimeInIndia, MAX_DEVICES, pushServiceFor, remindPlansEnding } from './push.service';
+import { announceNewSets, endpointAllowed, isDaytimeInIndia, MAX_DEVICES, remindPlansEnding } from './push.service';
 import { webPushSender } from './sender';
 import { loadVapid, VAPID_FILE } from './vapid';
 
@@ -37,7 +37,7 @@ beforeAll(async () => {
   publicKey = (await h.request('GET', '/push/public-key')).body.publicKey;
 });
 afterAll(async () => {
-  await pushServiceFor(h.deps).idle();
+  await h.deps.push.idle();
   h.destroy();
   await local.close();
 });
@@ -47,7 +47,7 @@ const rowsOf = async (personId: string) => await h.deps.db.select().from(pushSub
 const rowOf = (endpoint: string) => first(h.deps.db.select().from(pushSubscription).where(eq(pushSubscription.endpoint, endpoint)));
 const subscriptionCount = async () => (await h.deps.db.select().from(pushSubscription)).length;
 const payloadOf = (m: { json: unknown }) => m.json as PushPayload;
-const idle = () => pushServiceFor(h.deps).idle();
+const idle = () => h.deps.push.idle();
 /** Lets callbacks queued after a commit (setImmediate) run, then waits for the send queue. */
 const settled = async () => {
   for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
@@ -187,7 +187,7 @@ describe('sending: web-push to the local push endpoint over HTTP', () => {
   });
 
   test('the message arrives encrypted to the device, decrypts, and its VAPID header checks out', async () => {
-    const queued = await pushServiceFor(h.deps).notify([DEMO.learner.id], {
+    const queued = await h.deps.push.notify([DEMO.learner.id], {
       kind: 'result-ready',
       title: { en: 'Hello', hi: 'नमस्ते' },
       body: { en: 'Body', hi: 'संदेश' },
@@ -208,7 +208,7 @@ describe('sending: web-push to the local push endpoint over HTTP', () => {
   test('a device that gave no language gets English and Hindi', async () => {
     const sub = local.createSubscription({ applicationServerKey: publicKey });
     expect((await subscribe(editor, sub)).status).toBe(200);
-    await pushServiceFor(h.deps).notify([DEMO.editor.id], { kind: 'plan-ending', title: { en: 'T', hi: 'टी' }, body: { en: 'B', hi: 'बी' }, url: '/plan', tag: 't2' });
+    await h.deps.push.notify([DEMO.editor.id], { kind: 'plan-ending', title: { en: 'T', hi: 'टी' }, body: { en: 'B', hi: 'बी' }, url: '/plan', tag: 't2' });
     const m = await local.waitForMessage((x) => x.endpoint === sub.endpoint);
     expect(payloadOf(m)).toEqual({ kind: 'plan-ending', title: 'T · टी', body: 'B\nबी', url: '/plan', tag: 't2' });
     await h.request('DELETE', '/generic/update-firebase-token', { token: editor, body: { endpoint: sub.endpoint } });
@@ -231,7 +231,7 @@ describe('sending: web-push to the local push endpoint over HTTP', () => {
     local.answerWith(gone.endpoint, 410);
     local.answerWith(expired.endpoint, 404);
     local.answerWith(failing.endpoint, 500);
-    await pushServiceFor(h.deps).notify([DEMO.learner.id], { kind: 'result-ready', title: { en: 'x', hi: 'x' }, body: { en: 'x', hi: 'x' }, url: '/', tag: 't3' });
+    await h.deps.push.notify([DEMO.learner.id], { kind: 'result-ready', title: { en: 'x', hi: 'x' }, body: { en: 'x', hi: 'x' }, url: '/', tag: 't3' });
     await idle();
     expect(await rowOf(gone.endpoint)).toBeUndefined();
     expect(await rowOf(expired.endpoint)).toBeUndefined();

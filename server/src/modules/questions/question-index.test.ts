@@ -4,7 +4,6 @@ import { question, questionSearch, questionTag } from '../../db/schema';
 import { first } from '../../db/transaction';
 import { type Harness, startHarness } from '../../test/harness';
 import { indexMissingQuestions, normaliseText, plainText, searchBody } from './question-index';
-import { startupIndexingDone } from './questions.routes';
 
 describe('the search text of rich text', () => {
   test.each([
@@ -63,7 +62,7 @@ describe('indexing at start', () => {
   beforeAll(async () => {
     h = await startHarness();
     // The module's own start-up indexing is over before the tests change the index under it.
-    await startupIndexingDone(h.deps.db);
+    await h.repaired;
   });
   afterAll(() => h.destroy());
 

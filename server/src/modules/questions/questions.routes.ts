@@ -20,7 +20,6 @@ import { downloadAccess } from '../entitlements/entitlements.service';
 import { withDetails } from './detailed-error';
 import type { Reader } from './question-access';
 import { history } from './question-history';
-import { indexMissingQuestions } from './question-index';
 import * as sets from './question-sets.service';
 import * as questions from './questions.service';
 import { previewSet } from './set-preview';
@@ -41,37 +40,13 @@ function readerOf(deps: Deps, c: Context<AppEnv>): Reader {
   return { editor, download: me ? () => downloadAccess(deps.db, me.id) : () => Promise.resolve('') };
 }
 
-/** The start-up indexing of each database's app (settled, never rejected), for those who must wait for it. */
-const startupIndexing = new WeakMap<object, Promise<void>>();
-
-/** The indexing that the questions module started for `db` (see questionRoutes), once it is over. */
-export function startupIndexingDone(db: object): Promise<void> {
-  return startupIndexing.get(db) ?? Promise.resolve();
-}
-
 /**
  * Questions and question sets (spec §7), review, history and preview (issue 17). Hono tries
  * routes in registration order: the static /question/… paths come before /question/:id, and
  * app.ts registers the results routes (which also live under /question/…) before these.
- * Starting the module indexes questions that have no search text yet (question-index.ts).
+ * Questions that have no search text yet are indexed at start (compose.ts, question-index.ts).
  */
 export function questionRoutes(app: Hono<AppEnv>, deps: Deps) {
-  // In a turn of the event loop of its own, right after the app is built (as results.routes'
-  // start-up repair): its transactions then never meet the statements of whatever the builder's
-  // caller goes on to do in this turn.
-  const indexing = new Promise<void>((resolve) => {
-    setImmediate(() => {
-      indexMissingQuestions(deps.db)
-        .then(
-          (indexed) => {
-            if (indexed > 0) deps.log.info({ indexed }, 'questions without search text were indexed');
-          },
-          (err: unknown) => deps.log.error({ err }, 'indexing questions at start failed'),
-        )
-        .finally(resolve);
-    });
-  });
-  startupIndexing.set(deps.db, indexing);
   route(app, deps, 'GET /question/getQuestionsCount', async (c) => c.json(await questions.countOf(deps, parseQuery(c, questionCountQuerySchema))));
   route(
     app,

@@ -17,7 +17,7 @@ import { nextRev, nextRevs, revsOf } from '../../lib/revision';
 import { isOverLimit } from '../entitlements/entitlements.service';
 import { setView } from '../questions/question-sets.service';
 import { examResultDocs, questionIdsOf } from '../sync/sync.docs';
-import { onAttemptSubmitted, pushTestSummaries, runSubmittedHooks, type SubmittedContext } from '../sync/sync.service';
+import { type AttemptSubmittedHook, pushTestSummaries, runSubmittedHooks, type SubmittedContext } from '../sync/sync.service';
 import { boundedSubmittedAt, isEmptyAnswer, isLate, keyQuestion, partsOf, round, score, type ScoringPart } from '../../../../sync-protocol/src/scoring';
 
 type AttemptRow = typeof attempt.$inferSelect;
@@ -141,13 +141,13 @@ async function schemeOf(tx: Tx, qsid: string): Promise<Scheme | undefined> {
  * becomes SUBMITTED, which happens once: a submitted attempt never changes again).
  * Returns whether a result was written.
  */
-export async function scoreSubmitted(tx: Tx, row: AttemptRow, ctx: SubmittedContext): Promise<boolean> {
+export async function scoreSubmitted(tx: Tx, row: AttemptRow, ctx: SubmittedContext, log?: Logger): Promise<boolean> {
   // A failure here must not fail the push: the device would send the same batch for ever. The
   // attempt is kept, and scoreUnscored scores it at the next start.
   try {
     return await storeScore(tx, row, ctx);
   } catch (err) {
-    scoringLog?.error({ err, attempt: row.id, qsid: row.qsid }, 'scoring failed; the attempt is kept and scored at the next start');
+    log?.error({ err, attempt: row.id, qsid: row.qsid }, 'scoring failed; the attempt is kept and scored at the next start');
     return false;
   }
 }
@@ -197,14 +197,12 @@ async function storeScore(tx: Tx, row: AttemptRow, ctx: SubmittedContext): Promi
   return (await q.insert.run(values)).changes > 0;
 }
 
-let registered = false;
-let scoringLog: Logger | undefined;
-/** Registers scoring with the push path (once per process). */
-export function registerScoring(log?: Logger): void {
-  scoringLog ??= log;
-  if (registered) return;
-  registered = true;
-  onAttemptSubmitted(scoreSubmitted);
+/**
+ * Scoring as the push path runs it (deps.afterSubmit, compose.ts): a failure is logged to `log`
+ * and the attempt kept for the start-up repair (scoreUnscored).
+ */
+export function scoringHook(log: Logger): AttemptSubmittedHook {
+  return (tx, row, ctx) => scoreSubmitted(tx, row, ctx, log);
 }
 
 /** Most attempts one start scores afresh (the rest wait for the next start). */
@@ -213,10 +211,10 @@ const MAX_RESCORED = 10_000;
 /**
  * Scores submitted attempts that have no result — the repair for a scoring failure (see
  * scoreSubmitted), run when the app starts. Each in its own transaction, as the push would,
- * through the push's hooks (registerScoring() must have run).
+ * through the push's hooks (deps.afterSubmit).
  * Returns how many results were written.
  */
-export async function scoreUnscored(deps: Pick<Deps, 'db' | 'events'>): Promise<number> {
+export async function scoreUnscored(deps: Pick<Deps, 'db' | 'events' | 'afterSubmit'>): Promise<number> {
   const rows = await deps.db
     .select()
     .from(attempt)
@@ -231,14 +229,26 @@ export async function scoreUnscored(deps: Pick<Deps, 'db' | 'events'>): Promise<
   let written = 0;
   for (const row of rows) {
     const now = Date.now();
-    // Through the push's hooks (registerScoring is one), so that the result-ready message
+    // Through the push's hooks (scoring is one), so that the result-ready message
     // (modules/push) goes out as it would have at the push.
-    if (await transaction(deps.db, (tx) => runSubmittedHooks(tx, row, { db: deps.db, previous: undefined, now }))) {
+    if (await transaction(deps.db, (tx) => runSubmittedHooks(deps, tx, row, { db: deps.db, previous: undefined, now }))) {
       written++;
       deps.events.emit({ collections: ['exam_result'], personId: row.personId });
     }
   }
   return written;
+}
+
+/**
+ * The start-up repairs (compose.ts runs them once the app is built): submissions whose scoring
+ * failed earlier (logged then) are scored, and the results migration 0006 marked practice
+ * replicate again (once per database).
+ */
+export async function repairResults(deps: Pick<Deps, 'db' | 'events' | 'afterSubmit' | 'log'>): Promise<void> {
+  const rescored = await scoreUnscored(deps);
+  if (rescored > 0) deps.log.warn({ rescored }, 'submitted attempts without a result were scored');
+  const resent = await replicatePracticeFlags(deps);
+  if (resent > 0) deps.log.info({ resent }, 'results marked practice by migration 0006 replicate again');
 }
 
 /** `meta` key set once every result marked practice by migration 0006 has been sent again. */
@@ -279,7 +289,6 @@ async function response(db: DB, row: ResultRow, set: typeof questionSet.$inferSe
  * (docs/payments.md "Without a plan").
  */
 export async function submit(deps: Deps, me: Principal, input: Submission): Promise<ExamResultResponse> {
-  registerScoring();
   const q = queries(deps.db);
   const set = await q.setRow.get({ id: input.qsid });
   if (!set || set.deleted || !set.published) throw badRequest(MSG.questionSetNotConfigured);

@@ -113,22 +113,15 @@ function comparable(d: TestSummaryDoc | null | undefined) {
  */
 export type SubmittedContext = { db: DB; previous: typeof attempt.$inferSelect | undefined; now: number };
 export type AttemptSubmittedHook = (tx: Tx, row: typeof attempt.$inferSelect, ctx: SubmittedContext) => Promise<boolean> | boolean;
-const submittedHooks: AttemptSubmittedHook[] = [];
+
 /**
- * Scoring registers here (issue 5): called inside the push transaction when an attempt becomes
- * SUBMITTED; returns true when it wrote an exam result.
+ * What reacts to an attempt that became SUBMITTED (deps.afterSubmit, wired in compose.ts), in
+ * order, inside the transaction that stores it; also for one that became SUBMITTED by another way
+ * (the start-up repair of results.scoreUnscored). True when a hook wrote an exam result.
  */
-export function onAttemptSubmitted(hook: AttemptSubmittedHook): void {
-  submittedHooks.push(hook);
-}
-/**
- * Every hook, as the push runs them, for an attempt that became SUBMITTED by another way (the
- * start-up repair of results.scoreUnscored): it is scored, and its learner told (push). True when
- * a hook wrote an exam result.
- */
-export async function runSubmittedHooks(tx: Tx, row: typeof attempt.$inferSelect, ctx: SubmittedContext): Promise<boolean> {
+export async function runSubmittedHooks(deps: Pick<Deps, 'afterSubmit'>, tx: Tx, row: typeof attempt.$inferSelect, ctx: SubmittedContext): Promise<boolean> {
   let scored = false;
-  for (const hook of submittedHooks) scored = (await hook(tx, row, ctx)) || scored;
+  for (const hook of deps.afterSubmit) scored = (await hook(tx, row, ctx)) || scored;
   return scored;
 }
 
@@ -393,7 +386,7 @@ export async function pushTestSummaries(
     if (counted) await bumpEntitlement(tx, me.id, now);
     for (const r of new Map([...inserts, ...updates].map((x) => [x.id, x])).values()) {
       if (r.status === 'SUBMITTED' && !r.deleted) {
-        for (const hook of submittedHooks) scored = (await hook(tx, r, { db: deps.db, previous: previous.get(r.id), now })) || scored;
+        scored = (await runSubmittedHooks(deps, tx, r, { db: deps.db, previous: previous.get(r.id), now })) || scored;
       }
     }
     return out;

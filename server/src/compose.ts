@@ -1,0 +1,89 @@
+import type { BaseDeps, Deps } from './context';
+import { isClosed } from './db/client';
+import { startPlanExpiry } from './modules/entitlements/entitlements.service';
+import { startReconciler } from './modules/payments/reconcile';
+import { createPushService, resultReadyHook, startPushJobs } from './modules/push/push.service';
+import type { PushSender } from './modules/push/sender';
+import { indexMissingQuestions } from './modules/questions/question-index';
+import { repairResults, scoringHook } from './modules/results/results.service';
+import { startPublisher } from './modules/sync/publish';
+
+/*
+ * The composition root of the server (docs/architecture.md): the one place that builds the
+ * services from the process's adapters, wires what reacts to a submitted attempt, and starts and
+ * stops every job. index.ts keeps only process concerns (environment, database, signals); the test
+ * harness and the benchmarks build their apps through the same functions.
+ */
+
+export type ComposeOptions = {
+  /** How push messages leave (web-push's real sender unless a test passes the local one's). */
+  pushSender?: PushSender;
+};
+
+/** Deps for services and routes: the base adapters, the services made from them, and the hooks. */
+export function composeDeps(base: BaseDeps, opts: ComposeOptions = {}): Deps {
+  const push = createPushService(base, { sender: opts.pushSender });
+  return {
+    ...base,
+    push,
+    // What a submitted attempt sets off, in this order, inside the transaction that stores it
+    // (sync.service pushTestSummaries, and the start-up repair):
+    //   1. scoring (modules/results) writes the exam result;
+    //   2. the result-ready message (modules/push), after the commit, for a submission made offline.
+    afterSubmit: [scoringHook(base.log), resultReadyHook(push)],
+  };
+}
+
+/**
+ * The start-up repairs, once the app is built: questions without search text are indexed, and
+ * submissions whose scoring failed are scored (results.repairResults). Each starts in a turn of the
+ * event loop of its own, so that its transactions never meet the statements of whatever the caller
+ * goes on to do in this turn. Settles (never rejects) once both are over; a failure is logged, and
+ * a database closed meanwhile (a stop right after the start) is no failure: the next start repairs.
+ */
+export function startRepairs(deps: Deps): Promise<void> {
+  const inTurnOfItsOwn = (what: string, job: () => Promise<unknown>) =>
+    new Promise<void>((resolve) => {
+      setImmediate(() => {
+        job()
+          .catch((err: unknown) => {
+            if (!isClosed(deps.db)) deps.log.error({ err }, `${what} failed`);
+          })
+          .finally(resolve);
+      });
+    });
+  return Promise.all([
+    inTurnOfItsOwn('indexing questions at start', async () => {
+      const indexed = await indexMissingQuestions(deps.db);
+      if (indexed > 0) deps.log.info({ indexed }, 'questions without search text were indexed');
+    }),
+    inTurnOfItsOwn('start-up repair of results', () => repairResults(deps)),
+  ]).then(() => undefined);
+}
+
+export type JobOptions = {
+  /** The publish job's interval; new sets are announced after each run. */
+  publishEveryMs: number;
+};
+
+/**
+ * Every background job of a serving instance, in one list; resolves to the function that stops
+ * them all. Jobs that must run once across instances take their lock themselves (lib/exclusive).
+ */
+export async function startJobs(deps: Deps, opts: JobOptions): Promise<() => void> {
+  void startRepairs(deps);
+  const stops = [
+    // Sets whose publish time has come are published (the first run is awaited: pages served
+    // from now on show them).
+    await startPublisher(deps, opts.publishEveryMs),
+    // Orders the provider has not told us about are asked for; the webhook inbox is worked off.
+    startReconciler(deps),
+    // Plans that ended replicate their new state to the learner's devices.
+    startPlanExpiry(deps),
+    // Web Push: new sets after each publish interval, plan reminders hourly.
+    startPushJobs(deps, { setsEveryMs: opts.publishEveryMs }),
+  ];
+  return () => {
+    for (const stop of stops) stop();
+  };
+}
