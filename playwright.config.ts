@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
@@ -6,21 +6,40 @@ import { defineConfig, devices } from '@playwright/test';
 /** Debian's Chromium where present (CI installs it); Playwright's own browser elsewhere. */
 const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 const PORT = Number(process.env.E2E_PORT ?? 8181);
-// Each run gets a fresh database so that tests start from the seeded demo data.
+// Each run gets a fresh data directory so that tests start from the seeded demo data.
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'pm-e2e-'));
 process.env.E2E_DATA_DIR = dataDir;
+
+/*
+ * Lanes (docs/development.md, "End-to-end tests"): the spec files are dealt to E2E_LANES lanes
+ * (default 2), each a Playwright project with one worker and a server of its own on its own
+ * database (port PORT + lane, data directory E2E_DATA_DIR/laneN), so that the lanes run side by
+ * side while the specs of one lane still meet one server one at a time, in file order. Files are
+ * dealt largest first to the lane with the fewest bytes so far: a spec's size follows its length.
+ */
+const LANES = Math.max(1, Number(process.env.E2E_LANES ?? 2));
+const specs = readdirSync('e2e')
+  .filter((f) => f.endsWith('.spec.ts'))
+  .map((f) => ({ f, size: statSync(path.join('e2e', f)).size }))
+  .sort((a, b) => b.size - a.size || a.f.localeCompare(b.f));
+const lanes = Array.from({ length: LANES }, (_, i) => ({ name: `lane${i + 1}`, port: PORT + i, dataDir: path.join(dataDir, `lane${i + 1}`), files: [] as string[], bytes: 0 }));
+for (const { f, size } of specs) {
+  const lane = lanes.reduce((a, b) => (b.bytes < a.bytes ? b : a));
+  lane.files.push(f);
+  lane.bytes += size;
+}
+for (const lane of lanes) mkdirSync(lane.dataDir, { recursive: true });
 
 export default defineConfig({
   testDir: 'e2e',
   fullyParallel: false,
-  workers: 1,
+  workers: LANES,
   // One retry: a test that fails once on a loaded CI machine and then passes is reported "flaky" in
   // the list (read it there); one that fails twice fails the run.
   retries: 1,
   timeout: 60_000,
   reporter: [['list']],
   use: {
-    baseURL: `http://127.0.0.1:${PORT}`,
     trace: 'retain-on-failure',
     ...devices['Desktop Chrome'],
     launchOptions: {
@@ -28,13 +47,21 @@ export default defineConfig({
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     },
   },
-  webServer: {
+  projects: lanes.map((lane) => ({
+    name: lane.name,
+    workers: 1,
+    testMatch: lane.files,
+    // helpers.ts serverDataDir() reads it: the lane's database and local inbox.
+    metadata: { dataDir: lane.dataDir },
+    use: { baseURL: `http://127.0.0.1:${lane.port}` },
+  })),
+  webServer: lanes.map((lane) => ({
     command: 'node scripts/start.mjs',
-    url: `http://127.0.0.1:${PORT}/api/health`,
+    url: `http://127.0.0.1:${lane.port}/api/health`,
     reuseExistingServer: false,
     // E2E_SERVER_LOG=1 shows the server's warnings and errors while debugging a spec.
-    stdout: process.env.E2E_SERVER_LOG ? 'pipe' : 'ignore',
+    stdout: process.env.E2E_SERVER_LOG ? ('pipe' as const) : ('ignore' as const),
     timeout: 180_000,
-    env: { PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', PUBLISH_INTERVAL_S: '1' },
-  },
+    env: { PORT: String(lane.port), HOST: '127.0.0.1', DATA_DIR: lane.dataDir, LOG_LEVEL: 'warn', PUBLISH_INTERVAL_S: '1' },
+  })),
 });

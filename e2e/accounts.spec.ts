@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { DEMO, openAppDb } from './helpers';
+import { DEMO, openAppDb, serverDataDir } from './helpers';
 
 /*
  * Accounts as a new person meets them on a phone (360 × 740): where a login lands, "Join Now"
@@ -36,7 +36,7 @@ async function logIn(page: Page, username: string, password: string) {
 
 /** The newest 6-digit code the local outbox delivered to `recipient` (docs/configuration.md). */
 async function codeSentTo(recipient: string): Promise<string> {
-  const file = path.join(process.env.E2E_DATA_DIR ?? '', 'local-inbox.jsonl');
+  const file = path.join(serverDataDir(), 'local-inbox.jsonl');
   const latest = () => {
     if (!existsSync(file)) return undefined;
     const body = readFileSync(file, 'utf8')
@@ -216,7 +216,7 @@ test('an account created by staff accepts the terms at its first login', async (
   const id = ((await created.json()) as { id: string }).id;
   expect(personRow(id).terms_version).toBeNull();
   // The generated password went by SMS (the local inbox).
-  const file = path.join(process.env.E2E_DATA_DIR ?? '', 'local-inbox.jsonl');
+  const file = path.join(serverDataDir(), 'local-inbox.jsonl');
   const sms = readFileSync(file, 'utf8')
     .split('\n')
     .filter((l) => l.trim() !== '')

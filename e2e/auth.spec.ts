@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
+import { serverDataDir } from './helpers';
 
 /** A fresh 10-digit mobile (the demo accounts use 900000000x). */
 const randomMobile = () => `8${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`;
@@ -27,9 +28,7 @@ async function logout(page: Page) {
  * server's DATA_DIR (docs/configuration.md: no SMTP in tests; the outbox table keeps only the masked text).
  */
 async function latestOutboxBody(recipient: string): Promise<string> {
-  const dataDir = process.env.E2E_DATA_DIR;
-  if (!dataDir) throw new Error('E2E_DATA_DIR is not set (playwright.config.ts sets it)');
-  const file = path.join(dataDir, 'local-inbox.jsonl');
+  const file = path.join(serverDataDir(), 'local-inbox.jsonl');
   const latest = () => {
     if (!existsSync(file)) return undefined;
     const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '');

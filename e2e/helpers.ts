@@ -1,7 +1,7 @@
 import { deflateSync } from 'node:zlib';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 
 export const DEMO = {
   admin: { username: 'admin@example.com', password: 'admin1234' },
@@ -32,11 +32,19 @@ export async function loginOnPhone(page: Page, who: keyof typeof DEMO) {
   await expect(page).not.toHaveURL(/\/login/);
 }
 
-/** The e2e server's SQLite file (playwright.config.ts gives each run its own data directory). */
+/**
+ * The data directory of the server this test runs against: its lane's (playwright.config.ts gives
+ * each lane of each run a server and a data directory of its own).
+ */
+export function serverDataDir(): string {
+  const dataDir = test.info().project.metadata?.dataDir as string | undefined;
+  if (!dataDir) throw new Error('the project has no metadata.dataDir (playwright.config.ts sets it)');
+  return dataDir;
+}
+
+/** The e2e server's SQLite file. */
 export function openAppDb(): Database.Database {
-  const dataDir = process.env.E2E_DATA_DIR;
-  if (!dataDir) throw new Error('E2E_DATA_DIR is not set (playwright.config.ts sets it)');
-  return new Database(path.join(dataDir, 'app.db'), { fileMustExist: true });
+  return new Database(path.join(serverDataDir(), 'app.db'), { fileMustExist: true });
 }
 
 /**

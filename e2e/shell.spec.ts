@@ -3,10 +3,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, type Page, test } from '@playwright/test';
 import Database from 'better-sqlite3';
+import { serverDataDir } from './helpers';
 
 /**
  * The app shell against the built client and the real server (playwright.config.ts starts it on
- * a fresh data directory, E2E_DATA_DIR): language, guards, drawer, footer, contact, plans, and
+ * a fresh data directory, helpers.ts serverDataDir): language, guards, drawer, footer, contact, plans, and
  * screenshots of the main pages in both languages and two widths.
  */
 
@@ -62,7 +63,7 @@ test('a message written on the contact page is stored', async ({ page }) => {
   await expect(page.getByLabel(/^Name/)).toHaveValue('');
 
   // There is no API to list contact messages without an admin screen: read the database.
-  const dbFile = path.join(process.env.E2E_DATA_DIR ?? '', 'app.db');
+  const dbFile = path.join(serverDataDir(), 'app.db');
   const db = new Database(dbFile, { readonly: true, fileMustExist: true });
   try {
     const row = db.prepare('SELECT name, email, mobile, description FROM contact_message WHERE description = ?').get(description);
