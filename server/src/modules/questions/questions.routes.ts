@@ -50,7 +50,7 @@ export function startupIndexingDone(db: object): Promise<void> {
 }
 
 /**
- * Questions and question sets (spec §7), review, history and preview (issue 17). Hono tries
+ * Questions and question sets (docs/exams.md), review, history and preview (docs/authoring.md). Hono tries
  * routes in registration order: the static /question/… paths come before /question/:id, and
  * app.ts registers the results routes (which also live under /question/…) before these.
  * Starting the module indexes questions that have no search text yet (question-index.ts).
