@@ -43,7 +43,7 @@ const SEED_KIND_KEY = 'seed_kind';
 export type SeedOptions = {
   /**
    * true (the default, `npm start`): everything in fixtures/, demo accounts included. false (a
-   * production start, docs/configuration.md "A real installation"): only the reference data a real installation needs and cannot
+   * production start, docs/deployment.md "A real installation"): only the reference data a real installation needs and cannot
    * make through the API alone — permissions, roles with their permissions, the plans of docs/payments.md
    * and the tag taxonomy. No person (the first admin comes from `npm run create-admin`), no demo
    * questions, sets or sales, which a real installation's learners would take for real ones.
