@@ -2,7 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { loginAs } from './helpers';
 
 /**
- * Issue 20 §7 on the main screens (home, login, exam list, test screen, result), in English and
+ * docs/exams.md "Accessibility" on the main screens (home, login, exam list, test screen, result), in English and
  * Hindi: `<html lang>` follows the chosen language from the first render after a reload; every
  * control has an accessible name; text reaches WCAG AA contrast (4.5:1, 3:1 when large). The
  * names come from Chromium's accessibility tree (Playwright's ARIA snapshot); contrast is worked

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { loginAs } from './helpers';
 
 /**
- * Issue 6 "done when": the demo admin reaches every back-office screen from the side menu, in
+ * docs/admin.md: the demo admin reaches every back-office screen from the side menu, in
  * English and in Hindi, and the reports show the seeded demo sales.
  */
 

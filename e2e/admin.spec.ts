@@ -2,7 +2,7 @@ import { expect, type Locator, type Page, test } from '@playwright/test';
 import { loginAs } from './helpers';
 
 /**
- * Issue 6, as the demo admin: create a permission; create a role granting permissions with the
+ * docs/admin.md, as the demo admin: create a permission; create a role granting permissions with the
  * buttons and by dragging; create a person with that role and reset their password; log in as
  * that person and reach what the role allows and nothing else; find every change in the
  * activity log with its old and new values.
@@ -69,7 +69,7 @@ test('the demo admin manages permissions, roles and people, and the activity log
   await expect(page).toHaveURL(/\/admin\/role$/);
   await form.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Role added successfully')).toBeVisible();
-  // §4: after success the form resets and the selection clears.
+  // After success the form resets and the selection clears.
   await expect(form.getByLabel('Name')).toHaveValue('');
   await page.getByRole('button', { name: `Select ${ROLE}` }).click();
   await expect(page.getByTestId('picker-granted').getByRole('button')).toHaveCount(3);

@@ -3,7 +3,7 @@ import { expect, test } from '@playwright/test';
 import { loginAs, openAppDb, waitForServiceWorker } from './helpers';
 
 /*
- * Issue 21 §5, the last-resort answer file: a learner submits offline, saves the attempt as a
+ * The last-resort answer file (docs/answer-file.md): a learner submits offline, saves the attempt as a
  * file on the device (still offline), and someone else — a second browser, not signed in —
  * uploads it. The server stores and scores it once; a tampered copy is refused; the learner's
  * own device coming online later changes nothing.

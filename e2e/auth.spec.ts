@@ -54,7 +54,7 @@ test('a new learner signs up with a referrer, is signed in, and logs out', async
   await panel.getByLabel(/^Password/).fill('ravi1234');
   await panel.getByLabel('Confirm password').fill('ravi1234');
   await panel.getByLabel("Referrer's mobile number").fill('9000000003');
-  // The public lookup shows a masked name (issue 16 §5).
+  // The public lookup shows a masked name (docs/security.md "Referrals and names").
   await expect(panel.getByText('Referrer: La*** Le***')).toBeVisible();
   await panel.getByRole('checkbox', { name: /I am 18 years or older/ }).check();
   await expect(register).toBeEnabled();
@@ -96,7 +96,7 @@ test('a referral link opens the signup tab with the referrer filled in', async (
   await expect(page.getByRole('tab', { name: 'New users' })).toHaveAttribute('aria-selected', 'true');
   const panel = signupPanel(page);
   await expect(panel.getByLabel("Referrer's mobile number")).toHaveValue('9000000003');
-  // The public lookup shows a masked name (issue 16 §5).
+  // The public lookup shows a masked name (docs/security.md "Referrals and names").
   await expect(panel.getByText('Referrer: La*** Le***')).toBeVisible();
 });
 

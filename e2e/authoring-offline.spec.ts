@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { loginAs, openAppDb, pngBytes, waitForServiceWorker } from './helpers';
 
 /*
- * Issue 19 §5: an editor edits a question and assembles a set with the network off, reloads
+ * docs/authoring.md "Offline authoring": an editor edits a question and assembles a set with the network off, reloads
  * offline, and nothing is lost when the network is back; two editors changing one question end
  * with a side-by-side choice.
  * q-gk-010 and q-arithmetic-013 are in no seeded set, so no other spec depends on their words.

@@ -2,7 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { loginAs, pngBytes, waitForServiceWorker } from './helpers';
 
 /**
- * Issue 17, as a newcomer would: the demo editor writes an mcq1 question with a formula and an
+ * docs/authoring.md, as a newcomer would: the demo editor writes an mcq1 question with a formula and an
  * image using the Ctrl+Enter shortcut, finds it by two filters and a text search, reviews and
  * approves it, builds a set with a section and negative marking and publishes it; the demo
  * learner then takes that set offline and sees the formula and the image. Last, an earlier
@@ -74,7 +74,7 @@ test('an editor writes, finds, approves and publishes a question with a formula 
   await page.getByRole('button', { name: 'New question set' }).click();
   await page.getByLabel('Label').fill(SET_LABEL);
   await page.getByLabel('Negative marking').fill('0.25');
-  // Free for everyone (issue 18): the learner takes it without a plan.
+  // Free for everyone (docs/payments.md "Without a plan"): the learner takes it without a plan.
   await page.getByRole('checkbox', { name: 'Free for everyone' }).check();
   await page.getByRole('textbox', { name: 'Section name' }).fill('Mathematics');
   await page.getByRole('button', { name: 'Add section' }).click();

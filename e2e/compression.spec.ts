@@ -7,7 +7,7 @@ import { expect, test } from '@playwright/test';
 import { waitForServiceWorker } from './helpers';
 
 /**
- * Issue 20 §1: the built client goes compressed on the wire. What is checked, against the dist/
+ * docs/benchmarks.md "bench:bundle": the built client goes compressed on the wire. What is checked, against the dist/
  * the server under test serves:
  * - over a raw HTTP request (node:http, which leaves Content-Encoding alone), the entry script named
  *   in dist/index.html comes with `Content-Encoding: br`, `Vary: Accept-Encoding`, its JavaScript
@@ -98,7 +98,7 @@ test('Chromium receives the entry script brotli-compressed, and the service work
 });
 
 /**
- * Issue 20 §2: the first screens name their files ahead, worked out from the build's manifest
+ * docs/benchmarks.md "bench:lighthouse": the first screens name their files ahead, worked out from the build's manifest
  * (server/src/lib/route-preloads). The pages sent drawn (`/`, `/login`) name them in their
  * `pm-app` meta element, asked for once the page is painted (client/src/boot/start-after-
  * paint.ts); the pages the app draws from the shell name them in a Link header. Against the real

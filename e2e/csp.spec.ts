@@ -2,7 +2,7 @@ import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { buyPlanThroughSandbox, loginAs, openAppDb, waitForServiceWorker } from './helpers';
 
 /**
- * Issue 16 point 7: the built app runs under its Content-Security-Policy (server/src/lib/
+ * docs/security.md "Headers, CSP and links": the built app runs under its Content-Security-Policy (server/src/lib/
  * security-headers.ts) without a single violation: the home page in both languages (the
  * Devanagari fonts), login, a test taken offline-capable as the demo learner with the service
  * worker registered and a reload served from its cache, the question editor's route as the demo
@@ -59,7 +59,7 @@ async function expectNoViolations(page: Page, w: Watch) {
 
 test('home, login and a test taken offline-capable as the learner, with the service worker, raise no CSP violation', async ({ page, context, request }) => {
   test.setTimeout(120_000);
-  // The Hindi set is not free (issue 18): the learner holds a plan, bought through the sandbox.
+  // The Hindi set is not free (docs/payments.md "Without a plan"): the learner holds a plan, bought through the sandbox.
   await buyPlanThroughSandbox(request, 'learner', 'ONE_MONTH_PLAN');
   const w = await watch(context);
   // The locale data is loaded by a worker of the app's own (lib/locale-warmup.worker.ts): worker-src 'self'.

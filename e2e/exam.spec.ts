@@ -130,7 +130,7 @@ test('a one-minute test submits itself at zero and is scored', async ({ page, re
   // Red in the last quarter of a test shorter than an hour (docs/exams.md "The exam screens").
   await expect(page.getByTestId('timer')).toHaveAttribute('data-tone', 'red', { timeout: 60_000 });
   await pick(page, 0);
-  // No click on Submit: at zero the test submits itself (spec §4, issue 5).
+  // No click on Submit: at zero the test submits itself (docs/exams.md "The exam screens").
   await expect(page).toHaveURL(new RegExp(`/exam-result/${id}/true$`), { timeout: 75_000 });
   await expect(page.getByText('Time is up. Your test was submitted automatically.')).toBeVisible();
   await expect(page.getByTestId('total-marks')).toHaveText(/out of 2$/, { timeout: 30_000 });

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { openAppDb, waitForServiceWorker } from './helpers';
 
 /*
- * Issue 20 §3 (spec §6: anonymous users may take exams): a guest opens the exam list without an
+ * docs/replication.md "Guests" (anonymous users may take exams): a guest opens the exam list without an
  * account, finds the free sets on the device, takes one with the network off, submits, and is
  * asked to sign up; the new account gets the attempt, which uploads and is scored once.
  */

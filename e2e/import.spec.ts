@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { loginAs } from './helpers';
 
 /**
- * Issue 19 §3, as the demo editor: a Moodle GIFT file with one question our types cannot hold
+ * docs/authoring.md "Import and export", as the demo editor: a Moodle GIFT file with one question our types cannot hold
  * (matching). The preview refuses only that row; the editor stores the valid rows and finds the
  * imported questions, pending review, in the question list.
  */

@@ -58,7 +58,7 @@ test('logout closes the replica and "erase" removes this device\'s database', as
   await page.getByRole('button', { name: 'Erase and logout' }).click();
   await expect(page).toHaveURL(/\/login$/);
   await expect(page.getByRole('button', { name: 'Logout' })).toHaveCount(0);
-  // The person's databases are gone; the guest's own (free sets, issue 20 §3: pm- and the hex of
+  // The person's databases are gone; the guest's own (free sets, docs/replication.md "Guests": pm- and the hex of
   // '~guest') is no one's data and stays for the next visitor.
   await expect.poll(async () => (await names()).filter((n) => n.includes('pm-') && !n.includes('rxdb') && !n.includes('7e6775657374')).length).toBe(0);
 });

@@ -3,7 +3,7 @@ import { type FaultProxy, type FaultRates, NO_FAULTS, startFaultProxy } from '..
 import { DEMO, loginAs, openAppDb, waitForServiceWorker } from './helpers';
 
 /*
- * Random partitions (issue 21 §1). The browser reaches the app only through our fault proxy
+ * Random partitions (docs/offline-integrity.md "The network"). The browser reaches the app only through our fault proxy
  * (scripts/fault-proxy.ts), which gives every connection a fate from a seeded PRNG: black-holed,
  * delayed 0–10 s, reset (before the server sees the request, or after it answered), half-open
  * (the request arrives, the answer never comes back), or passed and cut after up to 8 s. A

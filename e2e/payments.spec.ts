@@ -2,7 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { loginAs, openAppDb, pressBuyNow, waitForServiceWorker } from './helpers';
 
 /*
- * Issue 18: the demo learner buys the monthly plan through the local PhonePe sandbox (the real
+ * docs/payments.md: the demo learner buys the monthly plan through the local PhonePe sandbox (the real
  * adapter against our own sandbox), lands on the payment confirmation page, is redirected after
  * the countdown, sees the plan in the profile and the allowance on the exam list, and starts a
  * practice exam offline within it. Other specs may have bought plans for the same learner

@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 
 /**
- * Issue 20 §2: `/` (and `/login`, below) come drawn by the build (dist/home.html, scripts/vite-plugin-prerender.ts),
+ * docs/benchmarks.md "bench:lighthouse": `/` (and `/login`, below) come drawn by the build (dist/home.html, scripts/vite-plugin-prerender.ts),
  * so its first paint (the heading, the first slide's image) waits for no JavaScript; the app then
  * hydrates that markup instead of drawing the page again (client/src/main.tsx).
  */

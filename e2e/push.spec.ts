@@ -4,7 +4,7 @@ import { PROTOCOL_VERSION } from '../sync-protocol/src/version';
 import { DEMO, loginAs, openAppDb, waitForServiceWorker } from './helpers';
 
 /*
- * Web Push end to end (issue 20 §6), against the local push endpoint started here
+ * Web Push end to end (docs/configuration.md "Push messages (Web Push)"), against the local push endpoint started here
  * (server/src/modules/push/local-push-service.ts): the learner turns notifications on after a
  * submitted test, the subscription reaches the server, the server's real sender (web-push's
  * encryption and VAPID) delivers a result-ready message over HTTP to the local endpoint, which

@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 
 /**
- * The installable, offline app (issue 4 part 5): the web app manifest and its icons, the service
+ * The installable, offline app (docs/pwa.md): the web app manifest and its icons, the service
  * worker taking control, the shell and a deep route working offline, the API never served by
  * the worker, and the drawer's Install app entry. (Browser code is passed as strings: the e2e
  * project is type-checked without the DOM library.)

@@ -4,7 +4,7 @@ import { shortReceipt } from '../sync-protocol/src/receipt';
 import { loginAs, openAppDb, waitForServiceWorker } from './helpers';
 
 /*
- * Issue 21 §4, the offline submission receipt: a learner submits offline and gets a receipt (the
+ * The offline submission receipt (docs/exams.md "Answers and marking"): a learner submits offline and gets a receipt (the
  * set, the device's and the server's estimated time, a short hash as text and as a QR code); it
  * is kept on the device, so a reload offline still shows it; online, the result page shows the
  * server's hash beside it and says that they match.

@@ -2,7 +2,7 @@ import { type APIRequestContext, expect, type Page, test } from '@playwright/tes
 import { DEMO, loginAs, pngBytes } from './helpers';
 
 /**
- * Issue 20 §4, as a learner would: the demo editor publishes a mock test whose questions carry an
+ * The result page (docs/exams.md "Answers and marking"), as a learner would: the demo editor publishes a mock test whose questions carry an
  * image and a formula in every option (in English and Hindi) plus a subjective question; the demo
  * learner takes it reading Hindi, submits, and the result page shows every option with its image
  * and formula, in Hindi, the chosen and the correct options marked in words, the subjective answer

@@ -43,7 +43,7 @@ test('a guest opening an editor page is sent to /login with the permission messa
   await page.goto('/question-list');
   await expect(page).toHaveURL(/\/login\?error=/);
   await expect(page.getByText('Insufficient permission. Please login as authorized user.')).toBeVisible();
-  // The guarded address is remembered for after the login (spec §6).
+  // The guarded address is remembered for after the login (docs/api.md "Where people land").
   expect(await page.evaluate('sessionStorage.getItem("redirectUrl")')).toBe('/question-list');
 });
 

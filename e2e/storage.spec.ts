@@ -2,7 +2,7 @@ import { type APIRequestContext, expect, type Page, test } from '@playwright/tes
 import { DEMO, loginAs, pngBytes } from './helpers';
 
 /**
- * Issue 21 §3: the storage pre-flight and evicted attempts. Chromium's quota for the site is
+ * docs/exams.md "Two tabs, storage and eviction": the storage pre-flight and evicted attempts. Chromium's quota for the site is
  * limited through the DevTools protocol (Storage.overrideQuotaForOrigin), as a phone with a full
  * disk would have it; eviction is IndexedDB deleted under the app (Storage.clearDataForOrigin),
  * as the browser does under storage pressure.

@@ -2,7 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { loginAs, openAppDb } from './helpers';
 
 /**
- * Issue 19 §1-2, as an editor would on the demo (`npm start` with no TRANSLATE_URL: the local
+ * docs/configuration.md "Machine translation", as an editor would on the demo (`npm start` with no TRANSLATE_URL: the local
  * demo translator, which the editor is told about): a question with a formula is written in
  * English, Generate makes its Hindi translation with the formula kept, the editor saves it; then
  * the English changes and the Hindi is shown as stale, in the editor and in the list's filter.

@@ -2,7 +2,7 @@ import { type APIRequestContext, expect, type Page, test } from '@playwright/tes
 import { DEMO, loginAs, openAppDb } from './helpers';
 
 /**
- * Issue 21 §2: the same attempt open in two tabs of one browser. One tab owns it (Web Locks);
+ * docs/exams.md "Two tabs, storage and eviction": the same attempt open in two tabs of one browser. One tab owns it (Web Locks);
  * the other says so, in both languages' strings, and offers "Take over here"; taking over makes
  * the first tab read-only with the same offer; closing the owner hands the test back by itself.
  * Whatever was answered in either tab arrives on the server once, the later answer to a

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:api` (issue 2): autocannon on 127.0.0.1 against GET /api/health and an
+ * `npm run bench:api` (docs/benchmarks.md "bench:api"): autocannon on 127.0.0.1 against GET /api/health and an
  * authenticated read (GET /api/tag?key=s with a learner's token), side by side in the same run
  * with a bare Hono hello endpoint and bare one-row better-sqlite3 read endpoints: one row of a
  * small greeting, and one row holding the very bytes the authenticated read answers (so that the

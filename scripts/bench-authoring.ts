@@ -1,5 +1,5 @@
 /**
- * `npm run bench:authoring` (issue 17): the question bank at 50,000 questions (English and Hindi,
+ * `npm run bench:authoring` (docs/benchmarks.md "bench:authoring"): the question bank at 50,000 questions (English and Hindi,
  * realistic tags), through the started server and in Chromium.
  *   list:   GET /api/question with two filters and a text search, page of 25 (p95 ≤ 50 ms)
  *   count:  GET /api/question/getQuestionsCount with the same filters (p95 ≤ 30 ms)
@@ -10,7 +10,7 @@
  *           question in an interruptible transition)
  * Times of list/count/save are measured by the client over keep-alive HTTP on 127.0.0.1 (so
  * they include the HTTP stack) and also read from the server's Server-Timing header when given.
- *   replica: (issue 19) the editor's replica of the whole bank in Chromium, and searches on it
+ *   replica: (docs/authoring.md "Offline authoring") the editor's replica of the whole bank in Chromium, and searches on it
  *           offline; see benchReplica below (≤ 15 s, ≤ 100 ms)
  * BENCH_QUESTIONS (default 50000), BENCH_REQUESTS (default 300), BENCH_OPENS (default 15);
  * BENCH_PARTS=server, editor or replica runs only that part; BENCH_PROFILE=<dir> writes a Chrome trace
@@ -238,7 +238,7 @@ async function benchEditor(base: string) {
 }
 
 /**
- * Issue 19 §5 at the bank's size (BENCH_PARTS including `replica`; part of the default run), in
+ * Offline authoring (docs/authoring.md "Offline authoring") at the bank's size (BENCH_PARTS including `replica`; part of the default run), in
  * Chromium WITHOUT CPU slowdown (an editor's desktop), a fresh browser profile (empty IndexedDB):
  *   replication: the editor signs in and opens /question-list (two filters in the address); timed
  *           from that navigation's start (the page's time origin) to the app's
@@ -459,7 +459,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
 }
 
 /**
- * Issue 19 §1, its own step (BENCH_ONLY=translate runs only this one; BENCH_SKIP=translate leaves
+ * Machine translation (docs/configuration.md "Machine translation"), its own step (BENCH_ONLY=translate runs only this one; BENCH_SKIP=translate leaves
  * it out): a set of 100 questions (formulas, markup, images; four options each) translated into
  * Hindi through GET /api/question/generateInDiffLang and the local translator over real HTTP,
  * placeholder checks and the saving of 100 drafts included. Target: ≤ 2 s beyond the translator's
@@ -532,7 +532,7 @@ export async function benchTranslate() {
 }
 
 /**
- * Issue 19 §3, its own step (BENCH_ONLY=import runs only this one; BENCH_SKIP=import leaves it
+ * The import (docs/authoring.md "Import and export"), its own step (BENCH_ONLY=import runs only this one; BENCH_SKIP=import leaves it
  * out): a 5,000-row bilingual CSV (English and Hindi question and four options, tags) imported
  * through the started server: POST /api/question/import/preview, then POST /api/question/import
  * (mode all), as the import screen sends them. Target: ≤ 10 s end to end. BENCH_IMPORT_ROWS

@@ -11,13 +11,13 @@
  *
  * It prints the gzip size (zlib level 9, each file on its own) of both sets and of every other
  * (lazy) chunk, and how they stand against the earlier budget (130 kB gzip on 1 + 2; `--entry-only`:
- * on 1 alone), for history: since issue 20 the verdict is on what Chromium downloads (below). The
+ * on 1 alone), for history: the verdict is on what Chromium downloads (below). The
  * home page is drawn ahead and starts the app when the visitor first reaches for it (client/src/
  * boot/start-after-paint.ts), so 1 + 2 is what that first press costs. kB = 1000 bytes,
  * as Vite prints them. Fonts are listed apart: the Devanagari faces carry a unicode-range and
  * download only when Hindi text is on screen.
  *
- * Then (issue 20 §1) what Chromium actually downloads: the real server (`npm start`'s) on a
+ * Then (docs/benchmarks.md "bench:bundle") what Chromium actually downloads: the real server (`npm start`'s) on a
  * fresh database, Debian's Chromium, and for each of `/`, `/login` and `/exam-list` (signed in as
  * the demo learner) a new browser context (empty HTTP cache, service worker blocked so that every
  * file the page uses is fetched by the page), network idle, and the sum over every script and
@@ -43,7 +43,7 @@ import type { Browser, Page } from '@playwright/test';
 import { launchChromium, startAppServer } from './bench-lib';
 
 const BUDGET_JS = 130_000;
-/** Issue 20's targets for the first visit to `/`, as Chromium downloads it (kB = 1000 bytes). */
+/** The targets for the first visit to `/`, as Chromium downloads it (kB = 1000 bytes). */
 const TARGET_WIRE_JS = 100_000;
 const TARGET_WIRE_CSS = 25_000;
 /** The demo learner of fixtures/ (e2e/helpers.ts DEMO). */
@@ -206,8 +206,8 @@ const over = (n: number) => (n <= BUDGET_JS ? `${kB(BUDGET_JS - n)} under` : `${
 console.log(`\nThe app's CSS: ${kB(entryCss + routeCss)} gzip`);
 console.log(`Entry (static graph of index.html) JS: ${kB(entryJs)} gzip — ${over(entryJs)} the earlier budget`);
 console.log(`The app's load at / (entry + index route ${kB(routeJs)}) JS: ${kB(whole)} gzip — ${over(whole)} the earlier budget`);
-// The earlier budget counted gzip sizes on the files a first visit was expected to fetch; issue
-// 20 replaced it with what Chromium downloads (below), which is the verdict. Printed for history.
+// The earlier budget counted gzip sizes on the files a first visit was expected to fetch; what
+// Chromium downloads replaced it what Chromium downloads (below), which is the verdict. Printed for history.
 console.log(
   `\nThe earlier budget, ${kB(BUDGET_JS)} gzip on ${strict ? "the app's load at / (entry + index route)" : "the entry's static graph (--entry-only)"}: ${kB(measured)} ${measured <= BUDGET_JS ? 'within' : 'over'} (no longer the verdict: see the figures on the wire)`,
 );
@@ -250,7 +250,7 @@ if (!process.argv.includes('--no-browser')) {
 
 type Transfer = { path: string; kind: 'js' | 'css' | 'other'; wire: number; body: number; decoded: number; encoding: string };
 
-/** The three visits of issue 20 §1, each in its own context so that nothing comes from a cache. */
+/** The visits of docs/benchmarks.md "bench:bundle", each in its own context so that nothing comes from a cache. */
 async function measureInChromium(): Promise<{ title: string; files: Transfer[] }[]> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'pm-bench-bundle-'));
   const server = await startAppServer(dataDir);

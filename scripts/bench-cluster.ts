@@ -1,5 +1,5 @@
 /**
- * `npm run bench:cluster` (issue 22): bench:sync's submission storm — 1,000 devices each pushing
+ * `npm run bench:cluster` (docs/benchmarks.md "bench:cluster"): bench:sync's submission storm — 1,000 devices each pushing
  * one submitted attempt at the same moment (scripts/bench-storm.ts) — against the real started
  * server in three set-ups on this machine, printed side by side:
  *   SQLite, 1 instance      (npm start: the embedded default)

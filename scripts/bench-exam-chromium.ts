@@ -1,5 +1,5 @@
 /**
- * `npm run bench:exam`, browser part (issue 5): the test screen in Chromium with 4× CPU
+ * `npm run bench:exam`, browser part (docs/benchmarks.md "bench:exam"): the test screen in Chromium with 4× CPU
  * throttling (CDP Emulation.setCPUThrottlingRate) on a 200-question set with 4 sections.
  *   next:    Save & Next click → the next question painted: the Element Timing render time of
  *            the new question number (p95 target ≤ 50 ms)

@@ -83,7 +83,7 @@ async function serveApp() {
       trans: { hi: { q: `<p>प्रश्न ${i}: उत्तर क्या है?</p>`, ops: mcq ? { a: 'क', b: 'ख', c: 'ग', d: 'घ' } : {}, ca: qt === 'f' ? [`${i * 7}`] : mcq ? ca : [] } },
     };
     const r = await call('POST', '/question', body);
-    // Reviewed, then approved: a set that is not a draft holds approved questions only (issue 17 §7).
+    // Reviewed, then approved: a set that is not a draft holds approved questions only (docs/authoring.md "Publishing and unpublishing").
     for (const st of ['REVIEWED', 'APPROVED']) await call('PATCH', '/question/updateStatus', { id: r.id, st });
     questions.push({ id: r.id, qt, ca, ops: Object.keys(ops) });
   }
@@ -270,7 +270,7 @@ async function drive() {
       conns.push(conn);
       while (performance.now() < end) {
         // Each submission comes from the next of the 500 learners: one learner's thousands of
-        // submissions would pass the per-person storage quota (issue 16), which no learner meets.
+        // submissions would pass the per-person storage quota (docs/security.md "Times, ranking and sync quotas"), which no learner meets.
         const token = ready.tokens[next++ % ready.tokens.length]!;
         const body = mode.body();
         for (;;) {

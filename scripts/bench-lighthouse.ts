@@ -1,5 +1,5 @@
 /**
- * `npm run bench:lighthouse` (issue 20 §2): Lighthouse's default mobile run — simulated slow 4G,
+ * `npm run bench:lighthouse` (docs/benchmarks.md "bench:lighthouse"): Lighthouse's default mobile run — simulated slow 4G,
  * 4× CPU slowdown, a Moto G Power sized screen — on `/`, `/login`, `/plan` and `/exam-list`
  * (signed in as the demo learner), against the real server (`npm start`'s) on a fresh database,
  * with Debian's Chromium. It prints, per page, the performance, accessibility and best-practices

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:payments` (issue 18): 1,000 concurrent webhook deliveries for 500 orders (each
+ * `npm run bench:payments` (docs/benchmarks.md "bench:payments"): 1,000 concurrent webhook deliveries for 500 orders (each
  * delivered twice) on the local PhonePe sandbox, through the real started server over HTTP on
  * 127.0.0.1. Target: every order paid exactly once (one payment, one receipt number, one plan
  * granted, one stored event each), no error, p99 ≤ 1.3× the bare floor's in the same run.

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:sync` part 4 (issue 4): initial replication in Chromium of the learner data set
+ * `npm run bench:sync` part 4 (docs/benchmarks.md "bench:sync"): initial replication in Chromium of the learner data set
  * (50 sets, 5,000 questions in English and Hindi) into RxDB on IndexedDB, target ≤ 5 s.
  * The real server (scripts/start.mjs' server on the built client) runs on a temporary data
  * directory grown with scripts/bench-data.ts; Chromium signs in as the demo learner, opens the

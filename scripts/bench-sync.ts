@@ -1,5 +1,5 @@
 /**
- * `npm run bench:sync` (issue 4): replication throughput of the real server, each figure side by
+ * `npm run bench:sync` (docs/benchmarks.md "bench:sync"): replication throughput of the real server, each figure side by
  * side with a bare baseline built from the same dependencies (Hono + better-sqlite3), on
  * 127.0.0.1 only. The servers run in a child process (scripts/bench-sync-servers.ts) so that the
  * load generator does not share their event loop.
@@ -13,7 +13,7 @@
  *   faults: the storm again through the fault proxy (10 % of connections reset, 0–2 s delays;
  *          FAULT_SEED replays it, BENCH_FAULT_STORM=0 skips it): every attempt stored and scored
  *          exactly once, and the time until the server stored the last one
- * The in-browser initial replication figure needs the client replica (issue 4, client part).
+ * The in-browser initial replication figure needs the client replica (scripts/bench-replica.ts).
  */
 import { fork } from 'node:child_process';
 import path from 'node:path';
@@ -144,7 +144,7 @@ try {
   const attempt = benchAttempt;
   const batch = () => Array.from({ length: 20 }, () => ({ newDocumentState: attempt('IN_PROGRESS'), assumedMasterState: null }));
   // Each of the 10 connections pushes as a learner of its own: one learner pushing for a minute
-  // would pass the per-person storage quota (issue 16), which no real learner meets.
+  // would pass the per-person storage quota (docs/security.md "Times, ranking and sync quotas"), which no real learner meets.
   const learnerAuth = ready.tokens.map((token) => ({ ...H, authorization: `Bearer ${token}` }));
   const runApp = () => pushRate(`${app}/api/sync/v1/test_summary/push`, (w) => learnerAuth[w % learnerAuth.length]!, batch, SECONDS);
   const runBare = () => pushRate(`${bare}/bare/push`, () => H, batch, SECONDS);
@@ -211,7 +211,7 @@ try {
   console.log(`       timeouts/connection errors: ${failures}; listen-queue overflows (kernel drops): ${dropped}; gave up: ${gaveUp}`);
   console.log(`       stored ${stored.attempts} rows for ${stored.distinct} distinct attempts of ${storm.ids.length} (exactly once: ${stored.attempts === storm.ids.length && stored.distinct === storm.ids.length ? 'yes' : 'NO'})`);
 
-  // ---- storm through random partitions (issue 21 §1) ----
+  // ---- storm through random partitions (docs/offline-integrity.md "The network") ----
   // The same 1,000 devices, each with a new submitted attempt, through the fault proxy
   // (scripts/fault-proxy.ts, in a process of its own): 10 % of connections reset (half of them
   // before the server sees the request, half once it has answered, so the device never hears of

@@ -1,6 +1,6 @@
 // `npm run create-admin -- --name "Asha Rao" --mobile 9876543210 [--email asha@example.org] [--generate-password]`
 //
-// Makes the first ADMIN of a real installation (issue 16: a production start seeds no accounts).
+// Makes the first ADMIN of a real installation (docs/deployment.md "A real installation": a production start seeds no accounts).
 // The password is typed at a prompt that does not echo it, or read from the first line of stdin
 // when stdin is not a terminal (`printf '%s\n' "$PW" | npm run create-admin -- …`), or drawn
 // from the CSPRNG and printed once with --generate-password. It is never taken from the command

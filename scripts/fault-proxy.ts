@@ -1,5 +1,5 @@
 /**
- * A TCP proxy that breaks connections at random (issue 21 §1, "random partitions"), for the
+ * A TCP proxy that breaks connections at random (docs/offline-integrity.md "The network", "random partitions"), for the
  * Playwright partitions spec and `npm run bench:sync`: it sits between a client and the real
  * server and gives every accepted connection a fate drawn from a seeded PRNG, so that a failing
  * run can be replayed with the same seed (FAULT_SEED):

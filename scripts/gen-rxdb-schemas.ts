@@ -2,8 +2,8 @@
  * `npm run gen:rxdb-schemas`: writes sync-protocol/src/sync/rxdb-schemas.json, the RxDB JSON
  * schema of every replicated collection as rxSchemaOf derives it from the collection's zod
  * document schema. The browser opens its collections with the written file (client/src/db/
- * database.ts, editor-replica.ts) rather than converting the zod schemas at every start (issue 20
- * §2: ~12 ms of a phone's main thread at every open). sync-protocol/src/sync/rxdb-schemas.test.ts
+ * database.ts, editor-replica.ts) rather than converting the zod schemas at every start
+ * (docs/benchmarks.md "bench:lighthouse": ~12 ms of a phone's main thread at every open). sync-protocol/src/sync/rxdb-schemas.test.ts
  * fails when the file and the zod schemas disagree, naming this command.
  */
 import { writeFileSync } from 'node:fs';

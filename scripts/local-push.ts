@@ -1,5 +1,5 @@
 /**
- * The local push endpoint for the demo (issue 20 §6): a push service of our own on the loopback,
+ * The local push endpoint for the demo (docs/configuration.md "Push messages (Web Push)"): a push service of our own on the loopback,
  * subscribed for a demo account of a running server, printing every message the server sends to
  * it, decrypted, after checking its VAPID header (server/src/modules/push/local-push-service.ts).
  * A browser's own subscription goes to its vendor's push service (FCM, Mozilla, Apple …), which

@@ -1,5 +1,5 @@
 /**
- * `npm run start:cluster` (issue 22 §4): the same server as `npm start`, as N instances on one
+ * `npm run start:cluster` (docs/cluster.md): the same server as `npm start`, as N instances on one
  * PostgreSQL behind one address.
  *
  * - Builds the client when dist/ is missing or stale (as scripts/start.mjs does).

@@ -1,5 +1,5 @@
 /**
- * `npm run test:postgres` (part of `npm test`, issue 22): the API, sync, scoring and security
+ * `npm run test:postgres` (part of `npm test`; docs/cluster.md): the API, sync, scoring and security
  * suites again, on PostgreSQL. Starts a PostgreSQL server of its own in a temporary directory
  * (Debian's binaries; .ci/run installs them), gives each test file a database of its own on it
  * (server/src/test/harness.ts), and removes it all afterwards. Arguments go to Vitest, e.g.

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Plugin } from 'vite';
 
 /*
- * Mantine's styles by component, where they are used (issue 20 §2: the CSS that blocks the first
+ * Mantine's styles by component, where they are used (docs/benchmarks.md "bench:lighthouse": the CSS that blocks the first
  * paint is only what the first screen needs).
  *
  * Instead of the whole of @mantine/core/styles.css (295 kB, 32 kB brotli) in the entry, every

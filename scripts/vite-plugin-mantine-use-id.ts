@@ -1,7 +1,7 @@
 import type { Plugin } from 'vite';
 
 /*
- * Mantine's `useId` (@mantine/hooks) without its second render (issue 20 §2: blocking time).
+ * Mantine's `useId` (@mantine/hooks) without its second render (docs/benchmarks.md "bench:lighthouse": blocking time).
  *
  * Mantine's hook starts from React's `useId` and then, in a layout effect after the first commit,
  * replaces it with a random id (`setUuid(randomId())`) — in every input, label, tab, menu and

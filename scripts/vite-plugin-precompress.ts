@@ -1,6 +1,6 @@
 /**
  * Brotli and gzip twins of the built client, written beside each file as `<file>.br` and
- * `<file>.gz` at the end of `vite build` (issue 20 §1). The server sends a twin when the request's
+ * `<file>.gz` at the end of `vite build` (docs/benchmarks.md "bench:bundle"). The server sends a twin when the request's
  * Accept-Encoding allows it (server/src/lib/client-files.ts), so a phone downloads the 400 kB
  * entry chunk as ~100 kB without the server compressing anything per request.
  *

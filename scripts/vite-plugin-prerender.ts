@@ -1,5 +1,5 @@
 /**
- * First pages prerendered at build time (issue 20 §2: "the largest element of `/` painted without
+ * First pages prerendered at build time (docs/benchmarks.md "bench:lighthouse": "the largest element of `/` painted without
  * waiting for JavaScript"; the same for the login form a newcomer opens next). After the client
  * build, the same sources are built once more as a Node module (client/src/prerender/pages.tsx:
  * the app with a static router), run once, and the markup it draws for each page of

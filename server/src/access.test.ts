@@ -67,13 +67,13 @@ const entries = Object.entries(ACCESS) as [RouteKey, Access][];
 const WITHOUT_QUERY: Partial<Record<RouteKey, Access>> = { 'GET /question': ['QUESTION_EDITOR'] };
 
 /**
- * Public entries that authenticate a request by a signature of their own (issue 18: the payment
+ * Public entries that authenticate a request by a signature of their own (docs/payments.md: the payment
  * providers' webhooks). The matrix sends no signature, so every caller, token or not, gets 401
  * 'Invalid signature' and never the login or permission refusals.
  */
 const SIGNED = new Set<RouteKey>(['POST /phonepe/webhook', 'POST /razorpay/webhook']);
 
-/** Entries that end the caller's sessions (issue 16 §4): the caller signs in again after them. */
+/** Entries that end the caller's sessions (docs/security.md "Sessions and logout"): the caller signs in again after them. */
 const ENDS_SESSIONS = new Set<RouteKey>(['POST /UserLogin/logout', 'POST /UserLogin/logoutAll']);
 
 describe.each(entries)('%s', (key, declared) => {
@@ -172,7 +172,7 @@ describe('a learner reads only their own record', () => {
 
 /**
  * The sync routes are one table entry each ('login'); which collection may be replicated is
- * decided per collection (issue 19 §5): the editors' collections need QUESTION_EDITOR.
+ * decided per collection (docs/authoring.md "Offline authoring"): the editors' collections need QUESTION_EDITOR.
  */
 describe.each(EDITOR_COLLECTIONS)('sync collection %s (editors only)', (collection) => {
   const V = { 'x-sync-protocol': PROTOCOL_VERSION };

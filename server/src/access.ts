@@ -1,28 +1,28 @@
 import type { PermissionName } from '../../sync-protocol/src/permission';
 
 /**
- * Who may call what: the one table of the server's authorisation (issue 2 §8).
+ * Who may call what: the one table of the server's authorisation (docs/api.md).
  * - `public`: anyone; a token, if sent, is ignored.
  * - `optional`: anyone; a token, if sent, must be valid.
  * - `login`: a valid token.
- * - a list: a valid token and every listed permission (spec §6).
+ * - a list: a valid token and every listed permission (docs/api.md).
  * Registering a route that is missing here fails at start-up (see lib/route.ts).
  */
 export type Access = 'public' | 'optional' | 'login' | readonly PermissionName[];
 
 export const ACCESS = {
   'GET /health': 'public',
-  // Browsers send Content-Security-Policy violation reports without credentials (issue 16 §7).
+  // Browsers send Content-Security-Policy violation reports without credentials (docs/security.md "Headers, CSP and links").
   'POST /csp-report': 'public',
 
-  // Auth (spec §7)
+  // Auth (docs/api.md)
   'POST /UserLogin/login': 'public',
   'POST /UserLogin': 'public',
   'POST /UserLogin/createUserOnBehalf': 'login',
   'POST /UserLogin/resetPassword': 'public',
   'POST /UserLogin/updatePasswordWithResetCode': 'public',
   'PATCH /UserLogin/updatePasswordWithOldPassword': 'login',
-  // Issue 16 §4: end this session, or every session of the person.
+  // End this session, or every session of the person (docs/security.md "Sessions and logout").
   'POST /UserLogin/logout': 'login',
   'POST /UserLogin/logoutAll': 'login',
   // The terms each person accepts (docs/api.md "Terms"): their own state and acceptance.
@@ -32,7 +32,7 @@ export const ACCESS = {
   'POST /OTP/requestOTP': 'public',
   'POST /OTP/verifyOTPAndSignIn': 'public',
 
-  // Person (spec §7); the signup form looks referrers up before an account exists.
+  // Person (docs/api.md); the signup form looks referrers up before an account exists.
   'GET /Person': 'login',
   // One's own name and e-mail (docs/api.md "Profile"): the signed-in person only, no id taken.
   'PATCH /Person/me': 'login',
@@ -48,7 +48,7 @@ export const ACCESS = {
   'PATCH /Person/updatePermissionCollection': ['UPDATE_PERSON'],
   'DELETE /Person/:id': ['DELETE_PERSON'],
 
-  // Permission and role: the screens need only a login (spec §2); changes need permissions.
+  // Permission and role: the screens need only a login (docs/admin.md "Who sees what"); changes need permissions.
   'GET /permission': 'login',
   'POST /permission': ['CREATE_PERMISSION'],
   'PUT /permission': ['UPDATE_PERMISSION'],
@@ -59,17 +59,17 @@ export const ACCESS = {
   'PUT /role/updatePermissionCollection': ['UPDATE_ROLE'],
   'DELETE /role/:id': ['DELETE_ROLE'],
 
-  // Activity log: the admin activity-log route needs SHOP_EDITOR (spec §2).
+  // Activity log: the admin activity-log route needs SHOP_EDITOR (docs/admin.md).
   'GET /getActivityLog': ['SHOP_EDITOR'],
   'GET /getActivityLog/count': ['SHOP_EDITOR'],
 
-  // Brands (spec §2 admin '' route).
+  // Brands (docs/admin.md).
   'GET /brand': ['SHOP_EDITOR'],
   'POST /brand': ['CREATE_BRAND'],
   'PUT /brand': ['UPDATE_BRAND'],
   'DELETE /brand/:id': ['DELETE_BRAND'],
 
-  // Reports (spec §7 getOrdersByDate; the rest are ours, issue 6) and the admin order list.
+  // Reports (getOrdersByDate, and ours: docs/admin.md) and the admin order list.
   'GET /report/getOrdersByDate': ['VIEW_REPORT'],
   'GET /report/getUsersByDate': ['VIEW_REPORT'],
   'GET /report/transactions': ['VIEW_REPORT'],
@@ -77,7 +77,7 @@ export const ACCESS = {
   'GET /order': ['SHOP_EDITOR'],
   'PATCH /order/status': ['UPDATE_ORDER'],
 
-  // Products (the plans), static pages, home banners, contact messages (issue 6). The public
+  // Products (the plans), static pages, home banners, contact messages (docs/admin.md). The public
   // site reads pages and active banners without a login.
   'GET /product': ['SHOP_EDITOR'],
   'POST /product': ['SHOP_EDITOR'],
@@ -104,30 +104,30 @@ export const ACCESS = {
 
   // Generic
   'POST /generic/submit-contact-details': 'optional',
-  // Issue 20 §6: the device's Web Push subscription on the spec's path (PATCH), and its removal.
+  // The device's Web Push subscription on the spec's path (PATCH), and its removal (docs/configuration.md "Push messages (Web Push)").
   'PATCH /generic/update-firebase-token': 'login',
   'DELETE /generic/update-firebase-token': 'login',
   // The VAPID public key devices subscribe with: public, like any application server key.
   'GET /push/public-key': 'public',
 
-  // Issue 21 §5: the last-resort answer file. The key devices encrypt to is public; a file is
+  // The last-resort answer file (docs/answer-file.md). The key devices encrypt to is public; a file is
   // uploaded by whoever holds it (another device, an invigilator) and proves whose it is itself.
   'GET /answer-file/key': 'public',
   'POST /answer-file': 'public',
 
-  // Questions and question sets (spec §7, {question} = /question): editors read and write them.
-  // Learners and guests (spec §6: anonymous users may take exams) may read what replication gives
+  // Questions and question sets (docs/exams.md, {question} = /question): editors read and write them.
+  // Learners and guests (docs/replication.md "Guests": anonymous users may take exams) may read what replication gives
   // a device: published sets, and the questions of published sets by id, without the correct
   // answers of mock tests (the services decide what an "optional" caller sees). Hono tries routes
   // in registration order, so results/routes and the static /question/… paths are registered
   // before /question/:id.
   'GET /question/getQuestionsCount': ['QUESTION_EDITOR'],
-  // Issue 17: review, history and restore of questions; a set's preview (drafts included).
+  // Review, history and restore of questions; a set's preview (drafts included; docs/authoring.md).
   'PATCH /question/updateStatus': ['QUESTION_EDITOR'],
   'GET /question/getQuestionHistory/:id': ['QUESTION_EDITOR'],
   'POST /question/restoreQuestionVersion': ['QUESTION_EDITOR'],
   'GET /question/previewQuestionSet/:id': ['QUESTION_EDITOR'],
-  // Images of questions (issue 17 §2): uploaded by editors; served as static files under /media.
+  // Images of questions (docs/authoring.md): uploaded by editors; served as static files under /media.
   'POST /media': ['QUESTION_EDITOR'],
   'GET /question/getQuestionSetList': 'optional',
   'GET /question/getQuestionSet/:id': 'optional',
@@ -139,17 +139,17 @@ export const ACCESS = {
   'POST /question': ['QUESTION_EDITOR'],
   'PATCH /question': ['QUESTION_EDITOR'],
   'DELETE /question/:id': ['QUESTION_EDITOR'],
-  // Issue 19 §3–4: import (preview, then store) and export of questions, editors only.
+  // Import (preview, then store) and export of questions, editors only (docs/authoring.md "Import and export").
   'POST /question/import/preview': ['QUESTION_EDITOR'],
   'POST /question/import': ['QUESTION_EDITOR'],
   'GET /question/import/template.csv': ['QUESTION_EDITOR'],
   'GET /question/export': ['QUESTION_EDITOR'],
-  // Issue 19 §1: machine translation, for editors only (it writes, and a real endpoint costs money).
+  // Machine translation (docs/configuration.md "Machine translation"), for editors only (it writes, and a real endpoint costs money).
   'GET /question/generateInDiffLang': ['QUESTION_EDITOR'],
   'POST /ai/translateQuestionInHtml': ['QUESTION_EDITOR'],
   'GET /ai/translator': ['QUESTION_EDITOR'],
 
-  // Results: a signed-in learner submits and reads only their own (spec §6: exam result needs a
+  // Results: a signed-in learner submits and reads only their own (docs/exams.md: exam result needs a
   // login); an editor evaluates subjective answers. The participants count is polled in a test.
   'POST /question/submitUserResponse': 'login',
   'GET /question/getExamResult': 'login',
@@ -158,17 +158,17 @@ export const ACCESS = {
   'PATCH /question/evaluate': ['QUESTION_EDITOR'],
   'GET /generic/getParticipantsCount': 'login',
 
-  // Plans (spec §9) are public.
+  // Plans (docs/payments.md) are public.
   'GET /plan': 'public',
 
   // Replication (ARCHITECTURE decision 2): a signed-in person's own replica. Which rows a
   // person may read or write is decided per collection in modules/sync.
   'GET /sync/v1/stream': 'login',
-  // Guests pull tags and the free sets (issue 20 §3); everything else needs a login (sync.service).
+  // Guests pull tags and the free sets (docs/replication.md "Guests"); everything else needs a login (sync.service).
   'GET /sync/v1/:collection/pull': 'optional',
   'POST /sync/v1/:collection/push': 'login',
 
-  // Issue 18: plans and payments (spec §7 Payments). Webhooks are public and verified by signature.
+  // Plans and payments (docs/payments.md). Webhooks are public and verified by signature.
   'POST /payment': 'login',
   'POST /payment/createDummyOrder': 'login',
   'GET /payment/checkPayment': 'login',

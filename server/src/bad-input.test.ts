@@ -70,7 +70,7 @@ const TARGETS: Target[] = [
     wrongTypes: { name: 'Valid Name', mobile: 9444444403, description: { text: 'Hello' } },
   },
   {
-    // Issue 20 §6: a device's Web Push subscription on the spec's push-token path.
+    // A device's Web Push subscription (docs/configuration.md "Push messages (Web Push)") on the spec's push-token path.
     name: 'push subscription',
     method: 'PATCH',
     url: '/generic/update-firebase-token',

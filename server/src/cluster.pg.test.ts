@@ -30,7 +30,7 @@ import { submittedAttempt } from './test/builders';
 import { DEMO } from './test/harness';
 
 /*
- * Issue 22 §3–4: several instances of the server on one PostgreSQL. Two instances run in this
+ * docs/cluster.md: several instances of the server on one PostgreSQL. Two instances run in this
  * process, each as the server runs them (its own pool, its own event bus with its own LISTEN
  * connection, its own HTTP server on a port of its own), and a third as a child process running
  * server/src/index.ts, killed with SIGKILL. Every request goes over real HTTP. The file starts a

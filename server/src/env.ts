@@ -27,7 +27,7 @@ const envSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
   /**
-   * PostgreSQL instead of the embedded SQLite (issue 22): `postgres://user:password@host:5432/db`.
+   * PostgreSQL instead of the embedded SQLite (docs/cluster.md): `postgres://user:password@host:5432/db`.
    * Unset, the server keeps its database in DATA_DIR/app.db. DATA_DIR still holds the keys.
    */
   DATABASE_URL: z
@@ -59,7 +59,7 @@ const envSchema = z.object({
   /** Directory of the built client; default dist/ at the project root. */
   CLIENT_DIR: z.string().min(1).optional(),
   /**
-   * Who takes payments (issue 18 §2, ARCHITECTURE decision 9): `sandbox` is the local PhonePe
+   * Who takes payments (docs/payments.md "The local sandbox", ARCHITECTURE decision 9): `sandbox` is the local PhonePe
    * that runs inside this server (modules/payments/providers/sandbox-phonepe.ts), `phonepe`
    * PhonePe Standard Checkout v2, `razorpay` Razorpay Orders + Checkout. Defaults to `sandbox`
    * outside production; a production start without it is refused (below), so that a real
@@ -102,7 +102,7 @@ const envSchema = z.object({
   RAZORPAY_KEY_SECRET: z.string().min(1).optional(),
   RAZORPAY_WEBHOOK_SECRET: z.string().min(1).optional(),
   /**
-   * Machine translation (issue 19 §1, ARCHITECTURE decision 9): an OpenAI-compatible
+   * Machine translation (docs/configuration.md "Machine translation", ARCHITECTURE decision 9): an OpenAI-compatible
    * chat-completions endpoint, its base (`https://api.openai.com/v1`) or the full
    * `…/chat/completions` address. Unset outside production: the local demo translator
    * (modules/translate/local-translator.ts); unset in production: Generate is off.
@@ -115,7 +115,7 @@ const envSchema = z.object({
   /** How long one batch may take before the translation is given up (ms). */
   TRANSLATE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
   /**
-   * Web Push (issue 20 §6, RFC 8292): the server's VAPID key pair, base64url (the public key an
+   * Web Push (docs/configuration.md "Push messages (Web Push)", RFC 8292): the server's VAPID key pair, base64url (the public key an
    * uncompressed P-256 point, the private key 32 bytes; `npx web-push generate-vapid-keys` prints
    * a pair). Both or neither: without them a pair is generated on first start and kept in
    * DATA_DIR/vapid-keys.json (mode 600). Set them when several instances send, or to keep the
@@ -130,7 +130,7 @@ const envSchema = z.object({
     .regex(/^[A-Za-z0-9_-]{43}$/, { error: 'VAPID_PRIVATE_KEY must be a 32-byte P-256 private key in base64url (43 characters)' })
     .optional(),
   /**
-   * The answer-file key (issue 21 §5): the server's P-256 private key as a JWK (JSON, with `d`),
+   * The answer-file key (docs/answer-file.md): the server's P-256 private key as a JWK (JSON, with `d`),
    * which devices encrypt last-resort answer files to. Without it a key is generated on first
    * start and kept in DATA_DIR/answer-file-key.json (mode 600). Set it when several instances
    * take uploads, or to keep reading files made for the key of an earlier DATA_DIR.
@@ -233,7 +233,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
  * Resolves the data directory and the JWT secret. Without JWT_SECRET a 256-bit secret is drawn
  * from the CSPRNG once and kept in DATA_DIR/jwt-secret (mode 600), so tokens survive restarts;
  * that is as strong in production as a secret set by hand (it never leaves DATA_DIR, which holds
- * the database it protects anyway). A DATA_DIR created here is 700 (issue 16: only the server's
+ * the database it protects anyway). A DATA_DIR created here is 700 (docs/security.md "Production, load shedding, logs, files": only the server's
  * user reads the database); an existing one keeps its mode (it may be a mounted volume), while
  * the files in it are made 600 by openDatabase (db/client.ts).
  */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** GET /api/getActivityLog — §9: page size 50. */
+/** GET /api/getActivityLog — page size 50 (docs/glossary.md "Fixed values"). */
 export const activityLogQuerySchema = z.strictObject({
   pageSize: z.coerce.number().int().min(1).max(200).optional().default(50),
   offset: z.coerce.number().int().min(0).optional().default(0),

@@ -5,7 +5,7 @@ import { ANSWER_FILE_ALG, ANSWER_FILE_ENC, ANSWER_FILE_TYP, type AnswerFilePaylo
 declare const TextEncoder: new () => { encode(input: string): Uint8Array };
 
 /**
- * Seals an answer file (issue 21 §5; the format is described in answer-file.ts): the payload,
+ * Seals an answer file (docs/answer-file.md; the format is described in answer-file.ts): the payload,
  * checked against its schema, encrypted to the server's published key with ECDH-ES + A256GCM as
  * a compact JWE. jose does the work with the platform's WebCrypto (the browser's on a device,
  * Node's in tests). Apart from the schemas, so that only the code that seals loads jose.

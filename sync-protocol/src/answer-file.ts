@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { testSummaryDocSchema } from './sync/test-summary';
 
 /*
- * The last-resort answer file (issue 21 §5). When a submitted attempt cannot reach the server,
+ * The last-resort answer file (docs/answer-file.md). When a submitted attempt cannot reach the server,
  * the device exports it as a file that anyone (the learner on another device, an invigilator)
  * uploads later without signing in; the server then stores and scores it exactly as if the
  * device had pushed it.

@@ -11,7 +11,7 @@ import {
 } from './common';
 
 /**
- * What is wrong with a password being set, whatever the account (issue 16 §5), as a key of MSG;
+ * What is wrong with a password being set, whatever the account (docs/security.md "Rate limits, enumeration, passwords, the outbox"), as a key of MSG;
  * null when nothing is. The spec's length (4 to 128) and, beyond it, no password of only blanks
  * (spaces, zero-width and other invisible characters) and no control characters (NUL, newline,
  * escape ...), which no keyboard types on purpose. The server adds the checks that need the
@@ -33,7 +33,7 @@ export const newPasswordSchema = z.string({ error: MSG.passwordMin }).superRefin
   if (problem) ctx.addIssue({ code: 'custom', message: MSG[problem] });
 });
 
-/** A person's full name as they give it (spec §5 Signup: at least 4 characters). */
+/** A person's full name as they give it (docs/api.md "Signup": at least 4 characters). */
 export const fullNameSchema = z
   .string({ error: MSG.fullName })
   .trim()
@@ -43,12 +43,12 @@ export const fullNameSchema = z
 
 /**
  * The signer's confirmation that they are 18 or older and accept the terms of use and the privacy
- * policy (spec §1; docs/api.md "Signup"): exactly `true`.
+ * policy (docs/api.md "Signup"): exactly `true`.
  */
 export const termsAcceptedSchema = z.literal(true, { error: MSG.termsRequired });
 
 /**
- * POST /api/UserLogin — signup (spec §5 Signup, §7 Auth). `p` names the referrer (the lookup's
+ * POST /api/UserLogin — signup (docs/api.md "Signup"). `p` names the referrer (the lookup's
  * handle or a person id); `noInviter: true` instead says no one invited the person, and the server
  * places them under the trust's account (docs/api.md "Signup"). One of the two, never both.
  */
@@ -109,7 +109,7 @@ export const requestResetSchema = z.strictObject({
 /** POST /api/UserLogin/updatePasswordWithResetCode — the code and new password travel in Basic auth. */
 export const resetWithCodeSchema = requestResetSchema;
 
-/** PATCH /api/UserLogin/updatePasswordWithOldPassword (spec §5 Change password). */
+/** PATCH /api/UserLogin/updatePasswordWithOldPassword (docs/api.md). */
 export const changePasswordSchema = z
   .strictObject({
     oldPassword: passwordSchema,
@@ -137,7 +137,7 @@ export const requestOtpSchema = z.strictObject({
 /** POST /api/OTP/verifyOTPAndSignIn — mobile and OTP travel in Basic auth. */
 export const verifyOtpSchema = z.strictObject({ type: z.literal('mobile') });
 
-/** The login response (spec §3 "Stored session data after login"). */
+/** The login response (the session of docs/api.md). */
 export const loginResponseSchema = z.object({
   success: z.literal(true),
   msg: z.string(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isHttpsAddress, isSitePath } from './links';
 import { MSG } from './messages';
 
-/** Spec §3 Carousel slide: type (external); ours adds internal links. */
+/** A carousel slide's type: external, as the spec has it; ours adds internal links (docs/admin.md). */
 export const BANNER_TYPES = ['external', 'internal'] as const;
 
 const text = (max: number) => z.strictObject({ en: z.string().trim().max(max), hi: z.string().trim().max(max) });
@@ -37,7 +37,7 @@ const bannerFields = z.strictObject({
   order: z.number().int().min(0).max(1000).default(0),
 });
 
-/** POST /api/banner: a home carousel slide (spec §3 Carousel slide: src, headline, text, callToActionText, linkToAction, type). */
+/** POST /api/banner: a home carousel slide (src, headline, text, callToActionText, linkToAction, type; docs/admin.md). */
 export const bannerCreateSchema = bannerFields.superRefine(checkLink, { when: linkCheckable });
 export const bannerUpdateSchema = bannerFields.extend({ id: z.string().min(1).max(64) }).superRefine(checkLink, { when: linkCheckable });
 

@@ -34,7 +34,7 @@ test('signup messages are the spec texts', () => {
   expect(msg({ confirmPassword: 'other' })).toBe(MSG.passwordMismatch);
   expect(msg({ p: '' })).toBe(MSG.referrerRequired);
   expect(msg({ extra: 1 })).toMatch(/extra/);
-  // Spec §1: 18 or older and the terms accepted; the referrer, or "No one invited me" (docs/api.md "Signup").
+  // 18 or older and the terms accepted; the referrer, or "No one invited me" (docs/api.md "Signup").
   expect(msg({ terms: undefined })).toBe(MSG.termsRequired);
   expect(msg({ terms: false })).toBe(MSG.termsRequired);
   expect(msg({ p: undefined })).toBe(MSG.referrerRequired);

@@ -3,15 +3,15 @@ import { MSG } from './messages';
 import { hasUnsafeChars, normaliseMobile } from './text-rules';
 
 // The plain rules (no zod), for the client modules that need them without building every schema
-// of this file (the login page: issue 20 §2): re-exported, so that `./common` still has them all.
+// of this file (the login page: docs/benchmarks.md "bench:lighthouse"): re-exported, so that `./common` still has them all.
 export { hasUnsafeChars, isEmailAddress, MOBILE_PREFIX, normaliseMobile, normaliseUsername } from './text-rules';
 
-/** Languages of the app and of question translations (spec §3). */
+/** Languages of the app and of question translations (docs/glossary.md "Languages"). */
 export const LANGS = ['en', 'hi'] as const;
 export const langSchema = z.enum(LANGS);
 export type Lang = z.infer<typeof langSchema>;
 
-/** Language codes a translation may use (question-set language list adds mr, spec §3). */
+/** Language codes a translation may use (question-set language list adds mr, docs/glossary.md "Languages"). */
 export const transLangSchema = z.string().regex(/^[a-z]{2}$/);
 
 export const idSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, { error: 'Invalid id' });
@@ -65,7 +65,7 @@ export const paginationSchema = z.strictObject({
   offset: z.coerce.number().int().min(0).optional(),
 });
 
-/** `{ permission }` items as in the login response (spec §3). */
+/** `{ permission }` items as in the login response (docs/api.md). */
 export const permissionRefSchema = z.strictObject({ permission: z.string() });
 
 /** Success envelope for simple mutations. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MSG } from './messages';
 import { mobileSchema, optionalEmailSchema } from './common';
 
-/** POST /api/generic/submit-contact-details (spec §5 Contact). */
+/** POST /api/generic/submit-contact-details (docs/admin.md). */
 export const contactSchema = z.strictObject({
   name: z.string({ error: MSG.nameRequired }).trim().min(1, { error: MSG.nameRequired }).max(100),
   email: optionalEmailSchema,

@@ -32,7 +32,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   BAD_GATEWAY: 502,
 };
 
-/** The one error body of the API (spec §7, §8): `{ success: false, msg }` plus a stable code. */
+/** The one error body of the API (docs/api.md): `{ success: false, msg }` plus a stable code. */
 export const apiErrorSchema = z.object({
   success: z.literal(false),
   msg: z.string(),

@@ -1,6 +1,6 @@
 /*
- * Addresses that people type and other people's browsers follow (banner links and images, issue
- * 16 §7) are judged by parsing them as a browser does, not by a pattern: `/\evil.example` looks
+ * Addresses that people type and other people's browsers follow (banner links and images,
+ * docs/security.md "Headers, CSP and links") are judged by parsing them as a browser does, not by a pattern: `/\evil.example` looks
  * like a site path to a regular expression, but a browser reads the backslash as a slash and
  * goes to evil.example.
  */

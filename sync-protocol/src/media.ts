@@ -1,5 +1,5 @@
 /**
- * Images in questions (issue 17 §2): POST /api/media with the image's bytes as the body (any
+ * Images in questions (docs/authoring.md): POST /api/media with the image's bytes as the body (any
  * Content-Type; the type is decided by the bytes) → `{ success, url }`, `url` being
  * `/media/<sha256>.<ext>`, served with a year's cache lifetime. PNG, JPEG and WebP up to 1 MiB.
  */

@@ -1,9 +1,9 @@
 /**
- * User-visible texts that the server sends as `msg` (spec §5 and §8, verbatim).
+ * User-visible texts that the server sends as `msg` (the spec's own messages verbatim where it gives one; docs/api.md).
  * The client translates them by looking the English text up in its resource files.
  */
 export const MSG = {
-  // §5 Signup
+  // Signup (docs/api.md "Signup")
   fullName: 'Please provide your full name',
   validEmail: 'Please provide a valid email',
   validMobile: 'Please provide a valid 10 digit mobile number',
@@ -28,27 +28,27 @@ export const MSG = {
   emailSameAsCurrent: 'e: this is already your e-mail address',
   codeRequired: 'code: enter the 6-digit code',
   emailChanged: 'Your e-mail address has been changed',
-  // §5 Login
+  // Login
   credentialsRequired: 'Username and password required',
   loginFailed: 'Login failed',
   badCredentials: 'Invalid username or password',
   accountInactive: 'This account is not active',
   loginSuccessful: 'Login successful',
-  // §5 Forgot / reset / change password
+  // Forgot / reset / change password
   invalidEmail: 'Invalid email',
   passwordsNotSame: 'New password and confirm password are not same',
   passwordAndOtpRequired: 'Password and OTP are required',
   passwordResetSuccessful: 'Password reset successfull',
   passwordResetFailed: 'Failed to reset password',
   // Not the spec's 'Reset password code sent to email': one answer whatever the account and its
-  // channel, so that it tells nobody who is registered or how (issue 16 §5).
+  // channel, so that it tells nobody who is registered or how (docs/security.md "Rate limits, enumeration, passwords, the outbox").
   resetCodeSent: 'If the account exists, a reset code has been sent to its registered email or mobile',
   emailNotSent: 'Email could not be sent',
   invalidCode: 'Invalid or expired code',
   otpSent: 'OTP sent',
   oldPasswordWrong: 'Old password is incorrect',
   passwordChanged: 'Password changed successfully',
-  // Password policy (issue 16 §5, NIST SP 800-63B: no composition rules, but no blank, guessable or breached passwords)
+  // Password policy (docs/security.md "Rate limits, enumeration, passwords, the outbox", NIST SP 800-63B: no composition rules, but no blank, guessable or breached passwords)
   passwordTooLong: 'Password is too long',
   passwordBlank: 'Password cannot be only spaces',
   passwordControlChars: 'Password cannot contain control characters',
@@ -56,7 +56,7 @@ export const MSG = {
   passwordIsEmail: 'Password cannot be your email or the part before @',
   passwordTooCommon: 'This password is too common. Please choose another one',
   passwordPublished: 'This password is published in the demo data. Please choose another one',
-  // §6 / §8 authorisation
+  // authorisation
   loginRequired: 'Please login to continue',
   sessionExpired: 'Session expired. Please login again.',
   loggedOut: 'Logged out',
@@ -96,7 +96,7 @@ export const MSG = {
   mustBeWebAddress: 'must be a web address',
   fieldNotAllowed: 'is not one of the allowed values',
   fieldInvalid: 'is not valid',
-  // §5 admin
+  // admin
   nameRequired: 'Name is required',
   mobileRequired: 'Mobile is required',
   permissionNameRequired: 'Permission name is required',
@@ -106,7 +106,7 @@ export const MSG = {
   roleInUse: 'Role is assigned to people and cannot be deleted',
   cannotDeleteSelf: 'You cannot delete your own account',
   personPermissionFailed: 'Person detail updated but failed to update permission',
-  // §8 success texts
+  // success texts
   permissionCreated: 'permission created successfully',
   permissionUpdated: 'permission updated successfully',
   permissionDeleted: 'Permission deleted successfully',
@@ -118,14 +118,14 @@ export const MSG = {
   personUpdated: 'updated successfully',
   personDeleted: 'Person deleted successfully',
   contactPosted: 'Your message has been posted to community. One of the member will contact you soon.',
-  // §5 tags
+  // tags
   tagNameRequired: 'Language and name are mandatory',
   tagKeyMissing: 'Key missing. Cannot add tag without key',
   tagExistingRequired: 'Please select existing tag',
   tagCreated: 'Tag created successfully',
   tagNotCreated: 'Tag could not be created',
   brandExists: 'Brand already exists',
-  // §5 / §8 questions and sets (spec texts verbatim; the others are ours)
+  // questions and sets (spec texts verbatim; the others are ours; docs/exams.md "Rules of a save")
   questionCreated: 'Question created successfully',
   questionUpdated: 'Question updated successfully',
   questionDeleted: 'Question deleted successfully',
@@ -140,13 +140,13 @@ export const MSG = {
   questionSetNotConfigured: 'Question set not configured',
   unknownQuestion: 'Question does not exist:',
   unknownTag: 'Tag does not exist:',
-  // §5 Question save (verbatim), also sent by the server when a question breaks them.
+  // Question save (verbatim), also sent by the server when a question breaks them.
   correctAnswerMissing: 'Correct answer is missing.',
   optionBlank: 'Option cannot be blank',
   questionBlank: 'Question cannot be blank',
   // Ours: a numerical question's accepted answer (docs/exams.md "Numerical questions").
   numericAnswerInvalid: 'A numerical answer must be a number (3), a number with a tolerance (3:0.5) or a range (1..5)',
-  // Issue 17: review, history, versions, images.
+  // Review, history, versions, images (docs/authoring.md).
   rejectReasonRequired: 'Give a reason for rejecting the question',
   statusNotAllowed: 'The question cannot move to this status from its current one',
   questionStatusUpdated: 'Question status updated successfully',
@@ -164,7 +164,7 @@ export const MSG = {
   imageType: 'Only PNG, JPEG or WebP images can be uploaded',
   imageBroken: 'The image file is damaged or incomplete: save it again as PNG, JPEG or WebP',
   imageTooManyPixels: 'The image is larger than 16 megapixels (for example 4096 × 4096 pixels)',
-  // Issue 19 §3–4: import and export of questions.
+  // Import and export of questions (docs/authoring.md "Import and export").
   importEmpty: 'The file holds no questions',
   importUnknownColumn: 'Unknown column in the file:',
   importMissingColumn: 'The file lacks the column:',
@@ -188,7 +188,7 @@ export const MSG = {
   resultLocked: 'This attempt was taken beyond your plan. Its result, answers and rank open when a plan covers it.',
   storageFull: 'Your saved test answers have reached the storage limit of your account. Please contact support.',
   permissionBuiltIn: 'This permission is used by the app and cannot be renamed or deleted',
-  // Issue 16 §3 / §8: who may change whom, referral trees, characters in names.
+  // Who may change whom, referral trees, characters in names (docs/security.md "People, roles and permissions", "Referrals and names").
   ownAccessChange: 'You cannot change your own role, permissions or status',
   ownPasswordByProfile: 'Change your own password from your profile',
   permissionNotHeld: 'You can only grant or change permissions that you hold yourself',
@@ -199,9 +199,9 @@ export const MSG = {
   ownReferrer: 'A person cannot be their own referrer',
   referralCycle: 'A person cannot be placed under someone in their own team',
   unsafeCharacters: 'Remove control, invisible or text-direction characters',
-  // Spec §9: person search begins after more than 3 characters.
+  // Person search begins after more than 3 characters (docs/glossary.md "Fixed values").
   personSearchTooShort: 'Type more than 3 characters to search',
-  // back office (issue 6)
+  // back office (docs/admin.md)
   brandCreated: 'Brand created successfully',
   brandUpdated: 'Brand updated successfully',
   brandDeleted: 'Brand deleted successfully',
@@ -228,12 +228,12 @@ export const MSG = {
   bannerImage: 'Give an https address or a site path starting with /',
   bannerLinkInternal: 'A link of this site is a path such as /plan',
   bannerLinkExternal: 'A link to another site is an https:// address',
-  // Issue 16 §7: Content-Security-Policy reports (modules/csp-report).
+  // Content-Security-Policy reports (modules/csp-report; docs/security.md "Headers, CSP and links").
   cspReportType: 'Content-Type must be application/csp-report or application/reports+json',
   cspReportInvalid: 'Not a Content-Security-Policy report',
   messageDeleted: 'Message deleted successfully',
   messageNotFound: 'Message not found',
-  // Issue 18: plans and payments (spec §5 Buy, §8 Payments).
+  // Plans and payments (docs/payments.md).
   invalidAmount: 'Invalid amount!!!',
   failedToCreateOrder: 'Failed to create order',
   amountMin: 'Amount cannot be less than 1',
@@ -249,7 +249,7 @@ export const MSG = {
   receiptNotFound: 'Receipt not found',
   providerUnavailable: 'The payment provider could not be reached. Please try again.',
   paidOrderFinal: 'A paid order cannot go back',
-  // Issue 19 §1: machine translation (spec §5 Translation, §8 Questions and sets).
+  // Machine translation (docs/configuration.md "Machine translation").
   translateNotEnglish: 'Selected language should not be english',
   nothingToTranslate: 'Nothing to translate',
   translatorOff: 'Translation is not configured on this server (TRANSLATE_URL). Write the translation by hand.',

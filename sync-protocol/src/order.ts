@@ -23,7 +23,7 @@ export type OrderRow = {
   person: { id: string; n: string; m: string } | null;
 };
 
-/** GET /api/order — the admin order list; §9 page size 30. */
+/** GET /api/order — the admin order list; page size 30 (docs/glossary.md "Fixed values"). */
 export const orderQuerySchema = z.strictObject({
   status: orderStatusSchema.optional(),
   q: z.string().trim().max(100).optional().default(''),

@@ -2,13 +2,12 @@ import { z } from 'zod';
 import type { OrderStatus } from './order';
 
 /*
- * Plans that can be bought (issue 18; spec §3 Payment, §4 Payment confirmation, §5 Buy, §7
- * Payments, §9 Plans). Amounts on the wire and in the database are integer paise; the client's
+ * Plans that can be bought (docs/payments.md). Amounts on the wire and in the database are integer paise; the client's
  * price or amount is never used for a plan (the server's price list is).
  */
 
 /**
- * A payment's states (spec §3 Payment has a status; its values are ours). CANCELLED: an attempt
+ * A payment's states (a payment has a status; its values are ours). CANCELLED: an attempt
  * the provider reports as cancelled by the payer (docs/payments.md, "Cancelled payments").
  */
 export const PAYMENT_STATUSES = ['PENDING', 'SUCCESS', 'FAILED', 'CANCELLED', 'REFUNDED'] as const;
@@ -26,19 +25,19 @@ export const PROVIDERS = ['phonepe', 'razorpay'] as const;
 export type Provider = (typeof PROVIDERS)[number];
 export const providerSchema = z.enum(PROVIDERS);
 
-/** Smallest payable amount (spec §9: minimum payment amount 1 rupee). */
+/** Smallest payable amount (docs/payments.md: at least ₹1). */
 export const MIN_AMOUNT_RUPEES = 1;
 /** Largest amount one order may carry (₹1,00,000): a donation beyond it is a bank transfer. */
 export const MAX_AMOUNT_RUPEES = 100_000;
 /** An order not paid within this time expires (PhonePe's default expireAfter is 1200 s). */
 export const ORDER_TTL_MS = 20 * 60_000;
-/** Redirect after a successful payment (spec §9: 6 seconds). */
+/** Redirect after a successful payment (docs/glossary.md "Fixed values"). */
 export const SUCCESS_REDIRECT_S = 6;
 
 export const rupeesToPaise = (rupees: number) => Math.round(rupees * 100);
 
 /**
- * What each plan grants for its period (spec §9, issue 18 §4). `null` is unlimited. A plan the
+ * What each plan grants for its period (docs/payments.md "What a plan gives"). `null` is unlimited. A plan the
  * back office creates with another code grants `DEFAULT_PLAN_RULE`.
  */
 export type PlanRule = { months: number; mock: number | null; practice: number | null };
@@ -56,7 +55,7 @@ export const UNNAMED_PLAN: { en: string; hi: string } = { en: 'Plan', hi: 'प�
 export const DEFAULT_PLAN_RULE: PlanRule = { months: 1, mock: 0, practice: 0 };
 export const planRuleOf = (code: string): PlanRule => PLAN_RULES[code] ?? DEFAULT_PLAN_RULE;
 
-/** Money fields a client may send and the server ignores (issue 18 §1: the price is the server's). */
+/** Money fields a client may send and the server ignores (docs/payments.md "Prices come from the server"). */
 const ignoredMoney = {
   amount: z.unknown().optional(),
   amt: z.unknown().optional(),
@@ -141,7 +140,7 @@ export const retryPaymentSchema = z.strictObject({
 });
 
 /**
- * POST /api/{provider}/initiatePayment (spec §7). The amount is checked (spec §5: 'Amount cannot
+ * POST /api/{provider}/initiatePayment (docs/payments.md). The amount is checked ('Amount cannot
  * be less than 1') but the order's own amount is what is charged.
  */
 export const initiatePaymentSchema = z.strictObject({
@@ -211,7 +210,7 @@ export type Receipt = {
   sandbox: boolean;
 };
 
-/** POST /api/payment answer (spec §7: success, id, amt and payment fields). */
+/** POST /api/payment answer (docs/payments.md: success, id, amt and payment fields). */
 export type CreateOrderAnswer = {
   success: true;
   /** The order id; also the merchantTransactionId sent to the provider. */
@@ -221,7 +220,7 @@ export type CreateOrderAnswer = {
   payment: {
     provider: Provider;
     merchantTransactionId: string;
-    /** Rupees, for the initiatePayment call (spec §7 names `amount`). */
+    /** Rupees, for the initiatePayment call (docs/payments.md names `amount`). */
     amount: number;
     /** Razorpay Checkout's options (razorpay only). */
     razorpay?: { key: string; order_id: string; amount: number; currency: 'INR'; name: string };

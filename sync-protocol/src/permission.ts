@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MSG } from './messages';
 import { descriptionSchema, idSchema } from './common';
 
-/** Permission names are stored uppercase (spec §5). */
+/** Permission names are stored uppercase (docs/glossary.md "Fixed values"). */
 export const permissionNameSchema = z
   .string({ error: MSG.permissionNameRequired })
   .trim()
@@ -29,7 +29,7 @@ export const permissionSchema = z.object({
 export type Permission = z.infer<typeof permissionSchema>;
 
 /**
- * Every permission the product checks. Spec §6 names the first fourteen; the role, report and
+ * Every permission the product checks. The spec names the first fourteen (docs/api.md); the role, report and
  * activity-log permissions are ours, because every route must be guarded on the server.
  */
 export const PERMISSIONS = {

@@ -20,7 +20,7 @@ export const personCreateSchema = z.strictObject({
   p: idSchema.nullable().optional(),
 });
 
-/** PUT /api/Person (admin). Changing `r` copies the role's permissions to the person (spec §4). */
+/** PUT /api/Person (admin). Changing `r` copies the role's permissions to the person (docs/api.md). */
 export const personUpdateSchema = z.strictObject({
   id: idSchema,
   n: personNameSchema.optional(),
@@ -39,12 +39,12 @@ export const personPermissionsSchema = z.strictObject({
   permissions: permissionListSchema,
 });
 
-/** §9: the person search begins after more than 3 characters (the admin's Users grid waits for them too). */
+/** The person search begins after more than 3 characters (the admin's Users grid waits for them too; docs/glossary.md "Fixed values"). */
 export const PERSON_SEARCH_MIN_CHARS = 4;
 
 /**
- * GET /api/Person/get — §9: search begins after more than 3 characters (an empty query lists
- * everyone; 1 to 3 characters are refused, as the grid never sends them); §9 page size 30.
+ * GET /api/Person/get — search begins after more than 3 characters (an empty query lists
+ * everyone; 1 to 3 characters are refused, as the grid never sends them); page size 30 (docs/glossary.md "Fixed values").
  */
 export const personSearchSchema = z.strictObject({
   strQuery: z
@@ -58,7 +58,7 @@ export const personSearchSchema = z.strictObject({
   offset: z.coerce.number().int().min(0).optional().default(0),
 });
 
-/** GET /api/Person/getReferrer — exact lookup by mobile (spec §2 Person lookup). */
+/** GET /api/Person/getReferrer — exact lookup by mobile (docs/api.md "Signup"). */
 export const referrerLookupSchema = z.strictObject({
   strQuery: mobileSchema,
   limit: z.coerce.number().int().min(1).max(30).optional(),
@@ -74,7 +74,7 @@ export const customerQuerySchema = z.strictObject({
   o: z.coerce.number().int().min(0).optional().default(0),
 });
 
-/** A person as the API returns it (spec §3 short names); never a password hash. */
+/** A person as the API returns it (its short names: docs/glossary.md "People"); never a password hash. */
 export type PersonView = {
   id: string;
   n: string;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 const bilingual = z.strictObject({ en: z.string().min(1).max(500), hi: z.string().min(1).max(500) });
 
-/** A subscription plan (spec §9). Prices are whole rupees; the charged amount is the total. */
+/** A subscription plan (docs/payments.md "What a plan gives"). Prices are whole rupees; the charged amount is the total. */
 export const planSchema = z.strictObject({
   code: z.string().regex(/^[A-Z_]+$/),
   name: bilingual,
@@ -14,7 +14,7 @@ export const planSchema = z.strictObject({
 });
 export type Plan = z.infer<typeof planSchema>;
 
-/** POST /api/product — a plan as the back office edits it (issue 6: product = the plans). */
+/** POST /api/product — a plan as the back office edits it (docs/admin.md: product = the plans). */
 export const productCreateSchema = z.strictObject({
   code: z
     .string()

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { langSchema } from './common';
 
 /*
- * Web Push (issue 20 §6). The device subscribes with the browser's PushManager and sends the
- * subscription with PATCH /api/generic/update-firebase-token (the spec's path, spec §7; the body
+ * Web Push (docs/configuration.md "Push messages (Web Push)"). The device subscribes with the browser's PushManager and sends the
+ * subscription with PATCH /api/generic/update-firebase-token (the spec's path; the body
  * is the Web Push subscription instead of a Firebase token). The server encrypts each message to
  * the device's keys (RFC 8291) and signs its request to the push service with its VAPID key
  * (RFC 8292), whose public half GET /api/push/public-key publishes.

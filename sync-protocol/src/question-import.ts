@@ -3,7 +3,7 @@ import { idSchema } from './common';
 import type { QuestionType } from './question';
 
 /**
- * Import and export of questions (issue 19 §3–4): a bilingual CSV template, Moodle GIFT and Aiken.
+ * Import and export of questions (docs/authoring.md "Import and export"): a bilingual CSV template, Moodle GIFT and Aiken.
  * The file travels as text inside a JSON body; the server parses it again on confirm, so a preview
  * and the store that follows read the same rows.
  */
@@ -83,7 +83,7 @@ export const IMPORT_ISSUE_CODES = [
   'badMarks',
   'unknownTag',
   'oneSubject',
-  // the question's own rules (spec §5 Question save)
+  // the question's own rules (docs/exams.md "Rules of a save")
   'questionBlank',
   'optionBlank',
   'correctAnswerMissing',

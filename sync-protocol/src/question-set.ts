@@ -4,7 +4,7 @@ import { partMarks } from './set-text';
 
 const marks = z.number().min(0).max(100_000);
 
-/** Spec §3: the question-set language list is Hindi and Marathi (English is always there). */
+/** The question-set language list is Hindi and Marathi, English always there (docs/glossary.md "Languages"). */
 export const SET_LANGUAGES = ['hi', 'mr'] as const;
 const negative = z.number({ error: 'Negative marking should be a positive number' }).min(0, {
   error: 'Negative marking should be a positive number',
@@ -37,7 +37,7 @@ export const subSectionSchema = z.strictObject({
   names: partNamesSchema.optional(),
 });
 
-/** Names a section may not take (spec §5 Section name). */
+/** Names a section may not take (docs/exams.md "Rules of a save"). */
 export const RESERVED_SECTION_NAMES = ['q', 'mpq', 'tm', 'nm', 'none'];
 
 export const MAIN_SECTION_MSG =
@@ -81,8 +81,8 @@ function namedParts<S extends z.ZodType>(part: S) {
 }
 
 /**
- * A named section (spec §3). A section with sub-sections (`ss`) carries no marks of its own
- * (spec §4): its questions live in `sub`, keyed by sub-section name; marks sent for it are
+ * A named section (docs/glossary.md "Question sets"). A section with sub-sections (`ss`) carries no marks of its own
+ * (docs/exams.md "Rules of a save"): its questions live in `sub`, keyed by sub-section name; marks sent for it are
  * stored as 0.
  */
 export const sectionSchema = z.strictObject({
@@ -96,11 +96,11 @@ export const sectionSchema = z.strictObject({
   sub: namedParts(subSectionSchema).optional(),
 });
 
-/** Default maximum of selected questions per section (spec §9), when total marks do not set one. */
+/** Default maximum of selected questions per section (docs/exams.md "Rules of a save"), when total marks do not set one. */
 export const DEFAULT_MAX_QUESTIONS = 100;
 
 /**
- * How many questions a part may hold (spec §9): floor(total marks / marks per question). A part
+ * How many questions a part may hold (docs/exams.md "Rules of a save"): floor(total marks / marks per question). A part
  * whose total marks or marks per question are 0 sets no such bound, and the default maximum of
  * 100 applies. (The epsilon keeps 0.7 / 0.1 at 7, not 6.)
  */
@@ -124,7 +124,7 @@ export function totalDisagrees(tm: number, n: number, mpq: number): boolean {
   return tm !== 0 && Math.abs(tm - partMarks(n, mpq)) > 1e-6;
 }
 
-/** Spec §5 Selection limit; the main part is called Main. */
+/** The selection limit's message (docs/exams.md "Rules of a save"); the main part is called Main. */
 export function selectionLimitMessage(allowed: number, part: string | null): string {
   return `Only ${allowed} questions are allowed in ${part ?? 'Main'} section`;
 }
@@ -138,10 +138,10 @@ export const questionSetBase = z.strictObject({
   mpq: marks.default(1),
   tm: marks.default(0),
   nm: negative.default(0),
-  /** Duration in minutes; missing or 0 means 5400 seconds (spec §5 Test). */
+  /** Duration in minutes; missing or 0 means 5400 seconds (docs/glossary.md "Fixed values"). */
   dur: z.number().int().min(0).max(24 * 60).default(0),
   isM: z.boolean().default(false),
-  /** Free for everyone (issue 18 §4): a learner without a plan may take it; it uses no allowance. */
+  /** Free for everyone (docs/payments.md "Without a plan"): a learner without a plan may take it; it uses no allowance. */
   free: z.boolean().default(false),
   inst: z.string().max(50_000).default(''),
   q: z.array(idSchema).max(1000).default([]),
@@ -149,12 +149,12 @@ export const questionSetBase = z.strictObject({
   /** Publish time in minutes since the Unix epoch. */
   pts: z.number().int().min(0),
   /**
-   * A draft is saved but never published (issue 17 §7): it may hold questions that are not yet
+   * A draft is saved but never published (docs/authoring.md "Publishing and unpublishing"): it may hold questions that are not yet
    * approved and can be previewed by editors. Publishing (draft false) needs every question
    * APPROVED. Sets saved before drafts existed are not drafts.
    */
   draft: z.boolean().default(false),
-  /** Languages besides English the set is offered in (spec §3 Question-set language list). */
+  /** Languages besides English the set is offered in (docs/glossary.md "Languages"). */
   langs: z.array(z.enum(SET_LANGUAGES)).max(SET_LANGUAGES.length).default([]),
   /** Title and instructions in other languages (docs/authoring.md "Set texts in two languages"). */
   trans: setTransSchema.default({}),
@@ -187,7 +187,7 @@ function checkSet(v: SetShape, ctx: z.RefinementCtx) {
       return;
     }
   }
-  // Selection limit (spec §5, §9), part by part.
+  // Selection limit (docs/exams.md "Rules of a save"), part by part.
   const limit = (q: string[], tm: number, mpq: number, part: string | null, path: (string | number)[]) => {
     const allowed = allowedQuestions(tm, mpq);
     if (q.length > allowed) ctx.addIssue({ code: 'custom', message: selectionLimitMessage(allowed, part), path });
@@ -225,7 +225,7 @@ function checkSet(v: SetShape, ctx: z.RefinementCtx) {
   }
 }
 
-/** A section with sub-sections carries no marks of its own (spec §4 Question-set page). */
+/** A section with sub-sections carries no marks of its own (docs/exams.md "Rules of a save"). */
 function normalise<T extends SetShape>(v: T): T {
   const sections = Object.fromEntries(
     Object.entries(v.sections).map(([name, s]) => [name, s.ss ? { ...s, mpq: 0, tm: 0, nm: 0 } : s]),
@@ -264,7 +264,7 @@ export const questionSetListQuerySchema = z.strictObject({
   o: z.coerce.number().int().min(0).default(0),
 });
 
-/** Default exam time when a set has no duration (spec §9). */
+/** Default exam time when a set has no duration (docs/glossary.md "Fixed values"). */
 export const DEFAULT_EXAM_SECONDS = 5400;
 
 /**

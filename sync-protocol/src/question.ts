@@ -5,7 +5,7 @@ import { MSG } from './messages';
 import { tidSchema } from './tag';
 
 /**
- * Question types (spec §9): single choice, multiple choice, fill in the blank, subjective; and
+ * Question types (docs/glossary.md "Questions"): single choice, multiple choice, fill in the blank, subjective; and
  * ours, `n` numerical (JEE's numerical-answer questions: a number, exact, within a tolerance or
  * in a range; docs/exams.md "Numerical questions").
  */
@@ -16,7 +16,7 @@ export type QuestionType = z.infer<typeof questionTypeSchema>;
 /** Difficulty '1' very easy … '5' very difficult, default '3'. */
 export const difficultySchema = z.enum(['1', '2', '3', '4', '5']);
 /**
- * Review states (issue 17 §7): a new question is PENDING; a reviewer marks it REVIEWED, then
+ * Review states (docs/authoring.md): a new question is PENDING; a reviewer marks it REVIEWED, then
  * APPROVED, or REJECTED with a reason. Only APPROVED questions go into a published set.
  */
 export const QUESTION_STATUSES = ['PENDING', 'REVIEWED', 'APPROVED', 'REJECTED'] as const;
@@ -60,7 +60,7 @@ export const questionTransSchema = z.strictObject({
   /** The explanation (worked solution) in this language; missing or blank shows the English one. */
   expl: richText.optional(),
   /**
-   * Issue 19 §2, set by the server: the fingerprint (translate.ts englishSourceHash) of the
+   * Set by the server (docs/configuration.md "Machine translation"): the fingerprint (translate.ts englishSourceHash) of the
    * English this translation was made from or last reviewed against; when the English differs,
    * the translation is stale.
    */
@@ -75,7 +75,7 @@ export const questionTransSchema = z.strictObject({
 });
 
 /**
- * A question (spec §3). `c`, `s`, `t`, `e` hold tag ids (tid) of the groups c, s, t, e.
+ * A question (docs/glossary.md "Questions"). `c`, `s`, `t`, `e` hold tag ids (tid) of the groups c, s, t, e.
  * `ca` holds option keys for mcq1/mcq2, accepted texts for f and a model answer for s.
  */
 const questionBase = z.strictObject({
@@ -115,7 +115,7 @@ export function isBlankHtml(html: string): boolean {
 }
 
 
-/** Rules every saved question keeps (spec §5 Question save). */
+/** Rules every saved question keeps (docs/exams.md "Rules of a save"). */
 function checkQuestion(v: z.infer<typeof questionBase>, ctx: z.RefinementCtx) {
   if (isBlankHtml(v.q)) {
     ctx.addIssue({ code: 'custom', message: QUESTION_MSG.questionBlank, path: ['q'] });
@@ -125,7 +125,7 @@ function checkQuestion(v: z.infer<typeof questionBase>, ctx: z.RefinementCtx) {
     ctx.addIssue({ code: 'custom', message: 'Correct answer is missing.', path: ['ca'] });
     return;
   }
-  // The base text is English (spec §4 Question editor); translations are other languages.
+  // The base text is English (docs/exams.md "Rules of a save"); translations are other languages.
   if (Object.hasOwn(v.trans, 'en')) {
     ctx.addIssue({ code: 'custom', message: QUESTION_MSG.notEnglish, path: ['trans', 'en'] });
     return;
@@ -188,7 +188,7 @@ export const questionUpdateSchema = questionBase
   .superRefine(checkQuestion);
 export type QuestionUpdate = z.input<typeof questionUpdateSchema>;
 
-/** A comma-separated query parameter; empty (`s=`) means "no filter" (spec §7 sends them empty). */
+/** A comma-separated query parameter; empty (`s=`) means "no filter" (docs/exams.md: the spec's client sends them empty). */
 function commaList<S extends z.ZodType<unknown, string>>(item: S, max: number) {
   return z
     .string()
@@ -197,7 +197,7 @@ function commaList<S extends z.ZodType<unknown, string>>(item: S, max: number) {
     .optional();
 }
 
-/** Filters of the question list and its count (spec §7); a comma list means "any of". */
+/** Filters of the question list and its count (docs/exams.md); a comma list means "any of". */
 const questionFilters = {
   s: commaList(tidSchema, 50),
   c: commaList(tidSchema, 50),
@@ -213,7 +213,7 @@ const questionFilters = {
    */
   search: z.string().trim().max(200).optional(),
   /**
-   * Issue 19 §2: questions whose translation into a language is `missing`, `stale` (the English
+   * docs/configuration.md "Machine translation": questions whose translation into a language is `missing`, `stale` (the English
    * changed since) or a machine `draft`, as `missing:hi`; empty is no filter.
    */
   tr: z
@@ -223,7 +223,7 @@ const questionFilters = {
 };
 
 /**
- * GET /api/question?l&o&qids&s&c&t&e&qt&d. §9: the question list pages by 25; a test fetches
+ * GET /api/question?l&o&qids&s&c&t&e&qt&d (docs/glossary.md "Fixed values"): the question list pages by 25; a test fetches
  * up to 1000 (`l=1000&o=0&qids=…`, answered in the order of `qids`). Without `l`, a page is 25
  * questions, or all the `qids` asked for.
  */

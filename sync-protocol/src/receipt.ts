@@ -7,7 +7,7 @@ import type { TestSummaryDoc } from './sync/test-summary';
 type Subtle = { digest(algorithm: 'SHA-256', data: Uint8Array): Promise<ArrayBuffer> };
 const web = globalThis as unknown as { crypto: { subtle: Subtle }; TextEncoder: new () => { encode(s: string): Uint8Array } };
 
-/** What a receipt is taken over: an attempt as it was submitted (issue 21 §4). */
+/** What a receipt is taken over: an attempt as it was submitted (docs/exams.md "Answers and marking", "Submission receipt"). */
 export type ReceiptSubject = Pick<TestSummaryDoc, 'id' | 'qsid' | 'answers' | 'submittedAt'>;
 
 /** Tells this serialisation from any later one; part of what is hashed. */

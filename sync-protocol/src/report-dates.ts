@@ -8,7 +8,7 @@ const DAY_MS = 86_400_000;
 const MIN_MS = 946_684_800_000;
 const MAX_MS = 4_102_444_800_000;
 
-/** An epoch-ms date of a report query (spec §7 getOrdersByDate: startDate, endDate in epoch ms). */
+/** An epoch-ms date of a report query (getOrdersByDate: startDate, endDate in epoch ms; docs/admin.md "Back office API"). */
 export const reportDateSchema = (which: 'start' | 'end') => {
   const msg = which === 'start' ? MSG.invalidStartDate : MSG.invalidEndDate;
   return z

@@ -7,12 +7,12 @@ import { checkRange, reportDateSchema } from './report-dates';
 export { IST_OFFSET_MS, MAX_REPORT_DAYS } from './report-dates';
 
 /**
- * Spec §1 terms: 6 percent of each donation is kept for gateway, bank and running costs. The
+ * The terms: 6 percent of each donation is kept for gateway, bank and running costs. The
  * global earning report shows that share.
  */
 export const RETAINED_PERCENT = 6;
 
-/** GET /api/report/getOrdersByDate?startDate&endDate (epoch ms, spec §7), also the user report and earnings. */
+/** GET /api/report/getOrdersByDate?startDate&endDate (epoch ms; docs/admin.md "Back office API"), also the user report and earnings. */
 export const reportRangeSchema = z
   .strictObject({
     startDate: z.string({ error: MSG.invalidStartDate }).pipe(reportDateSchema('start')),

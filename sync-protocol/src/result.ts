@@ -7,7 +7,7 @@ import { userAnswerSchema } from './sync/test-summary';
 export const MAX_ANSWERS = 5000;
 
 /**
- * POST /api/question/submitUserResponse {qsid, ures} (spec §3 Submission payload): `ures` maps a
+ * POST /api/question/submitUserResponse {qsid, ures} (docs/exams.md; the names in docs/glossary.md): `ures` maps a
  * question id to the user's answer (an option key for mcq1, option keys for mcq2, text for f
  * and s; null or empty when unanswered).
  */
@@ -22,7 +22,7 @@ export type Submission = z.infer<typeof submissionSchema>;
 /** GET /api/question/getExamResult?qsid and GET /api/question/getRank?qsid */
 export const resultQuerySchema = z.strictObject({ qsid: idSchema });
 
-/** GET /api/generic/getParticipantsCount?quesSetId → `{ success, p }` (spec §3 Participants response). */
+/** GET /api/generic/getParticipantsCount?quesSetId → `{ success, p }` (docs/exams.md). */
 export const participantsQuerySchema = z.strictObject({ quesSetId: idSchema });
 
 /**
@@ -36,9 +36,9 @@ export const evaluateSchema = z.strictObject({
 });
 
 /**
- * The answer of getExamResult and submitUserResponse (spec §3 Exam result): the stored result
+ * The answer of getExamResult and submitUserResponse (docs/exams.md "Answers and marking"): the stored result
  * (the `exam_result` document's fields) with the set as `qs`; `msg` on submission;
- * `overLimit`: the attempt was counted past the learner's plan allowance (issue 18 §4); it is
+ * `overLimit`: the attempt was counted past the learner's plan allowance (docs/payments.md "Without a plan"); it is
  * stored and scored all the same.
  */
 export type ExamResultResponse = { success: true; msg?: string; qs: unknown; overLimit?: boolean } & Omit<ExamResultDoc, '_deleted'>;

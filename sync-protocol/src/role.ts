@@ -33,11 +33,11 @@ export const rolePermissionsSchema = z.strictObject({
   permissions: permissionListSchema,
 });
 
-/** Roles seeded on first start (issue 2); MEMBER is the default for signups. */
+/** Roles seeded on first start (docs/admin.md); MEMBER is the default for signups. */
 export const ROLES = ['ADMIN', 'QUESTION_EDITOR', 'MEMBER', 'DONOR', 'BENEFICIARY', 'TRUST', 'TRUSTEE'] as const;
 export const DEFAULT_ROLE = 'MEMBER';
 /**
- * The role whose holders run the platform (issue 16 §3): only its holders change, block, delete
+ * The role whose holders run the platform (docs/security.md "People, roles and permissions"): only its holders change, block, delete
  * or reset the password of one of them, give or take this role, or edit it; at least one ACTIVE
  * person always holds it. The server recognises it by this name, so the role is never renamed.
  */

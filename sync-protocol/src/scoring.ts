@@ -4,7 +4,7 @@ import type { UserRes } from './sync/exam-result';
 
 /*
  * The marking rules, as pure functions (docs/exams.md "Answers and marking" says the same in words).
- * Pure and shared with devices, which score practice sets themselves (issue 5 §9); matching one
+ * Pure and shared with devices, which score practice sets themselves (docs/exams.md "Answers and marking"); matching one
  * answer (normalising, mcq keys) is in ./marking.ts.
  *
  * - Parts: the main part (key `wos`) uses the set's own mpq/nm; a section its own; a sub-section
@@ -22,7 +22,7 @@ import type { UserRes } from './sync/exam-result';
  *   0…mpq marks.
  */
 
-/** Key of the main part in marks / userRes (spec §3: "the main part under wos"). */
+/** Key of the main part in marks / userRes (docs/glossary.md: "the main part under wos"). */
 export const MAIN_PART = 'wos';
 
 /** Time a submission may come after the duration without being late (network, a slow tap). */
@@ -114,7 +114,7 @@ export function score(parts: ScoringPart[], answers: Answers): Score {
 }
 
 /**
- * What the server knows of a submitted attempt's times (issue 16 §2, ARCHITECTURE decision 5):
+ * What the server knows of a submitted attempt's times (docs/security.md "Times, ranking and sync quotas"; ARCHITECTURE decision 5):
  * the device's claims (`st`, `submittedAt`, `elapsed`) and its own sightings — when it first saw
  * the attempt (`firstSeen`, `attempt.server_first_seen`), whether that was before this
  * submission arrived (`seenBefore`: the attempt was then still in progress), the elapsed it
@@ -147,7 +147,7 @@ export function boundedSubmittedAt(t: Pick<SubmissionTimes, 'st' | 'submittedAt'
 
 /**
  * Whether a submission is late: the time the test used is more than the duration (dur minutes ×
- * 60, 0 → 5400 s, spec §5) plus GRACE_MS. The time used is the largest of
+ * 60, 0 → 5400 s, docs/exams.md "Answers and marking") plus GRACE_MS. The time used is the largest of
  * 1. the device's monotonic test time (`elapsed`), and the elapsed the server already saw (test
  *    time never runs backwards);
  * 2. the wall time from the bounded start to the bounded submission — the test timer runs on

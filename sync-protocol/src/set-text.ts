@@ -67,7 +67,7 @@ export function setText(set: SetTextSource, lang: string): SetText {
 }
 
 /**
- * The marks of a part: its questions × its marks per question (spec §9 reads the other way: the
+ * The marks of a part: its questions × its marks per question (the selection limit of docs/exams.md "Rules of a save" reads the other way: the
  * allowed count is floor(total / marks per question)). Rounded to hundredths, as marks are typed.
  */
 export function partMarks(questions: number, mpq: number): number {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MSG } from './messages';
 
-/** Tag groups (spec §3): classes, subjects, topics, previously asked exams. */
+/** Tag groups (docs/glossary.md "Tags"): classes, subjects, topics, previously asked exams. */
 export const TAG_KEYS = ['c', 's', 't', 'e'] as const;
 export const tagKeySchema = z.enum(TAG_KEYS, { error: MSG.tagKeyMissing });
 

@@ -1,12 +1,12 @@
 /*
  * Text rules with no zod in them: what the client's first pages (the login and signup forms)
- * need, without loading zod's schemas and building every schema of ./common (issue 20 §2: the
+ * need, without loading zod's schemas and building every schema of ./common (docs/benchmarks.md "bench:lighthouse": the
  * login page's blocking time). ./common re-exports them and builds its schemas on them, so the
  * server and the client apply the same rules.
  */
 import { regexes } from 'zod/v4/core';
 
-/** Mobiles are stored with the +91 prefix (spec §5). */
+/** Mobiles are stored with the +91 prefix (docs/glossary.md "Fixed values"). */
 export const MOBILE_PREFIX = '+91';
 
 /**
@@ -19,7 +19,7 @@ export function normaliseMobile(raw: string): string | null {
   return m ? MOBILE_PREFIX + m[1] : null;
 }
 
-/** A username without '@' is a mobile and gets +91 (spec §5 Login). */
+/** A username without '@' is a mobile and gets +91 (docs/glossary.md "Fixed values"). */
 export function normaliseUsername(username: string): { email: string } | { mobile: string } | null {
   const u = username.trim();
   if (u.includes('@')) return { email: u.toLowerCase() };
@@ -38,7 +38,7 @@ export function isEmailAddress(raw: string): boolean {
 }
 
 /**
- * Characters no name or description may hold (issue 16): controls (Cc: NUL, escape, newline ...),
+ * Characters no name or description may hold (docs/security.md "Referrals and names"): controls (Cc: NUL, escape, newline ...),
  * format characters (Cf: the bidi overrides and isolates U+202A–U+202E and U+2066–U+2069, the
  * marks U+200E/U+200F/U+061C, zero-width space U+200B, joiners U+200C/U+200D, word joiner U+2060,
  * BOM U+FEFF, the invisible tag characters ...), line and paragraph separators, unpaired

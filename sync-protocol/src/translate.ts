@@ -3,18 +3,18 @@ import { idSchema } from './common';
 import { MSG } from './messages';
 
 /*
- * Machine translation of questions (spec §5 Translation, §7 generateInDiffLang and
- * ai/translateQuestionInHtml; issue 19 §1-2). The server sends the English text, with formulas,
+ * Machine translation of questions (generateInDiffLang and
+ * ai/translateQuestionInHtml; docs/configuration.md "Machine translation"). The server sends the English text, with formulas,
  * images and markup swapped for placeholders, to an OpenAI-compatible chat-completions endpoint
  * (server/src/modules/translate), and a translation keeps track of the English it was made from,
  * so that it is shown as stale when the English changes afterwards.
  */
 
-/** §7: batches are cut at 3,000 characters of serialised input. */
+/** docs/configuration.md "Machine translation": batches are cut at 3,000 characters of serialised input. */
 export const TRANSLATION_BATCH_CHARS = 3000;
 
 const langCode = z.string().regex(/^[a-z]{2}$/, { error: 'Invalid language code' });
-/** A target language: never English, the base text (§5 'Selected language should not be english'). */
+/** A target language: never English, the base text ('Selected language should not be english'). */
 const targetLang = langCode.refine((l) => l !== 'en', { error: MSG.translateNotEnglish });
 
 /** Keys of the editor's content: the question `q` and its options `o0`, `o1`, … in order. */
@@ -33,7 +33,7 @@ export const translateInHtmlSchema = z.strictObject({
 export type TranslateInHtmlInput = z.input<typeof translateInHtmlSchema>;
 
 /**
- * The answer of translateQuestionInHtml, shaped as chat completions' `choices` (§7: the editor
+ * The answer of translateQuestionInHtml, shaped as chat completions' `choices` (the spec's editor
  * reads `data[0].message.content` as JSON): the content is a JSON object with the keys sent and
  * the translated rich text. `demo` is true when the translation came from the local demo
  * translator, which only marks texts and translates nothing.

@@ -10,5 +10,5 @@ export const PROTOCOL_HEADER = 'X-Sync-Protocol';
 /** Header carrying the server's clock (epoch ms) on every response (ARCHITECTURE decision 5). */
 export const SERVER_TIME_HEADER = 'X-Server-Time';
 
-/** Version text shown in the drawer and footer (spec §9). */
+/** Version text shown in the drawer and footer (docs/glossary.md "Fixed values"). */
 export const APP_VERSION = '1.0.7';

@@ -231,7 +231,7 @@ export async function eventually(check: () => Promise<boolean> | boolean, ms = 1
 
 /**
  * The questions of the practice set newAttempt uses (fixtures/question-sets.json): the server
- * refuses answers to questions that are not in the attempt's set (issue 16).
+ * refuses answers to questions that are not in the attempt's set (docs/security.md "Times, ranking and sync quotas").
  */
 export const PRACTICE_QUESTIONS = ['q-gk-001', 'q-gk-003', 'q-gk-005', 'q-gk-008', 'q-gk-011', 'q-gk-014', 'q-arithmetic-001', 'q-arithmetic-003', 'q-arithmetic-005', 'q-arithmetic-014'] as const;
 

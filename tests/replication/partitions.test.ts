@@ -7,7 +7,7 @@ import { DEMO } from '../../server/src/test/harness';
 import { attemptRows, type Device, eventually, newAttempt, openDevice, resultRows, startServer, type TestServer } from './harness';
 
 /*
- * Connections that go silent (issue 21 §1), through the fault proxy of the partitions spec
+ * Connections that go silent (docs/offline-integrity.md "The network"), through the fault proxy of the partitions spec
  * (scripts/fault-proxy.ts) in front of the real server: a half-open connection delivers a push
  * and swallows its answer; a black-holed one swallows the stream. fetch never gives up on
  * either; before the replication's stall guard (client/src/db/stall-guard.ts) the submission's

@@ -5,7 +5,7 @@ import { receiptHash } from '../../sync-protocol/src/receipt';
 import { answer, type Device, eventually, Network, newAttempt, openDevice, PRACTICE_QUESTIONS, resultRows, startServer, type TestServer } from './harness';
 
 /*
- * Issue 21 §4: a learner submits offline and keeps a receipt on the device; when the submission
+ * The submission receipt (docs/exams.md "Answers and marking"): a learner submits offline and keeps a receipt on the device; when the submission
  * reaches the server (through a flaky network: pushes lost after the server handled them), the
  * result that replicates back carries the server's receipt, equal to the device's.
  */

@@ -7,7 +7,7 @@ import { DEMO } from '../../server/src/test/harness';
 import { eventually, newAttempt, openDevice, startServer, type TestServer } from './harness';
 
 /**
- * Issue 16 §4 on a real replica: a device back after 20 days offline syncs with the token it left
+ * docs/security.md "Sessions and logout" on a real replica: a device back after 20 days offline syncs with the token it left
  * with, and the replication (pulls, pushes and the stream) hands the renewed token to the app,
  * which stores it, so a device that syncs now and then never reaches its token's expiry. Once the
  * session is logged out elsewhere, the device stops and says it is signed out.

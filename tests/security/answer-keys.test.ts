@@ -9,7 +9,7 @@ import { first } from '../../server/src/db/transaction';
 import { grantTestPlan } from '../../server/src/test/builders';
 
 /**
- * Issue 16 point 1: answer keys. A question reaches someone without QUESTION_EDITOR (a guest, a
+ * docs/security.md "Answer keys". A question reaches someone without QUESTION_EDITOR (a guest, a
  * learner, an admin without it) only through a set learners see (published, not deleted), each id
  * decided on its own; correct answers only through a published practice set, and never while a
  * mock test holds the question: a mock test's answers reach a learner only in the result of their
@@ -67,7 +67,7 @@ async function newQuestion(label: string, subjective = false): Promise<string> {
       };
   const r = await h.request('POST', '/question', { token: editor, body });
   expect(r.status, JSON.stringify(r.body)).toBe(201);
-  // Reviewed, then approved: only approved questions go into sets that are not drafts (issue 17 §7).
+  // Reviewed, then approved: only approved questions go into sets that are not drafts (docs/authoring.md "Publishing and unpublishing").
   for (const st of ['REVIEWED', 'APPROVED']) {
     const step = await h.request('PATCH', '/question/updateStatus', { token: editor, body: { id: r.body.id, st } });
     expect(step.status, JSON.stringify(step.body)).toBe(200);

@@ -11,7 +11,7 @@ import { messagesSent, readLocalInbox } from '../../server/src/lib/outbox';
 import { DEMO, type Harness, startHarness } from '../../server/src/test/harness';
 
 /**
- * Issue 37 point 5 (docs/security.md, "Smaller points"): the code routes — resetPassword,
+ * docs/security.md "Smaller points": the code routes — resetPassword,
  * requestOTP, verifyOTPAndSignIn, and updatePasswordWithResetCode beside them — run the same
  * database statements before they answer for a registered account as for an unknown one. What
  * differs (looking the account up to issue a code, writing the code, sending it) runs after the

@@ -9,7 +9,7 @@ import { DEMO } from '../../server/src/test/harness';
 import { login, startServer } from './server-process';
 
 /**
- * Issue 16 point 11: a warning reaches the log before the request that caused it is answered,
+ * docs/security.md "Production, load shedding, logs, files": a warning reaches the log before the request that caused it is answered,
  * so a process killed with -9 right after the answer has written it (lib/logger.ts). Info lines
  * may still be lost: they are buffered for speed.
  */

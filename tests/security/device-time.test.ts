@@ -8,7 +8,7 @@ import { type Harness, startHarness } from '../../server/src/test/harness';
 import { first } from '../../server/src/db/transaction';
 
 /**
- * Issue 16 point 2: device time. Every time that decides something — which result is the latest,
+ * docs/security.md "Times, ranking and sync quotas": device time. Every time that decides something — which result is the latest,
  * whether a submission is late — is bounded by the server's own times (ARCHITECTURE decision 5):
  * its first sighting of the attempt (`server_first_seen`), the arrival of the submission and the
  * set's duration. The rules are sync-protocol/src/scoring.ts's boundedSubmittedAt and isLate;

@@ -11,7 +11,7 @@ import { type Harness, startHarness } from '../../server/src/test/harness';
 import { mcqQuestion } from '../../server/src/test/builders';
 
 /**
- * Issue 37 point 5: two editors editing one question must not overwrite each other silently,
+ * Two editors editing one question must not overwrite each other silently,
  * online or through the editor's replication (docs/security.md, "Editors' concurrent edits").
  * PATCH /api/question carries the version the edit was made from: a stale one is 409 with the
  * current question and writes nothing; none at all is 400 naming `version`. A push of the

@@ -7,7 +7,7 @@ import type { Outbox } from '../../server/src/lib/outbox';
 import { DEMO, type Harness, startHarness } from '../../server/src/test/harness';
 
 /**
- * Issue 16 point 5: every account route gives a registered and an unknown account the same
+ * docs/security.md "Rate limits, enumeration, passwords, the outbox": every account route gives a registered and an unknown account the same
  * answer — status and body byte for byte — in the same time, so that nobody can find out who is
  * registered. Timing: ~20 runs each, known and unknown interleaved, medians compared.
  *
@@ -182,8 +182,8 @@ describe('the same answer in the same time for registered and unknown accounts',
   });
 
   test('signup tells a registered mobile apart — inherent to signup — but only 30 times an hour per address', async () => {
-    // A person who cannot register must be told why (spec §5 'This mobile number is already
-    // registered'); the limit makes signup a slow way to probe a list of numbers.
+    // A person who cannot register must be told why ('This mobile number is already
+    // registered', docs/api.md "Signup"); the limit makes signup a slow way to probe a list of numbers.
     await h.deps.db.delete(rateLimit);
     const rs = await Promise.all(
       Array.from({ length: 60 }, () =>

@@ -7,7 +7,7 @@ import { plainToHtml } from '../../server/src/modules/questions/import/rows';
 import { type Harness, startHarness } from '../../server/src/test/harness';
 
 /**
- * Issue 37 point 4 ("files in and out"), CSV export: a cell starting with = + - @, a tab or a CR
+ * docs/security.md "Files in and out", CSV export: a cell starting with = + - @, a tab or a CR
  * that also held a line break was exported bare (Papa's escapeFormulae tests the whole cell with
  * a pattern a line break defeats), so a planted =HYPERLINK(…) ran in the spreadsheet that opened
  * the export. Cells are now escaped by their first character alone (server/src/lib/csv-cells.ts),

@@ -10,7 +10,7 @@ import { mediaDir } from '../../server/src/modules/media/media.service';
 import { DEMO, type Harness, startHarness } from '../../server/src/test/harness';
 
 /**
- * Issue 37 point 4 ("files in and out"), image uploads: the type detector unzipped any body
+ * docs/security.md "Files in and out", image uploads: the type detector unzipped any body
  * starting with `PK` (1 MiB became 1 GB in memory), a truncated zip was a 500, and anything with
  * an image's first bytes was stored. Now the bytes are read as PNG, JPEG or WebP only, by their
  * signatures and structure, never decompressed; the stated size must be within MEDIA_MAX_PIXELS

@@ -7,7 +7,7 @@ import { activityLog, question, questionImport } from '../../server/src/db/schem
 import { type Harness, startHarness } from '../../server/src/test/harness';
 
 /**
- * Issue 37 point 4 ("files in and out"), the import: 10,000 rows wrote 10,063 activity entries and
+ * docs/security.md "Files in and out", the import: 10,000 rows wrote 10,063 activity entries and
  * held the event loop for up to a second, so that /api/health waited. Now an import is ONE
  * activity entry (its counts and the file's hash), and its work is cut into slices that each give
  * the event loop back (server/src/modules/questions/import/import.service.ts; docs/security.md).

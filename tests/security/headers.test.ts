@@ -11,7 +11,7 @@ import { serveApp } from '../../server/src/serve';
 import { DEMO, type Harness, startHarness } from '../../server/src/test/harness';
 
 /**
- * Issue 16 point 7: the Content-Security-Policy and the other security headers of the site and
+ * docs/security.md "Headers, CSP and links": the Content-Security-Policy and the other security headers of the site and
  * the API, HSTS behind a TLS proxy, the violation report endpoint, and links checked by parsing
  * them. Headers are read from the real server over TCP (the middleware writes them straight onto
  * Node's response there, app.ts), serving a built client from a temporary directory.
@@ -139,7 +139,7 @@ describe('the site', () => {
       expect(res.headers.get('x-content-type-options'), url).toBe('nosniff');
     }
     // The scripts under /assets/ run in the page (no worker starts from one), whose policy governs
-    // them: they carry only what applies to a subresource (issue 20 §1, lib/security-headers).
+    // them: they carry only what applies to a subresource (lib/security-headers; docs/benchmarks.md "bench:bundle").
     const script = await get(plain, '/assets/index-AbC123.js');
     expect(script.status).toBe(200);
     expect(script.headers.get('x-content-type-options')).toBe('nosniff');

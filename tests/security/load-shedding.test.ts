@@ -9,7 +9,7 @@ import { serveApp } from '../../server/src/serve';
 import { type Harness, startHarness } from '../../server/src/test/harness';
 
 /**
- * Issue 16 point 10: the load shedder (server/src/lib/overload.ts) is fair per client. Everything
+ * docs/security.md "Production, load shedding, logs, files": the load shedder (server/src/lib/overload.ts) is fair per client. Everything
  * goes through the real server over TCP: the attacker and the learner differ only in the address
  * their sockets come from (Linux routes all of 127/8 to the loopback interface, so binding a
  * client socket to 127.0.0.2 makes a second source).

@@ -7,7 +7,7 @@ import { DEMO, type Harness, startHarness } from '../../server/src/test/harness'
 import { first } from '../../server/src/db/transaction';
 
 /**
- * Issue 16 "also seen": names accepted NUL, right-to-left override and zero-width characters. The
+ * docs/security.md "Referrals and names": names accepted NUL, right-to-left override and zero-width characters. The
  * rule is one shared function, `hasUnsafeChars` in sync-protocol/src/common.ts, used by the
  * schemas of every person name (signup, on-behalf, admin create and update) and of role and
  * permission descriptions (role and permission names allow only A–Z, 0–9 and _), so the client

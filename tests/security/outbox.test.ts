@@ -8,7 +8,7 @@ import { createLocalOutbox, localInboxFile, messagesSent, readLocalInbox, SECRET
 import { DEMO, type Harness, startHarness } from '../../server/src/test/harness';
 
 /**
- * Issue 16 ("also seen"): the outbox table kept reset codes and generated passwords in plain
+ * docs/security.md "Rate limits, enumeration, passwords, the outbox": the outbox table kept reset codes and generated passwords in plain
  * text. Now a message is stored with its secret masked and the adapter gets the secret apart;
  * the local adapter (the developer's "phone") delivers the full text to the log and, outside
  * production, to DATA_DIR/local-inbox.jsonl (mode 0600).

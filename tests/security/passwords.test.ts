@@ -9,7 +9,7 @@ import { DEMO, type Harness, startHarness } from '../../server/src/test/harness'
 import { first } from '../../server/src/db/transaction';
 
 /**
- * Issue 16 point 5: passwords keep the spec's minimum of 4 characters, but blank passwords,
+ * docs/security.md "Rate limits, enumeration, passwords, the outbox": passwords keep the spec's minimum of 4 characters, but blank passwords,
  * control characters, the account's own mobile or e-mail (or the part before @) and the most
  * common breached passwords (zxcvbn-ts' list of 49,233) are refused wherever a password is set:
  * signup, reset with a code, change with the old password, admin reset.
@@ -162,7 +162,7 @@ describe('admin reset', () => {
     const nul = await reset('\0\0\0\0');
     expect(nul.status).toBe(400);
     expect((await h.login(DEMO.learner.username, DEMO.learner.password)).status).toBe(200);
-    // What the dialog's "generate" makes (spec §5: 10 random characters).
+    // What the dialog's "generate" makes (docs/glossary.md "Fixed values": 10 random characters).
     const generated = await reset('hT4kPq9ZwX');
     expect(generated.status).toBe(200);
     expect((await h.login(DEMO.learner.username, 'hT4kPq9ZwX')).status).toBe(200);

@@ -10,7 +10,7 @@ import { webhookInbox } from '../../server/src/modules/payments/webhook-inbox';
 import { type Harness, startHarness } from '../../server/src/test/harness';
 
 /**
- * Issue 37 point 5, the payment points (docs/security.md "Smaller points", docs/payments.md):
+ * The payment points of docs/security.md "Smaller points" and docs/payments.md:
  * Razorpay events are keyed by their signed body, never by the unsigned X-Razorpay-Event-Id; an
  * order its provider does not know expires at its expiry time; a donation's amount is a number or
  * a string of digits, nothing a coercion would turn into one; `product` may be the plan object,

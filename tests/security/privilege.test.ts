@@ -8,7 +8,7 @@ import { DEMO, type Harness, startHarness } from '../../server/src/test/harness'
 import { first } from '../../server/src/db/transaction';
 
 /**
- * Issue 16 point 3: privilege escalation. The rules live in server/src/modules/persons/privileges.ts
+ * docs/security.md "People, roles and permissions": privilege escalation. The rules live in server/src/modules/persons/privileges.ts
  * and are checked inside each write's transaction:
  * nobody changes their own role, permissions or status; nobody grants a permission they do not
  * hold (person edits, role choice, person creation, role templates); nobody manages a person who

@@ -15,7 +15,7 @@ import { DEMO, type Harness, startHarness, testDatabaseEnv } from '../../server/
 import { ROOT, type ServerProcess, startServer } from './server-process';
 
 /*
- * Issue 37 point 3, "Production that cannot be fooled" (docs/security.md):
+ * docs/security.md "Production that cannot be fooled":
  * - a production start paid through the sandbox is refused (exit 1, a fatal line) unless
  *   ALLOW_SANDBOX_PAYMENTS_IN_PRODUCTION=true, and then every page says no money is taken and
  *   the receipts say SANDBOX;

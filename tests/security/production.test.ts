@@ -11,7 +11,7 @@ import { login, request, ROOT, type ServerProcess, startServer } from './server-
 import { first, row } from '../../server/src/db/transaction';
 
 /**
- * Issue 16 point 9 and the file modes: a production start (NODE_ENV=production) has no demo
+ * docs/security.md "Production, load shedding, logs, files" and the file modes: a production start (NODE_ENV=production) has no demo
  * accounts, refuses to run while a demo password is in its database, gets its first admin from
  * `npm run create-admin`, and keeps its data directory to its own user.
  */
@@ -65,7 +65,7 @@ describe('a production start on a new data directory', () => {
       expect((await login(server.base, who.username, who.password)).status).toBe(401);
     }
     expect(await persons(dataDir)).toEqual([]);
-    // The reference data is there: the plans of spec §9 are on sale.
+    // The reference data is there: the plans of docs/payments.md "What a plan gives" are on sale.
     const plans = await request(server.base, 'GET', '/api/plan');
     expect(plans.status).toBe(200);
     expect(JSON.stringify(plans.body)).toContain('ANNUAL_PLAN');

@@ -6,8 +6,8 @@ import { DEMO, type Harness, startHarness } from '../../server/src/test/harness'
 import { first } from '../../server/src/db/transaction';
 
 /**
- * Issue 16, "also seen": a push subscription could be moved to another account by anyone who knew
- * it. A device's Web Push subscription (issue 20 §6: its endpoint, the "token") registered by one
+ * docs/security.md "Sessions and logout": a push subscription could be moved to another account by anyone who knew
+ * it. A device's Web Push subscription (docs/configuration.md "Push messages (Web Push)": its endpoint, the "token") registered by one
  * person stays theirs, bound to the session that registered it (PATCH
  * /generic/update-firebase-token, modules/push/push.service.ts saveSubscription); logging that
  * session out deletes it, and then the next person on the same phone registers it.

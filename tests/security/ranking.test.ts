@@ -7,7 +7,7 @@ import { examResult } from '../../server/src/db/schema';
 import { DEMO, type Harness, startHarness } from '../../server/src/test/harness';
 
 /**
- * Issue 16 point 2: first-attempt ranking. A mock test shows its correct answers once submitted;
+ * docs/security.md "Times, ranking and sync quotas": first-attempt ranking. A mock test shows its correct answers once submitted;
  * re-submitting then took a learner from 0/48 to 46/48 and rank 1. Now the rank of a set is
  * decided by each learner's FIRST submitted attempt (the first result the server stores); every
  * later one is practice — replicated and answered with `practice: true`, never ranked. The flag

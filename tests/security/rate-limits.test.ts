@@ -9,7 +9,7 @@ import { DEMO, type Harness, startHarness } from '../../server/src/test/harness'
 import { first } from '../../server/src/db/transaction';
 
 /**
- * Issue 16 point 6: every limit is spent atomically before the work it guards, so a burst of
+ * docs/security.md "Rate limits, enumeration, passwords, the outbox": every limit is spent atomically before the work it guards, so a burst of
  * parallel requests never gets more through than the limit (lib/rate-limit.ts has the numbers);
  * one code per request; limits on signup, on-behalf creation, OTP and reset requests; a lockout
  * that an attacker cannot turn against the owner of the account.

@@ -7,7 +7,7 @@ import { DEMO, type Harness, startHarness } from '../../server/src/test/harness'
 import { first } from '../../server/src/db/transaction';
 
 /**
- * Issue 16 point 8 (referral loops) and the referrer lookup of point 5. The rules live in
+ * docs/security.md "Referrals and names": referral loops and the referrer lookup. The rules live in
  * server/src/modules/persons/persons.repo.ts (`assertReferrerAllowed`, `uplines`, `teamSize`) and
  * persons/referrer.ts (the masked name and the opaque handle):
  * no referral cycle can be made, by signup or by an admin's edit; only ACTIVE people refer; the

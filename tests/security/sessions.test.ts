@@ -14,7 +14,7 @@ import { DEMO, type Harness, startHarness } from '../../server/src/test/harness'
 import { first } from '../../server/src/db/transaction';
 
 /**
- * Issue 16 point 4: logout on the server, sessions, token lifetime. Every sign-in starts a session;
+ * docs/security.md "Sessions and logout": logout on the server, sessions, token lifetime. Every sign-in starts a session;
  * every token names it, and the session row is read on every request, so ending a session ends
  * all its tokens at once on every route, the sync routes included. Tokens live 30 days from their
  * issue (renewed when more than a day old), sessions at most 180 days. The rules live in

@@ -12,7 +12,7 @@ import { DEMO, type Harness, startHarness } from '../../server/src/test/harness'
 import { first, transaction } from '../../server/src/db/transaction';
 
 /**
- * Issue 16, "also seen": one learner held 200 live sync streams and grew the database by 10 MB
+ * docs/security.md "Times, ranking and sync quotas": one learner held 200 live sync streams and grew the database by 10 MB
  * in 10 pushes of answers to questions that are not in the set. Now: at most
  * MAX_STREAMS_PER_PERSON live streams per person on an instance (the oldest is closed); answers
  * only to questions of the attempt's set (400, nothing stored); and a per-person quota on stored

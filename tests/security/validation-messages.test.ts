@@ -6,7 +6,7 @@ import { MSG } from '../../sync-protocol/src/messages';
 import { type Harness, startHarness } from '../../server/src/test/harness';
 
 /**
- * Issue 37 point 5 (docs/security.md, "Smaller points"): bad input gets a 400 whose `msg` names
+ * docs/security.md "Smaller points": bad input gets a 400 whose `msg` names
  * the field and what it must be, in English and Hindi. A field that is there with the wrong type
  * used to answer "<field> is required" (zod leaves the value out of its issues unless asked, so
  * every type error looked like a missing field), or a schema's own "… is required". The rule

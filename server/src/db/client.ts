@@ -140,7 +140,7 @@ export const PAGE_SIZE = 2048;
 
 /**
  * Takes group and other access away from the files directly in `dataDir` that this process's
- * user owns (issue 16: app.db was created 0644). The server creates everything under umask 077
+ * user owns (docs/security.md "Production, load shedding, logs, files": app.db was created 0644). The server creates everything under umask 077
  * (index.ts); this catches files of an older version or of a tool run with another umask:
  * app.db and its -wal and -shm, jwt-secret, the local inbox. Files of other users (a shared
  * volume) are left alone, as is the directory itself (env.ts).
@@ -220,7 +220,7 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
 
 /**
- * Opens the PostgreSQL database at `url` (DATABASE_URL, issue 22): a pool of connections, the
+ * Opens the PostgreSQL database at `url` (DATABASE_URL, docs/cluster.md): a pool of connections, the
  * committed migrations of migrations-pg/ applied under an advisory lock (several instances may
  * start at once), and every table export of db/schema.ts pointed at its PostgreSQL table. One
  * engine per process: after this the process speaks PostgreSQL only.

@@ -4,7 +4,7 @@ import { type DB, engineOf, inOpenTransaction, txEngines } from './client';
 import { rows } from './transaction';
 
 /*
- * Where the SQL of the two engines differs (issue 22): each helper returns what the engine of the
+ * Where the SQL of the two engines differs (docs/cluster.md): each helper returns what the engine of the
  * handle it is given needs, so that no module knows which engine it runs on. The SQLite form of
  * each is the SQL the modules wrote before PostgreSQL came (their plans were measured there).
  */

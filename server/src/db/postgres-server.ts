@@ -7,7 +7,7 @@ import pg from 'pg';
 
 /*
  * A PostgreSQL server of its own, in a directory of its own, for development (npm run
- * start:cluster) and for the test suites' PostgreSQL run (issue 22): Debian's `postgresql`
+ * start:cluster) and for the test suites' PostgreSQL run (docs/cluster.md): Debian's `postgresql`
  * binaries (.ci/run installs them when missing), initdb'd on first use, listening on 127.0.0.1
  * only, with trust authentication for the one local user `pm`. Not for production: point
  * DATABASE_URL at a managed or properly run PostgreSQL there (docs/cluster.md).

@@ -7,7 +7,7 @@ import { tag } from './schema';
 import { transaction } from './transaction';
 
 /*
- * Issue 22 §2: revisions across instances. A pull asks for documents with `rev > checkpoint` in
+ * docs/cluster.md "Revisions across instances". A pull asks for documents with `rev > checkpoint` in
  * rev order and moves its checkpoint to the last one it got. The classic trap: writer A takes
  * revision 10, writer B takes 11 and commits first; a pull then returns 11 and moves past 10,
  * and when A commits, 10 is never pulled. Our rule (docs/cluster.md, "Revisions across instances"): a

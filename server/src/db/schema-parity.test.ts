@@ -9,7 +9,7 @@ import * as schema from './schema-sqlite';
 import { pgTables } from './schema-pg';
 
 /*
- * Issue 22: one definition of the tables for both engines. The PostgreSQL tables are derived from
+ * docs/cluster.md: one definition of the tables for both engines. The PostgreSQL tables are derived from
  * schema.ts (schema-pg.ts); this compares everything a query or a constraint depends on, table by
  * table, in a form both dialects share.
  */

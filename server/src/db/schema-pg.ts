@@ -20,7 +20,7 @@ import { getTableConfig, type SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqli
 import * as sqliteSchema from './schema-sqlite';
 
 /*
- * The PostgreSQL tables (issue 22), derived from the one definition of the data model in
+ * The PostgreSQL tables (docs/cluster.md), derived from the one definition of the data model in
  * schema.ts, so that the two engines cannot drift apart: same tables, columns (names, nullness,
  * defaults, JS-side defaults), primary keys, unique constraints, indexes (partial ones too) and
  * foreign keys with their actions. db/schema-parity.test.ts compares the two.

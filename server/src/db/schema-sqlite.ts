@@ -13,7 +13,7 @@ import {
 } from 'drizzle-orm/sqlite-core';
 
 /*
- * The whole data model (spec §3). Times are epoch milliseconds unless named otherwise.
+ * The whole data model (field names: docs/glossary.md). Times are epoch milliseconds unless named otherwise.
  * Tables replicated to devices (tag, question, question_set, attempt, exam_result) carry `rev`,
  * a value of the single server counter in `revision_counter` (ARCHITECTURE decision 2), and a
  * soft-delete flag so that deletions replicate.
@@ -71,7 +71,7 @@ export const rolePermission = sqliteTable(
   (t) => [primaryKey({ columns: [t.roleId, t.permissionId] })],
 );
 
-/** A person (spec §3). Uplines follow `parent_id` upwards; downlines are the rows pointing here. */
+/** A person (docs/glossary.md "People"). Uplines follow `parent_id` upwards; downlines are the rows pointing here. */
 export const person = sqliteTable(
   'person',
   {
@@ -122,7 +122,7 @@ export const person = sqliteTable(
     tokenVersion: integer('token_version').notNull().default(0),
     /**
      * Bytes of replicated data this person has stored through sync pushes (attempts): charged
-     * with one conditional UPDATE per push against a per-person quota (issue 16, CONVENTIONS 12).
+     * with one conditional UPDATE per push against a per-person quota (docs/security.md "Times, ranking and sync quotas", CONVENTIONS 12).
      */
     storageBytes: integer('storage_bytes').notNull().default(0),
     createdAt: createdAt(),
@@ -211,7 +211,7 @@ export const question = sqliteTable(
   ],
 );
 
-/** Every version of every question (issue 17 §7: history, readable diffs, restore). */
+/** Every version of every question (docs/authoring.md: history, readable diffs, restore). */
 export const questionVersion = sqliteTable(
   'question_version',
   {
@@ -248,7 +248,7 @@ export const questionSearch = sqliteTable('question_search', {
 });
 
 /**
- * A file of questions imported (issue 19 §3): CSV, Moodle GIFT or Aiken. Kept so that the same
+ * A file of questions imported (docs/authoring.md "Import and export"): CSV, Moodle GIFT or Aiken. Kept so that the same
  * file (or the same rows) imported again is recognised and can be skipped.
  */
 export const questionImport = sqliteTable(
@@ -319,12 +319,12 @@ export const questionSet = sqliteTable(
     nm: real('nm').notNull().default(0),
     dur: integer('dur').notNull().default(0),
     isM: integer('is_m', { mode: 'boolean' }).notNull().default(false),
-    /** Free for everyone (issue 18 §4): uses no plan allowance. */
+    /** Free for everyone (docs/payments.md "Without a plan"): uses no plan allowance. */
     free: integer('free', { mode: 'boolean' }).notNull().default(false),
     inst: text('inst').notNull().default(''),
     q: json<string[]>('q').notNull(),
     sections: json<Record<string, SectionRow>>('sections').notNull(),
-    /** Publish time in minutes since the epoch (spec §3). */
+    /** Publish time in minutes since the epoch (docs/glossary.md "Question sets"). */
     pts: integer('pts').notNull(),
     /**
      * Whether learners see the set: set by the publish job when `pts` passes (with a new `rev`,
@@ -339,9 +339,9 @@ export const questionSet = sqliteTable(
     publishedAt: integer('published_at'),
     /** Revision of the set's `qs_detail` document: bumped when the set or one of its questions changes. */
     detailRev: integer('detail_rev').notNull().default(0),
-    /** A draft is never published, whatever `pts` says (issue 17 §7: drafts can be previewed). */
+    /** A draft is never published, whatever `pts` says (docs/authoring.md "Publishing and unpublishing": drafts can be previewed). */
     draft: integer('draft', { mode: 'boolean' }).notNull().default(false),
-    /** Languages besides English the set is offered in (spec §3: hi and mr). */
+    /** Languages besides English the set is offered in (docs/glossary.md "Languages": hi and mr). */
     langs: json<string[]>('langs')
       .notNull()
       .default(sql`'[]'`),
@@ -362,7 +362,7 @@ export const questionSet = sqliteTable(
   (t) => [uniqueIndex('question_set_rev_idx').on(t.rev), index('question_set_detail_rev_idx').on(t.detailRev)],
 );
 
-/** Earlier versions of a set's questions and marks (issue 17 §5), as results were scored against them. */
+/** Earlier versions of a set's questions and marks (docs/authoring.md "Publishing and unpublishing"), as results were scored against them. */
 export const questionSetVersion = sqliteTable(
   'question_set_version',
   {
@@ -402,7 +402,7 @@ export const attempt = sqliteTable(
     /** Test time used (ms of the device's monotonic clock, summed over sessions); null when not sent. */
     elapsed: integer('elapsed'),
     /**
-     * Receipt hash of the submission as it arrived (sync-protocol/src/receipt.ts, issue 21 §4):
+     * Receipt hash of the submission as it arrived (sync-protocol/src/receipt.ts, docs/exams.md "Answers and marking"):
      * set once, when the attempt becomes SUBMITTED; null before, and for attempts submitted
      * before receipts existed. Server only: the result carries it to the learner.
      */
@@ -431,7 +431,7 @@ export const examResult = sqliteTable(
       .notNull()
       .unique()
       .references(() => attempt.id, { onDelete: 'cascade' }),
-    /** Marks per section; the main part under `wos` (spec §3). */
+    /** Marks per section; the main part under `wos` (docs/glossary.md). */
     marks: json<Record<string, number>>('marks').notNull(),
     /** Most marks each part can give (its questions × its marks per question). */
     outOf: json<Record<string, number>>('out_of')
@@ -445,7 +445,7 @@ export const examResult = sqliteTable(
     late: integer('late', { mode: 'boolean' }).notNull().default(false),
     /**
      * Not the person's first submitted attempt at this set: shown as practice and never ranked
-     * (issue 16 §2: the rank of a mock test is decided by each learner's first attempt).
+     * (docs/exams.md "Answers and marking": the rank of a mock test is decided by each learner's first attempt).
      */
     practice: integer('practice', { mode: 'boolean' }).notNull().default(false),
     /** The version of the set this result was scored against (question_set.version then). */
@@ -470,7 +470,7 @@ export const examResult = sqliteTable(
     submittedAt: integer('submitted_at').notNull().default(0),
     /** The attempt's test time used (ms, device monotonic clock), when the device sent it. */
     elapsed: integer('elapsed'),
-    /** End time in epoch seconds (spec §3). */
+    /** End time in epoch seconds (docs/glossary.md). */
     et: integer('et').notNull(),
     /** The scored attempt's receipt hash (attempt.receipt), for the learner's result. */
     receipt: text('receipt'),
@@ -497,7 +497,7 @@ export const plan = sqliteTable('plan', {
 });
 
 /**
- * A purchase order (issue 18; ARCHITECTURE decision 10): a plan bought, or a donation of the
+ * A purchase order (docs/payments.md; ARCHITECTURE decision 10): a plan bought, or a donation of the
  * payer's amount. Its id is the merchantTransactionId / merchantOrderId / receipt the providers
  * see. Status CREATED → PENDING → PAID | FAILED | EXPIRED; a PAID order never goes back.
  */
@@ -537,7 +537,7 @@ export const purchaseOrder = sqliteTable(
   ],
 );
 
-/** A provider transaction on an order (spec §3 Payment). A second capture is flagged REFUND_DUE. */
+/** A provider transaction on an order (docs/payments.md). A second capture is flagged REFUND_DUE. */
 export const payment = sqliteTable(
   'payment',
   {
@@ -562,7 +562,7 @@ export const payment = sqliteTable(
 );
 
 /**
- * The webhook inbox (issue 18; modules/payments/webhook-inbox.ts). Each verified provider event
+ * The webhook inbox (docs/payments.md; modules/payments/webhook-inbox.ts). Each verified provider event
  * is stored with its unique id as it arrives (a repeated delivery finds its id and is answered
  * at once); `processedAt` is set in the same transaction as the state change the event causes,
  * so an event changes an order at most once, also after a crash between the two.
@@ -609,7 +609,7 @@ export const ledgerEntry = sqliteTable(
   (t) => [index('ledger_created_idx').on(t.createdAt), index('ledger_order_idx').on(t.orderId)],
 );
 
-/** What a paid plan order grants (issue 18 §4), for its period. Limits null = unlimited. */
+/** What a paid plan order grants (docs/payments.md "What a plan gives"), for its period. Limits null = unlimited. */
 export const entitlement = sqliteTable(
   'entitlement',
   {
@@ -711,7 +711,7 @@ export const staticPageVersion = sqliteTable(
   (t) => [primaryKey({ columns: [t.key, t.lang, t.version] })],
 );
 
-/** Home carousel slides (spec §3 Carousel slide). */
+/** Home carousel slides (docs/admin.md). */
 export const banner = sqliteTable('banner', {
   id: id(),
   src: text('src').notNull(),
@@ -761,7 +761,7 @@ export const outbox = sqliteTable(
 );
 
 /**
- * A signed-in session (issue 16 §4): every token names one (`sid`). Logout revokes it; "log out
+ * A signed-in session (docs/security.md "Sessions and logout"): every token names one (`sid`). Logout revokes it; "log out
  * of all devices" revokes every session of the person. Tokens are checked against this row.
  */
 export const session = sqliteTable(
@@ -783,10 +783,10 @@ export const session = sqliteTable(
 );
 
 /**
- * A device's Web Push subscription (issue 20 §6; PATCH /generic/update-firebase-token, which keeps
+ * A device's Web Push subscription (docs/configuration.md "Push messages (Web Push)"; PATCH /generic/update-firebase-token, which keeps
  * the spec's path): the push service's `endpoint` and the device's keys, which the payload is
  * encrypted to (RFC 8291). One person may have several devices; an endpoint belongs to one row.
- * Bound to the session that registered it (issue 16 §4): logging that session out removes it, so
+ * Bound to the session that registered it (docs/security.md "Sessions and logout"): logging that session out removes it, so
  * the next person on a shared phone gets their own messages and never the previous learner's.
  */
 export const pushSubscription = sqliteTable(

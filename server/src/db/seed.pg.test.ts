@@ -9,7 +9,7 @@ import { seedDatabase } from './seed';
 import { row } from './transaction';
 
 /*
- * Issue 22: instances that start at once on one PostgreSQL database each run the seed at
+ * docs/cluster.md: instances that start at once on one PostgreSQL database each run the seed at
  * start-up (index.ts). They seed in turn: the first seeds, the others find the seed recorded
  * and change nothing (on SQLite one process owns the file, and the seed's transaction is all).
  */

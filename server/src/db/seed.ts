@@ -43,8 +43,8 @@ const SEED_KIND_KEY = 'seed_kind';
 export type SeedOptions = {
   /**
    * true (the default, `npm start`): everything in fixtures/, demo accounts included. false (a
-   * production start, issue 16): only the reference data a real installation needs and cannot
-   * make through the API alone — permissions, roles with their permissions, the plans of spec §9
+   * production start, docs/deployment.md "A real installation"): only the reference data a real installation needs and cannot
+   * make through the API alone — permissions, roles with their permissions, the plans of docs/payments.md
    * and the tag taxonomy. No person (the first admin comes from `npm run create-admin`), no demo
    * questions, sets or sales, which a real installation's learners would take for real ones.
    */
@@ -199,7 +199,7 @@ async function seedReference(
 export type DemoLogin = { id: string; name: string; mobile: string };
 
 /**
- * The people who can still sign in with a demo password (issue 16: a production start refuses to
+ * The people who can still sign in with a demo password (docs/security.md "Production, load shedding, logs, files": a production start refuses to
  * run while there is one). Checked with argon2 like a login, against every demo password:
  *
  * - the demo accounts and demo members of fixtures/, found by id, mobile or e-mail (also when

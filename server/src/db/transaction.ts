@@ -4,7 +4,7 @@ import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { postgresHandles, postgresTransactions, txEngines, untilNoTransaction } from './client';
 
 /*
- * Engine-neutral database access (issue 22). Modules write every query as `await q` — never
+ * Engine-neutral database access (docs/cluster.md). Modules write every query as `await q` — never
  * better-sqlite3's synchronous `.get()`, `.all()`, `.run()` — and every transaction as
  * `await transaction(db, async (tx) => …)`, so that the same module runs on SQLite, where a
  * query finishes before `await` returns, and on PostgreSQL, where it goes over the network.

@@ -6,7 +6,7 @@ export type Actor = { id: string; name: string } | null;
 
 const SECRET_KEYS = new Set(['passwordHash', 'password', 'tokenVersion', 'codeHash', 'token']);
 
-/** Copies a value for the log with secrets removed (issue 2 §7). */
+/** Copies a value for the log with secrets removed (docs/admin.md). */
 export function scrub(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(scrub);
   if (value && typeof value === 'object') {

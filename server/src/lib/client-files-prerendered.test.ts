@@ -8,7 +8,7 @@ import { serveClientFiles } from './client-files';
 import { SITE_CSP } from './security-headers';
 
 /*
- * A build with prerendered pages (issue 20 §2, scripts/vite-plugin-prerender.ts): `/` is
+ * A build with prerendered pages (docs/benchmarks.md "bench:lighthouse", scripts/vite-plugin-prerender.ts): `/` is
  * answered with home.html, `/login` without a query with login.html, every other route with
  * index.html as before.
  */

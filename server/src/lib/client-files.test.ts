@@ -111,7 +111,7 @@ test('the page and the files carry the site CSP, the API its own policy and no-s
     expect(r.headers.get('x-content-type-options'), url).toBe('nosniff');
     expect(r.headers.get('x-frame-options'), url).toBe('DENY');
   }
-  // The build's scripts (subresources, never documents): only what applies to them (issue 20 §1).
+  // The build's scripts (subresources, never documents): only what applies to them (docs/benchmarks.md "bench:bundle").
   const script = await get('/assets/index-AbC123.js');
   expect(script.headers.get('x-content-type-options')).toBe('nosniff');
   expect(script.headers.get('cross-origin-resource-policy')).toBe('same-origin');

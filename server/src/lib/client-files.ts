@@ -67,7 +67,7 @@ function findTwins(clientDir: string): Map<string, Twins> {
  * build (no index.html). Content types come from the extension (Hono's table:
  * .webmanifest is application/manifest+json).
  *
- * Compressed on the wire (issue 20 §1) without compressing per request: a file with twins made by
+ * Compressed on the wire (docs/benchmarks.md "bench:bundle") without compressing per request: a file with twins made by
  * the build (`.br`, `.gz`) is sent as the twin the request's Accept-Encoding allows (brotli first),
  * with `Content-Encoding`, the twin's length, the original's type, and `Vary: Accept-Encoding`
  * whichever is sent. A Range request gets the file itself (its byte ranges are the file's); HEAD

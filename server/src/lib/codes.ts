@@ -4,7 +4,7 @@ import type { Conn } from '../db/client';
 import { first } from '../db/transaction';
 import { oneTimeCode } from '../db/schema';
 
-/** One-time codes are valid for 10 minutes and used once (issue 2 §5). */
+/** One-time codes are valid for 10 minutes and used once (docs/security.md "Every limit"). */
 export const CODE_TTL_MS = 10 * 60 * 1000;
 
 /** EMAIL: the code sent to a new e-mail address before it replaces the old one (docs/api.md "Profile"). */

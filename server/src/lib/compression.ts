@@ -3,7 +3,7 @@ import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'n
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../context';
 
-/** The content codings this server sends, in its order of preference (issue 20 §1). */
+/** The content codings this server sends, in its order of preference (docs/benchmarks.md "bench:bundle"). */
 export type ContentCoding = 'br' | 'gzip';
 const PREFERENCE: readonly ContentCoding[] = ['br', 'gzip'];
 
@@ -110,7 +110,7 @@ const byteLength = (body: string | Uint8Array) => (typeof body === 'string' ? Bu
 
 /**
  * Compresses the API's JSON answers of at least `COMPRESS_MIN_BYTES` with brotli or gzip,
- * whichever the request allows (issue 20 §1), with `Vary: Accept-Encoding`. HEAD, 204/206/304,
+ * whichever the request allows (docs/benchmarks.md "bench:bundle"), with `Vary: Accept-Encoding`. HEAD, 204/206/304,
  * answers that already have a Content-Encoding or say `no-transform` are left alone. A request
  * without Accept-Encoding (app.request() in the API tests, most load generators) costs one
  * header lookup, a small answer under Node a length check.

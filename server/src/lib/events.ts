@@ -10,7 +10,7 @@ import type { Logger } from './logger';
  * A change of shared data (tags, sets) goes to everyone; a change of a person's own data only to
  * that person's connections. `createEventBus` is the bus of one process; on PostgreSQL,
  * `connectEventBus` puts PostgreSQL's LISTEN/NOTIFY behind the same interface, so that a change
- * accepted by one instance reaches the devices connected to every instance (issue 22 §3).
+ * accepted by one instance reaches the devices connected to every instance (docs/cluster.md).
  */
 export type ChangeEvent = { collections: CollectionName[]; personId?: string };
 type Listener = (collections: CollectionName[]) => void;

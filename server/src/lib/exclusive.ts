@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { type DB, engineOf } from '../db/client';
 
 /*
- * Scheduled jobs run once across instances (issue 22 §3). Every instance keeps its timers (any of
+ * Scheduled jobs run once across instances (docs/cluster.md). Every instance keeps its timers (any of
  * them may be the one left running), and each tick of a job asks for the job's PostgreSQL advisory
  * lock first: the instance that gets it runs the job, the others skip this tick. The lock is a
  * session lock, taken with pg_try_advisory_lock on a connection of the pool held for the job's

@@ -5,7 +5,7 @@ import { parseDocument } from 'htmlparser2';
 import katex, { type KatexOptions } from 'katex';
 
 /*
- * Formulas in rich text (issue 17 §2). The editor (@tiptap/extension-mathematics) stores a formula
+ * Formulas in rich text (docs/authoring.md). The editor (@tiptap/extension-mathematics) stores a formula
  * as its LaTeX source only:
  *   <span data-type="inline-math" data-latex="…"></span>   <div data-type="block-math" data-latex="…"></div>
  * The server renders each one into KaTeX's HTML on write, so that every screen that shows question

@@ -9,7 +9,7 @@ import { rawStatement, rowEncoder } from './raw-statement';
 import { examResultRow } from '../test/builders';
 
 /*
- * Group commit and raw statements on PostgreSQL (issue 22). group-commit.test.ts and
+ * Group commit and raw statements on PostgreSQL (docs/cluster.md). group-commit.test.ts and
  * raw-statement.test.ts test them on SQLite, with its connection's own mechanics; here the same
  * promises hold on a PostgreSQL server of the test's own: a group is one transaction, each job a
  * savepoint that a failed statement rolls back alone, and two groups that lock the same rows in

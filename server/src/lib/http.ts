@@ -112,8 +112,8 @@ function messagesFor(root: string) {
 }
 
 /**
- * Validates `value`; refused, a 400 whose `msg` is the first issue's (spec §8 shows one message
- * at a time). `root` names the value itself in a message about it rather than one of its fields.
+ * Validates `value`; refused, a 400 whose `msg` is the first issue's (the spec shows one message
+ * at a time; docs/api.md). `root` names the value itself in a message about it rather than one of its fields.
  */
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown, root = 'value'): z.output<S> {
   const { defaultMessage, messageOf } = messagesFor(root);

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import type { Config } from '../env';
 
-/** The response header that names the instance that answered (issue 22 §4). */
+/** The response header that names the instance that answered (docs/cluster.md). */
 export const INSTANCE_HEADER = 'X-Instance';
 
 /**

@@ -7,7 +7,7 @@ export const JWT_AUDIENCE = 'pariksha-mitra-app';
 
 /**
  * What a token says: the person (`sub`), their token version (`tv`, bumped by a password or
- * status change) and the session it belongs to (`sid`, issue 16 §4). Nothing personal.
+ * status change) and the session it belongs to (`sid`, docs/security.md "Sessions and logout"). Nothing personal.
  */
 export type TokenClaims = { sub: string; tv: number; sid: string };
 /** The claims of a verified token with its issue and expiry times (epoch seconds, as in the JWT). */
@@ -87,7 +87,7 @@ async function verifySignature(secret: Uint8Array, token: string): Promise<Verif
 
 /**
  * A token's claims when its signature, algorithm, issuer and audience are right, whether or not
- * it has expired (`expired` says which): for a last-resort answer file (issue 21 §5), which may
+ * it has expired (`expired` says which): for a last-resort answer file (docs/answer-file.md), which may
  * be uploaded days after it was made. A bad signature, `alg: none` or a token of another issuer
  * is null, as in verifyToken. Never a substitute for verifyToken on a request: it does not say
  * that a session is alive.

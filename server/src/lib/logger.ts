@@ -51,7 +51,7 @@ function lineWriter(fd: number) {
  * JSON logs to stdout. Info and below are buffered (4 KiB, or 1 s) so that a busy server does not
  * make one write per request line; a warning or worse flushes the buffer and itself before the
  * log call returns, so it reaches the log before the request that caused it is answered and
- * survives a crash (issue 16: warnings of a kill -9'd process were never written). Lines keep
+ * survives a crash (docs/security.md "Production, load shedding, logs, files": warnings of a kill -9'd process were never written). Lines keep
  * their order. The buffer is flushed on exit. No secrets are logged: the request log names
  * method, path, status, time and person id only, never headers or bodies (pino's redact option is
  * left off because it slows every log call down).

@@ -7,7 +7,7 @@ import { first } from '../db/transaction';
 import { outbox } from '../db/schema';
 import type { Logger } from './logger';
 
-/** Stands for the secret (a code, a password) in every text that is stored (issue 16). */
+/** Stands for the secret (a code, a password) in every text that is stored (docs/security.md "Rate limits, enumeration, passwords, the outbox"). */
 export const SECRET_MASK = '••••••';
 
 export type OutgoingMessage = {
@@ -102,7 +102,7 @@ export function readLocalInbox(file: string): InboxMessage[] {
 }
 
 /*
- * Databases from before issue 16 kept codes and generated passwords in plain text. Their known
+ * Databases of older versions kept codes and generated passwords in plain text. Their known
  * texts are masked when an adapter starts; a generated password may still be the account's
  * password (until its owner changes it), so it must not stay there.
  */

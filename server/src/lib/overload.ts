@@ -5,7 +5,7 @@ import { MSG } from '../../../sync-protocol/src/messages';
 import type { Logger } from './logger';
 
 /**
- * Load shedding (issue 4): when the server is really overloaded, an arriving API request is
+ * Load shedding (docs/benchmarks.md "bench:sync"): when the server is really overloaded, an arriving API request is
  * answered at once with 503, `Retry-After` and `{ success: false, msg, code }` instead of joining
  * a queue. A device keeps what it wanted to send (attempts live in its replica) and sends it again
  * after the delay; the requests that are admitted stay fast, and no connection is dropped.
@@ -26,7 +26,7 @@ import type { Logger } from './logger';
  *   accepts one connection per event-loop turn, so while admitted work makes turns long the rest
  *   of a storm waits unaccepted in the kernel; refusing keeps the turns short (see CONN_BURST).
  *
- * Each signal is fair per source (issue 16: a burst of new connections from one client made the
+ * Each signal is fair per source (docs/security.md "Production, load shedding, logs, files": a burst of new connections from one client made the
  * shedder refuse a signed-in user's requests while nothing was in flight). The monitor counts
  * connections, in-flight requests and a turn's requests per client address (`sourceKey`); when a
  * signal fires it refuses the sources holding more than their share first, and everyone only
@@ -58,7 +58,7 @@ export const OVERLOAD = {
   TURN_MIN_REQUESTS: 32,
   /**
    * ...and has run for this long: the requests it reads now waited at least this long, and the
-   * ones it admitted still have to finish. A tenth of the 250 ms p99 budget of issue 4: the rest
+   * ones it admitted still have to finish. A tenth of the storm's 250 ms p99 budget (docs/benchmarks.md "bench:sync"): the rest
    * goes to refusing the others (~0.1-0.25 ms each) and finishing the admitted ones. In such a
    * turn the sources that sent more than SOURCE_REQUESTS_PER_TURN of its requests are refused;
    * everyone is only when the other sources' requests alone are more than TURN_MIN_REQUESTS.
@@ -74,7 +74,7 @@ export const OVERLOAD = {
    * refused once read. Refusing keeps the turns short, so the queue drains in milliseconds. A
    * browser opens at most 6 connections to a host; the benchmarks' steady loads keep theirs open.
    * When a source made more than SOURCE_CONNECTIONS of those CONN_BURST connections, the storm is
-   * that source's, and only requests arriving from it are refused (issue 16: one client's burst
+   * that source's, and only requests arriving from it are refused (docs/security.md "Production, load shedding, logs, files": one client's burst
    * had shut every signed-in user out). A storm without such a source (many devices, a few
    * connections each) is real load, and refuses everyone.
    */

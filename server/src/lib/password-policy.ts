@@ -8,7 +8,7 @@ import { MSG } from '../../../sync-protocol/src/messages';
 import { badRequest } from './errors';
 
 /*
- * The password policy of issue 16 §5, after NIST SP 800-63B: the spec's minimum of 4 characters
+ * The password policy (docs/security.md "Rate limits, enumeration, passwords, the outbox"), after NIST SP 800-63B: the spec's minimum of 4 characters
  * and no composition rules, but a password is refused when it is blank or holds control
  * characters, when it is the account's own mobile or e-mail, or when it is among the most common
  * passwords of public breaches, or is one of the demo passwords published in fixtures/. Applied

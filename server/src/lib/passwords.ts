@@ -12,7 +12,7 @@ export function hashPassword(password: string): Promise<string> {
 
 /**
  * A hash with the same parameters, verified in place of a missing one so that unknown users cost
- * the same time as known ones (issue 16 §5). Made when the module loads, on libuv's thread pool,
+ * the same time as known ones (docs/security.md "Rate limits, enumeration, passwords, the outbox"). Made when the module loads, on libuv's thread pool,
  * so that not even the first unknown username after a start pays for making it.
  */
 const dummyHash: Promise<string> = hashPassword('not-a-real-password');

@@ -5,7 +5,7 @@ import { first, transaction } from '../db/transaction';
 import { tooMany } from './errors';
 
 /*
- * Every limit of the platform, in one table (issue 16 §6). A rule allows `points` requests per
+ * Every limit of the platform, in one table (docs/security.md "Every limit"). A rule allows `points` requests per
  * fixed window of `duration` seconds and key. Counters live in the `rate_limit` table, not in
  * memory, so that a second server instance shares them (ARCHITECTURE decision 7).
  *
@@ -79,7 +79,7 @@ export const RULES = {
    */
   mediaPerson: { points: 120, duration: 60 * 60 },
   /**
-   * Answer-file uploads per IP in an hour (issue 21 §5, modules/answer-file): public, as an
+   * Answer-file uploads per IP in an hour (docs/answer-file.md, modules/answer-file): public, as an
    * invigilator uploads the files of a whole exam centre from one address; each costs a
    * decryption and may cost a scoring.
    */

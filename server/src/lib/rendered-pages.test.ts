@@ -13,7 +13,7 @@ import { composeDrawnPage, SSR_MODULE } from './rendered-pages';
 import { PAGE_OUTLET } from './route-preloads';
 
 /*
- * `/plan` drawn on request with the database's plans (issue 20 §2, lib/rendered-pages.ts). The
+ * `/plan` drawn on request with the database's plans (docs/benchmarks.md "bench:lighthouse", lib/rendered-pages.ts). The
  * build's server module is built from the client's sources by `vite build` (the end-to-end suite
  * drives the real one, e2e/prerendered-pages.spec.ts); here a module with the same interface
  * stands in for it, writing out the plans it was given and counting its drawings, so that what

@@ -15,7 +15,7 @@ export type DrawnPage = { html: string; bodies: Partial<Record<ContentCoding, Bu
 export type Log = { warn(obj: object, msg: string): void };
 
 /**
- * A page of PRERENDERED_PAGES marked `perRequest` (issue 20 §2: `/plan`, whose plans are the
+ * A page of PRERENDERED_PAGES marked `perRequest` (docs/benchmarks.md "bench:lighthouse": `/plan`, whose plans are the
  * database's): drawn by the build's server module with the data `load` reads, into the page's
  * template (its markup at PAGE_OUTLET), with that data written into the page for the browser's
  * first render (client/src/lib/page-data.ts). The data is read on every request; the drawn page

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { PageData } from '../../../sync-protocol/src/page-data';
 
 /**
- * Preload hints for the first screens a newcomer opens (issue 20 §2). index.html names only the
+ * Preload hints for the first screens a newcomer opens (docs/benchmarks.md "bench:lighthouse"). index.html names only the
  * entry chunk; the page's own chunk, the chunks it imports, its stylesheets and its strings are
  * found by the router after the entry has run, and each of those steps costs a round trip on a
  * phone's connection (about 150 ms on slow 4G, more on 3G). The server knows the build: for these

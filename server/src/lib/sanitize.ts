@@ -7,7 +7,7 @@ import { formulaRenderer } from './formulas';
  * before it is stored (the client sanitises again where it renders, with DOMPurify). Allowed:
  * what a rich-text editor produces — paragraphs and headings, inline formatting, sub/sup, lists,
  * tables, links, images (our uploads under /media/, https, http upgraded to https, and data:image
- * of raster types), code — and formulas (issue 17 §2): the editor's formula nodes with their
+ * of raster types), code — and formulas (docs/authoring.md): the editor's formula nodes with their
  * LaTeX source, which lib/formulas.ts renders into KaTeX's HTML (spans with classes and a list of
  * layout styles, and the few SVG shapes KaTeX draws; its MathML half is not produced). Scripts,
  * event handlers, iframes, forms, SVG and MathML from the input, and styles that could load
@@ -71,7 +71,7 @@ const DATA_IMAGE = /^data:image\/(png|jpe?g|gif|webp|avif|bmp);base64,[a-z0-9+/=
 const SITE_ORIGIN = 'https://site.invalid';
 
 /**
- * A link or image address as a browser reads it (issue 16 §7), on top of sanitize-html's scheme
+ * A link or image address as a browser reads it (docs/security.md "Headers, CSP and links"), on top of sanitize-html's scheme
  * list: parsed, not matched. A relative address must stay on the site and not resolve to a path
  * starting with `//`; an absolute one must carry no user name or password (in
  * `https://site.example@evil.example` the host is evil.example). An http image becomes https, as
@@ -86,7 +86,7 @@ function checkAddress(value: string, image: boolean): string | null {
     return null;
   }
   if (!URL.canParse(value)) {
-    // A relative image is one of our uploads (issue 17 §2): nothing else on the site is a picture
+    // A relative image is one of our uploads (docs/authoring.md): nothing else on the site is a picture
     // for a question, and a path elsewhere would only make a learner's browser request it.
     if (image) return MEDIA_URL.test(value) ? value : null;
     return url.origin === SITE_ORIGIN && !url.pathname.startsWith('//') ? value : null;

@@ -1,5 +1,5 @@
 /**
- * The security headers of every response (issue 16 §7). The site (index.html, the service
+ * The security headers of every response (docs/security.md "Headers, CSP and links"). The site (index.html, the service
  * worker, the manifest) gets a strict Content-Security-Policy; the API, whose answers are JSON
  * and never rendered as a page, gets a policy that allows nothing and `Cache-Control: no-store`;
  * uploaded images a sandboxing policy; the build's scripts, styles and fonts only the headers
@@ -48,7 +48,7 @@ const SITE_POLICY = [
   `report-uri ${CSP_REPORT_PATH}`,
 ];
 
-/** One year with subdomains (issue 16 §7); no `preload`, which is a commitment for the domain's owner. */
+/** One year with subdomains (docs/security.md "Headers, CSP and links"); no `preload`, which is a commitment for the domain's owner. */
 const HSTS = 'max-age=31536000; includeSubDomains';
 
 export type HeaderList = readonly (readonly [string, string])[];
@@ -102,7 +102,7 @@ const MEDIA_HEADERS: [string, string][] = [
 ];
 
 /**
- * The build's scripts, stylesheets and fonts under /assets/ (issue 20 §1): subresources that a
+ * The build's scripts, stylesheets and fonts under /assets/ (docs/benchmarks.md "bench:bundle"): subresources that a
  * page loads, never documents. A Content-Security-Policy, X-Frame-Options and the other
  * page-only headers on them change nothing (browsers apply those to documents and workers, and
  * the app starts no worker from /assets/: the service worker and its imported scripts are

@@ -7,7 +7,7 @@ import { first, transaction } from '../db/transaction';
 import { signToken, type VerifiedClaims, verifyToken, verifyTokenSignature } from './jwt';
 
 /*
- * Sessions and token lifetime (issue 16 §4).
+ * Sessions and token lifetime (docs/security.md "Sessions and logout").
  *
  * Every sign-in (login, signup, OTP sign-in) starts a session row; every token names it (`sid`),
  * and the row is read on every authenticated request, so revoking it ends all its tokens at once.

@@ -9,7 +9,7 @@ const names = z.record(z.string(), z.string().max(80));
 const part = z.strictObject({ q: ids, mpq: marks, tm: marks, nm: marks, o: z.number().int().min(0), names: names.optional() });
 
 /**
- * Store `ed_question_set` (issue 19 §5; editors only, pull and push): the question sets on an
+ * Store `ed_question_set` (docs/authoring.md "Offline authoring"; editors only, pull and push): the question sets on an
  * editor's device, with the ids of their questions, so that a set is assembled offline from the
  * bank the device holds (`ed_question`). The fields are the editor API's (sync-protocol
  * question-set.ts); the set rules (labels, sections, selection limits, approved questions in a set
@@ -53,7 +53,7 @@ export const edQuestionSetDocSchema = z.strictObject({
   trans: z.record(z.string(), z.strictObject({ l: z.string().max(200), inst: z.string().max(50_000) })),
   /** Whether learners see it now (the server's; a device's guess until the server answers). */
   published: z.boolean(),
-  /** The set's version (issue 17 §5: grows when a taken set's questions or marks change). */
+  /** The set's version (docs/authoring.md "Publishing and unpublishing": grows when a taken set's questions or marks change). */
   version: z.number().int().min(0),
   /** How many results it has, as last known from the server. */
   taken: z.number().int().min(0),

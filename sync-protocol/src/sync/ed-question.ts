@@ -4,7 +4,7 @@ import { difficultySchema, questionStatusSchema, questionTransSchema, questionTy
 import { tidSchema } from '../tag';
 
 /**
- * Store `ed_question` (issue 19 §5; editors only, pull and push): the question bank on an
+ * Store `ed_question` (docs/authoring.md "Offline authoring"; editors only, pull and push): the question bank on an
  * editor's device, so that questions are written, edited and translated by hand offline. A
  * learner's device never opens this collection, and the server refuses its pull and push to
  * anyone without the QUESTION_EDITOR permission (it holds the correct answers of mock tests).

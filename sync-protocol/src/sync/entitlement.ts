@@ -8,7 +8,7 @@ const allowance = z.strictObject({
 });
 
 /**
- * Store `entitlement` (pull only, owner only; issue 18 §4): one document per learner, id = the
+ * Store `entitlement` (pull only, owner only; docs/payments.md): one document per learner, id = the
  * person's id, saying what their paid plans allow now, so that the exam list shows what is left
  * and a test can be started offline within it. Rebuilt by the server whenever an order is paid,
  * an attempt is counted, or a plan period ends.

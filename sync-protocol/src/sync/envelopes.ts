@@ -1,11 +1,11 @@
 import { z } from 'zod';
 
-/** The replicated collections every signed-in person's device holds, named as the spec's local stores (spec §3). */
+/** The replicated collections every signed-in person's device holds, named as the spec's local stores (docs/replication.md). */
 export const COLLECTIONS = ['tag', 'question_set', 'qs_detail', 'test_summary', 'exam_result', 'entitlement'] as const;
 export type CollectionName = (typeof COLLECTIONS)[number];
 
 /**
- * Collections only question editors replicate (issue 19 §5): the question bank and the question
+ * Collections only question editors replicate (docs/authoring.md "Offline authoring"): the question bank and the question
  * sets, for authoring offline. The server refuses their pull and push to anyone without the QUESTION_EDITOR
  * permission; a learner's device never opens them.
  */
@@ -16,7 +16,7 @@ export const collectionSchema = z.enum([...COLLECTIONS, ...EDITOR_COLLECTIONS]);
 export const isEditorCollection = (name: AnyCollectionName): name is EditorCollectionName => (EDITOR_COLLECTIONS as readonly string[]).includes(name);
 
 /**
- * What a guest's device replicates (issue 20 §3, spec §6: anonymous users take exams): tags and
+ * What a guest's device replicates (docs/replication.md "Guests": anonymous users take exams): tags and
  * the sets guests may take (published, marked free), pulled without a login. A guest's attempts
  * stay on the device until the guest signs up or logs in.
  */

@@ -40,7 +40,7 @@ export const userResSchema = z.record(
 export type UserRes = z.infer<typeof userResSchema>;
 
 /**
- * Store `exam_result` (pull only): a scored attempt (spec §3 Exam result). Scoring happens on
+ * Store `exam_result` (pull only): a scored attempt (docs/exams.md "Answers and marking"). Scoring happens on
  * the server (ARCHITECTURE decision 4); the result carries the correct answers. The marking
  * rules are in docs/exams.md ("Answers and marking").
  *
@@ -72,7 +72,7 @@ export const examResultDocSchema = z.strictObject({
   late: z.boolean(),
   /**
    * Not the learner's first submitted attempt at this set (the first the server scored): shown
-   * as a practice attempt and never ranked (issue 16 §2).
+   * as a practice attempt and never ranked (docs/exams.md "Answers and marking").
    */
   practice: z.boolean(),
   /** Answers awaiting an editor's evaluation. */
@@ -89,7 +89,7 @@ export const examResultDocSchema = z.strictObject({
   /**
    * The receipt hash (sync-protocol/src/receipt.ts: SHA-256, 64 hex digits) the server computed
    * over the submission as it arrived, for the learner to compare with the receipt their device
-   * kept (issue 21 §4). Null for results of submissions stored before receipts existed.
+   * kept (docs/exams.md "Answers and marking", "Submission receipt"). Null for results of submissions stored before receipts existed.
    */
   receipt: z
     .string()

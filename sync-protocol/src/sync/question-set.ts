@@ -31,7 +31,7 @@ export const questionSetDocSchema = z.strictObject({
   nm: z.number(),
   dur: z.number().int(),
   isM: z.boolean(),
-  /** Free for everyone (issue 18 §4): starting it uses none of a plan's allowance. */
+  /** Free for everyone (docs/payments.md "Without a plan"): starting it uses none of a plan's allowance. */
   free: z.boolean(),
   /** Instructions (HTML, sanitised) in English. */
   inst: z.string(),
@@ -70,7 +70,7 @@ export const questionSetDocSchema = z.strictObject({
    */
   v: z.number().int().min(0),
   /**
-   * The tags of the set's questions (issue 20 §5: the exam list filters by tag offline), as the
+   * The tags of the set's questions (docs/exams.md "Search": the exam list filters by tag offline), as the
    * questions name them: subjects (s), exams asked in (e) and classes (c), each sorted. Built when
    * the set is sent, so a question's change shows when the set is next saved or published. The
    * values are what the questions hold (tag ids, or names): the exam list labels them from the

@@ -3,20 +3,20 @@ import type { AnyCollectionName } from './envelopes';
 /*
  * Kept apart from rxdb-schemas.ts, which builds every zod document schema as it loads: a device
  * opening its replica needs only these (its RxDB schemas are written ahead, rxdb-schemas.json),
- * and building the schemas cost the exam list a long task on a phone (issue 20 §2).
+ * and building the schemas cost the exam list a long task on a phone (docs/benchmarks.md "bench:lighthouse").
  */
 
 /**
  * Each collection's RxDB schema version; a device's older documents go through
  * `MIGRATIONS` when its database opens.
  * - question_set 1, qs_detail 1: `v`, the version of the set's questions.
- * - question_set 2: `free`, a set that uses no plan allowance (issue 18 §4).
- * - question_set 3: `tags`, its questions' subjects, exams and classes (issue 20 §5).
+ * - question_set 2: `free`, a set that uses no plan allowance (docs/payments.md "Without a plan").
+ * - question_set 3: `tags`, its questions' subjects, exams and classes (docs/exams.md "Search").
  * - question_set 4: `trans` (title and instructions in other languages) and optional part
  *   `names`; its `tm` fields are the parts' questions × marks (docs/exams.md).
  * - ed_question_set 1: `trans` and optional part `names`, as the editor API's set.
- * - exam_result 1: `practice`, a result that is not the learner's first at its set (issue 16 §2).
- * - exam_result 2: `receipt`, the server's receipt hash of the submission (issue 21 §4).
+ * - exam_result 1: `practice`, a result that is not the learner's first at its set (docs/exams.md "Answers and marking").
+ * - exam_result 2: `receipt`, the server's receipt hash of the submission (docs/exams.md "Answers and marking", "Submission receipt").
  * - qs_detail 2, exam_result 3: `expl`, a question's explanation (optional, in every language),
  *   and the question type `n` (numerical); docs/exams.md "Explanations", "Numerical questions".
  * - ed_question 1: `expl`, and the type `n`.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** How a question stands in a test (spec §4; NTA adds the two "marked for review" states). */
+/** How a question stands in a test (docs/exams.md "Answers and marking"; NTA adds the two "marked for review" states). */
 export const QUESTION_STATES = ['VISITED', 'ANSWERED', 'MARKED', 'ANSWERED_MARKED'] as const;
 
 /** A user answer: one option key (mcq1), option keys (mcq2), or text (f, s). */

@@ -12,7 +12,7 @@ const SORT = {
   entityAffected: activityLog.entityAffected,
 } as const;
 
-/** GET /getActivityLog — newest first by default; §9 page size 50. */
+/** GET /getActivityLog — newest first by default; page size 50 (docs/glossary.md "Fixed values"). */
 export async function page(
   deps: Deps,
   input: { pageSize: number; offset: number; sort: keyof typeof SORT; order: 'asc' | 'desc' },

@@ -21,7 +21,7 @@ afterAll(() => h.destroy());
 const logIds = async () => new Set((await h.deps.db.select({ id: activityLog.id }).from(activityLog)).map((r) => r.id));
 const logCount = async () => (await h.deps.db.select().from(activityLog)).length;
 
-/** Keys and values that must never reach the log (issue 2 §7). */
+/** Keys and values that must never reach the log (docs/admin.md). */
 function assertNoSecrets(value: unknown) {
   const text = JSON.stringify(value);
   expect(text).not.toContain('$argon2');

@@ -7,7 +7,7 @@ import { uploadAnswerFile } from './answer-file.service';
 import { ensureAnswerKey, loadAnswerKey } from './answer-key';
 
 /**
- * The last-resort answer file (issue 21 §5): the public key devices encrypt to, and the upload.
+ * The last-resort answer file (docs/answer-file.md): the public key devices encrypt to, and the upload.
  * Both public: the key is public by nature, and a file is uploaded by whoever holds it (the
  * learner on another device, an invigilator) — it carries its own proof of whose it is.
  */

@@ -21,7 +21,7 @@ import type { AnswerKey } from './answer-key';
 
 /**
  * Base64url exactly as an encoder writes it. Decoders ignore the spare low bits of the last
- * character, so without this check a flipped bit there would go unnoticed (issue 21 §5: any
+ * character, so without this check a flipped bit there would go unnoticed (docs/answer-file.md: any
  * changed bit refuses the file).
  */
 const canonical = (part: string) => Buffer.from(part, 'base64url').toString('base64url') === part;

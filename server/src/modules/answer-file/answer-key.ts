@@ -7,7 +7,7 @@ import type { Config } from '../../env';
 
 export const ANSWER_KEY_FILE = 'answer-file-key.json';
 
-/** The server's answer-file key (issue 21 §5): the public half devices encrypt to, its thumbprint, the private half. */
+/** The server's answer-file key (docs/answer-file.md): the public half devices encrypt to, its thumbprint, the private half. */
 export type AnswerKey = { jwk: AnswerKeyJwk; kid: string; privateKey: CryptoKey };
 
 /** A private P-256 JWK checked by Node's own parser (a point off the curve is refused there). */

@@ -32,7 +32,7 @@ import { referrerIdOf } from '../persons/referrer';
 
 const PASSWORD_CHARS = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
 
-/** A random password of `length` characters from the CSPRNG (spec §9: generated passwords are 10). */
+/** A random password of `length` characters from the CSPRNG (docs/glossary.md "Fixed values": generated passwords are 10). */
 export function generatePassword(length = 10): string {
   let out = '';
   for (let i = 0; i < length; i++) out += PASSWORD_CHARS[randomInt(0, PASSWORD_CHARS.length)];
@@ -79,7 +79,7 @@ function termsOf(deps: Deps, row: Pick<PersonRow, 'termsVersion'>) {
 
 function usernameKey(username: string) {
   let key = normaliseUsername(username);
-  // Anything with '@' is meant as an e-mail, but only a well-formed one is (spec §5 'Invalid email').
+  // Anything with '@' is meant as an e-mail, but only a well-formed one is ('Invalid email').
   if (key && 'email' in key && !emailSchema.safeParse(key.email).success) key = null;
   return { key, label: key ? ('email' in key ? key.email : key.mobile) : username.trim().toLowerCase() };
 }
@@ -88,7 +88,7 @@ function usernameKey(username: string) {
  * The budgets each account route spends (lib/rate-limit.ts has the numbers and their reasons).
  * They are keyed by the username as written and normalised (`label`), never by whether it is
  * registered, and spent before any work, so that a registered and an unknown account answer
- * alike — also when the answer is 429 (issue 16 §5, §6).
+ * alike — also when the answer is 429 (docs/security.md "Rate limits, enumeration, passwords, the outbox").
  */
 
 /** A password guess: per (username, IP), per username from everywhere, per IP. */
@@ -150,7 +150,7 @@ export async function signup(
   // A refused password costs nothing; then the attempt spends its IP's signup budget first.
   assertPasswordAllowed(input.password, { mobile: input.m, email: input.e });
   await deps.rates.consume('signupIp', input.ip);
-  // `p` is the lookup's opaque handle, or a person id; an ACTIVE person either way (issue 16 §8),
+  // `p` is the lookup's opaque handle, or a person id; an ACTIVE person either way (docs/security.md "Referrals and names"),
   // checked again in the transaction: the referrer may be blocked during the hash.
   const referrer = {
     id: input.noInviter || input.p === undefined ? await trustAccountId(deps) : await referrerIdOf(deps.db, deps.config.jwtSecret, input.p),
@@ -459,7 +459,7 @@ async function setPassword(
 }
 
 /**
- * The one code a reset request tests (issue 16 §6: one guess per request). docs/api.md's order is
+ * The one code a reset request tests (docs/security.md "Rate limits, enumeration, passwords, the outbox": one guess per request). docs/api.md's order is
  * `code:newPassword`; `newPassword:code` is accepted too: when exactly one part has 6 digits it is
  * the code, and when both have, the first (`user`) part is.
  */
@@ -534,7 +534,7 @@ export async function changePassword(deps: Deps, actor: Principal, input: { oldP
   return loginResponse(deps, updated, MSG.passwordChanged, await liveSession(deps.db, updated.id, actor.sessionId));
 }
 
-/** POST /UserLogin/logout: ends the session of the token that asks (issue 16 §4). */
+/** POST /UserLogin/logout: ends the session of the token that asks (docs/security.md "Sessions and logout"). */
 export async function logout(deps: Deps, actor: Principal) {
   await endSession(deps.db, actor.id, actor.sessionId);
   return { success: true as const, msg: MSG.loggedOut };

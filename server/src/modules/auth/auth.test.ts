@@ -8,7 +8,7 @@ import { messagesSent, readLocalInbox } from '../../lib/outbox';
 import { DEMO, type Harness, startHarness } from '../../test/harness';
 
 /*
- * API tests of spec §5 (signup, login, forgot / reset / change password) and §7 Auth, through the
+ * API tests of signup, login, forgot / reset / change password (docs/api.md), through the
  * real HTTP app on a real SQLite file. Every request of a harness comes from the same client IP
  * ('local'), so the groups that spend failed attempts or code requests get a harness of their own
  * and the per-IP budgets never leak from one group into another.
@@ -349,7 +349,7 @@ describe('login rate limit', () => {
     const r = await h.login(`+91${DEMO.learner.mobile}`, DEMO.learner.password);
     expect(r.status).toBe(429);
     expect(r.body.msg).toBe(MSG.tooManyRequests);
-    // The e-mail has a budget of its own (issue 16 §5): sharing one would tell an attacker which
+    // The e-mail has a budget of its own (docs/security.md "Rate limits, enumeration, passwords, the outbox"): sharing one would tell an attacker which
     // e-mail and which mobile belong to the same account.
     expect((await h.login(DEMO.learner.username, DEMO.learner.password)).status).toBe(200);
   });

@@ -8,9 +8,9 @@ import { startSession } from '../../lib/sessions';
 import { DEMO, type Harness, startHarness } from '../../test/harness';
 
 /*
- * Bearer tokens (issue 2 §8): only HS256 tokens signed with the server secret, issued by
+ * Bearer tokens (docs/security.md "Sessions and logout"): only HS256 tokens signed with the server secret, issued by
  * 'pariksha-mitra' for 'pariksha-mitra-app', unexpired, whose token version matches the person's
- * and that name a live session of that person (issue 16 §4), are accepted. Each negative test is paired with the positive one below it, which builds a
+ * and that name a live session of that person (docs/security.md "Sessions and logout"), are accepted. Each negative test is paired with the positive one below it, which builds a
  * token the same way but correctly, so a refusal is not just a broken token builder.
  */
 

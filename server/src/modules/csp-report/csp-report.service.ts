@@ -4,7 +4,7 @@ import type { Deps } from '../../context';
 import { badRequest } from '../../lib/errors';
 
 /*
- * Content-Security-Policy violation reports (issue 16 §7; lib/security-headers names this
+ * Content-Security-Policy violation reports (docs/security.md "Headers, CSP and links"; lib/security-headers names this
  * endpoint in report-uri and report-to). The bodies are the browsers' formats, not our wire, so
  * their schemas live here rather than in sync-protocol: the client never sends them itself.
  */

@@ -9,7 +9,7 @@ import { AppError } from '../../lib/errors';
 import { checkImage } from './image-format';
 
 /*
- * Images in questions (issue 17 §2; the contract is sync-protocol/src/media.ts). An upload is
+ * Images in questions (docs/authoring.md; the contract is sync-protocol/src/media.ts). An upload is
  * stored once per content: DATA_DIR/media/<sha256 of the bytes>.<png|jpg|webp>, so the same image
  * uploaded twice (or by two editors at once) is one file and one address, and an address never
  * changes what it shows, which is what lets GET /media/… be cached for a year.

@@ -19,7 +19,7 @@ export async function list(deps: Deps) {
 /**
  * The server checks these names (access.ts): renaming or deleting one would lock everyone out, and
  * a name of this list is never made by an admin either (created or renamed into), so that a
- * permission nobody was granted cannot become one the server honours (issue 16 §3).
+ * permission nobody was granted cannot become one the server honours (docs/security.md "People, roles and permissions").
  */
 function isBuiltIn(name: string) {
   return Object.hasOwn(PERMISSIONS, name);

@@ -47,7 +47,7 @@ export async function setPersonPermissions(db: Conn, personId: string, ids: stri
   if (ids.length) await db.insert(personPermission).values(ids.map((permissionId) => ({ personId, permissionId })));
 }
 
-/** Copies a role's permissions onto a person (spec §4 Person save). */
+/** Copies a role's permissions onto a person (docs/api.md). */
 export async function copyRolePermissions(db: Conn, personId: string, roleId: string): Promise<void> {
   const rows = await db.select({ id: rolePermission.permissionId }).from(rolePermission).where(eq(rolePermission.roleId, roleId));
   await setPersonPermissions(
@@ -71,7 +71,7 @@ export async function directDownlineCount(db: Conn, personId: string): Promise<n
 /**
  * Everyone below a person in the referral tree (recursive over `parent_id`), never the person
  * themself. UNION (not UNION ALL) drops rows already found, so the walk ends even over a cycle
- * that older data may hold (issue 16 §8).
+ * that older data may hold (docs/security.md "Referrals and names").
  */
 export async function teamSize(db: Conn, personId: string): Promise<number> {
   const r = await row<{ n: number }>(
@@ -90,7 +90,7 @@ export const UPLINE_LIMIT = 100;
 
 /**
  * The referrer chain above a person, nearest first, each person once: the walk stops at the top,
- * at UPLINE_LIMIT, or where older data loops back to someone already listed (issue 16 §8).
+ * at UPLINE_LIMIT, or where older data loops back to someone already listed (docs/security.md "Referrals and names").
  */
 export async function uplines(db: Conn, personId: string): Promise<{ id: string; name: string }[]> {
   const out: { id: string; name: string }[] = [];
@@ -123,7 +123,7 @@ async function isSelfOrAbove(db: Conn, ancestorId: string, personId: string): Pr
 }
 
 /**
- * The referrer rules (issue 16 §8) for a signup, an account made on someone's behalf, an admin's
+ * The referrer rules (docs/security.md "Referrals and names") for a signup, an account made on someone's behalf, an admin's
  * create, or an admin's change of a person's referrer: the referrer exists and is ACTIVE, and,
  * when `childId` is an existing person, is neither that person nor anyone in their team (which
  * would close a loop). A BLOCKED or INACTIVE referrer answers like an unknown one: the public
@@ -140,7 +140,7 @@ export async function assertReferrerAllowed(db: Conn, referrerId: string, childI
   if (await isSelfOrAbove(db, childId, referrerId)) throw badRequest(MSG.referralCycle);
 }
 
-/** The API view of a person (spec §3 short names); never includes the password hash. */
+/** The API view of a person (its short names: docs/glossary.md "People"); never includes the password hash. */
 export async function toView(db: Conn, row: PersonRow, opts: { tree?: boolean } = {}): Promise<PersonView> {
   return {
     id: row.id,

@@ -63,7 +63,7 @@ export async function getOne(deps: Deps, id: string) {
   return { success: true as const, data: { ...(await toView(deps.db, row, { tree: true })), uplines: await uplines(deps.db, row.id) } };
 }
 
-/** GET /Person/get — search by name, mobile or e-mail; §9 page size 30. */
+/** GET /Person/get — search by name, mobile or e-mail; page size 30 (docs/glossary.md "Fixed values"). */
 export async function search(deps: Deps, input: { strQuery: string; limit: number; offset: number }) {
   const where = searchWhere(deps.db, input.strQuery);
   const rows = await deps.db.select().from(person).where(where).orderBy(person.name, person.id).limit(input.limit).offset(input.offset);
@@ -80,7 +80,7 @@ async function viewsOf(deps: Deps, rows: PersonRow[]) {
 
 /**
  * GET /Person/getReferrer — exact match by mobile, for the public signup form: a masked name and an
- * opaque handle for the signup's `p`, nothing else (issue 16 §5, see referrer.ts). Only ACTIVE
+ * opaque handle for the signup's `p`, nothing else (docs/security.md "Referrals and names", see referrer.ts). Only ACTIVE
  * people may refer, so no one else is found.
  */
 export async function referrer(deps: Deps, mobile: string) {
@@ -237,7 +237,7 @@ export async function update(
         .returning(),
     ))!;
     // The version bump voids the tokens; ending the sessions removes their push tokens too, and
-    // unblocking later does not revive them (issue 16 §4).
+    // unblocking later does not revive them (docs/security.md "Sessions and logout").
     if (input.s !== undefined && input.s !== before.status) await endSessionsOf(tx, after.id);
     if (roleRow && roleChanges) await copyRolePermissions(tx, after.id, roleRow.id);
     if (permIds) await setPersonPermissions(tx, after.id, permIds);

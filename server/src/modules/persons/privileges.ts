@@ -10,7 +10,7 @@ import { conflict, forbidden, notFound } from '../../lib/errors';
 import { permissionsOf, type PersonRow } from './persons.repo';
 
 /*
- * Who may change whom (issue 16 §3). The rules, each checked inside the transaction that writes,
+ * Who may change whom (docs/security.md "People, roles and permissions"). The rules, each checked inside the transaction that writes,
  * against what the database holds at that moment, never against the request's principal (read
  * before the body was parsed and the password hashed; a parallel request may have demoted or
  * blocked the actor since):

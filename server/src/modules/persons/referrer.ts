@@ -6,7 +6,7 @@ import { badRequest } from '../../lib/errors';
 import { findByMobileOrEmail } from './persons.repo';
 
 /*
- * What the public referrer lookup (GET /Person/getReferrer) gives away (issue 16 §5): only what
+ * What the public referrer lookup (GET /Person/getReferrer) gives away (docs/security.md "Referrals and names"): only what
  * the signup form needs to confirm a person, for anyone who knows a mobile number. Not the name,
  * a masked one ("Ra*** Ku***"); not the person id, an opaque handle the form sends back as the
  * signup's `p`.

@@ -6,7 +6,7 @@ import { plan } from '../../db/schema';
 import { parseQuery } from '../../lib/http';
 import { route } from '../../lib/route';
 
-/** The active plans (spec §9) in the plan page's order: GET /plan's answer, also drawn into `/plan` (lib/rendered-pages). */
+/** The active plans (docs/payments.md "What a plan gives") in the plan page's order: GET /plan's answer, also drawn into `/plan` (lib/rendered-pages). */
 export async function activePlans(db: Deps['db']) {
   const data = await db
     .select({ id: plan.id, code: plan.code, name: plan.name, total: plan.total, approx: plan.approx, contents: plan.contents })
@@ -16,7 +16,7 @@ export async function activePlans(db: Deps['db']) {
   return { success: true as const, data };
 }
 
-/** GET /plan — the active plans (spec §9), cheapest last as on the plan page. */
+/** GET /plan — the active plans (docs/payments.md), cheapest last as on the plan page. */
 export function planRoutes(app: Hono<AppEnv>, deps: Deps) {
   route(app, deps, 'GET /plan', async (c) => {
     parseQuery(c, z.strictObject({}));

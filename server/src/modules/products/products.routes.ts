@@ -7,7 +7,7 @@ import { parseJson, parseQuery, parseWith } from '../../lib/http';
 import { principalOf, route } from '../../lib/route';
 import * as products from './products.service';
 
-/** The admin's products: the plans learners buy (issue 6). */
+/** The admin's products: the plans learners buy (docs/admin.md). */
 export function productRoutes(app: Hono<AppEnv>, deps: Deps) {
   route(app, deps, 'GET /product', async (c) => {
     parseQuery(c, z.strictObject({}));

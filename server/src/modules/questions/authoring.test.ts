@@ -8,7 +8,7 @@ import { type Harness, startHarness } from '../../test/harness';
 import { publishDue } from '../sync/publish';
 
 /*
- * Issue 17 through the HTTP app: review (status), history and restore, the text search and the
+ * docs/authoring.md through the HTTP app: review (status), history and restore, the text search and the
  * filters of the list, the published-set rules, drafts and their preview, and set versions that
  * keep old results as they were scored.
  */

@@ -7,7 +7,7 @@ import { AppError } from '../../lib/errors';
 /**
  * A refusal whose body carries more than the message: what the editor's screen needs to act on
  * it without parsing text — the ids of questions not yet approved, the sets keeping a question
- * approved, how many results a set has (issue 17 §5, §7). The body is the usual
+ * approved, how many results a set has (docs/authoring.md "Publishing and unpublishing"). The body is the usual
  * `{ success: false, msg, code }` plus these fields.
  */
 export class DetailedError extends AppError {

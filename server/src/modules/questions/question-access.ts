@@ -6,7 +6,7 @@ import { questionSet } from '../../db/schema';
 import { nextRev } from '../../lib/revision';
 
 /*
- * Who reads which question of the bank, and with its correct answers (issue 16 §1). Every path
+ * Who reads which question of the bank, and with its correct answers (docs/security.md "Answer keys"). Every path
  * that gives question content to someone asks here — GET /question (by ids), GET /question/:id,
  * getQuestionSet(List) and the replication of question_set and qs_detail — so that the rule is
  * written once and a new path cannot forget half of it:
@@ -41,7 +41,7 @@ export type Reader = { editor: boolean; download?: () => Promise<string> };
 /**
  * Whether learners and guests see a set: published (the flag the publish job and every save keep
  * in step with `pts`, so a set whose publish time has not come is not published), not a draft
- * (issue 17 §7: drafts are never published; the flag is checked too, so that a draft is hidden
+ * (docs/authoring.md "Publishing and unpublishing": drafts are never published; the flag is checked too, so that a draft is hidden
  * even in the moment before the publish job withdraws it) and not deleted.
  */
 export function isVisibleSet(s: Pick<SetRow, 'published' | 'deleted' | 'draft'>): boolean {
@@ -99,7 +99,7 @@ export async function setsHolding(db: Conn, ids: readonly string[]) {
 
 /**
  * Live sets that are not drafts (published, or to be published when their time comes) holding
- * any of `ids`: such a set may hold only APPROVED questions (issue 17 §7), so these questions
+ * any of `ids`: such a set may hold only APPROVED questions (docs/authoring.md "Publishing and unpublishing"), so these questions
  * must stay approved while it holds them.
  */
 export async function releasedSetsHolding(db: Conn, ids: readonly string[]) {

@@ -8,7 +8,7 @@ import { first } from '../../db/transaction';
 import { notFound } from '../../lib/errors';
 
 /*
- * Every version of every question (issue 17 §7): a question's create, each save, each review
+ * Every version of every question (docs/authoring.md): a question's create, each save, each review
  * step and each restore writes the question as it then is into question_version, numbered as
  * question.version after the write. The editor's history shows them newest first, with who
  * wrote each, and any of them can be restored (it becomes the newest version). Results name the

@@ -11,7 +11,7 @@ import { type VersionAction, versionData, writeVersion } from './question-histor
 import { translationRows, translationRowsMissing } from '../translate/translation-state';
 
 /*
- * What the question list filters and searches on (issue 17 §4): a question's tags, one row per
+ * What the question list filters and searches on (docs/authoring.md): a question's tags, one row per
  * tag in question_tag, and its words without markup in question_search, under a trigram index
  * (SQLite: the full-text table question_fts of migration 0007, kept by triggers; PostgreSQL: a
  * pg_trgm index on question_search.body, migrations-pg 0001, which the search reads directly).
@@ -151,7 +151,7 @@ export async function indexQuestion(tx: Conn, q: Indexed | QuestionRow, version?
     return;
   }
   await tx.delete(questionTag).where(eq(questionTag.questionId, q.id));
-  // Issue 19 §2: tr:/trs:/trd:<lang> rows, a translation present, stale, a machine draft.
+  // tr:/trs:/trd:<lang> rows (docs/configuration.md "Machine translation"), a translation present, stale, a machine draft.
   const tids = [...tagsOf(q), facet('qt', q.qt), facet('d', q.d), facet('st', q.st), ...translationRows(q)];
   await tx
     .insert(questionTag)
@@ -260,7 +260,7 @@ const BACKFILL_BATCH = 1000;
  * question, so equal counts mean none is missing. Returns how many were indexed.
  */
 export async function indexMissingQuestions(db: DB): Promise<number> {
-  // A database from before issue 19 has no translation rows: every live question is indexed again.
+  // A database from before translation rows existed has none: every live question is indexed again.
   if (await translationRowsMissing(db)) await db.delete(questionSearch);
   await transaction(db, async (tx) => {
     const deleted = sql`(select ${question.id} from ${question} where ${eq(question.deleted, true)})`;
@@ -321,7 +321,7 @@ const TRIGRAM = 3;
 type SearchTerms = { long: string[]; likes: string[] };
 
 /**
- * The words of a text search (spec §7 list filters; issue 17 §4), every one of which must occur
+ * The words of a text search (docs/exams.md list filters; docs/authoring.md), every one of which must occur
  * in a question's search text: words of three characters or more go to the trigram index
  * (db/dialect.ts trigramSearch: on SQLite one FTS5 query, each word quoted so that user input is
  * never query syntax); shorter words (the trigram index cannot find them) as LIKE patterns on the
@@ -375,7 +375,7 @@ function tagGroups(f: Filters): string[][] {
   return groups;
 }
 
-/** The translation filter (`missing:hi`, `stale:hi`, `draft:hi`; issue 19 §2), or null. */
+/** The translation filter (`missing:hi`, `stale:hi`, `draft:hi`; docs/configuration.md "Machine translation"), or null. */
 function translationFilter(f: Filters): { state: 'missing' | 'stale' | 'draft'; lang: string } | null {
   const m = f.tr ? /^(missing|stale|draft):([a-z]{2})$/.exec(f.tr) : null;
   return m ? { state: m[1] as 'missing' | 'stale' | 'draft', lang: m[2]! } : null;

@@ -18,7 +18,7 @@ type SetRow = typeof questionSet.$inferSelect;
 type SetInput = Omit<QuestionSet, 'id'> & { id?: string | undefined; newVersion?: boolean | undefined };
 
 /**
- * A set as the API returns it (spec §3 Question set; sync-protocol QuestionSetView), with its
+ * A set as the API returns it (docs/glossary.md "Question sets"; sync-protocol QuestionSetView), with its
  * publication state, draft flag, languages and version; `taken` (how many results it has) where
  * the caller counted them (editor and set APIs; a result's own copy of its set goes without).
  */
@@ -94,7 +94,7 @@ export async function listSets(deps: Deps, page: { l: number; o: number }, { edi
 
 /**
  * Every question a set names must exist and not be deleted; a set that is not a draft (published
- * now or when its time comes) may hold APPROVED questions only (issue 17 §7): 400 naming the
+ * now or when its time comes) may hold APPROVED questions only (docs/authoring.md "Publishing and unpublishing"): 400 naming the
  * others (`ids` in the body too). A draft may hold any, and can be previewed.
  */
 async function checkQuestions(db: Conn, ids: string[], draft: boolean) {
@@ -114,7 +114,7 @@ async function checkQuestions(db: Conn, ids: string[], draft: boolean) {
 type Scored = Pick<SetRow, 'q' | 'mpq' | 'nm' | 'sections'>;
 
 /**
- * What a result depends on (issue 17 §5): which questions each part holds, each part's marks per
+ * What a result depends on (docs/authoring.md "Publishing and unpublishing"): which questions each part holds, each part's marks per
  * question and negative marking, and the parts themselves (sections, sub-sections, with or
  * without sub-sections). Not a typed total: a result is out of questions × marks per question
  * (docs/exams.md "Total marks"), which a total only restates. Not the order of parts or of questions in a part (a result is
@@ -152,7 +152,7 @@ async function snapshot(tx: Conn, before: SetRow, actor: Principal) {
  * A save that changes which questions mock tests hold also gives new revisions to the practice
  * sets sharing them: their correct answers come or go (question-access.ts).
  *
- * Versions (issue 17 §5): once learners have results at a set, a save changing what those
+ * Versions (docs/authoring.md "Publishing and unpublishing"): once learners have results at a set, a save changing what those
  * results depend on (scoringShape) is refused with 409 MSG.setTakenNewVersion and `taken`,
  * nothing stored, unless `newVersion` is true: then the set as it was is kept as its version
  * (question_set_version) and the set moves to the next one. Results name the version they were

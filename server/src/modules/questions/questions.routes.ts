@@ -41,7 +41,7 @@ function readerOf(deps: Deps, c: Context<AppEnv>): Reader {
 }
 
 /**
- * Questions and question sets (spec §7), review, history and preview (issue 17). Hono tries
+ * Questions and question sets (docs/exams.md), review, history and preview (docs/authoring.md). Hono tries
  * routes in registration order: the static /question/… paths come before /question/:id, and
  * app.ts registers the results routes (which also live under /question/…) before these.
  * Questions that have no search text yet are indexed at start (compose.ts, question-index.ts).

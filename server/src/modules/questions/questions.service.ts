@@ -96,7 +96,7 @@ function clean(input: ParsedQuestion): ParsedQuestion {
   return parseWith(questionInputSchema, cleaned);
 }
 
-/** The tags questions name must exist (spec §3: c, s, t, e hold tag ids). */
+/** The tags questions name must exist (docs/glossary.md "Questions": c, s, t, e hold tag ids). */
 async function checkTags(db: Conn, ...vs: QuestionVersionData[]) {
   const tids = [...new Set(vs.flatMap((v) => [...v.c, ...v.t, ...v.e, ...(v.s ? [v.s] : [])]))];
   if (tids.length === 0) return;
@@ -116,7 +116,7 @@ async function checkTags(db: Conn, ...vs: QuestionVersionData[]) {
 
 /**
  * Whether a list query is one a reader without QUESTION_EDITOR may make: questions by id only
- * (spec §7: a test "fetches limit 1000, offset 0" with `qids`). Listing and filtering the bank
+ * (docs/exams.md: a test "fetches limit 1000, offset 0" with `qids`). Listing and filtering the bank
  * is authoring. Empty filters (`s=`, `search=`) are no filters.
  */
 export function isReadByIds(query: QuestionListQuery): boolean {
@@ -203,7 +203,7 @@ export async function countOf(deps: Deps, query: Omit<QuestionListQuery, 'l' | '
 
 /**
  * A question held by a live set that is not a draft (published, or to be published when its time
- * comes) must stay APPROVED (issue 17 §7): such a set holds approved questions only, and
+ * comes) must stay APPROVED (docs/authoring.md "Publishing and unpublishing"): such a set holds approved questions only, and
  * un-approving one would put an unreviewed question in front of learners. 409 naming the sets.
  */
 async function keepApproved(tx: Conn, id: string) {
@@ -243,7 +243,7 @@ async function write(
     t: v.t,
     e: v.e,
     st: v.st,
-    // Issue 19 §2: which translations are current, stale or machine drafts (translation-state.ts).
+    // Which translations are current, stale or machine drafts (translation-state.ts; docs/configuration.md "Machine translation").
     trans: settleTranslations(before, v),
     reason: v.st === 'REJECTED' ? (v.reason ?? null) : null,
     expl: v.expl ?? '',
@@ -327,7 +327,7 @@ function questionInserter(db: DB): (row: QuestionRow) => unknown {
  * New questions in the caller's transaction, each stored exactly as POST /api/question stores
  * one (write() without `before`): the same checks (status from PENDING, the tags exist), each its
  * own revision (reserved together, in order), version 1 with its version row and the list's
- * index. The import stores its rows with it (issue 19 §3) and logs itself as ONE activity entry
+ * index. The import stores its rows with it (docs/authoring.md "Import and export") and logs itself as ONE activity entry
  * (docs/security.md, "Files in and out"): a per-question entry made 10,000 log rows of one
  * import. `values` are questions as `clean` leaves them (sanitised, then checked by
  * questionInputSchema): the import has checked every row before it stores any, and sanitising
@@ -454,7 +454,7 @@ export async function remove(deps: Deps, actor: Principal, id: string) {
 }
 
 /**
- * A question pushed from an editor's device (the `ed_question` collection, issue 19 §5), in the
+ * A question pushed from an editor's device (the `ed_question` collection, docs/authoring.md "Offline authoring"), in the
  * caller's transaction, under the rules of the API: a new one (no row with its id) is created with
  * the device's id, a live one updated as a new version, `_deleted` deletes it (refused while a set
  * holds it). The caller has already checked the assumed master state. Throws AppError when a rule
@@ -488,7 +488,7 @@ export async function writeFromDevice(
 }
 
 /**
- * Issue 19 §1: machine translations (generateInDiffLang) saved as drafts into `lang`, each
+ * Machine translations (generateInDiffLang; docs/configuration.md "Machine translation") saved as drafts into `lang`, each
  * question as a new version under the rules of an update, all in one transaction. A question
  * deleted, or whose English changed, since it was sent for translation is not saved (`outdated`):
  * its translation would be of words it no longer has.

@@ -131,7 +131,7 @@ describe('questions', () => {
   test('PATCH replaces a question; the sets holding it take new revisions and reach devices; old and new values are logged', async () => {
     const before = (await pull('qs_detail')).body.checkpoint.rev;
     const setRevs = (await first(h.deps.db.select({ rev: questionSet.rev }).from(questionSet).where(eq(questionSet.id, 'qs-practice-gk'))))!.rev;
-    // Approved it stays: a published set holds it (issue 17 §7).
+    // Approved it stays: a published set holds it (docs/authoring.md "Publishing and unpublishing").
     const r = await h.request('PATCH', '/question', { token: editor, body: { ...mcq({ q: '<p>Battle of Plassey: which year?</p>', ca: ['b'], st: 'APPROVED' }), id: 'q-gk-001', version: (await h.request('GET', `/question/${'q-gk-001'}`, { token: editor })).body.data.version } });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ success: true, id: 'q-gk-001', msg: 'Question updated successfully' });
@@ -353,7 +353,7 @@ describe('reading as a learner or a guest (what replication gives a device)', ()
       // In the order asked for.
       expect(got.map((q) => q.id)).toEqual(mockIds);
       for (const q of got) {
-        // Even where a published practice set also holds it (question-access.ts; issue 16 §1).
+        // Even where a published practice set also holds it (question-access.ts; docs/security.md "Answer keys").
         expect(q.ca, q.id).toEqual([]);
         for (const tr of Object.values(q.trans)) expect(tr.ca ?? []).toEqual([]);
         expect(JSON.stringify(q)).not.toContain('"ca":["');

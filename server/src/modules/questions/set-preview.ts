@@ -9,7 +9,7 @@ import { notFound } from '../../lib/errors';
 import { previewSetDoc, qsDetailDocs } from '../sync/sync.docs';
 
 /**
- * GET /api/question/previewQuestionSet/{id} (issue 17 §5): a live set, drafts and sets whose time
+ * GET /api/question/previewQuestionSet/{id} (docs/authoring.md "Publishing and unpublishing"): a live set, drafts and sets whose time
  * has not come included, as the documents a learner's device would hold for it (question_set and
  * qs_detail, built by the replication's own builders), with every correct answer: the editor runs
  * it in the real test screen. Nothing is written: no attempt, no result, no revision.

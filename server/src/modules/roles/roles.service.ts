@@ -47,7 +47,7 @@ async function assertFree(db: Conn, name: string, exceptId?: string) {
 }
 
 /**
- * Who may edit a role's template (issue 16 §3, persons/privileges.ts): the ADMIN role only an
+ * Who may edit a role's template (docs/security.md "People, roles and permissions", persons/privileges.ts): the ADMIN role only an
  * ADMIN; a permission is added or removed only by someone who holds it. People who already hold
  * the role keep their own permissions (see setPermissions), so this guards what the role gives
  * the next person it is assigned to.
@@ -103,7 +103,7 @@ export async function update(deps: Deps, actor: Principal, input: { id: string; 
 
 /**
  * PUT /role/updatePermissionCollection. People already holding the role keep their own
- * permission sets: a role is the template copied when it is assigned (spec §4 Person save).
+ * permission sets: a role is the template copied when it is assigned (docs/api.md).
  */
 export async function setPermissions(deps: Deps, actor: Principal, input: { id: string; permissions: string[] }) {
   const ids = (await resolvePermissions(deps, input.permissions)) ?? [];

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 
 /*
- * The local translator (ARCHITECTURE decision 9; issue 19 §1): a small HTTP server of our own,
+ * The local translator (ARCHITECTURE decision 9; docs/configuration.md "Machine translation"): a small HTTP server of our own,
  * on 127.0.0.1 and a random port, that speaks the OpenAI chat-completions protocol the real
  * adapter (chat-translator.ts) speaks to any provider, so that development, the API tests, the
  * end-to-end tests and the benchmark run the real adapter code over real HTTP with no network.

@@ -1,8 +1,8 @@
 import { Parser } from 'htmlparser2';
 
 /*
- * What a translator may touch (spec §7: "formulas and images are swapped for placeholders before
- * sending"; issue 19 §1). A question's rich text becomes plain words with `[[n]]` tokens where
+ * What a translator may touch ("formulas and images are swapped for placeholders before
+ * sending"; docs/configuration.md "Machine translation"). A question's rich text becomes plain words with `[[n]]` tokens where
  * markup stood: each run of tags between words is one token, and a formula (with the KaTeX HTML
  * the server rendered into it) or an image is one token whole. The translator sees only words
  * and tokens; the reply is checked token by token, and a reply that lost, repeated, or changed a

@@ -11,7 +11,7 @@ import { translatorMode } from './translator';
 const noQuery = z.strictObject({});
 
 /**
- * Machine translation (issue 19 §1; spec §7): the editor's Generate, a whole selection or set,
+ * Machine translation (docs/configuration.md "Machine translation"): the editor's Generate, a whole selection or set,
  * and whether Generate works here. Registered before questionRoutes, whose /question/:id would
  * otherwise take /question/generateInDiffLang.
  */

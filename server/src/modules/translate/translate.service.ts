@@ -16,7 +16,7 @@ import { type PlaceholderProblem, type Protected, protect, restore } from './pla
 import { type Batch, languageName, type TargetLanguage, type Translator, translatorFor } from './translator';
 
 /*
- * Translating rich text through the adapter (issue 19 §1; spec §7): each text is protected
+ * Translating rich text through the adapter (docs/configuration.md "Machine translation"): each text is protected
  * (placeholders.ts), texts without words are not sent, the rest go in batches cut at 3,000
  * characters of serialised input, and every reply is checked token by token before anything is
  * answered or saved.

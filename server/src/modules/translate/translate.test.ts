@@ -13,7 +13,7 @@ import { cutBatches } from './translate.service';
 import { completionsUrl, translatorFor } from './translator';
 
 /*
- * Issue 19 §1-2 through the HTTP app and the real adapter, against the local translator over
+ * docs/configuration.md "Machine translation" through the HTTP app and the real adapter, against the local translator over
  * real HTTP: placeholders kept, a broken reply refused and nothing saved, 429 and a timeout
  * answered with a clear message, learners refused, and staleness in the list and the index.
  */

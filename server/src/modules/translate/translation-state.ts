@@ -6,7 +6,7 @@ import { question, questionTag } from '../../db/schema';
 import { row } from '../../db/transaction';
 
 /*
- * Translations that stay true (issue 19 §2). Each translation remembers the fingerprint of the
+ * Translations that stay true (docs/configuration.md "Machine translation"). Each translation remembers the fingerprint of the
  * English it was made from or last reviewed against (`src`), and whether it is a machine draft
  * (`mt`). Both are decided here, on every write of a question, from what was stored before:
  * a client cannot make a stale translation current except by saving it as reviewed.
@@ -78,7 +78,7 @@ export function translationRows(q: WithTrans<Stored>): string[] {
 
 /**
  * Whether the index lacks its translation rows: questions with translations exist but no
- * `tr:` row does (a database from before issue 19). Then the caller re-indexes every question.
+ * `tr:` row does (a database from before translation rows existed). Then the caller re-indexes every question.
  */
 export async function translationRowsMissing(db: DB): Promise<boolean> {
   const anyTranslated = await row<{ n: number }>(

@@ -4,7 +4,7 @@ import { AppError } from '../../lib/errors';
 import { type LocalTranslator, startLocalTranslator } from './local-translator';
 
 /*
- * The translation adapter (ARCHITECTURE decision 9; issue 19 §1): one client of the OpenAI
+ * The translation adapter (ARCHITECTURE decision 9; docs/configuration.md "Machine translation"): one client of the OpenAI
  * chat-completions protocol, which hosted APIs (OpenAI, Groq, OpenRouter, Together, Azure
  * OpenAI's v1 API, Google's Gemini OpenAI-compatible endpoint) and self-hosted model servers
  * (Ollama, vLLM, llama.cpp's llama-server, LM Studio) all speak. Which endpoint is configuration:

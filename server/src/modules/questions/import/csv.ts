@@ -8,7 +8,7 @@ import { excerpt, issue, looksLikeHtml, OPTION_KEYS, plainToHtml, type Draft, ty
 import type { TagKey } from './tags';
 
 /*
- * The bilingual CSV template (issue 19 §3), one question a row, a header row first:
+ * The bilingual CSV template (docs/authoring.md "Import and export"), one question a row, a header row first:
  *   type        mcq1 | mcq2 | f | s | n
  *   difficulty  1–5 (empty: 3)
  *   question_en, question_hi             the question in English (required) and Hindi

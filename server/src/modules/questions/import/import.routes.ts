@@ -56,7 +56,7 @@ async function readImportBody<S extends z.ZodType>(c: Context<AppEnv>, schema: S
 const noQuery = zod.strictObject({});
 
 /**
- * Import and export of questions (issue 19 §3–4), editors only (access.ts). Registered before
+ * Import and export of questions (docs/authoring.md "Import and export"), editors only (access.ts). Registered before
  * questionRoutes, whose GET /question/:id would otherwise take /question/export.
  */
 export function importRoutes(app: Hono<AppEnv>, deps: Deps) {

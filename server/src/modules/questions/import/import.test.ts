@@ -8,7 +8,7 @@ import { type Harness, startHarness } from '../../../test/harness';
 import { createManyCheckedInTransaction } from '../questions.service';
 
 /*
- * Issue 19 §3–4 through the HTTP app: preview writes nothing, a store is one transaction, the
+ * docs/authoring.md "Import and export" through the HTTP app: preview writes nothing, a store is one transaction, the
  * duplicate detection, bad input, who may call, and export → import round trips in each format.
  */
 

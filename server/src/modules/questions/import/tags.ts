@@ -34,7 +34,7 @@ export type ResolvedTags = { c: string[]; s: string | null; t: string[]; e: stri
  * The tag ids a row's references name. A CSV column names its group, and a name that is not a
  * tag of that group is an error; a GIFT category or [tag:…] may be a tag of any group, and one
  * that is none is a warning (the row is stored without it). A second subject is an error:
- * a question has one (spec §3).
+ * a question has one (docs/glossary.md "Questions").
  */
 export function resolveTags(index: TagIndex, refs: readonly TagRef[]): { tags: ResolvedTags; errors: ImportIssue[]; warnings: ImportIssue[] } {
   const tags: ResolvedTags = { c: [], s: null, t: [], e: [] };
