@@ -19,7 +19,7 @@ import { loadConfig, parseEnv } from '../server/src/env';
 import { logActivity } from '../server/src/lib/activity';
 import { hashPassword } from '../server/src/lib/passwords';
 import { passwordProblem } from '../server/src/lib/password-policy';
-import { generatePassword } from '../server/src/modules/auth/auth.service';
+import { generatePassword } from '../server/src/lib/passwords';
 import { auditView, setPersonPermissions } from '../server/src/modules/persons/persons.repo';
 
 const USAGE = 'usage: npm run create-admin -- --name "Full Name" --mobile 98XXXXXXXX [--email you@example.org] [--generate-password]';

@@ -11,6 +11,7 @@ import {
   verifyOtpSchema,
 } from '../../../../sync-protocol/src/auth';
 import { MSG } from '../../../../sync-protocol/src/messages';
+import { emailChangeSchema, emailVerifySchema, ownProfileSchema } from '../../../../sync-protocol/src/person';
 import type { AppEnv, Deps } from '../../context';
 import { badRequest } from '../../lib/errors';
 import { clientIp, parseBasic, parseJson } from '../../lib/http';
@@ -26,6 +27,19 @@ async function emptyBody(c: Context<AppEnv>) {
 
 export function authRoutes(app: Hono<AppEnv>, deps: Deps) {
   const ip = (c: Parameters<typeof clientIp>[0]) => clientIp(c, deps.config.TRUST_PROXY);
+
+  // The signed-in person's own name and e-mail (docs/api.md "Profile"). Under /Person, but the
+  // identity rules (codes, the same answer for a taken address) are this module's; registered
+  // before personRoutes' /Person/:id.
+  route(app, deps, 'PATCH /Person/me', async (c) => c.json(await auth.updateOwnProfile(deps, principalOf(c), await parseJson(c, ownProfileSchema))));
+  route(app, deps, 'POST /Person/me/email', async (c) => {
+    const body = await parseJson(c, emailChangeSchema);
+    return c.json(await auth.requestEmailChange(deps, principalOf(c), { e: body.e, ip: ip(c) }));
+  });
+  route(app, deps, 'POST /Person/me/email/verify', async (c) => {
+    const body = await parseJson(c, emailVerifySchema);
+    return c.json(await auth.verifyEmailChange(deps, principalOf(c), { code: body.code, ip: ip(c) }));
+  });
 
   route(app, deps, 'POST /UserLogin/login', async (c) => {
     await emptyBody(c);

@@ -1,24 +1,23 @@
-import { randomInt } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { LoginResponse } from '../../../../sync-protocol/src/auth';
 import { emailSchema, normaliseMobile, normaliseUsername } from '../../../../sync-protocol/src/common';
 import { MSG } from '../../../../sync-protocol/src/messages';
 import { DEFAULT_ROLE } from '../../../../sync-protocol/src/role';
 import type { Deps, Principal } from '../../context';
-import type { Conn, DB } from '../../db/client';
+import type { DB } from '../../db/client';
 import { person } from '../../db/schema';
-import { takeTurns } from '../../db/dialect';
 import { first, transaction } from '../../db/transaction';
 import { type Actor, logActivity } from '../../lib/activity';
 import { type CodePurpose, consumeCode, issueCode } from '../../lib/codes';
 import { badRequest, conflict, forbidden, notFound, unauthenticated } from '../../lib/errors';
 import { afterAnswer, SECRET_MASK } from '../../lib/outbox';
 import { assertPasswordAllowed } from '../../lib/password-policy';
-import { hashPassword, verifyPassword } from '../../lib/passwords';
+import { generatePassword, hashPassword, verifyPassword } from '../../lib/passwords';
 import type { Limit } from '../../lib/rate-limit';
 import { endSession, endSessionsOf, liveSession, openSession, type SessionRow, sessionToken } from '../../lib/sessions';
 import {
   assertReferrerAllowed,
+  assertUnique,
   auditView,
   copyRolePermissions,
   findByMobileOrEmail,
@@ -29,15 +28,6 @@ import {
 } from '../persons/persons.repo';
 import { assertMayResetPassword } from '../persons/privileges';
 import { referrerIdOf } from '../persons/referrer';
-
-const PASSWORD_CHARS = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
-
-/** A random password of `length` characters from the CSPRNG (docs/glossary.md "Fixed values": generated passwords are 10). */
-export function generatePassword(length = 10): string {
-  let out = '';
-  for (let i = 0; i < length; i++) out += PASSWORD_CHARS[randomInt(0, PASSWORD_CHARS.length)];
-  return out;
-}
 
 /**
  * The answer of a sign-in. Its token opens a new session (login, signup, OTP sign-in), or, given
@@ -323,20 +313,6 @@ export async function updateOwnProfile(deps: Deps, actor: Principal, input: { n:
   return { success: true as const, msg: MSG.profileUpdated, name: updated.name };
 }
 
-/** Through `db`: the database, or the handle of the transaction that writes. */
-async function assertUnique(db: Conn, mobile: string, email: string | null, exceptId?: string) {
-  // In the transaction that writes: writes of the same mobile or e-mail take turns until their
-  // commit, so that the second sees the first and answers 409 (never the unique index's error).
-  await takeTurns(db, `identity:${mobile}`);
-  if (email) await takeTurns(db, `identity:${email}`);
-  const byMobile = await findByMobileOrEmail(db, { mobile });
-  if (byMobile && byMobile.id !== exceptId) throw conflict(MSG.mobileTaken);
-  if (email) {
-    const byEmail = await findByMobileOrEmail(db, { email });
-    if (byEmail && byEmail.id !== exceptId) throw conflict(MSG.emailTaken);
-  }
-}
-export { assertUnique };
 
 /**
  * POST /UserLogin/createUserOnBehalf: a signed-in person registers someone below them. The new

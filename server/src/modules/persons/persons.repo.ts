@@ -5,7 +5,7 @@ import type { Conn } from '../../db/client';
 import { permission, person, personPermission, role, rolePermission } from '../../db/schema';
 import { takeTurns } from '../../db/dialect';
 import { first, row } from '../../db/transaction';
-import { badRequest } from '../../lib/errors';
+import { badRequest, conflict } from '../../lib/errors';
 
 export type PersonRow = typeof person.$inferSelect;
 
@@ -183,4 +183,20 @@ export async function findByMobileOrEmail(db: Conn, key: { mobile: string } | { 
   return 'mobile' in key
     ? await first(db.select().from(person).where(eq(person.mobile, key.mobile)))
     : await first(db.select().from(person).where(eq(person.email, key.email)));
+}
+
+/** Through `db`: the database, or the handle of the transaction that writes. */
+/**
+ * Refuses (409) a mobile or e-mail another person holds. */
+export async function assertUnique(db: Conn, mobile: string, email: string | null, exceptId?: string) {
+  // In the transaction that writes: writes of the same mobile or e-mail take turns until their
+  // commit, so that the second sees the first and answers 409 (never the unique index's error).
+  await takeTurns(db, `identity:${mobile}`);
+  if (email) await takeTurns(db, `identity:${email}`);
+  const byMobile = await findByMobileOrEmail(db, { mobile });
+  if (byMobile && byMobile.id !== exceptId) throw conflict(MSG.mobileTaken);
+  if (email) {
+    const byEmail = await findByMobileOrEmail(db, { email });
+    if (byEmail && byEmail.id !== exceptId) throw conflict(MSG.emailTaken);
+  }
 }

@@ -3,9 +3,6 @@ import { z } from 'zod';
 import { idSchema } from '../../../../sync-protocol/src/common';
 import {
   customerQuerySchema,
-  emailChangeSchema,
-  emailVerifySchema,
-  ownProfileSchema,
   personCreateSchema,
   personPermissionsSchema,
   personSearchSchema,
@@ -15,7 +12,6 @@ import {
 import type { AppEnv, Deps } from '../../context';
 import { clientIp, parseJson, parseQuery, parseWith } from '../../lib/http';
 import { principalOf, route } from '../../lib/route';
-import * as auth from '../auth/auth.service';
 import * as persons from './persons.service';
 
 const noQuery = z.strictObject({});
@@ -25,16 +21,6 @@ export function personRoutes(app: Hono<AppEnv>, deps: Deps) {
   route(app, deps, 'GET /Person', async (c) => {
     parseQuery(c, noQuery);
     return c.json(await persons.me(deps, principalOf(c)));
-  });
-  // The signed-in person's own name and e-mail (docs/api.md "Profile").
-  route(app, deps, 'PATCH /Person/me', async (c) => c.json(await auth.updateOwnProfile(deps, principalOf(c), await parseJson(c, ownProfileSchema))));
-  route(app, deps, 'POST /Person/me/email', async (c) => {
-    const body = await parseJson(c, emailChangeSchema);
-    return c.json(await auth.requestEmailChange(deps, principalOf(c), { e: body.e, ip: clientIp(c, deps.config.TRUST_PROXY) }));
-  });
-  route(app, deps, 'POST /Person/me/email/verify', async (c) => {
-    const body = await parseJson(c, emailVerifySchema);
-    return c.json(await auth.verifyEmailChange(deps, principalOf(c), { code: body.code, ip: clientIp(c, deps.config.TRUST_PROXY) }));
   });
   route(app, deps, 'GET /Person/get', async (c) => c.json(await persons.search(deps, parseQuery(c, personSearchSchema))));
   route(app, deps, 'GET /Person/getReferrer', async (c) => {

@@ -8,11 +8,11 @@ import { containsText } from '../../db/dialect';
 import { first, transaction } from '../../db/transaction';
 import { logActivity } from '../../lib/activity';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
-import { hashPassword } from '../../lib/passwords';
+import { generatePassword, hashPassword } from '../../lib/passwords';
 import { endSessionsOf } from '../../lib/sessions';
-import { assertUnique, generatePassword } from '../auth/auth.service';
 import {
   assertReferrerAllowed,
+  assertUnique,
   auditView,
   copyRolePermissions,
   findByMobileOrEmail,
