@@ -235,7 +235,7 @@ function sandboxDetails(raw: unknown): Record<string, unknown> {
 }
 
 /**
- * Records the provider's finished attempts as Payment rows (spec §3), once each (unique
+ * Records the provider's finished attempts as Payment rows, once each (unique
  * transactionId). A capture is the order's paying payment when the order is PAID and has none
  * yet and the amount is right; any other capture (a second one, a wrong amount, one for an order
  * that cannot be paid) is kept, put in the ledger as money received and flagged REFUND_DUE with
