@@ -1,5 +1,6 @@
 import type { Hono } from 'hono';
 import { MSG } from '../../../../sync-protocol/src/messages';
+import { orderStatusUpdateSchema } from '../../../../sync-protocol/src/order';
 import {
   checkPaymentQuerySchema,
   checkPaymentStatusSchema,
@@ -37,6 +38,8 @@ export function paymentRoutes(app: Hono<AppEnv>, deps: Deps) {
   route(app, deps, 'POST /payment/retryPayment', async (c) => c.json(await payments.retryPayment(deps, principalOf(c), await parseJson(c, retryPaymentSchema))));
   route(app, deps, 'GET /payment/my', async (c) => c.json(await payments.myPayments(deps, principalOf(c))));
   route(app, deps, 'GET /payment/receipt/:id', async (c) => c.json(await payments.receipt(deps, principalOf(c), c.req.param('id') ?? '')));
+  // The back office's change of an order's status (UPDATE_ORDER), through the order state machine.
+  route(app, deps, 'PATCH /order/status', async (c) => c.json(await payments.setOrderStatus(deps, principalOf(c), await parseJson(c, orderStatusUpdateSchema))));
 
   route(app, deps, 'POST /phonepe/initiatePayment', async (c) => {
     const who = principalOf(c);

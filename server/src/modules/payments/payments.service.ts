@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, or } from 'drizzle-orm';
 import { MSG } from '../../../../sync-protocol/src/messages';
 import type { OrderStatus } from '../../../../sync-protocol/src/order';
 import {
@@ -13,32 +13,30 @@ import {
   rupeesToPaise,
 } from '../../../../sync-protocol/src/payment';
 import type { Deps, Principal } from '../../context';
-import type { Conn, Tx } from '../../db/client';
-import { ledgerEntry, payment, person, plan, purchaseOrder } from '../../db/schema';
-import { insertionOrder, lockRows, takeTurns } from '../../db/dialect';
+import type { Conn } from '../../db/client';
+import { payment, person, plan, purchaseOrder } from '../../db/schema';
+import { insertionOrder } from '../../db/dialect';
 import { first, transaction } from '../../db/transaction';
 import { type Actor, logActivity } from '../../lib/activity';
-import { AppError, conflict, notFound } from '../../lib/errors';
+import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
 import { siteOrigin, siteUrl } from '../../lib/site-url';
-import { GRANT_COLLECTIONS, grantPlan, myPlan } from '../entitlements/entitlements.service';
-import { decide, decideUnstarted, OPEN_STATUSES, payable, type Transition } from './payments.machine';
-import type { CreatedPayment, PaymentProvider, ProviderPayment, ProviderStatus } from './provider';
+import { myPlan } from '../entitlements/entitlements.service';
+import { announce, applyTransition, type ApplySource, machineOrder, runTransition } from './order-transitions';
+import { orderRow } from './order-view';
+import { decide, OPEN_STATUSES, payable } from './payments.machine';
+import type { CreatedPayment, PaymentProvider, ProviderStatus } from './provider';
 import { providersFor } from './providers/index';
 
 /*
- * Orders and payments (issue 18 §1; ARCHITECTURE decision 10). Every change of an order goes
- * through `applyIn` below, inside one transaction with its activity entry (and, for a webhook,
- * the payment_event row), and the transition itself is decided by payments.machine.ts. The
- * provider's status API is the truth: the redirect (checkPaymentStatus), the webhook and the
- * reconciliation job all ask it, then apply its answer. Amounts are integer paise.
+ * Orders and payments (ARCHITECTURE decision 10; docs/payments.md). Every change of an order's
+ * status is decided by payments.machine.ts and applied by `applyTransition`
+ * (order-transitions.ts), inside one transaction with its activity entry and effects (and, for
+ * a webhook, the payment_event row). The provider's status API is the truth: the redirect
+ * (checkPaymentStatus), the webhook and the reconciliation job all ask it, then apply its
+ * answer. Amounts are integer paise.
  */
 
 type Order = typeof purchaseOrder.$inferSelect;
-
-/** Who or what fed the state machine, for the activity log. */
-export type ApplySource = { via: 'check' | 'webhook' | 'reconcile' | 'checkout'; actor: Actor; eventId?: string };
-
-export type Applied = { order: Order; transition: Transition; granted: boolean };
 
 const actorOf = (p: Principal): Actor => ({ id: p.id, name: p.name });
 const toRupees = (paise: number) => paise / 100;
@@ -60,10 +58,6 @@ export function safeRedirectPath(value: string | undefined): string {
   if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return '/';
   // No control characters or whitespace a browser would strip before resolving the path.
   return /^[\x21-\x7e]+$/.test(value) ? value : '/';
-}
-
-function orderById(db: Conn, id: string): Promise<Order | undefined> {
-  return first(db.select().from(purchaseOrder).where(eq(purchaseOrder.id, id)));
 }
 
 /** The caller's own order; another learner's is "not found", never "forbidden" (no probing). */
@@ -178,9 +172,10 @@ function confirmationUrl(deps: Deps, order: Order, requested: string | undefined
   return siteUrl(deps.config, `/payment-confirmation?${q.toString()}`);
 }
 
+/** Refuses an order the machine would not send to a provider: 409 once paid, else 400. */
 function payableOrder(order: Order, now: number): void {
-  if (order.status === 'PAID' || order.status === 'REFUNDED') throw conflict(MSG.orderAlreadyPaid);
-  if (!payable({ status: order.status as OrderStatus, amount: order.amount, expiresAt: order.expiresAt }, now)) throw badRequestNotPayable();
+  const t = decide(machineOrder(order), { kind: 'initiated' }, now);
+  if (t.to === null) throw t.why === 'final' ? conflict(MSG.orderAlreadyPaid) : badRequestNotPayable();
 }
 const badRequestNotPayable = () => new AppError('BAD_REQUEST', MSG.orderNotPayable);
 
@@ -200,10 +195,10 @@ function razorpayOptions(deps: Deps, order: Order): CreatedPayment | null {
 
 /**
  * Sends an order to a provider (initiatePayment): the provider's order for the ORDER's amount
- * (never the body's), then CREATED → PENDING with the provider's order id, in one conditional
- * write. An order another provider already holds cannot switch (its status would be asked of the
- * wrong one), and PhonePe takes a merchantOrderId once: an order already sent there is paid
- * again through retryPayment (a new order).
+ * (never the body's), then the machine's `initiated` event (CREATED → PENDING with the
+ * provider's order id). An order another provider already holds cannot switch (its status would
+ * be asked of the wrong one), and PhonePe takes a merchantOrderId once: an order already sent
+ * there is paid again through retryPayment (a new order).
  */
 async function startPayment(deps: Deps, who: Principal, order: Order, provider: PaymentProvider, redirectUrl: string, mobileNumber: string | undefined, now: number) {
   if (order.pgOrderId && order.provider && order.provider !== provider.name) throw badRequestNotPayable();
@@ -222,30 +217,10 @@ async function startPayment(deps: Deps, who: Principal, order: Order, provider: 
       throw providerUnavailable(deps, err);
     }
   }
-  const pgOrderId = created.pgOrderId;
-  const started = await transaction(deps.db, async (tx) => {
-    const row = await first(
-      tx
-        .update(purchaseOrder)
-        .set({ status: 'PENDING', provider: provider.name, pgOrderId, updatedAt: Date.now() })
-        .where(and(eq(purchaseOrder.id, order.id), inArray(purchaseOrder.status, [...OPEN_STATUSES])))
-        .returning(),
-    );
-    // A webhook or status check may have settled the order while the provider answered.
-    if (!row) return null;
-    if (order.status !== 'PENDING') {
-      await logActivity(tx, {
-        actor: actorOf(who),
-        action: 'UPDATE',
-        entity: 'order',
-        entityId: order.id,
-        oldValue: { status: order.status },
-        newValue: { status: row.status, provider: row.provider, pgOrderId: row.pgOrderId, via: 'initiate' },
-      });
-    }
-    return row;
-  });
-  if (!started) payableOrder((await orderById(deps.db, order.id)) ?? order, now);
+  const event = { kind: 'initiated' as const, provider: provider.name, pgOrderId: created.pgOrderId };
+  const started = await runTransition(deps, order.id, event, { via: 'initiate', actor: actorOf(who) }, now);
+  // A webhook or status check may have settled the order while the provider answered.
+  if (!started?.written) payableOrder(started?.order ?? order, now);
   return created;
 }
 
@@ -288,172 +263,13 @@ export async function statusAnswer(db: Conn, order: Order): Promise<{ success: b
   return { success: paid, msg, data: { status, receiptNo: order.receiptNo, amount: order.amount, plan: bought ?? null } };
 }
 
-// ---------------------------------------------------------------------------------------------
-// Applying the provider's answer
-
-/** Attempts as the provider lists them; a COMPLETED answer without a list counts as one capture. */
-function attemptsOf(order: Order, status: ProviderStatus, now: number): ProviderPayment[] {
-  if (status.payments.length > 0) return [...status.payments].sort((a, b) => a.at - b.at);
-  if (status.state !== 'COMPLETED') return [];
-  return [{ transactionId: status.pgOrderId ?? order.id, state: 'COMPLETED', amount: status.amount, channel: 'UNKNOWN', at: now }];
-}
-
 /**
- * A payment through the sandbox moved no money: its details say so (`sandbox: true`), and so does
- * its receipt (docs/security.md, "Production that cannot be fooled").
+ * An order no provider has heard of (never initiated) can only expire (the machine's `expiry`
+ * event); one that would not expire yet is answered as it is, without a transaction.
  */
-function sandboxDetails(raw: unknown): Record<string, unknown> {
-  return raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? { ...(raw as Record<string, unknown>), sandbox: true } : { sandbox: true, raw: raw ?? null };
-}
-
-/** Whether a paying payment's details say that no money moved: the sandbox's, or the demo's seeded sales (db/seed.ts). */
-function noMoneyMoved(details: unknown): boolean {
-  if (details === null || typeof details !== 'object') return false;
-  const d = details as Record<string, unknown>;
-  return d.sandbox === true || d.demo === true;
-}
-
-/**
- * Records the provider's finished attempts as Payment rows (spec §3), once each (unique
- * transactionId). A capture is the order's paying payment when the order is PAID and has none
- * yet and the amount is right; any other capture (a second one, a wrong amount, one for an order
- * that cannot be paid) is kept, put in the ledger as money received and flagged REFUND_DUE with
- * a zero-amount REFUND_DUE note beside it: the ledger keeps what was taken, the note what is owed
- * back, and the admin's refund later adds the negative REFUND entry.
- */
-async function recordPayments(tx: Tx, deps: Deps, order: Order, status: ProviderStatus, provider: string, source: ApplySource, now: number): Promise<void> {
-  const providers = providersFor(deps.config);
-  const sandbox = providers.has(provider as Provider) && providers.sandboxed(provider as Provider);
-  for (const p of attemptsOf(order, status, now)) {
-    if (p.state === 'PENDING') continue;
-    const details = sandbox ? sandboxDetails(p.raw) : (p.raw ?? null);
-    const existing = await first(tx.select().from(payment).where(eq(payment.transactionId, p.transactionId)));
-    const unpaid = p.state === 'FAILED' || p.state === 'CANCELLED';
-    if (existing && (existing.orderId !== order.id || existing.status === 'SUCCESS' || unpaid)) continue;
-    if (unpaid) {
-      await tx
-        .insert(payment)
-        .values({ amount: p.amount, channel: p.channel, transactionId: p.transactionId, details, orderId: order.id, personId: order.personId, status: p.state, provider, createdAt: now, updatedAt: now })
-        .onConflictDoNothing();
-      continue;
-    }
-    const paying = await first(
-      tx
-        .select({ id: payment.id })
-        .from(payment)
-        .where(and(eq(payment.orderId, order.id), eq(payment.status, 'SUCCESS'), isNull(payment.flag)))
-        .limit(1),
-    );
-    const flag = order.status === 'PAID' && !paying && p.amount === order.amount ? null : 'REFUND_DUE';
-    const values = { amount: p.amount, channel: p.channel, details, status: 'SUCCESS', flag, provider, updatedAt: now };
-    const row = existing
-      ? await first(tx.update(payment).set(values).where(eq(payment.id, existing.id)).returning())
-      : await first(tx.insert(payment).values({ ...values, transactionId: p.transactionId, orderId: order.id, personId: order.personId, createdAt: now }).returning());
-    if (!row) continue;
-    await tx.insert(ledgerEntry).values({ id: `capture:${row.id}`, orderId: order.id, paymentId: row.id, kind: 'CAPTURE', amount: p.amount, createdAt: now }).onConflictDoNothing();
-    if (flag) {
-      await tx.insert(ledgerEntry).values({ id: `refund-due:${row.id}`, orderId: order.id, paymentId: row.id, kind: 'REFUND_DUE', amount: 0, createdAt: now }).onConflictDoNothing();
-      deps.log.warn({ orderId: order.id, transactionId: p.transactionId, amount: p.amount, orderAmount: order.amount, orderStatus: order.status }, 'capture flagged REFUND_DUE');
-    }
-    await logActivity(tx, {
-      actor: source.actor,
-      action: existing ? 'UPDATE' : 'CREATE',
-      entity: 'payment',
-      entityId: row.id,
-      ...(existing ? { oldValue: existing } : {}),
-      newValue: { ...row, via: source.via },
-    });
-  }
-}
-
-/** Orders becoming paid take turns for their receipt number (max + 1: db/dialect.ts takeTurns). */
-export const RECEIPT_NUMBERS = 'receipt-number';
-
-/**
- * Applies the provider's answer for one order inside the caller's transaction: the machine's
- * transition as one conditional write (`UPDATE … WHERE status = <as read> RETURNING`), the
- * receipt number (max + 1 in the same statement), the Payment rows and ledger entries, the plan's
- * entitlement, and the activity entry. Returns null for an unknown order.
- */
-export async function applyIn(tx: Tx, deps: Deps, orderId: string, status: ProviderStatus, source: ApplySource, now = Date.now()): Promise<Applied | null> {
-  // Answers for one order are applied one after another (PostgreSQL: the order's row, locked
-  // until the commit; SQLite runs one transaction at a time): each sees what the previous wrote.
-  await lockRows(tx, purchaseOrder, eq(purchaseOrder.id, orderId));
-  const before = await orderById(tx, orderId);
-  if (!before) return null;
-  const transition = decide({ status: before.status as OrderStatus, amount: before.amount, expiresAt: before.expiresAt }, status, now);
-  let order = before;
-  let granted = false;
-  if (transition.to) {
-    const paying = transition.to === 'PAID' ? attemptsOf(before, status, now).find((p) => p.state === 'COMPLETED' && p.amount === before.amount) : undefined;
-    const paidAt = paying && Number.isFinite(paying.at) && paying.at <= now ? paying.at : now;
-    if (transition.to === 'PAID') await takeTurns(tx, RECEIPT_NUMBERS);
-    const after = await first(
-      tx
-        .update(purchaseOrder)
-        .set({
-          status: transition.to,
-          updatedAt: now,
-          ...(status.pgOrderId && !before.pgOrderId ? { pgOrderId: status.pgOrderId } : {}),
-          ...(transition.to === 'PAID'
-            ? { paidAt, receiptNo: sql`(select coalesce(max(${purchaseOrder.receiptNo}), 0) + 1 from ${purchaseOrder})` }
-            : {}),
-        })
-        .where(and(eq(purchaseOrder.id, orderId), eq(purchaseOrder.status, before.status)))
-        .returning(),
-    );
-    if (after) {
-      order = after;
-      await logActivity(tx, {
-        actor: source.actor,
-        action: 'UPDATE',
-        entity: 'order',
-        entityId: orderId,
-        oldValue: { status: before.status },
-        newValue: { status: after.status, why: transition.why, via: source.via, receiptNo: after.receiptNo, paidAt: after.paidAt, ...(source.eventId ? { eventId: source.eventId } : {}) },
-      });
-      if (transition.why === 'amount-mismatch') {
-        deps.log.warn({ orderId, orderAmount: before.amount, providerAmount: status.amount }, 'provider amount differs from the order: not paid');
-      }
-      if (after.status === 'PAID' && after.kind === 'PLAN' && after.planId && after.personId) {
-        const bought = await first(tx.select({ code: plan.code }).from(plan).where(eq(plan.id, after.planId)));
-        if (bought) granted = (await grantPlan(tx, { orderId, personId: after.personId, planCode: bought.code, paidAt: after.paidAt ?? now })) !== null;
-      }
-    }
-  }
-  await recordPayments(tx, deps, order, status, order.provider ?? 'unknown', source, now);
-  return { order, transition, granted };
-}
-
-/** Tells the learner's devices (replication) about a plan the change granted. */
-export function announce(deps: Deps, applied: Applied | null): void {
-  if (applied?.granted && applied.order.personId) deps.events.emit({ collections: [...GRANT_COLLECTIONS], personId: applied.order.personId });
-}
-
-/** The state machine for one order and one provider answer, in its own transaction. */
-export async function applyStatus(deps: Deps, orderId: string, status: ProviderStatus, source: ApplySource, now = Date.now()): Promise<Applied | null> {
-  const applied = await transaction(deps.db, (tx) => applyIn(tx, deps, orderId, status, source, now));
-  announce(deps, applied);
-  return applied;
-}
-
-/** An order no provider knows (never initiated) can only expire. */
 async function expireUnstarted(deps: Deps, order: Order, source: ApplySource, now: number): Promise<Order> {
-  const t = decideUnstarted({ status: order.status as OrderStatus, amount: order.amount, expiresAt: order.expiresAt }, now);
-  if (!t.to) return order;
-  const to = t.to;
-  return transaction(deps.db, async (tx) => {
-    const after = await first(
-      tx
-        .update(purchaseOrder)
-        .set({ status: to, updatedAt: now })
-        .where(and(eq(purchaseOrder.id, order.id), eq(purchaseOrder.status, order.status)))
-        .returning(),
-    );
-    if (!after) return (await orderById(tx, order.id)) ?? order;
-    await logActivity(tx, { actor: source.actor, action: 'UPDATE', entity: 'order', entityId: order.id, oldValue: { status: order.status }, newValue: { status: to, why: t.why, via: source.via } });
-    return after;
-  });
+  if (!decide(machineOrder(order), { kind: 'expiry' }, now).to) return order;
+  return (await runTransition(deps, order.id, { kind: 'expiry' }, source, now))?.order ?? order;
 }
 
 /**
@@ -473,7 +289,7 @@ export async function refresh(deps: Deps, order: Order, source: ApplySource, now
     // and expires at its expiry time (docs/payments.md); a late capture still makes it PAID.
     status = { state: 'PENDING', amount: order.amount, pgOrderId: null, payments: [] };
   }
-  return (await applyStatus(deps, order.id, status, source, now))?.order ?? order;
+  return (await runTransition(deps, order.id, { kind: 'provider', ...status }, source, now))?.order ?? order;
 }
 
 /** POST /api/{provider}/checkPaymentStatus and GET /api/payment/checkPayment: the caller's order. */
@@ -507,8 +323,7 @@ export async function verifyRazorpay(deps: Deps, who: Principal, input: { razorp
 export async function retryPayment(deps: Deps, who: Principal, input: { id: string }, now = Date.now()): Promise<CreateOrderAnswer> {
   const old = await ownOrder(deps.db, who, { id: input.id });
   if (old.status === 'PAID' || old.status === 'REFUNDED') throw conflict(MSG.orderAlreadyPaid);
-  const open = OPEN_STATUSES.includes(old.status as OrderStatus);
-  if (open && now <= old.expiresAt) {
+  if (payable(machineOrder(old), now)) {
     // Still payable: the same order again, unless PhonePe already has it (it takes an id once).
     const razorpay = razorpayOptions(deps, old);
     if (razorpay || old.status === 'CREATED') return createAnswer(old, razorpay?.checkout);
@@ -519,6 +334,27 @@ export async function retryPayment(deps: Deps, who: Principal, input: { id: stri
   }
   const p = await activePlan(deps.db, old.planId);
   return insertOrder(deps, actorOf(who), { ...base, planId: p.id, kind: 'PLAN', amount: rupeesToPaise(p.total) }, now);
+}
+
+/**
+ * PATCH /api/order/status: an admin corrects an order's state (for example a payment the provider
+ * confirmed by other means), through the machine's `admin` event: a paid order never goes back
+ * (PAID only moves on to REFUNDED, and REFUNDED is final), marking an unpaid order PAID does what
+ * a payment does, and a refund ends the plan and writes the ledger's REFUND entry
+ * (docs/payments.md, "The order state machine"). Logged with the order before and after, as the
+ * back office shows it; answered with the order as it is now.
+ */
+export async function setOrderStatus(deps: Deps, who: Principal, input: { id: string; status: OrderStatus }) {
+  const now = Date.now();
+  const { applied, data } = await transaction(deps.db, async (tx) => {
+    const applied = await applyTransition(tx, deps, input.id, { kind: 'admin', to: input.status }, { via: 'admin', actor: actorOf(who) }, now);
+    if (!applied) throw notFound(MSG.orderNotFound);
+    // Refused (a paid order never goes back), or moved under us by a webhook: the admin looks again.
+    if (!applied.written) throw badRequest(MSG.paidOrderFinal);
+    return { applied, data: await orderRow(tx, input.id) };
+  });
+  announce(deps, applied);
+  return { success: true as const, msg: MSG.orderUpdated, data };
 }
 
 /** GET /api/payment/my: the caller's plan and orders (newest first). */
@@ -542,6 +378,13 @@ export async function myPayments(deps: Deps, who: Principal, now = Date.now()): 
     .limit(200);
   const orders: MyOrder[] = rows.map(({ planCode, planName, ...o }) => ({ ...o, plan: planCode && planName ? { code: planCode, name: planName } : null }));
   return { success: true, data: { plan: await myPlan(deps.db, who.id, now), orders } };
+}
+
+/** Whether a paying payment's details say that no money moved: the sandbox's, or the demo's seeded sales (db/seed.ts). */
+function noMoneyMoved(details: unknown): boolean {
+  if (details === null || typeof details !== 'object') return false;
+  const d = details as Record<string, unknown>;
+  return d.sandbox === true || d.demo === true;
 }
 
 /** GET /api/payment/receipt/:id: a paid order's receipt, for its buyer or an order admin. */

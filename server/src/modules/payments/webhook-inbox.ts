@@ -6,7 +6,7 @@ import { paymentEvent, purchaseOrder } from '../../db/schema';
 import { affected, first, transaction } from '../../db/transaction';
 import { groupCommit } from '../../lib/group-commit';
 import { rawStatement } from '../../lib/raw-statement';
-import { announce, applyIn, type Applied } from './payments.service';
+import { announce, applyTransition, type Applied } from './order-transitions';
 import type { ProviderStatus } from './provider';
 import { providersFor } from './providers/index';
 
@@ -24,7 +24,8 @@ import { providersFor } from './providers/index';
  *    deliveries is answered in well under a millisecond each.
  * 2. The worker (`webhookInbox(deps)`) takes stored events not yet processed, oldest first, asks
  *    the provider's status API for the order the event names (the truth, never the event's own
- *    claims), and applies the answer through the state machine (`applyIn`) in ONE transaction
+ *    claims), and applies the answer through the state machine (`applyTransition`,
+ *    order-transitions.ts) in ONE transaction
  *    with `processed_at` set on the event (`… WHERE processed_at IS NULL`): an event changes an
  *    order at most once, even when two workers or a restart meet it. A status call that fails is
  *    tried again with a growing delay; the event stays in the inbox meanwhile, and the
@@ -189,7 +190,7 @@ export async function processEvent(deps: Deps, ev: StoredEvent, now = () => Date
         .returning({ id: paymentEvent.id }),
     );
     if (!claimed) return null;
-    return mine && status ? applyIn(tx, deps, mine.id, status, { via: 'webhook', actor: null, eventId: ev.id }, at) : null;
+    return mine && status ? applyTransition(tx, deps, mine.id, { kind: 'provider', ...status }, { via: 'webhook', actor: null, eventId: ev.id }, at) : null;
   });
   announce(deps, applied);
   return applied;

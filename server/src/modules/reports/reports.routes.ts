@@ -1,20 +1,19 @@
 import type { Hono } from 'hono';
-import { orderQuerySchema, orderStatusUpdateSchema } from '../../../../sync-protocol/src/order';
+import { orderQuerySchema } from '../../../../sync-protocol/src/order';
 import { earningsQuerySchema, reportRangeSchema, transactionQuerySchema } from '../../../../sync-protocol/src/report';
 import type { AppEnv, Deps } from '../../context';
-import { parseJson, parseQuery } from '../../lib/http';
-import { principalOf, route } from '../../lib/route';
-import * as orders from './orders.service';
+import { parseQuery } from '../../lib/http';
+import { route } from '../../lib/route';
 import * as reports from './reports.service';
 
-/** Sale, signup, transaction and earning reports, and the admin order list (issue 6). */
+/**
+ * Sale, signup, transaction and earning reports, and the admin order list: reading only. An
+ * admin's change of an order is the payments module's (PATCH /order/status, payments.routes.ts).
+ */
 export function reportRoutes(app: Hono<AppEnv>, deps: Deps) {
   route(app, deps, 'GET /report/getOrdersByDate', async (c) => c.json(await reports.ordersByDate(deps, parseQuery(c, reportRangeSchema))));
   route(app, deps, 'GET /report/getUsersByDate', async (c) => c.json(await reports.usersByDate(deps, parseQuery(c, reportRangeSchema))));
   route(app, deps, 'GET /report/transactions', async (c) => c.json(await reports.transactions(deps, parseQuery(c, transactionQuerySchema))));
   route(app, deps, 'GET /report/globalEarnings', async (c) => c.json(await reports.globalEarnings(deps, parseQuery(c, earningsQuerySchema))));
   route(app, deps, 'GET /order', async (c) => c.json(await reports.listOrders(deps, parseQuery(c, orderQuerySchema))));
-  route(app, deps, 'PATCH /order/status', async (c) =>
-    c.json(await orders.setStatus(deps, principalOf(c), await parseJson(c, orderStatusUpdateSchema))),
-  );
 }

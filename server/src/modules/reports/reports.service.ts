@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
 import { alias, type SQLiteColumn } from 'drizzle-orm/sqlite-core';
-import type { OrderRow, OrderStatus } from '../../../../sync-protocol/src/order';
+import type { OrderStatus } from '../../../../sync-protocol/src/order';
 import type { PaymentStatus } from '../../../../sync-protocol/src/payment';
 import {
   type EarningsFigures,
@@ -17,6 +17,7 @@ import type { Deps } from '../../context';
 import { ledgerEntry, payment, person, plan, purchaseOrder } from '../../db/schema';
 import { calendarText, containsText, insertionOrder } from '../../db/dialect';
 import { first } from '../../db/transaction';
+import { orderRows } from '../payments/order-view';
 
 /**
  * The database holds integer paise (issue 18); the reports API answers rupees, as the back office
@@ -29,40 +30,6 @@ const rupeesOf = money;
 const istDay = (db: Conn, col: SQL | SQLiteColumn) => calendarText(db, col, 'day', IST_OFFSET_MS);
 /** The India-time calendar month (YYYY-MM). */
 const istMonth = (db: Conn, col: SQL | SQLiteColumn) => calendarText(db, col, 'month', IST_OFFSET_MS);
-
-/** Orders joined with their plan and buyer, as OrderRow. */
-async function orderRows(db: Conn, where: SQL | undefined, limit: number, offset = 0): Promise<OrderRow[]> {
-  const rows = await db
-    .select({
-      id: purchaseOrder.id,
-      createdAt: purchaseOrder.createdAt,
-      updatedAt: purchaseOrder.updatedAt,
-      amount: purchaseOrder.amount,
-      status: purchaseOrder.status,
-      planId: plan.id,
-      planCode: plan.code,
-      planName: plan.name,
-      personId: person.id,
-      personName: person.name,
-      personMobile: person.mobile,
-    })
-    .from(purchaseOrder)
-    .leftJoin(plan, eq(plan.id, purchaseOrder.planId))
-    .leftJoin(person, eq(person.id, purchaseOrder.personId))
-    .where(where)
-    .orderBy(desc(purchaseOrder.createdAt), desc(insertionOrder(db, purchaseOrder)))
-    .limit(limit)
-    .offset(offset);
-  return rows.map((r) => ({
-      id: r.id,
-      createdAt: r.createdAt,
-      updatedAt: r.updatedAt,
-      amount: money(r.amount),
-      status: r.status as OrderStatus,
-      plan: r.planId && r.planCode && r.planName ? { id: r.planId, code: r.planCode, name: r.planName } : null,
-      person: r.personId && r.personName && r.personMobile ? { id: r.personId, n: r.personName, m: r.personMobile } : null,
-    }));
-}
 
 /**
  * Money that moved, from the ledger (docs/admin.md, "What the reports count"): CAPTURE entries
@@ -138,10 +105,6 @@ export async function listOrders(
   const where = conds.length ? and(...conds) : undefined;
   const total = (await first(deps.db.select({ n: count() }).from(purchaseOrder).leftJoin(person, eq(person.id, purchaseOrder.personId)).where(where)))?.n ?? 0;
   return { success: true as const, data: await orderRows(deps.db, where, input.limit, input.offset), total };
-}
-
-export async function orderRow(db: Conn, id: string): Promise<OrderRow | undefined> {
-  return (await orderRows(db, eq(purchaseOrder.id, id), 1))[0];
 }
 
 /** GET /api/report/getUsersByDate: signups per day and per referrer. */
