@@ -42,6 +42,35 @@ const boundaries = {
   ],
 };
 
+/**
+ * Which server module may import which (docs/architecture.md "Which server module imports
+ * which"): the graph is one-way; a module not listed for another may not import it. Tests may
+ * reach across (a test of scoring pushes through sync, say).
+ */
+const serverModuleImports = {
+  'answer-file': ['sync'],
+  auth: ['persons'],
+  payments: ['entitlements'],
+  permissions: ['persons'],
+  push: ['sync'],
+  questions: ['entitlements'],
+  reports: ['payments'],
+  results: ['entitlements', 'questions', 'sync'],
+  roles: ['persons'],
+  sync: ['entitlements', 'questions'],
+  translate: ['questions'],
+};
+const serverModulesDir = new URL('./server/src/modules', import.meta.url);
+const serverModules = existsSync(serverModulesDir)
+  ? readdirSync(serverModulesDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name)
+  : [];
+const serverModuleZones = serverModules.map((m) => ({
+  target: `./server/src/modules/${m}`,
+  from: './server/src/modules',
+  except: [`./${m}`, ...(serverModuleImports[m] ?? []).map((d) => `./${d}`)],
+  message: `${m} may import only ${(serverModuleImports[m] ?? []).join(', ') || 'no other module'} (docs/architecture.md "Which server module imports which"; a new direction goes into eslint.config.js serverModuleImports and that page).`,
+}));
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'server/src/db/migrations/', 'test-results/', 'playwright-report/', 'data/'] },
   js.configs.recommended,
@@ -51,6 +80,8 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
     plugins: { 'import-x': importX },
     settings: {
+      // The TypeScript parser for what import-x reads of the imported files (no-cycle follows them).
+      ...importX.flatConfigs.typescript.settings,
       'import-x/resolver-next': [createTypeScriptImportResolver({ project: ['./server/tsconfig.json', './client/tsconfig.json', './sync-protocol/tsconfig.json'], noWarnOnMultipleProjects: true })],
     },
     rules: {
@@ -66,6 +97,18 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },
+  },
+  {
+    files: ['server/src/modules/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: [...boundaries['import-x/no-restricted-paths'][1].zones, ...serverModuleZones] }],
+    },
+  },
+  {
+    // No import circles (docs/architecture.md): on the server and in sync-protocol.
+    files: ['server/src/**/*.ts', 'sync-protocol/src/**/*.ts'],
+    rules: { 'import-x/no-cycle': 'error' },
   },
   {
     files: ['**/*.test.ts', 'server/src/test/**', 'e2e/**'],

@@ -18,7 +18,7 @@ export async function openBenchApp(opts: { prefix: string; env?: Record<string, 
   const { createLogger } = await import('../server/src/lib/logger');
   const { createLocalOutbox } = await import('../server/src/lib/outbox');
   const { createRateLimits } = await import('../server/src/lib/rate-limit');
-  const { publishDue } = await import('../server/src/modules/sync/publish');
+  const { publishDue } = await import('../server/src/modules/questions/publish');
 
   const dir = mkdtempSync(path.join(tmpdir(), opts.prefix));
   const config = loadConfig(parseEnv({ ...opts.env, DATA_DIR: dir, LOG_LEVEL: 'silent' }));

@@ -14,7 +14,7 @@ import { first } from '../server/src/db/transaction';
 import { loadConfig, parseEnv } from '../server/src/env';
 import { createEventBus } from '../server/src/lib/events';
 import { openSession } from '../server/src/lib/sessions';
-import { publishDue } from '../server/src/modules/sync/publish';
+import { publishDue } from '../server/src/modules/questions/publish';
 import { growBenchData } from './bench-data';
 
 export const LEARNERS = 1000;

@@ -20,7 +20,7 @@ import { questionSet } from '../server/src/db/schema';
 import { seedDatabase } from '../server/src/db/seed';
 import { createEventBus } from '../server/src/lib/events';
 import { nextRev } from '../server/src/lib/revision';
-import { publishDue } from '../server/src/modules/sync/publish';
+import { publishDue } from '../server/src/modules/questions/publish';
 import { benchQuestionIds, growBenchData } from './bench-data';
 import { launchChromium, percentile, startAppServer } from './bench-lib';
 

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { openDatabase } from '../server/src/db/client';
 import { seedDatabase } from '../server/src/db/seed';
 import { createEventBus } from '../server/src/lib/events';
-import { publishDue } from '../server/src/modules/sync/publish';
+import { publishDue } from '../server/src/modules/questions/publish';
 import { growBenchData } from './bench-data';
 import { launchChromium, median, startAppServer } from './bench-lib';
 

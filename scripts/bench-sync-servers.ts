@@ -22,7 +22,7 @@ import { createLogger } from '../server/src/lib/logger';
 import { createLocalOutbox } from '../server/src/lib/outbox';
 import { createRateLimits } from '../server/src/lib/rate-limit';
 import { openSession } from '../server/src/lib/sessions';
-import { publishDue } from '../server/src/modules/sync/publish';
+import { publishDue } from '../server/src/modules/questions/publish';
 import { benchQuestionIds, growBenchData } from './bench-data';
 import { serveApp } from '../server/src/serve';
 

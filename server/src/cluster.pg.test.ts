@@ -24,7 +24,7 @@ import { INSTANCE_HEADER } from './lib/instance';
 import { createLogger } from './lib/logger';
 import { createLocalOutbox } from './lib/outbox';
 import { createRateLimits } from './lib/rate-limit';
-import { publishDue } from './modules/sync/publish';
+import { publishDue } from './modules/questions/publish';
 import { serveApp } from './serve';
 import { submittedAttempt } from './test/builders';
 import { DEMO } from './test/harness';

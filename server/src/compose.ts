@@ -6,7 +6,7 @@ import { createPushService, resultReadyHook, startPushJobs } from './modules/pus
 import type { PushSender } from './modules/push/sender';
 import { indexMissingQuestions } from './modules/questions/question-index';
 import { repairResults, scoringHook } from './modules/results/results.service';
-import { startPublisher } from './modules/sync/publish';
+import { startPublisher } from './modules/questions/publish';
 
 /*
  * The composition root of the server (docs/architecture.md): the one place that builds the

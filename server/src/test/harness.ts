@@ -13,7 +13,7 @@ import { createLogger } from '../lib/logger';
 import { createLocalOutbox } from '../lib/outbox';
 import { createEventBus } from '../lib/events';
 import { createRateLimits } from '../lib/rate-limit';
-import { publishDue } from '../modules/sync/publish';
+import { publishDue } from '../modules/questions/publish';
 
 export const DEMO = {
   admin: { id: 'demo-admin', username: 'admin@example.com', mobile: '9000000001', password: 'admin1234' },

@@ -13,7 +13,7 @@ import { loadConfig, parseEnv } from '../../env';
 import { DEMO, type Harness, startHarness } from '../../test/harness';
 import { nextRev } from '../../lib/revision';
 import { scoreUnscored } from '../results/results.service';
-import { publishDue } from '../sync/publish';
+import { publishDue } from '../questions/publish';
 import { type LocalPushService, startLocalPushService } from './local-push-service';
 import { announceNewSets, endpointAllowed, isDaytimeInIndia, MAX_DEVICES, remindPlansEnding } from './push.service';
 import { webPushSender } from './sender';

@@ -5,7 +5,7 @@ import { MSG } from '../../../../sync-protocol/src/messages';
 import { activityLog, attempt, examResult, question, questionSet, questionSetVersion, questionVersion } from '../../db/schema';
 import { first } from '../../db/transaction';
 import { type Harness, startHarness } from '../../test/harness';
-import { publishDue } from '../sync/publish';
+import { publishDue } from './publish';
 
 /*
  * docs/authoring.md through the HTTP app: review (status), history and restore, the text search and the

@@ -8,7 +8,7 @@ import { row, transaction } from '../../db/transaction';
 import type { Actor } from '../../lib/activity';
 import { rawStatement, rowEncoder } from '../../lib/raw-statement';
 import { type VersionAction, versionData, writeVersion } from './question-history';
-import { translationRows, translationRowsMissing } from '../translate/translation-state';
+import { translationRows, translationRowsMissing } from './translation-state';
 
 /*
  * What the question list filters and searches on (docs/authoring.md): a question's tags, one row per

@@ -10,7 +10,7 @@ import { logActivity } from '../../lib/activity';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import { nextRev } from '../../lib/revision';
 import { sanitizeRichText } from '../../lib/sanitize';
-import { publishDueIn } from '../sync/publish';
+import { publishDueIn } from './publish';
 import { DetailedError } from './detailed-error';
 import { bumpPracticeSetsSharing, isVisibleSet, questionIdsOfSet, visibleSetCondition } from './question-access';
 

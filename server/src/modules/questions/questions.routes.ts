@@ -22,7 +22,6 @@ import type { Reader } from './question-access';
 import { history } from './question-history';
 import * as sets from './question-sets.service';
 import * as questions from './questions.service';
-import { previewSet } from './set-preview';
 
 const noQuery = z.strictObject({});
 
@@ -64,10 +63,6 @@ export function questionRoutes(app: Hono<AppEnv>, deps: Deps) {
     'POST /question/restoreQuestionVersion',
     withDetails(async (c) => c.json(await questions.restore(deps, principalOf(c), await parseJson(c, questionRestoreSchema)))),
   );
-  route(app, deps, 'GET /question/previewQuestionSet/:id', async (c) => {
-    parseQuery(c, noQuery);
-    return c.json(await previewSet(deps, parseWith(idSchema, c.req.param('id'))));
-  });
   route(app, deps, 'GET /question/getQuestionSetList', async (c) => c.json(await sets.listSets(deps, parseQuery(c, questionSetListQuerySchema), editorOf(c))));
   route(app, deps, 'GET /question/getQuestionSet/:id', async (c) => {
     parseQuery(c, noQuery);

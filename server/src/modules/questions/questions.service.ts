@@ -24,7 +24,7 @@ import { DetailedError } from './detailed-error';
 import { accessTo, isVisibleSet, type QuestionAccess, type Reader, releasedSetsHolding, setsHolding, withoutAnswers } from './question-access';
 import { versionData, versionOf, type VersionAction } from './question-history';
 import { countQuestions, indexQuestion, indexQuestions, listCondition, unindexQuestion } from './question-index';
-import { settleTranslations } from '../translate/translation-state';
+import { settleTranslations } from './translation-state';
 import { englishSourceHash } from '../../../../sync-protocol/src/translate';
 
 type QuestionRow = typeof question.$inferSelect;

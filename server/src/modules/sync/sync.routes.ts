@@ -2,6 +2,7 @@ import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
 import { AppError, forbidden } from '../../lib/errors';
+import { idSchema } from '../../../../sync-protocol/src/common';
 import { MSG } from '../../../../sync-protocol/src/messages';
 import { edQuestionDocSchema } from '../../../../sync-protocol/src/sync/ed-question';
 import { edQuestionSetDocSchema } from '../../../../sync-protocol/src/sync/ed-question-set';
@@ -11,6 +12,7 @@ import type { AppEnv, Deps } from '../../context';
 import { parseJson, parseQuery, parseWith } from '../../lib/http';
 import { principalOf, route } from '../../lib/route';
 import { EDITOR_PERMISSION, pullEditor, pushEdQuestionSets, pushEdQuestions } from './editor-sync';
+import { previewSet } from './set-preview';
 import * as sync from './sync.service';
 
 const MAJOR = PROTOCOL_VERSION.split('.')[0];
@@ -74,6 +76,12 @@ function streamSlots() {
 
 export function syncRoutes(app: Hono<AppEnv>, deps: Deps) {
   const slots = streamSlots();
+  // A set as a learner's device would hold it, for its editor (set-preview.ts): under /question,
+  // with the authoring routes, but built by this module's document builders.
+  route(app, deps, 'GET /question/previewQuestionSet/:id', async (c) => {
+    parseQuery(c, z.strictObject({}));
+    return c.json(await previewSet(deps, parseWith(idSchema, c.req.param('id'))));
+  });
   route(app, deps, 'GET /sync/v1/stream', (c) => {
     checkProtocol(c);
     const me = principalOf(c);

@@ -11,7 +11,7 @@ import { createLoadMonitor, type LoadMonitor, OVERLOAD, type OverloadReason } fr
 import { nextRev } from '../../lib/revision';
 import { serveApp } from '../../serve';
 import { type Harness, startHarness } from '../../test/harness';
-import { publishDue } from './publish';
+import { publishDue } from '../questions/publish';
 
 let h: Harness;
 let learner: string;

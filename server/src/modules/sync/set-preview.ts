@@ -6,7 +6,7 @@ import type { Deps } from '../../context';
 import { questionSet } from '../../db/schema';
 import { first } from '../../db/transaction';
 import { notFound } from '../../lib/errors';
-import { previewSetDoc, qsDetailDocs } from '../sync/sync.docs';
+import { previewSetDoc, qsDetailDocs } from './sync.docs';
 
 /**
  * GET /api/question/previewQuestionSet/{id} (docs/authoring.md "Publishing and unpublishing"): a live set, drafts and sets whose time
