@@ -19,7 +19,7 @@ import { activityLogRoutes } from './modules/activity-log/activity-log.routes';
 import { answerFileRoutes } from './modules/answer-file/answer-file.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { brandRoutes } from './modules/brands/brands.routes';
-import { genericRoutes } from './modules/generic/generic.routes';
+import { contactRoutes } from './modules/contact/contact.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { permissionRoutes } from './modules/permissions/permissions.routes';
 import { personRoutes } from './modules/persons/persons.routes';
@@ -162,7 +162,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
   productRoutes(api, deps);
   contentRoutes(api, deps);
   tagRoutes(api, deps);
-  genericRoutes(api, deps);
+  contactRoutes(api, deps);
   pushRoutes(api, deps);
   answerFileRoutes(api, deps);
   planRoutes(api, deps);

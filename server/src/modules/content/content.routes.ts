@@ -2,7 +2,6 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import { bannerCreateSchema, bannerUpdateSchema } from '../../../../sync-protocol/src/banner';
 import { idSchema } from '../../../../sync-protocol/src/common';
-import { contactMessageQuerySchema } from '../../../../sync-protocol/src/contact';
 import { staticPageKeySchema, staticPageRestoreSchema, staticPageSaveSchema, staticPageVersionsQuerySchema } from '../../../../sync-protocol/src/static-page';
 import type { AppEnv, Deps } from '../../context';
 import { parseJson, parseQuery, parseWith } from '../../lib/http';
@@ -38,8 +37,4 @@ export function contentRoutes(app: Hono<AppEnv>, deps: Deps) {
   route(app, deps, 'POST /banner', async (c) => c.json(await content.createBanner(deps, principalOf(c), await parseJson(c, bannerCreateSchema)), 201));
   route(app, deps, 'PUT /banner', async (c) => c.json(await content.updateBanner(deps, principalOf(c), await parseJson(c, bannerUpdateSchema))));
   route(app, deps, 'DELETE /banner/:id', async (c) => c.json(await content.deleteBanner(deps, principalOf(c), parseWith(idSchema, c.req.param('id')))));
-  route(app, deps, 'GET /generic/contact-messages', async (c) => c.json(await content.listMessages(deps, parseQuery(c, contactMessageQuerySchema))));
-  route(app, deps, 'DELETE /generic/contact-messages/:id', async (c) =>
-    c.json(await content.deleteMessage(deps, principalOf(c), parseWith(idSchema, c.req.param('id')))),
-  );
 }

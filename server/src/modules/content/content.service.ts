@@ -1,11 +1,9 @@
-import { and, asc, count, desc, eq, max, or, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, max } from 'drizzle-orm';
 import type { Banner } from '../../../../sync-protocol/src/banner';
-import type { ContactMessage } from '../../../../sync-protocol/src/contact';
 import { MSG } from '../../../../sync-protocol/src/messages';
 import type { StaticPage, StaticPageKey, StaticPageLang, StaticPageVersion } from '../../../../sync-protocol/src/static-page';
 import type { Deps, Principal } from '../../context';
-import { banner, contactMessage, staticPage, staticPageVersion } from '../../db/schema';
-import { containsText, insertionOrder } from '../../db/dialect';
+import { banner, staticPage, staticPageVersion } from '../../db/schema';
 import { first, transaction } from '../../db/transaction';
 import { logActivity } from '../../lib/activity';
 import { badRequest, conflict, notFound } from '../../lib/errors';
@@ -209,38 +207,3 @@ export async function deleteBanner(deps: Deps, actor: Principal, id: string) {
   });
   return { success: true as const, msg: MSG.bannerDeleted };
 }
-
-/** GET /api/generic/contact-messages: newest first, searchable by name, mobile, e-mail or text. */
-export async function listMessages(deps: Deps, input: { q: string; limit: number; offset: number }) {
-  let where: SQL | undefined;
-  if (input.q) {
-    const q = input.q;
-    where = or(
-      containsText(deps.db, contactMessage.name, q),
-      containsText(deps.db, contactMessage.mobile, q),
-      containsText(deps.db, contactMessage.email, q),
-      containsText(deps.db, contactMessage.description, q),
-    );
-  }
-  const data: ContactMessage[] = await deps.db
-    .select()
-    .from(contactMessage)
-    .where(where)
-    .orderBy(desc(contactMessage.createdAt), desc(insertionOrder(deps.db, contactMessage)))
-    .limit(input.limit)
-    .offset(input.offset);
-  const total = (await first(deps.db.select({ n: count() }).from(contactMessage).where(where)))?.n ?? 0;
-  return { success: true as const, data, total };
-}
-
-export async function deleteMessage(deps: Deps, actor: Principal, id: string) {
-  await transaction(deps.db, async (tx) => {
-    const before = await first(tx.select().from(contactMessage).where(eq(contactMessage.id, id)));
-    if (!before) throw notFound(MSG.messageNotFound);
-    await tx.delete(contactMessage).where(eq(contactMessage.id, id));
-    await logActivity(tx, { actor, action: 'DELETE', entity: 'contact_message', entityId: id, oldValue: before });
-  });
-  return { success: true as const, msg: MSG.messageDeleted };
-}
-
-
