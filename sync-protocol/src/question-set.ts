@@ -172,6 +172,11 @@ export function setQuestionIds(v: Pick<SetShape, 'q' | 'sections'>): string[] {
   return ids;
 }
 
+/** Every question id of a set, once each, in the order of setQuestionIds. */
+export function distinctSetQuestionIds(v: Pick<SetShape, 'q' | 'sections'>): string[] {
+  return [...new Set(setQuestionIds(v))];
+}
+
 function checkSet(v: SetShape, ctx: z.RefinementCtx) {
   if (v.q.length === 0 && Object.keys(v.sections).length === 0) {
     ctx.addIssue({ code: 'custom', message: 'Question set cannot be saved without any section', path: ['sections'] });

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { setQuestionIds } from '../../../sync-protocol/src/question-set';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eq, inArray, or, sql } from 'drizzle-orm';
@@ -338,7 +339,6 @@ function checkReferences(
   }
   const qids = new Set(questions.map((q) => q.id));
   for (const s of sets) {
-    const all = [...s.q, ...Object.values(s.sections).flatMap((sec) => [...sec.q, ...Object.values(sec.sub ?? {}).flatMap((x) => x.q)])];
-    for (const id of all) if (!qids.has(id)) throw new Error(`fixtures/question-sets.json: ${s.id} names unknown question ${id}`);
+    for (const id of setQuestionIds(s)) if (!qids.has(id)) throw new Error(`fixtures/question-sets.json: ${s.id} names unknown question ${id}`);
   }
 }

@@ -1,4 +1,5 @@
 import { createPublicKey } from 'node:crypto';
+import { distinctSetQuestionIds } from '../../../../sync-protocol/src/question-set';
 import { and, asc, desc, eq, gt, inArray, isNotNull, lte, notExists, notInArray, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { PushSubscriptionInput } from '../../../../sync-protocol/src/push';
@@ -11,7 +12,6 @@ import { badRequest } from '../../lib/errors';
 import { runExclusive } from '../../lib/exclusive';
 import { sessionLive } from '../../lib/sessions';
 import type { AttemptSubmittedHook } from '../sync/sync.service';
-import { questionIdsOf } from '../sync/sync.docs';
 import { type Message, newSets, payloadFor, planEnding, resultReady } from './messages';
 import { type PushSender, type SendOptions, webPushSender } from './sender';
 import { loadVapid, type Vapid } from './vapid';
@@ -302,7 +302,7 @@ type Mark = { at: number; id: string };
 
 /** The subject tags (`s`) of a set's questions, with how many of its questions carry each. */
 async function subjectsOf(db: DB, set: { q: string[]; sections: (typeof questionSet.$inferSelect)['sections'] }): Promise<Map<string, number>> {
-  const ids = questionIdsOf(set);
+  const ids = distinctSetQuestionIds(set);
   const out = new Map<string, number>();
   for (let i = 0; i < ids.length; i += 500) {
     for (const r of await db

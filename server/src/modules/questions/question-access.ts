@@ -1,5 +1,5 @@
 import { and, eq, or, type SQL } from 'drizzle-orm';
-import { setQuestionIds } from '../../../../sync-protocol/src/question-set';
+import { distinctSetQuestionIds } from '../../../../sync-protocol/src/question-set';
 import type { Conn } from '../../db/client';
 import { jsonArrayHasAny, jsonHasAnyString } from '../../db/dialect';
 import { questionSet } from '../../db/schema';
@@ -53,11 +53,6 @@ export function visibleSetCondition(): SQL {
   return and(eq(questionSet.published, true), eq(questionSet.draft, false), eq(questionSet.deleted, false))!;
 }
 
-/** Every question id of a set, once each. */
-export function questionIdsOfSet(s: Pick<SetRow, 'q' | 'sections'>): string[] {
-  return [...new Set(setQuestionIds(s))];
-}
-
 /**
  * Live (not deleted) sets holding at least one of `ids`, each with the ids of `ids` it holds.
  * The database looks into the JSON columns (the main part's list, and every text value of `sections`:
@@ -93,7 +88,7 @@ export async function setsHolding(db: Conn, ids: readonly string[]) {
     );
   const want = new Set(ids);
   return rows
-    .map((s) => ({ ...s, holds: questionIdsOfSet(s).filter((id) => want.has(id)) }))
+    .map((s) => ({ ...s, holds: distinctSetQuestionIds(s).filter((id) => want.has(id)) }))
     .filter((s) => s.holds.length > 0);
 }
 
@@ -164,7 +159,7 @@ export async function bumpPracticeSetsSharing(
   before: Pick<SetRow, 'isM' | 'q' | 'sections' | 'deleted'> | undefined,
   after: Pick<SetRow, 'isM' | 'q' | 'sections' | 'deleted'> | undefined,
 ): Promise<number> {
-  const mockIds = (s: typeof before) => new Set(s && s.isM && !s.deleted ? questionIdsOfSet(s) : []);
+  const mockIds = (s: typeof before) => new Set(s && s.isM && !s.deleted ? distinctSetQuestionIds(s) : []);
   const was = mockIds(before);
   const is = mockIds(after);
   const changed = [...was, ...is].filter((id) => was.has(id) !== is.has(id));

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import { MSG } from '../../../../sync-protocol/src/messages';
-import { type QuestionSet, setQuestionIds } from '../../../../sync-protocol/src/question-set';
+import { distinctSetQuestionIds, type QuestionSet } from '../../../../sync-protocol/src/question-set';
 import type { Deps, Principal } from '../../context';
 import type { Conn } from '../../db/client';
 import { examResult, question, questionSet, questionSetVersion } from '../../db/schema';
@@ -12,7 +12,7 @@ import { nextRev } from '../../lib/revision';
 import { sanitizeRichText } from '../../lib/sanitize';
 import { publishDueIn } from './publish';
 import { DetailedError } from './detailed-error';
-import { bumpPracticeSetsSharing, isVisibleSet, questionIdsOfSet, visibleSetCondition } from './question-access';
+import { bumpPracticeSetsSharing, isVisibleSet, visibleSetCondition } from './question-access';
 
 type SetRow = typeof questionSet.$inferSelect;
 type SetInput = Omit<QuestionSet, 'id'> & { id?: string | undefined; newVersion?: boolean | undefined };
@@ -135,7 +135,7 @@ function scoringShape(s: Scored): string {
  * each of its questions' current version (`qv`), as the results scored so far were scored.
  */
 async function snapshot(tx: Conn, before: SetRow, actor: Principal) {
-  const ids = questionIdsOfSet(before);
+  const ids = distinctSetQuestionIds(before);
   const rows = ids.length === 0 ? [] : await tx.select({ id: question.id, version: question.version }).from(question).where(inArray(question.id, ids));
   const qv = Object.fromEntries(rows.map((r) => [r.id, r.version]));
   await tx
@@ -182,7 +182,7 @@ export async function writeSet(tx: Conn, actor: Principal, input: SetInput, crea
   let before: SetRow | undefined;
   let id: string;
   if (created) {
-    await checkQuestions(tx, [...new Set(setQuestionIds(values))], values.draft);
+    await checkQuestions(tx, distinctSetQuestionIds(values), values.draft);
     id = createId ?? randomUUID();
     const rev = await nextRev(tx);
     const detailRev = await nextRev(tx);
@@ -193,7 +193,7 @@ export async function writeSet(tx: Conn, actor: Principal, input: SetInput, crea
     // A save never takes a set away from learners (docs/authoring.md "Publishing and
     // unpublishing"): a set that is not a draft becomes one only through unpublishSet.
     if (!before.draft && values.draft) throw conflict(MSG.setPublishedSaveKeeps);
-    await checkQuestions(tx, [...new Set(setQuestionIds(values))], values.draft);
+    await checkQuestions(tx, distinctSetQuestionIds(values), values.draft);
     let version = before.version;
     if (scoringShape(before) !== scoringShape(values)) {
       const taken = await takenOf(tx, id);

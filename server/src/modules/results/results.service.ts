@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { distinctSetQuestionIds } from '../../../../sync-protocol/src/question-set';
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import { MSG } from '../../../../sync-protocol/src/messages';
@@ -16,7 +17,7 @@ import { rawStatement, rowEncoder } from '../../lib/raw-statement';
 import { nextRev, nextRevs, revsOf } from '../../lib/revision';
 import { isOverLimit } from '../entitlements/entitlements.service';
 import { setView } from '../questions/question-sets.service';
-import { examResultDocs, questionIdsOf } from '../sync/sync.docs';
+import { examResultDocs } from '../sync/sync.docs';
 import { type AttemptSubmittedHook, pushTestSummaries, runSubmittedHooks, type SubmittedContext } from '../sync/sync.service';
 import { boundedSubmittedAt, isEmptyAnswer, isLate, keyQuestion, partsOf, round, score, type ScoringPart } from '../../../../sync-protocol/src/scoring';
 
@@ -126,7 +127,7 @@ async function schemeOf(tx: Tx, qsid: string): Promise<Scheme | undefined> {
   if (cached && cached.detailRev === head.detailRev) return cached;
   const set = (await q.setRow.get({ id: qsid }))!;
   // Deleted questions are left out, as qs_detail leaves them out of the test.
-  const rows = (await q.questions.all({ ids: JSON.stringify(questionIdsOf(set)) })).filter((r) => !r.deleted);
+  const rows = (await q.questions.all({ ids: JSON.stringify(distinctSetQuestionIds(set)) })).filter((r) => !r.deleted);
   const keys = new Map(rows.map((r) => [r.id, keyQuestion(r)]));
   const qv = JSON.stringify(Object.fromEntries(rows.map((r) => [r.id, r.version])));
   const scheme: Scheme = { detailRev: head.detailRev, dur: set.dur, parts: partsOf(set, (id) => keys.get(id)), setVersion: set.version, qv };
@@ -292,7 +293,7 @@ export async function submit(deps: Deps, me: Principal, input: Submission): Prom
   const q = queries(deps.db);
   const set = await q.setRow.get({ id: input.qsid });
   if (!set || set.deleted || !set.published) throw badRequest(MSG.questionSetNotConfigured);
-  const inSet = new Set(questionIdsOf(set));
+  const inSet = new Set(distinctSetQuestionIds(set));
   for (const qid of Object.keys(input.ures)) {
     if (!inSet.has(qid)) throw badRequest(`${MSG.questionNotInSet} ${qid}`);
   }

@@ -1,4 +1,5 @@
 import { inArray, sql } from 'drizzle-orm';
+import { distinctSetQuestionIds } from '../../../../sync-protocol/src/question-set';
 import type { ExamResultDoc, ResultQuestion } from '../../../../sync-protocol/src/sync/exam-result';
 import type { QsDetailDoc, TestQuestion } from '../../../../sync-protocol/src/sync/qs-detail';
 import { NO_SET_TAGS, type QuestionSetDoc, type SetTags } from '../../../../sync-protocol/src/sync/question-set';
@@ -61,7 +62,7 @@ async function setDocs(db: Conn, rows: SetRow[], opts: DocOptions): Promise<Ques
 
 /** The subjects, exams and classes of each set's questions, in one read per 500 questions. */
 async function setTagsOf(db: Conn, rows: SetRow[]): Promise<Map<string, SetTags>> {
-  const ids = [...new Set(rows.flatMap(questionIdsOf))];
+  const ids = [...new Set(rows.flatMap(distinctSetQuestionIds))];
   const byQuestion = new Map<string, { s: string | null; e: string[]; c: string[] }>();
   for (let i = 0; i < ids.length; i += 500) {
     for (const q of await db.select({ id: question.id, s: question.s, e: question.e, c: question.c }).from(question).where(inArray(question.id, ids.slice(i, i + 500)))) {
@@ -73,7 +74,7 @@ async function setTagsOf(db: Conn, rows: SetRow[]): Promise<Map<string, SetTags>
     const s = new Set<string>();
     const e = new Set<string>();
     const c = new Set<string>();
-    for (const id of questionIdsOf(r)) {
+    for (const id of distinctSetQuestionIds(r)) {
       const q = byQuestion.get(id);
       if (!q) continue;
       if (q.s?.trim()) s.add(q.s.trim());
@@ -148,15 +149,6 @@ function setDoc(r: SetRow, opts: DocOptions, tags: SetTags): QuestionSetDoc {
   };
 }
 
-export function questionIdsOf(r: Pick<SetRow, 'q' | 'sections'>): string[] {
-  const ids = [...r.q];
-  for (const s of Object.values(r.sections)) {
-    ids.push(...s.q);
-    for (const sub of Object.values(s.sub ?? {})) ids.push(...sub.q);
-  }
-  return [...new Set(ids)];
-}
-
 /**
  * The offline copy of a set: parts with question ids and the questions in every language. Which
  * questions come, and which with their correct answers, is question-access.ts's decision for a
@@ -166,7 +158,7 @@ export function questionIdsOf(r: Pick<SetRow, 'q' | 'sections'>): string[] {
  */
 export async function qsDetailDocs(db: Conn, rows: SetRow[], opts: DocOptions = {}): Promise<QsDetailDoc[]> {
   const live = rows.filter((r) => shown(r, opts));
-  const ids = [...new Set(live.flatMap(questionIdsOf))];
+  const ids = [...new Set(live.flatMap(distinctSetQuestionIds))];
   const questions = new Map<string, typeof question.$inferSelect>();
   for (let i = 0; i < ids.length; i += 500) {
     for (const q of await db.select().from(question).where(inArray(question.id, ids.slice(i, i + 500)))) questions.set(q.id, q);
@@ -177,7 +169,7 @@ export async function qsDetailDocs(db: Conn, rows: SetRow[], opts: DocOptions = 
       return { id: r.id, isM: false, main: { q: [], mpq: 0, tm: 0, nm: 0, o: 0 }, sections: {}, questions: [], v: r.detailRev, _deleted: true };
     }
     const qs: TestQuestion[] = [];
-    for (const id of questionIdsOf(r)) {
+    for (const id of distinctSetQuestionIds(r)) {
       const q = questions.get(id);
       const a = access.get(id);
       if (!q || !a) continue;

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { distinctSetQuestionIds } from '../../../../sync-protocol/src/question-set';
 import { isDeepStrictEqual } from 'node:util';
 import { and, asc, eq, getTableColumns, gt, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
@@ -16,7 +17,7 @@ import { groupCommit } from '../../lib/group-commit';
 import { rawStatement, rowEncoder } from '../../lib/raw-statement';
 import { revsOf } from '../../lib/revision';
 import { bumpEntitlement, countAttempt, downloadAccess, entitlementDoc, entitlementRev, lockedAmong, ONLINE_START_MS, plansOf } from '../entitlements/entitlements.service';
-import { examResultDocs, guestSetDocs, qsDetailDocs, questionIdsOf, questionSetDocs, tagDoc, testSummaryDoc } from './sync.docs';
+import { examResultDocs, guestSetDocs, qsDetailDocs, questionSetDocs, tagDoc, testSummaryDoc } from './sync.docs';
 
 /**
  * GET /api/sync/v1/{collection}/pull: documents with a revision greater than `rev`, in revision
@@ -223,13 +224,13 @@ function questionIdCache(db: DB): QuestionIdCache {
   return cache;
 }
 
-/** The question ids of a set as they are now (sync.docs' questionIdsOf), cached per detail revision. */
+/** The question ids of a set as they are now (sync-protocol distinctSetQuestionIds), cached per detail revision. */
 async function questionIdsOfSet(q: ReturnType<typeof preparePush>, qsid: string, detailRev: number): Promise<ReadonlySet<string>> {
   const hit = q.questionIds.get(qsid);
   if (hit && hit.detailRev === detailRev) return hit.ids;
   const row = await q.setQuestions.get({ id: qsid });
   // A set row without sections (a damaged row) still has its main questions.
-  const ids = new Set(row ? questionIdsOf({ q: row.q ?? [], sections: row.sections ?? {} }) : []);
+  const ids = new Set(row ? distinctSetQuestionIds({ q: row.q ?? [], sections: row.sections ?? {} }) : []);
   q.questionIds.set(qsid, { detailRev, ids });
   return ids;
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { distinctSetQuestionIds } from '../../../../../sync-protocol/src/question-set';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { MSG } from '../../../../../sync-protocol/src/messages';
 import { QUESTION_MSG, questionInputSchema } from '../../../../../sync-protocol/src/question';
@@ -23,7 +24,6 @@ import { rawStatement } from '../../../lib/raw-statement';
 import { badRequest, notFound } from '../../../lib/errors';
 import { sanitizeRichText } from '../../../lib/sanitize';
 import { mapSliced, nextTurn, type Pause, SLICE_MS, slicer } from '../../../lib/slices';
-import { questionIdsOfSet } from '../question-access';
 import { normaliseText, plainText } from '../question-index';
 import { createManyCheckedInTransaction } from '../questions.service';
 import { aikenRows, serialiseAiken } from './aiken';
@@ -328,7 +328,7 @@ async function exportRows(db: Conn, query: { qids?: string[] | undefined; qsid?:
   if (query.qsid) {
     const set = await first(db.select().from(questionSet).where(eq(questionSet.id, query.qsid)));
     if (!set || set.deleted) throw notFound(MSG.questionSetNotFound);
-    ids = questionIdsOfSet(set);
+    ids = distinctSetQuestionIds(set);
   } else {
     ids = [...new Set(query.qids ?? [])];
   }
