@@ -23,7 +23,7 @@ import http from 'node:http';
 import { childCpu } from './bench-lib';
 import { buildRequest, RawConnection } from './raw-http';
 import { benchAttempt, PUSH_PATH as pushPath, quantile, runStorm } from './bench-storm';
-import { backoffDelay } from '../client/src/db/backoff';
+import { backoffDelay } from '../client/src/db/sync/backoff';
 import { seedFromEnv } from './fault-proxy';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
-import { getRxStorageLoggedMemory } from '../../client/src/db/logged-memory-storage';
+import { getRxStorageLoggedMemory } from '../../client/src/db/core/logged-memory-storage';
 import { wrappedValidateAjvStorage } from 'rxdb/plugins/validate-ajv';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { type EditorReplica, type EditorReplication, type EdQuestion, openEditorReplica, startEditorReplication } from '../../client/src/db/editor-replica';
+import { type EditorReplica, type EditorReplication, type EdQuestion, openEditorReplica, startEditorReplication } from '../../client/src/db/editor/editor-replica';
 import { question } from '../../server/src/db/schema';
 import { first } from '../../server/src/db/transaction';
 import { DEMO } from '../../server/src/test/harness';

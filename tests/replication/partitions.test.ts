@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
-import { readText, RequestStalledError, stallGuard } from '../../client/src/db/stall-guard';
+import { readText, RequestStalledError, stallGuard } from '../../client/src/db/sync/stall-guard';
 import { type FaultProxy, NO_FAULTS, startFaultProxy } from '../../scripts/fault-proxy';
 import { DEMO } from '../../server/src/test/harness';
 import { attemptRows, type Device, eventually, newAttempt, openDevice, resultRows, startServer, type TestServer } from './harness';

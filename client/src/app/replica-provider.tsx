@@ -1,10 +1,10 @@
 import { createContext, type ReactNode, startTransition, useCallback, useContext, useEffect, useRef, useState } from 'react';
-import type * as ReplicaModuleNs from '../db/replica';
-import type { ReplicaHandle } from '../db/replica';
-import { ReplicaContext } from '../db/replica-context';
-import { GUEST_ID, guestReplicaUsed, useGuestReplicaWanted } from '../db/guest';
-import { runLogoutClosers } from '../db/logout-closers';
-import { resetSyncStatus } from '../db/sync-status';
+import type * as ReplicaModuleNs from '../db/learner/replica';
+import type { ReplicaHandle } from '../db/learner/replica';
+import { ReplicaContext } from '../db/learner/replica-context';
+import { GUEST_ID, guestReplicaUsed, useGuestReplicaWanted } from '../db/learner/guest';
+import { runLogoutClosers } from '../db/core/logout-closers';
+import { resetSyncStatus } from '../db/sync/sync-status';
 import { useSession } from '../hooks/use-session';
 import { nextTask } from '../lib/after-paint';
 
@@ -46,7 +46,7 @@ async function loadReplicaModule(): Promise<ReplicaModule> {
   await nextTask();
   await import('rxdb/plugins/storage-dexie');
   await nextTask();
-  return import('../db/replica');
+  return import('../db/learner/replica');
 }
 
 /**
@@ -123,7 +123,7 @@ export function ReplicaProvider({ children }: { children: ReactNode }) {
       current.current = null;
       await h.close({ erase });
     } else if (erase && personId) {
-      const m = await import('../db/replica');
+      const m = await import('../db/learner/replica');
       await m.eraseReplica(personId).catch(() => undefined);
     }
   }, [personId]);

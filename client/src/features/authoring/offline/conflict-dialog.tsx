@@ -1,7 +1,7 @@
 import { Badge, Button, Group, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { EditorConflict } from '../../../db/editor-replica';
+import type { EditorConflict } from '../../../db/editor/editor-replica';
 import { setQuestionIds } from '../../../../../sync-protocol/src/question-set';
 import type { EdQuestionDoc } from '../../../../../sync-protocol/src/sync/ed-question';
 import type { EdQuestionSetDoc } from '../../../../../sync-protocol/src/sync/ed-question-set';

@@ -1,7 +1,7 @@
 import { removeRxDatabase, type RxStorage } from 'rxdb';
 import { BehaviorSubject } from 'rxjs';
-import { editorDatabaseNameOf } from '../../../db/database';
-import { atMost, type CollectionReplication, replicateEditorCollection } from '../../../db/editor-collection-replication';
+import { editorDatabaseNameOf } from '../../../db/core/database';
+import { atMost, type CollectionReplication, replicateEditorCollection } from '../../../db/editor/editor-collection-replication';
 import {
   type EditorReplica,
   type EditorReplication,
@@ -9,10 +9,10 @@ import {
   type EdQuestionSet,
   openEditorReplica,
   startEditorReplication,
-} from '../../../db/editor-replica';
-import { getRxStorageLoggedMemory } from '../../../db/logged-memory-storage';
-import { closeAtLogout } from '../../../db/logout-closers';
-import { setSyncStatus } from '../../../db/sync-status';
+} from '../../../db/editor/editor-replica';
+import { getRxStorageLoggedMemory } from '../../../db/core/logged-memory-storage';
+import { closeAtLogout } from '../../../db/core/logout-closers';
+import { setSyncStatus } from '../../../db/sync/sync-status';
 import i18n from '../../../lib/i18n';
 import { notifyError } from '../../../lib/notify';
 import { getSession, hasPermissions } from '../../../lib/session';

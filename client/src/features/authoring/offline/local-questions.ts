@@ -1,7 +1,7 @@
 import { MSG } from '../../../../../sync-protocol/src/messages';
 import { type QuestionInput, questionInputSchema, type QuestionView } from '../../../../../sync-protocol/src/question';
 import type { RxDocumentData } from 'rxdb';
-import type { EdQuestion, EditorReplica } from '../../../db/editor-replica';
+import type { EdQuestion, EditorReplica } from '../../../db/editor/editor-replica';
 import { whenIdle } from '../../../lib/after-paint';
 import { ApiError } from '../../../lib/api-client';
 import i18n from '../../../lib/i18n';

@@ -2,16 +2,16 @@ import type { RxCollection } from 'rxdb';
 import type { RxReplicationState } from 'rxdb/plugins/replication';
 import { replicateRxCollection } from 'rxdb/plugins/replication';
 import { combineLatest, filter, map, Subject, type Subscription } from 'rxjs';
-import { COLLECTIONS, type CollectionName, GUEST_COLLECTIONS, type PullResponse, PUSHABLE, type StreamEvent } from '../../../sync-protocol/src/sync/envelopes';
-import { SESSION_TOKEN_HEADER } from '../../../sync-protocol/src/session';
-import { PROTOCOL_HEADER, PROTOCOL_VERSION, SERVER_TIME_HEADER } from '../../../sync-protocol/src/version';
-import { attemptConflictHandler } from './attempt-conflicts';
-import { backoffDelay } from './backoff';
-import type { ReplicaDatabase } from './database';
-import type { ServerClock } from './server-clock';
-import { readText, REQUEST_STALL_MS, stallGuard, STREAM_STALL_MS } from './stall-guard';
-import { syncStream } from './sync-stream';
-import type { SyncStatus } from './sync-status';
+import { COLLECTIONS, type CollectionName, GUEST_COLLECTIONS, type PullResponse, PUSHABLE, type StreamEvent } from '../../../../sync-protocol/src/sync/envelopes';
+import { SESSION_TOKEN_HEADER } from '../../../../sync-protocol/src/session';
+import { PROTOCOL_HEADER, PROTOCOL_VERSION, SERVER_TIME_HEADER } from '../../../../sync-protocol/src/version';
+import { attemptConflictHandler } from '../attempts/attempt-conflicts';
+import { backoffDelay } from '../sync/backoff';
+import type { ReplicaDatabase } from '../core/database';
+import type { ServerClock } from '../sync/server-clock';
+import { readText, REQUEST_STALL_MS, stallGuard, STREAM_STALL_MS } from '../sync/stall-guard';
+import { syncStream } from '../sync/sync-stream';
+import type { SyncStatus } from '../sync/sync-status';
 
 /** §9-style limits of the replication: pull pages of 200, pushes of 20 attempts. */
 export const PULL_BATCH = 200;

@@ -2,11 +2,11 @@ import type { RxCollection } from 'rxdb';
 import type { RxReplicationPullStreamItem } from 'rxdb';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
 import { Subject } from 'rxjs';
-import type { EdPushAnswer } from '../../../sync-protocol/src/sync/ed-question';
-import type { EditorCollectionName, PullResponse } from '../../../sync-protocol/src/sync/envelopes';
-import { PROTOCOL_HEADER, PROTOCOL_VERSION } from '../../../sync-protocol/src/version';
+import type { EdPushAnswer } from '../../../../sync-protocol/src/sync/ed-question';
+import type { EditorCollectionName, PullResponse } from '../../../../sync-protocol/src/sync/envelopes';
+import { PROTOCOL_HEADER, PROTOCOL_VERSION } from '../../../../sync-protocol/src/version';
 import type { EditorReplica, EditorReplicationOptions } from './editor-replica';
-import { readText, REQUEST_STALL_MS, stallGuard } from './stall-guard';
+import { readText, REQUEST_STALL_MS, stallGuard } from '../sync/stall-guard';
 
 /*
  * One editor collection replicated with /api/sync/v1/{name} by RxDB's protocol (issue 19 §5):

@@ -1,12 +1,12 @@
 import { createRxDatabase, type RxCollection, type RxConflictHandler, type RxDatabase, type RxStorage } from 'rxdb';
 import { BehaviorSubject, type Observable } from 'rxjs';
-import type { EdQuestionDoc } from '../../../sync-protocol/src/sync/ed-question';
-import type { EdQuestionSetDoc } from '../../../sync-protocol/src/sync/ed-question-set';
-import { RX_SCHEMAS } from '../../../sync-protocol/src/sync/rxdb-json-schemas';
-import { MIGRATIONS } from '../../../sync-protocol/src/sync/rxdb-migrations';
-import { editorDatabaseNameOf } from './database';
+import type { EdQuestionDoc } from '../../../../sync-protocol/src/sync/ed-question';
+import type { EdQuestionSetDoc } from '../../../../sync-protocol/src/sync/ed-question-set';
+import { RX_SCHEMAS } from '../../../../sync-protocol/src/sync/rxdb-json-schemas';
+import { MIGRATIONS } from '../../../../sync-protocol/src/sync/rxdb-migrations';
+import { editorDatabaseNameOf } from '../core/database';
 import { type CollectionReplication, replicateEditorCollection } from './editor-collection-replication';
-import { deepEqual } from './deep-equal';
+import { deepEqual } from '../core/deep-equal';
 
 /*
  * The editor's replica (issue 19 §5): the question bank in a database of its own on an editor's

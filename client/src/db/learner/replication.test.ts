@@ -1,8 +1,8 @@
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { afterEach, expect, test } from 'vitest';
-import { openReplicaDatabase, type ReplicaDatabase } from './database';
+import { openReplicaDatabase, type ReplicaDatabase } from '../core/database';
 import { pullPath, type Replication, startReplication } from './replication';
-import type { SyncStatus } from './sync-status';
+import type { SyncStatus } from '../sync/sync-status';
 
 /*
  * The replication's side of paid content (docs/payments.md "Without a plan"): the qs_detail

@@ -1,19 +1,19 @@
 import { removeRxDatabase } from 'rxdb';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
-import type { QsDetailDoc } from '../../../sync-protocol/src/sync/qs-detail';
-import { attemptsOwnedElsewhere } from '../lib/attempt-lock';
-import { createMediaPrecache } from '../lib/media-precache';
-import { getSession, renewToken } from '../lib/session';
-import { AttemptJournal } from './attempt-journal';
-import { databaseNameOf, editorDatabaseNameOf, openReplicaDatabase, type ReplicaDatabase } from './database';
+import type { QsDetailDoc } from '../../../../sync-protocol/src/sync/qs-detail';
+import { attemptsOwnedElsewhere } from '../attempts/attempt-lock';
+import { createMediaPrecache } from '../../lib/media-precache';
+import { getSession, renewToken } from '../../lib/session';
+import { AttemptJournal } from '../attempts/attempt-journal';
+import { databaseNameOf, editorDatabaseNameOf, openReplicaDatabase, type ReplicaDatabase } from '../core/database';
 import { GUEST_ID, markGuestReplicaUsed } from './guest';
-import { copyReceipt } from './receipts';
+import { copyReceipt } from '../attempts/receipts';
 import { startReplication, type Replication } from './replication';
-import { serverClock } from './server-clock';
+import { serverClock } from '../sync/server-clock';
 import { assessStorage, roomForImages } from './storage-check';
 import { getStorageStatus, mediaStored, subscribeStorageStatus } from './storage-status';
-import { resetSyncStatus, setSyncStatus, type SyncStatus } from './sync-status';
-import { clearUnsentMarkers, forgetUnsent, missingFrom, readUnsent, recordLost, type UnsentEntry, unsentList, writeUnsent } from './unsent-attempts';
+import { resetSyncStatus, setSyncStatus, type SyncStatus } from '../sync/sync-status';
+import { clearUnsentMarkers, forgetUnsent, missingFrom, readUnsent, recordLost, type UnsentEntry, unsentList, writeUnsent } from '../attempts/unsent-attempts';
 
 /**
  * The browser's replica of one signed-in person: the RxDB database (IndexedDB through Dexie) and
