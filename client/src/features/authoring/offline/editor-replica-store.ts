@@ -1,21 +1,15 @@
 import { removeRxDatabase, type RxStorage } from 'rxdb';
 import { BehaviorSubject } from 'rxjs';
 import { editorDatabaseNameOf } from '../../../db/core/database';
-import { atMost, type CollectionReplication, replicateEditorCollection } from '../../../db/editor/editor-collection-replication';
-import {
-  type EditorReplica,
-  type EditorReplication,
-  type EdQuestion,
-  type EdQuestionSet,
-  openEditorReplica,
-  startEditorReplication,
-} from '../../../db/editor/editor-replica';
+import { type EditorReplica, type EdQuestion, type EdQuestionSet, openEditorReplica } from '../../../db/editor/editor-replica';
+import { atMost, type CollectionReplication, type EditorReplication, replicateEditorCollection, startEditorReplication } from '../../../db/editor/editor-replication';
 import { getRxStorageLoggedMemory } from '../../../db/core/logged-memory-storage';
 import { closeAtLogout } from '../../../db/core/logout-closers';
+import { serverClock } from '../../../db/sync/server-clock';
 import { setSyncStatus } from '../../../db/sync/sync-status';
 import i18n from '../../../lib/i18n';
 import { notifyError } from '../../../lib/notify';
-import { getSession, hasPermissions } from '../../../lib/session';
+import { getSession, hasPermissions, renewToken } from '../../../lib/session';
 import { uploadImage } from '../api/media';
 import { uploadPendingImages } from './offline-media';
 
@@ -146,6 +140,9 @@ async function openFor(personId: string): Promise<Open> {
       const s = getSession();
       return s && s.id === personId ? s.token : null;
     },
+    // As the learner's replication: a renewed token is kept, and the server's clock is fed.
+    onTokenRenewed: renewToken,
+    clock: serverClock,
     pollMs: POLL_MS,
   };
   // Images added offline go up before the questions that show them (offline-media.ts).
