@@ -1,19 +1,20 @@
 import { removeRxDatabase } from 'rxdb';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import type { QsDetailDoc } from '../../../../sync-protocol/src/sync/qs-detail';
-import { attemptsOwnedElsewhere } from '../attempts/attempt-lock';
 import { createMediaPrecache } from '../../lib/media-precache';
 import { getSession, renewToken } from '../../lib/session';
 import { AttemptJournal } from '../attempts/attempt-journal';
-import { databaseNameOf, editorDatabaseNameOf, openReplicaDatabase, type ReplicaDatabase } from '../core/database';
-import { GUEST_ID, markGuestReplicaUsed } from './guest';
+import { attemptsOwnedElsewhere } from '../attempts/attempt-lock';
 import { copyReceipt } from '../attempts/receipts';
-import { startReplication, type Replication } from './replication';
+import { clearUnsentMarkers, forgetUnsent } from '../attempts/unsent-attempts';
+import { databaseNameOf, editorDatabaseNameOf, openReplicaDatabase, type ReplicaDatabase } from '../core/database';
 import { serverClock } from '../sync/server-clock';
+import { resetSyncStatus, setSyncStatus } from '../sync/sync-status';
+import { GUEST_ID, markGuestReplicaUsed } from './guest';
+import { startReplication, type Replication } from './replication';
 import { assessStorage, roomForImages } from './storage-check';
 import { getStorageStatus, mediaStored, subscribeStorageStatus } from './storage-status';
-import { resetSyncStatus, setSyncStatus, type SyncStatus } from '../sync/sync-status';
-import { clearUnsentMarkers, forgetUnsent, missingFrom, readUnsent, recordLost, type UnsentEntry, unsentList, writeUnsent } from '../attempts/unsent-attempts';
+import { type ReplicationStatus, type WaitingUploads, watchWaitingUploads } from './waiting-uploads';
 
 /**
  * The browser's replica of one signed-in person: the RxDB database (IndexedDB through Dexie) and
@@ -45,168 +46,194 @@ export const MARK_IN_SYNC = 'pm:replica-in-sync';
  */
 export { GUEST_ID };
 
+/**
+ * Opens the person's replica: the database with the journal's leftovers applied, the count of
+ * attempts waiting to upload, the images of downloaded sets kept for offline use, and the live
+ * replication (started in a task of its own), pulled again when the network comes back or the
+ * page becomes visible.
+ */
 export async function openReplica(personId: string): Promise<ReplicaHandle> {
   const guest = personId === GUEST_ID;
   if (guest) markGuestReplicaUsed();
   performance.mark(MARK_OPEN);
-  const store = AttemptJournal.openStore(databaseNameOf(personId));
-  const db = await openReplicaDatabase(personId, { storage, multiInstance: true }).catch(async (err: unknown) => {
-    (await store.catch(() => null))?.close();
-    throw err;
-  });
-  // Changes of a test that a crash or a closed tab left in the journal go into their attempts
-  // before anything reads them or replication uploads them.
-  const journal = await AttemptJournal.open(db, { store, ownedElsewhere: () => attemptsOwnedElsewhere() });
-  // "Waiting to upload" counts attempts not confirmed by the server and those with changes still
-  // only in the journal, each once.
-  let uploadIds: string[] = [];
-  let journalIds: string[] = [];
-  // Issue 21 §3: the attempts that were waiting to upload when this database was last open
-  // (kept in localStorage, db/unsent-attempts). One missing from the database now was evicted,
-  // unless the server has it: settled after the first full pull (a guest's never reach it).
-  const remembered = readUnsent(db.name);
-  const present = new Set((await db.test_summary.findByIds(remembered.map((e) => e.id)).exec()).keys());
-  let unresolved: UnsentEntry[] = missingFrom(remembered, present);
-  if (guest && unresolved.length > 0) {
-    recordLost(db.name, unresolved);
-    unresolved = [];
-  }
-  let attemptInfo = new Map<string, UnsentEntry>();
-  // Written once replication has counted the waiting attempts (before, the list would be empty).
-  let uploadsKnown = guest;
-  const rememberUnsent = () => {
-    if (uploadsKnown) writeUnsent(db.name, unsentList([...uploadIds, ...journalIds], attemptInfo, unresolved));
-  };
-  const unsentWatch = db.test_summary.find().$.subscribe((docs) => {
-    attemptInfo = new Map(docs.map((d) => [d.id, { id: d.id, qsid: d.qsid, st: d.st }]));
-    rememberUnsent();
-  });
-  const publishStatus = ({ pendingIds, ...patch }: Partial<SyncStatus> & { pendingIds?: string[] }) => {
-    if (pendingIds) {
-      uploadIds = pendingIds;
-      uploadsKnown = true;
-    }
-    setSyncStatus({ ...patch, pending: new Set([...uploadIds, ...journalIds]).size });
-    rememberUnsent();
-  };
-  const journalWatch = journal.subscribe(() => {
-    journalIds = journal.waitingAttempts();
-    publishStatus({});
-  });
-  // A guest's attempts all wait: for a login, after which they upload from the person's database.
-  const guestAttempts = guest ? db.test_summary.find().$.subscribe((docs) => publishStatus({ pendingIds: docs.map((d) => d.id) })) : null;
-  let replication: Replication | null = null;
-  // The images of downloaded sets go into the service worker's cache as the sets arrive, so that a
-  // test with images runs offline (issue 17 §2, lib/media-precache); in the background, never
-  // holding up the replica.
-  // Issue 21 §3: images are downloaded only when the storage pre-flight finds room for them.
-  const media = createMediaPrecache({ guard: roomForImages, onDone: mediaStored, onFull: () => void roomForImages(1) });
-  const requeueMedia = async () => {
-    for (const doc of await db.qs_detail.find().exec()) void media.add(doc.toJSON() as QsDetailDoc);
-  };
-  // Room again (the learner freed space and came back): what was refused is downloaded now.
-  let wasShort = false;
-  const storageWatch = subscribeStorageStatus(() => {
-    const short = getStorageStatus().verdict?.short ?? false;
-    if (wasShort && !short) void requeueMedia().catch(() => undefined);
-    wasShort = short;
-  });
-  const start = () => {
-    replication = startReplication(db, {
-      baseUrl: window.location.origin,
-      guest,
-      getToken: () => {
-        const s = getSession();
-        return s && s.id === personId ? s.token : null;
-      },
-      onTokenRenewed: renewToken,
-      clock: serverClock,
-      onStatus: publishStatus,
-      pushDelayMs: 1000,
-    });
-    replication.states.qs_detail.received$.subscribe((doc) => {
-      const detail = doc as unknown as QsDetailDoc;
-      if (!detail._deleted) void media.add(detail);
-    });
-  };
-  // Replication starts in a task of its own, after the handle is returned: the pages draw what is
-  // on the device first, and setting up six replications does not lengthen the task that opened
-  // the database (issue 20 §2: total blocking time).
-  let firstStart: ReturnType<typeof setTimeout> | undefined = setTimeout(() => {
-    firstStart = undefined;
-    start();
-    void replication!
-      .awaitInSync()
-      .then(async () => {
-        performance.mark(MARK_IN_SYNC);
-        // Remembered attempts still missing after the server's attempts came down: lost.
-        if (unresolved.length > 0) {
-          const back = new Set((await db.test_summary.findByIds(unresolved.map((e) => e.id)).exec()).keys());
-          recordLost(db.name, missingFrom(unresolved, back));
-          unresolved = [];
-          rememberUnsent();
-        }
-        // Sets downloaded before (images that failed offline, a cleared cache): checked once per start.
-        await assessStorage(db);
-        await requeueMedia();
-      })
-      // Closed before that (a logout): nothing to do.
-      .catch(() => undefined);
-  }, 0);
-
-  const onOnline = () => {
-    setSyncStatus({ online: true });
-    replication?.reSync();
-  };
-  const onOffline = () => setSyncStatus({ online: false, phase: 'offline' });
-  const onVisible = () => {
-    if (document.visibilityState === 'visible') replication?.reSync();
-  };
-  window.addEventListener('online', onOnline);
-  window.addEventListener('offline', onOffline);
-  document.addEventListener('visibilitychange', onVisible);
-
-  // The first test on this device: ask for persistent storage.
-
+  const { db, journal } = await openDatabaseWithJournal(personId);
+  const waiting = await watchWaitingUploads(db, journal, guest);
+  const images = keepImagesOfSets(db);
+  const sync = startReplicationSoon(
+    () => replicate(db, personId, guest, waiting.publishStatus, images.add),
+    () => afterFirstSync(db, waiting, images),
+  );
+  const stopResyncing = resyncOnNetworkAndVisibility(sync.reSync);
   let closing: Promise<void> | null = null;
   return {
     personId,
     db,
     journal,
-    syncNow() {
+    syncNow: () => sync.restart(() => closing !== null),
+    close({ erase = false } = {}) {
+      closing ??= closeReplica({ db, journal, waiting, images, sync, stopResyncing }, erase);
+      return closing;
+    },
+  };
+}
+
+/**
+ * The database and its attempt journal. Changes of a test that a crash or a closed tab left in
+ * the journal go into their attempts before anything reads them or replication uploads them
+ * (docs/offline-integrity.md "The tab and the browser").
+ */
+async function openDatabaseWithJournal(personId: string): Promise<{ db: ReplicaDatabase; journal: AttemptJournal }> {
+  const store = AttemptJournal.openStore(databaseNameOf(personId));
+  const db = await openReplicaDatabase(personId, { storage, multiInstance: true }).catch(async (err: unknown) => {
+    (await store.catch(() => null))?.close();
+    throw err;
+  });
+  const journal = await AttemptJournal.open(db, { store, ownedElsewhere: () => attemptsOwnedElsewhere() });
+  return { db, journal };
+}
+
+type SetImages = {
+  /** Keeps the images of a set that came down. */
+  add(detail: QsDetailDoc): void;
+  /** Keeps the images of every set on the device (those refused or lost before are fetched again). */
+  requeue(): Promise<void>;
+  stop(): void;
+};
+
+/**
+ * The images of downloaded sets go into the service worker's cache as the sets arrive, so that a
+ * test with images runs offline (lib/media-precache); in the background, never holding up the
+ * replica. They are downloaded only when the storage pre-flight finds room for them
+ * (docs/offline-integrity.md "The storage"); room again (the learner freed space and came back):
+ * what was refused is downloaded then.
+ */
+function keepImagesOfSets(db: ReplicaDatabase): SetImages {
+  const media = createMediaPrecache({ guard: roomForImages, onDone: mediaStored, onFull: () => void roomForImages(1) });
+  const requeue = async () => {
+    for (const doc of await db.qs_detail.find().exec()) void media.add(doc.toJSON() as QsDetailDoc);
+  };
+  let wasShort = false;
+  const stop = subscribeStorageStatus(() => {
+    const short = getStorageStatus().verdict?.short ?? false;
+    if (wasShort && !short) void requeue().catch(() => undefined);
+    wasShort = short;
+  });
+  return { add: (detail) => void media.add(detail), requeue, stop };
+}
+
+/** The live replication of this person's collections with the server, as the signed-in session allows. */
+function replicate(db: ReplicaDatabase, personId: string, guest: boolean, onStatus: (patch: ReplicationStatus) => void, onSetDownloaded: (detail: QsDetailDoc) => void): Replication {
+  const replication = startReplication(db, {
+    baseUrl: window.location.origin,
+    guest,
+    getToken: () => {
+      const s = getSession();
+      return s && s.id === personId ? s.token : null;
+    },
+    onTokenRenewed: renewToken,
+    clock: serverClock,
+    onStatus,
+    pushDelayMs: 1000,
+  });
+  replication.states.qs_detail.received$.subscribe((doc) => {
+    const detail = doc as unknown as QsDetailDoc;
+    if (!detail._deleted) onSetDownloaded(detail);
+  });
+  return replication;
+}
+
+/** Once per opening, when the first full pull is in. */
+async function afterFirstSync(db: ReplicaDatabase, waiting: WaitingUploads, images: SetImages): Promise<void> {
+  performance.mark(MARK_IN_SYNC);
+  // Remembered attempts still missing after the server's attempts came down: lost.
+  await waiting.settleMissing();
+  // Sets downloaded before (images that failed offline, a cleared cache): checked once per start.
+  await assessStorage(db);
+  await images.requeue();
+}
+
+type RunningReplication = {
+  reSync(): void;
+  /** Stops the replication and starts a fresh one (unless the replica is closing by then). */
+  restart(closing: () => boolean): void;
+  /** No first start any more (the replica is closing). */
+  cancelFirstStart(): void;
+  stop(): Promise<void>;
+};
+
+/**
+ * Replication starts in a task of its own, after the handle is returned: the pages draw what is
+ * on the device first, and setting up six replications does not lengthen the task that opened
+ * the database (docs/benchmarks.md "bench:lighthouse": total blocking time).
+ */
+function startReplicationSoon(start: () => Replication, afterFirstSync: () => Promise<void>): RunningReplication {
+  let replication: Replication | null = null;
+  let firstStart: ReturnType<typeof setTimeout> | undefined = setTimeout(() => {
+    firstStart = undefined;
+    replication = start();
+    void replication
+      .awaitInSync()
+      .then(afterFirstSync)
+      // Closed before that (a logout): nothing to do.
+      .catch(() => undefined);
+  }, 0);
+  return {
+    reSync: () => replication?.reSync(),
+    restart(closing) {
       // Not started yet: it is about to start, with the session as it is now.
       if (firstStart !== undefined) return;
       // A refused token left the push waiting a long backoff; a fresh start uploads at once.
       const old = replication;
       replication = null;
       void old?.stop().then(() => {
-        if (!closing) start();
+        if (!closing()) replication = start();
       });
     },
-    close({ erase = false } = {}) {
-      closing ??= (async () => {
-        clearTimeout(firstStart);
-        firstStart = undefined;
-        window.removeEventListener('online', onOnline);
-        window.removeEventListener('offline', onOffline);
-        document.removeEventListener('visibilitychange', onVisible);
-        storageWatch();
-        unsentWatch.unsubscribe();
-        guestAttempts?.unsubscribe();
-        journalWatch();
-        // The test's last changes go into the attempts (and, online, up) before the database closes.
-        await journal.close().catch((err: unknown) => console.error('attempt journal: not applied at close', err));
-        await replication?.stop();
-        if (erase) {
-          clearUnsentMarkers(db.name);
-          await db.remove();
-          await AttemptJournal.erase(db.name);
-        } else await db.close();
-        resetSyncStatus();
-      })();
-      return closing;
+    cancelFirstStart() {
+      clearTimeout(firstStart);
+      firstStart = undefined;
     },
+    stop: async () => replication?.stop(),
   };
+}
+
+/** Going online and the page becoming visible pull again; returns the unsubscribe. */
+function resyncOnNetworkAndVisibility(reSync: () => void): () => void {
+  const onOnline = () => {
+    setSyncStatus({ online: true });
+    reSync();
+  };
+  const onOffline = () => setSyncStatus({ online: false, phase: 'offline' });
+  const onVisible = () => {
+    if (document.visibilityState === 'visible') reSync();
+  };
+  window.addEventListener('online', onOnline);
+  window.addEventListener('offline', onOffline);
+  document.addEventListener('visibilitychange', onVisible);
+  return () => {
+    window.removeEventListener('online', onOnline);
+    window.removeEventListener('offline', onOffline);
+    document.removeEventListener('visibilitychange', onVisible);
+  };
+}
+
+type OpenParts = { db: ReplicaDatabase; journal: AttemptJournal; waiting: WaitingUploads; images: SetImages; sync: RunningReplication; stopResyncing: () => void };
+
+/** Stops replication and closes the database; `erase` deletes this device's copy as well. */
+async function closeReplica({ db, journal, waiting, images, sync, stopResyncing }: OpenParts, erase: boolean): Promise<void> {
+  sync.cancelFirstStart();
+  stopResyncing();
+  images.stop();
+  waiting.stop();
+  // The test's last changes go into the attempts (and, online, up) before the database closes.
+  await journal.close().catch((err: unknown) => console.error('attempt journal: not applied at close', err));
+  await sync.stop();
+  if (erase) {
+    clearUnsentMarkers(db.name);
+    await db.remove();
+    await AttemptJournal.erase(db.name);
+  } else await db.close();
+  resetSyncStatus();
 }
 
 /** Erases a person's database when it is not open (logout with erase before it opened). */
