@@ -6,7 +6,7 @@ import { whenIdle } from '../../../lib/after-paint';
 import { ApiError } from '../../../lib/api-client';
 import i18n from '../../../lib/i18n';
 import { translateServerMessage } from '../../../lib/server-messages';
-import type { QuestionFilters } from '../api/questions';
+import type { QuestionFilters } from '../api/question-filters';
 
 /*
  * The question bank's calls answered from the editor's replica while the device is offline
