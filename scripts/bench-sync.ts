@@ -216,7 +216,7 @@ try {
   // (scripts/fault-proxy.ts, in a process of its own): 10 % of connections reset (half of them
   // before the server sees the request, half once it has answered, so the device never hears of
   // it), every connection delayed 0–2 s. A device whose request fails opens a new connection and
-  // tries again after the product's own backoff (client/src/db/backoff.ts: 1 s doubling, full
+  // tries again after the product's own backoff (client/src/db/sync/backoff.ts: 1 s doubling, full
   // jitter); after 503 it waits Retry-After plus up to 1 s, as above.
   if (process.env.BENCH_FAULT_STORM !== '0') {
     const seed = seedFromEnv();

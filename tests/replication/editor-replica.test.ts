@@ -12,7 +12,7 @@ import { DEMO } from '../../server/src/test/harness';
 import { eventually, startServer, type TestServer } from './harness';
 
 /*
- * The editor's replica (client/src/db/editor-replica.ts) against the real server over HTTP:
+ * The editor's replica (client/src/db/editor/editor-replica.ts) against the real server over HTTP:
  * the bank comes down, a question written with the network off goes up when it is back, and two
  * editors changing one question end with both versions on the second device, nothing lost and
  * nothing overwritten until the editor chooses.

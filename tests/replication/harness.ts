@@ -205,7 +205,7 @@ export async function openDevice(personId: string, server: { url: string }, opts
       if (!running) replication = start();
       running = true;
     },
-    /** Stops the replication and starts it again on the same database (client/src/db/replica.ts syncNow). */
+    /** Stops the replication and starts it again on the same database (client/src/db/learner/replica.ts syncNow). */
     async restart() {
       await replication.stop();
       replication = start();

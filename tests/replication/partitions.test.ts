@@ -10,7 +10,7 @@ import { attemptRows, type Device, eventually, newAttempt, openDevice, resultRow
  * Connections that go silent (issue 21 §1), through the fault proxy of the partitions spec
  * (scripts/fault-proxy.ts) in front of the real server: a half-open connection delivers a push
  * and swallows its answer; a black-holed one swallows the stream. fetch never gives up on
- * either; before the replication's stall guard (client/src/db/stall-guard.ts) the submission's
+ * either; before the replication's stall guard (client/src/db/sync/stall-guard.ts) the submission's
  * push waited for good, and the device heard of no change again.
  */
 

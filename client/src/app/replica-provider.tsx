@@ -51,7 +51,7 @@ async function loadReplicaModule(): Promise<ReplicaModule> {
 
 /**
  * Opens the signed-in person's replica (ARCHITECTURE decision 6) after the shell has rendered —
- * or, for a guest, the guest's own (db/guest.ts: free sets, attempts kept for a login; issue 20
+ * or, for a guest, the guest's own (db/learner/guest.ts: free sets, attempts kept for a login; issue 20
  * §3). A login moves the guest's attempts into the person's replica once it is open.
  * RxDB and the replication are a lazy chunk, not part of the first visit. Another person's login
  * closes the previous one's database; a new token of the same person restarts the replication so
@@ -64,7 +64,7 @@ export function ReplicaProvider({ children }: { children: ReactNode }) {
   const [replica, setReplica] = useState<ReplicaHandle | null>(null);
   const current = useRef<ReplicaHandle | null>(null);
 
-  // A visitor who is not signed in gets the guest's replica where a page asks for it (db/guest.ts).
+  // A visitor who is not signed in gets the guest's replica where a page asks for it (db/learner/guest.ts).
   const guestWanted = useGuestReplicaWanted();
   useEffect(() => {
     if (!personId && !guestWanted) return;

@@ -144,7 +144,7 @@ export class AttemptJournal {
 
   /**
    * Opens the journal of `db` and applies what an earlier session left in it. The rows of
-   * attempts another tab has open (`ownedElsewhere`, lib/attempt-lock: issue 21 §2) are that
+   * attempts another tab has open (`ownedElsewhere`, db/attempts/attempt-lock: issue 21 §2) are that
    * tab's: applied here they could land after its newer changes. The owner applies them, or the
    * next owner adopts them (`adopt`).
    */

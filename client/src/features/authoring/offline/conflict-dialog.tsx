@@ -11,7 +11,7 @@ import { formatDate } from '../../../lib/intl-format';
  * Both versions of a question (or question set) side by side, and the editor's choice: for a
  * conflict of the device's replication (the sync bar, editor-sync-bar.tsx) and for a save the
  * server refused because another editor saved first (the question editor's 409; docs/authoring.md,
- * "Two editors at once"). Types only from db/editor-replica: the question editor's chunk does not
+ * "Two editors at once"). Types only from db/editor/editor-replica: the question editor's chunk does not
  * load RxDB for it.
  */
 

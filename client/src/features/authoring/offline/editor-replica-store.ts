@@ -14,12 +14,12 @@ import { uploadImage } from '../api/media';
 import { uploadPendingImages } from './offline-media';
 
 /*
- * The signed-in editor's replica of the question bank (db/editor-replica.ts), opened the first
+ * The signed-in editor's replica of the question bank (db/editor/editor-replica.ts), opened the first
  * time an authoring screen asks for it — never for a learner, and never on a page outside
  * authoring (this module is part of the authoring chunks only). Another person's login closes the
  * previous one's.
  *
- * The bank is kept by the logged-memory storage (db/logged-memory-storage.ts: in memory, each
+ * The bank is kept by the logged-memory storage (db/core/logged-memory-storage.ts: in memory, each
  * write one IndexedDB record), whose memory is the tab's own: ONE tab of the browser holds the
  * bank at a time, under a Web Lock. Another tab works with the server (the sync bar says so) and
  * takes the bank over when the holding tab closes. A bank kept by an earlier version of the app

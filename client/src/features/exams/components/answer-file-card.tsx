@@ -41,7 +41,7 @@ export function AnswerFileCard({ attemptId }: { attemptId: string }) {
     if (!replica) return;
     setState({ kind: 'busy' });
     try {
-      // The test's last changes go into the attempt first (db/attempt-journal).
+      // The test's last changes go into the attempt first (db/attempts/attempt-journal).
       await replica.journal.flush();
       const doc = await replica.db.test_summary.findOne(attemptId).exec();
       if (!doc) throw new AnswerFileError('notSubmitted');

@@ -45,7 +45,7 @@ export function StorageNotice() {
 }
 
 /**
- * Attempts the browser deleted before they reached the server (db/unsent-attempts), reported
+ * Attempts the browser deleted before they reached the server (db/attempts/unsent-attempts), reported
  * plainly until the learner says they have read it.
  */
 export function LostAttemptsNotice() {
