@@ -132,7 +132,7 @@ for (const seed of SEEDS) {
     // The submission crosses the faulty network, is scored, and the result comes back. The wait
     // allows for the designed recoveries meeting bad fates in a row: a stream that hears nothing
     // is reopened after 40 s of silence, a request without progress given up after 20 s
-    // (client/src/db/stall-guard.ts); two silent streams and a stalled pull come to about 100 s.
+    // (client/src/db/sync/stall-guard.ts); two silent streams and a stalled pull come to about 100 s.
     await expect(page.getByTestId('total-marks')).toHaveText(/ out of 50$/, { timeout: 130_000 });
     const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
     console.log(`partitions: seed ${seed}: test taken in ${secs(submitted - faultsOn)}, result back ${secs(Date.now() - submitted)} after submit; connections by fate ${JSON.stringify(proxy.counts)}, answers lost after the server answered ${proxy.lostAnswers()}`);

@@ -242,7 +242,7 @@ async function benchEditor(base: string) {
  * Chromium WITHOUT CPU slowdown (an editor's desktop), a fresh browser profile (empty IndexedDB):
  *   replication: the editor signs in and opens /question-list (two filters in the address); timed
  *           from that navigation's start (the page's time origin) to the app's
- *           'pm:editor-replica-in-sync' mark (client/src/db/editor-replica.ts: RxDB's awaitInSync
+ *           'pm:editor-replica-in-sync' mark (client/src/db/editor/editor-replication.ts: RxDB's awaitInSync
  *           after the first full pull), whose detail counts the questions then in `ed_question`;
  *           it must be the whole bank (the server's getQuestionsCount). Target ≤ 15 s.
  *           BENCH_SYNC_TIMEOUT_S (default 300) bounds the wait.

@@ -23,7 +23,7 @@ import http from 'node:http';
 import { childCpu } from './bench-lib';
 import { buildRequest, RawConnection } from './raw-http';
 import { benchAttempt, PUSH_PATH as pushPath, quantile, runStorm } from './bench-storm';
-import { backoffDelay } from '../client/src/db/backoff';
+import { backoffDelay } from '../client/src/db/sync/backoff';
 import { seedFromEnv } from './fault-proxy';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -216,7 +216,7 @@ try {
   // (scripts/fault-proxy.ts, in a process of its own): 10 % of connections reset (half of them
   // before the server sees the request, half once it has answered, so the device never hears of
   // it), every connection delayed 0–2 s. A device whose request fails opens a new connection and
-  // tries again after the product's own backoff (client/src/db/backoff.ts: 1 s doubling, full
+  // tries again after the product's own backoff (client/src/db/sync/backoff.ts: 1 s doubling, full
   // jitter); after 503 it waits Retry-After plus up to 1 s, as above.
   if (process.env.BENCH_FAULT_STORM !== '0') {
     const seed = seedFromEnv();

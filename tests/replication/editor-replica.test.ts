@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
-import { getRxStorageLoggedMemory } from '../../client/src/db/logged-memory-storage';
+import { getRxStorageLoggedMemory } from '../../client/src/db/core/logged-memory-storage';
 import { wrappedValidateAjvStorage } from 'rxdb/plugins/validate-ajv';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { type EditorReplica, type EditorReplication, type EdQuestion, openEditorReplica, startEditorReplication } from '../../client/src/db/editor-replica';
+import { type EditorReplica, type EdQuestion, openEditorReplica } from '../../client/src/db/editor/editor-replica';
+import { type EditorReplication, startEditorReplication } from '../../client/src/db/editor/editor-replication';
 import { question } from '../../server/src/db/schema';
 import { first } from '../../server/src/db/transaction';
 import { DEMO } from '../../server/src/test/harness';
 import { eventually, startServer, type TestServer } from './harness';
 
 /*
- * The editor's replica (client/src/db/editor-replica.ts) against the real server over HTTP:
+ * The editor's replica (client/src/db/editor/editor-replica.ts) against the real server over HTTP:
  * the bank comes down, a question written with the network off goes up when it is back, and two
  * editors changing one question end with both versions on the second device, nothing lost and
  * nothing overwritten until the editor chooses.

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
-import { getRxStorageLoggedMemory } from '../../client/src/db/logged-memory-storage';
+import { getRxStorageLoggedMemory } from '../../client/src/db/core/logged-memory-storage';
 import { wrappedValidateAjvStorage } from 'rxdb/plugins/validate-ajv';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { atMost, type CollectionReplication, replicateEditorCollection } from '../../client/src/db/editor-collection-replication';
-import { type EditorReplica, type EditorReplication, type EdQuestion, type EdQuestionSet, isSetConflict, openEditorReplica, startEditorReplication } from '../../client/src/db/editor-replica';
+import { atMost, type CollectionReplication, type EditorReplication, replicateEditorCollection, startEditorReplication } from '../../client/src/db/editor/editor-replication';
+import { type EditorReplica, type EdQuestion, type EdQuestionSet, isSetConflict, openEditorReplica } from '../../client/src/db/editor/editor-replica';
 import { question, questionSet } from '../../server/src/db/schema';
 import { first } from '../../server/src/db/transaction';
 import { DEMO } from '../../server/src/test/harness';

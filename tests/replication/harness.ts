@@ -8,9 +8,9 @@ import { SignJWT } from 'jose';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { wrappedValidateAjvStorage } from 'rxdb/plugins/validate-ajv';
 import { expect } from 'vitest';
-import { openReplicaDatabase, type ReplicaDatabase } from '../../client/src/db/database';
-import { startReplication, type Replication, type ReplicationOptions } from '../../client/src/db/replication';
-import type { SyncStatus } from '../../client/src/db/sync-status';
+import { openReplicaDatabase, type ReplicaDatabase } from '../../client/src/db/core/database';
+import { startReplication, type Replication, type ReplicationOptions } from '../../client/src/db/learner/replication';
+import type { SyncStatus } from '../../client/src/db/sync/sync-status';
 import { attempt as attemptTable, examResult, person } from '../../server/src/db/schema';
 import { first } from '../../server/src/db/transaction';
 import { JWT_AUDIENCE, JWT_ISSUER } from '../../server/src/lib/jwt';
@@ -205,7 +205,7 @@ export async function openDevice(personId: string, server: { url: string }, opts
       if (!running) replication = start();
       running = true;
     },
-    /** Stops the replication and starts it again on the same database (client/src/db/replica.ts syncNow). */
+    /** Stops the replication and starts it again on the same database (client/src/db/learner/replica.ts syncNow). */
     async restart() {
       await replication.stop();
       replication = start();

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
-import { readText, RequestStalledError, stallGuard } from '../../client/src/db/stall-guard';
+import { readText, RequestStalledError, stallGuard } from '../../client/src/db/sync/stall-guard';
 import { type FaultProxy, NO_FAULTS, startFaultProxy } from '../../scripts/fault-proxy';
 import { DEMO } from '../../server/src/test/harness';
 import { attemptRows, type Device, eventually, newAttempt, openDevice, resultRows, startServer, type TestServer } from './harness';
@@ -10,7 +10,7 @@ import { attemptRows, type Device, eventually, newAttempt, openDevice, resultRow
  * Connections that go silent (docs/offline-integrity.md "The network"), through the fault proxy of the partitions spec
  * (scripts/fault-proxy.ts) in front of the real server: a half-open connection delivers a push
  * and swallows its answer; a black-holed one swallows the stream. fetch never gives up on
- * either; before the replication's stall guard (client/src/db/stall-guard.ts) the submission's
+ * either; before the replication's stall guard (client/src/db/sync/stall-guard.ts) the submission's
  * push waited for good, and the device heard of no change again.
  */
 

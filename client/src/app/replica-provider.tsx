@@ -1,10 +1,10 @@
 import { createContext, type ReactNode, startTransition, useCallback, useContext, useEffect, useRef, useState } from 'react';
-import type * as ReplicaModuleNs from '../db/replica';
-import type { ReplicaHandle } from '../db/replica';
-import { ReplicaContext } from '../db/replica-context';
-import { GUEST_ID, guestReplicaUsed, useGuestReplicaWanted } from '../db/guest';
-import { runLogoutClosers } from '../db/logout-closers';
-import { resetSyncStatus } from '../db/sync-status';
+import type * as ReplicaModuleNs from '../db/learner/replica';
+import type { ReplicaHandle } from '../db/learner/replica';
+import { ReplicaContext } from '../db/learner/replica-context';
+import { GUEST_ID, guestReplicaUsed, useGuestReplicaWanted } from '../db/learner/guest';
+import { runLogoutClosers } from '../db/core/logout-closers';
+import { resetSyncStatus } from '../db/sync/sync-status';
 import { useSession } from '../hooks/use-session';
 import { nextTask } from '../lib/after-paint';
 
@@ -46,12 +46,12 @@ async function loadReplicaModule(): Promise<ReplicaModule> {
   await nextTask();
   await import('rxdb/plugins/storage-dexie');
   await nextTask();
-  return import('../db/replica');
+  return import('../db/learner/replica');
 }
 
 /**
  * Opens the signed-in person's replica (ARCHITECTURE decision 6) after the shell has rendered —
- * or, for a guest, the guest's own (db/guest.ts: free sets, attempts kept for a login; issue 20
+ * or, for a guest, the guest's own (db/learner/guest.ts: free sets, attempts kept for a login; issue 20
  * §3). A login moves the guest's attempts into the person's replica once it is open.
  * RxDB and the replication are a lazy chunk, not part of the first visit. Another person's login
  * closes the previous one's database; a new token of the same person restarts the replication so
@@ -64,7 +64,7 @@ export function ReplicaProvider({ children }: { children: ReactNode }) {
   const [replica, setReplica] = useState<ReplicaHandle | null>(null);
   const current = useRef<ReplicaHandle | null>(null);
 
-  // A visitor who is not signed in gets the guest's replica where a page asks for it (db/guest.ts).
+  // A visitor who is not signed in gets the guest's replica where a page asks for it (db/learner/guest.ts).
   const guestWanted = useGuestReplicaWanted();
   useEffect(() => {
     if (!personId && !guestWanted) return;
@@ -123,7 +123,7 @@ export function ReplicaProvider({ children }: { children: ReactNode }) {
       current.current = null;
       await h.close({ erase });
     } else if (erase && personId) {
-      const m = await import('../db/replica');
+      const m = await import('../db/learner/replica');
       await m.eraseReplica(personId).catch(() => undefined);
     }
   }, [personId]);

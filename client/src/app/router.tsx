@@ -1,7 +1,8 @@
 import { type ComponentType, lazy, type LazyExoticComponent, memo, type ReactElement, Suspense, useContext, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { matchRoutes, type RouteObject, UNSAFE_LocationContext as LocationContext, useLocation, useRoutes } from 'react-router';
-import { EditorOverListContext, listUnderEditor } from '../features/authoring/list/editor-over-list';
+import { EditorOverListContext } from '../features/authoring/list/editor-over-list';
+import { listUnderEditor } from '../features/authoring/list/editor-over-list-state';
 import { RootLayout } from './layout/root-layout';
 import { RequireAuth } from './require-auth';
 import { ROUTE_ACCESS } from '../config/route-access';

@@ -1,7 +1,7 @@
 import { Button, Group, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useReplica } from '../db/replica-context';
+import { useReplica } from '../db/learner/replica-context';
 import i18n from '../lib/i18n';
 import { hideNotification, notifyPersistent, notifySuccess, notifyWarning } from '../lib/notify';
 import { dismissPrompt, enablePush, promptDismissedRecently, pushSupported, resendSubscription } from '../lib/push';

@@ -2,8 +2,8 @@ import { useEffect, useId, useRef, useState, useSyncExternalStore } from 'react'
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '../config/paths';
-import { useReplica } from '../db/replica-context';
-import { getSyncStatus, subscribeSyncStatus, type SyncStatus, waitingUploads } from '../db/sync-status';
+import { useReplica } from '../db/learner/replica-context';
+import { getSyncStatus, subscribeSyncStatus, type SyncStatus, waitingUploads } from '../db/sync/sync-status';
 import classes from './sync-status.module.css';
 import { relativeTimeFormat } from '../lib/intl-format';
 

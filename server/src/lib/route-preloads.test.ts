@@ -1,5 +1,6 @@
+import { existsSync } from 'node:fs';
 import { expect, test } from 'vitest';
-import { type Manifest, linkHeaders, routeScripts, routeStylesheets } from './route-preloads';
+import { type Manifest, linkHeaders, PRELOADED_ROUTES, routeScripts, routeStylesheets } from './route-preloads';
 
 /** The shape of a Vite manifest: the entry with a static import, lazy pages sharing a chunk. */
 const MANIFEST: Manifest = {
@@ -80,4 +81,9 @@ test('routeScripts: what a prerendered page asks for once painted, the entry fir
     'assets/Transition-T1.js',
   ]);
   expect(routeScripts(MANIFEST, '/not-a-route', ROUTES)).toEqual(['assets/index-E1.js', 'assets/runtime-R1.js']);
+});
+
+test('every module a route names is a file of the client (a moved file would silently lose its hints)', () => {
+  const named = Object.values(PRELOADED_ROUTES).flatMap((r) => r.modules);
+  expect(named.filter((m) => !existsSync(new URL(`../../../client/${m}`, import.meta.url)))).toEqual([]);
 });

@@ -74,7 +74,7 @@ export const PRELOADED_ROUTES: Readonly<Record<string, RouteFiles>> = {
   // is read from it, and the app asks for its chunks without hints of its own (vite.config.ts,
   // modulePreload).
   '/exam-list': {
-    modules: ['src/app/query-layout.tsx', 'src/features/exams/components/exam-list-page.tsx', 'src/locales/en/exam.json', 'src/locales/en/exam-integrity.json', 'src/db/replica.ts'],
+    modules: ['src/app/query-layout.tsx', 'src/features/exams/components/exam-list-page.tsx', 'src/locales/en/exam.json', 'src/locales/en/exam-integrity.json', 'src/db/learner/replica.ts'],
   },
 };
 

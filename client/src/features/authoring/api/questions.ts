@@ -1,32 +1,13 @@
 import { keepPreviousData, type QueryClient, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError } from '../../../lib/api-client';
-import type { EditorReplica } from '../../../db/editor-replica';
-import type {
-  QuestionInput,
-  QuestionStatus,
-  QuestionType,
-  QuestionVersionEntry,
-  QuestionView,
-} from '../../../../../sync-protocol/src/question';
+import type { EditorReplica } from '../../../db/editor/editor-replica';
+import type { QuestionInput, QuestionStatus, QuestionVersionEntry, QuestionView } from '../../../../../sync-protocol/src/question';
+import type { QuestionFilters } from './question-filters';
 
 /*
  * The question bank's calls (spec §7 Questions, issue 17): TanStack Query, online only. Every
  * write invalidates the bank's queries (['authoring', …]).
  */
-
-/** Filters of the question list and its count (spec §7: s, c, t, e, qt, d; issue 17: st, search). */
-export type QuestionFilters = {
-  s?: string[];
-  c?: string[];
-  t?: string[];
-  e?: string[];
-  qt?: QuestionType[];
-  d?: string[];
-  st?: QuestionStatus[];
-  search?: string;
-  /** Issue 19 §2: the translation filter, `missing:hi`, `stale:hi` or `draft:hi`. */
-  tr?: string;
-};
 
 function filterQuery(f: QuestionFilters): Record<string, string | undefined> {
   const list = (v: string[] | undefined) => (v && v.length > 0 ? v.join(',') : undefined);

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { type Location, useNavigate } from 'react-router';
 import { paths } from '../../../config/paths';
 import { refreshQuestionLists } from '../api/questions';
-import { listUnderEditor, setEditorOverListOpen } from '../list/editor-over-list';
+import { listUnderEditor, setEditorOverListOpen } from '../list/editor-over-list-state';
 import { DiscardDialog } from './discard-dialog';
 import { QuestionEditor } from './question-editor';
 

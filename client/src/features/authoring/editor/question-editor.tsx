@@ -7,7 +7,7 @@ import { startTransition, useDeferredValue, useEffect, useId, useMemo, useState 
 import { useTranslation } from 'react-i18next';
 import { QUESTION_TYPES, type QuestionStatus, type QuestionType, type QuestionView } from '../../../../../sync-protocol/src/question';
 import type { Tag } from '../../../../../sync-protocol/src/tag';
-import type { QuestionConflict } from '../../../db/editor-replica';
+import type { QuestionConflict } from '../../../db/editor/editor-replica';
 import type { EdQuestionDoc } from '../../../../../sync-protocol/src/sync/ed-question';
 import { ApiError } from '../../../lib/api-client';
 import i18n from '../../../lib/i18n';

@@ -8,7 +8,7 @@ import {
   type QuestionStatus,
   type QuestionType,
 } from '../../../../../sync-protocol/src/question';
-import type { QuestionFilters } from '../api/questions';
+import type { QuestionFilters } from '../api/question-filters';
 import { isTranslationFilter } from './translation-filter';
 
 /** What the question list shows: its filters and the page (1-based). */

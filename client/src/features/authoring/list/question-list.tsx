@@ -8,14 +8,16 @@ import { RichHtml } from '../../../components/rich-html';
 import { paths } from '../../../config/paths';
 import { notifySuccess } from '../../../lib/notify';
 import { translateServerMessage } from '../../../lib/server-messages';
-import { type QuestionFilters, useDeleteQuestion, usePrefetchQuestion, useQuestions, useQuestionsCount } from '../api/questions';
+import type { QuestionFilters } from '../api/question-filters';
+import { useDeleteQuestion, usePrefetchQuestion, useQuestions, useQuestionsCount } from '../api/questions';
 import { type TagKey, tagName, useTags } from '../api/tags';
 import { type Column, COLUMNS } from './columns';
 import { TranslationBadges } from './translation-filter';
 import { ColumnChooser, useColumns } from './column-chooser';
 import { EMPTY_LIST_STATE, type ListState, pageCount, toggleSelection } from './list-state';
 import { QuestionFiltersPanel } from './question-filters';
-import { listAsksServer, openEditorOverList, overListState, preloadEditorOverlay } from './editor-over-list';
+import { openEditorOverList, preloadEditorOverlay } from './editor-over-list';
+import { listAsksServer, overListState } from './editor-over-list-state';
 import '../../../components/formula-styles';
 
 /**

@@ -1,7 +1,7 @@
 import { Badge, Button, Group, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { EditorConflict } from '../../../db/editor-replica';
+import type { EditorConflict } from '../../../db/editor/editor-replica';
 import { setQuestionIds } from '../../../../../sync-protocol/src/question-set';
 import type { EdQuestionDoc } from '../../../../../sync-protocol/src/sync/ed-question';
 import type { EdQuestionSetDoc } from '../../../../../sync-protocol/src/sync/ed-question-set';
@@ -11,7 +11,7 @@ import { formatDate } from '../../../lib/intl-format';
  * Both versions of a question (or question set) side by side, and the editor's choice: for a
  * conflict of the device's replication (the sync bar, editor-sync-bar.tsx) and for a save the
  * server refused because another editor saved first (the question editor's 409; docs/authoring.md,
- * "Two editors at once"). Types only from db/editor-replica: the question editor's chunk does not
+ * "Two editors at once"). Types only from db/editor/editor-replica: the question editor's chunk does not
  * load RxDB for it.
  */
 

@@ -1,31 +1,25 @@
 import { removeRxDatabase, type RxStorage } from 'rxdb';
 import { BehaviorSubject } from 'rxjs';
-import { editorDatabaseNameOf } from '../../../db/database';
-import { atMost, type CollectionReplication, replicateEditorCollection } from '../../../db/editor-collection-replication';
-import {
-  type EditorReplica,
-  type EditorReplication,
-  type EdQuestion,
-  type EdQuestionSet,
-  openEditorReplica,
-  startEditorReplication,
-} from '../../../db/editor-replica';
-import { getRxStorageLoggedMemory } from '../../../db/logged-memory-storage';
-import { closeAtLogout } from '../../../db/logout-closers';
-import { setSyncStatus } from '../../../db/sync-status';
+import { editorDatabaseNameOf } from '../../../db/core/database';
+import { type EditorReplica, type EdQuestion, type EdQuestionSet, openEditorReplica } from '../../../db/editor/editor-replica';
+import { atMost, type CollectionReplication, type EditorReplication, replicateEditorCollection, startEditorReplication } from '../../../db/editor/editor-replication';
+import { getRxStorageLoggedMemory } from '../../../db/core/logged-memory-storage';
+import { closeAtLogout } from '../../../db/core/logout-closers';
+import { serverClock } from '../../../db/sync/server-clock';
+import { setSyncStatus } from '../../../db/sync/sync-status';
 import i18n from '../../../lib/i18n';
 import { notifyError } from '../../../lib/notify';
-import { getSession, hasPermissions } from '../../../lib/session';
+import { getSession, hasPermissions, renewToken } from '../../../lib/session';
 import { uploadImage } from '../api/media';
 import { uploadPendingImages } from './offline-media';
 
 /*
- * The signed-in editor's replica of the question bank (db/editor-replica.ts), opened the first
+ * The signed-in editor's replica of the question bank (db/editor/editor-replica.ts), opened the first
  * time an authoring screen asks for it — never for a learner, and never on a page outside
  * authoring (this module is part of the authoring chunks only). Another person's login closes the
  * previous one's.
  *
- * The bank is kept by the logged-memory storage (db/logged-memory-storage.ts: in memory, each
+ * The bank is kept by the logged-memory storage (db/core/logged-memory-storage.ts: in memory, each
  * write one IndexedDB record), whose memory is the tab's own: ONE tab of the browser holds the
  * bank at a time, under a Web Lock. Another tab works with the server (the sync bar says so) and
  * takes the bank over when the holding tab closes. A bank kept by an earlier version of the app
@@ -146,6 +140,9 @@ async function openFor(personId: string): Promise<Open> {
       const s = getSession();
       return s && s.id === personId ? s.token : null;
     },
+    // As the learner's replication: a renewed token is kept, and the server's clock is fed.
+    onTokenRenewed: renewToken,
+    clock: serverClock,
     pollMs: POLL_MS,
   };
   // Images added offline go up before the questions that show them (offline-media.ts).

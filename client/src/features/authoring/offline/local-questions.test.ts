@@ -1,9 +1,9 @@
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { afterEach, expect, test } from 'vitest';
 import { QUESTION_STATUSES, QUESTION_TYPES } from '../../../../../sync-protocol/src/question';
-import '../../../db/database';
-import { type EdQuestion, type EditorReplica, openEditorReplica } from '../../../db/editor-replica';
-import type { QuestionFilters } from '../api/questions';
+import '../../../db/core/database';
+import { type EdQuestion, type EditorReplica, openEditorReplica } from '../../../db/editor/editor-replica';
+import type { QuestionFilters } from '../api/question-filters';
 import { ApiError } from '../../../lib/api-client';
 import { localCount, localQuestions, localSave, matches } from './local-questions';
 

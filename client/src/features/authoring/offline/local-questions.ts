@@ -1,18 +1,18 @@
 import { MSG } from '../../../../../sync-protocol/src/messages';
 import { type QuestionInput, questionInputSchema, type QuestionView } from '../../../../../sync-protocol/src/question';
 import type { RxDocumentData } from 'rxdb';
-import type { EdQuestion, EditorReplica } from '../../../db/editor-replica';
+import type { EdQuestion, EditorReplica } from '../../../db/editor/editor-replica';
 import { whenIdle } from '../../../lib/after-paint';
 import { ApiError } from '../../../lib/api-client';
 import i18n from '../../../lib/i18n';
 import { translateServerMessage } from '../../../lib/server-messages';
-import type { QuestionFilters } from '../api/questions';
+import type { QuestionFilters } from '../api/question-filters';
 
 /*
  * The question bank's calls answered from the editor's replica while the device is offline
  * (issue 19 §5): the same shapes as the API's answers, so the list and the editor work unchanged.
  * A save is checked by the same zod rules as the server's and stored on the device; the
- * replication uploads it when the network is back (conflicts and refusals: db/editor-replica.ts).
+ * replication uploads it when the network is back (conflicts and refusals: db/editor/editor-replica.ts).
  */
 
 export function toView(d: EdQuestion): QuestionView {

@@ -2,8 +2,8 @@ import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import type { EntitlementDoc } from '../../../../../sync-protocol/src/sync/entitlement';
 import type { QsDetailDoc } from '../../../../../sync-protocol/src/sync/qs-detail';
 import type { QuestionSetDoc } from '../../../../../sync-protocol/src/sync/question-set';
-import { openReplicaDatabase, type ReplicaDatabase } from '../../../db/database';
-import type { ReplicaHandle } from '../../../db/replica';
+import { openReplicaDatabase, type ReplicaDatabase } from '../../../db/core/database';
+import type { ReplicaHandle } from '../../../db/learner/replica';
 import type { Attempt } from '../lib/test-engine';
 
 /*

@@ -3,8 +3,8 @@ import { IconFileDownload } from '@tabler/icons-react';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { paths } from '../../../config/paths';
-import { useReplica } from '../../../db/replica-context';
-import { getSyncStatus, subscribeSyncStatus } from '../../../db/sync-status';
+import { useReplica } from '../../../db/learner/replica-context';
+import { getSyncStatus, subscribeSyncStatus } from '../../../db/sync/sync-status';
 import { AnswerFileError, downloadText, makeAnswerFile, rememberAnswerKey } from '../../../lib/answer-file';
 import { getSession } from '../../../lib/session';
 import type { Attempt } from '../lib/test-engine';
@@ -41,7 +41,7 @@ export function AnswerFileCard({ attemptId }: { attemptId: string }) {
     if (!replica) return;
     setState({ kind: 'busy' });
     try {
-      // The test's last changes go into the attempt first (db/attempt-journal).
+      // The test's last changes go into the attempt first (db/attempts/attempt-journal).
       await replica.journal.flush();
       const doc = await replica.db.test_summary.findOne(attemptId).exec();
       if (!doc) throw new AnswerFileError('notSubmitted');

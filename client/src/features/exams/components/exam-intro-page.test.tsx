@@ -1,8 +1,8 @@
 import { act, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import type { ReplicaDatabase } from '../../../db/database';
-import { ReplicaContext } from '../../../db/replica-context';
-import { resetSyncStatus, setSyncStatus } from '../../../db/sync-status';
+import type { ReplicaDatabase } from '../../../db/core/database';
+import { ReplicaContext } from '../../../db/learner/replica-context';
+import { resetSyncStatus, setSyncStatus } from '../../../db/sync/sync-status';
 import { clearSession, setSession } from '../../../lib/session';
 import { learnerSession } from '../../../testing/fetch-mock';
 import { renderWithApp } from '../../../testing/render';

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { RichHtml } from '../../../components/rich-html';
 import { paths } from '../../../config/paths';
-import { serverClock } from '../../../db/server-clock';
+import { serverClock } from '../../../db/sync/server-clock';
 import { useSession } from '../../../hooks/use-session';
 import { rememberAnswerKey } from '../../../lib/answer-file';
 import { loadDevanagariFonts } from '../../../lib/fonts';
@@ -26,7 +26,7 @@ import { SetBadges } from './set-badges';
 import { AttemptLockNotice } from './attempt-lock-notice';
 import { StorageNotice } from './storage-notices';
 import type { Attempt } from '../lib/test-engine';
-import { useGuestReplica } from '../../../db/guest';
+import { useGuestReplica } from '../../../db/learner/guest';
 
 const OPEN_KEY = 'testOnScreen';
 

@@ -1,8 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, expect, test } from 'vitest';
-import type { ReplicaDatabase } from '../../../db/database';
-import { ReplicaContext } from '../../../db/replica-context';
+import type { ReplicaDatabase } from '../../../db/core/database';
+import { ReplicaContext } from '../../../db/learner/replica-context';
 import { renderWithApp } from '../../../testing/render';
 import { attemptAt, detailOf, monthlyPlan, openFixture, questionSet } from './allowance-fixture';
 import ExamListPage from './exam-list-page';

@@ -4,8 +4,8 @@ import { memo, startTransition, useDeferredValue, useEffect, useId, useMemo, use
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
-import { useGuestReplica } from '../../../db/guest';
-import { getStorageStatus, subscribeStorageStatus } from '../../../db/storage-status';
+import { useGuestReplica } from '../../../db/learner/guest';
+import { getStorageStatus, subscribeStorageStatus } from '../../../db/learner/storage-status';
 import { cachedMedia } from '../../../lib/media-precache';
 import { useSession } from '../../../hooks/use-session';
 import { useStoreInTransition } from '../../../hooks/use-store-in-transition';

@@ -8,10 +8,10 @@ import { Link, useParams } from 'react-router';
 // KaTeX's styles for the formulas in question text (server-rendered; components/formula-styles).
 import '../../../components/formula-styles';
 import { paths } from '../../../config/paths';
-import { keepReceipt } from '../../../db/receipts';
-import { useReplica } from '../../../db/replica-context';
-import { serverClock } from '../../../db/server-clock';
-import { getSyncStatus, subscribeSyncStatus } from '../../../db/sync-status';
+import { keepReceipt } from '../../../db/attempts/receipts';
+import { useReplica } from '../../../db/learner/replica-context';
+import { serverClock } from '../../../db/sync/server-clock';
+import { getSyncStatus, subscribeSyncStatus } from '../../../db/sync/sync-status';
 import { api } from '../../../lib/api-client';
 import { useEntitlement } from '../hooks/use-allowance';
 import { useResultData } from '../hooks/use-result-data';

@@ -4,7 +4,7 @@ import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
-import { getSyncStatus, subscribeSyncStatus } from '../../../db/sync-status';
+import { getSyncStatus, subscribeSyncStatus } from '../../../db/sync/sync-status';
 import { api } from '../../../lib/api-client';
 import { formatDate } from '../../../lib/intl-format';
 import { useEntitlement } from '../hooks/use-allowance';

@@ -3,13 +3,13 @@ import { setText } from '../../../../../sync-protocol/src/set-text';
 import { useCallback, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { map } from 'rxjs';
-import type { ReplicaDatabase } from '../../../db/database';
-import { useReplica } from '../../../db/replica-context';
+import type { ReplicaDatabase } from '../../../db/core/database';
+import { useReplica } from '../../../db/learner/replica-context';
 import { useStoreInTransition } from '../../../hooks/use-store-in-transition';
-import { assessStorage } from '../../../db/storage-check';
-import { getStorageStatus, subscribeStorageStatus } from '../../../db/storage-status';
-import { dismissLost, lostVersion, readLost, subscribeLost } from '../../../db/unsent-attempts';
-import { useReplicaQuery } from '../../../db/use-replica-query';
+import { assessStorage } from '../../../db/learner/storage-check';
+import { getStorageStatus, subscribeStorageStatus } from '../../../db/learner/storage-status';
+import { dismissLost, lostVersion, readLost, subscribeLost } from '../../../db/attempts/unsent-attempts';
+import { useReplicaQuery } from '../../../db/learner/use-replica-query';
 import { formatMegabytes } from '../../../lib/storage-preflight';
 import { formatDate } from '../../../lib/intl-format';
 
@@ -45,7 +45,7 @@ export function StorageNotice() {
 }
 
 /**
- * Attempts the browser deleted before they reached the server (db/unsent-attempts), reported
+ * Attempts the browser deleted before they reached the server (db/attempts/unsent-attempts), reported
  * plainly until the learner says they have read it.
  */
 export function LostAttemptsNotice() {

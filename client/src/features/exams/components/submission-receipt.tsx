@@ -4,10 +4,10 @@ import { encodeQR } from 'qr';
 import { type ReactNode, useCallback, useMemo, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { receiptQrText, shortReceipt } from '../../../../../sync-protocol/src/receipt';
-import type { ReplicaDatabase } from '../../../db/database';
-import { type Receipt, receipt$ } from '../../../db/receipts';
-import { getSyncStatus, subscribeSyncStatus } from '../../../db/sync-status';
-import { useReplicaQuery } from '../../../db/use-replica-query';
+import type { ReplicaDatabase } from '../../../db/core/database';
+import { type Receipt, receipt$ } from '../../../db/attempts/receipts';
+import { getSyncStatus, subscribeSyncStatus } from '../../../db/sync/sync-status';
+import { useReplicaQuery } from '../../../db/learner/use-replica-query';
 import classes from './submission-receipt.module.css';
 import { formatDate } from '../../../lib/intl-format';
 

@@ -3,7 +3,7 @@ import { IconLayoutSidebarRight, IconMinus, IconPlus, IconX } from '@tabler/icon
 import { memo, type ReactNode, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
-import { getSyncStatus, subscribeSyncStatus } from '../../../db/sync-status';
+import { getSyncStatus, subscribeSyncStatus } from '../../../db/sync/sync-status';
 import { useCanHover } from '../../../hooks/use-can-hover';
 import { useSession } from '../../../hooks/use-session';
 import { useStableCallback } from '../../../hooks/use-stable-callback';

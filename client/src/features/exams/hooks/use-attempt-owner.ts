@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { filter, firstValueFrom, timeout } from 'rxjs';
-import { useReplica } from '../../../db/replica-context';
-import { type AttemptLock, browserLockOptions, openAttemptLock, type OwnerState } from '../../../lib/attempt-lock';
+import { useReplica } from '../../../db/learner/replica-context';
+import { type AttemptLock, browserLockOptions, openAttemptLock, type OwnerState } from '../../../db/attempts/attempt-lock';
 
 /** Longest a new owner waits for the previous owner's last version to reach this tab's replica. */
 const CATCH_UP_MS = 3000;
@@ -18,7 +18,7 @@ export type AttemptOwner = {
 };
 
 /**
- * This tab's ownership of the attempt on screen (issue 21 §2, lib/attempt-lock): one tab of the
+ * This tab's ownership of the attempt on screen (issue 21 §2, db/attempts/attempt-lock): one tab of the
  * browser writes an attempt; the others show it read-only and can take it over. Giving it away
  * first puts the journal's stored changes into the attempt's document; taking it adopts what a
  * closed owner left in the journal and waits until this tab's replica shows the version the

@@ -1,9 +1,9 @@
 import { useCallback, useRef, useSyncExternalStore } from 'react';
 import type { RxDocument } from 'rxdb';
-import { patchBetween } from '../../../db/attempt-journal';
-import { keepReceipt as keepReceiptIn, type Receipt } from '../../../db/receipts';
-import { useReplica } from '../../../db/replica-context';
-import { serverClock } from '../../../db/server-clock';
+import { patchBetween } from '../../../db/attempts/attempt-journal';
+import { keepReceipt as keepReceiptIn, type Receipt } from '../../../db/attempts/receipts';
+import { useReplica } from '../../../db/learner/replica-context';
+import { serverClock } from '../../../db/sync/server-clock';
 import i18n from '../../../lib/i18n';
 import { notifyError } from '../../../lib/notify';
 import { type Attempt, newAttemptId } from '../lib/test-engine';

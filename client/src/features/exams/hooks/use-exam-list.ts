@@ -2,9 +2,9 @@ import { useCallback } from 'react';
 import { combineLatest, distinctUntilChanged, map } from 'rxjs';
 import type { QuestionSetDoc } from '../../../../../sync-protocol/src/sync/question-set';
 import type { QsDetailDoc } from '../../../../../sync-protocol/src/sync/qs-detail';
-import type { ReplicaDatabase } from '../../../db/database';
+import type { ReplicaDatabase } from '../../../db/core/database';
 import { mediaUrlsOf } from '../../../lib/media-precache';
-import { useReplicaQuery } from '../../../db/use-replica-query';
+import { useReplicaQuery } from '../../../db/learner/use-replica-query';
 
 /**
  * Where a set's questions stand on this device: `onDevice` (stored and current), `downloading`

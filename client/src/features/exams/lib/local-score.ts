@@ -52,7 +52,7 @@ export function scoreLocally(detail: Detail, attempt: Attempt): StoredResult | n
     submittedAt,
     elapsed: attempt.elapsed ?? null,
     et: Math.floor(submittedAt / 1000),
-    // The server's receipt comes with its own result; the device's is kept apart (db/receipts).
+    // The server's receipt comes with its own result; the device's is kept apart (db/attempts/receipts).
     receipt: null,
   };
 }

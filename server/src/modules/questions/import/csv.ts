@@ -4,8 +4,8 @@ import { MSG } from '../../../../../sync-protocol/src/messages';
 import { escapeCsvCell, unescapeCsvCell } from '../../../lib/csv-cells';
 import { badRequest } from '../../../lib/errors';
 import type { ExportQuestion } from './export-question';
-import { excerpt, issue, looksLikeHtml, OPTION_KEYS, plainToHtml, type Draft, type ParsedRow, type TagRef } from './rows';
-import type { TagKey } from './tags';
+import { excerpt, issue, looksLikeHtml, OPTION_KEYS, plainToHtml, type Draft, type ParsedRow } from './rows';
+import type { TagKey, TagRef } from './tag-ref';
 
 /*
  * The bilingual CSV template (docs/authoring.md "Import and export"), one question a row, a header row first:

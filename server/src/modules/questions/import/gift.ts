@@ -1,5 +1,6 @@
 import type { ImportIssue } from '../../../../../sync-protocol/src/question-import';
-import { escapeHtml, excerpt, htmlToText, issue, linesOf, markdownToHtml, OPTION_KEYS, type Draft, type ParsedRow, type TagRef } from './rows';
+import { escapeHtml, excerpt, htmlToText, issue, linesOf, markdownToHtml, OPTION_KEYS, type Draft, type ParsedRow } from './rows';
+import type { TagRef } from './tag-ref';
 import type { ExportQuestion } from './export-question';
 
 /*

@@ -1,14 +1,7 @@
 import { Marked } from 'marked';
 import type { ImportIssue, ImportIssueCode } from '../../../../../sync-protocol/src/question-import';
 import type { QuestionType } from '../../../../../sync-protocol/src/question';
-import type { TagKey } from './tags';
-
-/**
- * A tag a row names. CSV names its group (column), and a name it names must exist (`strict`);
- * GIFT's categories and [tag:…] comments name no group, and a name that is no tag of ours is
- * reported as a warning (the row is stored without it).
- */
-export type TagRef = { name: string; group?: TagKey; strict: boolean };
+import type { TagRef } from './tag-ref';
 
 /** A question as a format reads it, before its tags are looked up and its rules checked. */
 export type Draft = {

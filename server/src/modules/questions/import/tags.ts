@@ -1,11 +1,9 @@
 import { eq } from 'drizzle-orm';
 import type { ImportIssue } from '../../../../../sync-protocol/src/question-import';
-import type { TAG_KEYS } from '../../../../../sync-protocol/src/tag';
 import type { Conn } from '../../../db/client';
 import { tag } from '../../../db/schema';
-import { issue, type TagRef } from './rows';
-
-export type TagKey = (typeof TAG_KEYS)[number];
+import { issue } from './rows';
+import type { TagKey, TagRef } from './tag-ref';
 
 /** The live tags, found by id or by a name in any language (case and spacing aside). */
 export type TagIndex = { byName: Map<string, { key: TagKey; tid: string }[]> };

@@ -1,6 +1,6 @@
 import type { RxConflictHandler } from 'rxdb';
-import type { TestSummaryDoc } from '../../../sync-protocol/src/sync/test-summary';
-import { deepEqual } from './deep-equal';
+import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
+import { deepEqual } from '../core/deep-equal';
 
 type Attempt = Omit<TestSummaryDoc, '_deleted'>;
 type WithDeleted<D> = D & { _deleted: boolean };

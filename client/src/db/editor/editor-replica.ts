@@ -1,12 +1,11 @@
 import { createRxDatabase, type RxCollection, type RxConflictHandler, type RxDatabase, type RxStorage } from 'rxdb';
 import { BehaviorSubject, type Observable } from 'rxjs';
-import type { EdQuestionDoc } from '../../../sync-protocol/src/sync/ed-question';
-import type { EdQuestionSetDoc } from '../../../sync-protocol/src/sync/ed-question-set';
-import { RX_SCHEMAS } from '../../../sync-protocol/src/sync/rxdb-json-schemas';
-import { MIGRATIONS } from '../../../sync-protocol/src/sync/rxdb-migrations';
-import { editorDatabaseNameOf } from './database';
-import { type CollectionReplication, replicateEditorCollection } from './editor-collection-replication';
-import { deepEqual } from './deep-equal';
+import type { EdQuestionDoc } from '../../../../sync-protocol/src/sync/ed-question';
+import type { EdQuestionSetDoc } from '../../../../sync-protocol/src/sync/ed-question-set';
+import { RX_SCHEMAS } from '../../../../sync-protocol/src/sync/rxdb-json-schemas';
+import { MIGRATIONS } from '../../../../sync-protocol/src/sync/rxdb-migrations';
+import { editorDatabaseNameOf } from '../core/database';
+import { deepEqual } from '../core/deep-equal';
 
 /*
  * The editor's replica (issue 19 §5): the question bank in a database of its own on an editor's
@@ -203,40 +202,4 @@ export async function openEditorReplica(personId: string, opts: { storage: RxSto
     },
     settle: update,
   };
-}
-
-export type EditorReplicationOptions = {
-  baseUrl: string;
-  getToken: () => string | null;
-  fetch?: typeof fetch;
-  live?: boolean;
-  waitForLeadership?: boolean;
-  retryBaseMs?: number;
-  /** Pull this often while live (the learner replica's stream does not carry editor changes). */
-  pollMs?: number;
-  /** Waited for before each push (images kept offline are uploaded before the questions naming them). */
-  beforePush?: () => Promise<void>;
-};
-
-export type EditorReplication = CollectionReplication<EdQuestion>;
-
-/**
- * Set once a replication's first full pull is done (RxDB's awaitInSync): its time is that moment,
- * its detail the questions then on the device. Read by scripts/bench-authoring.ts (issue 19).
- */
-export const MARK_EDITOR_IN_SYNC = 'pm:editor-replica-in-sync';
-
-/** Live replication of `ed_question` with /api/sync/v1/ed_question (pull by checkpoint, push with the assumed master state). */
-export function startEditorReplication(replica: EditorReplica, opts: EditorReplicationOptions): EditorReplication {
-  const replication = replicateEditorCollection(replica, 'ed_question', replica.db.ed_question, { ...opts, pullBatch: 1000 });
-  void replication.state
-    .awaitInSync()
-    .then(async () => {
-      const at = performance.now();
-      const docs = await replica.db.ed_question.count().exec();
-      performance.mark(MARK_EDITOR_IN_SYNC, { startTime: at, detail: { docs } });
-    })
-    // Stopped or closed first (a logout): no mark.
-    .catch(() => undefined);
-  return replication;
 }

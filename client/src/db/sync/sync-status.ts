@@ -22,7 +22,7 @@ export type SyncStatus = {
   online: boolean;
   /** Attempts changed on this device and not yet confirmed by the server. */
   pending: number;
-  /** An editor's questions changed on this device and not yet uploaded (issue 19 §5, db/editor-replica). */
+  /** An editor's questions changed on this device and not yet uploaded (issue 19 §5, db/editor/editor-replica). */
   editorPending: number;
   /** Device time (ms) of the last request round that succeeded, or null. */
   lastSync: number | null;

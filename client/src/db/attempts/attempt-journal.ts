@@ -1,7 +1,7 @@
 import { deleteDB, type IDBPDatabase, openDB, unwrap } from 'idb';
-import { afterNextPaint } from '../lib/after-paint';
-import type { TestSummaryDoc } from '../../../sync-protocol/src/sync/test-summary';
-import type { ReplicaDatabase } from './database';
+import { afterNextPaint } from '../../lib/after-paint';
+import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
+import type { ReplicaDatabase } from '../core/database';
 
 type Attempt = Omit<TestSummaryDoc, '_deleted'>;
 type AnswerEntry = Attempt['answers'][string];
@@ -144,7 +144,7 @@ export class AttemptJournal {
 
   /**
    * Opens the journal of `db` and applies what an earlier session left in it. The rows of
-   * attempts another tab has open (`ownedElsewhere`, lib/attempt-lock: issue 21 §2) are that
+   * attempts another tab has open (`ownedElsewhere`, db/attempts/attempt-lock: issue 21 §2) are that
    * tab's: applied here they could land after its newer changes. The owner applies them, or the
    * next owner adopts them (`adopt`).
    */

@@ -1,7 +1,7 @@
-import type { QsDetailDoc } from '../../../sync-protocol/src/sync/qs-detail';
-import { cachedMedia, mediaUrlsOf } from '../lib/media-precache';
-import { preflight, probeRoom, storageNeed, type StorageVerdict } from '../lib/storage-preflight';
-import type { ReplicaDatabase } from './database';
+import type { QsDetailDoc } from '../../../../sync-protocol/src/sync/qs-detail';
+import { cachedMedia, mediaUrlsOf } from '../../lib/media-precache';
+import { preflight, probeRoom, storageNeed, type StorageVerdict } from '../../lib/storage-preflight';
+import type { ReplicaDatabase } from '../core/database';
 import { setStorageVerdict } from './storage-status';
 
 /**

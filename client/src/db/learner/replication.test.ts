@@ -1,8 +1,8 @@
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { afterEach, expect, test } from 'vitest';
-import { openReplicaDatabase, type ReplicaDatabase } from './database';
-import { pullPath, type Replication, startReplication } from './replication';
-import type { SyncStatus } from './sync-status';
+import { openReplicaDatabase, type ReplicaDatabase } from '../core/database';
+import { type Replication, startReplication } from './replication';
+import type { SyncStatus } from '../sync/sync-status';
 
 /*
  * The replication's side of paid content (docs/payments.md "Without a plan"): the qs_detail
@@ -116,14 +116,6 @@ const until = async (check: () => boolean, ms = 15_000) => {
   }
 };
 
-
-test('the pull query carries g only when the checkpoint has one', () => {
-  expect(pullPath(undefined, 200)).toBe('pull?rev=0&limit=200');
-  expect(pullPath({ rev: 7 }, 50)).toBe('pull?rev=7&limit=50');
-  expect(pullPath({ rev: 7, g: 'mp' }, 50)).toBe('pull?rev=7&limit=50&g=mp');
-  expect(pullPath({ rev: 7, g: '' }, 50)).toBe('pull?rev=7&limit=50&g=');
-  expect(pullPath({ rev: 7, g: 'a&b' }, 50)).toBe('pull?rev=7&limit=50&g=a%26b');
-});
 
 test("qs_detail: the server's checkpoint {rev, g} is kept and sent back, also from a page without documents", async () => {
   await open();

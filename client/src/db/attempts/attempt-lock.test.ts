@@ -2,7 +2,7 @@ import { afterEach, expect, test } from 'vitest';
 import { type AttemptLock, type AttemptLockOptions, openAttemptLock, type OwnerState } from './attempt-lock';
 
 /**
- * The ownership protocol where the browser has no Web Locks (the channel alone, lib/attempt-lock):
+ * The ownership protocol where the browser has no Web Locks (the channel alone, db/attempts/attempt-lock):
  * "tabs" are locks in one process talking over a real BroadcastChannel (Node's, in the test environment). The Web Locks
  * path runs in Chromium: e2e/two-tabs.spec.ts.
  */

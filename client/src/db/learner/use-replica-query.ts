@@ -1,6 +1,6 @@
 import { startTransition, useEffect, useState } from 'react';
 import type { Observable } from 'rxjs';
-import type { ReplicaDatabase } from './database';
+import type { ReplicaDatabase } from '../core/database';
 import { useReplica } from './replica-context';
 
 export type ReplicaQueryResult<T> = {

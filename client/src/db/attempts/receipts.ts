@@ -1,6 +1,6 @@
 import { map, type Observable } from 'rxjs';
-import { receiptHash, type ReceiptSubject } from '../../../sync-protocol/src/receipt';
-import type { ReplicaDatabase } from './database';
+import { receiptHash, type ReceiptSubject } from '../../../../sync-protocol/src/receipt';
+import type { ReplicaDatabase } from '../core/database';
 
 /**
  * A submission receipt kept on the device (issue 21 §4): what the learner can show to prove what

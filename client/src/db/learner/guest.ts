@@ -1,7 +1,7 @@
 import { useEffect, useSyncExternalStore } from 'react';
 
 /**
- * The guest's own replica on this device (issue 20 §3; db/replica.ts GUEST_ID explains it). Its
+ * The guest's own replica on this device (issue 20 §3; db/learner/replica.ts GUEST_ID explains it). Its
  * id can never be a person's (ids are UUIDs or demo names): a small module, so the app shell can
  * name it without loading RxDB.
  */

@@ -1,4 +1,4 @@
-import type { StorageVerdict } from '../lib/storage-preflight';
+import type { StorageVerdict } from '../../lib/storage-preflight';
 
 /**
  * The device's storage as the last pre-flight found it (issue 21 §3, lib/storage-preflight), and
