@@ -39,7 +39,9 @@ async function chooseLanguage(page: Page, lang: 'en' | 'hi') {
 async function expectNoSideScroll(page: Page, screen: string) {
   const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth).catch(() => 1);
   try {
-    await expect.poll(overflow, { timeout: 5_000 }).toBeLessThanOrEqual(0);
+    // Up to 15 s: a page drawn by the build is hydrated by the app, which on a loaded machine
+    // (two lanes of specs beside each other) can take several seconds.
+    await expect.poll(overflow, { timeout: 15_000 }).toBeLessThanOrEqual(0);
   } catch {
     const offenders = await page.evaluate(() => {
       const out = [`scrollWidth ${document.documentElement.scrollWidth} > innerWidth ${window.innerWidth}`];
