@@ -45,3 +45,25 @@ export const testSummaryDocSchema = z.strictObject({
   _deleted: z.boolean(),
 });
 export type TestSummaryDoc = z.infer<typeof testSummaryDocSchema>;
+
+/**
+ * An attempt as it starts (docs/exams.md): on the first question, nothing answered, not yet seen
+ * by the server. The one definition for the device's test, the editor's preview and the server's
+ * online submission; `now` is the start time on the caller's clock (the device's corrected one).
+ */
+export function newAttempt(id: string, qsid: string, now: number): Omit<TestSummaryDoc, '_deleted'> {
+  return {
+    id,
+    qsid,
+    st: now,
+    sfs: 0,
+    lsq: null,
+    index: 0,
+    selectedSection: null,
+    answers: {},
+    status: 'IN_PROGRESS',
+    submittedAt: null,
+    elapsed: 0,
+    updatedAt: now,
+  };
+}

@@ -4,7 +4,7 @@ import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import { MSG } from '../../../../sync-protocol/src/messages';
 import type { ExamResultResponse, RankResponse, Submission } from '../../../../sync-protocol/src/result';
-import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
+import { newAttempt, type TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
 import type { Deps, Principal } from '../../context';
 import type { Conn, DB, Tx } from '../../db/client';
 import { attempt, entitlementUse, examResult, meta, person, question, questionSet } from '../../db/schema';
@@ -298,18 +298,13 @@ export async function submit(deps: Deps, me: Principal, input: Submission): Prom
     if (!inSet.has(qid)) throw badRequest(`${MSG.questionNotInSet} ${qid}`);
   }
   const now = Date.now();
+  // An attempt started and submitted at once, with the answers sent; no device clock measured it.
+  const { elapsed: _unmeasured, ...started } = newAttempt(randomUUID(), set.id, now);
   const doc: TestSummaryDoc = {
-    id: randomUUID(),
-    qsid: set.id,
-    st: now,
-    sfs: 0,
-    lsq: null,
-    index: 0,
-    selectedSection: null,
+    ...started,
     answers: Object.fromEntries(Object.entries(input.ures).map(([qid, ua]) => [qid, { ua, status: isEmptyAnswer(ua) ? 'VISITED' : 'ANSWERED' }])),
     status: 'SUBMITTED',
     submittedAt: now,
-    updatedAt: now,
     _deleted: false,
   };
   await pushTestSummaries(deps, me, [{ newDocumentState: doc, assumedMasterState: null }]);

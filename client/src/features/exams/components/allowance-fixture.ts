@@ -1,4 +1,5 @@
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
+import { newAttempt } from '../../../../../sync-protocol/src/sync/test-summary';
 import type { EntitlementDoc } from '../../../../../sync-protocol/src/sync/entitlement';
 import type { QsDetailDoc } from '../../../../../sync-protocol/src/sync/qs-detail';
 import type { QuestionSetDoc } from '../../../../../sync-protocol/src/sync/question-set';
@@ -57,21 +58,7 @@ export function monthlyPlan(over: Partial<EntitlementDoc> = {}): Omit<Entitlemen
 
 export function attemptAt(qsid: string, id: string, over: Partial<Attempt> = {}): Attempt {
   const now = Date.now();
-  return {
-    id,
-    qsid,
-    st: now - 60_000,
-    sfs: 0,
-    lsq: null,
-    index: 0,
-    selectedSection: null,
-    answers: {},
-    status: 'SUBMITTED',
-    submittedAt: now - 1000,
-    elapsed: 1000,
-    updatedAt: now,
-    ...over,
-  };
+  return { ...newAttempt(id, qsid, now - 60_000), status: 'SUBMITTED', submittedAt: now - 1000, elapsed: 1000, updatedAt: now, ...over };
 }
 
 let n = 0;

@@ -1,4 +1,5 @@
 import { Badge, Modal } from '@mantine/core';
+import { newAttempt } from '../../../../../sync-protocol/src/sync/test-summary';
 import { useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { setText } from '../../../../../sync-protocol/src/set-text';
@@ -10,20 +11,7 @@ import { TestDialog } from './test-dialog';
 
 /** An attempt that lives in this component only: never inserted in the replica, never pushed. */
 export function previewAttempt(qsid: string, now = Date.now()): Attempt {
-  return {
-    id: newAttemptId(),
-    qsid,
-    st: now,
-    sfs: 0,
-    lsq: null,
-    index: 0,
-    selectedSection: null,
-    answers: {},
-    status: 'IN_PROGRESS',
-    submittedAt: null,
-    elapsed: 0,
-    updatedAt: now,
-  };
+  return newAttempt(newAttemptId(), qsid, now);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { useCallback, useRef, useSyncExternalStore } from 'react';
+import { newAttempt } from '../../../../../sync-protocol/src/sync/test-summary';
 import type { RxDocument } from 'rxdb';
 import { patchBetween } from '../../../db/attempts/attempt-journal';
 import { keepReceipt as keepReceiptIn, type Receipt } from '../../../db/attempts/receipts';
@@ -29,20 +30,7 @@ export function useAttemptWriter() {
     async (qsid: string): Promise<Attempt> => {
       if (!replica) throw new Error('replica not open');
       const now = serverClock.now();
-      const doc: Attempt = {
-        id: newAttemptId(),
-        qsid,
-        st: now,
-        sfs: 0,
-        lsq: null,
-        index: 0,
-        selectedSection: null,
-        answers: {},
-        status: 'IN_PROGRESS',
-        submittedAt: null,
-        elapsed: 0,
-        updatedAt: now,
-      };
+      const doc: Attempt = newAttempt(newAttemptId(), qsid, now);
       await replica.db.test_summary.insert(doc);
       lastMark.current = performance.now();
       return doc;
