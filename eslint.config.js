@@ -106,6 +106,18 @@ export default tseslint.config(
     },
   },
   {
+    // Fixtures and test helpers stay out of what ships (docs/development.md): test files,
+    // `*.fixture.ts`, client/src/testing/ and server/src/test/ may use them, production code not.
+    files: ['client/src/**/*.{ts,tsx}', 'server/src/**/*.ts', 'sync-protocol/src/**/*.ts'],
+    ignores: ['**/*.test.{ts,tsx}', '**/*.fixture.ts', '**/*.fixture-entry.ts', 'client/src/testing/**', 'server/src/test/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/*.fixture', '**/*.fixture.ts', '**/testing/*', '**/test/harness', '**/test/builders'], message: 'Fixtures and test helpers are for tests only.' }] },
+      ],
+    },
+  },
+  {
     // No import circles (docs/development.md): on the server, in sync-protocol and in the client.
     files: ['server/src/**/*.ts', 'sync-protocol/src/**/*.ts', 'client/src/**/*.{ts,tsx}'],
     rules: { 'import-x/no-cycle': 'error' },

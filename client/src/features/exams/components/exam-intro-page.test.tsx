@@ -6,7 +6,7 @@ import { resetSyncStatus, setSyncStatus } from '../../../db/sync/sync-status';
 import { clearSession, setSession } from '../../../lib/session';
 import { learnerSession } from '../../../testing/fetch-mock';
 import { renderWithApp } from '../../../testing/render';
-import { attemptAt, monthlyPlan, openFixture, PERSON, questionSet } from './allowance-fixture';
+import { attemptAt, monthlyPlan, openFixture, PERSON, questionSet } from './allowance.fixture';
 import ExamIntroPage from './exam-intro-page';
 import ExamResultPage from './exam-result-page';
 

@@ -4,7 +4,7 @@ import { afterEach, expect, test } from 'vitest';
 import type { ReplicaDatabase } from '../../../db/core/database';
 import { ReplicaContext } from '../../../db/learner/replica-context';
 import { renderWithApp } from '../../../testing/render';
-import { attemptAt, detailOf, monthlyPlan, openFixture, questionSet } from './allowance-fixture';
+import { attemptAt, detailOf, monthlyPlan, openFixture, questionSet } from './allowance.fixture';
 import ExamListPage from './exam-list-page';
 
 let open: ReplicaDatabase | null = null;

@@ -10,7 +10,7 @@ import { renderWithApp } from '../../../testing/render';
 import { rememberAttemptLanguage } from '../lib/attempt-language';
 import { receiptHash, shortReceipt } from '../../../../../sync-protocol/src/receipt';
 import { keepReceipt } from '../../../db/attempts/receipts';
-import { attemptAt, openFixture, PERSON, questionSet } from './allowance-fixture';
+import { attemptAt, openFixture, PERSON, questionSet } from './allowance.fixture';
 import ExamResultPage from './exam-result-page';
 
 /*
