@@ -127,7 +127,6 @@ async function serveApp() {
   const { sandboxControl } = await import('../server/src/modules/payments/providers/sandbox-phonepe');
   const { entitlement, payment, paymentEvent, person, purchaseOrder } = await import('../server/src/db/schema');
   const { count, countDistinct, eq, isNotNull, like, and, ne } = await import('drizzle-orm');
-  const { webhookInbox } = await import('../server/src/modules/payments/webhook-inbox');
   const { dir, config, database, db, deps, app } = await openBenchApp({ prefix: 'pm-bench-payments-', env: { PAYMENT_PROVIDER: 'sandbox' } });
   await transaction(db, async (tx) => {
     for (let p = 0; p < LEARNERS; p++) {
@@ -148,7 +147,7 @@ async function serveApp() {
     if (typeof m !== 'object') return;
     if (m.drain) {
       const t0 = performance.now();
-      void webhookInbox(deps).drain().then(() => process.send?.({ drained: { waitedMs: performance.now() - t0 } }));
+      void deps.webhooks.drain().then(() => process.send?.({ drained: { waitedMs: performance.now() - t0 } }));
     }
     if (m.settle) {
       // The buyer pressed Pay on each order's hosted page; the webhooks are handed to the parent.

@@ -2,6 +2,7 @@ import type { BaseDeps, Deps } from './context';
 import { isClosed } from './db/client';
 import { startPlanExpiry } from './modules/entitlements/entitlements.service';
 import { startReconciler } from './modules/payments/reconcile';
+import { createWebhookInbox } from './modules/payments/webhook-inbox';
 import { createPushService, resultReadyHook, startPushJobs } from './modules/push/push.service';
 import type { PushSender } from './modules/push/sender';
 import { indexMissingQuestions } from './modules/questions/question-index';
@@ -23,7 +24,7 @@ export type ComposeOptions = {
 /** Deps for services and routes: the base adapters, the services made from them, and the hooks. */
 export function composeDeps(base: BaseDeps, opts: ComposeOptions = {}): Deps {
   const push = createPushService(base, { sender: opts.pushSender });
-  return {
+  const deps: Deps = {
     ...base,
     push,
     // What a submitted attempt sets off, in this order, inside the transaction that stores it
@@ -31,7 +32,11 @@ export function composeDeps(base: BaseDeps, opts: ComposeOptions = {}): Deps {
     //   1. scoring (modules/results) writes the exam result;
     //   2. the result-ready message (modules/push), after the commit, for a submission made offline.
     afterSubmit: [scoringHook(base.log), resultReadyHook(push)],
+    // Set just below: the inbox applies deliveries with these very deps.
+    webhooks: undefined as unknown as Deps['webhooks'],
   };
+  deps.webhooks = createWebhookInbox(deps);
+  return deps;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { EventBus } from './lib/events';
 import type { Logger } from './lib/logger';
 import type { Outbox } from './lib/outbox';
 import type { RateLimits } from './lib/rate-limit';
+import type { Inbox } from './modules/payments/webhook-inbox';
 import type { PushService } from './modules/push/push.service';
 import type { AttemptSubmittedHook } from './modules/sync/sync.service';
 
@@ -25,6 +26,8 @@ export type BaseDeps = {
 export type Deps = BaseDeps & {
   /** Web Push: its keys and its send queue (modules/push). */
   push: PushService;
+  /** The worker that applies stored payment-provider deliveries (payments/webhook-inbox.ts). */
+  webhooks: Inbox;
   /**
    * Run, in this order, inside the transaction that stores an attempt as it becomes SUBMITTED
    * (docs/architecture.md, "A submitted attempt"): scoring, then the result-ready message.

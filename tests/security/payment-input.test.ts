@@ -6,7 +6,6 @@ import { ORDER_TTL_MS } from '../../sync-protocol/src/payment';
 import { paymentEvent, purchaseOrder } from '../../server/src/db/schema';
 import { first } from '../../server/src/db/transaction';
 import { reconcilePending } from '../../server/src/modules/payments/reconcile';
-import { webhookInbox } from '../../server/src/modules/payments/webhook-inbox';
 import { type Harness, startHarness } from '../../server/src/test/harness';
 
 /**
@@ -24,7 +23,7 @@ beforeAll(async () => {
   learner = await h.tokenOf('learner');
 });
 afterAll(async () => {
-  await webhookInbox(h.deps).drain();
+  await h.deps.webhooks.drain();
   await h.destroy();
 });
 
@@ -56,7 +55,7 @@ describe('Razorpay webhooks are keyed by the signed body', () => {
       expect(answers).toEqual([false, true, true, true]);
       const stored = await h.deps.db.select().from(paymentEvent).where(eq(paymentEvent.provider, 'razorpay'));
       expect(stored.map((e) => e.id)).toEqual(['razorpay:razorpay:payment.captured:payment=pay_Replayed01']);
-      await webhookInbox(h.deps).drain();
+      await h.deps.webhooks.drain();
     } finally {
       h.deps.config = config;
     }

@@ -7,7 +7,6 @@ import { first } from '../../db/transaction';
 import { type Harness, startHarness } from '../../test/harness';
 import { type SandboxControl, sandboxControl } from './providers/sandbox-phonepe';
 import { reconcilePending } from './reconcile';
-import { webhookInbox } from './webhook-inbox';
 import { DEFAULT_TRUST_NAME } from '../../../../sync-protocol/src/site';
 
 /*
@@ -37,7 +36,7 @@ afterAll(async () => {
 
 const MONTHLY_PAISE = 15_000;
 /** The webhook inbox has applied every stored event (webhook-inbox.ts: the answer comes first). */
-const settled = () => webhookInbox(h.deps).drain();
+const settled = () => h.deps.webhooks.drain();
 const db = () => h.deps.db;
 const orderOf = (id: string) => first(db().select().from(purchaseOrder).where(eq(purchaseOrder.id, id)));
 const grants = async (orderId: string) => await db().select().from(entitlement).where(eq(entitlement.orderId, orderId));

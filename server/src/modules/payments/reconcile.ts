@@ -4,7 +4,6 @@ import { purchaseOrder } from '../../db/schema';
 import { runExclusive } from '../../lib/exclusive';
 import { OPEN_STATUSES } from './payments.machine';
 import { refresh } from './payments.service';
-import { webhookInbox } from './webhook-inbox';
 
 /** An order younger than this is left to the buyer's redirect and the webhook. */
 export const RECONCILE_AFTER_MS = 60_000;
@@ -45,7 +44,7 @@ export async function reconcilePending(deps: Deps, now = Date.now()): Promise<{ 
 export function startReconciler(deps: Deps, intervalMs = 60_000): () => void {
   let running = false;
   // Events stored before a restart (or a crash) are taken up at once.
-  const inbox = webhookInbox(deps);
+  const inbox = deps.webhooks;
   inbox.kick();
   const timer = setInterval(() => {
     // Once across instances (lib/exclusive): one instance polls the inbox and reconciles.

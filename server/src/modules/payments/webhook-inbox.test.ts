@@ -6,7 +6,7 @@ import { entitlement, paymentEvent, purchaseOrder } from '../../db/schema';
 import { first as firstRow } from '../../db/transaction';
 import { type Harness, openTestDatabase, startHarness } from '../../test/harness';
 import { type SandboxControl, type SandboxDelivery, sandboxControl } from './providers/sandbox-phonepe';
-import { MAX_ATTEMPTS, processEvent, retryDelayMs, webhookInbox } from './webhook-inbox';
+import { createWebhookInbox, MAX_ATTEMPTS, processEvent, retryDelayMs } from './webhook-inbox';
 
 /*
  * The webhook inbox (webhook-inbox.ts) through the real app, the real PhonePe adapter and the
@@ -26,7 +26,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await sb.idle();
-  await webhookInbox(h.deps).drain();
+  await h.deps.webhooks.drain();
   h.destroy();
 });
 
@@ -68,7 +68,7 @@ describe('the webhook inbox', () => {
     // A repeat is a duplicate at once.
     expect(JSON.parse((await sb.deliver(d)).body)).toEqual({ success: true, duplicate: true });
 
-    await webhookInbox(h.deps).drain();
+    await h.deps.webhooks.drain();
     expect((await orderOf(id))?.status).toBe('PAID');
     const [done] = await eventsNaming(id);
     expect(done?.processedAt).not.toBeNull();
@@ -90,7 +90,7 @@ describe('the webhook inbox', () => {
     const early = readdressed(d, unknown, `OMO-not-yet-${unknown}`);
     expect((await sb.deliver(early)).status).toBe(200);
     const before = Date.now();
-    await webhookInbox(h.deps).drain();
+    await h.deps.webhooks.drain();
     const [waiting] = await eventsNaming(unknown);
     expect(waiting).toMatchObject({ processedAt: null, attempts: 1 });
     expect(waiting?.lastError).toBeTruthy();
@@ -101,8 +101,8 @@ describe('the webhook inbox', () => {
     await initiate(unknown);
     await sb.complete(unknown, 'PAY', { deliverWebhook: false });
     await db().update(paymentEvent).set({ nextAttemptAt: 0 }).where(eq(paymentEvent.id, waiting!.id));
-    webhookInbox(h.deps).kick();
-    await webhookInbox(h.deps).drain();
+    h.deps.webhooks.kick();
+    await h.deps.webhooks.drain();
     expect((await eventsNaming(unknown))[0]).toMatchObject({ attempts: 2, orderId: unknown });
     expect((await eventsNaming(unknown))[0]?.processedAt).not.toBeNull();
     expect((await orderOf(unknown))?.status).toBe('PAID');
@@ -117,7 +117,7 @@ describe('the webhook inbox', () => {
     expect((await sb.deliver(readdressed(d, id, `OMO-never-${id}`))).status).toBe(200);
     const [ev] = await eventsNaming(id);
     await db().update(paymentEvent).set({ attempts: MAX_ATTEMPTS - 1 }).where(eq(paymentEvent.id, ev!.id));
-    await webhookInbox(h.deps).drain();
+    await h.deps.webhooks.drain();
     const [after] = await eventsNaming(id);
     expect(after?.attempts).toBe(MAX_ATTEMPTS);
     expect(after?.processedAt).not.toBeNull();
@@ -133,7 +133,7 @@ describe('the webhook inbox', () => {
     const answers = await Promise.all(Array.from({ length: 50 }, () => sb.deliver(d)));
     expect(answers.every((a) => a.status === 200)).toBe(true);
     expect(answers.filter((a) => JSON.parse(a.body).duplicate === false)).toHaveLength(1);
-    await webhookInbox(h.deps).drain();
+    await h.deps.webhooks.drain();
     expect(await eventsNaming(id)).toHaveLength(1);
     expect((await orderOf(id))?.status).toBe('PAID');
     expect(await grantsOf(id)).toHaveLength(1);
@@ -157,7 +157,7 @@ describe('the overload guard', () => {
     expect(asked).toBe(1);
     const forged = await app.request(d.url, { method: 'POST', headers: { ...d.headers, authorization: 'f'.repeat(64) }, body: d.body });
     expect(forged.status).toBe(401);
-    await webhookInbox(h.deps).drain();
+    await h.deps.webhooks.drain();
     expect((await orderOf(id))?.status).toBe('PAID');
   });
 });
@@ -173,7 +173,7 @@ describe('a server that stopped after answering', () => {
     const [d] = await control.complete(id, 'PAY', { deliverWebhook: false });
     if (!d) throw new Error('no webhook');
     // The worker of this server never runs: as if it stopped right after the answer.
-    webhookInbox(first.deps).stop();
+    first.deps.webhooks.stop();
     expect((await control.deliver(d)).status).toBe(200);
     expect((await firstRow(first.deps.db.select().from(purchaseOrder).where(eq(purchaseOrder.id, id))))?.status).toBe('PENDING');
     await first.close();
@@ -181,9 +181,10 @@ describe('a server that stopped after answering', () => {
     // The next process on the same data directory (the sandbox, PhonePe's stand-in, is the same).
     const database = await openTestDatabase(first.deps.config.dataDir);
     const next = { ...first.deps, db: database.db };
+    next.webhooks = createWebhookInbox(next);
     try {
       expect((await firstRow(database.db.select().from(paymentEvent).where(eq(paymentEvent.merchantOrderId, id))))?.processedAt).toBeNull();
-      await webhookInbox(next).drain();
+      await next.webhooks.drain();
       expect((await firstRow(database.db.select().from(purchaseOrder).where(eq(purchaseOrder.id, id))))?.status).toBe('PAID');
       expect((await firstRow(database.db.select().from(paymentEvent).where(eq(paymentEvent.merchantOrderId, id))))?.processedAt).not.toBeNull();
       expect(await database.db.select().from(entitlement).where(eq(entitlement.orderId, id))).toHaveLength(1);

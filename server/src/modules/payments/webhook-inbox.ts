@@ -22,7 +22,7 @@ import { providersFor } from './providers/index';
  *    statement). A new event is answered 200 once it is on disk; a repeated one is answered 200
  *    as a duplicate and changes nothing. Nothing else runs before the answer, so a storm of
  *    deliveries is answered in well under a millisecond each.
- * 2. The worker (`webhookInbox(deps)`) takes stored events not yet processed, oldest first, asks
+ * 2. The worker (`deps.webhooks`, made by `createWebhookInbox`) takes stored events not yet processed, oldest first, asks
  *    the provider's status API for the order the event names (the truth, never the event's own
  *    claims), and applies the answer through the state machine (`applyTransition`,
  *    order-transitions.ts) in ONE transaction
@@ -71,7 +71,6 @@ export type Inbox = {
   stop(): void;
 };
 
-const inboxes = new WeakMap<DB, Inbox>();
 const inserts = new WeakMap<DB, ReturnType<typeof rawStatement>>();
 
 function insertStatement(db: DB) {
@@ -124,7 +123,7 @@ export async function receiveWebhook(deps: Deps, providerName: Provider, headers
     }),
   );
   const duplicate = affected(stored) === 0;
-  if (!duplicate) webhookInbox(deps).arrived();
+  if (!duplicate) deps.webhooks.arrived();
   return { duplicate };
 }
 
@@ -196,17 +195,11 @@ export async function processEvent(deps: Deps, ev: StoredEvent, now = () => Date
   return applied;
 }
 
-/** The inbox worker of this database (one per process and database). */
-export function webhookInbox(deps: Deps): Inbox {
-  let inbox = inboxes.get(deps.db);
-  if (!inbox) {
-    inbox = createInbox(deps);
-    inboxes.set(deps.db, inbox);
-  }
-  return inbox;
-}
-
-function createInbox(deps: Deps): Inbox {
+/**
+ * The inbox worker of an app (compose.ts makes one, deps.webhooks): it applies the stored
+ * deliveries of this database, a few at a time, after their answers have gone.
+ */
+export function createWebhookInbox(deps: Deps): Inbox {
   const queue: StoredEvent[] = [];
   const taken = new Set<string>();
   let running = 0;

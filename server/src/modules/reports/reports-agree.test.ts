@@ -7,7 +7,6 @@ import { first } from '../../db/transaction';
 import { type Harness, startHarness } from '../../test/harness';
 import { type SandboxControl, sandboxControl } from '../payments/providers/sandbox-phonepe';
 import { reconcilePending } from '../payments/reconcile';
-import { webhookInbox } from '../payments/webhook-inbox';
 
 /*
  * The three money reports (docs/admin.md, "What the reports count") read one source, the
@@ -51,7 +50,7 @@ beforeAll(async () => {
   const refunded = await pendingOrder();
   await sb.complete(refunded, 'PAY');
   const expired = await pendingOrder();
-  await webhookInbox(h.deps).drain();
+  await h.deps.webhooks.drain();
   // Past its expiry with nobody paying: the reconciliation job expires it.
   sb.expire(expired);
   await reconcilePending(h.deps, Date.now() + ORDER_TTL_MS + 60_000);
