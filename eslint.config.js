@@ -87,6 +87,8 @@ export default tseslint.config(
     rules: {
       ...boundaries,
       'import-x/no-cycle': 'off',
+      // The shared wire is a workspace package, imported by name (docs/development.md).
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/sync-protocol/src/*', '**/sync-protocol/src/**'], message: "Import the shared wire by name: '@pm/protocol/<file>'." }] }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': ['error', { allow: ['warn', 'error'] }],
@@ -113,7 +115,12 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/*.fixture', '**/*.fixture.ts', '**/testing/*', '**/test/harness', '**/test/builders'], message: 'Fixtures and test helpers are for tests only.' }] },
+        {
+          patterns: [
+            { group: ['**/*.fixture', '**/*.fixture.ts', '**/testing/*', '**/test/harness', '**/test/builders'], message: 'Fixtures and test helpers are for tests only.' },
+            { group: ['**/sync-protocol/src/*', '**/sync-protocol/src/**'], message: "Import the shared wire by name: '@pm/protocol/<file>'." },
+          ],
+        },
       ],
     },
   },

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, type Page, test } from '@playwright/test';
-import { PERMISSIONS } from '../sync-protocol/src/permission';
+import { PERMISSIONS } from '@pm/protocol/permission';
 import { type DEMO, loginOnPhone, openAppDb } from './helpers';
 
 /*

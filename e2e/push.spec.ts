@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { startLocalPushService, type LocalPushService, type LocalSubscription } from '../server/src/modules/push/local-push-service';
-import { PROTOCOL_VERSION } from '../sync-protocol/src/version';
+import { PROTOCOL_VERSION } from '@pm/protocol/version';
 import { DEMO, loginAs, openAppDb, waitForServiceWorker } from './helpers';
 
 /*

@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { decodeQR } from 'qr/decode.js';
-import { shortReceipt } from '../sync-protocol/src/receipt';
+import { shortReceipt } from '@pm/protocol/receipt';
 import { loginAs, openAppDb, waitForServiceWorker } from './helpers';
 
 /*

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, request as requestContext, test } from '@playwright/test';
-import { DEFAULT_TRUST_NAME } from '../sync-protocol/src/site';
+import { DEFAULT_TRUST_NAME } from '@pm/protocol/site';
 import { type ServerProcess, startServer } from '../tests/security/server-process';
 import { buyPlanThroughSandbox, DEMO } from './helpers';
 

@@ -13,10 +13,10 @@ import Database from 'better-sqlite3';
 import { eq, inArray } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { jwtVerify } from 'jose';
-import { keyQuestion, partsOf, score } from '../sync-protocol/src/scoring';
+import { keyQuestion, partsOf, score } from '@pm/protocol/scoring';
 import type { DB } from '../server/src/db/client';
 import { question, questionSet } from '../server/src/db/schema';
-import { setQuestionIds } from '../sync-protocol/src/question-set';
+import { setQuestionIds } from '@pm/protocol/question-set';
 import { serveApp } from '../server/src/serve';
 
 export async function serveExamFloor(opts: { dir: string; jwtSecret: Uint8Array; db: DB; qsid: string }): Promise<{ port: number; close: () => void }> {

@@ -10,7 +10,7 @@
 import { parseArgs } from 'node:util';
 import { eq, or } from 'drizzle-orm';
 import type { z } from 'zod';
-import { emailSchema, mobileSchema, passwordSchema, personNameSchema } from '../sync-protocol/src/common';
+import { emailSchema, mobileSchema, passwordSchema, personNameSchema } from '@pm/protocol/common';
 import { openConfigured } from '../server/src/db/client';
 import { first, transaction } from '../server/src/db/transaction';
 import { permission, person, role } from '../server/src/db/schema';

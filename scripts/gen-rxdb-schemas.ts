@@ -9,8 +9,8 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { COLLECTIONS, EDITOR_COLLECTIONS } from '../sync-protocol/src/sync/envelopes';
-import { rxSchemaOf } from '../sync-protocol/src/sync/rxdb-schemas';
+import { COLLECTIONS, EDITOR_COLLECTIONS } from '@pm/protocol/sync/envelopes';
+import { rxSchemaOf } from '@pm/protocol/sync/rxdb-schemas';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const schemas = Object.fromEntries([...COLLECTIONS, ...EDITOR_COLLECTIONS].map((name) => [name, rxSchemaOf(name)]));

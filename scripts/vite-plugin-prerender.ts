@@ -22,7 +22,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createHash } from 'node:crypto';
 import { build, type Logger, minify, type Plugin, transformWithOxc } from 'vite';
-import type { PageData } from '../sync-protocol/src/page-data';
+import type { PageData } from '@pm/protocol/page-data';
 import { type Manifest, PAGE_OUTLET, PRERENDERED_PAGES, type PrerenderedPage, routeScripts, routeStylesheets } from '../server/src/lib/route-preloads';
 
 /**

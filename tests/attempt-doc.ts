@@ -1,4 +1,4 @@
-import type { TestSummaryDoc } from '../sync-protocol/src/sync/test-summary';
+import type { TestSummaryDoc } from '@pm/protocol/sync/test-summary';
 
 /**
  * A new attempt as a device pushes it: at the demo practice set unless `over` says otherwise,

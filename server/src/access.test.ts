@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { PERMISSIONS } from '../../sync-protocol/src/permission';
-import { EDITOR_COLLECTIONS } from '../../sync-protocol/src/sync/envelopes';
-import { PROTOCOL_VERSION } from '../../sync-protocol/src/version';
+import { PERMISSIONS } from '@pm/protocol/permission';
+import { EDITOR_COLLECTIONS } from '@pm/protocol/sync/envelopes';
+import { PROTOCOL_VERSION } from '@pm/protocol/version';
 import { ACCESS, type Access, type RouteKey } from './access';
 import { type Harness, startHarness } from './test/harness';
 

@@ -1,4 +1,4 @@
-import type { PermissionName } from '../../sync-protocol/src/permission';
+import type { PermissionName } from '@pm/protocol/permission';
 
 /**
  * Who may call what: the one table of the server's authorisation (docs/api.md).

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_TRUST_NAME } from '../../sync-protocol/src/site';
+import { DEFAULT_TRUST_NAME } from '@pm/protocol/site';
 
 /** The terms' version of an installation that sets none (TERMS_VERSION); the demo accounts accepted it. */
 export const DEFAULT_TERMS_VERSION = '1';

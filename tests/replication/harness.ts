@@ -15,10 +15,10 @@ import { attempt as attemptTable, examResult, person } from '../../server/src/db
 import { first } from '../../server/src/db/transaction';
 import { JWT_AUDIENCE, JWT_ISSUER } from '../../server/src/lib/jwt';
 import { type Harness, startHarness } from '../../server/src/test/harness';
-import { COLLECTIONS, type CollectionName } from '../../sync-protocol/src/sync/envelopes';
-import type { TestSummaryDoc } from '../../sync-protocol/src/sync/test-summary';
+import { COLLECTIONS, type CollectionName } from '@pm/protocol/sync/envelopes';
+import type { TestSummaryDoc } from '@pm/protocol/sync/test-summary';
 import { attemptDoc } from '../attempt-doc';
-import { PROTOCOL_VERSION } from '../../sync-protocol/src/version';
+import { PROTOCOL_VERSION } from '@pm/protocol/version';
 
 /**
  * The real server (Hono app, SQLite file in a temporary directory, seeded from fixtures/)

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { keepReceipt, readReceipt } from '../../client/src/db/attempts/receipts';
 import { DEMO } from '../../server/src/test/harness';
-import { receiptHash } from '../../sync-protocol/src/receipt';
+import { receiptHash } from '@pm/protocol/receipt';
 import { answer, type Device, eventually, Network, newAttempt, openDevice, PRACTICE_QUESTIONS, resultRows, startServer, type TestServer } from './harness';
 
 /*

@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MSG } from '../../sync-protocol/src/messages';
-import { setQuestionIds } from '../../sync-protocol/src/question-set';
-import { PROTOCOL_VERSION } from '../../sync-protocol/src/version';
+import { MSG } from '@pm/protocol/messages';
+import { setQuestionIds } from '@pm/protocol/question-set';
+import { PROTOCOL_VERSION } from '@pm/protocol/version';
 import { permission, personPermission, question, questionSet } from '../../server/src/db/schema';
 import { DEMO, type Harness, startHarness } from '../../server/src/test/harness';
 import { first } from '../../server/src/db/transaction';

@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { and, eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MSG } from '../../sync-protocol/src/messages';
+import { MSG } from '@pm/protocol/messages';
 import { txEngines } from '../../server/src/db/client';
 import { oneTimeCode, rateLimit } from '../../server/src/db/schema';
 import { exec } from '../../server/src/db/transaction';

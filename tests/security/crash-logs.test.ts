@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { attemptDoc } from '../attempt-doc';
-import { PROTOCOL_VERSION } from '../../sync-protocol/src/version';
+import { PROTOCOL_VERSION } from '@pm/protocol/version';
 import { DEMO } from '../../server/src/test/harness';
 import { login, startServer } from './server-process';
 

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { GRACE_MS } from '../../sync-protocol/src/scoring';
-import type { TestSummaryDoc } from '../../sync-protocol/src/sync/test-summary';
-import { PROTOCOL_VERSION } from '../../sync-protocol/src/version';
+import { GRACE_MS } from '@pm/protocol/scoring';
+import type { TestSummaryDoc } from '@pm/protocol/sync/test-summary';
+import { PROTOCOL_VERSION } from '@pm/protocol/version';
 import { attempt, examResult } from '../../server/src/db/schema';
 import { type Harness, startHarness } from '../../server/src/test/harness';
 import { first } from '../../server/src/db/transaction';

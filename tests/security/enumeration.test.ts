@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MSG } from '../../sync-protocol/src/messages';
+import { MSG } from '@pm/protocol/messages';
 import { person, rateLimit } from '../../server/src/db/schema';
 import type { Outbox } from '../../server/src/lib/outbox';
 import { DEMO, type Harness, startHarness } from '../../server/src/test/harness';

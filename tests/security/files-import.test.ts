@@ -2,7 +2,7 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { IMPORT_MAX_ROWS } from '../../sync-protocol/src/question-import';
+import { IMPORT_MAX_ROWS } from '@pm/protocol/question-import';
 import { activityLog, question, questionImport } from '../../server/src/db/schema';
 import { type Harness, startHarness } from '../../server/src/test/harness';
 

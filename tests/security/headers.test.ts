@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { MSG } from '../../sync-protocol/src/messages';
+import { MSG } from '@pm/protocol/messages';
 import { createApp } from '../../server/src/app';
 import { serveClientFiles } from '../../server/src/lib/client-files';
 import { serveApp } from '../../server/src/serve';

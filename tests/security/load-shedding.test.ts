@@ -1,8 +1,8 @@
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MSG } from '../../sync-protocol/src/messages';
-import { PROTOCOL_VERSION } from '../../sync-protocol/src/version';
+import { MSG } from '@pm/protocol/messages';
+import { PROTOCOL_VERSION } from '@pm/protocol/version';
 import { createApp } from '../../server/src/app';
 import { createLoadMonitor, OVERLOAD } from '../../server/src/lib/overload';
 import { serveApp } from '../../server/src/serve';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { hasUnsafeChars } from '../../sync-protocol/src/common';
-import { MSG } from '../../sync-protocol/src/messages';
+import { hasUnsafeChars } from '@pm/protocol/common';
+import { MSG } from '@pm/protocol/messages';
 import { person, permission, role } from '../../server/src/db/schema';
 import { DEMO, type Harness, startHarness } from '../../server/src/test/harness';
 import { first } from '../../server/src/db/transaction';

@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MSG } from '../../sync-protocol/src/messages';
-import { setQuestionIds } from '../../sync-protocol/src/question-set';
-import type { TestSummaryDoc } from '../../sync-protocol/src/sync/test-summary';
-import { PROTOCOL_VERSION } from '../../sync-protocol/src/version';
+import { MSG } from '@pm/protocol/messages';
+import { setQuestionIds } from '@pm/protocol/question-set';
+import type { TestSummaryDoc } from '@pm/protocol/sync/test-summary';
+import { PROTOCOL_VERSION } from '@pm/protocol/version';
 import { attempt, entitlementUse, examResult, person, questionSet } from '../../server/src/db/schema';
 import { first } from '../../server/src/db/transaction';
 import { grantTestPlan, submittedAttempt } from '../../server/src/test/builders';

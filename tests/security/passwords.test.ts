@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MSG } from '../../sync-protocol/src/messages';
+import { MSG } from '@pm/protocol/messages';
 import { person } from '../../server/src/db/schema';
 import { messagesSent, readLocalInbox } from '../../server/src/lib/outbox';
 import { DEMO, type Harness, startHarness } from '../../server/src/test/harness';

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MSG } from '../../sync-protocol/src/messages';
-import { ORDER_TTL_MS } from '../../sync-protocol/src/payment';
+import { MSG } from '@pm/protocol/messages';
+import { ORDER_TTL_MS } from '@pm/protocol/payment';
 import { paymentEvent, purchaseOrder } from '../../server/src/db/schema';
 import { first } from '../../server/src/db/transaction';
 import { reconcilePending } from '../../server/src/modules/payments/reconcile';

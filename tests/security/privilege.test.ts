@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { MSG } from '../../sync-protocol/src/messages';
-import { PERMISSIONS } from '../../sync-protocol/src/permission';
+import { MSG } from '@pm/protocol/messages';
+import { PERMISSIONS } from '@pm/protocol/permission';
 import { permission, person, role } from '../../server/src/db/schema';
 import { permissionsOf } from '../../server/src/modules/persons/persons.repo';
 import { DEMO, type Harness, startHarness } from '../../server/src/test/harness';

@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { examResultDocSchema } from '../../sync-protocol/src/sync/exam-result';
-import type { TestSummaryDoc } from '../../sync-protocol/src/sync/test-summary';
-import { PROTOCOL_VERSION } from '../../sync-protocol/src/version';
+import { examResultDocSchema } from '@pm/protocol/sync/exam-result';
+import type { TestSummaryDoc } from '@pm/protocol/sync/test-summary';
+import { PROTOCOL_VERSION } from '@pm/protocol/version';
 import { examResult } from '../../server/src/db/schema';
 import { DEMO, type Harness, startHarness } from '../../server/src/test/harness';
 

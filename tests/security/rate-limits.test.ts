@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MSG } from '../../sync-protocol/src/messages';
+import { MSG } from '@pm/protocol/messages';
 import { person } from '../../server/src/db/schema';
 import { messagesSent, readLocalInbox } from '../../server/src/lib/outbox';
 import { RULES } from '../../server/src/lib/rate-limit';

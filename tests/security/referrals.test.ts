@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MSG } from '../../sync-protocol/src/messages';
+import { MSG } from '@pm/protocol/messages';
 import { person } from '../../server/src/db/schema';
 import { maskName } from '../../server/src/modules/persons/referrer';
 import { DEMO, type Harness, startHarness } from '../../server/src/test/harness';

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MSG } from '../../sync-protocol/src/messages';
-import type { TestSummaryDoc } from '../../sync-protocol/src/sync/test-summary';
+import { MSG } from '@pm/protocol/messages';
+import type { TestSummaryDoc } from '@pm/protocol/sync/test-summary';
 import { attemptDoc } from '../attempt-doc';
-import { PROTOCOL_VERSION } from '../../sync-protocol/src/version';
+import { PROTOCOL_VERSION } from '@pm/protocol/version';
 import { attempt, person, questionSet } from '../../server/src/db/schema';
 import { nextRev } from '../../server/src/lib/revision';
 import { MAX_STREAMS_PER_PERSON } from '../../server/src/modules/sync/sync.routes';

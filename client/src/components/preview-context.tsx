@@ -1,6 +1,6 @@
 import { type ComponentType, createContext, useContext } from 'react';
-import type { QsDetailDoc, TestQuestion } from '../../../sync-protocol/src/sync/qs-detail';
-import type { QuestionSetDoc } from '../../../sync-protocol/src/sync/question-set';
+import type { QsDetailDoc, TestQuestion } from '@pm/protocol/sync/qs-detail';
+import type { QuestionSetDoc } from '@pm/protocol/sync/question-set';
 
 /**
  * The learner's test screen, lent to the authoring screens. Features do not import each other

@@ -1,6 +1,6 @@
 import { Container, Typography } from '@mantine/core';
 import type { ReactNode } from 'react';
-import type { StaticPageKey } from '../../../sync-protocol/src/static-page';
+import type { StaticPageKey } from '@pm/protocol/static-page';
 import { useStaticPageHtml } from '../hooks/use-static-page';
 import { RichHtml } from './rich-html';
 

@@ -1,4 +1,4 @@
-import type { PermissionName } from '../../../sync-protocol/src/permission';
+import type { PermissionName } from '@pm/protocol/permission';
 
 /**
  * Who may open a screen (docs/admin.md, Who sees what): the one table that the route guards

@@ -1,4 +1,4 @@
-import { DEFAULT_TRUST_NAME, TRUST_NAME_META } from '../../../sync-protocol/src/site';
+import { DEFAULT_TRUST_NAME, TRUST_NAME_META } from '@pm/protocol/site';
 
 const STORAGE_KEY = 'pm-trust-name';
 type Names = { en: string; hi: string };

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { StaticPageKey } from '../../../sync-protocol/src/static-page';
+import type { StaticPageKey } from '@pm/protocol/static-page';
 import { fetchStaticPage, pageHtml } from '../lib/static-page';
 
 /** The admin-edited HTML of a public page in the UI language, or null (then the built-in text shows). */

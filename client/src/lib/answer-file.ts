@@ -1,5 +1,5 @@
-import { ANSWER_FILE_EXT, ANSWER_FILE_VERSION, type AnswerKeyResponse, answerKeyResponseSchema } from '../../../sync-protocol/src/answer-file';
-import { type TestSummaryDoc, testSummaryDocSchema } from '../../../sync-protocol/src/sync/test-summary';
+import { ANSWER_FILE_EXT, ANSWER_FILE_VERSION, type AnswerKeyResponse, answerKeyResponseSchema } from '@pm/protocol/answer-file';
+import { type TestSummaryDoc, testSummaryDocSchema } from '@pm/protocol/sync/test-summary';
 
 /*
  * The last-resort answer file on the device (issue 21 §5; the format is described in
@@ -73,7 +73,7 @@ export async function makeAnswerFile(attempt: Omit<TestSummaryDoc, '_deleted'>, 
   if (!token) throw new AnswerFileError('notSignedIn');
   const key = await answerKey();
   if (!key) throw new AnswerFileError('noKey');
-  const { sealAnswerFile } = await import('../../../sync-protocol/src/answer-file-seal');
+  const { sealAnswerFile } = await import('@pm/protocol/answer-file-seal');
   const doc = { ...wireAttempt.parse(attempt), _deleted: false };
   const text = await sealAnswerFile({ v: ANSWER_FILE_VERSION, token, createdAt: Date.now(), attempts: [doc] }, key);
   return { name: answerFileName(attempt), text };

@@ -1,5 +1,5 @@
 import { afterEach, expect, test, vi } from 'vitest';
-import { SESSION_TOKEN_HEADER } from '../../../sync-protocol/src/session';
+import { SESSION_TOKEN_HEADER } from '@pm/protocol/session';
 import { json, learnerSession, mockApi } from '../testing/fetch-mock';
 import { api } from './api-client';
 import { clearSession, getSession, setSession } from './session';

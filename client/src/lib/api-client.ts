@@ -1,4 +1,4 @@
-import { SESSION_TOKEN_HEADER } from '../../../sync-protocol/src/session';
+import { SESSION_TOKEN_HEADER } from '@pm/protocol/session';
 import i18n from './i18n';
 import { startLoading } from './loading';
 import { notifyError } from './notify';

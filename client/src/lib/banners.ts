@@ -1,4 +1,4 @@
-import type { Banner } from '../../../sync-protocol/src/banner';
+import type { Banner } from '@pm/protocol/banner';
 
 /**
  * GET /api/banner (public): the home carousel's active slides. A plain fetch, not the api()

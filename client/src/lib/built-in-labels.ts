@@ -1,4 +1,4 @@
-import { PERMISSIONS } from '../../../sync-protocol/src/permission';
+import { PERMISSIONS } from '@pm/protocol/permission';
 import i18n from './i18n';
 
 /*

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { MSG } from '../../../sync-protocol/src/messages';
+import { MSG } from '@pm/protocol/messages';
 
 const files = import.meta.glob<Record<string, unknown>>('../locales/*/*.json', { eager: true, import: 'default' });
 const keys = (o: Record<string, unknown>, p = ''): string[] =>

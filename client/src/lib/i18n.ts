@@ -3,7 +3,7 @@ import resourcesToBackend from 'i18next-resources-to-backend';
 import { initReactI18next } from 'react-i18next';
 import { loadDevanagariFonts } from './fonts';
 import { trustName } from '../config/site';
-import { LANGUAGE_COOKIE } from '../../../sync-protocol/src/language-cookie';
+import { LANGUAGE_COOKIE } from '@pm/protocol/language-cookie';
 import enCommon from '../locales/en/common.json';
 
 /** The app's languages (spec §3); English is the default. */

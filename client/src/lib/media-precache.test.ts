@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { QsDetailDoc } from '../../../sync-protocol/src/sync/qs-detail';
+import type { QsDetailDoc } from '@pm/protocol/sync/qs-detail';
 import { cachedMedia, createMediaPrecache, MEDIA_CACHE, mediaUrlsOf } from './media-precache';
 
 const url = (n: number, ext = 'png') => `/media/${n.toString(16).padStart(64, '0')}.${ext}`;

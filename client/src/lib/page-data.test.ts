@@ -1,5 +1,5 @@
 import { afterEach, expect, test, vi } from 'vitest';
-import { PAGE_DATA_ELEMENT_ID } from '../../../sync-protocol/src/page-data';
+import { PAGE_DATA_ELEMENT_ID } from '@pm/protocol/page-data';
 
 /** A fresh module each time: it reads the page once. */
 async function load(block?: string) {

@@ -1,4 +1,4 @@
-import { PAGE_DATA_ELEMENT_ID, type PageData } from '../../../sync-protocol/src/page-data';
+import { PAGE_DATA_ELEMENT_ID, type PageData } from '@pm/protocol/page-data';
 
 let parsed: PageData | null | undefined;
 

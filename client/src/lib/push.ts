@@ -1,4 +1,4 @@
-import type { PushPublicKeyResponse, PushSubscriptionInput } from '../../../sync-protocol/src/push';
+import type { PushPublicKeyResponse, PushSubscriptionInput } from '@pm/protocol/push';
 import { api } from './api-client';
 import i18n from './i18n';
 

@@ -1,4 +1,4 @@
-import { MSG } from '../../../sync-protocol/src/messages';
+import { MSG } from '@pm/protocol/messages';
 import i18n from './i18n';
 
 const byText = new Map<string, string>(Object.entries(MSG).map(([k, v]) => [v, k]));

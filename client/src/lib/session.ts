@@ -1,4 +1,4 @@
-import type { LoginResponse, TermsState } from '../../../sync-protocol/src/auth';
+import type { LoginResponse, TermsState } from '@pm/protocol/auth';
 import { paths } from '../config/paths';
 
 /**

@@ -1,4 +1,4 @@
-import type { StaticPageKey, StaticPageLang } from '../../../sync-protocol/src/static-page';
+import type { StaticPageKey, StaticPageLang } from '@pm/protocol/static-page';
 import { COPYRIGHT_EMAIL, paths } from '../config/paths';
 import { trustName } from '../config/site';
 import i18n from './i18n';

@@ -1,4 +1,4 @@
-import type { StaticPage, StaticPageKey } from '../../../sync-protocol/src/static-page';
+import type { StaticPage, StaticPageKey } from '@pm/protocol/static-page';
 import { api } from './api-client';
 
 /**

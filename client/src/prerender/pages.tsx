@@ -14,7 +14,7 @@
 import type { ReactNode } from 'react';
 import { prerender } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
-import type { PageData } from '../../../sync-protocol/src/page-data';
+import type { PageData } from '@pm/protocol/page-data';
 import { App } from '../app/app';
 import { queryClient } from '../app/query-layout';
 import { plansQueryOptions } from '../features/plans/api/get-plans';

@@ -1,5 +1,5 @@
 import { vi } from 'vitest';
-import type { LoginResponse } from '../../../sync-protocol/src/auth';
+import type { LoginResponse } from '@pm/protocol/auth';
 import type { Session } from '../lib/session';
 
 export const json = (body: unknown, status = 200) =>

@@ -1,9 +1,9 @@
 import { expectTypeOf, test } from 'vitest';
 import type { z } from 'zod';
-import type { planSchema } from '../../../sync-protocol/src/plan';
-import type { Question } from '../../../sync-protocol/src/question';
-import type { QuestionSet } from '../../../sync-protocol/src/question-set';
-import type { Tag } from '../../../sync-protocol/src/tag';
+import type { planSchema } from '@pm/protocol/plan';
+import type { Question } from '@pm/protocol/question';
+import type { QuestionSet } from '@pm/protocol/question-set';
+import type { Tag } from '@pm/protocol/tag';
 import type { plan, question, questionSet, tag } from './schema';
 
 /*

@@ -1,6 +1,6 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { PERMISSIONS } from '../../../sync-protocol/src/permission';
+import { PERMISSIONS } from '@pm/protocol/permission';
 import { DEMO, type Harness, startHarness } from '../test/harness';
 import type { DB } from './client';
 import { tableNames } from './dialect';

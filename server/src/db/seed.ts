@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { setQuestionIds } from '../../../sync-protocol/src/question-set';
+import { setQuestionIds } from '@pm/protocol/question-set';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eq, inArray, or, sql } from 'drizzle-orm';
@@ -14,8 +14,8 @@ import {
   questionsFixtureSchema,
   rolesFixtureSchema,
   tagsFixtureSchema,
-} from '../../../sync-protocol/src/fixtures';
-import { addMonths, ORDER_TTL_MS, planRuleOf, rupeesToPaise } from '../../../sync-protocol/src/payment';
+} from '@pm/protocol/fixtures';
+import { addMonths, ORDER_TTL_MS, planRuleOf, rupeesToPaise } from '@pm/protocol/payment';
 import { DEFAULT_TERMS_VERSION } from '../env';
 import { hashPassword, verifyPassword } from '../lib/passwords';
 import { nextRev } from '../lib/revision';

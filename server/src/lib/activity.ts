@@ -1,4 +1,4 @@
-import type { ActionType } from '../../../sync-protocol/src/activity-log';
+import type { ActionType } from '@pm/protocol/activity-log';
 import type { Conn } from '../db/client';
 import { activityLog } from '../db/schema';
 

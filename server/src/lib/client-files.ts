@@ -4,10 +4,10 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import type { Context, Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { getMimeType } from 'hono/utils/mime';
-import { LANGUAGE_COOKIE } from '../../../sync-protocol/src/language-cookie';
+import { LANGUAGE_COOKIE } from '@pm/protocol/language-cookie';
 import type { AppEnv } from '../context';
 import { type ContentCoding, negotiateEncoding } from './compression';
-import type { PageData } from '../../../sync-protocol/src/page-data';
+import type { PageData } from '@pm/protocol/page-data';
 import { type DrawnPage, type Log, perRequestPage } from './rendered-pages';
 import { PRERENDERED_PAGES, readRoutePreloads } from './route-preloads';
 

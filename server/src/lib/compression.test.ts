@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { PROTOCOL_VERSION } from '../../../sync-protocol/src/version';
+import { PROTOCOL_VERSION } from '@pm/protocol/version';
 import { serveApp } from '../serve';
 import { type Harness, startHarness } from '../test/harness';
 import { serveClientFiles } from './client-files';

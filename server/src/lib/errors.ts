@@ -1,5 +1,5 @@
-import { ERROR_STATUS, type ErrorCode } from '../../../sync-protocol/src/errors';
-import { MSG } from '../../../sync-protocol/src/messages';
+import { ERROR_STATUS, type ErrorCode } from '@pm/protocol/errors';
+import { MSG } from '@pm/protocol/messages';
 
 /** A failure a service reports to its caller; `onError` turns it into `{ success: false, msg }`. */
 export class AppError extends Error {

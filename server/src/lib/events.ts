@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { type AnyCollectionName as CollectionName, COLLECTIONS, EDITOR_COLLECTIONS } from '../../../sync-protocol/src/sync/envelopes';
+import { type AnyCollectionName as CollectionName, COLLECTIONS, EDITOR_COLLECTIONS } from '@pm/protocol/sync/envelopes';
 import { type DB, engineOf } from '../db/client';
 import { postgresPool } from './exclusive';
 import type { Logger } from './logger';

@@ -1,7 +1,7 @@
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { MSG } from '../../../sync-protocol/src/messages';
+import { MSG } from '@pm/protocol/messages';
 import { badRequest } from './errors';
 
 /*

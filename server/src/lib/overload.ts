@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { LRUCache } from 'lru-cache';
-import { MSG } from '../../../sync-protocol/src/messages';
+import { MSG } from '@pm/protocol/messages';
 import type { Logger } from './logger';
 
 /**

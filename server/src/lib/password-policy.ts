@@ -2,9 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { passwordShapeProblem } from '../../../sync-protocol/src/auth';
-import { DEMO_MEMBER_PASSWORD } from '../../../sync-protocol/src/fixtures';
-import { MSG } from '../../../sync-protocol/src/messages';
+import { passwordShapeProblem } from '@pm/protocol/auth';
+import { DEMO_MEMBER_PASSWORD } from '@pm/protocol/fixtures';
+import { MSG } from '@pm/protocol/messages';
 import { badRequest } from './errors';
 
 /*

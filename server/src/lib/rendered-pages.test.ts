@@ -4,7 +4,7 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { PAGE_DATA_ELEMENT_ID, type PageData } from '../../../sync-protocol/src/page-data';
+import { PAGE_DATA_ELEMENT_ID, type PageData } from '@pm/protocol/page-data';
 import { plan } from '../db/schema';
 import { activePlans } from '../modules/plans/plans.routes';
 import { type Harness, startHarness } from '../test/harness';

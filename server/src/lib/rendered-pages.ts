@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { PAGE_DATA_ELEMENT_ID, type PageData } from '../../../sync-protocol/src/page-data';
+import { PAGE_DATA_ELEMENT_ID, type PageData } from '@pm/protocol/page-data';
 import type { ContentCoding } from './compression';
 import { PAGE_OUTLET } from './route-preloads';
 

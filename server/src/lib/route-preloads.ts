@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { PageData } from '../../../sync-protocol/src/page-data';
+import type { PageData } from '@pm/protocol/page-data';
 
 /**
  * Preload hints for the first screens a newcomer opens (docs/benchmarks.md "bench:lighthouse"). index.html names only the

@@ -1,5 +1,5 @@
 import sanitizeHtml from 'sanitize-html';
-import { MEDIA_URL } from '../../../sync-protocol/src/media';
+import { MEDIA_URL } from '@pm/protocol/media';
 import { formulaRenderer } from './formulas';
 
 /*

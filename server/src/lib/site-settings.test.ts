@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync } from 'node:zlib';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { DEFAULT_TRUST_NAME, TRUST_NAME_META } from '../../../sync-protocol/src/site';
+import { DEFAULT_TRUST_NAME, TRUST_NAME_META } from '@pm/protocol/site';
 import { createApp } from '../app';
 import { type Harness, startHarness } from '../test/harness';
 import { serveClientFiles } from './client-files';

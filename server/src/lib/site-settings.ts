@@ -1,6 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Context, MiddlewareHandler } from 'hono';
-import { DEFAULT_TRUST_NAME, TRUST_NAME_META } from '../../../sync-protocol/src/site';
+import { DEFAULT_TRUST_NAME, TRUST_NAME_META } from '@pm/protocol/site';
 import type { AppEnv } from '../context';
 import type { Config } from '../env';
 

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
-import { MSG } from '../../../sync-protocol/src/messages';
-import { SESSION_TOKEN_HEADER } from '../../../sync-protocol/src/session';
+import { MSG } from '@pm/protocol/messages';
+import { SESSION_TOKEN_HEADER } from '@pm/protocol/session';
 import type { Access } from '../access';
 import type { AppEnv, Deps, Principal } from '../context';
 import { forbidden, unauthenticated } from '../lib/errors';

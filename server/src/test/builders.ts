@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { TestSummaryDoc } from '../../../sync-protocol/src/sync/test-summary';
+import type { TestSummaryDoc } from '@pm/protocol/sync/test-summary';
 import type { DB } from '../db/client';
 import { transaction } from '../db/transaction';
 import { grantPlan } from '../modules/entitlements/entitlements.service';

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { PERMISSIONS } from '../../../../sync-protocol/src/permission';
+import { PERMISSIONS } from '@pm/protocol/permission';
 import { ROUTE_ACCESS } from '../../config/route-access';
 import { learnerSession } from '../../testing/fetch-mock';
 import { navModel } from './nav-model';

@@ -1,5 +1,5 @@
 import type { RxConflictHandler } from 'rxdb';
-import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
+import type { TestSummaryDoc } from '@pm/protocol/sync/test-summary';
 import { deepEqual } from '../core/deep-equal';
 
 type Attempt = Omit<TestSummaryDoc, '_deleted'>;

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { openDB } from 'idb';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
+import type { TestSummaryDoc } from '@pm/protocol/sync/test-summary';
 import { applyPatch, applyPatches, type AttemptPatch, AttemptJournal, journalNameOf, patchBetween } from './attempt-journal';
 import { openReplicaDatabase, type ReplicaDatabase } from '../core/database';
 

@@ -1,6 +1,6 @@
 import { deleteDB, type IDBPDatabase, openDB, unwrap } from 'idb';
 import { afterNextPaint } from '../../lib/after-paint';
-import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
+import type { TestSummaryDoc } from '@pm/protocol/sync/test-summary';
 import type { ReplicaDatabase } from '../core/database';
 
 type Attempt = Omit<TestSummaryDoc, '_deleted'>;

@@ -1,5 +1,5 @@
 import { map, type Observable } from 'rxjs';
-import { receiptHash, type ReceiptSubject } from '../../../../sync-protocol/src/receipt';
+import { receiptHash, type ReceiptSubject } from '@pm/protocol/receipt';
 import type { ReplicaDatabase } from '../core/database';
 
 /**

@@ -1,15 +1,15 @@
 import { addRxPlugin, createRxDatabase, type RxCollection, type RxDatabase, type RxStorage } from 'rxdb';
 import { RxDBLocalDocumentsPlugin } from 'rxdb/plugins/local-documents';
 import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
-import { COLLECTIONS, type CollectionName } from '../../../../sync-protocol/src/sync/envelopes';
-import type { EntitlementDoc } from '../../../../sync-protocol/src/sync/entitlement';
-import type { ExamResultDoc } from '../../../../sync-protocol/src/sync/exam-result';
-import type { QsDetailDoc } from '../../../../sync-protocol/src/sync/qs-detail';
-import type { QuestionSetDoc } from '../../../../sync-protocol/src/sync/question-set';
-import { RX_SCHEMAS } from '../../../../sync-protocol/src/sync/rxdb-json-schemas';
-import { MIGRATIONS } from '../../../../sync-protocol/src/sync/rxdb-migrations';
-import type { TagDoc } from '../../../../sync-protocol/src/sync/tag';
-import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
+import { COLLECTIONS, type CollectionName } from '@pm/protocol/sync/envelopes';
+import type { EntitlementDoc } from '@pm/protocol/sync/entitlement';
+import type { ExamResultDoc } from '@pm/protocol/sync/exam-result';
+import type { QsDetailDoc } from '@pm/protocol/sync/qs-detail';
+import type { QuestionSetDoc } from '@pm/protocol/sync/question-set';
+import { RX_SCHEMAS } from '@pm/protocol/sync/rxdb-json-schemas';
+import { MIGRATIONS } from '@pm/protocol/sync/rxdb-migrations';
+import type { TagDoc } from '@pm/protocol/sync/tag';
+import type { TestSummaryDoc } from '@pm/protocol/sync/test-summary';
 import { nextTask } from '../../lib/after-paint';
 import { attemptConflictHandler } from '../attempts/attempt-conflicts';
 

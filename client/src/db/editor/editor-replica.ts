@@ -1,9 +1,9 @@
 import { createRxDatabase, type RxCollection, type RxConflictHandler, type RxDatabase, type RxStorage } from 'rxdb';
 import { BehaviorSubject, type Observable } from 'rxjs';
-import type { EdQuestionDoc } from '../../../../sync-protocol/src/sync/ed-question';
-import type { EdQuestionSetDoc } from '../../../../sync-protocol/src/sync/ed-question-set';
-import { RX_SCHEMAS } from '../../../../sync-protocol/src/sync/rxdb-json-schemas';
-import { MIGRATIONS } from '../../../../sync-protocol/src/sync/rxdb-migrations';
+import type { EdQuestionDoc } from '@pm/protocol/sync/ed-question';
+import type { EdQuestionSetDoc } from '@pm/protocol/sync/ed-question-set';
+import { RX_SCHEMAS } from '@pm/protocol/sync/rxdb-json-schemas';
+import { MIGRATIONS } from '@pm/protocol/sync/rxdb-migrations';
 import { editorDatabaseNameOf } from '../core/database';
 import { deepEqual } from '../core/deep-equal';
 

@@ -1,6 +1,6 @@
 import { removeRxDatabase } from 'rxdb';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
-import type { QsDetailDoc } from '../../../../sync-protocol/src/sync/qs-detail';
+import type { QsDetailDoc } from '@pm/protocol/sync/qs-detail';
 import { createMediaPrecache } from '../../lib/media-precache';
 import { getSession, renewToken } from '../../lib/session';
 import { AttemptJournal } from '../attempts/attempt-journal';

@@ -2,7 +2,7 @@ import type { RxCollection } from 'rxdb';
 import type { RxReplicationState } from 'rxdb/plugins/replication';
 import { replicateRxCollection } from 'rxdb/plugins/replication';
 import { combineLatest, filter, map, Subject, type Subscription } from 'rxjs';
-import { COLLECTIONS, type CollectionName, GUEST_COLLECTIONS, PUSHABLE, type StreamEvent } from '../../../../sync-protocol/src/sync/envelopes';
+import { COLLECTIONS, type CollectionName, GUEST_COLLECTIONS, PUSHABLE, type StreamEvent } from '@pm/protocol/sync/envelopes';
 import { attemptConflictHandler } from '../attempts/attempt-conflicts';
 import type { ReplicaDatabase } from '../core/database';
 import { backoffDelay } from '../sync/backoff';

@@ -1,4 +1,4 @@
-import type { QsDetailDoc } from '../../../../sync-protocol/src/sync/qs-detail';
+import type { QsDetailDoc } from '@pm/protocol/sync/qs-detail';
 import { cachedMedia, mediaUrlsOf } from '../../lib/media-precache';
 import { preflight, probeRoom, storageNeed, type StorageVerdict } from '../../lib/storage-preflight';
 import type { ReplicaDatabase } from '../core/database';

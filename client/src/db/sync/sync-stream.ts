@@ -1,6 +1,6 @@
 import { createParser } from 'eventsource-parser';
 import { Observable } from 'rxjs';
-import type { StreamEvent } from '../../../../sync-protocol/src/sync/envelopes';
+import type { StreamEvent } from '@pm/protocol/sync/envelopes';
 import { backoffDelay } from './backoff';
 import { stallGuard } from './stall-guard';
 

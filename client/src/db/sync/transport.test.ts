@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
-import { SESSION_TOKEN_HEADER } from '../../../../sync-protocol/src/session';
-import { PROTOCOL_HEADER, PROTOCOL_VERSION, SERVER_TIME_HEADER } from '../../../../sync-protocol/src/version';
+import { SESSION_TOKEN_HEADER } from '@pm/protocol/session';
+import { PROTOCOL_HEADER, PROTOCOL_VERSION, SERVER_TIME_HEADER } from '@pm/protocol/version';
 import type { ServerClock } from './server-clock';
 import { RequestStalledError } from './stall-guard';
 import { createSyncTransport, pullPath, type RequestOutcome, SyncAuthError, SyncPaymentRequiredError, type TransportOptions } from './transport';

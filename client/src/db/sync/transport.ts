@@ -1,7 +1,7 @@
 import type { Observable } from 'rxjs';
-import type { AnyCollectionName, StreamEvent } from '../../../../sync-protocol/src/sync/envelopes';
-import { SESSION_TOKEN_HEADER } from '../../../../sync-protocol/src/session';
-import { PROTOCOL_HEADER, PROTOCOL_VERSION, SERVER_TIME_HEADER } from '../../../../sync-protocol/src/version';
+import type { AnyCollectionName, StreamEvent } from '@pm/protocol/sync/envelopes';
+import { SESSION_TOKEN_HEADER } from '@pm/protocol/session';
+import { PROTOCOL_HEADER, PROTOCOL_VERSION, SERVER_TIME_HEADER } from '@pm/protocol/version';
 import type { ServerClock } from './server-clock';
 import { readText, REQUEST_STALL_MS, stallGuard, STREAM_STALL_MS } from './stall-guard';
 import { syncStream } from './sync-stream';

@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { activityLogQuerySchema } from '../../../../sync-protocol/src/activity-log';
+import { activityLogQuerySchema } from '@pm/protocol/activity-log';
 import type { AppEnv, Deps } from '../../context';
 import { parseQuery } from '../../lib/http';
 import { route } from '../../lib/route';

@@ -1,5 +1,5 @@
 import { asc, count, desc } from 'drizzle-orm';
-import type { ActivityLogEntry } from '../../../../sync-protocol/src/activity-log';
+import type { ActivityLogEntry } from '@pm/protocol/activity-log';
 import type { Deps } from '../../context';
 import { activityLog } from '../../db/schema';
 import { insertionOrder } from '../../db/dialect';

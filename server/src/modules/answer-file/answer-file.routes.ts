@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import { type AnswerKeyResponse, ANSWER_FILE_ALG, ANSWER_FILE_ENC, answerFileUploadSchema } from '../../../../sync-protocol/src/answer-file';
+import { type AnswerKeyResponse, ANSWER_FILE_ALG, ANSWER_FILE_ENC, answerFileUploadSchema } from '@pm/protocol/answer-file';
 import type { AppEnv, Deps } from '../../context';
 import { clientIp, parseJson } from '../../lib/http';
 import { route } from '../../lib/route';

@@ -8,8 +8,8 @@ import {
   type AnswerFilePayload,
   answerFilePayloadSchema,
   type AnswerFileUploadResponse,
-} from '../../../../sync-protocol/src/answer-file';
-import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
+} from '@pm/protocol/answer-file';
+import type { TestSummaryDoc } from '@pm/protocol/sync/test-summary';
 import type { Deps, Principal } from '../../context';
 import { attempt, examResult, questionSet } from '../../db/schema';
 import { badRequest, conflict, forbidden } from '../../lib/errors';

@@ -2,7 +2,7 @@ import { createECDH, createPrivateKey, generateKeyPairSync, type JsonWebKey } fr
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { calculateJwkThumbprint, type CryptoKey, importJWK } from 'jose';
-import { ANSWER_FILE_ALG, type AnswerKeyJwk, answerKeyJwkSchema } from '../../../../sync-protocol/src/answer-file';
+import { ANSWER_FILE_ALG, type AnswerKeyJwk, answerKeyJwkSchema } from '@pm/protocol/answer-file';
 import type { Config } from '../../env';
 
 export const ANSWER_KEY_FILE = 'answer-file-key.json';

@@ -9,9 +9,9 @@ import {
   resetWithCodeSchema,
   signupSchema,
   verifyOtpSchema,
-} from '../../../../sync-protocol/src/auth';
-import { MSG } from '../../../../sync-protocol/src/messages';
-import { emailChangeSchema, emailVerifySchema, ownProfileSchema } from '../../../../sync-protocol/src/person';
+} from '@pm/protocol/auth';
+import { MSG } from '@pm/protocol/messages';
+import { emailChangeSchema, emailVerifySchema, ownProfileSchema } from '@pm/protocol/person';
 import type { AppEnv, Deps } from '../../context';
 import { badRequest } from '../../lib/errors';
 import { clientIp, parseBasic, parseJson } from '../../lib/http';

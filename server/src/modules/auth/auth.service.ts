@@ -1,8 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
-import type { LoginResponse } from '../../../../sync-protocol/src/auth';
-import { emailSchema, normaliseMobile, normaliseUsername } from '../../../../sync-protocol/src/common';
-import { MSG } from '../../../../sync-protocol/src/messages';
-import { DEFAULT_ROLE } from '../../../../sync-protocol/src/role';
+import type { LoginResponse } from '@pm/protocol/auth';
+import { emailSchema, normaliseMobile, normaliseUsername } from '@pm/protocol/common';
+import { MSG } from '@pm/protocol/messages';
+import { DEFAULT_ROLE } from '@pm/protocol/role';
 import type { Deps, Principal } from '../../context';
 import type { DB } from '../../db/client';
 import { person } from '../../db/schema';

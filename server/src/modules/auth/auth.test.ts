@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MSG } from '../../../../sync-protocol/src/messages';
+import { MSG } from '@pm/protocol/messages';
 import { oneTimeCode, outbox, person } from '../../db/schema';
 import { first } from '../../db/transaction';
 import { messagesSent, readLocalInbox } from '../../lib/outbox';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MSG } from '../../../../sync-protocol/src/messages';
+import { MSG } from '@pm/protocol/messages';
 import { person } from '../../db/schema';
 import { JWT_AUDIENCE, JWT_ISSUER } from '../../lib/jwt';
 import { startSession } from '../../lib/sessions';

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { brandCreateSchema, brandUpdateSchema } from '../../../../sync-protocol/src/brand';
-import { idSchema } from '../../../../sync-protocol/src/common';
+import { brandCreateSchema, brandUpdateSchema } from '@pm/protocol/brand';
+import { idSchema } from '@pm/protocol/common';
 import type { AppEnv, Deps } from '../../context';
 import { parseJson, parseQuery, parseWith } from '../../lib/http';
 import { principalOf, route } from '../../lib/route';

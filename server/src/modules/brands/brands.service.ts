@@ -1,5 +1,5 @@
 import { asc, eq } from 'drizzle-orm';
-import { MSG } from '../../../../sync-protocol/src/messages';
+import { MSG } from '@pm/protocol/messages';
 import type { Deps, Principal } from '../../context';
 import { brand } from '../../db/schema';
 import { first, transaction } from '../../db/transaction';

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { ActivityLogEntry } from '../../../../sync-protocol/src/activity-log';
+import type { ActivityLogEntry } from '@pm/protocol/activity-log';
 import { activityLog, brand } from '../../db/schema';
 import { first } from '../../db/transaction';
 import { type Harness, startHarness } from '../../test/harness';

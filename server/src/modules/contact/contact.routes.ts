@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
-import { idSchema } from '../../../../sync-protocol/src/common';
-import { contactMessageQuerySchema, contactSchema } from '../../../../sync-protocol/src/contact';
+import { idSchema } from '@pm/protocol/common';
+import { contactMessageQuerySchema, contactSchema } from '@pm/protocol/contact';
 import type { AppEnv, Deps } from '../../context';
 import { clientIp, parseJson, parseQuery, parseWith } from '../../lib/http';
 import { principalOf, route } from '../../lib/route';

@@ -1,6 +1,6 @@
 import { count, desc, eq, or, type SQL } from 'drizzle-orm';
-import type { ContactMessage } from '../../../../sync-protocol/src/contact';
-import { MSG } from '../../../../sync-protocol/src/messages';
+import type { ContactMessage } from '@pm/protocol/contact';
+import { MSG } from '@pm/protocol/messages';
 import type { Deps, Principal } from '../../context';
 import { containsText, insertionOrder } from '../../db/dialect';
 import { contactMessage } from '../../db/schema';

@@ -1,8 +1,8 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { bannerCreateSchema, bannerUpdateSchema } from '../../../../sync-protocol/src/banner';
-import { idSchema } from '../../../../sync-protocol/src/common';
-import { staticPageKeySchema, staticPageRestoreSchema, staticPageSaveSchema, staticPageVersionsQuerySchema } from '../../../../sync-protocol/src/static-page';
+import { bannerCreateSchema, bannerUpdateSchema } from '@pm/protocol/banner';
+import { idSchema } from '@pm/protocol/common';
+import { staticPageKeySchema, staticPageRestoreSchema, staticPageSaveSchema, staticPageVersionsQuerySchema } from '@pm/protocol/static-page';
 import type { AppEnv, Deps } from '../../context';
 import { parseJson, parseQuery, parseWith } from '../../lib/http';
 import { principalOf, route } from '../../lib/route';

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, max } from 'drizzle-orm';
-import type { Banner } from '../../../../sync-protocol/src/banner';
-import { MSG } from '../../../../sync-protocol/src/messages';
-import type { StaticPage, StaticPageKey, StaticPageLang, StaticPageVersion } from '../../../../sync-protocol/src/static-page';
+import type { Banner } from '@pm/protocol/banner';
+import { MSG } from '@pm/protocol/messages';
+import type { StaticPage, StaticPageKey, StaticPageLang, StaticPageVersion } from '@pm/protocol/static-page';
 import type { Deps, Principal } from '../../context';
 import { banner, staticPage, staticPageVersion } from '../../db/schema';
 import { first, transaction } from '../../db/transaction';

@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import { MSG } from '../../../../sync-protocol/src/messages';
+import { MSG } from '@pm/protocol/messages';
 import type { AppEnv, Deps } from '../../context';
 import { AppError, badRequest } from '../../lib/errors';
 import { clientIp } from '../../lib/http';

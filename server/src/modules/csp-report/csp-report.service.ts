@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MSG } from '../../../../sync-protocol/src/messages';
+import { MSG } from '@pm/protocol/messages';
 import type { Deps } from '../../context';
 import { badRequest } from '../../lib/errors';
 

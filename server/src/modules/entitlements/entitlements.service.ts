@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
-import { addMonths, type MyPlan, planRuleOf, UNNAMED_PLAN } from '../../../../sync-protocol/src/payment';
-import type { EntitlementDoc } from '../../../../sync-protocol/src/sync/entitlement';
-import type { CollectionName } from '../../../../sync-protocol/src/sync/envelopes';
+import { addMonths, type MyPlan, planRuleOf, UNNAMED_PLAN } from '@pm/protocol/payment';
+import type { EntitlementDoc } from '@pm/protocol/sync/entitlement';
+import type { CollectionName } from '@pm/protocol/sync/envelopes';
 import type { Deps } from '../../context';
 import type { Conn, DB } from '../../db/client';
 import { entitlement, entitlementState, entitlementUse, examResult, person, plan } from '../../db/schema';

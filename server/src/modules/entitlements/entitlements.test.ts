@@ -1,11 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { addMonths } from '../../../../sync-protocol/src/payment';
-import { entitlementDocSchema } from '../../../../sync-protocol/src/sync/entitlement';
-import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
-import { PROTOCOL_VERSION } from '../../../../sync-protocol/src/version';
+import { addMonths } from '@pm/protocol/payment';
+import { entitlementDocSchema } from '@pm/protocol/sync/entitlement';
+import type { TestSummaryDoc } from '@pm/protocol/sync/test-summary';
+import { PROTOCOL_VERSION } from '@pm/protocol/version';
 import { activityLog, attempt, entitlement, entitlementState, entitlementUse, examResult, person, questionSet } from '../../db/schema';
-import { MSG } from '../../../../sync-protocol/src/messages';
+import { MSG } from '@pm/protocol/messages';
 import { first, transaction } from '../../db/transaction';
 import { submittedAttempt } from '../../test/builders';
 import { type Harness, startHarness } from '../../test/harness';

@@ -1,5 +1,5 @@
 import { crc32 } from 'node:zlib';
-import { MEDIA_MAX_PIXELS, type MediaExt } from '../../../../sync-protocol/src/media';
+import { MEDIA_MAX_PIXELS, type MediaExt } from '@pm/protocol/media';
 
 /*
  * What an uploaded image is, read from its own bytes (docs/security.md, "Files in and out"). A

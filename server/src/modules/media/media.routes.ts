@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import { MEDIA_MAX_BYTES } from '../../../../sync-protocol/src/media';
+import { MEDIA_MAX_BYTES } from '@pm/protocol/media';
 import type { AppEnv, Deps } from '../../context';
 import { principalOf, route } from '../../lib/route';
 import * as media from './media.service';

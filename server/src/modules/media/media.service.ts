@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { MEDIA_MAX_BYTES, MEDIA_TYPES, MEDIA_URL, type MediaExt, type MediaUploadResponse } from '../../../../sync-protocol/src/media';
-import { MSG } from '../../../../sync-protocol/src/messages';
+import { MEDIA_MAX_BYTES, MEDIA_TYPES, MEDIA_URL, type MediaExt, type MediaUploadResponse } from '@pm/protocol/media';
+import { MSG } from '@pm/protocol/messages';
 import type { Deps, Principal } from '../../context';
 import { logActivity } from '../../lib/activity';
 import { AppError } from '../../lib/errors';

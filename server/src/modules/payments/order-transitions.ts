@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { OrderStatus } from '../../../../sync-protocol/src/order';
-import type { Provider } from '../../../../sync-protocol/src/payment';
+import type { OrderStatus } from '@pm/protocol/order';
+import type { Provider } from '@pm/protocol/payment';
 import type { Deps } from '../../context';
 import type { Tx } from '../../db/client';
 import { lockRows, takeTurns } from '../../db/dialect';

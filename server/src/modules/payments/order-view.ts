@@ -1,5 +1,5 @@
 import { desc, eq, type SQL } from 'drizzle-orm';
-import type { OrderRow, OrderStatus } from '../../../../sync-protocol/src/order';
+import type { OrderRow, OrderStatus } from '@pm/protocol/order';
 import type { Conn } from '../../db/client';
 import { insertionOrder } from '../../db/dialect';
 import { person, plan, purchaseOrder } from '../../db/schema';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ORDER_STATUSES, type OrderStatus } from '../../../../sync-protocol/src/order';
+import { ORDER_STATUSES, type OrderStatus } from '@pm/protocol/order';
 import { decide, type OrderEvent, payable, type Transition } from './payments.machine';
 import type { ProviderOrderState } from './provider';
 

@@ -1,4 +1,4 @@
-import type { OrderStatus } from '../../../../sync-protocol/src/order';
+import type { OrderStatus } from '@pm/protocol/order';
 import type { ProviderOrderState } from './provider';
 
 /*

@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
-import { MSG } from '../../../../sync-protocol/src/messages';
-import { orderStatusUpdateSchema } from '../../../../sync-protocol/src/order';
+import { MSG } from '@pm/protocol/messages';
+import { orderStatusUpdateSchema } from '@pm/protocol/order';
 import {
   checkPaymentQuerySchema,
   checkPaymentStatusSchema,
@@ -10,7 +10,7 @@ import {
   type Provider,
   retryPaymentSchema,
   verifyRazorpaySchema,
-} from '../../../../sync-protocol/src/payment';
+} from '@pm/protocol/payment';
 import type { AppEnv, Deps } from '../../context';
 import { badRequest } from '../../lib/errors';
 import { parseJson, parseQuery } from '../../lib/http';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, isNull, or } from 'drizzle-orm';
-import { MSG } from '../../../../sync-protocol/src/messages';
-import type { OrderStatus } from '../../../../sync-protocol/src/order';
+import { MSG } from '@pm/protocol/messages';
+import type { OrderStatus } from '@pm/protocol/order';
 import {
   type CreateOrderAnswer,
   type MyOrder,
@@ -11,7 +11,7 @@ import {
   type Provider,
   type Receipt,
   rupeesToPaise,
-} from '../../../../sync-protocol/src/payment';
+} from '@pm/protocol/payment';
 import type { Deps, Principal } from '../../context';
 import type { Conn } from '../../db/client';
 import { payment, person, plan, purchaseOrder } from '../../db/schema';

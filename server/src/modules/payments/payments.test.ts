@@ -1,13 +1,13 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ORDER_TTL_MS } from '../../../../sync-protocol/src/payment';
+import { ORDER_TTL_MS } from '@pm/protocol/payment';
 import { activityLog, entitlement, ledgerEntry, payment, paymentEvent, purchaseOrder } from '../../db/schema';
 import { insertionOrder } from '../../db/dialect';
 import { first } from '../../db/transaction';
 import { type Harness, startHarness } from '../../test/harness';
 import { type SandboxControl, sandboxControl } from './providers/sandbox-phonepe';
 import { reconcilePending } from './reconcile';
-import { DEFAULT_TRUST_NAME } from '../../../../sync-protocol/src/site';
+import { DEFAULT_TRUST_NAME } from '@pm/protocol/site';
 
 /*
  * The whole flow through the real app and the real PhonePe adapter against the in-process

@@ -1,4 +1,4 @@
-import type { Provider } from '../../../../sync-protocol/src/payment';
+import type { Provider } from '@pm/protocol/payment';
 
 /*
  * The payment provider port (ARCHITECTURE decision 9; issue 18 §2). The payments service only

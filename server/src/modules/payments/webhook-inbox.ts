@@ -1,5 +1,5 @@
 import { and, asc, eq, isNull, lte, sql } from 'drizzle-orm';
-import type { Provider } from '../../../../sync-protocol/src/payment';
+import type { Provider } from '@pm/protocol/payment';
 import type { Deps } from '../../context';
 import { type DB, isClosed } from '../../db/client';
 import { paymentEvent, purchaseOrder } from '../../db/schema';

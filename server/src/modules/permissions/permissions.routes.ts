@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { idSchema } from '../../../../sync-protocol/src/common';
-import { permissionCreateSchema, permissionUpdateSchema } from '../../../../sync-protocol/src/permission';
+import { idSchema } from '@pm/protocol/common';
+import { permissionCreateSchema, permissionUpdateSchema } from '@pm/protocol/permission';
 import type { AppEnv, Deps } from '../../context';
 import { parseJson, parseQuery, parseWith } from '../../lib/http';
 import { principalOf, route } from '../../lib/route';

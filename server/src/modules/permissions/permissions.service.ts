@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
-import { MSG } from '../../../../sync-protocol/src/messages';
-import { PERMISSIONS } from '../../../../sync-protocol/src/permission';
+import { MSG } from '@pm/protocol/messages';
+import { PERMISSIONS } from '@pm/protocol/permission';
 import type { Deps, Principal } from '../../context';
 import type { Conn } from '../../db/client';
 import { permission, personPermission } from '../../db/schema';

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { PERMISSIONS } from '../../../../sync-protocol/src/permission';
+import { PERMISSIONS } from '@pm/protocol/permission';
 import { activityLog, permission, personPermission, role, rolePermission } from '../../db/schema';
 import { first } from '../../db/transaction';
 import { type Harness, startHarness } from '../../test/harness';

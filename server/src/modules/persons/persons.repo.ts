@@ -1,6 +1,6 @@
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
-import { MSG } from '../../../../sync-protocol/src/messages';
-import type { PersonView } from '../../../../sync-protocol/src/person';
+import { MSG } from '@pm/protocol/messages';
+import type { PersonView } from '@pm/protocol/person';
 import type { Conn } from '../../db/client';
 import { permission, person, personPermission, role, rolePermission } from '../../db/schema';
 import { takeTurns } from '../../db/dialect';

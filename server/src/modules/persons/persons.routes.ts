@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { idSchema } from '../../../../sync-protocol/src/common';
+import { idSchema } from '@pm/protocol/common';
 import {
   customerQuerySchema,
   personCreateSchema,
@@ -8,7 +8,7 @@ import {
   personSearchSchema,
   personUpdateSchema,
   referrerLookupSchema,
-} from '../../../../sync-protocol/src/person';
+} from '@pm/protocol/person';
 import type { AppEnv, Deps } from '../../context';
 import { clientIp, parseJson, parseQuery, parseWith } from '../../lib/http';
 import { principalOf, route } from '../../lib/route';

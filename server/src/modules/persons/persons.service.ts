@@ -1,6 +1,6 @@
 import { and, count, eq, ne, or, sql } from 'drizzle-orm';
-import { MSG } from '../../../../sync-protocol/src/messages';
-import { DEFAULT_ROLE } from '../../../../sync-protocol/src/role';
+import { MSG } from '@pm/protocol/messages';
+import { DEFAULT_ROLE } from '@pm/protocol/role';
 import type { Deps, Principal } from '../../context';
 import type { Conn } from '../../db/client';
 import { person } from '../../db/schema';

@@ -1,7 +1,7 @@
 import { and, count, eq } from 'drizzle-orm';
-import { MSG } from '../../../../sync-protocol/src/messages';
-import type { PermissionName } from '../../../../sync-protocol/src/permission';
-import { ADMIN_ROLE } from '../../../../sync-protocol/src/role';
+import { MSG } from '@pm/protocol/messages';
+import type { PermissionName } from '@pm/protocol/permission';
+import { ADMIN_ROLE } from '@pm/protocol/role';
 import type { Conn } from '../../db/client';
 import { permission, person, role, rolePermission } from '../../db/schema';
 import { takeTurns } from '../../db/dialect';

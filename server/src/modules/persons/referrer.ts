@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { MOBILE_PREFIX } from '../../../../sync-protocol/src/common';
-import { MSG } from '../../../../sync-protocol/src/messages';
+import { MOBILE_PREFIX } from '@pm/protocol/common';
+import { MSG } from '@pm/protocol/messages';
 import type { Conn } from '../../db/client';
 import { badRequest } from '../../lib/errors';
 import { findByMobileOrEmail } from './persons.repo';

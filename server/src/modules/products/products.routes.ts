@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { idSchema } from '../../../../sync-protocol/src/common';
-import { productCreateSchema, productUpdateSchema } from '../../../../sync-protocol/src/plan';
+import { idSchema } from '@pm/protocol/common';
+import { productCreateSchema, productUpdateSchema } from '@pm/protocol/plan';
 import type { AppEnv, Deps } from '../../context';
 import { parseJson, parseQuery, parseWith } from '../../lib/http';
 import { principalOf, route } from '../../lib/route';

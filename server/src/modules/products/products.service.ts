@@ -1,7 +1,7 @@
 import { asc, count, eq } from 'drizzle-orm';
-import { MSG } from '../../../../sync-protocol/src/messages';
+import { MSG } from '@pm/protocol/messages';
 import type { z } from 'zod';
-import type { productCreateSchema, ProductView } from '../../../../sync-protocol/src/plan';
+import type { productCreateSchema, ProductView } from '@pm/protocol/plan';
 import type { Conn } from '../../db/client';
 import type { Deps, Principal } from '../../context';
 import { plan, purchaseOrder } from '../../db/schema';

@@ -1,4 +1,4 @@
-import type { PushKind, PushPayload } from '../../../../sync-protocol/src/push';
+import type { PushKind, PushPayload } from '@pm/protocol/push';
 
 /*
  * The texts of push messages, in English and Hindi. A device that said which language the app

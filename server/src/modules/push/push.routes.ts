@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import { pushSubscriptionSchema, pushUnsubscribeSchema, type PushPublicKeyResponse } from '../../../../sync-protocol/src/push';
+import { pushSubscriptionSchema, pushUnsubscribeSchema, type PushPublicKeyResponse } from '@pm/protocol/push';
 import type { AppEnv, Deps } from '../../context';
 import { parseJson } from '../../lib/http';
 import { principalOf, route } from '../../lib/route';

@@ -1,9 +1,9 @@
 import { createPublicKey } from 'node:crypto';
-import { distinctSetQuestionIds } from '../../../../sync-protocol/src/question-set';
+import { distinctSetQuestionIds } from '@pm/protocol/question-set';
 import { and, asc, desc, eq, gt, inArray, isNotNull, lte, notExists, notInArray, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
-import type { PushSubscriptionInput } from '../../../../sync-protocol/src/push';
-import { UNNAMED_PLAN } from '../../../../sync-protocol/src/payment';
+import type { PushSubscriptionInput } from '@pm/protocol/push';
+import { UNNAMED_PLAN } from '@pm/protocol/payment';
 import type { BaseDeps, Deps, Principal } from '../../context';
 import type { DB } from '../../db/client';
 import { entitlement, entitlementUse, examResult, meta, plan, pushOnce, pushSubscription, question, questionSet, session, tag } from '../../db/schema';

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { PROTOCOL_VERSION } from '../../../../sync-protocol/src/version';
-import { MSG } from '../../../../sync-protocol/src/messages';
+import { PROTOCOL_VERSION } from '@pm/protocol/version';
+import { MSG } from '@pm/protocol/messages';
 import { activityLog, attempt, examResult, question, questionSet, questionSetVersion, questionVersion } from '../../db/schema';
 import { first } from '../../db/transaction';
 import { type Harness, startHarness } from '../../test/harness';

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { ErrorCode } from '../../../../sync-protocol/src/errors';
+import type { ErrorCode } from '@pm/protocol/errors';
 import type { AppEnv } from '../../context';
 import { AppError } from '../../lib/errors';
 

@@ -1,5 +1,5 @@
 import { and, eq, or, type SQL } from 'drizzle-orm';
-import { distinctSetQuestionIds } from '../../../../sync-protocol/src/question-set';
+import { distinctSetQuestionIds } from '@pm/protocol/question-set';
 import type { Conn } from '../../db/client';
 import { jsonArrayHasAny, jsonHasAnyString } from '../../db/dialect';
 import { questionSet } from '../../db/schema';

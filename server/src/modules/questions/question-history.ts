@@ -1,6 +1,6 @@
 import { and, desc, eq } from 'drizzle-orm';
-import { MSG } from '../../../../sync-protocol/src/messages';
-import type { QuestionVersionData, QuestionVersionEntry } from '../../../../sync-protocol/src/question';
+import { MSG } from '@pm/protocol/messages';
+import type { QuestionVersionData, QuestionVersionEntry } from '@pm/protocol/question';
 import type { Conn } from '../../db/client';
 import { question, questionVersion } from '../../db/schema';
 import type { Actor } from '../../lib/activity';

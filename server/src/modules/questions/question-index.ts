@@ -1,5 +1,5 @@
 import { eq, inArray, type SQL, sql } from 'drizzle-orm';
-import type { QuestionListQuery } from '../../../../sync-protocol/src/question';
+import type { QuestionListQuery } from '@pm/protocol/question';
 import { Parser } from 'htmlparser2';
 import type { Conn, DB } from '../../db/client';
 import { likeAnywhere, lockRows, statementKey, trigramSearch } from '../../db/dialect';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, inArray } from 'drizzle-orm';
-import { MSG } from '../../../../sync-protocol/src/messages';
-import { distinctSetQuestionIds, type QuestionSet } from '../../../../sync-protocol/src/question-set';
+import { MSG } from '@pm/protocol/messages';
+import { distinctSetQuestionIds, type QuestionSet } from '@pm/protocol/question-set';
 import type { Deps, Principal } from '../../context';
 import type { Conn } from '../../db/client';
 import { examResult, question, questionSet, questionSetVersion } from '../../db/schema';

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MSG } from '../../../../sync-protocol/src/messages';
-import { PROTOCOL_VERSION } from '../../../../sync-protocol/src/version';
-import type { QuestionSetDoc } from '../../../../sync-protocol/src/sync/question-set';
+import { MSG } from '@pm/protocol/messages';
+import { PROTOCOL_VERSION } from '@pm/protocol/version';
+import type { QuestionSetDoc } from '@pm/protocol/sync/question-set';
 import { activityLog, questionSet } from '../../db/schema';
 import { first } from '../../db/transaction';
 import { type Harness, startHarness } from '../../test/harness';

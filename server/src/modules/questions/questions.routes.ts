@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { idSchema } from '../../../../sync-protocol/src/common';
+import { idSchema } from '@pm/protocol/common';
 import {
   questionCountQuerySchema,
   questionInputSchema,
@@ -8,14 +8,14 @@ import {
   questionRestoreSchema,
   questionStatusUpdateSchema,
   questionUpdateSchema,
-} from '../../../../sync-protocol/src/question';
-import { questionSetListQuerySchema, questionSetSaveSchema, unpublishBodySchema } from '../../../../sync-protocol/src/question-set';
+} from '@pm/protocol/question';
+import { questionSetListQuerySchema, questionSetSaveSchema, unpublishBodySchema } from '@pm/protocol/question-set';
 import type { Context } from 'hono';
 import type { AppEnv, Deps } from '../../context';
 import { parseJson, parseQuery, parseWith } from '../../lib/http';
 import { forbidden, unauthenticated } from '../../lib/errors';
 import { principalOf, route } from '../../lib/route';
-import { MSG } from '../../../../sync-protocol/src/messages';
+import { MSG } from '@pm/protocol/messages';
 import { downloadAccess } from '../entitlements/entitlements.service';
 import { withDetails } from './detailed-error';
 import type { Reader } from './question-access';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
-import { MSG } from '../../../../sync-protocol/src/messages';
+import { MSG } from '@pm/protocol/messages';
 import {
   canMoveStatus,
   QUESTION_PAGE_SIZE,
@@ -8,7 +8,7 @@ import {
   type QuestionListQuery,
   type QuestionStatus,
   type QuestionVersionData,
-} from '../../../../sync-protocol/src/question';
+} from '@pm/protocol/question';
 import type { Deps, Principal } from '../../context';
 import { type Conn, type DB, inOpenTransaction } from '../../db/client';
 import { question, questionSet, tag } from '../../db/schema';
@@ -25,7 +25,7 @@ import { accessTo, isVisibleSet, type QuestionAccess, type Reader, releasedSetsH
 import { versionData, versionOf, type VersionAction } from './question-history';
 import { countQuestions, indexQuestion, indexQuestions, listCondition, unindexQuestion } from './question-index';
 import { settleTranslations } from './translation-state';
-import { englishSourceHash } from '../../../../sync-protocol/src/translate';
+import { englishSourceHash } from '@pm/protocol/translate';
 
 type QuestionRow = typeof question.$inferSelect;
 type ParsedQuestion = ReturnType<typeof questionInputSchema.parse>;

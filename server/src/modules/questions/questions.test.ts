@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { PROTOCOL_VERSION } from '../../../../sync-protocol/src/version';
+import { PROTOCOL_VERSION } from '@pm/protocol/version';
 import { activityLog, question, questionSet } from '../../db/schema';
 import { first } from '../../db/transaction';
 import { type Harness, startHarness } from '../../test/harness';

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { englishSourceHash } from '../../../../sync-protocol/src/translate';
+import { englishSourceHash } from '@pm/protocol/translate';
 import type { DB } from '../../db/client';
 import { hasPrefix } from '../../db/dialect';
 import { question, questionTag } from '../../db/schema';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ORDER_TTL_MS } from '../../../../sync-protocol/src/payment';
-import type { GlobalEarningsReport, OrdersByDateReport, TransactionsReport } from '../../../../sync-protocol/src/report';
+import { ORDER_TTL_MS } from '@pm/protocol/payment';
+import type { GlobalEarningsReport, OrdersByDateReport, TransactionsReport } from '@pm/protocol/report';
 import { ledgerEntry, payment, purchaseOrder } from '../../db/schema';
 import { first } from '../../db/transaction';
 import { type Harness, startHarness } from '../../test/harness';

@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
-import { orderQuerySchema } from '../../../../sync-protocol/src/order';
-import { earningsQuerySchema, reportRangeSchema, transactionQuerySchema } from '../../../../sync-protocol/src/report';
+import { orderQuerySchema } from '@pm/protocol/order';
+import { earningsQuerySchema, reportRangeSchema, transactionQuerySchema } from '@pm/protocol/report';
 import type { AppEnv, Deps } from '../../context';
 import { parseQuery } from '../../lib/http';
 import { route } from '../../lib/route';

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
 import { alias, type SQLiteColumn } from 'drizzle-orm/sqlite-core';
-import type { OrderStatus } from '../../../../sync-protocol/src/order';
-import type { PaymentStatus } from '../../../../sync-protocol/src/payment';
+import type { OrderStatus } from '@pm/protocol/order';
+import type { PaymentStatus } from '@pm/protocol/payment';
 import {
   type EarningsFigures,
   type GlobalEarningsReport,
@@ -11,7 +11,7 @@ import {
   RETAINED_PERCENT,
   type TransactionsReport,
   type UsersByDateReport,
-} from '../../../../sync-protocol/src/report';
+} from '@pm/protocol/report';
 import type { Conn } from '../../db/client';
 import type { Deps } from '../../context';
 import { ledgerEntry, payment, person, plan, purchaseOrder } from '../../db/schema';

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { OrdersByDateReport } from '../../../../sync-protocol/src/report';
+import type { OrdersByDateReport } from '@pm/protocol/report';
 import { activityLog, ledgerEntry, payment, person, plan, purchaseOrder } from '../../db/schema';
 import { first } from '../../db/transaction';
 import { type Harness, startHarness } from '../../test/harness';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MSG } from '../../../../sync-protocol/src/messages';
-import { examResultDocSchema } from '../../../../sync-protocol/src/sync/exam-result';
-import { type QsDetailDoc, qsDetailDocSchema } from '../../../../sync-protocol/src/sync/qs-detail';
-import { PROTOCOL_VERSION } from '../../../../sync-protocol/src/version';
+import { MSG } from '@pm/protocol/messages';
+import { examResultDocSchema } from '@pm/protocol/sync/exam-result';
+import { type QsDetailDoc, qsDetailDocSchema } from '@pm/protocol/sync/qs-detail';
+import { PROTOCOL_VERSION } from '@pm/protocol/version';
 import { submittedAttempt } from '../../test/builders';
 import { type Harness, startHarness } from '../../test/harness';
 

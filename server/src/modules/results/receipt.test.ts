@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { receiptHash } from '../../../../sync-protocol/src/receipt';
-import { examResultDocSchema } from '../../../../sync-protocol/src/sync/exam-result';
-import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
-import { PROTOCOL_VERSION } from '../../../../sync-protocol/src/version';
+import { receiptHash } from '@pm/protocol/receipt';
+import { examResultDocSchema } from '@pm/protocol/sync/exam-result';
+import type { TestSummaryDoc } from '@pm/protocol/sync/test-summary';
+import { PROTOCOL_VERSION } from '@pm/protocol/version';
 import { attempt, examResult, questionSet } from '../../db/schema';
 import { exec, first, transaction } from '../../db/transaction';
 import { nextRev } from '../../lib/revision';

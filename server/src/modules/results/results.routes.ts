@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { evaluateSchema, participantsQuerySchema, pendingQuerySchema, resultQuerySchema, submissionSchema } from '../../../../sync-protocol/src/result';
+import { evaluateSchema, participantsQuerySchema, pendingQuerySchema, resultQuerySchema, submissionSchema } from '@pm/protocol/result';
 import type { AppEnv, Deps } from '../../context';
 import { parseJson, parseQuery } from '../../lib/http';
 import { principalOf, route } from '../../lib/route';

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { distinctSetQuestionIds } from '../../../../sync-protocol/src/question-set';
+import { distinctSetQuestionIds } from '@pm/protocol/question-set';
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
-import { MSG } from '../../../../sync-protocol/src/messages';
-import type { ExamResultResponse, RankResponse, Submission } from '../../../../sync-protocol/src/result';
-import { newAttempt, type TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
+import { MSG } from '@pm/protocol/messages';
+import type { ExamResultResponse, RankResponse, Submission } from '@pm/protocol/result';
+import { newAttempt, type TestSummaryDoc } from '@pm/protocol/sync/test-summary';
 import type { Deps, Principal } from '../../context';
 import type { Conn, DB, Tx } from '../../db/client';
 import { attempt, entitlementUse, examResult, meta, person, question, questionSet } from '../../db/schema';
@@ -19,7 +19,7 @@ import { isOverLimit } from '../entitlements/entitlements.service';
 import { setView } from '../questions/question-sets.service';
 import { examResultDocs } from '../sync/sync.docs';
 import { type AttemptSubmittedHook, pushTestSummaries, runSubmittedHooks, type SubmittedContext } from '../sync/sync.service';
-import { boundedSubmittedAt, isEmptyAnswer, isLate, keyQuestion, partsOf, round, score, type ScoringPart } from '../../../../sync-protocol/src/scoring';
+import { boundedSubmittedAt, isEmptyAnswer, isLate, keyQuestion, partsOf, round, score, type ScoringPart } from '@pm/protocol/scoring';
 
 type AttemptRow = typeof attempt.$inferSelect;
 type ResultRow = typeof examResult.$inferSelect;

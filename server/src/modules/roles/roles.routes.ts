@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { idSchema } from '../../../../sync-protocol/src/common';
-import { roleCreateSchema, rolePermissionsSchema, roleUpdateSchema } from '../../../../sync-protocol/src/role';
+import { idSchema } from '@pm/protocol/common';
+import { roleCreateSchema, rolePermissionsSchema, roleUpdateSchema } from '@pm/protocol/role';
 import type { AppEnv, Deps } from '../../context';
 import { parseJson, parseQuery, parseWith } from '../../lib/http';
 import { principalOf, route } from '../../lib/route';

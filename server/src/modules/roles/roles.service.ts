@@ -1,6 +1,6 @@
 import { and, eq, inArray, notExists } from 'drizzle-orm';
-import { MSG } from '../../../../sync-protocol/src/messages';
-import { ADMIN_ROLE, BUILT_IN_ROLES } from '../../../../sync-protocol/src/role';
+import { MSG } from '@pm/protocol/messages';
+import { ADMIN_ROLE, BUILT_IN_ROLES } from '@pm/protocol/role';
 import type { Conn } from '../../db/client';
 import type { Deps, Principal } from '../../context';
 import { permission, person, role, rolePermission } from '../../db/schema';

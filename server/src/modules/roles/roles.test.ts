@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ROLES } from '../../../../sync-protocol/src/role';
+import { ROLES } from '@pm/protocol/role';
 import { activityLog, role, rolePermission } from '../../db/schema';
 import { first } from '../../db/transaction';
 import { type Harness, startHarness } from '../../test/harness';

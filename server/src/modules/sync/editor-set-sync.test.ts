@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MSG } from '../../../../sync-protocol/src/messages';
-import type { EdQuestionSetDoc } from '../../../../sync-protocol/src/sync/ed-question-set';
-import { EDITOR_DOC_SCHEMAS, rxSchemaOf } from '../../../../sync-protocol/src/sync/rxdb-schemas';
-import { PROTOCOL_VERSION } from '../../../../sync-protocol/src/version';
+import { MSG } from '@pm/protocol/messages';
+import type { EdQuestionSetDoc } from '@pm/protocol/sync/ed-question-set';
+import { EDITOR_DOC_SCHEMAS, rxSchemaOf } from '@pm/protocol/sync/rxdb-schemas';
+import { PROTOCOL_VERSION } from '@pm/protocol/version';
 import { activityLog, questionSet } from '../../db/schema';
 import { first } from '../../db/transaction';
 import { type Harness, startHarness } from '../../test/harness';

@@ -1,9 +1,9 @@
 import { asc, eq, gt } from 'drizzle-orm';
-import type { EdPushAnswer, EdQuestionDoc } from '../../../../sync-protocol/src/sync/ed-question';
-import type { EdQuestionSetDoc } from '../../../../sync-protocol/src/sync/ed-question-set';
-import { questionSetSaveSchema } from '../../../../sync-protocol/src/question-set';
-import type { EditorCollectionName, PullResponse } from '../../../../sync-protocol/src/sync/envelopes';
-import { MSG } from '../../../../sync-protocol/src/messages';
+import type { EdPushAnswer, EdQuestionDoc } from '@pm/protocol/sync/ed-question';
+import type { EdQuestionSetDoc } from '@pm/protocol/sync/ed-question-set';
+import { questionSetSaveSchema } from '@pm/protocol/question-set';
+import type { EditorCollectionName, PullResponse } from '@pm/protocol/sync/envelopes';
+import { MSG } from '@pm/protocol/messages';
 import type { Deps, Principal } from '../../context';
 import { question, questionSet } from '../../db/schema';
 import type { Conn } from '../../db/client';

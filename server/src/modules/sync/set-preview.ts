@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
-import { MSG } from '../../../../sync-protocol/src/messages';
-import type { QsDetailDoc } from '../../../../sync-protocol/src/sync/qs-detail';
-import type { QuestionSetDoc } from '../../../../sync-protocol/src/sync/question-set';
+import { MSG } from '@pm/protocol/messages';
+import type { QsDetailDoc } from '@pm/protocol/sync/qs-detail';
+import type { QuestionSetDoc } from '@pm/protocol/sync/question-set';
 import type { Deps } from '../../context';
 import { questionSet } from '../../db/schema';
 import { first } from '../../db/transaction';

@@ -1,11 +1,11 @@
 import { inArray, sql } from 'drizzle-orm';
-import { distinctSetQuestionIds } from '../../../../sync-protocol/src/question-set';
-import type { ExamResultDoc, ResultQuestion } from '../../../../sync-protocol/src/sync/exam-result';
-import type { QsDetailDoc, TestQuestion } from '../../../../sync-protocol/src/sync/qs-detail';
-import { NO_SET_TAGS, type QuestionSetDoc, type SetTags } from '../../../../sync-protocol/src/sync/question-set';
-import type { TagDoc } from '../../../../sync-protocol/src/sync/tag';
-import { partMarks, setTotalMarks } from '../../../../sync-protocol/src/set-text';
-import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
+import { distinctSetQuestionIds } from '@pm/protocol/question-set';
+import type { ExamResultDoc, ResultQuestion } from '@pm/protocol/sync/exam-result';
+import type { QsDetailDoc, TestQuestion } from '@pm/protocol/sync/qs-detail';
+import { NO_SET_TAGS, type QuestionSetDoc, type SetTags } from '@pm/protocol/sync/question-set';
+import type { TagDoc } from '@pm/protocol/sync/tag';
+import { partMarks, setTotalMarks } from '@pm/protocol/set-text';
+import type { TestSummaryDoc } from '@pm/protocol/sync/test-summary';
 import type { Conn, DB } from '../../db/client';
 import { inJsonArray, inJsonPairs, prepared } from '../../db/dialect';
 import type { attempt, examResult, questionSet, tag } from '../../db/schema';

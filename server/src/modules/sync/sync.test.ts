@@ -1,9 +1,9 @@
 import http from 'node:http';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { PROTOCOL_VERSION } from '../../../../sync-protocol/src/version';
-import type { TestSummaryDoc } from '../../../../sync-protocol/src/sync/test-summary';
-import { MSG } from '../../../../sync-protocol/src/messages';
+import { PROTOCOL_VERSION } from '@pm/protocol/version';
+import type { TestSummaryDoc } from '@pm/protocol/sync/test-summary';
+import { MSG } from '@pm/protocol/messages';
 import { createApp } from '../../app';
 import { attempt, examResult, questionSet, tag } from '../../db/schema';
 import { first, transaction } from '../../db/transaction';

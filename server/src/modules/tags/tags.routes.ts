@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import { recentTagsQuerySchema, tagPatchSchema, tagQuerySchema } from '../../../../sync-protocol/src/tag';
+import { recentTagsQuerySchema, tagPatchSchema, tagQuerySchema } from '@pm/protocol/tag';
 import type { AppEnv, Deps } from '../../context';
 import { parseJson, parseQuery } from '../../lib/http';
 import { principalOf, route } from '../../lib/route';

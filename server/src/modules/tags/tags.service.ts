@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, gt, max, sql } from 'drizzle-orm';
-import { MSG } from '../../../../sync-protocol/src/messages';
+import { MSG } from '@pm/protocol/messages';
 import type { Deps, Principal } from '../../context';
 import type { DB } from '../../db/client';
 import { prepared as prepare } from '../../db/dialect';

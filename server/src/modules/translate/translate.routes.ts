@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { generateInDiffLangQuerySchema, translateInHtmlSchema, type TranslatorStatus } from '../../../../sync-protocol/src/translate';
+import { generateInDiffLangQuerySchema, translateInHtmlSchema, type TranslatorStatus } from '@pm/protocol/translate';
 import type { AppEnv, Deps } from '../../context';
 import { parseJson, parseQuery } from '../../lib/http';
 import { principalOf, route } from '../../lib/route';

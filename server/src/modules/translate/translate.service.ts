@@ -1,12 +1,12 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { MSG } from '../../../../sync-protocol/src/messages';
-import { isBlankHtml } from '../../../../sync-protocol/src/question';
+import { MSG } from '@pm/protocol/messages';
+import { isBlankHtml } from '@pm/protocol/question';
 import {
   englishSourceHash,
   type GenerateInDiffLangAnswer,
   TRANSLATION_BATCH_CHARS,
   type TranslateInHtmlAnswer,
-} from '../../../../sync-protocol/src/translate';
+} from '@pm/protocol/translate';
 import type { Deps, Principal } from '../../context';
 import { question } from '../../db/schema';
 import { badRequest } from '../../lib/errors';

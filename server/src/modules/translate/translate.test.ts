@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { englishSourceHash } from '../../../../sync-protocol/src/translate';
+import { englishSourceHash } from '@pm/protocol/translate';
 import { createApp } from '../../app';
 import { parseEnv } from '../../env';
 import { question, questionSet, questionTag, questionVersion } from '../../db/schema';

@@ -1,4 +1,4 @@
-import { MSG } from '../../../../sync-protocol/src/messages';
+import { MSG } from '@pm/protocol/messages';
 import type { Config } from '../../env';
 import { AppError } from '../../lib/errors';
 import { type LocalTranslator, startLocalTranslator } from './local-translator';

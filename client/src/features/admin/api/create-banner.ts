@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Banner } from '../../../../../sync-protocol/src/banner';
+import type { Banner } from '@pm/protocol/banner';
 import { api } from '../../../lib/api-client';
 
 export type BannerInput = Omit<Banner, 'id'>;

@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { ActivityLogEntry } from '../../../../../sync-protocol/src/activity-log';
+import type { ActivityLogEntry } from '@pm/protocol/activity-log';
 import { api } from '../../../lib/api-client';
 
 /** §9: the activity log's page size. */

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Banner } from '../../../../../sync-protocol/src/banner';
+import type { Banner } from '@pm/protocol/banner';
 import { api } from '../../../lib/api-client';
 
 /** GET /api/banner/all — every home slide, inactive ones too. */

@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { ContactMessage } from '../../../../../sync-protocol/src/contact';
+import type { ContactMessage } from '@pm/protocol/contact';
 import { api } from '../../../lib/api-client';
 
 export const MESSAGE_PAGE_SIZE = 30;

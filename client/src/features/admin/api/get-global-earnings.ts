@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { GlobalEarningsReport } from '../../../../../sync-protocol/src/report';
+import type { GlobalEarningsReport } from '@pm/protocol/report';
 import { api } from '../../../lib/api-client';
 
 /** GET /api/report/globalEarnings?startDate&endDate&groupBy. */

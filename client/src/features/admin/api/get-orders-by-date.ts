@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { OrdersByDateReport } from '../../../../../sync-protocol/src/report';
+import type { OrdersByDateReport } from '@pm/protocol/report';
 import { api } from '../../../lib/api-client';
 
 /** GET /api/report/getOrdersByDate?startDate&endDate (epoch ms, spec §7). */

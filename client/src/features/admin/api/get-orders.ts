@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { OrderRow, OrderStatus } from '../../../../../sync-protocol/src/order';
+import type { OrderRow, OrderStatus } from '@pm/protocol/order';
 import { api } from '../../../lib/api-client';
 
 export const ORDER_PAGE_SIZE = 30;

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Permission } from '../../../../../sync-protocol/src/permission';
+import type { Permission } from '@pm/protocol/permission';
 import { api } from '../../../lib/api-client';
 
 /** GET /api/permission — every permission (spec §7). */

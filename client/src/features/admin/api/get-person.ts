@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { PersonView } from '../../../../../sync-protocol/src/person';
+import type { PersonView } from '@pm/protocol/person';
 import { api } from '../../../lib/api-client';
 
 /** GET /api/Person/:id — one person with role and permissions as stored now (spec §2 Users detail view). */

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ProductView } from '../../../../../sync-protocol/src/plan';
+import type { ProductView } from '@pm/protocol/plan';
 import { api } from '../../../lib/api-client';
 
 /** GET /api/product — every plan, inactive ones too. */

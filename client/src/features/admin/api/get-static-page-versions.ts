@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { StaticPageKey, StaticPageLang, StaticPageVersion } from '../../../../../sync-protocol/src/static-page';
+import type { StaticPageKey, StaticPageLang, StaticPageVersion } from '@pm/protocol/static-page';
 import { api } from '../../../lib/api-client';
 
 /** GET /api/static-page/{key}/versions?lang= — every saved version of one language, newest first. */

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { StaticPage } from '../../../../../sync-protocol/src/static-page';
+import type { StaticPage } from '@pm/protocol/static-page';
 import { api } from '../../../lib/api-client';
 
 /** GET /api/static-page — the pages saved so far. */

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { PaymentStatus } from '../../../../../sync-protocol/src/payment';
-import type { TransactionsReport } from '../../../../../sync-protocol/src/report';
+import type { PaymentStatus } from '@pm/protocol/payment';
+import type { TransactionsReport } from '@pm/protocol/report';
 import { api } from '../../../lib/api-client';
 
 export const TRANSACTION_PAGE_SIZE = 50;

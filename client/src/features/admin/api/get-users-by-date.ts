@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { UsersByDateReport } from '../../../../../sync-protocol/src/report';
+import type { UsersByDateReport } from '@pm/protocol/report';
 import { api } from '../../../lib/api-client';
 
 /** GET /api/report/getUsersByDate?startDate&endDate. */

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { adminResetSchema } from '../../../../../sync-protocol/src/auth';
+import type { adminResetSchema } from '@pm/protocol/auth';
 import { api } from '../../../lib/api-client';
 
 export type AdminResetBody = z.input<typeof adminResetSchema>;

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Permission } from '../../../../../sync-protocol/src/permission';
+import type { Permission } from '@pm/protocol/permission';
 import { api } from '../../../lib/api-client';
 
 type Saved = { success: boolean; msg: string; data: Permission };

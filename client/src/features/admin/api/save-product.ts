@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ProductView } from '../../../../../sync-protocol/src/plan';
+import type { ProductView } from '@pm/protocol/plan';
 import { api } from '../../../lib/api-client';
 
 export type ProductInput = Omit<ProductView, 'id' | 'createdAt' | 'orders'> & { id?: string | undefined };

@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { PersonView } from '../../../../../sync-protocol/src/person';
+import type { PersonView } from '@pm/protocol/person';
 import { api } from '../../../lib/api-client';
 
 /** §9: the person grid's page size. */

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Banner } from '../../../../../sync-protocol/src/banner';
+import type { Banner } from '@pm/protocol/banner';
 import { api } from '../../../lib/api-client';
 
 /** PUT /api/banner: changes a slide (the body carries its id). Silent: the dialog lists the failure itself. */

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { OrderRow, OrderStatus } from '../../../../../sync-protocol/src/order';
+import type { OrderRow, OrderStatus } from '@pm/protocol/order';
 import { api } from '../../../lib/api-client';
 
 /** PATCH /api/order/status {id, status} (UPDATE_ORDER). */

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { PersonView, personPermissionsSchema } from '../../../../../sync-protocol/src/person';
+import type { PersonView, personPermissionsSchema } from '@pm/protocol/person';
 import { api } from '../../../lib/api-client';
 
 export type PersonPermissionsBody = z.input<typeof personPermissionsSchema>;

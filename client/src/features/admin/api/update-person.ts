@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { PersonView, personUpdateSchema } from '../../../../../sync-protocol/src/person';
+import type { PersonView, personUpdateSchema } from '@pm/protocol/person';
 import { api } from '../../../lib/api-client';
 
 export type PersonUpdateBody = z.input<typeof personUpdateSchema>;

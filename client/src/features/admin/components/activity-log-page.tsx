@@ -1,7 +1,7 @@
 import { Alert, Badge, Group, Loader, Pagination, Stack, Table, Text, Title, UnstyledButton } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ActivityLogEntry } from '../../../../../sync-protocol/src/activity-log';
+import type { ActivityLogEntry } from '@pm/protocol/activity-log';
 import { LOG_PAGE_SIZE, type LogSort, useActivityLog } from '../api/get-activity-log';
 import { useActivityLogCount } from '../api/get-activity-log-count';
 import { changedPaths } from '../lib/json-diff';

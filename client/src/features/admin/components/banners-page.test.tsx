@@ -2,7 +2,7 @@ import { notifications } from '@mantine/notifications';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import type { Banner } from '../../../../../sync-protocol/src/banner';
+import type { Banner } from '@pm/protocol/banner';
 import { clearSession, setSession } from '../../../lib/session';
 import { type Call, json, learnerSession, mockApi } from '../../../testing/fetch-mock';
 import { renderWithApp } from '../../../testing/render';

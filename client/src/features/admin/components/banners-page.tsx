@@ -2,7 +2,7 @@ import { ActionIcon, Alert, Badge, Button, Card, Group, Image, Loader, Modal, Nu
 import { useMediaQuery } from '@mantine/hooks';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type Banner, bannerCreateSchema } from '../../../../../sync-protocol/src/banner';
+import { type Banner, bannerCreateSchema } from '@pm/protocol/banner';
 import { ApiError } from '../../../lib/api-client';
 import { notifySuccess } from '../../../lib/notify';
 import { translateServerMessage } from '../../../lib/server-messages';

@@ -1,7 +1,7 @@
 import { ActionIcon, Alert, Avatar, Button, Card, Group, Loader, Modal, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { brandCreateSchema } from '../../../../../sync-protocol/src/brand';
+import { brandCreateSchema } from '@pm/protocol/brand';
 import { useSession } from '../../../hooks/use-session';
 import { ApiError } from '../../../lib/api-client';
 import { notifySuccess } from '../../../lib/notify';

@@ -2,7 +2,7 @@ import { ActionIcon, Alert, Card, Group, Loader, Pagination, Spoiler, Stack, Tex
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ContactMessage } from '../../../../../sync-protocol/src/contact';
+import type { ContactMessage } from '@pm/protocol/contact';
 import { useDeleteContactMessage } from '../api/delete-contact-message';
 import { MESSAGE_PAGE_SIZE, useContactMessages } from '../api/get-contact-messages';
 import { useConfirmedDelete } from '../hooks/use-confirmed-delete';

@@ -2,7 +2,7 @@ import { Alert, Badge, Button, Group, Loader, Modal, Pagination, Select, Stack, 
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ORDER_STATUSES, type OrderRow, type OrderStatus } from '../../../../../sync-protocol/src/order';
+import { ORDER_STATUSES, type OrderRow, type OrderStatus } from '@pm/protocol/order';
 import { useSession } from '../../../hooks/use-session';
 import { notifySuccess } from '../../../lib/notify';
 import { translateServerMessage } from '../../../lib/server-messages';

@@ -2,7 +2,7 @@ import { Alert, Button, Group, List, Modal, Stack, Textarea, TextInput } from '@
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { permissionCreateSchema } from '../../../../../sync-protocol/src/permission';
+import { permissionCreateSchema } from '@pm/protocol/permission';
 import { ApiError } from '../../../lib/api-client';
 import { notifySuccess } from '../../../lib/notify';
 import { translateServerMessage } from '../../../lib/server-messages';

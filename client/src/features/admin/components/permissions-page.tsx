@@ -1,7 +1,7 @@
 import { ActionIcon, Alert, Button, Card, Group, Loader, SimpleGrid, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Permission } from '../../../../../sync-protocol/src/permission';
+import type { Permission } from '@pm/protocol/permission';
 import { useSession } from '../../../hooks/use-session';
 import { permissionsOf } from '../../../lib/session';
 import { useDeletePermission } from '../api/delete-permission';

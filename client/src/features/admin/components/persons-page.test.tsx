@@ -2,7 +2,7 @@ import { notifications } from '@mantine/notifications';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import type { PersonView } from '../../../../../sync-protocol/src/person';
+import type { PersonView } from '@pm/protocol/person';
 import { clearSession, setSession } from '../../../lib/session';
 import { type Call, json, learnerSession, mockApi } from '../../../testing/fetch-mock';
 import { renderWithApp } from '../../../testing/render';

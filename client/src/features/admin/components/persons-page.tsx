@@ -3,7 +3,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { IconKey, IconPencil } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PERSON_SEARCH_MIN_CHARS, type PersonView } from '../../../../../sync-protocol/src/person';
+import { PERSON_SEARCH_MIN_CHARS, type PersonView } from '@pm/protocol/person';
 import { useSession } from '../../../hooks/use-session';
 import { permissionsOf } from '../../../lib/session';
 import { usePerson } from '../api/get-person';

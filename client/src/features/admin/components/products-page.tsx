@@ -2,7 +2,7 @@ import { ActionIcon, Alert, Badge, Button, Group, Loader, Modal, NumberInput, Pa
 import { useMediaQuery } from '@mantine/hooks';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { productCreateSchema, type ProductView } from '../../../../../sync-protocol/src/plan';
+import { productCreateSchema, type ProductView } from '@pm/protocol/plan';
 import { ApiError } from '../../../lib/api-client';
 import { notifySuccess } from '../../../lib/notify';
 import { translateServerMessage } from '../../../lib/server-messages';

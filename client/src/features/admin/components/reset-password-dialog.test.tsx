@@ -3,7 +3,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import type { PersonView } from '../../../../../sync-protocol/src/person';
+import type { PersonView } from '@pm/protocol/person';
 import { clearSession, setSession } from '../../../lib/session';
 import { json, learnerSession, mockApi } from '../../../testing/fetch-mock';
 import { renderWithApp } from '../../../testing/render';

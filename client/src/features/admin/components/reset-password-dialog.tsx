@@ -1,7 +1,7 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { PersonView } from '../../../../../sync-protocol/src/person';
+import type { PersonView } from '@pm/protocol/person';
 import { notifySuccess } from '../../../lib/notify';
 import { translateServerMessage } from '../../../lib/server-messages';
 import { useResetPersonPassword } from '../api/reset-person-password';

@@ -2,7 +2,7 @@ import { ActionIcon, Alert, Button, Grid, Group, List, Loader, Paper, Stack, Tex
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { roleCreateSchema } from '../../../../../sync-protocol/src/role';
+import { roleCreateSchema } from '@pm/protocol/role';
 import { useSession } from '../../../hooks/use-session';
 import { ApiError } from '../../../lib/api-client';
 import { notifySuccess } from '../../../lib/notify';

@@ -2,7 +2,7 @@ import { MantineProvider } from '@mantine/core';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import type { OrdersByDateReport } from '../../../../../sync-protocol/src/report';
+import type { OrdersByDateReport } from '@pm/protocol/report';
 import { clearSession, setSession } from '../../../lib/session';
 import { json, learnerSession, mockApi } from '../../../testing/fetch-mock';
 import { renderWithApp } from '../../../testing/render';

@@ -3,7 +3,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import type { Editor } from '@tiptap/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import type { StaticPage, StaticPageKey, StaticPageLang, StaticPageVersion } from '../../../../../sync-protocol/src/static-page';
+import type { StaticPage, StaticPageKey, StaticPageLang, StaticPageVersion } from '@pm/protocol/static-page';
 import { clearSession, setSession } from '../../../lib/session';
 import { type Call, json, learnerSession, mockApi } from '../../../testing/fetch-mock';
 import { renderWithApp } from '../../../testing/render';

@@ -2,7 +2,7 @@ import { Alert, Badge, Button, Group, Loader, Paper, SegmentedControl, Stack, Ta
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { STATIC_PAGE_KEYS, STATIC_PAGE_LANGS, type StaticPage, type StaticPageKey, type StaticPageLang } from '../../../../../sync-protocol/src/static-page';
+import { STATIC_PAGE_KEYS, STATIC_PAGE_LANGS, type StaticPage, type StaticPageKey, type StaticPageLang } from '@pm/protocol/static-page';
 import { useFormatDate } from '../../../hooks/use-format-date';
 import { useLeaveGuard } from '../../../hooks/use-leave-guard';
 import { notifySuccess } from '../../../lib/notify';

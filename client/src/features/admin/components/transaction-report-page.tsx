@@ -2,7 +2,7 @@ import { Alert, Badge, Group, Loader, Pagination, Select, SimpleGrid, Stack, Tab
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PAYMENT_STATUSES, type PaymentStatus } from '../../../../../sync-protocol/src/payment';
+import { PAYMENT_STATUSES, type PaymentStatus } from '@pm/protocol/payment';
 import { TRANSACTION_PAGE_SIZE, type TransactionFilters, useTransactions } from '../api/get-transactions';
 import { type DayRange, lastDays, REPORT_TIME_ZONE, rupees } from '../lib/report-range';
 import { DateRangeField, rangeFilter } from './date-range-field';

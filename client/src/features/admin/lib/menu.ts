@@ -1,4 +1,4 @@
-import type { PermissionName } from '../../../../../sync-protocol/src/permission';
+import type { PermissionName } from '@pm/protocol/permission';
 import { ROUTE_ACCESS, mayOpen as mayOpenAccess } from '../../../config/route-access';
 
 /**

@@ -1,4 +1,4 @@
-import { IST_OFFSET_MS } from '../../../../../sync-protocol/src/report-dates';
+import { IST_OFFSET_MS } from '@pm/protocol/report-dates';
 import { numberFormat } from '../../../lib/intl-format';
 
 /** The value of a Mantine range picker: [start, end] as 'YYYY-MM-DD' strings or null. */

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import type { AnswerFileUploadResponse } from '../../../../../sync-protocol/src/answer-file';
+import type { AnswerFileUploadResponse } from '@pm/protocol/answer-file';
 import { api } from '../../../lib/api-client';
 
 /**

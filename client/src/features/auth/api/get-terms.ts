@@ -1,4 +1,4 @@
-import type { TermsState } from '../../../../../sync-protocol/src/auth';
+import type { TermsState } from '@pm/protocol/auth';
 import { api } from '../../../lib/api-client';
 
 /**

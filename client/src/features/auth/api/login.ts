@@ -1,4 +1,4 @@
-import type { LoginResponse } from '../../../../../sync-protocol/src/auth';
+import type { LoginResponse } from '@pm/protocol/auth';
 import { api } from '../../../lib/api-client';
 import { toUsername } from '../lib/username';
 

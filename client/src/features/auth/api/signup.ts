@@ -1,5 +1,5 @@
-import type { LoginResponse } from '../../../../../sync-protocol/src/auth';
-import { MOBILE_PREFIX } from '../../../../../sync-protocol/src/text-rules';
+import type { LoginResponse } from '@pm/protocol/auth';
+import { MOBILE_PREFIX } from '@pm/protocol/text-rules';
 import { api } from '../../../lib/api-client';
 
 export type SignupInput = {

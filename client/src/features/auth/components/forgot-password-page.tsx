@@ -4,7 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { passwordShapeProblem } from '../../../../../sync-protocol/src/auth';
+import { passwordShapeProblem } from '@pm/protocol/auth';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
 import { notifyError, notifySuccess } from '../../../lib/notify';

@@ -4,7 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import type { LoginResponse } from '../../../../../sync-protocol/src/auth';
+import type { LoginResponse } from '@pm/protocol/auth';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
 import { notifyError, notifySuccess, notifyWarning } from '../../../lib/notify';

@@ -30,7 +30,7 @@ import { requestLogout } from '../../../lib/logout-request';
 import { notifySuccess } from '../../../lib/notify';
 import { translateServerMessage } from '../../../lib/server-messages';
 import { clearSession, updateSession } from '../../../lib/session';
-import { hasUnsafeChars } from '../../../../../sync-protocol/src/text-rules';
+import { hasUnsafeChars } from '@pm/protocol/text-rules';
 import { type Profile, useProfile } from '../api/get-profile';
 import { logoutAll } from '../api/logout-all';
 import { requestEmailChange } from '../api/request-email-change';

@@ -3,7 +3,7 @@ import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { hasUnsafeChars } from '../../../../../sync-protocol/src/text-rules';
+import { hasUnsafeChars } from '@pm/protocol/text-rules';
 import { type LookupPerson, PersonLookup } from '../../../components/person-lookup';
 import { ApiError } from '../../../lib/api-client';
 import { notifySuccess } from '../../../lib/notify';

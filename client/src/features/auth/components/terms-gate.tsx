@@ -1,7 +1,7 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MSG } from '../../../../../sync-protocol/src/messages';
+import { MSG } from '@pm/protocol/messages';
 import { ApiError } from '../../../lib/api-client';
 import { requestLogout } from '../../../lib/logout-request';
 import { notifySuccess } from '../../../lib/notify';

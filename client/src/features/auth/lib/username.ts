@@ -1,4 +1,4 @@
-import { isEmailAddress, normaliseUsername } from '../../../../../sync-protocol/src/text-rules';
+import { isEmailAddress, normaliseUsername } from '@pm/protocol/text-rules';
 
 /**
  * The username as the server expects it: a username without '@' is a mobile and gets +91

@@ -10,7 +10,7 @@ import type {
   ImportPreviewInput,
   ImportPreviewResponse,
   ImportResult,
-} from '../../../../../sync-protocol/src/question-import';
+} from '@pm/protocol/question-import';
 
 /* Import and export of questions (issue 19 §3–4). */
 

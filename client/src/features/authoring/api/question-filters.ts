@@ -1,4 +1,4 @@
-import type { QuestionStatus, QuestionType } from '../../../../../sync-protocol/src/question';
+import type { QuestionStatus, QuestionType } from '@pm/protocol/question';
 
 /*
  * The question list's filters, a type of their own: the API's calls (api/questions.ts) and the

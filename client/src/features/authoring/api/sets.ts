@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { offlineOr } from './questions';
-import type { QuestionSetSave, QuestionSetView } from '../../../../../sync-protocol/src/question-set';
-import type { QuestionSetDoc } from '../../../../../sync-protocol/src/sync/question-set';
-import type { QsDetailDoc } from '../../../../../sync-protocol/src/sync/qs-detail';
+import type { QuestionSetSave, QuestionSetView } from '@pm/protocol/question-set';
+import type { QuestionSetDoc } from '@pm/protocol/sync/question-set';
+import type { QsDetailDoc } from '@pm/protocol/sync/qs-detail';
 
 /*
  * Question sets (spec §7 Questions, issue 17 §5). Offline (issue 19 §5) the list, a set, its save

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { GenerateInDiffLangAnswer, TranslateInHtmlAnswer, TranslatorStatus } from '../../../../../sync-protocol/src/translate';
+import type { GenerateInDiffLangAnswer, TranslateInHtmlAnswer, TranslatorStatus } from '@pm/protocol/translate';
 import { api } from '../../../lib/api-client';
 
 /*

@@ -3,7 +3,7 @@ import Image from '@tiptap/extension-image';
 import { BlockMath, InlineMath } from '@tiptap/extension-mathematics';
 import type { Node as PMNode } from '@tiptap/pm/model';
 import StarterKit from '@tiptap/starter-kit';
-import { MEDIA_URL } from '../../../../../sync-protocol/src/media';
+import { MEDIA_URL } from '@pm/protocol/media';
 
 /*
  * The question editor's tiptap extensions: StarterKit, subscript and superscript (chemistry,

@@ -1,7 +1,7 @@
 import { Alert, Badge, Button, Drawer, Group, Loader, Modal, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { QuestionVersionEntry, QuestionView } from '../../../../../sync-protocol/src/question';
+import type { QuestionVersionEntry, QuestionView } from '@pm/protocol/question';
 import { notifySuccess } from '../../../lib/notify';
 import { translateServerMessage } from '../../../lib/server-messages';
 import { getQuestion, useQuestionHistory, useRestoreQuestionVersion } from '../api/questions';

@@ -3,7 +3,7 @@ import { IconPhoto } from '@tabler/icons-react';
 import type { Editor } from '@tiptap/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MEDIA_MAX_BYTES, MEDIA_TYPES } from '../../../../../sync-protocol/src/media';
+import { MEDIA_MAX_BYTES, MEDIA_TYPES } from '@pm/protocol/media';
 import { ApiError } from '../../../lib/api-client';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { uploadImage } from '../api/media';

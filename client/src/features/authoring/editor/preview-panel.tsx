@@ -2,7 +2,7 @@ import { Loader, Tabs, Text } from '@mantine/core';
 import katex from 'katex';
 import { Suspense, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { TestQuestion } from '../../../../../sync-protocol/src/sync/qs-detail';
+import type { TestQuestion } from '@pm/protocol/sync/qs-detail';
 import { usePreviews } from '../../../components/preview-context';
 import type { EditLang } from './question-form';
 

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { questionInputSchema, type QuestionView } from '../../../../../sync-protocol/src/question';
+import { questionInputSchema, type QuestionView } from '@pm/protocol/question';
 import {
   addOption,
   applySplit,

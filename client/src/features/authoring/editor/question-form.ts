@@ -1,12 +1,12 @@
-import { parseNumericSpec } from '../../../../../sync-protocol/src/marking';
+import { parseNumericSpec } from '@pm/protocol/marking';
 import {
   isBlankHtml,
   type QuestionInput,
   type QuestionStatus,
   type QuestionType,
   type QuestionView,
-} from '../../../../../sync-protocol/src/question';
-import type { TestQuestion } from '../../../../../sync-protocol/src/sync/qs-detail';
+} from '@pm/protocol/question';
+import type { TestQuestion } from '@pm/protocol/sync/qs-detail';
 
 /*
  * The question editor's form (spec §3 Question, §4 Question editor, §5 Question save) as plain

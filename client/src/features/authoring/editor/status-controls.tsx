@@ -1,7 +1,7 @@
 import { Badge, Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type QuestionStatus, REASON_MAX, STATUS_NEXT } from '../../../../../sync-protocol/src/question';
+import { type QuestionStatus, REASON_MAX, STATUS_NEXT } from '@pm/protocol/question';
 
 const STATUS_COLOR: Record<QuestionStatus, string> = { PENDING: 'gray', REVIEWED: 'blue', APPROVED: 'green', REJECTED: 'red' };
 

@@ -2,7 +2,7 @@ import { notifications } from '@mantine/notifications';
 import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import { englishSourceHash } from '../../../../../sync-protocol/src/translate';
+import { englishSourceHash } from '@pm/protocol/translate';
 import { clearSession, setSession } from '../../../lib/session';
 import { type Call, json, learnerSession, mockApi } from '../../../testing/fetch-mock';
 import { renderWithApp } from '../../../testing/render';

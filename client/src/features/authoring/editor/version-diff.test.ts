@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import type { QuestionVersionData } from '../../../../../sync-protocol/src/question';
+import type { QuestionVersionData } from '@pm/protocol/question';
 import { htmlToText, versionChanges } from './version-diff';
 
 const v1: QuestionVersionData = {

@@ -1,5 +1,5 @@
 import diff from 'microdiff';
-import type { QuestionVersionData } from '../../../../../sync-protocol/src/question';
+import type { QuestionVersionData } from '@pm/protocol/question';
 
 /*
  * What changed between two versions of a question (issue 17 §7: who changed what, when, as a

@@ -2,7 +2,7 @@ import { ActionIcon, Menu, Tooltip } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { notifySuccess, notifyWarning } from '../../../lib/notify';
-import { IMPORT_FORMATS } from '../../../../../sync-protocol/src/question-import';
+import { IMPORT_FORMATS } from '@pm/protocol/question-import';
 import { exportQuestions } from '../api/import';
 
 /** Export questions (by ids) or a set to CSV, GIFT or Aiken (issue 19 §4): an icon with a menu of the formats. */

@@ -2,7 +2,7 @@ import { notifications } from '@mantine/notifications';
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import { IMPORT_ISSUE_CODES, type ImportPreview } from '../../../../../sync-protocol/src/question-import';
+import { IMPORT_ISSUE_CODES, type ImportPreview } from '@pm/protocol/question-import';
 import en from '../../../locales/en/authoring-import.json';
 import hi from '../../../locales/hi/authoring-import.json';
 import { clearSession, setSession } from '../../../lib/session';

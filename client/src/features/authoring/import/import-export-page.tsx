@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths';
-import { MSG } from '../../../../../sync-protocol/src/messages';
+import { MSG } from '@pm/protocol/messages';
 import { ApiError } from '../../../lib/api-client';
 import { notifySuccess, notifyWarning } from '../../../lib/notify';
 import {
@@ -16,7 +16,7 @@ import {
   type ImportPreview,
   type ImportPreviewRow,
   type ImportResult,
-} from '../../../../../sync-protocol/src/question-import';
+} from '@pm/protocol/question-import';
 import { downloadFile, exportQuestions, usePreviewImport, useStoreImport } from '../api/import';
 import { useQuestionSetList } from '../api/sets';
 import { QuestionList } from '../list/question-list';

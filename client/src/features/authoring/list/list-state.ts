@@ -1,13 +1,13 @@
 import {
   DEFAULT_MAX_QUESTIONS,
   selectionLimitMessage,
-} from '../../../../../sync-protocol/src/question-set';
+} from '@pm/protocol/question-set';
 import {
   QUESTION_STATUSES,
   QUESTION_TYPES,
   type QuestionStatus,
   type QuestionType,
-} from '../../../../../sync-protocol/src/question';
+} from '@pm/protocol/question';
 import type { QuestionFilters } from '../api/question-filters';
 import { isTranslationFilter } from './translation-filter';
 

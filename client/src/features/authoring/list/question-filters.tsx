@@ -3,7 +3,7 @@ import { useDebouncedCallback } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { QUESTION_STATUSES, QUESTION_TYPES, type QuestionStatus, type QuestionType } from '../../../../../sync-protocol/src/question';
+import { QUESTION_STATUSES, QUESTION_TYPES, type QuestionStatus, type QuestionType } from '@pm/protocol/question';
 import type { QuestionFilters } from '../api/question-filters';
 import { TagSelect } from '../tags/tag-select';
 import { hasFilters } from './list-state';

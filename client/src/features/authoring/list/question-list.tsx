@@ -3,7 +3,7 @@ import { IconPencil, IconTrash } from '@tabler/icons-react';
 import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
-import { QUESTION_PAGE_SIZE, type QuestionStatus, type QuestionView } from '../../../../../sync-protocol/src/question';
+import { QUESTION_PAGE_SIZE, type QuestionStatus, type QuestionView } from '@pm/protocol/question';
 import { RichHtml } from '../../../components/rich-html';
 import { paths } from '../../../config/paths';
 import { notifySuccess } from '../../../lib/notify';

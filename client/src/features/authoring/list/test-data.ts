@@ -1,6 +1,6 @@
-import type { QuestionView } from '../../../../../sync-protocol/src/question';
-import type { QuestionSetView } from '../../../../../sync-protocol/src/question-set';
-import type { Tag } from '../../../../../sync-protocol/src/tag';
+import type { QuestionView } from '@pm/protocol/question';
+import type { QuestionSetView } from '@pm/protocol/question-set';
+import type { Tag } from '@pm/protocol/tag';
 
 /* Test data of the question bank and question-set screens (list/ and sets/ tests). */
 

@@ -1,8 +1,8 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect, test, vi } from 'vitest';
-import type { QuestionView } from '../../../../../sync-protocol/src/question';
-import { englishSourceHash } from '../../../../../sync-protocol/src/translate';
+import type { QuestionView } from '@pm/protocol/question';
+import { englishSourceHash } from '@pm/protocol/translate';
 import { renderWithApp } from '../../../testing/render';
 import { hasFilters, readListState, writeListState } from './list-state';
 import { TranslationBadges, TranslationFilterSelect } from './translation-filter';

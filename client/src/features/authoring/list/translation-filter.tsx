@@ -1,7 +1,7 @@
 import { Badge, Select } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { QuestionView } from '../../../../../sync-protocol/src/question';
-import { translationState } from '../../../../../sync-protocol/src/translate';
+import type { QuestionView } from '@pm/protocol/question';
+import { translationState } from '@pm/protocol/translate';
 
 /*
  * Issue 19 §2 in the question list: a filter on the Hindi translation (missing, stale: the

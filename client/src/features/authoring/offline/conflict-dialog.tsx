@@ -2,9 +2,9 @@ import { Badge, Button, Group, Modal, SimpleGrid, Stack, Text, Title } from '@ma
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { EditorConflict } from '../../../db/editor/editor-replica';
-import { setQuestionIds } from '../../../../../sync-protocol/src/question-set';
-import type { EdQuestionDoc } from '../../../../../sync-protocol/src/sync/ed-question';
-import type { EdQuestionSetDoc } from '../../../../../sync-protocol/src/sync/ed-question-set';
+import { setQuestionIds } from '@pm/protocol/question-set';
+import type { EdQuestionDoc } from '@pm/protocol/sync/ed-question';
+import type { EdQuestionSetDoc } from '@pm/protocol/sync/ed-question-set';
 import { formatDate } from '../../../lib/intl-format';
 
 /*

@@ -1,6 +1,6 @@
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { afterEach, expect, test } from 'vitest';
-import { QUESTION_STATUSES, QUESTION_TYPES } from '../../../../../sync-protocol/src/question';
+import { QUESTION_STATUSES, QUESTION_TYPES } from '@pm/protocol/question';
 import '../../../db/core/database';
 import { type EdQuestion, type EditorReplica, openEditorReplica } from '../../../db/editor/editor-replica';
 import type { QuestionFilters } from '../api/question-filters';

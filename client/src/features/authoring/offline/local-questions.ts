@@ -1,5 +1,5 @@
-import { MSG } from '../../../../../sync-protocol/src/messages';
-import { type QuestionInput, questionInputSchema, type QuestionView } from '../../../../../sync-protocol/src/question';
+import { MSG } from '@pm/protocol/messages';
+import { type QuestionInput, questionInputSchema, type QuestionView } from '@pm/protocol/question';
 import type { RxDocumentData } from 'rxdb';
 import type { EdQuestion, EditorReplica } from '../../../db/editor/editor-replica';
 import { whenIdle } from '../../../lib/after-paint';

@@ -1,5 +1,5 @@
-import type { QuestionView } from '../../../../../sync-protocol/src/question';
-import { type QuestionSetSave, type QuestionSetView, questionSetSaveSchema } from '../../../../../sync-protocol/src/question-set';
+import type { QuestionView } from '@pm/protocol/question';
+import { type QuestionSetSave, type QuestionSetView, questionSetSaveSchema } from '@pm/protocol/question-set';
 import type { EdQuestion, EdQuestionSet, EditorReplica } from '../../../db/editor/editor-replica';
 import { ApiError } from '../../../lib/api-client';
 import i18n from '../../../lib/i18n';

@@ -1,4 +1,4 @@
-import { type MediaExt, MEDIA_TYPES } from '../../../../../sync-protocol/src/media';
+import { type MediaExt, MEDIA_TYPES } from '@pm/protocol/media';
 import { MEDIA_CACHE } from '../../../lib/media-precache';
 
 /*

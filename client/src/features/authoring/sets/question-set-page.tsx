@@ -3,7 +3,7 @@ import { IconDeviceFloppy, IconEyeOff, IconPlus, IconSend } from '@tabler/icons-
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import type { QuestionSetView } from '../../../../../sync-protocol/src/question-set';
+import type { QuestionSetView } from '@pm/protocol/question-set';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
 import { notifySuccess } from '../../../lib/notify';

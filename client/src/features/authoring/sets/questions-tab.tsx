@@ -6,7 +6,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { IconArrowDown, IconArrowUp, IconGripVertical, IconPlus, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { QuestionView } from '../../../../../sync-protocol/src/question';
+import type { QuestionView } from '@pm/protocol/question';
 import { RichHtml } from '../../../components/rich-html';
 import { QuestionList, STATUS_COLOR } from '../list/question-list';
 import { type FormPart, formParts, formQuestionIds, type SetForm, withPartQuestions } from './set-form';

@@ -5,7 +5,7 @@ import { IconArrowDown, IconArrowUp, IconCheck, IconPencil, IconPlus, IconTrash,
 import 'dayjs/locale/hi';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { allowedQuestions, DEFAULT_EXAM_SECONDS, SET_LANGUAGES } from '../../../../../sync-protocol/src/question-set';
+import { allowedQuestions, DEFAULT_EXAM_SECONDS, SET_LANGUAGES } from '@pm/protocol/question-set';
 import { ConfirmDialog } from './confirm-dialog';
 import {
   num,
@@ -20,7 +20,7 @@ import {
   type SubForm,
   totalMarksError,
 } from './set-form';
-import { partMarks } from '../../../../../sync-protocol/src/set-text';
+import { partMarks } from '@pm/protocol/set-text';
 import { setRuleText } from './set-messages';
 
 export type Update = (change: (f: SetForm) => SetForm) => void;

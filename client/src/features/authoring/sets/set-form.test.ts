@@ -1,5 +1,5 @@
 import { beforeAll, expect, test } from 'vitest';
-import { MSG } from '../../../../../sync-protocol/src/messages';
+import { MSG } from '@pm/protocol/messages';
 import i18n from '../../../lib/i18n';
 import { setView } from '../list/test-data';
 import {

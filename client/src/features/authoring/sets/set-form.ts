@@ -9,8 +9,8 @@ import {
   type SET_LANGUAGES,
   totalDisagrees,
   totalMarksMessage,
-} from '../../../../../sync-protocol/src/question-set';
-import { partMarks } from '../../../../../sync-protocol/src/set-text';
+} from '@pm/protocol/question-set';
+import { partMarks } from '@pm/protocol/set-text';
 
 /*
  * The question-set form (spec §2 Question set, §3, §4, §5) as the screen holds it: sections in a

@@ -2,7 +2,7 @@ import { ActionIcon, Alert, Badge, Group, Loader, Table, Text, Tooltip } from '@
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_EXAM_SECONDS, type QuestionSetView, setQuestionIds } from '../../../../../sync-protocol/src/question-set';
+import { DEFAULT_EXAM_SECONDS, type QuestionSetView, setQuestionIds } from '@pm/protocol/question-set';
 import { notifySuccess } from '../../../lib/notify';
 import { useDeleteQuestionSet, useQuestionSetList } from '../api/sets';
 import { ExportMenu } from '../import/export-menu';

@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
-import { MSG } from '../../../../../sync-protocol/src/messages';
-import { DUPLICATE_SECTION_MSG, INVALID_SECTION_MSG, MAIN_SECTION_MSG } from '../../../../../sync-protocol/src/question-set';
+import { MSG } from '@pm/protocol/messages';
+import { DUPLICATE_SECTION_MSG, INVALID_SECTION_MSG, MAIN_SECTION_MSG } from '@pm/protocol/question-set';
 import { translateServerMessage } from '../../../lib/server-messages';
 
 type T = TFunction<['authoring-bank', 'messages']>;

@@ -1,9 +1,9 @@
-import { partMarks } from '../../../../../sync-protocol/src/set-text';
+import { partMarks } from '@pm/protocol/set-text';
 import { Alert, Badge, Button, Card, Center, Group, Loader, Modal, Stack, Table, Text, Title } from '@mantine/core';
 import { IconCheck, IconPlayerPlay } from '@tabler/icons-react';
 import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_EXAM_SECONDS } from '../../../../../sync-protocol/src/question-set';
+import { DEFAULT_EXAM_SECONDS } from '@pm/protocol/question-set';
 import { usePreviews } from '../../../components/preview-context';
 import { RichHtml } from '../../../components/rich-html';
 import { useSetPreview } from '../api/sets';

@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import type { QuestionView } from '../../../../../sync-protocol/src/question';
+import type { QuestionView } from '@pm/protocol/question';
 import { getQuestionsByIds, questionKeys } from '../api/questions';
 
 /**

@@ -1,7 +1,7 @@
 import { Alert, Button, Checkbox, Group, Modal, Select, Stack, TextInput } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { TAG_KEYS, type Tag } from '../../../../../sync-protocol/src/tag';
+import { TAG_KEYS, type Tag } from '@pm/protocol/tag';
 import { ApiError } from '../../../lib/api-client';
 import { notifySuccess } from '../../../lib/notify';
 import { translateServerMessage } from '../../../lib/server-messages';

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { MOBILE_PREFIX } from '../../../../../sync-protocol/src/common';
+import { MOBILE_PREFIX } from '@pm/protocol/common';
 import { api } from '../../../lib/api-client';
 
 export type ContactInput = {

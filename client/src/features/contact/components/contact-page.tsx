@@ -3,7 +3,7 @@ import { useForm } from '@mantine/form';
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MOBILE_PREFIX } from '../../../../../sync-protocol/src/common';
+import { MOBILE_PREFIX } from '@pm/protocol/common';
 import { ApiError } from '../../../lib/api-client';
 import { translateServerMessage } from '../../../lib/server-messages';
 import { useSubmitContact } from '../api/submit-contact';

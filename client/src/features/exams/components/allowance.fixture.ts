@@ -1,8 +1,8 @@
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
-import { newAttempt } from '../../../../../sync-protocol/src/sync/test-summary';
-import type { EntitlementDoc } from '../../../../../sync-protocol/src/sync/entitlement';
-import type { QsDetailDoc } from '../../../../../sync-protocol/src/sync/qs-detail';
-import type { QuestionSetDoc } from '../../../../../sync-protocol/src/sync/question-set';
+import { newAttempt } from '@pm/protocol/sync/test-summary';
+import type { EntitlementDoc } from '@pm/protocol/sync/entitlement';
+import type { QsDetailDoc } from '@pm/protocol/sync/qs-detail';
+import type { QuestionSetDoc } from '@pm/protocol/sync/question-set';
 import { openReplicaDatabase, type ReplicaDatabase } from '../../../db/core/database';
 import type { ReplicaHandle } from '../../../db/learner/replica';
 import type { Attempt } from '../lib/test-engine';

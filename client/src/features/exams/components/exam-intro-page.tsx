@@ -20,7 +20,7 @@ import { formatMarks } from '../lib/marks';
 import { parseQsParam } from '../lib/qs-param';
 import { durationSeconds, partsOf } from '../lib/test-engine';
 import { partLabel } from './question-palette';
-import { setText, type SetTextSource, setTotalMarks } from '../../../../../sync-protocol/src/set-text';
+import { setText, type SetTextSource, setTotalMarks } from '@pm/protocol/set-text';
 import { TestDialog } from './test-dialog';
 import { SetBadges } from './set-badges';
 import { AttemptLockNotice } from './attempt-lock-notice';

@@ -13,7 +13,7 @@ import { type AllowanceData, useAllowance } from '../hooks/use-allowance';
 import { type Availability, useExamList, type ExamListItem } from '../hooks/use-exam-list';
 import { type Allowance, type Gate, gateOf, isLockedSet } from '../lib/allowance';
 import { formatMarks } from '../lib/marks';
-import { setText, setTotalMarks } from '../../../../../sync-protocol/src/set-text';
+import { setText, setTotalMarks } from '@pm/protocol/set-text';
 import { durationSeconds } from '../lib/test-engine';
 import { ExamTagFilter, matchesFilter, NO_FILTER, type TagFilter, useTagNames } from './exam-tag-filter';
 import { type MyResultRow, useMyResults } from '../hooks/use-my-results';
@@ -21,7 +21,7 @@ import { matchesSearch } from '../lib/search';
 import { SetBadges } from './set-badges';
 import { LostAttemptsNotice, StorageNotice } from './storage-notices';
 import { formatDate } from '../../../lib/intl-format';
-import { UNNAMED_PLAN } from '../../../../../sync-protocol/src/payment';
+import { UNNAMED_PLAN } from '@pm/protocol/payment';
 
 const BADGE_COLOR: Record<Availability, string> = { onDevice: 'teal', downloading: 'gray', changed: 'orange' };
 

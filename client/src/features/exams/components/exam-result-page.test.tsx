@@ -1,14 +1,14 @@
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import type { ExamResultDoc, ResultQuestion } from '../../../../../sync-protocol/src/sync/exam-result';
+import type { ExamResultDoc, ResultQuestion } from '@pm/protocol/sync/exam-result';
 import type { ReplicaDatabase } from '../../../db/core/database';
 import { ReplicaContext } from '../../../db/learner/replica-context';
 import { clearSession, setSession } from '../../../lib/session';
 import { learnerSession } from '../../../testing/fetch-mock';
 import { renderWithApp } from '../../../testing/render';
 import { rememberAttemptLanguage } from '../lib/attempt-language';
-import { receiptHash, shortReceipt } from '../../../../../sync-protocol/src/receipt';
+import { receiptHash, shortReceipt } from '@pm/protocol/receipt';
 import { keepReceipt } from '../../../db/attempts/receipts';
 import { attemptAt, openFixture, PERSON, questionSet } from './allowance.fixture';
 import ExamResultPage from './exam-result-page';

@@ -21,7 +21,7 @@ import { judge, scoreLocally } from '../lib/local-score';
 import { durationText } from '../lib/duration';
 import { formatMarks } from '../lib/marks';
 import { buildResultView, type ResultView } from '../lib/result-view';
-import { setText } from '../../../../../sync-protocol/src/set-text';
+import { setText } from '@pm/protocol/set-text';
 import { type Attempt, partsOf } from '../lib/test-engine';
 import { AnswerFileCard } from './answer-file-card';
 import classes from './exam-result-page.module.css';

@@ -2,7 +2,7 @@ import { Group, MultiSelect } from '@mantine/core';
 import { memo, useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { map } from 'rxjs';
-import type { SetTags } from '../../../../../sync-protocol/src/sync/question-set';
+import type { SetTags } from '@pm/protocol/sync/question-set';
 import type { ReplicaDatabase } from '../../../db/core/database';
 import { useReplicaQuery } from '../../../db/learner/use-replica-query';
 import type { ExamListItem } from '../hooks/use-exam-list';

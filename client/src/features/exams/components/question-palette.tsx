@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useStableCallback } from '../../../hooks/use-stable-callback';
 import { countStates, type Attempt, PALETTE_STATES, type PaletteState, type Part, paletteState, type Slot } from '../lib/test-engine';
 import classes from './test-dialog.module.css';
-import type { SetText } from '../../../../../sync-protocol/src/set-text';
+import type { SetText } from '@pm/protocol/set-text';
 
 export const STATE_LABEL: Record<PaletteState, 'state.notVisited' | 'state.notAnswered' | 'state.answered' | 'state.marked' | 'state.answeredMarked'> = {
   NOT_VISITED: 'state.notVisited',

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { TestQuestion } from '../../../../../sync-protocol/src/sync/qs-detail';
+import type { TestQuestion } from '@pm/protocol/sync/qs-detail';
 // KaTeX's styles for the formulas in question text (components/formula-styles).
 import '../../../components/formula-styles';
 import { questionLabels, QuestionView } from './question-view';

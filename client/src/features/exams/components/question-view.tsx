@@ -1,6 +1,6 @@
 import { memo, useId, useRef, useState } from 'react';
-import { normaliseNumber } from '../../../../../sync-protocol/src/marking';
-import type { TestQuestion } from '../../../../../sync-protocol/src/sync/qs-detail';
+import { normaliseNumber } from '@pm/protocol/marking';
+import type { TestQuestion } from '@pm/protocol/sync/qs-detail';
 import { RichHtml } from '../../../components/rich-html';
 import type { UserAnswer } from '../lib/test-engine';
 import classes from './test-dialog.module.css';

@@ -1,6 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import { expect, test } from 'vitest';
-import type { ResultQuestion } from '../../../../../sync-protocol/src/sync/exam-result';
+import type { ResultQuestion } from '@pm/protocol/sync/exam-result';
 import { explanationIn } from './result-explanation';
 import { describeNumericAnswer } from '../lib/numeric-answer';
 

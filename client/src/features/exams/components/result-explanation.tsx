@@ -1,8 +1,8 @@
 import { IconBulb } from '@tabler/icons-react';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ResultQuestion } from '../../../../../sync-protocol/src/sync/exam-result';
-import type { TestQuestion } from '../../../../../sync-protocol/src/sync/qs-detail';
+import type { ResultQuestion } from '@pm/protocol/sync/exam-result';
+import type { TestQuestion } from '@pm/protocol/sync/qs-detail';
 import { RichHtml } from '../../../components/rich-html';
 import classes from './result-explanation.module.css';
 

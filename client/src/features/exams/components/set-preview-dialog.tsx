@@ -1,10 +1,10 @@
 import { Badge, Modal } from '@mantine/core';
-import { newAttempt } from '../../../../../sync-protocol/src/sync/test-summary';
+import { newAttempt } from '@pm/protocol/sync/test-summary';
 import { useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { setText } from '../../../../../sync-protocol/src/set-text';
-import type { QsDetailDoc } from '../../../../../sync-protocol/src/sync/qs-detail';
-import type { QuestionSetDoc } from '../../../../../sync-protocol/src/sync/question-set';
+import { setText } from '@pm/protocol/set-text';
+import type { QsDetailDoc } from '@pm/protocol/sync/qs-detail';
+import type { QuestionSetDoc } from '@pm/protocol/sync/question-set';
 import { notifySuccess } from '../../../lib/notify';
 import { type Attempt, newAttemptId } from '../lib/test-engine';
 import { TestDialog } from './test-dialog';

@@ -1,5 +1,5 @@
 import { Alert, Button, Stack, Text } from '@mantine/core';
-import { setText } from '../../../../../sync-protocol/src/set-text';
+import { setText } from '@pm/protocol/set-text';
 import { useCallback, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { map } from 'rxjs';

@@ -3,7 +3,7 @@ import { IconAlertTriangle, IconCircleCheck, IconClockHour4, IconInfoCircle } fr
 import { encodeQR } from 'qr';
 import { type ReactNode, useCallback, useMemo, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import { receiptQrText, shortReceipt } from '../../../../../sync-protocol/src/receipt';
+import { receiptQrText, shortReceipt } from '@pm/protocol/receipt';
 import type { ReplicaDatabase } from '../../../db/core/database';
 import { type Receipt, receipt$ } from '../../../db/attempts/receipts';
 import { getSyncStatus, subscribeSyncStatus } from '../../../db/sync/sync-status';

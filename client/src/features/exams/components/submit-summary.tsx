@@ -3,7 +3,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import { type Attempt, countStates, type Part, type PaletteState } from '../lib/test-engine';
 import { partLabel } from './question-palette';
-import type { SetText } from '../../../../../sync-protocol/src/set-text';
+import type { SetText } from '@pm/protocol/set-text';
 
 /** The five counts, in the NTA summary's order. */
 const COLUMNS = [

@@ -35,7 +35,7 @@ import { sanitizeHtml } from '../../../components/rich-html';
 import '../../../components/formula-styles';
 import { localized, questionLabels, QuestionView } from './question-view';
 import { SubmitSummary } from './submit-summary';
-import { setText, type SetText } from '../../../../../sync-protocol/src/set-text';
+import { setText, type SetText } from '@pm/protocol/set-text';
 import classes from './test-dialog.module.css';
 import { TestTimer } from './test-timer';
 

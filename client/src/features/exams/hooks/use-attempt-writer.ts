@@ -1,5 +1,5 @@
 import { useCallback, useRef, useSyncExternalStore } from 'react';
-import { newAttempt } from '../../../../../sync-protocol/src/sync/test-summary';
+import { newAttempt } from '@pm/protocol/sync/test-summary';
 import type { RxDocument } from 'rxdb';
 import { patchBetween } from '../../../db/attempts/attempt-journal';
 import { keepReceipt as keepReceiptIn, type Receipt } from '../../../db/attempts/receipts';

@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import { combineLatest, distinctUntilChanged, map } from 'rxjs';
-import type { QuestionSetDoc } from '../../../../../sync-protocol/src/sync/question-set';
-import type { QsDetailDoc } from '../../../../../sync-protocol/src/sync/qs-detail';
+import type { QuestionSetDoc } from '@pm/protocol/sync/question-set';
+import type { QsDetailDoc } from '@pm/protocol/sync/qs-detail';
 import type { ReplicaDatabase } from '../../../db/core/database';
 import { mediaUrlsOf } from '../../../lib/media-precache';
 import { useReplicaQuery } from '../../../db/learner/use-replica-query';

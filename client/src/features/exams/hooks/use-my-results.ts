@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { combineLatest, map } from 'rxjs';
-import { timeTaken } from '../../../../../sync-protocol/src/time-taken';
+import { timeTaken } from '@pm/protocol/time-taken';
 import type { ReplicaDatabase } from '../../../db/core/database';
 import { useReplicaQuery } from '../../../db/learner/use-replica-query';
 import type { Attempt, Detail } from '../lib/test-engine';

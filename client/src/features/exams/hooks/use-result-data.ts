@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { combineLatest, map } from 'rxjs';
-import type { ExamResultDoc } from '../../../../../sync-protocol/src/sync/exam-result';
+import type { ExamResultDoc } from '@pm/protocol/sync/exam-result';
 import type { ReplicaDatabase } from '../../../db/core/database';
 import { useReplicaQuery } from '../../../db/learner/use-replica-query';
 import type { QuestionSet } from './use-test-data';

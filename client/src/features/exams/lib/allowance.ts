@@ -1,4 +1,4 @@
-import type { EntitlementDoc } from '../../../../../sync-protocol/src/sync/entitlement';
+import type { EntitlementDoc } from '@pm/protocol/sync/entitlement';
 
 /*
  * What a learner's plan lets them start now, worked out on the device from replicated documents

@@ -1,7 +1,7 @@
-import { answerKey, isRight } from '../../../../../sync-protocol/src/marking';
-import { keyQuestion, type KeyQuestion, partsOf, score } from '../../../../../sync-protocol/src/scoring';
-import type { ResultQuestion } from '../../../../../sync-protocol/src/sync/exam-result';
-import type { TestQuestion } from '../../../../../sync-protocol/src/sync/qs-detail';
+import { answerKey, isRight } from '@pm/protocol/marking';
+import { keyQuestion, type KeyQuestion, partsOf, score } from '@pm/protocol/scoring';
+import type { ResultQuestion } from '@pm/protocol/sync/exam-result';
+import type { TestQuestion } from '@pm/protocol/sync/qs-detail';
 import type { StoredResult } from '../hooks/use-result-data';
 import type { Attempt, Detail } from './test-engine';
 

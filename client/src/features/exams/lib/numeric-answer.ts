@@ -1,4 +1,4 @@
-import { parseNumericSpec } from '../../../../../sync-protocol/src/marking';
+import { parseNumericSpec } from '@pm/protocol/marking';
 
 /** A numerical question's accepted answer, its numbers written for the reader. */
 export type NumericAnswer =

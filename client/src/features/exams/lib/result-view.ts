@@ -1,10 +1,10 @@
-import type { TestQuestion } from '../../../../../sync-protocol/src/sync/qs-detail';
-import type { ResultQuestion } from '../../../../../sync-protocol/src/sync/exam-result';
-import { timeTaken } from '../../../../../sync-protocol/src/time-taken';
+import type { TestQuestion } from '@pm/protocol/sync/qs-detail';
+import type { ResultQuestion } from '@pm/protocol/sync/exam-result';
+import { timeTaken } from '@pm/protocol/time-taken';
 import type { StoredResult } from '../hooks/use-result-data';
 import type { QuestionSet } from '../hooks/use-test-data';
 import { type Attempt, type Detail, partsOf, slotsOf } from './test-engine';
-import { setText } from '../../../../../sync-protocol/src/set-text';
+import { setText } from '@pm/protocol/set-text';
 
 /** Key of the main part in results (spec §3: "the main part under wos"). */
 export const MAIN_PART = 'wos';

@@ -1,5 +1,5 @@
-import type { QsDetailDoc, TestQuestion } from '../../../../../sync-protocol/src/sync/qs-detail';
-import type { TestSummaryDoc } from '../../../../../sync-protocol/src/sync/test-summary';
+import type { QsDetailDoc, TestQuestion } from '@pm/protocol/sync/qs-detail';
+import type { TestSummaryDoc } from '@pm/protocol/sync/test-summary';
 
 export type Detail = Omit<QsDetailDoc, '_deleted'>;
 export type Attempt = Omit<TestSummaryDoc, '_deleted'>;

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import type { Banner } from '../../../../../sync-protocol/src/banner';
+import type { Banner } from '@pm/protocol/banner';
 import { paths } from '../../../config/paths';
 import { json } from '../../../testing/fetch-mock';
 import { renderWithApp } from '../../../testing/render';

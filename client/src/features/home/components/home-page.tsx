@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Banner } from '../../../../../sync-protocol/src/banner';
+import type { Banner } from '@pm/protocol/banner';
 import { fetchBanners } from '../../../lib/banners';
 import { HomeCarousel } from './home-carousel';
 import classes from './home-page.module.css';

@@ -9,7 +9,7 @@ import donateSrc from '../assets/slide-donate.svg?no-inline';
 // itself (scripts/vite-plugin-prerender-home.ts). It is the page's largest element: as a file it
 // arrived with the app's script, and was painted only once that had run (issue 20 §2, LCP).
 import practiceSrc from '../assets/slide-mock-tests.svg?inline';
-import type { Banner } from '../../../../../sync-protocol/src/banner';
+import type { Banner } from '@pm/protocol/banner';
 import type { Accent } from './accent';
 
 /** A home carousel slide, with the fields of spec §3 "Carousel slide". */

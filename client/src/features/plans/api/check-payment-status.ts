@@ -1,4 +1,4 @@
-import type { PaymentStatusData, Provider } from '../../../../../sync-protocol/src/payment';
+import type { PaymentStatusData, Provider } from '@pm/protocol/payment';
 import { api } from '../../../lib/api-client';
 
 /**

@@ -1,4 +1,4 @@
-import type { CreateOrderAnswer } from '../../../../../sync-protocol/src/payment';
+import type { CreateOrderAnswer } from '@pm/protocol/payment';
 import { api } from '../../../lib/api-client';
 
 /**

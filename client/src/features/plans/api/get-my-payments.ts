@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { MyOrder, MyPlan } from '../../../../../sync-protocol/src/payment';
+import type { MyOrder, MyPlan } from '@pm/protocol/payment';
 import { api } from '../../../lib/api-client';
 
 export type MyPayments = { plan: MyPlan | null; orders: MyOrder[] };

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Plan } from '../../../../../sync-protocol/src/plan';
+import type { Plan } from '@pm/protocol/plan';
 import { api } from '../../../lib/api-client';
 import { pageData } from '../../../lib/page-data';
 

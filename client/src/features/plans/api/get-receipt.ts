@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Receipt } from '../../../../../sync-protocol/src/payment';
+import type { Receipt } from '@pm/protocol/payment';
 import { api } from '../../../lib/api-client';
 
 /** GET /api/payment/receipt/{orderId} (login): a paid order's receipt. Silent: the page shows the failure. */

@@ -1,4 +1,4 @@
-import type { Provider } from '../../../../../sync-protocol/src/payment';
+import type { Provider } from '@pm/protocol/payment';
 import { api } from '../../../lib/api-client';
 
 /** The body of POST /api/{provider}/initiatePayment (spec §7; sync-protocol initiatePaymentSchema). */

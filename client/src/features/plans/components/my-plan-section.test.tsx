@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, expect, test, vi } from 'vitest';
-import type { MyOrder, MyPlan } from '../../../../../sync-protocol/src/payment';
+import type { MyOrder, MyPlan } from '@pm/protocol/payment';
 import { clearSession, setSession } from '../../../lib/session';
 import { json, learnerSession, mockApi } from '../../../testing/fetch-mock';
 import { renderWithApp } from '../../../testing/render';

@@ -2,7 +2,7 @@ import { Alert, Anchor, Button, Center, Group, Loader, Paper, Stack, Table, Text
 import { IconReceipt } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { MyOrder, MyPlan } from '../../../../../sync-protocol/src/payment';
+import type { MyOrder, MyPlan } from '@pm/protocol/payment';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
 import { useMyPayments } from '../api/get-my-payments';

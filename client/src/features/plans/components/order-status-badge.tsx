@@ -1,6 +1,6 @@
 import { Badge } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { ORDER_STATUSES, type OrderStatus } from '../../../../../sync-protocol/src/order';
+import { ORDER_STATUSES, type OrderStatus } from '@pm/protocol/order';
 
 const COLOURS: Record<OrderStatus, string> = {
   CREATED: 'gray',

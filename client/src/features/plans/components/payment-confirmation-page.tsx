@@ -3,7 +3,7 @@ import { IconRefresh } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { type PaymentStatusData, type Provider, SUCCESS_REDIRECT_S } from '../../../../../sync-protocol/src/payment';
+import { type PaymentStatusData, type Provider, SUCCESS_REDIRECT_S } from '@pm/protocol/payment';
 import { paths } from '../../../config/paths';
 import { useSession } from '../../../hooks/use-session';
 import { ApiError } from '../../../lib/api-client';

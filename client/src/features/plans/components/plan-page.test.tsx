@@ -2,7 +2,7 @@ import { notifications } from '@mantine/notifications';
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, expect, test, vi } from 'vitest';
-import type { CreateOrderAnswer } from '../../../../../sync-protocol/src/payment';
+import type { CreateOrderAnswer } from '@pm/protocol/payment';
 import { clearSession, setSession } from '../../../lib/session';
 import { json, learnerSession, mockApi } from '../../../testing/fetch-mock';
 import { renderWithApp } from '../../../testing/render';

@@ -8,7 +8,7 @@ import { useSession } from '../../../hooks/use-session';
 import { ApiError } from '../../../lib/api-client';
 import { notifyError } from '../../../lib/notify';
 import { rememberRedirect } from '../../../lib/session';
-import type { MyPlan } from '../../../../../sync-protocol/src/payment';
+import type { MyPlan } from '@pm/protocol/payment';
 import { useMyPayments } from '../api/get-my-payments';
 import { type PlanView, usePlans } from '../api/get-plans';
 import { useCheckout } from '../hooks/use-checkout';

@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Navigate } from 'react-router';
 import { afterEach, expect, test, vi } from 'vitest';
-import type { Receipt } from '../../../../../sync-protocol/src/payment';
+import type { Receipt } from '@pm/protocol/payment';
 import { clearSession, setSession } from '../../../lib/session';
 import { json, learnerSession, mockApi } from '../../../testing/fetch-mock';
 import { renderWithApp } from '../../../testing/render';

@@ -3,7 +3,7 @@ import { IconPrinter } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import type { Receipt } from '../../../../../sync-protocol/src/payment';
+import type { Receipt } from '@pm/protocol/payment';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
 import { useReceipt } from '../api/get-receipt';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import type { CreateOrderAnswer } from '../../../../../sync-protocol/src/payment';
+import type { CreateOrderAnswer } from '@pm/protocol/payment';
 import { useSession } from '../../../hooks/use-session';
 import { ApiError } from '../../../lib/api-client';
 import { notifyError } from '../../../lib/notify';

@@ -1,4 +1,4 @@
-import { addMonths, type MyPlan, planRuleOf } from '../../../../../sync-protocol/src/payment';
+import { addMonths, type MyPlan, planRuleOf } from '@pm/protocol/payment';
 
 /**
  * What buying `planCode` now does next to the plan in force, as the server's grantPlan does it

@@ -1,5 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { MSG } from '../../../../../sync-protocol/src/messages';
+import { MSG } from '@pm/protocol/messages';
 import { AppError } from '../../../lib/errors';
 
 /** The fetch an adapter calls the provider with: the global one, or the app's own (the sandbox). */

@@ -1,5 +1,5 @@
-import type { Provider } from '../../../../../sync-protocol/src/payment';
-import { MSG } from '../../../../../sync-protocol/src/messages';
+import type { Provider } from '@pm/protocol/payment';
+import { MSG } from '@pm/protocol/messages';
 import type { Config } from '../../../env';
 import { AppError } from '../../../lib/errors';
 import type { PaymentProvider } from '../provider';

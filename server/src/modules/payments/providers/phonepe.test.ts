@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MSG } from '../../../../../sync-protocol/src/messages';
+import { MSG } from '@pm/protocol/messages';
 import type { AppEnv } from '../../../context';
 import { type Config, loadConfig, parseEnv } from '../../../env';
 import { AppError } from '../../../lib/errors';

@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MSG } from '../../../../../sync-protocol/src/messages';
+import { MSG } from '@pm/protocol/messages';
 import { AppError } from '../../../lib/errors';
 import { createRazorpayProvider, razorpayCheckoutSignature, razorpayOrderState, razorpayPaymentState, razorpayWebhookSignature } from './razorpay';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MSG } from '../../../../../sync-protocol/src/messages';
+import { MSG } from '@pm/protocol/messages';
 import { AppError } from '../../../lib/errors';
 import type {
   CreatedPayment,

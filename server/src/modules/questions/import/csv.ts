@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
-import { questionTypeSchema } from '../../../../../sync-protocol/src/question';
-import { MSG } from '../../../../../sync-protocol/src/messages';
+import { questionTypeSchema } from '@pm/protocol/question';
+import { MSG } from '@pm/protocol/messages';
 import { escapeCsvCell, unescapeCsvCell } from '../../../lib/csv-cells';
 import { badRequest } from '../../../lib/errors';
 import type { ExportQuestion } from './export-question';

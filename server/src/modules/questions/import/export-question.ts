@@ -1,4 +1,4 @@
-import type { QuestionType } from '../../../../../sync-protocol/src/question';
+import type { QuestionType } from '@pm/protocol/question';
 
 /** What an export writes of a question: its content and tags (the status and history stay home). */
 export type ExportQuestion = {

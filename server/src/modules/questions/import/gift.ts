@@ -1,4 +1,4 @@
-import type { ImportIssue } from '../../../../../sync-protocol/src/question-import';
+import type { ImportIssue } from '@pm/protocol/question-import';
 import { escapeHtml, excerpt, htmlToText, issue, linesOf, markdownToHtml, OPTION_KEYS, type Draft, type ParsedRow } from './rows';
 import type { TagRef } from './tag-ref';
 import type { ExportQuestion } from './export-question';

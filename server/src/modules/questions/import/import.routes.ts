@@ -1,8 +1,8 @@
 import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
 import { z as zod } from 'zod';
-import { MSG } from '../../../../../sync-protocol/src/messages';
-import { exportQuerySchema, IMPORT_MAX_BYTES, importConfirmSchema, importPreviewSchema } from '../../../../../sync-protocol/src/question-import';
+import { MSG } from '@pm/protocol/messages';
+import { exportQuerySchema, IMPORT_MAX_BYTES, importConfirmSchema, importPreviewSchema } from '@pm/protocol/question-import';
 import type { AppEnv, Deps } from '../../../context';
 import { AppError, badRequest } from '../../../lib/errors';
 import { parseQuery, parseWith } from '../../../lib/http';

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { distinctSetQuestionIds } from '../../../../../sync-protocol/src/question-set';
+import { distinctSetQuestionIds } from '@pm/protocol/question-set';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import { MSG } from '../../../../../sync-protocol/src/messages';
-import { QUESTION_MSG, questionInputSchema } from '../../../../../sync-protocol/src/question';
+import { MSG } from '@pm/protocol/messages';
+import { QUESTION_MSG, questionInputSchema } from '@pm/protocol/question';
 import {
   IMPORT_MAX_ROWS,
   type ImportConfirmInput,
@@ -12,7 +12,7 @@ import {
   type ImportPreviewInput,
   type ImportPreviewRow,
   type ImportResult,
-} from '../../../../../sync-protocol/src/question-import';
+} from '@pm/protocol/question-import';
 import type { Deps, Principal } from '../../../context';
 import type { Conn, DB } from '../../../db/client';
 import { statementKey } from '../../../db/dialect';

@@ -1,7 +1,7 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MSG } from '../../../../../sync-protocol/src/messages';
-import { IMPORT_MAX_BYTES } from '../../../../../sync-protocol/src/question-import';
+import { MSG } from '@pm/protocol/messages';
+import { IMPORT_MAX_BYTES } from '@pm/protocol/question-import';
 import { activityLog, question, questionImport, questionImportRow, questionSearch, questionTag, questionVersion, revisionCounter } from '../../../db/schema';
 import { exec, first } from '../../../db/transaction';
 import { type Harness, startHarness } from '../../../test/harness';

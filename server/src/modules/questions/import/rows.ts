@@ -1,6 +1,6 @@
 import { Marked } from 'marked';
-import type { ImportIssue, ImportIssueCode } from '../../../../../sync-protocol/src/question-import';
-import type { QuestionType } from '../../../../../sync-protocol/src/question';
+import type { ImportIssue, ImportIssueCode } from '@pm/protocol/question-import';
+import type { QuestionType } from '@pm/protocol/question';
 import type { TagRef } from './tag-ref';
 
 /** A question as a format reads it, before its tags are looked up and its rules checked. */

@@ -1,4 +1,4 @@
-import type { TAG_KEYS } from '../../../../../sync-protocol/src/tag';
+import type { TAG_KEYS } from '@pm/protocol/tag';
 
 /*
  * A tag as an imported row names it: read by the formats (rows.ts, csv.ts, gift.ts) and looked up

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { ImportIssue } from '../../../../../sync-protocol/src/question-import';
+import type { ImportIssue } from '@pm/protocol/question-import';
 import type { Conn } from '../../../db/client';
 import { tag } from '../../../db/schema';
 import { issue } from './rows';
