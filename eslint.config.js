@@ -71,6 +71,12 @@ const serverModuleZones = serverModules.map((m) => ({
   message: `${m} may import only ${(serverModuleImports[m] ?? []).join(', ') || 'no other module'} (docs/architecture.md "Which server module imports which"; a new direction goes into eslint.config.js serverModuleImports and that page).`,
 }));
 
+/** Patterns of no-restricted-imports (docs/development.md "Layout"). */
+const PROTOCOL_BY_NAME = { group: ['**/sync-protocol/src/*', '**/sync-protocol/src/**'], message: "Import the shared wire by name: '@pm/protocol/<file>'." };
+const CLIENT_CLIMB = { group: ['../../../*', '../../../**'], message: "More than two levels up: import it as '@/<path under client/src>'." };
+const TEST_ONLY = { group: ['**/*.fixture', '**/*.fixture.ts', '**/testing/*', '**/test/harness', '**/test/builders'], message: 'Fixtures and test helpers are for tests only.' };
+const PRODUCTION_IGNORES = ['**/*.test.{ts,tsx}', '**/*.fixture.ts', '**/*.fixture-entry.ts', 'client/src/testing/**', 'server/src/test/**'];
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'server/src/db/migrations/', 'test-results/', 'playwright-report/', 'data/'] },
   js.configs.recommended,
@@ -88,7 +94,7 @@ export default tseslint.config(
       ...boundaries,
       'import-x/no-cycle': 'off',
       // The shared wire is a workspace package, imported by name (docs/development.md).
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/sync-protocol/src/*', '**/sync-protocol/src/**'], message: "Import the shared wire by name: '@pm/protocol/<file>'." }] }],
+      'no-restricted-imports': ['error', { patterns: [PROTOCOL_BY_NAME] }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': ['error', { allow: ['warn', 'error'] }],
@@ -108,21 +114,21 @@ export default tseslint.config(
     },
   },
   {
+    // The client's code climbs at most two levels; deeper, it names `@/…` (client/src; docs/development.md "Layout").
+    files: ['client/src/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [PROTOCOL_BY_NAME, CLIENT_CLIMB] }] },
+  },
+  {
     // Fixtures and test helpers stay out of what ships (docs/development.md): test files,
     // `*.fixture.ts`, client/src/testing/ and server/src/test/ may use them, production code not.
-    files: ['client/src/**/*.{ts,tsx}', 'server/src/**/*.ts', 'sync-protocol/src/**/*.ts'],
-    ignores: ['**/*.test.{ts,tsx}', '**/*.fixture.ts', '**/*.fixture-entry.ts', 'client/src/testing/**', 'server/src/test/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['**/*.fixture', '**/*.fixture.ts', '**/testing/*', '**/test/harness', '**/test/builders'], message: 'Fixtures and test helpers are for tests only.' },
-            { group: ['**/sync-protocol/src/*', '**/sync-protocol/src/**'], message: "Import the shared wire by name: '@pm/protocol/<file>'." },
-          ],
-        },
-      ],
-    },
+    files: ['server/src/**/*.ts', 'sync-protocol/src/**/*.ts'],
+    ignores: PRODUCTION_IGNORES,
+    rules: { 'no-restricted-imports': ['error', { patterns: [PROTOCOL_BY_NAME, TEST_ONLY] }] },
+  },
+  {
+    files: ['client/src/**/*.{ts,tsx}'],
+    ignores: PRODUCTION_IGNORES,
+    rules: { 'no-restricted-imports': ['error', { patterns: [PROTOCOL_BY_NAME, CLIENT_CLIMB, TEST_ONLY] }] },
   },
   {
     // No import circles (docs/development.md): on the server, in sync-protocol and in the client.

@@ -6,6 +6,7 @@ import { MEDIA_CACHE } from './client/src/lib/media-precache';
 import { mantineCss } from './scripts/vite-plugin-mantine-css';
 import { precompress } from './scripts/vite-plugin-precompress';
 import { mantineUseId } from './scripts/vite-plugin-mantine-use-id';
+import { CLIENT_ALIAS } from './scripts/client-alias';
 import { prerenderPages } from './scripts/vite-plugin-prerender';
 
 /** Mantine's indigo 6, the theme's primary (filled) colour, and the page background. */
@@ -33,7 +34,11 @@ export default defineConfig(({ isSsrBuild }) => ({
   resolve: {
     // broadcast-channel's leader election (RxDB) gives up leadership on `pagehide`, not on the
     // deprecated `unload` (client/src/lib/unload-on-pagehide.ts).
-    alias: { unload: fileURLToPath(new URL('./client/src/lib/unload-on-pagehide.ts', import.meta.url)) },
+    alias: [
+      { find: 'unload', replacement: fileURLToPath(new URL('./client/src/lib/unload-on-pagehide.ts', import.meta.url)) },
+      // `@/…` is client/src/… (docs/development.md): no import climbs more than two levels.
+      CLIENT_ALIAS,
+    ],
   },
   build: {
     outDir: '../dist',

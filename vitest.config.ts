@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { CLIENT_ALIAS } from './scripts/client-alias';
 
 /**
  * Files that test SQLite itself, left out of the PostgreSQL run (scripts/test-postgres.ts sets
@@ -28,6 +29,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     projects: [
       {
+        resolve: { alias: [CLIENT_ALIAS] },
         test: {
           name: 'server',
           include: onPostgres ? ['server/src/**/*.test.ts'] : ['server/src/**/*.test.ts', 'sync-protocol/src/**/*.test.ts', 'scripts/**/*.test.ts'],
@@ -46,6 +48,7 @@ export default defineConfig({
         // Issue 22: tests that start a PostgreSQL server of their own (two instances on one
         // database, the revision order), in every run. One process per file: opening PostgreSQL
         // points the process's table exports at PostgreSQL's tables (db/schema.ts).
+        resolve: { alias: [CLIENT_ALIAS] },
         test: {
           name: 'postgres',
           include: ['server/src/**/*.pg.test.ts'],
@@ -58,6 +61,7 @@ export default defineConfig({
       },
       {
         // Client replicas (RxDB on fake-indexeddb) against the real server over HTTP.
+        resolve: { alias: [CLIENT_ALIAS] },
         test: {
           name: 'replication',
           include: ['tests/replication/**/*.test.ts'],
@@ -70,6 +74,7 @@ export default defineConfig({
       },
       {
         // Issue 16: the security suite, one file per area, against the real app on a real database.
+        resolve: { alias: [CLIENT_ALIAS] },
         test: {
           name: 'security',
           include: ['tests/security/**/*.test.ts'],
@@ -81,6 +86,7 @@ export default defineConfig({
         },
       },
       {
+        resolve: { alias: [CLIENT_ALIAS] },
         plugins: [react()],
         test: {
           name: 'client',
@@ -98,6 +104,7 @@ export default defineConfig({
         },
       },
       {
+        resolve: { alias: [CLIENT_ALIAS] },
         plugins: [react()],
         test: {
           // Tests of module start-up (they import a module afresh): in a worker of their own, where

@@ -2,9 +2,9 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import type { StaticPage } from '@pm/protocol/static-page';
-import { clearSession, setSession } from '../../../lib/session';
-import { json, learnerSession, mockApi } from '../../../testing/fetch-mock';
-import { renderWithApp } from '../../../testing/render';
+import { clearSession, setSession } from '@/lib/session';
+import { json, learnerSession, mockApi } from '@/testing/fetch-mock';
+import { renderWithApp } from '@/testing/render';
 import AboutPage from './about-page';
 
 const page = (content: StaticPage['content']): StaticPage => ({ key: 'about', content, version: { en: content.en ? 1 : 0, hi: content.hi ? 1 : 0 }, updatedAt: 1 });

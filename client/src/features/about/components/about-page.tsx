@@ -2,10 +2,10 @@ import { Button, Container, Group, List, Paper, Stack, Text, ThemeIcon, Title } 
 import { IconAward, IconFileText, IconPencilCheck, IconSchool, IconTrophy } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { ScrollToTop } from '../../../components/scroll-to-top';
-import { paths } from '../../../config/paths';
+import { ScrollToTop } from '@/components/scroll-to-top';
+import { paths } from '@/config/paths';
 import { MissionVision } from './mission-vision';
-import { StaticPageOr } from '../../../components/static-page-or';
+import { StaticPageOr } from '@/components/static-page-or';
 
 /** Spec §2 About Us, in this order. */
 const OFFER = [

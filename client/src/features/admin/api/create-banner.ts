@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Banner } from '@pm/protocol/banner';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 export type BannerInput = Omit<Banner, 'id'>;
 

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 import type { Brand } from './get-brands';
 
 export type BrandInput = { name: string; description: string; logo: string | null };

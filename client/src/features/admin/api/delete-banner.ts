@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 /** DELETE /api/banner/{id}. */
 export function deleteBanner(id: string): Promise<{ success: boolean; msg: string }> {

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 /** DELETE /api/generic/contact-messages/{id}. */
 export function deleteContactMessage(id: string): Promise<{ success: boolean; msg: string }> {

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 /** DELETE /api/product/{id}: refused with a message when orders name the plan. */
 export function deleteProduct(id: string): Promise<{ success: boolean; msg: string }> {

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 /** DELETE /api/role/{id}; failures are listed on the screen (spec §8). */
 export function deleteRole(id: string): Promise<{ success: boolean; msg: string }> {

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 /** GET /api/getActivityLog/count (spec §7). */
 export function getActivityLogCount(): Promise<{ success: boolean; count: number }> {

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { ActivityLogEntry } from '@pm/protocol/activity-log';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 /** §9: the activity log's page size. */
 export const LOG_PAGE_SIZE = 50;

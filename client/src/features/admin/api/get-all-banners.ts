@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Banner } from '@pm/protocol/banner';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 /** GET /api/banner/all — every home slide, inactive ones too. */
 export function getAllBanners(): Promise<{ success: boolean; data: Banner[] }> {

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 export type Brand = { id: string; name: string; description: string; logo: string | null; createdAt: number; updatedAt: number };
 

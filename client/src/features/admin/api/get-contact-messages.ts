@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { ContactMessage } from '@pm/protocol/contact';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 export const MESSAGE_PAGE_SIZE = 30;
 

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { GlobalEarningsReport } from '@pm/protocol/report';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 /** GET /api/report/globalEarnings?startDate&endDate&groupBy. */
 export function getGlobalEarnings(startDate: number, endDate: number, groupBy: 'day' | 'month'): Promise<{ success: boolean; data: GlobalEarningsReport }> {

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { OrdersByDateReport } from '@pm/protocol/report';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 /** GET /api/report/getOrdersByDate?startDate&endDate (epoch ms, spec §7). */
 export function getOrdersByDate(startDate: number, endDate: number): Promise<{ success: boolean; data: OrdersByDateReport }> {

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { OrderRow, OrderStatus } from '@pm/protocol/order';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 export const ORDER_PAGE_SIZE = 30;
 export type OrderFilters = { status?: OrderStatus | undefined; q: string; startDate?: number | undefined; endDate?: number | undefined; offset: number };

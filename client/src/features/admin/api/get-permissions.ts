@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Permission } from '@pm/protocol/permission';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 /** GET /api/permission — every permission (spec §7). */
 export function getPermissions(): Promise<{ success: boolean; data: Permission[] }> {

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { ProductView } from '@pm/protocol/plan';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 /** GET /api/product — every plan, inactive ones too. */
 export function getProducts(): Promise<{ success: boolean; data: ProductView[] }> {

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Permission } from '@pm/protocol/permission';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 export type RoleView = { id: string; name: string; description: string; permissions: Permission[] };
 

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { StaticPageKey, StaticPageLang, StaticPageVersion } from '@pm/protocol/static-page';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 /** GET /api/static-page/{key}/versions?lang= — every saved version of one language, newest first. */
 export function getStaticPageVersions(key: StaticPageKey, lang: StaticPageLang): Promise<{ success: boolean; data: StaticPageVersion[] }> {

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { StaticPage } from '@pm/protocol/static-page';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 /** GET /api/static-page — the pages saved so far. */
 export function getStaticPages(): Promise<{ success: boolean; data: StaticPage[] }> {

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { PaymentStatus } from '@pm/protocol/payment';
 import type { TransactionsReport } from '@pm/protocol/report';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 export const TRANSACTION_PAGE_SIZE = 50;
 export type TransactionFilters = {

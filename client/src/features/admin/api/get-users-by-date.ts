@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { UsersByDateReport } from '@pm/protocol/report';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 /** GET /api/report/getUsersByDate?startDate&endDate. */
 export function getUsersByDate(startDate: number, endDate: number): Promise<{ success: boolean; data: UsersByDateReport }> {

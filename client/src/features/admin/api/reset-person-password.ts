@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { adminResetSchema } from '@pm/protocol/auth';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 export type AdminResetBody = z.input<typeof adminResetSchema>;
 

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Permission } from '@pm/protocol/permission';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 type Saved = { success: boolean; msg: string; data: Permission };
 

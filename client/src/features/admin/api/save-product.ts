@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ProductView } from '@pm/protocol/plan';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 export type ProductInput = Omit<ProductView, 'id' | 'createdAt' | 'orders'> & { id?: string | undefined };
 

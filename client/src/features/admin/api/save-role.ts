@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 import type { RoleView } from './get-roles';
 
 type Saved = { success: boolean; msg: string; data: RoleView };

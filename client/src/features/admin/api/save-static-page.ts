@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { StaticPage, StaticPageKey, StaticPageLang } from '@pm/protocol/static-page';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 type Saved = { success: boolean; msg: string; data: StaticPage };
 

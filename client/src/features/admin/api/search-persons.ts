@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { PersonView } from '@pm/protocol/person';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 /** §9: the person grid's page size. */
 export const PERSON_PAGE_SIZE = 30;

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { PersonView, personPermissionsSchema } from '@pm/protocol/person';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 export type PersonPermissionsBody = z.input<typeof personPermissionsSchema>;
 

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 import type { RoleView } from './get-roles';
 
 /** PUT /api/role/updatePermissionCollection — only the role's permissions change. */

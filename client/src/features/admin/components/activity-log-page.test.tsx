@@ -2,11 +2,11 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import type { ActivityLogEntry } from '@pm/protocol/activity-log';
-import { clearSession, setSession } from '../../../lib/session';
-import { json, learnerSession, mockApi } from '../../../testing/fetch-mock';
-import { renderWithApp } from '../../../testing/render';
+import { clearSession, setSession } from '@/lib/session';
+import { json, learnerSession, mockApi } from '@/testing/fetch-mock';
+import { renderWithApp } from '@/testing/render';
 import ActivityLogPage from './activity-log-page';
-import { formatDate } from '../../../lib/intl-format';
+import { formatDate } from '@/lib/intl-format';
 
 const NS = ['admin', 'admin-dashboard'];
 

@@ -6,7 +6,7 @@ import { LOG_PAGE_SIZE, type LogSort, useActivityLog } from '../api/get-activity
 import { useActivityLogCount } from '../api/get-activity-log-count';
 import { changedPaths } from '../lib/json-diff';
 import { JsonDiffView } from './json-diff-view';
-import { useFormatDate } from '../../../hooks/use-format-date';
+import { useFormatDate } from '@/hooks/use-format-date';
 
 const ACTION_COLOR = { CREATE: 'green', UPDATE: 'blue', DELETE: 'red' } as const;
 

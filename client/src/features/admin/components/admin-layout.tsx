@@ -2,13 +2,13 @@ import { AppShell, Burger, Button, Group, NavLink, ScrollArea, Text } from '@man
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink as RouterNavLink, Outlet, useLocation, useOutletContext } from 'react-router';
-import { LanguageSelect } from '../../../components/language-select';
-import { SyncStatusIndicator } from '../../../components/sync-status';
-import { paths } from '../../../config/paths';
-import { useSession } from '../../../hooks/use-session';
-import { permissionsOf } from '../../../lib/session';
+import { LanguageSelect } from '@/components/language-select';
+import { SyncStatusIndicator } from '@/components/sync-status';
+import { paths } from '@/config/paths';
+import { useSession } from '@/hooks/use-session';
+import { permissionsOf } from '@/lib/session';
 import { ADMIN_MENU, adminPath, mayOpen } from '../lib/menu';
-import { mayOpen as mayOpenAccess, ROUTE_ACCESS } from '../../../config/route-access';
+import { mayOpen as mayOpenAccess, ROUTE_ACCESS } from '@/config/route-access';
 
 /** What the root layout hands its pages (react-router outlet context). */
 export type RootOutletContext = { logout: (opts?: { erase?: boolean }) => void };

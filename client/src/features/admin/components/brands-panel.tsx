@@ -2,11 +2,11 @@ import { ActionIcon, Alert, Avatar, Button, Card, Group, Loader, Modal, Stack, T
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { brandCreateSchema } from '@pm/protocol/brand';
-import { useSession } from '../../../hooks/use-session';
-import { ApiError } from '../../../lib/api-client';
-import { notifySuccess } from '../../../lib/notify';
-import { translateServerMessage } from '../../../lib/server-messages';
-import { permissionsOf } from '../../../lib/session';
+import { useSession } from '@/hooks/use-session';
+import { ApiError } from '@/lib/api-client';
+import { notifySuccess } from '@/lib/notify';
+import { translateServerMessage } from '@/lib/server-messages';
+import { permissionsOf } from '@/lib/session';
 import { useCreateBrand } from '../api/create-brand';
 import { useDeleteBrand } from '../api/delete-brand';
 import { type Brand, useBrands } from '../api/get-brands';

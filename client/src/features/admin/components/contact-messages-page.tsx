@@ -7,7 +7,7 @@ import { useDeleteContactMessage } from '../api/delete-contact-message';
 import { MESSAGE_PAGE_SIZE, useContactMessages } from '../api/get-contact-messages';
 import { useConfirmedDelete } from '../hooks/use-confirmed-delete';
 import { ConfirmDelete } from './confirm-delete';
-import { useFormatDate } from '../../../hooks/use-format-date';
+import { useFormatDate } from '@/hooks/use-format-date';
 
 /** Admin: Contact messages — what visitors wrote on the public Contact page, newest first. */
 export default function ContactMessagesPage() {

@@ -1,7 +1,7 @@
 import { Stack, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../../../hooks/use-session';
-import { permissionsOf } from '../../../lib/session';
+import { useSession } from '@/hooks/use-session';
+import { permissionsOf } from '@/lib/session';
 import { BrandsPanel } from './brands-panel';
 import { SaleReportCard } from './sale-report-card';
 

@@ -1,7 +1,7 @@
 import { ActionIcon, Group, PasswordInput, Tooltip } from '@mantine/core';
 import { IconCopy, IconRefresh } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { notifyError, notifySuccess } from '../../../lib/notify';
+import { notifyError, notifySuccess } from '@/lib/notify';
 import { generatePassword } from '../lib/generate-password';
 
 /** A password field with generate (10 random characters) and copy buttons (spec §2 person and reset dialogs). */

@@ -3,7 +3,7 @@ import { useEditor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EDITOR_BASE } from '../../../lib/tiptap/editor-base';
+import { EDITOR_BASE } from '@/lib/tiptap/editor-base';
 
 /**
  * A rich-text editor (Mantine's tiptap editor; StarterKit 3 brings headings, lists, bold,

@@ -3,15 +3,15 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ORDER_STATUSES, type OrderRow, type OrderStatus } from '@pm/protocol/order';
-import { useSession } from '../../../hooks/use-session';
-import { notifySuccess } from '../../../lib/notify';
-import { translateServerMessage } from '../../../lib/server-messages';
-import { permissionsOf } from '../../../lib/session';
+import { useSession } from '@/hooks/use-session';
+import { notifySuccess } from '@/lib/notify';
+import { translateServerMessage } from '@/lib/server-messages';
+import { permissionsOf } from '@/lib/session';
 import { ORDER_PAGE_SIZE, type OrderFilters, useOrders } from '../api/get-orders';
 import { useUpdateOrderStatus } from '../api/update-order-status';
 import { type DayRange, REPORT_TIME_ZONE, rupees } from '../lib/report-range';
 import { DateRangeField, rangeFilter } from './date-range-field';
-import { useFormatDate } from '../../../hooks/use-format-date';
+import { useFormatDate } from '@/hooks/use-format-date';
 
 export const STATUS_COLOR: Record<string, string> = { PAID: 'green', CREATED: 'gray', FAILED: 'red', CANCELLED: 'orange', REFUNDED: 'grape', SUCCESS: 'green', PENDING: 'gray' };
 

@@ -3,9 +3,9 @@ import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { permissionCreateSchema } from '@pm/protocol/permission';
-import { ApiError } from '../../../lib/api-client';
-import { notifySuccess } from '../../../lib/notify';
-import { translateServerMessage } from '../../../lib/server-messages';
+import { ApiError } from '@/lib/api-client';
+import { notifySuccess } from '@/lib/notify';
+import { translateServerMessage } from '@/lib/server-messages';
 import { useSavePermission } from '../api/save-permission';
 
 export type PermissionDraft = { id?: string; permission: string; description: string };

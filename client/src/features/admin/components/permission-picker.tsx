@@ -18,7 +18,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { dropMove, grant, revoke } from '../lib/permission-moves';
 import classes from './permission-picker.module.css';
-import { permissionDescription } from '../../../lib/built-in-labels';
+import { permissionDescription } from '@/lib/built-in-labels';
 
 export type PickerPermission = { id: string; permission: string; description: string };
 type Side = 'restricted' | 'granted';

@@ -2,14 +2,14 @@ import { ActionIcon, Alert, Button, Card, Group, Loader, SimpleGrid, Stack, Text
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Permission } from '@pm/protocol/permission';
-import { useSession } from '../../../hooks/use-session';
-import { permissionsOf } from '../../../lib/session';
+import { useSession } from '@/hooks/use-session';
+import { permissionsOf } from '@/lib/session';
 import { useDeletePermission } from '../api/delete-permission';
 import { usePermissions } from '../api/get-permissions';
 import { useConfirmedDelete } from '../hooks/use-confirmed-delete';
 import { ConfirmDelete } from './confirm-delete';
 import { PermissionDialog, type PermissionDraft } from './permission-dialog';
-import { permissionDescription } from '../../../lib/built-in-labels';
+import { permissionDescription } from '@/lib/built-in-labels';
 
 /** Admin: Permissions (spec §2): a filterable list, the description as tooltip, add/edit/delete by permission. */
 export default function PermissionsPage() {

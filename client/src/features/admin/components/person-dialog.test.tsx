@@ -3,9 +3,9 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { PersonView } from '@pm/protocol/person';
-import { clearSession, setSession } from '../../../lib/session';
-import { type Call, json, learnerSession, mockApi } from '../../../testing/fetch-mock';
-import { renderWithApp } from '../../../testing/render';
+import { clearSession, setSession } from '@/lib/session';
+import { type Call, json, learnerSession, mockApi } from '@/testing/fetch-mock';
+import { renderWithApp } from '@/testing/render';
 import { PersonDialog } from './person-dialog';
 
 const NS = ['admin', 'admin-access', 'admin-users', 'messages'];

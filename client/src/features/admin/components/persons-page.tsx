@@ -4,13 +4,13 @@ import { IconKey, IconPencil } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PERSON_SEARCH_MIN_CHARS, type PersonView } from '@pm/protocol/person';
-import { useSession } from '../../../hooks/use-session';
-import { permissionsOf } from '../../../lib/session';
+import { useSession } from '@/hooks/use-session';
+import { permissionsOf } from '@/lib/session';
 import { usePerson } from '../api/get-person';
 import { PERSON_PAGE_SIZE, usePersonSearch } from '../api/search-persons';
 import { PersonDialog, statusColor } from './person-dialog';
 import { ResetPasswordDialog } from './reset-password-dialog';
-import { roleName } from '../../../lib/built-in-labels';
+import { roleName } from '@/lib/built-in-labels';
 
 /** Spec §9: the person search begins only after more than 3 characters (the server refuses fewer). */
 export const MIN_SEARCH_CHARS = PERSON_SEARCH_MIN_CHARS;

@@ -4,9 +4,9 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { PersonView } from '@pm/protocol/person';
-import { clearSession, setSession } from '../../../lib/session';
-import { json, learnerSession, mockApi } from '../../../testing/fetch-mock';
-import { renderWithApp } from '../../../testing/render';
+import { clearSession, setSession } from '@/lib/session';
+import { json, learnerSession, mockApi } from '@/testing/fetch-mock';
+import { renderWithApp } from '@/testing/render';
 import { ResetPasswordDialog } from './reset-password-dialog';
 
 const NS = ['admin', 'admin-users', 'messages'];

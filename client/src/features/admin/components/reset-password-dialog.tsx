@@ -2,8 +2,8 @@ import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PersonView } from '@pm/protocol/person';
-import { notifySuccess } from '../../../lib/notify';
-import { translateServerMessage } from '../../../lib/server-messages';
+import { notifySuccess } from '@/lib/notify';
+import { translateServerMessage } from '@/lib/server-messages';
 import { useResetPersonPassword } from '../api/reset-person-password';
 import { GeneratedPasswordInput } from './generated-password-input';
 

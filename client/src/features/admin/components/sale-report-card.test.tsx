@@ -3,9 +3,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import type { OrdersByDateReport } from '@pm/protocol/report';
-import { clearSession, setSession } from '../../../lib/session';
-import { json, learnerSession, mockApi } from '../../../testing/fetch-mock';
-import { renderWithApp } from '../../../testing/render';
+import { clearSession, setSession } from '@/lib/session';
+import { json, learnerSession, mockApi } from '@/testing/fetch-mock';
+import { renderWithApp } from '@/testing/render';
 import DashboardPage from './dashboard-page';
 import { SaleReportCard } from './sale-report-card';
 

@@ -7,7 +7,7 @@ import { useOrdersByDate } from '../api/get-orders-by-date';
 import { checkRange, type DayRange, lastDays, REPORT_TIME_ZONE, rupees } from '../lib/report-range';
 import { DateRangeField } from './date-range-field';
 import { StatCard } from './stat-card';
-import { useFormatDate } from '../../../hooks/use-format-date';
+import { useFormatDate } from '@/hooks/use-format-date';
 
 const STATUS_COLOR: Record<string, string> = { PAID: 'green', CREATED: 'gray', FAILED: 'red', CANCELLED: 'orange', REFUNDED: 'grape' };
 

@@ -4,9 +4,9 @@ import type { Editor } from '@tiptap/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import type { StaticPage, StaticPageKey, StaticPageLang, StaticPageVersion } from '@pm/protocol/static-page';
-import { clearSession, setSession } from '../../../lib/session';
-import { type Call, json, learnerSession, mockApi } from '../../../testing/fetch-mock';
-import { renderWithApp } from '../../../testing/render';
+import { clearSession, setSession } from '@/lib/session';
+import { type Call, json, learnerSession, mockApi } from '@/testing/fetch-mock';
+import { renderWithApp } from '@/testing/render';
 import StaticPagesPage from './static-pages-page';
 
 const NS = ['admin', 'admin-content', 'messages'];

@@ -8,7 +8,7 @@ import { type DayRange, lastDays, REPORT_TIME_ZONE, rupees } from '../lib/report
 import { DateRangeField, rangeFilter } from './date-range-field';
 import { STATUS_COLOR } from './orders-page';
 import { StatCard } from './stat-card';
-import { useFormatDate } from '../../../hooks/use-format-date';
+import { useFormatDate } from '@/hooks/use-format-date';
 
 /** The query of the transaction report from its filter fields. */
 export function transactionFilters(v: { range: DayRange; status: string | null; channel: string | null; type: string | null; q: string; page: number }): TransactionFilters {

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { notifySuccess } from '../../../lib/notify';
-import { translateServerMessage } from '../../../lib/server-messages';
+import { notifySuccess } from '@/lib/notify';
+import { translateServerMessage } from '@/lib/server-messages';
 
 /**
  * The 'Confirm Delete' flow of the admin lists: `ask(item)` opens the question, `confirm`

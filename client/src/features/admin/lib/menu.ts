@@ -1,5 +1,5 @@
 import type { PermissionName } from '@pm/protocol/permission';
-import { ROUTE_ACCESS, mayOpen as mayOpenAccess } from '../../../config/route-access';
+import { ROUTE_ACCESS, mayOpen as mayOpenAccess } from '@/config/route-access';
 
 /**
  * The admin side menu (spec §2 Admin area). The spec lists shop-style entries too (sale point,

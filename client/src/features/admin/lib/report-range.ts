@@ -1,5 +1,5 @@
 import { IST_OFFSET_MS } from '@pm/protocol/report-dates';
-import { numberFormat } from '../../../lib/intl-format';
+import { numberFormat } from '@/lib/intl-format';
 
 /** The value of a Mantine range picker: [start, end] as 'YYYY-MM-DD' strings or null. */
 export type DayRange = [string | null, string | null];

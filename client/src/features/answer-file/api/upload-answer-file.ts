@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import type { AnswerFileUploadResponse } from '@pm/protocol/answer-file';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 /**
  * POST /api/answer-file {file} (issue 21 §5): the file's text exactly as saved, without a login

@@ -3,7 +3,7 @@ import { IconFileUpload } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ANSWER_FILE_EXT, ANSWER_FILE_MSG, type AnswerFileUploadResponse, MAX_ANSWER_FILE_CHARS } from '@pm/protocol/answer-file';
-import { ApiError } from '../../../lib/api-client';
+import { ApiError } from '@/lib/api-client';
 import { useUploadAnswerFile } from '../api/upload-answer-file';
 
 type RefusalKey = keyof typeof ANSWER_FILE_MSG;

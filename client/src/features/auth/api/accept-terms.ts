@@ -1,4 +1,4 @@
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 /** POST /api/UserLogin/acceptTerms: the signed-in person accepts the version of the terms they were shown. */
 export function acceptTerms(input: { version: string }): Promise<{ success: boolean; msg: string; version: string; accepted: boolean }> {

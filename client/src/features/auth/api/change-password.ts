@@ -1,5 +1,5 @@
 import type { LoginResponse } from '@pm/protocol/auth';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 /**
  * PATCH /api/UserLogin/updatePasswordWithOldPassword. The server voids every older token and

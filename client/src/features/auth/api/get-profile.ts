@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { PersonView } from '@pm/protocol/person';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 export type Profile = PersonView & {
   uplines: { id: string; name: string }[];

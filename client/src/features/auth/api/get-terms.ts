@@ -1,5 +1,5 @@
 import type { TermsState } from '@pm/protocol/auth';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 /**
  * GET /api/UserLogin/terms: the terms' version in force and whether the signed-in person accepted

@@ -1,5 +1,5 @@
 import type { LoginResponse } from '@pm/protocol/auth';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 import { toUsername } from '../lib/username';
 
 /**

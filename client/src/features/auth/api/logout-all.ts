@@ -1,4 +1,4 @@
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 /**
  * POST /api/UserLogin/logoutAll: ends every session of the signed-in person, this device's too

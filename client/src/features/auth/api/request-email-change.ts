@@ -1,4 +1,4 @@
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 /**
  * POST /api/Person/me/email: a code goes to the new address, which replaces the old one only once

@@ -1,4 +1,4 @@
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 import { toUsername } from '../lib/username';
 
 /** POST /api/UserLogin/resetPassword: the server mails (or texts) a 6-digit code. */

@@ -1,6 +1,6 @@
 import type { LoginResponse } from '@pm/protocol/auth';
 import { MOBILE_PREFIX } from '@pm/protocol/text-rules';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 export type SignupInput = {
   name: string;

@@ -1,4 +1,4 @@
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 /** PATCH /api/Person/me: the signed-in person's own name (docs/api.md "Profile"). */
 export function updateProfile(input: { name: string }): Promise<{ success: boolean; msg: string; name: string }> {

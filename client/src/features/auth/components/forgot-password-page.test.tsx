@@ -2,8 +2,8 @@ import { notifications } from '@mantine/notifications';
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, expect, test, vi } from 'vitest';
-import { renderWithApp } from '../../../testing/render';
-import { basicOf, json, mockApi } from '../../../testing/fetch-mock';
+import { renderWithApp } from '@/testing/render';
+import { basicOf, json, mockApi } from '@/testing/fetch-mock';
 import ForgotPasswordPage from './forgot-password-page';
 
 afterEach(() => {

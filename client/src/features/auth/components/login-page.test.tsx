@@ -2,9 +2,9 @@ import { notifications } from '@mantine/notifications';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { clearSession, getSession, rememberRedirect, sessionFromLogin, setSession } from '../../../lib/session';
-import { renderWithApp } from '../../../testing/render';
-import { basicOf, json, loginResponse, mockApi } from '../../../testing/fetch-mock';
+import { clearSession, getSession, rememberRedirect, sessionFromLogin, setSession } from '@/lib/session';
+import { renderWithApp } from '@/testing/render';
+import { basicOf, json, loginResponse, mockApi } from '@/testing/fetch-mock';
 import LoginPage from './login-page';
 
 afterEach(() => {

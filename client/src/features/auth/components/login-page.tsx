@@ -2,9 +2,9 @@ import { Alert, Container, Paper, Stack, Tabs, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useParams, useSearchParams } from 'react-router';
-import { useSession } from '../../../hooks/use-session';
-import { translateServerMessage } from '../../../lib/server-messages';
-import { getSession, takeRedirect } from '../../../lib/session';
+import { useSession } from '@/hooks/use-session';
+import { translateServerMessage } from '@/lib/server-messages';
+import { getSession, takeRedirect } from '@/lib/session';
 import { LoginForm } from './login-form';
 import { SignupForm } from './signup-form';
 

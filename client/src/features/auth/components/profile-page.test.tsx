@@ -1,9 +1,9 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, expect, test, vi } from 'vitest';
-import { clearSession, getSession, setSession, takeRedirect } from '../../../lib/session';
-import { renderWithApp } from '../../../testing/render';
-import { json, learnerSession, mockApi } from '../../../testing/fetch-mock';
+import { clearSession, getSession, setSession, takeRedirect } from '@/lib/session';
+import { renderWithApp } from '@/testing/render';
+import { json, learnerSession, mockApi } from '@/testing/fetch-mock';
 import ProfilePage from './profile-page';
 
 afterEach(() => {

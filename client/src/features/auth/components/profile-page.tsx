@@ -23,13 +23,13 @@ import { IconCheck, IconCopy, IconDevices, IconKey } from '@tabler/icons-react';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { paths } from '../../../config/paths';
-import { useSession } from '../../../hooks/use-session';
-import { ApiError } from '../../../lib/api-client';
-import { requestLogout } from '../../../lib/logout-request';
-import { notifySuccess } from '../../../lib/notify';
-import { translateServerMessage } from '../../../lib/server-messages';
-import { clearSession, updateSession } from '../../../lib/session';
+import { paths } from '@/config/paths';
+import { useSession } from '@/hooks/use-session';
+import { ApiError } from '@/lib/api-client';
+import { requestLogout } from '@/lib/logout-request';
+import { notifySuccess } from '@/lib/notify';
+import { translateServerMessage } from '@/lib/server-messages';
+import { clearSession, updateSession } from '@/lib/session';
 import { hasUnsafeChars } from '@pm/protocol/text-rules';
 import { type Profile, useProfile } from '../api/get-profile';
 import { logoutAll } from '../api/logout-all';
@@ -40,7 +40,7 @@ import { isEmail } from '../lib/username';
 
 import { ErrorList } from './error-list';
 import { RequireSession } from './require-session';
-import { roleName } from '../../../lib/built-in-labels';
+import { roleName } from '@/lib/built-in-labels';
 
 /** The link a person shares to bring others into their team (spec §2: `?referrer=` on /login). */
 export function referralLink(mobile: string, origin = window.location.origin): string {

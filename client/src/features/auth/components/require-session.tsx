@@ -1,8 +1,8 @@
 import { type ReactNode, useState } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { paths } from '../../../config/paths';
-import { useSession } from '../../../hooks/use-session';
-import { rememberRedirect } from '../../../lib/session';
+import { paths } from '@/config/paths';
+import { useSession } from '@/hooks/use-session';
+import { rememberRedirect } from '@/lib/session';
 
 /**
  * Login-required pages of this feature (spec §2: reset-password, profile). Signed out, the address

@@ -2,9 +2,9 @@ import { notifications } from '@mantine/notifications';
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, expect, test, vi } from 'vitest';
-import { clearSession, getSession, setSession, takeRedirect } from '../../../lib/session';
-import { renderWithApp } from '../../../testing/render';
-import { json, learnerSession, loginResponse, mockApi } from '../../../testing/fetch-mock';
+import { clearSession, getSession, setSession, takeRedirect } from '@/lib/session';
+import { renderWithApp } from '@/testing/render';
+import { json, learnerSession, loginResponse, mockApi } from '@/testing/fetch-mock';
 import ResetPasswordPage from './reset-password-page';
 
 afterEach(() => {

@@ -1,6 +1,6 @@
 import { Anchor, Checkbox, type CheckboxProps } from '@mantine/core';
 import { Trans, useTranslation } from 'react-i18next';
-import { paths } from '../../../config/paths';
+import { paths } from '@/config/paths';
 
 /**
  * The one confirmation signup and a new version of the terms ask for (spec §1: users must be 18 or

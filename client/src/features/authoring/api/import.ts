@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError } from '../../../lib/api-client';
-import i18n from '../../../lib/i18n';
-import { notifyError } from '../../../lib/notify';
-import { translateServerMessage } from '../../../lib/server-messages';
-import { getSession } from '../../../lib/session';
+import { api, ApiError } from '@/lib/api-client';
+import i18n from '@/lib/i18n';
+import { notifyError } from '@/lib/notify';
+import { translateServerMessage } from '@/lib/server-messages';
+import { getSession } from '@/lib/session';
 import type {
   ImportConfirmInput,
   ImportFormat,

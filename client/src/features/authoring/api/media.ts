@@ -1,4 +1,4 @@
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 import type { MediaUploadResponse } from '@pm/protocol/media';
 
 /** POST /api/media: the file's bytes as the body; the server decides the type by the bytes. */

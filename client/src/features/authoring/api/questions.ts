@@ -1,6 +1,6 @@
 import { keepPreviousData, type QueryClient, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError } from '../../../lib/api-client';
-import type { EditorReplica } from '../../../db/editor/editor-replica';
+import { api, ApiError } from '@/lib/api-client';
+import type { EditorReplica } from '@/db/editor/editor-replica';
 import type { QuestionInput, QuestionStatus, QuestionVersionEntry, QuestionView } from '@pm/protocol/question';
 import type { QuestionFilters } from './question-filters';
 

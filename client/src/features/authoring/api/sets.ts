@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 import { offlineOr } from './questions';
 import type { QuestionSetSave, QuestionSetView } from '@pm/protocol/question-set';
 import type { QuestionSetDoc } from '@pm/protocol/sync/question-set';

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { GenerateInDiffLangAnswer, TranslateInHtmlAnswer, TranslatorStatus } from '@pm/protocol/translate';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 /*
  * Machine translation (issue 19 §1; spec §7 ai/translateQuestionInHtml, generateInDiffLang).

@@ -2,14 +2,14 @@ import { Alert, Badge, Button, Drawer, Group, Loader, Modal, Stack, Text, Title,
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { QuestionVersionEntry, QuestionView } from '@pm/protocol/question';
-import { notifySuccess } from '../../../lib/notify';
-import { translateServerMessage } from '../../../lib/server-messages';
+import { notifySuccess } from '@/lib/notify';
+import { translateServerMessage } from '@/lib/server-messages';
 import { getQuestion, useQuestionHistory, useRestoreQuestionVersion } from '../api/questions';
 import { type TagKey, tagName, useTags } from '../api/tags';
 import classes from './history-drawer.module.css';
 import { type FieldChange, htmlToText, versionChanges } from './version-diff';
 import { wordDiff } from './word-diff';
-import { useFormatDate } from '../../../hooks/use-format-date';
+import { useFormatDate } from '@/hooks/use-format-date';
 
 /**
  * A question's history (issue 17 §7): every version with what was done, by whom and when; the

@@ -4,8 +4,8 @@ import type { Editor } from '@tiptap/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MEDIA_MAX_BYTES, MEDIA_TYPES } from '@pm/protocol/media';
-import { ApiError } from '../../../lib/api-client';
-import { notifyError, notifySuccess } from '../../../lib/notify';
+import { ApiError } from '@/lib/api-client';
+import { notifyError, notifySuccess } from '@/lib/notify';
 import { uploadImage } from '../api/media';
 import classes from './rich-text-field.module.css';
 

@@ -3,7 +3,7 @@ import katex from 'katex';
 import { Suspense, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TestQuestion } from '@pm/protocol/sync/qs-detail';
-import { usePreviews } from '../../../components/preview-context';
+import { usePreviews } from '@/components/preview-context';
 import type { EditLang } from './question-form';
 
 /** A phone's width (issue 17 §3: the question exactly as a learner sees it, at 360 px). */

@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { memo, startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Location, useNavigate } from 'react-router';
-import { paths } from '../../../config/paths';
+import { paths } from '@/config/paths';
 import { refreshQuestionLists } from '../api/questions';
 import { listUnderEditor, setEditorOverListOpen } from '../list/editor-over-list-state';
 import { DiscardDialog } from './discard-dialog';

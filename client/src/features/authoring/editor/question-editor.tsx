@@ -7,12 +7,12 @@ import { startTransition, useDeferredValue, useEffect, useId, useMemo, useState 
 import { useTranslation } from 'react-i18next';
 import { QUESTION_TYPES, type QuestionStatus, type QuestionType, type QuestionView } from '@pm/protocol/question';
 import type { Tag } from '@pm/protocol/tag';
-import type { QuestionConflict } from '../../../db/editor/editor-replica';
+import type { QuestionConflict } from '@/db/editor/editor-replica';
 import type { EdQuestionDoc } from '@pm/protocol/sync/ed-question';
-import { ApiError } from '../../../lib/api-client';
-import i18n from '../../../lib/i18n';
-import { notifyError, notifySuccess } from '../../../lib/notify';
-import { translateServerMessage } from '../../../lib/server-messages';
+import { ApiError } from '@/lib/api-client';
+import i18n from '@/lib/i18n';
+import { notifyError, notifySuccess } from '@/lib/notify';
+import { translateServerMessage } from '@/lib/server-messages';
 import { changedMeanwhile, getQuestion, type QuestionSave, useKnownQuestion, useQuestion, useSaveQuestion, useUpdateQuestionStatus } from '../api/questions';
 import { ConflictDialog } from '../offline/conflict-dialog';
 import type { TagKey } from '../api/tags';
@@ -58,7 +58,7 @@ import { RichTextField } from './rich-text-field';
 import { splitLastParagraphs } from './split-options';
 import { StatusBadge, StatusControls } from './status-controls';
 import { TranslateControls } from './translate-controls';
-import { useLeaveGuard } from '../../../hooks/use-leave-guard';
+import { useLeaveGuard } from '@/hooks/use-leave-guard';
 
 export type QuestionEditorProps = {
   /** The question to edit (?id=), or null for a new one. */

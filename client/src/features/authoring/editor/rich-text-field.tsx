@@ -5,14 +5,14 @@ import { memo, useEffect, useId, useLayoutEffect, useMemo, useState } from 'reac
 import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 // KaTeX's styles, for the formulas in the fields, the formula preview and the learner preview.
-import '../../../components/formula-styles';
-import { sanitizeHtml } from '../../../components/rich-html';
-import { useStableCallback } from '../../../hooks/use-stable-callback';
+import '@/components/formula-styles';
+import { sanitizeHtml } from '@/components/rich-html';
+import { useStableCallback } from '@/hooks/use-stable-callback';
 import { editorExtensions, type MathClick } from './editor-extensions';
 import { FormulaControl, type FormulaTarget } from './formula-control';
 import { ImageControl } from './image-control';
 import classes from './rich-text-field.module.css';
-import { EDITOR_BASE } from '../../../lib/tiptap/editor-base';
+import { EDITOR_BASE } from '@/lib/tiptap/editor-base';
 
 /** What the field holds: its HTML, '' when nothing is written (so blank compares as blank). */
 const htmlOf = (e: Editor) => (e.isEmpty ? '' : e.getHTML());

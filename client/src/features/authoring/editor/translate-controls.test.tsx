@@ -3,9 +3,9 @@ import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import { englishSourceHash } from '@pm/protocol/translate';
-import { clearSession, setSession } from '../../../lib/session';
-import { type Call, json, learnerSession, mockApi } from '../../../testing/fetch-mock';
-import { renderWithApp } from '../../../testing/render';
+import { clearSession, setSession } from '@/lib/session';
+import { type Call, json, learnerSession, mockApi } from '@/testing/fetch-mock';
+import { renderWithApp } from '@/testing/render';
 import { applyTranslation, emptyForm, type EditLang, markReviewed, formToInput, type QuestionForm, translationRequest } from './question-form';
 import { TranslateControls } from './translate-controls';
 

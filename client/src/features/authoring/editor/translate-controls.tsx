@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isBlankHtml } from '@pm/protocol/question';
 import { translationState } from '@pm/protocol/translate';
-import { ApiError } from '../../../lib/api-client';
+import { ApiError } from '@/lib/api-client';
 import { useTranslateQuestion, useTranslatorStatus } from '../api/translate';
 import { type EditLang, type QuestionForm, TRANSLATION_LANG, translationRequest } from './question-form';
 

@@ -1,7 +1,7 @@
 import { ActionIcon, Menu, Tooltip } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { notifySuccess, notifyWarning } from '../../../lib/notify';
+import { notifySuccess, notifyWarning } from '@/lib/notify';
 import { IMPORT_FORMATS } from '@pm/protocol/question-import';
 import { exportQuestions } from '../api/import';
 

@@ -3,11 +3,11 @@ import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import { IMPORT_ISSUE_CODES, type ImportPreview } from '@pm/protocol/question-import';
-import en from '../../../locales/en/authoring-import.json';
-import hi from '../../../locales/hi/authoring-import.json';
-import { clearSession, setSession } from '../../../lib/session';
-import { type Call, json, learnerSession, mockApi } from '../../../testing/fetch-mock';
-import { renderWithApp } from '../../../testing/render';
+import en from '@/locales/en/authoring-import.json';
+import hi from '@/locales/hi/authoring-import.json';
+import { clearSession, setSession } from '@/lib/session';
+import { type Call, json, learnerSession, mockApi } from '@/testing/fetch-mock';
+import { renderWithApp } from '@/testing/render';
 import ImportExportPage from './import-export-page';
 
 const NS = ['authoring-import', 'authoring-bank', 'messages'];

@@ -4,10 +4,10 @@ import type { TFunction } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { paths } from '../../../config/paths';
+import { paths } from '@/config/paths';
 import { MSG } from '@pm/protocol/messages';
-import { ApiError } from '../../../lib/api-client';
-import { notifySuccess, notifyWarning } from '../../../lib/notify';
+import { ApiError } from '@/lib/api-client';
+import { notifySuccess, notifyWarning } from '@/lib/notify';
 import {
   IMPORT_FORMATS,
   IMPORT_MAX_BYTES,
@@ -20,7 +20,7 @@ import {
 import { downloadFile, exportQuestions, usePreviewImport, useStoreImport } from '../api/import';
 import { useQuestionSetList } from '../api/sets';
 import { QuestionList } from '../list/question-list';
-import { useFormatDate } from '../../../hooks/use-format-date';
+import { useFormatDate } from '@/hooks/use-format-date';
 
 /** Rows drawn at once: a 5,000-row file is summarised, its problem rows listed. */
 const SHOWN = 500;

@@ -1,5 +1,5 @@
 import type { Location } from 'react-router';
-import { paths } from '../../../config/paths';
+import { paths } from '@/config/paths';
 
 /*
  * What the question list and the editor drawn over it (editor-over-list.ts) share: where the list

@@ -3,7 +3,7 @@ import { IconFileImport, IconPlus } from '@tabler/icons-react';
 import { memo, startTransition, Suspense, useCallback, useContext, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { paths } from '../../../config/paths';
+import { paths } from '@/config/paths';
 import { type ListState, readListState, writeListState } from './list-state';
 import { EditorSyncBar } from '../offline/editor-sync-bar';
 import { QuestionList } from './question-list';

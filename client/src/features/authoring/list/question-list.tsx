@@ -4,10 +4,10 @@ import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { QUESTION_PAGE_SIZE, type QuestionStatus, type QuestionView } from '@pm/protocol/question';
-import { RichHtml } from '../../../components/rich-html';
-import { paths } from '../../../config/paths';
-import { notifySuccess } from '../../../lib/notify';
-import { translateServerMessage } from '../../../lib/server-messages';
+import { RichHtml } from '@/components/rich-html';
+import { paths } from '@/config/paths';
+import { notifySuccess } from '@/lib/notify';
+import { translateServerMessage } from '@/lib/server-messages';
 import type { QuestionFilters } from '../api/question-filters';
 import { useDeleteQuestion, usePrefetchQuestion, useQuestions, useQuestionsCount } from '../api/questions';
 import { type TagKey, tagName, useTags } from '../api/tags';
@@ -18,7 +18,7 @@ import { EMPTY_LIST_STATE, type ListState, pageCount, toggleSelection } from './
 import { QuestionFiltersPanel } from './question-filters';
 import { openEditorOverList, preloadEditorOverlay } from './editor-over-list';
 import { listAsksServer, overListState } from './editor-over-list-state';
-import '../../../components/formula-styles';
+import '@/components/formula-styles';
 
 /**
  * The row actions' tooltips wait for the pointer to rest (ms): a pointer that passes over Edit on

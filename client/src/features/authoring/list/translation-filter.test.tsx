@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { expect, test, vi } from 'vitest';
 import type { QuestionView } from '@pm/protocol/question';
 import { englishSourceHash } from '@pm/protocol/translate';
-import { renderWithApp } from '../../../testing/render';
+import { renderWithApp } from '@/testing/render';
 import { hasFilters, readListState, writeListState } from './list-state';
 import { TranslationBadges, TranslationFilterSelect } from './translation-filter';
 

@@ -1,10 +1,10 @@
 import 'fake-indexeddb/auto';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { expect, test } from 'vitest';
-import '../../../db/core/database';
-import { editorDatabaseNameOf } from '../../../db/core/database';
-import { type EdQuestion, openEditorReplica } from '../../../db/editor/editor-replica';
-import { getRxStorageLoggedMemory } from '../../../db/core/logged-memory-storage';
+import '@/db/core/database';
+import { editorDatabaseNameOf } from '@/db/core/database';
+import { type EdQuestion, openEditorReplica } from '@/db/editor/editor-replica';
+import { getRxStorageLoggedMemory } from '@/db/core/logged-memory-storage';
 import { carryOverDexieBank } from './editor-replica-store';
 
 /*

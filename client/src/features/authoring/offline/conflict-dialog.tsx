@@ -1,11 +1,11 @@
 import { Badge, Button, Group, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { EditorConflict } from '../../../db/editor/editor-replica';
+import type { EditorConflict } from '@/db/editor/editor-replica';
 import { setQuestionIds } from '@pm/protocol/question-set';
 import type { EdQuestionDoc } from '@pm/protocol/sync/ed-question';
 import type { EdQuestionSetDoc } from '@pm/protocol/sync/ed-question-set';
-import { formatDate } from '../../../lib/intl-format';
+import { formatDate } from '@/lib/intl-format';
 
 /*
  * Both versions of a question (or question set) side by side, and the editor's choice: for a

@@ -1,15 +1,15 @@
 import { removeRxDatabase, type RxStorage } from 'rxdb';
 import { BehaviorSubject } from 'rxjs';
-import { editorDatabaseNameOf } from '../../../db/core/database';
-import { type EditorReplica, type EdQuestion, type EdQuestionSet, openEditorReplica } from '../../../db/editor/editor-replica';
-import { atMost, type CollectionReplication, type EditorReplication, replicateEditorCollection, startEditorReplication } from '../../../db/editor/editor-replication';
-import { getRxStorageLoggedMemory } from '../../../db/core/logged-memory-storage';
-import { closeAtLogout } from '../../../db/core/logout-closers';
-import { serverClock } from '../../../db/sync/server-clock';
-import { setSyncStatus } from '../../../db/sync/sync-status';
-import i18n from '../../../lib/i18n';
-import { notifyError } from '../../../lib/notify';
-import { getSession, hasPermissions, renewToken } from '../../../lib/session';
+import { editorDatabaseNameOf } from '@/db/core/database';
+import { type EditorReplica, type EdQuestion, type EdQuestionSet, openEditorReplica } from '@/db/editor/editor-replica';
+import { atMost, type CollectionReplication, type EditorReplication, replicateEditorCollection, startEditorReplication } from '@/db/editor/editor-replication';
+import { getRxStorageLoggedMemory } from '@/db/core/logged-memory-storage';
+import { closeAtLogout } from '@/db/core/logout-closers';
+import { serverClock } from '@/db/sync/server-clock';
+import { setSyncStatus } from '@/db/sync/sync-status';
+import i18n from '@/lib/i18n';
+import { notifyError } from '@/lib/notify';
+import { getSession, hasPermissions, renewToken } from '@/lib/session';
 import { uploadImage } from '../api/media';
 import { uploadPendingImages } from './offline-media';
 

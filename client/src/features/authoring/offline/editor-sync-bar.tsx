@@ -2,8 +2,8 @@ import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type EditorReplica, type EditorSyncState, isSetConflict } from '../../../db/editor/editor-replica';
-import { notifySuccess } from '../../../lib/notify';
+import { type EditorReplica, type EditorSyncState, isSetConflict } from '@/db/editor/editor-replica';
+import { notifySuccess } from '@/lib/notify';
 import { ConflictDialog } from './conflict-dialog';
 import { editorReplica, heldElsewhere$ } from './editor-replica-store';
 

@@ -1,10 +1,10 @@
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { afterEach, expect, test } from 'vitest';
 import { QUESTION_STATUSES, QUESTION_TYPES } from '@pm/protocol/question';
-import '../../../db/core/database';
-import { type EdQuestion, type EditorReplica, openEditorReplica } from '../../../db/editor/editor-replica';
+import '@/db/core/database';
+import { type EdQuestion, type EditorReplica, openEditorReplica } from '@/db/editor/editor-replica';
 import type { QuestionFilters } from '../api/question-filters';
-import { ApiError } from '../../../lib/api-client';
+import { ApiError } from '@/lib/api-client';
 import { localCount, localQuestions, localSave, matches } from './local-questions';
 
 /*

@@ -1,11 +1,11 @@
 import { MSG } from '@pm/protocol/messages';
 import { type QuestionInput, questionInputSchema, type QuestionView } from '@pm/protocol/question';
 import type { RxDocumentData } from 'rxdb';
-import type { EdQuestion, EditorReplica } from '../../../db/editor/editor-replica';
-import { whenIdle } from '../../../lib/after-paint';
-import { ApiError } from '../../../lib/api-client';
-import i18n from '../../../lib/i18n';
-import { translateServerMessage } from '../../../lib/server-messages';
+import type { EdQuestion, EditorReplica } from '@/db/editor/editor-replica';
+import { whenIdle } from '@/lib/after-paint';
+import { ApiError } from '@/lib/api-client';
+import i18n from '@/lib/i18n';
+import { translateServerMessage } from '@/lib/server-messages';
 import type { QuestionFilters } from '../api/question-filters';
 
 /*

@@ -1,9 +1,9 @@
 import type { QuestionView } from '@pm/protocol/question';
 import { type QuestionSetSave, type QuestionSetView, questionSetSaveSchema } from '@pm/protocol/question-set';
-import type { EdQuestion, EdQuestionSet, EditorReplica } from '../../../db/editor/editor-replica';
-import { ApiError } from '../../../lib/api-client';
-import i18n from '../../../lib/i18n';
-import { translateServerMessage } from '../../../lib/server-messages';
+import type { EdQuestion, EdQuestionSet, EditorReplica } from '@/db/editor/editor-replica';
+import { ApiError } from '@/lib/api-client';
+import i18n from '@/lib/i18n';
+import { translateServerMessage } from '@/lib/server-messages';
 import { toView } from './local-questions';
 
 /*

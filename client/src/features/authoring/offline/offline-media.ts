@@ -1,5 +1,5 @@
 import { type MediaExt, MEDIA_TYPES } from '@pm/protocol/media';
-import { MEDIA_CACHE } from '../../../lib/media-precache';
+import { MEDIA_CACHE } from '@/lib/media-precache';
 
 /*
  * Images added while offline (issue 19 §5: "images added offline upload with the question").

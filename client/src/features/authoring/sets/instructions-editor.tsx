@@ -4,7 +4,7 @@ import { useEditor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EDITOR_BASE } from '../../../lib/tiptap/editor-base';
+import { EDITOR_BASE } from '@/lib/tiptap/editor-base';
 
 /**
  * The set's instructions (spec §3 inst: rich text shown on the exam intro): a small tiptap editor

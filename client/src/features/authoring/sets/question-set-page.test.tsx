@@ -7,10 +7,10 @@ import { MSG } from '@pm/protocol/messages';
 import type { QuestionSetSave, QuestionSetView } from '@pm/protocol/question-set';
 import type { QsDetailDoc } from '@pm/protocol/sync/qs-detail';
 import type { QuestionSetDoc } from '@pm/protocol/sync/question-set';
-import { PreviewProvider, type Previews } from '../../../components/preview-context';
-import { clearSession, setSession } from '../../../lib/session';
-import { type Call, json, learnerSession, mockApi } from '../../../testing/fetch-mock';
-import { renderWithApp } from '../../../testing/render';
+import { PreviewProvider, type Previews } from '@/components/preview-context';
+import { clearSession, setSession } from '@/lib/session';
+import { type Call, json, learnerSession, mockApi } from '@/testing/fetch-mock';
+import { renderWithApp } from '@/testing/render';
 import { questionView, setView, TAGS } from '../list/test-data';
 import QuestionSetPage from './question-set-page';
 

@@ -7,7 +7,7 @@ import { IconArrowDown, IconArrowUp, IconGripVertical, IconPlus, IconX } from '@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { QuestionView } from '@pm/protocol/question';
-import { RichHtml } from '../../../components/rich-html';
+import { RichHtml } from '@/components/rich-html';
 import { QuestionList, STATUS_COLOR } from '../list/question-list';
 import { type FormPart, formParts, formQuestionIds, type SetForm, withPartQuestions } from './set-form';
 import type { Update } from './sections-tab';

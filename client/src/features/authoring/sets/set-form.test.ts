@@ -1,6 +1,6 @@
 import { beforeAll, expect, test } from 'vitest';
 import { MSG } from '@pm/protocol/messages';
-import i18n from '../../../lib/i18n';
+import i18n from '@/lib/i18n';
 import { setView } from '../list/test-data';
 import {
   checkSave,

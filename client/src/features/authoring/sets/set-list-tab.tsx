@@ -3,13 +3,13 @@ import { IconPencil, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_EXAM_SECONDS, type QuestionSetView, setQuestionIds } from '@pm/protocol/question-set';
-import { notifySuccess } from '../../../lib/notify';
+import { notifySuccess } from '@/lib/notify';
 import { useDeleteQuestionSet, useQuestionSetList } from '../api/sets';
 import { ExportMenu } from '../import/export-menu';
 import { ConfirmDialog } from './confirm-dialog';
 import { setState, totalMarks } from './set-form';
 import { serverText } from './set-messages';
-import { useFormatDate } from '../../../hooks/use-format-date';
+import { useFormatDate } from '@/hooks/use-format-date';
 
 const STATE_COLOR = { draft: 'gray', scheduled: 'yellow', published: 'green' } as const;
 

@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next';
 import { MSG } from '@pm/protocol/messages';
 import { DUPLICATE_SECTION_MSG, INVALID_SECTION_MSG, MAIN_SECTION_MSG } from '@pm/protocol/question-set';
-import { translateServerMessage } from '../../../lib/server-messages';
+import { translateServerMessage } from '@/lib/server-messages';
 
 type T = TFunction<['authoring-bank', 'messages']>;
 

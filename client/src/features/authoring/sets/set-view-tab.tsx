@@ -4,15 +4,15 @@ import { IconCheck, IconPlayerPlay } from '@tabler/icons-react';
 import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_EXAM_SECONDS } from '@pm/protocol/question-set';
-import { usePreviews } from '../../../components/preview-context';
-import { RichHtml } from '../../../components/rich-html';
+import { usePreviews } from '@/components/preview-context';
+import { RichHtml } from '@/components/rich-html';
 import { useSetPreview } from '../api/sets';
 import { optionLetter, STATUS_COLOR } from '../list/question-list';
 import { usePartTitle } from './questions-tab';
 import { formParts, formQuestionIds, num, type SetForm } from './set-form';
 import { useSetQuestions } from './use-set-questions';
 import { TranslateSetButton } from './translate-set-button';
-import { useFormatDate } from '../../../hooks/use-format-date';
+import { useFormatDate } from '@/hooks/use-format-date';
 
 /**
  * The preview (issue 17 §5): the saved set and its questions as a learner's device would hold

@@ -2,9 +2,9 @@ import { notifications } from '@mantine/notifications';
 import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import { clearSession, setSession } from '../../../lib/session';
-import { json, learnerSession, mockApi } from '../../../testing/fetch-mock';
-import { renderWithApp } from '../../../testing/render';
+import { clearSession, setSession } from '@/lib/session';
+import { json, learnerSession, mockApi } from '@/testing/fetch-mock';
+import { renderWithApp } from '@/testing/render';
 import { TranslateSetButton } from './translate-set-button';
 
 const NS = ['authoring-bank', 'messages'];

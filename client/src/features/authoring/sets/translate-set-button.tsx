@@ -3,8 +3,8 @@ import { IconLanguage } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { GenerateInDiffLangAnswer } from '@pm/protocol/translate';
-import { ApiError } from '../../../lib/api-client';
-import { translateServerMessage } from '../../../lib/server-messages';
+import { ApiError } from '@/lib/api-client';
+import { translateServerMessage } from '@/lib/server-messages';
 import { useGenerateInDiffLang, useTranslatorStatus } from '../api/translate';
 
 /**

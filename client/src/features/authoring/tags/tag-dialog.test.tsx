@@ -3,9 +3,9 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import type { Tag } from '@pm/protocol/tag';
-import { clearSession, setSession } from '../../../lib/session';
-import { type Call, json, learnerSession, mockApi } from '../../../testing/fetch-mock';
-import { renderWithApp } from '../../../testing/render';
+import { clearSession, setSession } from '@/lib/session';
+import { type Call, json, learnerSession, mockApi } from '@/testing/fetch-mock';
+import { renderWithApp } from '@/testing/render';
 import { TagDialog, tagDialogProblem } from './tag-dialog';
 
 const NS = ['authoring-editor', 'messages'];

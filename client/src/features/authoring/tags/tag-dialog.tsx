@@ -2,9 +2,9 @@ import { Alert, Button, Checkbox, Group, Modal, Select, Stack, TextInput } from 
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TAG_KEYS, type Tag } from '@pm/protocol/tag';
-import { ApiError } from '../../../lib/api-client';
-import { notifySuccess } from '../../../lib/notify';
-import { translateServerMessage } from '../../../lib/server-messages';
+import { ApiError } from '@/lib/api-client';
+import { notifySuccess } from '@/lib/notify';
+import { translateServerMessage } from '@/lib/server-messages';
 import { type TagKey, usePatchTag, useTags } from '../api/tags';
 
 /** The languages a tag is named in (spec §3: hi and en). */

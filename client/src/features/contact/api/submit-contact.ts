@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { MOBILE_PREFIX } from '@pm/protocol/common';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 export type ContactInput = {
   name: string;

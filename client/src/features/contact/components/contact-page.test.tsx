@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, expect, test, vi } from 'vitest';
-import { renderWithApp } from '../../../testing/render';
+import { renderWithApp } from '@/testing/render';
 import ContactPage from './contact-page';
 
 const POSTED = 'Your message has been posted to community. One of the member will contact you soon.';

@@ -4,8 +4,8 @@ import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MOBILE_PREFIX } from '@pm/protocol/common';
-import { ApiError } from '../../../lib/api-client';
-import { translateServerMessage } from '../../../lib/server-messages';
+import { ApiError } from '@/lib/api-client';
+import { translateServerMessage } from '@/lib/server-messages';
 import { useSubmitContact } from '../api/submit-contact';
 import { type ContactErrorKey, contactRules, type ContactValues, mobileDigits } from '../lib/contact-rules';
 

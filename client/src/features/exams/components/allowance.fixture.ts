@@ -3,8 +3,8 @@ import { newAttempt } from '@pm/protocol/sync/test-summary';
 import type { EntitlementDoc } from '@pm/protocol/sync/entitlement';
 import type { QsDetailDoc } from '@pm/protocol/sync/qs-detail';
 import type { QuestionSetDoc } from '@pm/protocol/sync/question-set';
-import { openReplicaDatabase, type ReplicaDatabase } from '../../../db/core/database';
-import type { ReplicaHandle } from '../../../db/learner/replica';
+import { openReplicaDatabase, type ReplicaDatabase } from '@/db/core/database';
+import type { ReplicaHandle } from '@/db/learner/replica';
 import type { Attempt } from '../lib/test-engine';
 
 /*

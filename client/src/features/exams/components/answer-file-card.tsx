@@ -2,11 +2,11 @@ import { Alert, Button, Card, Stack, Text, Title } from '@mantine/core';
 import { IconFileDownload } from '@tabler/icons-react';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import { paths } from '../../../config/paths';
-import { useReplica } from '../../../db/learner/replica-context';
-import { getSyncStatus, subscribeSyncStatus } from '../../../db/sync/sync-status';
-import { AnswerFileError, downloadText, makeAnswerFile, rememberAnswerKey } from '../../../lib/answer-file';
-import { getSession } from '../../../lib/session';
+import { paths } from '@/config/paths';
+import { useReplica } from '@/db/learner/replica-context';
+import { getSyncStatus, subscribeSyncStatus } from '@/db/sync/sync-status';
+import { AnswerFileError, downloadText, makeAnswerFile, rememberAnswerKey } from '@/lib/answer-file';
+import { getSession } from '@/lib/session';
 import type { Attempt } from '../lib/test-engine';
 
 /** Online and replicating: the result normally arrives within seconds, so the offer waits this long. */

@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { OwnerState } from '../../../db/attempts/attempt-lock';
+import type { OwnerState } from '@/db/attempts/attempt-lock';
 
 /**
  * Shown over a test that another tab of this browser owns (issue 21 §2): it is read-only here,

@@ -1,11 +1,11 @@
 import { act, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import type { ReplicaDatabase } from '../../../db/core/database';
-import { ReplicaContext } from '../../../db/learner/replica-context';
-import { resetSyncStatus, setSyncStatus } from '../../../db/sync/sync-status';
-import { clearSession, setSession } from '../../../lib/session';
-import { learnerSession } from '../../../testing/fetch-mock';
-import { renderWithApp } from '../../../testing/render';
+import type { ReplicaDatabase } from '@/db/core/database';
+import { ReplicaContext } from '@/db/learner/replica-context';
+import { resetSyncStatus, setSyncStatus } from '@/db/sync/sync-status';
+import { clearSession, setSession } from '@/lib/session';
+import { learnerSession } from '@/testing/fetch-mock';
+import { renderWithApp } from '@/testing/render';
 import { attemptAt, monthlyPlan, openFixture, PERSON, questionSet } from './allowance.fixture';
 import ExamIntroPage from './exam-intro-page';
 import ExamResultPage from './exam-result-page';

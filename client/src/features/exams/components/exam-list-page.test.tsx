@@ -1,9 +1,9 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, expect, test } from 'vitest';
-import type { ReplicaDatabase } from '../../../db/core/database';
-import { ReplicaContext } from '../../../db/learner/replica-context';
-import { renderWithApp } from '../../../testing/render';
+import type { ReplicaDatabase } from '@/db/core/database';
+import { ReplicaContext } from '@/db/learner/replica-context';
+import { renderWithApp } from '@/testing/render';
 import { attemptAt, detailOf, monthlyPlan, openFixture, questionSet } from './allowance.fixture';
 import ExamListPage from './exam-list-page';
 

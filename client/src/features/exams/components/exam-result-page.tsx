@@ -6,13 +6,13 @@ import { useEffect, useId, useMemo, useState, useSyncExternalStore } from 'react
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 // KaTeX's styles for the formulas in question text (server-rendered; components/formula-styles).
-import '../../../components/formula-styles';
-import { paths } from '../../../config/paths';
-import { keepReceipt } from '../../../db/attempts/receipts';
-import { useReplica } from '../../../db/learner/replica-context';
-import { serverClock } from '../../../db/sync/server-clock';
-import { getSyncStatus, subscribeSyncStatus } from '../../../db/sync/sync-status';
-import { api } from '../../../lib/api-client';
+import '@/components/formula-styles';
+import { paths } from '@/config/paths';
+import { keepReceipt } from '@/db/attempts/receipts';
+import { useReplica } from '@/db/learner/replica-context';
+import { serverClock } from '@/db/sync/server-clock';
+import { getSyncStatus, subscribeSyncStatus } from '@/db/sync/sync-status';
+import { api } from '@/lib/api-client';
 import { useEntitlement } from '../hooks/use-allowance';
 import { useResultData } from '../hooks/use-result-data';
 import { isLocked } from '../lib/allowance';
@@ -27,7 +27,7 @@ import { AnswerFileCard } from './answer-file-card';
 import classes from './exam-result-page.module.css';
 import { Mark, ResultQuestionCard } from './result-question';
 import { SubmissionReceipt } from './submission-receipt';
-import { formatDate } from '../../../lib/intl-format';
+import { formatDate } from '@/lib/intl-format';
 
 function useRank(qsid: string, enabled: boolean) {
   const [rank, setRank] = useState<{ rank: number; of: number; percentile: number } | null>(null);

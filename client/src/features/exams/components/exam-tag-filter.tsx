@@ -3,8 +3,8 @@ import { memo, useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { map } from 'rxjs';
 import type { SetTags } from '@pm/protocol/sync/question-set';
-import type { ReplicaDatabase } from '../../../db/core/database';
-import { useReplicaQuery } from '../../../db/learner/use-replica-query';
+import type { ReplicaDatabase } from '@/db/core/database';
+import { useReplicaQuery } from '@/db/learner/use-replica-query';
 import type { ExamListItem } from '../hooks/use-exam-list';
 
 /*

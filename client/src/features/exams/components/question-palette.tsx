@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useStableCallback } from '../../../hooks/use-stable-callback';
+import { useStableCallback } from '@/hooks/use-stable-callback';
 import { countStates, type Attempt, PALETTE_STATES, type PaletteState, type Part, paletteState, type Slot } from '../lib/test-engine';
 import classes from './test-dialog.module.css';
 import type { SetText } from '@pm/protocol/set-text';

@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TestQuestion } from '@pm/protocol/sync/qs-detail';
 // KaTeX's styles for the formulas in question text (components/formula-styles).
-import '../../../components/formula-styles';
+import '@/components/formula-styles';
 import { questionLabels, QuestionView } from './question-view';
 import classes from './test-dialog.module.css';
 

@@ -1,8 +1,8 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { expect, test, vi } from 'vitest';
 import type { TestQuestion } from '@pm/protocol/sync/qs-detail';
-import enExam from '../../../locales/en/exam.json';
-import hiExam from '../../../locales/hi/exam.json';
+import enExam from '@/locales/en/exam.json';
+import hiExam from '@/locales/hi/exam.json';
 import { localized, type QuestionLabels, QuestionView } from './question-view';
 
 /*

@@ -1,7 +1,7 @@
 import { memo, useId, useRef, useState } from 'react';
 import { normaliseNumber } from '@pm/protocol/marking';
 import type { TestQuestion } from '@pm/protocol/sync/qs-detail';
-import { RichHtml } from '../../../components/rich-html';
+import { RichHtml } from '@/components/rich-html';
 import type { UserAnswer } from '../lib/test-engine';
 import classes from './test-dialog.module.css';
 

@@ -3,7 +3,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ResultQuestion } from '@pm/protocol/sync/exam-result';
 import type { TestQuestion } from '@pm/protocol/sync/qs-detail';
-import { RichHtml } from '../../../components/rich-html';
+import { RichHtml } from '@/components/rich-html';
 import classes from './result-explanation.module.css';
 
 /** Rich text that shows nothing (no words, no image). */

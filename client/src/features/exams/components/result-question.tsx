@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ResultQuestion } from '@pm/protocol/sync/exam-result';
 import type { TestQuestion } from '@pm/protocol/sync/qs-detail';
-import { RichHtml } from '../../../components/rich-html';
+import { RichHtml } from '@/components/rich-html';
 import { durationText } from '../lib/duration';
 import { formatMarks } from '../lib/marks';
 import { describeNumericAnswer } from '../lib/numeric-answer';

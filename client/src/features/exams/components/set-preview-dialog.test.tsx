@@ -4,10 +4,10 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, expect, test, vi } from 'vitest';
 import type { QsDetailDoc } from '@pm/protocol/sync/qs-detail';
 import type { QuestionSetDoc } from '@pm/protocol/sync/question-set';
-import type { ReplicaHandle } from '../../../db/learner/replica';
-import { ReplicaContext } from '../../../db/learner/replica-context';
-import { json, mockApi } from '../../../testing/fetch-mock';
-import { renderWithApp } from '../../../testing/render';
+import type { ReplicaHandle } from '@/db/learner/replica';
+import { ReplicaContext } from '@/db/learner/replica-context';
+import { json, mockApi } from '@/testing/fetch-mock';
+import { renderWithApp } from '@/testing/render';
 import SetPreviewDialog, { previewAttempt } from './set-preview-dialog';
 
 afterEach(() => {

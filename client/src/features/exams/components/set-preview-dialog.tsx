@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { setText } from '@pm/protocol/set-text';
 import type { QsDetailDoc } from '@pm/protocol/sync/qs-detail';
 import type { QuestionSetDoc } from '@pm/protocol/sync/question-set';
-import { notifySuccess } from '../../../lib/notify';
+import { notifySuccess } from '@/lib/notify';
 import { type Attempt, newAttemptId } from '../lib/test-engine';
 import { TestDialog } from './test-dialog';
 

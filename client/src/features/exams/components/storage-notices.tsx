@@ -3,15 +3,15 @@ import { setText } from '@pm/protocol/set-text';
 import { useCallback, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { map } from 'rxjs';
-import type { ReplicaDatabase } from '../../../db/core/database';
-import { useReplica } from '../../../db/learner/replica-context';
-import { useStoreInTransition } from '../../../hooks/use-store-in-transition';
-import { assessStorage } from '../../../db/learner/storage-check';
-import { getStorageStatus, subscribeStorageStatus } from '../../../db/learner/storage-status';
-import { dismissLost, lostVersion, readLost, subscribeLost } from '../../../db/attempts/unsent-attempts';
-import { useReplicaQuery } from '../../../db/learner/use-replica-query';
-import { formatMegabytes } from '../../../lib/storage-preflight';
-import { formatDate } from '../../../lib/intl-format';
+import type { ReplicaDatabase } from '@/db/core/database';
+import { useReplica } from '@/db/learner/replica-context';
+import { useStoreInTransition } from '@/hooks/use-store-in-transition';
+import { assessStorage } from '@/db/learner/storage-check';
+import { getStorageStatus, subscribeStorageStatus } from '@/db/learner/storage-status';
+import { dismissLost, lostVersion, readLost, subscribeLost } from '@/db/attempts/unsent-attempts';
+import { useReplicaQuery } from '@/db/learner/use-replica-query';
+import { formatMegabytes } from '@/lib/storage-preflight';
+import { formatDate } from '@/lib/intl-format';
 
 /**
  * What the storage pre-flight found (issue 21 §3), checked again whenever the page opens: too

@@ -4,12 +4,12 @@ import { encodeQR } from 'qr';
 import { type ReactNode, useCallback, useMemo, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { receiptQrText, shortReceipt } from '@pm/protocol/receipt';
-import type { ReplicaDatabase } from '../../../db/core/database';
-import { type Receipt, receipt$ } from '../../../db/attempts/receipts';
-import { getSyncStatus, subscribeSyncStatus } from '../../../db/sync/sync-status';
-import { useReplicaQuery } from '../../../db/learner/use-replica-query';
+import type { ReplicaDatabase } from '@/db/core/database';
+import { type Receipt, receipt$ } from '@/db/attempts/receipts';
+import { getSyncStatus, subscribeSyncStatus } from '@/db/sync/sync-status';
+import { useReplicaQuery } from '@/db/learner/use-replica-query';
 import classes from './submission-receipt.module.css';
-import { formatDate } from '../../../lib/intl-format';
+import { formatDate } from '@/lib/intl-format';
 
 /**
  * The receipt's QR code as one SVG path drawn from the module matrix of `qr` (no markup strings

@@ -3,12 +3,12 @@ import { IconLayoutSidebarRight, IconMinus, IconPlus, IconX } from '@tabler/icon
 import { memo, type ReactNode, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
-import { getSyncStatus, subscribeSyncStatus } from '../../../db/sync/sync-status';
-import { useCanHover } from '../../../hooks/use-can-hover';
-import { useSession } from '../../../hooks/use-session';
-import { useStableCallback } from '../../../hooks/use-stable-callback';
-import { useValueAfterPaint } from '../../../hooks/use-value-after-paint';
-import { api } from '../../../lib/api-client';
+import { getSyncStatus, subscribeSyncStatus } from '@/db/sync/sync-status';
+import { useCanHover } from '@/hooks/use-can-hover';
+import { useSession } from '@/hooks/use-session';
+import { useStableCallback } from '@/hooks/use-stable-callback';
+import { useValueAfterPaint } from '@/hooks/use-value-after-paint';
+import { api } from '@/lib/api-client';
 import { useAttemptView } from '../hooks/use-attempt-writer';
 import { attemptLanguage, rememberAttemptLanguage } from '../lib/attempt-language';
 import type { QuestionSet } from '../hooks/use-test-data';
@@ -30,9 +30,9 @@ import {
   visit,
 } from '../lib/test-engine';
 import { partLabel, PaletteLegend, QuestionPalette, STATE_LABEL } from './question-palette';
-import { sanitizeHtml } from '../../../components/rich-html';
+import { sanitizeHtml } from '@/components/rich-html';
 // KaTeX's styles for the formulas in question text (server-rendered; components/formula-styles).
-import '../../../components/formula-styles';
+import '@/components/formula-styles';
 import { localized, questionLabels, QuestionView } from './question-view';
 import { SubmitSummary } from './submit-summary';
 import { setText, type SetText } from '@pm/protocol/set-text';

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useStableCallback } from '../../../hooks/use-stable-callback';
-import { serverClock } from '../../../db/sync/server-clock';
+import { useStableCallback } from '@/hooks/use-stable-callback';
+import { serverClock } from '@/db/sync/server-clock';
 import { clockParts, remainingSeconds, timerTone } from '../lib/test-engine';
 import classes from './test-dialog.module.css';
 

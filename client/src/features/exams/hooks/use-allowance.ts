@@ -1,9 +1,9 @@
 import { useCallback } from 'react';
 import { combineLatest, map, timer } from 'rxjs';
-import type { ReplicaDatabase } from '../../../db/core/database';
-import { useReplica } from '../../../db/learner/replica-context';
-import { serverClock } from '../../../db/sync/server-clock';
-import { useReplicaQuery } from '../../../db/learner/use-replica-query';
+import type { ReplicaDatabase } from '@/db/core/database';
+import { useReplica } from '@/db/learner/replica-context';
+import { serverClock } from '@/db/sync/server-clock';
+import { useReplicaQuery } from '@/db/learner/use-replica-query';
 import { type Allowance, allowanceOf, type Entitlement, type GateAttempt, type GateSet } from '../lib/allowance';
 
 /** A plan can end while the page is open: the allowance is worked out again this often. */

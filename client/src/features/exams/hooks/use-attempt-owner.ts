@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { filter, firstValueFrom, timeout } from 'rxjs';
-import { useReplica } from '../../../db/learner/replica-context';
-import { type AttemptLock, browserLockOptions, openAttemptLock, type OwnerState } from '../../../db/attempts/attempt-lock';
+import { useReplica } from '@/db/learner/replica-context';
+import { type AttemptLock, browserLockOptions, openAttemptLock, type OwnerState } from '@/db/attempts/attempt-lock';
 
 /** Longest a new owner waits for the previous owner's last version to reach this tab's replica. */
 const CATCH_UP_MS = 3000;

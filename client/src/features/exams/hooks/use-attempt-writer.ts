@@ -1,12 +1,12 @@
 import { useCallback, useRef, useSyncExternalStore } from 'react';
 import { newAttempt } from '@pm/protocol/sync/test-summary';
 import type { RxDocument } from 'rxdb';
-import { patchBetween } from '../../../db/attempts/attempt-journal';
-import { keepReceipt as keepReceiptIn, type Receipt } from '../../../db/attempts/receipts';
-import { useReplica } from '../../../db/learner/replica-context';
-import { serverClock } from '../../../db/sync/server-clock';
-import i18n from '../../../lib/i18n';
-import { notifyError } from '../../../lib/notify';
+import { patchBetween } from '@/db/attempts/attempt-journal';
+import { keepReceipt as keepReceiptIn, type Receipt } from '@/db/attempts/receipts';
+import { useReplica } from '@/db/learner/replica-context';
+import { serverClock } from '@/db/sync/server-clock';
+import i18n from '@/lib/i18n';
+import { notifyError } from '@/lib/notify';
 import { type Attempt, newAttemptId } from '../lib/test-engine';
 
 const noSubscribe = () => () => undefined;

@@ -2,9 +2,9 @@ import { useCallback } from 'react';
 import { combineLatest, distinctUntilChanged, map } from 'rxjs';
 import type { QuestionSetDoc } from '@pm/protocol/sync/question-set';
 import type { QsDetailDoc } from '@pm/protocol/sync/qs-detail';
-import type { ReplicaDatabase } from '../../../db/core/database';
-import { mediaUrlsOf } from '../../../lib/media-precache';
-import { useReplicaQuery } from '../../../db/learner/use-replica-query';
+import type { ReplicaDatabase } from '@/db/core/database';
+import { mediaUrlsOf } from '@/lib/media-precache';
+import { useReplicaQuery } from '@/db/learner/use-replica-query';
 
 /**
  * Where a set's questions stand on this device: `onDevice` (stored and current), `downloading`

@@ -1,8 +1,8 @@
 import { useCallback } from 'react';
 import { combineLatest, map } from 'rxjs';
 import { timeTaken } from '@pm/protocol/time-taken';
-import type { ReplicaDatabase } from '../../../db/core/database';
-import { useReplicaQuery } from '../../../db/learner/use-replica-query';
+import type { ReplicaDatabase } from '@/db/core/database';
+import { useReplicaQuery } from '@/db/learner/use-replica-query';
 import type { Attempt, Detail } from '../lib/test-engine';
 import { scoreLocally } from '../lib/local-score';
 import type { StoredResult } from './use-result-data';

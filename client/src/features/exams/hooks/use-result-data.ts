@@ -1,8 +1,8 @@
 import { useCallback } from 'react';
 import { combineLatest, map } from 'rxjs';
 import type { ExamResultDoc } from '@pm/protocol/sync/exam-result';
-import type { ReplicaDatabase } from '../../../db/core/database';
-import { useReplicaQuery } from '../../../db/learner/use-replica-query';
+import type { ReplicaDatabase } from '@/db/core/database';
+import { useReplicaQuery } from '@/db/learner/use-replica-query';
 import type { QuestionSet } from './use-test-data';
 import type { Attempt, Detail } from '../lib/test-engine';
 

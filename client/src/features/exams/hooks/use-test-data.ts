@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import { combineLatest, map } from 'rxjs';
-import type { ReplicaDatabase } from '../../../db/core/database';
-import { useReplicaQuery } from '../../../db/learner/use-replica-query';
+import type { ReplicaDatabase } from '@/db/core/database';
+import { useReplicaQuery } from '@/db/learner/use-replica-query';
 import type { QuestionSetDoc } from '@pm/protocol/sync/question-set';
 import type { Attempt, Detail } from '../lib/test-engine';
 

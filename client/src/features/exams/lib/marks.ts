@@ -1,4 +1,4 @@
-import { numberFormat } from '../../../lib/intl-format';
+import { numberFormat } from '@/lib/intl-format';
 
 /** Marks as learners read them: whole numbers plain, fractions with up to two decimals. */
 export function formatMarks(n: number, lang: string): string {

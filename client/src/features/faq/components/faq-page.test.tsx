@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import { json, mockApi } from '../../../testing/fetch-mock';
-import { renderWithApp } from '../../../testing/render';
+import { json, mockApi } from '@/testing/fetch-mock';
+import { renderWithApp } from '@/testing/render';
 import FaqPage from './faq-page';
 
 // Never edited in the back office unless a test says otherwise: the built-in questions show.

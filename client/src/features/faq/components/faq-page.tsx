@@ -3,9 +3,9 @@ import { IconMessageQuestion, IconGavel, IconHeartHandshake, IconSpeakerphone, I
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { paths } from '../../../config/paths';
+import { paths } from '@/config/paths';
 import classes from './faq-page.module.css';
-import { StaticPageOr } from '../../../components/static-page-or';
+import { StaticPageOr } from '@/components/static-page-or';
 
 /** Spec §2 FAQ: five categories, Fundraiser's selected first. */
 const CATEGORIES = [

@@ -2,7 +2,7 @@ import { IconChevronLeft, IconChevronRight, IconExternalLink } from '@tabler/ico
 import { type KeyboardEvent, type PointerEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { paths } from '../../../config/paths';
+import { paths } from '@/config/paths';
 import { accentVars } from './accent';
 import classes from './home-carousel.module.css';
 import page from './home-page.module.css';

@@ -2,9 +2,9 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import type { Banner } from '@pm/protocol/banner';
-import { paths } from '../../../config/paths';
-import { json } from '../../../testing/fetch-mock';
-import { renderWithApp } from '../../../testing/render';
+import { paths } from '@/config/paths';
+import { json } from '@/testing/fetch-mock';
+import { renderWithApp } from '@/testing/render';
 import HomePage from './home-page';
 
 /** The network: GET /api/banner answers `banners` (the home page asks with a plain, relative fetch). */

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Banner } from '@pm/protocol/banner';
-import { fetchBanners } from '../../../lib/banners';
+import { fetchBanners } from '@/lib/banners';
 import { HomeCarousel } from './home-carousel';
 import classes from './home-page.module.css';
 import { ReasonCards } from './reason-cards';

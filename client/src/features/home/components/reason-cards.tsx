@@ -1,8 +1,8 @@
 import { IconDeviceMobile, IconHeart, IconLanguage } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { paths } from '../../../config/paths';
-import { useSession } from '../../../hooks/use-session';
+import { paths } from '@/config/paths';
+import { useSession } from '@/hooks/use-session';
 import { accentVars } from './accent';
 import classes from './home-page.module.css';
 

@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
-import { paths } from '../../../config/paths';
-import { donationCampaignUrl } from '../../../config/site-links';
+import { paths } from '@/config/paths';
+import { donationCampaignUrl } from '@/config/site-links';
 // `?no-inline`: the second and third slides are image files, loaded when they are near (their
 // <img> is lazy), not data URLs in the first visit's JavaScript (scripts/bench-bundle.ts).
 import competeSrc from '../assets/slide-compete.svg?no-inline';

@@ -2,10 +2,10 @@ import { Anchor, Container, Paper, Stack, Text, Title } from '@mantine/core';
 import { Fragment, type ReactNode, useEffect } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
-import { ScrollToTop } from '../../../components/scroll-to-top';
-import { COPYRIGHT_EMAIL } from '../../../config/paths';
+import { ScrollToTop } from '@/components/scroll-to-top';
+import { COPYRIGHT_EMAIL } from '@/config/paths';
 import classes from './legal-document.module.css';
-import { formatDate } from '../../../lib/intl-format';
+import { formatDate } from '@/lib/intl-format';
 
 /** When the legal texts were last changed; shown in the reader's language. */
 export const LEGAL_LAST_UPDATED = '2026-11-22';

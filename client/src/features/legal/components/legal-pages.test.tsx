@@ -1,9 +1,9 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import { COPYRIGHT_EMAIL } from '../../../config/paths';
-import { json, mockApi } from '../../../testing/fetch-mock';
-import { renderWithApp } from '../../../testing/render';
+import { COPYRIGHT_EMAIL } from '@/config/paths';
+import { json, mockApi } from '@/testing/fetch-mock';
+import { renderWithApp } from '@/testing/render';
 import { LEGAL_LAST_UPDATED } from './legal-document';
 import PrivacyPage from './privacy-page';
 import TermsPage from './terms-page';

@@ -1,5 +1,5 @@
 import { LegalDocument } from './legal-document';
-import { StaticPageOr } from '../../../components/static-page-or';
+import { StaticPageOr } from '@/components/static-page-or';
 
 /** Served at /tnc (spec §2). */
 function BuiltInTermsPage() {

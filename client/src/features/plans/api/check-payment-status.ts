@@ -1,5 +1,5 @@
 import type { PaymentStatusData, Provider } from '@pm/protocol/payment';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 /**
  * POST /api/{provider}/checkPaymentStatus answer: `success` decides the outcome (spec §7); the

@@ -1,5 +1,5 @@
 import type { CreateOrderAnswer } from '@pm/protocol/payment';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 /**
  * POST /api/payment {prodid, product} (spec §7): an order for a plan at the server's own price.

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { MyOrder, MyPlan } from '@pm/protocol/payment';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 export type MyPayments = { plan: MyPlan | null; orders: MyOrder[] };
 

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Plan } from '@pm/protocol/plan';
-import { api } from '../../../lib/api-client';
-import { pageData } from '../../../lib/page-data';
+import { api } from '@/lib/api-client';
+import { pageData } from '@/lib/page-data';
 
 /** A plan as GET /api/plan lists it (spec §9): the wire fields of sync-protocol plus its id. */
 export type PlanView = Pick<Plan, 'code' | 'name' | 'total' | 'approx' | 'contents'> & { id: string };

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Receipt } from '@pm/protocol/payment';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 /** GET /api/payment/receipt/{orderId} (login): a paid order's receipt. Silent: the page shows the failure. */
 export function getReceipt(orderId: string): Promise<{ success: boolean; data: Receipt }> {

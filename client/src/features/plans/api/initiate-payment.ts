@@ -1,5 +1,5 @@
 import type { Provider } from '@pm/protocol/payment';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 /** The body of POST /api/{provider}/initiatePayment (spec §7; sync-protocol initiatePaymentSchema). */
 export type InitiatePaymentBody = {

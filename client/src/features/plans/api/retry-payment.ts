@@ -1,5 +1,5 @@
 import type { CreateOrderAnswer } from '@pm/protocol/payment';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 /**
  * POST /api/payment/retryPayment {id} (spec §7): a failed or expired order is paid again (the

@@ -1,4 +1,4 @@
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 /** What Razorpay Checkout's handler receives (sync-protocol verifyRazorpaySchema). */
 export type RazorpayHandlerResponse = {

@@ -1,9 +1,9 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, expect, test, vi } from 'vitest';
 import type { MyOrder, MyPlan } from '@pm/protocol/payment';
-import { clearSession, setSession } from '../../../lib/session';
-import { json, learnerSession, mockApi } from '../../../testing/fetch-mock';
-import { renderWithApp } from '../../../testing/render';
+import { clearSession, setSession } from '@/lib/session';
+import { json, learnerSession, mockApi } from '@/testing/fetch-mock';
+import { renderWithApp } from '@/testing/render';
 import MyPlanSection from './my-plan-section';
 
 const MONTHLY = { code: 'ONE_MONTH_PLAN', name: { en: 'Monthly', hi: 'मासिक' } };

@@ -1,8 +1,8 @@
 import { act, screen } from '@testing-library/react';
 import { afterEach, expect, test, vi } from 'vitest';
-import { clearSession, setSession } from '../../../lib/session';
-import { type Call, json, learnerSession, mockApi } from '../../../testing/fetch-mock';
-import { renderWithApp } from '../../../testing/render';
+import { clearSession, setSession } from '@/lib/session';
+import { type Call, json, learnerSession, mockApi } from '@/testing/fetch-mock';
+import { renderWithApp } from '@/testing/render';
 import { browser } from '../lib/browser';
 import PaymentConfirmationPage from './payment-confirmation-page';
 

@@ -3,11 +3,11 @@ import { IconAlertCircle, IconCheck, IconInfoCircle } from '@tabler/icons-react'
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { paths } from '../../../config/paths';
-import { useSession } from '../../../hooks/use-session';
-import { ApiError } from '../../../lib/api-client';
-import { notifyError } from '../../../lib/notify';
-import { rememberRedirect } from '../../../lib/session';
+import { paths } from '@/config/paths';
+import { useSession } from '@/hooks/use-session';
+import { ApiError } from '@/lib/api-client';
+import { notifyError } from '@/lib/notify';
+import { rememberRedirect } from '@/lib/session';
 import type { MyPlan } from '@pm/protocol/payment';
 import { useMyPayments } from '../api/get-my-payments';
 import { type PlanView, usePlans } from '../api/get-plans';

@@ -3,11 +3,11 @@ import userEvent from '@testing-library/user-event';
 import { Navigate } from 'react-router';
 import { afterEach, expect, test, vi } from 'vitest';
 import type { Receipt } from '@pm/protocol/payment';
-import { clearSession, setSession } from '../../../lib/session';
-import { json, learnerSession, mockApi } from '../../../testing/fetch-mock';
-import { renderWithApp } from '../../../testing/render';
+import { clearSession, setSession } from '@/lib/session';
+import { json, learnerSession, mockApi } from '@/testing/fetch-mock';
+import { renderWithApp } from '@/testing/render';
 import ReceiptPage from './receipt-page';
-import { formatDate } from '../../../lib/intl-format';
+import { formatDate } from '@/lib/intl-format';
 
 const RECEIPT: Receipt = {
   receiptNo: 12,

@@ -1,4 +1,4 @@
-import { numberFormat } from '../../../lib/intl-format';
+import { numberFormat } from '@/lib/intl-format';
 
 /** Spec §9: minimum payment amount 1 (rupee). */
 export const MIN_PAYMENT_AMOUNT = 1;

@@ -1,4 +1,4 @@
-import { formatDate as format } from '../../../lib/intl-format';
+import { formatDate as format } from '@/lib/intl-format';
 
 /** A date in the interface language, in the app's style (lib/intl-format): "25 November 2025", "25 नवंबर 2025". */
 export function formatDate(ms: number, lang: 'en' | 'hi'): string {

@@ -1,4 +1,4 @@
-import { paths } from '../../../config/paths';
+import { paths } from '@/config/paths';
 
 /**
  * Where the confirmation page may send the learner: only a path of this site (spec §2
