@@ -74,6 +74,7 @@ const serverModuleZones = serverModules.map((m) => ({
 /** Patterns of no-restricted-imports (docs/development.md "Layout"). */
 const PROTOCOL_BY_NAME = { group: ['**/sync-protocol/src/*', '**/sync-protocol/src/**'], message: "Import the shared wire by name: '@pm/protocol/<file>'." };
 const CLIENT_CLIMB = { group: ['../../../*', '../../../**'], message: "More than two levels up: import it as '@/<path under client/src>'." };
+const SERVER_CLIMB = { group: ['../../../*', '../../../**'], message: "More than two levels up: import it as '#server/<path under server/src>' (package.json imports)." };
 const TEST_ONLY = { group: ['**/*.fixture', '**/*.fixture.ts', '**/testing/*', '**/test/harness', '**/test/builders'], message: 'Fixtures and test helpers are for tests only.' };
 const PRODUCTION_IGNORES = ['**/*.test.{ts,tsx}', '**/*.fixture.ts', '**/*.fixture-entry.ts', 'client/src/testing/**', 'server/src/test/**'];
 
@@ -119,11 +120,16 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [PROTOCOL_BY_NAME, CLIENT_CLIMB] }] },
   },
   {
+    // The server's code climbs at most two levels; deeper, it names `#server/…` (server/src).
+    files: ['server/src/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [PROTOCOL_BY_NAME, SERVER_CLIMB] }] },
+  },
+  {
     // Fixtures and test helpers stay out of what ships (docs/development.md): test files,
     // `*.fixture.ts`, client/src/testing/ and server/src/test/ may use them, production code not.
     files: ['server/src/**/*.ts', 'sync-protocol/src/**/*.ts'],
     ignores: PRODUCTION_IGNORES,
-    rules: { 'no-restricted-imports': ['error', { patterns: [PROTOCOL_BY_NAME, TEST_ONLY] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [PROTOCOL_BY_NAME, SERVER_CLIMB, TEST_ONLY] }] },
   },
   {
     files: ['client/src/**/*.{ts,tsx}'],

@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { MSG } from '@pm/protocol/messages';
-import { AppError } from '../../../lib/errors';
+import { AppError } from '#server/lib/errors';
 
 /** The fetch an adapter calls the provider with: the global one, or the app's own (the sandbox). */
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;

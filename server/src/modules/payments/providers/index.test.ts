@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { loadConfig, parseEnv } from '../../../env';
+import { loadConfig, parseEnv } from '#server/env';
 import { providersFor } from './index';
 import { sandboxEnabled } from './sandbox-phonepe';
 

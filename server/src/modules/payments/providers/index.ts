@@ -1,7 +1,7 @@
 import type { Provider } from '@pm/protocol/payment';
 import { MSG } from '@pm/protocol/messages';
-import type { Config } from '../../../env';
-import { AppError } from '../../../lib/errors';
+import type { Config } from '#server/env';
+import { AppError } from '#server/lib/errors';
 import type { PaymentProvider } from '../provider';
 import { createPhonePeProvider, PHONEPE_HOSTS } from './phonepe';
 import { createRazorpayProvider } from './razorpay';

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MSG } from '@pm/protocol/messages';
-import { AppError } from '../../../lib/errors';
+import { AppError } from '#server/lib/errors';
 import { createRazorpayProvider, razorpayCheckoutSignature, razorpayOrderState, razorpayPaymentState, razorpayWebhookSignature } from './razorpay';
 
 /*

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MSG } from '@pm/protocol/messages';
-import { AppError } from '../../../lib/errors';
+import { AppError } from '#server/lib/errors';
 import type {
   CreatedPayment,
   CreatePaymentInput,

@@ -1,11 +1,11 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createApp } from '../../../app';
-import { loadConfig, parseEnv } from '../../../env';
-import { SITE_CSP } from '../../../lib/security-headers';
-import { serveApp } from '../../../serve';
-import { type Harness, startHarness } from '../../../test/harness';
+import { createApp } from '#server/app';
+import { loadConfig, parseEnv } from '#server/env';
+import { SITE_CSP } from '#server/lib/security-headers';
+import { serveApp } from '#server/serve';
+import { type Harness, startHarness } from '#server/test/harness';
 import { providersFor } from './index';
 import { sandboxControl } from './sandbox-phonepe';
 

@@ -2,11 +2,11 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { AppEnv, Deps } from '../../../context';
-import type { Config } from '../../../env';
+import type { AppEnv, Deps } from '#server/context';
+import type { Config } from '#server/env';
 import { type FetchLike, safeEqual } from './common';
 import { PHONEPE_EXPIRE_AFTER, PHONEPE_PATHS, phonePeWebhookAuthorization } from './phonepe';
-import { devanagariFontFace } from '../../../lib/devanagari-face';
+import { devanagariFontFace } from '#server/lib/devanagari-face';
 
 /*
  * The local PhonePe (ARCHITECTURE decision 9; issue 18 §2): the outside system, running inside

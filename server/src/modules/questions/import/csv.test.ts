@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
-import { AppError } from '../../../lib/errors';
-import { sanitizeRichText } from '../../../lib/sanitize';
+import { AppError } from '#server/lib/errors';
+import { sanitizeRichText } from '#server/lib/sanitize';
 import { csvTemplate, parseCsv, serialiseCsv } from './csv';
 import type { ExportQuestion } from './export-question';
 import { PLAIN_PARAGRAPH } from './import.service';

@@ -1,8 +1,8 @@
 import Papa from 'papaparse';
 import { questionTypeSchema } from '@pm/protocol/question';
 import { MSG } from '@pm/protocol/messages';
-import { escapeCsvCell, unescapeCsvCell } from '../../../lib/csv-cells';
-import { badRequest } from '../../../lib/errors';
+import { escapeCsvCell, unescapeCsvCell } from '#server/lib/csv-cells';
+import { badRequest } from '#server/lib/errors';
 import type { ExportQuestion } from './export-question';
 import { excerpt, issue, looksLikeHtml, OPTION_KEYS, plainToHtml, type Draft, type ParsedRow } from './rows';
 import type { TagKey, TagRef } from './tag-ref';

@@ -3,11 +3,11 @@ import type { z } from 'zod';
 import { z as zod } from 'zod';
 import { MSG } from '@pm/protocol/messages';
 import { exportQuerySchema, IMPORT_MAX_BYTES, importConfirmSchema, importPreviewSchema } from '@pm/protocol/question-import';
-import type { AppEnv, Deps } from '../../../context';
-import { AppError, badRequest } from '../../../lib/errors';
-import { parseQuery, parseWith } from '../../../lib/http';
-import { principalOf, route } from '../../../lib/route';
-import { nextTurn } from '../../../lib/slices';
+import type { AppEnv, Deps } from '#server/context';
+import { AppError, badRequest } from '#server/lib/errors';
+import { parseQuery, parseWith } from '#server/lib/http';
+import { principalOf, route } from '#server/lib/route';
+import { nextTurn } from '#server/lib/slices';
 import { csvTemplate } from './csv';
 import * as imports from './import.service';
 

@@ -13,17 +13,17 @@ import {
   type ImportPreviewRow,
   type ImportResult,
 } from '@pm/protocol/question-import';
-import type { Deps, Principal } from '../../../context';
-import type { Conn, DB } from '../../../db/client';
-import { statementKey } from '../../../db/dialect';
-import { question, questionImport, questionImportRow, questionSet } from '../../../db/schema';
-import { bulkSliceDone, bulkTransaction } from '../../../db/bulk-write';
-import { first } from '../../../db/transaction';
-import { logActivity } from '../../../lib/activity';
-import { rawStatement } from '../../../lib/raw-statement';
-import { badRequest, notFound } from '../../../lib/errors';
-import { sanitizeRichText } from '../../../lib/sanitize';
-import { mapSliced, nextTurn, type Pause, SLICE_MS, slicer } from '../../../lib/slices';
+import type { Deps, Principal } from '#server/context';
+import type { Conn, DB } from '#server/db/client';
+import { statementKey } from '#server/db/dialect';
+import { question, questionImport, questionImportRow, questionSet } from '#server/db/schema';
+import { bulkSliceDone, bulkTransaction } from '#server/db/bulk-write';
+import { first } from '#server/db/transaction';
+import { logActivity } from '#server/lib/activity';
+import { rawStatement } from '#server/lib/raw-statement';
+import { badRequest, notFound } from '#server/lib/errors';
+import { sanitizeRichText } from '#server/lib/sanitize';
+import { mapSliced, nextTurn, type Pause, SLICE_MS, slicer } from '#server/lib/slices';
 import { normaliseText, plainText } from '../question-index';
 import { createManyCheckedInTransaction } from '../questions.service';
 import { aikenRows, serialiseAiken } from './aiken';

@@ -2,9 +2,9 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MSG } from '@pm/protocol/messages';
 import { IMPORT_MAX_BYTES } from '@pm/protocol/question-import';
-import { activityLog, question, questionImport, questionImportRow, questionSearch, questionTag, questionVersion, revisionCounter } from '../../../db/schema';
-import { exec, first } from '../../../db/transaction';
-import { type Harness, startHarness } from '../../../test/harness';
+import { activityLog, question, questionImport, questionImportRow, questionSearch, questionTag, questionVersion, revisionCounter } from '#server/db/schema';
+import { exec, first } from '#server/db/transaction';
+import { type Harness, startHarness } from '#server/test/harness';
 import { createManyCheckedInTransaction } from '../questions.service';
 
 /*

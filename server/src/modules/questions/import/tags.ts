@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { ImportIssue } from '@pm/protocol/question-import';
-import type { Conn } from '../../../db/client';
-import { tag } from '../../../db/schema';
+import type { Conn } from '#server/db/client';
+import { tag } from '#server/db/schema';
 import { issue } from './rows';
 import type { TagKey, TagRef } from './tag-ref';
 
