@@ -146,7 +146,7 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
-    // Issue 22: the server's queries are written for either engine: `await q` and the helpers of
+    // docs/cluster.md: the server's queries are written for either engine: `await q` and the helpers of
     // server/src/db/transaction.ts, never better-sqlite3's synchronous `.get()`, `.all()`, `.run()`.
     files: ['server/src/**/*.ts', 'tests/**/*.ts'],
     // The database layer itself, and its tests, which read the SQLite files with better-sqlite3.

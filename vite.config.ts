@@ -23,7 +23,7 @@ export default defineConfig(({ isSsrBuild }) => ({
   root: 'client',
   publicDir: 'public',
   plugins: [
-    // Mantine's styles by component, beside the chunks that use them (issue 20 §2).
+    // Mantine's styles by component, beside the chunks that use them (docs/benchmarks.md "bench:lighthouse").
     mantineCss(),
     // Mantine's useId without the random id it sets after the first commit (a second render of
     // every input, tab and popover; scripts/vite-plugin-mantine-use-id.ts).
@@ -50,8 +50,8 @@ export default defineConfig(({ isSsrBuild }) => ({
     // No preload links added by the app as it imports a lazy chunk, for the chunks that chunk
     // imports (the browser finds them as it reads the chunk); a lazy chunk's stylesheets are still
     // linked as it loads. Each link cost the main thread ~1 ms here (four on a phone) when a service
-    // worker serves the files, and opening the exam list added ~80 of them, in two tasks (issue 20
-    // §2: total blocking time). Every visit after the first is served by the service worker, from
+    // worker serves the files, and opening the exam list added ~80 of them, in two tasks
+    // (docs/benchmarks.md "bench:lighthouse": total blocking time). Every visit after the first is served by the service worker, from
     // the device, where a preload gains nothing. A first visit's screens are named to the browser
     // by the server instead, in a Link header beside index.html, fetched off the main thread
     // (server/src/lib/route-preloads.ts); index.html keeps the entry's own links.
@@ -65,7 +65,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     proxy: {
       '/api': { target: 'http://127.0.0.1:8080', changeOrigin: false },
       '^/media/': { target: 'http://127.0.0.1:8080', changeOrigin: false },
-      // The local PhonePe's hosted page (issue 18 §2).
+      // The local PhonePe's hosted page (docs/payments.md).
       '^/sandbox/': { target: 'http://127.0.0.1:8080', changeOrigin: false },
     },
   },
@@ -74,13 +74,13 @@ export default defineConfig(({ isSsrBuild }) => ({
 /** The plugins of the client build only: the worker and manifest, the prerendered pages, the twins. */
 function clientOnlyPlugins(): PluginOption[] {
   return [
-    // The service worker (spec §9: "the app update worker") and the web app manifest.
+    // The service worker ("the app update worker", docs/pwa.md) and the web app manifest.
     VitePWA({
       strategies: 'generateSW',
-      // A new version waits until the learner agrees (spec §8: 'Update available for the app.
+      // A new version waits until the learner agrees ('Update available for the app.
       // Would you like to update?'): a reload in the middle of a timed test would be worse.
       registerType: 'prompt',
-      // Registered by client/src/lib/pwa once the app is idle (spec §9), from a lazy chunk, so
+      // Registered by client/src/lib/pwa once the app is idle (docs/glossary.md "Fixed values"), from a lazy chunk, so
       // that workbox-window is not part of the first visit (bundle budget).
       injectRegister: false,
       devOptions: { enabled: false },
@@ -129,16 +129,16 @@ function clientOnlyPlugins(): PluginOption[] {
         // answer-file key below.
         navigateFallback: 'index.html',
         // /media/ too: an image opened in a tab is the image, never the app's page. /sandbox/: the
-        // local PhonePe's hosted payment page is the server's (issue 18 §2).
+        // local PhonePe's hosted payment page is the server's (docs/payments.md).
         navigateFallbackDenylist: [/^\/api(?:\/|$)/, /^\/media\//, /^\/sandbox\//],
-        // Uploaded images of questions (issue 17 §2): their address is their content's hash, so a
+        // Uploaded images of questions (docs/authoring.md): their address is their content's hash, so a
         // cached copy is always right (cache-first). The page fills this cache with the images of
         // every set the replica downloads (client/src/lib/media-precache), so a test with images
         // runs offline; images met otherwise are added as they are shown. Only complete answers
         // (200) are kept. The function is copied into the worker as source: it may use nothing
         // from this file.
         runtimeCaching: [
-          // The one API answer the worker keeps (issue 21 §5): the server's public answer-file
+          // The one API answer the worker keeps (docs/answer-file.md): the server's public answer-file
           // key, so that a device that met it once can make an answer file offline. Network
           // first (a new key is picked up at once), the last answer when the network fails.
           {
@@ -161,7 +161,7 @@ function clientOnlyPlugins(): PluginOption[] {
             },
           },
         ],
-        // Web Push (issue 20 §6): the push and notificationclick handlers, a static script of
+        // Web Push (docs/configuration.md "Push messages (Web Push)"): the push and notificationclick handlers, a static script of
         // client/public loaded into the generated worker (sw.js checks it for updates too).
         importScripts: ['push-sw.js'],
         cleanupOutdatedCaches: true,
@@ -173,9 +173,9 @@ function clientOnlyPlugins(): PluginOption[] {
         dontCacheBustURLsMatching: /^assets\//,
       },
     }),
-    // The home and login pages drawn at build time (issue 20 §2), before the twins are made.
+    // The home and login pages drawn at build time (docs/benchmarks.md "bench:lighthouse"), before the twins are made.
     prerenderPages(),
-    // Brotli and gzip twins of every compressible file, after the worker is written (issue 20 §1).
+    // Brotli and gzip twins of every compressible file, after the worker is written (docs/benchmarks.md "bench:bundle").
     precompress(),
   ];
 }

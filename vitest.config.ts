@@ -45,7 +45,7 @@ export default defineConfig({
         },
       },
       {
-        // Issue 22: tests that start a PostgreSQL server of their own (two instances on one
+        // docs/cluster.md: tests that start a PostgreSQL server of their own (two instances on one
         // database, the revision order), in every run. One process per file: opening PostgreSQL
         // points the process's table exports at PostgreSQL's tables (db/schema.ts).
         resolve: { alias: [CLIENT_ALIAS] },
@@ -73,7 +73,7 @@ export default defineConfig({
         },
       },
       {
-        // Issue 16: the security suite, one file per area, against the real app on a real database.
+        // docs/security.md: the security suite, one file per area, against the real app on a real database.
         resolve: { alias: [CLIENT_ALIAS] },
         test: {
           name: 'security',

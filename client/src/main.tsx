@@ -39,7 +39,7 @@ if (root) {
       const drawnForHere = prerendered === window.location.pathname && (prerenderedAnyQuery !== undefined || window.location.search === '');
       // As a transition: React then works through the first render (or the hydration) in slices
       // of a few milliseconds, yielding to the browser between them, instead of one long task
-      // that holds the phone's main thread (issue 20 §2: total blocking time).
+      // that holds the phone's main thread (docs/benchmarks.md "bench:lighthouse": total blocking time).
       if (drawnForHere && i18n.language === 'en') startTransition(() => void hydrateRoot(root, app));
       else {
         if (prerendered) {
@@ -54,6 +54,6 @@ if (root) {
   // a worker, started in the first idle moment (the app waiting for its chunks) rather than
   // beside the entry's evaluation, whose phone core it would share.
   whenIdle(() => void prepareLocaleData());
-  // The service worker (offline shell, update prompt) once the app is stable (spec §9).
+  // The service worker (offline shell, update prompt) once the app is stable (docs/glossary.md "Fixed values").
   scheduleServiceWorker();
 }

@@ -67,7 +67,7 @@ export type AppOptions = {
  */
 export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  // Which instance answered (issue 22 §4): on every response, refusals of the shedder included.
+  // Which instance answered (docs/cluster.md): on every response, refusals of the shedder included.
   const instance = instanceName(deps.config);
   app.fetch = shedOverload(app.fetch, {
     monitor: opts.load ?? createLoadMonitor(),
@@ -131,7 +131,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
   });
 
   const api = new Hono<AppEnv>();
-  // JSON answers of 1 kB or more compressed when the client accepts it (issue 20 §1); outermost,
+  // JSON answers of 1 kB or more compressed when the client accepts it (docs/benchmarks.md "bench:bundle"); outermost,
   // so that error answers are covered too. The sync stream (text/event-stream) never is.
   api.use(compressApi());
   const limitBody = bodyLimit({
@@ -169,9 +169,9 @@ export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
   paymentRoutes(api, deps);
   // Results first: /question/getExamResult and the like before questionRoutes' /question/:id.
   resultRoutes(api, deps);
-  // Issue 19 §1: /question/generateInDiffLang before questionRoutes' /question/:id.
+  // docs/configuration.md "Machine translation": /question/generateInDiffLang before questionRoutes' /question/:id.
   translateRoutes(api, deps);
-  // Issue 19 §3–4: /question/export and /question/import/template.csv before questionRoutes' /question/:id.
+  // docs/authoring.md "Import and export": /question/export and /question/import/template.csv before questionRoutes' /question/:id.
   importRoutes(api, deps);
   questionRoutes(api, deps);
   mediaRoutes(api, deps);
@@ -179,7 +179,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
   app.route('/api', api);
   // Uploaded images: public files outside /api, before the client's files (index.ts).
   mediaFileRoutes(app, deps);
-  // The local PhonePe (issue 18 §2), outside /api; the adapter and its webhooks reach it in-process.
+  // The local PhonePe (docs/payments.md), outside /api; the adapter and its webhooks reach it in-process.
   sandboxPhonePeRoutes(app, deps, (req) => app.fetch(req));
   // A mounted app's notFound is not consulted; the parent answers unknown paths.
   app.notFound((c) => c.json(errorBody('NOT_FOUND', MSG.notFound), 404));

@@ -40,7 +40,7 @@ export type Principal = {
   id: string;
   name: string;
   permissions: Set<string>;
-  /** The session the request's token belongs to (issue 16 §4: logout ends it). */
+  /** The session the request's token belongs to (docs/security.md "Sessions and logout": logout ends it). */
   sessionId: string;
 };
 

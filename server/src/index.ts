@@ -20,7 +20,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 async function main() {
   // Before anything is created: the database, its -wal and -shm, jwt-secret and every other file
-  // the server makes are its user's alone (600, directories 700; issue 16).
+  // the server makes are its user's alone (600, directories 700; docs/security.md "Production, load shedding, logs, files").
   process.umask(0o077);
   const config = loadConfig(parseEnv());
   const log = createLogger(config.LOG_LEVEL);
@@ -30,7 +30,7 @@ async function main() {
   if ((statSync(config.dataDir).mode & 0o066) !== 0) {
     log.warn({ dataDir: config.dataDir }, 'DATA_DIR can be listed by other users (its files are 600); chmod 700 it unless it is shared on purpose');
   }
-  // PostgreSQL when DATABASE_URL is set (issue 22: several instances may share it), else SQLite in DATA_DIR.
+  // PostgreSQL when DATABASE_URL is set (docs/cluster.md: several instances may share it), else SQLite in DATA_DIR.
   const database: Database_ = config.DATABASE_URL
     ? await openPostgres(config.DATABASE_URL, { onError: (err) => log.warn({ err }, 'PostgreSQL closed an idle connection; the pool opens another') })
     : openDatabase(config.dataDir, { backgroundCheckpoints: { onError: (message) => log.error({ message }, 'background checkpoint failed') } });
@@ -41,7 +41,7 @@ async function main() {
     seeded ? (production ? 'database seeded with reference data (no accounts)' : 'database seeded from fixtures') : 'database ready',
   );
   if (production) {
-    // A real installation never runs with a password anyone can read in the README (issue 16).
+    // A real installation never runs with a password anyone can read in the README (docs/security.md "Production that cannot be fooled").
     const demo = await findDemoLogins(database.db);
     if (demo.length > 0) {
       log.fatal(

@@ -9,7 +9,7 @@ export const PRIMARY_SHADE = 7;
 
 /**
  * Devanagari falls back to the self-hosted Noto Sans Devanagari, so Hindi renders offline.
- * Contrast (issue 20 §7, theme-contrast.ts): shade 7, and black or white text on a filled colour
+ * Contrast (docs/exams.md "Accessibility", theme-contrast.ts): shade 7, and black or white text on a filled colour
  * by its luminance (`autoContrast`), so that yellow, green or orange buttons stay readable.
  */
 const theme = createTheme({
@@ -42,7 +42,7 @@ function LazyNotifications() {
  */
 export function AppProvider({ children }: { children: ReactNode }) {
   // Every close button (dialogs, drawers, notifications, alerts) is named in the interface
-  // language unless it names itself (issue 20 §7): Mantine's has no accessible name of its own.
+  // language unless it names itself (docs/exams.md "Accessibility"): Mantine's has no accessible name of its own.
   const { t } = useTranslation('common', { useSuspense: false });
   const close = t('actions.close');
   const localized = useMemo(

@@ -36,7 +36,7 @@ type ReplicaModule = typeof ReplicaModuleNs;
 /**
  * The replica's code (RxDB, Dexie, the replica's own), evaluated in steps, each in its own task:
  * evaluated at once it held a phone's main thread for ~250 ms at 4× CPU just as the exam list
- * was drawn (issue 20 §2: total blocking time). Each step evaluates only what the steps before
+ * was drawn (docs/benchmarks.md "bench:lighthouse": total blocking time). Each step evaluates only what the steps before
  * did not. The collections' zod document schemas are not among them: their RxDB schemas are
  * written ahead (sync-protocol rxdb-schemas.json) and their versions and migrations need no zod
  * (rxdb-migrations.ts).
@@ -51,8 +51,8 @@ async function loadReplicaModule(): Promise<ReplicaModule> {
 
 /**
  * Opens the signed-in person's replica (ARCHITECTURE decision 6) after the shell has rendered —
- * or, for a guest, the guest's own (db/learner/guest.ts: free sets, attempts kept for a login; issue 20
- * §3). A login moves the guest's attempts into the person's replica once it is open.
+ * or, for a guest, the guest's own (db/learner/guest.ts: free sets, attempts kept for a login;
+ * docs/replication.md "Guests"). A login moves the guest's attempts into the person's replica once it is open.
  * RxDB and the replication are a lazy chunk, not part of the first visit. Another person's login
  * closes the previous one's database; a new token of the same person restarts the replication so
  * that attempts held back by an expired login upload at once.
@@ -91,7 +91,7 @@ export function ReplicaProvider({ children }: { children: ReactNode }) {
         if (!h || cancelled) return;
         current.current = h;
         // As a transition: every page and control that reads the replica draws again with it,
-        // in slices rather than one long task (issue 20 §2: total blocking time).
+        // in slices rather than one long task (docs/benchmarks.md "bench:lighthouse": total blocking time).
         startTransition(() => setReplica(h));
       });
     });
@@ -116,7 +116,7 @@ export function ReplicaProvider({ children }: { children: ReactNode }) {
   }, [token]);
 
   const closeForLogout = useCallback(async ({ erase }: { erase: boolean }) => {
-    // An editor's question bank (issue 19 §5) closes (or is erased) with the replica.
+    // An editor's question bank (docs/authoring.md "Offline authoring") closes (or is erased) with the replica.
     await runLogoutClosers({ erase });
     const h = current.current;
     if (h) {

@@ -8,7 +8,7 @@ import { permissionsOf, rememberRedirect } from '../lib/session';
 import NoAccessPage from './no-access-page';
 
 /**
- * A route guard (spec §6) over config/route-access, the table the menus follow too:
+ * A route guard over config/route-access, the table the menus follow too:
  * - signed in with the permissions: the screen;
  * - signed in without them: "You do not have access" in place, with a way back (not the login
  *   form: they are not logged out);

@@ -10,7 +10,7 @@ import { ADMIN_MENU, type AdminMenuKey } from '../features/admin/lib/menu';
 import { PreviewProvider, type Previews } from '../components/preview-context';
 
 /**
- * Routes of spec §2, in react-router's declarative mode (`<BrowserRouter>` + `useRoutes`).
+ * The app's routes (config/paths.ts), in react-router's declarative mode (`<BrowserRouter>` + `useRoutes`).
  *
  * Why not the data router (`createBrowserRouter`): its loader/action/fetcher machinery costs
  * about 18 kB gzip on the first page, and this app reads data through TanStack Query and RxDB,
@@ -32,7 +32,7 @@ const ContactPage = lazy(() => import('../features/contact/components/contact-pa
 const PlanPage = lazy(() => import('../features/plans/components/plan-page'));
 const PaymentConfirmationPage = lazy(() => import('../features/plans/components/payment-confirmation-page'));
 const ReceiptPage = lazy(() => import('../features/plans/components/receipt-page'));
-/** The profile's My plan section (issue 18 §3), lent to the auth feature's profile page. */
+/** The profile's My plan section (docs/payments.md "Receipts"), lent to the auth feature's profile page. */
 const MyPlanSection = lazy(() => import('../features/plans/components/my-plan-section'));
 const LoginPage = lazy(() => import('../features/auth/components/login-page'));
 const ForgotPasswordPage = lazy(() => import('../features/auth/components/forgot-password-page'));
@@ -43,7 +43,7 @@ const ExamResultPage = lazy(() => import('../features/exams/components/exam-resu
 const ExamListPage = lazy(() => import('../features/exams/components/exam-list-page'));
 const MyResultsPage = lazy(() => import('../features/exams/components/my-results-page'));
 const NotFoundPage = lazy(() => import('./not-found-page'));
-// Issue 21 §5: uploading a last-resort answer file, public (another device, an invigilator).
+// docs/answer-file.md: uploading a last-resort answer file, public (another device, an invigilator).
 const AnswerFilePage = lazy(() => import('../features/answer-file/components/answer-file-page'));
 // Mantine's Container is not part of the first page (bundle budget): the frame loads with the screen.
 const PageFrame = lazy(() => import('../features/admin/components/page-frame'));
@@ -62,7 +62,7 @@ const BannersPage = lazy(() => import('../features/admin/components/banners-page
 const ContactMessagesPage = lazy(() => import('../features/admin/components/contact-messages-page'));
 const TransactionReportPage = lazy(() => import('../features/admin/components/transaction-report-page'));
 const GlobalEarningReportPage = lazy(() => import('../features/admin/components/global-earning-report-page'));
-// Authoring (issue 17): loaded only once the guard lets an editor in.
+// Authoring (docs/authoring.md): loaded only once the guard lets an editor in.
 const QuestionEditorPage = lazy(() => import('../features/authoring/editor/question-editor-page'));
 const QuestionListPage = lazy(() => import('../features/authoring/list/question-list-page'));
 const QuestionSetPage = lazy(() => import('../features/authoring/sets/question-set-page'));
@@ -141,7 +141,7 @@ export const routes: RouteObject[] = [
             ),
             handle: { title: 'titles.profile' },
           },
-          // Spec §2: public; the page itself sends a guest to login (the status check needs the buyer).
+          // Public; the page itself sends a guest to login (the status check needs the buyer).
           { path: 'payment-confirmation', ...page(PaymentConfirmationPage, 'titles.paymentConfirmation') },
           {
             path: 'receipt/:id',
@@ -153,8 +153,8 @@ export const routes: RouteObject[] = [
             handle: { title: 'plan:receipt.title' },
           },
 
-          // Spec §2: take-exam is public; a guest takes the free sets in the guest's own replica
-          // and signs up or logs in at submit (issue 20 §3). A splat, because the spec's
+          // Take-exam is public; a guest takes the free sets in the guest's own replica
+          // and signs up or logs in at submit (docs/replication.md "Guests"). A splat, because the spec's
           // parameter is a JSON string that may contain slashes.
           { path: 'take-exam/*', ...page(ExamIntroPage, 'titles.takeExam') },
           {
@@ -176,11 +176,11 @@ export const routes: RouteObject[] = [
             ),
             handle: { title: 'titles.myResults' },
           },
-          // Spec §6: anonymous users may take exams; a guest's list holds the free sets (issue 20 §3).
+          // Anonymous users may take exams; a guest's list holds the free sets (docs/replication.md "Guests").
           { path: 'exam-list', ...page(ExamListPage, 'titles.examList') },
-          // Issue 21 §5: anyone uploads an answer file; the file proves whose test it is.
+          // docs/answer-file.md: anyone uploads an answer file; the file proves whose test it is.
           { path: 'answer-file', ...page(AnswerFilePage, 'answer-file:title') },
-          // Authoring (issue 17): the editor's screens, loaded only on these routes.
+          // Authoring (docs/authoring.md): the editor's screens, loaded only on these routes.
           ...(
             [
               ['question-editor', QuestionEditorPage, 'titles.questionEditor', ROUTE_ACCESS.questionEditor],
@@ -201,7 +201,7 @@ export const routes: RouteObject[] = [
             handle: { title },
           })),
           {
-            // Spec §2 Admin area: the admin route needs SHOP_EDITOR; each child adds its own
+            // The admin route needs SHOP_EDITOR; each child adds its own
             // guard (features/admin/lib/menu, which the side menu follows too).
             path: 'admin',
             element: (
@@ -226,7 +226,7 @@ export const routes: RouteObject[] = [
             ],
           },
           {
-            // Spec §2: a /dashboard route (Brands) also exists, outside the admin frame.
+            // A /dashboard route (Brands) also exists, outside the admin frame.
             path: 'dashboard',
             element: (
               <RequireAuth access={ROUTE_ACCESS.dashboard}>
@@ -266,7 +266,7 @@ export const routes: RouteObject[] = [
   },
 ];
 
-/** Page titles follow the deepest route's `handle.title` (spec §2 Global layout). */
+/** Page titles follow the deepest route's `handle.title`. */
 function useRouteTitle() {
   const location = useLocation();
   const { t, i18n } = useTranslation();
@@ -292,7 +292,7 @@ export function routeTitleKey(location: string | { pathname: string }): string |
     .find(Boolean);
 }
 
-/** A page's title: its route's title, then the app's name (spec §2 Global layout). */
+/** A page's title: its route's title, then the app's name. */
 export function formatTitle(key: string | undefined, translate: (key: string) => string): string {
   const app = translate('appName');
   return key ? `${translate(key)} | ${app}` : app;

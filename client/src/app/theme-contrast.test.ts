@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { DIMMED, LIGHT_TEXT, LUMINANCE_THRESHOLD, OUTLINE_TEXT } from './theme-contrast';
 import { PRIMARY_SHADE } from './provider';
 
-/* Issue 20 §7: every colour the theme draws text in reaches WCAG AA (4.5:1) on its background. */
+/* docs/exams.md "Accessibility": every colour the theme draws text in reaches WCAG AA (4.5:1) on its background. */
 
 const channel = (v: number) => {
   const s = v / 255;

@@ -1,7 +1,7 @@
 import type { CSSVariablesResolver } from '@mantine/core';
 
 /*
- * Colour contrast (issue 20 §7; WCAG 2.2 AA: 4.5:1 for text, what Lighthouse's accessibility
+ * Colour contrast (docs/exams.md "Accessibility"; WCAG 2.2 AA: 4.5:1 for text, what Lighthouse's accessibility
  * audit checks). Mantine's defaults fall short in a few places, measured on the built app:
  * dimmed text (gray.6 on white, 3.3:1), the primary indigo.6 with white text (4.3:1), filled
  * greens, yellows and oranges with white text (1.9–2.6:1), the light variant's text on its

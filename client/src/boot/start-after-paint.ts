@@ -1,6 +1,6 @@
 /*
  * The only script of the pages the server sends drawn (`/`, `/login`, `/plan`; scripts/vite-
- * plugin-prerender.ts writes it in place of the app's entry). Issue 20 §2: on a phone's
+ * plugin-prerender.ts writes it in place of the app's entry). docs/benchmarks.md "bench:lighthouse": on a phone's
  * connection the page's HTML and its one stylesheet should have the line to themselves until
  * the page is painted. Requested with the entry, the app's scripts (~120 kB) shared the
  * connection with them, and the page's first paint waited for the entry's evaluation whenever
@@ -10,8 +10,8 @@
  * once (the entry and the chunks of the page's route, named by the page's `pm-app` meta element:
  * the entry first), and starts the app, which hydrates the page (client/src/main.tsx).
  *
- * The home page goes one step further (its meta element says `data-start="interaction"`; issue
- * 20 §1: a first visit to `/` within 100 kB of JavaScript). It is a document to read: its links
+ * The home page goes one step further (its meta element says `data-start="interaction"`;
+ * docs/benchmarks.md "bench:bundle": a first visit to `/` within 100 kB of JavaScript). It is a document to read: its links
  * work without the app, and a guest who only reads it needs none of the app's 120 kB. For a
  * first visit (no session, no service worker in charge, the page's own language) the app starts
  * when the visitor first reaches for the page (a press, a key, a focus), and the service worker

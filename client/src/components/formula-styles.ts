@@ -1,5 +1,5 @@
 /**
- * KaTeX's stylesheet and fonts, for rich text with formulas (issue 17 §2). The server renders
+ * KaTeX's stylesheet and fonts, for rich text with formulas (docs/authoring.md). The server renders
  * formulas into KaTeX's HTML (server/src/lib/formulas.ts), so the screens that show question
  * text need only this CSS, never KaTeX's JavaScript: the test screen, the result page and the
  * authoring screens import this module for its side effect. It stays out of the first page's

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { getLoading, subscribeLoading } from '../lib/loading';
 import classes from './loading-bar.module.css';
 
-/** The global loading bar: on while a non-background request runs (spec §4 Loading indicator). */
+/** The global loading bar: on while a non-background request runs. */
 export function LoadingBar() {
   const { t } = useTranslation();
   const loading = useSyncExternalStore(subscribeLoading, getLoading, () => false);

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { api, ApiError } from '../lib/api-client';
 
 /**
- * What GET /api/Person/getReferrer tells anyone about the person behind a mobile (issue 16 §5):
+ * What GET /api/Person/getReferrer tells anyone about the person behind a mobile (docs/security.md "Referrals and names"):
  * `n`, the name masked ("Ra*** Ku***"), enough to confirm the right person; `id`, an opaque
  * handle the signup sends back as `p` (not the person's id, which the lookup never gives away).
  */
@@ -27,7 +27,7 @@ export function tenDigits(raw: string): string | null {
 export function lookupQueryOptions(mobile: string) {
   return {
     queryKey: ['person', 'referrer', mobile] as const,
-    // Anonymous (signup happens signed out); the server adds +91 (spec §7 Person).
+    // Anonymous (signup happens signed out); the server adds +91 (docs/api.md "Signup").
     queryFn: () => api<LookupResponse>('/Person/getReferrer', { query: { strQuery: mobile }, skipAuth: true, silent: true }),
     staleTime: 60_000,
   };
@@ -39,7 +39,7 @@ type Props = {
   description?: ReactNode;
   /** Mobile to start with (for example from a referral link); looked up at once. */
   defaultMobile?: string;
-  /** Mandatory pick: says 'Please select a person' while nothing is found (spec §5). */
+  /** Mandatory pick: says 'Please select a person' while nothing is found. */
   required?: boolean;
   disabled?: boolean;
   /** Called with the person found, or null while there is none. */
@@ -47,7 +47,7 @@ type Props = {
 };
 
 /**
- * Person lookup (spec §2, §5): exact match by mobile number. Only a complete 10-digit mobile is
+ * Person lookup: exact match by mobile number. Only a complete 10-digit mobile is
  * looked up; anything else gets a prompt for a valid mobile. Shared widget: its strings live in
  * the `auth` namespace for now, which it names explicitly.
  */

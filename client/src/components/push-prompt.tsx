@@ -58,7 +58,7 @@ export function PushPromptCard() {
 }
 
 /**
- * Mounted by the layout on the result page of a signed-in learner (issue 20 §6: ask after a
+ * Mounted by the layout on the result page of a signed-in learner (docs/configuration.md "Push messages (Web Push)": ask after a
  * first submitted test, never on a first visit). Asks only when the browser can take push
  * messages, has not been asked (permission "default"), was not told "Not now" lately, is online,
  * and this person's replica holds a submitted attempt. With permission already given, it makes

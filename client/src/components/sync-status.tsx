@@ -34,7 +34,7 @@ function useRelativeTime(time: number | null): string | null {
 }
 
 /**
- * The sync status every signed-in person sees (issue 4 §4): online or offline, how many changes
+ * The sync status every signed-in person sees (docs/replication.md "Sync status"): online or offline, how many changes
  * wait to upload ("All saved" when none) and the last successful sync; the button opens the
  * details and a "Sync now" action.
  */

@@ -6,7 +6,7 @@ import { hideNotification, notifyPersistent } from '../lib/notify';
 export const UPDATE_PROMPT_ID = 'app-update';
 
 /**
- * Spec §8: 'Update available for the app. Would you like to update?'. A notification that
+ * 'Update available for the app. Would you like to update?'. A notification that
  * stays until answered, rather than a modal: it must not interrupt a learner in the middle of a
  * timed test, who can update later (the new version keeps waiting; the next visit asks again).
  * Both buttons are ordinary buttons, reachable with Tab; the text is announced (role alert).

@@ -1,4 +1,4 @@
-/** Every route of the app (spec §2), in one place. */
+/** Every route of the app, in one place. */
 export const paths = {
   home: '/',
   homeAlias: '/home',
@@ -30,8 +30,8 @@ export const paths = {
   globalEarningReport: '/global-earning-report',
 } as const;
 
-/** Shown in the drawer and the footer (spec §9). */
+/** Shown in the drawer and the footer. */
 export const APP_VERSION = '1.0.7';
 
-/** Copyright contact address of the terms (spec §1 "{email}"); set VITE_COPYRIGHT_EMAIL to change. */
+/** Copyright contact address of the terms (docs/configuration.md "Terms and the trust's account"); set VITE_COPYRIGHT_EMAIL to change. */
 export const COPYRIGHT_EMAIL: string = import.meta.env.VITE_COPYRIGHT_EMAIL ?? 'copyright@parikshamitra.example';

@@ -11,19 +11,19 @@ import type { PermissionName } from '@pm/protocol/permission';
  */
 export type RouteAccess = { all?: readonly PermissionName[]; any?: readonly PermissionName[] };
 
-/** Spec §6: Brands and the dashboard read their list as "any of". */
+/** Brands and the dashboard read their list as "any of". */
 const BRANDS: readonly PermissionName[] = ['SHOP_EDITOR', 'CREATE_BRAND', 'UPDATE_BRAND', 'DELETE_BRAND'];
 
 export const ROUTE_ACCESS = {
   receipt: {},
   examResult: {},
-  // Authoring (spec §2 Questions menu): question editors only, as GET /question lists the bank
+  // Authoring: question editors only, as GET /question lists the bank
   // and writes need QUESTION_EDITOR on the server.
   questionEditor: { all: ['QUESTION_EDITOR'] },
   questionList: { all: ['QUESTION_EDITOR'] },
   questionSet: { all: ['QUESTION_EDITOR'] },
   questionImport: { all: ['QUESTION_EDITOR'] },
-  // Spec §2 Admin area: SHOP_EDITOR; each admin screen adds its own (features/admin/lib/menu).
+  // SHOP_EDITOR; each admin screen adds its own (features/admin/lib/menu).
   admin: { all: ['SHOP_EDITOR'] },
   dashboard: { any: BRANDS },
   brands: { any: BRANDS },

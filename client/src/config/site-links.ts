@@ -1,6 +1,6 @@
 /**
  * Addresses that belong to one installation, not to the code: the donation campaign the home
- * page's third slide opens and the footer's social profiles (spec §2 Home, Global layout). They
+ * page's third slide opens and the footer's social profiles (docs/configuration.md "Client configuration"). They
  * are set when the client is built, from `VITE_…` variables (docs/configuration.md, "Client configuration";
  * `npm start` rebuilds the client when they change). Nothing is invented when one is not set: a
  * social link that is not configured is not shown, and without a campaign the donation slide

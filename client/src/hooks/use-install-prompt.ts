@@ -22,7 +22,7 @@ export function listenForInstallPrompt(): void {
     window.pmInstallPrompt = undefined;
   }
   window.addEventListener('beforeinstallprompt', (e) => {
-    // Keep the mini-infobar away; the drawer's Install app entry offers it instead (spec §2).
+    // Keep the mini-infobar away; the drawer's Install app entry offers it instead.
     e.preventDefault();
     deferred = e as BeforeInstallPromptEvent;
     emit();
@@ -34,7 +34,7 @@ export function listenForInstallPrompt(): void {
   });
 }
 
-/** `install` when the browser offers installation (spec §2 drawer: Install app), else null. */
+/** `install` when the browser offers installation (the drawer's Install app), else null. */
 export function useInstallPrompt(): (() => Promise<void>) | null {
   const available = useSyncExternalStore(
     (l) => {

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 
 /**
- * Asks before leaving a form with unsaved changes (spec §2 Roles: 'Discard Changes?'): the
+ * Asks before leaving a form with unsaved changes ('Discard Changes?'): the
  * back office's forms and the question editor.
  * The app uses react-router's declarative BrowserRouter, where `useBlocker` is not available
  * (it needs the data router, which the first-page bundle budget rules out), so this catches

@@ -4,7 +4,7 @@ import { startTransition, useEffect, useEffectEvent, useState } from 'react';
  * An external store's value, like `useSyncExternalStore`, but each change is drawn as a
  * transition. React draws a `useSyncExternalStore` change synchronously, in one task, whatever
  * the subtree below: on the exam list the storage check's answer re-drew the whole list of sets
- * with its pickers in one ~100 ms task (~400 ms at a phone's 4× CPU, issue 20 §2: total blocking
+ * with its pickers in one ~100 ms task (~400 ms at a phone's 4× CPU, docs/benchmarks.md "bench:lighthouse": total blocking
  * time). In a transition React works through it in slices of a few milliseconds and answers input
  * in between. For values whose display may trail the store by a frame (notices, badges), not for
  * what the learner is typing into.

@@ -2,7 +2,7 @@ import { ANSWER_FILE_EXT, ANSWER_FILE_VERSION, type AnswerKeyResponse, answerKey
 import { type TestSummaryDoc, testSummaryDocSchema } from '@pm/protocol/sync/test-summary';
 
 /*
- * The last-resort answer file on the device (issue 21 §5; the format is described in
+ * The last-resort answer file on the device (docs/answer-file.md; the format is described in
  * sync-protocol/src/answer-file.ts). The server's public key is fetched whenever the device is
  * online at the start of a test and kept here, and the service worker keeps the last answer of
  * GET /api/answer-file/key too (vite.config.ts), so that a file can be made offline.

@@ -26,13 +26,13 @@ export type RequestOptions = {
   basic?: { user: string; pass: string };
   /** Send no bearer token. */
   skipAuth?: boolean;
-  /** Background requests do not show the loading bar (spec §4). */
+  /** Background requests do not show the loading bar. */
   background?: boolean;
   /** The caller shows the error itself (for example in a form's alert list). */
   silent?: boolean;
   /** Answers of these statuses the caller shows itself (the question editor's 409, both versions side by side). */
   silentFor?: readonly number[];
-  /** An auth call: a 403 sends the user to /login with the server message (spec §8). */
+  /** An auth call: a 403 sends the user to /login with the server message. */
   authCall?: boolean;
 };
 
@@ -45,7 +45,7 @@ function toBase64(text: string): string {
 
 /**
  * The one fetch wrapper (CONVENTIONS rule 5): bearer token, loading bar, and the error handling
- * of spec §8. It throws an ApiError after handling, so callers can react too.
+ * of the server. It throws an ApiError after handling, so callers can react too.
  */
 export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T> {
   const url = new URL(`/api${path}`, window.location.origin);
@@ -75,7 +75,7 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
     throw new ApiError(0, msg, 'NETWORK');
   }
   stop();
-  // A token more than a day old comes back renewed (issue 16 §4), on any answer but a 401.
+  // A token more than a day old comes back renewed (docs/security.md "Sessions and logout"), on any answer but a 401.
   const renewed = res.headers.get(SESSION_TOKEN_HEADER);
   if (renewed && sentToken) renewToken(sentToken, renewed);
   let data: unknown = null;

@@ -1,6 +1,6 @@
 import { afterEach, expect, test, vi } from 'vitest';
 
-/* Issue 20 §7: <html lang> follows the chosen language, from the start of a reload and on change. */
+/* docs/exams.md "Accessibility": <html lang> follows the chosen language, from the start of a reload and on change. */
 
 afterEach(() => {
   localStorage.clear();

@@ -6,7 +6,7 @@ import { trustName } from '../config/site';
 import { LANGUAGE_COOKIE } from '@pm/protocol/language-cookie';
 import enCommon from '../locales/en/common.json';
 
-/** The app's languages (spec §3); English is the default. */
+/** The app's languages (docs/glossary.md "Languages"); English is the default. */
 export const LANGUAGES = [
   { value: 'en', displayName: 'English' },
   { value: 'hi', displayName: 'हिन्दी' },
@@ -30,7 +30,7 @@ function storedLanguage(): AppLanguage {
 const initialLanguage = storedLanguage();
 
 /**
- * `<html lang>` names the language on screen (issue 20 §7): screen readers pick their voice by
+ * `<html lang>` names the language on screen (docs/exams.md "Accessibility"): screen readers pick their voice by
  * it, and browsers their hyphenation and fonts. index.html says `en`; it is set from the stored
  * choice here, when this module is first evaluated, before React renders anything (main.tsx
  * waits for `languageReady`), and again on every change below. (An inline script in index.html

@@ -1,8 +1,8 @@
 /**
  * Number, date and relative-time formatters, made once per locale and options and then shared.
  * Making one (`new Intl.NumberFormat(…)`) loads the locale's data and costs milliseconds on a
- * phone; the exam list made several on each of its many renders while the replica opened (issue
- * 20 §2: total blocking time). A formatter holds no state, so sharing one is safe.
+ * phone; the exam list made several on each of its many renders while the replica opened
+ * (docs/benchmarks.md "bench:lighthouse": total blocking time). A formatter holds no state, so sharing one is safe.
  */
 const cache = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat>();
 
@@ -36,7 +36,7 @@ const startLocaleWorker = () => new Worker(new URL('./locale-warmup.worker.ts', 
  * moment they are first needed, each lengthened a main-thread task that was already long: the
  * first `localeCompare` (RxDB's schema normalising) set up ICU's collator inside the task that
  * opens the replica, and the first date formatter loaded the locale's data inside a slice of the
- * exam list's render, 10–40 ms each here, four times that on a phone (issue 20 §2: total blocking
+ * exam list's render, 10–40 ms each here, four times that on a phone (docs/benchmarks.md "bench:lighthouse": total blocking
  * time). ICU keeps that data for the whole renderer process, so the page's own formatters then
  * cost a fraction of a millisecond. Without workers (or if it cannot start) nothing is made
  * ahead, and each formatter loads its data when first asked for. Resolves when the worker is done

@@ -1,4 +1,4 @@
-/** Count of requests in flight that show the loading bar (spec §4: all but background ones). */
+/** Count of requests in flight that show the loading bar (all but background ones). */
 let pending = 0;
 const listeners = new Set<() => void>();
 

@@ -1,5 +1,5 @@
 /**
- * Loads the browser's locale data for the app's languages, off the main thread (issue 20 §2:
+ * Loads the browser's locale data for the app's languages, off the main thread (docs/benchmarks.md "bench:lighthouse":
  * total blocking time). The first string comparison and the first number, date and relative-time
  * formatters of a page read ICU's locale data: 10–40 ms each on a desktop at full speed, four
  * times that on a phone, inside whichever task happened to need them first (opening the replica,

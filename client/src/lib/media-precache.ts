@@ -1,5 +1,5 @@
 /**
- * Images of downloaded tests, put on the device before the learner goes offline (issue 17 §2).
+ * Images of downloaded tests, put on the device before the learner goes offline (docs/authoring.md).
  *
  * The service worker serves /media/ cache-first from the cache named MEDIA_CACHE (vite.config.ts,
  * workbox runtimeCaching). A worker only caches what the page asks for, and a learner may open a
@@ -53,7 +53,7 @@ export function createMediaPrecache(
     caches?: CacheStorage | undefined;
     parallel?: number;
     /**
-     * Asked before `count` images not on the device are downloaded (issue 21 §3, the storage
+     * Asked before `count` images not on the device are downloaded (docs/exams.md "Two tabs, storage and eviction", the storage
      * pre-flight): false stops the download (the images are tried again later).
      */
     guard?: (count: number) => Promise<boolean>;
@@ -95,7 +95,7 @@ export function createMediaPrecache(
           retry.delete(url);
         } catch (err) {
           retry.add(url);
-          // The device is full: the rest waits too (issue 21 §3: stop, and say so).
+          // The device is full: the rest waits too (docs/exams.md "Two tabs, storage and eviction": stop, and say so).
           if ((err as { name?: string } | null)?.name === 'QuotaExceededError') {
             for (const rest of pending.splice(0)) retry.add(rest);
             opts.onFull?.();

@@ -4,7 +4,7 @@ type NotificationData = Parameters<typeof notifications.show>[0];
 type NotificationsModule = { notifications: typeof notifications; notificationsStore: typeof notificationsStore };
 
 /**
- * Notifications sit bottom right, hide after 3 s and stack up to 4 (spec §8); the host that
+ * Notifications sit bottom right, hide after 3 s and stack up to 4; the host that
  * shows them is app/notifications-host. Neither @mantine/notifications nor the host are part
  * of the first page (bundle budget): the first notification loads them, and the host mounts
  * when something asked for it (see `useNotificationsRequested`).

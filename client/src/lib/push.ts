@@ -3,7 +3,7 @@ import { api } from './api-client';
 import i18n from './i18n';
 
 /*
- * Web Push on the device (issue 20 §6): the browser's PushManager subscription, made with the
+ * Web Push on the device (docs/configuration.md "Push messages (Web Push)"): the browser's PushManager subscription, made with the
  * server's VAPID public key and sent to the server with PATCH /api/generic/update-firebase-token
  * (the spec's path). The service worker shows the messages (client/public/push-sw.js). The
  * learner is asked once they have submitted a test (components/push-prompt.tsx), never on a
@@ -93,7 +93,7 @@ export async function enablePush(): Promise<NotificationPermission> {
 /**
  * With permission already given (earlier, or by someone else signed in on this browser), makes
  * sure the server has this device for the person signed in now: logging out removes it there
- * (issue 16 §4). Quiet: failures wait for the next time.
+ * (docs/security.md "Sessions and logout"). Quiet: failures wait for the next time.
  */
 export async function resendSubscription(): Promise<void> {
   if (!pushSupported() || Notification.permission !== 'granted') return;

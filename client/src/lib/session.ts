@@ -2,8 +2,8 @@ import type { LoginResponse, TermsState } from '@pm/protocol/auth';
 import { paths } from '../config/paths';
 
 /**
- * The signed-in session (spec §3 "Stored session data after login"): kept in sessionStorage,
- * and with remember-me also in localStorage (spec §4 Session).
+ * The signed-in session (the login answer, docs/api.md): kept in sessionStorage,
+ * and with remember-me also in localStorage.
  */
 export type Session = {
   token: string;
@@ -102,7 +102,7 @@ export function updateSession(patch: Partial<Session>): void {
 }
 
 /**
- * Stores a token the server renewed (issue 16 §4: a response to a token more than a day old
+ * Stores a token the server renewed (docs/security.md "Sessions and logout": a response to a token more than a day old
  * carries a fresh one for the same session). Only if `sent` is still the stored token: a response
  * that arrives after a logout, a new login or a newer renewal changes nothing. The old token stays
  * valid until its own expiry, so requests still in flight with it do not fail.
@@ -112,7 +112,7 @@ export function renewToken(sent: string, fresh: string): void {
   updateSession({ token: fresh });
 }
 
-/** Logout and a refused token clear both stores (spec §4). */
+/** Logout and a refused token clear both stores. */
 export function clearSession(): void {
   sessionStorage.removeItem(KEY);
   localStorage.removeItem(KEY);
@@ -130,14 +130,14 @@ export function hasPermissions(session: Session | null, needed: readonly string[
   return needed.every((p) => have.has(p));
 }
 
-/** Where to go after login: the page the person was going to when sent to login (spec §2 Login). */
+/** Where to go after login: the page the person was going to when sent to login. */
 export function rememberRedirect(url: string): void {
   sessionStorage.setItem(REDIRECT_KEY, url);
 }
 
 /**
  * `url` as a path of this site (path, query and hash), or null: anything that leads elsewhere
- * (`//host`, `/\host`, `https:`, `javascript:`) or back to a login address (spec §2).
+ * (`//host`, `/\host`, `https:`, `javascript:`) or back to a login address.
  */
 export function sameSitePath(url: string | null, origin = window.location.origin): string | null {
   if (!url || !url.startsWith('/') || url.startsWith('//') || url.startsWith('/\\')) return null;

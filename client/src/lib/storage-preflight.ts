@@ -1,7 +1,7 @@
 import { numberFormat } from './intl-format';
 
 /**
- * Storage pre-flight (issue 21 §3): before the tests' questions and images are put on the device
+ * Storage pre-flight (docs/exams.md "Two tabs, storage and eviction"): before the tests' questions and images are put on the device
  * for offline use, ask the browser to keep them (`navigator.storage.persist()`) and compare what
  * it says is left (`navigator.storage.estimate()`) with what they need, so that a learner hears
  * "not enough space" or "the browser may delete them" before a test, not in the middle of it.

@@ -1,5 +1,5 @@
 /*
- * The first pages drawn on the server (issue 20 §2: the largest element painted without waiting
+ * The first pages drawn on the server (docs/benchmarks.md "bench:lighthouse": the largest element painted without waiting
  * for JavaScript). Built by Vite as a Node module (scripts/vite-plugin-prerender.ts): run once per
  * build for the pages that never change (`/`, `/login`), and kept in the build for the server to
  * draw the pages made of the database's data when they are asked for (`/plan`,

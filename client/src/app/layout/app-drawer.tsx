@@ -11,8 +11,8 @@ import { type NavLinkItem, navModel } from './nav-model';
 import { CREATE_QUESTION_KEY, onCreateQuestionClick } from './question-dialog';
 
 /**
- * The slide-out drawer of narrow screens (spec §2): the navigation items, Install app when the
- * browser offers it, and the version. 200 ms animation (spec §4 Drawer). A lazy chunk: the
+ * The slide-out drawer of narrow screens: the navigation items, Install app when the
+ * browser offers it, and the version. 200 ms animation. A lazy chunk: the
  * root layout loads it on the first burger press.
  */
 export default function AppDrawer({ opened, onClose, onLogout }: { opened: boolean; onClose: () => void; onLogout: () => void }) {
@@ -36,7 +36,7 @@ export default function AppDrawer({ opened, onClose, onLogout }: { opened: boole
       label={t(item.label)}
       active={location.pathname === item.to}
       onClick={(e: React.MouseEvent) => {
-        // Create New Question opens the editor in a dialog (spec §2 Global layout).
+        // Create New Question opens the editor in a dialog.
         if (item.key === CREATE_QUESTION_KEY) onCreateQuestionClick(e, session);
         onClose();
       }}

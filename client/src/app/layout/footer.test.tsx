@@ -3,7 +3,7 @@ import { afterEach, expect, test, vi } from 'vitest';
 import { renderWithApp } from '../../testing/render';
 import { Footer } from './footer';
 
-/* Issue 20 §9: the social buttons come from the installation's configuration, never made up. */
+/* docs/configuration.md "Client configuration": the social buttons come from the installation's configuration, never made up. */
 
 afterEach(() => vi.unstubAllEnvs());
 

@@ -13,7 +13,7 @@ const SOCIAL_ICONS: Record<SocialNetwork, typeof IconBrandFacebook> = {
 };
 
 /**
- * Footer (spec §2): policy links, the configured social buttons, a note and the version. Plain
+ * Footer: policy links, the configured social buttons, a note and the version. Plain
  * elements styled like Mantine's Container/Anchor/ActionIcon: it is on every first page (bundle
  * budget).
  */

@@ -21,7 +21,7 @@ function LazyNavMenu({ label, items, position }: { label: 'nav.questions' | 'nav
 }
 
 /**
- * The navigation bar (spec §2). Below the `sm` breakpoint a burger opens the drawer instead.
+ * The navigation bar. Below the `sm` breakpoint a burger opens the drawer instead.
  * Plain elements styled like Mantine's (layout.module.css): the bar is on every first page, and
  * Mantine's Button, Burger and Input would cost ~10 kB gzip there (bundle budget).
  */

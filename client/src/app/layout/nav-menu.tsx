@@ -27,7 +27,7 @@ export default function NavMenu({ label, items, position }: { label: 'nav.questi
             key={item.key}
             component={Link}
             to={item.to}
-            // Create New Question opens the editor in a dialog (spec §2 Global layout).
+            // Create New Question opens the editor in a dialog.
             onClick={item.key === CREATE_QUESTION_KEY ? (e: React.MouseEvent) => onCreateQuestionClick(e, session) : undefined}
           >
             {t(item.label)}

@@ -20,7 +20,7 @@ export type NavLabel =
   | 'nav.myResults';
 
 /**
- * What the navigation bar and the drawer show (spec §2 Global layout), for a given session: an
+ * What the navigation bar and the drawer show, for a given session: an
  * entry shows only to whom its screen's route lets in (config/route-access, the table the route
  * guards read too), so a learner sees no Questions menu and nobody a screen that refuses them.
  */

@@ -3,7 +3,7 @@ import { mayOpen, ROUTE_ACCESS } from '../../config/route-access';
 import { permissionsOf, type Session } from '../../lib/session';
 
 /*
- * Whether the navigation's "Create New Question" dialog is open (spec §2 Global layout: the item
+ * Whether the navigation's "Create New Question" dialog is open (the item
  * opens an editor dialog). A tiny store, so that the menu, the drawer and the root layout share
  * it without the editor's code: the dialog itself is a lazy chunk (layout/question-editor-dialog)
  * that the first page never downloads.

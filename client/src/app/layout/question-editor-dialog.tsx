@@ -17,7 +17,7 @@ const previews: Previews = {
 };
 
 /**
- * The navigation's "Create New Question" dialog (spec §2 Global layout): the question editor in
+ * The navigation's "Create New Question" dialog: the question editor in
  * a modal, full screen on phones. Outside the routes' TanStack Query layout (it opens over any
  * page, the home page too), so it brings the app's one query client itself. Closing with unsaved
  * edits asks 'Discard Changes?'.

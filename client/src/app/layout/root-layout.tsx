@@ -21,11 +21,11 @@ import type { RootOutletContext } from '../../features/admin/components/admin-la
 
 /** The drawer of narrow screens is not part of the first page: it loads on the first burger press. */
 const AppDrawer = lazy(() => import('./app-drawer'));
-/** The navigation's Create New Question dialog (issue 17): loaded when first asked for, never on the first page. */
+/** The navigation's Create New Question dialog (docs/authoring.md): loaded when first asked for, never on the first page. */
 const QuestionEditorDialog = lazy(() => import('./question-editor-dialog'));
 /** Accepting the terms' version in force (docs/api.md "Terms"): loaded only when a person has not. */
 const TermsGate = lazy(() => import('../../features/auth/components/terms-gate'));
-/** Web Push (issue 20 §6): asked for on the result page, after a submitted test; loaded there only. */
+/** Web Push (docs/configuration.md "Push messages (Web Push)"): asked for on the result page, after a submitted test; loaded there only. */
 const PushPrompt = lazy(() => import('../../components/push-prompt'));
 
 export function RootLayout() {
@@ -60,12 +60,12 @@ export function RootLayout() {
     };
   }, [sessionId]);
 
-  // The navigation bar is hidden on any URL containing 'admin' (spec §2).
+  // The navigation bar is hidden on any URL containing 'admin'.
   const hideBar = location.pathname.includes('admin');
 
   useEffect(() => {
     // A refused token (or a 403 on an auth call) clears the session, remembers where the user
-    // was and goes to /login with the server's message (spec §4 Session, §8).
+    // was and goes to /login with the server's message (docs/security.md "Sessions and logout").
     setSessionLostHandler((msg) => {
       clearSession();
       rememberRedirect(window.location.pathname + window.location.search);
@@ -111,7 +111,7 @@ export function RootLayout() {
     if (location.pathname === paths.login) finishLogout();
   }, [location.key, location.pathname, finishLogout]);
   const logout = ({ erase = false, endedOnServer = false }: LogoutOptions = {}) => {
-    // The server ends the session first (issue 16 §4), without holding the local logout: offline,
+    // The server ends the session first (docs/security.md "Sessions and logout"), without holding the local logout: offline,
     // the device still forgets the session at once.
     const token = getSession()?.token;
     if (token && !endedOnServer) logoutOnServer(token);

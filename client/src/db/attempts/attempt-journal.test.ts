@@ -154,7 +154,7 @@ test('another tab\'s changes of an attempt it owns are left to it at open, and a
   await owner.record(base.id, { answers: { q1: { ua: 'a', status: 'ANSWERED' } }, updatedAt: 2_000 });
   await owner.record(base.id, { answers: { q1: { ua: 'c', status: 'ANSWERED' } }, lsq: 'q1', updatedAt: 2_100 });
 
-  // Tab 2 opens the replica meanwhile: those rows are tab 1's (issue 21 §2), not applied here.
+  // Tab 2 opens the replica meanwhile: those rows are tab 1's (docs/exams.md "Two tabs, storage and eviction"), not applied here.
   const second = await AttemptJournal.open(db, { delayMs: 60_000, ownedElsewhere: async () => new Set([base.id]) });
   expect((await db.test_summary.findOne(base.id).exec())!.answers).toEqual({});
   expect(second.waitingAttempts()).toEqual([]);

@@ -144,7 +144,7 @@ export class AttemptJournal {
 
   /**
    * Opens the journal of `db` and applies what an earlier session left in it. The rows of
-   * attempts another tab has open (`ownedElsewhere`, db/attempts/attempt-lock: issue 21 §2) are that
+   * attempts another tab has open (`ownedElsewhere`, db/attempts/attempt-lock: docs/exams.md "Two tabs, storage and eviction") are that
    * tab's: applied here they could land after its newer changes. The owner applies them, or the
    * next owner adopts them (`adopt`).
    */
@@ -176,7 +176,7 @@ export class AttemptJournal {
   /**
    * Takes over the changes of an attempt that another tab stored and did not apply (it closed,
    * or crashed, while it owned the attempt) and applies them in their order, before this tab
-   * writes the attempt (issue 21 §2).
+   * writes the attempt (docs/exams.md "Two tabs, storage and eviction").
    */
   async adopt(attemptId: string): Promise<void> {
     const rows = (await this.idb.getAll(STORE)) as Row[];

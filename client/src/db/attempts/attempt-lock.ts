@@ -1,5 +1,5 @@
 /**
- * One tab owns a test attempt (issue 21 §2). The same attempt opened in two tabs of one browser
+ * One tab owns a test attempt (docs/exams.md "Two tabs, storage and eviction"). The same attempt opened in two tabs of one browser
  * would otherwise have two writers of one journal and one document: each tab computes its
  * changes against what it has seen, and an answer given in one tab could be overwritten by a
  * stale copy from the other, or applied out of order.

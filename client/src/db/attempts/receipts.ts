@@ -3,7 +3,7 @@ import { receiptHash, type ReceiptSubject } from '@pm/protocol/receipt';
 import type { ReplicaDatabase } from '../core/database';
 
 /**
- * A submission receipt kept on the device (issue 21 §4): what the learner can show to prove what
+ * A submission receipt kept on the device (docs/exams.md "Submission receipt"): what the learner can show to prove what
  * they submitted and when, also offline and after a reload. Kept as a local document of the
  * person's own database (not replicated: it is this device's word, which the server's result
  * confirms with its own hash).

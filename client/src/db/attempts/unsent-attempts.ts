@@ -1,5 +1,5 @@
 /**
- * Evicted attempts are reported, never silent (issue 21 §3). A browser may delete a site's
+ * Evicted attempts are reported, never silent (docs/exams.md "Two tabs, storage and eviction"). A browser may delete a site's
  * IndexedDB under storage pressure (always, unless it granted persistence), and with it an
  * attempt the server has not received yet. So a tiny list of the attempts waiting to upload is
  * kept outside IndexedDB, in localStorage (not part of what the quota manager evicts): when a

@@ -68,7 +68,7 @@ export async function openReplicaDatabase(personId: string, opts: OpenOptions): 
   });
   // A device's documents of an older schema version are migrated as the collections open. One
   // collection per task: added together, their schemas were prepared (normalised, sorted, hashed)
-  // in one task of ~70 ms on a phone at 4× CPU as the exam list opened (issue 20 §2).
+  // in one task of ~70 ms on a phone at 4× CPU as the exam list opened (docs/benchmarks.md "bench:lighthouse").
   for (const name of COLLECTIONS) {
     const collection = { schema: RX_SCHEMAS[name], migrationStrategies: MIGRATIONS[name], ...(name === 'test_summary' && { conflictHandler: attemptConflictHandler }) };
     await db.addCollections({ [name]: collection } as Parameters<ReplicaDatabase['addCollections']>[0]);

@@ -19,7 +19,7 @@ import { Subject } from 'rxjs';
 /*
  * An RxDB storage that holds its documents in memory (RxDB's own memory storage answers every
  * read and query) and makes every write durable in IndexedDB as ONE record per bulk write, not
- * one record per document. Used for the editor's replica of the question bank (issue 19 §5):
+ * one record per document. Used for the editor's replica of the question bank (docs/authoring.md "Offline authoring"):
  * Chromium's IndexedDB costs about 0.1 ms per record whatever its size, and RxDB's Dexie storage
  * reads and writes each pulled question and its replication meta (about six requests a
  * question) — 50,000 questions took 28 s. Here a pull batch of 1,000 questions is one record.

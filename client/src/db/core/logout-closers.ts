@@ -1,5 +1,5 @@
 /**
- * Databases besides the learner replica that close at logout (issue 19 §5: an editor's question
+ * Databases besides the learner replica that close at logout (docs/authoring.md "Offline authoring": an editor's question
  * bank). A tiny registry without RxDB, so the shell's logout reaches them without loading them.
  */
 type Closer = (opts: { erase: boolean }) => Promise<void>;

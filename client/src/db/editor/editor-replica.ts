@@ -8,7 +8,7 @@ import { editorDatabaseNameOf } from '../core/database';
 import { deepEqual } from '../core/deep-equal';
 
 /*
- * The editor's replica (issue 19 §5): the question bank in a database of its own on an editor's
+ * The editor's replica (docs/authoring.md "Offline authoring"): the question bank in a database of its own on an editor's
  * device (`pm-ed-…`, beside the person's learner replica), replicated with the server's
  * `ed_question` collection by RxDB's protocol. A learner never opens it, and the server refuses
  * it to anyone without QUESTION_EDITOR.

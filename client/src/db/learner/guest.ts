@@ -1,7 +1,7 @@
 import { useEffect, useSyncExternalStore } from 'react';
 
 /**
- * The guest's own replica on this device (issue 20 §3; db/learner/replica.ts GUEST_ID explains it). Its
+ * The guest's own replica on this device (docs/replication.md "Guests"; db/learner/replica.ts GUEST_ID explains it). Its
  * id can never be a person's (ids are UUIDs or demo names): a small module, so the app shell can
  * name it without loading RxDB.
  */
@@ -10,7 +10,7 @@ export const GUEST_ID = '~guest';
 /*
  * A visitor who is not signed in gets the guest replica only where it is used (the exam list and
  * the test: useGuestReplica), so that the home page, the login page and the other public pages do
- * not download the database code (issue 20 §1–2: bytes on a first visit).
+ * not download the database code (docs/benchmarks.md "bench:bundle": bytes on a first visit).
  */
 let wanted = false;
 const listeners = new Set<() => void>();

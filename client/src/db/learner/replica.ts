@@ -39,7 +39,7 @@ export const MARK_OPEN = 'pm:replica-open';
 export const MARK_IN_SYNC = 'pm:replica-in-sync';
 
 /**
- * The guest's replica (issue 20 §3, spec §6: anonymous users take exams): a database of its own
+ * The guest's replica (docs/replication.md "Guests": anonymous users take exams): a database of its own
  * on the device (never a person's), holding tags and the free sets pulled without a login, and
  * the attempts a guest makes. They move into the person's database at sign-up or login
  * (moveGuestAttempts), and upload from there, scored once.
@@ -239,7 +239,7 @@ async function closeReplica({ db, journal, waiting, images, sync, stopResyncing 
 /** Erases a person's database when it is not open (logout with erase before it opened). */
 export async function eraseReplica(personId: string): Promise<void> {
   await removeRxDatabase(databaseNameOf(personId), storage, true);
-  // An editor's question bank too (issue 19 §5), when this person has one on the device.
+  // An editor's question bank too (docs/authoring.md "Offline authoring"), when this person has one on the device.
   await removeRxDatabase(editorDatabaseNameOf(personId), storage, true);
   await AttemptJournal.erase(databaseNameOf(personId));
   clearUnsentMarkers(databaseNameOf(personId));
@@ -247,7 +247,7 @@ export async function eraseReplica(personId: string): Promise<void> {
 
 /**
  * Moves the attempts a guest made on this device into `target`, the person who has just signed
- * up or logged in (issue 20 §3): each attempt keeps its id, so the server stores and scores it
+ * up or logged in (docs/replication.md "Guests"): each attempt keeps its id, so the server stores and scores it
  * once whatever happens in between; it goes into the person's database first and leaves the
  * guest's only then (a crash between the two leaves a copy that the next move skips). The
  * guest's replica must be closed (its journal applied) before. Returns how many moved.
@@ -267,7 +267,7 @@ export async function moveGuestAttempts(target: ReplicaHandle): Promise<number> 
         await target.db.test_summary.insert(data as never);
         moved++;
       }
-      // The receipt the guest was given at submit goes with the attempt (issue 21 §4).
+      // The receipt the guest was given at submit goes with the attempt (docs/exams.md "Submission receipt").
       await copyReceipt(guestDb, target.db, data.id);
       await doc.remove();
       // Left the guest's database on purpose: not to be reported as evicted.

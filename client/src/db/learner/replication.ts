@@ -10,7 +10,7 @@ import type { ServerClock } from '../sync/server-clock';
 import type { SyncStatus } from '../sync/sync-status';
 import { createSyncTransport, type PullCheckpoint, type RequestOutcome, SyncPaymentRequiredError, type SyncTransport } from '../sync/transport';
 
-/** §9-style limits of the replication: pull pages of 200, pushes of 20 attempts. */
+/** The replication's limits: pull pages of 200, pushes of 20 attempts. */
 export const PULL_BATCH = 200;
 export const PUSH_BATCH = 20;
 const ACKS_KEY = 'sync-acks';
@@ -21,7 +21,7 @@ export type ReplicationOptions = {
   /** The current bearer token; read on every request so a new login takes effect at once. */
   getToken: () => string | null;
   /**
-   * A response renewed the token it was sent with (issue 16 §4: tokens more than a day old come
+   * A response renewed the token it was sent with (docs/security.md "Sessions and logout": tokens more than a day old come
    * back renewed, so a device that syncs now and then never reaches its token's expiry).
    */
   onTokenRenewed?: (sent: string, fresh: string) => void;
@@ -54,7 +54,7 @@ export type ReplicationOptions = {
    */
   pushDelayMs?: number;
   /**
-   * A guest's device (issue 20 §3): pulls GUEST_COLLECTIONS without a login, pushes nothing and
+   * A guest's device (docs/replication.md "Guests"): pulls GUEST_COLLECTIONS without a login, pushes nothing and
    * opens no stream; its attempts wait on the device for the guest to sign up or log in.
    */
   guest?: boolean;

@@ -5,7 +5,7 @@ import type { ReplicaDatabase } from '../core/database';
 import { setStorageVerdict } from './storage-status';
 
 /**
- * The storage pre-flight over the whole replica (issue 21 §3): what the learner's sets still
+ * The storage pre-flight over the whole replica (docs/exams.md "Two tabs, storage and eviction"): what the learner's sets still
  * need on this device — the questions of sets whose questions are not here yet (by their
  * count), the images of stored sets that are not in the media cache, the fonts, room for
  * answers — against the browser's estimate; the verdict goes to the storage status that the

@@ -1,7 +1,7 @@
 import type { StorageVerdict } from '../../lib/storage-preflight';
 
 /**
- * The device's storage as the last pre-flight found it (issue 21 §3, lib/storage-preflight), and
+ * The device's storage as the last pre-flight found it (docs/exams.md "Two tabs, storage and eviction", lib/storage-preflight), and
  * a counter of images put into the media cache, so that the exam list can tell which sets are
  * complete on the device. A tiny external store, like sync-status.
  */

@@ -17,8 +17,8 @@ export type ReplicaQueryResult<T> = {
  *
  * Each answer is drawn as a transition: React works through it in slices of a few milliseconds
  * and yields to the browser between them. A list of every set with its cards and pickers, drawn
- * in one task as the replica opens, held a phone's main thread for ~0.5 s at 4× CPU (issue 20
- * §2: total blocking time); input in between is answered first.
+ * in one task as the replica opens, held a phone's main thread for ~0.5 s at 4× CPU
+ * (docs/benchmarks.md "bench:lighthouse": total blocking time); input in between is answered first.
  */
 export function useReplicaQuery<T>(query: (db: ReplicaDatabase) => Observable<T>): ReplicaQueryResult<T> {
   const replica = useReplica();

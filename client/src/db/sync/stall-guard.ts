@@ -27,7 +27,7 @@ export type StallGuard = {
  * Gives up a request that makes no progress for `ms`: no headers, or no further chunk of the
  * body. fetch itself never gives up; a connection that a network black-holes, or whose answers
  * are lost on the way back (half-open), keeps the request, and everything queued behind it,
- * waiting for good (issue 21 §1, found through scripts/fault-proxy.ts). Progress-based rather
+ * waiting for good (docs/offline-integrity.md "The network", found through scripts/fault-proxy.ts). Progress-based rather
  * than a total deadline, so that a large pull page over a slow but working link still completes.
  */
 export function stallGuard(ms: number, outer?: AbortSignal): StallGuard {

@@ -1,5 +1,5 @@
 /**
- * What the sync status indicator shows (issue 4 §4). A tiny external store without RxDB, so the
+ * What the sync status indicator shows (docs/replication.md "Sync status"). A tiny external store without RxDB, so the
  * indicator in the shell costs nothing until the replica (a lazy chunk) starts writing to it.
  */
 export type SyncPhase =
@@ -22,7 +22,7 @@ export type SyncStatus = {
   online: boolean;
   /** Attempts changed on this device and not yet confirmed by the server. */
   pending: number;
-  /** An editor's questions changed on this device and not yet uploaded (issue 19 §5, db/editor/editor-replica). */
+  /** An editor's questions changed on this device and not yet uploaded (docs/authoring.md "Offline authoring", db/editor/editor-replica). */
   editorPending: number;
   /** Device time (ms) of the last request round that succeeded, or null. */
   lastSync: number | null;

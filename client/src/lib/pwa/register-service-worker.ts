@@ -5,8 +5,8 @@ export const UPDATE_CHECK_MS = 60 * 60 * 1000;
 
 /**
  * Registers the worker that vite-plugin-pwa generates (vite.config.ts; registerType 'prompt').
- * A new version installs in the background and then waits; the learner is asked (spec §8:
- * 'Update available for the app. Would you like to update?'). Update tells the waiting worker
+ * A new version installs in the background and then waits; the learner is asked
+ * ('Update available for the app. Would you like to update?'). Update tells the waiting worker
  * to take over (SKIP_WAITING), and the page reloads once it controls the page.
  *
  * `registerSW` is vite-plugin-pwa's (start-service-worker.ts passes it in): its virtual module
@@ -17,7 +17,7 @@ export function registerServiceWorker(registerSW: typeof RegisterSW): void {
     // Called after the load event and an idle period already (schedule-service-worker.ts).
     immediate: true,
     // The prompt's code (and the Mantine parts it is drawn with) only when there is an update:
-    // a first visit does not download them (issue 20 §1). The worker that is waiting has them.
+    // a first visit does not download them (docs/benchmarks.md "bench:bundle"). The worker that is waiting has them.
     onNeedRefresh: () =>
       void import('../../components/update-prompt')
         .then(({ showUpdatePrompt }) => showUpdatePrompt(() => updateServiceWorker(true)))

@@ -1,7 +1,7 @@
 import { whenAppIsStable } from './when-app-is-stable';
 
 /**
- * Registers the service worker once the app is stable (spec §9), from a lazy chunk: the
+ * Registers the service worker once the app is stable (docs/glossary.md "Fixed values"), from a lazy chunk: the
  * registration code and workbox-window are not part of the first visit (bundle budget). Not in
  * `vite dev` (no worker is built there) nor where browsers have no service workers (or tests
  * under jsdom).

@@ -1,4 +1,4 @@
-/** Spec §9: "The app update worker registers once the app is stable or after 30 s." */
+/** The app update worker registers once the app is stable or after 30 s (docs/glossary.md "Fixed values"). */
 export const LATEST_REGISTRATION_MS = 30_000;
 
 /** What the scheduler needs of `window` (a parameter, so that tests can drive it). */

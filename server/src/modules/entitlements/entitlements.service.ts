@@ -13,7 +13,7 @@ import { paymentRequired } from '../../lib/errors';
 import { nextRev, nextRevs, revsOf } from '../../lib/revision';
 
 /*
- * What a learner's paid plans allow (issue 18 §4; sync-protocol/src/sync/entitlement.ts).
+ * What a learner's paid plans allow (docs/payments.md "Without a plan"; sync-protocol/src/sync/entitlement.ts).
  *
  * - A paid plan order grants one `entitlement` row for [paidAt, addMonths(paidAt, months)) with
  *   the plan's limits (PLAN_RULES; null = unlimited).

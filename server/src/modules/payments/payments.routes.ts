@@ -21,7 +21,7 @@ import { receiveWebhook } from './webhook-inbox';
 /** Largest webhook body read (PhonePe and Razorpay events are a few KiB). */
 const MAX_WEBHOOK_BYTES = 64 * 1024;
 
-/** Plans and payments (issue 18; spec §7 Payments). Thin: the service holds the logic. */
+/** Plans and payments (docs/payments.md; docs/payments.md). Thin: the service holds the logic. */
 export function paymentRoutes(app: Hono<AppEnv>, deps: Deps) {
   route(app, deps, 'POST /payment', async (c) => c.json(await payments.createPlanOrder(deps, principalOf(c), await parseJson(c, createOrderSchema))));
   route(app, deps, 'POST /payment/createDummyOrder', async (c) =>

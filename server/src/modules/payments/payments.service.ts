@@ -155,7 +155,7 @@ export function createDonationOrder(deps: Deps, who: Principal, input: { poid?: 
 }
 
 /**
- * The payment-confirmation page the provider sends the browser back to (spec §2, §7), on the
+ * The payment-confirmation page the provider sends the browser back to (docs/payments.md "Where the buyer comes back to"), on the
  * configured site origin (PUBLIC_URL, lib/site-url.ts), never the request's Host: the client's
  * own address is taken only when it is on that origin.
  */
@@ -251,7 +251,7 @@ export async function razorpayCheckout(deps: Deps, who: Principal, input: { merc
 }
 
 /**
- * What checkPaymentStatus answers (spec §7: `success` decides the confirmation page's outcome),
+ * What checkPaymentStatus answers (docs/api.md: `success` decides the confirmation page's outcome),
  * with what was bought: the plan's name in both languages (never only its code), or null for a
  * donation, and the amount in paise (docs/payments.md).
  */

@@ -1,7 +1,7 @@
 import type { Provider } from '@pm/protocol/payment';
 
 /*
- * The payment provider port (ARCHITECTURE decision 9; issue 18 §2). The payments service only
+ * The payment provider port (ARCHITECTURE decision 9; docs/payments.md). The payments service only
  * talks to this interface; providers/phonepe.ts (Standard Checkout v2, also pointed at our own
  * sandbox), providers/razorpay.ts, and providers/sandbox-phonepe.ts (the local PhonePe that runs
  * inside the server) implement or serve it. Amounts are integer paise.

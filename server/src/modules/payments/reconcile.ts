@@ -11,7 +11,7 @@ export const RECONCILE_AFTER_MS = 60_000;
 const BATCH = 200;
 
 /**
- * The reconciliation job (issue 18 §1): orders still CREATED or PENDING a minute after they were
+ * The reconciliation job (docs/architecture.md "An order, from Buy to PAID"): orders still CREATED or PENDING a minute after they were
  * made are re-checked with their provider's status API and the answer applied (a payment whose
  * webhook never came becomes PAID; one still PENDING past its expiry becomes EXPIRED; an order
  * never sent to a provider expires). One order's provider failure does not stop the others.

@@ -11,7 +11,7 @@ import type { ProviderStatus } from './provider';
 import { providersFor } from './providers/index';
 
 /*
- * The webhook inbox (issue 18 §1 and its benchmark). PhonePe and Razorpay ask a merchant to
+ * The webhook inbox (docs/architecture.md "An order, from Buy to PAID" and its benchmark). PhonePe and Razorpay ask a merchant to
  * answer a webhook quickly with a 2xx and to do the work after (Razorpay: within 5 s, else the
  * delivery counts as failed and is retried; PhonePe likewise retries a slow or non-2xx answer),
  * and both deliver an event more than once and out of order. So a delivery is handled in two

@@ -6,8 +6,8 @@ import { principalOf, route } from '../../lib/route';
 import { removeSubscription, saveSubscription } from './push.service';
 
 /**
- * Web Push (issue 20 §6): the VAPID public key devices subscribe with, and a device's
- * subscription, sent on the spec's path for the push token (spec §7).
+ * Web Push (docs/configuration.md "Push messages (Web Push)"): the VAPID public key devices subscribe with, and a device's
+ * subscription, sent on the spec's path for the push token (docs/api.md).
  */
 export function pushRoutes(app: Hono<AppEnv>, deps: Deps) {
   // The keys are loaded (or generated into DATA_DIR) when the service is made (compose.ts), i.e. on start.

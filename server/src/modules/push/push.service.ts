@@ -17,7 +17,7 @@ import { type PushSender, type SendOptions, webPushSender } from './sender';
 import { loadVapid, type Vapid } from './vapid';
 
 /*
- * Web Push (issue 20 §6). Devices register their subscriptions (PATCH
+ * Web Push (docs/configuration.md "Push messages (Web Push)"). Devices register their subscriptions (PATCH
  * /generic/update-firebase-token); three things send to them:
  *   (a) result ready: a submission that reached the server late (made offline) has been scored;
  *   (b) new sets: a set was published in a subject the learner has taken tests in;
@@ -209,7 +209,7 @@ function isP256Point(p256dh: string): boolean {
 
 /**
  * PATCH /generic/update-firebase-token: stores this device's subscription for the caller, bound to
- * the session that sends it (issue 16 §4). One conditional write: an endpoint held by another
+ * the session that sends it (docs/security.md "Sessions and logout"). One conditional write: an endpoint held by another
  * person stays theirs while the session that registered it lives, and the answer is the same
  * either way, so that a caller learns nothing about whose it is. The same person sending it again
  * replaces the keys and the language (and moves it to this session). A person keeps their

@@ -20,7 +20,7 @@ import { webPushSender } from './sender';
 import { loadVapid, VAPID_FILE } from './vapid';
 
 /*
- * Web Push through the real app (issue 20 §6): subscriptions registered over the API, and messages
+ * Web Push through the real app (docs/configuration.md "Push messages (Web Push)"): subscriptions registered over the API, and messages
  * sent by the real sender (web-push's encryption and VAPID, over HTTP) to the local push endpoint,
  * which checks the VAPID header and decrypts them as a push service and a browser would.
  */

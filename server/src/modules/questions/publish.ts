@@ -8,7 +8,7 @@ import { nextRev } from '../../lib/revision';
 
 /**
  * Publishes sets whose publish time (`pts`, minutes) has come, and withdraws published sets whose
- * `pts` an editor moved into the future or that an editor made a draft again (issue 17 §7: a
+ * `pts` an editor moved into the future or that an editor made a draft again (docs/authoring.md: a
  * draft is never published, whatever its `pts`). Each flip takes new revisions, so devices pull the set
  * (or its deletion) although nothing else about it changed. Returns how many sets flipped.
  */

@@ -20,7 +20,7 @@ import { first } from '../../db/transaction';
 import { orderRows } from '../payments/order-view';
 
 /**
- * The database holds integer paise (issue 18); the reports API answers rupees, as the back office
+ * The database holds integer paise (docs/payments.md); the reports API answers rupees, as the back office
  * shows them. Paise are integers, so the division is exact to the paisa.
  */
 const money = (paise: number) => Math.round(paise) / 100;
@@ -47,7 +47,7 @@ const ledgerRange = (range: { startDate?: number | undefined; endDate?: number |
 ];
 
 /**
- * GET /api/report/getOrdersByDate (spec §7): the sale report of the admin dashboard. Orders are
+ * GET /api/report/getOrdersByDate (docs/api.md): the sale report of the admin dashboard. Orders are
  * those placed in the range (every status, for the table and the count); the money is the
  * ledger's over the same range: collected, refunded and net, and the paid orders are those with
  * money received in it. A failed, expired or cancelled order adds nothing.
@@ -216,7 +216,7 @@ export async function transactions(
 }
 
 /**
- * Collected, refunded, the retained share (spec §1: 6 percent) and what goes to the trust, from
+ * Collected, refunded, the retained share (6 percent, docs/admin.md "What the reports count") and what goes to the trust, from
  * paise: the share is rounded to the paisa once, and the trust gets the exact rest.
  */
 function figures(count: number, collectedPaise: number, refundedPaise: number): EarningsFigures {

@@ -11,7 +11,7 @@ import { type Harness, startHarness } from '../../test/harness';
 import { scoreUnscored } from './results.service';
 
 /*
- * Issue 21 §4: the server computes the receipt of a submission as it arrives, with the function
+ * docs/exams.md "Submission receipt": the server computes the receipt of a submission as it arrives, with the function
  * the device uses (sync-protocol/src/receipt.ts), and the learner's result carries it.
  */
 

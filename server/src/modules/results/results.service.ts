@@ -28,7 +28,7 @@ type ResultRow = typeof examResult.$inferSelect;
  * A set's marking as scoring needs it, valid while the set's detail revision stays the same
  * (every new version of the set or of one of its questions bumps it). `setVersion` and `qv`
  * (each question's version, already as the JSON the column stores) are what a result records
- * it was scored against (issue 17 §5).
+ * it was scored against (docs/authoring.md "Publishing and unpublishing").
  */
 type Scheme = { detailRev: number; dur: number; parts: ScoringPart[]; setVersion: number; qv: string };
 
@@ -81,7 +81,7 @@ function prepare(db: DB) {
           totalMarks: P('totalMarks'),
           total: P('total'),
           late: P('late'),
-          // Decided by the insert itself (issue 16 §2): a person's first result at a set is
+          // Decided by the insert itself (docs/security.md "Times, ranking and sync quotas"): a person's first result at a set is
           // ranked, every later one is practice. One statement, in the transaction that stores
           // the submission, so two submissions arriving together cannot both be first.
           practice: sql`exists (select 1 from ${examResult} where ${examResult.personId} = ${P('personId')} and ${examResult.qsid} = ${P('qsid')})`,
@@ -185,9 +185,9 @@ async function storeScore(tx: Tx, row: AttemptRow, ctx: SubmittedContext): Promi
     maxOf: s.maxOf,
     submittedAt,
     elapsed: row.elapsed,
-    // End time (spec §3, epoch seconds): the submission, never later than its arrival.
+    // End time (docs/glossary.md, epoch seconds): the submission, never later than its arrival.
     et: Math.floor(Math.min(submittedAt, ctx.now) / 1000),
-    // The receipt the push computed over the submission as it arrived (issue 21 §4).
+    // The receipt the push computed over the submission as it arrived (docs/exams.md "Submission receipt").
     receipt: row.receipt,
     createdAt: ctx.now,
     rev,
@@ -349,7 +349,7 @@ export async function getExamResult(deps: Deps, me: Principal, qsid: string): Pr
 
 /**
  * GET /api/question/getRank?qsid: the caller's place among the learners of the set, each by
- * their first submitted attempt (issue 16 §2: later attempts are practice, never ranked, so
+ * their first submitted attempt (docs/security.md "Times, ranking and sync quotas": later attempts are practice, never ranked, so
  * re-submitting after the answers were shown changes no rank). Rank is 1 + the learners with
  * more marks (equal marks share a rank); percentile is the share of learners with the same or
  * fewer marks (NTA's definition), to 2 decimals.

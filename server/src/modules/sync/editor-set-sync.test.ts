@@ -10,7 +10,7 @@ import { first } from '../../db/transaction';
 import { type Harness, startHarness } from '../../test/harness';
 
 /*
- * The editors' question sets over the replication protocol (issue 19 §5): only editors pull and
+ * The editors' question sets over the replication protocol (docs/authoring.md "Offline authoring"): only editors pull and
  * push them; a set assembled offline keeps its id and is stored as the API stores it; a change
  * made on an older copy is a conflict answered with the server's set; the API's rules still hold.
  */

@@ -10,7 +10,7 @@ import { first } from '../../db/transaction';
 import { type Harness, startHarness } from '../../test/harness';
 
 /*
- * The editors' question bank over the replication protocol (issue 19 §5): only editors pull and
+ * The editors' question bank over the replication protocol (docs/authoring.md "Offline authoring"): only editors pull and
  * push it; a question made offline keeps its id; an edit made on an older version is a conflict
  * answered with the server's document, never written over it; the API's rules still hold.
  */

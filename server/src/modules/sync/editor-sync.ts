@@ -14,13 +14,13 @@ import { removeSet, setView, takenCounts, writeSet } from '../questions/question
 import { writeFromDevice } from '../questions/questions.service';
 
 /*
- * The editors' collections of the replication protocol (issue 19 §5; sync-protocol
+ * The editors' collections of the replication protocol (docs/authoring.md "Offline authoring"; sync-protocol
  * EDITOR_COLLECTIONS): the question bank on an editor's device, pulled by checkpoint like every
  * collection and pushed with RxDB's assumed master state. Only people holding the
  * QUESTION_EDITOR permission may pull or push them: they carry every question's correct answer.
  */
 
-/** The permission the editors' collections need (the question bank's own, spec §6). */
+/** The permission the editors' collections need (the question bank's own, docs/admin.md "Who sees what"). */
 export const EDITOR_PERMISSION = 'QUESTION_EDITOR';
 
 function mustEdit(me: Principal) {

@@ -25,13 +25,13 @@ const visible = isVisibleSet;
 
 /**
  * How a document is built: for replication (what every device may hold), or as an editor's
- * preview of the set (GET /question/previewQuestionSet, issue 17 §5): a live set shown whatever
+ * preview of the set (GET /question/previewQuestionSet, docs/authoring.md "Publishing and unpublishing"): a live set shown whatever
  * its publication state, drafts included, with every correct answer (the editor checks them;
  * nothing of it is stored on a device).
  */
 export type DocOptions = { preview?: boolean; guest?: boolean };
 /**
- * Guests (issue 20 §3, spec §6: anonymous users may take exams) hold the published sets marked
+ * Guests (docs/replication.md "Guests": anonymous users may take exams) hold the published sets marked
  * "Free for everyone", and no correct answers: their result is scored by the server once they
  * sign up or log in.
  */
@@ -121,7 +121,7 @@ function setDoc(r: SetRow, opts: DocOptions, tags: SetTags): QuestionSetDoc {
       ? Object.fromEntries(Object.entries(s.sub).map(([k, v]) => [k, { n: v.q.length, mpq: v.mpq, tm: partMarks(v.q.length, v.mpq), nm: v.nm, o: v.o, ...named(v.names) }]))
       : undefined;
     const n = s.q.length + Object.values(s.sub ?? {}).reduce((a, v) => a + v.q.length, 0);
-    // A section with sub-sections carries no marks of its own (spec §4): its sub-sections do.
+    // A section with sub-sections carries no marks of its own: its sub-sections do.
     const tm = s.ss ? 0 : partMarks(s.q.length, s.mpq);
     count += n;
     sections[name] = { ss: s.ss, n, mpq: s.mpq, tm, nm: s.nm, o: s.o, ...named(s.names), ...(sub && { sub }) };
@@ -184,7 +184,7 @@ export async function qsDetailDocs(db: Conn, rows: SetRow[], opts: DocOptions = 
         ...(withAnswers && { ca: q.ca }),
         // The explanation goes exactly where the answers go (docs/exams.md "Explanations").
         ...(withAnswers && q.expl && { expl: q.expl }),
-        // A machine translation no editor has saved yet (issue 19 §2) is not shown to learners:
+        // A machine translation no editor has saved yet (docs/configuration.md "Machine translation") is not shown to learners:
         // the test screen falls back to English for that language.
         trans: Object.fromEntries(
           Object.entries(q.trans)
@@ -291,7 +291,7 @@ const pinKey = (id: string, version: number) => `${id}@${version}`;
  * Scored results with their questions (correct answers included: the learner has submitted).
  * The questions are those the result holds answers for (every question of the set when it was
  * scored), in part order; soft-deleted questions are still shown. Each question is shown as it
- * was when the result was scored (issue 17 §5): a result names those versions (`qv`), and where
+ * was when the result was scored (docs/authoring.md "Publishing and unpublishing"): a result names those versions (`qv`), and where
  * an editor has changed a question since, its version is read from question_version. Results
  * from before versions (empty `qv`), and versions that were never recorded, show the current text.
  */

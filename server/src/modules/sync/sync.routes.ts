@@ -31,7 +31,7 @@ function checkProtocol(c: Context<AppEnv>) {
  * Invalid input falls back to the runtime parser, so errors and messages are the same.
  */
 const pushSchema = z.compile(pushRowsSchema(testSummaryDocSchema));
-/** The push body of the editors' question bank (issue 19 §5). */
+/** The push body of the editors' question bank (docs/authoring.md "Offline authoring"). */
 const edPushSchema = pushRowsSchema(edQuestionDocSchema);
 const edSetPushSchema = pushRowsSchema(edQuestionSetDocSchema);
 
@@ -39,7 +39,7 @@ const edSetPushSchema = pushRowsSchema(edQuestionSetDocSchema);
 export const KEEP_ALIVE_MS = 15_000;
 
 /**
- * Most live streams one person holds on one server instance (issue 16: one learner held 200).
+ * Most live streams one person holds on one server instance (docs/security.md "Every limit": one learner held 200).
  * A device holds one (its tabs elect one leader), so five covers a phone, a tablet, a laptop and
  * spares. Beyond it the oldest stream is closed rather than the new one refused: the oldest is
  * the likeliest to be a connection its device has already lost (a phone that changed networks

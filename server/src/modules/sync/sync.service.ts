@@ -127,7 +127,7 @@ export async function runSubmittedHooks(deps: Pick<Deps, 'afterSubmit'>, tx: Tx,
 }
 
 /**
- * Most bytes of answers one person may have stored (issue 16: one learner grew the database by
+ * Most bytes of answers one person may have stored (docs/security.md "Times, ranking and sync quotas": one learner grew the database by
  * 10 MB in 10 pushes). An answer costs ~80 bytes (question id, answer, state, time), so a
  * 100-question mock test is ~8 KB and 10 MB holds ~1,250 of them — a test a day for over three
  * years — while bounding what one account can make the server keep. Subjective answers (up to
@@ -243,7 +243,7 @@ async function questionIdsOfSet(q: ReturnType<typeof preparePush>, qsid: string,
  * Masters and sets are read with one query each and new attempts inserted with one statement:
  * a device pushes in batches, and per-row statements would dominate the cost. The promise
  * settles once the push is committed.
- * Refused whole, with nothing stored (issue 16): an answer to a question that is not in the
+ * Refused whole, with nothing stored (docs/security.md "Times, ranking and sync quotas"): an answer to a question that is not in the
  * attempt's set (400), and a push that would take the person's answers past
  * STORAGE_QUOTA_BYTES (413). A submission's time is stored bounded by the server's own times.
  * A new attempt of a set that is not free is counted against the learner's plan allowance
@@ -317,7 +317,7 @@ export async function pushTestSummaries(
         deps.log.warn({ person: me.id, attempt: next.id, qsid: next.qsid }, 'attempt at an unknown question set skipped');
         continue;
       }
-      // Answers only to questions of the set (issue 16: answers to made-up ids grew the database).
+      // Answers only to questions of the set (docs/security.md "Times, ranking and sync quotas": answers to made-up ids grew the database).
       // One the server already holds for this attempt stays allowed: the question was in the set
       // when it was stored, and an editor taking it out since must not block the device's sync.
       const inSet = inSetOf.get(next.qsid);
@@ -338,7 +338,7 @@ export async function pushTestSummaries(
         selectedSection: next.selectedSection,
         answers: next.answers,
         status: next.status,
-        // Bounded by the server's own times (ARCHITECTURE decision 5, issue 16 §2): the submission
+        // Bounded by the server's own times (ARCHITECTURE decision 5, docs/security.md "Times, ranking and sync quotas"): the submission
         // time decides which result is the latest, so a device clock cannot put it in the future.
         submittedAt:
           next.status === 'SUBMITTED'

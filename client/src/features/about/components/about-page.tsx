@@ -7,7 +7,7 @@ import { paths } from '@/config/paths';
 import { MissionVision } from './mission-vision';
 import { StaticPageOr } from '@/components/static-page-or';
 
-/** Spec §2 About Us, in this order. */
+/** The About Us sections, in this order. */
 const OFFER = [
   { id: 'success', icon: IconAward, color: 'indigo' },
   { id: 'papers', icon: IconFileText, color: 'teal' },

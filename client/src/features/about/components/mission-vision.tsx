@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 
 type View = 'mission' | 'vision';
 
-/** The mission/vision toggle of spec §2 About Us: one text at a time. */
+/** The mission/vision toggle of About Us: one text at a time. */
 export function MissionVision() {
   const { t } = useTranslation('about');
   const [view, setView] = useState<View>('mission');

@@ -4,7 +4,7 @@ import type { Brand } from './get-brands';
 
 export type BrandInput = { name: string; description: string; logo: string | null };
 
-/** POST /api/brand; silent, because the dialog lists the failure itself (spec §8 Admin). */
+/** POST /api/brand; silent, because the dialog lists the failure itself. */
 export function createBrand(body: BrandInput): Promise<{ success: boolean; msg: string; data: Brand }> {
   return api('/brand', { method: 'POST', body, silent: true });
 }

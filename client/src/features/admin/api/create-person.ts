@@ -7,7 +7,7 @@ export type PersonCreateBody = z.input<typeof personCreateSchema>;
 
 /**
  * POST /api/Person (admin). The answer's msg is "<name> created successfully. Assign role and
- * permissions" (spec §8); a failure is notified with the server's message by api() (spec §8).
+ * permissions"; a failure is notified with the server's message by api().
  */
 export function createPerson(body: PersonCreateBody): Promise<{ success: boolean; id: string; msg: string; data: PersonView }> {
   return api('/Person', { method: 'POST', body });

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 
-/** DELETE /api/role/{id}; failures are listed on the screen (spec §8). */
+/** DELETE /api/role/{id}; failures are listed on the screen. */
 export function deleteRole(id: string): Promise<{ success: boolean; msg: string }> {
   return api(`/role/${encodeURIComponent(id)}`, { method: 'DELETE', silent: true });
 }

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 
-/** GET /api/getActivityLog/count (spec §7). */
+/** GET /api/getActivityLog/count (docs/api.md). */
 export function getActivityLogCount(): Promise<{ success: boolean; count: number }> {
   return api('/getActivityLog/count');
 }

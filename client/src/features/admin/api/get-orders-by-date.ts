@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { OrdersByDateReport } from '@pm/protocol/report';
 import { api } from '@/lib/api-client';
 
-/** GET /api/report/getOrdersByDate?startDate&endDate (epoch ms, spec §7). */
+/** GET /api/report/getOrdersByDate?startDate&endDate (epoch ms, docs/api.md). */
 export function getOrdersByDate(startDate: number, endDate: number): Promise<{ success: boolean; data: OrdersByDateReport }> {
   return api('/report/getOrdersByDate', { query: { startDate, endDate } });
 }

@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Permission } from '@pm/protocol/permission';
 import { api } from '@/lib/api-client';
 
-/** GET /api/permission — every permission (spec §7). */
+/** GET /api/permission — every permission (docs/api.md). */
 export function getPermissions(): Promise<{ success: boolean; data: Permission[] }> {
   return api('/permission');
 }

@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { PersonView } from '@pm/protocol/person';
 import { api } from '@/lib/api-client';
 
-/** GET /api/Person/:id — one person with role and permissions as stored now (spec §2 Users detail view). */
+/** GET /api/Person/:id — one person with role and permissions as stored now. */
 export function getPerson(id: string): Promise<{ success: boolean; data: PersonView }> {
   return api(`/Person/${encodeURIComponent(id)}`);
 }

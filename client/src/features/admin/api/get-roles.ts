@@ -4,7 +4,7 @@ import { api } from '@/lib/api-client';
 
 export type RoleView = { id: string; name: string; description: string; permissions: Permission[] };
 
-/** GET /api/role — every role with its permissions (spec §7). */
+/** GET /api/role — every role with its permissions (docs/api.md). */
 export function getRoles(): Promise<{ success: boolean; data: RoleView[] }> {
   return api('/role');
 }

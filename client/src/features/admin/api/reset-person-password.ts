@@ -6,7 +6,7 @@ import { api } from '@/lib/api-client';
 export type AdminResetBody = z.input<typeof adminResetSchema>;
 
 /**
- * PUT /api/UserLogin/resetUserPasswordByAdmin {personId, password} (spec §7); success msg
+ * PUT /api/UserLogin/resetUserPasswordByAdmin {personId, password} (docs/api.md); success msg
  * 'Password reset successfull', a failure is notified with the server's message by api().
  */
 export function resetPersonPassword(body: AdminResetBody): Promise<{ success: boolean; msg: string }> {

@@ -5,7 +5,7 @@ import type { RoleView } from './get-roles';
 type Saved = { success: boolean; msg: string; data: RoleView };
 
 /**
- * Spec §4 Role form: with a selected role, saving updates it (PUT /api/role, permissions
+ * With a selected role, saving updates it (PUT /api/role, permissions
  * included); without one, saving adds one (POST /api/role). Failures are listed on the screen.
  */
 export function saveRole(input: { id?: string | undefined; name: string; description: string; permissions: string[] }): Promise<Saved> {

@@ -2,10 +2,10 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import type { PersonView } from '@pm/protocol/person';
 import { api } from '@/lib/api-client';
 
-/** §9: the person grid's page size. */
+/** docs/glossary.md "Fixed values": the person grid's page size. */
 export const PERSON_PAGE_SIZE = 30;
 
-/** GET /api/Person/get?strQuery&limit&offset (spec §7). */
+/** GET /api/Person/get?strQuery&limit&offset (docs/api.md). */
 export function searchPersons(strQuery: string, offset: number): Promise<{ success: boolean; data: PersonView[]; count: number }> {
   return api('/Person/get', { query: { strQuery, limit: PERSON_PAGE_SIZE, offset } });
 }

@@ -7,7 +7,7 @@ export type PersonPermissionsBody = z.input<typeof personPermissionsSchema>;
 
 /**
  * PATCH /api/Person/updatePermissionCollection {id, permissions: names}. Silent: the dialog says
- * 'Person detail updated but failed to update permission' itself (spec §8).
+ * 'Person detail updated but failed to update permission' itself.
  */
 export function updatePersonPermissions(body: PersonPermissionsBody): Promise<{ success: boolean; msg: string; data: PersonView }> {
   return api('/Person/updatePermissionCollection', { method: 'PATCH', body, silent: true });

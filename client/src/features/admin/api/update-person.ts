@@ -6,8 +6,8 @@ import { api } from '@/lib/api-client';
 export type PersonUpdateBody = z.input<typeof personUpdateSchema>;
 
 /**
- * PUT /api/Person (admin). A changed role makes the server copy the role's permissions (spec §4).
- * The answer's msg is "<name> updated successfully"; a failure is notified by api() (spec §8).
+ * PUT /api/Person (admin). A changed role makes the server copy the role's permissions.
+ * The answer's msg is "<name> updated successfully"; a failure is notified by api().
  */
 export function updatePerson(body: PersonUpdateBody): Promise<{ success: boolean; msg: string; data: PersonView }> {
   return api('/Person', { method: 'PUT', body });

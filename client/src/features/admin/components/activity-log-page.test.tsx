@@ -58,7 +58,7 @@ test('renders the entries: time, translated action, user or System, entity with 
   expect(within(create as HTMLElement).getByRole('group', { name: 'Old value' })).toHaveTextContent('—');
   expect(within(create as HTMLElement).getByRole('group', { name: 'New value' })).toHaveTextContent('Arihant');
   expect(screen.getByText('120 entries')).toBeInTheDocument();
-  // The first page, newest first, 50 a page (§9).
+  // The first page, newest first, 50 a page (docs/glossary.md "Fixed values").
   expect(logCalls(api)[0]).toEqual({ pageSize: '50', offset: '0', sort: 'createdAt', order: 'desc' });
 });
 

@@ -57,7 +57,7 @@ function Row({ e, formatDate }: { e: ActivityLogEntry; formatDate: (ms: number) 
 }
 
 /**
- * Admin: Activity log (spec §2): paginated by 50 (§9) with the total from /getActivityLog/count,
+ * Admin: Activity log: paginated by 50 (docs/glossary.md "Fixed values") with the total from /getActivityLog/count,
  * sortable by time, action, user and entity (the server sorts: a page is a slice of the whole
  * log), old and new values as JSON viewers with what changed highlighted. At 360 px the table
  * scrolls sideways inside its container.

@@ -13,11 +13,11 @@ import { mayOpen as mayOpenAccess, ROUTE_ACCESS } from '@/config/route-access';
 /** What the root layout hands its pages (react-router outlet context). */
 export type RootOutletContext = { logout: (opts?: { erase?: boolean }) => void };
 
-/** Spec §2: the admin menu switches layout at a 600px breakpoint. */
+/** The admin menu switches layout at a 600px breakpoint. */
 export const ADMIN_BREAKPOINT_PX = 600;
 
 /**
- * The admin area's frame (spec §2 Admin area): the site's navigation bar is hidden on admin
+ * The admin area's frame: the site's navigation bar is hidden on admin
  * addresses (root layout), so this header carries the way back to the site, the language, the
  * sync status and logout. At 600 px and wider the side menu is always there; below, a burger
  * opens it over the page.

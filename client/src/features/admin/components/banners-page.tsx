@@ -112,7 +112,7 @@ function BannerDialog({ draft, onClose }: { draft: Draft | null; onClose: () => 
   );
 }
 
-/** Admin: Banners — the home carousel's slides (spec §3 Carousel slide); with none active, the home page shows its built-in slides. */
+/** Admin: Banners — the home carousel's slides; with none active, the home page shows its built-in slides. */
 export default function BannersPage() {
   const { t, i18n } = useTranslation(['admin-content', 'admin']);
   const hi = i18n.language === 'hi';

@@ -97,7 +97,7 @@ function BrandDialog({ draft, onClose }: { draft: Draft | null; onClose: () => v
   );
 }
 
-/** The Brands list (spec §2 Admin '' route): create, edit, delete with CREATE_BRAND, UPDATE_BRAND, DELETE_BRAND. */
+/** The Brands list: create, edit, delete with CREATE_BRAND, UPDATE_BRAND, DELETE_BRAND. */
 export function BrandsPanel({ headingOrder = 3 }: { headingOrder?: 2 | 3 }) {
   const { t } = useTranslation(['admin-dashboard', 'admin']);
   const perms = permissionsOf(useSession());

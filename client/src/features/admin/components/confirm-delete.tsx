@@ -1,7 +1,7 @@
 import { Button, Group, Modal, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 
-/** The 'Confirm Delete' question every admin list asks before deleting (spec §2 Roles). */
+/** The 'Confirm Delete' question every admin list asks before deleting. */
 export function ConfirmDelete({
   name,
   opened,
@@ -31,7 +31,7 @@ export function ConfirmDelete({
   );
 }
 
-/** The 'Discard Changes?' question when leaving a form with unsaved changes (spec §2 Roles). */
+/** The 'Discard Changes?' question when leaving a form with unsaved changes. */
 export function ConfirmDiscard({ opened, onDiscard, onClose }: { opened: boolean; onDiscard: () => void; onClose: () => void }) {
   const { t } = useTranslation('admin');
   return (

@@ -5,7 +5,7 @@ import { permissionsOf } from '@/lib/session';
 import { BrandsPanel } from './brands-panel';
 import { SaleReportCard } from './sale-report-card';
 
-/** Admin: Dashboard (spec §2; also /dashboard): the Sale Report card (for those who may read reports) and the Brands list. */
+/** Admin: Dashboard (also /dashboard): the Sale Report card (for those who may read reports) and the Brands list. */
 export default function DashboardPage() {
   const { t } = useTranslation('admin-dashboard');
   const perms = permissionsOf(useSession());

@@ -4,7 +4,7 @@ import 'dayjs/locale/hi';
 import { useTranslation } from 'react-i18next';
 import { checkRange, type DayRange } from '../lib/report-range';
 
-/** A report's start–end date picker with the spec's 'Invalid start date' / 'Invalid end date' (§2 Dashboard). */
+/** A report's start–end date picker with the spec's 'Invalid start date' / 'Invalid end date'. */
 export function DateRangeField({ value, onChange, required = true, label }: { value: DayRange; onChange: (v: DayRange) => void; required?: boolean; label?: string }) {
   const { t, i18n } = useTranslation('admin-dashboard');
   const empty = !value[0] && !value[1];

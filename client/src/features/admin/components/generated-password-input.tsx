@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { notifyError, notifySuccess } from '@/lib/notify';
 import { generatePassword } from '../lib/generate-password';
 
-/** A password field with generate (10 random characters) and copy buttons (spec §2 person and reset dialogs). */
+/** A password field with generate (10 random characters) and copy buttons (the person and reset-password dialogs). */
 export function GeneratedPasswordInput({
   value,
   onChange,

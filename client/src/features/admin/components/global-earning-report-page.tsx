@@ -10,7 +10,7 @@ import { StatCard } from './stat-card';
 
 /**
  * /global-earning-report: successful payments by day or month — collected, refunded, the share
- * kept for gateway, bank and running costs (spec §1 terms: 6 percent) and what goes to the trust.
+ * kept for gateway, bank and running costs (6 percent, docs/admin.md "What the reports count") and what goes to the trust.
  */
 export default function GlobalEarningReportPage() {
   const { t, i18n } = useTranslation(['admin-shop', 'admin']);

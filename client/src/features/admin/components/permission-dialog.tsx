@@ -11,8 +11,8 @@ import { useSavePermission } from '../api/save-permission';
 export type PermissionDraft = { id?: string; permission: string; description: string };
 
 /**
- * Add/edit a permission (spec §2 Permissions): name required and forced uppercase as typed,
- * description optional. §8: an add failure shows an alert with the message; an update failure
+ * Add/edit a permission: name required and forced uppercase as typed,
+ * description optional. An add failure shows an alert with the message; an update failure
  * is listed in the dialog.
  */
 export function PermissionDialog({ opened, initial, onClose }: { opened: boolean; initial: PermissionDraft | null; onClose: () => void }) {

@@ -108,7 +108,7 @@ function List({
 }
 
 /**
- * The two-list permission picker of spec §2 Roles (also used for a person's own permissions):
+ * The two-list permission picker of the Roles screen (also used for a person's own permissions):
  * restricted on one side, granted on the other; items are selected by click and moved with
  * grant / revoke / grant all / revoke all, or dragged to the other list (dnd-kit, with its
  * keyboard sensor: focus an item, Space to lift, arrows to move, Space to drop).

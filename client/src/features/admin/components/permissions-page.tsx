@@ -11,7 +11,7 @@ import { ConfirmDelete } from './confirm-delete';
 import { PermissionDialog, type PermissionDraft } from './permission-dialog';
 import { permissionDescription } from '@/lib/built-in-labels';
 
-/** Admin: Permissions (spec §2): a filterable list, the description as tooltip, add/edit/delete by permission. */
+/** Admin: Permissions: a filterable list, the description as tooltip, add/edit/delete by permission. */
 export default function PermissionsPage() {
   const { t } = useTranslation(['admin-access', 'admin']);
   const perms = permissionsOf(useSession());

@@ -145,7 +145,7 @@ describe('person dialog: create', () => {
     const onClose = vi.fn();
     await renderWithApp(<PersonDialog opened person={null} onClose={onClose} />, { namespaces: NS });
     const dialog = await screen.findByRole('dialog', { name: 'Add New Member' });
-    // No permission picker while adding (spec §2: only when editing an existing person).
+    // No permission picker while adding (only when editing an existing person).
     expect(within(dialog).queryByTestId('perm-restricted-SHOP_EDITOR')).toBeNull();
     await user.type(field(dialog, /^Name/), 'sita devi');
     await user.type(field(dialog, /^Mobile/), '9876543210');

@@ -49,7 +49,7 @@ export function validatePerson(v: Values, t: (k: 'form.nameRequired' | 'form.mob
 export const statusColor = (s: string) => (s === 'ACTIVE' ? 'green' : s === 'BLOCKED' ? 'red' : 'gray');
 
 /**
- * Admin: Person add/edit dialog (spec §2, §4 Person save, §5 Person (admin)). Creating gives
+ * Admin: Person add/edit dialog (docs/admin.md). Creating gives
  * "<name> created successfully. Assign role and permissions" and, following that message, the
  * dialog carries on editing the new person so that role and permissions can be assigned at once.
  * Choosing a role copies its permissions into the picker; the person's own permissions can then
@@ -91,7 +91,7 @@ export function PersonDialog({ opened, person, onClose }: { opened: boolean; per
   };
   const chooseRole = (id: string) => {
     set('r', id);
-    // Spec §4: choosing a role copies its permissions to the person.
+    // Choosing a role copies its permissions to the person.
     const role = roles.data?.find((r) => r.id === id);
     if (role) setGranted(role.permissions.map((p) => p.permission));
   };
@@ -115,7 +115,7 @@ export function PersonDialog({ opened, person, onClose }: { opened: boolean; per
         ...(values.password && { password: values.password }),
       });
     } catch {
-      return; // api() notified the server's message (spec §8 Person save failure).
+      return; // api() notified the server's message.
     }
     notifySuccess(translateServerMessage(saved.msg));
     // "Assign role and permissions": stay open on the new person, now in edit mode.
@@ -134,7 +134,7 @@ export function PersonDialog({ opened, person, onClose }: { opened: boolean; per
         ...(values.r && { r: values.r }),
       });
     } catch {
-      return; // api() notified the server's message (spec §8 Person save failure).
+      return; // api() notified the server's message.
     }
     notifySuccess(translateServerMessage(saved.msg));
     setCurrent(saved.data);
@@ -186,7 +186,7 @@ export function PersonDialog({ opened, person, onClose }: { opened: boolean; per
         saving={create.isPending || update.isPending || savePerms.isPending}
       >
         {current?.s && (
-          // Spec §2: the status label, shown when the person has one.
+          // The status label, shown when the person has one.
           <Group gap="xs">
             <Text size="sm" c="dimmed">
               {t('form.status')}:

@@ -12,14 +12,14 @@ import { PersonDialog, statusColor } from './person-dialog';
 import { ResetPasswordDialog } from './reset-password-dialog';
 import { roleName } from '@/lib/built-in-labels';
 
-/** Spec §9: the person search begins only after more than 3 characters (the server refuses fewer). */
+/** docs/glossary.md "Fixed values": the person search begins only after more than 3 characters (the server refuses fewer). */
 export const MIN_SEARCH_CHARS = PERSON_SEARCH_MIN_CHARS;
 
 /** How long typing must pause before the grid asks the server (one request per pause, not per key). */
 export const SEARCH_DEBOUNCE_MS = 300;
 
 /**
- * What the grid asks the server for. With 3 characters or fewer there is no search (spec §9), and
+ * What the grid asks the server for. With 3 characters or fewer there is no search (docs/glossary.md "Fixed values"), and
  * the grid shows the first page of everyone rather than a blank screen with a hint: an admin
  * opening Users usually wants to browse, and the list is paged by 30 anyway. The field's
  * description says that the search starts after more than 3 characters.
@@ -29,7 +29,7 @@ export function searchTerm(input: string): string {
   return q.length >= MIN_SEARCH_CHARS ? q : '';
 }
 
-/** Admin: Users (spec §2): grid search by name, mobile or e-mail, cards, add, edit, reset password and a detail view. */
+/** Admin: Users: grid search by name, mobile or e-mail, cards, add, edit, reset password and a detail view. */
 export default function PersonsPage() {
   const { t } = useTranslation(['admin-users', 'admin']);
   const perms = permissionsOf(useSession());
@@ -125,7 +125,7 @@ export default function PersonsPage() {
         ))}
       </SimpleGrid>
       {pages > 1 && (
-        // §7: GET /Person/get pages by 30; the page resets to 1 whenever the search changes.
+        // GET /Person/get pages by 30 (docs/glossary.md "Fixed values"); the page resets to 1 whenever the search changes.
         <Pagination
           total={pages}
           value={page}
@@ -145,7 +145,7 @@ export default function PersonsPage() {
 }
 
 /**
- * The detail view of spec §2 Users: mobile, e-mail, role and permissions. It opens at once with
+ * The Users screen's detail view: mobile, e-mail, role and permissions. It opens at once with
  * the card's data and then shows the person as GET /Person/:id returns them now (the card may be
  * older than a change made in another tab or by another admin).
  */

@@ -114,7 +114,7 @@ function ProductDialog({ draft, onClose }: { draft: ProductInput | null; onClose
   );
 }
 
-/** Admin: Products — the plans learners buy (issue 6: product = the plans; changes are logged). */
+/** Admin: Products — the plans learners buy (docs/admin.md: product = the plans; changes are logged). */
 export default function ProductsPage() {
   const { t, i18n } = useTranslation(['admin-shop', 'admin']);
   const lang = i18n.language;

@@ -7,7 +7,7 @@ import { translateServerMessage } from '@/lib/server-messages';
 import { useResetPersonPassword } from '../api/reset-person-password';
 import { GeneratedPasswordInput } from './generated-password-input';
 
-/** Admin: Reset password dialog (spec §2): generate, copy, and Reset disabled without a person and a password. */
+/** Admin: Reset password dialog: generate, copy, and Reset disabled without a person and a password. */
 export function ResetPasswordDialog({ person, onClose }: { person: PersonView | null; onClose: () => void }) {
   const { t } = useTranslation(['admin-users', 'admin']);
   const reset = useResetPersonPassword();

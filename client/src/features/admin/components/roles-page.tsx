@@ -23,7 +23,7 @@ type Draft = { name: string; description: string; permissions: string[] };
 const EMPTY: Draft = { name: '', description: '', permissions: [] };
 
 /**
- * Admin: Roles (spec §2, §4 Role form): the new-role panel, the list of roles with select and
+ * Admin: Roles (docs/admin.md): the new-role panel, the list of roles with select and
  * delete, and the two-list permission picker. Once a role is selected, saving updates it; with
  * none selected, saving adds one; after success the form resets and the selection clears.
  */

@@ -12,7 +12,7 @@ import { useFormatDate } from '@/hooks/use-format-date';
 const STATUS_COLOR: Record<string, string> = { PAID: 'green', CREATED: 'gray', FAILED: 'red', CANCELLED: 'orange', REFUNDED: 'grape' };
 
 /**
- * Admin: Dashboard — the Sale Report card (spec §2): a date-range picker with 'Invalid start
+ * Admin: Dashboard — the Sale Report card: a date-range picker with 'Invalid start
  * date' / 'Invalid end date', GET /api/report/getOrdersByDate, shown as totals, a chart by day
  * and a table of the orders. The money is what the ledger says moved (docs/admin.md, "What the
  * reports count"): an order's own amount is only in the table.

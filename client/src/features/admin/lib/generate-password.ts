@@ -1,7 +1,7 @@
 const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789@#$%';
 
 /**
- * A random password for the admin's person and reset dialogs (spec §2: random 10 characters),
+ * A random password for the admin's person and reset dialogs (10 random characters, docs/glossary.md "Fixed values"),
  * drawn from the browser's CSPRNG with rejection sampling so every character is equally likely.
  * Look-alike characters (0/O, 1/l/I) are left out: the admin reads it out to the person.
  */
@@ -18,13 +18,13 @@ export function generatePassword(length = 10, random: (a: Uint8Array) => Uint8Ar
 
 export const PASSWORD_ALPHABET = ALPHABET;
 
-/** Spec §5 Person (admin): a mobile with no '@' and exactly 10 characters gets the prefix +91. */
+/** docs/glossary.md "Fixed values": a mobile with no '@' and exactly 10 characters gets the prefix +91. */
 export function withIndiaPrefix(mobile: string): string {
   const m = mobile.trim();
   return !m.includes('@') && m.length === 10 ? `+91${m}` : m;
 }
 
-/** Spec §2 Person dialog: the name's words are capitalised as typed. */
+/** The name's words are capitalised as typed. */
 export function capitaliseWords(name: string): string {
   return name.replace(/(^|[\s.-])(\p{Ll})/gu, (_m, sep: string, c: string) => sep + c.toUpperCase());
 }

@@ -2,12 +2,12 @@ import type { PermissionName } from '@pm/protocol/permission';
 import { ROUTE_ACCESS, mayOpen as mayOpenAccess } from '@/config/route-access';
 
 /**
- * The admin side menu (spec §2 Admin area). The spec lists shop-style entries too (sale point,
+ * The admin side menu. The spec lists shop-style entries too (sale point,
  * my store, store settings, category, attributes, section editor, delivery, pickup point); this
  * product sells plans, not goods, so those are left out (docs/admin.md).
  *
  * `any`: the entry shows (and its route lets in) a person holding any one of these;
- * `all`: every one of these. The admin area itself needs SHOP_EDITOR (spec §2).
+ * `all`: every one of these. The admin area itself needs SHOP_EDITOR.
  */
 export type AdminMenuEntry = {
   key: AdminMenuKey;
@@ -32,17 +32,17 @@ export type AdminMenuKey =
   | 'activityLog';
 
 export const ADMIN_MENU: readonly AdminMenuEntry[] = [
-  // Spec §6: Brands and the dashboard read the list as "any of".
+  // Brands and the dashboard read the list as "any of".
   { key: 'dashboard', path: '', ...ROUTE_ACCESS.dashboard },
   { key: 'product', path: 'product', all: ['SHOP_EDITOR'] },
   { key: 'brand', path: 'brand', ...ROUTE_ACCESS.brands },
   { key: 'banner', path: 'banner', all: ['SHOP_EDITOR'] },
-  // Spec §2: permission and role carry an empty permission list (a login is enough to look;
+  // Permission and role carry an empty permission list (a login is enough to look;
   // every change needs its own permission, on the server too).
   { key: 'permission', path: 'permission' },
   { key: 'role', path: 'role' },
   { key: 'userReport', path: 'user-report', all: ['VIEW_REPORT'] },
-  // Spec §2: person: CREATE_PERSON, UPDATE_PERSON, DELETE_PERSON (a guard needs every listed one, §6).
+  // Person: CREATE_PERSON, UPDATE_PERSON, DELETE_PERSON (a guard needs every listed one).
   { key: 'person', path: 'person', all: ['CREATE_PERSON', 'UPDATE_PERSON', 'DELETE_PERSON'] },
   { key: 'staticPages', path: 'static-pages', all: ['SHOP_EDITOR'] },
   { key: 'order', path: 'order', all: ['SHOP_EDITOR'] },

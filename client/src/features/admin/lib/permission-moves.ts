@@ -1,4 +1,4 @@
-/** The permission picker's moves (spec §2 Roles: revoke, grant, revoke all, grant all, drag and drop). */
+/** The permission picker's moves (revoke, grant, revoke all, grant all, drag and drop). */
 
 /** Granted names after granting `names` (kept in the order of `all`, so the list does not jump). */
 export function grant(all: readonly string[], granted: readonly string[], names: readonly string[]): string[] {

@@ -20,9 +20,9 @@ function dayStart(day: string | null): number | null {
 
 /**
  * A report's date range as epoch ms, from the start of the first India-time day to the last
- * millisecond of the last (spec §7 getOrdersByDate: startDate, endDate in epoch ms). Every report
+ * millisecond of the last (docs/admin.md "Back office API": getOrdersByDate's startDate, endDate in epoch ms). Every report
  * counts its days in India time, whatever the browser's own time zone (docs/admin.md, "What the
- * reports count"). Spec §2: 'Invalid start date' without a valid start, 'Invalid end date'
+ * reports count"). 'Invalid start date' without a valid start, 'Invalid end date'
  * without a valid end or when the end precedes the start.
  */
 export function checkRange([start, end]: DayRange): RangeCheck {

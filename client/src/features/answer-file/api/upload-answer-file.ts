@@ -3,7 +3,7 @@ import type { AnswerFileUploadResponse } from '@pm/protocol/answer-file';
 import { api } from '@/lib/api-client';
 
 /**
- * POST /api/answer-file {file} (issue 21 §5): the file's text exactly as saved, without a login
+ * POST /api/answer-file {file} (docs/answer-file.md): the file's text exactly as saved, without a login
  * (the file proves whose test it is). The page shows refusals itself.
  */
 export function uploadAnswerFile(file: string): Promise<AnswerFileUploadResponse> {

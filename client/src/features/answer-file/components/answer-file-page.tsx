@@ -35,7 +35,7 @@ function Outcome({ result }: { result: AnswerFileUploadResponse }) {
 }
 
 /**
- * Upload an answer file (issue 21 §5, /answer-file): public, for the learner on another device or
+ * Upload an answer file (docs/answer-file.md, /answer-file): public, for the learner on another device or
  * an invigilator. The file goes to the server exactly as saved (any change refuses it there).
  */
 export default function AnswerFilePage() {

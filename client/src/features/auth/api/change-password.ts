@@ -10,7 +10,7 @@ export function changePassword(input: { oldPassword: string; newPassword: string
     method: 'PATCH',
     body: input,
     silent: true,
-    // An auth call: a 403 (account blocked meanwhile) sends the user to /login (spec §8).
+    // An auth call: a 403 (account blocked meanwhile) sends the user to /login.
     authCall: true,
   });
 }

@@ -3,8 +3,8 @@ import { api } from '@/lib/api-client';
 import { toUsername } from '../lib/username';
 
 /**
- * POST /api/UserLogin/login with Basic credentials and an empty body (docs/api.md, spec §7). Silent:
- * the login form shows the server's message in its own alert list (spec §8 Auth).
+ * POST /api/UserLogin/login with Basic credentials and an empty body (docs/api.md, docs/api.md). Silent:
+ * the login form shows the server's message in its own alert list.
  */
 export function login(input: { username: string; password: string }): Promise<LoginResponse> {
   return api<LoginResponse>('/UserLogin/login', {

@@ -1,5 +1,5 @@
 /**
- * POST /api/UserLogin/logout: ends this device's session on the server (issue 16 §4), so that a
+ * POST /api/UserLogin/logout: ends this device's session on the server (docs/security.md "Sessions and logout"), so that a
  * copy of its token stops working too. A plain fetch, not the api() wrapper: the shell calls it
  * on every logout (the wrapper stays out of the first page), and a refused token (already ended
  * elsewhere) must not send anyone to /login with an error while they are logging out.

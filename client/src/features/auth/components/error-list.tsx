@@ -1,7 +1,7 @@
 import { Alert, List } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 
-/** The red alert list in which auth forms show the server's (translated) messages (spec §8 Auth). */
+/** The red alert list in which auth forms show the server's (translated) messages. */
 export function ErrorList({ title, errors }: { title: string; errors: readonly string[] }) {
   if (errors.length === 0) return null;
   return (

@@ -17,7 +17,7 @@ import { PasswordField } from './password-field';
 
 const messageOf = (e: unknown, fallback: string) => (e instanceof ApiError ? e.msg : fallback);
 
-/** Step 1: a mobile or an e-mail; an entry with '@' must be a valid e-mail (spec §5). */
+/** Step 1: a mobile or an e-mail; an entry with '@' must be a valid e-mail. */
 function usernameRule(v: string): ErrorKey | null {
   const u = v.trim();
   if (!u) return 'auth:forgot.usernameRequired';
@@ -28,7 +28,7 @@ function usernameRule(v: string): ErrorKey | null {
 type CodeValues = { newPassword: string; confirmPassword: string; otp: string };
 
 /**
- * Step 2 (spec §5 Forgot password): 'Password and OTP are required', passwords must match; the
+ * Step 2: 'Password and OTP are required', passwords must match; the
  * new password follows the shape rules every client shares (no blank, no control characters).
  * The server adds the breached-password list and the account's own mobile and e-mail.
  */
@@ -43,7 +43,7 @@ const codeRules = {
 };
 
 /**
- * Forgot password (spec §2, §4): request a code for a mobile or e-mail; when the server reports
+ * Forgot password: request a code for a mobile or e-mail; when the server reports
  * success, the code form appears; a new password set with the code leads to /login.
  */
 export default function ForgotPasswordPage() {

@@ -16,7 +16,7 @@ import { PasswordField } from './password-field';
 
 const required = (v: string): ErrorKey | null => (v.trim() ? null : 'messages:credentialsRequired');
 
-/** After a login or a signup: store the session and go on (spec §2 Login/Signup). */
+/** After a login or a signup: store the session and go on. */
 export function useSignedIn() {
   const navigate = useNavigate();
   const { t } = useTranslation(['auth', 'messages']);
@@ -36,7 +36,7 @@ export function LoginForm() {
   const { t } = useTranslation(['auth', 'messages']);
   const signedIn = useSignedIn();
   const [errors, setErrors] = useState<string[]>([]);
-  // Spec §2: the remember-me checkbox is hidden, and checked so that an installed app stays
+  // The remember-me checkbox is hidden, and checked so that an installed app stays
   // signed in offline (the session then also goes to localStorage).
   const [remember, setRemember] = useState(true);
   const form = useForm({

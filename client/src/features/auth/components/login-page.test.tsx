@@ -13,7 +13,7 @@ afterEach(() => {
   act(() => notifications.clean());
 });
 
-/** The lookup's answer (issue 16 §5): a masked name and an opaque handle, not the person id. */
+/** The lookup's answer (docs/security.md "Referrals and names"): a masked name and an opaque handle, not the person id. */
 const LATA_HANDLE = 'r1.9000000003.q8J2mW0xZk3nP5tR7vY9aA';
 const lata = { success: true, data: [{ id: LATA_HANDLE, n: 'La*** Le***' }] };
 
@@ -79,7 +79,7 @@ describe('login tab', () => {
     expect(calls[0]!.method).toBe('POST');
     expect(calls[0]!.path).toBe('/UserLogin/login');
     expect(calls[0]!.body).toBeUndefined();
-    // A username without '@' is a mobile and gets +91 (spec §5 Login).
+    // A username without '@' is a mobile and gets +91.
     expect(basicOf(calls[0]!)).toBe('+919000000003:wrong');
     expect(getSession()).toBeNull();
   });
@@ -225,7 +225,7 @@ describe('signup tab', () => {
     expect(register).toBeDisabled();
     await user.type(within(panel).getByLabelText(/Referrer's mobile number/), '9000000003');
     await within(panel).findByText('Referrer: La*** Le***');
-    // Spec §1: 18 or older and the terms accepted, or no Register.
+    // 18 or older and the terms accepted, or no Register.
     expect(register).toBeDisabled();
     expect(within(panel).getByRole('link', { name: 'Terms & Conditions' })).toHaveAttribute('href', '/tnc');
     expect(within(panel).getByRole('link', { name: 'Privacy policy' })).toHaveAttribute('href', '/privacy');

@@ -10,7 +10,7 @@ import { SignupForm } from './signup-form';
 
 type Tab = 'login' | 'signup';
 
-/** The referrer mobile of a referral link: the last 10 digits when longer (spec §2). */
+/** The referrer mobile of a referral link: the last 10 digits when longer. */
 function referrerFrom(raw: string | null): string {
   return raw ? raw.replace(/\D/g, '').slice(-10) : '';
 }
@@ -39,7 +39,7 @@ function LoginTabs({ referrerMobile, initialTab }: { referrerMobile: string; ini
 }
 
 /**
- * Login/Signup (spec §2). `/login/:error` or `?error=` carries a message from a guard or a lost
+ * Login/Signup. `/login/:error` or `?error=` carries a message from a guard or a lost
  * session; `?referrer=` (a referral link) opens the signup tab with the referrer filled in.
  */
 export default function LoginPage() {

@@ -42,7 +42,7 @@ import { ErrorList } from './error-list';
 import { RequireSession } from './require-session';
 import { roleName } from '@/lib/built-in-labels';
 
-/** The link a person shares to bring others into their team (spec §2: `?referrer=` on /login). */
+/** The link a person shares to bring others into their team (`?referrer=` on /login, docs/api.md "Signup"). */
 export function referralLink(mobile: string, origin = window.location.origin): string {
   return `${origin}${paths.login}?referrer=${mobile.replace(/\D/g, '').slice(-10)}`;
 }
@@ -298,7 +298,7 @@ function EditDetails({ profile }: { profile: Profile }) {
 }
 
 /**
- * "Log out of all devices" (issue 16 §4): the server ends every session of the person, then this
+ * "Log out of all devices" (docs/security.md "Sessions and logout"): the server ends every session of the person, then this
  * device logs out as the navigation bar's Logout does. A failure is shown by the fetch wrapper.
  */
 function LogoutEverywhere() {

@@ -5,7 +5,7 @@ import { useSession } from '@/hooks/use-session';
 import { rememberRedirect } from '@/lib/session';
 
 /**
- * Login-required pages of this feature (spec §2: reset-password, profile). Signed out, the address
+ * Login-required pages of this feature (reset-password, profile). Signed out, the address
  * is remembered and the user goes to /login, and comes back here after logging in.
  */
 export function RequireSession({ children }: { children: ReactNode }) {

@@ -17,7 +17,7 @@ import { RequireSession } from './require-session';
 
 type Values = { oldPassword: string; newPassword: string; confirmPassword: string };
 
-/** Spec §5 Change password: old and new required with at least 4 characters; confirm must match. */
+/** Old and new required with at least 4 characters; confirm must match. */
 const rules = {
   oldPassword: (v: string): ErrorKey | null => (!v ? 'auth:reset.oldRequired' : v.length < 4 ? 'messages:passwordMin' : null),
   newPassword: (v: string): ErrorKey | null => (!v ? 'auth:reset.newRequired' : v.length < 4 ? 'messages:passwordMin' : null),
@@ -80,7 +80,7 @@ function ChangePasswordForm() {
   );
 }
 
-/** Reset Password (spec §2, login required): change the password, then go to the profile. */
+/** Reset Password (login required): change the password, then go to the profile. */
 export default function ResetPasswordPage() {
   const { t } = useTranslation('common');
   return (

@@ -24,11 +24,11 @@ type SignupValues = {
   referrer: LookupPerson | null;
   /** "No one invited me": the server places the person under the trust's account (docs/api.md "Signup"). */
   noInviter: boolean;
-  /** 18 or older, and the terms and the privacy policy accepted (spec §1). */
+  /** 18 or older, and the terms and the privacy policy accepted. */
   terms: boolean;
 };
 
-/** Spec §5 Signup, with its exact messages. */
+/** Signup's rules, with their exact messages (docs/api.md "Signup"). */
 const rules = {
   name: (v: string): ErrorKey | null =>
     v.trim().length < 4 ? 'messages:fullName' : hasUnsafeChars(v.trim()) ? 'messages:unsafeCharacters' : null,
@@ -37,7 +37,7 @@ const rules = {
   password: (v: string): ErrorKey | null => (v.length >= 4 ? null : 'messages:passwordMin'),
   confirmPassword: (v: string, values: SignupValues): ErrorKey | null =>
     v && v === values.password ? null : 'messages:passwordMismatch',
-  // Spec §5: the referrer picker stays mandatory; "No one invited me" is the answer for those who came alone.
+  // The referrer picker stays mandatory; "No one invited me" is the answer for those who came alone.
   referrer: (v: LookupPerson | null, values: SignupValues): ErrorKey | null => (v || values.noInviter ? null : 'messages:referrerRequired'),
   terms: (v: boolean): ErrorKey | null => (v ? null : 'auth:terms.required'),
 };
@@ -65,7 +65,7 @@ export function SignupForm({ referrerMobile }: { referrerMobile: string }) {
 
   const submit = form.onSubmit((v) => {
     if (v.noInviter) mutation.mutate({ ...v, referrerId: null });
-    // The lookup's handle, not a person id: the server resolves it (issue 16 §5).
+    // The lookup's handle, not a person id: the server resolves it (docs/security.md "Referrals and names").
     else if (v.referrer) mutation.mutate({ ...v, referrerId: v.referrer.id });
   });
   const noInviter = form.getValues().noInviter;

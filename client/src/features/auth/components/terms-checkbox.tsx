@@ -3,7 +3,7 @@ import { Trans, useTranslation } from 'react-i18next';
 import { paths } from '@/config/paths';
 
 /**
- * The one confirmation signup and a new version of the terms ask for (spec §1: users must be 18 or
+ * The one confirmation signup and a new version of the terms ask for (users must be 18 or
  * older, and the terms bind them; docs/api.md "Signup"): both facts in one clearly worded box, with
  * the terms and the privacy policy a press away, in a new tab so that the form keeps what was typed.
  */

@@ -12,7 +12,7 @@ import type {
   ImportResult,
 } from '@pm/protocol/question-import';
 
-/* Import and export of questions (issue 19 §3–4). */
+/* Import and export of questions (docs/authoring.md "Import and export"). */
 
 export function previewImport(body: ImportPreviewInput): Promise<ImportPreviewResponse> {
   return api('/question/import/preview', { method: 'POST', body, silent: true });

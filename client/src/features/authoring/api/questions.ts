@@ -5,7 +5,7 @@ import type { QuestionInput, QuestionStatus, QuestionVersionEntry, QuestionView 
 import type { QuestionFilters } from './question-filters';
 
 /*
- * The question bank's calls (spec §7 Questions, issue 17): TanStack Query, online only. Every
+ * The question bank's calls (docs/exams.md, docs/authoring.md): TanStack Query, online only. Every
  * write invalidates the bank's queries (['authoring', …]).
  */
 
@@ -25,7 +25,7 @@ function filterQuery(f: QuestionFilters): Record<string, string | undefined> {
 }
 
 /*
- * Offline (issue 19 §5): the bank's reads and writes are answered by the editor's replica of the
+ * Offline (docs/authoring.md "Offline authoring"): the bank's reads and writes are answered by the editor's replica of the
  * question bank (offline/), which the replication uploads when the network is back. Online, the
  * API answers, and the replica is opened in the background so that it is there when the network
  * goes.
@@ -127,7 +127,7 @@ export function usePrefetchQuestion() {
   const qc = useQueryClient();
   return (id: string, row?: QuestionView) => {
     // The list's row is the whole question as the editor loads it (the same view, with its sets):
-    // the editor draws it at once and takes the server's answer when it comes (issue 17,
+    // the editor draws it at once and takes the server's answer when it comes (docs/authoring.md,
     // 'pm:editor-open'). Dated as the list's page, so it is never taken for a fresher copy.
     if (row) {
       const key = questionKeys.one(id);

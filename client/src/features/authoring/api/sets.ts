@@ -6,7 +6,7 @@ import type { QuestionSetDoc } from '@pm/protocol/sync/question-set';
 import type { QsDetailDoc } from '@pm/protocol/sync/qs-detail';
 
 /*
- * Question sets (spec §7 Questions, issue 17 §5). Offline (issue 19 §5) the list, a set, its save
+ * Question sets (docs/exams.md, docs/authoring.md "Publishing and unpublishing"). Offline (docs/authoring.md "Offline authoring") the list, a set, its save
  * and its deletion are answered by the editor's replica (offline/local-sets.ts) and uploaded when
  * the network is back; the preview needs the server.
  */

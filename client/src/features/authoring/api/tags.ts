@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import type { Tag } from '@pm/protocol/tag';
 
-/* Tags of the groups c (class), s (subject), t (topic), e (exam) (spec §3, §7 Tags). */
+/* Tags of the groups c (class), s (subject), t (topic), e (exam) (docs/glossary.md "Tags"). */
 
 export type TagKey = Tag['key'];
 

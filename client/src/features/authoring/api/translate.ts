@@ -3,7 +3,7 @@ import type { GenerateInDiffLangAnswer, TranslateInHtmlAnswer, TranslatorStatus 
 import { api } from '@/lib/api-client';
 
 /*
- * Machine translation (issue 19 §1; spec §7 ai/translateQuestionInHtml, generateInDiffLang).
+ * Machine translation (docs/configuration.md "Machine translation"; ai/translateQuestionInHtml, generateInDiffLang).
  * Errors are shown by the caller (silent): a refused or failed translation is explained where
  * Generate is, not as a server error.
  */
@@ -19,7 +19,7 @@ export const useTranslatorStatus = () => useQuery(translatorStatusQuery());
 
 /**
  * POST /api/ai/translateQuestionInHtml {lang, content: {q, o0…}}: the translation of each text,
- * read from `data[0].message.content` as JSON (spec §7).
+ * read from `data[0].message.content` as JSON (docs/api.md).
  */
 export async function translateQuestion(lang: string, content: Record<string, string>): Promise<{ texts: Record<string, string>; demo: boolean }> {
   const res = await api<TranslateInHtmlAnswer>('/ai/translateQuestionInHtml', { method: 'POST', body: { lang, content }, silent: true });

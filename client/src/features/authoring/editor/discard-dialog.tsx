@@ -1,7 +1,7 @@
 import { Button, Group, Modal, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 
-/** 'Discard Changes?' (the project's wording for leaving unsaved edits, spec §2 Roles). */
+/** 'Discard Changes?' (the project's wording for leaving unsaved edits). */
 export function DiscardDialog(props: { opened: boolean; onDiscard: () => void; onStay: () => void }) {
   // Nothing is drawn until it is asked (a closed Mantine modal still costs a render when the editor opens).
   return props.opened ? <OpenDiscardDialog {...props} /> : null;

@@ -64,7 +64,7 @@ export const QuestionImage = Image.extend({
 }).configure({ inline: true, allowBase64: false });
 
 /**
- * Ctrl+Enter (also Cmd+Enter) and Shift+Enter run `onSplit` (spec §2: split the last four
+ * Ctrl+Enter (also Cmd+Enter) and Shift+Enter run `onSplit` (docs/authoring.md: split the last four
  * paragraphs into options). It outranks the hard break that StarterKit binds to both keys; when
  * `onSplit` declines (nothing to split), the keys do nothing, so the editor is not left
  * wondering whether a line break was meant.

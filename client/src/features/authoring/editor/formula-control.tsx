@@ -15,7 +15,7 @@ function renderPreview(latex: string, block: boolean): string {
 }
 
 /**
- * The toolbar's formula control (issue 17 §2): a LaTeX input with a live KaTeX preview, inserting
+ * The toolbar's formula control (docs/authoring.md): a LaTeX input with a live KaTeX preview, inserting
  * an inline formula or one on its own line. A click on a formula in the text opens it here to
  * be changed or removed (the field passes its position as `target`).
  */

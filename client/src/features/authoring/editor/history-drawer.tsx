@@ -12,7 +12,7 @@ import { wordDiff } from './word-diff';
 import { useFormatDate } from '@/hooks/use-format-date';
 
 /**
- * A question's history (issue 17 §7): every version with what was done, by whom and when; the
+ * A question's history (docs/authoring.md): every version with what was done, by whom and when; the
  * chosen one shown as a readable diff against the version before it; Restore (confirmed) makes
  * its content the newest version and reloads the form.
  */

@@ -22,9 +22,9 @@ export function imageProblem(file: Pick<File, 'type' | 'size'>): 'imageType' | '
 }
 
 /**
- * The toolbar's image control (issue 17 §2): PNG, JPEG or WebP up to 1 MiB, uploaded to
+ * The toolbar's image control (docs/authoring.md): PNG, JPEG or WebP up to 1 MiB, uploaded to
  * POST /api/media; the returned /media/ address is inserted at the cursor. Offline, the image is
- * kept on the device and uploaded with the question (issue 19 §5). The control is the
+ * kept on the device and uploaded with the question (docs/authoring.md "Offline authoring"). The control is the
  * file input itself (transparent, over the icon), so that it is one named control that the
  * keyboard, screen readers and tests reach as "Insert image".
  */
@@ -50,7 +50,7 @@ export function ImageControl({ editor }: { editor: Editor | null }) {
       setBusy(false);
     }
   };
-  // Online: uploaded now. Without a network (issue 19 §5): kept on the device under the address
+  // Online: uploaded now. Without a network (docs/authoring.md "Offline authoring"): kept on the device under the address
   // the server will give it, and uploaded before the question (offline/offline-media.ts).
   const uploaded = async (file: File) => {
     try {

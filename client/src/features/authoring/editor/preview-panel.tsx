@@ -6,7 +6,7 @@ import type { TestQuestion } from '@pm/protocol/sync/qs-detail';
 import { usePreviews } from '@/components/preview-context';
 import type { EditLang } from './question-form';
 
-/** A phone's width (issue 17 §3: the question exactly as a learner sees it, at 360 px). */
+/** A phone's width (docs/authoring.md: the question exactly as a learner sees it, at 360 px). */
 export const PREVIEW_WIDTH = 360;
 
 /** Formula nodes already drawn here (a WeakMap, not a DOM mark: marking would itself be a mutation). */
@@ -55,7 +55,7 @@ function LanguagePreview({ question, lang }: { question: TestQuestion; lang: Edi
 }
 
 /**
- * The editor's preview (issue 17 §3): the question as the test screen shows it, drawn by the test
+ * The editor's preview (docs/authoring.md): the question as the test screen shows it, drawn by the test
  * screen's own view (lent through components/preview-context), in English and in Hindi, at a
  * phone's width. A language without a translation shows the English text, as a learner would see.
  */

@@ -20,7 +20,7 @@ import { QuestionEditor } from './question-editor';
  * Drawn inside the list page (no portal), so it is part of the page's main region as the
  * editor's own page is; no opening animation, so the question is on screen in the first frame.
  *
- * The list makes it hidden (`at` null) once it is idle, before any Edit (issue 17: 'pm:editor-open'
+ * The list makes it hidden (`at` null) once it is idle, before any Edit (docs/benchmarks.md "bench:authoring": 'pm:editor-open'
  * ≤ 300 ms at 4× CPU): Edit then gives an editor that exists its question, which costs a redraw
  * and tiptap's setContent instead of mounting the dialog, its Mantine parts and five editors.
  */

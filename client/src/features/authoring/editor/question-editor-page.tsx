@@ -6,7 +6,7 @@ import { EditorSyncBar } from '../offline/editor-sync-bar';
 import { QuestionEditor } from './question-editor';
 
 /**
- * /question-editor (spec §2): a new question, or with ?id=<id> that question (the question list's
+ * /question-editor: a new question, or with ?id=<id> that question (the question list's
  * Edit opens this address). A created question's id goes into the address, so a reload keeps it.
  */
 export default function QuestionEditorPage() {

@@ -485,7 +485,7 @@ test('leaving with unsaved changes asks "Discard Changes?"; Keep editing stays, 
 });
 
 /**
- * Opened from the question list (issue 17, 'pm:editor-open'): the list's row is drawn in the
+ * Opened from the question list (docs/benchmarks.md "bench:authoring", 'pm:editor-open'): the list's row is drawn in the
  * first render, and the server's answer, when it comes, replaces it while nothing is edited.
  */
 function FromTheList({ row }: { row: QuestionView }) {

@@ -110,7 +110,7 @@ function htmlOf(editor: Editor, doc: JSONContent): string {
 }
 
 /**
- * The question editor (spec §2, §4 Question editor, §5 Question save; issue 17 §1–3, §7): the
+ * The question editor (docs/authoring.md; docs/exams.md "Rules of a save"): the
  * question and its options in rich text, English as the base and Hindi as its translation, type,
  * difficulty, tags, review status, history, Save and Reset, and the learner's preview beside it.
  * Used by /question-editor and by the navigation's Create New Question dialog.
@@ -229,7 +229,7 @@ export function QuestionEditor({ id, onSaved, onNew, onDirtyChange, active = tru
   /** Runs `action` at once, or after 'Discard Changes?' when there are unsaved edits. */
   const afterDiscard = (action: () => void) => (dirty ? setPendingDiscard(() => action) : action());
 
-  // Spec §2: Ctrl+Enter / Shift+Enter in the question splits its last 4 paragraphs into options a–d.
+  // Ctrl+Enter / Shift+Enter in the question splits its last 4 paragraphs into options a–d.
   const onSplit = (editor: Editor) => {
     const split = splitLastParagraphs(editor.getJSON());
     if (!split) {
@@ -250,7 +250,7 @@ export function QuestionEditor({ id, onSaved, onNew, onDirtyChange, active = tru
       if (!errors.some((e) => e.lang === lang)) chooseLang(errors[0]!.lang);
       return;
     }
-    // Issue 19 §2: the translation on screen (and any edited) is saved as reviewed.
+    // docs/configuration.md "Machine translation": the translation on screen (and any edited) is saved as reviewed.
     const input = markReviewed(formToInput(form), form, saved, lang);
     try {
       // A version not known here (a question made on this device, since uploaded): the current one decides.

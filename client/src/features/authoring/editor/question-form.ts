@@ -9,17 +9,17 @@ import {
 import type { TestQuestion } from '@pm/protocol/sync/qs-detail';
 
 /*
- * The question editor's form (spec §3 Question, §4 Question editor, §5 Question save) as plain
+ * The question editor's form (docs/glossary.md "Questions", docs/exams.md "Rules of a save") as plain
  * data and pure functions, so that every rule is one function a test can call.
  */
 
-/** The languages a question is written in (spec §9): the base text is English, Hindi is a translation. */
+/** The languages a question is written in (docs/glossary.md "Languages"): the base text is English, Hindi is a translation. */
 export type EditLang = 'en' | 'hi';
 export const TRANSLATION_LANG = 'hi';
 export type Difficulty = '1' | '2' | '3' | '4' | '5';
 export const DIFFICULTIES: readonly Difficulty[] = ['1', '2', '3', '4', '5'];
 /**
- * A translation in the form. `src` and `mt` (issue 19 §2: the English it was made from, a machine
+ * A translation in the form. `src` and `mt` (docs/configuration.md "Machine translation": the English it was made from, a machine
  * draft) are kept as loaded, to show whether it is stale; they are never sent back (the server
  * keeps them), and editing the translation drops them.
  */
@@ -57,7 +57,7 @@ export const sharedAnswers = (qt: QuestionType) => isMcq(qt) || qt === 'n';
 
 const emptyOptions = (n = DEFAULT_OPTION_COUNT) => Object.fromEntries(OPTION_KEYS.slice(0, n).map((k) => [k, '']));
 
-/** A new question: single choice with four empty options, medium difficulty, PENDING (spec §3). */
+/** A new question: single choice with four empty options, medium difficulty, PENDING (docs/glossary.md). */
 export function emptyForm(): QuestionForm {
   return { id: null, q: '', ops: emptyOptions(), ca: [], qt: 'mcq1', d: '3', c: [], s: null, t: [], e: [], st: 'PENDING', reason: null, expl: '', trans: {} };
 }
@@ -125,7 +125,7 @@ function withTranslation(f: QuestionForm, lang: string, change: (tr: Translation
   return { ...f, trans: { ...f.trans, [lang]: change(translationOf(f, lang)) } };
 }
 
-/** In English the base text is edited; in another language its translation (spec §4). */
+/** In English the base text is edited; in another language its translation. */
 export function setQuestionText(f: QuestionForm, lang: EditLang, html: string): QuestionForm {
   return lang === 'en' ? { ...f, q: html } : withTranslation(f, lang, (tr) => ({ ...tr, q: html }));
 }
@@ -145,7 +145,7 @@ function mapTranslations(f: QuestionForm, ops: (tr: Translation) => Record<strin
 }
 
 /**
- * Spec §5: choosing a non-MCQ type clears the options (and their correct keys, in every
+ * Choosing a non-MCQ type clears the options (and their correct keys, in every
  * language). MCQ → MCQ keeps the options; mcq1 keeps one correct key (the first). A text
  * type that becomes MCQ gets four empty options. Between f and s the answer text stays (s has
  * one model answer: the first).
@@ -169,7 +169,7 @@ export function setType(f: QuestionForm, qt: QuestionType): QuestionForm {
   return { ...f, qt, ops, ca: [], trans: mapTranslations(f, () => emptyOptions(), () => []) };
 }
 
-/** Spec §5: for mcq1 only one correct option is kept (choosing one replaces the other); for mcq2 they toggle. */
+/** For mcq1 only one correct option is kept (choosing one replaces the other); for mcq2 they toggle. */
 export function toggleCorrect(f: QuestionForm, key: string): QuestionForm {
   if (!Object.hasOwn(f.ops, key)) return f;
   if (f.qt === 'mcq1') return { ...f, ca: [key] };
@@ -224,7 +224,7 @@ export function applySplit(f: QuestionForm, lang: EditLang, questionHtml: string
   return withTranslation(next, lang, (tr) => ({ ...tr, q: questionHtml, ops: { ...tr.ops, ...Object.fromEntries(keys.map((k, i) => [k, options[i] ?? ''])) } }));
 }
 
-/** Message keys of the editor's namespace (spec §5, §8 texts). */
+/** Message keys of the editor's namespace (docs/exams.md "Rules of a save"). */
 export type FormMessage = 'questionBlank' | 'optionBlank' | 'correctAnswerMissing' | 'numericAnswer';
 export type FieldError = { lang: EditLang; field: 'q' | 'ca' | `op:${string}`; msg: FormMessage };
 
@@ -315,7 +315,7 @@ export function toTestQuestion(f: QuestionForm): TestQuestion {
 }
 
 /**
- * Issue 19 §1: what Generate sends (spec §7: `{q, o0..o3}`): the English question and its
+ * docs/configuration.md "Machine translation": what Generate sends (docs/api.md: `{q, o0..o3}`): the English question and its
  * options in order.
  */
 export function translationRequest(f: QuestionForm): Record<string, string> {
@@ -336,7 +336,7 @@ export function applyTranslation(f: QuestionForm, lang: Exclude<EditLang, 'en'>,
 }
 
 /**
- * Issue 19 §2: the translations this save reviews: the one on screen, and any whose text the
+ * docs/configuration.md "Machine translation": the translations this save reviews: the one on screen, and any whose text the
  * editor changed (typed, or Generate) since it was loaded. The server marks those current and
  * no longer drafts; the others keep their state (an English change leaves them stale).
  */

@@ -29,7 +29,7 @@ type Props = {
   /**
    * False: the text is drawn as it is (sanitised HTML in the same frame) and the editor is made
    * when this turns true, or at once when the box is pressed or focused. Opening a question draws
-   * its options this way first (issue 17: 'pm:editor-open'), so that only the question's own
+   * its options this way first (docs/benchmarks.md "bench:authoring": 'pm:editor-open'), so that only the question's own
    * editor is made before the first frame.
    */
   live?: boolean;

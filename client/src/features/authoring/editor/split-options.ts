@@ -1,14 +1,14 @@
 import type { JSONContent } from '@tiptap/core';
 
 /**
- * The option label an editor types before an option (spec §2 Question editor: a 3- or
+ * The option label an editor types before an option (a 3- or
  * 4-character prefix): `(a) `, `(1) ` (4 characters), `a) `, `A. `, `1) ` (3 characters). One
  * letter or digit, closed by `)` or `.`, then a space (or a no-break space, which pasted text
  * often holds). Without the space the text is left alone: "a.m." or "1.5" are not labels.
  */
 export const OPTION_PREFIX = /^(?:\([A-Za-z0-9]\)|[A-Za-z0-9][.)])[ \u00a0]/;
 
-/** How many of the question's last paragraphs become options (spec §2: four, a–d). */
+/** How many of the question's last paragraphs become options (four, a–d; docs/authoring.md). */
 export const SPLIT_COUNT = 4;
 
 const isParagraph = (n: JSONContent) => n.type === 'paragraph';
@@ -49,7 +49,7 @@ export function stripOptionPrefix(paragraph: JSONContent): JSONContent {
 }
 
 /**
- * The editor's shortcut (spec §2, §4 Question editor; Ctrl+Enter or Shift+Enter): the question's
+ * The editor's shortcut (Ctrl+Enter or Shift+Enter; docs/authoring.md): the question's
  * last `count` paragraphs become its options, in order, without their labels, and leave the
  * question. Empty paragraphs at the end are ignored. `null` when the question does not end in
  * `count` paragraphs with something in them (a list or a block formula among the last blocks is

@@ -5,7 +5,7 @@ import { type QuestionStatus, REASON_MAX, STATUS_NEXT } from '@pm/protocol/quest
 
 const STATUS_COLOR: Record<QuestionStatus, string> = { PENDING: 'gray', REVIEWED: 'blue', APPROVED: 'green', REJECTED: 'red' };
 
-/** The review step that leads to each status (issue 17 §7), as the button names it. */
+/** The review step that leads to each status (docs/authoring.md), as the button names it. */
 const ACTION: Record<QuestionStatus, 'backToPending' | 'markReviewed' | 'approve' | 'reject'> = {
   PENDING: 'backToPending',
   REVIEWED: 'markReviewed',

@@ -20,7 +20,7 @@ export type TranslateControlsProps = {
 type Outcome = { kind: 'done'; demo: boolean } | { kind: 'error'; msg: string } | null;
 
 /**
- * Generate (spec §2 Question editor, §5 Translation; issue 19 §1-2) beside the language
+ * Generate (docs/configuration.md "Machine translation") beside the language
  * selector: the machine translation of the English question and options into the language shown,
  * a draft in the form until the editor saves it. It says plainly when the server's translator is
  * the local demo (which only marks the text) and when a production server has none (Generate is
@@ -36,7 +36,7 @@ export function TranslateControls({ form, saved, lang, onTranslated }: Translate
   const state = saved.id ? translationState(saved, TRANSLATION_LANG) : null;
 
   const onGenerate = async () => {
-    // Spec §5: the target must not be English; there must be English text to translate.
+    // The target must not be English; there must be English text to translate.
     if (lang === 'en') {
       setOutcome({ kind: 'error', msg: t('messages:translateNotEnglish') });
       return;

@@ -2,7 +2,7 @@ import diff from 'microdiff';
 import type { QuestionVersionData } from '@pm/protocol/question';
 
 /*
- * What changed between two versions of a question (issue 17 §7: who changed what, when, as a
+ * What changed between two versions of a question (docs/authoring.md: who changed what, when, as a
  * readable diff). microdiff finds the changed paths; each becomes one field of the view: the
  * question and each option as text, the correct answer, type, difficulty, tags, status and
  * reason, and the same for each translation.

@@ -1,5 +1,5 @@
 /**
- * A word diff for the history view (issue 17 §7: a readable diff). `diff` (jsdiff) is not among
+ * A word diff for the history view (docs/authoring.md: a readable diff). `diff` (jsdiff) is not among
  * the installed packages, and a question is a few hundred words at most, so this is the
  * textbook longest-common-subsequence over words, after the common start and end are set
  * aside (most edits touch a few words, which keeps the table small).

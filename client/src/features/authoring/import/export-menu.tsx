@@ -5,7 +5,7 @@ import { notifySuccess, notifyWarning } from '@/lib/notify';
 import { IMPORT_FORMATS } from '@pm/protocol/question-import';
 import { exportQuestions } from '../api/import';
 
-/** Export questions (by ids) or a set to CSV, GIFT or Aiken (issue 19 §4): an icon with a menu of the formats. */
+/** Export questions (by ids) or a set to CSV, GIFT or Aiken (docs/authoring.md "Import and export"): an icon with a menu of the formats. */
 export function ExportMenu({ what }: { what: { qids: string[] } | { qsid: string } }) {
   const { t } = useTranslation('authoring-import');
   const run = async (format: (typeof IMPORT_FORMATS)[number]) => {

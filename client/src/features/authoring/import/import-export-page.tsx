@@ -319,7 +319,7 @@ function ExportTab() {
   );
 }
 
-/** /question-import (issue 19 §3–4): import a file (preview first, then store) and export questions. */
+/** /question-import (docs/authoring.md "Import and export"): import a file (preview first, then store) and export questions. */
 export default function ImportExportPage() {
   const { t } = useTranslation('authoring-import');
   return (

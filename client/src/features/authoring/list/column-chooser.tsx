@@ -23,7 +23,7 @@ export function useColumns(): [Column[], (c: Column[]) => void] {
   return [normaliseColumns(value), setValue];
 }
 
-/** The column chooser: one checkbox per field of spec §2; at least one column stays. */
+/** The column chooser: one checkbox per field of the list; at least one column stays. */
 export function ColumnChooser({ value, onChange }: { value: Column[]; onChange: (c: Column[]) => void }) {
   const { t } = useTranslation('authoring-bank');
   return (

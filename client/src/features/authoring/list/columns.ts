@@ -1,5 +1,5 @@
 /**
- * The fields the question list can show (spec §2 Question list: Question, Options, Correct Anwer,
+ * The fields the question list can show (Question, Options, Correct Anwer,
  * Class, Difficulty Level, Topic, Exam, Subject, Question Type, Status), in the spec's order.
  */
 export const COLUMNS = ['q', 'ops', 'ca', 'c', 'd', 't', 'e', 's', 'qt', 'st'] as const;

@@ -2,7 +2,7 @@ import { createContext, lazy } from 'react';
 import type { Location } from 'react-router';
 
 /*
- * The question list's Edit opens the editor over the list (issue 17, 'pm:editor-open' ≤ 300 ms at
+ * The question list's Edit opens the editor over the list (docs/benchmarks.md "bench:authoring", 'pm:editor-open' ≤ 300 ms at
  * 4× CPU): the address becomes the editor's own (/question-editor?id=…, so a reload, a copied
  * link and Back behave as before), but the list stays mounted under a dialog instead of being
  * unmounted and the editor's page mounted in its place, which alone cost more than the budget.

@@ -25,7 +25,7 @@ test('hasFilters and pageCount', () => {
   expect(hasFilters({ s: [], search: '  ' })).toBe(false);
   expect(hasFilters({ st: ['PENDING'] })).toBe(true);
   expect(hasFilters({ search: 'x' })).toBe(true);
-  // §9: 25 a page.
+  // docs/glossary.md "Fixed values": 25 a page.
   expect(pageCount(0, 25)).toBe(1);
   expect(pageCount(25, 25)).toBe(1);
   expect(pageCount(26, 25)).toBe(2);

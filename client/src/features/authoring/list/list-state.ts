@@ -73,7 +73,7 @@ export function pageCount(count: number, pageSize: number): number {
   return Math.max(1, Math.ceil(count / pageSize));
 }
 
-/** The outcome of ticking or unticking a question in selection mode (spec §4 Question selection). */
+/** The outcome of ticking or unticking a question in selection mode. */
 export type ToggleResult = { ok: true; ids: string[] } | { ok: false; allowed: number; part: string | null; english: string };
 
 /**

@@ -44,7 +44,7 @@ function SearchField({ value, onChange }: { value: string; onChange: (v: string)
 }
 
 /**
- * The question list's filter panel (spec §2 Question list, §7: s, c, t, e, qt, d; issue 17 adds
+ * The question list's filter panel (docs/exams.md: s, c, t, e, qt, d; docs/authoring.md adds
  * status and text search). Several values in one filter mean "any of them"; the filters together
  * mean "all of them", as the server reads them.
  */

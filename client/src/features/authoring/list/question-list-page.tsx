@@ -13,7 +13,7 @@ import { EditorOverListContext, openingEditor, preloadEditorOverlay, QuestionEdi
 const ListBody = memo(QuestionList);
 
 /**
- * /question-list (spec §2 Question list). The filters and the page live in the address, so a
+ * /question-list. The filters and the page live in the address, so a
  * reload, a shared link or Back from the editor shows the same questions. Changes replace the
  * history entry rather than add one: Back leaves the list instead of stepping through every
  * filter typed.

@@ -23,11 +23,11 @@ import '@/components/formula-styles';
 /**
  * The row actions' tooltips wait for the pointer to rest (ms): a pointer that passes over Edit on
  * its way to a click does not start the tooltip's positioning and animation in the same moment
- * as the editor opens (issue 17: 'pm:editor-open' at 4× CPU).
+ * as the editor opens (docs/benchmarks.md "bench:authoring": 'pm:editor-open' at 4× CPU).
  */
 const TOOLTIP_DELAY = 400;
 
-/** Badge colours of the review states (issue 17 §7). */
+/** Badge colours of the review states (docs/authoring.md). */
 export const STATUS_COLOR: Record<QuestionStatus, string> = { PENDING: 'gray', REVIEWED: 'blue', APPROVED: 'green', REJECTED: 'red' };
 
 /** Options are shown as A, B, C… in their order, as the learner sees them. */
@@ -37,7 +37,7 @@ export function optionLetter(keys: string[], key: string): string {
 }
 
 /**
- * Selection mode (spec §4 Question selection), used by the question-set screen: a checkbox per
+ * Selection mode, used by the question-set screen: a checkbox per
  * question, up to `allowed` ticked. `partName` is the section (or sub-section) being filled, null
  * for Main. `elsewhere` holds questions already in another part of the same set: a question is
  * in a set once.
@@ -93,7 +93,7 @@ function DeleteQuestion({ question, onClose }: { question: QuestionView | null; 
 }
 
 /**
- * The question bank as a table (spec §2 Question list): the filter panel, pages of 25 (spec §9)
+ * The question bank as a table: the filter panel, pages of 25 (docs/glossary.md "Fixed values")
  * with the total from getQuestionsCount, the columns the editor chose, and per question Edit
  * (the editor) and Delete (confirmed). With `selection` it is the picker of the question-set
  * screen instead: checkboxes, the limit of the part, review states shown.
@@ -120,7 +120,7 @@ export function QuestionList({ state, onStateChange, selection }: { state?: List
   const names = { c: useTagNames('c'), s: useTagNames('s'), t: useTagNames('t'), e: useTagNames('e') };
 
   // The picker always shows the review state: drafts may be chosen, but only approved questions
-  // can be published (issue 17 §7).
+  // can be published (docs/authoring.md).
   const columns: Column[] = selection && !chosenColumns.includes('st') ? COLUMNS.filter((c) => c === 'st' || chosenColumns.includes(c)) : chosenColumns;
   const setFilters = (filters: QuestionFilters) => change({ filters, page: 1 });
   const number = new Intl.NumberFormat(i18n.language === 'hi' ? 'hi-IN' : 'en-IN');

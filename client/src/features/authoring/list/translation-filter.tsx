@@ -4,7 +4,7 @@ import type { QuestionView } from '@pm/protocol/question';
 import { translationState } from '@pm/protocol/translate';
 
 /*
- * Issue 19 §2 in the question list: a filter on the Hindi translation (missing, stale: the
+ * docs/configuration.md "Machine translation" in the question list: a filter on the Hindi translation (missing, stale: the
  * English changed after it was made, or a machine draft no editor saved yet), and the state of
  * each question's translation beside its review status.
  */

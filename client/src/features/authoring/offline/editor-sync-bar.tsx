@@ -8,7 +8,7 @@ import { ConflictDialog } from './conflict-dialog';
 import { editorReplica, heldElsewhere$ } from './editor-replica-store';
 
 /*
- * What the editor's device has not settled with the server (issue 19 §5): changes saved offline
+ * What the editor's device has not settled with the server (docs/authoring.md "Offline authoring"): changes saved offline
  * and waiting to upload, questions another editor saved first (both versions side by side, the
  * editor chooses), and changes the server refused (with its message). Shown on the authoring
  * screens; nothing for a learner.

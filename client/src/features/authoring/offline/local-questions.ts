@@ -10,7 +10,7 @@ import type { QuestionFilters } from '../api/question-filters';
 
 /*
  * The question bank's calls answered from the editor's replica while the device is offline
- * (issue 19 §5): the same shapes as the API's answers, so the list and the editor work unchanged.
+ * (docs/authoring.md "Offline authoring"): the same shapes as the API's answers, so the list and the editor work unchanged.
  * A save is checked by the same zod rules as the server's and stored on the device; the
  * replication uploads it when the network is back (conflicts and refusals: db/editor/editor-replica.ts).
  */
@@ -94,7 +94,7 @@ function plain(data: RxDocumentData<EdQuestion>): EdQuestion {
 }
 
 /*
- * The bank's search on the device (issue 19 benchmark: a search ≤ 100 ms at 50,000 questions).
+ * The bank's search on the device (docs/benchmarks.md "bench:authoring": a search ≤ 100 ms at 50,000 questions).
  * Reading and converting every document from IndexedDB on each call took about a second at that
  * size; instead each open replica gets an index in memory: its questions in the list's order,
  * loaded once and then kept up to date from the collection's change events (this tab's saves,

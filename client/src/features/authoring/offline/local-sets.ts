@@ -7,8 +7,8 @@ import { translateServerMessage } from '@/lib/server-messages';
 import { toView } from './local-questions';
 
 /*
- * The question-set calls answered from the editor's replica while the device is offline (issue 19
- * §5): the same shapes as the API's answers, so the set page works unchanged. A set is checked by
+ * The question-set calls answered from the editor's replica while the device is offline
+ * (docs/authoring.md "Offline authoring"): the same shapes as the API's answers, so the set page works unchanged. A set is checked by
  * the same zod rules as the server's (labels, sections, selection limits, duplicates) and stored
  * on the device; the replication uploads it when the network is back, after the questions saved
  * on this device, and the server checks it again (approved questions unless a draft; a taken

@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
 import { imageExtOf, mediaUrlOf } from './offline-media';
 
-/* Images added offline get, on the device, the address the server will give them (issue 19 §5). */
+/* Images added offline get, on the device, the address the server will give them (docs/authoring.md "Offline authoring"). */
 
 const bytes = (...xs: number[]) => new Uint8Array([...xs, ...new Array(16).fill(0)]);
 const PNG = bytes(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);

@@ -2,7 +2,7 @@ import { type MediaExt, MEDIA_TYPES } from '@pm/protocol/media';
 import { MEDIA_CACHE } from '@/lib/media-precache';
 
 /*
- * Images added while offline (issue 19 §5: "images added offline upload with the question").
+ * Images added while offline (docs/authoring.md "Offline authoring": "images added offline upload with the question").
  * The server names an image by its content (/media/<sha256 of the bytes>.<type by the bytes>,
  * server/src/modules/media), so the device can give the image its final address at once: the
  * bytes go into the service worker's image cache under that address (the editor, the preview and

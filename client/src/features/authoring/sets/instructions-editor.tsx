@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { EDITOR_BASE } from '@/lib/tiptap/editor-base';
 
 /**
- * The set's instructions (spec §3 inst: rich text shown on the exam intro): a small tiptap editor
+ * The set's instructions (`inst`, docs/glossary.md "Question sets": rich text shown on the exam intro): a small tiptap editor
  * with what instructions use — emphasis, lists, a heading — and no links or images. The HTML is
  * sanitised by the server before it is stored. The form keeps the value; the editor starts from
  * it (a loaded set remounts the form, so it never has to be replaced from outside).

@@ -91,7 +91,7 @@ test('the list tab: every set with its state, version and takers; delete asks fi
   );
   expect(within(row('Algebra drill')).getByText('Draft')).toBeInTheDocument();
   expect(within(row('Algebra drill')).getByText('Practice')).toBeInTheDocument();
-  // A set free for everyone says so (issue 18 §4).
+  // A set free for everyone says so (docs/payments.md "Without a plan").
   expect(within(row('Algebra drill')).getByText('Free')).toBeInTheDocument();
   expect(within(row('Weekly test 1')).queryByText('Free')).toBeNull();
   expect(within(row('Next week')).getByText('Scheduled')).toBeInTheDocument();

@@ -31,7 +31,7 @@ const snapshot = (f: SetForm) => JSON.stringify(toSave(f, { draft: f.draft }));
  * (draft, never shown to learners; may hold questions not yet approved) and "Publish"; once it is
  * published (or scheduled), "Save" keeps it so and only "Unpublish", confirmed, makes it a draft
  * again (docs/authoring.md "Publishing and unpublishing": a save never takes a set from learners). The rules
- * of spec §5 are checked here with the server's schema; what the server refuses besides (only
+ * of docs/exams.md "Rules of a save" are checked here with the server's schema; what the server refuses besides (only
  * approved questions in a published set) is shown as it says it. A set learners have taken is
  * saved over only after the editor agrees to a new version (409 MSG.setTakenNewVersion): results
  * keep the version they were scored against.
@@ -237,7 +237,7 @@ function SetEditor({
 }
 
 /**
- * /question-set and /question-set/:id (spec §2 Question set): the list of sets, and one set's
+ * /question-set and /question-set/:id: the list of sets, and one set's
  * form over the Sections, Questions and Question Set View tabs. "New question set" goes to
  * /question-set/new, an empty form; once saved the set has its own address. On /question-set
  * itself only the list is open: the other tabs wait for a set to be chosen or created.
@@ -258,7 +258,7 @@ export default function QuestionSetPage() {
   }
   const view = stored.data ?? null;
 
-  // Unsaved changes are not dropped silently (as the admin's 'Discard Changes?', spec §2 Roles).
+  // Unsaved changes are not dropped silently (as the admin's 'Discard Changes?').
   const [dirty, setDirty] = useState(false);
   const [leaving, setLeaving] = useState<string | null>(null);
   const onDirty = useCallback((d: boolean) => setDirty(d), []);
@@ -324,7 +324,7 @@ export default function QuestionSetPage() {
             {t('sets.new')}
           </Button>
         </Group>
-        {/* What this device has not settled with the server (offline authoring, issue 19 §5). */}
+        {/* What this device has not settled with the server (offline authoring, docs/authoring.md "Offline authoring"). */}
         <EditorSyncBar />
         {body}
       </Stack>

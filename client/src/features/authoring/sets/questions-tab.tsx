@@ -151,10 +151,10 @@ function PartQuestions({
 }
 
 /**
- * The Questions tab (spec §2 Question set, §4 Question selection): per part — Main, each
+ * The Questions tab: per part — Main, each
  * section, each sub-section — the chosen questions in order, and "Add questions", which opens
  * the question list in selection mode with the part's allowed count (floor(total marks / marks
- * per question), at most 100 by default; spec §9). A question is in a set once: those in other
+ * per question), at most 100 by default; docs/glossary.md "Fixed values"). A question is in a set once: those in other
  * parts cannot be ticked.
  */
 export function QuestionsTab({ form, update }: { form: SetForm; update: Update }) {

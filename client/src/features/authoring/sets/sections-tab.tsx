@@ -38,7 +38,7 @@ function moved<T>(list: T[], i: number, by: -1 | 1): T[] {
 
 /**
  * A name field with its button: "Section name" + "Add section" (and the same for sub-sections),
- * checked with the spec §5 Section name rules before anything is added.
+ * checked with the section-name rules (docs/exams.md "Rules of a save") before anything is added.
  */
 function AddName({ label, button, others, onAdd }: { label: string; button: string; others: string[]; onAdd: (name: string) => void }) {
   const { t } = useTranslation(['authoring-bank', 'messages']);
@@ -165,7 +165,7 @@ function PartHeader({
 }
 
 /**
- * A part's own marks (spec §4: a named section uses its own). The words differ from the set's
+ * A part's own marks (docs/authoring.md "Total marks": a named section uses its own). The words differ from the set's
  * fields ("Marks per question", "Total marks", "Negative marking") so that each field of the form
  * has its own name, the section's name included.
  */
@@ -266,7 +266,7 @@ function SectionCard({
   const patchSub = (key: string, change: (s: SubForm) => SubForm) => patch((s) => ({ ...s, subs: s.subs.map((x) => (x.key === key ? change(x) : x)) }));
   const subQuestions = section.subs.reduce((a, s) => a + s.q.length, 0);
   // A section moves its questions into sub-sections only through the Questions tab: the switch
-  // waits until the questions it would orphan are gone (spec §4: such a section has none itself).
+  // waits until the questions it would orphan are gone (such a section has none itself).
   const locked = section.ss ? subQuestions > 0 : section.q.length > 0;
   const others = names.filter((n) => n !== section.name);
 
@@ -350,7 +350,7 @@ function SectionCard({
 }
 
 /**
- * The Sections tab (spec §2 Question set): the set's own fields — label, marks per question,
+ * The Sections tab: the set's own fields — label, marks per question,
  * total marks and negative marking of the main part, duration, mock or practice, publish date and
  * time, languages, instructions — and its sections with their marks, sub-sections and order.
  */

@@ -13,7 +13,7 @@ import {
 import { partMarks } from '@pm/protocol/set-text';
 
 /*
- * The question-set form (spec §2 Question set, §3, §4, §5) as the screen holds it: sections in a
+ * The question-set form (docs/glossary.md "Question sets", docs/exams.md "Rules of a save") as the screen holds it: sections in a
  * list (their order is their position, and a name can be edited without re-keying a map), number
  * fields as Mantine's NumberInput gives them (a number, or the text being typed). `toSave` turns
  * it into the body of PATCH /api/question/updateQuestionSet, which questionSetSaveSchema checks
@@ -26,11 +26,11 @@ export type SetLanguage = (typeof SET_LANGUAGES)[number];
 
 export type PartMarks = { mpq: NumberValue; tm: NumberValue; nm: NumberValue };
 /**
- * A sub-section (spec §3: mpq, tm, nm, o and its questions). `key` is the screen's own id;
+ * A sub-section (docs/glossary.md: mpq, tm, nm, o and its questions). `key` is the screen's own id;
  * `nameHi` its name in Hindi ('' for none: learners then see the English name).
  */
 export type SubForm = PartMarks & { key: string; name: string; nameHi: string; q: string[] };
-/** A section; with sub-sections (`ss`) its questions and marks are theirs (spec §4). */
+/** A section; with sub-sections (`ss`) its questions and marks are theirs. */
 export type SectionForm = SubForm & { ss: boolean; subs: SubForm[] };
 export type SetForm = PartMarks & {
   id: string | null;
@@ -39,14 +39,14 @@ export type SetForm = PartMarks & {
   lHi: string;
   dur: NumberValue;
   isM: boolean;
-  /** Free for everyone (issue 18 §4): learners without a plan may take it; it uses no allowance. */
+  /** Free for everyone (docs/payments.md "Without a plan"): learners without a plan may take it; it uses no allowance. */
   free: boolean;
   inst: string;
   /** The instructions in Hindi ('' for none). */
   instHi: string;
   /** The main part's questions. */
   q: string[];
-  /** Publish time, minutes since the epoch (spec §3 pts). */
+  /** Publish time, minutes since the epoch (`pts`, docs/glossary.md "Question sets"). */
   pts: number;
   langs: SetLanguage[];
   draft: boolean;
@@ -64,7 +64,7 @@ export function num(v: NumberValue): number {
   return v.trim() === '' || !Number.isFinite(n) ? 0 : n;
 }
 
-/** Minutes since the epoch, as pts holds a publish time (spec §3: date plus time of day). */
+/** Minutes since the epoch, as pts holds a publish time (docs/glossary.md: date plus time of day). */
 export function nowMinutes(now = Date.now()): number {
   return Math.floor(now / 60_000);
 }
@@ -129,7 +129,7 @@ export function toForm(v: QuestionSetView): SetForm {
 /** A part's `names` for the save body: only when a Hindi name was written. */
 const hindiName = (nameHi: string) => (nameHi.trim() ? { names: { hi: nameHi.trim() } } : {});
 
-/** The save body (spec §7 PATCH updateQuestionSet); sections keyed by name, ordered by `o`. */
+/** The save body (PATCH updateQuestionSet, docs/api.md); sections keyed by name, ordered by `o`. */
 export function toSave(f: SetForm, opts: { draft: boolean; newVersion?: boolean }): QuestionSetSave {
   return {
     ...(f.id && { id: f.id }),
@@ -172,7 +172,7 @@ export function toSave(f: SetForm, opts: { draft: boolean; newVersion?: boolean 
 export type SaveIssue = { path: PropertyKey[]; message: string };
 
 /**
- * The checks of spec §5 Question set save (and the section-name and selection-limit rules) as the
+ * The checks of docs/exams.md "Rules of a save" (and the section-name and selection-limit rules) as the
  * server runs them: questionSetSaveSchema. Two sections may not share a name, which a map cannot
  * show once keyed; that is checked on the list first. Returns the body to send, or the issues.
  */
@@ -197,12 +197,12 @@ export function checkSave(f: SetForm, opts: { draft: boolean; newVersion?: boole
     return !seen.has(k) && Boolean(seen.add(k));
   });
   if (issues.length > 0 || !r.success) return { ok: false, issues };
-  // The schema's output: names trimmed, a section with sub-sections stripped of marks (spec §4).
+  // The schema's output: names trimmed, a section with sub-sections stripped of marks.
   return { ok: true, body: r.data };
 }
 
 /**
- * Whether a name can be given to a section (or a sub-section) among `others` (spec §5 Section
+ * Whether a name can be given to a section (or a sub-section) among `others` (docs/exams.md "Rules of a save":
  * name): the English message of the rule it breaks, else null.
  */
 export function sectionNameError(name: string, others: readonly string[]): string | null {
@@ -216,7 +216,7 @@ export function sectionNameError(name: string, others: readonly string[]): strin
 export type FormPart = {
   /** 'main', 's:<section key>' or 'u:<section key>:<sub key>'. */
   key: string;
-  /** The name the selection-limit message uses (spec §5): the section's or sub-section's, null for Main. */
+  /** The name the selection-limit message uses: the section's or sub-section's, null for Main. */
   name: string | null;
   /** The section a sub-section belongs to. */
   section: string | null;
@@ -224,7 +224,7 @@ export type FormPart = {
   mpq: number;
   tm: number;
   nm: number;
-  /** How many questions it may hold (spec §9). */
+  /** How many questions it may hold (docs/glossary.md "Fixed values"). */
   allowed: number;
 };
 

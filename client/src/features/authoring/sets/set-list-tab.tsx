@@ -14,10 +14,10 @@ import { useFormatDate } from '@/hooks/use-format-date';
 const STATE_COLOR = { draft: 'gray', scheduled: 'yellow', published: 'green' } as const;
 
 /**
- * The Question Set List tab (spec §2): every live set with what tells them apart — mock or
+ * The Question Set List tab: every live set with what tells them apart — mock or
  * practice, size, marks, duration, when it is published and whether it is yet (Draft, Scheduled,
- * Published), its version and how often learners took it — with edit and delete (confirmed; spec
- * §8 'Question set deleted successfully').
+ * Published), its version and how often learners took it — with edit and delete (confirmed;
+ * 'Question set deleted successfully').
  */
 export function SetListTab({ onEdit }: { onEdit: (id: string) => void }) {
   const { t, i18n } = useTranslation(['authoring-bank', 'messages']);

@@ -5,7 +5,7 @@ import { translateServerMessage } from '@/lib/server-messages';
 
 type T = TFunction<['authoring-bank', 'messages']>;
 
-/** The spec's fixed texts of the set rules (§5), English as the schema says them → their keys. */
+/** The spec's fixed texts of the set rules, English as the schema says them → their keys. */
 const FIXED = {
   'Question set cannot be saved without label': 'rules.noLabel',
   'Question set cannot be saved without any section': 'rules.noSection',

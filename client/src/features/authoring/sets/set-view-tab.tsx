@@ -15,7 +15,7 @@ import { TranslateSetButton } from './translate-set-button';
 import { useFormatDate } from '@/hooks/use-format-date';
 
 /**
- * The preview (issue 17 §5): the saved set and its questions as a learner's device would hold
+ * The preview (docs/authoring.md "Publishing and unpublishing"): the saved set and its questions as a learner's device would hold
  * them (GET previewQuestionSet, drafts included), run in the real test screen, lent by the exams
  * feature (components/preview-context). Nothing is recorded.
  */

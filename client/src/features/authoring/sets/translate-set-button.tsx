@@ -8,7 +8,7 @@ import { translateServerMessage } from '@/lib/server-messages';
 import { useGenerateInDiffLang, useTranslatorStatus } from '../api/translate';
 
 /**
- * Issue 19 §1 (spec §7 generateInDiffLang): the set's questions translated into Hindi at once.
+ * docs/configuration.md "Machine translation" (generateInDiffLang): the set's questions translated into Hindi at once.
  * Each translation is saved as a machine draft, which learners do not see until an editor has
  * checked and saved it in the question editor; questions with a current Hindi are left alone.
  */

@@ -7,13 +7,13 @@ import { notifySuccess } from '@/lib/notify';
 import { translateServerMessage } from '@/lib/server-messages';
 import { type TagKey, usePatchTag, useTags } from '../api/tags';
 
-/** The languages a tag is named in (spec §3: hi and en). */
+/** The languages a tag is named in (docs/glossary.md: hi and en). */
 export const TAG_LANGS = [
   { value: 'en', label: 'English' },
   { value: 'hi', label: 'हिन्दी' },
 ] as const;
 
-/** The dialog's own checks, in the server's order (sync-protocol tagPatchSchema, spec §5 Tag). */
+/** The dialog's own checks, in the server's order (sync-protocol tagPatchSchema). */
 export type TagDialogProblem = 'tagKeyMissing' | 'tagNameRequired' | 'tagExistingRequired';
 export function tagDialogProblem(v: { key: string | null; exists: boolean; tagId: string | null; lang: string | null; name: string }): TagDialogProblem | null {
   if (!v.key) return 'tagKeyMissing';
@@ -23,7 +23,7 @@ export function tagDialogProblem(v: { key: string | null; exists: boolean; tagId
 }
 
 /**
- * The tag editor dialog (spec §2): a new tag of a group, or, with 'Tag exists in other language',
+ * The tag editor dialog: a new tag of a group, or, with 'Tag exists in other language',
  * the name of an existing tag in another language (choose that tag's language, pick it, then the
  * new name's language and the name). PATCH /api/tag; 'Tag created successfully' or
  * 'Tag could not be created' with the server's reason.
@@ -85,7 +85,7 @@ function TagForm({ group, onClose, onCreated }: { group: TagKey | null; onClose:
       onCreated?.(res.data);
       onClose();
     } catch (e) {
-      // Spec §8: 'Tag could not be created', with the server's reason when it gave one.
+      // 'Tag could not be created', with the server's reason when it gave one.
       const reason = e instanceof ApiError && e.msg && e.status !== 0 ? e.msg : null;
       const headline = t('messages:tagNotCreated');
       setProblem(reason && reason !== headline ? `${headline}: ${reason}` : headline);

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { type TagKey, tagName, useTags } from '../api/tags';
 
 type Common = {
-  /** The tag group: c class, s subject, t topic, e exam (spec §3). */
+  /** The tag group: c class, s subject, t topic, e exam (docs/glossary.md). */
   group: TagKey;
   label: string;
   /** Shown next to the label (the editor puts its "+" here to open the tag dialog). */

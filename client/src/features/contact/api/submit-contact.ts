@@ -14,8 +14,8 @@ export type ContactInput = {
 export type ContactResponse = { success: true; id: string; msg: string };
 
 /**
- * POST /api/generic/submit-contact-details (spec §5 Contact: mobile sent with +91). Silent: the
- * page shows the server's message on the form itself (spec §8: contact failure shows the msg).
+ * POST /api/generic/submit-contact-details (mobile sent with +91). Silent: the
+ * page shows the server's message on the form itself.
  */
 export function submitContact(input: ContactInput): Promise<ContactResponse> {
   return api<ContactResponse>('/generic/submit-contact-details', {

@@ -11,7 +11,7 @@ import { type ContactErrorKey, contactRules, type ContactValues, mobileDigits } 
 
 type Outcome = { ok: true; msg: string } | { ok: false; msg: string } | null;
 
-/** Contact page, titled 'Write To Us' (spec §2, §5 Contact, §8). */
+/** Contact page, titled 'Write To Us'. */
 export default function ContactPage() {
   const { t } = useTranslation(['contact', 'messages', 'common']);
   const [outcome, setOutcome] = useState<Outcome>(null);
@@ -30,7 +30,7 @@ export default function ContactPage() {
     setOutcome(null);
     mutation.mutate(values, {
       onSuccess: (r) => {
-        // The server's own words, in the chosen language (spec §8 success: contact).
+        // The server's own words, in the chosen language.
         setOutcome({ ok: true, msg: translateServerMessage(r.msg) });
         form.reset();
       },
@@ -97,7 +97,7 @@ export default function ContactPage() {
               maxLength={5000}
               {...form.getInputProps('description')}
             />
-            {/* Submit stays disabled while the form is invalid (spec §5 Contact). */}
+            {/* Submit stays disabled while the form is invalid. */}
             <Button type="submit" disabled={!form.isValid()} loading={mutation.isPending} w="fit-content">
               {t('contact:submit')}
             </Button>

@@ -12,7 +12,7 @@ export type ContactValues = { name: string; email: string; mobile: string; descr
 /** Loose on purpose: the server checks the address properly and answers with its message. */
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** Spec §5 Contact: name, mobile and description required, e-mail optional, mobile 10 digits. */
+/** Name, mobile and description required, e-mail optional, mobile 10 digits. */
 export const contactRules = {
   name: (v: string): ContactErrorKey | null => (v.trim() ? null : 'messages:nameRequired'),
   email: (v: string): ContactErrorKey | null => (!v.trim() || EMAIL.test(v.trim()) ? null : 'messages:validEmail'),

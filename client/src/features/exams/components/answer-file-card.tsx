@@ -15,7 +15,7 @@ const ONLINE_GRACE_MS = 15_000;
 type State = { kind: 'idle' } | { kind: 'busy' } | { kind: 'saved'; name: string } | { kind: 'error'; reason: AnswerFileError['reason'] | 'failed' };
 
 /**
- * The last resort (issue 21 §5): a submitted attempt that has not reached the server can be saved
+ * The last resort (docs/answer-file.md): a submitted attempt that has not reached the server can be saved
  * as an answer file, encrypted to the server's key and signed with the session, which anyone
  * uploads later at /answer-file. Offered at once when the device is offline or replication is
  * failing, and after a grace period when it is online (the result is then usually on its way).

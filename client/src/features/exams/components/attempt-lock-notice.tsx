@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { OwnerState } from '@/db/attempts/attempt-lock';
 
 /**
- * Shown over a test that another tab of this browser owns (issue 21 §2): it is read-only here,
+ * Shown over a test that another tab of this browser owns (docs/exams.md "Two tabs, storage and eviction"): it is read-only here,
  * and one click takes it over (the other tab then shows this notice).
  */
 export function AttemptLockNotice({ state, onTakeOver }: { state: OwnerState; onTakeOver: () => void }) {

@@ -31,7 +31,7 @@ import { useGuestReplica } from '@/db/learner/guest';
 const OPEN_KEY = 'testOnScreen';
 
 /**
- * Exam intro (spec §2, take-exam/{qs-str}): the set's facts, its sections with question counts
+ * Exam intro (take-exam/{qs-str}; docs/exams.md "The exam screens"): the set's facts, its sections with question counts
  * and marks, and the instructions; Start Test opens the test full screen (outside clicks and
  * Escape do not close it). Works offline from the replica.
  */
@@ -39,7 +39,7 @@ export default function ExamIntroPage() {
   const { t, i18n } = useTranslation('exam');
   const params = useParams();
   const session = useSession();
-  // A guest takes the free sets from the guest's replica (issue 20 §3).
+  // A guest takes the free sets from the guest's replica (docs/replication.md "Guests").
   useGuestReplica(!session);
   const navigate = useNavigate();
   const parsed = useMemo(() => parseQsParam(params['*']), [params]);
@@ -48,7 +48,7 @@ export default function ExamIntroPage() {
   const access = useAllowance().data;
   const [openId, setOpenId] = useState<string | null>(null);
   const fmt = (n: number) => formatMarks(n, i18n.language);
-  /** The title the link carried (spec §2 qs-str), in the learner's language where it has one. */
+  /** The title the link carried (qs-str), in the learner's language where it has one. */
   const passedTitle = (passed: Record<string, unknown> | null | undefined) => {
     if (typeof passed?.l !== 'string') return null;
     // The address is anyone's to write: only titles that are text are read from it.
@@ -69,18 +69,18 @@ export default function ExamIntroPage() {
   }, []);
 
   // A signed-in learner about to take a test keeps the server's answer-file key on the device,
-  // so that a submission that cannot reach the server can still be saved as a file (issue 21 §5).
+  // so that a submission that cannot reach the server can still be saved as a file (docs/answer-file.md).
   useEffect(() => {
     if (session) rememberAnswerKey();
   }, [session]);
 
-  // Spec §5 Test: without a question set the test does not open and says so.
+  // Without a question set the test does not open and says so.
   useEffect(() => {
     if (!parsed) notifyError(t('notConfigured'));
   }, [parsed, t]);
 
   const inProgress = data?.attempts.find((a) => a.status === 'IN_PROGRESS') ?? null;
-  // Issue 18 §4: the plan's allowance is checked here, where a test actually starts, so a deep
+  // docs/payments.md "Without a plan": the plan's allowance is checked here, where a test actually starts, so a deep
   // link cannot bypass the exam list; resuming an attempt on this device is never blocked. Null
   // until the replica has answered (the start waits for it).
   const gate: Gate | null = data?.set && access ? gateOf(data.set, access.allowance, !!inProgress) : null;
@@ -90,7 +90,7 @@ export default function ExamIntroPage() {
   const shownId = openId ?? reopenId;
   // The test screen shows it with the journal's changes that are not in the document yet.
   const active = shownId ? (data?.attempts.find((a) => a.id === shownId) ?? null) : null;
-  // Issue 21 §2: one tab of the browser owns the attempt on screen; in the others it is
+  // docs/exams.md "Two tabs, storage and eviction": one tab of the browser owns the attempt on screen; in the others it is
   // read-only until they take it over. Every write of the test goes through the ownership.
   const owner = useAttemptOwner(active && data?.detail ? active.id : null);
   const { write: ownerWrite } = owner;
@@ -129,13 +129,13 @@ export default function ExamIntroPage() {
     // The result page and replication read the document: the journal's changes go in first (the
     // submission is stored already; a failure here is retried by the journal).
     await writer.flush().catch((err: unknown) => console.error('attempt journal: flush before the result failed', err));
-    // The receipt the result page shows (issue 21 §4); kept before the page opens, so it is there
+    // The receipt the result page shows (docs/exams.md "Submission receipt"); kept before the page opens, so it is there
     // at once, offline too. Failing to keep it loses no answer: the submission is stored.
     await writer.keepReceipt(active.id, { setLabel: setText(data.set, i18n.language).l, deviceAt }).catch((err: unknown) => console.error('submission receipt not kept', err));
     closeTest();
     const result = `${paths.examResult}/${encodeURIComponent(qsid)}/true`;
     if (!session) {
-      // A guest (issue 20 §3): the answers stay on this device; the result needs an account, so
+      // A guest (docs/replication.md "Guests"): the answers stay on this device; the result needs an account, so
       // sign up or log in first — the attempt then moves into that person's replica and uploads.
       rememberRedirect(result);
       void navigate(`${paths.login}?error=${encodeURIComponent(t('guestSubmitted'))}`);

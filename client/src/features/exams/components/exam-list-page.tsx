@@ -40,7 +40,7 @@ function Fact({ label, value }: { label: string; value: string }) {
 }
 
 /**
- * What the learner's plan leaves them (issue 18 §4), from the replica, so it is right offline:
+ * What the learner's plan leaves them (docs/payments.md "Without a plan"), from the replica, so it is right offline:
  * the plan and its end date and what is left of each kind, or that there is no plan in force.
  */
 export function AllowanceSummary({ allowance }: { allowance: Allowance }) {
@@ -79,7 +79,7 @@ export function AllowanceSummary({ allowance }: { allowance: Allowance }) {
 }
 
 /**
- * The images of the listed sets that are in the media cache (issue 21 §3: a set is complete on
+ * The images of the listed sets that are in the media cache (docs/exams.md "Two tabs, storage and eviction": a set is complete on
  * the device only with its images); null where the browser has no Cache Storage (nothing to
  * tell then). Checked again whenever images were stored.
  */
@@ -90,7 +90,7 @@ function useCachedMedia(items: ExamListItem[] | undefined): Set<string> | null {
   useEffect(() => {
     if (typeof caches === 'undefined') return;
     let stop = false;
-    // As a transition, and only when the answer differs: it re-draws every card (issue 20 §2).
+    // As a transition, and only when the answer differs: it re-draws every card (docs/benchmarks.md "bench:lighthouse").
     void cachedMedia(urls).then((found) => !stop && startTransition(() => setCached((old) => (old && sameMembers(old, found) ? old : found))));
     return () => {
       stop = true;
@@ -175,13 +175,13 @@ const ExamCard = memo(function ExamCard({
   const fmt = (n: number) => formatMarks(n, i18n.language);
   // The title in the learner's language, English where the set has none (docs/exams.md).
   const text = setText(set, i18n.language);
-  // Spec §2: Take Test goes to take-exam with the whole question set as a JSON string.
+  // Take Test goes to take-exam with the whole question set as a JSON string.
   // (Its tags stay out of the address: they are for the list's filters.)
   const { tags: _tags, ...passed } = set;
   const to = `${paths.takeExam}/${encodeURIComponent(JSON.stringify(passed))}`;
   return (
     // A card below the screen is not laid out or painted until it comes near (content-visibility):
-    // the list's first draw lays out only what the learner sees (issue 20 §2: total blocking
+    // the list's first draw lays out only what the learner sees (docs/benchmarks.md "bench:lighthouse": total blocking
     // time). Its height until then is the one it last had, or about a card's.
     <Card withBorder radius="md" padding="lg" data-testid={`exam-card-${set.id}`} style={CARD_STYLE}>
       <Stack gap="xs" h="100%">
@@ -289,9 +289,9 @@ function searchTextsOf(set: ExamListItem['set'], tagNames: Map<string, Record<st
   return texts;
 }
 
-/** Exam list (spec §2): the learner's published sets, read from the replica so it works offline. */
+/** Exam list: the learner's published sets, read from the replica so it works offline. */
 export default function ExamListPage() {
-  // A guest's list is the free sets in the guest's replica (issue 20 §3).
+  // A guest's list is the free sets in the guest's replica (docs/replication.md "Guests").
   const signedIn = useSession() !== null;
   useGuestReplica(!signedIn);
   const { t } = useTranslation('exam');
@@ -316,7 +316,7 @@ export default function ExamListPage() {
     setSearch('');
   };
   const downloadable = useMemo(() => (data ?? []).filter((item) => !lockedItem(item, access)), [data, access]);
-  // The storage notice (issue 21 §3) comes from an asynchronous check: the list waits for it (at
+  // The storage notice (docs/exams.md "Two tabs, storage and eviction") comes from an asynchronous check: the list waits for it (at
   // most 1 s: on a first visit it writes a probe of the space the download needs) so that a notice
   // does not push the plan and the tests down once they are drawn.
   // Both as transitions: the answer draws the whole list, in slices rather than one long task.

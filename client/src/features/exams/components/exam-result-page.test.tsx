@@ -14,7 +14,7 @@ import { attemptAt, openFixture, PERSON, questionSet } from './allowance.fixture
 import ExamResultPage from './exam-result-page';
 
 /*
- * Issue 20 §4: the result page shows every option as rich text (images and formulas), marks the
+ * docs/exams.md "The result page": the result page shows every option as rich text (images and formulas), marks the
  * learner's and the correct options in words, shows the questions in the language of the attempt
  * (English with a note where a translation is missing), says a subjective answer awaits
  * evaluation, and prints.

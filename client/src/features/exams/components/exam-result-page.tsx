@@ -207,7 +207,7 @@ function Fact({ label, value, testId, seconds }: { label: string; value: string;
 }
 
 /**
- * Exam result (spec §2, exam-result/{qsid}/{is_submit_ans}). Submitting already happened on the
+ * Exam result (exam-result/{qsid}/{is_submit_ans}; docs/exams.md "The result page"). Submitting already happened on the
  * device; the result is scored on the server and replicates back (ARCHITECTURE decision 4).
  * Until it arrives the page says the test is submitted and the result will appear when the
  * device is online. A practice set carries its answers, so its result shows at once, offline.
@@ -224,7 +224,7 @@ export default function ExamResultPage() {
   // by the test screen), else in the interface language, until the learner picks another here.
   const [picked, setPicked] = useState<QuestionLanguage | null>(null);
 
-  // Spec §2: with is_submit_ans "true" the stored answers are submitted (a test left open, e.g.
+  // With is_submit_ans "true" the stored answers are submitted (a test left open, e.g.
   // closed by a crash just as it was submitted).
   const inProgress = data?.attempts.find((a) => a.status === 'IN_PROGRESS');
   const setLabel = data?.set ? setText(data.set, i18n.language).l : qsid;
@@ -236,7 +236,7 @@ export default function ExamResultPage() {
       .findOne(inProgress.id)
       .exec()
       .then((d) => d?.incrementalPatch({ status: 'SUBMITTED', submittedAt: at, updatedAt: at }))
-      // The receipt of this submission too (issue 21 §4), over what replication will push.
+      // The receipt of this submission too (docs/exams.md "Submission receipt"), over what replication will push.
       .then((d) => d && keepReceipt(replica.db, replica.journal.view(d.toJSON() as Attempt), { setLabel, deviceAt }))
       .catch((err: unknown) => console.error('submitting the stored answers failed', err));
   }, [isSubmitAns, inProgress, replica, setLabel]);
@@ -254,7 +254,7 @@ export default function ExamResultPage() {
     return buildResultView(data, i18n.getFixedT(i18n.language, 'exam'), judge, scoreLocally, i18n.language);
   }, [data, entitlement, i18n]);
   const lang: QuestionLanguage = picked ?? (latest && attemptLanguage(latest.id)) ?? (i18n.language === 'hi' ? 'hi' : 'en');
-  // Issue 21 §5: the latest submission has no result from the server yet (it has not reached it;
+  // docs/answer-file.md: the latest submission has no result from the server yet (it has not reached it;
   // a locked one has).
   const unsent = !!latest && !!data && !locked && !data.results.some((r) => r.attemptId === latest.id);
   // The server refused to store it for want of a plan (402): it stays here and goes up once a plan covers it.

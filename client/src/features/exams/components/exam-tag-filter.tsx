@@ -8,7 +8,7 @@ import { useReplicaQuery } from '@/db/learner/use-replica-query';
 import type { ExamListItem } from '../hooks/use-exam-list';
 
 /*
- * The exam list's filters by tag (issue 20 §5, spec §1: the local tag cache): subject, exam and
+ * The exam list's filters by tag (docs/exams.md "Search": the local tag cache): subject, exam and
  * class, from the tags the sets carry (their questions'), labelled from the replica's `tag`
  * collection in the chosen language. Everything is on the device, so the filters work offline,
  * for guests too.

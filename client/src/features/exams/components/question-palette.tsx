@@ -60,7 +60,7 @@ const PaletteButton = memo(function PaletteButton({ n, state, current, onPick }:
   );
 });
 
-/** Question buttons grouped into a Main panel and one per non-empty section (spec §2). */
+/** Question buttons grouped into a Main panel and one per non-empty section. */
 export function QuestionPalette({
   parts,
   slots,

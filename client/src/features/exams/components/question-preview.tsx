@@ -9,7 +9,7 @@ import classes from './test-dialog.module.css';
 const ignore = () => undefined;
 
 /**
- * One question as the test screen draws it (issue 17 §3), lent to the question editor through
+ * One question as the test screen draws it (docs/authoring.md), lent to the question editor through
  * components/preview-context: the test's own QuestionView and styles, in `lang`, at `width` px
  * (a phone's 360 by default), with the words of the test in that language. The inputs are inert:
  * a preview records nothing and cannot be answered.

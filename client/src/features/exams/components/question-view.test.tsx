@@ -6,7 +6,7 @@ import hiExam from '@/locales/hi/exam.json';
 import { localized, type QuestionLabels, QuestionView } from './question-view';
 
 /*
- * Issue 19 §2: the test screen never shows a missing translation as an empty question; it falls
+ * docs/configuration.md "Machine translation": the test screen never shows a missing translation as an empty question; it falls
  * back to English and says so, in the learner's language.
  */
 

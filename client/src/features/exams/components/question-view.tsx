@@ -11,7 +11,7 @@ const blank = (html: string | undefined) => !html || (!/<img\b/i.test(html) && h
 /**
  * The question in the chosen language. A missing or blank translation (of the question or of an
  * option) falls back to English, never to an empty question, and says so (`fallback`: the view
- * shows a note; issue 19 §2).
+ * shows a note; docs/configuration.md "Machine translation").
  */
 export function localized(q: TestQuestion, lang: string): { q: string; ops: Record<string, string>; fallback: boolean } {
   if (lang === 'en') return { q: q.q, ops: q.ops, fallback: false };
@@ -27,7 +27,7 @@ export function localized(q: TestQuestion, lang: string): { q: string; ops: Reco
 }
 
 /**
- * One question with the input of its type (spec §3): radios for mcq1, checkboxes for mcq2, a
+ * One question with the input of its type (docs/glossary.md): radios for mcq1, checkboxes for mcq2, a
  * text input for f and a text area for s. Every change is handed up at once to be stored.
  */
 /**

@@ -45,7 +45,7 @@ function answersIn(q: ResultQuestion | TestQuestion, ca: string[] | null, lang: 
 }
 
 /**
- * One question of the result (spec §2 Exam result, issue 20 §4): the question and every option as
+ * One question of the result (docs/exams.md "The result page"): the question and every option as
  * rich text (images and formulas), in the language chosen with an English fallback that says so;
  * the learner's option(s) and the correct one(s) marked in words and icons; a typed answer beside
  * the accepted answers or the model answer; a subjective answer awaiting evaluation said as such.

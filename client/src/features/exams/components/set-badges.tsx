@@ -1,7 +1,7 @@
 import { Badge, Group } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 
-/** A set's badges on the exam list and the exam intro: Free (issue 18) and Mock test. */
+/** A set's badges on the exam list and the exam intro: Free (docs/payments.md) and Mock test. */
 export function SetBadges({ free, isM }: { free: boolean; isM: boolean }) {
   const { t } = useTranslation('exam');
   return (

@@ -15,7 +15,7 @@ export function previewAttempt(qsid: string, now = Date.now()): Attempt {
 }
 
 /**
- * A whole set in the real test screen, for an editor (issue 17 §5: "a preview that opens the set
+ * A whole set in the real test screen, for an editor (docs/authoring.md "Publishing and unpublishing": "a preview that opens the set
  * in the real test screen without recording an attempt"). The test dialog is the learner's,
  * unchanged; what it writes goes to an attempt held in memory here instead of the replica's
  * journal, and Submit ends the preview ('Preview ended: nothing was recorded') instead of

@@ -14,7 +14,7 @@ import { formatMegabytes } from '@/lib/storage-preflight';
 import { formatDate } from '@/lib/intl-format';
 
 /**
- * What the storage pre-flight found (issue 21 §3), checked again whenever the page opens: too
+ * What the storage pre-flight found (docs/exams.md "Two tabs, storage and eviction"), checked again whenever the page opens: too
  * little room for the tests (images stop downloading), or a browser that may evict them.
  */
 export function StorageNotice() {

@@ -40,7 +40,7 @@ const CHECK_ICON: Record<Check, ReactNode> = {
 const CHECK_TEXT = { match: 'match', mismatch: 'mismatch', none: 'serverNone' } as const;
 
 /**
- * The submission receipt of an attempt (issue 21 §4): the set, the submission time by this
+ * The submission receipt of an attempt (docs/exams.md "Submission receipt"): the set, the submission time by this
  * device's clock and by the server clock as estimated here, and the receipt code as text and as
  * a QR code — kept on the device, so it shows offline and after a reload. Once the result is in,
  * the server's own code (computed over the submission as it arrived) is shown beside it, and

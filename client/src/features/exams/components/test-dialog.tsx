@@ -67,7 +67,7 @@ function measured(name: string, run: () => Promise<boolean>): Promise<boolean> {
 
 type Writer = (id: string, change: (a: Attempt) => Partial<Attempt>) => Promise<boolean>;
 
-/** Participants count (spec §2), polled every 5 minutes (spec §9) while online. */
+/** Participants count, polled every 5 minutes (docs/glossary.md "Fixed values") while online. */
 function useParticipants(qsid: string, online: boolean): number | null {
   const [p, setP] = useState<number | null>(null);
   useEffect(() => {
@@ -304,7 +304,7 @@ const TestHeader = memo(function TestHeader({
 });
 
 /**
- * The test (spec §2 Test dialog, §4 Test) as in the NTA computer-based test: question with its
+ * The test (docs/exams.md "The exam screens") as in the NTA computer-based test: question with its
  * inputs, section tabs, the palette with five states, Save & Next, Mark for Review & Next,
  * Clear Response, language and font size, the timer with automatic submission at zero, and a
  * summary before submitting. Everything is read from and written to the attempt in the replica.
@@ -326,7 +326,7 @@ export function TestDialog({
   onClose: () => void;
   onSubmit: (auto: boolean) => Promise<void>;
   /**
-   * Another tab owns the attempt (issue 21 §2), or this tab is still asking: nothing can be
+   * Another tab owns the attempt (docs/exams.md "Two tabs, storage and eviction"), or this tab is still asking: nothing can be
    * changed here (the writes would be refused anyway, see use-attempt-owner).
    */
   readOnly?: boolean;
@@ -371,7 +371,7 @@ export function TestDialog({
   // The question a move went to: the move stored its visit already (see the effect below).
   const movedTo = useRef<string | null>(null);
 
-  // Opening a question marks it visited and remembers where the learner is (spec §4: a reopened
+  // Opening a question marks it visited and remembers where the learner is (a reopened
   // test resumes at the last question and section).
   const id = attempt.id;
   const slotQid = slot?.qid;

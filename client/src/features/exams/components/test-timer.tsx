@@ -7,7 +7,7 @@ import classes from './test-dialog.module.css';
 
 /**
  * Remaining time on server-corrected time (ARCHITECTURE decision 5), ticking every second
- * (spec §9). Closing the app does not stop the clock, as in the real exam. At zero it calls
+ * (docs/exams.md "The exam screens"). Closing the app does not stop the clock, as in the real exam. At zero it calls
  * `onTimeUp` once: the test is submitted automatically.
  */
 export function TestTimer({ st, durationS, onTimeUp }: { st: number; durationS: number; onTimeUp: () => void }) {

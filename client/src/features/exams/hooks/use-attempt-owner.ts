@@ -18,7 +18,7 @@ export type AttemptOwner = {
 };
 
 /**
- * This tab's ownership of the attempt on screen (issue 21 §2, db/attempts/attempt-lock): one tab of the
+ * This tab's ownership of the attempt on screen (docs/exams.md "Two tabs, storage and eviction", db/attempts/attempt-lock): one tab of the
  * browser writes an attempt; the others show it read-only and can take it over. Giving it away
  * first puts the journal's stored changes into the attempt's document; taking it adopts what a
  * closed owner left in the journal and waits until this tab's replica shows the version the

@@ -88,7 +88,7 @@ export function useAttemptWriter() {
   );
 
   /**
-   * Keeps the submission receipt of a submitted attempt on this device (issue 21 §4), computed
+   * Keeps the submission receipt of a submitted attempt on this device (docs/exams.md "Submission receipt"), computed
    * over the attempt as the learner left it — the document with the journal's changes, exactly
    * what replication will push. Resolves with null when the attempt is not submitted.
    */

@@ -37,7 +37,7 @@ type Source = { id: string; revision: string; toJSON(): unknown; v: number };
  * Builds the list's items from each emission of the two queries, keeping the item (and, when no
  * item changed, the whole array) of the previous emission where the set's and its questions'
  * revisions are the same: the page and its cards are memoised on them, so the many emissions
- * while the replica starts (issue 20 §2: blocking time on a phone) redraw only what changed.
+ * while the replica starts (docs/benchmarks.md "bench:lighthouse": blocking time on a phone) redraw only what changed.
  */
 export function stableExamItems() {
   let previous: ExamListItem[] = [];

@@ -2,7 +2,7 @@ import type { EntitlementDoc } from '@pm/protocol/sync/entitlement';
 
 /*
  * What a learner's plan lets them start now, worked out on the device from replicated documents
- * only (issue 18 §4), so that the exam list shows what is left and a test starts offline within
+ * only (docs/payments.md "Without a plan"), so that the exam list shows what is left and a test starts offline within
  * it. The server counts the same attempts when they arrive and is the judge: an attempt the
  * device let through but the server finds past the allowance is kept, locked, and listed in
  * `overLimit` until a plan covers it (docs/payments.md "Without a plan").

@@ -1,6 +1,6 @@
 /**
  * The question language a learner last used in each attempt (the test screen's own language
- * picker), so that the result page shows the questions as they were read (issue 20 §4).
+ * picker), so that the result page shows the questions as they were read (docs/exams.md "The result page").
  *
  * Kept on this device only, in localStorage: the attempt document (`test_summary`) is a strict
  * wire schema shared with the server, and the language is a reading preference, not something the

@@ -18,7 +18,7 @@ export function judge(q: TestQuestion | ResultQuestion, ua: string | string[]): 
 }
 
 /**
- * A practice set's result worked out on the device (issue 5 §9: practice sets may carry their
+ * A practice set's result worked out on the device (docs/exams.md "Answers and marking": practice sets may carry their
  * answers, so the result shows at once, offline), with the scoring the server uses
  * (sync-protocol/src/scoring.ts). The server's own result replaces it when it replicates.
  * Mock tests never carry answers, so for them this returns null.

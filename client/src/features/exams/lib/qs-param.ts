@@ -1,5 +1,5 @@
 /**
- * The take-exam parameter: the spec's JSON string of the whole question set (spec §2 Exam list),
+ * The take-exam parameter: the spec's JSON string of the whole question set,
  * or simply a set id. Returns the set id and, for a JSON string, the set as it was passed (shown
  * while the device does not hold the set).
  */

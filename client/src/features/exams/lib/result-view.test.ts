@@ -3,7 +3,7 @@ import type { StoredResult } from '../hooks/use-result-data';
 import { buildResultView } from './result-view';
 import type { Attempt, Detail } from './test-engine';
 
-/* Issue 16 §2: a result that is not the learner's first at its set is practice, labelled as such. */
+/* docs/security.md "Times, ranking and sync quotas": a result that is not the learner's first at its set is practice, labelled as such. */
 
 const detail: Detail = { id: 'qs', isM: true, main: { q: ['m1'], mpq: 1, tm: 1, nm: 0, o: 0 }, sections: {}, questions: [], v: 1 };
 

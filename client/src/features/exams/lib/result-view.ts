@@ -6,7 +6,7 @@ import type { QuestionSet } from '../hooks/use-test-data';
 import { type Attempt, type Detail, partsOf, slotsOf } from './test-engine';
 import { setText } from '@pm/protocol/set-text';
 
-/** Key of the main part in results (spec §3: "the main part under wos"). */
+/** Key of the main part in results (docs/glossary.md: "the main part under wos"). */
 export const MAIN_PART = 'wos';
 
 export type QuestionOutcome = {
@@ -34,7 +34,7 @@ export type ResultView = {
   wrong: number;
   pending: number;
   late: boolean;
-  /** Not the learner's first attempt at the set: practice, never ranked (issue 16 §2). */
+  /** Not the learner's first attempt at the set: practice, never ranked (docs/security.md "Times, ranking and sync quotas"). */
   practice: boolean;
   /** Seconds: the sum of the parts' (docs/exams.md "Time taken", sync-protocol/src/time-taken.ts). */
   timeS: number;

@@ -22,7 +22,7 @@ export type Part = {
   nm: number;
 };
 
-/** Spec §5 Test: a missing or zero duration means 5,400 seconds; minutes × 60 otherwise. */
+/** A missing or zero duration means 5,400 seconds; minutes × 60 otherwise. */
 export const DEFAULT_DURATION_S = 5400;
 export function durationSeconds(dur: number | undefined | null): number {
   return dur && dur > 0 ? dur * 60 : DEFAULT_DURATION_S;
@@ -31,7 +31,7 @@ export function durationSeconds(dur: number | undefined | null): number {
 /**
  * The parts in test order: the main part first (it uses the set's own marks), then sections by
  * their order `o` (then name); a section with sub-sections contributes each sub-section in order.
- * Parts without questions are left out (spec §5: sections without questions are hidden).
+ * Parts without questions are left out (sections without questions are hidden).
  */
 export function partsOf(detail: Detail): Part[] {
   const parts: Part[] = [];
@@ -73,7 +73,7 @@ export function paletteState(entry: AnswerEntry | undefined): PaletteState {
   return entry ? entry.status : 'NOT_VISITED';
 }
 
-/** Opening a question marks it visited (spec §4) unless it already has a state. */
+/** Opening a question marks it visited unless it already has a state. */
 export function visit(answers: Attempt['answers'], qid: string): Attempt['answers'] {
   if (answers[qid]) return answers;
   return { ...answers, [qid]: { ua: null, status: 'VISITED' } };
@@ -81,7 +81,7 @@ export function visit(answers: Attempt['answers'], qid: string): Attempt['answer
 
 /**
  * A new answer is kept at once (nothing is lost). The state follows it: Answered with an answer,
- * back to Visited when every choice is removed (spec §4); a review mark stays.
+ * back to Visited when every choice is removed; a review mark stays.
  */
 export function answer(answers: Attempt['answers'], qid: string, ua: UserAnswer): Attempt['answers'] {
   const prev = answers[qid];
@@ -122,7 +122,7 @@ export function remainingSeconds(st: number, durationS: number, now: number): nu
 }
 
 /**
- * Timer colour (spec §4): green from half the time, orange below half, red under 900 s — and for
+ * Timer colour: green from half the time, orange below half, red under 900 s — and for
  * a test shorter than an hour red under a quarter of its time (docs/exams.md "The exam screens"):
  * by the 900 s alone, a test of 30 minutes or less (the free 15-minute practice set a guest
  * takes) had no orange and one of 15 minutes was red from its first second. From an hour up,
@@ -134,7 +134,7 @@ export function timerTone(remaining: number, durationS: number): 'green' | 'oran
   return 'green';
 }
 
-/** "1 Hour, 29 Min, 59 Sec" parts (spec §4: at zero 0 Hour, 0 Min, 0 Sec). */
+/** "1 Hour, 29 Min, 59 Sec" parts (at zero 0 Hour, 0 Min, 0 Sec). */
 export function clockParts(seconds: number): { h: number; m: number; s: number } {
   const s = Math.max(0, Math.floor(seconds));
   return { h: Math.floor(s / 3600), m: Math.floor((s % 3600) / 60), s: s % 60 };

@@ -7,7 +7,7 @@ import { paths } from '@/config/paths';
 import classes from './faq-page.module.css';
 import { StaticPageOr } from '@/components/static-page-or';
 
-/** Spec §2 FAQ: five categories, Fundraiser's selected first. */
+/** Five categories, Fundraiser's selected first. */
 const CATEGORIES = [
   { id: 'fundraiser', icon: IconHeartHandshake },
   { id: 'campaigns', icon: IconSpeakerphone },

@@ -30,7 +30,7 @@ function SlideAction({ slide }: { slide: CarouselSlide }) {
 }
 
 /**
- * The home carousel (spec §2 Home): three slides that wrap around forward and backward, with
+ * The home carousel: three slides that wrap around forward and backward, with
  * arrows, dots, arrow keys and swipe. Written here rather than with @mantine/carousel and Embla
  * because those (about 15 kB gzip) do not fit the first visit's 130 kB JavaScript budget
  * (scripts/bench-bundle.ts); the arrows, dots and live announcement are all translated.

@@ -8,7 +8,7 @@ import { ReasonCards } from './reason-cards';
 import { bannerSlides, getSlides } from './slides';
 import { WhySection } from './why-section';
 
-/** Home page (spec §2 Home): carousel, what/why section, three reason cards. */
+/** Home page: carousel, what/why section, three reason cards. */
 export default function HomePage() {
   const { t, i18n } = useTranslation('home');
   // The admin's banners replace the built-in slides when there are any (back office, Banners).

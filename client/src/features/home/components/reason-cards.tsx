@@ -13,7 +13,7 @@ const REASONS = [
 ] as const;
 
 /**
- * Where a call to join leads: /login (spec §2 Home), or Exams for someone already signed in
+ * Where a call to join leads: /login, or Exams for someone already signed in
  * (docs/api.md "Where people land"). The drawn page is a visitor's (`/login`); once the app has
  * hydrated it, a signed-in reader's links change to Exams.
  */
@@ -21,7 +21,7 @@ export function useJoinTarget(): string {
   return useSession() ? paths.examList : paths.login;
 }
 
-/** Three reason cards, each with a Join Now button to /login (spec §2 Home). */
+/** Three reason cards, each with a Join Now button to /login. */
 export function ReasonCards() {
   const { t } = useTranslation('home');
   const joinTarget = useJoinTarget();

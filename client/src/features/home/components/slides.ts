@@ -7,12 +7,12 @@ import competeSrc from '../assets/slide-compete.svg?no-inline';
 import donateSrc from '../assets/slide-donate.svg?no-inline';
 // `?inline`: the first slide's illustration (2.6 kB) is a data URL, in the prerendered page
 // itself (scripts/vite-plugin-prerender-home.ts). It is the page's largest element: as a file it
-// arrived with the app's script, and was painted only once that had run (issue 20 §2, LCP).
+// arrived with the app's script, and was painted only once that had run (docs/benchmarks.md "bench:lighthouse", LCP).
 import practiceSrc from '../assets/slide-mock-tests.svg?inline';
 import type { Banner } from '@pm/protocol/banner';
 import type { Accent } from './accent';
 
-/** A home carousel slide, with the fields of spec §3 "Carousel slide". */
+/** A home carousel slide, as the back office's Banners screen edits it. */
 export type CarouselSlide = {
   /** Stable key: the slide's key in home.json `slides`, or an admin banner's id. */
   id: string;
@@ -32,7 +32,7 @@ type SlideId = 'practice' | 'compete' | 'donate';
 type BuiltInSlide = Omit<CarouselSlide, 'id' | 'headline' | 'text' | 'callToActionText'> & { id: SlideId };
 
 function builtInSlides(): BuiltInSlide[] {
-  // Spec §2 Home: the third slide opens the external donation campaign in a new tab. Without a
+  // The third slide opens the external donation campaign in a new tab. Without a
   // configured campaign (config/site-links) it leads to About us, which says where donations go.
   const campaign = donationCampaignUrl();
   return [

@@ -30,7 +30,7 @@ function Audience({ kind }: { kind: 'learners' | 'donors' }) {
   );
 }
 
-/** What the platform is, and why learners and donors should use it (spec §2 Home). */
+/** What the platform is, and why learners and donors should use it. */
 export function WhySection() {
   const { t } = useTranslation('home');
   const paragraphs = t('about.paragraphs', { returnObjects: true });

@@ -35,7 +35,7 @@ function formatLegalDate(iso: string, lang: string) {
   return formatDate(iso, lang, 'dateLong', 'UTC');
 }
 
-/** A long legal text (spec §2 Privacy policy, Terms & Conditions): title, date, contents, numbered sections. */
+/** A long legal text (Privacy policy, Terms & Conditions): title, date, contents, numbered sections. */
 export function LegalDocument({ doc }: { doc: LegalDoc }) {
   const { t, i18n } = useTranslation('legal');
   const intro = t(`${doc}.intro`, { returnObjects: true });

@@ -1,7 +1,7 @@
 import { LegalDocument } from './legal-document';
 import { StaticPageOr } from '@/components/static-page-or';
 
-/** Served at /privacy and /privacypolicy (spec §2). */
+/** Served at /privacy and /privacypolicy. */
 function BuiltInPrivacyPage() {
   return <LegalDocument doc="privacy" />;
 }

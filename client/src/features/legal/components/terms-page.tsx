@@ -1,7 +1,7 @@
 import { LegalDocument } from './legal-document';
 import { StaticPageOr } from '@/components/static-page-or';
 
-/** Served at /tnc (spec §2). */
+/** Served at /tnc. */
 function BuiltInTermsPage() {
   return <LegalDocument doc="terms" />;
 }

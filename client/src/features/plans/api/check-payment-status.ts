@@ -2,7 +2,7 @@ import type { PaymentStatusData, Provider } from '@pm/protocol/payment';
 import { api } from '@/lib/api-client';
 
 /**
- * POST /api/{provider}/checkPaymentStatus answer: `success` decides the outcome (spec §7); the
+ * POST /api/{provider}/checkPaymentStatus answer: `success` decides the outcome (docs/api.md); the
  * order's status tells a payment still being confirmed (PENDING) from a failed or cancelled one,
  * and the answer names the plan bought.
  */

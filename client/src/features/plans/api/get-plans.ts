@@ -3,7 +3,7 @@ import type { Plan } from '@pm/protocol/plan';
 import { api } from '@/lib/api-client';
 import { pageData } from '@/lib/page-data';
 
-/** A plan as GET /api/plan lists it (spec §9): the wire fields of sync-protocol plus its id. */
+/** A plan as GET /api/plan lists it (docs/payments.md "What a plan gives"): the wire fields of sync-protocol plus its id. */
 export type PlanView = Pick<Plan, 'code' | 'name' | 'total' | 'approx' | 'contents'> & { id: string };
 
 /** GET /api/plan — public; the active plans in the order the page shows them. Silent: the page shows the failure. */

@@ -1,7 +1,7 @@
 import type { Provider } from '@pm/protocol/payment';
 import { api } from '@/lib/api-client';
 
-/** The body of POST /api/{provider}/initiatePayment (spec §7; sync-protocol initiatePaymentSchema). */
+/** The body of POST /api/{provider}/initiatePayment (docs/api.md; sync-protocol initiatePaymentSchema). */
 export type InitiatePaymentBody = {
   merchantTransactionId: string;
   /** Rupees. */

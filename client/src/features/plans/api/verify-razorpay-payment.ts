@@ -7,7 +7,7 @@ export type RazorpayHandlerResponse = {
   razorpay_signature: string;
 };
 
-/** POST /api/payment/verifyRazorpayPayment (spec §7): the server checks the signature and the order. */
+/** POST /api/payment/verifyRazorpayPayment (docs/api.md): the server checks the signature and the order. */
 export function verifyRazorpayPayment(body: RazorpayHandlerResponse): Promise<{ success: boolean; msg?: string }> {
   return api('/payment/verifyRazorpayPayment', {
     method: 'POST',

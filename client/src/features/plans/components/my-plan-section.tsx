@@ -126,7 +126,7 @@ function PastOrders({ orders, lang }: { orders: MyOrder[]; lang: Lang }) {
 }
 
 /**
- * My plan (issue 18 §3), shown in the profile: the active plan, what is left of it and its end
+ * My plan (docs/payments.md "Receipts"), shown in the profile: the active plan, what is left of it and its end
  * date, then the learner's orders with a receipt for each paid one.
  */
 export default function MyPlanSection() {

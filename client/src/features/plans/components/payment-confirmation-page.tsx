@@ -14,7 +14,7 @@ import { formatPaise } from '../lib/amount';
 import { safeRedirectPath } from '../lib/redirect';
 import { PaymentFailureImage, PaymentSuccessImage } from './payment-illustration';
 
-/** Spec §4 Payment confirmation: 0 verifying (loader), 1 success, -1 failed. */
+/** 0 verifying (loader), 1 success, -1 failed. */
 type ConfirmationState = 0 | 1 | -1;
 
 /** A payment still PENDING at the provider is asked again every 3 s, for up to a minute. */
@@ -22,7 +22,7 @@ export const PENDING_POLL_MS = 3000;
 export const PENDING_MAX_CHECKS = 60_000 / PENDING_POLL_MS;
 
 /**
- * The payment's outcome (spec §2 Payment confirmation, §4). The provider's hosted page sends the
+ * The payment's outcome (docs/payments.md "Where the buyer comes back to"). The provider's hosted page sends the
  * learner back here with merchantTransactionId (required, else the root) and redirection_url
  * (default '/', and only a path of this site is followed).
  */
@@ -32,7 +32,7 @@ export default function PaymentConfirmationPage() {
   const location = useLocation();
   const orderId = params.get('merchantTransactionId');
   if (!orderId) return <Navigate to={paths.home} replace />;
-  // The route is public (spec §2); asking for the order's status needs the buyer (spec §6).
+  // The route is public; asking for the order's status needs the buyer.
   if (!session) {
     rememberRedirect(location.pathname + location.search);
     return <Navigate to={paths.login} replace />;
@@ -48,7 +48,7 @@ function Confirmation({ orderId, provider, redirectTo }: { orderId: string; prov
   const { t } = useTranslation(['plan', 'common']);
   const [state, setState] = useState<ConfirmationState>(0);
   const [pending, setPending] = useState(false);
-  // Spec §4 names one failure state (-1); a payment the payer cancelled at the provider is told
+  // The page has one failure state (-1); a payment the payer cancelled at the provider is told
   // apart within it by its own message (docs/payments.md, "Cancelled payments").
   const [cancelled, setCancelled] = useState(false);
   const [bought, setBought] = useState<Bought>(null);
@@ -62,7 +62,7 @@ function Confirmation({ orderId, provider, redirectTo }: { orderId: string; prov
       let outcome: 'paid' | 'pending' | 'failed' | 'cancelled';
       try {
         const answer = await checkPaymentStatus(provider, orderId);
-        // Spec §7: the answer's success decides; a status still open at the provider is asked again.
+        // docs/api.md: the answer's success decides; a status still open at the provider is asked again.
         const status = answer.data?.status;
         const open = status === 'PENDING' || status === 'CREATED';
         outcome = answer.success ? 'paid' : open ? 'pending' : status === 'CANCELLED' ? 'cancelled' : 'failed';
@@ -118,7 +118,7 @@ function WhatWasBought({ bought }: { bought: Bought }) {
   );
 }
 
-/** Spec §4, §9: success redirects after 6 seconds, or at once on 'Click here...'. */
+/** docs/glossary.md "Fixed values": success redirects after 6 seconds, or at once on 'Click here...'. */
 function Success({ orderId, redirectTo, bought }: { orderId: string; redirectTo: string; bought: Bought }) {
   const { t } = useTranslation('plan');
   const navigate = useNavigate();
@@ -152,7 +152,7 @@ function Success({ orderId, redirectTo, bought }: { orderId: string; redirectTo:
 }
 
 /**
- * Spec §4: failure shows 'Payment failed' and does not redirect; the learner may retry. A payment
+ * Failure shows 'Payment failed' and does not redirect; the learner may retry. A payment
  * the payer cancelled at the provider says so instead (docs/payments.md, "Cancelled payments").
  */
 function Failure({ orderId, cancelled, bought }: { orderId: string; cancelled: boolean; bought: Bought }) {

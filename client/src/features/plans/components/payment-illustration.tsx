@@ -1,5 +1,5 @@
 /**
- * The confirmation page's images (spec §2: a success or failure image), drawn inline so that
+ * The confirmation page's images (a success or failure image), drawn inline so that
  * they need no download and follow the theme's colours.
  */
 export function PaymentSuccessImage({ label }: { label: string }) {

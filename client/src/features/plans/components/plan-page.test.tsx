@@ -10,7 +10,7 @@ import type { PlanView } from '../api/get-plans';
 import { browser } from '../lib/browser';
 import PlanPage from './plan-page';
 
-/** The three plans of spec §9, as GET /api/plan answers. */
+/** The three plans (docs/payments.md "What a plan gives"), as GET /api/plan answers. */
 const PLANS: PlanView[] = [
   {
     id: 'p1',

@@ -133,7 +133,7 @@ function StackCheckout({ plan, current, lang, onConfirm, onClose, busy }: { plan
   );
 }
 
-/** Pricing plans (spec §2 Plan page, §9 Plans), each with Buy Now (spec §5 Buy). */
+/** Pricing plans (docs/payments.md "What a plan gives"), each with Buy Now. */
 export default function PlanPage() {
   const { t, i18n } = useTranslation(['plan', 'common']);
   const lang: Lang = (i18n.resolvedLanguage ?? i18n.language) === 'hi' ? 'hi' : 'en';
@@ -148,7 +148,7 @@ export default function PlanPage() {
   const [confirming, setConfirming] = useState<PlanView | null>(null);
 
   const buy = (plan: PlanView) => {
-    // Spec §5 Buy: a guest is sent to login, and comes back here afterwards.
+    // A guest is sent to login, and comes back here afterwards.
     if (!session) {
       rememberRedirect(location.pathname + location.search);
       void navigate(paths.login);
@@ -164,7 +164,7 @@ export default function PlanPage() {
       return;
     }
     setConfirming(null);
-    // Spec §7 Payments: an order at the server's price, then the provider's page.
+    // docs/payments.md: an order at the server's price, then the provider's page.
     void checkout.buy(plan);
   };
 

@@ -71,7 +71,7 @@ function ReceiptSheet({ receipt, lang }: { receipt: Receipt; lang: Lang }) {
   );
 }
 
-/** A paid order's receipt (issue 18 §5), in the interface language, printable. */
+/** A paid order's receipt (docs/payments.md "Receipts"), in the interface language, printable. */
 export default function ReceiptPage() {
   const { id = '' } = useParams();
   const { t, i18n } = useTranslation(['plan', 'common']);

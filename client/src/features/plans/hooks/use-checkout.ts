@@ -21,7 +21,7 @@ const tenDigits = (mobile: string | undefined) => {
 };
 
 /**
- * Buy Now and Retry (spec §5 Buy, §7 Payments): an order from the server, then the provider.
+ * Buy Now and Retry (docs/payments.md "Prices come from the server"): an order from the server, then the provider.
  * PhonePe: initiatePayment answers the hosted page the browser goes to, which comes back to the
  * confirmation page. Razorpay: Checkout opens over the page; its handler's signature is sent to
  * the server, then the confirmation page asks for the order's status (the provider is the truth).
@@ -36,7 +36,7 @@ export function useCheckout() {
   /** Hands the order to its provider; true when the learner is on their way (the button stays busy). */
   const pay = async (order: CreateOrderAnswer): Promise<boolean> => {
     const p = order.payment;
-    // Spec §5: starting a payment needs amount >= 1.
+    // Starting a payment needs amount >= 1.
     if (!(Number.isFinite(p.amount) && p.amount >= MIN_PAYMENT_AMOUNT)) {
       notifyError(t('amountMin'));
       return false;
@@ -94,13 +94,13 @@ export function useCheckout() {
     if (!away) setBusy(null);
   };
 
-  /** Buy Now for a signed-in learner (the caller handled guests and the amount, spec §5). */
+  /** Buy Now for a signed-in learner (the caller handled guests and the amount). */
   const buy = (plan: { id: string; code: string }) =>
     run(plan.id, async () => {
       try {
         return await createOrder(plan);
       } catch (e) {
-        // Spec §8: 'Failed to create order', with the server's reason when it gave one.
+        // 'Failed to create order', with the server's reason when it gave one.
         const reason = e instanceof ApiError ? e.msg : '';
         if (reason && reason !== t('failedToCreateOrder')) notifyError(reason, t('failedToCreateOrder'));
         else notifyError(t('failedToCreateOrder'));
@@ -108,7 +108,7 @@ export function useCheckout() {
       }
     });
 
-  /** Retry on the confirmation page: the server answers the order to pay (spec §7 retryPayment). */
+  /** Retry on the confirmation page: the server answers the order to pay (retryPayment, docs/payments.md). */
   const retry = (orderId: string) =>
     run(orderId, async () => {
       try {

@@ -1,9 +1,9 @@
 import { numberFormat } from '@/lib/intl-format';
 
-/** Spec §9: minimum payment amount 1 (rupee). */
+/** docs/glossary.md "Fixed values": minimum payment amount 1 (rupee). */
 export const MIN_PAYMENT_AMOUNT = 1;
 
-/** Spec §5 Buy: the amount must be a number of at least 1, else 'Invalid amount!!!'. */
+/** The amount must be a number of at least 1, else 'Invalid amount!!!'. */
 export function isPayableAmount(amount: unknown): boolean {
   const n = typeof amount === 'number' ? amount : typeof amount === 'string' && amount.trim() ? Number(amount) : Number.NaN;
   return Number.isFinite(n) && n >= MIN_PAYMENT_AMOUNT;

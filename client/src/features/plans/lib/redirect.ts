@@ -1,8 +1,8 @@
 import { paths } from '@/config/paths';
 
 /**
- * Where the confirmation page may send the learner: only a path of this site (spec §2
- * Payment confirmation: redirection_url, default '/'). A full address, a protocol-relative
+ * Where the confirmation page may send the learner: only a path of this site (the
+ * confirmation page's redirection_url, default '/'). A full address, a protocol-relative
  * '//host' or '/\host' (which browsers read as another host) would make the page an open
  * redirect, so anything but a plain same-site path becomes '/'.
  */
@@ -19,7 +19,7 @@ export function safeRedirectPath(value: string | null | undefined): string {
 export const AFTER_PAYMENT_PATH = paths.profile;
 
 /**
- * The confirmation page's address for an order (spec §7 initiatePayment redirectUrl: carries
+ * The confirmation page's address for an order (initiatePayment's redirectUrl, docs/payments.md: carries
  * merchantTransactionId, amount and redirection_url). `provider` is added for Razorpay so that
  * the page asks that provider's status; PhonePe is the page's default.
  */

@@ -13,7 +13,7 @@ import type {
 import { callProvider, type FetchLike, orderRefused, providerUnavailable, type ProviderAnswer, safeEqual, sha256Hex } from './common';
 
 /*
- * PhonePe Standard Checkout v2 (ARCHITECTURE decision 9; issue 18 §2). Confirmed against
+ * PhonePe Standard Checkout v2 (ARCHITECTURE decision 9; docs/payments.md). Confirmed against
  * PhonePe's own Node SDK (github.com/PhonePe/phonepe-pg-sdk-node, src/) and the developer docs
  * (developer.phonepe.com, Standard Checkout → API reference):
  *

@@ -13,7 +13,7 @@ import type {
 import { callProvider, type FetchLike, hmacSha256Hex, orderRefused, providerUnavailable, safeEqual, sha256Hex } from './common';
 
 /*
- * Razorpay Orders + Standard Checkout (ARCHITECTURE decision 9; issue 18 §2). Confirmed against
+ * Razorpay Orders + Standard Checkout (ARCHITECTURE decision 9; docs/payments.md). Confirmed against
  * Razorpay's Node SDK (github.com/razorpay/razorpay-node: lib/api.js, lib/resources/orders.js,
  * lib/utils/razorpay-utils.js and its tests) and the docs (razorpay.com/docs: Orders API,
  * Payments webhook events, Webhooks best practices):

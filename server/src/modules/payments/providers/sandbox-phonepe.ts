@@ -9,7 +9,7 @@ import { PHONEPE_EXPIRE_AFTER, PHONEPE_PATHS, phonePeWebhookAuthorization } from
 import { devanagariFontFace } from '#server/lib/devanagari-face';
 
 /*
- * The local PhonePe (ARCHITECTURE decision 9; issue 18 §2): the outside system, running inside
+ * The local PhonePe (ARCHITECTURE decision 9; docs/payments.md): the outside system, running inside
  * our server under /sandbox/phonepe (outside /api), speaking Standard Checkout v2 as phonepe.ts
  * describes it: the OAuth token, pay, order status, a hosted payment page, and webhooks with the
  * Authorization header. The PhonePe adapter runs against it unchanged, so development, the API
