@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Outlet } from 'react-router';
 
-/** Online-only data (docs/api.md: failed requests are not retried). One client for the whole app. */
+/** Online-only data (failed requests are not retried). One client for the whole app. */
 export const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 0, refetchOnWindowFocus: false, staleTime: 30_000 }, mutations: { retry: 0 } },
 });
