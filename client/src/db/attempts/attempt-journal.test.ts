@@ -2,26 +2,13 @@ import 'fake-indexeddb/auto';
 import { openDB } from 'idb';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import type { TestSummaryDoc } from '@pm/protocol/sync/test-summary';
+import { newAttempt, type TestSummaryDoc } from '@pm/protocol/sync/test-summary';
 import { applyPatch, applyPatches, type AttemptPatch, AttemptJournal, journalNameOf, patchBetween } from './attempt-journal';
 import { openReplicaDatabase, type ReplicaDatabase } from '../core/database';
 
 type Attempt = Omit<TestSummaryDoc, '_deleted'>;
 
-const base: Attempt = {
-  id: 'attempt-0001-abc',
-  qsid: 'qs-1',
-  st: 1_000,
-  sfs: 0,
-  lsq: null,
-  index: 0,
-  selectedSection: null,
-  answers: {},
-  status: 'IN_PROGRESS',
-  submittedAt: null,
-  elapsed: 0,
-  updatedAt: 1_000,
-};
+const base: Attempt = newAttempt('attempt-0001-abc', 'qs-1', 1_000);
 
 let db: ReplicaDatabase;
 let n = 0;

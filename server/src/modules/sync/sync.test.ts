@@ -2,7 +2,7 @@ import http from 'node:http';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PROTOCOL_VERSION } from '@pm/protocol/version';
-import type { TestSummaryDoc } from '@pm/protocol/sync/test-summary';
+import { newAttempt, type TestSummaryDoc } from '@pm/protocol/sync/test-summary';
 import { MSG } from '@pm/protocol/messages';
 import { createApp } from '../../app';
 import { attempt, examResult, questionSet, tag } from '../../db/schema';
@@ -31,21 +31,8 @@ const push = (token: string, rows: unknown) => h.request('POST', '/sync/v1/test_
 let seq = 0;
 function attemptDoc(over: Partial<TestSummaryDoc> = {}): TestSummaryDoc {
   seq++;
-  return {
-    id: `attempt-${seq.toString().padStart(4, '0')}-xyz`,
-    qsid: 'qs-practice-gk',
-    st: 1_795_000_000_000,
-    sfs: 0,
-    lsq: null,
-    index: 0,
-    selectedSection: null,
-    answers: {},
-    status: 'IN_PROGRESS',
-    submittedAt: null,
-    updatedAt: 1_795_000_000_000,
-    _deleted: false,
-    ...over,
-  };
+  const { elapsed: _unmeasured, ...started } = newAttempt(`attempt-${seq.toString().padStart(4, '0')}-xyz`, 'qs-practice-gk', 1_795_000_000_000);
+  return { ...started, _deleted: false, ...over };
 }
 
 describe('protocol version', () => {
