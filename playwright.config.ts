@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
@@ -15,18 +15,21 @@ process.env.E2E_DATA_DIR = dataDir;
  * (default 2), each a Playwright project with one worker and a server of its own on its own
  * database (port PORT + lane, data directory E2E_DATA_DIR/laneN), so that the lanes run side by
  * side while the specs of one lane still meet one server one at a time, in file order. Files are
- * dealt largest first to the lane with the fewest bytes so far: a spec's size follows its length.
+ * dealt longest first to the lane with the least time so far: a spec's time is the seconds
+ * e2e/lane-weights.json measured for it, or for a spec not measured yet its size at the measured
+ * bytes per second.
  */
 const LANES = Math.max(1, Number(process.env.E2E_LANES ?? 2));
+const weights = JSON.parse(readFileSync('e2e/lane-weights.json', 'utf8')) as { secondsPerSpec: Record<string, number>; bytesPerSecond: number };
 const specs = readdirSync('e2e')
   .filter((f) => f.endsWith('.spec.ts'))
-  .map((f) => ({ f, size: statSync(path.join('e2e', f)).size }))
-  .sort((a, b) => b.size - a.size || a.f.localeCompare(b.f));
-const lanes = Array.from({ length: LANES }, (_, i) => ({ name: `lane${i + 1}`, port: PORT + i, dataDir: path.join(dataDir, `lane${i + 1}`), files: [] as string[], bytes: 0 }));
-for (const { f, size } of specs) {
-  const lane = lanes.reduce((a, b) => (b.bytes < a.bytes ? b : a));
+  .map((f) => ({ f, seconds: weights.secondsPerSpec[f] ?? statSync(path.join('e2e', f)).size / weights.bytesPerSecond }))
+  .sort((a, b) => b.seconds - a.seconds || a.f.localeCompare(b.f));
+const lanes = Array.from({ length: LANES }, (_, i) => ({ name: `lane${i + 1}`, port: PORT + i, dataDir: path.join(dataDir, `lane${i + 1}`), files: [] as string[], seconds: 0 }));
+for (const { f, seconds } of specs) {
+  const lane = lanes.reduce((a, b) => (b.seconds < a.seconds ? b : a));
   lane.files.push(f);
-  lane.bytes += size;
+  lane.seconds += seconds;
 }
 for (const lane of lanes) mkdirSync(lane.dataDir, { recursive: true });
 
