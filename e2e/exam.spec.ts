@@ -68,9 +68,12 @@ test('the whole mock test offline: answers of every type, review marks, a reload
   await palette(page, 15).click();
   await options(page).getByRole('checkbox').nth(0).check();
   await palette(page, 24).click();
+  await expect(questionNumber(page)).toHaveText('Question 24');
   await options(page).getByRole('textbox').fill('  112 ');
   // Q6 subjective: stored, awaiting an editor's evaluation. Clearing Q5 takes it back to Not Answered.
+  // (Q24 has a text box too: the fill waits until Q6 is on screen, or it would type into Q24's.)
   await palette(page, 6).click();
+  await expect(questionNumber(page)).toHaveText('Question 6');
   await options(page).getByRole('textbox').fill('Green plants make glucose from carbon dioxide and water using sunlight.');
   await palette(page, 5).click();
   await pick(page, 0);
