@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { ACCESS } from '../server/src/access';
-import { DEMO, loginAs } from './helpers';
+import { ADMIN_ROUTES, DEMO, loginAs } from './helpers';
 
 /**
  * As the demo learner (role MEMBER, no permissions) every admin screen says in place that the
@@ -9,23 +9,6 @@ import { DEMO, loginAs } from './helpers';
  * table, so a route added later is covered too.
  */
 
-const ADMIN_ROUTES = [
-  '/admin',
-  '/admin/product',
-  '/admin/brand',
-  '/admin/banner',
-  '/admin/permission',
-  '/admin/role',
-  '/admin/user-report',
-  '/admin/person',
-  '/admin/static-pages',
-  '/admin/order',
-  '/admin/contact-messages',
-  '/admin/activity-log',
-  '/dashboard',
-  '/transaction-report',
-  '/global-earning-report',
-];
 
 test('every admin route tells the signed-in demo learner they have no access, in place, with a way back', async ({ page }) => {
   await loginAs(page, 'learner');

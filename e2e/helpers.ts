@@ -125,3 +125,22 @@ export function pngBytes(rgb: [number, number, number] = [220, 30, 30]): Buffer 
   const rows = Buffer.concat(Array.from({ length: 8 }, () => Buffer.from([0, ...Array.from({ length: 8 }, () => rgb).flat()])));
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
 }
+
+/** Every screen of the back office (client/src/config/route-access.ts gives them their permissions). */
+export const ADMIN_ROUTES = [
+  '/admin',
+  '/admin/product',
+  '/admin/brand',
+  '/admin/banner',
+  '/admin/permission',
+  '/admin/role',
+  '/admin/user-report',
+  '/admin/person',
+  '/admin/static-pages',
+  '/admin/order',
+  '/admin/contact-messages',
+  '/admin/activity-log',
+  '/dashboard',
+  '/transaction-report',
+  '/global-earning-report',
+];
