@@ -11,6 +11,7 @@ import { type Actor, logActivity } from '../../lib/activity';
 import { runExclusive } from '../../lib/exclusive';
 import { paymentRequired } from '../../lib/errors';
 import { nextRev, nextRevs, revsOf } from '../../lib/revision';
+import { rawStatement, rowEncoder } from '../../lib/raw-statement';
 
 /*
  * What a learner's paid plans allow (docs/payments.md "Without a plan"; sync-protocol/src/sync/entitlement.ts).
@@ -58,6 +59,27 @@ function queries(conn: Conn) {
 }
 function prepare(conn: Conn) {
   const P = (n: string) => sql.placeholder(n);
+  const encodeUse = rowEncoder(entitlementUse);
+  /**
+   * One row per counted attempt, run by the driver (lib/raw-statement.ts: in a transaction
+   * only): one row changed means counted now, none that it was counted before.
+   */
+  const insertUse = rawStatement(
+    conn,
+    conn
+      .insert(entitlementUse)
+      .values({
+        attemptId: P('attemptId'),
+        personId: P('personId'),
+        qsid: P('qsid'),
+        kind: P('kind'),
+        entitlementId: P('entitlementId'),
+        overLimit: P('overLimit'),
+        startedAt: P('startedAt'),
+        createdAt: P('createdAt'),
+      })
+      .onConflictDoNothing(),
+  );
   return {
     counted: prepareOn(conn, conn.select({ id: entitlementUse.attemptId }).from(entitlementUse).where(eq(entitlementUse.attemptId, P('id')))),
     /** Every plan of a person (a learner has a few): the push reads them once for its attempts. */
@@ -103,23 +125,7 @@ function prepare(conn: Conn) {
         )
         .groupBy(entitlementUse.entitlementId),
     ),
-    insertUse: prepareOn(
-      conn,
-      conn
-        .insert(entitlementUse)
-        .values({
-          attemptId: P('attemptId'),
-          personId: P('personId'),
-          qsid: P('qsid'),
-          kind: P('kind'),
-          entitlementId: P('entitlementId'),
-          overLimit: P('overLimit'),
-          startedAt: P('startedAt'),
-          createdAt: P('createdAt'),
-        })
-        .onConflictDoNothing()
-        .returning({ id: entitlementUse.attemptId }),
-    ),
+    insertUse: (row: typeof entitlementUse.$inferInsert) => insertUse.run(encodeUse(row)),
     /** The document's new revision (bumpEntitlement). */
     bumpState: prepareOn(
       conn,
@@ -386,17 +392,17 @@ export async function countAttempt(conn: Conn, input: AttemptUse, opts: CountOpt
   }
   if (!within && input.refuseOver) throw paymentRequired();
   const now = Date.now();
-  const inserted = await q.insertUse.get({
+  const inserted = await q.insertUse({
     attemptId: input.attemptId,
     personId: input.personId,
     qsid: input.qsid,
     kind,
     entitlementId,
-    overLimit: within ? 0 : 1,
+    overLimit: !within,
     startedAt: input.startedAt,
     createdAt: now,
   });
-  if (!inserted) return null;
+  if (inserted.changes !== 1) return null;
   // The push bumps once for all it counted (opts.bump false); a single count bumps here.
   if (opts.bump !== false) await bumpEntitlement(conn, input.personId, now);
   const counted: Counted = { kind, overLimit: !within, entitlementId };
