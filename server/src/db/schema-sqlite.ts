@@ -189,6 +189,11 @@ export const question = sqliteTable(
     s: text('s'),
     t: json<string[]>('t').notNull(),
     e: json<string[]>('e').notNull(),
+    /**
+     * Review status (PENDING | APPROVED | REJECTED). A question row is the spec's Question
+     * document, field for field, so it keeps the wire's name; an attempt's `st` (its start time)
+     * is `startedAt` in the server (docs/glossary.md).
+     */
     st: text('st').notNull().default('PENDING'),
     trans: json<Record<string, { q: string; ops: Record<string, string>; ca: string[]; expl?: string; src?: string; mt?: boolean }>>('trans').notNull(),
     /** Why a reviewer rejected the question (status REJECTED); null otherwise. */
@@ -389,8 +394,8 @@ export const attempt = sqliteTable(
     qsid: text('qsid')
       .notNull()
       .references(() => questionSet.id, { onDelete: 'cascade' }),
-    /** Device start time (ms, device clock corrected by the server offset). */
-    st: integer('st').notNull(),
+    /** Device start time (ms, device clock corrected by the server offset); `st` on the wire and in the column (docs/glossary.md). */
+    startedAt: integer('st').notNull(),
     /** When the server first saw this attempt (ms, server clock). */
     serverFirstSeen: integer('server_first_seen').notNull(),
     lsq: text('lsq'),

@@ -135,7 +135,7 @@ describe.skipIf(skip)('raw statements on PostgreSQL', () => {
     await db.insert(person).values({ id: 'p-1', name: 'Learner', mobile: '+919000000009', passwordHash: 'x' });
     await db.insert(questionSet).values({ id: 'qs-1', l: 'Set', mpq: 1, tm: 1, q: [], sections: {}, pts: 1, updatedAt: 1, rev: 1, detailRev: 2 });
     for (const [id, rev] of [['att-1', 3], ['att-2', 4]] as const) {
-      await db.insert(attempt).values({ id, personId: 'p-1', qsid: 'qs-1', st: 1, serverFirstSeen: 1, answers: {}, updatedAt: 1, rev });
+      await db.insert(attempt).values({ id, personId: 'p-1', qsid: 'qs-1', startedAt: 1, serverFirstSeen: 1, answers: {}, updatedAt: 1, rev });
     }
   });
 

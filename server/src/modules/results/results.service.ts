@@ -159,7 +159,7 @@ async function storeScore(tx: Tx, row: AttemptRow, ctx: SubmittedContext): Promi
   const s = score(scheme.parts, row.answers);
   // Stored already bounded by the push (sync.service); the bound holds for older rows too.
   const times = {
-    st: row.st,
+    st: row.startedAt,
     submittedAt: row.submittedAt,
     elapsed: row.elapsed,
     seenElapsed: ctx.previous?.elapsed ?? null,

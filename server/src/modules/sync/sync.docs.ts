@@ -226,7 +226,7 @@ export function testSummaryDoc(r: typeof attempt.$inferSelect): TestSummaryDoc {
   return {
     id: r.id,
     qsid: r.qsid,
-    st: r.st,
+    st: r.startedAt,
     sfs: r.serverFirstSeen,
     lsq: r.lsq,
     index: r.idx,

@@ -332,7 +332,7 @@ export async function pushTestSummaries(
         personId: me.id,
         serverFirstSeen,
         qsid: next.qsid,
-        st: next.st,
+        startedAt: next.st,
         lsq: next.lsq,
         idx: next.index,
         selectedSection: next.selectedSection,
@@ -375,10 +375,10 @@ export async function pushTestSummaries(
     for (const r of inserts) {
       const set = sets.get(r.qsid);
       if (!set) continue;
-      const startedAt = boundedStart({ st: r.st, firstSeen: r.serverFirstSeen });
+      const startedAt = boundedStart({ st: r.startedAt, firstSeen: r.serverFirstSeen });
       // Seen as it starts, the device is online: past the allowance it is refused, not locked
       // (docs/payments.md "Without a plan"). An answer file is the offline way by definition.
-      const refuseOver = opts.offline !== true && Math.abs(now - r.st) <= ONLINE_START_MS;
+      const refuseOver = opts.offline !== true && Math.abs(now - r.startedAt) <= ONLINE_START_MS;
       if (await countAttempt(tx, { attemptId: r.id, personId: me.id, qsid: r.qsid, isM: set.isM, free: set.free, startedAt, actor: { id: me.id, name: me.name }, refuseOver }, { bump: false, fresh: true, plans })) {
         counted = true;
       }
