@@ -603,15 +603,26 @@ export const paymentEvent = sqliteTable(
 export const ledgerEntry = sqliteTable(
   'ledger_entry',
   {
+    /** `<group id>:<leg>`: one row per leg of a movement (lib/ledger.ts). */
     id: id(),
+    /** The movement this row is a leg of: the legs of a group sum to zero (docs/charity.md "The ledger"). */
+    groupId: text('group_id').notNull(),
+    /** `gateway`, `revenue:plans`, `campaign:<id>`, `trust:<id>:share`, … (docs/charity.md "The ledger"). */
+    account: text('account').notNull(),
     orderId: text('order_id').notNull(),
     paymentId: text('payment_id'),
-    /** CAPTURE (+), REFUND_DUE (0: a note), REFUND (−). */
+    /** What moved: CAPTURE (a plan paid), DONATION, SHARE_SPLIT, REFUND_DUE (a double debit), REFUND. */
     kind: text('kind').notNull(),
+    /** Integer paise: a debit positive, a credit negative. */
     amount: integer('amount').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('ledger_created_idx').on(t.createdAt), index('ledger_order_idx').on(t.orderId)],
+  (t) => [
+    index('ledger_created_idx').on(t.createdAt),
+    index('ledger_order_idx').on(t.orderId),
+    index('ledger_account_idx').on(t.account, t.createdAt),
+    index('ledger_group_idx').on(t.groupId),
+  ],
 );
 
 /** What a paid plan order grants (docs/payments.md "What a plan gives"), for its period. Limits null = unlimited. */

@@ -23,7 +23,8 @@ import { indexQuestion } from '../modules/questions/question-index';
 import type { DB, Tx } from './client';
 import { takeTurns } from './dialect';
 import { first, transaction } from './transaction';
-import { entitlement, ledgerEntry, meta, payment, permission, person, personPermission, plan, purchaseOrder, question, questionSet, role, rolePermission, tag } from './schema';
+import { ACCOUNTS, post as postMovement } from '../lib/ledger';
+import { entitlement, meta, payment, permission, person, personPermission, plan, purchaseOrder, question, questionSet, role, rolePermission, tag } from './schema';
 
 export const FIXTURES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures');
 
@@ -310,12 +311,21 @@ async function seedSales(tx: Tx, sales: z.output<typeof demoSalesFixtureSchema>,
         .insert(payment)
         .values({ ...pay, id: paymentId, amount: paise, orderId, personId: o.person, provider: 'phonepe', details: { demo: true }, createdAt: when, updatedAt: when })
         .onConflictDoNothing();
-      // Money in is a CAPTURE, a refund (a debit payment) a negative REFUND: the reports sum these (docs/admin.md).
+      // Money in is a CAPTURE, a refund (a debit payment) a REFUND, each a movement between the
+      // gateway and the plans' revenue: the reports sum the gateway's side (docs/charity.md "The ledger").
       if (pay.status === 'SUCCESS') {
-        await tx
-          .insert(ledgerEntry)
-          .values({ id: `ledger-${paymentId}`, orderId, paymentId, kind: pay.isCredit ? 'CAPTURE' : 'REFUND', amount: pay.isCredit ? paise : -paise, createdAt: when })
-          .onConflictDoNothing();
+        const amount = pay.isCredit ? paise : -paise;
+        await postMovement(tx, {
+          groupId: `ledger-${paymentId}`,
+          kind: pay.isCredit ? 'CAPTURE' : 'REFUND',
+          orderId,
+          paymentId,
+          legs: [
+            { account: ACCOUNTS.gateway, amount },
+            { account: ACCOUNTS.plans, amount: -amount },
+          ],
+          at: when,
+        });
       }
     }
     if (paid && p.code) {

@@ -6,6 +6,7 @@ import type { Tx } from '../../db/client';
 import { lockRows, takeTurns } from '../../db/dialect';
 import { ledgerEntry, payment, plan, purchaseOrder } from '../../db/schema';
 import { first, transaction } from '../../db/transaction';
+import { ACCOUNTS, post as postMovement } from '../../lib/ledger';
 import { type Actor, logActivity } from '../../lib/activity';
 import { endGrant, GRANT_COLLECTIONS, grantPlan } from '../entitlements/entitlements.service';
 import { orderRow } from './order-view';
@@ -167,6 +168,11 @@ async function runEffects(tx: Tx, order: Order, transition: Transition, source: 
   return changed;
 }
 
+/** The account an order's money goes to: the plans' revenue, or a donation to the trust with no campaign. */
+function revenueAccountOf(order: Order): string {
+  return order.kind === 'DONATION' ? ACCOUNTS.generalDonations : ACCOUNTS.plans;
+}
+
 /** A paid plan order grants its plan from the day it was paid (entitlements.service grantPlan). */
 async function grantBoughtPlan(tx: Tx, order: Order, now: number): Promise<boolean> {
   if (order.kind !== 'PLAN' || !order.planId || !order.personId) return false;
@@ -188,7 +194,7 @@ async function refund(tx: Tx, order: Order, source: ApplySource, now: number): P
       .select({ id: ledgerEntry.id, channel: payment.channel, provider: payment.provider })
       .from(ledgerEntry)
       .leftJoin(payment, eq(payment.id, ledgerEntry.paymentId))
-      .where(and(eq(ledgerEntry.orderId, order.id), eq(ledgerEntry.kind, 'CAPTURE')))
+      .where(and(eq(ledgerEntry.orderId, order.id), eq(ledgerEntry.kind, 'CAPTURE'), eq(ledgerEntry.account, ACCOUNTS.gateway)))
       .limit(1),
   );
   if (captured) {
@@ -211,7 +217,19 @@ async function refund(tx: Tx, order: Order, source: ApplySource, now: number): P
         .onConflictDoNothing()
         .returning({ id: payment.id }),
     );
-    if (debit) await tx.insert(ledgerEntry).values({ id: `refund:${order.id}`, orderId: order.id, paymentId: debit.id, kind: 'REFUND', amount: -order.amount, createdAt: now }).onConflictDoNothing();
+    if (debit) {
+      await postMovement(tx, {
+        groupId: `refund:${order.id}`,
+        kind: 'REFUND',
+        orderId: order.id,
+        paymentId: debit.id,
+        legs: [
+          { account: ACCOUNTS.gateway, amount: -order.amount },
+          { account: revenueAccountOf(order), amount: order.amount },
+        ],
+        at: now,
+      });
+    }
   }
   return ended !== null;
 }
@@ -238,9 +256,8 @@ function sandboxDetails(raw: unknown): Record<string, unknown> {
  * Records the provider's finished attempts as Payment rows, once each (unique
  * transactionId). A capture is the order's paying payment when the order is PAID and has none
  * yet and the amount is right; any other capture (a second one, a wrong amount, one for an order
- * that cannot be paid) is kept, put in the ledger as money received and flagged REFUND_DUE with
- * a zero-amount REFUND_DUE note beside it: the ledger keeps what was taken, the note what is owed
- * back, and the admin's refund later adds the negative REFUND entry.
+ * that cannot be paid) is kept, put in the ledger as money received and owed back (the account
+ * `refunds-due`), and flagged REFUND_DUE.
  */
 async function recordPayments(tx: Tx, deps: Deps, order: Order, status: ProviderStatus, provider: string, source: ApplySource, now: number): Promise<void> {
   const providers = providersFor(deps.config);
@@ -271,9 +288,20 @@ async function recordPayments(tx: Tx, deps: Deps, order: Order, status: Provider
       ? await first(tx.update(payment).set(values).where(eq(payment.id, existing.id)).returning())
       : await first(tx.insert(payment).values({ ...values, transactionId: p.transactionId, orderId: order.id, personId: order.personId, createdAt: now }).returning());
     if (!row) continue;
-    await tx.insert(ledgerEntry).values({ id: `capture:${row.id}`, orderId: order.id, paymentId: row.id, kind: 'CAPTURE', amount: p.amount, createdAt: now }).onConflictDoNothing();
+    // Money received: from the gateway to what the order paid for, or, for a capture that paid
+    // nothing (flagged), to what is owed back (docs/charity.md "The ledger").
+    await postMovement(tx, {
+      groupId: `capture:${row.id}`,
+      kind: flag ? 'REFUND_DUE' : 'CAPTURE',
+      orderId: order.id,
+      paymentId: row.id,
+      legs: [
+        { account: ACCOUNTS.gateway, amount: p.amount },
+        { account: flag ? ACCOUNTS.refundsDue : revenueAccountOf(order), amount: -p.amount },
+      ],
+      at: now,
+    });
     if (flag) {
-      await tx.insert(ledgerEntry).values({ id: `refund-due:${row.id}`, orderId: order.id, paymentId: row.id, kind: 'REFUND_DUE', amount: 0, createdAt: now }).onConflictDoNothing();
       deps.log.warn({ orderId: order.id, transactionId: p.transactionId, amount: p.amount, orderAmount: order.amount, orderStatus: order.status }, 'capture flagged REFUND_DUE');
     }
     await logActivity(tx, {

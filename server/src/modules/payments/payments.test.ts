@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ORDER_TTL_MS } from '@pm/protocol/payment';
 import { activityLog, entitlement, ledgerEntry, payment, paymentEvent, purchaseOrder } from '../../db/schema';
+import { ACCOUNTS, unbalanced } from '../../lib/ledger';
 import { insertionOrder } from '../../db/dialect';
 import { first } from '../../db/transaction';
 import { type Harness, startHarness } from '../../test/harness';
@@ -41,7 +42,11 @@ const db = () => h.deps.db;
 const orderOf = (id: string) => first(db().select().from(purchaseOrder).where(eq(purchaseOrder.id, id)));
 const grants = async (orderId: string) => await db().select().from(entitlement).where(eq(entitlement.orderId, orderId));
 const paymentsOf = async (orderId: string) => await db().select().from(payment).where(eq(payment.orderId, orderId));
-const ledgerOf = async (orderId: string) => await db().select().from(ledgerEntry).where(eq(ledgerEntry.orderId, orderId));
+/** The order's money between payers and us: the gateway's legs (docs/charity.md "The ledger"). */
+const ledgerOf = async (orderId: string) => await db().select().from(ledgerEntry).where(and(eq(ledgerEntry.orderId, orderId), eq(ledgerEntry.account, ACCOUNTS.gateway)));
+/** Every leg of the order, as [kind, account, amount], sorted. */
+const legsOf = async (orderId: string) =>
+  (await db().select().from(ledgerEntry).where(eq(ledgerEntry.orderId, orderId))).map((l) => [l.kind, l.account, l.amount]).sort();
 const eventsOf = async (orderId: string) => await db().select().from(paymentEvent).where(eq(paymentEvent.orderId, orderId));
 const orderCount = async () => (await db().select().from(purchaseOrder)).length;
 /** The order's status changes in the activity log, oldest first. */
@@ -337,12 +342,16 @@ describe('concurrency', () => {
       ['SUCCESS', null, MONTHLY_PAISE],
       ['SUCCESS', 'REFUND_DUE', MONTHLY_PAISE],
     ]);
-    // The ledger keeps both captures (money received) and notes the refund owed.
-    expect((await ledgerOf(order.id)).map((l) => [l.kind, l.amount]).sort()).toEqual([
-      ['CAPTURE', MONTHLY_PAISE],
-      ['CAPTURE', MONTHLY_PAISE],
-      ['REFUND_DUE', 0],
-    ]);
+    // The ledger keeps both captures (money received): the first paid the plan, the second is owed back.
+    expect(await legsOf(order.id)).toEqual(
+      [
+        ['CAPTURE', ACCOUNTS.gateway, MONTHLY_PAISE],
+        ['CAPTURE', ACCOUNTS.plans, -MONTHLY_PAISE],
+        ['REFUND_DUE', ACCOUNTS.gateway, MONTHLY_PAISE],
+        ['REFUND_DUE', ACCOUNTS.refundsDue, -MONTHLY_PAISE],
+      ].sort(),
+    );
+    expect(await unbalanced(db())).toEqual({ groups: [], total: 0 });
     const flagged = pays[1];
     const logged = await db().select().from(activityLog).where(and(eq(activityLog.entityAffected, 'payment'), eq(activityLog.entityId, flagged?.id ?? '')));
     expect(logged).toHaveLength(1);
@@ -497,8 +506,8 @@ describe('reports read the real payments', () => {
     const txns = await h.request('GET', `/report/transactions?${range}&q=${(await paymentsOf(order.id))[0]?.transactionId ?? ''}`, { token: admin });
     expect(txns.body.data[0]).toMatchObject({ amount: 150, status: 'SUCCESS', order: { id: order.id, status: 'PAID' } });
     const earnings = await h.request('GET', `/report/globalEarnings?${range}`, { token: admin });
-    const paise = (await db().select().from(ledgerEntry))
-      .filter((l) => l.kind === 'CAPTURE' && l.createdAt >= now - 86_400_000 && l.createdAt <= now + 60_000)
+    const paise = (await ledgerOf(order.id).then(() => db().select().from(ledgerEntry).where(eq(ledgerEntry.account, ACCOUNTS.gateway))))
+      .filter((l) => l.amount > 0 && l.createdAt >= now - 86_400_000 && l.createdAt <= now + 60_000)
       .reduce((s, l) => s + l.amount, 0);
     expect(earnings.body.data.totals.collected).toBe(paise / 100);
   });

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, gte, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import { alias, type SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { OrderStatus } from '@pm/protocol/order';
 import type { PaymentStatus } from '@pm/protocol/payment';
@@ -17,6 +17,7 @@ import type { Deps } from '../../context';
 import { ledgerEntry, payment, person, plan, purchaseOrder } from '../../db/schema';
 import { calendarText, containsText, insertionOrder } from '../../db/dialect';
 import { first } from '../../db/transaction';
+import { ACCOUNTS } from '../../lib/ledger';
 import { orderRows } from '../payments/order-view';
 
 /**
@@ -32,16 +33,17 @@ const istDay = (db: Conn, col: SQL | SQLiteColumn) => calendarText(db, col, 'day
 const istMonth = (db: Conn, col: SQL | SQLiteColumn) => calendarText(db, col, 'month', IST_OFFSET_MS);
 
 /**
- * Money that moved, from the ledger (docs/admin.md, "What the reports count"): CAPTURE entries
- * are money received, REFUND entries (negative) money paid back; REFUND_DUE notes carry none. Every
- * money figure of every report is a sum of these rows over `created_at` in the range (epoch ms,
- * both ends inclusive), so the reports agree to the paisa. Paise.
+ * Money that moved, from the ledger (docs/admin.md, "What the reports count"; docs/charity.md "The
+ * ledger"): the `gateway` account's legs are the money between payers and us, a debit received
+ * (a capture, a donation, a double debit), a credit paid back (a refund); every other leg only
+ * says where inside the books the money went. Every money figure of every report is a sum of the
+ * gateway's rows over `created_at` in the range (epoch ms, both ends inclusive), so the reports
+ * agree to the paisa. Paise.
  */
-const collectedSum = sql<number>`coalesce(sum(case when ${ledgerEntry.kind} = 'CAPTURE' then ${ledgerEntry.amount} else 0 end), 0)`;
-const refundedSum = sql<number>`coalesce(sum(case when ${ledgerEntry.kind} = 'REFUND' then -${ledgerEntry.amount} else 0 end), 0)`;
-const MONEY_KINDS = ['CAPTURE', 'REFUND'];
+const collectedSum = sql<number>`coalesce(sum(case when ${ledgerEntry.amount} > 0 then ${ledgerEntry.amount} else 0 end), 0)`;
+const refundedSum = sql<number>`coalesce(sum(case when ${ledgerEntry.amount} < 0 then -${ledgerEntry.amount} else 0 end), 0)`;
 const ledgerRange = (range: { startDate?: number | undefined; endDate?: number | undefined }) => [
-  inArray(ledgerEntry.kind, MONEY_KINDS),
+  eq(ledgerEntry.account, ACCOUNTS.gateway),
   ...(range.startDate !== undefined ? [gte(ledgerEntry.createdAt, range.startDate)] : []),
   ...(range.endDate !== undefined ? [lte(ledgerEntry.createdAt, range.endDate)] : []),
 ];
@@ -61,7 +63,7 @@ export async function ordersByDate(deps: Deps, range: { startDate: number; endDa
       .select({
         collected: collectedSum,
         refunded: refundedSum,
-        paidCount: sql<number>`count(distinct case when ${ledgerEntry.kind} = 'CAPTURE' then ${ledgerEntry.orderId} end)`,
+        paidCount: sql<number>`count(distinct case when ${ledgerEntry.amount} > 0 then ${ledgerEntry.orderId} end)`,
       })
       .from(ledgerEntry)
       .where(moneyWhere),
@@ -158,7 +160,7 @@ export async function transactions(
   const moneyConds: SQL[] = [...ledgerRange(input)];
   if (input.status) moneyConds.push(eq(payment.status, input.status));
   if (input.channel) moneyConds.push(eq(payment.channel, input.channel));
-  if (input.type) moneyConds.push(eq(ledgerEntry.kind, input.type === 'credit' ? 'CAPTURE' : 'REFUND'));
+  if (input.type) moneyConds.push(input.type === 'credit' ? gt(ledgerEntry.amount, 0) : lt(ledgerEntry.amount, 0));
   if (input.q) {
     const q = input.q;
     moneyConds.push(or(containsText(deps.db, payment.transactionId, q), containsText(deps.db, person.name, q), containsText(deps.db, person.mobile, q)) as SQL);
@@ -227,8 +229,8 @@ function figures(count: number, collectedPaise: number, refundedPaise: number): 
 
 /**
  * GET /api/report/globalEarnings: money received and refunded by day or month, from the ledger
- * (ARCHITECTURE decision 10: the append-only ledger is the source of every total). CAPTURE
- * entries are collected, REFUND entries (negative) refunded; REFUND_DUE notes carry no money.
+ * (the append-only ledger is the source of every total): the gateway's debits are collected, its
+ * credits refunded.
  */
 export async function globalEarnings(
   deps: Deps,

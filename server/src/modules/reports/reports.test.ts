@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { OrdersByDateReport } from '@pm/protocol/report';
 import { activityLog, ledgerEntry, payment, person, plan, purchaseOrder } from '../../db/schema';
+import { ACCOUNTS, post as postMovement, unbalanced } from '../../lib/ledger';
 import { first } from '../../db/transaction';
 import { type Harness, startHarness } from '../../test/harness';
 
@@ -34,8 +35,12 @@ beforeAll(async () => {
   const pay = async (id: string, orderId: string, rupees: number, isCredit: boolean, status: string, channel: string, at: number) => {
     const amount = Math.round(rupees * 100);
     await db.insert(payment).values({ id, orderId, personId: 'demo-learner', amount, isCredit, status, channel, transactionId: `T-${id}`, createdAt: at, updatedAt: at });
-    // The ledger, which the earnings report reads: a capture in, a refund out.
-    if (status === 'SUCCESS') await db.insert(ledgerEntry).values({ id: `l-${id}`, orderId, paymentId: id, kind: isCredit ? 'CAPTURE' : 'REFUND', amount: isCredit ? amount : -amount, createdAt: at });
+    // The ledger, which the reports read: a capture in, a refund out, each between the gateway
+    // and the plans' revenue (docs/charity.md "The ledger").
+    if (status === 'SUCCESS') {
+      const moved = isCredit ? amount : -amount;
+      await postMovement(db, { groupId: `l-${id}`, orderId, paymentId: id, kind: isCredit ? 'CAPTURE' : 'REFUND', legs: [{ account: ACCOUNTS.gateway, amount: moved }, { account: ACCOUNTS.plans, amount: -moved }], at });
+    }
   };
   await pay('p1', 'o1', 720, true, 'SUCCESS', 'UPI', day('2005-03-01') + HOUR);
   await pay('p2', 'o2', 99, true, 'FAILED', 'CARD', day('2005-03-01') + 2 * HOUR);
@@ -197,11 +202,16 @@ describe('a paid order never goes back', () => {
     const refunded = await patch('o1', 'REFUNDED');
     expect(refunded.status).toBe(200);
     expect(refunded.body.data).toMatchObject({ id: 'o1', status: 'REFUNDED', amount: 720 });
-    const ledger = await h.deps.db.select().from(ledgerEntry).where(eq(ledgerEntry.orderId, 'o1'));
-    expect(ledger.filter((l) => l.kind === 'REFUND').map((l) => l.amount)).toContain(-72000);
+    // The refund: from the plans' revenue back through the gateway, one movement (docs/charity.md "The ledger").
+    const refundLegs = async () => (await h.deps.db.select().from(ledgerEntry).where(eq(ledgerEntry.groupId, 'refund:o1'))).map((l) => [l.account, l.amount]).sort();
+    expect(await refundLegs()).toEqual([
+      [ACCOUNTS.gateway, -72000],
+      [ACCOUNTS.plans, 72000],
+    ]);
     // A repeat refunds nothing twice; and a refunded order stays refunded.
     expect((await patch('o1', 'REFUNDED')).status).toBe(200);
-    expect(await h.deps.db.select().from(ledgerEntry).where(eq(ledgerEntry.id, 'refund:o1'))).toHaveLength(1);
+    expect(await refundLegs()).toHaveLength(2);
+    expect(await unbalanced(h.deps.db)).toEqual({ groups: [], total: 0 });
     expect((await patch('o1', 'PAID')).status).toBe(400);
   });
 
