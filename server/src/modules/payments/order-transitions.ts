@@ -11,7 +11,6 @@ import { endGrant, GRANT_COLLECTIONS, grantPlan } from '../entitlements/entitlem
 import { orderRow } from './order-view';
 import { decide, type MachineOrder, type Transition } from './payments.machine';
 import type { ProviderPayment, ProviderStatus } from './provider';
-import { providersFor } from './providers/index';
 
 /*
  * Applying the order state machine (docs/payments.md, "The order state machine"). Every event
@@ -243,7 +242,7 @@ function sandboxDetails(raw: unknown): Record<string, unknown> {
  * back, and the admin's refund later adds the negative REFUND entry.
  */
 async function recordPayments(tx: Tx, deps: Deps, order: Order, status: ProviderStatus, provider: string, source: ApplySource, now: number): Promise<void> {
-  const providers = providersFor(deps.config);
+  const { providers } = deps.payments;
   const sandbox = providers.has(provider as Provider) && providers.sandboxed(provider as Provider);
   for (const p of attemptsOf(order, status, now)) {
     if (p.state === 'PENDING') continue;
