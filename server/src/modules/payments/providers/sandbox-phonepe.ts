@@ -19,7 +19,7 @@ import { devanagariFontFace } from '#server/lib/devanagari-face';
  * (compose.ts, `deps.payments.sandbox`): it is another system, not our database, and
  * a restart forgets it the way a real provider's UAT forgets nothing we rely on (our own order
  * rows and the status check are what count). Its client secret and webhook password are drawn
- * at random per process, so nobody can forge its webhooks even when it runs in production
+ * at random for each sandbox (createPhonePeSandbox), so nobody can forge its webhooks even when it runs in production
  * (PAYMENT_PROVIDER=sandbox).
  *
  * Where it differs from PhonePe, on purpose:
@@ -484,9 +484,8 @@ export type SandboxOrderView = ReturnType<typeof orderView>;
  * Works on the sandbox it is given: an app's is `deps.payments.sandbox` (server/src/test/harness.ts's
  * `h.deps`), null where the installation has none, which is refused here.
  */
-export function sandboxControl(sandbox: PhonePeSandbox | null) {
-  if (!sandbox) throw new Error('this app has no PhonePe sandbox (sandboxEnabled is false for its configuration)');
-  const sb = sandbox;
+export function sandboxControl(sb: PhonePeSandbox | null) {
+  if (!sb) throw new Error('this app has no PhonePe sandbox (sandboxEnabled is false for its configuration)');
   const find = (merchantOrderId: string) => {
     const o = sb.orders.get(merchantOrderId);
     if (!o) throw new Error(`the sandbox has no order ${merchantOrderId}`);
