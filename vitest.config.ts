@@ -37,7 +37,8 @@ export default defineConfig({
           environment: 'node',
           pool: 'forks',
           // One module graph per worker, not per file (58 s → 20 s): every file starts its own
-          // app on its own temporary database, and module state is keyed by that app's config.
+          // app on its own temporary database, with services of its own (compose.ts composeDeps);
+          // what module state is left is keyed by the database handle.
           isolate: false,
           // Projects do not inherit the root's timeouts.
           testTimeout: 30_000,

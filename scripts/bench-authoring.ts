@@ -467,7 +467,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
  */
 export async function benchTranslate() {
   const { startHarness } = await import('../server/src/test/harness');
-  const { translatorFor } = await import('../server/src/modules/translate/translator');
   const { translateFields } = await import('../server/src/modules/translate/translate.service');
   const { question: questionTable } = await import('../server/src/db/schema');
   const h = await startHarness();
@@ -488,7 +487,7 @@ export async function benchTranslate() {
       if (r.status !== 201) throw new Error(`question ${i}: ${JSON.stringify(r.body)}`);
       ids.push(r.body.id as string);
     }
-    const local = (await translatorFor(h.deps.config)).local!;
+    const local = (await h.deps.translator()).local!;
     const runs: { total: number; adapter: number; ours: number; requests: number }[] = [];
     for (let run = 0; run < 6; run++) {
       const before = local.stats();
@@ -521,7 +520,7 @@ export async function benchTranslate() {
     const split: number[] = [];
     for (let i = 0; i < 5; i++) {
       const t0 = performance.now();
-      await translateFields((await translatorFor(h.deps.config)).translator!, { code: 'hi', name: 'Hindi' }, fields);
+      await translateFields((await h.deps.translator()).translator!, { code: 'hi', name: 'Hindi' }, fields);
       split.push(performance.now() - t0);
     }
     console.log(`  of which placeholders + translator round trips + checks (${(JSON.stringify(fields).length / 1024).toFixed(0)} KiB of stored HTML): p50 ${med(split).toFixed(0)} ms; the rest is saving 100 drafts (versions, index, activity)`);

@@ -134,7 +134,7 @@ async function serveApp() {
     }
   });
   const tokens = await Promise.all(Array.from({ length: LEARNERS }, async (_, p) => (await openSession(db, config.jwtSecret, { id: `bench-buyer-${p}`, tokenVersion: 0 })).token));
-  const sandbox = sandboxControl(config);
+  const sandbox = sandboxControl(deps.payments.sandbox);
 
   const server = listen(app.fetch, { hostname: '127.0.0.1', port: 0 }, (info) => process.send?.({ ready: true, port: info.port, tokens }));
   process.on('message', async (m: { settle?: string[]; count?: boolean; drain?: boolean } | string) => {

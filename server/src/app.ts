@@ -180,7 +180,8 @@ export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
   // Uploaded images: public files outside /api, before the client's files (index.ts).
   mediaFileRoutes(app, deps);
   // The local PhonePe (docs/payments.md), outside /api; the adapter and its webhooks reach it in-process.
-  sandboxPhonePeRoutes(app, deps, (req) => app.fetch(req));
+  // An installation that takes real payments has none: /sandbox/phonepe/* is then an unknown path.
+  if (deps.payments.sandbox) sandboxPhonePeRoutes(app, deps.payments.sandbox, (req) => app.fetch(req));
   // A mounted app's notFound is not consulted; the parent answers unknown paths.
   app.notFound((c) => c.json(errorBody('NOT_FOUND', MSG.notFound), 404));
   return app;

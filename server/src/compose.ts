@@ -1,6 +1,8 @@
 import type { BaseDeps, Deps } from './context';
 import { isClosed } from './db/client';
+import { createAfterAnswer } from './lib/outbox';
 import { startPlanExpiry } from './modules/entitlements/entitlements.service';
+import { createPaymentServices } from './modules/payments/providers/index';
 import { startReconciler } from './modules/payments/reconcile';
 import { createWebhookInbox } from './modules/payments/webhook-inbox';
 import { createPushService, resultReadyHook, startPushJobs } from './modules/push/push.service';
@@ -8,6 +10,7 @@ import type { PushSender } from './modules/push/sender';
 import { indexMissingQuestions } from './modules/questions/question-index';
 import { repairResults, scoringHook } from './modules/results/results.service';
 import { startPublisher } from './modules/questions/publish';
+import { createLazyTranslator } from './modules/translate/translator';
 
 /*
  * The composition root of the server (docs/architecture.md): the one place that builds the
@@ -21,11 +24,20 @@ export type ComposeOptions = {
   pushSender?: PushSender;
 };
 
-/** Deps for services and routes: the base adapters, the services made from them, and the hooks. */
+/**
+ * Deps for services and routes: the base adapters, the services made from them, and the hooks.
+ * Every per-app service is made here, once, and reached through deps; none hides in a module.
+ */
 export function composeDeps(base: BaseDeps, opts: ComposeOptions = {}): Deps {
   const push = createPushService(base, { sender: opts.pushSender });
   const deps: Deps = {
     ...base,
+    afterAnswer: createAfterAnswer(base.log),
+    // The providers, and the local PhonePe unless this installation takes real payments only;
+    // app.ts mounts the sandbox's routes.
+    payments: createPaymentServices(base.config),
+    // Nothing is started until Generate is first used (the local translator listens on a port).
+    translator: createLazyTranslator(base.config),
     push,
     // What a submitted attempt sets off, in this order, inside the transaction that stores it
     // (sync.service pushTestSummaries, and the start-up repair):

@@ -2,10 +2,12 @@ import type { Config } from './env';
 import type { DB } from './db/client';
 import type { EventBus } from './lib/events';
 import type { Logger } from './lib/logger';
-import type { Outbox } from './lib/outbox';
+import type { AfterAnswer, Outbox } from './lib/outbox';
 import type { RateLimits } from './lib/rate-limit';
+import type { PaymentServices } from './modules/payments/providers/index';
 import type { Inbox } from './modules/payments/webhook-inbox';
 import type { PushService } from './modules/push/push.service';
+import type { LazyTranslator } from './modules/translate/translator';
 import type { AttemptSubmittedHook } from './modules/sync/sync.service';
 
 /** What the composition root (compose.ts) builds from: the process's adapters and the database. */
@@ -24,6 +26,12 @@ export type BaseDeps = {
  * and what reacts to a submitted attempt, in order.
  */
 export type Deps = BaseDeps & {
+  /** Work a route does after its answer has gone, in order per key (lib/outbox.ts). */
+  afterAnswer: AfterAnswer;
+  /** The payment providers, and the local PhonePe where it runs (payments/providers). */
+  payments: PaymentServices;
+  /** The machine translator, resolved (and the local one started) on first use (modules/translate). */
+  translator: LazyTranslator;
   /** Web Push: its keys and its send queue (modules/push). */
   push: PushService;
   /** The worker that applies stored payment-provider deliveries (payments/webhook-inbox.ts). */

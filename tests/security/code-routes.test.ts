@@ -7,7 +7,7 @@ import { MSG } from '@pm/protocol/messages';
 import { txEngines } from '../../server/src/db/client';
 import { oneTimeCode, rateLimit } from '../../server/src/db/schema';
 import { exec } from '../../server/src/db/transaction';
-import { messagesSent, readLocalInbox } from '../../server/src/lib/outbox';
+import { readLocalInbox } from '../../server/src/lib/outbox';
 import { DEMO, type Harness, startHarness } from '../../server/src/test/harness';
 
 /**
@@ -26,7 +26,7 @@ beforeAll(async () => {
   h = await startHarness();
 });
 afterAll(async () => {
-  await messagesSent();
+  await h.deps.afterAnswer.settled();
   await h.destroy();
 });
 
@@ -41,7 +41,7 @@ type Answer = { status: number; text: string; statements: string[]; ms: number }
  * request finds the same counters.
  */
 async function call(c: Call): Promise<Answer> {
-  await messagesSent();
+  await h.deps.afterAnswer.settled();
   await h.deps.db.delete(rateLimit);
   const statements: string[] = [];
   const undo: (() => void)[] = [];
@@ -107,7 +107,7 @@ describe('code routes: the same statements before the answer for every account',
       { status: 200, msg: MSG.resetCodeSent },
     );
     // The work was done all the same, after the answers.
-    await messagesSent();
+    await h.deps.afterAnswer.settled();
     expect(await codesOf(DEMO.learner.id, 'RESET')).toBe(before + 2);
     expect(inbox().filter((m) => m.to === DEMO.learner.username && m.subject === 'Password reset code')).toHaveLength(2);
   });
@@ -119,14 +119,14 @@ describe('code routes: the same statements before the answer for every account',
       { url: '/OTP/requestOTP', body: { type: 'mobile', mobile: '9811100196' } },
       { status: 200, msg: MSG.otpSent },
     );
-    await messagesSent();
+    await h.deps.afterAnswer.settled();
     expect(await codesOf(DEMO.learner.id, 'OTP')).toBe(before + 2);
   });
 
   test('verifyOTPAndSignIn: a wrong code for a registered mobile runs what an unknown mobile runs', async () => {
     // The registered mobile has a live code: its guess is compared with it, and is wrong.
     await call({ url: '/OTP/requestOTP', body: { type: 'mobile', mobile: DEMO.editor.mobile } });
-    await messagesSent();
+    await h.deps.afterAnswer.settled();
     await expectSameWork(
       { url: '/OTP/verifyOTPAndSignIn', body: { type: 'mobile' }, basic: [DEMO.editor.mobile, '000001'] },
       { url: '/OTP/verifyOTPAndSignIn', body: { type: 'mobile' }, basic: ['9811100195', '000001'] },
@@ -136,7 +136,7 @@ describe('code routes: the same statements before the answer for every account',
 
   test('updatePasswordWithResetCode: a wrong code for a registered account runs what an unknown one runs', async () => {
     await call({ url: '/UserLogin/resetPassword', body: { username: DEMO.editor.username } });
-    await messagesSent();
+    await h.deps.afterAnswer.settled();
     await expectSameWork(
       { url: '/UserLogin/updatePasswordWithResetCode', body: { username: DEMO.editor.username }, basic: ['000001', 'Brand-New-Pass-7'] },
       { url: '/UserLogin/updatePasswordWithResetCode', body: { username: 'nobody.here@example.com' }, basic: ['000001', 'Brand-New-Pass-7'] },
@@ -168,7 +168,7 @@ describe('code routes: the answer does not wait for the per-account work', () =>
     }
   });
   afterAll(async () => {
-    await messagesSent();
+    await h.deps.afterAnswer.settled();
     await exec(h.deps.db, sql.raw(txEngines.get(h.deps.db) ? 'DROP TRIGGER pm_test_slow_code' : 'DROP TRIGGER pm_test_slow_code ON one_time_code'));
   });
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { outbox } from '../../server/src/db/schema';
 import type { Logger } from '../../server/src/lib/logger';
-import { createLocalOutbox, localInboxFile, messagesSent, readLocalInbox, SECRET_MASK } from '../../server/src/lib/outbox';
+import { createLocalOutbox, localInboxFile, readLocalInbox, SECRET_MASK } from '../../server/src/lib/outbox';
 import { DEMO, type Harness, startHarness } from '../../server/src/test/harness';
 
 /**
@@ -23,7 +23,7 @@ beforeAll(async () => {
 afterAll(() => h.destroy());
 
 async function delivered(to: string) {
-  await messagesSent();
+  await h.deps.afterAnswer.settled();
   const last = readLocalInbox(inboxFile)
     .filter((m) => m.to === to)
     .at(-1);

@@ -4,7 +4,7 @@ import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MSG } from '@pm/protocol/messages';
 import { person } from '../../server/src/db/schema';
-import { messagesSent, readLocalInbox } from '../../server/src/lib/outbox';
+import { readLocalInbox } from '../../server/src/lib/outbox';
 import { DEMO, type Harness, startHarness } from '../../server/src/test/harness';
 import { first } from '../../server/src/db/transaction';
 
@@ -77,7 +77,7 @@ describe('reset with a code', () => {
   const email = 'reset.policy@example.com';
   async function code() {
     expect((await h.request('POST', '/UserLogin/resetPassword', { body: { username: email } })).status).toBe(200);
-    await messagesSent();
+    await h.deps.afterAnswer.settled();
     const msg = readLocalInbox(path.join(h.dataDir, 'local-inbox.jsonl'))
       .filter((m) => m.to === email)
       .at(-1);

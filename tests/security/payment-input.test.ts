@@ -5,6 +5,7 @@ import { MSG } from '@pm/protocol/messages';
 import { ORDER_TTL_MS } from '@pm/protocol/payment';
 import { paymentEvent, purchaseOrder } from '../../server/src/db/schema';
 import { first } from '../../server/src/db/transaction';
+import { createProviders } from '../../server/src/modules/payments/providers/index';
 import { reconcilePending } from '../../server/src/modules/payments/reconcile';
 import { type Harness, startHarness } from '../../server/src/test/harness';
 
@@ -40,8 +41,10 @@ describe('Razorpay webhooks are keyed by the signed body', () => {
   const signature = createHmac('sha256', secret).update(body).digest('hex');
 
   test('one signed delivery sent again under new X-Razorpay-Event-Id values is stored once', async () => {
-    const config = h.deps.config;
+    const { config, payments } = h.deps;
     h.deps.config = { ...config, RAZORPAY_KEY_ID: 'rzp_test_security', RAZORPAY_KEY_SECRET: 'rzp_key_secret', RAZORPAY_WEBHOOK_SECRET: secret };
+    // The app's providers as this configuration makes them (Razorpay with these keys), over the same sandbox.
+    h.deps.payments = { ...payments, providers: createProviders(h.deps.config, payments.sandbox) };
     try {
       const answers = [];
       for (const eventId of ['evt_A', 'evt_B', 'evt_C', '']) {
@@ -58,6 +61,7 @@ describe('Razorpay webhooks are keyed by the signed body', () => {
       await h.deps.webhooks.drain();
     } finally {
       h.deps.config = config;
+      h.deps.payments = payments;
     }
   });
 });

@@ -11,6 +11,7 @@ import { createApp } from '../../server/src/app';
 import { loadConfig, parseEnv } from '../../server/src/env';
 import { serveClientFiles } from '../../server/src/lib/client-files';
 import { SANDBOX_BANNER_ID, SANDBOX_BANNER_TEXT } from '../../server/src/lib/sandbox-banner';
+import { createPaymentServices } from '../../server/src/modules/payments/providers/index';
 import { DEMO, type Harness, startHarness, testDatabaseEnv } from '../../server/src/test/harness';
 import { ROOT, type ServerProcess, startServer } from './server-process';
 
@@ -274,7 +275,8 @@ describe('in one app (the demo)', () => {
         RAZORPAY_WEBHOOK_SECRET: 'w',
       }),
     );
-    const app = createApp({ ...h.deps, config });
+    // Its own payment services, as its configuration makes them: Razorpay, no sandbox.
+    const app = createApp({ ...h.deps, config, payments: createPaymentServices(config) });
     serveClientFiles(app, fakeClient());
     const res = await app.request('/', { headers: { 'accept-encoding': 'br' } });
     expect(res.headers.get('content-encoding')).toBe('br');

@@ -3,7 +3,7 @@ import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MSG } from '@pm/protocol/messages';
 import { person } from '../../server/src/db/schema';
-import { messagesSent, readLocalInbox } from '../../server/src/lib/outbox';
+import { readLocalInbox } from '../../server/src/lib/outbox';
 import { RULES } from '../../server/src/lib/rate-limit';
 import { DEMO, type Harness, startHarness } from '../../server/src/test/harness';
 import { first } from '../../server/src/db/transaction';
@@ -54,9 +54,9 @@ function verifyOtp(mobile: string, code: string, ip: string) {
   });
 }
 
-/** Messages leave after the response (lib/outbox afterAnswer). */
+/** Messages leave after the response (deps.afterAnswer, lib/outbox.ts). */
 async function inbox() {
-  await messagesSent();
+  await h.deps.afterAnswer.settled();
   return readLocalInbox(path.join(h.dataDir, 'local-inbox.jsonl'));
 }
 async function codeSentTo(recipient: string): Promise<string> {

@@ -34,51 +34,68 @@ export function deliveredText(m: OutgoingMessage): string {
 }
 
 /**
- * Runs `task` after the response has gone: in a later turn of the event loop, once the handler's
- * answer has been written. A route whose work differs between a registered and an unknown
- * account (a code issued, a message sent) does that work here, so that neither the answer nor
- * its time can depend on it (docs/security.md, "Smaller points"). A failure is logged as `what`.
- * Tasks given the same `inOrderOf` key (a person's id) run one after another in the order they
- * were handed over, so a later request's code always voids an earlier one's.
+ * Work a route does after its answer has gone (one per app, `deps.afterAnswer`, built in
+ * compose.ts): in a later turn of the event loop, once the handler's answer has been written. A
+ * route whose work differs between a registered and an unknown account (a code issued, a message
+ * sent) does that work here, so that neither the answer nor its time can depend on it
+ * (docs/security.md, "Smaller points").
  */
-export function afterAnswer(log: Logger, what: string, task: () => Promise<unknown>, inOrderOf?: string): void {
-  const before = inOrderOf === undefined ? undefined : queueTails.get(inOrderOf);
-  const done = new Promise<void>((resolve) => {
-    setImmediate(() => {
-      void (before ?? Promise.resolve())
-        .then(task)
-        .catch((err: unknown) => {
-          log.error({ err }, `${what} failed`);
-        })
-        .finally(resolve);
-    });
-  });
-  unsent.add(done);
-  void done.then(() => unsent.delete(done));
-  if (inOrderOf !== undefined) {
-    queueTails.set(inOrderOf, done);
-    void done.then(() => {
-      if (queueTails.get(inOrderOf) === done) queueTails.delete(inOrderOf);
+export type AfterAnswer = {
+  /**
+   * Runs `task` after the answer; a failure is logged as `what`. Tasks given the same
+   * `inOrderOf` key (a person's id) run one after another in the order they were handed over,
+   * so a later request's code always voids an earlier one's.
+   */
+  run(what: string, task: () => Promise<unknown>, inOrderOf?: string): void;
+  /**
+   * Resolves once everything handed over so far is done (or has failed): what a test waits for
+   * before it reads the local inbox. A send writes the outbox table first, which on PostgreSQL
+   * takes more than one turn of the event loop.
+   */
+  settled(): Promise<void>;
+};
+
+/** An app's AfterAnswer, logging failures to `log`. */
+export function createAfterAnswer(log: Logger): AfterAnswer {
+  /** The last task per `inOrderOf` key, for the next one to wait on. */
+  const queueTails = new Map<string, Promise<void>>();
+  /** Work handed over and not yet done (or failed). */
+  const unsent = new Set<Promise<void>>();
+
+  /** `task` once `before` is over, in a later turn of the event loop; settles when it has. */
+  function later(before: Promise<void> | undefined, what: string, task: () => Promise<unknown>): Promise<void> {
+    return new Promise<void>((resolve) => {
+      setImmediate(() => {
+        void (before ?? Promise.resolve())
+          .then(task)
+          .catch((err: unknown) => {
+            log.error({ err }, `${what} failed`);
+          })
+          .finally(resolve);
+      });
     });
   }
-}
 
-/** The last task per `inOrderOf` key, for the next one to wait on. */
-const queueTails = new Map<string, Promise<void>>();
+  function run(what: string, task: () => Promise<unknown>, inOrderOf?: string): void {
+    const done = later(inOrderOf === undefined ? undefined : queueTails.get(inOrderOf), what, task);
+    unsent.add(done);
+    void done.then(() => unsent.delete(done));
+    if (inOrderOf !== undefined) {
+      queueTails.set(inOrderOf, done);
+      void done.then(() => {
+        if (queueTails.get(inOrderOf) === done) queueTails.delete(inOrderOf);
+      });
+    }
+  }
 
-/** Work handed to afterAnswer and not yet done (or failed). */
-const unsent = new Set<Promise<void>>();
+  async function settled(): Promise<void> {
+    do {
+      await new Promise((resolve) => setImmediate(resolve));
+      await Promise.all([...unsent]);
+    } while (unsent.size > 0);
+  }
 
-/**
- * Resolves once everything handed to afterAnswer so far is done (or has failed): what a test
- * waits for before it reads the local inbox. A send writes the outbox table first, which on
- * PostgreSQL takes more than one turn of the event loop.
- */
-export async function messagesSent(): Promise<void> {
-  do {
-    await new Promise((resolve) => setImmediate(resolve));
-    await Promise.all([...unsent]);
-  } while (unsent.size > 0);
+  return { run, settled };
 }
 
 /**

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MSG } from '@pm/protocol/messages';
 import { activityLog, person } from '../../db/schema';
 import { first } from '../../db/transaction';
-import { messagesSent, readLocalInbox } from '../../lib/outbox';
+import { readLocalInbox } from '../../lib/outbox';
 import { DEMO, type Harness, startHarness } from '../../test/harness';
 
 /*
@@ -23,7 +23,7 @@ function personRow(h: Harness, id: string) {
 }
 
 async function messagesTo(h: Harness, recipient: string) {
-  await messagesSent();
+  await h.deps.afterAnswer.settled();
   return readLocalInbox(path.join(h.dataDir, 'local-inbox.jsonl')).filter((m) => m.to === recipient);
 }
 
@@ -218,7 +218,7 @@ describe('profile: own name and e-mail', () => {
     const asked = await h.request('POST', '/Person/me/email', { token, body: { e: ' Lata.New@Example.com ' } });
     expect(asked.status).toBe(200);
     expect(asked.body).toEqual({ success: true, msg: MSG.emailCodeSent });
-    await messagesSent();
+    await h.deps.afterAnswer.settled();
     // Not yet: the old address logs in, the new one does not; the profile shows it waiting.
     expect((await personRow(h, DEMO.learner.id))?.email).toBe('learner@example.com');
     expect((await h.login('learner@example.com', DEMO.learner.password)).status).toBe(200);

@@ -10,7 +10,7 @@ import { first, transaction } from '../../db/transaction';
 import { type Actor, logActivity } from '../../lib/activity';
 import { type CodePurpose, consumeCode, issueCode } from '../../lib/codes';
 import { badRequest, conflict, forbidden, notFound, unauthenticated } from '../../lib/errors';
-import { afterAnswer, SECRET_MASK } from '../../lib/outbox';
+import { SECRET_MASK } from '../../lib/outbox';
 import { assertPasswordAllowed } from '../../lib/password-policy';
 import { generatePassword, hashPassword, verifyPassword } from '../../lib/passwords';
 import type { Limit } from '../../lib/rate-limit';
@@ -246,7 +246,7 @@ export async function requestEmailChange(deps: Deps, actor: Principal, input: { 
     // The new address's inbox is protected too, whoever asks for codes to be sent there.
     ['sendAccount', `EMAIL to ${input.e}`],
   ]);
-  afterAnswer(deps.log, 'e-mail change code', async () => {
+  deps.afterAnswer.run('e-mail change code', async () => {
     const taken = await findByMobileOrEmail(deps.db, { email: input.e });
     const free = !taken || taken.id === actor.id;
     const code = await transaction(deps.db, async (tx) => {
@@ -377,7 +377,7 @@ export async function requestReset(deps: Deps, input: { username: string; ip: st
   const { key, label } = usernameKey(input.username);
   if (!key) throw badRequest(input.username.includes('@') ? MSG.invalidEmail : MSG.validMobile);
   await deps.rates.consumeAll(codeSendLimits('RESET', label, input.ip));
-  afterAnswer(deps.log, 'password reset code', async () => {
+  deps.afterAnswer.run('password reset code', async () => {
     const row = await findByMobileOrEmail(deps.db, key);
     if (!row || row.status !== 'ACTIVE') return;
     const code = await issueCode(deps.db, deps.config.jwtSecret, row.id, 'RESET');
@@ -547,7 +547,7 @@ export async function adminReset(deps: Deps, actor: Principal, input: { personId
  */
 export async function requestOtp(deps: Deps, input: { mobile: string; ip: string }) {
   await deps.rates.consumeAll(codeSendLimits('OTP', input.mobile, input.ip));
-  afterAnswer(deps.log, 'login OTP', async () => {
+  deps.afterAnswer.run('login OTP', async () => {
     const row = await findByMobileOrEmail(deps.db, { mobile: input.mobile });
     if (!row || row.status !== 'ACTIVE') return;
     const code = await issueCode(deps.db, deps.config.jwtSecret, row.id, 'OTP');

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MSG } from '@pm/protocol/messages';
 import { oneTimeCode, outbox, person } from '../../db/schema';
 import { first } from '../../db/transaction';
-import { messagesSent, readLocalInbox } from '../../lib/outbox';
+import { readLocalInbox } from '../../lib/outbox';
 import { DEMO, type Harness, startHarness } from '../../test/harness';
 
 /*
@@ -20,7 +20,7 @@ async function personCount(h: Harness): Promise<number> {
 
 
 async function outboxCount(h: Harness): Promise<number> {
-  await messagesSent();
+  await h.deps.afterAnswer.settled();
   return (await first(h.deps.db.select({ n: count() }).from(outbox)))?.n ?? -1;
 }
 
@@ -33,7 +33,7 @@ function personRow(h: Harness, id: string) {
  * outbox table keeps it with the secret masked).
  */
 async function lastMessageTo(h: Harness, recipient: string) {
-  await messagesSent();
+  await h.deps.afterAnswer.settled();
   return readLocalInbox(path.join(h.dataDir, 'local-inbox.jsonl'))
     .filter((m) => m.to === recipient)
     .at(-1);

@@ -12,7 +12,6 @@ import { endGrant, GRANT_COLLECTIONS, grantPlan } from '../entitlements/entitlem
 import { orderRow } from './order-view';
 import { decide, type MachineOrder, type Transition } from './payments.machine';
 import type { ProviderPayment, ProviderStatus } from './provider';
-import { providersFor } from './providers/index';
 
 /*
  * Applying the order state machine (docs/payments.md, "The order state machine"). Every event
@@ -260,7 +259,7 @@ function sandboxDetails(raw: unknown): Record<string, unknown> {
  * `refunds-due`), and flagged REFUND_DUE.
  */
 async function recordPayments(tx: Tx, deps: Deps, order: Order, status: ProviderStatus, provider: string, source: ApplySource, now: number): Promise<void> {
-  const providers = providersFor(deps.config);
+  const { providers } = deps.payments;
   const sandbox = providers.has(provider as Provider) && providers.sandboxed(provider as Provider);
   for (const p of attemptsOf(order, status, now)) {
     if (p.state === 'PENDING') continue;

@@ -25,7 +25,6 @@ import { announce, applyTransition, type ApplySource, machineOrder, runTransitio
 import { orderRow } from './order-view';
 import { decide, OPEN_STATUSES, payable } from './payments.machine';
 import type { CreatedPayment, PaymentProvider, ProviderStatus } from './provider';
-import { providersFor } from './providers/index';
 
 /*
  * Orders and payments (ARCHITECTURE decision 10; docs/payments.md). Every change of an order's
@@ -49,7 +48,7 @@ function providerUnavailable(deps: Deps, err: unknown, msg?: string): AppError {
 }
 
 function providerOf(deps: Deps, name?: string | null): PaymentProvider {
-  const providers = providersFor(deps.config);
+  const { providers } = deps.payments;
   return providers.get((name as Provider | null | undefined) ?? providers.defaultName);
 }
 
@@ -303,7 +302,7 @@ export async function checkStatus(deps: Deps, who: Principal, where: { id?: stri
  * constant time by the adapter; a bad one changes nothing), then Razorpay's status API decides.
  */
 export async function verifyRazorpay(deps: Deps, who: Principal, input: { razorpay_order_id: string; razorpay_payment_id: string; razorpay_signature: string }, now = Date.now()) {
-  const providers = providersFor(deps.config);
+  const { providers } = deps.payments;
   const provider = providers.has('razorpay') ? providers.get('razorpay') : null;
   if (!provider?.verifyCheckoutSignature?.(input.razorpay_order_id, input.razorpay_payment_id, input.razorpay_signature)) {
     throw new AppError('BAD_REQUEST', MSG.invalidSignature);

@@ -24,7 +24,7 @@ let admin: string;
 
 beforeAll(async () => {
   h = await startHarness();
-  sb = sandboxControl(h.deps.config);
+  sb = sandboxControl(h.deps.payments.sandbox);
   learner = await h.tokenOf('learner');
   // Another signed-in person without order permissions: "another learner".
   other = await h.tokenOf('editor');

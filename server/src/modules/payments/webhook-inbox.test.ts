@@ -21,7 +21,7 @@ let learner: string;
 
 beforeAll(async () => {
   h = await startHarness();
-  sb = sandboxControl(h.deps.config);
+  sb = sandboxControl(h.deps.payments.sandbox);
   learner = await h.tokenOf('learner');
 });
 afterAll(async () => {
@@ -165,7 +165,7 @@ describe('the overload guard', () => {
 describe('a server that stopped after answering', () => {
   test('the next start applies the events it stored', async () => {
     const first = await startHarness();
-    const control = sandboxControl(first.deps.config);
+    const control = sandboxControl(first.deps.payments.sandbox);
     const token = await first.tokenOf('learner');
     const r = await first.request('POST', '/payment', { token, body: { prodid: 'ONE_MONTH_PLAN' } });
     const id = r.body.id as string;

@@ -8,7 +8,6 @@ import { groupCommit } from '../../lib/group-commit';
 import { rawStatement } from '../../lib/raw-statement';
 import { announce, applyTransition, type Applied } from './order-transitions';
 import type { ProviderStatus } from './provider';
-import { providersFor } from './providers/index';
 
 /*
  * The webhook inbox (docs/architecture.md "An order, from Buy to PAID" and its benchmark). PhonePe and Razorpay ask a merchant to
@@ -103,7 +102,7 @@ function insertStatement(db: DB) {
  * found already stored (`duplicate`), and the worker is told.
  */
 export async function receiveWebhook(deps: Deps, providerName: Provider, headers: Headers, rawBody: string, now = Date.now()): Promise<{ duplicate: boolean } | null> {
-  const providers = providersFor(deps.config);
+  const { providers } = deps.payments;
   if (!providers.has(providerName)) return null;
   const provider = providers.get(providerName);
   const event = provider.parseWebhook(headers, rawBody);
@@ -154,7 +153,7 @@ export async function processEvent(deps: Deps, ev: StoredEvent, now = () => Date
   const mine = order && (!order.provider || order.provider === ev.provider) ? order : null;
   let status: ProviderStatus | null = null;
   if (mine && mine.status !== 'REFUNDED') {
-    const providers = providersFor(deps.config);
+    const { providers } = deps.payments;
     const name = ev.provider as Provider;
     try {
       if (!providers.has(name)) throw new Error(`no ${ev.provider} adapter in this installation`);

@@ -41,7 +41,7 @@ const statusOf = async (id: string) => (await first(h.deps.db.select().from(purc
 
 beforeAll(async () => {
   h = await startHarness();
-  sb = sandboxControl(h.deps.config);
+  sb = sandboxControl(h.deps.payments.sandbox);
   learner = await h.tokenOf('learner');
   admin = await h.tokenOf('admin');
   from = Date.now();

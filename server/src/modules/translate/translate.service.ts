@@ -13,7 +13,7 @@ import { badRequest } from '../../lib/errors';
 import { DetailedError } from '../questions/detailed-error';
 import { saveMachineTranslations } from '../questions/questions.service';
 import { type PlaceholderProblem, type Protected, protect, restore } from './placeholders';
-import { type Batch, languageName, type TargetLanguage, type Translator, translatorFor } from './translator';
+import { type Batch, languageName, type TargetLanguage, type Translator } from './translator';
 
 /*
  * Translating rich text through the adapter (docs/configuration.md "Machine translation"): each text is protected
@@ -114,7 +114,7 @@ export async function translateFields(translator: Translator, target: TargetLang
 
 /** The translator of this app, or the refusal of a production installation without one. */
 async function translatorOf(deps: Deps): Promise<Translator> {
-  const { translator } = await translatorFor(deps.config);
+  const { translator } = await deps.translator();
   if (!translator) throw badRequest(MSG.translatorOff);
   return translator;
 }

@@ -10,7 +10,7 @@ import { type Harness, startHarness } from '../../test/harness';
 import { demoMark } from './local-translator';
 import { protect, restore } from './placeholders';
 import { cutBatches } from './translate.service';
-import { completionsUrl, translatorFor } from './translator';
+import { completionsUrl, createLazyTranslator } from './translator';
 
 /*
  * docs/configuration.md "Machine translation" through the HTTP app and the real adapter, against the local translator over
@@ -25,9 +25,9 @@ beforeAll(async () => {
   h = await startHarness();
   [editor, learner] = await Promise.all([h.tokenOf('editor'), h.tokenOf('learner')]);
 });
-afterEach(async () => (await translatorFor(h.deps.config)).local?.misbehave(null));
+afterEach(async () => (await h.deps.translator()).local?.misbehave(null));
 afterAll(async () => {
-  await (await translatorFor(h.deps.config)).local?.close();
+  await (await h.deps.translator()).local?.close();
   h.destroy();
 });
 
@@ -56,7 +56,7 @@ const tagsOf = async (id: string) =>
     .map((t) => t.tid)
     .filter((t) => t.startsWith('tr'))
     .sort();
-const local = async () => (await translatorFor(h.deps.config)).local!;
+const local = async () => (await h.deps.translator()).local!;
 const translateBody = (content: Record<string, string>, lang = 'hi') => ({ lang, content });
 
 describe('placeholders', () => {
@@ -152,7 +152,8 @@ describe('POST /ai/translateQuestionInHtml (the editor’s Generate)', () => {
   test('no answer in time: a timeout message', async () => {
     // The same app with a short wait (TRANSLATE_TIMEOUT_MS=300); its own local translator.
     const config = { ...h.deps.config, TRANSLATE_TIMEOUT_MS: 300 };
-    const app = createApp({ ...h.deps, config });
+    const translator = createLazyTranslator(config);
+    const app = createApp({ ...h.deps, config, translator });
     const started = Date.now();
     const res = await app.request('/api/ai/translateQuestionInHtml', {
       method: 'POST',
@@ -162,7 +163,7 @@ describe('POST /ai/translateQuestionInHtml (the editor’s Generate)', () => {
     expect(res.status).toBe(502);
     expect(((await res.json()) as { msg: string }).msg).toBe('The translation service did not answer in time. Please try again.');
     expect(Date.now() - started).toBeLessThan(5000);
-    await (await translatorFor(config)).local?.close();
+    await (await translator()).local?.close();
   });
 
   test('§5: not into English, not without text, only known fields', async () => {
@@ -196,14 +197,15 @@ describe('POST /ai/translateQuestionInHtml (the editor’s Generate)', () => {
 describe('a production installation without TRANSLATE_URL', () => {
   test('Generate is off with a clear message, and no translator is started', async () => {
     const config = { ...h.deps.config, NODE_ENV: 'production' as const };
-    const app = createApp({ ...h.deps, config });
+    const translator = createLazyTranslator(config);
+    const app = createApp({ ...h.deps, config, translator });
     const call = (path: string, init: RequestInit = {}) =>
       app.request(`/api${path}`, { ...init, headers: { authorization: `Bearer ${editor}`, 'content-type': 'application/json' } });
     expect(await (await call('/ai/translator')).json()).toEqual({ success: true, data: { mode: 'off', model: null } });
     const r = await call('/ai/translateQuestionInHtml', { method: 'POST', body: JSON.stringify(translateBody({ q: '<p>Hi</p>' })) });
     expect(r.status).toBe(400);
     expect(((await r.json()) as { msg: string }).msg).toBe('Translation is not configured on this server (TRANSLATE_URL). Write the translation by hand.');
-    expect((await translatorFor(config)).local).toBeNull();
+    expect((await translator()).local).toBeNull();
   });
 
   test('TRANSLATE_URL needs TRANSLATE_MODEL', () => {

@@ -116,37 +116,47 @@ export function chatTranslator(opts: { url: string; model: string; apiKey?: stri
   };
 }
 
-type Resolved = { translator: Translator | null; local: LocalTranslator | null };
-const resolved = new WeakMap<Config, Promise<Resolved>>();
+/** An app's translator, once resolved: the one to call (null: none), and the local one if it runs. */
+export type ResolvedTranslator = { translator: Translator | null; local: LocalTranslator | null };
+/** An app's translator on first use (`deps.translator`, built in compose.ts). */
+export type LazyTranslator = () => Promise<ResolvedTranslator>;
+
+/** The translator the configuration names; the local translator is started here when it is the one. */
+async function resolveTranslator(config: Config): Promise<ResolvedTranslator> {
+  if (config.TRANSLATE_URL) {
+    const translator = chatTranslator({
+      url: completionsUrl(config.TRANSLATE_URL),
+      model: config.TRANSLATE_MODEL ?? '',
+      apiKey: config.TRANSLATE_API_KEY,
+      timeoutMs: config.TRANSLATE_TIMEOUT_MS,
+      mode: 'real',
+    });
+    return { translator, local: null };
+  }
+  if (config.NODE_ENV === 'production') return { translator: null, local: null };
+  const local = await startLocalTranslator();
+  return { translator: chatTranslator({ url: local.url, model: 'local-demo', timeoutMs: config.TRANSLATE_TIMEOUT_MS, mode: 'demo' }), local };
+}
 
 /**
- * The translator of an app (one per Config, as the payment sandbox): the configured endpoint;
- * else, outside production, the local translator, started on first use; else none (Generate is
- * off in a production installation without TRANSLATE_URL).
+ * The translator of an app (one per app, built by the composition root): the configured
+ * endpoint; else, outside production, the local translator, started on first use; else none
+ * (Generate is off in a production installation without TRANSLATE_URL). Every call after the
+ * first gets the same answer, unless the first failed.
  */
-export function translatorFor(config: Config): Promise<Resolved> {
-  let r = resolved.get(config);
-  if (!r) {
-    r = (async (): Promise<Resolved> => {
-      if (config.TRANSLATE_URL) {
-        const translator = chatTranslator({
-          url: completionsUrl(config.TRANSLATE_URL),
-          model: config.TRANSLATE_MODEL ?? '',
-          apiKey: config.TRANSLATE_API_KEY,
-          timeoutMs: config.TRANSLATE_TIMEOUT_MS,
-          mode: 'real',
-        });
-        return { translator, local: null };
-      }
-      if (config.NODE_ENV === 'production') return { translator: null, local: null };
-      const local = await startLocalTranslator();
-      return { translator: chatTranslator({ url: local.url, model: 'local-demo', timeoutMs: config.TRANSLATE_TIMEOUT_MS, mode: 'demo' }), local };
-    })();
-    // A failed start (no port) is tried again on the next request.
-    r.catch(() => resolved.delete(config));
-    resolved.set(config, r);
-  }
-  return r;
+export function createLazyTranslator(config: Config): LazyTranslator {
+  let resolved: Promise<ResolvedTranslator> | null = null;
+  return () => {
+    if (!resolved) {
+      const attempt = resolveTranslator(config);
+      // A failed start (no port) is tried again on the next request.
+      attempt.catch(() => {
+        if (resolved === attempt) resolved = null;
+      });
+      resolved = attempt;
+    }
+    return resolved;
+  };
 }
 
 /** Without a translator to call, the configured mode for GET /ai/translator. */

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { loadConfig, parseEnv } from '#server/env';
-import { providersFor } from './index';
-import { sandboxEnabled } from './sandbox-phonepe';
+import { createPaymentServices, createProviders } from './index';
+import { createPhonePeSandbox, sandboxEnabled } from './sandbox-phonepe';
 
-/** PAYMENT_PROVIDER and the provider keys (env.ts), and what providersFor builds from them. */
+/** PAYMENT_PROVIDER and the provider keys (env.ts), and what createPaymentServices builds from them. */
 
 const dir = mkdtempSync(path.join(tmpdir(), 'pm-providers-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -47,17 +47,29 @@ describe('PAYMENT_PROVIDER', () => {
   });
 });
 
-describe('providersFor', () => {
-  test('is built once per configuration', () => {
+describe('createPaymentServices', () => {
+  test('builds each adapter once, and new ones (with a new sandbox) on every call', () => {
     const config = loadConfig(parseEnv(base));
-    expect(providersFor(config)).toBe(providersFor(config));
-    expect(providersFor(config).get('phonepe')).toBe(providersFor(config).get('phonepe'));
-    expect(providersFor(loadConfig(parseEnv(base)))).not.toBe(providersFor(config));
+    const { providers, sandbox } = createPaymentServices(config);
+    expect(sandbox).not.toBeNull();
+    expect(providers.get('phonepe')).toBe(providers.get('phonepe'));
+    const again = createPaymentServices(config);
+    expect(again.providers.get('phonepe')).not.toBe(providers.get('phonepe'));
+    expect(again.sandbox).not.toBe(sandbox);
+    expect(again.sandbox?.credentials.clientSecret).not.toBe(sandbox?.credentials.clientSecret);
+  });
+
+  test("'phonepe' is the sandbox's only when PhonePe itself is not configured", () => {
+    const config = loadConfig(parseEnv(base));
+    expect(createProviders(config, createPhonePeSandbox(config)).sandboxed('phonepe')).toBe(true);
+    expect(createProviders(config, null).has('phonepe')).toBe(false);
+    const real = loadConfig(parseEnv({ ...base, PAYMENT_PROVIDER: 'phonepe', ...phonepeKeys }));
+    expect(createProviders(real, createPhonePeSandbox(real)).sandboxed('phonepe')).toBe(false);
   });
 
   test('razorpay: the default, and PhonePe still reachable through the sandbox outside production', () => {
     const config = loadConfig(parseEnv({ ...base, PAYMENT_PROVIDER: 'razorpay', ...razorpayKeys }));
-    const p = providersFor(config);
+    const p = createPaymentServices(config).providers;
     expect(p.defaultName).toBe('razorpay');
     expect(p.get('razorpay').name).toBe('razorpay');
     expect(p.get('razorpay').verifyCheckoutSignature).toBeTypeOf('function');
@@ -67,7 +79,8 @@ describe('providersFor', () => {
   test('production with PhonePe: no sandbox, no Razorpay without keys; an unknown name is 404, never a prototype key', () => {
     const config = loadConfig(parseEnv({ ...base, ...site, NODE_ENV: 'production', PAYMENT_PROVIDER: 'phonepe', ...phonepeKeys }));
     expect(sandboxEnabled(config)).toBe(false);
-    const p = providersFor(config);
+    const { providers: p, sandbox } = createPaymentServices(config);
+    expect(sandbox).toBeNull();
     expect(p.defaultName).toBe('phonepe');
     expect(p.get('phonepe').name).toBe('phonepe');
     expect(p.has('razorpay')).toBe(false);
@@ -80,6 +93,6 @@ describe('providersFor', () => {
 
   test('production with Razorpay only: PhonePe is not available', () => {
     const config = loadConfig(parseEnv({ ...base, ...site, NODE_ENV: 'production', PAYMENT_PROVIDER: 'razorpay', ...razorpayKeys }));
-    expect(providersFor(config).has('phonepe')).toBe(false);
+    expect(createPaymentServices(config).providers.has('phonepe')).toBe(false);
   });
 });

@@ -5,7 +5,7 @@ import { AppError } from '#server/lib/errors';
 import type { PaymentProvider } from '../provider';
 import { createPhonePeProvider, PHONEPE_HOSTS } from './phonepe';
 import { createRazorpayProvider } from './razorpay';
-import { SANDBOX_BASE_URL, sandboxCredentials, sandboxEnabled, sandboxFetch } from './sandbox-phonepe';
+import { createPhonePeSandbox, type PhonePeSandbox, SANDBOX_BASE_URL, sandboxCredentials, sandboxEnabled, sandboxFetch } from './sandbox-phonepe';
 
 /*
  * The payment providers of an installation, chosen by the environment (env.ts, docs/configuration.md
@@ -20,6 +20,9 @@ import { SANDBOX_BASE_URL, sandboxCredentials, sandboxEnabled, sandboxFetch } fr
  * The other name is available too when it can be: Razorpay whenever its keys are set, PhonePe
  * when its keys are set, else the sandbox's PhonePe where the sandbox runs (not in production
  * unless chosen). `defaultName` is what new orders use.
+ *
+ * The composition root builds them once per app (compose.ts, `deps.payments`): the adapters keep
+ * their access tokens, and the sandbox its orders, for the app's lifetime.
  */
 
 export type Providers = {
@@ -33,7 +36,12 @@ export type Providers = {
   sandboxed(name: Provider): boolean;
 };
 
-const memo = new WeakMap<Config, Providers>();
+/** An app's payment services (`deps.payments`): its providers and its sandbox, if it runs one. */
+export type PaymentServices = {
+  providers: Providers;
+  /** The local PhonePe (sandbox-phonepe.ts); null where sandboxEnabled is false. */
+  sandbox: PhonePeSandbox | null;
+};
 
 function phonePeKeys(config: Config) {
   const { PHONEPE_CLIENT_ID, PHONEPE_CLIENT_SECRET, PHONEPE_CLIENT_VERSION, PHONEPE_WEBHOOK_USER, PHONEPE_WEBHOOK_PASSWORD } = config;
@@ -47,19 +55,17 @@ function phonePeKeys(config: Config) {
   };
 }
 
-/** Whether 'phonepe' is the sandbox's PhonePe rather than PhonePe itself (buildPhonePe). */
-function phonePeIsSandbox(config: Config): boolean {
-  return !(phonePeKeys(config) && config.PAYMENT_PROVIDER !== 'sandbox') && sandboxEnabled(config);
-}
+/** Whether PhonePe itself is configured: its keys, and PAYMENT_PROVIDER not asking for the sandbox. */
+const realPhonePe = (config: Config) => phonePeKeys(config) !== null && config.PAYMENT_PROVIDER !== 'sandbox';
 
-function buildPhonePe(config: Config): PaymentProvider | null {
+function buildPhonePe(config: Config, sandbox: PhonePeSandbox | null): PaymentProvider | null {
   const keys = phonePeKeys(config);
   if (keys && config.PAYMENT_PROVIDER !== 'sandbox') {
     const hosts = PHONEPE_HOSTS[config.PHONEPE_ENV];
     return createPhonePeProvider({ baseUrl: hosts.pg, authBaseUrl: hosts.oauth, ...keys });
   }
-  if (!phonePeIsSandbox(config)) return null;
-  const c = sandboxCredentials(config);
+  if (!sandbox) return null;
+  const c = sandboxCredentials(sandbox);
   return createPhonePeProvider({
     baseUrl: SANDBOX_BASE_URL,
     clientId: c.clientId,
@@ -67,7 +73,7 @@ function buildPhonePe(config: Config): PaymentProvider | null {
     clientVersion: c.clientVersion,
     webhookUser: c.webhookUser,
     webhookPassword: c.webhookPassword,
-    fetch: sandboxFetch(config),
+    fetch: sandboxFetch(sandbox),
   });
 }
 
@@ -77,26 +83,34 @@ function buildRazorpay(config: Config): PaymentProvider | null {
   return createRazorpayProvider({ keyId: RAZORPAY_KEY_ID, keySecret: RAZORPAY_KEY_SECRET, webhookSecret: RAZORPAY_WEBHOOK_SECRET });
 }
 
-/** The providers of this configuration, built once per Config (their token caches live there). */
-export function providersFor(config: Config): Providers {
-  let p = memo.get(config);
-  if (!p) {
-    const adapters: Record<Provider, PaymentProvider | null> = { phonepe: buildPhonePe(config), razorpay: buildRazorpay(config) };
-    const defaultName: Provider = config.PAYMENT_PROVIDER === 'razorpay' ? 'razorpay' : 'phonepe';
-    // A name straight from a path (/api/{provider}/…) is looked up as an own key only.
-    const lookup = (name: string) => (Object.hasOwn(adapters, name) ? adapters[name as Provider] : null);
-    const sandboxPhonePe = adapters.phonepe !== null && phonePeIsSandbox(config);
-    p = {
-      defaultName,
-      has: (name) => lookup(name) !== null,
-      get(name) {
-        const a = lookup(name);
-        if (!a) throw new AppError('NOT_FOUND', MSG.notFound);
-        return a;
-      },
-      sandboxed: (name) => name === 'phonepe' && sandboxPhonePe,
-    };
-    memo.set(config, p);
-  }
-  return p;
+/**
+ * The providers of this configuration, each adapter built now (its token cache lives in it).
+ * 'phonepe' goes to `sandbox` unless PhonePe itself is configured; without a sandbox it is
+ * PhonePe itself or nothing.
+ */
+export function createProviders(config: Config, sandbox: PhonePeSandbox | null): Providers {
+  const adapters: Record<Provider, PaymentProvider | null> = { phonepe: buildPhonePe(config, sandbox), razorpay: buildRazorpay(config) };
+  const defaultName: Provider = config.PAYMENT_PROVIDER === 'razorpay' ? 'razorpay' : 'phonepe';
+  // A name straight from a path (/api/{provider}/…) is looked up as an own key only.
+  const lookup = (name: string) => (Object.hasOwn(adapters, name) ? adapters[name as Provider] : null);
+  const sandboxPhonePe = adapters.phonepe !== null && !realPhonePe(config);
+  return {
+    defaultName,
+    has: (name) => lookup(name) !== null,
+    get(name) {
+      const a = lookup(name);
+      if (!a) throw new AppError('NOT_FOUND', MSG.notFound);
+      return a;
+    },
+    sandboxed: (name) => name === 'phonepe' && sandboxPhonePe,
+  };
+}
+
+/**
+ * An app's payment services (compose.ts): the sandbox where this installation runs one
+ * (sandboxEnabled: not in production unless PAYMENT_PROVIDER=sandbox), and the providers over it.
+ */
+export function createPaymentServices(config: Config): PaymentServices {
+  const sandbox = sandboxEnabled(config) ? createPhonePeSandbox(config) : null;
+  return { providers: createProviders(config, sandbox), sandbox };
 }

@@ -8,13 +8,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MSG } from '@pm/protocol/messages';
 import type { AppEnv } from '#server/context';
-import { type Config, loadConfig, parseEnv } from '#server/env';
+import { loadConfig, parseEnv } from '#server/env';
 import { AppError } from '#server/lib/errors';
 import type { PaymentProvider } from '../provider';
 import type { FetchLike } from './common';
-import { providersFor } from './index';
+import { createProviders } from './index';
 import { createPhonePeProvider, phonePeState, phonePeWebhookAuthorization } from './phonepe';
-import { SANDBOX_BASE_URL, sandboxControl, sandboxFetch, sandboxPhonePeRoutes, SANDBOX_WEBHOOK_PATH } from './sandbox-phonepe';
+import { createPhonePeSandbox, type PhonePeSandbox, SANDBOX_BASE_URL, sandboxControl, sandboxFetch, sandboxPhonePeRoutes, SANDBOX_WEBHOOK_PATH } from './sandbox-phonepe';
 
 /*
  * The PhonePe adapter against the local PhonePe (sandbox-phonepe.ts), which speaks Standard
@@ -25,7 +25,7 @@ import { SANDBOX_BASE_URL, sandboxControl, sandboxFetch, sandboxPhonePeRoutes, S
  */
 
 let dir: string;
-let config: Config;
+let sandbox: PhonePeSandbox;
 let app: Hono<AppEnv>;
 let control: ReturnType<typeof sandboxControl>;
 /** What the receiver got, and how it answers the next deliveries. */
@@ -41,7 +41,7 @@ function adapter(over: Partial<Parameters<typeof createPhonePeProvider>[0]> = {}
     clientVersion: c.clientVersion,
     webhookUser: c.webhookUser,
     webhookPassword: c.webhookPassword,
-    fetch: sandboxFetch(config),
+    fetch: sandboxFetch(sandbox),
     ...over,
   });
 }
@@ -67,14 +67,15 @@ async function appError(p: Promise<unknown>): Promise<AppError> {
 
 beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'pm-phonepe-'));
-  config = loadConfig(parseEnv({ DATA_DIR: dir, LOG_LEVEL: 'silent' }));
+  // This small app's own sandbox, mounted on it below.
+  sandbox = createPhonePeSandbox(loadConfig(parseEnv({ DATA_DIR: dir, LOG_LEVEL: 'silent' })));
   app = new Hono<AppEnv>();
   app.post(SANDBOX_WEBHOOK_PATH, async (c) => {
     received.push({ authorization: c.req.header('authorization') ?? null, body: await c.req.text() });
     return c.json({ ok: true }, (answers.shift() ?? 200) as 200);
   });
-  sandboxPhonePeRoutes(app, { config }, (req) => app.fetch(req));
-  control = sandboxControl(config);
+  sandboxPhonePeRoutes(app, sandbox, (req) => app.fetch(req));
+  control = sandboxControl(sandbox);
 });
 afterAll(async () => {
   await control.idle();
@@ -160,7 +161,7 @@ describe('the OAuth token', () => {
 
   test('a second 401 is not retried again: the call fails with 502', async () => {
     const calls: string[] = [];
-    const inner = sandboxFetch(config);
+    const inner = sandboxFetch(sandbox);
     // The network loses the Authorization header on the way: every PG call is refused.
     const lossy: FetchLike = (url, init) => {
       calls.push(url);
@@ -377,8 +378,9 @@ describe('an unreachable provider', () => {
     expect(await appError(p.createPayment(input()))).toMatchObject({ status: 502, message: MSG.providerUnavailable });
   });
 
-  test('the sandbox of a config whose app was never built: 502', async () => {
+  test('a sandbox mounted on no app: 502', async () => {
     const other = loadConfig(parseEnv({ DATA_DIR: dir, LOG_LEVEL: 'silent' }));
-    expect(await appError(providersFor(other).get('phonepe').createPayment(input()))).toMatchObject({ status: 502, message: MSG.providerUnavailable });
+    const providers = createProviders(other, createPhonePeSandbox(other));
+    expect(await appError(providers.get('phonepe').createPayment(input()))).toMatchObject({ status: 502, message: MSG.providerUnavailable });
   });
 });

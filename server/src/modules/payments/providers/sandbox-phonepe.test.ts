@@ -6,7 +6,7 @@ import { loadConfig, parseEnv } from '#server/env';
 import { SITE_CSP } from '#server/lib/security-headers';
 import { serveApp } from '#server/serve';
 import { type Harness, startHarness } from '#server/test/harness';
-import { providersFor } from './index';
+import { createPaymentServices } from './index';
 import { sandboxControl } from './sandbox-phonepe';
 
 /*
@@ -21,7 +21,7 @@ beforeAll(async () => {
   h = await startHarness({ seed: false });
 });
 afterAll(async () => {
-  await sandboxControl(h.deps.config).idle();
+  await sandboxControl(h.deps.payments.sandbox).idle();
   h.destroy();
 });
 
@@ -37,14 +37,14 @@ const order = (over: Record<string, unknown> = {}) => ({
 describe('the default configuration', () => {
   test("is the sandbox: 'phonepe' goes to it in-process, and the test control finishes its orders", async () => {
     expect(h.deps.config.PAYMENT_PROVIDER).toBe('sandbox');
-    const providers = providersFor(h.deps.config);
+    const providers = h.deps.payments.providers;
     expect(providers.defaultName).toBe('phonepe');
     expect(providers.has('razorpay')).toBe(false);
     const phonepe = providers.get('phonepe');
     const i = order();
     const created = await phonepe.createPayment(i);
     expect((await phonepe.status(i.merchantOrderId, created.pgOrderId)).state).toBe('PENDING');
-    const control = sandboxControl(h.deps.config);
+    const control = sandboxControl(h.deps.payments.sandbox);
     await control.complete(i.merchantOrderId, 'PAY', { deliverWebhook: false });
     expect(await phonepe.status(i.merchantOrderId, created.pgOrderId)).toMatchObject({ state: 'COMPLETED', amount: 19_900, pgOrderId: created.pgOrderId });
   });
@@ -52,7 +52,7 @@ describe('the default configuration', () => {
 
 describe('the hosted page', () => {
   test('shows the amount and Pay / Fail / Cancel in English and Hindi, with no script, under the site CSP, not cached', async () => {
-    const { redirectUrl } = await providersFor(h.deps.config).get('phonepe').createPayment(order({ amount: 123_456 }));
+    const { redirectUrl } = await h.deps.payments.providers.get('phonepe').createPayment(order({ amount: 123_456 }));
     const res = await h.app.request(redirectUrl!);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
@@ -70,8 +70,8 @@ describe('the hosted page', () => {
 
   test('a finished order shows its outcome and the way back, no buttons', async () => {
     const i = order();
-    const { redirectUrl } = await providersFor(h.deps.config).get('phonepe').createPayment(i);
-    await sandboxControl(h.deps.config).complete(i.merchantOrderId, 'FAIL', { deliverWebhook: false });
+    const { redirectUrl } = await h.deps.payments.providers.get('phonepe').createPayment(i);
+    await sandboxControl(h.deps.payments.sandbox).complete(i.merchantOrderId, 'FAIL', { deliverWebhook: false });
     const html = await (await h.app.request(redirectUrl!)).text();
     expect(html).toContain('This order has failed or expired.');
     expect(html).not.toContain('<button');
@@ -81,10 +81,10 @@ describe('the hosted page', () => {
   test('an unknown order: 404; a form without a valid outcome: 400, nothing changes', async () => {
     expect((await h.app.request('/sandbox/phonepe/pay/OMO-nope')).status).toBe(404);
     const i = order();
-    const { redirectUrl } = await providersFor(h.deps.config).get('phonepe').createPayment(i);
+    const { redirectUrl } = await h.deps.payments.providers.get('phonepe').createPayment(i);
     const bad = await h.app.request(redirectUrl!, { method: 'POST', body: new URLSearchParams({ outcome: 'STEAL' }) });
     expect(bad.status).toBe(400);
-    expect(sandboxControl(h.deps.config).order(i.merchantOrderId)?.state).toBe('PENDING');
+    expect(sandboxControl(h.deps.payments.sandbox).order(i.merchantOrderId)?.state).toBe('PENDING');
   });
 });
 
@@ -104,7 +104,7 @@ describe('over real HTTP (headers written by Node, a browser-like form post)', (
 
   test('the page has the site CSP and no-store; Cancel posts, fails the order and sends the browser back', async () => {
     const i = order({ redirectUrl: '/payment-confirmation?merchantTransactionId=tcp' });
-    const { redirectUrl } = await providersFor(h.deps.config).get('phonepe').createPayment(i);
+    const { redirectUrl } = await h.deps.payments.providers.get('phonepe').createPayment(i);
     const page = await fetch(base + redirectUrl!);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toBe(SITE_CSP);
@@ -118,14 +118,14 @@ describe('over real HTTP (headers written by Node, a browser-like form post)', (
     });
     expect(posted.status).toBe(302);
     expect(posted.headers.get('location')).toBe(i.redirectUrl);
-    expect(sandboxControl(h.deps.config).order(i.merchantOrderId)).toMatchObject({ state: 'FAILED', errorCode: 'USER_CANCEL', paymentDetails: [] });
+    expect(sandboxControl(h.deps.payments.sandbox).order(i.merchantOrderId)).toMatchObject({ state: 'FAILED', errorCode: 'USER_CANCEL', paymentDetails: [] });
   });
 });
 
 describe('the protocol', () => {
   const base = '/sandbox/phonepe';
   const token = async () => {
-    const c = sandboxControl(h.deps.config).credentials;
+    const c = sandboxControl(h.deps.payments.sandbox).credentials;
     const res = await h.app.request(`${base}/v1/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -185,7 +185,9 @@ describe('a production installation', () => {
         PHONEPE_WEBHOOK_PASSWORD: 'hookpass123',
       }),
     );
-    const app = createApp({ ...h.deps, config: real });
+    const realPayments = createPaymentServices(real);
+    expect(realPayments.sandbox).toBeNull();
+    const app = createApp({ ...h.deps, config: real, payments: realPayments });
     const res = await app.request('/sandbox/phonepe/v1/oauth/token', { method: 'POST' });
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ success: false, code: 'NOT_FOUND' });
@@ -200,9 +202,11 @@ describe('a production installation', () => {
         ALLOW_SANDBOX_PAYMENTS_IN_PRODUCTION: 'true',
       }),
     );
-    const withSandbox = createApp({ ...h.deps, config: sandbox });
+    const payments = createPaymentServices(sandbox);
+    expect(payments.sandbox).not.toBeNull();
+    const withSandbox = createApp({ ...h.deps, config: sandbox, payments });
     expect((await withSandbox.request('/sandbox/phonepe/pay/OMO-nope')).status).toBe(404);
-    const { redirectUrl } = await providersFor(sandbox).get('phonepe').createPayment(order());
+    const { redirectUrl } = await payments.providers.get('phonepe').createPayment(order());
     expect((await withSandbox.request(redirectUrl!)).status).toBe(200);
   });
 });

@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { AppEnv, Deps } from '#server/context';
+import type { AppEnv } from '#server/context';
 import type { Config } from '#server/env';
 import { type FetchLike, safeEqual } from './common';
 import { PHONEPE_EXPIRE_AFTER, PHONEPE_PATHS, phonePeWebhookAuthorization } from './phonepe';
@@ -15,10 +15,11 @@ import { devanagariFontFace } from '#server/lib/devanagari-face';
  * Authorization header. The PhonePe adapter runs against it unchanged, so development, the API
  * tests and the end-to-end tests exercise the real adapter code with no network.
  *
- * Its state is in memory, per Config (one per app): it is another system, not our database, and
+ * Its state is in memory, in the PhonePeSandbox object the composition root builds for an app
+ * (compose.ts, `deps.payments.sandbox`): it is another system, not our database, and
  * a restart forgets it the way a real provider's UAT forgets nothing we rely on (our own order
  * rows and the status check are what count). Its client secret and webhook password are drawn
- * at random per process, so nobody can forge its webhooks even when it runs in production
+ * at random for each sandbox (createPhonePeSandbox), so nobody can forge its webhooks even when it runs in production
  * (PAYMENT_PROVIDER=sandbox).
  *
  * Where it differs from PhonePe, on purpose:
@@ -100,7 +101,11 @@ export type SandboxCredentials = {
   webhookPassword: string;
 };
 
-type Sandbox = {
+/**
+ * One running sandbox: its credentials, orders and tokens, and the app it is mounted on. Built by
+ * createPhonePeSandbox (the composition root's `deps.payments.sandbox`); the functions below take it.
+ */
+export type PhonePeSandbox = {
   credentials: SandboxCredentials;
   orders: Map<string, SandboxOrder>;
   byOrderId: Map<string, SandboxOrder>;
@@ -110,48 +115,48 @@ type Sandbox = {
   appFetch: AppFetch | null;
   /** Webhook deliveries still retrying in the background. */
   inflight: Set<Promise<unknown>>;
+  /** The built client whose Devanagari face the hosted page names (CLIENT_DIR, or dist/ by default). */
+  clientDir: string | undefined;
 };
-
-const sandboxes = new WeakMap<Config, Sandbox>();
 
 /** The sandbox runs unless this is a production installation that takes real payments. */
 export function sandboxEnabled(config: Config): boolean {
   return config.NODE_ENV !== 'production' || config.PAYMENT_PROVIDER === 'sandbox';
 }
 
-function sandboxOf(config: Config): Sandbox {
-  let sb = sandboxes.get(config);
-  if (!sb) {
-    sb = {
-      credentials: {
-        merchantId: 'PARIKSHAMITRASANDBOX',
-        clientId: 'PARIKSHA_MITRA_SANDBOX',
-        clientSecret: randomBytes(24).toString('base64url'),
-        clientVersion: '1',
-        webhookUser: 'pariksha_sandbox',
-        webhookPassword: `wh${randomBytes(9).toString('hex')}`,
-      },
-      orders: new Map(),
-      byOrderId: new Map(),
-      tokens: new Map(),
-      tokenRequests: 0,
-      appFetch: null,
-      inflight: new Set(),
-    };
-    sandboxes.set(config, sb);
-  }
-  return sb;
+/**
+ * A new sandbox with fresh random secrets and no orders, mounted on no app yet
+ * (sandboxPhonePeRoutes mounts it). Whether an installation has one at all is sandboxEnabled's
+ * call, made by the caller (providers/index.ts createPaymentServices).
+ */
+export function createPhonePeSandbox(config: Pick<Config, 'CLIENT_DIR'>): PhonePeSandbox {
+  return {
+    credentials: {
+      merchantId: 'PARIKSHAMITRASANDBOX',
+      clientId: 'PARIKSHA_MITRA_SANDBOX',
+      clientSecret: randomBytes(24).toString('base64url'),
+      clientVersion: '1',
+      webhookUser: 'pariksha_sandbox',
+      webhookPassword: `wh${randomBytes(9).toString('hex')}`,
+    },
+    orders: new Map(),
+    byOrderId: new Map(),
+    tokens: new Map(),
+    tokenRequests: 0,
+    appFetch: null,
+    inflight: new Set(),
+    clientDir: config.CLIENT_DIR,
+  };
 }
 
 /** The sandbox's merchant credentials (for the adapter pointed at it, providers/index.ts). */
-export const sandboxCredentials = (config: Config): SandboxCredentials => sandboxOf(config).credentials;
+export const sandboxCredentials = (sb: PhonePeSandbox): SandboxCredentials => sb.credentials;
 
 /** The PhonePe base URL of the sandbox, for the adapter's in-process calls. */
 export const SANDBOX_BASE_URL = SANDBOX_ORIGIN + SANDBOX_BASE_PATH;
 
 /** A fetch that goes through the app in-process (the adapter's calls to the sandbox). */
-export function sandboxFetch(config: Config): FetchLike {
-  const sb = sandboxOf(config);
+export function sandboxFetch(sb: PhonePeSandbox): FetchLike {
   return async (input, init) => {
     if (!sb.appFetch) throw new Error('the PhonePe sandbox is not mounted on this app');
     return sb.appFetch(new Request(input, init));
@@ -169,7 +174,7 @@ function settle(order: SandboxOrder, now = Date.now()): SandboxOrder {
   return order;
 }
 
-function prune(sb: Sandbox) {
+function prune(sb: PhonePeSandbox) {
   if (sb.orders.size < MAX_ORDERS) return;
   const cutoff = Date.now() - DAY_MS;
   for (const o of sb.orders.values()) {
@@ -181,7 +186,7 @@ function prune(sb: Sandbox) {
 }
 
 /** The order as the status API and the webhook payload show it. */
-function orderView(sb: Sandbox, o: SandboxOrder, attempts: Attempt[] = o.paymentDetails) {
+function orderView(sb: PhonePeSandbox, o: SandboxOrder, attempts: Attempt[] = o.paymentDetails) {
   return {
     merchantId: sb.credentials.merchantId,
     merchantOrderId: o.merchantOrderId,
@@ -203,7 +208,7 @@ function orderView(sb: Sandbox, o: SandboxOrder, attempts: Attempt[] = o.payment
  * checkout.order.completed per capture, each listing the attempts so far. Null when the order is
  * no longer PENDING (a second press of a button changes nothing).
  */
-function applyOutcome(sb: Sandbox, o: SandboxOrder, outcome: SandboxOutcome, captures = 1): SandboxDelivery[] | null {
+function applyOutcome(sb: PhonePeSandbox, o: SandboxOrder, outcome: SandboxOutcome, captures = 1): SandboxDelivery[] | null {
   if (settle(o).state !== 'PENDING') return null;
   const now = Date.now();
   const deliveries: SandboxDelivery[] = [];
@@ -224,7 +229,7 @@ function applyOutcome(sb: Sandbox, o: SandboxOrder, outcome: SandboxOutcome, cap
   return deliveries;
 }
 
-function webhook(sb: Sandbox, event: string, o: SandboxOrder, attempts: Attempt[]): SandboxDelivery {
+function webhook(sb: PhonePeSandbox, event: string, o: SandboxOrder, attempts: Attempt[]): SandboxDelivery {
   const { merchantId, merchantOrderId, orderId, state, amount, expireAt, paymentDetails, ...rest } = orderView(sb, o, attempts);
   const payload = { orderId, merchantId, merchantOrderId, state, amount, expireAt, ...pick(rest, ['metaInfo', 'errorCode', 'detailedErrorCode']), paymentDetails };
   return {
@@ -241,7 +246,7 @@ function pick(o: Record<string, unknown>, keys: string[]) {
   return Object.fromEntries(keys.filter((k) => o[k] !== undefined).map((k) => [k, o[k]]));
 }
 
-async function deliverOnce(sb: Sandbox, d: SandboxDelivery): Promise<{ status: number; body: string }> {
+async function deliverOnce(sb: PhonePeSandbox, d: SandboxDelivery): Promise<{ status: number; body: string }> {
   if (!sb.appFetch) throw new Error('the PhonePe sandbox is not mounted on this app');
   const res = await sb.appFetch(new Request(SANDBOX_ORIGIN + d.url, { method: 'POST', headers: d.headers, body: d.body }));
   return { status: res.status, body: await res.text() };
@@ -254,7 +259,7 @@ const sleep = (ms: number) =>
   });
 
 /** Delivers with PhonePe's persistence: again after a non-2xx answer or an error, a few times. */
-function deliverWithRetries(sb: Sandbox, d: SandboxDelivery): Promise<SandboxDelivery> {
+function deliverWithRetries(sb: PhonePeSandbox, d: SandboxDelivery): Promise<SandboxDelivery> {
   const run = (async () => {
     let status = 0;
     let attempts = 0;
@@ -316,15 +321,13 @@ const tokenRequest = z.object({
 const outcomeSchema = z.object({ outcome: z.enum(['PAY', 'FAIL', 'CANCEL']) });
 
 /**
- * Mounts the sandbox on the app (unless this installation takes real payments, sandboxEnabled)
- * and remembers `appFetch`, through which the adapter reaches the sandbox and the sandbox
- * delivers its webhooks, in-process: dev, tests and e2e need no port.
+ * Mounts the sandbox on the app and remembers `appFetch`, through which the adapter reaches the
+ * sandbox and the sandbox delivers its webhooks, in-process: dev, tests and e2e need no port.
+ * An installation that takes real payments has no sandbox (sandboxEnabled), so nothing is
+ * mounted there and /sandbox/phonepe/* is an unknown path (app.ts).
  */
-export function sandboxPhonePeRoutes(app: Hono<AppEnv>, deps: Pick<Deps, 'config'>, appFetch: AppFetch): void {
-  if (!sandboxEnabled(deps.config)) return;
-  const sb = sandboxOf(deps.config);
+export function sandboxPhonePeRoutes(app: Hono<AppEnv>, sb: PhonePeSandbox, appFetch: AppFetch): void {
   sb.appFetch = appFetch;
-  pageClientDir = deps.config.CLIENT_DIR;
   const r = new Hono<AppEnv>();
   r.use(bodyLimit({ maxSize: 64 * 1024, onError: (c) => errorJson(c, 400, 'BAD_REQUEST', 'Body too large') }));
   // Answers of another system: never cached.
@@ -401,15 +404,15 @@ export function sandboxPhonePeRoutes(app: Hono<AppEnv>, deps: Pick<Deps, 'config
 
   r.get('/pay/:orderId', (c) => {
     const o = sb.byOrderId.get(c.req.param('orderId'));
-    if (!o) return c.html(page(notFoundBody()), 404);
-    return c.html(page(orderBody(settle(o))));
+    if (!o) return c.html(page(sb, notFoundBody()), 404);
+    return c.html(page(sb, orderBody(settle(o))));
   });
 
   r.post('/pay/:orderId', async (c) => {
     const o = sb.byOrderId.get(c.req.param('orderId'));
-    if (!o) return c.html(page(notFoundBody()), 404);
+    if (!o) return c.html(page(sb, notFoundBody()), 404);
     const form = outcomeSchema.safeParse(await c.req.parseBody().catch(() => ({})));
-    if (!form.success) return c.html(page(orderBody(settle(o))), 400);
+    if (!form.success) return c.html(page(sb, orderBody(settle(o))), 400);
     const deliveries = applyOutcome(sb, o, form.data.outcome);
     // The webhooks go out on their own, as PhonePe's do; the browser goes back at once.
     for (const d of deliveries ?? []) void deliverWithRetries(sb, d);
@@ -420,9 +423,6 @@ export function sandboxPhonePeRoutes(app: Hono<AppEnv>, deps: Pick<Deps, 'config
 }
 
 // --- The hosted page (English and Hindi; no script, so the site's CSP holds) -------------------
-
-/** The built client whose Devanagari face the page names (CLIENT_DIR, or dist/ by default). */
-let pageClientDir: string | undefined;
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 const rupees = (paise: number) => new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' }).format(paise / 100);
@@ -437,7 +437,8 @@ const STYLE =
   '.note{color:#555;font-size:.9rem}';
 
 /** The hosted page; its Hindi is drawn with the app's Devanagari face (lib/devanagari-face). */
-function page(body: string, fontFace = devanagariFontFace(pageClientDir)): string {
+function page(sb: PhonePeSandbox, body: string): string {
+  const fontFace = devanagariFontFace(sb.clientDir);
   return (
     '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
     `<title>PhonePe sandbox · फ़ोनपे सैंडबॉक्स</title><style>${fontFace}${STYLE}</style></head><body><main>` +
@@ -480,11 +481,11 @@ export type SandboxOrderView = ReturnType<typeof orderView>;
 /**
  * What tests (and benchmarks) do in place of a buyer on the hosted page: finish an order, get
  * the webhooks it causes, send them again (also many at once), and look inside the sandbox.
- * Works on the sandbox of the app built with this Config (server/src/test/harness.ts's
- * `h.deps.config`).
+ * Works on the sandbox it is given: an app's is `deps.payments.sandbox` (server/src/test/harness.ts's
+ * `h.deps`), null where the installation has none, which is refused here.
  */
-export function sandboxControl(config: Config) {
-  const sb = sandboxOf(config);
+export function sandboxControl(sb: PhonePeSandbox | null) {
+  if (!sb) throw new Error('this app has no PhonePe sandbox (sandboxEnabled is false for its configuration)');
   const find = (merchantOrderId: string) => {
     const o = sb.orders.get(merchantOrderId);
     if (!o) throw new Error(`the sandbox has no order ${merchantOrderId}`);
