@@ -14,6 +14,7 @@ const SQLITE_ONLY = [
   'server/src/db/transaction.test.ts',
   'server/src/lib/group-commit.test.ts',
   'server/src/lib/raw-statement.test.ts',
+  'server/src/db/ledger-migration.test.ts',
 ];
 /** Client tests that must not share a module graph with other files (see the 'client-isolated' project). */
 const CLIENT_ISOLATED = ['client/src/lib/i18n-lang.test.ts', 'client/src/boot/start-after-paint.test.ts'];
