@@ -39,6 +39,8 @@ export function composeDeps(base: BaseDeps, opts: ComposeOptions = {}): Deps {
     // Nothing is started until Generate is first used (the local translator listens on a port).
     translator: createLazyTranslator(base.config),
     push,
+    // Orders of kinds other than a plan: what their captures and payment do with the money.
+    orderKinds: {},
     // What a submitted attempt sets off, in this order, inside the transaction that stores it
     // (sync.service pushTestSummaries, and the start-up repair):
     //   1. scoring (modules/results) writes the exam result;

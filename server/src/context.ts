@@ -5,6 +5,7 @@ import type { Logger } from './lib/logger';
 import type { AfterAnswer, Outbox } from './lib/outbox';
 import type { RateLimits } from './lib/rate-limit';
 import type { PaymentServices } from './modules/payments/providers/index';
+import type { OrderKindMoney } from './modules/payments/order-transitions';
 import type { Inbox } from './modules/payments/webhook-inbox';
 import type { PushService } from './modules/push/push.service';
 import type { LazyTranslator } from './modules/translate/translator';
@@ -34,6 +35,8 @@ export type Deps = BaseDeps & {
   translator: LazyTranslator;
   /** Web Push: its keys and its send queue (modules/push). */
   push: PushService;
+  /** What an order of a kind other than a plan does with its money, by order kind (a donation's: modules/donations). */
+  orderKinds: Readonly<Partial<Record<string, OrderKindMoney>>>;
   /** The worker that applies stored payment-provider deliveries (payments/webhook-inbox.ts). */
   webhooks: Inbox;
   /**

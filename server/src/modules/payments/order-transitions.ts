@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { OrderStatus } from '@pm/protocol/order';
 import type { Provider } from '@pm/protocol/payment';
 import type { Deps } from '../../context';
@@ -33,6 +33,17 @@ export type EventToApply =
   | ({ kind: 'provider' } & ProviderStatus)
   | { kind: 'admin'; to: OrderStatus }
   | { kind: 'expiry' };
+
+/**
+ * What an order kind other than a plan does with its money (wired in compose.ts, Deps.orderKinds;
+ * a donation: modules/donations). `capture` posts the movements of a capture that pays the order,
+ * its gateway leg included, and says whether it did (false: the default legs apply); `paid` runs
+ * as the order becomes PAID, in the same transaction (a receipt number of its own).
+ */
+export type OrderKindMoney = {
+  capture(tx: Tx, order: Order, paid: { paymentId: string; amount: number }, now: number): Promise<boolean>;
+  paid?(tx: Tx, order: Order, now: number): Promise<void>;
+};
 
 /** Who or what fed the state machine, for the activity log. */
 export type ApplySource = { via: 'check' | 'webhook' | 'reconcile' | 'checkout' | 'initiate' | 'admin'; actor: Actor; eventId?: string };
@@ -74,7 +85,7 @@ export async function applyTransition(tx: Tx, deps: Deps, orderId: string, event
     if (transition.why === 'amount-mismatch' && event.kind === 'provider') {
       deps.log.warn({ orderId, orderAmount: before.amount, providerAmount: event.amount }, 'provider amount differs from the order: not paid');
     }
-    entitlementChanged = await runEffects(tx, after, transition, source, now);
+    entitlementChanged = await runEffects(tx, deps, after, transition, source, now);
   }
   // The status was decided but the write matched nothing (it cannot while the row is locked, but
   // the write stays conditional): the order as it is now.
@@ -160,9 +171,12 @@ async function logTransition(tx: Tx, before: Order, after: Order, transition: Tr
 // Effects
 
 /** Runs the transition's effects; true when the person's plan changed. */
-async function runEffects(tx: Tx, order: Order, transition: Transition, source: ApplySource, now: number): Promise<boolean> {
+async function runEffects(tx: Tx, deps: Deps, order: Order, transition: Transition, source: ApplySource, now: number): Promise<boolean> {
   let changed = false;
-  if (transition.effects.includes('paid')) changed = await grantBoughtPlan(tx, order, now);
+  if (transition.effects.includes('paid')) {
+    changed = await grantBoughtPlan(tx, order, now);
+    await deps.orderKinds[order.kind]?.paid?.(tx, order, now);
+  }
   if (transition.effects.includes('refunded')) changed = (await refund(tx, order, source, now)) || changed;
   return changed;
 }
@@ -193,7 +207,7 @@ async function refund(tx: Tx, order: Order, source: ApplySource, now: number): P
       .select({ id: ledgerEntry.id, channel: payment.channel, provider: payment.provider })
       .from(ledgerEntry)
       .leftJoin(payment, eq(payment.id, ledgerEntry.paymentId))
-      .where(and(eq(ledgerEntry.orderId, order.id), eq(ledgerEntry.kind, 'CAPTURE'), eq(ledgerEntry.account, ACCOUNTS.gateway)))
+      .where(and(eq(ledgerEntry.orderId, order.id), inArray(ledgerEntry.kind, PAYING_KINDS), eq(ledgerEntry.account, ACCOUNTS.gateway)))
       .limit(1),
   );
   if (captured) {
@@ -216,21 +230,27 @@ async function refund(tx: Tx, order: Order, source: ApplySource, now: number): P
         .onConflictDoNothing()
         .returning({ id: payment.id }),
     );
-    if (debit) {
-      await postMovement(tx, {
-        groupId: `refund:${order.id}`,
-        kind: 'REFUND',
-        orderId: order.id,
-        paymentId: debit.id,
-        legs: [
-          { account: ACCOUNTS.gateway, amount: -order.amount },
-          { account: revenueAccountOf(order), amount: order.amount },
-        ],
-        at: now,
-      });
-    }
+    if (debit) await postMovement(tx, { groupId: `refund:${order.id}`, kind: 'REFUND', orderId: order.id, paymentId: debit.id, legs: await reversalOf(tx, order), at: now });
   }
   return ended !== null;
+}
+
+/** The movements that paid an order (a flagged second capture is owed back on its own: REFUND_DUE). */
+const PAYING_KINDS = ['CAPTURE', 'DONATION', 'SHARE_SPLIT'];
+
+/**
+ * The legs that undo what paid an order, one per account: every leg of its paying movements
+ * negated and summed by account (docs/charity.md "The ledger": a refund is new rows, never an
+ * edit). The sum of balanced movements negated is balanced.
+ */
+async function reversalOf(tx: Tx, order: Order): Promise<{ account: string; amount: number }[]> {
+  const legs = await tx
+    .select({ account: ledgerEntry.account, amount: ledgerEntry.amount })
+    .from(ledgerEntry)
+    .where(and(eq(ledgerEntry.orderId, order.id), inArray(ledgerEntry.kind, PAYING_KINDS)));
+  const byAccount = new Map<string, number>();
+  for (const l of legs) byAccount.set(l.account, (byAccount.get(l.account) ?? 0) - l.amount);
+  return [...byAccount].map(([account, amount]) => ({ account, amount }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -287,9 +307,11 @@ async function recordPayments(tx: Tx, deps: Deps, order: Order, status: Provider
       ? await first(tx.update(payment).set(values).where(eq(payment.id, existing.id)).returning())
       : await first(tx.insert(payment).values({ ...values, transactionId: p.transactionId, orderId: order.id, personId: order.personId, createdAt: now }).returning());
     if (!row) continue;
-    // Money received: from the gateway to what the order paid for, or, for a capture that paid
-    // nothing (flagged), to what is owed back (docs/charity.md "The ledger").
-    await postMovement(tx, {
+    // Money received: from the gateway to what the order paid for (its kind's own movements,
+    // a donation's), or, for a capture that paid nothing (flagged), to what is owed back
+    // (docs/charity.md "The ledger").
+    const kindMoney = flag ? undefined : deps.orderKinds[order.kind];
+    if (!(await kindMoney?.capture(tx, order, { paymentId: row.id, amount: p.amount }, now))) await postMovement(tx, {
       groupId: `capture:${row.id}`,
       kind: flag ? 'REFUND_DUE' : 'CAPTURE',
       orderId: order.id,
