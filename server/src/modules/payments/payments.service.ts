@@ -13,7 +13,7 @@ import {
   rupeesToPaise,
 } from '@pm/protocol/payment';
 import type { Deps, Principal } from '../../context';
-import type { Conn } from '../../db/client';
+import type { Conn, Tx } from '../../db/client';
 import { payment, person, plan, purchaseOrder } from '../../db/schema';
 import { insertionOrder } from '../../db/dialect';
 import { first, transaction } from '../../db/transaction';
@@ -83,13 +83,13 @@ function createAnswer(order: Order, checkout?: CreatedPayment['checkout']): Crea
   };
 }
 
-type NewOrder = { personId: string; planId: string | null; kind: 'PLAN' | 'DONATION'; reference: string | null; amount: number; redirectUrl: string; retryOf: string | null };
+type NewOrder = { personId: string | null; planId: string | null; kind: 'PLAN' | 'DONATION'; reference: string | null; amount: number; redirectUrl: string; retryOf: string | null };
 
 /**
  * Inserts a CREATED order. Razorpay needs its own order before Checkout opens, so it is created
  * first (with our id as its receipt) and nothing is stored when that fails.
  */
-async function insertOrder(deps: Deps, actor: Actor, input: NewOrder, now = Date.now()): Promise<CreateOrderAnswer> {
+async function insertOrder(deps: Deps, actor: Actor, input: NewOrder, now = Date.now(), within?: (tx: Tx, order: Order) => Promise<void>): Promise<CreateOrderAnswer> {
   const provider = providerOf(deps);
   const id = randomUUID();
   const expiresAt = now + ORDER_TTL_MS;
@@ -109,6 +109,7 @@ async function insertOrder(deps: Deps, actor: Actor, input: NewOrder, now = Date
         .returning(),
     ))!;
     await logActivity(tx, { actor, action: 'CREATE', entity: 'order', entityId: id, newValue: row });
+    await within?.(tx, row);
     return row;
   });
   return createAnswer(order, created?.checkout);
@@ -138,6 +139,14 @@ export async function createPlanOrder(deps: Deps, who: Principal, input: { prodi
     redirectUrl: safeRedirectPath(input.redirection_url),
     retryOf: null,
   });
+}
+
+/**
+ * A DONATION order for another module (modules/donations): `within` writes that module's rows
+ * in the order's own transaction. `personId` null: a guest's.
+ */
+export function createDonationOrderWith(deps: Deps, actor: Actor, input: { personId: string | null; reference: string; amount: number; redirectUrl?: string | undefined }, within: (tx: Tx, order: Order) => Promise<void>, now = Date.now()) {
+  return insertOrder(deps, actor, { personId: input.personId, planId: null, kind: 'DONATION', reference: input.reference, amount: input.amount, redirectUrl: safeRedirectPath(input.redirectUrl), retryOf: null }, now, within);
 }
 
 /** POST /api/payment/createDummyOrder: a donation of the payer's own amount (rupees). */
@@ -199,7 +208,7 @@ function razorpayOptions(deps: Deps, order: Order): CreatedPayment | null {
  * be asked of the wrong one), and PhonePe takes a merchantOrderId once: an order already sent
  * there is paid again through retryPayment (a new order).
  */
-async function startPayment(deps: Deps, who: Principal, order: Order, provider: PaymentProvider, redirectUrl: string, mobileNumber: string | undefined, now: number) {
+async function startPayment(deps: Deps, actor: Actor, order: Order, provider: PaymentProvider, redirectUrl: string, mobileNumber: string | undefined, now: number) {
   if (order.pgOrderId && order.provider && order.provider !== provider.name) throw badRequestNotPayable();
   let created = provider.name === 'razorpay' ? razorpayOptions(deps, order) : null;
   if (!created) {
@@ -217,7 +226,7 @@ async function startPayment(deps: Deps, who: Principal, order: Order, provider: 
     }
   }
   const event = { kind: 'initiated' as const, provider: provider.name, pgOrderId: created.pgOrderId };
-  const started = await runTransition(deps, order.id, event, { via: 'initiate', actor: actorOf(who) }, now);
+  const started = await runTransition(deps, order.id, event, { via: 'initiate', actor }, now);
   // A webhook or status check may have settled the order while the provider answered.
   if (!started?.written) payableOrder(started?.order ?? order, now);
   return created;
@@ -232,11 +241,28 @@ export async function initiatePayment(
   now = Date.now(),
 ) {
   const order = await ownOrder(deps.db, who, { id: input.merchantTransactionId });
+  return payOrder(deps, actorOf(who), order, providerName, input, now);
+}
+
+/**
+ * Sends an order the caller may pay (checked by the caller: its owner, or a donation's token) to
+ * the provider: PhonePe's hosted page to go to, or Razorpay's Checkout options.
+ */
+export async function payOrder(deps: Deps, actor: Actor, order: Order, providerName: Provider, input: { redirectUrl?: string | undefined; mobileNumber?: string | undefined }, now = Date.now()) {
   payableOrder(order, now);
   const provider = providerOf(deps, providerName);
-  const created = await startPayment(deps, who, order, provider, confirmationUrl(deps, order, input.redirectUrl), input.mobileNumber, now);
+  const created = await startPayment(deps, actor, order, provider, confirmationUrl(deps, order, input.redirectUrl), input.mobileNumber, now);
+  if (providerName === 'razorpay') {
+    if (!created.checkout) throw providerUnavailable(deps, new Error('razorpay gave no checkout options'));
+    return { success: true as const, data: { razorpay: created.checkout } };
+  }
   if (!created.redirectUrl) throw providerUnavailable(deps, new Error(`${provider.name} gave no redirect address`));
   return { success: true as const, data: { instrumentResponse: { redirectInfo: { url: created.redirectUrl } } } };
+}
+
+/** The order's status after asking its provider (a caller that may see it: checked by the caller). */
+export async function orderStatus(deps: Deps, actor: Actor, order: Order, now = Date.now()) {
+  return statusAnswer(deps.db, await refresh(deps, order, { via: 'check', actor }, now));
 }
 
 /** POST /api/razorpay/initiatePayment: Checkout's options (the Razorpay order is made if not yet). */
@@ -244,7 +270,7 @@ export async function razorpayCheckout(deps: Deps, who: Principal, input: { merc
   const order = await ownOrder(deps.db, who, { id: input.merchantTransactionId });
   payableOrder(order, now);
   const provider = providerOf(deps, 'razorpay');
-  const created = await startPayment(deps, who, order, provider, confirmationUrl(deps, order, undefined), undefined, now);
+  const created = await startPayment(deps, actorOf(who), order, provider, confirmationUrl(deps, order, undefined), undefined, now);
   if (!created.checkout) throw providerUnavailable(deps, new Error('razorpay gave no checkout options'));
   return { success: true as const, data: { razorpay: created.checkout } };
 }
