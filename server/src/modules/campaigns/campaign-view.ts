@@ -74,14 +74,17 @@ function toCampaign(r: CampaignRow, images: CampaignImage[], names: Map<string, 
 /** Whole campaigns, in the order of `rows`. */
 export async function campaignsOf(db: Conn, rows: readonly CampaignRow[]): Promise<Campaign[]> {
   const ids = rows.map((r) => r.id);
-  const [images, names, totals] = [await imagesOf(db, ids), await namesOf(db, rows.map((r) => r.beneficiaryId)), await campaignTotals(db, ids)];
+  const images = await imagesOf(db, ids);
+  const names = await namesOf(db, rows.map((r) => r.beneficiaryId));
+  const totals = await campaignTotals(db, ids);
   return rows.map((r) => toCampaign(r, images.get(r.id) ?? [], names, totals.get(r.id) ?? { raised: 0, donors: 0 }));
 }
 
 /** Cards for lists, in the order of `rows`. */
 export async function cardsOf(db: Conn, rows: readonly CampaignRow[]): Promise<CampaignCard[]> {
   const ids = rows.map((r) => r.id);
-  const [images, totals] = [await imagesOf(db, ids), await campaignTotals(db, ids)];
+  const images = await imagesOf(db, ids);
+  const totals = await campaignTotals(db, ids);
   return rows.map((r) => {
     const t = totals.get(r.id) ?? { raised: 0, donors: 0 };
     return {
