@@ -8,7 +8,7 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { afterAll, expect, test } from 'vitest';
 
 /*
- * The migration that made the ledger double entry (migrations/0017_double_entry_ledger.sql;
+ * The migration that made the ledger double entry (migrations/0018_double_entry_ledger.sql;
  * docs/charity.md "The ledger"), run on a database holding single-entry rows as the earlier code
  * wrote them: each row becomes the gateway leg of its group, with the counter leg beside it, and
  * every group sums to zero.
@@ -36,7 +36,7 @@ test('single-entry rows become balanced groups: captures to the plans or general
   const sqlite = new Database(path.join(dir, 'app.db'));
   sqlite.pragma('foreign_keys = ON');
   const db = drizzle(sqlite);
-  migrate(db, { migrationsFolder: migrationsBefore('0017_double_entry_ledger') });
+  migrate(db, { migrationsFolder: migrationsBefore('0018_double_entry_ledger') });
   const now = 1_700_000_000_000;
   sqlite.prepare("insert into person (id, name, mobile, password_hash, created_at, updated_at) values ('p1', 'P', '+919000000001', 'x', ?, ?)").run(now, now);
   const order = sqlite.prepare("insert into purchase_order (id, person_id, kind, amount, status, expires_at, created_at, updated_at) values (?, 'p1', ?, ?, 'PAID', ?, ?, ?)");

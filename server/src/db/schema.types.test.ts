@@ -1,10 +1,11 @@
 import { expectTypeOf, test } from 'vitest';
 import type { z } from 'zod';
+import type { NeedItem, trustSchema } from '@pm/protocol/campaign';
 import type { planSchema } from '@pm/protocol/plan';
 import type { Question } from '@pm/protocol/question';
 import type { QuestionSet } from '@pm/protocol/question-set';
 import type { Tag } from '@pm/protocol/tag';
-import type { plan, question, questionSet, tag } from './schema';
+import type { campaign, plan, question, questionSet, tag, trust } from './schema';
 
 /*
  * CONVENTIONS rule 3: the Drizzle tables match the sync-protocol schemas. These checks fail the
@@ -34,4 +35,10 @@ test('tags and plans match', () => {
   expectTypeOf<Tag>().toExtend<Omit<Insert<typeof tag>, 'rev' | 'uat'>>();
   type Plan = z.output<typeof planSchema>;
   expectTypeOf<Pick<Plan, 'code' | 'name' | 'total' | 'approx' | 'contents'>>().toExtend<Insert<typeof plan>>();
+});
+
+test('a campaign\'s need and a trust\'s settings match (docs/charity.md)', () => {
+  expectTypeOf<NeedItem[]>().toExtend<Insert<typeof campaign>['need']>();
+  expectTypeOf<Row<typeof campaign>['need']>().toExtend<NeedItem[]>();
+  expectTypeOf<z.output<typeof trustSchema>>().toExtend<Omit<Insert<typeof trust>, 'updatedAt'>>();
 });

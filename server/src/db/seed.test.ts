@@ -277,7 +277,7 @@ describe('production seed and demo passwords (issue 16)', () => {
       expect(await seedDatabase(h.deps.db, { demo: false })).toEqual({ seeded: true });
       const counts = (await tableCounts(h.deps.db));
       for (const t of ['permission', 'role', 'role_permission', 'plan', 'tag']) expect(counts[t], t).toBeGreaterThan(0);
-      for (const t of ['person', 'person_permission', 'question', 'question_set', 'purchase_order', 'payment']) expect(counts[t], t).toBe(0);
+      for (const t of ['person', 'person_permission', 'question', 'question_set', 'purchase_order', 'payment', 'trust', 'campaign']) expect(counts[t], t).toBe(0);
       expect((await permissionsOfRole(h.deps.db, 'ADMIN'))).toEqual((await h.deps.db.select().from(permission)).map((p) => p.permission).sort());
       expect((await first(h.deps.db.select().from(meta).where(eq(meta.key, 'seed_kind'))))?.value).toBe('reference');
 
