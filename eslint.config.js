@@ -49,6 +49,7 @@ const boundaries = {
  */
 const serverModuleImports = {
   'answer-file': ['sync'],
+  donations: ['payments'],
   auth: ['persons'],
   campaigns: ['media'],
   payments: ['entitlements'],

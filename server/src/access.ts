@@ -172,6 +172,15 @@ export const ACCESS = {
   // staff and trustees read a draft (campaign-access.ts decides per campaign, and 404s everyone else).
   // Any signed-in person drafts their own; staff (CREATE_CAMPAIGN) act for beneficiaries; trustees
   // (APPROVE_CAMPAIGN) make the moves of campaigns.machine.ts.
+  // Donations (docs/charity.md "API"): a guest may give; the donation's own routes check its
+  // donor or its link's token (donations.service.ts).
+  'GET /donation/quote': 'public',
+  'POST /donation': 'optional',
+  'GET /donation/mine': 'login',
+  'GET /donation/export': ['VIEW_REPORT'],
+  'GET /donation/:orderId': 'optional',
+  'POST /donation/:orderId/pay': 'optional',
+  'GET /donation/:orderId/receipt': 'optional',
   'GET /campaigns': 'public',
   'GET /campaigns/:id': 'optional',
   'GET /campaign/mine': 'login',

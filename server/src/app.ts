@@ -20,6 +20,7 @@ import { answerFileRoutes } from './modules/answer-file/answer-file.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { brandRoutes } from './modules/brands/brands.routes';
 import { CAMPAIGN_IMAGE_PATH, campaignRoutes } from './modules/campaigns/campaigns.routes';
+import { donationRoutes } from './modules/donations/donations.routes';
 import { contactRoutes } from './modules/contact/contact.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { permissionRoutes } from './modules/permissions/permissions.routes';
@@ -169,6 +170,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
   planRoutes(api, deps);
   paymentRoutes(api, deps);
   campaignRoutes(api, deps);
+  donationRoutes(api, deps);
   // Results first: /question/getExamResult and the like before questionRoutes' /question/:id.
   resultRoutes(api, deps);
   // docs/configuration.md "Machine translation": /question/generateInDiffLang before questionRoutes' /question/:id.

@@ -5,6 +5,7 @@ import { startPlanExpiry } from './modules/entitlements/entitlements.service';
 import { createPaymentServices } from './modules/payments/providers/index';
 import { startReconciler } from './modules/payments/reconcile';
 import { createWebhookInbox } from './modules/payments/webhook-inbox';
+import { donationMoney } from './modules/donations/donation-money';
 import { createPushService, resultReadyHook, startPushJobs } from './modules/push/push.service';
 import type { PushSender } from './modules/push/sender';
 import { indexMissingQuestions } from './modules/questions/question-index';
@@ -39,8 +40,9 @@ export function composeDeps(base: BaseDeps, opts: ComposeOptions = {}): Deps {
     // Nothing is started until Generate is first used (the local translator listens on a port).
     translator: createLazyTranslator(base.config),
     push,
-    // Orders of kinds other than a plan: what their captures and payment do with the money.
-    orderKinds: {},
+    // Orders of kinds other than a plan: what their captures and payment do with the money (a
+    // donation's: the campaign's and the trust's legs, the receipt number and its e-mail).
+    orderKinds: { DONATION: donationMoney(base) },
     // What a submitted attempt sets off, in this order, inside the transaction that stores it
     // (sync.service pushTestSummaries, and the start-up repair):
     //   1. scoring (modules/results) writes the exam result;

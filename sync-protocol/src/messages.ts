@@ -274,6 +274,14 @@ export const MSG = {
   campaignImageNotNow: 'Images are added to a draft or refused campaign, or to the updates of an approved, paused or closed one',
   campaignUpdateTooManyImages: 'An update has at most 10 images: post the update before adding more',
   campaignImageUnknown: 'images: an image of this campaign is not among the ones uploaded to it',
+  // Donations (docs/charity.md "Donations").
+  donationPassportRequired: 'indianPassport is required: say whether you hold an Indian passport',
+  donationPanFormat: 'PAN must be 5 letters, 4 digits and a letter (for example ABCDE1234F)',
+  donationFinancialYear: 'fy must be a financial year such as 2026-27',
+  donationCampaignClosed: 'This campaign is not taking donations now',
+  donationForeignRefused: 'This trust is not registered to accept foreign contributions: a donor without an Indian passport cannot give to it',
+  donationNotFound: 'Donation not found',
+  donationNotPaid: 'This donation is not paid yet: its receipt comes once it is',
   // Machine translation (docs/configuration.md "Machine translation").
   translateNotEnglish: 'Selected language should not be english',
   nothingToTranslate: 'Nothing to translate',

@@ -974,3 +974,49 @@ export const campaignEvent = sqliteTable(
   },
   (t) => [index('campaign_event_campaign_idx').on(t.campaignId, t.createdAt)],
 );
+
+/**
+ * A donation to a campaign (docs/charity.md "Donations"): its order (kind DONATION) carries the
+ * amount and the payment's state; this row who gave, the split agreed before paying (the ledger
+ * holds what moved), and the receipt's number once paid: `<trust code>/<financial year>/<n>`, n in
+ * sequence per trust and financial year.
+ */
+export const donation = sqliteTable(
+  'donation',
+  {
+    orderId: text('order_id')
+      .primaryKey()
+      .references(() => purchaseOrder.id, { onDelete: 'cascade' }),
+    campaignId: text('campaign_id')
+      .notNull()
+      .references(() => campaign.id, { onDelete: 'restrict' }),
+    trustId: text('trust_id')
+      .notNull()
+      .references(() => trust.id, { onDelete: 'restrict' }),
+    /** The signed-in donor; null for a guest. */
+    personId: text('person_id').references(() => person.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    mobile: text('mobile').notNull(),
+    /** For the tax receipt and Form 10BD, when given. */
+    pan: text('pan'),
+    address: text('address'),
+    indianPassport: integer('indian_passport', { mode: 'boolean' }).notNull(),
+    /** Shown as "Anonymous" on the campaign's page and public ledger. */
+    anonymous: integer('anonymous', { mode: 'boolean' }).notNull().default(false),
+    shareBps: integer('share_bps').notNull(),
+    /** Paise: the trust's share and what reaches the campaign, as shown before paying. */
+    share: integer('share').notNull(),
+    toCampaign: integer('to_campaign').notNull(),
+    financialYear: text('financial_year'),
+    receiptSeq: integer('receipt_seq'),
+    receiptNo: text('receipt_no').unique(),
+    createdAt: createdAt(),
+    paidAt: integer('paid_at'),
+  },
+  (t) => [
+    index('donation_campaign_idx').on(t.campaignId, t.createdAt),
+    index('donation_person_idx').on(t.personId),
+    uniqueIndex('donation_receipt_seq_idx').on(t.trustId, t.financialYear, t.receiptSeq),
+  ],
+);

@@ -53,6 +53,7 @@ export let campaign = lite.campaign;
 export let campaignUpdate = lite.campaignUpdate;
 export let campaignImage = lite.campaignImage;
 export let campaignEvent = lite.campaignEvent;
+export let donation = lite.donation;
 
 /** Which tables the exports are: what the process opened (db/client.ts), one engine per process. */
 export let tablesEngine: 'sqlite' | 'postgres' = 'sqlite';
@@ -107,5 +108,6 @@ export function usePostgresTables(pg: Record<string, unknown>): void {
   campaignUpdate = take<typeof lite.campaignUpdate>('campaignUpdate');
   campaignImage = take<typeof lite.campaignImage>('campaignImage');
   campaignEvent = take<typeof lite.campaignEvent>('campaignEvent');
+  donation = take<typeof lite.donation>('donation');
   tablesEngine = 'postgres';
 }
