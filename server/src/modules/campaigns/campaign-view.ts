@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, isNull } from 'drizzle-orm';
 import type { Campaign, CampaignCard, CampaignCause, CampaignEvent, CampaignImage, CampaignStatus, CampaignUpdate } from '@pm/protocol/campaign';
 import type { Conn } from '../../db/client';
+import { insertionOrder } from '../../db/dialect';
 import { type campaign, campaignEvent, campaignImage, campaignUpdate, person } from '../../db/schema';
 import { type CampaignTotals, campaignTotals } from './campaign-totals';
 
@@ -103,7 +104,7 @@ export async function cardsOf(db: Conn, rows: readonly CampaignRow[]): Promise<C
 
 /** A campaign's updates, newest first, each with its images. */
 export async function updatesOf(db: Conn, campaignId: string): Promise<CampaignUpdate[]> {
-  const rows = await db.select().from(campaignUpdate).where(eq(campaignUpdate.campaignId, campaignId)).orderBy(desc(campaignUpdate.createdAt), desc(campaignUpdate.id));
+  const rows = await db.select().from(campaignUpdate).where(eq(campaignUpdate.campaignId, campaignId)).orderBy(desc(campaignUpdate.createdAt), desc(insertionOrder(db, campaignUpdate)));
   if (rows.length === 0) return [];
   const images = await db
     .select({ id: campaignImage.id, updateId: campaignImage.updateId, url: campaignImage.url })
@@ -121,9 +122,9 @@ export async function updatesOf(db: Conn, campaignId: string): Promise<CampaignU
   }));
 }
 
-/** A campaign's history, oldest first. */
+/** A campaign's history, oldest first (two steps of one millisecond in the order they were written: the table is only appended to). */
 export async function historyOf(db: Conn, campaignId: string): Promise<CampaignEvent[]> {
-  const rows = await db.select().from(campaignEvent).where(eq(campaignEvent.campaignId, campaignId)).orderBy(asc(campaignEvent.createdAt), asc(campaignEvent.id));
+  const rows = await db.select().from(campaignEvent).where(eq(campaignEvent.campaignId, campaignId)).orderBy(asc(campaignEvent.createdAt), asc(insertionOrder(db, campaignEvent)));
   return rows.map((e) => ({
     id: e.id,
     action: e.action,
