@@ -1,6 +1,6 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Conn } from '../db/client';
-import { ledgerEntry } from '../db/schema';
+import { campaign, ledgerEntry, purchaseOrder } from '../db/schema';
 
 /*
  * The double-entry ledger (docs/charity.md "The ledger"). Every movement of money is a group of
@@ -97,4 +97,49 @@ export async function hasMovement(db: Conn, orderId: string, kind: LedgerKind): 
     .where(and(eq(ledgerEntry.orderId, orderId), eq(ledgerEntry.kind, kind)))
     .limit(1);
   return r.length > 0;
+}
+
+/** A person's money as the Person document shows it, paise (docs/charity.md "The ledger"). */
+export type PersonMoney = {
+  /** What their campaigns received, net of the trust's share (`tac`). */
+  collected: number;
+  /** What left their campaigns as payouts (`taw`, total withdrawn). */
+  withdrawn: number;
+  /** What they paid us: plans and donations, refunds taken off (`paidAmount`). */
+  paid: number;
+};
+
+/**
+ * The money figures of each person of `ids`, summed from the ledger (never kept on the person):
+ * collected is minus the balance of their campaigns' accounts, withdrawn the balance of their
+ * campaigns' payout accounts, paid the gateway's legs of their orders.
+ */
+export async function personMoney(db: Conn, ids: readonly string[]): Promise<Map<string, PersonMoney>> {
+  const out = new Map(ids.map((id) => [id, { collected: 0, withdrawn: 0, paid: 0 }]));
+  if (ids.length === 0) return out;
+  const campaigns = await db
+    .select({
+      personId: campaign.beneficiaryId,
+      collected: sql<number>`coalesce(-sum(case when ${ledgerEntry.account} = 'campaign:' || ${campaign.id} then ${ledgerEntry.amount} else 0 end), 0)`,
+      withdrawn: sql<number>`coalesce(sum(case when ${ledgerEntry.account} = 'payout:' || ${campaign.id} then ${ledgerEntry.amount} else 0 end), 0)`,
+    })
+    .from(campaign)
+    .innerJoin(ledgerEntry, or(eq(ledgerEntry.account, sql`'campaign:' || ${campaign.id}`), eq(ledgerEntry.account, sql`'payout:' || ${campaign.id}`)))
+    .where(inArray(campaign.beneficiaryId, [...ids]))
+    .groupBy(campaign.beneficiaryId);
+  for (const r of campaigns) {
+    const m = r.personId ? out.get(r.personId) : undefined;
+    if (m) Object.assign(m, { collected: Number(r.collected), withdrawn: Number(r.withdrawn) });
+  }
+  const paid = await db
+    .select({ personId: purchaseOrder.personId, paid: sql<number>`coalesce(sum(${ledgerEntry.amount}), 0)` })
+    .from(ledgerEntry)
+    .innerJoin(purchaseOrder, eq(purchaseOrder.id, ledgerEntry.orderId))
+    .where(and(eq(ledgerEntry.account, ACCOUNTS.gateway), inArray(ledgerEntry.kind, ['CAPTURE', 'DONATION', 'REFUND']), inArray(purchaseOrder.personId, [...ids])))
+    .groupBy(purchaseOrder.personId);
+  for (const r of paid) {
+    const m = r.personId ? out.get(r.personId) : undefined;
+    if (m) m.paid = Number(r.paid);
+  }
+  return out;
 }

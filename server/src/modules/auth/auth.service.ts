@@ -10,6 +10,7 @@ import { first, transaction } from '../../db/transaction';
 import { type Actor, logActivity } from '../../lib/activity';
 import { type CodePurpose, consumeCode, issueCode } from '../../lib/codes';
 import { badRequest, conflict, forbidden, notFound, unauthenticated } from '../../lib/errors';
+import { personMoney } from '../../lib/ledger';
 import { SECRET_MASK } from '../../lib/outbox';
 import { assertPasswordAllowed } from '../../lib/password-policy';
 import { generatePassword, hashPassword, verifyPassword } from '../../lib/passwords';
@@ -42,6 +43,7 @@ export async function loginResponse(
   const token = keep
     ? await sessionToken(deps.config.jwtSecret, row, keep)
     : (await openSession(deps.db, deps.config.jwtSecret, row)).token;
+  const money = (await personMoney(deps.db, [row.id])).get(row.id)!;
   return {
     success: true,
     msg,
@@ -52,12 +54,13 @@ export async function loginResponse(
     email: row.email,
     r: { name: (await roleOf(deps.db, row.roleId))?.name ?? DEFAULT_ROLE },
     permissions: (await permissionsOf(deps.db, row.id)).map((p) => ({ permission: p })),
-    tac: row.totalAmountCollected,
+    // Sums over the ledger, never the person's columns (docs/charity.md "The ledger").
+    tac: money.collected / 100,
     iprr: row.iprr,
     dq: row.donationQuota,
-    aw: row.amountWithdrawable,
+    aw: (money.collected - money.withdrawn) / 100,
     curr_orbit: row.currentOrbit,
-    taw: row.totalAmountWithdrawable,
+    taw: money.withdrawn / 100,
     terms: termsOf(deps, row),
   };
 }

@@ -188,6 +188,21 @@ describe('a signed-in donor', () => {
   });
 });
 
+describe('the Person money figures', () => {
+  test('the beneficiary\'s tac and aw and the donor\'s paid amount are the ledger\'s sums', async () => {
+    const before = (await h.request('POST', '/UserLogin/login', { headers: { authorization: `Basic ${Buffer.from('9000000004:beneficiary1234').toString('base64')}` } })).body;
+    const paidOf = async () => (await h.request('GET', '/Person', { token: learner })).body.data.paidAmount as number;
+    const paidBefore = await paidOf();
+    await paidDonation(50, {}, learner);
+    const after = (await h.request('POST', '/UserLogin/login', { headers: { authorization: `Basic ${Buffer.from('9000000004:beneficiary1234').toString('base64')}` } })).body;
+    const net = splitDonation(5000, 600).toCampaign / 100;
+    expect(after.tac).toBeCloseTo(before.tac + net, 2);
+    expect(after.aw).toBeCloseTo(before.aw + net, 2);
+    expect(after.taw).toBe(0);
+    expect(await paidOf()).toBeCloseTo(paidBefore + 50, 2);
+  });
+});
+
 describe('money that goes wrong', () => {
   test('a double debit is owed back, not given to the campaign; a refund takes the gift back out', async () => {
     const r = await start({ amount: 21 });

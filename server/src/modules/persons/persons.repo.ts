@@ -6,6 +6,7 @@ import { permission, person, personPermission, role, rolePermission } from '../.
 import { takeTurns } from '../../db/dialect';
 import { first, row } from '../../db/transaction';
 import { badRequest, conflict } from '../../lib/errors';
+import { personMoney } from '../../lib/ledger';
 
 export type PersonRow = typeof person.$inferSelect;
 
@@ -142,6 +143,8 @@ export async function assertReferrerAllowed(db: Conn, referrerId: string, childI
 
 /** The API view of a person (its short names: docs/glossary.md "People"); never includes the password hash. */
 export async function toView(db: Conn, row: PersonRow, opts: { tree?: boolean } = {}): Promise<PersonView> {
+  // Money figures are sums over the ledger, never the person's own columns (docs/charity.md "The ledger").
+  const money = (await personMoney(db, [row.id])).get(row.id)!;
   return {
     id: row.id,
     n: row.name,
@@ -153,10 +156,10 @@ export async function toView(db: Conn, row: PersonRow, opts: { tree?: boolean } 
     s: row.status,
     p: row.parentId,
     permissions: (await permissionsOf(db, row.id)).map((p) => ({ permission: p })),
-    paidAmount: row.paidAmount,
-    aw: row.amountWithdrawable,
-    totalWithdrawn: row.totalWithdrawn,
-    tac: row.totalAmountCollected,
+    paidAmount: money.paid / 100,
+    aw: (money.collected - money.withdrawn) / 100,
+    totalWithdrawn: money.withdrawn / 100,
+    tac: money.collected / 100,
     teamSize: opts.tree ? await teamSize(db, row.id) : 0,
     directDownlines: opts.tree ? await directDownlineCount(db, row.id) : 0,
     curr_orbit: row.currentOrbit,
@@ -166,7 +169,7 @@ export async function toView(db: Conn, row: PersonRow, opts: { tree?: boolean } 
     pic: row.pic,
     amountForNextLevel: row.amountForNextLevel,
     dq: row.donationQuota,
-    taw: row.totalAmountWithdrawable,
+    taw: money.withdrawn / 100,
     iprr: row.iprr,
     co: row.co,
     createdAt: row.createdAt,
