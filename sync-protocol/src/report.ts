@@ -91,8 +91,17 @@ export const earningsQuerySchema = z
   .superRefine(checkRange);
 
 export type EarningsFigures = { count: number; collected: number; refunded: number; retained: number; toTrust: number };
+/**
+ * Where the money received in the range went, from the ledger's other legs (docs/charity.md "The
+ * ledger"), rupees: `plans` plan sales, `campaigns` donations' net to campaigns, `trustRunning`,
+ * `trustGatewayFee`, `trustBankFee` the trusts' share by use, `generalDonations` gifts to a trust
+ * with no campaign, `refundsDue` double debits owed back. Refunds are taken off where they went.
+ */
+export const EARNING_ACCOUNTS = ['plans', 'campaigns', 'trustRunning', 'trustGatewayFee', 'trustBankFee', 'generalDonations', 'refundsDue'] as const;
+export type EarningAccount = (typeof EARNING_ACCOUNTS)[number];
 export type GlobalEarningsReport = {
   rows: (EarningsFigures & { period: string })[];
   totals: EarningsFigures;
   retainedPercent: number;
+  byAccount: Record<EarningAccount, number>;
 };

@@ -245,6 +245,23 @@ describe('money that goes wrong', () => {
   });
 });
 
+describe('the earning report', () => {
+  test('splits the money of the range by where it went, from the ledger, to the paisa', async () => {
+    const range = `startDate=${Date.now() - 86_400_000}&endDate=${Date.now() + 86_400_000}&groupBy=day`;
+    const before = (await h.request('GET', `/report/globalEarnings?${range}`, { token: admin })).body.data;
+    await paidDonation(77);
+    const after = (await h.request('GET', `/report/globalEarnings?${range}`, { token: admin })).body.data;
+    const { share, toCampaign } = splitDonation(7700, 600);
+    expect(after.byAccount.campaigns).toBeCloseTo(before.byAccount.campaigns + toCampaign / 100, 2);
+    expect(after.byAccount.trustRunning).toBeCloseTo(before.byAccount.trustRunning + share / 100, 2);
+    expect(after.byAccount.plans).toBe(before.byAccount.plans);
+    expect(after.totals.collected).toBeCloseTo(before.totals.collected + 77, 2);
+    // Every rupee received went somewhere: the classes add up to the gateway's net.
+    const placed = Object.values(after.byAccount as Record<string, number>).reduce((a, b) => a + b, 0);
+    expect(placed).toBeCloseTo(after.totals.collected - after.totals.refunded, 2);
+  });
+});
+
 describe('the Form 10BD export', () => {
   test('lists the year\'s paid donations in the form\'s column order; only for VIEW_REPORT', async () => {
     const { id } = await paidDonation(31, { pan: 'PQRST6789K', name: 'Ravi, Kumar' });

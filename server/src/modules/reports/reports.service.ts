@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, gte, lt, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, gte, lt, lte, ne, or, type SQL, sql } from 'drizzle-orm';
 import { alias, type SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { OrderStatus } from '@pm/protocol/order';
 import type { PaymentStatus } from '@pm/protocol/payment';
@@ -11,6 +11,8 @@ import {
   RETAINED_PERCENT,
   type TransactionsReport,
   type UsersByDateReport,
+  EARNING_ACCOUNTS,
+  type EarningAccount,
 } from '@pm/protocol/report';
 import type { Conn } from '../../db/client';
 import type { Deps } from '../../context';
@@ -227,6 +229,33 @@ function figures(count: number, collectedPaise: number, refundedPaise: number): 
   return { count, collected: money(collectedPaise), refunded: money(refundedPaise), retained: money(retained), toTrust: money(net - retained) };
 }
 
+/** The class of an account the earning report sums it under (docs/charity.md "The ledger"); null: not money received. */
+function earningAccountOf(account: string): EarningAccount | null {
+  if (account === ACCOUNTS.plans) return 'plans';
+  if (account === ACCOUNTS.generalDonations) return 'generalDonations';
+  if (account === ACCOUNTS.refundsDue) return 'refundsDue';
+  if (account.startsWith('campaign:')) return 'campaigns';
+  if (/^trust:.+:running$/.test(account)) return 'trustRunning';
+  if (/^trust:.+:gateway-fee$/.test(account)) return 'trustGatewayFee';
+  if (/^trust:.+:bank-fee$/.test(account)) return 'trustBankFee';
+  return null;
+}
+
+/** Where the money of the range went: the credits of every account but the gateway, by class, rupees. */
+async function byAccount(db: Conn, range: { startDate: number; endDate: number }): Promise<Record<EarningAccount, number>> {
+  const rows = await db
+    .select({ account: ledgerEntry.account, sum: sql<number>`coalesce(sum(${ledgerEntry.amount}), 0)` })
+    .from(ledgerEntry)
+    .where(and(ne(ledgerEntry.account, ACCOUNTS.gateway), gte(ledgerEntry.createdAt, range.startDate), lte(ledgerEntry.createdAt, range.endDate)))
+    .groupBy(ledgerEntry.account);
+  const out = Object.fromEntries(EARNING_ACCOUNTS.map((k) => [k, 0])) as Record<EarningAccount, number>;
+  for (const r of rows) {
+    const k = earningAccountOf(r.account);
+    if (k) out[k] -= Number(r.sum);
+  }
+  return Object.fromEntries(EARNING_ACCOUNTS.map((k) => [k, money(out[k])])) as Record<EarningAccount, number>;
+}
+
 /**
  * GET /api/report/globalEarnings: money received and refunded by day or month, from the ledger
  * (the append-only ledger is the source of every total): the gateway's debits are collected, its
@@ -260,6 +289,7 @@ export async function globalEarnings(
       rows: rows.map((r) => ({ period: r.period, ...figures(Number(r.count), Number(r.collected), Number(r.refunded)) })),
       totals: figures(sum.count, sum.collected, sum.refunded),
       retainedPercent: RETAINED_PERCENT,
+      byAccount: await byAccount(deps.db, input),
     },
   };
 }

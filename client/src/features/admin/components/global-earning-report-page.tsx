@@ -3,6 +3,7 @@ import '@mantine/charts/styles.css';
 import { Alert, Group, Loader, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { EARNING_ACCOUNTS } from '@pm/protocol/report';
 import { useGlobalEarnings } from '../api/get-global-earnings';
 import { checkRange, type DayRange, lastDays, rupees } from '../lib/report-range';
 import { DateRangeField } from './date-range-field';
@@ -89,6 +90,25 @@ export default function GlobalEarningReportPage() {
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
+          <Title order={3} size="h4">
+            {t('earnings.byAccountTitle')}
+          </Title>
+          <Table striped aria-label={t('earnings.byAccountTitle')}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('earnings.account')}</Table.Th>
+                <Table.Th ta="right">{t('earnings.amount')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {EARNING_ACCOUNTS.map((k) => (
+                <Table.Tr key={k}>
+                  <Table.Td>{t(`earnings.accounts.${k}`)}</Table.Td>
+                  <Table.Td ta="right">{rupees(data.byAccount[k], lang)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
         </>
       )}
     </Stack>
