@@ -9,7 +9,14 @@ import type { PermissionName } from '@pm/protocol/permission';
  *
  * Every entry needs a login. `all`: every one of these; `any`: at least one of these.
  */
-export type RouteAccess = { all?: readonly PermissionName[]; any?: readonly PermissionName[] };
+export type RouteAccess = { all?: readonly AccessPermission[]; any?: readonly AccessPermission[] };
+
+/**
+ * The charity half's permissions (docs/charity.md "Who does what"): CREATE_CAMPAIGN (staff) and
+ * APPROVE_CAMPAIGN (trustees), checked by the server's campaign routes.
+ */
+export type CharityPermission = 'CREATE_CAMPAIGN' | 'APPROVE_CAMPAIGN';
+export type AccessPermission = PermissionName | CharityPermission;
 
 /** Brands and the dashboard read their list as "any of". */
 const BRANDS: readonly PermissionName[] = ['SHOP_EDITOR', 'CREATE_BRAND', 'UPDATE_BRAND', 'DELETE_BRAND'];
@@ -29,6 +36,10 @@ export const ROUTE_ACCESS = {
   brands: { any: BRANDS },
   transactionReport: { all: ['VIEW_REPORT'] },
   globalEarningReport: { all: ['VIEW_REPORT'] },
+  // docs/charity.md "Who does what": any signed-in person has campaigns of their own; trustees approve.
+  myCampaigns: {},
+  trustee: { all: ['APPROVE_CAMPAIGN'] },
+  adminCampaigns: { all: ['CREATE_CAMPAIGN'] },
 } as const satisfies Record<string, RouteAccess>;
 
 /** Whether a person holding `perms` may open a screen of `access` (a login is assumed). */

@@ -1,5 +1,4 @@
-import type { PermissionName } from '@pm/protocol/permission';
-import { ROUTE_ACCESS, mayOpen as mayOpenAccess } from '@/config/route-access';
+import { type AccessPermission, ROUTE_ACCESS, mayOpen as mayOpenAccess } from '@/config/route-access';
 
 /**
  * The admin side menu. The spec lists shop-style entries too (sale point,
@@ -13,8 +12,8 @@ export type AdminMenuEntry = {
   key: AdminMenuKey;
   /** Path below /admin ('' is the dashboard). */
   path: string;
-  any?: readonly PermissionName[];
-  all?: readonly PermissionName[];
+  any?: readonly AccessPermission[];
+  all?: readonly AccessPermission[];
 };
 
 export type AdminMenuKey =
@@ -29,6 +28,7 @@ export type AdminMenuKey =
   | 'staticPages'
   | 'order'
   | 'contactMessages'
+  | 'campaigns'
   | 'activityLog';
 
 export const ADMIN_MENU: readonly AdminMenuEntry[] = [
@@ -47,6 +47,8 @@ export const ADMIN_MENU: readonly AdminMenuEntry[] = [
   { key: 'staticPages', path: 'static-pages', all: ['SHOP_EDITOR'] },
   { key: 'order', path: 'order', all: ['SHOP_EDITOR'] },
   { key: 'contactMessages', path: 'contact-messages', all: ['SHOP_EDITOR'] },
+  // docs/charity.md "Who does what": staff choose the campaign the home page shows.
+  { key: 'campaigns', path: 'campaigns', ...ROUTE_ACCESS.adminCampaigns },
   { key: 'activityLog', path: 'activity-log', all: ['SHOP_EDITOR'] },
 ];
 

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Banner } from '@pm/protocol/banner';
 import { fetchBanners } from '@/lib/banners';
+import { fetchFeaturedCampaignId } from '@/lib/featured-campaign';
 import { HomeCarousel } from './home-carousel';
 import classes from './home-page.module.css';
 import { ReasonCards } from './reason-cards';
@@ -23,7 +24,18 @@ export default function HomePage() {
       live = false;
     };
   }, []);
-  const slides = useMemo(() => (banners.length ? bannerSlides(banners, i18n.language) : getSlides(t)), [banners, t, i18n.language]);
+  // The campaign the third slide opens (docs/charity.md "API"), asked the same way.
+  const [featured, setFeatured] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    fetchFeaturedCampaignId()
+      .then((id) => live && setFeatured(id))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, []);
+  const slides = useMemo(() => (banners.length ? bannerSlides(banners, i18n.language) : getSlides(t, featured)), [banners, t, i18n.language, featured]);
   return (
     <div className={classes.page}>
       <h1 className={classes.title}>{t('title')}</h1>
