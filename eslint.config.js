@@ -50,6 +50,7 @@ const boundaries = {
 const serverModuleImports = {
   'answer-file': ['sync'],
   auth: ['persons'],
+  campaigns: ['media'],
   payments: ['entitlements'],
   permissions: ['persons'],
   push: ['sync'],

@@ -7,22 +7,24 @@ import { type Harness, startHarness } from './test/harness';
 
 /*
  * The route × caller matrix, generated from the one access table (access.ts): every entry is
- * called by an anonymous caller, the learner (no permissions), the editor (QUESTION_EDITOR only)
- * and the admin (every permission). Write bodies are `{}`, so a 400 or 404 is an acceptable
+ * called by an anonymous caller, the learner and the beneficiary (no permissions), the editor
+ * (QUESTION_EDITOR only), the trustee (APPROVE_CAMPAIGN and VIEW_REPORT) and the admin (every
+ * permission). Write bodies are `{}`, so a 400 or 404 is an acceptable
  * answer for an authorised caller; what matters is where 401 and 403 appear and where not.
  */
 
-type Caller = 'anonymous' | 'learner' | 'editor' | 'admin';
-const CALLERS: Caller[] = ['anonymous', 'learner', 'editor', 'admin'];
+type Caller = 'anonymous' | 'learner' | 'beneficiary' | 'editor' | 'trustee' | 'admin';
+const CALLERS: Caller[] = ['anonymous', 'learner', 'beneficiary', 'editor', 'trustee', 'admin'];
+const SIGNED_IN = ['learner', 'beneficiary', 'editor', 'trustee', 'admin'] as const;
 
 let h: Harness;
 const tokens: Partial<Record<Caller, string>> = {};
-const held: Record<Caller, Set<string>> = { anonymous: new Set(), learner: new Set(), editor: new Set(), admin: new Set() };
+const held: Record<Caller, Set<string>> = { anonymous: new Set(), learner: new Set(), beneficiary: new Set(), editor: new Set(), trustee: new Set(), admin: new Set() };
 const covered = new Set<string>();
 
 beforeAll(async () => {
   h = await startHarness();
-  for (const who of ['learner', 'editor', 'admin'] as const) {
+  for (const who of SIGNED_IN) {
     const r = await h.login(`${who}@example.com`, `${who}1234`);
     expect(r.status).toBe(200);
     tokens[who] = r.body.token;
@@ -55,6 +57,8 @@ test('the demo accounts hold the permissions the matrix assumes', () => {
   expect([...held.admin].sort()).toEqual(Object.keys(PERMISSIONS).sort());
   expect([...held.editor]).toEqual(['QUESTION_EDITOR']);
   expect(held.learner.size).toBe(0);
+  expect(held.beneficiary.size).toBe(0);
+  expect([...held.trustee].sort()).toEqual(['APPROVE_CAMPAIGN', 'VIEW_REPORT']);
 });
 
 const entries = Object.entries(ACCESS) as [RouteKey, Access][];
@@ -137,7 +141,7 @@ test('the matrix covered every entry of the access table', () => {
 });
 
 test("admin's calls in the matrix broke nothing: every demo account still signs in and reads itself", async () => {
-  for (const who of ['learner', 'editor', 'admin'] as const) {
+  for (const who of SIGNED_IN) {
     const r = await h.request('GET', '/Person', { token: tokens[who] });
     expect(r.status).toBe(200);
     expect(r.body.data.id).toBe(`demo-${who}`);

@@ -168,6 +168,27 @@ export const ACCESS = {
   'GET /sync/v1/:collection/pull': 'optional',
   'POST /sync/v1/:collection/push': 'login',
 
+  // Campaigns (docs/charity.md "API"). Anyone reads public campaigns; a token, if sent, lets the owner,
+  // staff and trustees read a draft (campaign-access.ts decides per campaign, and 404s everyone else).
+  // Any signed-in person drafts their own; staff (CREATE_CAMPAIGN) act for beneficiaries; trustees
+  // (APPROVE_CAMPAIGN) make the moves of campaigns.machine.ts.
+  'GET /campaigns': 'public',
+  'GET /campaigns/:id': 'optional',
+  'GET /campaign/mine': 'login',
+  'GET /campaign/queue': ['APPROVE_CAMPAIGN'],
+  'GET /campaign/featured': 'public',
+  'PUT /campaign/featured': ['CREATE_CAMPAIGN'],
+  'POST /campaign': 'login',
+  'PATCH /campaign/:id': 'login',
+  'POST /campaign/:id/images': 'login',
+  'POST /campaign/:id/submit': 'login',
+  'POST /campaign/:id/approve': ['APPROVE_CAMPAIGN'],
+  'POST /campaign/:id/refuse': ['APPROVE_CAMPAIGN'],
+  'POST /campaign/:id/pause': ['APPROVE_CAMPAIGN'],
+  'POST /campaign/:id/resume': ['APPROVE_CAMPAIGN'],
+  'POST /campaign/:id/close': ['APPROVE_CAMPAIGN'],
+  'POST /campaign/:id/updates': 'login',
+
   // Plans and payments (docs/payments.md). Webhooks are public and verified by signature.
   'POST /payment': 'login',
   'POST /payment/createDummyOrder': 'login',

@@ -19,6 +19,7 @@ import { activityLogRoutes } from './modules/activity-log/activity-log.routes';
 import { answerFileRoutes } from './modules/answer-file/answer-file.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { brandRoutes } from './modules/brands/brands.routes';
+import { CAMPAIGN_IMAGE_PATH, campaignRoutes } from './modules/campaigns/campaigns.routes';
 import { contactRoutes } from './modules/contact/contact.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { permissionRoutes } from './modules/permissions/permissions.routes';
@@ -142,8 +143,8 @@ export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
   // a whole cheap request: GETs skip the check, and a declared Content-Length is checked from the
   // header (Node's parser holds the body to it); only chunked bodies are counted as they stream.
   api.use((c, next) => {
-    // An image upload and a question import count their own bodies (modules/media, questions/import: their limits, their messages).
-    if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.path === MEDIA_UPLOAD_PATH || IMPORT_PATHS.has(c.req.path)) return next();
+    // An image upload and a question import count their own bodies (modules/media, campaigns, questions/import: their limits, their messages).
+    if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.path === MEDIA_UPLOAD_PATH || IMPORT_PATHS.has(c.req.path) || CAMPAIGN_IMAGE_PATH.test(c.req.path)) return next();
     const length = c.req.header('content-length');
     if (length !== undefined && !c.req.header('transfer-encoding')) {
       return Number(length) > MAX_BODY_BYTES ? Promise.resolve(c.json(errorBody('PAYLOAD_TOO_LARGE', MSG.payloadTooLarge), 413)) : next();
@@ -167,6 +168,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
   answerFileRoutes(api, deps);
   planRoutes(api, deps);
   paymentRoutes(api, deps);
+  campaignRoutes(api, deps);
   // Results first: /question/getExamResult and the like before questionRoutes' /question/:id.
   resultRoutes(api, deps);
   // docs/configuration.md "Machine translation": /question/generateInDiffLang before questionRoutes' /question/:id.

@@ -8,6 +8,7 @@ import { questionSetSchema } from './question-set';
 import { planSchema } from './plan';
 import { ORDER_STATUSES } from './order';
 import { PAYMENT_STATUSES } from './payment';
+import { CAMPAIGN_CAUSES, campaignStorySchema, campaignTitleSchema, needSchema, trustSchema } from './campaign';
 
 /** Shapes of the JSON files under fixtures/, parsed when the database is seeded. */
 export const permissionsFixtureSchema = z.array(
@@ -65,3 +66,25 @@ export const demoSalesFixtureSchema = z.strictObject({
   ),
 });
 export const DEMO_MEMBER_PASSWORD = 'member1234';
+
+/**
+ * The demo's charity (fixtures/demo-charity.json; docs/charity.md): its trust, and approved
+ * campaigns ending `endsInDays` after the first start. Demo data only: a real installation's
+ * trust has its own registration, PAN and 80G numbers, which receipts print.
+ */
+export const demoCharityFixtureSchema = z.strictObject({
+  trusts: z.array(trustSchema.extend({ id: z.string().min(1) })),
+  campaigns: z.array(
+    z.strictObject({
+      id: z.string().min(1),
+      beneficiary: z.string().min(1),
+      trust: z.string().min(1),
+      title: campaignTitleSchema,
+      story: campaignStorySchema,
+      cause: z.enum(CAMPAIGN_CAUSES),
+      need: needSchema,
+      endsInDays: z.number().int().min(1).max(365),
+      approvedBy: z.string().min(1),
+    }),
+  ),
+});

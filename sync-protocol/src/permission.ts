@@ -29,8 +29,8 @@ export const permissionSchema = z.object({
 export type Permission = z.infer<typeof permissionSchema>;
 
 /**
- * Every permission the product checks. The spec names the first fourteen (docs/api.md); the role, report and
- * activity-log permissions are ours, because every route must be guarded on the server.
+ * Every permission the product checks. The spec names the first fourteen (docs/api.md); the role, report,
+ * activity-log and campaign (docs/charity.md "Who does what") permissions are ours, because every route must be guarded on the server.
  */
 export const PERMISSIONS = {
   CREATE_PERMISSION: 'Create permissions',
@@ -51,5 +51,7 @@ export const PERMISSIONS = {
   UPDATE_ROLE: 'Edit roles and their permissions',
   DELETE_ROLE: 'Delete roles',
   VIEW_REPORT: 'Read sale, transaction and earning reports',
+  CREATE_CAMPAIGN: "Draft and edit campaigns on a beneficiary's behalf, post their updates and choose the featured campaign",
+  APPROVE_CAMPAIGN: 'Approve, refuse, pause, resume and close campaigns',
 } as const;
 export type PermissionName = keyof typeof PERMISSIONS;

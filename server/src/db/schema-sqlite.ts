@@ -836,3 +836,130 @@ export const rateLimit = sqliteTable('rate_limit', {
   expire: integer('expire', { mode: 'timestamp_ms' }),
 });
 
+
+/**
+ * A trust that runs campaigns and gives receipts (docs/charity.md): what a receipt names and the
+ * share it keeps of each donation (basis points: 600 = 6 %; never above 1,000, the FAQ's 10 %).
+ * `code` starts its receipt numbers (`<code>/<2026-27>/<n>`).
+ */
+export const trust = sqliteTable('trust', {
+  id: id(),
+  code: text('code').notNull().unique(),
+  name: json<{ en: string; hi: string }>('name').notNull(),
+  address: text('address').notNull(),
+  registrationNo: text('registration_no').notNull(),
+  pan: text('pan').notNull(),
+  /** The income-tax 80G approval number printed on receipts. */
+  approval80g: text('approval_80g').notNull(),
+  /** Registered under the Foreign Contribution (Regulation) Act: only then may donors without an Indian passport give. */
+  fcraRegistered: integer('fcra_registered', { mode: 'boolean' }).notNull().default(false),
+  shareBps: integer('share_bps').notNull().default(600),
+  createdAt: createdAt(),
+  updatedAt: integer('updated_at').notNull(),
+});
+
+/**
+ * A beneficiary's campaign (docs/charity.md "A campaign"). What it has raised is not kept here:
+ * totals are sums over the ledger (modules/campaigns/campaign-totals.ts). Titles and stories are a
+ * column per language, so that the public list searches titles with the engine's own LIKE.
+ */
+export const campaign = sqliteTable(
+  'campaign',
+  {
+    id: id(),
+    /** Whose campaign it is (its owner); null once that person's account is deleted (the campaign and its money stay). */
+    beneficiaryId: text('beneficiary_id').references(() => person.id, { onDelete: 'set null' }),
+    trustId: text('trust_id')
+      .notNull()
+      .references(() => trust.id, { onDelete: 'restrict' }),
+    titleEn: text('title_en').notNull(),
+    titleHi: text('title_hi').notNull().default(''),
+    /** Sanitised rich text (lib/sanitize.ts), as a question's text. */
+    storyEn: text('story_en').notNull(),
+    storyHi: text('story_hi').notNull().default(''),
+    cause: text('cause').notNull(),
+    need: json<{ what: { en: string; hi: string }; from?: string; amount: number }[]>('need').notNull(),
+    /** Paise: the sum of `need`, computed on every write. */
+    goal: integer('goal').notNull(),
+    endsAt: integer('ends_at').notNull(),
+    status: text('status').notNull().default('DRAFT'),
+    /** The last refusal's reason. */
+    reason: text('reason'),
+    createdBy: text('created_by').references(() => person.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at').notNull(),
+    /** When it was last submitted: the approval queue's order. */
+    submittedAt: integer('submitted_at'),
+    approvedAt: integer('approved_at'),
+    approvedBy: text('approved_by').references(() => person.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    index('campaign_status_idx').on(t.status, t.approvedAt),
+    index('campaign_beneficiary_idx').on(t.beneficiaryId),
+    index('campaign_queue_idx').on(t.submittedAt).where(sql`${t.status} = 'SUBMITTED'`),
+  ],
+);
+
+/** "What the money bought": posted by the owner or staff on an approved, paused or closed campaign. */
+export const campaignUpdate = sqliteTable(
+  'campaign_update',
+  {
+    id: id(),
+    campaignId: text('campaign_id')
+      .notNull()
+      .references(() => campaign.id, { onDelete: 'cascade' }),
+    authorId: text('author_id').references(() => person.id, { onDelete: 'set null' }),
+    /** The author's name at the time, kept when the author is later deleted. */
+    authorName: text('author_name'),
+    textEn: text('text_en').notNull(),
+    textHi: text('text_hi').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [index('campaign_update_campaign_idx').on(t.campaignId, t.createdAt)],
+);
+
+/**
+ * An image uploaded to a campaign (the file itself is media storage's: DATA_DIR/media/<sha256>.<ext>,
+ * stored once per content). `kind` CAMPAIGN: one of the campaign's own images, shown in
+ * `position` order; UPDATE: for an update, `update_id` null until an update takes it.
+ */
+export const campaignImage = sqliteTable(
+  'campaign_image',
+  {
+    id: id(),
+    campaignId: text('campaign_id')
+      .notNull()
+      .references(() => campaign.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    updateId: text('update_id').references(() => campaignUpdate.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    url: text('url').notNull(),
+    bytes: integer('bytes').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    createdBy: text('created_by').references(() => person.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('campaign_image_campaign_idx').on(t.campaignId, t.kind, t.position)],
+);
+
+/** A campaign's history (docs/charity.md): every move and edit, who, when, from and to which status, with its reason or note. */
+export const campaignEvent = sqliteTable(
+  'campaign_event',
+  {
+    id: id(),
+    campaignId: text('campaign_id')
+      .notNull()
+      .references(() => campaign.id, { onDelete: 'cascade' }),
+    /** create, edit, submit, approve, refuse, pause, resume, close */
+    action: text('action').notNull(),
+    fromStatus: text('from_status'),
+    toStatus: text('to_status').notNull(),
+    note: text('note'),
+    actorId: text('actor_id').references(() => person.id, { onDelete: 'set null' }),
+    /** The actor's name at the time, kept when the actor is later deleted. */
+    actorName: text('actor_name'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('campaign_event_campaign_idx').on(t.campaignId, t.createdAt)],
+);

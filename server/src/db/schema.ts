@@ -48,6 +48,11 @@ export let session = lite.session;
 export let pushSubscription = lite.pushSubscription;
 export let pushOnce = lite.pushOnce;
 export let rateLimit = lite.rateLimit;
+export let trust = lite.trust;
+export let campaign = lite.campaign;
+export let campaignUpdate = lite.campaignUpdate;
+export let campaignImage = lite.campaignImage;
+export let campaignEvent = lite.campaignEvent;
 
 /** Which tables the exports are: what the process opened (db/client.ts), one engine per process. */
 export let tablesEngine: 'sqlite' | 'postgres' = 'sqlite';
@@ -97,5 +102,10 @@ export function usePostgresTables(pg: Record<string, unknown>): void {
   pushSubscription = take<typeof lite.pushSubscription>('pushSubscription');
   pushOnce = take<typeof lite.pushOnce>('pushOnce');
   rateLimit = take<typeof lite.rateLimit>('rateLimit');
+  trust = take<typeof lite.trust>('trust');
+  campaign = take<typeof lite.campaign>('campaign');
+  campaignUpdate = take<typeof lite.campaignUpdate>('campaignUpdate');
+  campaignImage = take<typeof lite.campaignImage>('campaignImage');
+  campaignEvent = take<typeof lite.campaignEvent>('campaignEvent');
   tablesEngine = 'postgres';
 }

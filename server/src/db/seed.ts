@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import {
   accountsFixtureSchema,
   DEMO_MEMBER_PASSWORD,
+  demoCharityFixtureSchema,
   demoSalesFixtureSchema,
   permissionsFixtureSchema,
   plansFixtureSchema,
@@ -15,15 +16,17 @@ import {
   rolesFixtureSchema,
   tagsFixtureSchema,
 } from '@pm/protocol/fixtures';
+import { goalOf } from '@pm/protocol/campaign';
 import { addMonths, ORDER_TTL_MS, planRuleOf, rupeesToPaise } from '@pm/protocol/payment';
 import { DEFAULT_TERMS_VERSION } from '../env';
 import { hashPassword, verifyPassword } from '../lib/passwords';
+import { sanitizeRichText } from '../lib/sanitize';
 import { nextRev } from '../lib/revision';
 import { indexQuestion } from '../modules/questions/question-index';
 import type { DB, Tx } from './client';
 import { takeTurns } from './dialect';
 import { first, transaction } from './transaction';
-import { entitlement, ledgerEntry, meta, payment, permission, person, personPermission, plan, purchaseOrder, question, questionSet, role, rolePermission, tag } from './schema';
+import { campaign, campaignEvent, entitlement, ledgerEntry, meta, payment, permission, person, personPermission, plan, purchaseOrder, question, questionSet, role, rolePermission, tag, trust } from './schema';
 
 export const FIXTURES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures');
 
@@ -91,6 +94,7 @@ export async function seedDatabase(db: DB, opts: SeedOptions = {}): Promise<{ se
   const sets = load(dir, 'question-sets.json', questionSetsFixtureSchema);
   checkReferences(tags, questions, sets);
   const sales = load(dir, 'demo-sales.json', demoSalesFixtureSchema);
+  const charity = load(dir, 'demo-charity.json', demoCharityFixtureSchema);
 
   // Hashing is slow and not database work; it goes before the transaction (db/transaction.ts).
   const hashes = await Promise.all(accounts.map((a) => hashPassword(a.password)));
@@ -155,6 +159,7 @@ export async function seedDatabase(db: DB, opts: SeedOptions = {}): Promise<{ se
         .onConflictDoNothing();
     }
     await seedSales(tx, sales, memberHash, now);
+    await seedCharity(tx, charity, now);
     await tx.insert(meta).values({ key: SEED_KEY, value: new Date(now).toISOString() });
     await tx.insert(meta).values({ key: SEED_KIND_KEY, value: 'demo' }).onConflictDoNothing();
     return true;
@@ -322,6 +327,59 @@ async function seedSales(tx: Tx, sales: z.output<typeof demoSalesFixtureSchema>,
       const rule = planRuleOf(p.code);
       const ends = addMonths(at, rule.months);
       if (o.person) await tx.insert(entitlement).values({ personId: o.person, orderId, planCode: p.code, startsAt: at, endsAt: ends, mockLimit: rule.mock, practiceLimit: rule.practice, createdAt: at }).onConflictDoNothing();
+    }
+  }
+}
+
+/**
+ * The demo's trust and its approved campaigns (docs/charity.md), each with the history an approval
+ * through the API leaves: created, submitted a day later, approved the day after. Fixed ids, so
+ * that a seed re-run (marker lost) adds nothing twice.
+ */
+async function seedCharity(tx: Tx, charity: z.output<typeof demoCharityFixtureSchema>, now: number) {
+  for (const t of charity.trusts) await tx.insert(trust).values({ ...t, createdAt: now, updatedAt: now }).onConflictDoNothing();
+  for (const c of charity.campaigns) {
+    const created = now - 3 * DAY_MS;
+    const submitted = created + DAY_MS;
+    const approved = submitted + DAY_MS;
+    const names = new Map((await tx.select({ id: person.id, name: person.name }).from(person).where(inArray(person.id, [c.beneficiary, c.approvedBy]))).map((p) => [p.id, p.name]));
+    const inserted = await first(
+      tx
+        .insert(campaign)
+        .values({
+          id: c.id,
+          beneficiaryId: c.beneficiary,
+          trustId: c.trust,
+          titleEn: c.title.en,
+          titleHi: c.title.hi,
+          storyEn: sanitizeRichText(c.story.en),
+          storyHi: sanitizeRichText(c.story.hi),
+          cause: c.cause,
+          need: c.need,
+          goal: goalOf(c.need),
+          endsAt: now + c.endsInDays * DAY_MS,
+          status: 'APPROVED',
+          createdBy: c.beneficiary,
+          createdAt: created,
+          updatedAt: approved,
+          submittedAt: submitted,
+          approvedAt: approved,
+          approvedBy: c.approvedBy,
+        })
+        .onConflictDoNothing()
+        .returning({ id: campaign.id }),
+    );
+    if (!inserted) continue;
+    const steps = [
+      { action: 'create', fromStatus: null, toStatus: 'DRAFT', actorId: c.beneficiary, createdAt: created },
+      { action: 'submit', fromStatus: 'DRAFT', toStatus: 'SUBMITTED', actorId: c.beneficiary, createdAt: submitted },
+      { action: 'approve', fromStatus: 'SUBMITTED', toStatus: 'APPROVED', actorId: c.approvedBy, createdAt: approved },
+    ];
+    for (const [i, step] of steps.entries()) {
+      await tx
+        .insert(campaignEvent)
+        .values({ ...step, id: `${c.id}-event-${i + 1}`, campaignId: c.id, actorName: names.get(step.actorId) ?? null, note: null })
+        .onConflictDoNothing();
     }
   }
 }

@@ -79,6 +79,11 @@ export const RULES = {
    */
   mediaPerson: { points: 120, duration: 60 * 60 },
   /**
+   * Campaign image uploads per person in an hour (modules/campaigns; docs/charity.md): a campaign
+   * shows ten and each update ten; each upload may keep up to 5 MiB on disk for good.
+   */
+  campaignImagePerson: { points: 60, duration: 60 * 60 },
+  /**
    * Answer-file uploads per IP in an hour (docs/answer-file.md, modules/answer-file): public, as an
    * invigilator uploads the files of a whole exam centre from one address; each costs a
    * decryption and may cost a scoring.

@@ -19,6 +19,8 @@ export const DEMO = {
   admin: { id: 'demo-admin', username: 'admin@example.com', mobile: '9000000001', password: 'admin1234' },
   editor: { id: 'demo-editor', username: 'editor@example.com', mobile: '9000000002', password: 'editor1234' },
   learner: { id: 'demo-learner', username: 'learner@example.com', mobile: '9000000003', password: 'learner1234' },
+  beneficiary: { id: 'demo-beneficiary', username: 'beneficiary@example.com', mobile: '9000000004', password: 'beneficiary1234' },
+  trustee: { id: 'demo-trustee', username: 'trustee@example.com', mobile: '9000000005', password: 'trustee1234' },
 } as const;
 
 export type Harness = Awaited<ReturnType<typeof startHarness>>;

@@ -11,13 +11,14 @@ export const MEDIA_UPLOAD_PATH = '/api/media';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /**
- * The body's bytes, refused (413, nothing stored) past `max`: a declared Content-Length is checked
- * before anything is read, and the bytes are counted as they stream, so that a chunked or lying
- * body is never buffered beyond max + one chunk.
+ * The body's bytes, refused (`tooLarge`, 413 by default: nothing stored) past `max`: a declared
+ * Content-Length is checked before anything is read, and the bytes are counted as they stream, so
+ * that a chunked or lying body is never buffered beyond max + one chunk. Campaign images
+ * (modules/campaigns) are read with it too, with their own limit and message.
  */
-async function readCapped(req: Request, max: number): Promise<Uint8Array> {
+export async function readCapped(req: Request, max: number, tooLarge: () => Error = media.imageTooLarge): Promise<Uint8Array> {
   const declared = req.headers.get('content-length');
-  if (declared !== null && Number(declared) > max) throw media.imageTooLarge();
+  if (declared !== null && Number(declared) > max) throw tooLarge();
   if (!req.body) return new Uint8Array(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -28,7 +29,7 @@ async function readCapped(req: Request, max: number): Promise<Uint8Array> {
     size += value.byteLength;
     if (size > max) {
       await reader.cancel();
-      throw media.imageTooLarge();
+      throw tooLarge();
     }
     chunks.push(value);
   }

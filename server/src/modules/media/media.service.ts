@@ -53,19 +53,18 @@ const exists = (file: string) =>
   );
 
 /**
- * POST /api/media: checks and stores an image (the route has read at most MEDIA_MAX_BYTES). The
- * file is written under a temporary name in the same folder and renamed into place: a reader never
- * sees half a file, and concurrent uploads of the same bytes each rename a complete, identical
- * file onto the one name (rename replaces atomically on POSIX). Every upload is an activity entry.
+ * Writes checked image bytes under their content's hash, once: the file is written under a
+ * temporary name in the same folder and renamed into place, so that a reader never sees half a
+ * file, and concurrent uploads of the same bytes each rename a complete, identical file onto the
+ * one name (rename replaces atomically on POSIX). Also what campaign images are stored with
+ * (modules/campaigns): one folder, one address scheme, one cache rule.
  */
-export async function storeImage(deps: Deps, actor: Principal, bytes: Uint8Array): Promise<MediaUploadResponse> {
-  if (bytes.byteLength > MEDIA_MAX_BYTES) throw imageTooLarge();
-  const ext = imageType(bytes);
+export async function writeMediaFile(deps: Pick<Deps, 'config'>, bytes: Uint8Array, ext: MediaExt): Promise<{ url: string; existing: boolean }> {
   const name = `${createHash('sha256').update(bytes).digest('hex')}.${ext}`;
   const dir = mediaDir(deps);
   const file = path.join(dir, name);
-  const stored = await exists(file);
-  if (!stored) {
+  const existing = await exists(file);
+  if (!existing) {
     await mkdir(dir, { recursive: true, mode: 0o700 });
     const temp = path.join(dir, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
     try {
@@ -76,13 +75,23 @@ export async function storeImage(deps: Deps, actor: Principal, bytes: Uint8Array
       throw err;
     }
   }
-  const url = `/media/${name}`;
+  return { url: `/media/${name}`, existing };
+}
+
+/**
+ * POST /api/media: checks and stores an image (the route has read at most MEDIA_MAX_BYTES), once
+ * per content (writeMediaFile). Every upload is an activity entry.
+ */
+export async function storeImage(deps: Deps, actor: Principal, bytes: Uint8Array): Promise<MediaUploadResponse> {
+  if (bytes.byteLength > MEDIA_MAX_BYTES) throw imageTooLarge();
+  const ext = imageType(bytes);
+  const { url, existing } = await writeMediaFile(deps, bytes, ext);
   await logActivity(deps.db, {
     actor: { id: actor.id, name: actor.name },
     action: 'CREATE',
     entity: 'media',
-    entityId: name,
-    newValue: { url, type: MEDIA_TYPES[ext], bytes: bytes.byteLength, ...(stored && { existing: true }) },
+    entityId: url.slice('/media/'.length),
+    newValue: { url, type: MEDIA_TYPES[ext], bytes: bytes.byteLength, ...(existing && { existing: true }) },
   });
   return { success: true, url, msg: MSG.imageUploaded };
 }

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { crc32, deflateSync } from 'node:zlib';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { MEDIA_MAX_BYTES, MEDIA_URL } from '@pm/protocol/media';
@@ -12,47 +11,11 @@ import { activityLog, rateLimit } from '../../db/schema';
 import { serveClientFiles } from '../../lib/client-files';
 import { RULES } from '../../lib/rate-limit';
 import { DEMO, type Harness, startHarness } from '../../test/harness';
+import { GIF, JPEG, png, pngOfSize, WEBP } from '../../test/images';
 import { MEDIA_UPLOAD_PATH } from './media.routes';
 import { checkImage } from './image-format';
 import { matchesEtag, mediaDir } from './media.service';
 
-/**
- * A real 1×1 PNG of one RGBA colour: signature, IHDR, one deflated scanline, IEND; with `text`
- * bytes, a tEXt chunk of that length before IEND (to make a PNG of a given size).
- */
-function png(rgba: [number, number, number, number] = [255, 0, 0, 255], text = 0): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const out = Buffer.alloc(12 + data.length);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc32(body), 8 + data.length);
-    return out;
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(1, 0);
-  ihdr.writeUInt32BE(1, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 6; // RGBA
-  const scanline = Buffer.from([0, ...rgba]); // filter 0, one pixel
-  const comment = text > 0 ? [chunk('tEXt', Buffer.concat([Buffer.from('Comment\0'), Buffer.alloc(text - 8, 0x20)]))] : [];
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(scanline)),
-    ...comment,
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-/** A real 2×2 baseline JPEG (331 bytes). */
-const JPEG = Buffer.from(
-  '/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAgGBgcGBQgHBwcJCQgKDBQNDAsLDBkSEw8UHRofHh0aHBwgJC4nICIsIxwcKDcpLDAxNDQ0Hyc5PTgyPC4zNDL/wAALCAACAAIBAREA/8QAHwAAAQUBAQEBAQEAAAAAAAAAAAECAwQFBgcICQoL/8QAtRAAAgEDAwIEAwUFBAQAAAF9AQIDAAQRBRIhMUEGE1FhByJxFDKBkaEII0KxwRVS0fAkM2JyggkKFhcYGRolJicoKSo0NTY3ODk6Q0RFRkdISUpTVFVWV1hZWmNkZWZnaGlqc3R1dnd4eXqDhIWGh4iJipKTlJWWl5iZmqKjpKWmp6ipqrKztLW2t7i5usLDxMXGx8jJytLT1NXW19jZ2uHi4+Tl5ufo6erx8vP09fb3+Pn6/9oACAEBAAA/ACv/2Q==',
-  'base64',
-);
-/** A real 1×1 lossless WebP (the one browsers' feature tests decode). */
-const WEBP = Buffer.from('UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==', 'base64');
-/** A real 1×1 GIF: a raster image, but not one of the types we take. */
-const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 const HTML = Buffer.from('<!doctype html><html><body><script>alert(document.domain)</script></body></html>');
 const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect width="1" height="1"/></svg>');
 
@@ -78,8 +41,6 @@ const answer = async (r: Response): Promise<Answer> => (await r.json()) as Answe
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 /** Files in DATA_DIR/media, temporary ones included. */
 const stored = () => (existsSync(mediaDir(h.deps)) ? readdirSync(mediaDir(h.deps)) : []);
-/** A whole PNG of `size` bytes (its 12-byte tEXt chunk's text making up the size). */
-const pngOfSize = (size: number) => png(undefined, size - png().length - 12);
 /** The same bytes as a stream without a Content-Length (a chunked upload). */
 const streamOf = (bytes: Uint8Array, chunk = 64 * 1024) =>
   new ReadableStream<Uint8Array>({
