@@ -9,14 +9,7 @@ import type { PermissionName } from '@pm/protocol/permission';
  *
  * Every entry needs a login. `all`: every one of these; `any`: at least one of these.
  */
-export type RouteAccess = { all?: readonly AccessPermission[]; any?: readonly AccessPermission[] };
-
-/**
- * The charity half's permissions (docs/charity.md "Who does what"): CREATE_CAMPAIGN (staff) and
- * APPROVE_CAMPAIGN (trustees), checked by the server's campaign routes.
- */
-export type CharityPermission = 'CREATE_CAMPAIGN' | 'APPROVE_CAMPAIGN';
-export type AccessPermission = PermissionName | CharityPermission;
+export type RouteAccess = { all?: readonly PermissionName[]; any?: readonly PermissionName[] };
 
 /** Brands and the dashboard read their list as "any of". */
 const BRANDS: readonly PermissionName[] = ['SHOP_EDITOR', 'CREATE_BRAND', 'UPDATE_BRAND', 'DELETE_BRAND'];

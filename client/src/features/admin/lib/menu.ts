@@ -1,4 +1,5 @@
-import { type AccessPermission, ROUTE_ACCESS, mayOpen as mayOpenAccess } from '@/config/route-access';
+import type { PermissionName } from '@pm/protocol/permission';
+import { ROUTE_ACCESS, mayOpen as mayOpenAccess } from '@/config/route-access';
 
 /**
  * The admin side menu. The spec lists shop-style entries too (sale point,
@@ -12,8 +13,8 @@ export type AdminMenuEntry = {
   key: AdminMenuKey;
   /** Path below /admin ('' is the dashboard). */
   path: string;
-  any?: readonly AccessPermission[];
-  all?: readonly AccessPermission[];
+  any?: readonly PermissionName[];
+  all?: readonly PermissionName[];
 };
 
 export type AdminMenuKey =

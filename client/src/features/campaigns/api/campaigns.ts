@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
-import type { Campaign, CampaignCard, CampaignDraft, CampaignSort, CampaignUpdate, Cause, MyCampaign, QueuedCampaign } from './types';
+import type { Campaign, CampaignCard, CampaignDraft, CampaignImage, CampaignSort, CampaignUpdate, Cause, QueuedCampaign } from './types';
 
 /**
  * The campaign routes of docs/charity.md "API". Reads are silent: each screen shows its own
@@ -10,10 +10,10 @@ import type { Campaign, CampaignCard, CampaignDraft, CampaignSort, CampaignUpdat
  */
 export type CampaignQuery = { q?: string; cause?: Cause | ''; sort?: CampaignSort; page: number; size: number };
 
-export type Page<T> = { success: boolean; data: T[]; total: number };
+export type Page<T> = { success: boolean; data: T[]; total?: number };
 type One<T> = { success: boolean; data: T };
 
-export function listCampaigns({ q, cause, sort, page, size }: CampaignQuery): Promise<Page<CampaignCard>> {
+export function listCampaigns({ q, cause, sort, page, size }: CampaignQuery): Promise<Page<CampaignCard> & { total: number }> {
   return api('/campaigns', { query: { q: q || undefined, cause: cause || undefined, sort, page, size }, silent: true });
 }
 
@@ -47,7 +47,7 @@ export function useCampaign(id: string, enabled = true) {
 
 /** GET /campaign/mine: the caller's campaigns, every status, with their donations' totals. */
 export function useMyCampaigns() {
-  return useQuery({ queryKey: campaignKeys.mine, queryFn: () => api<Page<MyCampaign>>('/campaign/mine', { silent: true }), select: (r) => r.data });
+  return useQuery({ queryKey: campaignKeys.mine, queryFn: () => api<Page<Campaign>>('/campaign/mine', { silent: true }), select: (r) => r.data });
 }
 
 /** GET /campaign/queue (trustee): SUBMITTED campaigns, oldest first. */
@@ -62,10 +62,14 @@ export function useFeaturedCampaign() {
 
 export const createCampaign = (draft: CampaignDraft & { beneficiaryId?: string }) => api<One<Campaign>>('/campaign', { method: 'POST', body: draft });
 
-export const updateCampaign = (id: string, draft: Partial<CampaignDraft>) => api<One<Campaign>>(`/campaign/${encodeURIComponent(id)}`, { method: 'PATCH', body: draft });
+/** `images`: the campaign's own images to keep, by id, in the order to show them. */
+export const updateCampaign = (id: string, draft: Partial<CampaignDraft> & { images?: string[] }) => api<One<Campaign>>(`/campaign/${encodeURIComponent(id)}`, { method: 'PATCH', body: draft });
 
-/** POST /campaign/:id/images: one image, its raw bytes as the body (the server decides its type by them). */
-export const uploadCampaignImage = (id: string, file: Blob) => api<{ success: boolean; id: string }>(`/campaign/${encodeURIComponent(id)}/images`, { method: 'POST', body: file });
+/**
+ * POST /campaign/:id/images: one image, its raw bytes as the body (the server decides its type by
+ * them). A draft's image joins the campaign at once; an approved campaign's waits for an update.
+ */
+export const uploadCampaignImage = (id: string, file: Blob) => api<{ success: boolean } & CampaignImage>(`/campaign/${encodeURIComponent(id)}/images`, { method: 'POST', body: file });
 
 export const submitCampaign = (id: string, note?: string) => api<One<Campaign>>(`/campaign/${encodeURIComponent(id)}/submit`, { method: 'POST', body: note ? { note } : {} });
 
@@ -75,7 +79,7 @@ export type TrusteeMove = 'approve' | 'refuse' | 'pause' | 'resume' | 'close';
 export const moveCampaign = (id: string, move: TrusteeMove, reason?: string) =>
   api<One<Campaign>>(`/campaign/${encodeURIComponent(id)}/${move}`, { method: 'POST', body: move === 'refuse' ? { reason } : {} });
 
-export const postCampaignUpdate = (id: string, update: Pick<CampaignUpdate, 'text' | 'images'>) =>
+export const postCampaignUpdate = (id: string, update: Pick<CampaignUpdate, 'text'> & { images: string[] }) =>
   api<One<CampaignUpdate>>(`/campaign/${encodeURIComponent(id)}/updates`, { method: 'POST', body: update });
 
-export const setFeaturedCampaign = (id: string) => api<{ success: boolean }>('/campaign/featured', { method: 'PUT', body: { id } });
+export const setFeaturedCampaign = (id: string | null) => api<{ success: boolean }>('/campaign/featured', { method: 'PUT', body: { id } });

@@ -4,20 +4,19 @@ import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import type { CampaignCard as Card_ } from '../api/types';
 import { useLang } from '../hooks/use-lang';
-import { firstImage, imageUrl, pick } from '../lib/campaign-lib';
+import { pick } from '../lib/campaign-lib';
 import { CampaignProgress, CauseBadge, StatusBadge } from './campaign-bits';
 import classes from './campaigns.module.css';
 
 /** A campaign of the list: its first image, title, cause, progress; the title's link covers the card. */
 export function CampaignCardView({ campaign }: { campaign: Card_ }) {
   const lang = useLang();
-  const image = firstImage(campaign);
   const title = pick(campaign.title, lang);
   return (
     <Card withBorder radius="md" padding="md" className={classes.card} data-testid="campaign-card">
       <Card.Section>
-        {image ? (
-          <Image src={imageUrl(image)} alt="" h={160} fit="cover" loading="lazy" />
+        {campaign.image ? (
+          <Image src={campaign.image} alt="" h={160} fit="cover" loading="lazy" />
         ) : (
           <div className={classes.noImage} aria-hidden>
             <IconPhoto size={40} />

@@ -12,7 +12,7 @@ import { formatPaise } from '@/lib/payments/amount';
 import { campaignKeys, createCampaign, submitCampaign, updateCampaign, useCampaign } from '../api/campaigns';
 import { CAUSES, type Campaign } from '../api/types';
 import { useLang } from '../hooks/use-lang';
-import { draftOf, editorGoal, type EditorErrorKey, editorValuesOf, type EditorValues, emptyNeedRow, saveErrors, submitErrors } from '../lib/editor-values';
+import { draftErrors, draftOf, editorGoal, type EditorErrorKey, editorValuesOf, type EditorValues, emptyNeedRow } from '../lib/editor-values';
 import { CampaignImages } from './campaign-images';
 import { StoryEditor } from './story-editor';
 
@@ -80,7 +80,7 @@ function EditorForm({ campaign }: { campaign: Campaign | null }) {
   const save = async (): Promise<string | null> => {
     try {
       if (campaign) {
-        await updateCampaign(campaign.id, draftOf(form.values));
+        await updateCampaign(campaign.id, { ...draftOf(form.values), images: form.values.images.map((i) => i.id) });
         return campaign.id;
       }
       const made = await createCampaign(draftOf(form.values));
@@ -92,7 +92,7 @@ function EditorForm({ campaign }: { campaign: Campaign | null }) {
   };
 
   const onSave = async () => {
-    const errors = saveErrors(form.values);
+    const errors = draftErrors(form.values, { submitting: false });
     form.setErrors(errors);
     if (Object.keys(errors).length) return;
     setBusy('save');
@@ -105,7 +105,7 @@ function EditorForm({ campaign }: { campaign: Campaign | null }) {
   };
 
   const onSubmit = async () => {
-    const errors = submitErrors(form.values);
+    const errors = draftErrors(form.values, { submitting: true });
     form.setErrors(errors);
     if (Object.keys(errors).length) return;
     setBusy('submit');

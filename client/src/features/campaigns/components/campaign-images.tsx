@@ -4,14 +4,15 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '@/lib/api-client';
 import { uploadCampaignImage } from '../api/campaigns';
-import { imageProblem, imageUrl } from '../lib/campaign-lib';
+import type { CampaignImage } from '../api/types';
+import { imageProblem } from '../lib/campaign-lib';
 
 /**
  * A campaign's images: PNG or JPEG up to 5 MB, checked here by size and first bytes before the
  * upload (the server decides again, docs/charity.md "A campaign"), sent as raw bytes. An image
  * needs the campaign to exist, so a new draft is saved first (`campaignId` null: the hint).
  */
-export function CampaignImages({ campaignId, images, onChange }: { campaignId: string | null; images: string[]; onChange: (images: string[]) => void }) {
+export function CampaignImages({ campaignId, images, onChange }: { campaignId: string | null; images: CampaignImage[]; onChange: (images: CampaignImage[]) => void }) {
   const { t } = useTranslation('campaign');
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -26,8 +27,8 @@ export function CampaignImages({ campaignId, images, onChange }: { campaignId: s
     }
     setBusy(true);
     try {
-      const { id } = await uploadCampaignImage(campaignId, file);
-      onChange([...images, id]);
+      const { id, url } = await uploadCampaignImage(campaignId, file);
+      onChange([...images, { id, url }]);
     } catch (e) {
       setProblem(e instanceof ApiError ? e.msg : t('editor.images.failed'));
     } finally {
@@ -45,10 +46,10 @@ export function CampaignImages({ campaignId, images, onChange }: { campaignId: s
       </Text>
       {images.length > 0 && (
         <Group gap="xs" data-testid="editor-images">
-          {images.map((id, i) => (
-            <Stack key={id} gap={2} align="center">
-              <Image src={imageUrl(id)} alt={t('editor.images.alt', { n: i + 1 })} h={72} w={96} fit="cover" radius="sm" />
-              <ActionIcon variant="subtle" color="red" aria-label={t('editor.images.remove', { n: i + 1 })} onClick={() => onChange(images.filter((x) => x !== id))}>
+          {images.map((image, i) => (
+            <Stack key={image.id} gap={2} align="center">
+              <Image src={image.url} alt={t('editor.images.alt', { n: i + 1 })} h={72} w={96} fit="cover" radius="sm" />
+              <ActionIcon variant="subtle" color="red" aria-label={t('editor.images.remove', { n: i + 1 })} onClick={() => onChange(images.filter((x) => x.id !== image.id))}>
                 <IconTrash size={16} aria-hidden />
               </ActionIcon>
             </Stack>

@@ -3,19 +3,19 @@ import { useTranslation } from 'react-i18next';
 import { RichHtml } from '@/components/rich-html';
 import { formatDate } from '@/lib/intl-format';
 import { formatPaise } from '@/lib/payments/amount';
-import type { Campaign, CampaignUpdate, LedgerLine, NeedItem, RecentDonation } from '../api/types';
+import type { Campaign, CampaignImage, CampaignUpdate, LedgerLine, NeedItem, RecentDonation } from '../api/types';
 import { useLang } from '../hooks/use-lang';
-import { goalOf, imageUrl, pick } from '../lib/campaign-lib';
+import { goalOf, pick } from '../lib/campaign-lib';
 import classes from './campaigns.module.css';
 
 /** The campaign's images, the first one large, the rest beside it in a row that scrolls sideways. */
-export function CampaignGallery({ images, title }: { images: readonly string[]; title: string }) {
+export function CampaignGallery({ images, title }: { images: readonly CampaignImage[]; title: string }) {
   const { t } = useTranslation('campaign');
   if (images.length === 0) return null;
   return (
     <div className={classes.gallery} role="group" aria-label={t('detail.images')}>
-      {images.map((id, i) => (
-        <Image key={id} src={imageUrl(id)} alt={t('detail.imageAlt', { title, n: i + 1 })} h={i === 0 ? 240 : 120} w="auto" fit="contain" loading={i === 0 ? 'eager' : 'lazy'} />
+      {images.map((image, i) => (
+        <Image key={image.id} src={image.url} alt={t('detail.imageAlt', { title, n: i + 1 })} h={i === 0 ? 240 : 120} w="auto" fit="contain" loading={i === 0 ? 'eager' : 'lazy'} />
       ))}
     </div>
   );
@@ -101,10 +101,9 @@ export function CampaignUpdates({ updates }: { updates: readonly CampaignUpdate[
               <Text size="xs" c="dimmed">
                 {formatDate(u.createdAt, lang, 'dateLong')}
               </Text>
-              <Text size="sm" style={{ whiteSpace: 'pre-line' }}>
-                {pick(u.text, lang)}
-              </Text>
-              {u.images.length > 0 && <CampaignGallery images={u.images} title={pick(u.text, lang).slice(0, 40)} />}
+              {/* Rich text as the server sanitised it, sanitised again here (components/rich-html). */}
+              <RichHtml html={pick(u.text, lang)} className={classes.story} />
+              {u.images.length > 0 && <CampaignGallery images={u.images} title={t('detail.updateOf', { date: formatDate(u.createdAt, lang, 'dateLong') })} />}
             </Stack>
           ))
       )}
@@ -145,7 +144,8 @@ export function RecentDonations({ donations }: { donations: readonly RecentDonat
 export function CampaignLedger({ ledger }: { ledger: readonly LedgerLine[] }) {
   const { t } = useTranslation('campaign');
   const lang = useLang();
-  const sum = (k: 'amount' | 'share' | 'net') => ledger.reduce((s, l) => s + l[k], 0);
+  const sum = (k: 'amount' | 'share' | 'net') => ledger.reduce((s, l) => s + (l[k] ?? 0), 0);
+  const money = (paise: number | undefined) => (paise === undefined ? '—' : formatPaise(paise, lang));
   return (
     <Stack gap="xs" component="section" aria-labelledby="campaign-ledger">
       <Title order={2} size="h4" id="campaign-ledger">
@@ -174,8 +174,8 @@ export function CampaignLedger({ ledger }: { ledger: readonly LedgerLine[] }) {
                 <Table.Tr key={i}>
                   <Table.Td>{formatDate(l.at, lang, 'date')}</Table.Td>
                   <Table.Td ta="right">{formatPaise(l.amount, lang)}</Table.Td>
-                  <Table.Td ta="right">{formatPaise(l.share, lang)}</Table.Td>
-                  <Table.Td ta="right">{formatPaise(l.net, lang)}</Table.Td>
+                  <Table.Td ta="right">{money(l.share)}</Table.Td>
+                  <Table.Td ta="right">{money(l.net)}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>

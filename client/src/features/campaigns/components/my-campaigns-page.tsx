@@ -6,8 +6,8 @@ import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { formatPaise } from '@/lib/payments/amount';
-import { useMyCampaigns } from '../api/campaigns';
-import type { MyCampaign } from '../api/types';
+import { useCampaign, useMyCampaigns } from '../api/campaigns';
+import type { Campaign } from '../api/types';
 import { useLang } from '../hooks/use-lang';
 import { pick } from '../lib/campaign-lib';
 import { CampaignProgress, StatusBadge } from './campaign-bits';
@@ -19,40 +19,45 @@ import { PostUpdateDialog } from './post-update-dialog';
 const EDITABLE = new Set(['DRAFT', 'REFUSED']);
 const PUBLIC = new Set(['APPROVED', 'PAUSED', 'CLOSED']);
 
-/** What the caller's campaigns have raised together, and from how many donations. */
-function Totals({ campaigns }: { campaigns: readonly MyCampaign[] }) {
+/** What the caller's campaigns have raised together, from how many donations, and how many are open. */
+function Totals({ campaigns }: { campaigns: readonly Campaign[] }) {
   const { t } = useTranslation('campaign');
   const lang = useLang();
   const raised = campaigns.reduce((s, c) => s + c.raised, 0);
-  const net = campaigns.reduce((s, c) => s + (c.net ?? 0), 0);
   const donors = campaigns.reduce((s, c) => s + c.donors, 0);
+  const open = campaigns.filter((c) => c.status === 'APPROVED').length;
+  const figures: [string, string][] = [
+    [t('mine.totalRaised'), formatPaise(raised, lang)],
+    [t('mine.totalDonors'), String(donors)],
+    [t('mine.totalOpen'), String(open)],
+  ];
   return (
-    <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="sm" data-testid="my-campaign-totals">
-      <Card withBorder padding="sm">
-        <Text size="xs" c="dimmed">
-          {t('mine.totalRaised')}
-        </Text>
-        <Text fw={700}>{formatPaise(raised, lang)}</Text>
-      </Card>
-      <Card withBorder padding="sm">
-        <Text size="xs" c="dimmed">
-          {t('mine.totalNet')}
-        </Text>
-        <Text fw={700}>{formatPaise(net, lang)}</Text>
-      </Card>
-      <Card withBorder padding="sm">
-        <Text size="xs" c="dimmed">
-          {t('mine.totalDonors')}
-        </Text>
-        <Text fw={700}>{donors}</Text>
-      </Card>
+    <SimpleGrid cols={3} spacing="xs" data-testid="my-campaign-totals">
+      {figures.map(([label, value]) => (
+        <Card key={label} withBorder padding="xs">
+          <Text size="xs" c="dimmed">
+            {label}
+          </Text>
+          <Text fw={700}>{value}</Text>
+        </Card>
+      ))}
     </SimpleGrid>
   );
 }
 
-function MyCampaignCard({ campaign, onUpdate }: { campaign: MyCampaign; onUpdate: (id: string) => void }) {
+/** The history is read with the whole campaign (GET /campaigns/:id), once it is opened. */
+function History({ id }: { id: string }) {
+  const { t } = useTranslation(['campaign', 'common']);
+  const query = useCampaign(id);
+  if (query.isPending) return <Loader size="sm" aria-label={t('common:actions.loading')} />;
+  if (query.isError) return <Text size="sm">{query.error instanceof ApiError ? query.error.msg : t('common:errors.someError')}</Text>;
+  return <CampaignHistory history={query.data.history ?? []} />;
+}
+
+function MyCampaignCard({ campaign, onUpdate }: { campaign: Campaign; onUpdate: (id: string) => void }) {
   const { t } = useTranslation('campaign');
   const lang = useLang();
+  const [historyOpen, setHistoryOpen] = useState(false);
   return (
     <Card withBorder radius="md" padding="md" data-testid="my-campaign">
       <Stack gap="sm">
@@ -86,16 +91,12 @@ function MyCampaignCard({ campaign, onUpdate }: { campaign: MyCampaign; onUpdate
             </>
           )}
         </Group>
-        {campaign.history && campaign.history.length > 0 && (
-          <Accordion variant="contained" chevronPosition="left">
-            <Accordion.Item value="history">
-              <Accordion.Control>{t('mine.history')}</Accordion.Control>
-              <Accordion.Panel>
-                <CampaignHistory history={campaign.history} />
-              </Accordion.Panel>
-            </Accordion.Item>
-          </Accordion>
-        )}
+        <Accordion variant="contained" chevronPosition="left" value={historyOpen ? 'history' : null} onChange={(v) => setHistoryOpen(v === 'history')}>
+          <Accordion.Item value="history">
+            <Accordion.Control>{t('mine.history')}</Accordion.Control>
+            <Accordion.Panel>{historyOpen && <History id={campaign.id} />}</Accordion.Panel>
+          </Accordion.Item>
+        </Accordion>
       </Stack>
     </Card>
   );

@@ -52,7 +52,7 @@ function QueueItem({ campaign, onOpen }: { campaign: QueuedCampaign; onOpen: (id
       <Stack gap={6}>
         <Text fw={600}>{pick(campaign.title, lang)}</Text>
         <Text size="sm" c="dimmed">
-          {t('trustee.submittedBy', { name: campaign.beneficiary?.name ?? campaign.beneficiaryId, date: formatDate(campaign.updatedAt ?? campaign.createdAt, lang, 'dateTime') })}
+          {t('trustee.submittedBy', { name: campaign.beneficiaryName ?? '—', date: formatDate(campaign.submittedAt ?? campaign.updatedAt, lang, 'dateTime') })}
         </Text>
         <Text size="sm">{t('trustee.goal', { goal: formatPaise(campaign.goal, lang) })}</Text>
         {others.length > 0 && (

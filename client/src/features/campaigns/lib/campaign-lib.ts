@@ -1,3 +1,4 @@
+import { CAMPAIGN_IMAGE_MAX_BYTES } from '@pm/protocol/campaign';
 import type { Bilingual, CampaignCard, NeedItem } from '../api/types';
 
 export type Lang = 'en' | 'hi';
@@ -59,8 +60,6 @@ export function isEmail(value: string): boolean {
 }
 
 /** Campaign images: PNG or JPEG only, up to 5 MB each (the FAQ; the server decides again by the bytes). */
-export const CAMPAIGN_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
-
 const PNG_MAGIC = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const JPEG_MAGIC = [0xff, 0xd8, 0xff];
 
@@ -83,16 +82,6 @@ export async function imageProblem(file: Blob): Promise<'size' | 'type' | null> 
   if (file.size > CAMPAIGN_IMAGE_MAX_BYTES) return 'size';
   const head = await headOf(file, 8);
   return startsWith(head, PNG_MAGIC) || startsWith(head, JPEG_MAGIC) ? null : 'type';
-}
-
-/** Where a stored image is read: an id is a file of the server's media (`/media/<id>`); an address is used as it is. */
-export function imageUrl(id: string): string {
-  return id.startsWith('/') || /^https?:\/\//.test(id) ? id : `/media/${encodeURIComponent(id)}`;
-}
-
-/** The first image of a card, if any. */
-export function firstImage(card: Pick<CampaignCard, 'image' | 'images'>): string | null {
-  return card.image ?? card.images?.[0] ?? null;
 }
 
 /** A WhatsApp link that shares `url` with its title (wa.me, which opens the app or WhatsApp Web). */

@@ -1,4 +1,4 @@
-import type { Campaign, CampaignDraft, Cause } from '../api/types';
+import type { Campaign, CampaignDraft, CampaignImage, Cause } from '../api/types';
 import { goalOf, rupeesToPaise } from './campaign-lib';
 import { parseRupees } from './donation-rules';
 
@@ -15,7 +15,7 @@ export type EditorValues = {
   need: NeedRow[];
   /** yyyy-mm-dd, the last day of the campaign. */
   endsOn: string;
-  images: string[];
+  images: CampaignImage[];
 };
 
 export type EditorErrorKey =
@@ -66,7 +66,7 @@ const needAmount = (row: NeedRow) => {
 /** The goal the need items add up to, in paise (docs/charity.md: the goal is their sum). */
 export const editorGoal = (need: readonly NeedRow[]) => goalOf(need.map((row) => ({ amount: needAmount(row) })));
 
-/** The draft as POST /campaign and PATCH /campaign/:id take it; need rows left wholly blank are dropped. */
+/** The draft as POST /campaign and PATCH /campaign/:id take it (the images go by id with the PATCH); need rows left wholly blank are dropped. */
 export function draftOf(v: EditorValues): CampaignDraft {
   return {
     title: { en: v.titleEn.trim(), hi: v.titleHi.trim() },
@@ -76,15 +76,15 @@ export function draftOf(v: EditorValues): CampaignDraft {
       .filter((row) => row.whatEn.trim() || row.whatHi.trim() || row.amount.trim())
       .map((row) => ({ what: { en: row.whatEn.trim(), hi: row.whatHi.trim() }, ...(row.from.trim() && { from: row.from.trim() }), amount: needAmount(row) })),
     endsAt: endOfDay(v.endsOn) ?? 0,
-    images: v.images,
   };
 }
 
 /**
- * What must hold before a draft is submitted for approval (a draft may be saved half written):
- * an English title and story, a cause, at least one need with what and how much, an end after today.
+ * What a draft must hold (docs/charity.md "A campaign"; the server's campaignCreateSchema): an
+ * English title and story, a cause, at least one need with what and how much, and a last day;
+ * submitting it for approval also needs that day to be after today.
  */
-export function submitErrors(v: EditorValues, now = Date.now()): Partial<Record<string, EditorErrorKey>> {
+export function draftErrors(v: EditorValues, { submitting, now = Date.now() }: { submitting: boolean; now?: number }): Partial<Record<string, EditorErrorKey>> {
   const errors: Partial<Record<string, EditorErrorKey>> = {};
   if (!v.titleEn.trim()) errors.titleEn = 'editor.errors.title';
   if (!v.storyEn.replace(/<[^>]*>/g, '').trim()) errors.storyEn = 'editor.errors.story';
@@ -98,11 +98,6 @@ export function submitErrors(v: EditorValues, now = Date.now()): Partial<Record<
     if (rupees === null || rupees < 1) errors[`need.${i}.amount`] = 'editor.errors.needAmount';
   });
   const ends = endOfDay(v.endsOn);
-  if (ends === null || ends <= now) errors.endsOn = 'editor.errors.endsOn';
+  if (ends === null || (submitting && ends <= now)) errors.endsOn = 'editor.errors.endsOn';
   return errors;
-}
-
-/** A draft may be saved with only its English title. */
-export function saveErrors(v: EditorValues): Partial<Record<string, EditorErrorKey>> {
-  return v.titleEn.trim() ? {} : { titleEn: 'editor.errors.title' };
 }

@@ -15,22 +15,22 @@ export default function HomePage() {
   // The admin's banners replace the built-in slides when there are any (back office, Banners).
   // The first visit renders the built-in slides at once and never waits for this request.
   const [banners, setBanners] = useState<Banner[]>([]);
-  useEffect(() => {
-    let live = true;
-    fetchBanners()
-      .then((list) => live && setBanners(list))
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, []);
-  // The campaign the third slide opens (docs/charity.md "API"), asked the same way.
+  // The campaign the built-in third slide opens (docs/charity.md "API"), asked the same way and
+  // only when there are no banners (they replace that slide).
   const [featured, setFeatured] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
-    fetchFeaturedCampaignId()
-      .then((id) => live && setFeatured(id))
-      .catch(() => undefined);
+    const loadFeatured = () =>
+      fetchFeaturedCampaignId()
+        .then((id) => live && setFeatured(id))
+        .catch(() => undefined);
+    fetchBanners()
+      .then((list) => {
+        if (!live) return;
+        setBanners(list);
+        if (list.length === 0) void loadFeatured();
+      })
+      .catch(() => void loadFeatured());
     return () => {
       live = false;
     };
