@@ -56,8 +56,8 @@ test("a donation's amount: rupees with at most two decimals, at least ₹1, at m
   expect(amountError('0.5')).toBe('donate.errors.amountMin');
   expect(amountError('100001')).toBe('donate.errors.amountMax');
   expect(amountError('1')).toBeNull();
-  expect(sharePercent({ amount: 10_000, share: 600, toCampaign: 9_400, shareBps: 600 })).toBe('6');
-  expect(sharePercent({ amount: 10_000, share: 650, toCampaign: 9_350 })).toBe('6.5');
+  expect(sharePercent({ amount: 10_000, share: 600, shareBps: 600 })).toBe('6');
+  expect(sharePercent({ amount: 10_000, share: 650 })).toBe('6.5');
 });
 
 test('the draft: rupees become paise, blank need rows are dropped, the last day ends at midnight; submitting needs a future day', () => {
