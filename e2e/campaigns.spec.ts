@@ -63,7 +63,9 @@ test('a visitor browses the campaigns and a campaign page, in English and in Hin
 
 test('the beneficiary drafts a campaign with an image and submits it; the trustee approves it in Hindi; it is public', async ({ browser }) => {
   test.setTimeout(240_000);
-  const title = `Geometry box and atlas ${Date.now()}`;
+  const stamp = Date.now();
+  const title = `Geometry box and atlas ${stamp}`;
+  const hindiTitle = `ज्यामिति बॉक्स और एटलस ${stamp}`;
 
   // The demo beneficiary drafts and submits.
   const owner = await browser.newPage({ viewport: { width: 360, height: 740 } });
@@ -73,7 +75,7 @@ test('the beneficiary drafts a campaign with an image and submits it; the truste
   await owner.getByRole('link', { name: 'New campaign' }).click();
   await expect(owner).toHaveURL(/\/my-campaigns\/new$/);
   await owner.getByRole('textbox', { name: 'Title in English' }).fill(title);
-  await owner.getByRole('textbox', { name: 'Title in Hindi' }).fill('ज्यामिति बॉक्स और एटलस');
+  await owner.getByRole('textbox', { name: 'Title in Hindi' }).fill(hindiTitle);
   const story = owner.getByRole('textbox', { name: 'Story in English' });
   await story.click();
   await owner.keyboard.type('I am in Class 8 and need a geometry box and an atlas.');
@@ -112,13 +114,13 @@ test('the beneficiary drafts a campaign with an image and submits it; the truste
   await trustee.goto('/trustee');
   await expect(trustee.getByRole('heading', { level: 1, name: 'स्वीकृति की कतार' })).toBeVisible({ timeout: 30_000 });
   // Titles show in Hindi where given.
-  const queued = trustee.getByTestId('queue-item').filter({ hasText: 'ज्यामिति बॉक्स और एटलस' });
+  const queued = trustee.getByTestId('queue-item').filter({ hasText: hindiTitle });
   await expect(queued).toContainText('Bina Beneficiary');
   await queued.getByRole('button', { name: 'खोलें' }).click();
-  await expect(trustee.getByRole('heading', { level: 1, name: 'ज्यामिति बॉक्स और एटलस' })).toBeVisible();
-  await trustee.getByTestId('trustee-actions').getByRole('button', { name: 'स्वीकार करें' }).click();
+  await expect(trustee.getByRole('heading', { level: 1, name: hindiTitle })).toBeVisible();
+  await trustee.getByTestId('trustee-actions').getByRole('button', { name: 'स्वीकार करें', exact: true }).click();
   const confirm = trustee.getByRole('dialog', { name: 'यह अभियान स्वीकार करें?' });
-  await confirm.getByRole('button', { name: 'स्वीकार करें' }).click();
+  await confirm.getByRole('button', { name: 'स्वीकार करें', exact: true }).click();
   await expect(confirm).toBeHidden();
   await expect(trustee.getByText('अभियान स्वीकार किया गया')).toBeVisible();
   await noSidewaysScroll(trustee);
