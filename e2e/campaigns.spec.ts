@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { loginOnPhone, pngBytes } from './helpers';
+import { loginOnPhone, pngBytes, waitForServiceWorker } from './helpers';
 
 /*
  * The charity half's screens on a 360 × 740 phone (docs/charity.md): a visitor browses the
@@ -136,4 +136,27 @@ test('the beneficiary drafts a campaign with an image and submits it; the truste
   await expect(visitor.getByRole('img', { name: `${title}, image 1` })).toBeVisible();
   await expect(visitor.getByRole('link', { name: 'Donate' })).toBeVisible();
   await visitor.close();
+});
+
+test('offline, the list and a campaign seen before are read from the last copy, and say they are offline', async ({ page, context }) => {
+  test.setTimeout(120_000);
+  await page.goto('/campaigns');
+  await waitForServiceWorker(page);
+  // Seen online once the worker controls the page: the worker keeps these answers.
+  await page.reload();
+  await expect(page.getByTestId('campaign-card').filter({ hasText: DEMO_CAMPAIGN.en })).toBeVisible({ timeout: 30_000 });
+  await page.goto(`/campaigns/${DEMO_CAMPAIGN.id}`);
+  await expect(page.getByRole('heading', { level: 1, name: DEMO_CAMPAIGN.en })).toBeVisible({ timeout: 30_000 });
+
+  await context.setOffline(true);
+  try {
+    await page.goto('/campaigns');
+    await expect(page.getByTestId('campaign-card').filter({ hasText: DEMO_CAMPAIGN.en })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByTestId('campaigns-offline')).toBeVisible();
+    await page.getByRole('link', { name: DEMO_CAMPAIGN.en }).click();
+    await expect(page.getByRole('heading', { level: 1, name: DEMO_CAMPAIGN.en })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByTestId('campaign-need')).toContainText('Board examination fee');
+  } finally {
+    await context.setOffline(false);
+  }
 });
