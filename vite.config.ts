@@ -126,7 +126,7 @@ function clientOnlyPlugins(): PluginOption[] {
         // SPA routes (/about, /exam-list, …) get the precached index.html offline. The API is
         // never answered by the worker: no navigation fallback and no runtime caching for it
         // (replicated data lives in the local database, not in HTTP caches), except the public
-        // answer-file key below.
+        // answer-file key and the public campaigns below.
         navigateFallback: 'index.html',
         // /media/ too: an image opened in a tab is the image, never the app's page. /sandbox/: the
         // local PhonePe's hosted payment page is the server's (docs/payments.md).
@@ -149,6 +149,38 @@ function clientOnlyPlugins(): PluginOption[] {
               networkTimeoutSeconds: 5,
               expiration: { maxEntries: 1 },
               cacheableResponse: { statuses: [200] },
+            },
+          },
+          // The public campaigns (docs/charity.md "API"): the list and each campaign page as last
+          // seen, so that a visitor reads them offline (network first: online they are always
+          // fresh). Only a public campaign's answer is kept (APPROVED, PAUSED, CLOSED), never an
+          // owner's draft or a queued one, which a later reader of this device must not see.
+          // Their images are /media/ files, kept by the rule below. The plugin is copied into the
+          // worker as source: it may use nothing from this file.
+          {
+            urlPattern: ({ url, sameOrigin, request }) => sameOrigin && request.method === 'GET' && /^\/api\/campaigns(?:\/[^/]+)?$/.test(url.pathname),
+            handler: 'NetworkFirst',
+            options: {
+              cacheName: 'campaigns',
+              networkTimeoutSeconds: 5,
+              expiration: { maxEntries: 200, maxAgeSeconds: 30 * 24 * 60 * 60 },
+              cacheableResponse: { statuses: [200] },
+              matchOptions: { ignoreVary: true },
+              plugins: [
+                {
+                  cacheWillUpdate: async ({ response }: { response: Response }) => {
+                    if (response.status !== 200) return null;
+                    try {
+                      const body = (await response.clone().json()) as { data?: unknown };
+                      if (Array.isArray(body.data)) return response;
+                      const status = (body.data as { status?: unknown } | null)?.status;
+                      return status === 'APPROVED' || status === 'PAUSED' || status === 'CLOSED' ? response : null;
+                    } catch {
+                      return null;
+                    }
+                  },
+                },
+              ],
             },
           },
           {

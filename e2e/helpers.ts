@@ -7,6 +7,9 @@ export const DEMO = {
   admin: { username: 'admin@example.com', password: 'admin1234' },
   editor: { username: 'editor@example.com', password: 'editor1234' },
   learner: { username: '9000000003', password: 'learner1234' },
+  // The charity half's demo people (fixtures/accounts.json; docs/charity.md "Who does what").
+  beneficiary: { username: '9000000004', password: 'beneficiary1234' },
+  trustee: { username: '9000000005', password: 'trustee1234' },
 } as const;
 
 /** Signs in through the login page and waits for the signed-in bar. */
@@ -139,8 +142,11 @@ export const ADMIN_ROUTES = [
   '/admin/static-pages',
   '/admin/order',
   '/admin/contact-messages',
+  '/admin/campaigns',
   '/admin/activity-log',
   '/dashboard',
   '/transaction-report',
   '/global-earning-report',
+  // The trustee's approval queue (docs/charity.md "Who does what": APPROVE_CAMPAIGN).
+  '/trustee',
 ];

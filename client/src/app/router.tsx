@@ -67,6 +67,16 @@ const QuestionEditorPage = lazy(() => import('../features/authoring/editor/quest
 const QuestionListPage = lazy(() => import('../features/authoring/list/question-list-page'));
 const QuestionSetPage = lazy(() => import('../features/authoring/sets/question-set-page'));
 const ImportExportPage = lazy(() => import('../features/authoring/import/import-export-page'));
+// The charity half (docs/charity.md): public campaigns, donating, the owner's and the trustee's screens.
+const CampaignListPage = lazy(() => import('../features/campaigns/components/campaign-list-page'));
+const CampaignPage = lazy(() => import('../features/campaigns/components/campaign-page'));
+const DonatePage = lazy(() => import('../features/campaigns/components/donate-page'));
+const DonationConfirmationPage = lazy(() => import('../features/campaigns/components/donation-confirmation-page'));
+const DonationReceiptPage = lazy(() => import('../features/campaigns/components/donation-receipt-page'));
+const MyCampaignsPage = lazy(() => import('../features/campaigns/components/my-campaigns-page'));
+const CampaignEditorPage = lazy(() => import('../features/campaigns/components/campaign-editor-page'));
+const TrusteePage = lazy(() => import('../features/campaigns/components/trustee-page'));
+const AdminCampaignsPage = lazy(() => import('../features/campaigns/components/admin-campaigns-page'));
 /** The test screen's previews, lent to authoring (components/preview-context). */
 const previews: Previews = {
   QuestionPreview: lazy(() => import('../features/exams/components/question-preview')),
@@ -101,6 +111,8 @@ function adminPage(key: AdminMenuKey): ReactElement {
       return <BannersPage />;
     case 'contactMessages':
       return <ContactMessagesPage />;
+    case 'campaigns':
+      return <AdminCampaignsPage />;
   }
 }
 
@@ -180,6 +192,30 @@ export const routes: RouteObject[] = [
           { path: 'exam-list', ...page(ExamListPage, 'titles.examList') },
           // docs/answer-file.md: anyone uploads an answer file; the file proves whose test it is.
           { path: 'answer-file', ...page(AnswerFilePage, 'answer-file:title') },
+          // The charity half (docs/charity.md "API"): campaigns are public, and so is donating (a
+          // guest gives name, e-mail and mobile with the donation); a donation's receipt opens for
+          // its donor or with the e-mailed link's token, which the server checks.
+          { path: 'campaigns', ...page(CampaignListPage, 'titles.campaigns') },
+          { path: 'campaigns/:id', ...page(CampaignPage, 'titles.campaign') },
+          { path: 'campaigns/:id/donate', ...page(DonatePage, 'titles.donate') },
+          { path: 'donation-confirmation', ...page(DonationConfirmationPage, 'titles.donationConfirmation') },
+          { path: 'donation-receipt/:orderId', ...page(DonationReceiptPage, 'titles.donationReceipt') },
+          ...(
+            [
+              ['my-campaigns', MyCampaignsPage, 'titles.myCampaigns', ROUTE_ACCESS.myCampaigns],
+              ['my-campaigns/new', CampaignEditorPage, 'titles.campaignEditor', ROUTE_ACCESS.myCampaigns],
+              ['my-campaigns/:id/edit', CampaignEditorPage, 'titles.campaignEditor', ROUTE_ACCESS.myCampaigns],
+              ['trustee', TrusteePage, 'titles.trustee', ROUTE_ACCESS.trustee],
+            ] as const
+          ).map(([path, Page, title, access]) => ({
+            path,
+            element: (
+              <RequireAuth access={access}>
+                <Page />
+              </RequireAuth>
+            ),
+            handle: { title },
+          })),
           // Authoring (docs/authoring.md): the editor's screens, loaded only on these routes.
           ...(
             [

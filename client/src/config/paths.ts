@@ -28,6 +28,12 @@ export const paths = {
   dashboard: '/dashboard',
   transactionReport: '/transaction-report',
   globalEarningReport: '/global-earning-report',
+  // The charity half (docs/charity.md).
+  campaigns: '/campaigns',
+  myCampaigns: '/my-campaigns',
+  trustee: '/trustee',
+  donationConfirmation: '/donation-confirmation',
+  donationReceipt: '/donation-receipt',
 } as const;
 
 /** Shown in the drawer and the footer. */

@@ -29,6 +29,10 @@ export const ROUTE_ACCESS = {
   brands: { any: BRANDS },
   transactionReport: { all: ['VIEW_REPORT'] },
   globalEarningReport: { all: ['VIEW_REPORT'] },
+  // docs/charity.md "Who does what": any signed-in person has campaigns of their own; trustees approve.
+  myCampaigns: {},
+  trustee: { all: ['APPROVE_CAMPAIGN'] },
+  adminCampaigns: { all: ['CREATE_CAMPAIGN'] },
 } as const satisfies Record<string, RouteAccess>;
 
 /** Whether a person holding `perms` may open a screen of `access` (a login is assumed). */

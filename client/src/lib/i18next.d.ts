@@ -8,6 +8,7 @@ import type adminShop from '../locales/en/admin-shop.json';
 import type adminUsers from '../locales/en/admin-users.json';
 import type answerFile from '../locales/en/answer-file.json';
 import type auth from '../locales/en/auth.json';
+import type campaign from '../locales/en/campaign.json';
 import type authoringBank from '../locales/en/authoring-bank.json';
 import type authoringEditor from '../locales/en/authoring-editor.json';
 import type authoringImport from '../locales/en/authoring-import.json';
@@ -51,6 +52,7 @@ declare module 'i18next' {
       'authoring-import': typeof authoringImport;
       'authoring-bank': typeof authoringBank;
       'answer-file': typeof answerFile;
+      campaign: typeof campaign;
     };
   }
 }

@@ -23,6 +23,10 @@ export function Footer() {
   return (
     <footer className={classes.footer}>
       <nav className={classes.footerLinks} aria-label={t('footer.links')}>
+        {/* docs/charity.md: the trust's fundraising campaigns, open to every visitor. */}
+        <Link to={paths.campaigns} className={classes.anchor}>
+          {t('footer.campaigns')}
+        </Link>
         <Link to={paths.privacy} className={classes.anchor}>
           {t('footer.privacy')}
         </Link>

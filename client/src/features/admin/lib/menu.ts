@@ -29,6 +29,7 @@ export type AdminMenuKey =
   | 'staticPages'
   | 'order'
   | 'contactMessages'
+  | 'campaigns'
   | 'activityLog';
 
 export const ADMIN_MENU: readonly AdminMenuEntry[] = [
@@ -47,6 +48,8 @@ export const ADMIN_MENU: readonly AdminMenuEntry[] = [
   { key: 'staticPages', path: 'static-pages', all: ['SHOP_EDITOR'] },
   { key: 'order', path: 'order', all: ['SHOP_EDITOR'] },
   { key: 'contactMessages', path: 'contact-messages', all: ['SHOP_EDITOR'] },
+  // docs/charity.md "Who does what": staff choose the campaign the home page shows.
+  { key: 'campaigns', path: 'campaigns', ...ROUTE_ACCESS.adminCampaigns },
   { key: 'activityLog', path: 'activity-log', all: ['SHOP_EDITOR'] },
 ];
 

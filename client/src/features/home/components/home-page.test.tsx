@@ -157,3 +157,18 @@ test('banners that arrive after the visitor moved on start at their first slide'
   expect(visible).toHaveAttribute('aria-hidden', 'false');
   expect(within(screen.getByRole('group', { name: 'Choose a slide' })).getAllByRole('button')[0]).toHaveAttribute('aria-current', 'true');
 });
+
+test('a featured campaign: the third slide opens its page on this site (docs/charity.md "API": GET /campaign/featured)', async () => {
+  vi.stubEnv('VITE_DONATION_URL', CAMPAIGN);
+  const spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+    const url = new URL(input instanceof Request ? input.url : String(input), window.location.origin);
+    if (url.pathname === '/api/banner') return json({ success: true, data: [] });
+    if (url.pathname === '/api/campaign/featured') return json({ success: true, data: { id: 'c-42', title: { en: 'Books for Asha', hi: '' } } });
+    return json({ success: false, msg: 'unexpected' }, 500);
+  });
+  await renderWithApp(<HomePage />, { namespaces: ['home'] });
+  const third = (await screen.findAllByTestId('home-slide'))[2]!;
+  await vi.waitFor(() => expect(within(third).getByRole('link', { name: 'Support the campaign', hidden: true })).toHaveAttribute('href', '/campaigns/c-42'));
+  expect(within(third).getByRole('link', { name: 'Support the campaign', hidden: true })).not.toHaveAttribute('target');
+  expect(spy.mock.calls.map(([input]) => new URL(String(input), window.location.origin).pathname)).toEqual(['/api/banner', '/api/campaign/featured']);
+});

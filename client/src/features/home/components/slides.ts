@@ -31,20 +31,28 @@ type SlideId = 'practice' | 'compete' | 'donate';
 
 type BuiltInSlide = Omit<CarouselSlide, 'id' | 'headline' | 'text' | 'callToActionText'> & { id: SlideId };
 
-function builtInSlides(): BuiltInSlide[] {
-  // The third slide opens the external donation campaign in a new tab. Without a
-  // configured campaign (config/site-links) it leads to About us, which says where donations go.
+/**
+ * The third slide: the campaign staff feature on the home page (docs/charity.md "API": GET
+ * /campaign/featured), a page of this site. Without one, the external donation campaign in a new
+ * tab; without a configured campaign (config/site-links) About us, which says where donations go.
+ */
+function donateSlide(featuredCampaignId: string | null): BuiltInSlide {
+  if (featuredCampaignId) return { id: 'donate', src: donateSrc, linkToAction: `${paths.campaigns}/${encodeURIComponent(featuredCampaignId)}`, accent: 'orange' };
   const campaign = donationCampaignUrl();
+  return campaign ? { id: 'donate', src: donateSrc, linkToAction: campaign, type: 'external', accent: 'orange' } : { id: 'donate', src: donateSrc, linkToAction: paths.about, accent: 'orange' };
+}
+
+function builtInSlides(featuredCampaignId: string | null): BuiltInSlide[] {
   return [
     { id: 'practice', src: practiceSrc, linkToAction: paths.login, accent: 'indigo' },
     { id: 'compete', src: competeSrc, linkToAction: paths.login, accent: 'teal' },
-    campaign ? { id: 'donate', src: donateSrc, linkToAction: campaign, type: 'external', accent: 'orange' } : { id: 'donate', src: donateSrc, linkToAction: paths.about, accent: 'orange' },
+    donateSlide(featuredCampaignId),
   ];
 }
 
-/** The three slides in the current language. */
-export function getSlides(t: TFunction<'home'>): CarouselSlide[] {
-  return builtInSlides().map((slide) => ({
+/** The three slides in the current language; the third opens the featured campaign when there is one. */
+export function getSlides(t: TFunction<'home'>, featuredCampaignId: string | null = null): CarouselSlide[] {
+  return builtInSlides(featuredCampaignId).map((slide) => ({
     ...slide,
     headline: t(`slides.${slide.id}.headline`),
     text: t(`slides.${slide.id}.text`),

@@ -6,7 +6,7 @@ import type { MyOrder, MyPlan } from '@pm/protocol/payment';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { useMyPayments } from '../api/get-my-payments';
-import { formatPaise } from '../lib/amount';
+import { formatPaise } from '@/lib/payments/amount';
 import { formatDate } from '../lib/dates';
 import { OrderStatusBadge } from './order-status-badge';
 

@@ -3,7 +3,7 @@ import { afterEach, expect, test, vi } from 'vitest';
 import { clearSession, setSession } from '@/lib/session';
 import { type Call, json, learnerSession, mockApi } from '@/testing/fetch-mock';
 import { renderWithApp } from '@/testing/render';
-import { browser } from '../lib/browser';
+import { browser } from '@/lib/payments/browser';
 import PaymentConfirmationPage from './payment-confirmation-page';
 
 const PAID = { success: true, msg: 'Payment successfull', data: { status: 'PAID', receiptNo: 7 } };

@@ -3,23 +3,15 @@ import { IconRefresh } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { type PaymentStatusData, type Provider, SUCCESS_REDIRECT_S } from '@pm/protocol/payment';
+import { type Provider, SUCCESS_REDIRECT_S } from '@pm/protocol/payment';
 import { paths } from '@/config/paths';
 import { useSession } from '@/hooks/use-session';
-import { ApiError } from '@/lib/api-client';
 import { rememberRedirect } from '@/lib/session';
-import { checkPaymentStatus } from '../api/check-payment-status';
 import { useCheckout } from '../hooks/use-checkout';
-import { formatPaise } from '../lib/amount';
+import { formatPaise } from '@/lib/payments/amount';
+import { type Bought, usePaymentStatus } from '@/lib/payments/use-payment-status';
 import { safeRedirectPath } from '../lib/redirect';
 import { PaymentFailureImage, PaymentSuccessImage } from './payment-illustration';
-
-/** 0 verifying (loader), 1 success, -1 failed. */
-type ConfirmationState = 0 | 1 | -1;
-
-/** A payment still PENDING at the provider is asked again every 3 s, for up to a minute. */
-export const PENDING_POLL_MS = 3000;
-export const PENDING_MAX_CHECKS = 60_000 / PENDING_POLL_MS;
 
 /**
  * The payment's outcome (docs/payments.md "Where the buyer comes back to"). The provider's hosted page sends the
@@ -41,51 +33,9 @@ export default function PaymentConfirmationPage() {
   return <Confirmation key={`${provider}:${orderId}`} orderId={orderId} provider={provider} redirectTo={safeRedirectPath(params.get('redirection_url'))} />;
 }
 
-/** What the status check said about the order, for the page to name what was bought. */
-type Bought = Pick<PaymentStatusData, 'plan' | 'amount'> | null;
-
 function Confirmation({ orderId, provider, redirectTo }: { orderId: string; provider: Provider; redirectTo: string }) {
   const { t } = useTranslation(['plan', 'common']);
-  const [state, setState] = useState<ConfirmationState>(0);
-  const [pending, setPending] = useState(false);
-  // The page has one failure state (-1); a payment the payer cancelled at the provider is told
-  // apart within it by its own message (docs/payments.md, "Cancelled payments").
-  const [cancelled, setCancelled] = useState(false);
-  const [bought, setBought] = useState<Bought>(null);
-
-  useEffect(() => {
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let checks = 0;
-    const check = async () => {
-      checks += 1;
-      let outcome: 'paid' | 'pending' | 'failed' | 'cancelled';
-      try {
-        const answer = await checkPaymentStatus(provider, orderId);
-        // docs/api.md: the answer's success decides; a status still open at the provider is asked again.
-        const status = answer.data?.status;
-        const open = status === 'PENDING' || status === 'CREATED';
-        outcome = answer.success ? 'paid' : open ? 'pending' : status === 'CANCELLED' ? 'cancelled' : 'failed';
-        if (!stopped && answer.data && typeof answer.data.amount === 'number') setBought({ plan: answer.data.plan ?? null, amount: answer.data.amount });
-      } catch (e) {
-        // No answer at all (offline for a moment) is not a failed payment: ask again.
-        outcome = e instanceof ApiError && e.status === 0 ? 'pending' : 'failed';
-      }
-      if (stopped) return;
-      if (outcome === 'pending' && checks < PENDING_MAX_CHECKS) {
-        setPending(true);
-        timer = setTimeout(() => void check(), PENDING_POLL_MS);
-        return;
-      }
-      setCancelled(outcome === 'cancelled');
-      setState(outcome === 'paid' ? 1 : -1);
-    };
-    void check();
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-    };
-  }, [orderId, provider]);
+  const { state, pending, cancelled, bought } = usePaymentStatus(provider, orderId);
 
   return (
     <Container size="xs" py="xl">

@@ -7,7 +7,7 @@ import { clearSession, setSession } from '@/lib/session';
 import { json, learnerSession, mockApi } from '@/testing/fetch-mock';
 import { renderWithApp } from '@/testing/render';
 import type { PlanView } from '../api/get-plans';
-import { browser } from '../lib/browser';
+import { browser } from '@/lib/payments/browser';
 import PlanPage from './plan-page';
 
 /** The three plans (docs/payments.md "What a plan gives"), as GET /api/plan answers. */

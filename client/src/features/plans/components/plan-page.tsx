@@ -12,7 +12,7 @@ import type { MyPlan } from '@pm/protocol/payment';
 import { useMyPayments } from '../api/get-my-payments';
 import { type PlanView, usePlans } from '../api/get-plans';
 import { useCheckout } from '../hooks/use-checkout';
-import { formatRupees, isPayableAmount } from '../lib/amount';
+import { formatRupees, isPayableAmount } from '@/lib/payments/amount';
 import { formatDate } from '../lib/dates';
 import { stackPreview } from '../lib/stacking';
 

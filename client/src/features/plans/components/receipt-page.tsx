@@ -7,7 +7,7 @@ import type { Receipt } from '@pm/protocol/payment';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { useReceipt } from '../api/get-receipt';
-import { formatPaise } from '../lib/amount';
+import { formatPaise } from '@/lib/payments/amount';
 import { formatDateTime } from '../lib/dates';
 import classes from './receipt-page.module.css';
 

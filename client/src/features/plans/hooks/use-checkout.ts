@@ -6,26 +6,15 @@ import { useSession } from '@/hooks/use-session';
 import { ApiError } from '@/lib/api-client';
 import { notifyError } from '@/lib/notify';
 import { createOrder } from '../api/create-order';
-import { initiatePayment } from '../api/initiate-payment';
 import { retryPayment } from '../api/retry-payment';
-import { verifyRazorpayPayment } from '../api/verify-razorpay-payment';
-import { MIN_PAYMENT_AMOUNT } from '../lib/amount';
-import { browser } from '../lib/browser';
-import { openRazorpay } from '../lib/razorpay-checkout';
+import { handOverPayment, type HandOverOutcome } from '@/lib/payments/hand-over';
 import { confirmationPath } from '../lib/redirect';
 
-/** A PhonePe mobile number is the 10 digits without +91. */
-const tenDigits = (mobile: string | undefined) => {
-  const digits = (mobile ?? '').replace(/\D/g, '');
-  return digits.length >= 10 ? digits.slice(-10) : undefined;
-};
-
 /**
- * Buy Now and Retry (docs/payments.md "Prices come from the server"): an order from the server, then the provider.
- * PhonePe: initiatePayment answers the hosted page the browser goes to, which comes back to the
- * confirmation page. Razorpay: Checkout opens over the page; its handler's signature is sent to
- * the server, then the confirmation page asks for the order's status (the provider is the truth).
- * `busy` names what is running (a plan id, or the order being retried) for the buttons' state.
+ * Buy Now and Retry (docs/payments.md "Prices come from the server"): an order from the server,
+ * then the provider (lib/payments/hand-over: PhonePe's hosted page, or Razorpay Checkout over the
+ * page and then the confirmation page). `busy` names what is running (a plan id, or the order
+ * being retried) for the buttons' state.
  */
 export function useCheckout() {
   const { t } = useTranslation('plan');
@@ -35,56 +24,10 @@ export function useCheckout() {
 
   /** Hands the order to its provider; true when the learner is on their way (the button stays busy). */
   const pay = async (order: CreateOrderAnswer): Promise<boolean> => {
-    const p = order.payment;
-    // Starting a payment needs amount >= 1.
-    if (!(Number.isFinite(p.amount) && p.amount >= MIN_PAYMENT_AMOUNT)) {
-      notifyError(t('amountMin'));
-      return false;
-    }
-    if (p.provider === 'razorpay') {
-      if (!p.razorpay) {
-        notifyError(t('failedToCreateOrder'));
-        return false;
-      }
-      let response;
-      try {
-        response = await openRazorpay({
-          ...p.razorpay,
-          prefill: { name: session?.name, email: session?.email ?? undefined, contact: tenDigits(session?.mobile) },
-        });
-      } catch {
-        notifyError(t('checkoutUnavailable'));
-        return false;
-      }
-      if (!response) return false;
-      // A refused signature is shown by the fetch wrapper; the confirmation page then asks the
-      // provider, whose answer decides.
-      await verifyRazorpayPayment(response).catch(() => undefined);
-      void navigate(confirmationPath({ ...p, provider: 'razorpay' }));
-      return true;
-    }
-    const origin = window.location.origin;
-    try {
-      const answer = await initiatePayment(p.provider, {
-        merchantTransactionId: p.merchantTransactionId,
-        amount: p.amount,
-        merchantUserId: session?.id ?? 'anonymous',
-        redirectUrl: `${origin}${confirmationPath(p)}`,
-        redirectMode: 'REDIRECT',
-        callbackUrl: `${origin}/api/phonepe/webhook`,
-        ...(tenDigits(session?.mobile) && { mobileNumber: tenDigits(session?.mobile) }),
-      });
-      const url = answer.data?.instrumentResponse?.redirectInfo?.url;
-      if (!answer.success || !url) {
-        notifyError(t('paymentFailedRetry'));
-        return false;
-      }
-      browser.assign(url);
-      return true;
-    } catch {
-      // The fetch wrapper has shown the server's message.
-      return false;
-    }
+    const outcome = await handOverPayment(order, { payer: session, confirmationPath: (p) => confirmationPath(p), goTo: (path) => void navigate(path) });
+    const message = HAND_OVER_MESSAGES[outcome];
+    if (message) notifyError(t(message));
+    return outcome === 'away';
   };
 
   const run = async (key: string, start: () => Promise<CreateOrderAnswer | null>) => {
@@ -121,3 +64,14 @@ export function useCheckout() {
 
   return { busy, buy, retry };
 }
+
+/** What the learner is told when the hand-over stops here (none: nothing to say, or already said). */
+const HAND_OVER_MESSAGES: Record<HandOverOutcome, 'amountMin' | 'failedToCreateOrder' | 'checkoutUnavailable' | 'paymentFailedRetry' | null> = {
+  away: null,
+  amount: 'amountMin',
+  'no-checkout': 'failedToCreateOrder',
+  'checkout-unavailable': 'checkoutUnavailable',
+  closed: null,
+  'initiate-failed': 'paymentFailedRetry',
+  refused: null,
+};

@@ -1,4 +1,4 @@
-import type { RazorpayHandlerResponse } from '../api/verify-razorpay-payment';
+import type { RazorpayHandlerResponse } from './verify-razorpay-payment';
 
 /** Razorpay's Checkout script (their published integration); the CSP must allow it when Razorpay is configured. */
 export const RAZORPAY_CHECKOUT_SRC = 'https://checkout.razorpay.com/v1/checkout.js';

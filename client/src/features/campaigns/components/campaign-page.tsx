@@ -1,0 +1,107 @@
+import { Alert, Anchor, Button, Center, Container, Divider, Grid, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconAlertCircle, IconHeartHandshake, IconInfoCircle } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { paths } from '@/config/paths';
+import { ApiError } from '@/lib/api-client';
+import { useCampaign } from '../api/campaigns';
+import type { Campaign } from '../api/types';
+import { useLang } from '../hooks/use-lang';
+import { useNow } from '../hooks/use-now';
+import { donationBlock, pick } from '../lib/campaign-lib';
+import { CampaignProgress, CauseBadge, StatusBadge } from './campaign-bits';
+import { CampaignGallery, CampaignLedger, CampaignStory, CampaignUpdates, NeedBreakdown, RecentDonations } from './campaign-sections';
+import { OfflineNote } from './offline-note';
+import { ShareCampaign } from './share-campaign';
+
+export const campaignPath = (id: string) => `${paths.campaigns}/${encodeURIComponent(id)}`;
+
+/** Donate, only while the campaign takes donations (APPROVED and not ended); otherwise why not. */
+export function DonateAction({ campaign }: { campaign: Pick<Campaign, 'id' | 'status' | 'endsAt'> }) {
+  const { t } = useTranslation('campaign');
+  const block = donationBlock(campaign, useNow());
+  if (block)
+    return (
+      <Alert color="gray" variant="light" icon={<IconInfoCircle size={18} aria-hidden />} data-testid="donate-blocked">
+        {t(`donateBlocked.${block}`)}
+      </Alert>
+    );
+  return (
+    <Button component={Link} to={`${campaignPath(campaign.id)}/donate`} size="md" fullWidth leftSection={<IconHeartHandshake size={18} aria-hidden />}>
+      {t('detail.donate')}
+    </Button>
+  );
+}
+
+/** The whole campaign as a visitor reads it (also the trustee's queue shows it this way). */
+export function CampaignView({ campaign, actions }: { campaign: Campaign; actions?: ReactNode }) {
+  const { t } = useTranslation('campaign');
+  const lang = useLang();
+  const title = pick(campaign.title, lang);
+  const url = typeof window === 'undefined' ? campaignPath(campaign.id) : `${window.location.origin}${campaignPath(campaign.id)}`;
+  return (
+    <Grid gap="lg">
+      <Grid.Col span={{ base: 12, md: 8 }}>
+        <Stack gap="md">
+          <Group gap="xs">
+            <CauseBadge cause={campaign.cause} />
+            <StatusBadge status={campaign.status} />
+          </Group>
+          <Title order={1} size="h2">
+            {title}
+          </Title>
+          <CampaignGallery images={campaign.images} title={title} />
+          <CampaignStory campaign={campaign} />
+          <NeedBreakdown need={campaign.need} />
+          <CampaignUpdates updates={campaign.updates ?? []} />
+        </Stack>
+      </Grid.Col>
+      <Grid.Col span={{ base: 12, md: 4 }}>
+        <Stack gap="md">
+          <Paper withBorder radius="md" p="md">
+            <Stack gap="md">
+              <CampaignProgress campaign={campaign} />
+              {actions ?? <DonateAction campaign={campaign} />}
+              <ShareCampaign title={title} url={url} />
+            </Stack>
+          </Paper>
+          <RecentDonations donations={campaign.recentDonations ?? []} />
+          <Divider />
+          <CampaignLedger ledger={campaign.ledger ?? []} />
+          <Text size="xs" c="dimmed">
+            {t('detail.trustNote')}
+          </Text>
+        </Stack>
+      </Grid.Col>
+    </Grid>
+  );
+}
+
+/** A campaign's public page (docs/charity.md "API": GET /campaigns/:id). */
+export default function CampaignPage() {
+  const { id = '' } = useParams();
+  const { t } = useTranslation(['campaign', 'common']);
+  const query = useCampaign(id);
+  return (
+    <Container size="lg" py="lg">
+      <Stack gap="md">
+        <Anchor component={Link} to={paths.campaigns} size="sm">
+          {t('campaign:detail.back')}
+        </Anchor>
+        <OfflineNote />
+        {query.isPending ? (
+          <Center py="xl">
+            <Loader aria-label={t('common:actions.loading')} />
+          </Center>
+        ) : query.isError ? (
+          <Alert color="red" variant="light" icon={<IconAlertCircle size={18} aria-hidden />} title={t('campaign:detail.loadFailed')} role="alert">
+            {query.error instanceof ApiError ? query.error.msg : t('common:errors.someError')}
+          </Alert>
+        ) : (
+          <CampaignView campaign={query.data} />
+        )}
+      </Stack>
+    </Container>
+  );
+}

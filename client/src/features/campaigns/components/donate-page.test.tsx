@@ -1,0 +1,107 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Navigate } from 'react-router';
+import { afterEach, expect, test, vi } from 'vitest';
+import { browser } from '@/lib/payments/browser';
+import { clearSession, setSession } from '@/lib/session';
+import { json, learnerSession, mockApi } from '@/testing/fetch-mock';
+import { renderWithApp } from '@/testing/render';
+import { campaignFixture } from '../campaigns.fixture';
+import DonatePage from './donate-page';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  clearSession();
+});
+
+const QUOTE = { success: true, data: { amount: 100_00, share: 6_00, toCampaign: 94_00, shareBps: 600 } };
+const STARTED = { success: true, id: 'order-9', amt: 100_00, payment: { provider: 'phonepe', merchantTransactionId: 'order-9', amount: 100 }, receiptToken: 'tok-1' };
+
+function server(campaign = campaignFixture()) {
+  return mockApi(({ method, path }) => {
+    if (method === 'GET' && path === `/campaigns/${campaign.id}`) return json({ success: true, data: campaign });
+    if (method === 'GET' && path === '/donation/quote') return json(QUOTE);
+    if (method === 'POST' && path === '/donation') return json(STARTED);
+    if (method === 'POST' && path === '/phonepe/initiatePayment') return json({ success: true, data: { instrumentResponse: { redirectInfo: { url: 'http://localhost/sandbox/phonepe/pay/pg-9' } } } });
+    return json({ success: false, msg: `unexpected ${method} ${path}` }, 500);
+  });
+}
+
+const render = (lang = 'en') =>
+  renderWithApp(<Navigate to="/campaigns/c-1/donate" replace />, { route: '/start', lang, namespaces: ['campaign'], extraRoutes: [{ path: '/campaigns/:id/donate', element: <DonatePage /> }] });
+
+test("the amount's rules in the app's words; PAN is checked; nothing is sent while the form is wrong", async () => {
+  const { calls } = server();
+  await render();
+  const amount = await screen.findByRole('textbox', { name: 'Amount (₹)' });
+  await userEvent.type(amount, 'abc');
+  await userEvent.tab();
+  expect(screen.getByText('Invalid amount!!!')).toBeInTheDocument();
+  await userEvent.clear(amount);
+  await userEvent.type(amount, '0.5');
+  await userEvent.tab();
+  expect(screen.getByText('Amount cannot be less than 1')).toBeInTheDocument();
+  await userEvent.type(screen.getByRole('textbox', { name: 'PAN' }), 'abcd1234');
+  await userEvent.tab();
+  expect(screen.getByText(/A PAN is five letters, four digits and a letter/)).toBeInTheDocument();
+  await userEvent.click(screen.getByRole('button', { name: 'Pay' }));
+  expect(screen.getByText('Please say whether you hold an Indian passport')).toBeInTheDocument();
+  expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0);
+});
+
+test('a signed-in donor: prefilled, the split from the server to the paisa with the terms, then Pay goes to POST /donation and the provider', async () => {
+  setSession(learnerSession, false);
+  const assign = vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
+  const { calls } = server();
+  await render();
+  expect(await screen.findByRole('textbox', { name: 'Name' })).toHaveValue('Lata Learner');
+  expect(screen.getByRole('textbox', { name: 'E-mail' })).toHaveValue('learner@example.com');
+  expect(screen.getByRole('textbox', { name: 'Mobile number' })).toHaveValue('9000000003');
+  await userEvent.type(screen.getByRole('textbox', { name: 'Amount (₹)' }), '100');
+  const split = await screen.findByTestId('donation-split');
+  await vi.waitFor(() => expect(split).toHaveTextContent('You give₹100'));
+  expect(split).toHaveTextContent("The trust's share (6 percent)₹6");
+  expect(split).toHaveTextContent('Reaches the campaign₹94');
+  expect(split).toHaveTextContent(/keeps 6 percent of each donation .* will not exceed 10 percent/);
+  const quote = calls.find((c) => c.path === '/donation/quote')!;
+  expect(Object.fromEntries(quote.query)).toEqual({ campaignId: 'c-1', amount: '100' });
+
+  await userEvent.click(within(screen.getByRole('radiogroup', { name: /Indian passport/ })).getByRole('radio', { name: 'Yes' }));
+  await userEvent.type(screen.getByRole('textbox', { name: 'PAN' }), 'abcde1234f');
+  await userEvent.click(screen.getByRole('checkbox', { name: 'Show my name as Anonymous' }));
+  await userEvent.click(screen.getByRole('button', { name: 'Pay' }));
+  await vi.waitFor(() => expect(assign).toHaveBeenCalledWith('http://localhost/sandbox/phonepe/pay/pg-9'));
+  expect(calls.find((c) => c.method === 'POST' && c.path === '/donation')!.body).toEqual({
+    campaignId: 'c-1',
+    amount: 100,
+    name: 'Lata Learner',
+    email: 'learner@example.com',
+    mobile: '+919000000003',
+    indianPassport: true,
+    pan: 'ABCDE1234F',
+    anonymous: true,
+  });
+  // The provider sends the donor back to the donation's confirmation, with the campaign and the receipt's token.
+  expect(calls.find((c) => c.path === '/phonepe/initiatePayment')!.body).toMatchObject({
+    merchantTransactionId: 'order-9',
+    amount: 100,
+    redirectUrl: `${window.location.origin}/donation-confirmation?merchantTransactionId=order-9&campaign=c-1&token=tok-1`,
+  });
+});
+
+test('a campaign that takes no donations shows why, and no form', async () => {
+  server(campaignFixture({ status: 'PAUSED' }));
+  await render();
+  expect(await screen.findByTestId('donate-blocked')).toBeInTheDocument();
+  expect(screen.queryByRole('button', { name: 'Pay' })).toBeNull();
+});
+
+test('in Hindi', async () => {
+  server();
+  await render('hi');
+  expect(await screen.findByRole('heading', { level: 1, name: 'दान करें' })).toBeInTheDocument();
+  await userEvent.type(screen.getByRole('textbox', { name: 'राशि (₹)' }), '0');
+  await userEvent.tab();
+  expect(screen.getByText('राशि 1 से कम नहीं हो सकती')).toBeInTheDocument();
+  expect(screen.getByRole('checkbox', { name: 'मेरा नाम गुमनाम दिखाएँ' })).toBeInTheDocument();
+});
