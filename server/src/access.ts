@@ -177,6 +177,7 @@ export const ACCESS = {
   'GET /donation/quote': 'public',
   'POST /donation': 'optional',
   'GET /donation/mine': 'login',
+  'GET /donation/list': ['VIEW_REPORT'],
   'GET /donation/export': ['VIEW_REPORT'],
   'GET /donation/:orderId': 'optional',
   'POST /donation/:orderId/pay': 'optional',

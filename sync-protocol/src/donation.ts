@@ -68,6 +68,18 @@ export const donationPaySchema = z.strictObject({
   redirectUrl: z.string().max(500).optional(),
 });
 
+/** GET /api/donation/list?campaignId&q&page&size (staff): newest first. */
+export const donationListSchema = z.strictObject({
+  campaignId: z.string().trim().min(1).max(64).optional(),
+  /** Found in the donor's name, e-mail or mobile, or the receipt number. */
+  q: z.string().trim().max(100).optional(),
+  page: z.coerce.number().int().min(1).default(1),
+  size: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+/** A donation in the staff's list (paise). */
+export type DonationListRow = DonationView & { email: string; mobile: string };
+
 /** GET /api/donation/export?fy=2026-27 */
 export const donationExportSchema = z.strictObject({ fy: z.string().regex(/^\d{4}-\d{2}$/, { error: MSG.donationFinancialYear }) });
 

@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { idSchema } from '@pm/protocol/common';
-import { donationExportSchema, donationPaySchema, donationQuoteSchema, donationStartSchema } from '@pm/protocol/donation';
+import { donationExportSchema, donationListSchema, donationPaySchema, donationQuoteSchema, donationStartSchema } from '@pm/protocol/donation';
 import type { AppEnv, Deps } from '../../context';
 import { parseJson, parseQuery, parseWith } from '../../lib/http';
 import { principalOf, route } from '../../lib/route';
@@ -18,6 +18,7 @@ export function donationRoutes(app: Hono<AppEnv>, deps: Deps) {
     parseQuery(c, z.strictObject({}));
     return c.json(await donations.myDonations(deps, principalOf(c)));
   });
+  route(app, deps, 'GET /donation/list', async (c) => c.json(await donations.listDonations(deps, parseQuery(c, donationListSchema))));
   route(app, deps, 'GET /donation/export', async (c) => {
     const { fy } = parseQuery(c, donationExportSchema);
     const csv = await donations.exportDonations(deps, fy);

@@ -1,9 +1,10 @@
-import { and, desc, eq } from 'drizzle-orm';
-import { type DonationQuote, type DonationStart, type DonationView, MAX_SHARE_BPS, splitDonation } from '@pm/protocol/donation';
+import { and, count, desc, eq, or, type SQL } from 'drizzle-orm';
+import { type DonationListRow, type DonationQuote, type DonationStart, type DonationView, MAX_SHARE_BPS, splitDonation } from '@pm/protocol/donation';
 import { MSG } from '@pm/protocol/messages';
 import type { Provider } from '@pm/protocol/payment';
 import type { Deps, Principal } from '../../context';
 import type { Conn } from '../../db/client';
+import { containsText } from '../../db/dialect';
 import { campaign, donation, purchaseOrder, trust } from '../../db/schema';
 import { first } from '../../db/transaction';
 import type { Actor } from '../../lib/activity';
@@ -148,6 +149,28 @@ export async function donationReceipt(deps: Deps, who: Principal | null, orderId
   const receipt = await receiptOf(deps.db, orderId);
   if (!receipt) throw new AppError('CONFLICT', MSG.donationNotPaid);
   return { success: true as const, data: { ...receipt, link: donationLink(deps.config, orderId) } };
+}
+
+/** GET /api/donation/list (VIEW_REPORT): every donation, newest first, with the donor's contact (staff only). */
+export async function listDonations(deps: Deps, input: { campaignId?: string | undefined; q?: string | undefined; page: number; size: number }): Promise<{ success: true; data: DonationListRow[]; total: number }> {
+  const conds: SQL[] = [];
+  if (input.campaignId) conds.push(eq(donation.campaignId, input.campaignId));
+  if (input.q) {
+    const q = input.q;
+    conds.push(or(containsText(deps.db, donation.name, q), containsText(deps.db, donation.email, q), containsText(deps.db, donation.mobile, q), containsText(deps.db, donation.receiptNo, q)) as SQL);
+  }
+  const where = conds.length ? and(...conds) : undefined;
+  const total = (await first(deps.db.select({ n: count() }).from(donation).where(where)))?.n ?? 0;
+  const rows = await deps.db
+    .select({ order: purchaseOrder, d: donation, title: { en: campaign.titleEn, hi: campaign.titleHi } })
+    .from(donation)
+    .innerJoin(purchaseOrder, eq(purchaseOrder.id, donation.orderId))
+    .innerJoin(campaign, eq(campaign.id, donation.campaignId))
+    .where(where)
+    .orderBy(desc(donation.createdAt), desc(donation.orderId))
+    .limit(input.size)
+    .offset((input.page - 1) * input.size);
+  return { success: true, data: rows.map((r) => ({ ...viewOf(r), email: r.d.email, mobile: r.d.mobile })), total: Number(total) };
 }
 
 /**

@@ -262,6 +262,22 @@ describe('the earning report', () => {
   });
 });
 
+describe('the staff\'s list', () => {
+  test('finds a donation by the donor\'s name or receipt number, pages, and is only for VIEW_REPORT', async () => {
+    const { id } = await paidDonation(13, { name: 'Meera Listwala', email: 'meera@example.com' });
+    const found = await h.request('GET', '/donation/list?q=Listwala', { token: admin });
+    expect(found.status).toBe(200);
+    expect(found.body.data).toEqual([expect.objectContaining({ orderId: id, name: 'Meera Listwala', email: 'meera@example.com', amount: 1300, status: 'PAID' })]);
+    const receiptNo = found.body.data[0].receiptNo as string;
+    expect((await h.request('GET', `/donation/list?q=${encodeURIComponent(receiptNo)}`, { token: admin })).body.data.map((d: { orderId: string }) => d.orderId)).toEqual([id]);
+    const page = await h.request('GET', `/donation/list?campaignId=${CAMPAIGN}&size=2&page=1`, { token: admin });
+    expect(page.body.data).toHaveLength(2);
+    expect(page.body.total).toBeGreaterThan(2);
+    expect((await h.request('GET', '/donation/list', { token: learner })).status).toBe(403);
+    expect((await h.request('GET', '/donation/list?size=101', { token: admin })).status).toBe(400);
+  });
+});
+
 describe('the Form 10BD export', () => {
   test('lists the year\'s paid donations in the form\'s column order; only for VIEW_REPORT', async () => {
     const { id } = await paidDonation(31, { pan: 'PQRST6789K', name: 'Ravi, Kumar' });
