@@ -174,6 +174,10 @@ export const ACCESS = {
   // (APPROVE_CAMPAIGN) make the moves of campaigns.machine.ts.
   // Donations (docs/charity.md "API"): a guest may give; the donation's own routes check its
   // donor or its link's token (donations.service.ts).
+  // Trusts (docs/charity.md "Trusts"): their receipts' details and the share they keep.
+  'GET /trust': ['MANAGE_TRUST'],
+  'POST /trust': ['MANAGE_TRUST'],
+  'PUT /trust/:id': ['MANAGE_TRUST'],
   'GET /donation/quote': 'public',
   'POST /donation': 'optional',
   'GET /donation/mine': 'login',

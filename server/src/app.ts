@@ -21,6 +21,7 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { brandRoutes } from './modules/brands/brands.routes';
 import { CAMPAIGN_IMAGE_PATH, campaignRoutes } from './modules/campaigns/campaigns.routes';
 import { donationRoutes } from './modules/donations/donations.routes';
+import { trustRoutes } from './modules/campaigns/trusts';
 import { contactRoutes } from './modules/contact/contact.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { permissionRoutes } from './modules/permissions/permissions.routes';
@@ -171,6 +172,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
   paymentRoutes(api, deps);
   campaignRoutes(api, deps);
   donationRoutes(api, deps);
+  trustRoutes(api, deps);
   // Results first: /question/getExamResult and the like before questionRoutes' /question/:id.
   resultRoutes(api, deps);
   // docs/configuration.md "Machine translation": /question/generateInDiffLang before questionRoutes' /question/:id.

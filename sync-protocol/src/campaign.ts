@@ -192,13 +192,13 @@ export const TRUST_MAX_SHARE_BPS = 1000;
 /** A trust as its settings hold it (docs/charity.md "Receipts"): what receipts print and the share it keeps. */
 export const trustSchema = z.strictObject({
   /** Starts its receipt numbers: 2 to 10 capital letters or digits. */
-  code: z.string().regex(/^[A-Z0-9]{2,10}$/),
+  code: z.string().regex(/^[A-Z0-9]{2,10}$/, { error: MSG.trustCode }),
   name: z.strictObject({ en: singleLine(200).pipe(z.string().min(1)), hi: singleLine(200).pipe(z.string().min(1)) }),
   address: singleLine(300).pipe(z.string().min(1)),
   registrationNo: singleLine(100).pipe(z.string().min(1)),
   /** The Permanent Account Number: five letters, four digits, a letter. */
-  pan: z.string().regex(/^[A-Z]{5}[0-9]{4}[A-Z]$/),
+  pan: z.string().regex(/^[A-Z]{5}[0-9]{4}[A-Z]$/, { error: MSG.trustPan }),
   approval80g: singleLine(100).pipe(z.string().min(1)),
   fcraRegistered: z.boolean().default(false),
-  shareBps: z.int().min(0).max(TRUST_MAX_SHARE_BPS).default(600),
+  shareBps: z.int({ error: MSG.trustShareMax }).min(0, { error: MSG.trustShareMax }).max(TRUST_MAX_SHARE_BPS, { error: MSG.trustShareMax }).default(600),
 });

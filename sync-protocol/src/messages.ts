@@ -282,6 +282,14 @@ export const MSG = {
   donationForeignRefused: 'This trust is not registered to accept foreign contributions: a donor without an Indian passport cannot give to it',
   donationNotFound: 'Donation not found',
   donationNotPaid: 'This donation is not paid yet: its receipt comes once it is',
+  // Trusts (docs/charity.md "Trusts").
+  trustCode: "code must be 2 to 10 capital letters or digits (it starts the trust's receipt numbers)",
+  trustPan: 'pan must be 5 letters, 4 digits and a letter (for example AAATP1234D)',
+  trustShareMax: 'shareBps must be a whole number from 0 to 1000 (the share may never be above 10 percent)',
+  trustNotFound: 'Trust not found',
+  trustSaved: 'Trust saved',
+  trustCodeFixed: 'code cannot change once the trust has given receipts',
+  trustCodeTaken: 'code is already used by another trust',
   // Machine translation (docs/configuration.md "Machine translation").
   translateNotEnglish: 'Selected language should not be english',
   nothingToTranslate: 'Nothing to translate',

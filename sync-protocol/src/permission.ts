@@ -53,5 +53,6 @@ export const PERMISSIONS = {
   VIEW_REPORT: 'Read sale, transaction and earning reports',
   CREATE_CAMPAIGN: "Draft and edit campaigns on a beneficiary's behalf, post their updates and choose the featured campaign",
   APPROVE_CAMPAIGN: 'Approve, refuse, pause, resume and close campaigns',
+  MANAGE_TRUST: 'Set up trusts: the name, address, registration, PAN and 80G numbers printed on receipts, and the share kept',
 } as const;
 export type PermissionName = keyof typeof PERMISSIONS;
