@@ -143,6 +143,7 @@ export const ADMIN_ROUTES = [
   '/admin/order',
   '/admin/contact-messages',
   '/admin/campaigns',
+  '/admin/trusts',
   '/admin/activity-log',
   '/dashboard',
   '/transaction-report',

@@ -77,6 +77,7 @@ const MyCampaignsPage = lazy(() => import('../features/campaigns/components/my-c
 const CampaignEditorPage = lazy(() => import('../features/campaigns/components/campaign-editor-page'));
 const TrusteePage = lazy(() => import('../features/campaigns/components/trustee-page'));
 const AdminCampaignsPage = lazy(() => import('../features/campaigns/components/admin-campaigns-page'));
+const AdminTrustsPage = lazy(() => import('../features/campaigns/components/admin-trusts-page'));
 /** The test screen's previews, lent to authoring (components/preview-context). */
 const previews: Previews = {
   QuestionPreview: lazy(() => import('../features/exams/components/question-preview')),
@@ -113,6 +114,8 @@ function adminPage(key: AdminMenuKey): ReactElement {
       return <ContactMessagesPage />;
     case 'campaigns':
       return <AdminCampaignsPage />;
+    case 'trusts':
+      return <AdminTrustsPage />;
   }
 }
 

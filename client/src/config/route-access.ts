@@ -33,6 +33,7 @@ export const ROUTE_ACCESS = {
   myCampaigns: {},
   trustee: { all: ['APPROVE_CAMPAIGN'] },
   adminCampaigns: { all: ['CREATE_CAMPAIGN'] },
+  adminTrusts: { all: ['MANAGE_TRUST'] },
 } as const satisfies Record<string, RouteAccess>;
 
 /** Whether a person holding `perms` may open a screen of `access` (a login is assumed). */

@@ -30,6 +30,7 @@ export type AdminMenuKey =
   | 'order'
   | 'contactMessages'
   | 'campaigns'
+  | 'trusts'
   | 'activityLog';
 
 export const ADMIN_MENU: readonly AdminMenuEntry[] = [
@@ -50,6 +51,8 @@ export const ADMIN_MENU: readonly AdminMenuEntry[] = [
   { key: 'contactMessages', path: 'contact-messages', all: ['SHOP_EDITOR'] },
   // docs/charity.md "Who does what": staff choose the campaign the home page shows.
   { key: 'campaigns', path: 'campaigns', ...ROUTE_ACCESS.adminCampaigns },
+  // docs/charity.md "Trusts": what receipts print and the share kept.
+  { key: 'trusts', path: 'trusts', ...ROUTE_ACCESS.adminTrusts },
   { key: 'activityLog', path: 'activity-log', all: ['SHOP_EDITOR'] },
 ];
 
