@@ -1,14 +1,15 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { LoadMonitor } from '../server/src/lib/overload';
 
 /**
  * The real app for a benchmark's server process, as server/src/index.ts opens it: a fresh data
  * directory, the database with its checkpoints on a worker thread, seeded from fixtures/, the
- * due sets published, and the app. Imported lazily, so that a parent process that only drives
- * the load does not load the server.
+ * due sets published, and the app (with the load shedder `load` when given, else its own).
+ * Imported lazily, so that a parent process that only drives the load does not load the server.
  */
-export async function openBenchApp(opts: { prefix: string; env?: Record<string, string> }) {
+export async function openBenchApp(opts: { prefix: string; env?: Record<string, string>; load?: LoadMonitor }) {
   const { createApp } = await import('../server/src/app');
   const { composeDeps } = await import('../server/src/compose');
   const { openDatabase } = await import('../server/src/db/client');
@@ -28,5 +29,5 @@ export async function openBenchApp(opts: { prefix: string; env?: Record<string, 
   const db = database.db;
   const deps = composeDeps({ db, config, outbox: await createLocalOutbox(db, log), rates: createRateLimits(db), log, events: createEventBus() });
   await publishDue(deps);
-  return { dir, config, database, db, deps, app: createApp(deps) };
+  return { dir, config, database, db, deps, app: createApp(deps, opts.load ? { load: opts.load } : {}) };
 }
