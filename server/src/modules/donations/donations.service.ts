@@ -127,7 +127,8 @@ export async function payDonation(deps: Deps, who: Principal | null, orderId: st
 export async function donationStatus(deps: Deps, who: Principal | null, orderId: string, token: string | undefined, now = Date.now()) {
   const r = await ownDonation(deps, who, orderId, token);
   const status = await orderStatus(deps, actorOf(who), r.order, now);
-  const fresh = await ownDonation(deps, who, orderId, donationToken(deps.config, orderId));
+  // Read again only when asking the provider moved the order (it became paid: a receipt number).
+  const fresh = status.data.status === r.order.status ? r : await ownDonation(deps, who, orderId, donationToken(deps.config, orderId));
   return { success: status.success, msg: status.msg, data: viewOf(fresh) };
 }
 
