@@ -13,6 +13,7 @@ import { runExclusive } from './lib/exclusive';
 import { instanceName } from './lib/instance';
 import { createRateLimits } from './lib/rate-limit';
 import { activePlans } from './modules/plans/plans.routes';
+import { campaignShareCard } from './modules/campaigns/share-card';
 import { composeDeps, startJobs } from './compose';
 import { serveApp } from './serve';
 
@@ -73,7 +74,8 @@ async function main() {
   // The built client: files as they are, and index.html for the app's routes (lib/client-files).
   const clientDir = path.resolve(config.CLIENT_DIR ?? path.join(root, 'dist'));
   // `/plan` is drawn on the server with the database's plans (lib/rendered-pages).
-  if (!serveClientFiles(app, clientDir, { load: { '/plan': async () => ({ plans: await activePlans(deps.db) }) }, log })) {
+  // A shared campaign page carries its card for messaging apps (docs/charity.md "Sharing").
+  if (!serveClientFiles(app, clientDir, { load: { '/plan': async () => ({ plans: await activePlans(deps.db) }) }, log, shareCard: campaignShareCard(deps.db, config) })) {
     log.warn({ clientDir }, 'no built client found; serving the API only (run npm run build)');
   }
 

@@ -12,7 +12,31 @@ import { type DrawnPage, type Log, perRequestPage } from './rendered-pages';
 import { PRERENDERED_PAGES, readRoutePreloads } from './route-preloads';
 
 /** What the pages drawn per request are drawn with (lib/rendered-pages), by route. */
-export type PageSources = { load?: Readonly<Record<string, () => Promise<PageData>>>; log?: Log };
+/** What a messaging app shows for a shared link (Open Graph): a title, a line and an image, absolute URLs. */
+export type ShareCard = { title: string; description: string; image: string | null; url: string };
+
+export type PageSources = {
+  load?: Readonly<Record<string, () => Promise<PageData>>>;
+  log?: Log;
+  /** The card of an app route that has one (a public campaign's page), or null. */
+  shareCard?: (pathname: string) => Promise<ShareCard | null>;
+};
+
+const escapeAttr = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** index.html with the card's Open Graph and Twitter tags at the end of its head. */
+export function withShareCard(html: string, card: ShareCard): string {
+  const meta = (attr: 'property' | 'name', key: string, value: string) => `<meta ${attr}="${key}" content="${escapeAttr(value)}">`;
+  const tags = [
+    meta('property', 'og:type', 'website'),
+    meta('property', 'og:title', card.title),
+    meta('property', 'og:description', card.description),
+    meta('property', 'og:url', card.url),
+    ...(card.image ? [meta('property', 'og:image', card.image)] : []),
+    meta('name', 'twitter:card', card.image ? 'summary_large_image' : 'summary'),
+  ].join('');
+  return html.replace('</head>', `${tags}</head>`);
+}
 
 /** Hashed build output (Vite's assets/): a changed file gets a new name, so it never goes stale. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -156,12 +180,15 @@ export function serveClientFiles(app: Hono<AppEnv>, clientDir: string, sources: 
     if (link) res.headers.set('Link', link);
     return res;
   });
-  app.get('*', (c) => {
+  const indexHtml = readFileSync(indexFile, 'utf8');
+  app.get('*', async (c) => {
     if (!isAppRoute(c.req.path)) return c.notFound();
     c.header('Cache-Control', REVALIDATE);
     const link = preloads.get(c.req.path);
     if (link) c.header('Link', link);
-    return indexPage(c);
+    // A page a messaging app previews (a campaign): its card in the head (docs/charity.md "Sharing").
+    const card = sources.shareCard ? await sources.shareCard(c.req.path).catch((err: unknown) => (sources.log?.warn({ err, path: c.req.path }, 'share card failed'), null)) : null;
+    return card ? c.html(withShareCard(indexHtml, card)) : indexPage(c);
   });
   return true;
 }
