@@ -30,6 +30,7 @@ export type AdminMenuKey =
   | 'order'
   | 'contactMessages'
   | 'campaigns'
+  | 'donations'
   | 'activityLog';
 
 export const ADMIN_MENU: readonly AdminMenuEntry[] = [
@@ -50,6 +51,7 @@ export const ADMIN_MENU: readonly AdminMenuEntry[] = [
   { key: 'contactMessages', path: 'contact-messages', all: ['SHOP_EDITOR'] },
   // docs/charity.md "Who does what": staff choose the campaign the home page shows.
   { key: 'campaigns', path: 'campaigns', ...ROUTE_ACCESS.adminCampaigns },
+  { key: 'donations', path: 'donations', ...ROUTE_ACCESS.adminDonations },
   { key: 'activityLog', path: 'activity-log', all: ['SHOP_EDITOR'] },
 ];
 

@@ -14,15 +14,22 @@ afterEach(() => {
   clearSession();
 });
 
-const QUOTE = { success: true, data: { amount: 100_00, share: 6_00, toCampaign: 94_00, shareBps: 600 } };
-const STARTED = { success: true, id: 'order-9', amt: 100_00, payment: { provider: 'phonepe', merchantTransactionId: 'order-9', amount: 100 }, receiptToken: 'tok-1' };
+const QUOTE = { success: true, data: { amount: 100_00, share: 6_00, toCampaign: 94_00, shareBps: 600, trust: { name: { en: 'Demo Trust', hi: '' }, fcraRegistered: false } } };
+const STARTED = {
+  success: true,
+  id: 'order-9',
+  amt: 100_00,
+  payment: { provider: 'phonepe', merchantTransactionId: 'order-9', amount: 100 },
+  token: 'tok-1',
+  split: { amount: 100_00, share: 6_00, toCampaign: 94_00, shareBps: 600 },
+};
 
-function server(campaign = campaignFixture()) {
+function server(campaign = campaignFixture(), start: () => Response = () => json(STARTED, 201)) {
   return mockApi(({ method, path }) => {
     if (method === 'GET' && path === `/campaigns/${campaign.id}`) return json({ success: true, data: campaign });
     if (method === 'GET' && path === '/donation/quote') return json(QUOTE);
-    if (method === 'POST' && path === '/donation') return json(STARTED);
-    if (method === 'POST' && path === '/phonepe/initiatePayment') return json({ success: true, data: { instrumentResponse: { redirectInfo: { url: 'http://localhost/sandbox/phonepe/pay/pg-9' } } } });
+    if (method === 'POST' && path === '/donation') return start();
+    if (method === 'POST' && path === '/donation/order-9/pay') return json({ success: true, data: { instrumentResponse: { redirectInfo: { url: 'http://localhost/sandbox/phonepe/pay/pg-9' } } } });
     return json({ success: false, msg: `unexpected ${method} ${path}` }, 500);
   });
 }
@@ -49,7 +56,7 @@ test("the amount's rules in the app's words; PAN is checked; nothing is sent whi
   expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0);
 });
 
-test('a signed-in donor: prefilled, the split from the server to the paisa with the terms, then Pay goes to POST /donation and the provider', async () => {
+test('a signed-in donor: prefilled, the split from the server to the paisa with the terms, then Pay goes to POST /donation, its /pay and the provider', async () => {
   setSession(learnerSession, false);
   const assign = vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
   const { calls } = server();
@@ -81,12 +88,41 @@ test('a signed-in donor: prefilled, the split from the server to the paisa with 
     pan: 'ABCDE1234F',
     anonymous: true,
   });
-  // The provider sends the donor back to the donation's confirmation, with the campaign and the receipt's token.
-  expect(calls.find((c) => c.path === '/phonepe/initiatePayment')!.body).toMatchObject({
-    merchantTransactionId: 'order-9',
-    amount: 100,
-    redirectUrl: `${window.location.origin}/donation-confirmation?merchantTransactionId=order-9&campaign=c-1&token=tok-1`,
+  // Paid through the donation's own route with its token; the provider sends the donor back to
+  // the donation's confirmation, an address of this site with the order and the token.
+  expect(calls.find((c) => c.path === '/donation/order-9/pay')!.body).toEqual({
+    token: 'tok-1',
+    provider: 'phonepe',
+    redirectUrl: `${window.location.origin}/donation-confirmation?orderId=order-9&t=tok-1`,
   });
+  expect(calls.some((c) => c.path.includes('initiatePayment'))).toBe(false);
+});
+
+test('a guest gives without an account; a refusal of the server is said above Pay, in place', async () => {
+  const assign = vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
+  let refuse = true;
+  const { calls } = server(campaignFixture(), () =>
+    refuse ? json({ success: false, msg: 'This trust is not registered to accept foreign contributions: a donor without an Indian passport cannot give to it' }, 403) : json(STARTED, 201),
+  );
+  await render();
+  await userEvent.type(await screen.findByRole('textbox', { name: 'Amount (₹)' }), '100');
+  await userEvent.type(screen.getByRole('textbox', { name: 'Name' }), 'Asha Devi');
+  await userEvent.type(screen.getByRole('textbox', { name: 'E-mail' }), 'asha@example.com');
+  await userEvent.type(screen.getByRole('textbox', { name: 'Mobile number' }), '9812345678');
+  await userEvent.click(within(screen.getByRole('radiogroup', { name: /Indian passport/ })).getByRole('radio', { name: 'No' }));
+  expect(screen.getByTestId('foreign-donor-note')).toBeInTheDocument();
+  await userEvent.click(screen.getByRole('button', { name: 'Pay' }));
+  expect(await screen.findByTestId('donation-refused')).toHaveTextContent('not registered to accept foreign contributions');
+  expect(assign).not.toHaveBeenCalled();
+  expect(calls.find((c) => c.method === 'POST' && c.path === '/donation')!.headers.authorization).toBeUndefined();
+
+  refuse = false;
+  await userEvent.click(within(screen.getByRole('radiogroup', { name: /Indian passport/ })).getByRole('radio', { name: 'Yes' }));
+  await userEvent.click(screen.getByRole('button', { name: 'Pay' }));
+  await vi.waitFor(() => expect(assign).toHaveBeenCalledWith('http://localhost/sandbox/phonepe/pay/pg-9'));
+  expect(screen.queryByTestId('donation-refused')).toBeNull();
+  // The tab keeps the token too, for an address that lost it.
+  expect(sessionStorage.getItem('donation-token:order-9')).toBe('tok-1');
 });
 
 test('a campaign that takes no donations shows why, and no form', async () => {
