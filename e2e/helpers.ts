@@ -143,6 +143,8 @@ export const ADMIN_ROUTES = [
   '/admin/order',
   '/admin/contact-messages',
   '/admin/campaigns',
+  // docs/charity.md "API": the donations list and the Form 10BD export (VIEW_REPORT).
+  '/admin/donations',
   '/admin/activity-log',
   '/dashboard',
   '/transaction-report',
