@@ -150,7 +150,7 @@ function Receipt({ orderId, token }: { orderId: string; token: string | null }) 
 }
 
 /**
- * A donation's page (docs/charity.md "The donation's token"): its status and, once paid, its
+ * A donation's page (docs/charity.md "API", the donation's token): its status and, once paid, its
  * printable receipt. It opens for the donor signed in, or for whoever holds the token: the
  * receipt e-mail's link is this address, /donations/:orderId?t=<token>.
  */

@@ -3,7 +3,7 @@ import { paths } from '@/config/paths';
 /*
  * The addresses of one donation, each with its token (`t`) when there is one: the token opens
  * the donation to whoever holds it, the donor who started it as a guest and the receipt e-mail's
- * reader (docs/charity.md "The donation's token"). A signed-in donor needs none.
+ * reader (docs/charity.md "API", the donation's token). A signed-in donor needs none.
  */
 
 const withToken = (path: string, token: string | null | undefined) => (token ? `${path}${path.includes('?') ? '&' : '?'}t=${encodeURIComponent(token)}` : path);
