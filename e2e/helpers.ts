@@ -144,6 +144,8 @@ export const ADMIN_ROUTES = [
   '/admin/contact-messages',
   '/admin/campaigns',
   '/admin/trusts',
+  // docs/charity.md "API": the donations list and the Form 10BD export (VIEW_REPORT).
+  '/admin/donations',
   '/admin/activity-log',
   '/dashboard',
   '/transaction-report',

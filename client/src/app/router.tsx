@@ -72,12 +72,15 @@ const CampaignListPage = lazy(() => import('../features/campaigns/components/cam
 const CampaignPage = lazy(() => import('../features/campaigns/components/campaign-page'));
 const DonatePage = lazy(() => import('../features/campaigns/components/donate-page'));
 const DonationConfirmationPage = lazy(() => import('../features/campaigns/components/donation-confirmation-page'));
-const DonationReceiptPage = lazy(() => import('../features/campaigns/components/donation-receipt-page'));
+const DonationPage = lazy(() => import('../features/campaigns/components/donation-page'));
+/** The profile's My donations section (docs/charity.md "API": GET /donation/mine), lent as My plan is. */
+const MyDonationsSection = lazy(() => import('../features/campaigns/components/my-donations-section'));
 const MyCampaignsPage = lazy(() => import('../features/campaigns/components/my-campaigns-page'));
 const CampaignEditorPage = lazy(() => import('../features/campaigns/components/campaign-editor-page'));
 const TrusteePage = lazy(() => import('../features/campaigns/components/trustee-page'));
 const AdminCampaignsPage = lazy(() => import('../features/campaigns/components/admin-campaigns-page'));
 const AdminTrustsPage = lazy(() => import('../features/campaigns/components/admin-trusts-page'));
+const AdminDonationsPage = lazy(() => import('../features/campaigns/components/admin-donations-page'));
 /** The test screen's previews, lent to authoring (components/preview-context). */
 const previews: Previews = {
   QuestionPreview: lazy(() => import('../features/exams/components/question-preview')),
@@ -116,6 +119,8 @@ function adminPage(key: AdminMenuKey): ReactElement {
       return <AdminCampaignsPage />;
     case 'trusts':
       return <AdminTrustsPage />;
+    case 'donations':
+      return <AdminDonationsPage />;
   }
 }
 
@@ -151,6 +156,9 @@ export const routes: RouteObject[] = [
               <ProfilePage>
                 <Suspense fallback={null}>
                   <MyPlanSection />
+                </Suspense>
+                <Suspense fallback={null}>
+                  <MyDonationsSection />
                 </Suspense>
               </ProfilePage>
             ),
@@ -196,13 +204,14 @@ export const routes: RouteObject[] = [
           // docs/answer-file.md: anyone uploads an answer file; the file proves whose test it is.
           { path: 'answer-file', ...page(AnswerFilePage, 'answer-file:title') },
           // The charity half (docs/charity.md "API"): campaigns are public, and so is donating (a
-          // guest gives name, e-mail and mobile with the donation); a donation's receipt opens for
-          // its donor or with the e-mailed link's token, which the server checks.
+          // guest gives name, e-mail and mobile with the donation); a donation's page and receipt
+          // open for its donor or with its token (the receipt e-mail's link is
+          // /donations/:orderId?t=…), which the server checks.
           { path: 'campaigns', ...page(CampaignListPage, 'titles.campaigns') },
           { path: 'campaigns/:id', ...page(CampaignPage, 'titles.campaign') },
           { path: 'campaigns/:id/donate', ...page(DonatePage, 'titles.donate') },
           { path: 'donation-confirmation', ...page(DonationConfirmationPage, 'titles.donationConfirmation') },
-          { path: 'donation-receipt/:orderId', ...page(DonationReceiptPage, 'titles.donationReceipt') },
+          { path: 'donations/:orderId', ...page(DonationPage, 'titles.donationReceipt') },
           ...(
             [
               ['my-campaigns', MyCampaignsPage, 'titles.myCampaigns', ROUTE_ACCESS.myCampaigns],

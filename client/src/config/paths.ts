@@ -33,7 +33,8 @@ export const paths = {
   myCampaigns: '/my-campaigns',
   trustee: '/trustee',
   donationConfirmation: '/donation-confirmation',
-  donationReceipt: '/donation-receipt',
+  /** A donation's page (status and receipt): the receipt e-mail's link is /donations/:orderId?t=<token>. */
+  donations: '/donations',
 } as const;
 
 /** Shown in the drawer and the footer. */

@@ -34,6 +34,8 @@ export const ROUTE_ACCESS = {
   trustee: { all: ['APPROVE_CAMPAIGN'] },
   adminCampaigns: { all: ['CREATE_CAMPAIGN'] },
   adminTrusts: { all: ['MANAGE_TRUST'] },
+  // docs/charity.md "API": the donations list and the Form 10BD export are reports.
+  adminDonations: { all: ['VIEW_REPORT'] },
 } as const satisfies Record<string, RouteAccess>;
 
 /** Whether a person holding `perms` may open a screen of `access` (a login is assumed). */

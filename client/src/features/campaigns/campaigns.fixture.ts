@@ -32,11 +32,11 @@ export function campaignFixture(over: Partial<Campaign> = {}): Campaign {
     updates: [{ id: 'u-1', campaignId: 'c-1', authorId: 'p-ben', authorName: 'Asha Kumari', text: { en: '<p>Bought the maths guide.</p>', hi: '' }, images: [], createdAt: Date.now() - DAY }],
     recentDonations: [
       { name: 'Ravi', amount: 200_00, at: Date.now() - 2 * DAY },
-      { name: 'Anonymous', anonymous: true, amount: 50_00, at: Date.now() - DAY },
+      { name: 'Anonymous', amount: 50_00, at: Date.now() - DAY },
     ],
     ledger: [
-      { at: Date.now() - 2 * DAY, amount: 200_00, share: 12_00, net: 188_00 },
-      { at: Date.now() - DAY, amount: 50_00, share: 3_00, net: 47_00 },
+      { kind: 'DONATION', at: Date.now() - 2 * DAY, amount: 200_00, gross: 200_00, share: 12_00, net: 188_00, donor: 'Ravi' },
+      { kind: 'DONATION', at: Date.now() - DAY, amount: 50_00, gross: 50_00, share: 3_00, net: 47_00, donor: 'Anonymous' },
     ],
     ...over,
   };

@@ -3,7 +3,7 @@ import { MIN_PAYMENT_AMOUNT } from './amount';
 import { browser } from './browser';
 import { initiatePayment } from './initiate-payment';
 import { openRazorpay } from './razorpay-checkout';
-import { verifyRazorpayPayment } from './verify-razorpay-payment';
+import { type RazorpayHandlerResponse, verifyRazorpayPayment } from './verify-razorpay-payment';
 
 /** The payer as the provider's page is prefilled with. */
 export type Payer = { id?: string; name?: string; email?: string | null; mobile?: string };
@@ -22,9 +22,34 @@ export const tenDigits = (mobile: string | undefined) => {
   return digits.length >= 10 ? digits.slice(-10) : undefined;
 };
 
+/** Razorpay Checkout's options as the server gives them (an order's `payment.razorpay`). */
+export type CheckoutOptions = NonNullable<CreateOrderAnswer['payment']['razorpay']>;
+
 /**
- * Hands a server order to its provider (docs/payments.md "Prices come from the server"), for a
- * plan and a donation alike. PhonePe: initiatePayment answers the hosted page the browser goes
+ * Razorpay Checkout over the page, prefilled with the payer, for an order the server opened
+ * there: `paid` once its handler answered (then `verify` is awaited, its failure ignored: the
+ * confirmation page asks the provider), `closed` when the payer closed it, or
+ * `checkout-unavailable` when its script did not load.
+ */
+export async function payInCheckout(
+  options: CheckoutOptions,
+  payer: Payer | null,
+  verify: (response: RazorpayHandlerResponse) => Promise<void>,
+): Promise<'paid' | 'closed' | 'checkout-unavailable'> {
+  let response;
+  try {
+    response = await openRazorpay({ ...options, prefill: { name: payer?.name, email: payer?.email ?? undefined, contact: tenDigits(payer?.mobile) } });
+  } catch {
+    return 'checkout-unavailable';
+  }
+  if (!response) return 'closed';
+  await verify(response).catch(() => undefined);
+  return 'paid';
+}
+
+/**
+ * Hands a plan's order to its provider (docs/payments.md "Prices come from the server"; a
+ * donation has a route of its own, POST /donation/:orderId/pay, that a guest may call). PhonePe: initiatePayment answers the hosted page the browser goes
  * to, which comes back to `confirmation`. Razorpay: Checkout opens over the page; its handler's
  * signature is sent to the server, then `goTo(confirmation)` (the provider is the truth there).
  */
@@ -37,19 +62,10 @@ export async function handOverPayment(
   if (!(Number.isFinite(p.amount) && p.amount >= MIN_PAYMENT_AMOUNT)) return 'amount';
   if (p.provider === 'razorpay') {
     if (!p.razorpay) return 'no-checkout';
-    let response;
-    try {
-      response = await openRazorpay({
-        ...p.razorpay,
-        prefill: { name: payer?.name, email: payer?.email ?? undefined, contact: tenDigits(payer?.mobile) },
-      });
-    } catch {
-      return 'checkout-unavailable';
-    }
-    if (!response) return 'closed';
     // A refused signature is shown by the fetch wrapper; the confirmation page then asks the
     // provider, whose answer decides.
-    await verifyRazorpayPayment(response).catch(() => undefined);
+    const paid = await payInCheckout(p.razorpay, payer, (response) => verifyRazorpayPayment(response).then(() => undefined));
+    if (paid !== 'paid') return paid;
     goTo(confirmationPath({ ...p, provider: 'razorpay' }));
     return 'away';
   }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import type { PaymentStatusData, Provider } from '@pm/protocol/payment';
 import { ApiError } from '../api-client';
 import { checkPaymentStatus } from './check-payment-status';
@@ -13,17 +13,30 @@ export type ConfirmationState = 0 | 1 | -1;
 /** What the status check said about the order, for the page to name what was bought. */
 export type Bought = Pick<PaymentStatusData, 'plan' | 'amount'> | null;
 
+/** One answer about an order: whether it is paid (the answer's `success`), its status, and what the page shows of it. */
+export type StatusCheck<T> = { paid: boolean; status: string | undefined; data?: T | undefined };
+
+type Outcome = 'paid' | 'pending' | 'failed' | 'cancelled';
+
+function outcomeOf(check: StatusCheck<unknown>): Outcome {
+  // docs/api.md: the answer's success decides; a status still open at the provider is asked again.
+  const open = check.status === 'PENDING' || check.status === 'CREATED';
+  return check.paid ? 'paid' : open ? 'pending' : check.status === 'CANCELLED' ? 'cancelled' : 'failed';
+}
+
 /**
- * An order's outcome as its confirmation page shows it (docs/payments.md "Where the buyer comes
- * back to"), for a plan and a donation alike: the provider's status, asked again while it is
- * open. `cancelled` tells a payment the payer cancelled apart within the failed state
- * (docs/payments.md, "Cancelled payments").
+ * An order's outcome as a confirmation page shows it (docs/payments.md "Where the buyer comes
+ * back to"), whatever asks for it: `ask` is called again while the order is open, until it is
+ * settled or a minute has passed; `key` names the order (a new key starts again). `cancelled`
+ * tells a payment the payer cancelled apart within the failed state (docs/payments.md,
+ * "Cancelled payments"); `data` is the last answer's.
  */
-export function usePaymentStatus(provider: Provider, orderId: string) {
+export function useOrderOutcome<T>(key: string, ask: () => Promise<StatusCheck<T>>) {
   const [state, setState] = useState<ConfirmationState>(0);
   const [pending, setPending] = useState(false);
   const [cancelled, setCancelled] = useState(false);
-  const [bought, setBought] = useState<Bought>(null);
+  const [data, setData] = useState<T | null>(null);
+  const askNow = useEffectEvent(ask);
 
   useEffect(() => {
     let stopped = false;
@@ -31,14 +44,11 @@ export function usePaymentStatus(provider: Provider, orderId: string) {
     let checks = 0;
     const check = async () => {
       checks += 1;
-      let outcome: 'paid' | 'pending' | 'failed' | 'cancelled';
+      let outcome: Outcome;
       try {
-        const answer = await checkPaymentStatus(provider, orderId);
-        // docs/api.md: the answer's success decides; a status still open at the provider is asked again.
-        const status = answer.data?.status;
-        const open = status === 'PENDING' || status === 'CREATED';
-        outcome = answer.success ? 'paid' : open ? 'pending' : status === 'CANCELLED' ? 'cancelled' : 'failed';
-        if (!stopped && answer.data && typeof answer.data.amount === 'number') setBought({ plan: answer.data.plan ?? null, amount: answer.data.amount });
+        const answer = await askNow();
+        outcome = outcomeOf(answer);
+        if (!stopped && answer.data !== undefined) setData(answer.data);
       } catch (e) {
         // No answer at all (offline for a moment) is not a failed payment: ask again.
         outcome = e instanceof ApiError && e.status === 0 ? 'pending' : 'failed';
@@ -57,7 +67,17 @@ export function usePaymentStatus(provider: Provider, orderId: string) {
       stopped = true;
       clearTimeout(timer);
     };
-  }, [orderId, provider]);
+  }, [key]);
 
-  return { state, pending, cancelled, bought };
+  return { state, pending, cancelled, data };
+}
+
+/** A plan's order, asked of its provider through checkPaymentStatus; `bought` names the plan and the amount. */
+export function usePaymentStatus(provider: Provider, orderId: string) {
+  const { data, ...rest } = useOrderOutcome<NonNullable<Bought>>(`${provider}:${orderId}`, async () => {
+    const answer = await checkPaymentStatus(provider, orderId);
+    const amount = answer.data?.amount;
+    return { paid: answer.success, status: answer.data?.status, data: typeof amount === 'number' ? { plan: answer.data?.plan ?? null, amount } : undefined };
+  });
+  return { ...rest, bought: data };
 }

@@ -31,6 +31,7 @@ export type AdminMenuKey =
   | 'contactMessages'
   | 'campaigns'
   | 'trusts'
+  | 'donations'
   | 'activityLog';
 
 export const ADMIN_MENU: readonly AdminMenuEntry[] = [
@@ -53,6 +54,7 @@ export const ADMIN_MENU: readonly AdminMenuEntry[] = [
   { key: 'campaigns', path: 'campaigns', ...ROUTE_ACCESS.adminCampaigns },
   // docs/charity.md "Trusts": what receipts print and the share kept.
   { key: 'trusts', path: 'trusts', ...ROUTE_ACCESS.adminTrusts },
+  { key: 'donations', path: 'donations', ...ROUTE_ACCESS.adminDonations },
   { key: 'activityLog', path: 'activity-log', all: ['SHOP_EDITOR'] },
 ];
 

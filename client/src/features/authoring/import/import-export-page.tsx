@@ -17,7 +17,8 @@ import {
   type ImportPreviewRow,
   type ImportResult,
 } from '@pm/protocol/question-import';
-import { downloadFile, exportQuestions, usePreviewImport, useStoreImport } from '../api/import';
+import { downloadFile } from '@/lib/download-file';
+import { exportQuestions, usePreviewImport, useStoreImport } from '../api/import';
 import { useQuestionSetList } from '../api/sets';
 import { QuestionList } from '../list/question-list';
 import { useFormatDate } from '@/hooks/use-format-date';

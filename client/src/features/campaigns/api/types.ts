@@ -8,15 +8,16 @@ export { CAMPAIGN_CAUSES as CAUSES, CAMPAIGN_SORTS, CAMPAIGN_STATUSES } from '@p
 export type { Bilingual, CampaignCard, CampaignEvent, CampaignImage, CampaignSort, CampaignStatus, CampaignUpdate, NeedItem } from '@pm/protocol/campaign';
 export type Cause = CampaignCause;
 
-/** A recent donation as the public sees it: the donor's name, or "Anonymous" where they chose it. */
-export type RecentDonation = { name: string; amount: number; at: number; anonymous?: boolean };
+/** A recent donation as the public sees it (paise): the donor's name, or "Anonymous" where they chose it. */
+export type RecentDonation = { name: string; amount: number; at: number };
 
 /**
- * A row of the campaign's public ledger (docs/charity.md "The split"): a donation's gross
- * `amount`, the trust's `share` and the `net` that reached the campaign. Rows without `share` and
- * `net` are shown by their kind and amount.
+ * A row of the campaign's public ledger (docs/charity.md "The ledger"), paise: one DONATION or
+ * REFUND movement, `gross` what the donor paid (negative for a refund; `amount` is the same),
+ * the trust's `share` of it, the `net` that reached the campaign, and the donor's name or
+ * "Anonymous".
  */
-export type LedgerLine = { at: number; amount: number; share?: number; net?: number; kind?: string };
+export type LedgerLine = { kind: string; amount: number; gross: number; share: number; net: number; donor: string; at: number };
 
 /** GET /campaigns/:id: the campaign with its updates, recent donations and public ledger; its history for those who see inside. */
 export type Campaign = CampaignView & {
@@ -31,19 +32,3 @@ export type QueuedCampaign = CampaignView & { others?: CampaignCard[] };
 
 /** What the draft editor sends (POST /campaign; PATCH /campaign/:id adds the images to keep, by id). */
 export type CampaignDraft = { title: { en: string; hi: string }; story: { en: string; hi: string }; cause: Cause; need: NeedItem[]; endsAt: number };
-
-/** The split of a donation (docs/charity.md "The split"), in paise. */
-export type DonationSplit = { amount: number; share: number; toCampaign: number; shareBps?: number };
-
-export type DonationForm = {
-  campaignId: string;
-  /** Rupees, as the payment step takes them. */
-  amount: number;
-  name: string;
-  email: string;
-  mobile: string;
-  indianPassport: boolean;
-  pan?: string;
-  address?: string;
-  anonymous?: boolean;
-};

@@ -86,3 +86,15 @@ test('a campaign the server does not show: its message', async () => {
   await render('nope');
   expect(await screen.findByRole('alert')).toHaveTextContent('Could not load the campaign');
 });
+
+test('the public ledger names each donor (Anonymous in the reader\'s language) and shows a refund taken back out', async () => {
+  const base = campaignFixture();
+  const refund = { kind: 'REFUND', at: Date.now(), amount: -50_00, gross: -50_00, share: -3_00, net: -47_00, donor: 'Anonymous' };
+  serve(campaignFixture({ ledger: [refund, ...base.ledger!] }));
+  await render('c-1', 'hi');
+  const rows = within(await screen.findByTestId('campaign-ledger')).getAllByRole('row');
+  expect(rows[1]).toHaveTextContent('गुमनाम को धनवापसी');
+  expect(rows[1]).toHaveTextContent('-₹50-₹3-₹47');
+  expect(rows[2]).toHaveTextContent('Ravi');
+  expect(rows.at(-1)).toHaveTextContent('₹200₹12₹188');
+});

@@ -111,10 +111,17 @@ export function CampaignUpdates({ updates }: { updates: readonly CampaignUpdate[
   );
 }
 
+/** The server says "Anonymous" for a donor who chose it (campaign-totals ANONYMOUS); shown in the reader's language. */
+function useDonorName() {
+  const { t } = useTranslation('campaign');
+  return (name: string) => (!name || name === 'Anonymous' ? t('detail.anonymous') : name);
+}
+
 /** Recent donations: a donor's name, or "Anonymous" where they chose it. */
 export function RecentDonations({ donations }: { donations: readonly RecentDonation[] }) {
   const { t } = useTranslation('campaign');
   const lang = useLang();
+  const donorName = useDonorName();
   return (
     <Stack gap="xs" component="section" aria-labelledby="campaign-donations">
       <Title order={2} size="h4" id="campaign-donations">
@@ -129,7 +136,7 @@ export function RecentDonations({ donations }: { donations: readonly RecentDonat
           {donations.map((d, i) => (
             <List.Item key={i}>
               <Text span fw={500}>
-                {d.anonymous || !d.name || d.name === 'Anonymous' ? t('detail.anonymous') : d.name}
+                {donorName(d.name)}
               </Text>{' '}
               · {formatPaise(d.amount, lang)} · <Text span c="dimmed">{formatDate(d.at, lang, 'dateLong')}</Text>
             </List.Item>
@@ -140,12 +147,15 @@ export function RecentDonations({ donations }: { donations: readonly RecentDonat
   );
 }
 
-/** The campaign's public ledger (docs/charity.md "The split"): per donation the gross, the trust's share and what reached the campaign. */
+/**
+ * The campaign's public ledger (docs/charity.md "The ledger"): per donation (and per refund, its
+ * figures negative) the donor, the gross, the trust's share and what reached the campaign.
+ */
 export function CampaignLedger({ ledger }: { ledger: readonly LedgerLine[] }) {
   const { t } = useTranslation('campaign');
   const lang = useLang();
-  const sum = (k: 'amount' | 'share' | 'net') => ledger.reduce((s, l) => s + (l[k] ?? 0), 0);
-  const money = (paise: number | undefined) => (paise === undefined ? '—' : formatPaise(paise, lang));
+  const donorName = useDonorName();
+  const sum = (k: 'gross' | 'share' | 'net') => ledger.reduce((s, l) => s + l[k], 0);
   return (
     <Stack gap="xs" component="section" aria-labelledby="campaign-ledger">
       <Title order={2} size="h4" id="campaign-ledger">
@@ -172,17 +182,22 @@ export function CampaignLedger({ ledger }: { ledger: readonly LedgerLine[] }) {
             <Table.Tbody>
               {ledger.map((l, i) => (
                 <Table.Tr key={i}>
-                  <Table.Td>{formatDate(l.at, lang, 'date')}</Table.Td>
-                  <Table.Td ta="right">{formatPaise(l.amount, lang)}</Table.Td>
-                  <Table.Td ta="right">{money(l.share)}</Table.Td>
-                  <Table.Td ta="right">{money(l.net)}</Table.Td>
+                  <Table.Td>
+                    {formatDate(l.at, lang, 'date')}
+                    <Text size="xs" c="dimmed">
+                      {l.kind === 'REFUND' ? t('detail.ledgerRefund', { donor: donorName(l.donor) }) : donorName(l.donor)}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td ta="right">{formatPaise(l.gross, lang)}</Table.Td>
+                  <Table.Td ta="right">{formatPaise(l.share, lang)}</Table.Td>
+                  <Table.Td ta="right">{formatPaise(l.net, lang)}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
             <Table.Tfoot>
               <Table.Tr>
                 <Table.Th>{t('detail.ledgerTotal')}</Table.Th>
-                <Table.Th ta="right">{formatPaise(sum('amount'), lang)}</Table.Th>
+                <Table.Th ta="right">{formatPaise(sum('gross'), lang)}</Table.Th>
                 <Table.Th ta="right">{formatPaise(sum('share'), lang)}</Table.Th>
                 <Table.Th ta="right">{formatPaise(sum('net'), lang)}</Table.Th>
               </Table.Tr>

@@ -12,23 +12,40 @@ import DonatePage from './donate-page';
 afterEach(() => {
   vi.restoreAllMocks();
   clearSession();
+  delete (window as { Razorpay?: unknown }).Razorpay;
 });
 
-const QUOTE = { success: true, data: { amount: 100_00, share: 6_00, toCampaign: 94_00, shareBps: 600 } };
-const STARTED = { success: true, id: 'order-9', amt: 100_00, payment: { provider: 'phonepe', merchantTransactionId: 'order-9', amount: 100 }, receiptToken: 'tok-1' };
+const QUOTE = { success: true, data: { amount: 100_00, share: 6_00, toCampaign: 94_00, shareBps: 600, trust: { name: { en: 'Demo Trust', hi: '' }, fcraRegistered: false } } };
+const STARTED = {
+  success: true,
+  id: 'order-9',
+  amt: 100_00,
+  payment: { provider: 'phonepe', merchantTransactionId: 'order-9', amount: 100 },
+  token: 'tok-1',
+  split: { amount: 100_00, share: 6_00, toCampaign: 94_00, shareBps: 600 },
+};
 
-function server(campaign = campaignFixture()) {
+function server(campaign = campaignFixture(), start: () => Response = () => json(STARTED, 201), pay?: () => Response) {
   return mockApi(({ method, path }) => {
+    if (pay && method === 'POST' && path === '/donation/order-9/pay') return pay();
     if (method === 'GET' && path === `/campaigns/${campaign.id}`) return json({ success: true, data: campaign });
     if (method === 'GET' && path === '/donation/quote') return json(QUOTE);
-    if (method === 'POST' && path === '/donation') return json(STARTED);
-    if (method === 'POST' && path === '/phonepe/initiatePayment') return json({ success: true, data: { instrumentResponse: { redirectInfo: { url: 'http://localhost/sandbox/phonepe/pay/pg-9' } } } });
+    if (method === 'POST' && path === '/donation') return start();
+    if (method === 'POST' && path === '/donation/order-9/pay') return json({ success: true, data: { instrumentResponse: { redirectInfo: { url: 'http://localhost/sandbox/phonepe/pay/pg-9' } } } });
     return json({ success: false, msg: `unexpected ${method} ${path}` }, 500);
   });
 }
 
 const render = (lang = 'en') =>
-  renderWithApp(<Navigate to="/campaigns/c-1/donate" replace />, { route: '/start', lang, namespaces: ['campaign'], extraRoutes: [{ path: '/campaigns/:id/donate', element: <DonatePage /> }] });
+  renderWithApp(<Navigate to="/campaigns/c-1/donate" replace />, {
+    route: '/start',
+    lang,
+    namespaces: ['campaign'],
+    extraRoutes: [
+      { path: '/campaigns/:id/donate', element: <DonatePage /> },
+      { path: '/donation-confirmation', element: <div data-testid="donation-confirmation" /> },
+    ],
+  });
 
 test("the amount's rules in the app's words; PAN is checked; nothing is sent while the form is wrong", async () => {
   const { calls } = server();
@@ -49,7 +66,7 @@ test("the amount's rules in the app's words; PAN is checked; nothing is sent whi
   expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0);
 });
 
-test('a signed-in donor: prefilled, the split from the server to the paisa with the terms, then Pay goes to POST /donation and the provider', async () => {
+test('a signed-in donor: prefilled, the split from the server to the paisa with the terms, then Pay goes to POST /donation, its /pay and the provider', async () => {
   setSession(learnerSession, false);
   const assign = vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
   const { calls } = server();
@@ -81,12 +98,70 @@ test('a signed-in donor: prefilled, the split from the server to the paisa with 
     pan: 'ABCDE1234F',
     anonymous: true,
   });
-  // The provider sends the donor back to the donation's confirmation, with the campaign and the receipt's token.
-  expect(calls.find((c) => c.path === '/phonepe/initiatePayment')!.body).toMatchObject({
-    merchantTransactionId: 'order-9',
-    amount: 100,
-    redirectUrl: `${window.location.origin}/donation-confirmation?merchantTransactionId=order-9&campaign=c-1&token=tok-1`,
+  // Paid through the donation's own route with its token; the provider sends the donor back to
+  // the donation's confirmation, an address of this site with the order and the token.
+  expect(calls.find((c) => c.path === '/donation/order-9/pay')!.body).toEqual({
+    token: 'tok-1',
+    provider: 'phonepe',
+    redirectUrl: `${window.location.origin}/donation-confirmation?orderId=order-9&t=tok-1`,
   });
+  expect(calls.some((c) => c.path.includes('initiatePayment'))).toBe(false);
+});
+
+test('a guest gives without an account; a refusal of the server is said above Pay, in place', async () => {
+  const assign = vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
+  let refuse = true;
+  const { calls } = server(campaignFixture(), () =>
+    refuse ? json({ success: false, msg: 'This trust is not registered to accept foreign contributions: a donor without an Indian passport cannot give to it' }, 403) : json(STARTED, 201),
+  );
+  await render();
+  await userEvent.type(await screen.findByRole('textbox', { name: 'Amount (₹)' }), '100');
+  await userEvent.type(screen.getByRole('textbox', { name: 'Name' }), 'Asha Devi');
+  await userEvent.type(screen.getByRole('textbox', { name: 'E-mail' }), 'asha@example.com');
+  await userEvent.type(screen.getByRole('textbox', { name: 'Mobile number' }), '9812345678');
+  await userEvent.click(within(screen.getByRole('radiogroup', { name: /Indian passport/ })).getByRole('radio', { name: 'No' }));
+  expect(screen.getByTestId('foreign-donor-note')).toBeInTheDocument();
+  await userEvent.click(screen.getByRole('button', { name: 'Pay' }));
+  expect(await screen.findByTestId('donation-refused')).toHaveTextContent('not registered to accept foreign contributions');
+  expect(assign).not.toHaveBeenCalled();
+  expect(calls.find((c) => c.method === 'POST' && c.path === '/donation')!.headers.authorization).toBeUndefined();
+
+  refuse = false;
+  await userEvent.click(within(screen.getByRole('radiogroup', { name: /Indian passport/ })).getByRole('radio', { name: 'Yes' }));
+  await userEvent.click(screen.getByRole('button', { name: 'Pay' }));
+  await vi.waitFor(() => expect(assign).toHaveBeenCalledWith('http://localhost/sandbox/phonepe/pay/pg-9'));
+  expect(screen.queryByTestId('donation-refused')).toBeNull();
+  // The tab keeps the token too, for an address that lost it.
+  expect(sessionStorage.getItem('donation-token:order-9')).toBe('tok-1');
+});
+
+test('Razorpay: /pay answers Checkout\'s options, Checkout opens prefilled, then the confirmation with the token; a guest\'s signature is not sent (its route needs a login)', async () => {
+  const opened: unknown[] = [];
+  // Razorpay's checkout.js (a third-party script) stands in as the global it defines.
+  (window as { Razorpay?: unknown }).Razorpay = class {
+    constructor(private readonly options: { handler: (r: unknown) => void }) {
+      opened.push(options);
+    }
+    open() {
+      this.options.handler({ razorpay_order_id: 'order_rp9', razorpay_payment_id: 'pay_9', razorpay_signature: 'a'.repeat(64) });
+    }
+    on() {}
+  };
+  const razorpay = { key: 'rzp_test_1', order_id: 'order_rp9', amount: 100_00, currency: 'INR' as const, name: 'Pariksha Mitra' };
+  const started = { ...STARTED, payment: { ...STARTED.payment, provider: 'razorpay', razorpay } };
+  const { calls } = server(campaignFixture(), () => json(started, 201), () => json({ success: true, data: { razorpay } }));
+  const { router } = await render();
+  await userEvent.type(await screen.findByRole('textbox', { name: 'Amount (₹)' }), '100');
+  await userEvent.type(screen.getByRole('textbox', { name: 'Name' }), 'Asha Devi');
+  await userEvent.type(screen.getByRole('textbox', { name: 'E-mail' }), 'asha@example.com');
+  await userEvent.type(screen.getByRole('textbox', { name: 'Mobile number' }), '9812345678');
+  await userEvent.click(within(screen.getByRole('radiogroup', { name: /Indian passport/ })).getByRole('radio', { name: 'Yes' }));
+  await userEvent.click(screen.getByRole('button', { name: 'Pay' }));
+  expect(await screen.findByTestId('donation-confirmation')).toBeInTheDocument();
+  expect(opened[0]).toMatchObject({ ...razorpay, prefill: { name: 'Asha Devi', email: 'asha@example.com', contact: '9812345678' } });
+  expect(calls.find((c) => c.path === '/donation/order-9/pay')!.body).toMatchObject({ token: 'tok-1', provider: 'razorpay' });
+  expect(calls.some((c) => c.path === '/payment/verifyRazorpayPayment')).toBe(false);
+  expect(`${router.state.location.pathname}${router.state.location.search}`).toBe('/donation-confirmation?orderId=order-9&t=tok-1');
 });
 
 test('a campaign that takes no donations shows why, and no form', async () => {

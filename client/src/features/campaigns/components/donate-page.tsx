@@ -6,18 +6,19 @@ import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { MOBILE_PREFIX } from '@pm/protocol/common';
+import type { DonationStart } from '@pm/protocol/donation';
 import { useSession } from '@/hooks/use-session';
 import { ApiError } from '@/lib/api-client';
 import { notifyError } from '@/lib/notify';
-import { handOverPayment, type HandOverOutcome } from '@/lib/payments/hand-over';
+import type { HandOverOutcome } from '@/lib/payments/hand-over';
 import type { Session } from '@/lib/session';
 import { useCampaign } from '../api/campaigns';
 import { startDonation } from '../api/donations';
-import type { Campaign, DonationForm } from '../api/types';
+import type { Campaign } from '../api/types';
 import { useLang } from '../hooks/use-lang';
 import { useNow } from '../hooks/use-now';
 import { donationBlock, pick } from '../lib/campaign-lib';
-import { donationConfirmationPath } from '../lib/donation-paths';
+import { handOverDonation } from '../lib/donation-hand-over';
 import { type DonationErrorKey, donationRules, type DonationValues, mobileDigits, parseRupees } from '../lib/donation-rules';
 import { CampaignProgress } from './campaign-bits';
 import { campaignPath, DonateAction } from './campaign-page';
@@ -49,7 +50,7 @@ function initialValues(session: Session | null): DonationValues {
 }
 
 /** The form's values as POST /donation takes them (docs/charity.md "API"). */
-export function donationBody(campaignId: string, v: DonationValues): DonationForm {
+export function donationBody(campaignId: string, v: DonationValues): DonationStart {
   return {
     campaignId,
     amount: parseRupees(v.amount) ?? 0,
@@ -68,6 +69,7 @@ function DonationFormView({ campaign }: { campaign: Campaign }) {
   const session = useSession();
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
+  const [refusal, setRefusal] = useState<string | null>(null);
   const errorText = (error: ReactNode) => (typeof error === 'string' && error ? t(`campaign:${error as DonationErrorKey}`) : error);
   const form = useForm<DonationValues>({
     initialValues: initialValues(session),
@@ -80,20 +82,22 @@ function DonationFormView({ campaign }: { campaign: Campaign }) {
 
   const pay = form.onSubmit(async (values) => {
     setBusy(true);
+    setRefusal(null);
     let away = false;
     try {
       const started = await startDonation(donationBody(campaign.id, values));
-      const outcome = await handOverPayment(started, {
+      const outcome = await handOverDonation(started, {
         payer: { id: session?.id, name: values.name, email: values.email, mobile: values.mobile },
-        confirmationPath: (p) => donationConfirmationPath(p, campaign.id, started.receiptToken),
+        signedIn: session !== null,
         goTo: (path) => void navigate(path),
       });
       const message = HAND_OVER_MESSAGES[outcome];
       if (message) notifyError(t(`campaign:${message}`));
       away = outcome === 'away';
     } catch (e) {
-      // The fetch wrapper has shown the server's reason; said again under the form's title.
-      if (!(e instanceof ApiError)) notifyError(t('campaign:donate.failed'));
+      // The server's refusal (the campaign closed, the foreign-contribution rule, a field) is
+      // shown above the Pay button, where the donor is looking.
+      setRefusal(e instanceof ApiError ? e.msg : t('campaign:donate.failed'));
     } finally {
       if (!away) setBusy(false);
     }
@@ -152,6 +156,11 @@ function DonationFormView({ campaign }: { campaign: Campaign }) {
         />
         <Textarea label={t('campaign:donate.address')} autosize minRows={2} maxLength={500} autoComplete="street-address" {...form.getInputProps('address')} />
         <Checkbox label={t('campaign:donate.anonymous')} {...form.getInputProps('anonymous', { type: 'checkbox' })} />
+        {refusal && (
+          <Alert color="red" variant="light" icon={<IconAlertCircle size={18} aria-hidden />} role="alert" data-testid="donation-refused">
+            {refusal}
+          </Alert>
+        )}
         <Button type="submit" size="md" loading={busy} fullWidth>
           {t('campaign:donate.pay')}
         </Button>
