@@ -14,7 +14,7 @@ import { pick } from '../lib/campaign-lib';
 import { donationTokenOf } from '../lib/donation-paths';
 import { campaignPath } from './campaign-page';
 import { DonationFigures, DonationStatusBadge, isOpenDonation } from './donation-bits';
-import classes from './receipt.module.css';
+import classes from '@/components/printed-receipt.module.css';
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (

@@ -9,7 +9,7 @@ import { ApiError } from '@/lib/api-client';
 import { useReceipt } from '../api/get-receipt';
 import { formatPaise } from '@/lib/payments/amount';
 import { formatDateTime } from '../lib/dates';
-import classes from './receipt-page.module.css';
+import classes from '@/components/printed-receipt.module.css';
 
 type Lang = 'en' | 'hi';
 
