@@ -24,6 +24,8 @@ import { DEMO, type Harness, startHarness } from '../../server/src/test/harness'
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness();
+  // The start-up repairs (compose.ts startRepairs) run their own statements: over before any is counted.
+  await h.repaired;
 });
 afterAll(async () => {
   await h.deps.afterAnswer.settled();
