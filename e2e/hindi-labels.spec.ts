@@ -37,8 +37,11 @@ function typedData(): string[] {
     const names = db.prepare('SELECT name FROM person').pluck().all() as string[];
     const roles = db.prepare('SELECT name, description FROM role').all() as { name: string; description: string }[];
     const permissions = db.prepare('SELECT permission, description FROM permission').all() as { permission: string; description: string }[];
+    // A trust's receipt code starts its receipt numbers (docs/charity.md "Trusts"): data, as typed.
+    const trustCodes = db.prepare('SELECT code FROM trust').pluck().all() as string[];
     return [
       ...names,
+      ...trustCodes,
       ...roles.filter((r) => !BUILT_IN_ROLES.includes(r.name)).flatMap((r) => [r.name, r.description]),
       ...permissions.filter((p) => !Object.hasOwn(PERMISSIONS, p.permission)).map((p) => p.description),
     ].filter(Boolean);
@@ -46,9 +49,9 @@ function typedData(): string[] {
     db.close();
   }
 }
-/** Proper nouns and names of formats that Hindi writes in Latin letters too. */
+/** Proper nouns and names of formats (and of the tax documents PAN, 80G and Form 10BD) that Hindi writes in Latin letters too. */
 /** 'English' is the language's own name, shown as such where a language is chosen. */
-const PROPER = ['English', 'Moodle GIFT', 'Aiken', 'PhonePe', 'Razorpay', 'UPI', 'LaTeX', 'KaTeX', 'CSV', 'JSON', 'PDF', 'Google', 'Chrome', 'Android', 'iPhone', 'WhatsApp', 'Gmail', 'Pariksha Mitra'];
+const PROPER = ['English', 'PAN', '80G', '10BD', 'Moodle GIFT', 'Aiken', 'PhonePe', 'Razorpay', 'UPI', 'LaTeX', 'KaTeX', 'CSV', 'JSON', 'PDF', 'Google', 'Chrome', 'Android', 'iPhone', 'WhatsApp', 'Gmail', 'Pariksha Mitra'];
 
 /** The Latin words of `text` left once proper nouns, numbers, codes and addresses are taken out. */
 function englishWords(text: string): string[] {
