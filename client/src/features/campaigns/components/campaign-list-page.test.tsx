@@ -66,6 +66,7 @@ test('in Hindi: the Hindi title, English where there is none', async () => {
 test('a failed list says so with Try again', async () => {
   mockApi(() => json({ success: false, msg: 'Server error' }, 500));
   await render();
-  expect(await screen.findByRole('alert')).toHaveTextContent('Could not load the campaigns');
+  // Other alerts of the app (a notification) may be on screen: the one with this title.
+  expect((await screen.findByText('Could not load the campaigns', { exact: false })).closest('[role="alert"]')).toHaveTextContent('Could not load the campaigns');
   expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
 });
