@@ -56,7 +56,8 @@ test('a donation the server does not show (a wrong token) is said as such, not a
   mockApi(() => json({ success: false, msg: 'Donation not found' }, 404));
   await render('orderId=order-9&t=wrong');
   // Other alerts of the app (a notification) may be on screen: the one with this title.
-  expect((await screen.findByText('Could not open this donation', { exact: false })).closest('[role="alert"]')).toHaveTextContent('Could not open this donation');
-  expect(screen.getByRole('alert')).toHaveTextContent('Donation not found');
+  const alert = (await screen.findByText('Could not open this donation', { exact: false })).closest('[role="alert"]');
+  expect(alert).toHaveTextContent('Could not open this donation');
+  expect(alert).toHaveTextContent('Donation not found');
   expect(screen.queryByRole('heading', { name: 'Payment failed' })).toBeNull();
 });
