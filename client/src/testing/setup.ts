@@ -1,5 +1,6 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
+import { notifications } from '@mantine/notifications';
 import { afterEach } from 'vitest';
 
 // findBy… and waitFor wait up to 5 s: the unit suite runs two files at once on CI's two cores,
@@ -40,6 +41,9 @@ window.HTMLElement.prototype.scrollIntoView = () => undefined;
 window.scrollTo = () => undefined;
 
 afterEach(() => {
+  // Notifications live in a store of the module graph the worker's files share: one left by a
+  // test must not be on the next test's screen (it would be one more role="alert").
+  notifications.clean();
   cleanup();
   localStorage.clear();
   sessionStorage.clear();
