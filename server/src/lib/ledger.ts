@@ -1,4 +1,4 @@
-import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Conn } from '../db/client';
 import { campaign, ledgerEntry, purchaseOrder } from '../db/schema';
 
@@ -18,13 +18,22 @@ export const ACCOUNTS = {
   generalDonations: 'donations:general',
   refundsDue: 'refunds-due',
   campaign: (id: string) => `campaign:${id}`,
+  /** What a campaign received from foreign contributions, net of the trust's share: kept apart by law (docs/charity.md "Foreign contributions"). */
+  campaignForeign: (id: string) => `campaign:${id}:fc`,
+  /** What left a campaign's domestic money as payouts (docs/charity.md "Withdrawals"). */
+  payout: (campaignId: string) => `payout:${campaignId}`,
+  /** What left a campaign's foreign contributions as payouts. */
+  payoutForeign: (campaignId: string) => `payout:${campaignId}:fc`,
   trustShare: (trustId: string) => `trust:${trustId}:share`,
   trustGatewayFee: (trustId: string) => `trust:${trustId}:gateway-fee`,
   trustBankFee: (trustId: string) => `trust:${trustId}:bank-fee`,
   trustRunning: (trustId: string) => `trust:${trustId}:running`,
+  /** The trust's share of foreign contributions (capped: docs/charity.md "Foreign contributions"), before and after its split. */
+  trustForeignShare: (trustId: string) => `trust:${trustId}:fc-share`,
+  trustForeignRunning: (trustId: string) => `trust:${trustId}:fc-running`,
 } as const;
 
-export type LedgerKind = 'CAPTURE' | 'DONATION' | 'SHARE_SPLIT' | 'REFUND_DUE' | 'REFUND';
+export type LedgerKind = 'CAPTURE' | 'DONATION' | 'SHARE_SPLIT' | 'REFUND_DUE' | 'REFUND' | 'PAYOUT' | 'PAYOUT_REVERSAL';
 
 export type Movement = {
   /** Unique per movement: posting the same group again writes nothing (a retried webhook). */
@@ -120,11 +129,15 @@ export async function personMoney(db: Conn, ids: readonly string[]): Promise<Map
   const campaigns = await db
     .select({
       personId: campaign.beneficiaryId,
-      collected: sql<number>`coalesce(-sum(case when ${ledgerEntry.account} = 'campaign:' || ${campaign.id} then ${ledgerEntry.amount} else 0 end), 0)`,
-      withdrawn: sql<number>`coalesce(sum(case when ${ledgerEntry.account} = 'payout:' || ${campaign.id} then ${ledgerEntry.amount} else 0 end), 0)`,
+      collected: sql<number>`coalesce(-sum(case when ${ledgerEntry.account} like 'campaign:%' then ${ledgerEntry.amount} else 0 end), 0)`,
+      withdrawn: sql<number>`coalesce(sum(case when ${ledgerEntry.account} like 'payout:%' then ${ledgerEntry.amount} else 0 end), 0)`,
     })
     .from(campaign)
-    .innerJoin(ledgerEntry, or(eq(ledgerEntry.account, sql`'campaign:' || ${campaign.id}`), eq(ledgerEntry.account, sql`'payout:' || ${campaign.id}`)))
+    .innerJoin(
+      ledgerEntry,
+      // A campaign's domestic and foreign-contribution accounts, received and paid out.
+      sql`${ledgerEntry.account} in ('campaign:' || ${campaign.id}, 'campaign:' || ${campaign.id} || ':fc', 'payout:' || ${campaign.id}, 'payout:' || ${campaign.id} || ':fc')`,
+    )
     .where(inArray(campaign.beneficiaryId, [...ids]))
     .groupBy(campaign.beneficiaryId);
   for (const r of campaigns) {
