@@ -3,8 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
-/** Debian's Chromium where present (CI installs it); Playwright's own browser elsewhere. */
-const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
+/**
+ * Debian's Chromium where present (CI installs it); Playwright's own browser elsewhere. Its
+ * headless shell first, as Playwright itself prefers for headless runs: the same engine without the
+ * full browser's user interface process work (docs/development.md "End-to-end tests").
+ */
+const systemChromium = [process.env.E2E_CHROMIUM, '/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && existsSync(p));
 const PORT = Number(process.env.E2E_PORT ?? 8181);
 // Each run gets a fresh data directory so that tests start from the seeded demo data.
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'pm-e2e-'));
@@ -43,7 +47,14 @@ export default defineConfig({
   timeout: 60_000,
   reporter: [['list']],
   use: {
-    trace: 'retain-on-failure',
+    // A trace is recorded for a retry only: recording every test's trace cost a quarter of the
+    // browser's and the runner's CPU (docs/development.md "End-to-end tests"). A test that fails
+    // twice leaves the trace of its second run.
+    trace: 'on-first-retry',
+    // No service worker unless a spec asks for one (`test.use({ serviceWorkers: 'allow' })`: the
+    // offline, PWA and caching specs). Each test's fresh browser context would otherwise install the
+    // worker and precache the whole app, which tripled Chromium's CPU for a login and a page.
+    serviceWorkers: 'block',
     ...devices['Desktop Chrome'],
     launchOptions: {
       ...(systemChromium && { executablePath: systemChromium }),

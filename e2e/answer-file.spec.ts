@@ -2,6 +2,9 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { loginAs, openAppDb, waitForServiceWorker } from './helpers';
 
+// This spec needs the service worker (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 /*
  * The last-resort answer file (docs/answer-file.md): a learner submits offline, saves the attempt as a
  * file on the device (still offline), and someone else — a second browser, not signed in —

@@ -2,6 +2,9 @@ import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { createHash } from 'node:crypto';
 import { loginAs, openAppDb, pngBytes, waitForServiceWorker } from './helpers';
 
+// This spec needs the service worker (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 /*
  * docs/authoring.md "Offline authoring": an editor edits a question and assembles a set with the network off, reloads
  * offline, and nothing is lost when the network is back; two editors changing one question end

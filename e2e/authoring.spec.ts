@@ -1,6 +1,9 @@
 import { expect, type Page, test } from '@playwright/test';
 import { loginAs, pngBytes, waitForServiceWorker } from './helpers';
 
+// This spec needs the service worker (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 /**
  * docs/authoring.md, as a newcomer would: the demo editor writes an mcq1 question with a formula and an
  * image using the Ctrl+Enter shortcut, finds it by two filters and a text search, reviews and

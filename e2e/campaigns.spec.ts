@@ -1,6 +1,9 @@
 import { expect, type Page, test } from '@playwright/test';
 import { loginOnPhone, pngBytes, waitForServiceWorker } from './helpers';
 
+// This spec needs the service worker (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 /*
  * The charity half's screens on a 360 × 740 phone (docs/charity.md): a visitor browses the
  * campaigns and a campaign's page, in English and in Hindi; the demo beneficiary drafts a

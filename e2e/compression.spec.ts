@@ -6,6 +6,9 @@ import { brotliDecompressSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
 import { waitForServiceWorker } from './helpers';
 
+// This spec needs the service worker (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 /**
  * docs/benchmarks.md "bench:bundle": the built client goes compressed on the wire. What is checked, against the dist/
  * the server under test serves:

@@ -1,6 +1,9 @@
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { buyPlanThroughSandbox, loginAs, openAppDb, waitForServiceWorker } from './helpers';
 
+// This spec needs the service worker (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 /**
  * docs/security.md "Headers, CSP and links": the built app runs under its Content-Security-Policy (server/src/lib/
  * security-headers.ts) without a single violation: the home page in both languages (the

@@ -1,6 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { openAppDb, waitForServiceWorker } from './helpers';
 
+// This spec needs the service worker (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 /*
  * docs/replication.md "Guests" (anonymous users may take exams): a guest opens the exam list without an
  * account, finds the free sets on the device, takes one with the network off, submits, and is

@@ -1,6 +1,9 @@
 import { expect, type Page, test } from '@playwright/test';
 import { buyPlanThroughSandbox, loginAs, openAppDb, waitForServiceWorker } from './helpers';
 
+// This spec needs the service worker (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 const syncStatus = (page: Page) => page.getByTestId('sync-status');
 
 /** Puts the 2099 mock's publish time in the past, as an editor would; the publish job (every

@@ -2,6 +2,9 @@ import { type APIRequestContext, type BrowserContext, expect, type Page, test } 
 import { type FaultProxy, type FaultRates, NO_FAULTS, startFaultProxy } from '../scripts/fault-proxy';
 import { DEMO, loginAs, openAppDb, waitForServiceWorker } from './helpers';
 
+// This spec needs the service worker (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 /*
  * Random partitions (docs/offline-integrity.md "The network"). The browser reaches the app only through our fault proxy
  * (scripts/fault-proxy.ts), which gives every connection a fate from a seeded PRNG: black-holed,

@@ -1,6 +1,9 @@
 import { expect, type Page, test } from '@playwright/test';
 import { loginAs, openAppDb, pressBuyNow, waitForServiceWorker } from './helpers';
 
+// This spec needs the service worker (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 /*
  * docs/payments.md: the demo learner buys the monthly plan through the local PhonePe sandbox (the real
  * adapter against our own sandbox), lands on the payment confirmation page, is redirected after

@@ -1,5 +1,8 @@
 import { expect, type Page, test } from '@playwright/test';
 
+// This spec needs the service worker (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 /**
  * docs/benchmarks.md "bench:lighthouse": `/` (and `/login`, below) come drawn by the build (dist/home.html, scripts/vite-plugin-prerender.ts),
  * so its first paint (the heading, the first slide's image) waits for no JavaScript; the app then

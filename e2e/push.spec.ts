@@ -3,6 +3,9 @@ import { startLocalPushService, type LocalPushService, type LocalSubscription } 
 import { PROTOCOL_VERSION } from '@pm/protocol/version';
 import { DEMO, loginAs, openAppDb, waitForServiceWorker } from './helpers';
 
+// This spec needs the service worker (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 /*
  * Web Push end to end (docs/configuration.md "Push messages (Web Push)"), against the local push endpoint started here
  * (server/src/modules/push/local-push-service.ts): the learner turns notifications on after a

@@ -1,5 +1,8 @@
 import { expect, type Page, test } from '@playwright/test';
 
+// This spec needs the service worker (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 /**
  * The installable, offline app (docs/pwa.md): the web app manifest and its icons, the service
  * worker taking control, the shell and a deep route working offline, the API never served by

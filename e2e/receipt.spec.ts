@@ -3,6 +3,9 @@ import { decodeQR } from 'qr/decode.js';
 import { shortReceipt } from '@pm/protocol/receipt';
 import { loginAs, openAppDb, waitForServiceWorker } from './helpers';
 
+// This spec needs the service worker (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 /*
  * The offline submission receipt (docs/exams.md "Answers and marking"): a learner submits offline and gets a receipt (the
  * set, the device's and the server's estimated time, a short hash as text and as a QR code); it

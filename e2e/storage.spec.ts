@@ -1,6 +1,9 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { DEMO, loginAs, pngBytes } from './helpers';
 
+// This spec needs the service worker (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 /**
  * docs/exams.md "Two tabs, storage and eviction": the storage pre-flight and evicted attempts. Chromium's quota for the site is
  * limited through the DevTools protocol (Storage.overrideQuotaForOrigin), as a phone with a full
