@@ -72,10 +72,10 @@ const WITHOUT_QUERY: Partial<Record<RouteKey, Access>> = { 'GET /question': ['QU
 
 /**
  * Public entries that authenticate a request by a signature of their own (docs/payments.md: the payment
- * providers' webhooks). The matrix sends no signature, so every caller, token or not, gets 401
+ * providers' webhooks; docs/charity.md "Withdrawals": the payout provider's). The matrix sends no signature, so every caller, token or not, gets 401
  * 'Invalid signature' and never the login or permission refusals.
  */
-const SIGNED = new Set<RouteKey>(['POST /phonepe/webhook', 'POST /razorpay/webhook']);
+const SIGNED = new Set<RouteKey>(['POST /phonepe/webhook', 'POST /razorpay/webhook', 'POST /webhook/razorpayx']);
 
 /** Entries that end the caller's sessions (docs/security.md "Sessions and logout"): the caller signs in again after them. */
 const ENDS_SESSIONS = new Set<RouteKey>(['POST /UserLogin/logout', 'POST /UserLogin/logoutAll']);
