@@ -268,9 +268,11 @@ export function sandboxRazorpayXRoutes(app: Hono<AppEnv>, sb: RazorpayXSandbox, 
   r.post('/v1/payouts', async (c) => {
     const key = c.req.header('x-payout-idempotency');
     if (!key) return errorJson(c, 400, 'X-Payout-Idempotency header is required');
+    const b = await body(c, payoutBody);
+    // Looked up after the body is read, with no await before the payout is kept under the key:
+    // requests with one key at once make one payout.
     const known = sb.byKey.get(key);
     if (known) return c.json(payoutView(sb.payouts.get(known)!), 200);
-    const b = await body(c, payoutBody);
     if (!b.success || b.data.account_number !== sb.credentials.accountNumber) return errorJson(c, 400, 'The payout request is not valid');
     if (!sb.fundAccounts.has(b.data.fund_account_id)) return errorJson(c, 400, 'The fund account id provided does not exist');
     const p: Payout = {
