@@ -1,10 +1,15 @@
+import { existsSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { startLocalPushService, type LocalPushService, type LocalSubscription } from '../server/src/modules/push/local-push-service';
 import { PROTOCOL_VERSION } from '@pm/protocol/version';
 import { DEMO, loginAs, openAppDb, waitForServiceWorker } from './helpers';
 
-// This spec needs the service worker (playwright.config.ts blocks it elsewhere).
-test.use({ serviceWorkers: 'allow' });
+// This spec needs the service worker (playwright.config.ts blocks it elsewhere), and the full
+// browser: the headless shell the other specs run on answers every notification request "denied".
+test.use({
+  serviceWorkers: 'allow',
+  ...(existsSync('/usr/bin/chromium') && { launchOptions: { executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run'] } }),
+});
 
 /*
  * Web Push end to end (docs/configuration.md "Push messages (Web Push)"), against the local push endpoint started here
