@@ -40,4 +40,10 @@ test('every donation with the donor\'s contact and the split; search and campaig
   await userEvent.click(screen.getByRole('button', { name: 'Export Form 10BD (CSV)' }));
   await vi.waitFor(() => expect(createObjectURL).toHaveBeenCalled());
   expect(calls.find((c) => c.path === '/donation/export')!.query.get('fy')).toBe(financialYearOf(Date.now()));
+  expect(calls.find((c) => c.path === '/donation/export')!.query.get('foreign')).toBeNull();
+
+  // The year's foreign contributions, apart (docs/charity.md "Foreign contributions").
+  await userEvent.click(screen.getByRole('button', { name: 'Foreign contributions (CSV)' }));
+  await vi.waitFor(() => expect(calls.filter((c) => c.path === '/donation/export')).toHaveLength(2));
+  expect(Object.fromEntries(calls.filter((c) => c.path === '/donation/export')[1]!.query)).toEqual({ fy: financialYearOf(Date.now()), foreign: '1' });
 });
