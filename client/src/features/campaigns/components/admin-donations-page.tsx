@@ -42,6 +42,11 @@ function DonationRow({ row }: { row: DonationListRow }) {
         <Text size="xs" c="dimmed">
           {row.email} · {row.mobile}
         </Text>
+        {row.foreign && (
+          <Text size="xs" data-testid="admin-donation-foreign">
+            {t('adminDonations.foreign', { country: row.country ?? '' })}
+          </Text>
+        )}
       </Table.Td>
       <Table.Td>
         <Anchor component={Link} to={campaignPath(row.campaign.id)} size="sm">
