@@ -38,6 +38,8 @@ export const ACCESS = {
   'PATCH /Person/me': 'login',
   'POST /Person/me/email': 'login',
   'POST /Person/me/email/verify': 'login',
+  // One's own referral team, information only (docs/charity.md "The referral team"): no id taken.
+  'GET /person/team': 'login',
   'GET /Person/get': ['UPDATE_PERSON'],
   'GET /Person/getReferrer': 'public',
   'GET /Person/queryCustomers': ['UPDATE_PERSON'],
@@ -183,6 +185,7 @@ export const ACCESS = {
   'GET /donation/mine': 'login',
   'GET /donation/list': ['VIEW_REPORT'],
   'GET /donation/export': ['VIEW_REPORT'],
+  'GET /donation/foreign-summary': ['VIEW_REPORT'],
   'GET /donation/:orderId': 'optional',
   'POST /donation/:orderId/pay': 'optional',
   'GET /donation/:orderId/receipt': 'optional',

@@ -188,6 +188,8 @@ export type Campaign = {
 
 /** The most a trust may keep of a donation: the FAQ's 10 % (docs/charity.md "The split"). */
 export const TRUST_MAX_SHARE_BPS = 1000;
+/** The most a trust may keep of foreign contributions: the law's 20 % cap on their administrative use (docs/charity.md "Foreign contributions"). */
+export const TRUST_MAX_FC_SHARE_CAP_BPS = 2000;
 
 /** A trust as its settings hold it (docs/charity.md "Receipts"): what receipts print and the share it keeps. */
 export const trustSchema = z.strictObject({
@@ -201,4 +203,6 @@ export const trustSchema = z.strictObject({
   approval80g: singleLine(100).pipe(z.string().min(1)),
   fcraRegistered: z.boolean().default(false),
   shareBps: z.int({ error: MSG.trustShareMax }).min(0, { error: MSG.trustShareMax }).max(TRUST_MAX_SHARE_BPS, { error: MSG.trustShareMax }).default(600),
+  /** The cap of its share of a foreign contribution, basis points: the share is min(shareBps, fcShareCapBps). */
+  fcShareCapBps: z.int({ error: MSG.trustFcShareCap }).min(0, { error: MSG.trustFcShareCap }).max(TRUST_MAX_FC_SHARE_CAP_BPS, { error: MSG.trustFcShareCap }).default(TRUST_MAX_FC_SHARE_CAP_BPS),
 });

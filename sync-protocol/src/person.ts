@@ -74,6 +74,26 @@ export const customerQuerySchema = z.strictObject({
   o: z.coerce.number().int().min(0).optional().default(0),
 });
 
+/**
+ * How many levels below a person their referral team reaches (docs/charity.md "The referral
+ * team"): the walk stops there, so that it stays cheap whatever the tree holds.
+ */
+export const TEAM_DEPTH = 10;
+
+/** GET /api/person/team?q&page&size — the signed-in person's own team, paged (at most 50 a page). */
+export const teamQuerySchema = z.strictObject({
+  /** A part of a name, or a whole mobile number. */
+  q: z.string().trim().max(100).optional().default(''),
+  page: z.coerce.number().int().min(1).optional().default(1),
+  size: z.coerce.number().int().min(1).max(50).optional().default(20),
+});
+
+/** A member of one's team: the mobile masked ("98******78"), depth 1 for someone one invited, 2 for someone they invited, … */
+export type TeamMember = { id: string; name: string; mobile: string; joinedAt: number; depth: number };
+
+/** GET /api/person/team's answer: a page of members, how many match, the team's size and direct referrals, the page size. */
+export type TeamPage = { success: true; data: TeamMember[]; total: number; team: number; direct: number; size: number };
+
 /** A person as the API returns it (its short names: docs/glossary.md "People"); never a password hash. */
 export type PersonView = {
   id: string;

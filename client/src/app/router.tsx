@@ -38,6 +38,8 @@ const LoginPage = lazy(() => import('../features/auth/components/login-page'));
 const ForgotPasswordPage = lazy(() => import('../features/auth/components/forgot-password-page'));
 const ResetPasswordPage = lazy(() => import('../features/auth/components/reset-password-page'));
 const ProfilePage = lazy(() => import('../features/auth/components/profile-page'));
+// docs/charity.md "The referral team": one's own team, information only.
+const MyTeamPage = lazy(() => import('../features/auth/components/my-team-page'));
 const ExamIntroPage = lazy(() => import('../features/exams/components/exam-intro-page'));
 const ExamResultPage = lazy(() => import('../features/exams/components/exam-result-page'));
 const ExamListPage = lazy(() => import('../features/exams/components/exam-list-page'));
@@ -163,6 +165,15 @@ export const routes: RouteObject[] = [
               </ProfilePage>
             ),
             handle: { title: 'titles.profile' },
+          },
+          {
+            path: 'profile/team',
+            element: (
+              <RequireAuth>
+                <MyTeamPage />
+              </RequireAuth>
+            ),
+            handle: { title: 'titles.myTeam' },
           },
           // Public; the page itself sends a guest to login (the status check needs the buyer).
           { path: 'payment-confirmation', ...page(PaymentConfirmationPage, 'titles.paymentConfirmation') },

@@ -16,6 +16,8 @@ export const paths = {
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
   profile: '/profile',
+  /** My team: one's referral team, information only (docs/charity.md "The referral team"). */
+  profileTeam: '/profile/team',
   examList: '/exam-list',
   examResult: '/exam-result',
   myResults: '/my-results',

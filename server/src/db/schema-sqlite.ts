@@ -865,6 +865,11 @@ export const trust = sqliteTable('trust', {
   /** Registered under the Foreign Contribution (Regulation) Act: only then may donors without an Indian passport give. */
   fcraRegistered: integer('fcra_registered', { mode: 'boolean' }).notNull().default(false),
   shareBps: integer('share_bps').notNull().default(600),
+  /**
+   * The most the trust keeps of a foreign contribution, basis points (0–2,000): the law caps the
+   * administrative use of foreign contributions at 20 % (docs/charity.md "Foreign contributions").
+   */
+  fcShareCapBps: integer('fc_share_cap_bps').notNull().default(2000),
   createdAt: createdAt(),
   updatedAt: integer('updated_at').notNull(),
 });
@@ -1002,6 +1007,8 @@ export const donation = sqliteTable(
     pan: text('pan'),
     address: text('address'),
     indianPassport: integer('indian_passport', { mode: 'boolean' }).notNull(),
+    /** A foreign donor's country (ISO 3166-1 alpha-2), required without an Indian passport; null for the others. */
+    country: text('country'),
     /** Shown as "Anonymous" on the campaign's page and public ledger. */
     anonymous: integer('anonymous', { mode: 'boolean' }).notNull().default(false),
     shareBps: integer('share_bps').notNull(),

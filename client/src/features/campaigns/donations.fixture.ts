@@ -11,6 +11,8 @@ export function donationFixture(over: Partial<DonationView> = {}): DonationView 
     toCampaign: 94_94,
     name: 'Asha Devi',
     anonymous: false,
+    foreign: false,
+    country: null,
     createdAt: Date.UTC(2026, 4, 10, 6, 0),
     paidAt: Date.UTC(2026, 4, 10, 6, 1),
     receiptNo: 'PMT/2026-27/7',

@@ -23,6 +23,7 @@ import {
   copyRolePermissions,
   findByMobileOrEmail,
   findRole,
+  NEUTRAL_TEAM_FIGURES,
   type PersonRow,
   permissionsOf,
   roleOf,
@@ -57,9 +58,10 @@ export async function loginResponse(
     // Sums over the ledger, never the person's columns (docs/charity.md "The ledger").
     tac: money.collected / 100,
     iprr: row.iprr,
-    dq: row.donationQuota,
+    // Neutral, whoever joins below them (docs/charity.md "The referral team").
+    dq: NEUTRAL_TEAM_FIGURES.dq,
     aw: (money.collected - money.withdrawn) / 100,
-    curr_orbit: row.currentOrbit,
+    curr_orbit: NEUTRAL_TEAM_FIGURES.curr_orbit,
     taw: money.withdrawn / 100,
     terms: termsOf(deps, row),
   };

@@ -26,7 +26,7 @@ export type RecentDonation = { name: string; amount: number; at: number };
  * A row of a campaign's public ledger: one movement of its money, paise. `gross` what the donor
  * paid (negative for a refund), `share` the trust's share of it, `net` what reached the campaign.
  */
-export type PublicLedgerRow = { kind: string; amount: number; gross: number; share: number; net: number; donor: string; at: number };
+export type PublicLedgerRow = { kind: string; amount: number; gross: number; share: number; net: number; donor: string; at: number; foreign: boolean };
 
 /** What a donor who chose so is shown as (the client translates it). */
 export const ANONYMOUS = 'Anonymous';
@@ -74,11 +74,16 @@ export async function campaignMoney(db: Conn, id: string, limit = 50): Promise<{
   for (const l of legs) {
     let row = rows.get(l.groupId);
     if (!row) {
-      row = { kind: l.kind, amount: 0, gross: 0, share: 0, net: 0, donor: l.anonymous ? ANONYMOUS : l.name, at: l.at };
+      row = { kind: l.kind, amount: 0, gross: 0, share: 0, net: 0, donor: l.anonymous ? ANONYMOUS : l.name, at: l.at, foreign: false };
       rows.set(l.groupId, row);
     }
     if (l.account === ACCOUNTS.gateway) row.gross += l.amount;
     else if (l.account === ACCOUNTS.campaign(id)) row.net -= l.amount;
+    else if (l.account === ACCOUNTS.campaignForeign(id)) {
+      // A foreign contribution is marked as one; its donor is named as any other (docs/charity.md "Foreign contributions").
+      row.net -= l.amount;
+      row.foreign = true;
+    }
     else if (l.account.startsWith('trust:')) row.share -= l.amount;
   }
   const ledger = [...rows.values()].slice(0, limit).map((r) => ({ ...r, amount: r.gross }));

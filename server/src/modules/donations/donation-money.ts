@@ -24,6 +24,7 @@ export function donationMoney(deps: Pick<Deps, 'outbox' | 'log' | 'config' | 'db
     async capture(tx, order, paid, now) {
       const d = await donationOf(tx, order.id);
       if (!d || paid.amount !== order.amount) return false;
+      const to = accountsOf(d);
       // The donation: what the donor gave, to the campaign and to the trust's share.
       await postMovement(tx, {
         groupId: `donation:${paid.paymentId}`,
@@ -32,8 +33,8 @@ export function donationMoney(deps: Pick<Deps, 'outbox' | 'log' | 'config' | 'db
         paymentId: paid.paymentId,
         legs: [
           { account: ACCOUNTS.gateway, amount: d.amount },
-          { account: ACCOUNTS.campaign(d.campaignId), amount: -d.toCampaign },
-          { account: ACCOUNTS.trustShare(d.trustId), amount: -d.share },
+          { account: to.campaign, amount: -d.toCampaign },
+          { account: to.share, amount: -d.share },
         ],
         at: now,
       });
@@ -45,8 +46,8 @@ export function donationMoney(deps: Pick<Deps, 'outbox' | 'log' | 'config' | 'db
         orderId: order.id,
         paymentId: paid.paymentId,
         legs: [
-          { account: ACCOUNTS.trustShare(d.trustId), amount: d.share },
-          { account: ACCOUNTS.trustRunning(d.trustId), amount: -d.share },
+          { account: to.share, amount: d.share },
+          { account: to.running, amount: -d.share },
         ],
         at: now,
       });
@@ -59,11 +60,30 @@ export function donationMoney(deps: Pick<Deps, 'outbox' | 'log' | 'config' | 'db
   };
 }
 
+/**
+ * The accounts a donation's money goes to: a foreign contribution (a donor without an Indian
+ * passport) to the campaign's and the trust's foreign-contribution accounts, which the law keeps
+ * apart from all other money (docs/charity.md "Foreign contributions"); any other to the domestic ones.
+ */
+function accountsOf(d: { campaignId: string; trustId: string; indianPassport: boolean }) {
+  return d.indianPassport
+    ? { campaign: ACCOUNTS.campaign(d.campaignId), share: ACCOUNTS.trustShare(d.trustId), running: ACCOUNTS.trustRunning(d.trustId) }
+    : { campaign: ACCOUNTS.campaignForeign(d.campaignId), share: ACCOUNTS.trustForeignShare(d.trustId), running: ACCOUNTS.trustForeignRunning(d.trustId) };
+}
+
 /** A donation's row with its order's amount. */
 async function donationOf(tx: Tx, orderId: string) {
   return first(
     tx
-      .select({ orderId: donation.orderId, campaignId: donation.campaignId, trustId: donation.trustId, share: donation.share, toCampaign: donation.toCampaign, amount: purchaseOrder.amount })
+      .select({
+        orderId: donation.orderId,
+        campaignId: donation.campaignId,
+        trustId: donation.trustId,
+        indianPassport: donation.indianPassport,
+        share: donation.share,
+        toCampaign: donation.toCampaign,
+        amount: purchaseOrder.amount,
+      })
       .from(donation)
       .innerJoin(purchaseOrder, eq(purchaseOrder.id, donation.orderId))
       .where(eq(donation.orderId, orderId)),

@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { idSchema } from '@pm/protocol/common';
-import { donationExportSchema, donationListSchema, donationPaySchema, donationQuoteSchema, donationStartSchema } from '@pm/protocol/donation';
+import { donationExportSchema, donationListSchema, donationPaySchema, donationQuoteSchema, donationStartSchema, foreignSummarySchema } from '@pm/protocol/donation';
 import type { AppEnv, Deps } from '../../context';
 import { parseJson, parseQuery, parseWith } from '../../lib/http';
 import { principalOf, route } from '../../lib/route';
@@ -20,10 +20,12 @@ export function donationRoutes(app: Hono<AppEnv>, deps: Deps) {
   });
   route(app, deps, 'GET /donation/list', async (c) => c.json(await donations.listDonations(deps, parseQuery(c, donationListSchema))));
   route(app, deps, 'GET /donation/export', async (c) => {
-    const { fy } = parseQuery(c, donationExportSchema);
-    const csv = await donations.exportDonations(deps, fy);
-    return c.body(csv, 200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="donations-${fy}.csv"` });
+    const { fy, foreign } = parseQuery(c, donationExportSchema);
+    const csv = await donations.exportDonations(deps, fy, foreign);
+    const name = foreign ? `foreign-contributions-${fy}.csv` : `donations-${fy}.csv`;
+    return c.body(csv, 200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${name}"` });
   });
+  route(app, deps, 'GET /donation/foreign-summary', async (c) => c.json(await donations.foreignSummary(deps, parseQuery(c, foreignSummarySchema).fy)));
   route(app, deps, 'POST /donation', async (c) => c.json(await donations.startDonation(deps, c.get('principal'), await parseJson(c, donationStartSchema)), 201));
   route(app, deps, 'GET /donation/:orderId', async (c) => c.json(await donations.donationStatus(deps, c.get('principal'), orderIdOf(c), parseQuery(c, tokenQuery).t)));
   route(app, deps, 'POST /donation/:orderId/pay', async (c) => c.json(await donations.payDonation(deps, c.get('principal'), orderIdOf(c), await parseJson(c, donationPaySchema))));

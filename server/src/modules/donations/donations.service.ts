@@ -1,13 +1,14 @@
-import { and, count, desc, eq, or, type SQL } from 'drizzle-orm';
-import { type DonationListRow, type DonationQuote, type DonationStart, type DonationView, MAX_SHARE_BPS, splitDonation } from '@pm/protocol/donation';
+import { and, count, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { type DonationListRow, type DonationQuote, type DonationStart, type DonationView, type ForeignSummaryRow, MAX_SHARE_BPS, splitDonation, splitForeignDonation } from '@pm/protocol/donation';
 import { MSG } from '@pm/protocol/messages';
 import type { Provider } from '@pm/protocol/payment';
 import type { Deps, Principal } from '../../context';
 import type { Conn } from '../../db/client';
 import { containsText } from '../../db/dialect';
-import { campaign, donation, purchaseOrder, trust } from '../../db/schema';
+import { campaign, donation, ledgerEntry, purchaseOrder, trust } from '../../db/schema';
 import { first } from '../../db/transaction';
 import type { Actor } from '../../lib/activity';
+import { ACCOUNTS } from '../../lib/ledger';
 import { AppError, notFound } from '../../lib/errors';
 import { createDonationOrderWith, orderStatus, payOrder } from '../payments/payments.service';
 import { donationLink, donationToken, opensDonation, receiptOf } from './donation-receipt';
@@ -39,10 +40,24 @@ async function openCampaign(db: Conn, id: string, now: number) {
   return r;
 }
 
-/** GET /api/donation/quote: the split before paying (paise). */
-export async function quote(deps: Deps, input: { campaignId: string; amount: number }, now = Date.now()): Promise<{ success: true; data: DonationQuote }> {
+type TrustRow = typeof trust.$inferSelect;
+
+/**
+ * The split a donor of `amount` paise is offered: a donor without an Indian passport gives a
+ * foreign contribution, of which the trust keeps at most its cap (docs/charity.md "Foreign
+ * contributions"); everyone else the trust's share (docs/charity.md "The split").
+ */
+function splitFor(t: TrustRow, amount: number, indianPassport: boolean) {
+  return indianPassport ? { ...splitDonation(amount, t.shareBps), shareBps: t.shareBps } : splitForeignDonation(amount, t.shareBps, t.fcShareCapBps);
+}
+
+/** GET /api/donation/quote: the split before paying (paise), the donor's own (foreign or not). */
+export async function quote(deps: Deps, input: { campaignId: string; amount: number; indianPassport: boolean }, now = Date.now()): Promise<{ success: true; data: DonationQuote }> {
   const { t } = await openCampaign(deps.db, input.campaignId, now);
-  return { success: true, data: { ...splitDonation(rupeesToPaise(input.amount), t.shareBps), shareBps: t.shareBps, trust: { name: t.name, fcraRegistered: t.fcraRegistered } } };
+  return {
+    success: true,
+    data: { ...splitFor(t, rupeesToPaise(input.amount), input.indianPassport), foreign: !input.indianPassport, trust: { name: t.name, fcraRegistered: t.fcraRegistered, fcShareCapBps: t.fcShareCapBps } },
+  };
 }
 
 /**
@@ -56,7 +71,7 @@ export async function startDonation(deps: Deps, who: Principal | null, input: Do
   const { c, t } = await openCampaign(deps.db, input.campaignId, now);
   // The foreign-contribution rule belongs to the trust, not to the card (docs/charity.md).
   if (!input.indianPassport && !t.fcraRegistered) throw new AppError('FORBIDDEN', MSG.donationForeignRefused);
-  const split = splitDonation(rupeesToPaise(input.amount), t.shareBps);
+  const split = splitFor(t, rupeesToPaise(input.amount), input.indianPassport);
   const answer = await createDonationOrderWith(
     deps,
     actorOf(who),
@@ -73,8 +88,9 @@ export async function startDonation(deps: Deps, who: Principal | null, input: Do
         pan: input.pan ?? null,
         address: input.address ?? null,
         indianPassport: input.indianPassport,
+        country: input.indianPassport ? null : (input.country ?? null),
         anonymous: input.anonymous,
-        shareBps: t.shareBps,
+        shareBps: split.shareBps,
         share: split.share,
         toCampaign: split.toCampaign,
         createdAt: now,
@@ -82,7 +98,7 @@ export async function startDonation(deps: Deps, who: Principal | null, input: Do
     },
     now,
   );
-  return { ...answer, token: donationToken(deps.config, answer.id), split: { ...split, shareBps: t.shareBps } };
+  return { ...answer, token: donationToken(deps.config, answer.id), split };
 }
 
 /** The donation's order when the caller may see it: its signed-in donor, or the holder of its token; else 404. */
@@ -110,6 +126,8 @@ function viewOf(r: { order: typeof purchaseOrder.$inferSelect; d: typeof donatio
     toCampaign: r.d.toCampaign,
     name: r.d.name,
     anonymous: r.d.anonymous,
+    foreign: !r.d.indianPassport,
+    country: r.d.country,
     createdAt: r.d.createdAt,
     paidAt: r.d.paidAt,
     receiptNo: r.d.receiptNo,
@@ -174,23 +192,88 @@ export async function listDonations(deps: Deps, input: { campaignId?: string | u
   return { success: true, data: rows.map((r) => ({ ...viewOf(r), email: r.d.email, mobile: r.d.mobile })), total: Number(total) };
 }
 
-/**
- * GET /api/donation/export?fy: the financial year's paid donations for the income-tax Form 10BD,
- * as CSV in its column order: donor's unique identification number, ID code, section code,
- * unique identification number (our receipt number), name, address, donation type, mode of
- * receipt, amount (rupees). Cash is never a mode here.
- */
-export async function exportDonations(deps: Deps, fy: string): Promise<string> {
-  const rows = await deps.db
-    .select({ d: donation, amount: purchaseOrder.amount })
+/** A CSV cell: quoted when it holds a comma, a quote or a line break. */
+const csvCell = (v: string) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+const csvOf = (head: readonly string[], lines: readonly (readonly string[])[]) => [head, ...lines].map((l) => l.map(csvCell).join(',')).join('\n') + '\n';
+const rupeesOf = (paise: number) => (paise / 100).toFixed(2);
+/** A day in India time, YYYY-MM-DD (receipts are dated in India time). */
+const indiaDate = (ms: number) => new Date(ms + 5.5 * 3600_000).toISOString().slice(0, 10);
+
+/** The financial year's paid donations, domestic or foreign, by trust and receipt number. */
+async function paidDonationsOf(deps: Deps, fy: string, foreign: boolean) {
+  return deps.db
+    .select({ d: donation, amount: purchaseOrder.amount, title: campaign.titleEn, cause: campaign.cause })
     .from(donation)
     .innerJoin(purchaseOrder, eq(purchaseOrder.id, donation.orderId))
-    .where(and(eq(donation.financialYear, fy), eq(purchaseOrder.status, 'PAID')))
+    .innerJoin(campaign, eq(campaign.id, donation.campaignId))
+    .where(and(eq(donation.financialYear, fy), eq(purchaseOrder.status, 'PAID'), eq(donation.indianPassport, !foreign)))
     .orderBy(donation.trustId, donation.receiptSeq);
-  const cell = (v: string) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+}
+
+/**
+ * GET /api/donation/export?fy: the financial year's paid donations from donors with an Indian
+ * passport for the income-tax Form 10BD, as CSV in its column order: donor's unique
+ * identification number, ID code, section code, unique identification number (our receipt
+ * number), name, address, donation type, mode of receipt, amount (rupees). Cash is never a mode
+ * here. Foreign contributions are not in it: they are reported apart (`foreign=1`, below).
+ */
+export async function exportDonations(deps: Deps, fy: string, foreign = false): Promise<string> {
+  if (foreign) return exportForeignDonations(deps, fy);
+  const rows = await paidDonationsOf(deps, fy, false);
   const head = ['ID Code', 'Unique Identification Number', 'Section Code', 'Unique Identification Number of the Donation', 'Name of donor', 'Address of donor', 'Donation Type', 'Mode of receipt', 'Amount of donation (Indian rupees)'];
-  const lines = rows.map(({ d, amount }) =>
-    [d.pan ? 'PAN' : 'Other', d.pan ?? '', 'Section 80G', d.receiptNo ?? '', d.name, d.address ?? '', 'Specific grant', 'Electronic modes including account payee cheque/draft', (amount / 100).toFixed(2)].map(cell).join(','),
+  return csvOf(
+    head,
+    rows.map(({ d, amount }) => [d.pan ? 'PAN' : 'Other', d.pan ?? '', 'Section 80G', d.receiptNo ?? '', d.name, d.address ?? '', 'Specific grant', 'Electronic modes including account payee cheque/draft', rupeesOf(amount)]),
   );
-  return [head.join(','), ...lines].join('\n') + '\n';
+}
+
+/**
+ * GET /api/donation/export?fy&foreign=1: the year's paid foreign contributions, for the trust's
+ * foreign-contribution accounts and annual return (docs/charity.md "Foreign contributions"):
+ * receipt number, date (India time), donor's name, address and country, amount (rupees), the
+ * campaign and its purpose (the campaign's cause).
+ */
+async function exportForeignDonations(deps: Deps, fy: string): Promise<string> {
+  const rows = await paidDonationsOf(deps, fy, true);
+  const head = ['Receipt number', 'Date', 'Name of donor', 'Address of donor', 'Country', 'Amount (Indian rupees)', 'Campaign', 'Purpose'];
+  return csvOf(
+    head,
+    rows.map(({ d, amount, title, cause }) => [d.receiptNo ?? '', indiaDate(d.paidAt ?? d.createdAt), d.name, d.address ?? '', d.country ?? '', rupeesOf(amount), `${title} (${d.campaignId})`, cause]),
+  );
+}
+
+/**
+ * GET /api/donation/foreign-summary?fy: per trust, the year's foreign contributions received
+ * (refunds taken off), the share it kept of them and whether that is within its cap
+ * (docs/charity.md "Foreign contributions"). Sums over the ledger.
+ */
+export async function foreignSummary(deps: Deps, fy: string): Promise<{ success: true; data: ForeignSummaryRow[] }> {
+  const trusts = await deps.db.select().from(trust).orderBy(trust.createdAt);
+  const sums = await deps.db
+    .select({
+      trustId: donation.trustId,
+      received: sql<number>`coalesce(sum(case when ${ledgerEntry.account} = ${ACCOUNTS.gateway} then ${ledgerEntry.amount} else 0 end), 0)`,
+      share: sql<number>`coalesce(-sum(case when ${ledgerEntry.account} like 'trust:%:fc-%' then ${ledgerEntry.amount} else 0 end), 0)`,
+      donations: sql<number>`count(distinct case when ${ledgerEntry.kind} = 'DONATION' then ${donation.orderId} end)`,
+    })
+    .from(ledgerEntry)
+    .innerJoin(donation, eq(donation.orderId, ledgerEntry.orderId))
+    .where(and(eq(donation.financialYear, fy), eq(donation.indianPassport, false), inArray(ledgerEntry.kind, ['DONATION', 'SHARE_SPLIT', 'REFUND'])))
+    .groupBy(donation.trustId);
+  const byTrust = new Map(sums.map((r) => [r.trustId, r]));
+  const data = trusts.map((t) => {
+    const r = byTrust.get(t.id);
+    const received = Number(r?.received ?? 0);
+    const shareKept = Number(r?.share ?? 0);
+    return {
+      trust: { id: t.id, code: t.code, name: t.name, fcraRegistered: t.fcraRegistered },
+      received,
+      donations: Number(r?.donations ?? 0),
+      shareKept,
+      capBps: t.fcShareCapBps,
+      // Integer arithmetic: share / received ≤ cap / 10000.
+      withinCap: shareKept * 10000 <= received * t.fcShareCapBps,
+    };
+  });
+  return { success: true, data };
 }

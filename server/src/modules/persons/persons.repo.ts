@@ -1,4 +1,4 @@
-import { and, eq, inArray, ne, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { MSG } from '@pm/protocol/messages';
 import type { PersonView } from '@pm/protocol/person';
 import type { Conn } from '../../db/client';
@@ -7,6 +7,7 @@ import { takeTurns } from '../../db/dialect';
 import { first, row } from '../../db/transaction';
 import { badRequest, conflict } from '../../lib/errors';
 import { personMoney } from '../../lib/ledger';
+import { teamCounts } from './team';
 
 export type PersonRow = typeof person.$inferSelect;
 
@@ -56,34 +57,6 @@ export async function copyRolePermissions(db: Conn, personId: string, roleId: st
     personId,
     rows.map((r) => r.id),
   );
-}
-
-/** People whose referrer is this person (a self-referral left by older data is not one). */
-export async function directDownlineCount(db: Conn, personId: string): Promise<number> {
-  const row = await first(
-    db
-      .select({ n: sql<number>`count(*)` })
-      .from(person)
-      .where(and(eq(person.parentId, personId), ne(person.id, personId))),
-  );
-  return row?.n ?? 0;
-}
-
-/**
- * Everyone below a person in the referral tree (recursive over `parent_id`), never the person
- * themself. UNION (not UNION ALL) drops rows already found, so the walk ends even over a cycle
- * that older data may hold (docs/security.md "Referrals and names").
- */
-export async function teamSize(db: Conn, personId: string): Promise<number> {
-  const r = await row<{ n: number }>(
-    db,
-    sql`
-      with recursive down(id) as (
-        select id from person where parent_id = ${personId} and id <> ${personId}
-        union select p.id from person p join down d on p.parent_id = d.id where p.id <> ${personId}
-      ) select count(*) as n from down`,
-  );
-  return r?.n ?? 0;
 }
 
 /** How many referrers above a person GET /Person shows (the walk stops there too). */
@@ -141,10 +114,19 @@ export async function assertReferrerAllowed(db: Conn, referrerId: string, childI
   if (await isSelfOrAbove(db, childId, referrerId)) throw badRequest(MSG.referralCycle);
 }
 
+/**
+ * The spec's orbit, amount for the next level and donation quota, always neutral: no money,
+ * credit, level or quota may depend on people joining below someone (docs/charity.md "The
+ * referral team": money-circulation schemes are banned in India). The person's old columns of
+ * them are never read.
+ */
+export const NEUTRAL_TEAM_FIGURES = { curr_orbit: 0, amountForNextLevel: 0, dq: 0 } as const;
+
 /** The API view of a person (its short names: docs/glossary.md "People"); never includes the password hash. */
 export async function toView(db: Conn, row: PersonRow, opts: { tree?: boolean } = {}): Promise<PersonView> {
   // Money figures are sums over the ledger, never the person's own columns (docs/charity.md "The ledger").
   const money = (await personMoney(db, [row.id])).get(row.id)!;
+  const team = opts.tree ? await teamCounts(db, row.id) : { team: 0, direct: 0 };
   return {
     id: row.id,
     n: row.name,
@@ -160,15 +142,14 @@ export async function toView(db: Conn, row: PersonRow, opts: { tree?: boolean } 
     aw: (money.collected - money.withdrawn) / 100,
     totalWithdrawn: money.withdrawn / 100,
     tac: money.collected / 100,
-    teamSize: opts.tree ? await teamSize(db, row.id) : 0,
-    directDownlines: opts.tree ? await directDownlineCount(db, row.id) : 0,
-    curr_orbit: row.currentOrbit,
+    // Counts of the referral team (team.ts), information only: nothing below depends on them.
+    teamSize: team.team,
+    directDownlines: team.direct,
+    ...NEUTRAL_TEAM_FIGURES,
     aadharFront: row.aadharFront,
     aadharBack: row.aadharBack,
     pan: row.pan,
     pic: row.pic,
-    amountForNextLevel: row.amountForNextLevel,
-    dq: row.donationQuota,
     taw: money.withdrawn / 100,
     iprr: row.iprr,
     co: row.co,

@@ -8,6 +8,7 @@ import {
   personSearchSchema,
   personUpdateSchema,
   referrerLookupSchema,
+  teamQuerySchema,
 } from '@pm/protocol/person';
 import type { AppEnv, Deps } from '../../context';
 import { clientIp, parseJson, parseQuery, parseWith } from '../../lib/http';
@@ -22,6 +23,7 @@ export function personRoutes(app: Hono<AppEnv>, deps: Deps) {
     parseQuery(c, noQuery);
     return c.json(await persons.me(deps, principalOf(c)));
   });
+  route(app, deps, 'GET /person/team', async (c) => c.json(await persons.myTeam(deps, principalOf(c), parseQuery(c, teamQuerySchema))));
   route(app, deps, 'GET /Person/get', async (c) => c.json(await persons.search(deps, parseQuery(c, personSearchSchema))));
   route(app, deps, 'GET /Person/getReferrer', async (c) => {
     await deps.rates.consume('lookupIp', clientIp(c, deps.config.TRUST_PROXY));

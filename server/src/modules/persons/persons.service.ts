@@ -1,5 +1,6 @@
 import { and, count, eq, ne, or, sql } from 'drizzle-orm';
 import { MSG } from '@pm/protocol/messages';
+import type { TeamPage } from '@pm/protocol/person';
 import { DEFAULT_ROLE } from '@pm/protocol/role';
 import type { Deps, Principal } from '../../context';
 import type { Conn } from '../../db/client';
@@ -33,6 +34,7 @@ import {
   standingOf,
 } from './privileges';
 import { maskName, referrerHandle } from './referrer';
+import { teamCounts, teamPage } from './team';
 
 function searchWhere(db: Conn, q: string) {
   if (!q) return undefined;
@@ -89,6 +91,17 @@ export async function referrer(deps: Deps, mobile: string) {
     success: true as const,
     data: row && row.status === 'ACTIVE' ? [{ id: referrerHandle(deps.config.jwtSecret, row), n: maskName(row.name) }] : [],
   };
+}
+
+/**
+ * GET /person/team — the signed-in person's own referral team, paged and searchable, mobiles
+ * masked; information only (docs/charity.md "The referral team"). No id is taken: nobody reads
+ * another person's team here.
+ */
+export async function myTeam(deps: Deps, actor: Principal, input: { q: string; page: number; size: number }): Promise<TeamPage> {
+  const { members, total } = await teamPage(deps.db, actor.id, input);
+  const counts = await teamCounts(deps.db, actor.id);
+  return { success: true, data: members, total, team: counts.team, direct: counts.direct, size: input.size };
 }
 
 /** Customers are the people holding the MEMBER role (the learners). */

@@ -235,7 +235,8 @@ function earningAccountOf(account: string): EarningAccount | null {
   if (account === ACCOUNTS.generalDonations) return 'generalDonations';
   if (account === ACCOUNTS.refundsDue) return 'refundsDue';
   if (account.startsWith('campaign:')) return 'campaigns';
-  if (/^trust:.+:running$/.test(account)) return 'trustRunning';
+  // The share of foreign contributions is running costs too (kept in accounts of its own: docs/charity.md "Foreign contributions").
+  if (/^trust:.+:(fc-)?running$/.test(account)) return 'trustRunning';
   if (/^trust:.+:gateway-fee$/.test(account)) return 'trustGatewayFee';
   if (/^trust:.+:bank-fee$/.test(account)) return 'trustBankFee';
   return null;

@@ -63,6 +63,7 @@ test('shows the person, the referrer chain, the team and the referral link', asy
   expect(screen.getByLabelText('Your referral link')).toHaveValue(`${window.location.origin}/login?referrer=9000000003`);
   expect(screen.getByRole('button', { name: 'Copy link' })).toBeInTheDocument();
   expect(screen.getByRole('link', { name: 'Change password' })).toHaveAttribute('href', '/reset-password');
+  expect(screen.getByRole('link', { name: 'See my team' })).toHaveAttribute('href', '/profile/team');
 });
 
 

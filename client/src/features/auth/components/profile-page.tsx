@@ -77,6 +77,9 @@ function ProfileDetails({ profile }: { profile: Profile }) {
           <Detail label={t('profile.teamSize')}>{profile.teamSize}</Detail>
           <Detail label={t('profile.directReferrals')}>{profile.directDownlines}</Detail>
         </SimpleGrid>
+        <Anchor component={Link} to={paths.profileTeam} size="sm" mt="xs" display="inline-block" data-testid="my-team-link">
+          {t('team.link')}
+        </Anchor>
         <Stack gap={4} mt="sm">
           <Text size="xs" c="dimmed" tt="uppercase" fw={600} id="referrer-chain">
             {t('profile.referrers')}

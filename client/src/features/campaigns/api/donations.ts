@@ -14,16 +14,26 @@ import type { CheckoutOptions } from '@/lib/payments/hand-over';
 
 type One<T> = { success: boolean; msg?: string; data: T };
 
-/** GET /donation/quote?campaignId&amount (rupees): the split before paying, to the paisa (docs/charity.md "The split"). */
-export function getDonationQuote(campaignId: string, amount: number): Promise<One<DonationQuote>> {
-  return api('/donation/quote', { query: { campaignId, amount }, silent: true, background: true });
+/**
+ * GET /donation/quote?campaignId&amount (rupees)&indianPassport: the split before paying, to the
+ * paisa (docs/charity.md "The split"); a donor without an Indian passport gets the foreign
+ * contribution's, the trust's share capped ("Foreign contributions"). Only `false` is sent: the
+ * server's default is the domestic split.
+ */
+export function getDonationQuote(campaignId: string, amount: number, indianPassport = true): Promise<One<DonationQuote>> {
+  return api('/donation/quote', { query: { campaignId, amount, indianPassport: indianPassport ? undefined : 'false' }, silent: true, background: true });
 }
 
-export const donationQuoteQueryOptions = (campaignId: string, amount: number) =>
-  queryOptions({ queryKey: ['donation', 'quote', campaignId, amount], queryFn: () => getDonationQuote(campaignId, amount), select: (r) => r.data, staleTime: 60_000 });
+export const donationQuoteQueryOptions = (campaignId: string, amount: number, indianPassport = true) =>
+  queryOptions({
+    queryKey: ['donation', 'quote', campaignId, amount, indianPassport],
+    queryFn: () => getDonationQuote(campaignId, amount, indianPassport),
+    select: (r) => r.data,
+    staleTime: 60_000,
+  });
 
-export function useDonationQuote(campaignId: string, amount: number | null) {
-  return useQuery({ ...donationQuoteQueryOptions(campaignId, amount ?? 0), enabled: amount !== null });
+export function useDonationQuote(campaignId: string, amount: number | null, indianPassport = true) {
+  return useQuery({ ...donationQuoteQueryOptions(campaignId, amount ?? 0, indianPassport), enabled: amount !== null });
 }
 
 /** POST /donation's 201: the DONATION order (as POST /payment answers a plan's), the split agreed and the donation's token. */
@@ -83,7 +93,10 @@ export function useDonationList(query: DonationListQuery) {
   return useQuery(queryOptions({ queryKey: ['donation', 'list', query], queryFn: () => listDonations(query), placeholderData: keepPreviousData }));
 }
 
-/** GET /donation/export?fy=2026-27 (VIEW_REPORT): the year's Form 10BD CSV, saved under the server's file name. */
-export async function exportDonations(fy: string): Promise<void> {
-  await downloadFile('/donation/export', { fy });
+/**
+ * GET /donation/export?fy=2026-27 (VIEW_REPORT): the year's Form 10BD CSV, or with `foreign` the
+ * year's foreign contributions (docs/charity.md "Foreign contributions"), saved under the server's file name.
+ */
+export async function exportDonations(fy: string, foreign = false): Promise<void> {
+  await downloadFile('/donation/export', foreign ? { fy, foreign: '1' } : { fy });
 }

@@ -15,9 +15,9 @@ export type RecentDonation = { name: string; amount: number; at: number };
  * A row of the campaign's public ledger (docs/charity.md "The ledger"), paise: one DONATION or
  * REFUND movement, `gross` what the donor paid (negative for a refund; `amount` is the same),
  * the trust's `share` of it, the `net` that reached the campaign, and the donor's name or
- * "Anonymous".
+ * "Anonymous"; `foreign` marks a foreign contribution (docs/charity.md "Foreign contributions").
  */
-export type LedgerLine = { kind: string; amount: number; gross: number; share: number; net: number; donor: string; at: number };
+export type LedgerLine = { kind: string; amount: number; gross: number; share: number; net: number; donor: string; at: number; foreign?: boolean };
 
 /** GET /campaigns/:id: the campaign with its updates, recent donations and public ledger; its history for those who see inside. */
 export type Campaign = CampaignView & {

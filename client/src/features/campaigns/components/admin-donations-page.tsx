@@ -42,6 +42,11 @@ function DonationRow({ row }: { row: DonationListRow }) {
         <Text size="xs" c="dimmed">
           {row.email} · {row.mobile}
         </Text>
+        {row.foreign && (
+          <Text size="xs" data-testid="admin-donation-foreign">
+            {t('adminDonations.foreign', { country: row.country ?? '' })}
+          </Text>
+        )}
       </Table.Td>
       <Table.Td>
         <Anchor component={Link} to={campaignPath(row.campaign.id)} size="sm">
@@ -65,27 +70,31 @@ function DonationRow({ row }: { row: DonationListRow }) {
   );
 }
 
-/** Form 10BD for a financial year (docs/charity.md "API": GET /donation/export), as the server's CSV file. */
+/** Form 10BD for a financial year (docs/charity.md "API": GET /donation/export), and the year's foreign contributions, as the server's CSV files. */
 function ExportForm() {
   const { t } = useTranslation('campaign');
   const years = recentFinancialYears(useNow());
   const [fy, setFy] = useState<string>(years[0]!);
-  const [busy, setBusy] = useState(false);
-  const run = async () => {
-    setBusy(true);
+  const [busy, setBusy] = useState<'domestic' | 'foreign' | null>(null);
+  // Foreign contributions are exported apart from Form 10BD's (docs/charity.md "Foreign contributions").
+  const run = async (kind: 'domestic' | 'foreign') => {
+    setBusy(kind);
     try {
-      await exportDonations(fy);
+      await exportDonations(fy, kind === 'foreign');
     } catch {
       // Shown by downloadFile.
     } finally {
-      setBusy(false);
+      setBusy(null);
     }
   };
   return (
     <Group align="flex-end" wrap="wrap" gap="sm" data-testid="donation-export">
       <Select label={t('adminDonations.financialYear')} data={years} value={fy} onChange={(v) => v && setFy(v)} allowDeselect={false} w={140} />
-      <Button leftSection={<IconDownload size={16} aria-hidden />} onClick={() => void run()} loading={busy}>
+      <Button leftSection={<IconDownload size={16} aria-hidden />} onClick={() => void run('domestic')} loading={busy === 'domestic'}>
         {t('adminDonations.export')}
+      </Button>
+      <Button variant="light" leftSection={<IconDownload size={16} aria-hidden />} onClick={() => void run('foreign')} loading={busy === 'foreign'}>
+        {t('adminDonations.exportForeign')}
       </Button>
     </Group>
   );

@@ -33,6 +33,28 @@ test('lists the trusts with what receipts print and the share kept; an edit send
   await vi.waitFor(() => expect(calls.find((c) => c.method === 'PUT')?.body).toMatchObject({ code: 'PMT', pan: 'AAATP0000D', shareBps: 750, fcraRegistered: false }));
 });
 
+test('the cap on the share of foreign contributions: shown for a registered trust, edited in percent, sent in basis points with only the settings', async () => {
+  const registered = { ...DEMO, fcraRegistered: true, fcShareCapBps: 2000 };
+  const { calls } = mockApi(({ method, path, body }) => {
+    if (method === 'GET' && path === '/trust') return json({ success: true, data: [registered] });
+    if (method === 'PUT' && path === '/trust/demo-trust') return json({ success: true, msg: 'Trust saved', data: { ...registered, ...(body as object) } });
+    return json({ success: false, msg: `unexpected ${method} ${path}` }, 500);
+  });
+  renderWithApp(<AdminTrustsPage />, { route: '/admin/trusts', namespaces: ['campaign'] });
+  const card = await screen.findByTestId('trust');
+  expect(within(card).getByTestId('trust-fc-cap')).toHaveTextContent('keeps at most 20 % of a foreign contribution');
+  await userEvent.click(within(card).getByRole('button', { name: 'Edit' }));
+  const form = await screen.findByRole('form', { name: 'Edit' });
+  const cap = within(form).getByRole('textbox', { name: /Most kept of a foreign contribution/ });
+  expect(cap).toHaveValue('20 %');
+  await userEvent.clear(cap);
+  await userEvent.type(cap, '5');
+  await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+  await vi.waitFor(() => expect(calls.find((c) => c.method === 'PUT')?.body).toMatchObject({ fcShareCapBps: 500, shareBps: 600, fcraRegistered: true }));
+  // The server's schema is strict: the trust's id and times are not settings.
+  expect(Object.keys(calls.find((c) => c.method === 'PUT')!.body as object).sort()).toEqual(['address', 'approval80g', 'code', 'fcShareCapBps', 'fcraRegistered', 'name', 'pan', 'registrationNo', 'shareBps']);
+});
+
 test('with none set up it says campaigns wait for one, and a new trust is sent in capitals', async () => {
   const { calls } = server([]);
   renderWithApp(<AdminTrustsPage />, { route: '/admin/trusts', lang: 'hi', namespaces: ['campaign'] });

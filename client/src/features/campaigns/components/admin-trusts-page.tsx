@@ -7,21 +7,33 @@ import { notifySuccess } from '@/lib/notify';
 import { saveTrust, type Trust, type TrustSettings, trustKeys, useTrusts } from '../api/trusts';
 import { useLang } from '../hooks/use-lang';
 
-const EMPTY: TrustSettings = { code: '', name: { en: '', hi: '' }, address: '', registrationNo: '', pan: '', approval80g: '', fcraRegistered: false, shareBps: 600 };
+const EMPTY: TrustSettings = { code: '', name: { en: '', hi: '' }, address: '', registrationNo: '', pan: '', approval80g: '', fcraRegistered: false, shareBps: 600, fcShareCapBps: 2000 };
 
-/** The settings of one trust, as its form edits them (the share in percent, two decimals). */
+/** A trust's settings as PUT/POST /trust take them: only the schema's fields (the server refuses any other, such as the id). */
+function settingsOf(t: TrustSettings): TrustSettings {
+  const { code, name, address, registrationNo, pan, approval80g, fcraRegistered, shareBps, fcShareCapBps } = t;
+  return { code, name: { ...name }, address, registrationNo, pan, approval80g, fcraRegistered, shareBps, fcShareCapBps };
+}
+
+/** The settings of one trust, as its form edits them (the share and the foreign-contribution cap in percent, two decimals). */
 function TrustForm({ trust, onDone }: { trust: Trust | null; onDone: () => void }) {
   const { t } = useTranslation(['campaign', 'common']);
   const client = useQueryClient();
   const [busy, setBusy] = useState(false);
-  const start = trust ?? EMPTY;
+  const start = settingsOf(trust ?? EMPTY);
   const form = useForm({
-    initialValues: { ...start, name: { ...start.name }, sharePercent: (start.shareBps ?? 600) / 100 },
+    initialValues: { ...start, sharePercent: (start.shareBps ?? 600) / 100, fcCapPercent: (start.fcShareCapBps ?? 2000) / 100 },
   });
-  const submit = form.onSubmit(async ({ sharePercent, ...v }) => {
+  const submit = form.onSubmit(async ({ sharePercent, fcCapPercent, ...v }) => {
     setBusy(true);
     try {
-      const settings: TrustSettings = { ...v, code: v.code.trim().toUpperCase(), pan: v.pan.trim().toUpperCase(), shareBps: Math.round(Number(sharePercent) * 100) };
+      const settings: TrustSettings = {
+        ...v,
+        code: v.code.trim().toUpperCase(),
+        pan: v.pan.trim().toUpperCase(),
+        shareBps: Math.round(Number(sharePercent) * 100),
+        fcShareCapBps: Math.round(Number(fcCapPercent) * 100),
+      };
       const saved = await saveTrust(trust?.id ?? null, settings);
       notifySuccess(t('trusts.saved'));
       void saved;
@@ -45,6 +57,7 @@ function TrustForm({ trust, onDone }: { trust: Trust | null; onDone: () => void 
         <TextInput label={t('trusts.approval80g')} required maxLength={100} {...form.getInputProps('approval80g')} />
         <NumberInput label={t('trusts.share')} description={t('trusts.shareHint')} min={0} max={10} step={0.5} decimalScale={2} suffix=" %" {...form.getInputProps('sharePercent')} />
         <Checkbox label={t('trusts.fcra')} {...form.getInputProps('fcraRegistered', { type: 'checkbox' })} />
+        <NumberInput label={t('trusts.fcCap')} description={t('trusts.fcCapHint')} min={0} max={20} step={0.5} decimalScale={2} suffix=" %" {...form.getInputProps('fcCapPercent')} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onDone}>
             {t('common:actions.cancel')}
@@ -91,7 +104,16 @@ export default function AdminTrustsPage() {
             <Text size="xs" c="dimmed">
               {t('trusts.summary', { pan: trust.pan, approval: trust.approval80g, share: ((trust.shareBps ?? 600) / 100).toLocaleString(lang === 'hi' ? 'hi-IN' : 'en-IN') })}
             </Text>
-            {trust.fcraRegistered && <Badge color="teal" variant="light">{t('trusts.fcraBadge')}</Badge>}
+            {trust.fcraRegistered && (
+              <Group gap="xs">
+                <Badge color="teal" variant="light">
+                  {t('trusts.fcraBadge')}
+                </Badge>
+                <Text size="xs" c="dimmed" data-testid="trust-fc-cap">
+                  {t('trusts.fcCapSummary', { cap: ((trust.fcShareCapBps ?? 2000) / 100).toLocaleString(lang === 'hi' ? 'hi-IN' : 'en-IN') })}
+                </Text>
+              </Group>
+            )}
             <Group justify="flex-end">
               <Button size="xs" variant="light" onClick={() => setEditing(trust)}>
                 {t('trusts.edit')}

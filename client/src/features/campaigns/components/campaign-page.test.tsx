@@ -99,3 +99,13 @@ test('the public ledger names each donor (Anonymous in the reader\'s language) a
   expect(rows[2]).toHaveTextContent('Ravi');
   expect(rows.at(-1)).toHaveTextContent('₹200₹12₹188');
 });
+
+test('a foreign contribution is marked as one in the public ledger, its donor named as any other', async () => {
+  const foreign = { kind: 'DONATION', at: Date.now(), amount: 100_00, gross: 100_00, share: 5_00, net: 95_00, donor: 'Emily', foreign: true };
+  serve(campaignFixture({ ledger: [foreign, ...campaignFixture().ledger!] }));
+  await render('c-1');
+  const rows = within(await screen.findByTestId('campaign-ledger')).getAllByRole('row');
+  expect(rows[1]).toHaveTextContent('Emily');
+  expect(within(rows[1]!).getByTestId('ledger-foreign')).toHaveTextContent('Foreign contribution');
+  expect(within(rows[2]!).queryByTestId('ledger-foreign')).toBeNull();
+});

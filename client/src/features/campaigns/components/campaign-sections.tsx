@@ -187,6 +187,11 @@ export function CampaignLedger({ ledger }: { ledger: readonly LedgerLine[] }) {
                     <Text size="xs" c="dimmed">
                       {l.kind === 'REFUND' ? t('detail.ledgerRefund', { donor: donorName(l.donor) }) : donorName(l.donor)}
                     </Text>
+                    {l.foreign && (
+                      <Text size="xs" c="dimmed" data-testid="ledger-foreign">
+                        {t('detail.ledgerForeign')}
+                      </Text>
+                    )}
                   </Table.Td>
                   <Table.Td ta="right">{formatPaise(l.gross, lang)}</Table.Td>
                   <Table.Td ta="right">{formatPaise(l.share, lang)}</Table.Td>

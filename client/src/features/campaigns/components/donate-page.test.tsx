@@ -121,6 +121,8 @@ test('a guest gives without an account; a refusal of the server is said above Pa
   await userEvent.type(screen.getByRole('textbox', { name: 'Mobile number' }), '9812345678');
   await userEvent.click(within(screen.getByRole('radiogroup', { name: /Indian passport/ })).getByRole('radio', { name: 'No' }));
   expect(screen.getByTestId('foreign-donor-note')).toBeInTheDocument();
+  // A donor without an Indian passport names their country (docs/charity.md "Foreign contributions").
+  await userEvent.selectOptions(screen.getByRole('combobox', { name: /Country you live in/ }), 'US');
   await userEvent.click(screen.getByRole('button', { name: 'Pay' }));
   expect(await screen.findByTestId('donation-refused')).toHaveTextContent('not registered to accept foreign contributions');
   expect(assign).not.toHaveBeenCalled();
@@ -133,6 +135,45 @@ test('a guest gives without an account; a refusal of the server is said above Pa
   expect(screen.queryByTestId('donation-refused')).toBeNull();
   // The tab keeps the token too, for an address that lost it.
   expect(sessionStorage.getItem('donation-token:order-9')).toBe('tok-1');
+});
+
+test('a donor without an Indian passport: the country is asked only then and required, their own capped split is quoted, and the country is sent', async () => {
+  vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
+  const FOREIGN_QUOTE = { success: true, data: { amount: 100_00, share: 4_00, toCampaign: 96_00, shareBps: 400, foreign: true, trust: { name: { en: 'Demo Trust', hi: '' }, fcraRegistered: true, fcShareCapBps: 400 } } };
+  const { calls } = mockApi(({ method, path, query }) => {
+    if (method === 'GET' && path === '/campaigns/c-1') return json({ success: true, data: campaignFixture() });
+    if (method === 'GET' && path === '/donation/quote') return json(query.get('indianPassport') === 'false' ? FOREIGN_QUOTE : QUOTE);
+    if (method === 'POST' && path === '/donation') return json({ ...STARTED, split: { amount: 100_00, share: 4_00, toCampaign: 96_00, shareBps: 400 } }, 201);
+    if (method === 'POST' && path === '/donation/order-9/pay') return json({ success: true, data: { instrumentResponse: { redirectInfo: { url: 'http://localhost/sandbox/phonepe/pay/pg-9' } } } });
+    return json({ success: false, msg: `unexpected ${method} ${path}` }, 500);
+  });
+  await render();
+  await userEvent.type(await screen.findByRole('textbox', { name: 'Amount (₹)' }), '100');
+  await userEvent.type(screen.getByRole('textbox', { name: 'Name' }), 'Emily Clark');
+  await userEvent.type(screen.getByRole('textbox', { name: 'E-mail' }), 'emily@example.com');
+  await userEvent.type(screen.getByRole('textbox', { name: 'Mobile number' }), '9812345670');
+  const passport = within(screen.getByRole('radiogroup', { name: /Indian passport/ }));
+  expect(screen.queryByRole('combobox', { name: /Country you live in/ })).toBeNull();
+  await userEvent.click(passport.getByRole('radio', { name: 'Yes' }));
+  expect(screen.queryByRole('combobox', { name: /Country you live in/ })).toBeNull();
+  await userEvent.click(passport.getByRole('radio', { name: 'No' }));
+  const country = screen.getByRole('combobox', { name: /Country you live in/ });
+  // India is not offered; countries are named, not coded.
+  expect(within(country).queryByRole('option', { name: 'India' })).toBeNull();
+  expect(within(country).getByRole('option', { name: 'United Kingdom' })).toHaveValue('GB');
+
+  const split = await screen.findByTestId('donation-split');
+  await vi.waitFor(() => expect(split).toHaveTextContent("The trust's share (4 percent)₹4"));
+  expect(split).toHaveTextContent('Reaches the campaign₹96');
+  expect(screen.getByTestId('donation-split-foreign')).toHaveTextContent('at most 4 percent');
+  expect(calls.some((c) => c.path === '/donation/quote' && c.query.get('indianPassport') === 'false')).toBe(true);
+
+  await userEvent.click(screen.getByRole('button', { name: 'Pay' }));
+  expect(screen.getByText('Please choose the country you live in')).toBeInTheDocument();
+  expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0);
+  await userEvent.selectOptions(country, 'GB');
+  await userEvent.click(screen.getByRole('button', { name: 'Pay' }));
+  await vi.waitFor(() => expect(calls.find((c) => c.method === 'POST' && c.path === '/donation')?.body).toMatchObject({ indianPassport: false, country: 'GB', name: 'Emily Clark' }));
 });
 
 test('Razorpay: /pay answers Checkout\'s options, Checkout opens prefilled, then the confirmation with the token; a guest\'s signature is not sent (its route needs a login)', async () => {
@@ -179,4 +220,6 @@ test('in Hindi', async () => {
   await userEvent.tab();
   expect(screen.getByText('राशि 1 से कम नहीं हो सकती')).toBeInTheDocument();
   expect(screen.getByRole('checkbox', { name: 'मेरा नाम गुमनाम दिखाएँ' })).toBeInTheDocument();
+  await userEvent.click(within(screen.getByRole('radiogroup', { name: /भारतीय पासपोर्ट/ })).getByRole('radio', { name: 'नहीं' }));
+  expect(screen.getByRole('combobox', { name: /आप जिस देश में रहते हैं/ })).toBeInTheDocument();
 });

@@ -1,12 +1,12 @@
-import { Alert, Anchor, Button, Center, Checkbox, Container, Group, Loader, Paper, Radio, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { Alert, Anchor, Button, Center, Checkbox, Container, Group, Loader, NativeSelect, Paper, Radio, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { type GetInputPropsReturnType, useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconAlertCircle } from '@tabler/icons-react';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { MOBILE_PREFIX } from '@pm/protocol/common';
-import type { DonationStart } from '@pm/protocol/donation';
+import { COUNTRY_CODES, type DonationStart } from '@pm/protocol/donation';
 import { useSession } from '@/hooks/use-session';
 import { ApiError } from '@/lib/api-client';
 import { notifyError } from '@/lib/notify';
@@ -19,7 +19,7 @@ import { useLang } from '../hooks/use-lang';
 import { useNow } from '../hooks/use-now';
 import { donationBlock, pick } from '../lib/campaign-lib';
 import { handOverDonation } from '../lib/donation-hand-over';
-import { type DonationErrorKey, donationRules, type DonationValues, mobileDigits, parseRupees } from '../lib/donation-rules';
+import { countryOptions, type DonationErrorKey, donationRules, type DonationValues, mobileDigits, parseRupees } from '../lib/donation-rules';
 import { CampaignProgress } from './campaign-bits';
 import { campaignPath, DonateAction } from './campaign-page';
 import { DonationSplit } from './donation-split';
@@ -45,6 +45,7 @@ function initialValues(session: Session | null): DonationValues {
     indianPassport: '',
     pan: '',
     address: '',
+    country: '',
     anonymous: false,
   };
 }
@@ -60,8 +61,18 @@ export function donationBody(campaignId: string, v: DonationValues): DonationSta
     indianPassport: v.indianPassport === 'yes',
     ...(v.pan.trim() && { pan: v.pan.trim().toUpperCase() }),
     ...(v.address.trim() && { address: v.address.trim() }),
+    // Only a donor without an Indian passport names a country (docs/charity.md "Foreign contributions").
+    ...(v.indianPassport === 'no' && v.country && { country: v.country }),
     anonymous: v.anonymous,
   };
+}
+
+/** Where a donor without an Indian passport lives: asked only of them, the countries by name in the reader's language. */
+function CountryField({ inputProps }: { inputProps: GetInputPropsReturnType }) {
+  const { t } = useTranslation('campaign');
+  const lang = useLang();
+  const options = useMemo(() => countryOptions(COUNTRY_CODES, lang), [lang]);
+  return <NativeSelect label={t('donate.country')} description={t('donate.countryHint')} withAsterisk data={[{ value: '', label: t('donate.countryChoose') }, ...options]} {...inputProps} />;
 }
 
 function DonationFormView({ campaign }: { campaign: Campaign }) {
@@ -115,7 +126,7 @@ function DonationFormView({ campaign }: { campaign: Campaign }) {
           leftSection={<Text span>₹</Text>}
           {...form.getInputProps('amount')}
         />
-        <DonationSplit campaignId={campaign.id} rupees={rupees} />
+        <DonationSplit campaignId={campaign.id} rupees={rupees} indianPassport={form.values.indianPassport !== 'no'} />
         <TextInput label={t('campaign:donate.name')} withAsterisk autoComplete="name" maxLength={100} {...form.getInputProps('name')} />
         <TextInput label={t('campaign:donate.email')} description={t('campaign:donate.emailHint')} withAsterisk type="email" autoComplete="email" {...form.getInputProps('email')} />
         <TextInput
@@ -136,9 +147,12 @@ function DonationFormView({ campaign }: { campaign: Campaign }) {
           </Group>
         </Radio.Group>
         {form.values.indianPassport === 'no' && (
-          <Alert color="yellow" variant="light" data-testid="foreign-donor-note">
-            {t('campaign:donate.foreignNote')}
-          </Alert>
+          <>
+            <Alert color="yellow" variant="light" data-testid="foreign-donor-note">
+              {t('campaign:donate.foreignNote')}
+            </Alert>
+            <CountryField inputProps={form.getInputProps('country')} />
+          </>
         )}
         <Text size="sm" fw={600} mt="xs">
           {t('campaign:donate.receiptTitle')}

@@ -9,11 +9,13 @@ import { sharePercent } from '../lib/donation-rules';
 /**
  * The split before paying (docs/charity.md "The split"), from the server's quote to the paisa:
  * the amount, the trust's share and what reaches the campaign, with the terms' words about the share.
+ * A donor without an Indian passport sees their own: a foreign contribution's, the share capped
+ * (docs/charity.md "Foreign contributions").
  */
-export function DonationSplit({ campaignId, rupees }: { campaignId: string; rupees: number | null }) {
+export function DonationSplit({ campaignId, rupees, indianPassport = true }: { campaignId: string; rupees: number | null; indianPassport?: boolean }) {
   const { t } = useTranslation('campaign');
   const lang = useLang();
-  const quote = useDonationQuote(campaignId, rupees);
+  const quote = useDonationQuote(campaignId, rupees, indianPassport);
   if (rupees === null) return null;
   return (
     <Paper withBorder radius="md" p="md" aria-live="polite" data-testid="donation-split">
@@ -47,6 +49,11 @@ export function DonationSplit({ campaignId, rupees }: { campaignId: string; rupe
                 </Table.Tr>
               </Table.Tbody>
             </Table>
+            {quote.data.foreign && (
+              <Text size="xs" data-testid="donation-split-foreign">
+                {t('donate.split.foreign', { cap: quote.data.trust.fcShareCapBps / 100 })}
+              </Text>
+            )}
             <Text size="xs" c="dimmed">
               {t('donate.split.terms', { percent: sharePercent(quote.data) })}
             </Text>

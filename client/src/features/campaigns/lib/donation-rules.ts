@@ -11,6 +11,8 @@ export type DonationValues = {
   indianPassport: '' | 'yes' | 'no';
   pan: string;
   address: string;
+  /** A foreign donor's country (ISO 3166-1 alpha-2), asked only when the passport answer is no. */
+  country: string;
   anonymous: boolean;
 };
 
@@ -23,7 +25,8 @@ export type DonationErrorKey =
   | 'donate.errors.email'
   | 'donate.errors.mobile'
   | 'donate.errors.passport'
-  | 'donate.errors.pan';
+  | 'donate.errors.pan'
+  | 'donate.errors.country';
 
 /** Rupees with at most two decimals, as the server takes a donation's amount (sync-protocol payment: AMOUNT_TEXT). */
 const AMOUNT_TEXT = /^\d{1,9}(\.\d{1,2})?$/;
@@ -54,7 +57,21 @@ export const donationRules = {
   mobile: (v: string): DonationErrorKey | null => (/^\d{10}$/.test(v) ? null : 'donate.errors.mobile'),
   indianPassport: (v: string): DonationErrorKey | null => (v === 'yes' || v === 'no' ? null : 'donate.errors.passport'),
   pan: (v: string): DonationErrorKey | null => (!v.trim() || PAN_PATTERN.test(v.trim().toUpperCase()) ? null : 'donate.errors.pan'),
+  // Required of a donor without an Indian passport (docs/charity.md "Foreign contributions").
+  country: (v: string, values: Pick<DonationValues, 'indianPassport'>): DonationErrorKey | null => (values.indianPassport !== 'no' || v ? null : 'donate.errors.country'),
 };
+
+/**
+ * The countries a foreign donor chooses from, by their names in the reader's language (the
+ * browser's own list of names), alphabetically; India is not one (the donor names where they live).
+ */
+export function countryOptions(codes: readonly string[], lang: string): { value: string; label: string }[] {
+  const names = new Intl.DisplayNames([lang === 'hi' ? 'hi' : 'en'], { type: 'region', fallback: 'code' });
+  return codes
+    .filter((c) => c !== 'IN')
+    .map((c) => ({ value: c, label: names.of(c) ?? c }))
+    .sort((a, b) => a.label.localeCompare(b.label, lang));
+}
 
 /** What the mobile field keeps: digits only, at most 10; a pasted +91 or trunk 0 is dropped. */
 export function mobileDigits(raw: string): string {
