@@ -54,5 +54,6 @@ export const PERMISSIONS = {
   CREATE_CAMPAIGN: "Draft and edit campaigns on a beneficiary's behalf, post their updates and choose the featured campaign",
   APPROVE_CAMPAIGN: 'Approve, refuse, pause, resume and close campaigns',
   MANAGE_TRUST: 'Set up trusts: the name, address, registration, PAN and 80G numbers printed on receipts, and the share kept',
+  HANDLE_GRIEVANCE: 'Handle grievances and reports of campaigns: the queue, assigning, answering and resolving',
 } as const;
 export type PermissionName = keyof typeof PERMISSIONS;

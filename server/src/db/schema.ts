@@ -54,6 +54,8 @@ export let campaignUpdate = lite.campaignUpdate;
 export let campaignImage = lite.campaignImage;
 export let campaignEvent = lite.campaignEvent;
 export let donation = lite.donation;
+export let grievance = lite.grievance;
+export let grievanceMessage = lite.grievanceMessage;
 
 /** Which tables the exports are: what the process opened (db/client.ts), one engine per process. */
 export let tablesEngine: 'sqlite' | 'postgres' = 'sqlite';
@@ -109,5 +111,7 @@ export function usePostgresTables(pg: Record<string, unknown>): void {
   campaignImage = take<typeof lite.campaignImage>('campaignImage');
   campaignEvent = take<typeof lite.campaignEvent>('campaignEvent');
   donation = take<typeof lite.donation>('donation');
+  grievance = take<typeof lite.grievance>('grievance');
+  grievanceMessage = take<typeof lite.grievanceMessage>('grievanceMessage');
   tablesEngine = 'postgres';
 }
