@@ -57,6 +57,8 @@ const OPTIONS: Record<Message['kind'], SendOptions> = {
   // Stale news after two days; one pending "new tests" message replaces another.
   'new-set': { ttl: 2 * DAY_S, urgency: 'low', topic: 'new-sets' },
   'plan-ending': { ttl: DAY_S, urgency: 'normal' },
+  // Staff answered or resolved a grievance (docs/charity.md "Grievances"): the raiser is waiting for it.
+  'grievance-answer': { ttl: 7 * DAY_S, urgency: 'normal' },
 };
 
 /**
