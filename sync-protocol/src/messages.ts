@@ -310,6 +310,7 @@ export const MSG = {
   // Moderation (docs/charity.md "Moderation").
   donationRefundDueNone: 'This donation has no double debit to pay back',
   donationRefundDuePaid: 'The double debit has been paid back',
+  campaignBeneficiarySuspended: "The campaign's beneficiary is suspended: nothing can be requested for this campaign until the suspension is lifted",
   // Machine translation (docs/configuration.md "Machine translation").
   translateNotEnglish: 'Selected language should not be english',
   nothingToTranslate: 'Nothing to translate',

@@ -202,6 +202,8 @@ export async function moveCampaign(deps: Deps, p: Principal, id: string, move: E
   const read = MOVES[move].by === 'owner-or-staff' ? manageableCampaign : readableCampaign;
   const before = await read(deps.db, p, id);
   if (move === 'submit' && before.endsAt <= Date.now()) throw badRequest(MSG.campaignEndsAtPast);
+  // A suspended beneficiary requests nothing, staff acting for them neither (docs/charity.md "Moderation").
+  if (move === 'submit' && !(await beneficiaryActive(deps.db, before.beneficiaryId))) throw conflict(MSG.campaignBeneficiarySuspended);
   const row = await transaction(deps.db, async (tx) => {
     const current = await read(tx, p, id);
     const from = current.status as CampaignStatus;

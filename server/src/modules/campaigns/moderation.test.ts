@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MSG } from '@pm/protocol/messages';
-import { activityLog, ledgerEntry, payment, purchaseOrder } from '../../db/schema';
+import { activityLog, campaign, ledgerEntry, payment, purchaseOrder } from '../../db/schema';
 import { first } from '../../db/transaction';
 import { ACCOUNTS, unbalanced } from '../../lib/ledger';
 import { DEMO, type Harness, startHarness } from '../../test/harness';
@@ -81,7 +81,19 @@ describe('suspending a beneficiary', () => {
     expect(refused.body.msg).toBe(MSG.donationCampaignClosed);
     expect(await page()).toMatchObject({ status: 'APPROVED', takingDonations: false });
 
+    // Staff cannot request anything for them either: submitting a draft of theirs is refused.
+    const draft = await h.request('POST', '/campaign', {
+      token: admin,
+      body: { title: { en: 'Fees for a term' }, story: { en: '<p>Fees</p>' }, cause: 'FEES', need: [{ what: { en: 'Fees' }, amount: 100_000 }], endsAt: Date.now() + 30 * 86_400_000 },
+    });
+    expect(draft.status).toBe(201);
+    await h.deps.db.update(campaign).set({ beneficiaryId: DEMO.beneficiary.id }).where(eq(campaign.id, draft.body.data.id));
+    const submit = await h.request('POST', `/campaign/${draft.body.data.id}/submit`, { token: admin, body: {} });
+    expect(submit.status).toBe(409);
+    expect(submit.body.msg).toBe(MSG.campaignBeneficiarySuspended);
+
     expect((await h.request('PUT', '/Person', { token: admin, body: { id: DEMO.beneficiary.id, s: 'ACTIVE' } })).status).toBe(200);
+    expect((await h.request('POST', `/campaign/${draft.body.data.id}/submit`, { token: admin, body: {} })).status).toBe(200);
     expect((await h.login(DEMO.beneficiary.username, DEMO.beneficiary.password)).status).toBe(200);
     expect((await start()).status).toBe(201);
     expect(await page()).toMatchObject({ takingDonations: true });
