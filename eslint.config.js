@@ -49,9 +49,10 @@ const boundaries = {
  */
 const serverModuleImports = {
   'answer-file': ['sync'],
-  donations: ['payments'],
+  donations: ['campaigns', 'payments'],
   auth: ['persons'],
   campaigns: ['media'],
+  grievances: ['campaigns', 'push'],
   payments: ['entitlements'],
   payouts: ['campaigns', 'payments', 'push'],
   permissions: ['persons'],

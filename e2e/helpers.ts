@@ -154,4 +154,6 @@ export const ADMIN_ROUTES = [
   '/global-earning-report',
   // The trustee's approval queue (docs/charity.md "Who does what": APPROVE_CAMPAIGN).
   '/trustee',
+  // The staff's grievance queue (docs/charity.md "Grievances": HANDLE_GRIEVANCE).
+  '/grievance-queue',
 ];

@@ -8,7 +8,7 @@ import { type Harness, startHarness } from './test/harness';
 /*
  * The route × caller matrix, generated from the one access table (access.ts): every entry is
  * called by an anonymous caller, the learner and the beneficiary (no permissions), the editor
- * (QUESTION_EDITOR only), the trustees (APPROVE_CAMPAIGN, APPROVE_WITHDRAWAL and VIEW_REPORT) and the admin (every
+ * (QUESTION_EDITOR only), the trustees (APPROVE_CAMPAIGN, APPROVE_WITHDRAWAL, HANDLE_GRIEVANCE and VIEW_REPORT) and the admin (every
  * permission). Write bodies are `{}`, so a 400 or 404 is an acceptable
  * answer for an authorised caller; what matters is where 401 and 403 appear and where not.
  */
@@ -58,7 +58,7 @@ test('the demo accounts hold the permissions the matrix assumes', () => {
   expect([...held.editor]).toEqual(['QUESTION_EDITOR']);
   expect(held.learner.size).toBe(0);
   expect(held.beneficiary.size).toBe(0);
-  expect([...held.trustee].sort()).toEqual(['APPROVE_CAMPAIGN', 'APPROVE_WITHDRAWAL', 'VIEW_REPORT']);
+  expect([...held.trustee].sort()).toEqual(['APPROVE_CAMPAIGN', 'APPROVE_WITHDRAWAL', 'HANDLE_GRIEVANCE', 'VIEW_REPORT']);
 });
 
 const entries = Object.entries(ACCESS) as [RouteKey, Access][];

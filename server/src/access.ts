@@ -189,6 +189,8 @@ export const ACCESS = {
   'GET /donation/:orderId': 'optional',
   'POST /donation/:orderId/pay': 'optional',
   'GET /donation/:orderId/receipt': 'optional',
+  // Paying back a double debit (docs/charity.md "Moderation"): who may change orders' payments.
+  'POST /donation/:orderId/refund-due': ['UPDATE_ORDER'],
   'GET /campaigns': 'public',
   'GET /campaigns/:id': 'optional',
   'GET /campaign/mine': 'login',
@@ -205,6 +207,19 @@ export const ACCESS = {
   'POST /campaign/:id/resume': ['APPROVE_CAMPAIGN'],
   'POST /campaign/:id/close': ['APPROVE_CAMPAIGN'],
   'POST /campaign/:id/updates': 'login',
+  // Grievances (docs/charity.md "Grievances"): any signed-in person raises one and reads their own
+  // (grievances.service.ts 404s anyone but the raiser and staff); staff (HANDLE_GRIEVANCE) work the
+  // queue. Anyone, guests too, reports a campaign; the answer never says whether it exists.
+  'POST /grievance': 'login',
+  'GET /grievance/mine': 'login',
+  'GET /grievance/queue': ['HANDLE_GRIEVANCE'],
+  'GET /grievance/handlers': ['HANDLE_GRIEVANCE'],
+  'GET /grievance/:id': 'login',
+  'POST /grievance/:id/messages': 'login',
+  'POST /grievance/:id/reopen': 'login',
+  'POST /grievance/:id/assign': ['HANDLE_GRIEVANCE'],
+  'POST /grievance/:id/resolve': ['HANDLE_GRIEVANCE'],
+  'POST /campaign/:id/report': 'optional',
 
   // Payout accounts and withdrawals (docs/charity.md "Payout accounts", "Withdrawals"): anyone signed
   // in keeps their own accounts; which campaign's payees, withdrawable money and withdrawals a caller

@@ -21,6 +21,7 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { brandRoutes } from './modules/brands/brands.routes';
 import { CAMPAIGN_IMAGE_PATH, campaignRoutes } from './modules/campaigns/campaigns.routes';
 import { donationRoutes } from './modules/donations/donations.routes';
+import { grievanceRoutes } from './modules/grievances/grievances.routes';
 import { trustRoutes } from './modules/campaigns/trusts';
 import { contactRoutes } from './modules/contact/contact.routes';
 import { healthRoutes } from './modules/health/health.routes';
@@ -174,6 +175,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
   paymentRoutes(api, deps);
   campaignRoutes(api, deps);
   donationRoutes(api, deps);
+  grievanceRoutes(api, deps);
   trustRoutes(api, deps);
   payoutRoutes(api, deps);
   // Results first: /question/getExamResult and the like before questionRoutes' /question/:id.

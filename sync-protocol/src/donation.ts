@@ -119,7 +119,11 @@ export const donationListSchema = z.strictObject({
 });
 
 /** A donation in the staff's list (paise). */
-export type DonationListRow = DonationView & { email: string; mobile: string };
+/**
+ * A donation as staff list it: the donor's contact, and `refundDue`, paise captured for it that
+ * paid nothing and are owed back (a double debit, flagged REFUND_DUE; docs/charity.md "Moderation").
+ */
+export type DonationListRow = DonationView & { email: string; mobile: string; refundDue: number };
 
 const financialYear = z.string().regex(/^\d{4}-\d{2}$/, { error: MSG.donationFinancialYear });
 

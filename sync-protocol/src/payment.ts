@@ -15,9 +15,10 @@ export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 /**
  * A payment row's flag: a second capture for an already paid order is recorded and flagged for
- * refund (the terms' only refund: a double debit); an admin marks it refunded.
+ * refund (the terms' only refund: a double debit); staff pay it back and it becomes REFUNDED
+ * (modules/payments/refund-due.ts).
  */
-export const PAYMENT_FLAGS = ['REFUND_DUE'] as const;
+export const PAYMENT_FLAGS = ['REFUND_DUE', 'REFUNDED'] as const;
 export type PaymentFlag = (typeof PAYMENT_FLAGS)[number];
 
 /** The payment providers (ARCHITECTURE decision 9): PhonePe Standard Checkout v2 and Razorpay. */

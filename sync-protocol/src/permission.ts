@@ -55,5 +55,6 @@ export const PERMISSIONS = {
   APPROVE_CAMPAIGN: 'Approve, refuse, pause, resume and close campaigns',
   APPROVE_WITHDRAWAL: "Approve withdrawals from campaigns (two trustees each), see the withdrawals' queue, check and retry their payouts",
   MANAGE_TRUST: 'Set up trusts: the name, address, registration, PAN and 80G numbers printed on receipts, and the share kept',
+  HANDLE_GRIEVANCE: 'Handle grievances and reports of campaigns: the queue, assigning, answering and resolving',
 } as const;
 export type PermissionName = keyof typeof PERMISSIONS;

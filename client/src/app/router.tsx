@@ -83,6 +83,11 @@ const TrusteePage = lazy(() => import('../features/campaigns/components/trustee-
 const AdminCampaignsPage = lazy(() => import('../features/campaigns/components/admin-campaigns-page'));
 const AdminTrustsPage = lazy(() => import('../features/campaigns/components/admin-trusts-page'));
 const AdminDonationsPage = lazy(() => import('../features/campaigns/components/admin-donations-page'));
+// Grievances (docs/charity.md "Grievances"): the raiser's screens, the staff queue, and the profile's way to them.
+const GrievancesPage = lazy(() => import('../features/grievances/components/grievances-page'));
+const GrievancePage = lazy(() => import('../features/grievances/components/grievance-page'));
+const GrievanceQueuePage = lazy(() => import('../features/grievances/components/grievance-queue-page'));
+const GrievancesSection = lazy(() => import('../features/grievances/components/grievances-section'));
 /** The test screen's previews, lent to authoring (components/preview-context). */
 const previews: Previews = {
   QuestionPreview: lazy(() => import('../features/exams/components/question-preview')),
@@ -162,6 +167,9 @@ export const routes: RouteObject[] = [
                 <Suspense fallback={null}>
                   <MyDonationsSection />
                 </Suspense>
+                <Suspense fallback={null}>
+                  <GrievancesSection />
+                </Suspense>
               </ProfilePage>
             ),
             handle: { title: 'titles.profile' },
@@ -229,6 +237,9 @@ export const routes: RouteObject[] = [
               ['my-campaigns/new', CampaignEditorPage, 'titles.campaignEditor', ROUTE_ACCESS.myCampaigns],
               ['my-campaigns/:id/edit', CampaignEditorPage, 'titles.campaignEditor', ROUTE_ACCESS.myCampaigns],
               ['trustee', TrusteePage, 'titles.trustee', ROUTE_ACCESS.trustee],
+              ['grievances', GrievancesPage, 'titles.grievances', ROUTE_ACCESS.grievances],
+              ['grievances/:id', GrievancePage, 'titles.grievance', ROUTE_ACCESS.grievances],
+              ['grievance-queue', GrievanceQueuePage, 'titles.grievanceQueue', ROUTE_ACCESS.grievanceQueue],
             ] as const
           ).map(([path, Page, title, access]) => ({
             path,

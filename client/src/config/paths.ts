@@ -37,7 +37,18 @@ export const paths = {
   donationConfirmation: '/donation-confirmation',
   /** A donation's page (status and receipt): the receipt e-mail's link is /donations/:orderId?t=<token>. */
   donations: '/donations',
+  /** The signed-in person's grievances (docs/charity.md "Grievances"): raise, list, each one's thread. */
+  grievances: '/grievances',
+  /** The staff's grievance queue (HANDLE_GRIEVANCE). */
+  grievanceQueue: '/grievance-queue',
 } as const;
+
+/** What a grievance may be about (docs/charity.md "Grievances"). */
+export type GrievanceSubjectParam = 'DONATION' | 'CAMPAIGN' | 'WITHDRAWAL' | 'ACCOUNT' | 'OTHER';
+
+/** The grievance form, its subject filled in ("Raise a grievance" on a donation's or a campaign's page). */
+export const raiseGrievancePath = (subject: GrievanceSubjectParam, id?: string) =>
+  `${paths.grievances}?${new URLSearchParams({ subject, ...(id ? { id } : {}) }).toString()}`;
 
 /** Shown in the drawer and the footer. */
 export const APP_VERSION = '1.0.7';

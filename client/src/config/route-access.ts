@@ -36,6 +36,9 @@ export const ROUTE_ACCESS = {
   adminTrusts: { all: ['MANAGE_TRUST'] },
   // docs/charity.md "API": the donations list and the Form 10BD export are reports.
   adminDonations: { all: ['VIEW_REPORT'] },
+  // docs/charity.md "Grievances": any signed-in person raises and follows their own; staff work the queue.
+  grievances: {},
+  grievanceQueue: { all: ['HANDLE_GRIEVANCE'] },
 } as const satisfies Record<string, RouteAccess>;
 
 /** Whether a person holding `perms` may open a screen of `access` (a login is assumed). */

@@ -15,6 +15,7 @@ import type authoringImport from '../locales/en/authoring-import.json';
 import type common from '../locales/en/common.json';
 import type contact from '../locales/en/contact.json';
 import type exam from '../locales/en/exam.json';
+import type grievance from '../locales/en/grievance.json';
 import type examIntegrity from '../locales/en/exam-integrity.json';
 import type faq from '../locales/en/faq.json';
 import type home from '../locales/en/home.json';
@@ -53,6 +54,7 @@ declare module 'i18next' {
       'authoring-bank': typeof authoringBank;
       'answer-file': typeof answerFile;
       campaign: typeof campaign;
+      grievance: typeof grievance;
     };
   }
 }

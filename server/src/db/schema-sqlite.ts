@@ -1145,3 +1145,60 @@ export const withdrawalEvent = sqliteTable(
   },
   (t) => [index('withdrawal_event_withdrawal_idx').on(t.withdrawalId, t.createdAt)],
 );
+
+/**
+ * A grievance (docs/charity.md "Grievances"): raised by a signed-in person about a donation, a
+ * campaign, a withdrawal, their account or anything else, or a public report of a campaign
+ * (`report_reason` set; no raiser when a guest made it). `number` is `G<financial year>-<n>`, n
+ * consecutive per financial year (`seq`); due one calendar month after it was raised (or reopened).
+ */
+export const grievance = sqliteTable(
+  'grievance',
+  {
+    id: id(),
+    number: text('number').notNull().unique(),
+    financialYear: text('financial_year').notNull(),
+    seq: integer('seq').notNull(),
+    subject: text('subject').notNull(),
+    /** The donation's order id, the campaign's, the withdrawal's or the person's; null for OTHER. */
+    subjectId: text('subject_id'),
+    title: text('title').notNull(),
+    text: text('text').notNull(),
+    /** A public report's reason (FRAUD, WRONG_INFO, OFFENSIVE, OTHER); null for a grievance. */
+    reportReason: text('report_reason'),
+    /** A report's way back to its reporter (an e-mail or a mobile), when given. */
+    contact: text('contact'),
+    raiserId: text('raiser_id').references(() => person.id, { onDelete: 'set null' }),
+    raiserName: text('raiser_name'),
+    ownerId: text('owner_id').references(() => person.id, { onDelete: 'set null' }),
+    status: text('status').notNull().default('OPEN'),
+    dueAt: integer('due_at').notNull(),
+    resolutionNote: text('resolution_note'),
+    resolvedAt: integer('resolved_at'),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('grievance_seq_idx').on(t.financialYear, t.seq),
+    index('grievance_queue_idx').on(t.status, t.dueAt),
+    index('grievance_raiser_idx').on(t.raiserId, t.createdAt),
+  ],
+);
+
+/** A message of a grievance's thread: the raiser's or staff's (`staff`), oldest first. */
+export const grievanceMessage = sqliteTable(
+  'grievance_message',
+  {
+    id: id(),
+    grievanceId: text('grievance_id')
+      .notNull()
+      .references(() => grievance.id, { onDelete: 'cascade' }),
+    authorId: text('author_id').references(() => person.id, { onDelete: 'set null' }),
+    /** The author's name at the time, kept when the author is later deleted. */
+    authorName: text('author_name'),
+    staff: integer('staff', { mode: 'boolean' }).notNull(),
+    text: text('text').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('grievance_message_idx').on(t.grievanceId, t.createdAt)],
+);

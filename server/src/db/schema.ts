@@ -58,6 +58,8 @@ export let payoutAccount = lite.payoutAccount;
 export let withdrawal = lite.withdrawal;
 export let withdrawalApproval = lite.withdrawalApproval;
 export let withdrawalEvent = lite.withdrawalEvent;
+export let grievance = lite.grievance;
+export let grievanceMessage = lite.grievanceMessage;
 
 /** Which tables the exports are: what the process opened (db/client.ts), one engine per process. */
 export let tablesEngine: 'sqlite' | 'postgres' = 'sqlite';
@@ -117,5 +119,7 @@ export function usePostgresTables(pg: Record<string, unknown>): void {
   withdrawal = take<typeof lite.withdrawal>('withdrawal');
   withdrawalApproval = take<typeof lite.withdrawalApproval>('withdrawalApproval');
   withdrawalEvent = take<typeof lite.withdrawalEvent>('withdrawalEvent');
+  grievance = take<typeof lite.grievance>('grievance');
+  grievanceMessage = take<typeof lite.grievanceMessage>('grievanceMessage');
   tablesEngine = 'postgres';
 }

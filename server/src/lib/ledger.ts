@@ -33,7 +33,7 @@ export const ACCOUNTS = {
   trustForeignRunning: (trustId: string) => `trust:${trustId}:fc-running`,
 } as const;
 
-export type LedgerKind = 'CAPTURE' | 'DONATION' | 'SHARE_SPLIT' | 'REFUND_DUE' | 'REFUND' | 'PAYOUT' | 'PAYOUT_REVERSAL';
+export type LedgerKind = 'CAPTURE' | 'DONATION' | 'SHARE_SPLIT' | 'REFUND_DUE' | 'REFUND_DUE_PAID' | 'REFUND' | 'PAYOUT' | 'PAYOUT_REVERSAL';
 
 export type Movement = {
   /** Unique per movement: posting the same group again writes nothing (a retried webhook). */

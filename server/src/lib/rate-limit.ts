@@ -84,6 +84,12 @@ export const RULES = {
    */
   campaignImagePerson: { points: 60, duration: 60 * 60 },
   /**
+   * Reports of campaigns ("this looks wrong", docs/charity.md "Grievances") per source in an hour:
+   * the IP, and the person too when signed in. Each report lands in the trustees' queue, so a
+   * flood of them would bury the real ones.
+   */
+  campaignReport: { points: 10, duration: 60 * 60 },
+  /**
    * Answer-file uploads per IP in an hour (docs/answer-file.md, modules/answer-file): public, as an
    * invigilator uploads the files of a whole exam centre from one address; each costs a
    * decryption and may cost a scoring.

@@ -38,5 +38,5 @@ export function receiptFixture(over: Partial<DonationReceipt> = {}): DonationRec
 }
 
 export function listRowFixture(over: Partial<DonationListRow> = {}): DonationListRow {
-  return { ...donationFixture(), email: 'asha@example.com', mobile: '9812345678', ...over };
+  return { ...donationFixture(), email: 'asha@example.com', mobile: '9812345678', refundDue: 0, ...over };
 }

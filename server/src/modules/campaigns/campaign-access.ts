@@ -3,7 +3,7 @@ import { PUBLIC_CAMPAIGN_STATUSES, type CampaignStatus } from '@pm/protocol/camp
 import { MSG } from '@pm/protocol/messages';
 import type { Principal } from '../../context';
 import type { Conn } from '../../db/client';
-import { campaign } from '../../db/schema';
+import { campaign, person } from '../../db/schema';
 import { first } from '../../db/transaction';
 import { forbidden, notFound } from '../../lib/errors';
 import type { CampaignRow } from './campaign-view';
@@ -40,4 +40,15 @@ export async function manageableCampaign(db: Conn, p: Principal, id: string): Pr
   const row = await readableCampaign(db, p, id);
   if (!isOwner(p, row) && !isStaff(p)) throw forbidden();
   return row;
+}
+
+/**
+ * Whether a campaign's beneficiary may still receive (docs/charity.md "Moderation"): a suspended
+ * person's (status other than ACTIVE) campaigns take no donations and request nothing until the
+ * suspension is lifted. A campaign whose owner's account was deleted keeps its own status.
+ */
+export async function beneficiaryActive(db: Conn, beneficiaryId: string | null): Promise<boolean> {
+  if (beneficiaryId === null) return true;
+  const row = await first(db.select({ status: person.status }).from(person).where(eq(person.id, beneficiaryId)));
+  return row?.status === 'ACTIVE';
 }

@@ -13,13 +13,13 @@ import { isBlankHtml } from '@pm/protocol/question';
 import type { z } from 'zod';
 import type { Deps, Principal } from '../../context';
 import type { Conn } from '../../db/client';
-import { containsText, lockRows } from '../../db/dialect';
+import { containsText, insertionOrder, lockRows } from '../../db/dialect';
 import { campaign, campaignEvent, campaignImage, meta, person, trust } from '../../db/schema';
 import { first, transaction } from '../../db/transaction';
 import { logActivity } from '../../lib/activity';
 import { AppError, badRequest, conflict, forbidden } from '../../lib/errors';
 import { sanitizeRichText } from '../../lib/sanitize';
-import { campaignNotFound, isPublic, isStaff, manageableCampaign, readableCampaign, seesInside } from './campaign-access';
+import { beneficiaryActive, campaignNotFound, isPublic, isStaff, manageableCampaign, readableCampaign, seesInside } from './campaign-access';
 import { campaignMoney, campaignTotals } from './campaign-totals';
 import { type CampaignRow, campaignsOf, cardsOf, editableFields, historyOf, updatesOf } from './campaign-view';
 import { type CampaignMove, MOVES, nextStatus } from './campaigns.machine';
@@ -202,6 +202,8 @@ export async function moveCampaign(deps: Deps, p: Principal, id: string, move: E
   const read = MOVES[move].by === 'owner-or-staff' ? manageableCampaign : readableCampaign;
   const before = await read(deps.db, p, id);
   if (move === 'submit' && before.endsAt <= Date.now()) throw badRequest(MSG.campaignEndsAtPast);
+  // A suspended beneficiary requests nothing, staff acting for them neither (docs/charity.md "Moderation").
+  if (move === 'submit' && !(await beneficiaryActive(deps.db, before.beneficiaryId))) throw conflict(MSG.campaignBeneficiarySuspended);
   const row = await transaction(deps.db, async (tx) => {
     const current = await read(tx, p, id);
     const from = current.status as CampaignStatus;
@@ -293,9 +295,29 @@ export async function getCampaign(deps: Deps, p: Principal | null, id: string) {
     ...(await viewOf(deps.db, row)),
     updates: await updatesOf(deps.db, id),
     ...money,
+    ...(await moderationOf(deps.db, row)),
     ...(seesInside(p, row) && { history: await historyOf(deps.db, id) }),
   };
   return { success: true as const, data };
+}
+
+/**
+ * What a campaign's page says about donations (docs/charity.md "Moderation"): whether it takes
+ * them now, and for a paused or closed campaign the trustee's note of that move, the public
+ * reason (null when they gave none).
+ */
+async function moderationOf(db: Conn, row: CampaignRow, now = Date.now()) {
+  const takingDonations = row.status === 'APPROVED' && row.endsAt > now && (await beneficiaryActive(db, row.beneficiaryId));
+  if (row.status !== 'PAUSED' && row.status !== 'CLOSED') return { takingDonations, publicReason: null };
+  const last = await first(
+    db
+      .select({ note: campaignEvent.note })
+      .from(campaignEvent)
+      .where(and(eq(campaignEvent.campaignId, row.id), eq(campaignEvent.toStatus, row.status)))
+      .orderBy(desc(campaignEvent.createdAt), desc(insertionOrder(db, campaignEvent)))
+      .limit(1),
+  );
+  return { takingDonations, publicReason: last?.note ?? null };
 }
 
 /** GET /api/campaign/mine: the caller's campaigns, every status, newest first, with their totals. */

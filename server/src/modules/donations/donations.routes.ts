@@ -5,6 +5,7 @@ import { donationExportSchema, donationListSchema, donationPaySchema, donationQu
 import type { AppEnv, Deps } from '../../context';
 import { parseJson, parseQuery, parseWith } from '../../lib/http';
 import { principalOf, route } from '../../lib/route';
+import { payBackDoubleDebits } from '../payments/refund-due';
 import * as donations from './donations.service';
 
 /** Donations (docs/charity.md "API"); who may call each is in access.ts, which donation in donations.service.ts. */
@@ -29,5 +30,10 @@ export function donationRoutes(app: Hono<AppEnv>, deps: Deps) {
   route(app, deps, 'POST /donation', async (c) => c.json(await donations.startDonation(deps, c.get('principal'), await parseJson(c, donationStartSchema)), 201));
   route(app, deps, 'GET /donation/:orderId', async (c) => c.json(await donations.donationStatus(deps, c.get('principal'), orderIdOf(c), parseQuery(c, tokenQuery).t)));
   route(app, deps, 'POST /donation/:orderId/pay', async (c) => c.json(await donations.payDonation(deps, c.get('principal'), orderIdOf(c), await parseJson(c, donationPaySchema))));
+  route(app, deps, 'POST /donation/:orderId/refund-due', async (c) => {
+    const orderId = orderIdOf(c);
+    await parseJson(c, z.strictObject({}));
+    return c.json(await payBackDoubleDebits(deps, principalOf(c), orderId));
+  });
   route(app, deps, 'GET /donation/:orderId/receipt', async (c) => c.json(await donations.donationReceipt(deps, c.get('principal'), orderIdOf(c), parseQuery(c, tokenQuery).t)));
 }

@@ -5,11 +5,12 @@ import type { Provider } from '@pm/protocol/payment';
 import type { Deps, Principal } from '../../context';
 import type { Conn } from '../../db/client';
 import { containsText } from '../../db/dialect';
-import { campaign, donation, ledgerEntry, purchaseOrder, trust } from '../../db/schema';
+import { campaign, donation, ledgerEntry, payment, purchaseOrder, trust } from '../../db/schema';
 import { first } from '../../db/transaction';
 import type { Actor } from '../../lib/activity';
 import { ACCOUNTS } from '../../lib/ledger';
 import { AppError, notFound } from '../../lib/errors';
+import { beneficiaryActive } from '../campaigns/campaign-access';
 import { createDonationOrderWith, orderStatus, payOrder } from '../payments/payments.service';
 import { donationLink, donationToken, opensDonation, receiptOf } from './donation-receipt';
 
@@ -28,14 +29,16 @@ const actorOf = (p: Principal | null): Actor => (p ? { id: p.id, name: p.name } 
 async function openCampaign(db: Conn, id: string, now: number) {
   const r = await first(
     db
-      .select({ c: { id: campaign.id, status: campaign.status, endsAt: campaign.endsAt, titleEn: campaign.titleEn, titleHi: campaign.titleHi }, t: trust })
+      .select({ c: { id: campaign.id, status: campaign.status, endsAt: campaign.endsAt, titleEn: campaign.titleEn, titleHi: campaign.titleHi, beneficiaryId: campaign.beneficiaryId }, t: trust })
       .from(campaign)
       .innerJoin(trust, eq(trust.id, campaign.trustId))
       .where(eq(campaign.id, id)),
   );
   // Drafts, submissions and refusals are not public: not found, as for the campaign's own page.
   if (!r || !['APPROVED', 'PAUSED', 'CLOSED'].includes(r.c.status)) throw notFound(MSG.campaignNotFound);
-  if (r.c.status !== 'APPROVED' || r.c.endsAt <= now) throw new AppError('CONFLICT', MSG.donationCampaignClosed);
+  // Paused, closed, ended, or its beneficiary suspended (docs/charity.md "Moderation"): the same
+  // answer, which tells a donor nothing about the beneficiary's account.
+  if (r.c.status !== 'APPROVED' || r.c.endsAt <= now || !(await beneficiaryActive(db, r.c.beneficiaryId))) throw new AppError('CONFLICT', MSG.donationCampaignClosed);
   if (r.t.shareBps < 0 || r.t.shareBps > MAX_SHARE_BPS) throw new Error(`trust ${r.t.id}: share ${r.t.shareBps} bps is above the FAQ's 10 %`);
   return r;
 }
@@ -137,6 +140,9 @@ function viewOf(r: { order: typeof purchaseOrder.$inferSelect; d: typeof donatio
 /** POST /api/donation/:orderId/pay: to the provider, as initiatePayment does for a plan. */
 export async function payDonation(deps: Deps, who: Principal | null, orderId: string, input: { token?: string | undefined; provider?: Provider | undefined; redirectUrl?: string | undefined }, now = Date.now()) {
   const r = await ownDonation(deps, who, orderId, input.token);
+  // A donation started before a pause, a close or a suspension is not paid after it: the campaign
+  // must take donations when the donor goes to pay (docs/charity.md "Moderation").
+  await openCampaign(deps.db, r.d.campaignId, now);
   const provider = input.provider ?? deps.payments.providers.defaultName;
   return payOrder(deps, actorOf(who), r.order, provider, { redirectUrl: input.redirectUrl, mobileNumber: r.d.mobile }, now);
 }
@@ -189,7 +195,19 @@ export async function listDonations(deps: Deps, input: { campaignId?: string | u
     .orderBy(desc(donation.createdAt), desc(donation.orderId))
     .limit(input.size)
     .offset((input.page - 1) * input.size);
-  return { success: true, data: rows.map((r) => ({ ...viewOf(r), email: r.d.email, mobile: r.d.mobile })), total: Number(total) };
+  const owed = await refundsDueOf(deps.db, rows.map((r) => r.order.id));
+  return { success: true, data: rows.map((r) => ({ ...viewOf(r), email: r.d.email, mobile: r.d.mobile, refundDue: owed.get(r.order.id) ?? 0 })), total: Number(total) };
+}
+
+/** Paise owed back on each of these orders: their captures flagged REFUND_DUE (docs/charity.md "Moderation"). */
+async function refundsDueOf(db: Conn, orderIds: string[]): Promise<Map<string, number>> {
+  if (orderIds.length === 0) return new Map();
+  const rows = await db
+    .select({ orderId: payment.orderId, owed: sql<number>`sum(${payment.amount})` })
+    .from(payment)
+    .where(and(inArray(payment.orderId, orderIds), eq(payment.flag, 'REFUND_DUE')))
+    .groupBy(payment.orderId);
+  return new Map(rows.map((r) => [r.orderId!, Number(r.owed)]));
 }
 
 /** A CSV cell: quoted when it holds a comma, a quote or a line break. */

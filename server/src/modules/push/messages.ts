@@ -84,3 +84,14 @@ export function planEnding(plan: { name: Bilingual; endsAt: number; entitlementI
     tag: `plan-${plan.entitlementId}`,
   };
 }
+
+/** (d) Staff answered or resolved the person's grievance (docs/charity.md "Grievances"). */
+export function grievanceAnswered(g: { id: string; number: string; resolved: boolean }): Message {
+  return {
+    kind: 'grievance-answer',
+    title: g.resolved ? { en: `Grievance ${g.number} resolved`, hi: `शिकायत ${g.number} का निपटारा हुआ` } : { en: `An answer to grievance ${g.number}`, hi: `शिकायत ${g.number} का उत्तर` },
+    body: { en: 'Tap to read what the trust wrote.', hi: 'ट्रस्ट ने क्या लिखा, पढ़ने के लिए टैप करें।' },
+    url: `/grievances/${encodeURIComponent(g.id)}`,
+    tag: `grievance-${g.id}`,
+  };
+}

@@ -59,6 +59,8 @@ const OPTIONS: Record<Message['kind'], SendOptions> = {
   'plan-ending': { ttl: DAY_S, urgency: 'normal' },
   // A campaign's withdrawal paid, rejected or failed (docs/charity.md "Withdrawals"): news for days.
   withdrawal: { ttl: 3 * DAY_S, urgency: 'normal' },
+  // Staff answered or resolved a grievance (docs/charity.md "Grievances"): the raiser is waiting for it.
+  'grievance-answer': { ttl: 7 * DAY_S, urgency: 'normal' },
 };
 
 /**

@@ -76,10 +76,18 @@ export const submitCampaign = (id: string, note?: string) => api<One<Campaign>>(
 /** The trustee's moves (docs/charity.md "A campaign": the state diagram). */
 export type TrusteeMove = 'approve' | 'refuse' | 'pause' | 'resume' | 'close';
 
+/** A refusal sends its `reason`; a pause or close its public reason as the move's `note`, when given. */
 export const moveCampaign = (id: string, move: TrusteeMove, reason?: string) =>
-  api<One<Campaign>>(`/campaign/${encodeURIComponent(id)}/${move}`, { method: 'POST', body: move === 'refuse' ? { reason } : {} });
+  api<One<Campaign>>(`/campaign/${encodeURIComponent(id)}/${move}`, { method: 'POST', body: move === 'refuse' ? { reason } : reason ? { note: reason } : {} });
 
 export const postCampaignUpdate = (id: string, update: Pick<CampaignUpdate, 'text'> & { images: string[] }) =>
   api<One<CampaignUpdate>>(`/campaign/${encodeURIComponent(id)}/updates`, { method: 'POST', body: update });
 
 export const setFeaturedCampaign = (id: string | null) => api<{ success: boolean }>('/campaign/featured', { method: 'PUT', body: { id } });
+
+/** Why a campaign looks wrong (docs/charity.md "Grievances": reports of campaigns). */
+export type ReportReason = 'FRAUD' | 'WRONG_INFO' | 'OFFENSIVE' | 'OTHER';
+
+/** POST /campaign/:id/report: anyone, guests too; the answer is the same whatever the campaign. */
+export const reportCampaign = (id: string, report: { reason: ReportReason; text: string; contact?: string }) =>
+  api<{ success: boolean; msg: string }>(`/campaign/${encodeURIComponent(id)}/report`, { method: 'POST', body: report });

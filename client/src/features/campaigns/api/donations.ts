@@ -100,3 +100,7 @@ export function useDonationList(query: DonationListQuery) {
 export async function exportDonations(fy: string, foreign = false): Promise<void> {
   await downloadFile('/donation/export', foreign ? { fy, foreign: '1' } : { fy });
 }
+
+/** POST /donation/:orderId/refund-due (UPDATE_ORDER): a double debit paid back (docs/charity.md "Moderation"). */
+export const payBackDoubleDebit = (orderId: string) =>
+  api<{ success: boolean; msg: string; data: { orderId: string; paidBack: number } }>(`/donation/${encodeURIComponent(orderId)}/refund-due`, { method: 'POST', body: {} });

@@ -25,6 +25,10 @@ export type Campaign = CampaignView & {
   recentDonations?: RecentDonation[];
   ledger?: LedgerLine[];
   history?: CampaignEvent[];
+  /** Whether it takes donations now (approved, not ended, its beneficiary not suspended). */
+  takingDonations?: boolean;
+  /** A paused or closed campaign: the trustee's note of that move, shown as the public reason. */
+  publicReason?: string | null;
 };
 
 /** A campaign of the trustee's queue, with the beneficiary's other campaigns. */

@@ -1,15 +1,19 @@
-import { Alert, Anchor, Button, Center, Group, Loader, Pagination, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Center, Group, Loader, Modal, Pagination, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconDownload, IconSearch } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { type DonationListRow, financialYearOf } from '@pm/protocol/donation';
+import { useSession } from '@/hooks/use-session';
 import { ApiError } from '@/lib/api-client';
+import { notifySuccess } from '@/lib/notify';
+import { permissionsOf } from '@/lib/session';
 import { formatDate } from '@/lib/intl-format';
 import { formatPaise } from '@/lib/payments/amount';
 import { useCampaigns } from '../api/campaigns';
-import { exportDonations, useDonationList } from '../api/donations';
+import { exportDonations, payBackDoubleDebit, useDonationList } from '../api/donations';
 import { useLang } from '../hooks/use-lang';
 import { useNow } from '../hooks/use-now';
 import { pick } from '../lib/campaign-lib';
@@ -22,6 +26,58 @@ const PAGE_SIZE = 20;
 export function recentFinancialYears(now: number, count = 5): string[] {
   const start = Number(financialYearOf(now).slice(0, 4));
   return Array.from({ length: count }, (_, i) => `${start - i}-${String((start - i + 1) % 100).padStart(2, '0')}`);
+}
+
+/**
+ * A double debit owed back (docs/charity.md "Moderation"): what is owed and, for those who may
+ * change orders' payments (UPDATE_ORDER, as the server checks), paying it back after a confirmation.
+ */
+function RefundDue({ row }: { row: DonationListRow }) {
+  const { t } = useTranslation('campaign');
+  const lang = useLang();
+  const client = useQueryClient();
+  const mayPay = permissionsOf(useSession()).has('UPDATE_ORDER');
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const amount = formatPaise(row.refundDue, lang);
+  const payBack = async () => {
+    setBusy(true);
+    try {
+      await payBackDoubleDebit(row.orderId);
+      notifySuccess(t('adminDonations.paidBack'));
+      setAsking(false);
+      await client.invalidateQueries({ queryKey: ['donation'] });
+    } catch {
+      // The fetch wrapper has shown the server's reason.
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Stack gap={4} mt={4} data-testid="refund-due">
+      <Badge color="orange" variant="light">
+        {t('adminDonations.refundDue', { amount })}
+      </Badge>
+      {mayPay && (
+        <Button size="compact-xs" color="orange" variant="light" onClick={() => setAsking(true)}>
+          {t('adminDonations.payBack')}
+        </Button>
+      )}
+      <Modal opened={asking} onClose={() => setAsking(false)} title={t('adminDonations.payBackTitle')} centered>
+        <Stack gap="sm">
+          <Text size="sm">{t('adminDonations.payBackText', { amount, name: row.name })}</Text>
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={() => setAsking(false)}>
+              {t('adminDonations.cancel')}
+            </Button>
+            <Button color="orange" onClick={() => void payBack()} loading={busy}>
+              {t('adminDonations.payBack')}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
 }
 
 function DonationRow({ row }: { row: DonationListRow }) {
@@ -62,6 +118,7 @@ function DonationRow({ row }: { row: DonationListRow }) {
       <Table.Td>
         <DonationStatusBadge status={row.status} />
         {row.receiptNo && <Text size="xs">{row.receiptNo}</Text>}
+        {row.refundDue > 0 && <RefundDue row={row} />}
       </Table.Td>
       <Table.Td>
         <Text size="xs">{formatDate(row.paidAt ?? row.createdAt, lang, 'dateTime')}</Text>

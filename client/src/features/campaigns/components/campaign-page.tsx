@@ -1,9 +1,10 @@
 import { Alert, Anchor, Button, Center, Container, Divider, Grid, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
-import { IconAlertCircle, IconHeartHandshake, IconInfoCircle } from '@tabler/icons-react';
+import { IconAlertCircle, IconHeartHandshake, IconInfoCircle, IconMessageReport } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { paths } from '@/config/paths';
+import { paths, raiseGrievancePath } from '@/config/paths';
+import { useSession } from '@/hooks/use-session';
 import { ApiError } from '@/lib/api-client';
 import { useCampaign } from '../api/campaigns';
 import type { Campaign } from '../api/types';
@@ -13,24 +14,53 @@ import { donationBlock, pick } from '../lib/campaign-lib';
 import { CampaignProgress, CauseBadge, StatusBadge } from './campaign-bits';
 import { CampaignGallery, CampaignLedger, CampaignStory, CampaignUpdates, NeedBreakdown, RecentDonations } from './campaign-sections';
 import { OfflineNote } from './offline-note';
+import { ReportCampaign } from './report-campaign';
 import { ShareCampaign } from './share-campaign';
 
 export const campaignPath = (id: string) => `${paths.campaigns}/${encodeURIComponent(id)}`;
 
-/** Donate, only while the campaign takes donations (APPROVED and not ended); otherwise why not. */
-export function DonateAction({ campaign }: { campaign: Pick<Campaign, 'id' | 'status' | 'endsAt'> }) {
+/**
+ * Donate, only while the campaign takes donations (APPROVED, not ended, not held); otherwise why
+ * not, in the reader's language, with the trustee's public reason of a pause or close beneath
+ * (docs/charity.md "Moderation").
+ */
+export function DonateAction({ campaign }: { campaign: Pick<Campaign, 'id' | 'status' | 'endsAt' | 'takingDonations' | 'publicReason'> }) {
   const { t } = useTranslation('campaign');
   const block = donationBlock(campaign, useNow());
   if (block)
     return (
       <Alert color="gray" variant="light" icon={<IconInfoCircle size={18} aria-hidden />} data-testid="donate-blocked">
         {t(`donateBlocked.${block}`)}
+        {campaign.publicReason && (
+          <Text size="sm" mt={4} data-testid="public-reason">
+            {t('donateBlocked.reason', { reason: campaign.publicReason })}
+          </Text>
+        )}
       </Alert>
     );
   return (
     <Button component={Link} to={`${campaignPath(campaign.id)}/donate`} size="md" fullWidth leftSection={<IconHeartHandshake size={18} aria-hidden />}>
       {t('detail.donate')}
     </Button>
+  );
+}
+
+/**
+ * What a visitor may do about a public campaign besides giving: report it (anyone, guests too),
+ * or, signed in, raise a grievance about it (docs/charity.md "Grievances").
+ */
+function VisitorActions({ campaignId }: { campaignId: string }) {
+  const { t } = useTranslation('campaign');
+  const session = useSession();
+  return (
+    <Group gap="xs" wrap="wrap">
+      <ReportCampaign campaignId={campaignId} />
+      {session && (
+        <Button component={Link} to={raiseGrievancePath('CAMPAIGN', campaignId)} variant="subtle" size="xs" leftSection={<IconMessageReport size={16} aria-hidden />}>
+          {t('grievance.raise')}
+        </Button>
+      )}
+    </Group>
   );
 }
 
@@ -66,6 +96,7 @@ export function CampaignView({ campaign, actions }: { campaign: Campaign; action
               <ShareCampaign title={title} url={url} />
             </Stack>
           </Paper>
+          {!actions && <VisitorActions campaignId={campaign.id} />}
           <RecentDonations donations={campaign.recentDonations ?? []} />
           <Divider />
           <CampaignLedger ledger={campaign.ledger ?? []} />

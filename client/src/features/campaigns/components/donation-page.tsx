@@ -4,7 +4,8 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import type { DonationReceipt, DonationView } from '@pm/protocol/donation';
-import { paths } from '@/config/paths';
+import { paths, raiseGrievancePath } from '@/config/paths';
+import { useSession } from '@/hooks/use-session';
 import { ApiError } from '@/lib/api-client';
 import { formatDate } from '@/lib/intl-format';
 import { formatPaise } from '@/lib/payments/amount';
@@ -97,6 +98,7 @@ function ReceiptSheet({ receipt, orderId }: { receipt: DonationReceipt; orderId:
 function DonationSummary({ donation }: { donation: DonationView }) {
   const { t } = useTranslation('campaign');
   const lang = useLang();
+  const session = useSession();
   return (
     <Paper withBorder radius="md" p="md" className={classes.noPrint} data-testid="donation-summary">
       <Stack gap="xs">
@@ -114,6 +116,12 @@ function DonationSummary({ donation }: { donation: DonationView }) {
         </Text>
         <DonationFigures donation={donation} />
         {isOpenDonation(donation) && <Text size="sm">{t('donation.open')}</Text>}
+        {/* A signed-in donor's way to the trust about this donation (docs/charity.md "Grievances"); a guest signs in first. */}
+        {session && (
+          <Anchor component={Link} to={raiseGrievancePath('DONATION', donation.orderId)} size="sm" data-testid="raise-grievance">
+            {t('grievance.raise')}
+          </Anchor>
+        )}
         {!isOpenDonation(donation) && donation.receiptNo === null && (
           <Group gap="sm">
             <Text size="sm">{t('donation.notPaid')}</Text>

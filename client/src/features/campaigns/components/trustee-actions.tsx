@@ -16,6 +16,12 @@ export const MOVES_FROM: Record<CampaignStatus, readonly TrusteeMove[]> = {
   CLOSED: [],
 };
 
+/**
+ * Moves that carry the trustee's words: a refusal its reason (required, the owner reads it), a
+ * pause or close its public reason (optional, shown on the campaign's page: docs/charity.md "Moderation").
+ */
+const WITH_TEXT: readonly TrusteeMove[] = ['refuse', 'pause', 'close'];
+
 const COLORS: Record<TrusteeMove, string> = { approve: 'teal', refuse: 'red', pause: 'yellow', resume: 'teal', close: 'dark' };
 
 /** The moves a trustee may make on a campaign in its state, each confirmed first; a refusal needs its reason. */
@@ -28,11 +34,16 @@ export function TrusteeActions({ campaignId, status, onDone }: { campaignId: str
   const moves = MOVES_FROM[status];
   if (moves.length === 0) return null;
 
+  const dismiss = () => {
+    setMove(null);
+    setReason('');
+  };
+
   const confirm = async () => {
     if (!move) return;
     setBusy(true);
     try {
-      await moveCampaign(campaignId, move, move === 'refuse' ? reason.trim() : undefined);
+      await moveCampaign(campaignId, move, WITH_TEXT.includes(move) ? reason.trim() : undefined);
       await client.invalidateQueries({ queryKey: campaignKeys.all });
       notifySuccess(t(`trustee.done.${move}`));
       setMove(null);
@@ -54,15 +65,27 @@ export function TrusteeActions({ campaignId, status, onDone }: { campaignId: str
           </Button>
         ))}
       </Group>
-      <Modal opened={move !== null} onClose={() => setMove(null)} title={move ? t(`trustee.confirm.${move}.title`) : ''} centered>
+      <Modal opened={move !== null} onClose={dismiss} title={move ? t(`trustee.confirm.${move}.title`) : ''} centered>
         {move && (
           <Stack gap="sm">
             <Text size="sm">{t(`trustee.confirm.${move}.text`)}</Text>
             {move === 'refuse' && (
               <Textarea label={t('trustee.reason')} withAsterisk autosize minRows={3} maxLength={1000} value={reason} onChange={(e) => setReason(e.currentTarget.value)} data-autofocus />
             )}
+            {(move === 'pause' || move === 'close') && (
+              <Textarea
+                label={t('trustee.publicReason')}
+                description={t('trustee.publicReasonHint')}
+                autosize
+                minRows={2}
+                maxLength={1000}
+                value={reason}
+                onChange={(e) => setReason(e.currentTarget.value)}
+                data-autofocus
+              />
+            )}
             <Group justify="flex-end" gap="sm">
-              <Button variant="default" onClick={() => setMove(null)}>
+              <Button variant="default" onClick={dismiss}>
                 {t('trustee.cancel')}
               </Button>
               <Button color={COLORS[move]} onClick={() => void confirm()} loading={busy} disabled={move === 'refuse' && !reason.trim()}>

@@ -26,13 +26,18 @@ export function progressPercent(raised: number, goal: number): number {
  * Why a campaign takes no donation now, or null when it does (docs/charity.md "A campaign":
  * only APPROVED campaigns whose end has not passed take donations).
  */
-export type DonationBlock = 'ended' | 'paused' | 'closed' | 'notApproved';
+export type DonationBlock = 'ended' | 'paused' | 'closed' | 'notApproved' | 'held';
 
-export function donationBlock(campaign: Pick<CampaignCard, 'status' | 'endsAt'>, now = Date.now()): DonationBlock | null {
+/**
+ * `takingDonations` (a campaign's page carries it): false also while its beneficiary is
+ * suspended (docs/charity.md "Moderation"), told to the donor only as "not taking donations now".
+ */
+export function donationBlock(campaign: Pick<CampaignCard, 'status' | 'endsAt'> & { takingDonations?: boolean }, now = Date.now()): DonationBlock | null {
   if (campaign.status === 'PAUSED') return 'paused';
   if (campaign.status === 'CLOSED') return 'closed';
   if (campaign.status !== 'APPROVED') return 'notApproved';
   if (campaign.endsAt <= now) return 'ended';
+  if (campaign.takingDonations === false) return 'held';
   return null;
 }
 
