@@ -1,0 +1,142 @@
+import { useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import type { Bilingual } from './types';
+
+/*
+ * The payout routes of docs/charity.md "Payout accounts" and "Withdrawals": where a campaign's
+ * money goes and how it gets there. Every amount is integer paise, every time milliseconds.
+ * Reads are silent (each screen shows its own failure); the writes are silent too, because a form
+ * shows its refusal on the field it names, and the lists say it beside the button pressed.
+ */
+
+type One<T> = { success: boolean; msg?: string; data: T };
+
+export type PayoutAccountKind = 'BANK' | 'VPA';
+export type PayoutAccountStatus = 'PENDING' | 'VERIFIED' | 'FAILED';
+
+/** A payout account as the server shows it: never the whole account number. */
+export type PayoutAccount = {
+  id: string;
+  kind: PayoutAccountKind;
+  holderName: string;
+  ifsc?: string;
+  accountLast4?: string;
+  vpa?: string;
+  /** Set on a campaign's supplier payee (added by staff), null on a beneficiary's own account. */
+  supplierName?: string | null;
+  campaignId?: string | null;
+  status: PayoutAccountStatus;
+  /** The name the bank or UPI has for the account, once verified. */
+  verifiedName: string | null;
+  /** Whether `verifiedName` is the person's own name; null before the bank answered. */
+  nameMatches: boolean | null;
+  createdAt: number;
+  verifiedAt: number | null;
+};
+
+export type NewBankAccount = { kind: 'BANK'; holderName: string; ifsc: string; accountNumber: string; accountNumberConfirm: string };
+export type NewVpaAccount = { kind: 'VPA'; holderName: string; vpa: string };
+export type NewPayoutAccount = NewBankAccount | NewVpaAccount;
+
+export type WithdrawalStatus = 'REQUESTED' | 'APPROVED' | 'PAYING' | 'PAID' | 'FAILED' | 'REJECTED' | 'CANCELLED';
+export type PersonRef = { id: string; name: string };
+
+export type Withdrawal = {
+  id: string;
+  campaignId: string;
+  campaignTitle: Bilingual;
+  requester: PersonRef;
+  payee: PayoutAccount;
+  amount: number;
+  fromDomestic: number;
+  fromForeign: number;
+  purpose: Bilingual;
+  status: WithdrawalStatus;
+  approvals: { by: PersonRef; at: number; note: string | null }[];
+  /** Why it was rejected. */
+  reason: string | null;
+  dueAt: number;
+  overdue: boolean;
+  payoutId: string | null;
+  utr: string | null;
+  /** Why the payout failed. */
+  failure: string | null;
+  createdAt: number;
+  paidAt: number | null;
+  history: { action: string; from: string | null; to: string; note: string | null; actor: PersonRef | null; at: number }[];
+};
+
+/** What a campaign may withdraw now (paise): `available` = domestic + foreign − held. */
+export type Withdrawable = { domestic: number; foreign: number; held: number; available: number; updateRequired: boolean };
+
+export type WithdrawalRequest = { amount: number; purpose: { en: string; hi?: string }; payoutAccountId: string };
+
+const enc = encodeURIComponent;
+
+export const payoutKeys = {
+  all: ['payouts'] as const,
+  mine: ['payouts', 'accounts', 'mine'] as const,
+  payees: (campaignId: string) => ['payouts', 'payees', campaignId] as const,
+  withdrawable: (campaignId: string) => ['payouts', 'withdrawable', campaignId] as const,
+  withdrawals: (campaignId: string) => ['payouts', 'withdrawals', campaignId] as const,
+  queue: ['payouts', 'queue'] as const,
+};
+
+/** GET /payout-account/mine: the signed-in person's accounts. */
+export function useMyPayoutAccounts(enabled = true) {
+  return useQuery({ queryKey: payoutKeys.mine, queryFn: () => api<One<PayoutAccount[]>>('/payout-account/mine', { silent: true }), select: (r) => r.data, enabled });
+}
+
+/** POST /payout-account: verified through the bank before the answer (VERIFIED or FAILED). */
+export const addPayoutAccount = (body: NewPayoutAccount) => api<One<PayoutAccount>>('/payout-account', { method: 'POST', body, silent: true });
+
+export const deletePayoutAccount = (id: string) => api<{ success: boolean; msg?: string }>(`/payout-account/${enc(id)}`, { method: 'DELETE', silent: true });
+
+/** GET /campaign/:id/payees: the suppliers staff named for the campaign (owner, staff, trustees). */
+export function useCampaignPayees(campaignId: string, enabled = true) {
+  return useQuery({ queryKey: payoutKeys.payees(campaignId), queryFn: () => api<One<PayoutAccount[]>>(`/campaign/${enc(campaignId)}/payees`, { silent: true }), select: (r) => r.data, enabled });
+}
+
+/** POST /campaign/:id/payees (staff): a supplier the campaign pays, verified like an account. */
+export const addCampaignPayee = (campaignId: string, body: NewPayoutAccount & { supplierName: string }) =>
+  api<One<PayoutAccount>>(`/campaign/${enc(campaignId)}/payees`, { method: 'POST', body, silent: true });
+
+/** GET /campaign/:id/withdrawable. */
+export function useWithdrawable(campaignId: string) {
+  return useQuery({ queryKey: payoutKeys.withdrawable(campaignId), queryFn: () => api<One<Withdrawable>>(`/campaign/${enc(campaignId)}/withdrawable`, { silent: true }), select: (r) => r.data });
+}
+
+/** GET /campaign/:id/withdrawals: newest first as the server sends them. */
+export function useCampaignWithdrawals(campaignId: string) {
+  return useQuery({ queryKey: payoutKeys.withdrawals(campaignId), queryFn: () => api<One<Withdrawal[]>>(`/campaign/${enc(campaignId)}/withdrawals`, { silent: true }), select: (r) => r.data });
+}
+
+export const requestWithdrawal = (campaignId: string, body: WithdrawalRequest) =>
+  api<One<Withdrawal>>(`/campaign/${enc(campaignId)}/withdrawals`, { method: 'POST', body, silent: true });
+
+/** GET /withdrawal/queue (APPROVE_WITHDRAWAL): open and failed withdrawals, overdue first. */
+export function useWithdrawalQueue() {
+  return useQuery({ queryKey: payoutKeys.queue, queryFn: () => api<One<Withdrawal[]>>('/withdrawal/queue', { silent: true }), select: (r) => r.data });
+}
+
+/** A move on one withdrawal (docs/charity.md "Withdrawals": the state diagram). */
+export type WithdrawalMove = 'approve' | 'reject' | 'cancel' | 'check' | 'retry';
+export type WithdrawalMoveBody = { note?: string; acceptNameMismatch?: boolean } | { reason: string } | Record<string, never>;
+
+export const moveWithdrawal = (id: string, move: WithdrawalMove, body: WithdrawalMoveBody = {}) =>
+  api<One<Withdrawal>>(`/withdrawal/${enc(id)}/${move}`, { method: 'POST', body, silent: true });
+
+/**
+ * A person's money from the ledger (docs/charity.md "The ledger": `tac` collected, `aw`
+ * withdrawable, `taw` withdrawn), as GET /Person gives them: rupees. Its key sits under the
+ * profile's (['person', 'me']), so a refresh of the profile refreshes it too.
+ */
+export type PersonMoney = { tac: number; aw: number; taw: number };
+
+export function useMyMoney(personId: string) {
+  return useQuery({
+    queryKey: ['person', 'me', personId, 'money'],
+    queryFn: () => api<One<PersonMoney>>('/Person', { silent: true }),
+    select: (r): PersonMoney => ({ tac: r.data.tac, aw: r.data.aw, taw: r.data.taw }),
+  });
+}
