@@ -53,6 +53,7 @@ const serverModuleImports = {
   auth: ['persons'],
   campaigns: ['media'],
   payments: ['entitlements'],
+  payouts: ['campaigns', 'payments', 'push'],
   permissions: ['persons'],
   push: ['sync'],
   questions: ['entitlements'],

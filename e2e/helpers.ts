@@ -10,6 +10,8 @@ export const DEMO = {
   // The charity half's demo people (fixtures/accounts.json; docs/charity.md "Who does what").
   beneficiary: { username: '9000000004', password: 'beneficiary1234' },
   trustee: { username: '9000000005', password: 'trustee1234' },
+  // The second trustee: a withdrawal needs two approvals (docs/charity.md "Withdrawals").
+  trustee2: { username: '9000000006', password: 'trustee1234' },
 } as const;
 
 /** Signs in through the login page and waits for the signed-in bar. */

@@ -8,7 +8,7 @@ import { type Harness, startHarness } from './test/harness';
 /*
  * The route × caller matrix, generated from the one access table (access.ts): every entry is
  * called by an anonymous caller, the learner and the beneficiary (no permissions), the editor
- * (QUESTION_EDITOR only), the trustee (APPROVE_CAMPAIGN and VIEW_REPORT) and the admin (every
+ * (QUESTION_EDITOR only), the trustees (APPROVE_CAMPAIGN, APPROVE_WITHDRAWAL and VIEW_REPORT) and the admin (every
  * permission). Write bodies are `{}`, so a 400 or 404 is an acceptable
  * answer for an authorised caller; what matters is where 401 and 403 appear and where not.
  */
@@ -58,7 +58,7 @@ test('the demo accounts hold the permissions the matrix assumes', () => {
   expect([...held.editor]).toEqual(['QUESTION_EDITOR']);
   expect(held.learner.size).toBe(0);
   expect(held.beneficiary.size).toBe(0);
-  expect([...held.trustee].sort()).toEqual(['APPROVE_CAMPAIGN', 'VIEW_REPORT']);
+  expect([...held.trustee].sort()).toEqual(['APPROVE_CAMPAIGN', 'APPROVE_WITHDRAWAL', 'VIEW_REPORT']);
 });
 
 const entries = Object.entries(ACCESS) as [RouteKey, Access][];
@@ -72,10 +72,10 @@ const WITHOUT_QUERY: Partial<Record<RouteKey, Access>> = { 'GET /question': ['QU
 
 /**
  * Public entries that authenticate a request by a signature of their own (docs/payments.md: the payment
- * providers' webhooks). The matrix sends no signature, so every caller, token or not, gets 401
+ * providers' webhooks; docs/charity.md "Withdrawals": the payout provider's). The matrix sends no signature, so every caller, token or not, gets 401
  * 'Invalid signature' and never the login or permission refusals.
  */
-const SIGNED = new Set<RouteKey>(['POST /phonepe/webhook', 'POST /razorpay/webhook']);
+const SIGNED = new Set<RouteKey>(['POST /phonepe/webhook', 'POST /razorpay/webhook', 'POST /webhook/razorpayx']);
 
 /** Entries that end the caller's sessions (docs/security.md "Sessions and logout"): the caller signs in again after them. */
 const ENDS_SESSIONS = new Set<RouteKey>(['POST /UserLogin/logout', 'POST /UserLogin/logoutAll']);

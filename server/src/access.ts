@@ -203,6 +203,29 @@ export const ACCESS = {
   'POST /campaign/:id/close': ['APPROVE_CAMPAIGN'],
   'POST /campaign/:id/updates': 'login',
 
+  // Payout accounts and withdrawals (docs/charity.md "Payout accounts", "Withdrawals"): anyone signed
+  // in keeps their own accounts; which campaign's payees, withdrawable money and withdrawals a caller
+  // reads is decided per campaign (its owner, staff, trustees: payout-access.ts); staff
+  // (CREATE_CAMPAIGN) add supplier payees; holders of APPROVE_WITHDRAWAL approve, reject, check and
+  // retry. The payout webhook is public and verified by its signature.
+  'GET /payout-account/mine': 'login',
+  'POST /payout-account': 'login',
+  'DELETE /payout-account/:id': 'login',
+  'GET /campaign/:id/payees': 'login',
+  'POST /campaign/:id/payees': ['CREATE_CAMPAIGN'],
+  'GET /campaign/:id/withdrawable': 'login',
+  'GET /campaign/:id/withdrawals': 'login',
+  'POST /campaign/:id/withdrawals': 'login',
+  'GET /withdrawal/mine': 'login',
+  'GET /withdrawal/queue': ['APPROVE_WITHDRAWAL'],
+  'GET /withdrawal/:id': 'login',
+  'POST /withdrawal/:id/approve': ['APPROVE_WITHDRAWAL'],
+  'POST /withdrawal/:id/reject': ['APPROVE_WITHDRAWAL'],
+  'POST /withdrawal/:id/cancel': 'login',
+  'POST /withdrawal/:id/check': ['APPROVE_WITHDRAWAL'],
+  'POST /withdrawal/:id/retry': ['APPROVE_WITHDRAWAL'],
+  'POST /webhook/razorpayx': 'public',
+
   // Plans and payments (docs/payments.md). Webhooks are public and verified by signature.
   'POST /payment': 'login',
   'POST /payment/createDummyOrder': 'login',

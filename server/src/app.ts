@@ -42,6 +42,8 @@ import { syncRoutes } from './modules/sync/sync.routes';
 import { tagRoutes } from './modules/tags/tags.routes';
 import { translateRoutes } from './modules/translate/translate.routes';
 import { sandboxPhonePeRoutes } from './modules/payments/providers/sandbox-phonepe';
+import { payoutRoutes } from './modules/payouts/payouts.routes';
+import { sandboxRazorpayXRoutes } from './modules/payouts/sandbox-razorpayx';
 
 /** Largest JSON body the API takes (questions carry rich text; nothing legitimate is bigger). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -173,6 +175,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
   campaignRoutes(api, deps);
   donationRoutes(api, deps);
   trustRoutes(api, deps);
+  payoutRoutes(api, deps);
   // Results first: /question/getExamResult and the like before questionRoutes' /question/:id.
   resultRoutes(api, deps);
   // docs/configuration.md "Machine translation": /question/generateInDiffLang before questionRoutes' /question/:id.
@@ -188,6 +191,8 @@ export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
   // The local PhonePe (docs/payments.md), outside /api; the adapter and its webhooks reach it in-process.
   // An installation that takes real payments has none: /sandbox/phonepe/* is then an unknown path.
   if (deps.payments.sandbox) sandboxPhonePeRoutes(app, deps.payments.sandbox, (req) => app.fetch(req));
+  // The local RazorpayX (docs/configuration.md "Payouts"), likewise: only where PAYOUT_PROVIDER=sandbox.
+  if (deps.payouts.sandbox) sandboxRazorpayXRoutes(app, deps.payouts.sandbox, (req) => app.fetch(req));
   // A mounted app's notFound is not consulted; the parent answers unknown paths.
   app.notFound((c) => c.json(errorBody('NOT_FOUND', MSG.notFound), 404));
   return app;

@@ -6,6 +6,7 @@ import { createPaymentServices } from './modules/payments/providers/index';
 import { startReconciler } from './modules/payments/reconcile';
 import { createWebhookInbox } from './modules/payments/webhook-inbox';
 import { donationMoney } from './modules/donations/donation-money';
+import { createPayoutServices } from './modules/payouts/payout-services';
 import { createPushService, resultReadyHook, startPushJobs } from './modules/push/push.service';
 import type { PushSender } from './modules/push/sender';
 import { indexMissingQuestions } from './modules/questions/question-index';
@@ -37,6 +38,8 @@ export function composeDeps(base: BaseDeps, opts: ComposeOptions = {}): Deps {
     // The providers, and the local PhonePe unless this installation takes real payments only;
     // app.ts mounts the sandbox's routes.
     payments: createPaymentServices(base.config),
+    // The payout adapter (RazorpayX, or the local one: app.ts mounts its routes), for withdrawals.
+    payouts: createPayoutServices(base.config),
     // Nothing is started until Generate is first used (the local translator listens on a port).
     translator: createLazyTranslator(base.config),
     push,

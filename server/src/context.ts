@@ -7,6 +7,7 @@ import type { RateLimits } from './lib/rate-limit';
 import type { PaymentServices } from './modules/payments/providers/index';
 import type { OrderKindMoney } from './modules/payments/order-transitions';
 import type { Inbox } from './modules/payments/webhook-inbox';
+import type { PayoutServices } from './modules/payouts/payout-services';
 import type { PushService } from './modules/push/push.service';
 import type { LazyTranslator } from './modules/translate/translator';
 import type { AttemptSubmittedHook } from './modules/sync/sync.service';
@@ -31,6 +32,8 @@ export type Deps = BaseDeps & {
   afterAnswer: AfterAnswer;
   /** The payment providers, and the local PhonePe where it runs (payments/providers). */
   payments: PaymentServices;
+  /** The payout adapter, and the local RazorpayX where it runs (modules/payouts). */
+  payouts: PayoutServices;
   /** The machine translator, resolved (and the local one started) on first use (modules/translate). */
   translator: LazyTranslator;
   /** Web Push: its keys and its send queue (modules/push). */

@@ -14,6 +14,9 @@ export const DEMO_TRUST_ACCOUNT = 'demo-trust';
 export const PAYMENT_PROVIDERS = ['sandbox', 'phonepe', 'razorpay'] as const;
 export type PaymentProviderSetting = (typeof PAYMENT_PROVIDERS)[number];
 
+/** The values of PAYOUT_PROVIDER. */
+export const PAYOUT_PROVIDERS = ['sandbox', 'razorpayx'] as const;
+
 /** The process environment, parsed once; nothing else reads `process.env`. */
 const envSchema = z.object({
   /**
@@ -97,6 +100,29 @@ const envSchema = z.object({
   PHONEPE_WEBHOOK_PASSWORD: z.string().min(1).optional(),
   /** PhonePe's UAT (`sandbox`, api-preprod.phonepe.com) or live hosts; `production` when NODE_ENV is. */
   PHONEPE_ENV: z.enum(['sandbox', 'production']).optional(),
+  /**
+   * Who pays campaigns' withdrawals out (docs/configuration.md "Payouts"; docs/charity.md
+   * "Withdrawals"): `razorpayx` is RazorpayX Payouts, `sandbox` the local RazorpayX that runs
+   * inside this server (modules/payouts/sandbox-razorpayx.ts). Defaults to `sandbox` outside
+   * production; unset in production, payouts are off (accounts cannot be verified, approved
+   * withdrawals wait), and `sandbox` there is refused unless ALLOW_SANDBOX_PAYOUTS_IN_PRODUCTION.
+   */
+  PAYOUT_PROVIDER: z.enum(PAYOUT_PROVIDERS).optional(),
+  /** A production installation may pay through the sandbox only when this says it is a trial (no money moves). */
+  ALLOW_SANDBOX_PAYOUTS_IN_PRODUCTION: z.stringbool().default(false),
+  /** RazorpayX API keys (basic auth), the account number payouts are made from, and the payout webhook's secret. */
+  RAZORPAYX_KEY_ID: z.string().min(1).optional(),
+  RAZORPAYX_KEY_SECRET: z.string().min(1).optional(),
+  RAZORPAYX_ACCOUNT_NUMBER: z.string().regex(/^[0-9A-Za-z]{6,40}$/, { error: 'RAZORPAYX_ACCOUNT_NUMBER must be the RazorpayX account number (letters and digits)' }).optional(),
+  RAZORPAYX_WEBHOOK_SECRET: z.string().min(1).optional(),
+  /**
+   * Holidays of the trust's office, a comma list of `YYYY-MM-DD` (India time): they do not count
+   * towards a withdrawal's 48 working hours (docs/charity.md "Withdrawals", lib/working-time.ts).
+   */
+  WORKING_HOLIDAYS: z
+    .string()
+    .regex(/^\s*(\d{4}-\d{2}-\d{2}\s*(,\s*\d{4}-\d{2}-\d{2}\s*)*)?$/, { error: 'WORKING_HOLIDAYS must be a comma list of dates such as 2026-08-15,2026-10-02' })
+    .default(''),
   /** Razorpay API keys (Dashboard → Account & Settings → API keys) and the webhook's secret. */
   RAZORPAY_KEY_ID: z.string().min(1).optional(),
   RAZORPAY_KEY_SECRET: z.string().min(1).optional(),
@@ -166,6 +192,7 @@ function listeningOrigin(host: string, port: number): string {
 
 const PHONEPE_KEYS = ['PHONEPE_CLIENT_ID', 'PHONEPE_CLIENT_SECRET', 'PHONEPE_CLIENT_VERSION', 'PHONEPE_WEBHOOK_USER', 'PHONEPE_WEBHOOK_PASSWORD'] as const;
 const RAZORPAY_KEYS = ['RAZORPAY_KEY_ID', 'RAZORPAY_KEY_SECRET', 'RAZORPAY_WEBHOOK_SECRET'] as const;
+const RAZORPAYX_KEYS = ['RAZORPAYX_KEY_ID', 'RAZORPAYX_KEY_SECRET', 'RAZORPAYX_ACCOUNT_NUMBER', 'RAZORPAYX_WEBHOOK_SECRET'] as const;
 
 /**
  * The payment settings resolved: PAYMENT_PROVIDER is required in production (like a demo
@@ -190,6 +217,19 @@ const resolvedEnvSchema = envSchema.transform((e, ctx) => {
   if (production && !e.PUBLIC_URL) {
     ctx.addIssue({ code: 'custom', path: ['PUBLIC_URL'], message: "PUBLIC_URL is required when NODE_ENV=production (the site's origin, e.g. https://parikshamitra.example)" });
   }
+  const payouts = e.PAYOUT_PROVIDER ?? (production ? undefined : 'sandbox');
+  if (production && payouts === 'sandbox' && !e.ALLOW_SANDBOX_PAYOUTS_IN_PRODUCTION) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['PAYOUT_PROVIDER'],
+      message: 'PAYOUT_PROVIDER=sandbox pays nobody: refused with NODE_ENV=production unless ALLOW_SANDBOX_PAYOUTS_IN_PRODUCTION=true says this is a trial installation',
+    });
+  }
+  if (payouts === 'razorpayx') {
+    for (const key of RAZORPAYX_KEYS) {
+      if (!e[key]) ctx.addIssue({ code: 'custom', path: [key], message: `${key} is required when PAYOUT_PROVIDER=razorpayx` });
+    }
+  }
   const needed = provider === 'phonepe' ? PHONEPE_KEYS : provider === 'razorpay' ? RAZORPAY_KEYS : [];
   for (const key of needed) {
     if (!e[key]) ctx.addIssue({ code: 'custom', path: [key], message: `${key} is required when PAYMENT_PROVIDER=${provider}` });
@@ -203,6 +243,7 @@ const resolvedEnvSchema = envSchema.transform((e, ctx) => {
   return {
     ...e,
     PAYMENT_PROVIDER: provider,
+    PAYOUT_PROVIDER: payouts,
     PHONEPE_ENV: e.PHONEPE_ENV ?? (production ? 'production' : 'sandbox'),
     PUBLIC_URL: e.PUBLIC_URL ?? listeningOrigin(e.HOST, e.PORT),
     TRUST_ACCOUNT: e.TRUST_ACCOUNT ?? (production ? undefined : DEMO_TRUST_ACCOUNT),

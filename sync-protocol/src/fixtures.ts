@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { VPA_PATTERN } from './payout';
 import { emailSchema, mobileSchema, passwordSchema } from './common';
 import { permissionNameSchema } from './permission';
 import { roleNameSchema } from './role';
@@ -87,4 +88,8 @@ export const demoCharityFixtureSchema = z.strictObject({
       approvedBy: z.string().min(1),
     }),
   ),
+  /** Verified payout accounts of demo people (docs/charity.md "Payout accounts"): a UPI id each. */
+  payoutAccounts: z
+    .array(z.strictObject({ id: z.string().min(1), person: z.string().min(1), holderName: z.string().min(1), vpa: z.string().regex(VPA_PATTERN) }))
+    .default([]),
 });

@@ -53,6 +53,7 @@ export const PERMISSIONS = {
   VIEW_REPORT: 'Read sale, transaction and earning reports',
   CREATE_CAMPAIGN: "Draft and edit campaigns on a beneficiary's behalf, post their updates and choose the featured campaign",
   APPROVE_CAMPAIGN: 'Approve, refuse, pause, resume and close campaigns',
+  APPROVE_WITHDRAWAL: "Approve withdrawals from campaigns (two trustees each), see the withdrawals' queue, check and retry their payouts",
   MANAGE_TRUST: 'Set up trusts: the name, address, registration, PAN and 80G numbers printed on receipts, and the share kept',
 } as const;
 export type PermissionName = keyof typeof PERMISSIONS;

@@ -48,7 +48,7 @@ export const pushUnsubscribeSchema = z.strictObject({
 export type PushPublicKeyResponse = { success: true; publicKey: string };
 
 /** What a message is about. */
-export const PUSH_KINDS = ['result-ready', 'new-set', 'plan-ending'] as const;
+export const PUSH_KINDS = ['result-ready', 'new-set', 'plan-ending', 'withdrawal'] as const;
 export type PushKind = (typeof PUSH_KINDS)[number];
 
 /**

@@ -194,7 +194,7 @@ describe('one harness, one admin', () => {
     const listed = (await h.request('GET', '/role', { token: admin })).body.data as { name: string; permissions: { permission: string }[] }[];
     const names = (n: string) => listed.find((x) => x.name === n)!.permissions.map((p) => p.permission);
     expect(names('ROLE_KEEPERS')).toEqual(['UPDATE_ROLE']);
-    expect(names('TRUSTEE')).toEqual(['APPROVE_CAMPAIGN', 'VIEW_REPORT']);
+    expect(names('TRUSTEE')).toEqual(['APPROVE_CAMPAIGN', 'APPROVE_WITHDRAWAL', 'VIEW_REPORT']);
   });
 
   test('only an admin edits the ADMIN role; ADMIN and MEMBER are never renamed or deleted', async () => {

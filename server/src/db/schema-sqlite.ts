@@ -1020,3 +1020,121 @@ export const donation = sqliteTable(
     uniqueIndex('donation_receipt_seq_idx').on(t.trustId, t.financialYear, t.receiptSeq),
   ],
 );
+
+/**
+ * A bank account or UPI id money is paid out to (docs/charity.md "Payout accounts"): a person's
+ * own (`campaign_id` null) or, added by staff, a supplier payee of one campaign. Verified through
+ * the payout adapter before it is used; the full account number is kept for the payouts and never
+ * answered. Removing one keeps the row (`deleted_at`): withdrawals made to it still show it.
+ */
+export const payoutAccount = sqliteTable(
+  'payout_account',
+  {
+    id: id(),
+    /** Whose account it is; for a supplier payee, the staff member who added it. */
+    personId: text('person_id').references(() => person.id, { onDelete: 'set null' }),
+    /** A supplier payee's campaign; null for a person's own account. */
+    campaignId: text('campaign_id').references(() => campaign.id, { onDelete: 'cascade' }),
+    supplierName: text('supplier_name'),
+    /** BANK or VPA. */
+    kind: text('kind').notNull(),
+    holderName: text('holder_name').notNull(),
+    ifsc: text('ifsc'),
+    accountNumber: text('account_number'),
+    accountLast4: text('account_last4'),
+    vpa: text('vpa'),
+    /** PENDING (being verified), VERIFIED or FAILED. */
+    status: text('status').notNull().default('PENDING'),
+    /** The name the bank or UPI provider has for it. */
+    verifiedName: text('verified_name'),
+    nameMatches: integer('name_matches', { mode: 'boolean' }),
+    /** The provider's contact and fund account (RazorpayX) that payouts go to. */
+    contactId: text('contact_id'),
+    fundAccountId: text('fund_account_id'),
+    createdAt: createdAt(),
+    verifiedAt: integer('verified_at'),
+    deletedAt: integer('deleted_at'),
+  },
+  (t) => [index('payout_account_person_idx').on(t.personId, t.createdAt), index('payout_account_campaign_idx').on(t.campaignId)],
+);
+
+/**
+ * A request to pay money out of a campaign (docs/charity.md "Withdrawals"): domestic money first,
+ * then foreign. What it holds while open is what it asked for; the ledger moves when it is PAID.
+ * `payout_key` is the idempotency key of its current payout (a new one for each retry).
+ */
+export const withdrawal = sqliteTable(
+  'withdrawal',
+  {
+    id: id(),
+    campaignId: text('campaign_id')
+      .notNull()
+      .references(() => campaign.id, { onDelete: 'restrict' }),
+    requesterId: text('requester_id').references(() => person.id, { onDelete: 'set null' }),
+    requesterName: text('requester_name').notNull(),
+    payoutAccountId: text('payout_account_id')
+      .notNull()
+      .references(() => payoutAccount.id, { onDelete: 'restrict' }),
+    amount: integer('amount').notNull(),
+    fromDomestic: integer('from_domestic').notNull(),
+    fromForeign: integer('from_foreign').notNull(),
+    purposeEn: text('purpose_en').notNull(),
+    purposeHi: text('purpose_hi').notNull().default(''),
+    status: text('status').notNull().default('REQUESTED'),
+    /** A rejection's reason. */
+    reason: text('reason'),
+    dueAt: integer('due_at').notNull(),
+    /** Payouts started so far: the current payout's key is `<id>-<attempt>`. */
+    attempt: integer('attempt').notNull().default(0),
+    payoutKey: text('payout_key'),
+    payoutId: text('payout_id'),
+    utr: text('utr'),
+    failure: text('failure'),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at').notNull(),
+    paidAt: integer('paid_at'),
+  },
+  (t) => [
+    index('withdrawal_campaign_idx').on(t.campaignId, t.createdAt),
+    index('withdrawal_requester_idx').on(t.requesterId, t.createdAt),
+    index('withdrawal_status_idx').on(t.status, t.dueAt),
+    index('withdrawal_payout_idx').on(t.payoutId),
+  ],
+);
+
+/** A trustee's approval of a withdrawal: two by two different people pay it; one each. */
+export const withdrawalApproval = sqliteTable(
+  'withdrawal_approval',
+  {
+    id: id(),
+    withdrawalId: text('withdrawal_id')
+      .notNull()
+      .references(() => withdrawal.id, { onDelete: 'cascade' }),
+    approverId: text('approver_id').notNull(),
+    approverName: text('approver_name').notNull(),
+    note: text('note'),
+    /** The approver knew the account's registered name was not the payee's. */
+    acceptedMismatch: integer('accepted_mismatch', { mode: 'boolean' }).notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('withdrawal_approval_once_idx').on(t.withdrawalId, t.approverId)],
+);
+
+/** A withdrawal's history: every move, who (null: the payout provider), when, from and to, with its note. */
+export const withdrawalEvent = sqliteTable(
+  'withdrawal_event',
+  {
+    id: id(),
+    withdrawalId: text('withdrawal_id')
+      .notNull()
+      .references(() => withdrawal.id, { onDelete: 'cascade' }),
+    action: text('action').notNull(),
+    fromStatus: text('from_status'),
+    toStatus: text('to_status').notNull(),
+    note: text('note'),
+    actorId: text('actor_id'),
+    actorName: text('actor_name'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('withdrawal_event_withdrawal_idx').on(t.withdrawalId, t.createdAt)],
+);

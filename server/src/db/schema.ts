@@ -54,6 +54,10 @@ export let campaignUpdate = lite.campaignUpdate;
 export let campaignImage = lite.campaignImage;
 export let campaignEvent = lite.campaignEvent;
 export let donation = lite.donation;
+export let payoutAccount = lite.payoutAccount;
+export let withdrawal = lite.withdrawal;
+export let withdrawalApproval = lite.withdrawalApproval;
+export let withdrawalEvent = lite.withdrawalEvent;
 
 /** Which tables the exports are: what the process opened (db/client.ts), one engine per process. */
 export let tablesEngine: 'sqlite' | 'postgres' = 'sqlite';
@@ -109,5 +113,9 @@ export function usePostgresTables(pg: Record<string, unknown>): void {
   campaignImage = take<typeof lite.campaignImage>('campaignImage');
   campaignEvent = take<typeof lite.campaignEvent>('campaignEvent');
   donation = take<typeof lite.donation>('donation');
+  payoutAccount = take<typeof lite.payoutAccount>('payoutAccount');
+  withdrawal = take<typeof lite.withdrawal>('withdrawal');
+  withdrawalApproval = take<typeof lite.withdrawalApproval>('withdrawalApproval');
+  withdrawalEvent = take<typeof lite.withdrawalEvent>('withdrawalEvent');
   tablesEngine = 'postgres';
 }

@@ -27,7 +27,7 @@ import type { DB, Tx } from './client';
 import { takeTurns } from './dialect';
 import { first, transaction } from './transaction';
 import { ACCOUNTS, post as postMovement } from '../lib/ledger';
-import { campaign, campaignEvent, entitlement, meta, payment, permission, person, personPermission, plan, purchaseOrder, question, questionSet, role, rolePermission, tag, trust } from './schema';
+import { campaign, campaignEvent, entitlement, meta, payment, payoutAccount, permission, person, personPermission, plan, purchaseOrder, question, questionSet, role, rolePermission, tag, trust } from './schema';
 
 export const FIXTURES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures');
 
@@ -348,6 +348,13 @@ async function seedSales(tx: Tx, sales: z.output<typeof demoSalesFixtureSchema>,
  */
 async function seedCharity(tx: Tx, charity: z.output<typeof demoCharityFixtureSchema>, now: number) {
   for (const t of charity.trusts) await tx.insert(trust).values({ ...t, createdAt: now, updatedAt: now }).onConflictDoNothing();
+  // Verified as the sandbox would verify them: the registered name is the holder's own.
+  for (const a of charity.payoutAccounts) {
+    await tx
+      .insert(payoutAccount)
+      .values({ id: a.id, personId: a.person, kind: 'VPA', holderName: a.holderName, vpa: a.vpa, status: 'VERIFIED', verifiedName: a.holderName, nameMatches: true, createdAt: now, verifiedAt: now })
+      .onConflictDoNothing();
+  }
   for (const c of charity.campaigns) {
     const created = now - 3 * DAY_MS;
     const submitted = created + DAY_MS;

@@ -21,6 +21,7 @@ export const DEMO = {
   learner: { id: 'demo-learner', username: 'learner@example.com', mobile: '9000000003', password: 'learner1234' },
   beneficiary: { id: 'demo-beneficiary', username: 'beneficiary@example.com', mobile: '9000000004', password: 'beneficiary1234' },
   trustee: { id: 'demo-trustee', username: 'trustee@example.com', mobile: '9000000005', password: 'trustee1234' },
+  trustee2: { id: 'demo-trustee-2', username: 'trustee2@example.com', mobile: '9000000006', password: 'trustee1234' },
 } as const;
 
 export type Harness = Awaited<ReturnType<typeof startHarness>>;

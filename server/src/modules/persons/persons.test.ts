@@ -93,7 +93,7 @@ describe('GET /Person/get (search)', () => {
 
     // Without a query: everyone, still 30 a page.
     const all = await asAdmin('GET', '/Person/get');
-    expect(all.body.count).toBe(32 + 6 + 8); // the bulk people, the 6 demo accounts, the 8 demo members (fixtures/demo-sales.json)
+    expect(all.body.count).toBe(32 + 7 + 8); // the bulk people, the 7 demo accounts, the 8 demo members (fixtures/demo-sales.json)
     expect(all.body.data).toHaveLength(30);
   });
 
@@ -168,7 +168,7 @@ describe('POST /Person', () => {
     const byId = await asAdmin('POST', '/Person', { n: 'Tara Trustee', m: '9111111112', r: trustee?.id });
     expect(byId.status).toBe(201);
     expect(byId.body.data.r.name).toBe('TRUSTEE');
-    expect(permsOf(byId.body.data)).toEqual(['APPROVE_CAMPAIGN', 'VIEW_REPORT']);
+    expect(permsOf(byId.body.data)).toEqual(['APPROVE_CAMPAIGN', 'APPROVE_WITHDRAWAL', 'VIEW_REPORT']);
 
     const plain = await asAdmin('POST', '/Person', { n: 'Manoj Member', m: '+91 91111 11113' });
     expect(plain.status).toBe(201);
@@ -221,10 +221,10 @@ describe('POST /Person', () => {
       expect(r.status).toBe(200);
       expect(r.body.msg).toBe('Ravi Kumar Singh updated successfully');
       expect(r.body.data.r.name).toBe('TRUSTEE');
-      expect(permsOf(r.body.data)).toEqual(['APPROVE_CAMPAIGN', 'VIEW_REPORT']);
+      expect(permsOf(r.body.data)).toEqual(['APPROVE_CAMPAIGN', 'APPROVE_WITHDRAWAL', 'VIEW_REPORT']);
       const detail = await asAdmin('GET', `/Person/${createdId}`);
       expect(detail.body.data.r.name).toBe('TRUSTEE');
-      expect(permsOf(detail.body.data)).toEqual(['APPROVE_CAMPAIGN', 'VIEW_REPORT']);
+      expect(permsOf(detail.body.data)).toEqual(['APPROVE_CAMPAIGN', 'APPROVE_WITHDRAWAL', 'VIEW_REPORT']);
     });
 
     test('a mobile is stored with +91; a taken one is refused', async () => {

@@ -57,6 +57,8 @@ const OPTIONS: Record<Message['kind'], SendOptions> = {
   // Stale news after two days; one pending "new tests" message replaces another.
   'new-set': { ttl: 2 * DAY_S, urgency: 'low', topic: 'new-sets' },
   'plan-ending': { ttl: DAY_S, urgency: 'normal' },
+  // A campaign's withdrawal paid, rejected or failed (docs/charity.md "Withdrawals"): news for days.
+  withdrawal: { ttl: 3 * DAY_S, urgency: 'normal' },
 };
 
 /**

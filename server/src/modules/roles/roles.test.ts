@@ -33,7 +33,7 @@ test('GET /role lists the seeded roles with their permissions for any signed-in 
   const editorRole = r.body.data.find((x: { name: string }) => x.name === 'QUESTION_EDITOR');
   expect(permsOf(editorRole)).toEqual(['QUESTION_EDITOR']);
   const adminRole = r.body.data.find((x: { name: string }) => x.name === 'ADMIN');
-  expect(adminRole.permissions.length).toBe(21);
+  expect(adminRole.permissions.length).toBe(22);
 });
 
 describe('role lifecycle', () => {
