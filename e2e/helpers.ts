@@ -154,4 +154,6 @@ export const ADMIN_ROUTES = [
   '/global-earning-report',
   // The trustee's approval queue (docs/charity.md "Who does what": APPROVE_CAMPAIGN).
   '/trustee',
+  // The trustees' withdrawal queue (docs/charity.md "The withdrawal screens": APPROVE_WITHDRAWAL).
+  '/withdrawals',
 ];

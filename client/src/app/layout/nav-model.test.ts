@@ -28,11 +28,13 @@ test('each report entry shows only with what its route asks for', () => {
   expect(keys(as('SHOP_EDITOR').reports)).toEqual(['admin']);
   expect(keys(as('SHOP_EDITOR,VIEW_REPORT').reports)).toEqual(['admin', 'sale-report', 'transaction-report', 'global-earning-report']);
   expect(keys(as(Object.keys(PERMISSIONS).join(',')).questions)).toHaveLength(3);
+  // docs/charity.md "The withdrawal screens": the trustees' queue.
+  expect(keys(as('VIEW_REPORT,APPROVE_CAMPAIGN,APPROVE_WITHDRAWAL').reports)).toEqual(['transaction-report', 'global-earning-report', 'withdrawals']);
 });
 
 test('every entry of the model points at a route of the access table the guards read', () => {
   const all = as(Object.keys(PERMISSIONS).join(','));
-  const guarded = ['/question-editor', '/question-list', '/question-set', '/admin', '/dashboard', '/transaction-report', '/global-earning-report'];
+  const guarded = ['/question-editor', '/question-list', '/question-set', '/admin', '/dashboard', '/transaction-report', '/global-earning-report', '/withdrawals'];
   expect([...all.questions, ...all.reports].map((i) => i.to).sort()).toEqual(guarded.sort());
-  expect(Object.keys(ROUTE_ACCESS)).toEqual(expect.arrayContaining(['questionEditor', 'questionList', 'questionSet', 'admin', 'dashboard', 'transactionReport', 'globalEarningReport']));
+  expect(Object.keys(ROUTE_ACCESS)).toEqual(expect.arrayContaining(['questionEditor', 'questionList', 'questionSet', 'admin', 'dashboard', 'transactionReport', 'globalEarningReport', 'withdrawals']));
 });

@@ -16,6 +16,7 @@ export type NavLabel =
   | 'nav.saleReport'
   | 'nav.transactionReport'
   | 'nav.globalEarningReport'
+  | 'nav.withdrawals'
   | 'nav.profile'
   | 'nav.myResults';
 
@@ -45,5 +46,7 @@ export function navModel(session: Session | null) {
   if (may(ROUTE_ACCESS.dashboard, { all: ['VIEW_REPORT'] })) reports.push({ key: 'sale-report', label: 'nav.saleReport', to: paths.dashboard });
   if (may(ROUTE_ACCESS.transactionReport)) reports.push({ key: 'transaction-report', label: 'nav.transactionReport', to: paths.transactionReport });
   if (may(ROUTE_ACCESS.globalEarningReport)) reports.push({ key: 'global-earning-report', label: 'nav.globalEarningReport', to: paths.globalEarningReport });
+  // The trustees' withdrawal queue (docs/charity.md "The withdrawal screens"), for APPROVE_WITHDRAWAL.
+  if (may(ROUTE_ACCESS.withdrawals)) reports.push({ key: 'withdrawals', label: 'nav.withdrawals', to: paths.withdrawals });
   return { main, questions, reports };
 }
