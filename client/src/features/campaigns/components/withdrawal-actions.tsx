@@ -117,10 +117,10 @@ function RejectDialog({ opened, busy, refusal, onClose, onReject }: { opened: bo
 
 /**
  * A trustee's moves on one withdrawal of the queue (docs/charity.md "Withdrawals"): approve or
- * reject one REQUESTED (never one's own, never twice); staff check a payment's status and pay a
- * FAILED one again. What the reader may not do is said, not offered.
+ * reject one REQUESTED (never one's own, never twice); `checksPayouts` (APPROVE_WITHDRAWAL) check a
+ * payment's status and pay a FAILED one again. What the reader may not do is said, not offered.
  */
-export function WithdrawalActions({ withdrawal, me, staff }: { withdrawal: Withdrawal; me: string | undefined; staff: boolean }) {
+export function WithdrawalActions({ withdrawal, me, checksPayouts }: { withdrawal: Withdrawal; me: string | undefined; checksPayouts: boolean }) {
   const { t } = useTranslation('payout');
   const { send, busy, refusal, clear } = useMove(withdrawal);
   const [dialog, setDialog] = useState<Dialog>(null);
@@ -148,12 +148,12 @@ export function WithdrawalActions({ withdrawal, me, staff }: { withdrawal: Withd
             {t('queue.reject')}
           </Button>
         )}
-        {staff && (withdrawal.status === 'PAYING' || withdrawal.status === 'APPROVED') && (
+        {checksPayouts && (withdrawal.status === 'PAYING' || withdrawal.status === 'APPROVED') && (
           <Button size="xs" variant="light" loading={busy === 'check'} onClick={() => void send('check')}>
             {t('queue.check')}
           </Button>
         )}
-        {staff && withdrawal.status === 'FAILED' && (
+        {checksPayouts && withdrawal.status === 'FAILED' && (
           <Button size="xs" variant="light" color="orange" loading={busy === 'retry'} onClick={() => void send('retry')}>
             {t('queue.retry')}
           </Button>

@@ -13,12 +13,13 @@ import { WithdrawalCard } from './withdrawal-card';
 /**
  * The trustees' withdrawal queue (docs/charity.md "The withdrawal screens"; APPROVE_WITHDRAWAL):
  * requested, approved, paying and failed withdrawals, overdue first then by due time, as the
- * server orders them. Staff (CREATE_CAMPAIGN) also check a payment's status and pay a failed one again.
+ * server orders them. The same permission checks a payment's status and pays a failed one again
+ * (the server's access table: APPROVE_WITHDRAWAL).
  */
 export default function WithdrawalsQueuePage() {
   const { t } = useTranslation(['payout', 'common']);
   const session = useSession();
-  const staff = permissionsOf(session).has('CREATE_CAMPAIGN');
+  const checksPayouts = permissionsOf(session).has('APPROVE_WITHDRAWAL');
   const query = useWithdrawalQueue();
   return (
     <Container size="sm" py="lg">
@@ -45,7 +46,7 @@ export default function WithdrawalsQueuePage() {
         ) : query.data.length === 0 ? (
           <Text>{t('payout:queue.empty')}</Text>
         ) : (
-          query.data.map((w) => <WithdrawalCard key={w.id} withdrawal={w} withCampaign actions={<WithdrawalActions withdrawal={w} me={session?.id} staff={staff} />} />)
+          query.data.map((w) => <WithdrawalCard key={w.id} withdrawal={w} withCampaign actions={<WithdrawalActions withdrawal={w} me={session?.id} checksPayouts={checksPayouts} />} />)
         )}
       </Stack>
     </Container>
