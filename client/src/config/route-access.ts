@@ -33,7 +33,7 @@ export const ROUTE_ACCESS = {
   myCampaigns: {},
   trustee: { all: ['APPROVE_CAMPAIGN'] },
   // docs/charity.md "Withdrawals": two trustees approve each withdrawal.
-  withdrawals: { all: ['APPROVE_WITHDRAWAL' as PermissionName] },
+  withdrawals: { all: ['APPROVE_WITHDRAWAL'] },
   adminCampaigns: { all: ['CREATE_CAMPAIGN'] },
   adminTrusts: { all: ['MANAGE_TRUST'] },
   // docs/charity.md "API": the donations list and the Form 10BD export are reports.

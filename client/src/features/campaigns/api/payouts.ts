@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
-import type { Bilingual } from './types';
+import type { PayoutAccount, Withdrawable, Withdrawal } from '@pm/protocol/payout';
 
 /*
  * The payout routes of docs/charity.md "Payout accounts" and "Withdrawals": where a campaign's
@@ -11,63 +11,12 @@ import type { Bilingual } from './types';
 
 type One<T> = { success: boolean; msg?: string; data: T };
 
-export type PayoutAccountKind = 'BANK' | 'VPA';
-export type PayoutAccountStatus = 'PENDING' | 'VERIFIED' | 'FAILED';
-
-/** A payout account as the server shows it: never the whole account number. */
-export type PayoutAccount = {
-  id: string;
-  kind: PayoutAccountKind;
-  holderName: string;
-  ifsc?: string;
-  accountLast4?: string;
-  vpa?: string;
-  /** Set on a campaign's supplier payee (added by staff), null on a beneficiary's own account. */
-  supplierName?: string | null;
-  campaignId?: string | null;
-  status: PayoutAccountStatus;
-  /** The name the bank or UPI has for the account, once verified. */
-  verifiedName: string | null;
-  /** Whether `verifiedName` is the person's own name; null before the bank answered. */
-  nameMatches: boolean | null;
-  createdAt: number;
-  verifiedAt: number | null;
-};
+/** The shapes are sync-protocol's payout.ts, shared with the server. */
+export type { PayoutAccount, PayoutAccountKind, PayoutAccountStatus, Withdrawable, Withdrawal, WithdrawalStatus } from '@pm/protocol/payout';
 
 export type NewBankAccount = { kind: 'BANK'; holderName: string; ifsc: string; accountNumber: string; accountNumberConfirm: string };
 export type NewVpaAccount = { kind: 'VPA'; holderName: string; vpa: string };
 export type NewPayoutAccount = NewBankAccount | NewVpaAccount;
-
-export type WithdrawalStatus = 'REQUESTED' | 'APPROVED' | 'PAYING' | 'PAID' | 'FAILED' | 'REJECTED' | 'CANCELLED';
-export type PersonRef = { id: string; name: string };
-
-export type Withdrawal = {
-  id: string;
-  campaignId: string;
-  campaignTitle: Bilingual;
-  requester: PersonRef;
-  payee: PayoutAccount;
-  amount: number;
-  fromDomestic: number;
-  fromForeign: number;
-  purpose: Bilingual;
-  status: WithdrawalStatus;
-  approvals: { by: PersonRef; at: number; note: string | null }[];
-  /** Why it was rejected. */
-  reason: string | null;
-  dueAt: number;
-  overdue: boolean;
-  payoutId: string | null;
-  utr: string | null;
-  /** Why the payout failed. */
-  failure: string | null;
-  createdAt: number;
-  paidAt: number | null;
-  history: { action: string; from: string | null; to: string; note: string | null; actor: PersonRef | null; at: number }[];
-};
-
-/** What a campaign may withdraw now (paise): `available` = domestic + foreign − held. */
-export type Withdrawable = { domestic: number; foreign: number; held: number; available: number; updateRequired: boolean };
 
 export type WithdrawalRequest = { amount: number; purpose: { en: string; hi?: string }; payoutAccountId: string };
 

@@ -1,19 +1,13 @@
+import { ACCOUNT_NUMBER_PATTERN, IFSC_PATTERN, MIN_WITHDRAWAL_PAISE, VPA_PATTERN } from '@pm/protocol/payout';
 import { ApiError } from '@/lib/api-client';
 import type { NewPayoutAccount, PayoutAccount } from '../api/payouts';
 import { parseRupees } from './donation-rules';
 
 /*
- * The payout forms' rules, the same as the server's (docs/charity.md "Payout accounts"), so that a
- * mistake is shown on its field before anything is sent; the server checks again and its refusal
- * lands on the field it names (`fieldOfRefusal`).
+ * The payout forms' rules, on the server's own patterns (sync-protocol payout.ts; docs/charity.md
+ * "Payout accounts"), so that a mistake is shown on its field before anything is sent; the server
+ * checks again and its refusal lands on the field it names (`fieldOfRefusal`).
  */
-
-export const IFSC_PATTERN = /^[A-Z]{4}0[A-Z0-9]{6}$/;
-export const ACCOUNT_NUMBER_PATTERN = /^\d{9,18}$/;
-export const VPA_PATTERN = /^[a-zA-Z0-9._-]{2,256}@[a-zA-Z]{2,64}$/;
-
-/** The smallest withdrawal the server takes: ₹1 (100 paise). */
-export const MIN_WITHDRAWAL_PAISE = 100;
 
 /** What the account form holds as typed; `kind` picks the fields that count. */
 export type AccountValues = {
