@@ -194,7 +194,7 @@ for (const lang of ['en', 'hi'] as const) {
     const request1 = page.getByRole('form', { name: w.requestForm });
     await request1.getByRole('textbox', { name: w.amount }).fill('150');
     await request1.getByRole('textbox', { name: w.purpose }).fill('Physics and chemistry guides');
-    await request1.getByRole('textbox', { name: w.payee }).click();
+    await request1.getByRole('combobox', { name: w.payee }).click();
     await page.getByRole('option', { name: `Bina Beneficiary — ${vpa}` }).click();
     await request1.getByRole('button', { name: w.send }).click();
     await expect(page.getByTestId('withdrawal-sent')).toContainText(w.sent, { timeout: 30_000 });
