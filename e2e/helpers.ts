@@ -156,4 +156,6 @@ export const ADMIN_ROUTES = [
   '/trustee',
   // The staff's grievance queue (docs/charity.md "Grievances": HANDLE_GRIEVANCE).
   '/grievance-queue',
+  // The trustees' withdrawal queue (docs/charity.md "The withdrawal screens": APPROVE_WITHDRAWAL).
+  '/withdrawals',
 ];

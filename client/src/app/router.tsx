@@ -80,6 +80,10 @@ const MyDonationsSection = lazy(() => import('../features/campaigns/components/m
 const MyCampaignsPage = lazy(() => import('../features/campaigns/components/my-campaigns-page'));
 const CampaignEditorPage = lazy(() => import('../features/campaigns/components/campaign-editor-page'));
 const TrusteePage = lazy(() => import('../features/campaigns/components/trustee-page'));
+// Withdrawals (docs/charity.md "The withdrawal screens"): accounts, the request, the trustees' queue.
+const PayoutAccountsPage = lazy(() => import('../features/campaigns/components/payout-accounts-page'));
+const WithdrawPage = lazy(() => import('../features/campaigns/components/withdraw-page'));
+const WithdrawalsQueuePage = lazy(() => import('../features/campaigns/components/withdrawals-queue-page'));
 const AdminCampaignsPage = lazy(() => import('../features/campaigns/components/admin-campaigns-page'));
 const AdminTrustsPage = lazy(() => import('../features/campaigns/components/admin-trusts-page'));
 const AdminDonationsPage = lazy(() => import('../features/campaigns/components/admin-donations-page'));
@@ -236,10 +240,13 @@ export const routes: RouteObject[] = [
               ['my-campaigns', MyCampaignsPage, 'titles.myCampaigns', ROUTE_ACCESS.myCampaigns],
               ['my-campaigns/new', CampaignEditorPage, 'titles.campaignEditor', ROUTE_ACCESS.myCampaigns],
               ['my-campaigns/:id/edit', CampaignEditorPage, 'titles.campaignEditor', ROUTE_ACCESS.myCampaigns],
+              ['my-campaigns/payout-accounts', PayoutAccountsPage, 'titles.payoutAccounts', ROUTE_ACCESS.myCampaigns],
+              ['my-campaigns/:id/withdraw', WithdrawPage, 'titles.withdraw', ROUTE_ACCESS.myCampaigns],
               ['trustee', TrusteePage, 'titles.trustee', ROUTE_ACCESS.trustee],
               ['grievances', GrievancesPage, 'titles.grievances', ROUTE_ACCESS.grievances],
               ['grievances/:id', GrievancePage, 'titles.grievance', ROUTE_ACCESS.grievances],
               ['grievance-queue', GrievanceQueuePage, 'titles.grievanceQueue', ROUTE_ACCESS.grievanceQueue],
+              ['withdrawals', WithdrawalsQueuePage, 'titles.withdrawals', ROUTE_ACCESS.withdrawals],
             ] as const
           ).map(([path, Page, title, access]) => ({
             path,

@@ -34,6 +34,8 @@ export const paths = {
   campaigns: '/campaigns',
   myCampaigns: '/my-campaigns',
   trustee: '/trustee',
+  /** The trustees' withdrawal queue (docs/charity.md "The withdrawal screens"). */
+  withdrawals: '/withdrawals',
   donationConfirmation: '/donation-confirmation',
   /** A donation's page (status and receipt): the receipt e-mail's link is /donations/:orderId?t=<token>. */
   donations: '/donations',

@@ -32,6 +32,8 @@ export const ROUTE_ACCESS = {
   // docs/charity.md "Who does what": any signed-in person has campaigns of their own; trustees approve.
   myCampaigns: {},
   trustee: { all: ['APPROVE_CAMPAIGN'] },
+  // docs/charity.md "Withdrawals": two trustees approve each withdrawal.
+  withdrawals: { all: ['APPROVE_WITHDRAWAL'] },
   adminCampaigns: { all: ['CREATE_CAMPAIGN'] },
   adminTrusts: { all: ['MANAGE_TRUST'] },
   // docs/charity.md "API": the donations list and the Form 10BD export are reports.

@@ -21,6 +21,7 @@ import type faq from '../locales/en/faq.json';
 import type home from '../locales/en/home.json';
 import type legal from '../locales/en/legal.json';
 import type messages from '../locales/en/messages.json';
+import type payout from '../locales/en/payout.json';
 import type plan from '../locales/en/plan.json';
 import type push from '../locales/en/push.json';
 import type receipt from '../locales/en/receipt.json';
@@ -55,6 +56,7 @@ declare module 'i18next' {
       'answer-file': typeof answerFile;
       campaign: typeof campaign;
       grievance: typeof grievance;
+      payout: typeof payout;
     };
   }
 }

@@ -30,11 +30,13 @@ test('each report entry shows only with what its route asks for', () => {
   // The grievance queue (docs/charity.md "Grievances"): a trustee holds VIEW_REPORT and HANDLE_GRIEVANCE.
   expect(keys(as('APPROVE_CAMPAIGN,HANDLE_GRIEVANCE,VIEW_REPORT').reports)).toEqual(['transaction-report', 'global-earning-report', 'grievance-queue']);
   expect(keys(as(Object.keys(PERMISSIONS).join(',')).questions)).toHaveLength(3);
+  // docs/charity.md "The withdrawal screens": the trustees' queue.
+  expect(keys(as('VIEW_REPORT,APPROVE_CAMPAIGN,APPROVE_WITHDRAWAL').reports)).toEqual(['transaction-report', 'global-earning-report', 'withdrawals']);
 });
 
 test('every entry of the model points at a route of the access table the guards read', () => {
   const all = as(Object.keys(PERMISSIONS).join(','));
-  const guarded = ['/question-editor', '/question-list', '/question-set', '/admin', '/dashboard', '/transaction-report', '/global-earning-report', '/grievance-queue'];
+  const guarded = ['/question-editor', '/question-list', '/question-set', '/admin', '/dashboard', '/transaction-report', '/global-earning-report', '/grievance-queue', '/withdrawals'];
   expect([...all.questions, ...all.reports].map((i) => i.to).sort()).toEqual(guarded.sort());
-  expect(Object.keys(ROUTE_ACCESS)).toEqual(expect.arrayContaining(['questionEditor', 'questionList', 'questionSet', 'admin', 'dashboard', 'transactionReport', 'globalEarningReport', 'grievanceQueue']));
+  expect(Object.keys(ROUTE_ACCESS)).toEqual(expect.arrayContaining(['questionEditor', 'questionList', 'questionSet', 'admin', 'dashboard', 'transactionReport', 'globalEarningReport', 'grievanceQueue', 'withdrawals']));
 });

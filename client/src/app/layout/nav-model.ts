@@ -17,6 +17,7 @@ export type NavLabel =
   | 'nav.transactionReport'
   | 'nav.globalEarningReport'
   | 'nav.grievanceQueue'
+  | 'nav.withdrawals'
   | 'nav.profile'
   | 'nav.myResults';
 
@@ -48,5 +49,7 @@ export function navModel(session: Session | null) {
   if (may(ROUTE_ACCESS.globalEarningReport)) reports.push({ key: 'global-earning-report', label: 'nav.globalEarningReport', to: paths.globalEarningReport });
   // The staff's grievance queue (docs/charity.md "Grievances"): trustees and admins, by HANDLE_GRIEVANCE.
   if (may(ROUTE_ACCESS.grievanceQueue)) reports.push({ key: 'grievance-queue', label: 'nav.grievanceQueue', to: paths.grievanceQueue });
+  // The trustees' withdrawal queue (docs/charity.md "The withdrawal screens"), for APPROVE_WITHDRAWAL.
+  if (may(ROUTE_ACCESS.withdrawals)) reports.push({ key: 'withdrawals', label: 'nav.withdrawals', to: paths.withdrawals });
   return { main, questions, reports };
 }

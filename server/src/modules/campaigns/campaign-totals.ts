@@ -24,7 +24,8 @@ export type RecentDonation = { name: string; amount: number; at: number };
 
 /**
  * A row of a campaign's public ledger: one movement of its money, paise. `gross` what the donor
- * paid (negative for a refund), `share` the trust's share of it, `net` what reached the campaign.
+ * paid (negative for a refund), `share` the trust's share of it, `net` what reached the campaign;
+ * a PAYOUT row (a withdrawal paid) has no donor, and its `net` is what left the campaign, negative.
  */
 export type PublicLedgerRow = { kind: string; amount: number; gross: number; share: number; net: number; donor: string; at: number; foreign: boolean };
 
@@ -52,6 +53,30 @@ export async function campaignTotals(db: Conn, ids: readonly string[]): Promise<
     t.donors += 1;
   }
   return out;
+}
+
+/** The movements of a campaign's paid withdrawals and of the payouts the bank returned (docs/charity.md "Withdrawals"). */
+const PAYOUT_KINDS = ['PAYOUT', 'PAYOUT_REVERSAL'];
+
+/**
+ * The campaign's paid withdrawals as public ledger rows, newest first: what left the campaign's
+ * money (domestic and foreign together) as a negative `net`; a payout the bank returned, positive.
+ * Donors read where their money went beside what they gave (docs/charity.md "The withdrawal screens").
+ */
+async function payoutRows(db: Conn, id: string): Promise<PublicLedgerRow[]> {
+  const legs = await db
+    .select({ groupId: ledgerEntry.groupId, kind: ledgerEntry.kind, amount: ledgerEntry.amount, at: ledgerEntry.createdAt })
+    .from(ledgerEntry)
+    .where(and(inArray(ledgerEntry.account, [ACCOUNTS.payout(id), ACCOUNTS.payoutForeign(id)]), inArray(ledgerEntry.kind, PAYOUT_KINDS)))
+    .orderBy(desc(ledgerEntry.createdAt), ledgerEntry.groupId);
+  const rows = new Map<string, PublicLedgerRow>();
+  for (const l of legs) {
+    const row = rows.get(l.groupId) ?? { kind: l.kind, amount: 0, gross: 0, share: 0, net: 0, donor: '', at: l.at, foreign: false };
+    row.net -= l.amount;
+    row.amount = row.net;
+    rows.set(l.groupId, row);
+  }
+  return [...rows.values()];
 }
 
 /** A campaign's latest donations and its public ledger (newest first, at most `limit` each), for its page. */
@@ -86,8 +111,9 @@ export async function campaignMoney(db: Conn, id: string, limit = 50): Promise<{
     }
     else if (l.account.startsWith('trust:')) row.share -= l.amount;
   }
-  const ledger = [...rows.values()].slice(0, limit).map((r) => ({ ...r, amount: r.gross }));
-  const recentDonations = ledger
+  const donations = [...rows.values()].map((r) => ({ ...r, amount: r.gross }));
+  const ledger = [...donations, ...(await payoutRows(db, id))].sort((a, b) => b.at - a.at).slice(0, limit);
+  const recentDonations = donations
     .filter((r) => r.kind === 'DONATION')
     .slice(0, 10)
     .map((r) => ({ name: r.donor, amount: r.gross, at: r.at }));

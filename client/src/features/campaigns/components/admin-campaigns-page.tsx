@@ -12,11 +12,15 @@ import { campaignKeys, setFeaturedCampaign, useCampaigns, useFeaturedCampaign } 
 import type { CampaignCard } from '../api/types';
 import { useLang } from '../hooks/use-lang';
 import { pick } from '../lib/campaign-lib';
+import { withdrawPath } from '../lib/payout-paths';
 import { StatusBadge } from './campaign-bits';
+import { CampaignPayeesDialog } from './campaign-payees';
 import { campaignPath } from './campaign-page';
 
-function Row({ campaign, featured, onFeature, busy }: { campaign: CampaignCard; featured: boolean; onFeature: (id: string) => void; busy: boolean }) {
-  const { t } = useTranslation('campaign');
+type RowProps = { campaign: CampaignCard; featured: boolean; onFeature: (id: string) => void; onPayees: (c: CampaignCard) => void; busy: boolean };
+
+function Row({ campaign, featured, onFeature, onPayees, busy }: RowProps) {
+  const { t } = useTranslation(['campaign', 'payout']);
   const lang = useLang();
   return (
     <Card withBorder padding="sm" data-testid="admin-campaign">
@@ -42,6 +46,12 @@ function Row({ campaign, featured, onFeature, busy }: { campaign: CampaignCard; 
               </Button>
             )
           )}
+          <Button size="xs" variant="light" onClick={() => onPayees(campaign)}>
+            {t('payout:payees.open')}
+          </Button>
+          <Button component={Link} to={withdrawPath(campaign.id)} size="xs" variant="subtle" color="teal">
+            {t('payout:payees.withdraw')}
+          </Button>
         </Group>
       </Stack>
     </Card>
@@ -51,7 +61,8 @@ function Row({ campaign, featured, onFeature, busy }: { campaign: CampaignCard; 
 /**
  * The back office's campaigns (staff, CREATE_CAMPAIGN; docs/charity.md "Who does what"): the
  * public campaigns, which one the home page's third slide opens (PUT /campaign/featured), and a
- * draft on a beneficiary's behalf.
+ * draft on a beneficiary's behalf, and each campaign's supplier payees and withdrawals
+ * (docs/charity.md "The withdrawal screens").
  */
 export default function AdminCampaignsPage() {
   const { t } = useTranslation(['campaign', 'common']);
@@ -59,6 +70,8 @@ export default function AdminCampaignsPage() {
   const list = useCampaigns({ page: 1, size: 100, sort: 'newest' });
   const featured = useFeaturedCampaign();
   const [busy, setBusy] = useState<string | null>(null);
+  const [payees, setPayees] = useState<CampaignCard | null>(null);
+  const lang = useLang();
   const feature = async (id: string) => {
     setBusy(id);
     try {
@@ -93,8 +106,9 @@ export default function AdminCampaignsPage() {
       ) : list.data.data.length === 0 ? (
         <Text>{t('campaign:list.empty')}</Text>
       ) : (
-        list.data.data.map((c) => <Row key={c.id} campaign={c} featured={featured.data?.id === c.id} onFeature={(id) => void feature(id)} busy={busy === c.id} />)
+        list.data.data.map((c) => <Row key={c.id} campaign={c} featured={featured.data?.id === c.id} onFeature={(id) => void feature(id)} onPayees={setPayees} busy={busy === c.id} />)
       )}
+      {payees && <CampaignPayeesDialog campaignId={payees.id} title={pick(payees.title, lang)} onClose={() => setPayees(null)} />}
     </Stack>
   );
 }

@@ -63,6 +63,11 @@ function ListActions() {
           {t('list.queue')}
         </Button>
       )}
+      {permissionsOf(session).has('APPROVE_WITHDRAWAL') && (
+        <Button component={Link} to={paths.withdrawals} variant="subtle" size="sm">
+          {t('list.withdrawals')}
+        </Button>
+      )}
     </Group>
   );
 }

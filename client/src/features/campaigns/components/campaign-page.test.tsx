@@ -2,7 +2,8 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Navigate } from 'react-router';
 import { afterEach, expect, test, vi } from 'vitest';
-import { json, mockApi } from '@/testing/fetch-mock';
+import { clearSession, setSession } from '@/lib/session';
+import { json, learnerSession, mockApi } from '@/testing/fetch-mock';
 import { renderWithApp } from '@/testing/render';
 import type { Campaign } from '../api/types';
 import { campaignFixture } from '../campaigns.fixture';
@@ -108,4 +109,26 @@ test('a foreign contribution is marked as one in the public ledger, its donor na
   expect(rows[1]).toHaveTextContent('Emily');
   expect(within(rows[1]!).getByTestId('ledger-foreign')).toHaveTextContent('Foreign contribution');
   expect(within(rows[2]!).queryByTestId('ledger-foreign')).toBeNull();
+});
+
+test("its owner is offered Withdraw; a paid withdrawal is a row of the public ledger, what left the campaign", async () => {
+  setSession({ ...learnerSession, id: 'p-ben', name: 'Asha Kumari' }, false);
+  try {
+    const base = campaignFixture();
+    serve({ ...base, ledger: [{ kind: 'PAYOUT', at: Date.now(), amount: -100_00, gross: 0, share: 0, net: -100_00, donor: '' }, ...(base.ledger ?? [])] });
+    await render();
+    expect(await screen.findByTestId('owner-withdraw')).toHaveAttribute('href', '/my-campaigns/c-1/withdraw');
+    const ledger = screen.getByTestId('campaign-ledger');
+    expect(within(ledger).getByText('Withdrawal paid out')).toBeInTheDocument();
+    expect(within(ledger).getAllByRole('row').at(-1)).toHaveTextContent('Total₹250₹15₹135');
+  } finally {
+    clearSession();
+  }
+});
+
+test('nobody else is offered Withdraw', async () => {
+  serve(campaignFixture());
+  await render();
+  expect(await screen.findByRole('heading', { level: 1, name: 'Books for Asha' })).toBeInTheDocument();
+  expect(screen.queryByTestId('owner-withdraw')).toBeNull();
 });

@@ -11,6 +11,7 @@ import type { Campaign } from '../api/types';
 import { useLang } from '../hooks/use-lang';
 import { useNow } from '../hooks/use-now';
 import { donationBlock, pick } from '../lib/campaign-lib';
+import { withdrawPath } from '../lib/payout-paths';
 import { CampaignProgress, CauseBadge, StatusBadge } from './campaign-bits';
 import { CampaignGallery, CampaignLedger, CampaignStory, CampaignUpdates, NeedBreakdown, RecentDonations } from './campaign-sections';
 import { OfflineNote } from './offline-note';
@@ -109,6 +110,20 @@ export function CampaignView({ campaign, actions }: { campaign: Campaign; action
   );
 }
 
+const WITHDRAWS = new Set(['APPROVED', 'PAUSED', 'CLOSED']);
+
+/** The owner's way from their public page to withdrawing (docs/charity.md "The withdrawal screens"). */
+function OwnerWithdraw({ campaign }: { campaign: Campaign }) {
+  const { t } = useTranslation('campaign');
+  const session = useSession();
+  if (!session || session.id !== campaign.beneficiaryId || !WITHDRAWS.has(campaign.status)) return null;
+  return (
+    <Anchor component={Link} to={withdrawPath(campaign.id)} size="sm" fw={600} data-testid="owner-withdraw">
+      {t('detail.ownerWithdraw')}
+    </Anchor>
+  );
+}
+
 /** A campaign's public page (docs/charity.md "API": GET /campaigns/:id). */
 export default function CampaignPage() {
   const { id = '' } = useParams();
@@ -130,7 +145,10 @@ export default function CampaignPage() {
             {query.error instanceof ApiError ? query.error.msg : t('common:errors.someError')}
           </Alert>
         ) : (
-          <CampaignView campaign={query.data} />
+          <>
+            <OwnerWithdraw campaign={query.data} />
+            <CampaignView campaign={query.data} />
+          </>
         )}
       </Stack>
     </Container>

@@ -149,13 +149,23 @@ export function RecentDonations({ donations }: { donations: readonly RecentDonat
 
 /**
  * The campaign's public ledger (docs/charity.md "The ledger"): per donation (and per refund, its
- * figures negative) the donor, the gross, the trust's share and what reached the campaign.
+ * figures negative) the donor, the gross, the trust's share and what reached the campaign; per
+ * withdrawal paid, what left it (negative, in the campaign's column).
  */
 export function CampaignLedger({ ledger }: { ledger: readonly LedgerLine[] }) {
   const { t } = useTranslation('campaign');
   const lang = useLang();
   const donorName = useDonorName();
   const sum = (k: 'gross' | 'share' | 'net') => ledger.reduce((s, l) => s + l[k], 0);
+  // A withdrawal paid out (and one the bank returned) is a row of its own: what left the campaign (docs/charity.md "Withdrawals").
+  const ledgerLabel = (l: LedgerLine) =>
+    l.kind === 'REFUND'
+      ? t('detail.ledgerRefund', { donor: donorName(l.donor) })
+      : l.kind === 'PAYOUT'
+        ? t('detail.ledgerPayout')
+        : l.kind === 'PAYOUT_REVERSAL'
+          ? t('detail.ledgerPayoutReversal')
+          : donorName(l.donor);
   return (
     <Stack gap="xs" component="section" aria-labelledby="campaign-ledger">
       <Title order={2} size="h4" id="campaign-ledger">
@@ -185,7 +195,7 @@ export function CampaignLedger({ ledger }: { ledger: readonly LedgerLine[] }) {
                   <Table.Td>
                     {formatDate(l.at, lang, 'date')}
                     <Text size="xs" c="dimmed">
-                      {l.kind === 'REFUND' ? t('detail.ledgerRefund', { donor: donorName(l.donor) }) : donorName(l.donor)}
+                      {ledgerLabel(l)}
                     </Text>
                     {l.foreign && (
                       <Text size="xs" c="dimmed" data-testid="ledger-foreign">

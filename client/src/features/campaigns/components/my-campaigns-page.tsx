@@ -1,19 +1,22 @@
 import { Accordion, Alert, Button, Card, Center, Container, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { IconAlertCircle, IconPlus } from '@tabler/icons-react';
+import { IconAlertCircle, IconBuildingBank, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
+import { useSession } from '@/hooks/use-session';
 import { ApiError } from '@/lib/api-client';
 import { formatPaise } from '@/lib/payments/amount';
 import { useCampaign, useMyCampaigns } from '../api/campaigns';
 import type { Campaign } from '../api/types';
 import { useLang } from '../hooks/use-lang';
 import { pick } from '../lib/campaign-lib';
+import { payoutAccountsPath, withdrawPath } from '../lib/payout-paths';
 import { CampaignProgress, StatusBadge } from './campaign-bits';
 import { editorPath } from './campaign-editor-page';
 import { CampaignHistory } from './campaign-history';
 import { campaignPath } from './campaign-page';
+import { MyMoney } from './my-money';
 import { PostUpdateDialog } from './post-update-dialog';
 
 const EDITABLE = new Set(['DRAFT', 'REFUSED']);
@@ -55,7 +58,7 @@ function History({ id }: { id: string }) {
 }
 
 function MyCampaignCard({ campaign, onUpdate }: { campaign: Campaign; onUpdate: (id: string) => void }) {
-  const { t } = useTranslation('campaign');
+  const { t } = useTranslation(['campaign', 'payout']);
   const lang = useLang();
   const [historyOpen, setHistoryOpen] = useState(false);
   return (
@@ -85,6 +88,9 @@ function MyCampaignCard({ campaign, onUpdate }: { campaign: Campaign; onUpdate: 
               <Button size="xs" variant="light" onClick={() => onUpdate(campaign.id)}>
                 {t('mine.postUpdate')}
               </Button>
+              <Button component={Link} to={withdrawPath(campaign.id)} size="xs" variant="light" color="teal">
+                {t('payout:mine.withdraw')}
+              </Button>
               <Button component={Link} to={campaignPath(campaign.id)} size="xs" variant="subtle">
                 {t('mine.view')}
               </Button>
@@ -104,7 +110,8 @@ function MyCampaignCard({ campaign, onUpdate }: { campaign: Campaign; onUpdate: 
 
 /** The caller's campaigns (docs/charity.md "API": GET /campaign/mine), every status, with their history and totals. */
 export default function MyCampaignsPage() {
-  const { t } = useTranslation(['campaign', 'common']);
+  const { t } = useTranslation(['campaign', 'payout', 'common']);
+  const session = useSession();
   const query = useMyCampaigns();
   const [updating, setUpdating] = useState<string | null>(null);
   return (
@@ -114,10 +121,16 @@ export default function MyCampaignsPage() {
           <Title order={1} size="h2">
             {t('campaign:mine.title')}
           </Title>
-          <Button component={Link} to={`${paths.myCampaigns}/new`} leftSection={<IconPlus size={16} aria-hidden />}>
-            {t('campaign:mine.new')}
-          </Button>
+          <Group gap="xs">
+            <Button component={Link} to={payoutAccountsPath} variant="light" leftSection={<IconBuildingBank size={16} aria-hidden />}>
+              {t('payout:accounts.title')}
+            </Button>
+            <Button component={Link} to={`${paths.myCampaigns}/new`} leftSection={<IconPlus size={16} aria-hidden />}>
+              {t('campaign:mine.new')}
+            </Button>
+          </Group>
         </Group>
+        {session && <MyMoney personId={session.id} />}
         {query.isPending ? (
           <Center py="xl">
             <Loader aria-label={t('common:actions.loading')} />

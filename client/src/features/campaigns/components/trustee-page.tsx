@@ -2,7 +2,11 @@ import { Alert, Anchor, Button, Card, Center, Container, Group, Loader, Stack, T
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { paths } from '@/config/paths';
+import { useSession } from '@/hooks/use-session';
 import { ApiError } from '@/lib/api-client';
+import { permissionsOf } from '@/lib/session';
 import { formatDate } from '@/lib/intl-format';
 import { formatPaise } from '@/lib/payments/amount';
 import { useCampaign, useCampaignQueue, useCampaigns } from '../api/campaigns';
@@ -136,14 +140,22 @@ function PublicCampaigns({ onOpen }: { onOpen: (id: string) => void }) {
 
 /** The trustee's approval queue (docs/charity.md "Who does what": APPROVE_CAMPAIGN), oldest first, and the public campaigns' moves. */
 export default function TrusteePage() {
-  const { t } = useTranslation('campaign');
+  const { t } = useTranslation(['campaign', 'payout']);
   const [open, setOpen] = useState<string | null>(null);
+  const approvesWithdrawals = permissionsOf(useSession()).has('APPROVE_WITHDRAWAL');
   return (
     <Container size="lg" py="lg">
       <Stack gap="md">
-        <Title order={1} size="h2">
-          {t('trustee.title')}
-        </Title>
+        <Group justify="space-between">
+          <Title order={1} size="h2">
+            {t('trustee.title')}
+          </Title>
+          {approvesWithdrawals && (
+            <Button component={Link} to={paths.withdrawals} variant="light" size="sm">
+              {t('payout:queue.link')}
+            </Button>
+          )}
+        </Group>
         {open ? (
           <OpenCampaign id={open} onClose={() => setOpen(null)} />
         ) : (
