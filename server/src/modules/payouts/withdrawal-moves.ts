@@ -2,10 +2,11 @@ import { and, count, eq } from 'drizzle-orm';
 import { MSG } from '@pm/protocol/messages';
 import type { Deps, Principal } from '../../context';
 import type { Conn } from '../../db/client';
-import { payoutAccount, person, withdrawalApproval } from '../../db/schema';
+import { campaign, payoutAccount, person, withdrawalApproval } from '../../db/schema';
 import { afterCommit, first, transaction } from '../../db/transaction';
 import { logActivity } from '../../lib/activity';
 import { AppError, conflict, forbidden } from '../../lib/errors';
+import { beneficiaryActive } from '../campaigns/campaign-access';
 import { startPayout } from './withdrawal-payout';
 import { notifyOutcome } from './withdrawal-notify';
 import { applyMove, lockedWithdrawal, moveRefused, recordEvent } from './withdrawal-record';
@@ -51,6 +52,9 @@ export async function approveWithdrawal(deps: Deps, p: Principal, id: string, in
     const w = await lockedWithdrawal(tx, id);
     if (w.requesterId === p.id) throw forbidden(MSG.withdrawalOwnApproval);
     if (w.status !== 'REQUESTED') throw moveRefused(w.status);
+    // Nothing is paid from a suspended beneficiary's campaign (docs/charity.md "Moderation").
+    const c = await first(tx.select({ beneficiaryId: campaign.beneficiaryId }).from(campaign).where(eq(campaign.id, w.campaignId)));
+    if (!(await beneficiaryActive(tx, c?.beneficiaryId ?? null))) throw conflict(MSG.campaignBeneficiarySuspended);
     const mine = await first(tx.select({ id: withdrawalApproval.id }).from(withdrawalApproval).where(and(eq(withdrawalApproval.withdrawalId, id), eq(withdrawalApproval.approverId, p.id))));
     if (mine) throw conflict(MSG.withdrawalApprovedTwice);
     const mismatchAccepted = await checkName(tx, w, input.acceptNameMismatch);

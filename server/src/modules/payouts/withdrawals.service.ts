@@ -9,7 +9,7 @@ import { first, transaction } from '../../db/transaction';
 import { logActivity } from '../../lib/activity';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { addWorkingHours, parseHolidays } from '../../lib/working-time';
-import { isStaff, readableCampaign } from '../campaigns/campaign-access';
+import { beneficiaryActive, isStaff, readableCampaign } from '../campaigns/campaign-access';
 import type { CampaignRow } from '../campaigns/campaign-view';
 import { approvesWithdrawals, seesCampaignMoney } from './payout-access';
 import { type AccountRow, liveAccount } from './payout-accounts.service';
@@ -73,6 +73,8 @@ export async function requestWithdrawal(deps: Deps, p: Principal, campaignId: st
     await takeTurns(tx, `withdrawals:${campaignId}`);
     const current = (await first(tx.select().from(campaign).where(eq(campaign.id, campaignId))))!;
     if (!WITHDRAWING.includes(current.status)) throw new AppError('CONFLICT', MSG.withdrawalCampaignStatus, { status: current.status });
+    // A suspended beneficiary's campaign keeps its money until the suspension is lifted (docs/charity.md "Moderation").
+    if (!(await beneficiaryActive(tx, current.beneficiaryId))) throw conflict(MSG.campaignBeneficiarySuspended);
     if (await updateRequired(tx, campaignId)) throw conflict(MSG.withdrawalUpdateRequired);
     const free = availableOf(await campaignFunds(tx, campaignId));
     if (input.amount > free.domestic + free.foreign) throw aboveAvailable(free.domestic + free.foreign);

@@ -299,3 +299,27 @@ describe('approving and paying', () => {
     expect((await first(h.deps.db.select().from(withdrawal).where(eq(withdrawal.id, a))))?.status).toBe('REQUESTED');
   });
 });
+
+describe('a suspended beneficiary', () => {
+  test("their campaign's money stays: no request and no approval until the suspension is lifted (docs/charity.md \"Moderation\")", async () => {
+    const cid = await approvedCampaign();
+    await fund(cid, 10_000);
+    const id = await requested(cid, 1_000);
+    const payee = await as('admin', 'POST', `/campaign/${cid}/payees`, { kind: 'VPA', holderName: 'Saraswati Book Depot', vpa: 'depot@upi', supplierName: 'Saraswati Book Depot' });
+    expect((await as('admin', 'PUT', '/Person', { id: 'demo-beneficiary', s: 'BLOCKED' })).status).toBe(200);
+    try {
+      const approve = await as('trustee', 'POST', `/withdrawal/${id}/approve`, {});
+      expect(approve.status).toBe(409);
+      expect(approve.body.msg).toBe(MSG.campaignBeneficiarySuspended);
+      const byStaff = await request(cid, 1_000, { payoutAccountId: payee.body.data.id }, 'admin');
+      expect(byStaff.status).toBe(409);
+      expect(byStaff.body.msg).toBe(MSG.campaignBeneficiarySuspended);
+      expect((await first(h.deps.db.select().from(withdrawal).where(eq(withdrawal.id, id))))?.status).toBe('REQUESTED');
+    } finally {
+      expect((await as('admin', 'PUT', '/Person', { id: 'demo-beneficiary', s: 'ACTIVE' })).status).toBe(200);
+      tokens.beneficiary = await h.tokenOf('beneficiary');
+    }
+    expect((await as('trustee', 'POST', `/withdrawal/${id}/approve`, {})).status).toBe(200);
+    expect((await request(cid, 1_000, { payoutAccountId: payee.body.data.id }, 'admin')).status).toBe(201);
+  });
+});
