@@ -77,6 +77,8 @@ const DonationConfirmationPage = lazy(() => import('../features/campaigns/compon
 const DonationPage = lazy(() => import('../features/campaigns/components/donation-page'));
 /** The profile's My donations section (docs/charity.md "API": GET /donation/mine), lent as My plan is. */
 const MyDonationsSection = lazy(() => import('../features/campaigns/components/my-donations-section'));
+/** The profile's money figures (docs/charity.md "The ledger": tac, aw, taw, paid), lent as My donations is. */
+const MyMoneySection = lazy(() => import('../features/campaigns/components/my-money-section'));
 const MyCampaignsPage = lazy(() => import('../features/campaigns/components/my-campaigns-page'));
 const CampaignEditorPage = lazy(() => import('../features/campaigns/components/campaign-editor-page'));
 const TrusteePage = lazy(() => import('../features/campaigns/components/trustee-page'));
@@ -167,6 +169,9 @@ export const routes: RouteObject[] = [
               <ProfilePage>
                 <Suspense fallback={null}>
                   <MyPlanSection />
+                </Suspense>
+                <Suspense fallback={null}>
+                  <MyMoneySection />
                 </Suspense>
                 <Suspense fallback={null}>
                   <MyDonationsSection />

@@ -80,12 +80,13 @@ export const moveWithdrawal = (id: string, move: WithdrawalMove, body: Withdrawa
  * withdrawable, `taw` withdrawn), as GET /Person gives them: rupees. Its key sits under the
  * profile's (['person', 'me']), so a refresh of the profile refreshes it too.
  */
-export type PersonMoney = { tac: number; aw: number; taw: number };
+/** A person's money as the Person view carries it, in rupees: collected, withdrawable, withdrawn, and what they paid us. */
+export type PersonMoney = { tac: number; aw: number; taw: number; paidAmount: number };
 
 export function useMyMoney(personId: string) {
   return useQuery({
     queryKey: ['person', 'me', personId, 'money'],
     queryFn: () => api<One<PersonMoney>>('/Person', { silent: true }),
-    select: (r): PersonMoney => ({ tac: r.data.tac, aw: r.data.aw, taw: r.data.taw }),
+    select: (r): PersonMoney => ({ tac: r.data.tac, aw: r.data.aw, taw: r.data.taw, paidAmount: r.data.paidAmount }),
   });
 }

@@ -10,7 +10,7 @@ import { personRupeesToPaise } from '../lib/payout-rules';
  * server's ledger sums (docs/charity.md "The ledger": `tac`, `aw`, `taw`), the same figures the
  * campaign pages and reports add up to. A failed read shows nothing: the campaigns below still do.
  */
-export function MyMoney({ personId }: { personId: string }) {
+export function MyMoney({ personId, withPaid = false }: { personId: string; withPaid?: boolean }) {
   const { t } = useTranslation(['payout', 'common']);
   const lang = useLang();
   const query = useMyMoney(personId);
@@ -19,13 +19,14 @@ export function MyMoney({ personId }: { personId: string }) {
     ['collected', t('payout:money.collected'), query.data?.tac],
     ['withdrawable', t('payout:money.withdrawable'), query.data?.aw],
     ['withdrawn', t('payout:money.withdrawn'), query.data?.taw],
+    ...(withPaid ? [['paid', t('payout:money.paid'), query.data?.paidAmount] as [string, string, number | undefined]] : []),
   ];
   return (
     <Stack gap={6} component="section" aria-labelledby="my-money">
       <Title order={2} size="h5" id="my-money">
-        {t('payout:money.title')}
+        {t(withPaid ? 'payout:money.profileTitle' : 'payout:money.title')}
       </Title>
-      <SimpleGrid cols={3} spacing="xs" data-testid="my-money">
+      <SimpleGrid cols={{ base: 2, xs: figures.length }} spacing="xs" data-testid="my-money">
         {figures.map(([key, label, rupees]) => (
           <Card key={key} withBorder padding="xs" data-testid={`money-${key}`}>
             <Text size="xs" c="dimmed">
