@@ -52,7 +52,7 @@ const serverModuleImports = {
   donations: ['campaigns', 'payments'],
   auth: ['persons'],
   campaigns: ['media'],
-  grievances: ['campaigns', 'push'],
+  grievances: ['campaigns', 'payouts', 'push'],
   payments: ['entitlements'],
   payouts: ['campaigns', 'payments', 'push'],
   permissions: ['persons'],

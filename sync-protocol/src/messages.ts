@@ -300,6 +300,7 @@ export const MSG = {
   grievanceSubjectIdRequired: 'subjectId is required for a grievance about a donation, a campaign or a withdrawal',
   grievanceSubjectIdNotAllowed: 'subjectId: a grievance about something else names nothing',
   grievanceDonationNotYours: 'subjectId: none of your donations has this id',
+  grievanceWithdrawalNotYours: 'subjectId: none of the withdrawals you can see has this id',
   grievanceCampaignUnknown: 'subjectId: no campaign you can see has this id',
   grievanceAccountNotYours: 'subjectId: a grievance about an account is about your own',
   grievanceMessagePosted: 'Message sent',

@@ -21,6 +21,7 @@ import { logActivity } from '../../lib/activity';
 import { AppError, badRequest, notFound } from '../../lib/errors';
 import { siteUrl } from '../../lib/site-url';
 import { readableCampaign } from '../campaigns/campaign-access';
+import { readableWithdrawal } from '../payouts/withdrawals.service';
 import { grievanceAnswered } from '../push/messages';
 import { decideMove, type GrievanceMove, oneMonthAfter, reopenUntil } from './grievances.machine';
 
@@ -115,6 +116,12 @@ async function checkedSubject(db: Conn, p: Principal, subject: GrievanceSubject,
   }
   if (subjectId === undefined) throw badRequest(MSG.grievanceSubjectIdRequired);
   if (subject === 'DONATION' && !(await ownDonation(db, p, subjectId))) throw badRequest(MSG.grievanceDonationNotYours);
+  // A withdrawal its requester, its campaign's owner, staff or trustees may read (docs/charity.md "Withdrawals").
+  if (subject === 'WITHDRAWAL') {
+    await readableWithdrawal(db, p, subjectId).catch(() => {
+      throw badRequest(MSG.grievanceWithdrawalNotYours);
+    });
+  }
   if (subject === 'CAMPAIGN') {
     await readableCampaign(db, p, subjectId).catch(() => {
       throw badRequest(MSG.grievanceCampaignUnknown);

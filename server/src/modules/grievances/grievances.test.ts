@@ -126,7 +126,7 @@ describe('raising a grievance', () => {
     await balanced();
   });
 
-  test('a campaign: a public one, or their own draft; a withdrawal: any id; an account: their own', async () => {
+  test('a campaign: a public one, or their own draft; a withdrawal: one they may read; an account: their own', async () => {
     expect((await raise('learner', { subject: 'CAMPAIGN', subjectId: CAMPAIGN })).status).toBe(201);
     const draft = await as('beneficiary', 'POST', '/campaign', {
       title: { en: 'A draft' },
@@ -138,7 +138,16 @@ describe('raising a grievance', () => {
     expect(draft.status).toBe(201);
     expect((await raise('beneficiary', { subject: 'CAMPAIGN', subjectId: draft.body.data.id })).status).toBe(201);
     expect((await raise('learner', { subject: 'CAMPAIGN', subjectId: draft.body.data.id })).body.msg).toBe(MSG.grievanceCampaignUnknown);
-    expect((await raise('learner', { subject: 'WITHDRAWAL', subjectId: 'wd-anything' })).body.data).toMatchObject({ subject: 'WITHDRAWAL', subjectId: 'wd-anything' });
+    // A withdrawal of the demo campaign, funded by a donation: its beneficiary may raise one about it, nobody else.
+    await paidDonation('funder@example.com');
+    const w = await as('beneficiary', 'POST', `/campaign/${CAMPAIGN}/withdrawals`, { amount: 1_000, purpose: { en: 'Books' }, payoutAccountId: 'demo-payout-vpa' });
+    expect(w.status, JSON.stringify(w.body)).toBe(201);
+    expect((await raise('beneficiary', { subject: 'WITHDRAWAL', subjectId: w.body.data.id })).body.data).toMatchObject({ subject: 'WITHDRAWAL', subjectId: w.body.data.id });
+    for (const [who, id] of [['learner', w.body.data.id], ['beneficiary', 'wd-anything']] as const) {
+      const refused = await raise(who, { subject: 'WITHDRAWAL', subjectId: id });
+      expect(refused.status).toBe(400);
+      expect(refused.body.msg).toBe(MSG.grievanceWithdrawalNotYours);
+    }
     expect((await raise('learner', { subject: 'ACCOUNT' })).body.data.subjectId).toBe(DEMO.learner.id);
   });
 });
