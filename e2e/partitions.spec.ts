@@ -123,6 +123,10 @@ for (const seed of SEEDS) {
       if (n < 50) await page.getByRole('button', { name: 'Save & Next' }).click();
       // A reload every ten questions: the test resumes at the next question.
       if (n % 10 === 5) {
+        // Once the screen shows the next question, the move is stored (the test screen shows only
+        // what IndexedDB holds: db/attempts/attempt-journal.ts); a reload in the same millisecond as
+        // the tap would race the write itself, which no device promises to keep.
+        await expect(questionNumber(page)).toHaveText(`Question ${n + 1}`);
         await page.reload();
         await expect(questionNumber(page)).toHaveText(`Question ${n + 1}`, { timeout: 30_000 });
       }
