@@ -142,8 +142,12 @@ export default tseslint.config(
   },
   {
     // No import circles (docs/development.md): on the server, in sync-protocol and in the client.
+    // A test file is imported by nothing, so no circle runs through it: walking the import graph
+    // from each of them was half of the lint's time, for no circle it could find. Packages are not
+    // walked either (their own imports are theirs).
     files: ['server/src/**/*.ts', 'sync-protocol/src/**/*.ts', 'client/src/**/*.{ts,tsx}'],
-    rules: { 'import-x/no-cycle': 'error' },
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
     files: ['**/*.test.ts', 'server/src/test/**', 'e2e/**'],
