@@ -16,14 +16,14 @@ process.env.E2E_DATA_DIR = dataDir;
 
 /*
  * Lanes (docs/development.md, "End-to-end tests"): the spec files are dealt to E2E_LANES lanes
- * (default 2), each a Playwright project with one worker and a server of its own on its own
+ * (default 3), each a Playwright project with one worker and a server of its own on its own
  * database (port PORT + lane, data directory E2E_DATA_DIR/laneN), so that the lanes run side by
  * side while the specs of one lane still meet one server one at a time, in file order. Files are
  * dealt longest first to the lane with the least time so far: a spec's time is the seconds
  * e2e/lane-weights.json measured for it, or for a spec not measured yet its size at the measured
  * bytes per second.
  */
-const LANES = Math.max(1, Number(process.env.E2E_LANES ?? 2));
+const LANES = Math.max(1, Number(process.env.E2E_LANES ?? 3));
 const weights = JSON.parse(readFileSync('e2e/lane-weights.json', 'utf8')) as { secondsPerSpec: Record<string, number>; bytesPerSecond: number };
 const specs = readdirSync('e2e')
   .filter((f) => f.endsWith('.spec.ts'))
