@@ -1,4 +1,4 @@
-import { Alert, Anchor, Badge, Button, Center, Group, Loader, Modal, Pagination, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Modal, Pagination, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconDownload, IconSearch } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -7,7 +7,6 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { type DonationListRow, financialYearOf } from '@pm/protocol/donation';
 import { useSession } from '@/hooks/use-session';
-import { ApiError } from '@/lib/api-client';
 import { notifySuccess } from '@/lib/notify';
 import { permissionsOf } from '@/lib/session';
 import { formatDate } from '@/lib/intl-format';
@@ -19,6 +18,7 @@ import { useNow } from '../hooks/use-now';
 import { pick } from '../lib/campaign-lib';
 import { campaignPath } from './campaign-page';
 import { DonationStatusBadge } from './donation-bits';
+import { QueryState } from '@/components/query-state';
 
 const PAGE_SIZE = 20;
 
@@ -203,42 +203,38 @@ export default function AdminDonationsPage() {
           w={{ base: '100%', xs: 260 }}
         />
       </Group>
-      {list.isPending ? (
-        <Center py="xl">
-          <Loader aria-label={t('common:actions.loading')} />
-        </Center>
-      ) : list.isError ? (
-        <Alert color="red" variant="light" title={t('campaign:adminDonations.loadFailed')} role="alert">
-          {list.error instanceof ApiError ? list.error.msg : t('common:errors.someError')}
-        </Alert>
-      ) : list.data.data.length === 0 ? (
-        <Text>{t('campaign:adminDonations.none')}</Text>
-      ) : (
-        <>
-          <Text size="sm" c="dimmed" data-testid="donation-total">
-            {t('campaign:adminDonations.total', { count: list.data.total })}
-          </Text>
-          <Table.ScrollContainer minWidth={680}>
-            <Table verticalSpacing="xs" striped aria-label={t('campaign:adminDonations.title')}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('campaign:adminDonations.donor')}</Table.Th>
-                  <Table.Th>{t('campaign:adminDonations.campaign')}</Table.Th>
-                  <Table.Th ta="right">{t('campaign:adminDonations.amount')}</Table.Th>
-                  <Table.Th>{t('campaign:adminDonations.status')}</Table.Th>
-                  <Table.Th>{t('campaign:adminDonations.date')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {list.data.data.map((row) => (
-                  <DonationRow key={row.orderId} row={row} />
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-          {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} />}
-        </>
-      )}
+      <QueryState query={list} failedTitle={t('campaign:adminDonations.loadFailed')}>
+        {(found) =>
+          found.data.length === 0 ? (
+            <Text>{t('campaign:adminDonations.none')}</Text>
+          ) : (
+            <>
+              <Text size="sm" c="dimmed" data-testid="donation-total">
+                {t('campaign:adminDonations.total', { count: found.total })}
+              </Text>
+              <Table.ScrollContainer minWidth={680}>
+                <Table verticalSpacing="xs" striped aria-label={t('campaign:adminDonations.title')}>
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>{t('campaign:adminDonations.donor')}</Table.Th>
+                      <Table.Th>{t('campaign:adminDonations.campaign')}</Table.Th>
+                      <Table.Th ta="right">{t('campaign:adminDonations.amount')}</Table.Th>
+                      <Table.Th>{t('campaign:adminDonations.status')}</Table.Th>
+                      <Table.Th>{t('campaign:adminDonations.date')}</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {found.data.map((row) => (
+                      <DonationRow key={row.orderId} row={row} />
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+              {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} />}
+            </>
+          )
+        }
+      </QueryState>
     </Stack>
   );
 }

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Center, Container, Divider, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Container, Divider, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconPrinter } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +16,7 @@ import { donationTokenOf } from '../lib/donation-paths';
 import { campaignPath } from './campaign-page';
 import { DonationFigures, DonationStatusBadge, isOpenDonation } from './donation-bits';
 import classes from '@/components/printed-receipt.module.css';
+import { QueryState } from '@/components/query-state';
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -174,20 +175,14 @@ export default function DonationPage() {
         <Anchor component={Link} to={query.data ? campaignPath(query.data.campaign.id) : paths.campaigns} className={classes.noPrint}>
           {t('campaign:receipt.back')}
         </Anchor>
-        {query.isPending ? (
-          <Center py="xl">
-            <Loader aria-label={t('common:actions.loading')} />
-          </Center>
-        ) : query.isError ? (
-          <Alert color="red" variant="light" title={t('campaign:donation.loadFailed')} role="alert">
-            {query.error instanceof ApiError ? query.error.msg : t('common:errors.someError')}
-          </Alert>
-        ) : (
-          <>
-            <DonationSummary donation={query.data} />
-            {query.data.receiptNo !== null && <Receipt orderId={orderId} token={token} />}
-          </>
-        )}
+        <QueryState query={query} failedTitle={t('campaign:donation.loadFailed')}>
+          {(donation) => (
+            <>
+              <DonationSummary donation={donation} />
+              {donation.receiptNo !== null && <Receipt orderId={orderId} token={token} />}
+            </>
+          )}
+        </QueryState>
       </Stack>
     </Container>
   );

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Card, Center, Container, Group, Loader, Modal, Paper, Select, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Container, Group, Modal, Paper, Select, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,7 +6,6 @@ import { Link, useParams } from 'react-router';
 import { GRIEVANCE_TEXT_MAX, type GrievanceMessage, type GrievanceView } from '@pm/protocol/grievance';
 import { paths } from '@/config/paths';
 import { useSession } from '@/hooks/use-session';
-import { ApiError } from '@/lib/api-client';
 import { formatDate } from '@/lib/intl-format';
 import { notifySuccess } from '@/lib/notify';
 import { permissionsOf } from '@/lib/session';
@@ -14,6 +13,7 @@ import { assignGrievance, grievanceKeys, postGrievanceMessage, reopenGrievance, 
 import { useLang, useNow } from '../hooks/use-lang';
 import { mayReopen } from '../lib/grievance-lib';
 import { DueText, GrievanceStatusBadge } from './grievance-bits';
+import { QueryState } from '@/components/query-state';
 
 type Role = 'raiser' | 'staff' | 'reader';
 
@@ -216,17 +216,9 @@ export default function GrievancePage() {
         <Anchor component={Link} to={role === 'staff' ? paths.grievanceQueue : paths.grievances} size="sm">
           {role === 'staff' ? t('grievance:thread.backQueue') : t('grievance:thread.back')}
         </Anchor>
-        {query.isPending ? (
-          <Center py="xl">
-            <Loader aria-label={t('common:actions.loading')} />
-          </Center>
-        ) : query.isError ? (
-          <Alert color="red" variant="light" title={t('grievance:thread.loadFailed')} role="alert">
-            {query.error instanceof ApiError ? query.error.msg : t('common:errors.someError')}
-          </Alert>
-        ) : (
-          <Thread g={query.data} role={role} me={me} />
-        )}
+        <QueryState query={query} failedTitle={t('grievance:thread.loadFailed')}>
+          {(g) => <Thread g={g} role={role} me={me} />}
+        </QueryState>
       </Stack>
     </Container>
   );

@@ -1,12 +1,12 @@
-import { Alert, Center, Container, Group, Loader, Pagination, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Container, Group, Pagination, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { GRIEVANCE_PAGE_SIZE, GRIEVANCE_STATUSES, type GrievanceStatus } from '@pm/protocol/grievance';
-import { ApiError } from '@/lib/api-client';
 import { useGrievanceQueue } from '../api/grievances';
 import { GrievanceCard } from './grievance-bits';
+import { QueryState } from '@/components/query-state';
 
 const NOT_RESOLVED = 'NOT_RESOLVED';
 
@@ -58,36 +58,32 @@ export default function GrievanceQueuePage() {
             w={{ base: '100%', xs: 260 }}
           />
         </Group>
-        {query.isPending ? (
-          <Center py="xl">
-            <Loader aria-label={t('common:actions.loading')} />
-          </Center>
-        ) : query.isError ? (
-          <Alert color="red" variant="light" title={t('grievance:queue.loadFailed')} role="alert">
-            {query.error instanceof ApiError ? query.error.msg : t('common:errors.someError')}
-          </Alert>
-        ) : query.data.data.length === 0 ? (
-          <Text>{t('grievance:queue.none')}</Text>
-        ) : (
-          <>
-            <Text size="sm" c="dimmed" data-testid="grievance-total">
-              {t('grievance:queue.total', { count: query.data.total })}
-            </Text>
-            {query.data.data.map((g) => (
-              <GrievanceCard
-                key={g.id}
-                row={g}
-                showRaiser
-                footer={
-                  <Text size="xs" c="dimmed">
-                    {t('grievance:queue.owner')}: {g.owner?.name ?? t('grievance:queue.nobody')}
-                  </Text>
-                }
-              />
-            ))}
-            {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} />}
-          </>
-        )}
+        <QueryState query={query} failedTitle={t('grievance:queue.loadFailed')}>
+          {(found) =>
+            found.data.length === 0 ? (
+              <Text>{t('grievance:queue.none')}</Text>
+            ) : (
+              <>
+                <Text size="sm" c="dimmed" data-testid="grievance-total">
+                  {t('grievance:queue.total', { count: found.total })}
+                </Text>
+                {found.data.map((g) => (
+                  <GrievanceCard
+                    key={g.id}
+                    row={g}
+                    showRaiser
+                    footer={
+                      <Text size="xs" c="dimmed">
+                        {t('grievance:queue.owner')}: {g.owner?.name ?? t('grievance:queue.nobody')}
+                      </Text>
+                    }
+                  />
+                ))}
+                {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} />}
+              </>
+            )
+          }
+        </QueryState>
       </Stack>
     </Container>
   );
