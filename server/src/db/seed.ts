@@ -58,6 +58,22 @@ export type SeedOptions = {
 };
 
 /**
+ * The demo passwords' argon2 hashes, made once per process: they are published (README), so one
+ * salt per password loses nothing, and a process that seeds many databases (the test suites: a
+ * database per test file) makes nine argon2 hashes once instead of per database.
+ */
+const demoHashes = new Map<string, Promise<string>>();
+function demoHash(password: string): Promise<string> {
+  let made = demoHashes.get(password);
+  if (!made) {
+    made = hashPassword(password);
+    made.catch(() => demoHashes.delete(password));
+    demoHashes.set(password, made);
+  }
+  return made;
+}
+
+/**
  * Seeds the data from fixtures/ once. The whole seed is one transaction and records itself in
  * `meta`, so a second start changes nothing and a crash half-way leaves no half seed; a database
  * seeded for production is never given the demo data by a later demo start. Instances that
@@ -98,8 +114,8 @@ export async function seedDatabase(db: DB, opts: SeedOptions = {}): Promise<{ se
   const charity = load(dir, 'demo-charity.json', demoCharityFixtureSchema);
 
   // Hashing is slow and not database work; it goes before the transaction (db/transaction.ts).
-  const hashes = await Promise.all(accounts.map((a) => hashPassword(a.password)));
-  const memberHash = await hashPassword(DEMO_MEMBER_PASSWORD);
+  const hashes = await Promise.all(accounts.map((a) => demoHash(a.password)));
+  const memberHash = await demoHash(DEMO_MEMBER_PASSWORD);
 
   const seeded = await transaction(db, async (tx) => {
     if (await seededMeanwhile(tx)) return false;
