@@ -51,6 +51,9 @@ export function composeDeps(base: BaseDeps, opts: ComposeOptions = {}): Deps {
     //   1. scoring (modules/results) writes the exam result;
     //   2. the result-ready message (modules/push), after the commit, for a submission made offline.
     afterSubmit: [scoringHook(base.log), resultReadyHook(push)],
+    // Inbound text messages, after the SMS adapter has checked the provider's signature; the
+    // first handler that knows the message's kind takes it (docs/sms.md).
+    smsInbound: [],
     // Set just below: the inbox applies deliveries with these very deps.
     webhooks: undefined as unknown as Deps['webhooks'],
   };

@@ -3,6 +3,7 @@ import type { DB } from './db/client';
 import type { EventBus } from './lib/events';
 import type { Logger } from './lib/logger';
 import type { AfterAnswer, Outbox } from './lib/outbox';
+import type { InboundSmsHandler } from './lib/sms-inbound';
 import type { RateLimits } from './lib/rate-limit';
 import type { PaymentServices } from './modules/payments/providers/index';
 import type { OrderKindMoney } from './modules/payments/order-transitions';
@@ -47,6 +48,8 @@ export type Deps = BaseDeps & {
    * (docs/architecture.md, "A submitted attempt"): scoring, then the result-ready message.
    */
   afterSubmit: readonly AttemptSubmittedHook[];
+  /** What acts on a text message that reached our number, in order (lib/sms-inbound.ts, docs/sms.md). */
+  smsInbound: InboundSmsHandler[];
 };
 
 /** The signed-in person of a request. */
