@@ -19,6 +19,7 @@ import { seedDatabase } from '../server/src/db/seed';
 import { loadConfig, parseEnv } from '../server/src/env';
 import { createEventBus } from '../server/src/lib/events';
 import { createLogger } from '../server/src/lib/logger';
+import { createLoadMonitor, OVERLOAD } from '../server/src/lib/overload';
 import { createLocalOutbox } from '../server/src/lib/outbox';
 import { createRateLimits } from '../server/src/lib/rate-limit';
 import { openSession } from '../server/src/lib/sessions';
@@ -76,7 +77,12 @@ function listen(fetch: (req: Request) => Response | Promise<Response>): Promise<
   // As the real server listens (server/src/index.ts), both of them.
   return new Promise((resolve) => serveApp(fetch, { hostname: '127.0.0.1', port: 0 }, (info) => resolve(info.port)));
 }
-const ports = { app: await listen(createApp(deps).fetch), bare: await listen(bare.fetch) };
+// The bare submission (scripts/bench-exam-floor.ts): a token checked with jose, the answers scored,
+// an attempt row and a result row in one transaction: the storm's floor for the same work.
+const { serveExamFloor } = await import('./bench-exam-floor');
+const submissionFloor = await serveExamFloor({ dir, jwtSecret: config.jwtSecret, db, qsid: 'bench-set-0' });
+const noShed = process.env.BENCH_NO_SHED === '1' ? { load: createLoadMonitor(undefined, { ...OVERLOAD, MAX_IN_FLIGHT: 1e6, HARD_MAX_IN_FLIGHT: 1e6, TURN_MIN_REQUESTS: 1e6, CONN_WINDOW_MS: -1 }) } : {};
+const ports = { app: await listen(createApp(deps, noShed).fetch), bare: await listen(bare.fetch), floor: submissionFloor.port };
 process.send?.({ ready: true, ports, tokens, learnerToken });
 
 process.on('message', async (m: { count?: string[] } | string) => {

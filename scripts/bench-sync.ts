@@ -29,7 +29,7 @@ import { seedFromEnv } from './fault-proxy';
 const here = path.dirname(fileURLToPath(import.meta.url));
 // The servers' V8 flags as npm start gives them.
 const child = fork(path.join(here, 'bench-sync-servers.ts'), [], { execArgv: [...SERVER_NODE_FLAGS, '--import', 'tsx', ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [])], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-type Ready = { ports: { app: number; bare: number }; tokens: string[]; learnerToken: string };
+type Ready = { ports: { app: number; bare: number; floor: number }; tokens: string[]; learnerToken: string };
 const ready = await new Promise<Ready>((resolve, reject) => {
   child.on('message', (m: { ready?: boolean } & Partial<Ready>) => {
     if (m.ready && m.ports && m.tokens && m.learnerToken) resolve(m as Ready);
@@ -169,6 +169,7 @@ try {
   // First against the bare floor (one row inserted per device, no token, no scoring): what the
   // machine and the generator allow in this run; the app's p99 is printed as a multiple of it.
   const bareStorm = await runStorm(ready.ports.bare, ready.tokens, '/bare/push');
+  const floorStorm = await runStorm(ready.ports.floor, ready.tokens, '/floor/push');
   const overflows0 = await listenOverflows();
   const storm = await runStorm(ready.ports.app, ready.tokens);
   const { requestLatencies, okLatencies, busyLatencies, fromCall, firstWritten, untilStored, statuses, triesPerClient, failures, retried, gaveUp } = storm;
@@ -207,6 +208,9 @@ try {
   const bareP99 = p(bareStorm.untilStored, 0.99);
   const stormRatio = p(untilStored, 0.99) / bareP99;
   console.log(`       the bare floor's storm (same devices, one row each): p50 ${ms(p(bareStorm.untilStored, 0.5))}, p99 ${ms(bareP99)}; the app's p99 per device is ${stormRatio.toFixed(2)}× it (target ≤ 1.5×: ${stormRatio <= 1.5 ? 'met' : 'NOT met'})`);
+  const floorP99 = p(floorStorm.untilStored, 0.99);
+  const floorRatio = p(untilStored, 0.99) / floorP99;
+  console.log(`       the bare submission's storm (token checked with jose, scored, attempt and result rows; scripts/bench-exam-floor.ts): p50 ${ms(p(floorStorm.untilStored, 0.5))}, p99 ${ms(floorP99)}; the app's p99 per device is ${floorRatio.toFixed(2)}× it (target ≤ 1.5×: ${floorRatio <= 1.5 ? 'met' : 'NOT met'})`);
   console.log(`       statuses ${JSON.stringify(Object.fromEntries(statuses))}; retries after 503/429: ${retried}; clients by requests needed ${JSON.stringify(Object.fromEntries([...triesPerClient].sort((a, b) => a[0] - b[0])))}`);
   console.log(`       timeouts/connection errors: ${failures}; listen-queue overflows (kernel drops): ${dropped}; gave up: ${gaveUp}`);
   console.log(`       stored ${stored.attempts} rows for ${stored.distinct} distinct attempts of ${storm.ids.length} (exactly once: ${stored.attempts === storm.ids.length && stored.distinct === storm.ids.length ? 'yes' : 'NO'})`);

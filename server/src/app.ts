@@ -64,6 +64,8 @@ function errorBody(code: keyof typeof ERROR_STATUS, msg: string) {
 export type AppOptions = {
   /** Decides when to refuse API requests with 503 (lib/overload.ts); tests pass their own. */
   load?: LoadMonitor;
+  /** How long a push may wait for room before it is refused (lib/overload.ts OVERLOAD.PARK_MAX_MS); tests set their own. */
+  parkMaxMs?: number;
 };
 
 /**
@@ -79,6 +81,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
     monitor: opts.load ?? createLoadMonitor(),
     log: deps.log,
     trustProxy: deps.config.TRUST_PROXY,
+    parkMaxMs: opts.parkMaxMs,
     // A refusal is JSON like any API answer: never sniffed, never cached.
     headers: () => ({ [SERVER_TIME_HEADER]: String(Date.now()), 'X-Request-Id': nextRequestId(), [INSTANCE_HEADER]: instance, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' }),
   });

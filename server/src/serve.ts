@@ -25,7 +25,7 @@ export function serveApp(fetch: Fetch, opts: { hostname: string; port: number },
   const server = createServer(
     refuseEarly
       ? (incoming, outgoing) => {
-          if (!refuseEarly(incoming, outgoing)) void listener(incoming, outgoing);
+          if (!refuseEarly(incoming, outgoing, () => void listener(incoming, outgoing))) void listener(incoming, outgoing);
         }
       : listener,
   );

@@ -104,11 +104,31 @@ export const OVERLOAD = {
    */
   RETRY_AFTER_MIN_S: 1,
   RETRY_AFTER_MAX_S: 3,
+  /**
+   * A replication push of test summaries (a device sending its answers) that a signal would
+   * refuse waits instead, unread, in a queue of this many at most (the parking lot, see
+   * `shedOverload`), and is admitted as requests in flight finish. A refused push costs its device
+   * at least RETRY_AFTER_MIN_S and a new request; waiting costs the server a socket and the
+   * request's headers (its body stays in the socket's buffers: Node stops reading a request
+   * nobody reads), and in a submission storm the pushes admitted together share one transaction
+   * (lib/group-commit.ts), so the storm is done sooner than its refusals would have come back
+   * (docs/benchmarks.md "bench:sync").
+   */
+  PARK_MAX: 2048,
+  /**
+   * ...for at most this long: a push not admitted by then is refused as before (503 with
+   * Retry-After). A refused device waits Retry-After (1-3 s) and the client's jitter (up to 1 s),
+   * 2.5 s on average, before it even sends again: a push admitted within 2 s is better off.
+   */
+  PARK_MAX_MS: 2000,
   /** At most one log line per this many ms about refused requests (logging each would add load). */
   LOG_EVERY_MS: 1000,
   /** Sources named (with their refusals) in that line, the most refused first. */
   LOG_TOP_SOURCES: 5,
 } as const;
+
+/** The replication push of test summaries (modules/sync/sync.routes.ts): parked rather than refused. */
+const PARKABLE_PATH = /^\/api\/sync\/v1\/test_summary\/push(?:[?#]|$)/;
 
 /** The payment providers' webhook routes (modules/payments/payments.routes.ts), never shed. */
 const WEBHOOK_PATH = /^\/api\/(?:phonepe|razorpay)\/webhook(?:[?#]|$)/;
@@ -325,7 +345,11 @@ type MarkedIncoming = IncomingMessage & { [ADMITTED]?: Admitted };
  * `fetch`, which does not count it a second time.
  */
 export type ShedFetch<A extends unknown[]> = ((req: Request, ...rest: A) => Response | Promise<Response>) & {
-  refuseEarly: (incoming: IncomingMessage, outgoing: ServerResponse) => boolean;
+  /**
+   * True when the request was taken care of here: refused (503), or parked, in which case
+   * `proceed` is called once it is admitted (and never if it is refused later).
+   */
+  refuseEarly: (incoming: IncomingMessage, outgoing: ServerResponse, proceed?: () => void) => boolean;
   /** The server calls it for every connection it accepts, with its remote address (the connection-storm signal). */
   connected: (peer?: string) => void;
 };
@@ -360,11 +384,14 @@ export function shedOverload<A extends unknown[]>(
     random?: () => number;
     /** TRUST_PROXY: tell clients apart by X-Forwarded-For (see arrivalOf). */
     trustProxy?: boolean;
+    /** How long a push may wait in the parking lot (OVERLOAD.PARK_MAX_MS unless a test sets it). */
+    parkMaxMs?: number;
   },
 ): ShedFetch<A> {
   const { monitor, log } = opts;
   const trustProxy = opts.trustProxy ?? false;
   const random = opts.random ?? Math.random;
+  const parkMaxMs = opts.parkMaxMs ?? OVERLOAD.PARK_MAX_MS;
   const body = JSON.stringify({ success: false, msg: MSG.serverBusy, code: 'RATE_LIMITED' });
   const bodyLength = String(Buffer.byteLength(body));
   // Refusals are counted and logged at most once per LOG_EVERY_MS: a line per refusal would add
@@ -390,7 +417,7 @@ export function shedOverload<A extends unknown[]>(
   const countOut = (state: Admitted) => {
     if (!state.counted) return;
     state.counted = false;
-    monitor.finished(state.arrival);
+    release(state.arrival);
   };
   const span = OVERLOAD.RETRY_AFTER_MAX_S - OVERLOAD.RETRY_AFTER_MIN_S + 1;
   /** Counts a refusal (logged in batches) and answers its headers, with a drawn Retry-After. */
@@ -425,7 +452,7 @@ export function shedOverload<A extends unknown[]>(
     const reason = early ? null : monitor.admit(incoming !== undefined, arrival);
     if (reason === null) {
       // Out of flight once the app has its response (a stream's body goes on without it).
-      const finished = early ? () => countOut(early) : () => monitor.finished(arrival);
+      const finished = early ? () => countOut(early) : () => release(arrival);
       let res: Response | Promise<Response>;
       try {
         res = fetch(req, ...rest);
@@ -441,21 +468,104 @@ export function shedOverload<A extends unknown[]>(
   }) as ShedFetch<A>;
 
   shed.connected = (peer) => monitor.connected(peer);
-  shed.refuseEarly = (incoming: MarkedIncoming, outgoing) => {
+  /** Marks a request admitted before the app sees it; its response's close counts it out should it never reach the app. */
+  const markAdmitted = (incoming: MarkedIncoming, outgoing: ServerResponse, arrival: Arrival) => {
+    const state: Admitted = { counted: true, arrival };
+    incoming[ADMITTED] = state;
+    outgoing.once('close', () => countOut(state));
+  };
+  /** Answers 503 before the app; Node drains the unread body once it is written (keep-alive stays usable). */
+  const refuseNow = (reason: OverloadReason, arrival: Arrival, outgoing: ServerResponse) => {
+    outgoing.writeHead(503, { ...refusal(reason, arrival), 'content-length': bodyLength });
+    outgoing.end(body);
+  };
+
+  // The parking lot (OVERLOAD.PARK_MAX): pushes a signal would refuse, oldest first, admitted as
+  // requests in flight finish (`drain`, after the turn in which they finished) or refused once
+  // they have waited PARK_MAX_MS.
+  type Parked = { incoming: MarkedIncoming; outgoing: ServerResponse; arrival: Arrival; until: number; proceed: () => void; gone: boolean };
+  const lot: Parked[] = [];
+  let lotHead = 0;
+  let drainQueued = false;
+  let expiryTimer: ReturnType<typeof setTimeout> | null = null;
+  const parkedCount = () => lot.length - lotHead;
+  const drain = () => {
+    drainQueued = false;
+    const now = performance.now();
+    while (lotHead < lot.length) {
+      const p = lot[lotHead]!;
+      if (!p.gone) {
+        // Only the requests in flight decide now: the turn and connection signals were about
+        // how it arrived, and it has waited since.
+        const reason = monitor.admit(false, p.arrival);
+        if (reason === null) {
+          p.gone = true;
+          markAdmitted(p.incoming, p.outgoing, p.arrival);
+          p.proceed();
+        } else if (now >= p.until) {
+          p.gone = true;
+          refuseNow(reason, p.arrival, p.outgoing);
+        } else {
+          break;
+        }
+      }
+      lotHead++;
+    }
+    if (lotHead === lot.length) {
+      lot.length = 0;
+      lotHead = 0;
+    } else if (lotHead > 1024) {
+      lot.splice(0, lotHead);
+      lotHead = 0;
+    }
+    armExpiry();
+  };
+  const queueDrain = () => {
+    if (drainQueued || parkedCount() === 0) return;
+    drainQueued = true;
+    setImmediate(drain);
+  };
+  /** A timer for the oldest parked request's deadline, in case nothing in flight finishes before it. */
+  function armExpiry() {
+    if (expiryTimer) clearTimeout(expiryTimer);
+    expiryTimer = null;
+    const head = lot[lotHead];
+    if (!head) return;
+    expiryTimer = setTimeout(drain, Math.max(0, head.until - performance.now()));
+    expiryTimer.unref();
+  }
+  const park = (incoming: MarkedIncoming, outgoing: ServerResponse, arrival: Arrival, proceed: () => void) => {
+    const p: Parked = { incoming, outgoing, arrival, until: performance.now() + parkMaxMs, proceed, gone: false };
+    // A device that gave up (closed its connection) leaves its place.
+    outgoing.once('close', () => {
+      p.gone = true;
+    });
+    lot.push(p);
+    if (parkedCount() === 1) armExpiry();
+    // Room may be there already (a storm of connections refuses while nothing is in flight):
+    // after this turn, the requests in flight decide.
+    queueDrain();
+  };
+  /** A request is out of flight: a parked one may take its place. */
+  function release(arrival: Arrival | undefined) {
+    monitor.finished(arrival);
+    queueDrain();
+  }
+
+  shed.connected = (peer) => monitor.connected(peer);
+  shed.refuseEarly = (incoming: MarkedIncoming, outgoing, proceed) => {
     if (!isApi(incoming.url ?? '')) return false;
     const arrival = arrivalOf(incoming, trustProxy);
     const reason = monitor.admit(true, arrival);
     if (reason === null) {
-      const state: Admitted = { counted: true, arrival };
-      incoming[ADMITTED] = state;
-      // Should the request never reach the app (@hono/node-server refusing it), its response's
-      // close counts it out.
-      outgoing.once('close', () => countOut(state));
+      markAdmitted(incoming, outgoing, arrival);
       return false;
     }
-    // The unread body is drained by Node once the answer is written (keep-alive stays usable).
-    outgoing.writeHead(503, { ...refusal(reason, arrival), 'content-length': bodyLength });
-    outgoing.end(body);
+    if (proceed && incoming.method === 'POST' && PARKABLE_PATH.test(incoming.url ?? '') && parkedCount() < OVERLOAD.PARK_MAX) {
+      park(incoming, outgoing, arrival, proceed);
+      return true;
+    }
+    refuseNow(reason, arrival, outgoing);
     return true;
   };
   return shed;
