@@ -11,6 +11,7 @@ import type { AppEnv, Deps } from './context';
 import { compressApi } from './lib/compression';
 import { AppError } from './lib/errors';
 import { INSTANCE_HEADER, instanceName } from './lib/instance';
+import { webhookDirect } from './modules/payments/webhook-direct';
 import { createLoadMonitor, type LoadMonitor, shedOverload } from './lib/overload';
 import { sandboxBanner, sandboxBannerOn } from './lib/sandbox-banner';
 import { siteSettings, siteSettingsOn } from './lib/site-settings';
@@ -77,14 +78,20 @@ export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   // Which instance answered (docs/cluster.md): on every response, refusals of the shedder included.
   const instance = instanceName(deps.config);
-  app.fetch = shedOverload(app.fetch, {
-    monitor: opts.load ?? createLoadMonitor(),
-    log: deps.log,
-    trustProxy: deps.config.TRUST_PROXY,
-    parkMaxMs: opts.parkMaxMs,
-    // A refusal is JSON like any API answer: never sniffed, never cached.
-    headers: () => ({ [SERVER_TIME_HEADER]: String(Date.now()), 'X-Request-Id': nextRequestId(), [INSTANCE_HEADER]: instance, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' }),
-  });
+  // What an answer given before the app carries (a refusal, a webhook's): JSON like any API
+  // answer, never sniffed, never cached.
+  const apiHeaders = () => ({ [SERVER_TIME_HEADER]: String(Date.now()), 'X-Request-Id': nextRequestId(), [INSTANCE_HEADER]: instance, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' });
+  app.fetch = Object.assign(
+    shedOverload(app.fetch, {
+      monitor: opts.load ?? createLoadMonitor(),
+      log: deps.log,
+      trustProxy: deps.config.TRUST_PROXY,
+      parkMaxMs: opts.parkMaxMs,
+      headers: apiHeaders,
+    }),
+    // The providers' webhooks, served on Node's own request and response (modules/payments/webhook-direct.ts).
+    { direct: webhookDirect(deps, apiHeaders) },
+  );
 
   app.use(async (c, next) => {
     const started = performance.now();

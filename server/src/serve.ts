@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import type { ShedFetch } from './lib/overload';
@@ -13,7 +13,11 @@ import type { ShedFetch } from './lib/overload';
 export const LISTEN_BACKLOG = 4096;
 
 /** A fetch, possibly wrapped by the load shedder (lib/overload.ts), whose hooks the server calls. */
-type Fetch = Parameters<typeof getRequestListener>[0] & Partial<Pick<ShedFetch<unknown[]>, 'refuseEarly' | 'connected'>>;
+type Fetch = Parameters<typeof getRequestListener>[0] &
+  Partial<Pick<ShedFetch<unknown[]>, 'refuseEarly' | 'connected'>> & {
+    /** Routes served on Node's own request and response, before anything else; true when it took the request (app.ts). */
+    direct?: (incoming: IncomingMessage, outgoing: ServerResponse) => boolean;
+  };
 
 /**
  * `serve` of @hono/node-server with the listen queue above. A fetch wrapped by the load shedder
@@ -22,10 +26,12 @@ type Fetch = Parameters<typeof getRequestListener>[0] & Partial<Pick<ShedFetch<u
 export function serveApp(fetch: Fetch, opts: { hostname: string; port: number }, onListening?: (info: AddressInfo) => void) {
   const listener = getRequestListener(fetch);
   const refuseEarly = fetch.refuseEarly;
+  const direct = fetch.direct;
   const server = createServer(
-    refuseEarly
+    refuseEarly || direct
       ? (incoming, outgoing) => {
-          if (!refuseEarly(incoming, outgoing, () => void listener(incoming, outgoing))) void listener(incoming, outgoing);
+          if (direct?.(incoming, outgoing)) return;
+          if (!refuseEarly?.(incoming, outgoing, () => void listener(incoming, outgoing))) void listener(incoming, outgoing);
         }
       : listener,
   );

@@ -78,6 +78,34 @@ test('a job that throws rolls back its own writes only; its caller gets its erro
   ]);
 });
 
+test('a one-statement job runs without a savepoint on SQLite; when its statement fails, SQLite undoes it alone and the others commit', async () => {
+  const commit = groupCommit(database.db);
+  const sqlite = txEngines.get(database.db)!.sqlite;
+  const savepoints: string[] = [];
+  const original = sqlite.exec;
+  sqlite.exec = function (this: typeof sqlite, source: string) {
+    if (/SAVEPOINT/i.test(source)) savepoints.push(source);
+    return original.call(this, source);
+  };
+  try {
+    const one = { oneStatement: true };
+    const results = await Promise.allSettled([
+      commit((tx) => exec(tx, sql`insert into t (k, n) values ('a', 1)`), one),
+      // Two rows in one statement, the second a duplicate: neither is stored.
+      commit((tx) => exec(tx, sql`insert into t (k, n) values ('b', 2), ('a', 3)`), one),
+      commit((tx) => exec(tx, sql`insert into t (k, n) values ('c', 4)`), one),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+  } finally {
+    sqlite.exec = original;
+  }
+  expect(savepoints).toEqual([]);
+  expect(await rows()).toEqual([
+    { k: 'a', n: 1 },
+    { k: 'c', n: 4 },
+  ]);
+});
+
 test('when the group cannot commit, every job of it fails and nothing of it is stored', async () => {
   const commit = groupCommit(database.db);
   const results = await Promise.allSettled([

@@ -1,12 +1,17 @@
-import type { DB } from '../db/client';
+import { type DB, engineOf } from '../db/client';
 import { transaction } from '../db/transaction';
 import { lockRevisions } from './revision';
 
 /** Most jobs one transaction takes: a bigger group would hold the thread (and its callers) longer. */
 export const MAX_GROUP = 32;
 
-type Job = { run: (tx: DB) => unknown; resolve: (value: unknown) => void; reject: (err: unknown) => void };
-type Committer = <T>(job: (tx: DB) => Promise<T> | T) => Promise<T>;
+type Job = { run: (tx: DB) => unknown; oneStatement: boolean; resolve: (value: unknown) => void; reject: (err: unknown) => void };
+/**
+ * `oneStatement`: the job is a single statement. On SQLite it then runs without a savepoint of its
+ * own: a statement that fails is undone by SQLite itself and leaves the transaction as it was. On
+ * PostgreSQL a failed statement aborts the whole transaction, so every job keeps its savepoint.
+ */
+type Committer = <T>(job: (tx: DB) => Promise<T> | T, opts?: { oneStatement?: boolean }) => Promise<T>;
 
 const committers = new WeakMap<DB, Committer>();
 
@@ -45,6 +50,7 @@ function createCommitter(db: DB): Committer {
   /** Settles when the groups taken so far have committed (or failed). */
   let committing: Promise<void> = Promise.resolve();
 
+  const bareStatements = engineOf(db) === 'sqlite';
   async function commitGroup(group: Job[]) {
     const outcomes: ({ ok: true; value: unknown } | { ok: false; err: unknown })[] = [];
     try {
@@ -53,7 +59,7 @@ function createCommitter(db: DB): Committer {
         for (const job of group) {
           try {
             // A savepoint: a job that throws undoes its own writes only, the group goes on.
-            outcomes.push({ ok: true, value: await transaction(tx, job.run) });
+            outcomes.push({ ok: true, value: job.oneStatement && bareStatements ? await job.run(tx) : await transaction(tx, job.run) });
           } catch (err) {
             outcomes.push({ ok: false, err });
           }
@@ -79,9 +85,9 @@ function createCommitter(db: DB): Committer {
     for (let i = 0; i < jobs.length; i += MAX_GROUP) await commitGroup(jobs.slice(i, i + MAX_GROUP));
   }
 
-  return <T>(run: (tx: DB) => Promise<T> | T) =>
+  return <T>(run: (tx: DB) => Promise<T> | T, opts?: { oneStatement?: boolean }) =>
     new Promise<T>((resolve, reject) => {
-      queue.push({ run, resolve: resolve as (value: unknown) => void, reject });
+      queue.push({ run, oneStatement: opts?.oneStatement === true, resolve: resolve as (value: unknown) => void, reject });
       if (!scheduled) {
         scheduled = true;
         setImmediate(() => {

@@ -1,4 +1,7 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
+import { serveApp } from '../../serve';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ORDER_TTL_MS } from '@pm/protocol/payment';
 import { activityLog, entitlement, ledgerEntry, payment, paymentEvent, purchaseOrder } from '../../db/schema';
@@ -363,6 +366,52 @@ describe('concurrency', () => {
 });
 
 describe('webhooks are verified', () => {
+  test('over real HTTP the server takes a delivery before the app: stored once, a repeat a duplicate, a forged one 401, an oversized one 400; the API\'s headers on each', async () => {
+    const order = await pendingOrder();
+    const [d] = await sb.complete(order.id, 'PAY', { deliverWebhook: false });
+    if (!d) throw new Error('no webhook');
+    const server = await new Promise<http.Server>((resolve) => {
+      const s = serveApp(h.app.fetch, { hostname: '127.0.0.1', port: 0 }, () => resolve(s));
+    });
+    const { port } = server.address() as AddressInfo;
+    const post = (headers: Record<string, string>, body: string) =>
+      new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
+        const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/api/phonepe/webhook', headers, agent: false });
+        req.on('response', (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    try {
+      const auth = d.headers.authorization ?? '';
+      const forged = await post({ ...d.headers, authorization: `${auth.slice(0, -1)}${auth.endsWith('0') ? '1' : '0'}` }, d.body);
+      expect(forged.status).toBe(401);
+      expect(JSON.parse(forged.body)).toEqual({ success: false, msg: 'Invalid signature', code: 'UNAUTHENTICATED' });
+      const huge = await post(d.headers, d.body + ' '.repeat(70 * 1024));
+      expect(huge.status).toBe(400);
+      expect(await eventsOf(order.id)).toEqual([]);
+      const [one, two] = await Promise.all([post(d.headers, d.body), post(d.headers, d.body)]);
+      expect([one!.status, two!.status]).toEqual([200, 200]);
+      expect([JSON.parse(one!.body).duplicate, JSON.parse(two!.body).duplicate].sort()).toEqual([false, true]);
+      for (const a of [forged, huge, one!]) {
+        expect(a.headers['content-type']).toMatch(/application\/json/);
+        expect(a.headers['x-content-type-options']).toBe('nosniff');
+        expect(a.headers['cache-control']).toBe('no-store');
+        expect(Number(a.headers['x-server-time'])).toBeGreaterThan(0);
+        expect(a.headers['x-request-id']).toBeTruthy();
+      }
+      await settled();
+      expect((await orderOf(order.id))?.status).toBe('PAID');
+      expect(await eventsOf(order.id)).toHaveLength(1);
+      expect(await grants(order.id)).toHaveLength(1);
+    } finally {
+      server.close();
+    }
+  });
+
   test('a tampered Authorization or body is refused with 401 and changes nothing', async () => {
     const order = await pendingOrder();
     const [d] = await sb.complete(order.id, 'PAY', { deliverWebhook: false });

@@ -120,6 +120,7 @@ export async function receiveWebhook(deps: Deps, providerName: Provider, headers
       pgOrderId: event.pgOrderId,
       receivedAt: now,
     }),
+    { oneStatement: true },
   );
   const duplicate = affected(stored) === 0;
   if (!duplicate) deps.webhooks.arrived();
