@@ -61,6 +61,8 @@ export type CodeEnvelope = {
   count: number;
   textsIncluded: boolean;
   textsFollow: boolean;
+  /** The language the server answers in. */
+  lang: 'en' | 'hi';
   /** The bytes after the header: the answers and the texts. */
   body: Uint8Array;
   /** The bytes the MAC is over, and the MAC. */
@@ -87,6 +89,8 @@ const FLAG_ID_HEX = 1;
 const FLAG_ID_TEXT = 2;
 const FLAG_TEXTS = 4;
 const FLAG_FOLLOW = 8;
+/** The reply in Hindi: the language of the app when the code was made. */
+const FLAG_HINDI = 16;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const HEX32 = /^[0-9a-f]{32}$/;
 
@@ -323,7 +327,13 @@ function readAttemptId(r: Reader, form: number): string {
 }
 
 /** The bytes before the MAC, with or without the texts. */
-function codeBytes(a: SmsAttempt & { submittedAt: number }, questions: readonly SmsQuestion[], digits: readonly number[], texts: 'in' | 'follow' | 'none'): Uint8Array {
+function codeBytes(
+  a: SmsAttempt & { submittedAt: number },
+  questions: readonly SmsQuestion[],
+  digits: readonly number[],
+  texts: 'in' | 'follow' | 'none',
+  lang: 'en' | 'hi',
+): Uint8Array {
   const head = new Writer();
   const rest = new Writer();
   const idForm = writeAttemptId(rest, a.id);
@@ -341,7 +351,7 @@ function codeBytes(a: SmsAttempt & { submittedAt: number }, questions: readonly 
       rest.bytes(b);
     });
   }
-  head.byte(idForm | (texts === 'in' ? FLAG_TEXTS : 0) | (texts === 'follow' ? FLAG_FOLLOW : 0));
+  head.byte(idForm | (texts === 'in' ? FLAG_TEXTS : 0) | (texts === 'follow' ? FLAG_FOLLOW : 0) | (lang === 'hi' ? FLAG_HINDI : 0));
   head.bytes(rest.done());
   return head.done();
 }
@@ -359,7 +369,7 @@ async function sealed(key: Uint8Array, qsid: string, questions: readonly SmsQues
  * (not submitted, an answer to a question outside `questions`, an answer in a form the test screen
  * never writes): what the server rebuilds must be the attempt itself, receipt and all.
  */
-export async function packAnswerCode(a: SmsAttempt, questions: readonly SmsQuestion[], key: Uint8Array): Promise<PackedCode | null> {
+export async function packAnswerCode(a: SmsAttempt, questions: readonly SmsQuestion[], key: Uint8Array, lang: 'en' | 'hi' = 'en'): Promise<PackedCode | null> {
   if (a.submittedAt === null) return null;
   const ids = new Set(questions.map((q) => q.id));
   if (Object.keys(a.answers).some((id) => !ids.has(id))) return null;
@@ -367,9 +377,9 @@ export async function packAnswerCode(a: SmsAttempt, questions: readonly SmsQuest
   if (digits.some((d) => d === null)) return null;
   const attempt = { ...a, submittedAt: a.submittedAt };
   const hasTexts = questions.some((q, i) => isText(q.qt) && digits[i]! >= FIRST_ANSWER);
-  const full = await sealed(key, a.qsid, questions, codeBytes(attempt, questions, digits as number[], hasTexts ? 'in' : 'none'));
+  const full = await sealed(key, a.qsid, questions, codeBytes(attempt, questions, digits as number[], hasTexts ? 'in' : 'none', lang));
   if (!hasTexts || smsParts(full) <= SMS_MAX_PARTS) return { text: full, parts: smsParts(full), textsFollow: false };
-  const short = await sealed(key, a.qsid, questions, codeBytes(attempt, questions, digits as number[], 'follow'));
+  const short = await sealed(key, a.qsid, questions, codeBytes(attempt, questions, digits as number[], 'follow', lang));
   return { text: short, parts: smsParts(short), textsFollow: true };
 }
 
@@ -394,7 +404,7 @@ export function readAnswerCode(text: string): CodeEnvelope | null {
     const r = new Reader(signed);
     const flags = r.byte();
     const form = flags & 3;
-    if (form === 3 || flags & 0xf0 || (flags & FLAG_TEXTS && flags & FLAG_FOLLOW)) return null;
+    if (form === 3 || flags & 0xe0 || (flags & FLAG_TEXTS && flags & FLAG_FOLLOW)) return null;
     const attemptId = readAttemptId(r, form);
     const setTag = r.fixed(4);
     const submittedAt = r.fixed(6);
@@ -410,6 +420,7 @@ export function readAnswerCode(text: string): CodeEnvelope | null {
       count,
       textsIncluded: (flags & FLAG_TEXTS) !== 0,
       textsFollow: (flags & FLAG_FOLLOW) !== 0,
+      lang: flags & FLAG_HINDI ? 'hi' : 'en',
       body: signed.subarray(r.pos),
       signed,
       mac,
@@ -460,18 +471,18 @@ export function decodeAnswers(env: CodeEnvelope, questions: readonly SmsQuestion
 
 /**
  * Whether an attempt's answers are the ones a code said (an upload by data after an SMS, docs/sms.md
- * "When the data comes"): every question in the same state with the same answer; a text that
- * followed by data may be anything.
+ * "When the data comes"): the same questions, each in the same state with the same answer; a text
+ * that followed by data may be any text.
  */
-export function sameAsCode(code: DecodedAnswers, answers: SmsAttempt['answers'], questions: readonly SmsQuestion[]): boolean {
-  return questions.every((q) => {
-    const said = code[q.id];
-    const now = answers[q.id];
-    if (!said || !now) return !said && !now;
-    if (said.status !== now.status) return false;
+export function sameAsCode(code: DecodedAnswers, answers: SmsAttempt['answers']): boolean {
+  const ids = new Set([...Object.keys(code), ...Object.keys(answers)]);
+  return [...ids].every((id) => {
+    const said = code[id];
+    const now = answers[id];
+    if (!said || !now || said.status !== now.status) return false;
     if (said.ua === undefined) return typeof now.ua === 'string';
     return JSON.stringify(said.ua) === JSON.stringify(now.ua);
-  }) && Object.keys(answers).every((id) => questions.some((q) => q.id === id));
+  });
 }
 
 /** The questions of a set as the code reads them: in the set's order, each question's option keys in order. */
