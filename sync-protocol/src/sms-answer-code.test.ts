@@ -185,14 +185,14 @@ describe('packing', () => {
 
   test('written answers beyond three parts follow by data; the choices still go', async () => {
     const questions: SmsQuestion[] = [...choiceSet(50), { id: 'essay', qt: 's', options: [] }];
-    const answers = { ...answeredAll(choiceSet(50)), essay: { ua: 'लंबा उत्तर '.repeat(60), status: 'ANSWERED' as const } };
+    const answers: SmsAttempt['answers'] = { ...answeredAll(choiceSet(50)), essay: { ua: 'लंबा उत्तर '.repeat(60), status: 'ANSWERED' as const } };
     const { packed, env, answers: back } = await roundTrip(attemptOf(answers), questions);
     expect(packed.textsFollow).toBe(true);
     expect(env.textsFollow).toBe(true);
     expect(packed.parts).toBe(1);
     expect(back.essay).toEqual({ ua: undefined, status: 'ANSWERED' });
     expect(sameAsCode(back, answers)).toBe(true);
-    expect(sameAsCode(back, { ...answers, q0: { ua: 'd', status: 'ANSWERED' } })).toBe(answers.q0.ua === 'd');
+    expect(sameAsCode(back, { ...answers, q0: { ua: 'd', status: 'ANSWERED' } })).toBe(answers.q0!.ua === 'd');
   });
 
   test('what the test screen never writes is not packed', async () => {

@@ -35,6 +35,13 @@ export const SMS_MAX_PARTS = 3;
 /** Bytes of the MAC: 32 bits (the security argument is in docs/sms.md "Answers by SMS"). */
 export const SMS_MAC_BYTES = 4;
 
+/**
+ * GET /api/sms-answers/key (signed in): the key of the caller's session, base64url of 16 bytes,
+ * which the device keeps to sign codes offline (docs/sms.md "The key"); the number codes are sent
+ * to, null when the installation takes none; and whose key it is.
+ */
+export type SmsAnswerKeyResponse = { success: true; key: string; number: string | null; personId: string };
+
 /** A question of the set, as both ends see it: in the set's order, with its option keys in the question's order. */
 export type SmsQuestion = { id: string; qt: QuestionType; options: readonly string[] };
 
