@@ -61,6 +61,7 @@ const serverModuleImports = {
   reports: ['payments'],
   results: ['entitlements', 'questions', 'sync'],
   roles: ['persons'],
+  'sms-answers': ['sync'],
   sync: ['entitlements', 'questions'],
   translate: ['questions'],
 };

@@ -116,6 +116,8 @@ export const ACCESS = {
   // uploaded by whoever holds it (another device, an invigilator) and proves whose it is itself.
   'GET /answer-file/key': 'public',
   'POST /answer-file': 'public',
+  // Answers by SMS (docs/sms.md "The key"): the SMS key of the caller's own session.
+  'GET /sms-answers/key': 'login',
 
   // Questions and question sets (docs/exams.md, {question} = /question): editors read and write them.
   // Learners and guests (docs/replication.md "Guests": anonymous users may take exams) may read what replication gives

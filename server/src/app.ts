@@ -18,6 +18,7 @@ import { siteSettings, siteSettingsOn } from './lib/site-settings';
 import { forwardedOverTls, securityHeaders } from './lib/security-headers';
 import { activityLogRoutes } from './modules/activity-log/activity-log.routes';
 import { answerFileRoutes } from './modules/answer-file/answer-file.routes';
+import { smsAnswerRoutes } from './modules/sms-answers/sms-answers.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { brandRoutes } from './modules/brands/brands.routes';
 import { CAMPAIGN_IMAGE_PATH, campaignRoutes } from './modules/campaigns/campaigns.routes';
@@ -181,6 +182,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
   contactRoutes(api, deps);
   pushRoutes(api, deps);
   answerFileRoutes(api, deps);
+  smsAnswerRoutes(api, deps);
   planRoutes(api, deps);
   paymentRoutes(api, deps);
   campaignRoutes(api, deps);

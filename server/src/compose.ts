@@ -11,6 +11,7 @@ import { createPushService, resultReadyHook, startPushJobs } from './modules/pus
 import type { PushSender } from './modules/push/sender';
 import { indexMissingQuestions } from './modules/questions/question-index';
 import { repairResults, scoringHook } from './modules/results/results.service';
+import { answerCodeHandler } from './modules/sms-answers/sms-answers.service';
 import { startPublisher } from './modules/questions/publish';
 import { createLazyTranslator } from './modules/translate/translator';
 
@@ -58,6 +59,8 @@ export function composeDeps(base: BaseDeps, opts: ComposeOptions = {}): Deps {
     webhooks: undefined as unknown as Deps['webhooks'],
   };
   deps.webhooks = createWebhookInbox(deps);
+  // Answer codes (modules/sms-answers) store attempts with these very deps.
+  deps.smsInbound.push(answerCodeHandler(deps));
   return deps;
 }
 

@@ -7,6 +7,9 @@ import { DEFAULT_TRUST_NAME } from '@pm/protocol/site';
 /** The terms' version of an installation that sets none (TERMS_VERSION); the demo accounts accepted it. */
 export const DEFAULT_TERMS_VERSION = '1';
 
+/** The local SMS sandbox's inbound number: SMS_ANSWER_NUMBER's default outside production. */
+export const SANDBOX_SMS_NUMBER = '+919999900000';
+
 /** The demo data's trust account (fixtures/accounts.json), TRUST_ACCOUNT's default outside production. */
 export const DEMO_TRUST_ACCOUNT = 'demo-trust';
 
@@ -177,6 +180,15 @@ const envSchema = z.object({
    * trust account (fixtures/accounts.json) by default; unset in production, that choice is refused.
    */
   TRUST_ACCOUNT: z.string().trim().min(1).max(64).optional(),
+  /**
+   * The number learners send answer codes to by SMS (docs/sms.md "Answers by SMS"), in E.164
+   * (`+91…`): the provider's inbound number of this installation. Unset, devices are not offered
+   * "Send my answers by SMS". Outside production the local sandbox's number by default.
+   */
+  SMS_ANSWER_NUMBER: z
+    .string()
+    .regex(/^\+[1-9][0-9]{6,14}$/, { error: 'SMS_ANSWER_NUMBER must be a number in E.164 form, e.g. +919876543210' })
+    .optional(),
   /** Who push services can contact about our messages: a mailto: or https: URL; default mailto: the MAIL_FROM address. */
   VAPID_SUBJECT: z.url({ protocol: /^(mailto|https)$/, error: 'VAPID_SUBJECT must be a mailto: or https: URL' }).optional(),
 });
@@ -247,6 +259,7 @@ const resolvedEnvSchema = envSchema.transform((e, ctx) => {
     PHONEPE_ENV: e.PHONEPE_ENV ?? (production ? 'production' : 'sandbox'),
     PUBLIC_URL: e.PUBLIC_URL ?? listeningOrigin(e.HOST, e.PORT),
     TRUST_ACCOUNT: e.TRUST_ACCOUNT ?? (production ? undefined : DEMO_TRUST_ACCOUNT),
+    SMS_ANSWER_NUMBER: e.SMS_ANSWER_NUMBER ?? (production ? undefined : SANDBOX_SMS_NUMBER),
   };
 });
 export type Env = z.output<typeof resolvedEnvSchema>;

@@ -116,6 +116,8 @@ export function renewToken(sent: string, fresh: string): void {
 export function clearSession(): void {
   sessionStorage.removeItem(KEY);
   localStorage.removeItem(KEY);
+  // The session's SMS key goes with it (lib/sms-answers.ts, docs/sms.md "The key").
+  localStorage.removeItem('smsAnswerKey');
   current = null;
   emit();
 }

@@ -1202,3 +1202,32 @@ export const grievanceMessage = sqliteTable(
   },
   (t) => [index('grievance_message_idx').on(t.grievanceId, t.createdAt)],
 );
+
+/**
+ * An answer code that came by SMS (docs/sms.md "Answers by SMS"), one per attempt: the first one
+ * taken is the only one (the key makes a replay, or a second SMS of the attempt, change nothing).
+ * `answers` are the answers it said (sync-protocol sms-answer-code DecodedAnswers), what a later
+ * upload by data must equal. `stored`: the SMS itself stored the attempt (false when the data had
+ * come first, or when its written answers follow by data). `completed_at`: the upload by data that
+ * completed it arrived; `differed_at`: an upload whose answers differ arrived, was refused and is
+ * flagged for staff.
+ */
+export const smsAnswer = sqliteTable(
+  'sms_answer',
+  {
+    attemptId: text('attempt_id').primaryKey(),
+    personId: text('person_id')
+      .notNull()
+      .references(() => person.id, { onDelete: 'cascade' }),
+    qsid: text('qsid').notNull(),
+    receivedAt: integer('received_at').notNull(),
+    provider: text('provider').notNull(),
+    providerMessageId: text('provider_message_id').notNull(),
+    answers: json<Record<string, { ua: unknown; status: string }>>('answers').notNull(),
+    textsFollow: integer('texts_follow', { mode: 'boolean' }).notNull().default(false),
+    stored: integer('stored', { mode: 'boolean' }).notNull().default(false),
+    completedAt: integer('completed_at'),
+    differedAt: integer('differed_at'),
+  },
+  (t) => [index('sms_answer_person_idx').on(t.personId, t.receivedAt)],
+);

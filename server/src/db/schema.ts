@@ -60,6 +60,7 @@ export let withdrawalApproval = lite.withdrawalApproval;
 export let withdrawalEvent = lite.withdrawalEvent;
 export let grievance = lite.grievance;
 export let grievanceMessage = lite.grievanceMessage;
+export let smsAnswer = lite.smsAnswer;
 
 /** Which tables the exports are: what the process opened (db/client.ts), one engine per process. */
 export let tablesEngine: 'sqlite' | 'postgres' = 'sqlite';
@@ -121,5 +122,6 @@ export function usePostgresTables(pg: Record<string, unknown>): void {
   withdrawalEvent = take<typeof lite.withdrawalEvent>('withdrawalEvent');
   grievance = take<typeof lite.grievance>('grievance');
   grievanceMessage = take<typeof lite.grievanceMessage>('grievanceMessage');
+  smsAnswer = take<typeof lite.smsAnswer>('smsAnswer');
   tablesEngine = 'postgres';
 }

@@ -94,6 +94,12 @@ export const RULES = {
    * invigilator uploads the files of a whole exam centre from one address; each costs a
    * decryption and may cost a scoring.
    */
+  /**
+   * Answer codes by SMS whose MAC was wrong, per sending mobile in a day (docs/sms.md "Answers by
+   * SMS"): with a 32-bit MAC, at most 20 × 2^-32 chances a day of a forgery passing, about one in
+   * 200 million, and the number must be the person's own, which SMS spoofing alone cannot give.
+   */
+  smsAnswerNumber: { points: 20, duration: 24 * 60 * 60 },
   answerFileIp: { points: 300, duration: 60 * 60 },
 } as const satisfies Record<string, { points: number; duration: number }>;
 export type RateRule = keyof typeof RULES;

@@ -16,6 +16,7 @@ import { AppError, badRequest, forbidden, unauthenticated } from '../../lib/erro
 import { groupCommit } from '../../lib/group-commit';
 import { rawStatement, rowEncoder } from '../../lib/raw-statement';
 import { revsOf } from '../../lib/revision';
+import { flagDiffering, markCompleted, smsRowsOf, uploadMatches } from './sms-upload';
 import { bumpEntitlement, countAttempt, downloadAccess, entitlementDoc, entitlementRev, lockedAmong, ONLINE_START_MS, plansOf } from '../entitlements/entitlements.service';
 import { examResultDocs, guestSetDocs, qsDetailDocs, questionSetDocs, tagDoc, testSummaryDoc } from './sync.docs';
 
@@ -251,13 +252,18 @@ async function questionIdsOfSet(q: ReturnType<typeof preparePush>, qsid: string,
  * stored and scored as always and recorded as over the limit. The event then names `entitlement`.
  * `written`, when given, receives the ids of the attempts this push itself wrote, once committed
  * (a row equal to the master is no write: another push stored it first).
+ * A submission whose answer code came by SMS first (modules/sms-answers, docs/sms.md "When the
+ * data comes") is compared with what the SMS said: the same answers complete the attempt without
+ * scoring it again (or, when its written answers followed by data, are stored and scored as seen
+ * when the SMS came); different ones are refused and flagged for staff. `opts.sms`: this push is
+ * the SMS's own.
  */
 export async function pushTestSummaries(
   deps: Deps,
   me: Principal,
   rows: { newDocumentState: TestSummaryDoc; assumedMasterState?: TestSummaryDoc | null | undefined }[],
   written?: Set<string>,
-  opts: { offline?: boolean } = {},
+  opts: { offline?: boolean; sms?: boolean } = {},
 ): Promise<TestSummaryDoc[]> {
   let writtenIds: string[] = [];
   let scored = false;
@@ -293,6 +299,11 @@ export async function pushTestSummaries(
     const inserts: Row[] = [];
     const updates: Row[] = [];
     const answersJsonOf = new Map<Row, string>();
+    // Submissions whose answer code came by SMS first (docs/sms.md "When the data comes").
+    // (The push an SMS itself makes is the submission those are compared with.)
+    const smsRows = opts.sms ? new Map<string, never>() : await smsRowsOf(tx, rows);
+    /** Uploads that complete an attempt the SMS stored: written, never scored again. */
+    const completions = new Set<string>();
     let grown = 0;
     for (const [i, row] of rows.entries()) {
       const next = row.newDocumentState;
@@ -300,6 +311,33 @@ export async function pushTestSummaries(
       const master = masterRow ? testSummaryDoc(masterRow) : null;
       if (master && isDeepStrictEqual(comparable(master), comparable(next))) continue;
       if (!master && next._deleted) continue; // deleted before it ever reached the server
+      const sms = next._deleted ? undefined : smsRows.get(next.id);
+      if (sms && sms.completedAt === null && masterRow?.personId === me.id) {
+        if (sms.differedAt !== null || next.qsid !== sms.qsid || !uploadMatches(sms, next)) {
+          if (sms.differedAt === null) await flagDiffering(tx, deps.log, sms, next, { id: me.id, name: me.name }, now);
+          if (master) out.push(master);
+          continue;
+        }
+        await markCompleted(tx, sms, now);
+        if (master?.status === 'SUBMITTED') {
+          // The SMS's submission stands (its time, receipt and result); the upload adds how the test went.
+          const saved: Row = { ...masterRow!, lsq: next.lsq, idx: next.index, selectedSection: next.selectedSection, answers: next.answers, elapsed: next.elapsed ?? masterRow!.elapsed, updatedAt: next.updatedAt, rev: 0 };
+          const answersJson = JSON.stringify(saved.answers);
+          answersJsonOf.set(saved, answersJson);
+          grown += Buffer.byteLength(answersJson) - answerBytes(masterRow!.answers);
+          updates.push(saved);
+          masters.set(saved.id, saved);
+          completions.add(saved.id);
+          continue;
+        }
+      } else if (sms && sms.completedAt === null && !masterRow) {
+        // Written answers that followed by data: the choices must be what the SMS said.
+        if (next.qsid !== sms.qsid || !uploadMatches(sms, next)) {
+          if (sms.differedAt === null) await flagDiffering(tx, deps.log, sms, next, { id: me.id, name: me.name }, now);
+          continue;
+        }
+        await markCompleted(tx, sms, now);
+      }
       if (master && (master.status === 'SUBMITTED' || !isDeepStrictEqual(comparable(master), comparable(row.assumedMasterState)))) {
         out.push(master);
         continue;
@@ -326,7 +364,9 @@ export async function pushTestSummaries(
           if (!inSet.has(qid) && !(masterRow && Object.hasOwn(masterRow.answers as object, qid))) throw badRequest(`${MSG.questionNotInSet} ${qid}`);
         }
       }
-      const serverFirstSeen = masterRow?.serverFirstSeen ?? now;
+      // An SMS of this submission came first: the server saw it then (docs/sms.md "When the data comes").
+      const smsSeen = sms && sms.completedAt === null ? sms.receivedAt : now;
+      const serverFirstSeen = Math.min(masterRow?.serverFirstSeen ?? now, smsSeen);
       const saved: Row = {
         id: next.id,
         personId: me.id,
@@ -342,7 +382,7 @@ export async function pushTestSummaries(
         // time decides which result is the latest, so a device clock cannot put it in the future.
         submittedAt:
           next.status === 'SUBMITTED'
-            ? boundedSubmittedAt({ st: next.st, submittedAt: next.submittedAt, firstSeen: serverFirstSeen, seenBefore: previous.has(next.id), receivedAt: now })
+            ? boundedSubmittedAt({ st: next.st, submittedAt: next.submittedAt, firstSeen: serverFirstSeen, seenBefore: previous.has(next.id), receivedAt: smsSeen })
             : null,
         elapsed: next.elapsed ?? null,
         // A submitted master never reaches here (it answers as a conflict above), so this is the
@@ -386,7 +426,7 @@ export async function pushTestSummaries(
     // The learner's entitlement document takes one new revision for all this push counted.
     if (counted) await bumpEntitlement(tx, me.id, now);
     for (const r of new Map([...inserts, ...updates].map((x) => [x.id, x])).values()) {
-      if (r.status === 'SUBMITTED' && !r.deleted) {
+      if (r.status === 'SUBMITTED' && !r.deleted && !completions.has(r.id)) {
         scored = (await runSubmittedHooks(deps, tx, r, { db: deps.db, previous: previous.get(r.id), now })) || scored;
       }
     }

@@ -8,6 +8,7 @@ import { paths } from '@/config/paths';
 import { serverClock } from '@/db/sync/server-clock';
 import { useSession } from '@/hooks/use-session';
 import { rememberAnswerKey } from '@/lib/answer-file';
+import { rememberSmsKey } from '@/lib/sms-answers';
 import { loadDevanagariFonts } from '@/lib/fonts';
 import { notifyError, notifyWarning } from '@/lib/notify';
 import { rememberRedirect } from '@/lib/session';
@@ -69,9 +70,13 @@ export default function ExamIntroPage() {
   }, []);
 
   // A signed-in learner about to take a test keeps the server's answer-file key on the device,
-  // so that a submission that cannot reach the server can still be saved as a file (docs/answer-file.md).
+  // so that a submission that cannot reach the server can still be saved as a file (docs/answer-file.md),
+  // and its session's SMS key, to send the answers by SMS (docs/sms.md "The key").
   useEffect(() => {
-    if (session) rememberAnswerKey();
+    if (session) {
+      rememberAnswerKey();
+      rememberSmsKey();
+    }
   }, [session]);
 
   // Without a question set the test does not open and says so.

@@ -24,6 +24,7 @@ import { buildResultView, type ResultView } from '../lib/result-view';
 import { setText } from '@pm/protocol/set-text';
 import { type Attempt, partsOf } from '../lib/test-engine';
 import { AnswerFileCard } from './answer-file-card';
+import { SmsAnswerCard } from './sms-answer-card';
 import classes from './exam-result-page.module.css';
 import { Mark, ResultQuestionCard } from './result-question';
 import { SubmissionReceipt } from './submission-receipt';
@@ -279,6 +280,7 @@ export default function ExamResultPage() {
           </Alert>
         )}
         {latest && <SubmissionReceipt attemptId={latest.id} serverReceipt={data?.results.find((r) => r.attemptId === latest.id)?.receipt} />}
+        {unsent && latest && data?.detail && <SmsAnswerCard attemptId={latest.id} detail={data.detail} />}
         {unsent && latest && <AnswerFileCard attemptId={latest.id} />}
         {loading ? (
           <Loader aria-label={t('loading')} />
