@@ -38,6 +38,9 @@ export const ACCESS = {
   'PATCH /Person/me': 'login',
   'POST /Person/me/email': 'login',
   'POST /Person/me/email/verify': 'login',
+  // One's own mobile verified by a code (docs/sms.md "Every code by SMS"): no id taken.
+  'POST /Person/me/mobile/code': 'login',
+  'POST /Person/me/mobile/verify': 'login',
   // One's own referral team, information only (docs/charity.md "The referral team"): no id taken.
   'GET /person/team': 'login',
   'GET /Person/get': ['UPDATE_PERSON'],
