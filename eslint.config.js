@@ -50,7 +50,7 @@ const boundaries = {
 const serverModuleImports = {
   'answer-file': ['sync'],
   donations: ['campaigns', 'payments'],
-  auth: ['persons'],
+  auth: ['persons', 'sms'],
   campaigns: ['media'],
   grievances: ['campaigns', 'payouts', 'push'],
   payments: ['entitlements'],
@@ -61,6 +61,7 @@ const serverModuleImports = {
   reports: ['payments'],
   results: ['entitlements', 'questions', 'sync'],
   roles: ['persons'],
+  sms: ['payments'],
   sync: ['entitlements', 'questions'],
   translate: ['questions'],
 };
