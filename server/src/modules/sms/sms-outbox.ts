@@ -66,14 +66,17 @@ export function createSmsOutbox(deps: SmsOutboxDeps, inner: Outbox, adapter: Sms
    * this call's to send, or there was nothing to send it with.
    */
   async function fallBack(id: string): Promise<boolean> {
-    const row = await first(
+    const row = await first(db.select().from(outbox).where(eq(outbox.id, id)));
+    if (!row?.pendingSecret || !row.personId) return false;
+    // The claim: RETURNING gives the row as written (its secret wiped), hence the read before it.
+    const claimed = await first(
       db
         .update(outbox)
         .set({ fallbackAt: Date.now(), pendingSecret: null })
         .where(and(eq(outbox.id, id), isNull(outbox.fallbackAt), isNotNull(outbox.pendingSecret), ne(outbox.deliveryState, 'delivered')))
-        .returning(),
+        .returning({ id: outbox.id }),
     );
-    if (!row?.pendingSecret || !row.personId) return false;
+    if (!claimed) return false;
     const secret = openSecret(config.jwtSecret, row.pendingSecret);
     const who = await first(db.select({ email: person.email }).from(person).where(eq(person.id, row.personId)));
     if (!secret || !who?.email || Date.now() - row.createdAt >= CODE_TTL_MS) return false;
