@@ -15,10 +15,12 @@ const STYLE =
   'label{display:block;margin:.5rem 0 .2rem}input,textarea{font:inherit;width:100%;box-sizing:border-box;padding:.4rem}' +
   'button{font:inherit;margin:.5rem 0;padding:.4rem .8rem;border-radius:.3rem;border:1px solid #0b3d91;background:#fff}nav a{margin-right:.8rem}';
 
-function item(m: SandboxMessage): string {
+const rupees = (paise: number) => new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' }).format(paise / 100);
+
+function item(m: SandboxMessage, partPricePaise: number): string {
   const direction = m.direction === 'out' ? `to ${m.number}` : `from ${m.number}`;
   return (
-    `<li><div class="row"><span>${escapeHtml(direction)}</span><span>${escapeHtml(m.status)}</span><span>${m.parts} part${m.parts === 1 ? '' : 's'} ${escapeHtml(m.encoding)}</span>` +
+    `<li><div class="row"><span>${escapeHtml(direction)}</span><span>${escapeHtml(m.status)}</span><span>${m.parts} part${m.parts === 1 ? '' : 's'} ${escapeHtml(m.encoding)}${m.direction === 'out' ? ` ≈ ${escapeHtml(rupees(m.parts * partPricePaise))}` : ''}</span>` +
     `<span>${escapeHtml(m.kind ?? '')}</span><span>${escapeHtml(new Date(m.at).toISOString())}</span></div><p class="text">${escapeHtml(m.text)}</p></li>`
   );
 }
@@ -29,10 +31,10 @@ function numbersNav(messages: readonly SandboxMessage[]): string {
   return `<nav aria-label="Numbers">${numbers.map((n) => `<a href="/sandbox/sms?number=${encodeURIComponent(n)}">${escapeHtml(n)}</a>`).join('')}</nav>`;
 }
 
-export function sandboxSmsPage(messages: readonly SandboxMessage[], number: string | null, protocol: string): string {
+export function sandboxSmsPage(messages: readonly SandboxMessage[], number: string | null, protocol: string, partPricePaise: number): string {
   const shown = (number ? messages.filter((m) => m.number === number) : messages).slice().reverse();
   const heading = number ? `Messages of ${escapeHtml(number)}` : 'All messages';
-  const list = shown.length === 0 ? '<p>None.</p>' : `<ul>${shown.map(item).join('')}</ul>`;
+  const list = shown.length === 0 ? '<p>None.</p>' : `<ul>${shown.map((m) => item(m, partPricePaise)).join('')}</ul>`;
   return (
     '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
     `<title>SMS sandbox</title><style>${STYLE}</style></head><body><main><h1>SMS sandbox</h1>` +

@@ -61,6 +61,8 @@ export type SmsSandbox = {
   /** Our site's origin, where its callbacks go (PUBLIC_URL). */
   publicUrl: string;
   inboxFile: string | null;
+  /** SMS_PART_PRICE_PAISE: what the page says each message would cost (parts × the rate). */
+  partPricePaise: number;
   messages: SandboxMessage[];
   /** How long after it is accepted a message's delivery report is sent. */
   reportAfterMs: number;
@@ -69,7 +71,7 @@ export type SmsSandbox = {
   inflight: Set<Promise<unknown>>;
 };
 
-export function createSmsSandbox(opts: { protocol: SmsProvider; publicUrl: string; inboxFile: string | null }): SmsSandbox {
+export function createSmsSandbox(opts: { protocol: SmsProvider; publicUrl: string; inboxFile: string | null; partPricePaise: number }): SmsSandbox {
   const templateIds = new Map<string, string>();
   for (const kind of SMS_KINDS) for (const lang of SMS_LANGS) templateIds.set(templateKey(kind, lang), `sbx${randomBytes(6).toString('hex')}`);
   return {
@@ -80,6 +82,7 @@ export function createSmsSandbox(opts: { protocol: SmsProvider; publicUrl: strin
     },
     publicUrl: opts.publicUrl,
     inboxFile: opts.inboxFile,
+    partPricePaise: opts.partPricePaise,
     messages: [],
     reportAfterMs: 20,
     appFetch: null,
@@ -273,7 +276,7 @@ export function sandboxSmsRoutes(app: Hono<AppEnv>, sb: SmsSandbox, appFetch: (r
     return c.json({ ok: sent.ok, providerMessageId: sent.providerMessageId, ...(!sent.ok && { status: sent.status }) }, sent.ok ? 200 : 502);
   });
   // The developer page and its form (no script, so the site's CSP holds).
-  r.get('/', (c) => c.html(sandboxSmsPage(sb.messages, c.req.query('number') ?? null, sb.protocol)));
+  r.get('/', (c) => c.html(sandboxSmsPage(sb.messages, c.req.query('number') ?? null, sb.protocol, sb.partPricePaise)));
   r.post('/send-inbound', async (c) => {
     const form = formParams(await c.req.text());
     const p = inboundBody.safeParse({ from: form.from ?? '', text: form.text ?? '' });

@@ -21,7 +21,7 @@ export type SmsServices = {
 export function createSmsServices(config: Config, opts: { inboxFile: string | null }): SmsServices {
   const publicUrl = config.PUBLIC_URL;
   if (config.SMS_PROVIDER === 'sandbox') {
-    const sandbox = createSmsSandbox({ protocol: config.SMS_SANDBOX_PROTOCOL, publicUrl, inboxFile: opts.inboxFile });
+    const sandbox = createSmsSandbox({ protocol: config.SMS_SANDBOX_PROTOCOL, publicUrl, inboxFile: opts.inboxFile, partPricePaise: config.SMS_PART_PRICE_PAISE });
     const fetch = smsSandboxFetch(sandbox);
     const { twilio, msg91 } = sandbox.credentials;
     const adapter =
