@@ -18,7 +18,7 @@ import type { SmsKind, SmsLang } from './templates';
  *   1 is delivered, 2 failed, 9 NDNC, 16, 17, 25, 26 rejected or blocked; others are on the way.
  * - Inbound messages (a long code or keyword's forwarding) POST { requestId, sender, inNumber,
  *   content } as JSON or a form.
- * - MSG91 signs neither: the address given in the panel carries a secret, `?token=<MSG91_WEBHOOK_TOKEN>`,
+ * - MSG91 does not sign these callbacks: the address given in the panel carries a secret, `?token=<MSG91_WEBHOOK_TOKEN>`,
  *   compared in constant time; a callback without it is refused.
  */
 
