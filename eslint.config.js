@@ -50,7 +50,7 @@ const boundaries = {
 const serverModuleImports = {
   'answer-file': ['sync'],
   donations: ['campaigns', 'payments'],
-  auth: ['persons'],
+  auth: ['persons', 'sms'],
   campaigns: ['media'],
   grievances: ['campaigns', 'payouts', 'push'],
   payments: ['entitlements'],
@@ -62,6 +62,7 @@ const serverModuleImports = {
   results: ['entitlements', 'questions', 'sync'],
   roles: ['persons'],
   'sms-answers': ['sync'],
+  sms: ['payments'],
   sync: ['entitlements', 'questions'],
   translate: ['questions'],
 };

@@ -72,10 +72,19 @@ const WITHOUT_QUERY: Partial<Record<RouteKey, Access>> = { 'GET /question': ['QU
 
 /**
  * Public entries that authenticate a request by a signature of their own (docs/payments.md: the payment
- * providers' webhooks; docs/charity.md "Withdrawals": the payout provider's). The matrix sends no signature, so every caller, token or not, gets 401
+ * providers' webhooks; docs/charity.md "Withdrawals": the payout provider's; docs/sms.md: the SMS providers' callbacks). The matrix sends no signature, so every caller, token or not, gets 401
  * 'Invalid signature' and never the login or permission refusals.
  */
-const SIGNED = new Set<RouteKey>(['POST /phonepe/webhook', 'POST /razorpay/webhook', 'POST /webhook/razorpayx']);
+const SIGNED = new Set<RouteKey>([
+  'POST /phonepe/webhook',
+  'POST /razorpay/webhook',
+  'POST /webhook/razorpayx',
+  // docs/sms.md: the SMS providers' callbacks (Twilio's signature, MSG91's token).
+  'POST /sms/twilio/status',
+  'POST /sms/twilio/inbound',
+  'POST /sms/msg91/report',
+  'POST /sms/msg91/inbound',
+]);
 
 /** Entries that end the caller's sessions (docs/security.md "Sessions and logout"): the caller signs in again after them. */
 const ENDS_SESSIONS = new Set<RouteKey>(['POST /UserLogin/logout', 'POST /UserLogin/logoutAll']);

@@ -38,6 +38,9 @@ export const ACCESS = {
   'PATCH /Person/me': 'login',
   'POST /Person/me/email': 'login',
   'POST /Person/me/email/verify': 'login',
+  // One's own mobile verified by a code (docs/sms.md "Every code by SMS"): no id taken.
+  'POST /Person/me/mobile/code': 'login',
+  'POST /Person/me/mobile/verify': 'login',
   // One's own referral team, information only (docs/charity.md "The referral team"): no id taken.
   'GET /person/team': 'login',
   'GET /Person/get': ['UPDATE_PERSON'],
@@ -245,6 +248,12 @@ export const ACCESS = {
   'POST /withdrawal/:id/check': ['APPROVE_WITHDRAWAL'],
   'POST /withdrawal/:id/retry': ['APPROVE_WITHDRAWAL'],
   'POST /webhook/razorpayx': 'public',
+  // The SMS providers' callbacks (docs/sms.md): public, each checked by its provider's signature
+  // (Twilio) or the secret token in its address (MSG91); a forged one is refused and changes nothing.
+  'POST /sms/twilio/status': 'public',
+  'POST /sms/twilio/inbound': 'public',
+  'POST /sms/msg91/report': 'public',
+  'POST /sms/msg91/inbound': 'public',
 
   // Plans and payments (docs/payments.md). Webhooks are public and verified by signature.
   'POST /payment': 'login',

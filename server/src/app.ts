@@ -47,6 +47,8 @@ import { translateRoutes } from './modules/translate/translate.routes';
 import { sandboxPhonePeRoutes } from './modules/payments/providers/sandbox-phonepe';
 import { payoutRoutes } from './modules/payouts/payouts.routes';
 import { sandboxRazorpayXRoutes } from './modules/payouts/sandbox-razorpayx';
+import { sandboxSmsRoutes } from './modules/sms/sandbox-sms';
+import { smsRoutes } from './modules/sms/sms.routes';
 
 /** Largest JSON body the API takes (questions carry rich text; nothing legitimate is bigger). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -190,6 +192,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
   grievanceRoutes(api, deps);
   trustRoutes(api, deps);
   payoutRoutes(api, deps);
+  smsRoutes(api, deps);
   // Results first: /question/getExamResult and the like before questionRoutes' /question/:id.
   resultRoutes(api, deps);
   // docs/configuration.md "Machine translation": /question/generateInDiffLang before questionRoutes' /question/:id.
@@ -207,6 +210,8 @@ export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
   if (deps.payments.sandbox) sandboxPhonePeRoutes(app, deps.payments.sandbox, (req) => app.fetch(req));
   // The local RazorpayX (docs/configuration.md "Payouts"), likewise: only where PAYOUT_PROVIDER=sandbox.
   if (deps.payouts.sandbox) sandboxRazorpayXRoutes(app, deps.payouts.sandbox, (req) => app.fetch(req));
+  // The local SMS provider (docs/sms.md "The sandbox"), likewise: only where SMS_PROVIDER=sandbox.
+  if (deps.sms.sandbox) sandboxSmsRoutes(app, deps.sms.sandbox, (req) => app.fetch(req));
   // A mounted app's notFound is not consulted; the parent answers unknown paths.
   app.notFound((c) => c.json(errorBody('NOT_FOUND', MSG.notFound), 404));
   return app;

@@ -1,6 +1,6 @@
 import type { BaseDeps, Deps } from './context';
 import { isClosed } from './db/client';
-import { createAfterAnswer } from './lib/outbox';
+import { createAfterAnswer, localInboxFile } from './lib/outbox';
 import { startPlanExpiry } from './modules/entitlements/entitlements.service';
 import { createPaymentServices } from './modules/payments/providers/index';
 import { startReconciler } from './modules/payments/reconcile';
@@ -12,6 +12,8 @@ import type { PushSender } from './modules/push/sender';
 import { indexMissingQuestions } from './modules/questions/question-index';
 import { repairResults, scoringHook } from './modules/results/results.service';
 import { answerCodeHandler } from './modules/sms-answers/sms-answers.service';
+import { createSmsOutbox, startSmsFallback } from './modules/sms/sms-outbox';
+import { createSmsServices } from './modules/sms/sms-services';
 import { startPublisher } from './modules/questions/publish';
 import { createLazyTranslator } from './modules/translate/translator';
 
@@ -31,10 +33,16 @@ export type ComposeOptions = {
  * Deps for services and routes: the base adapters, the services made from them, and the hooks.
  * Every per-app service is made here, once, and reached through deps; none hides in a module.
  */
-export function composeDeps(base: BaseDeps, opts: ComposeOptions = {}): Deps {
+export function composeDeps(given: BaseDeps, opts: ComposeOptions = {}): Deps {
+  // SMS through the provider's adapter (or the local sandbox; app.ts mounts its routes), e-mail
+  // through the outbox given; with no provider, SMS stay with that outbox too (docs/sms.md).
+  const sms = createSmsServices(given.config, { inboxFile: localInboxFile(given.config) });
+  const smsOutbox = sms.adapter ? createSmsOutbox(given, given.outbox, sms.adapter) : null;
+  const base: BaseDeps = smsOutbox ? { ...given, outbox: smsOutbox } : given;
   const push = createPushService(base, { sender: opts.pushSender });
   const deps: Deps = {
     ...base,
+    sms: { ...sms, outbox: smsOutbox },
     afterAnswer: createAfterAnswer(base.log),
     // The providers, and the local PhonePe unless this installation takes real payments only;
     // app.ts mounts the sandbox's routes.
@@ -112,6 +120,8 @@ export async function startJobs(deps: Deps, opts: JobOptions): Promise<() => voi
     startPlanExpiry(deps),
     // Web Push: new sets after each publish interval, plan reminders hourly.
     startPushJobs(deps, { setsEveryMs: opts.publishEveryMs }),
+    // SMS not delivered in time go again by e-mail (docs/sms.md "Delivery reports and the e-mail fallback").
+    ...(deps.sms.outbox ? [startSmsFallback(deps, deps.sms.outbox)] : []),
   ];
   return () => {
     for (const stop of stops) stop();

@@ -10,6 +10,8 @@ import type { OrderKindMoney } from './modules/payments/order-transitions';
 import type { Inbox } from './modules/payments/webhook-inbox';
 import type { PayoutServices } from './modules/payouts/payout-services';
 import type { PushService } from './modules/push/push.service';
+import type { SmsServices } from './modules/sms/sms-services';
+import type { SmsOutbox } from './modules/sms/sms-outbox';
 import type { LazyTranslator } from './modules/translate/translator';
 import type { AttemptSubmittedHook } from './modules/sync/sync.service';
 
@@ -48,6 +50,11 @@ export type Deps = BaseDeps & {
    * (docs/architecture.md, "A submitted attempt"): scoring, then the result-ready message.
    */
   afterSubmit: readonly AttemptSubmittedHook[];
+  /**
+   * The SMS adapter, the local sandbox where it runs, and the outbox's SMS channel through it
+   * (modules/sms; null where no provider is configured: SMS then go to the log only).
+   */
+  sms: SmsServices & { outbox: SmsOutbox | null };
   /** What acts on a text message that reached our number, in order (lib/sms-inbound.ts, docs/sms.md). */
   smsInbound: InboundSmsHandler[];
 };

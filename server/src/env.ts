@@ -20,6 +20,9 @@ export type PaymentProviderSetting = (typeof PAYMENT_PROVIDERS)[number];
 /** The values of PAYOUT_PROVIDER. */
 export const PAYOUT_PROVIDERS = ['sandbox', 'razorpayx'] as const;
 
+/** The values of SMS_PROVIDER (docs/sms.md "Providers and configuration"). */
+export const SMS_PROVIDERS = ['sandbox', 'msg91', 'twilio'] as const;
+
 /** The process environment, parsed once; nothing else reads `process.env`. */
 const envSchema = z.object({
   /**
@@ -189,6 +192,48 @@ const envSchema = z.object({
     .string()
     .regex(/^\+[1-9][0-9]{6,14}$/, { error: 'SMS_ANSWER_NUMBER must be a number in E.164 form, e.g. +919876543210' })
     .optional(),
+  /**
+   * Who carries text messages (docs/sms.md "Providers and configuration"): `msg91` (its Flow API,
+   * one DLT template per message kind and language), `twilio` (its Messages API) or `sandbox`,
+   * the local SMS provider inside this server (modules/sms/sandbox-sms.ts). Defaults to
+   * `sandbox` outside production; unset in production, every SMS goes to the log only (as before
+   * there was a provider), and `sandbox` there is refused unless ALLOW_SANDBOX_SMS_IN_PRODUCTION.
+   */
+  SMS_PROVIDER: z.enum(SMS_PROVIDERS).optional(),
+  /** A production installation may "send" SMS through the sandbox only when this says it is a trial (no phone gets anything). */
+  ALLOW_SANDBOX_SMS_IN_PRODUCTION: z.stringbool().default(false),
+  /** Which provider's protocol the sandbox speaks (its requests, callbacks and signatures). */
+  SMS_SANDBOX_PROTOCOL: z.enum(['msg91', 'twilio']).default('twilio'),
+  /** The DLT header (sender id) messages go out under: 6 letters for Indian operators (MSG91), or Twilio's From number / Messaging Service SID. */
+  SMS_SENDER_ID: z.string().trim().min(1).max(40).optional(),
+  /** The installation's DLT Principal Entity id (the trust's registration with the operators' DLT platform). */
+  SMS_DLT_ENTITY_ID: z.string().regex(/^\d{10,25}$/, { error: 'SMS_DLT_ENTITY_ID must be the DLT Principal Entity id (digits)' }).optional(),
+  /**
+   * The provider's template id of every message kind in each language, a comma list of
+   * `kind.lang=id` (`reset_code.en=1207…,reset_code.hi=1207…`): for MSG91 the Flow template ids
+   * (each mapped to its DLT template in MSG91's panel). Required with SMS_PROVIDER=msg91.
+   */
+  SMS_TEMPLATE_IDS: z
+    .string()
+    .regex(/^\s*([a-z_]+\.(en|hi)=[A-Za-z0-9_-]+\s*(,\s*[a-z_]+\.(en|hi)=[A-Za-z0-9_-]+\s*)*)?$/, {
+      error: 'SMS_TEMPLATE_IDS must be a comma list of kind.lang=id, such as reset_code.en=1207161234567890123',
+    })
+    .default(''),
+  /** A message not reported delivered within this many seconds is sent again by e-mail to a person who has one (docs/sms.md). */
+  SMS_FALLBACK_AFTER_S: z.coerce.number().int().min(10).max(540).default(120),
+  /** The price of one SMS part in paise, for the cost figures of docs/sms.md and the sandbox page (an example; set your contract's). */
+  SMS_PART_PRICE_PAISE: z.coerce.number().min(0).max(1000).default(25),
+  /** MSG91's auth key (panel → API) and the secret token its webhooks' URLs carry (`?token=…`): MSG91 does not sign them. */
+  MSG91_AUTH_KEY: z.string().min(1).optional(),
+  MSG91_WEBHOOK_TOKEN: z.string().min(16, { error: 'MSG91_WEBHOOK_TOKEN must be at least 16 characters' }).optional(),
+  /** Twilio's Account SID and Auth Token (the token also signs Twilio's callbacks, X-Twilio-Signature). */
+  TWILIO_ACCOUNT_SID: z.string().regex(/^AC[0-9a-fA-F]{32}$/, { error: 'TWILIO_ACCOUNT_SID must be AC followed by 32 hex digits' }).optional(),
+  TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
+  /**
+   * Signup asks for the code sent to the new mobile before `mv` (mobile verified) is set
+   * (docs/sms.md "Every code by SMS"); off by default, as before: `mv` was set by an OTP sign-in only.
+   */
+  SIGNUP_VERIFY_MOBILE: z.stringbool().default(false),
   /** Who push services can contact about our messages: a mailto: or https: URL; default mailto: the MAIL_FROM address. */
   VAPID_SUBJECT: z.url({ protocol: /^(mailto|https)$/, error: 'VAPID_SUBJECT must be a mailto: or https: URL' }).optional(),
 });
@@ -205,6 +250,7 @@ function listeningOrigin(host: string, port: number): string {
 const PHONEPE_KEYS = ['PHONEPE_CLIENT_ID', 'PHONEPE_CLIENT_SECRET', 'PHONEPE_CLIENT_VERSION', 'PHONEPE_WEBHOOK_USER', 'PHONEPE_WEBHOOK_PASSWORD'] as const;
 const RAZORPAY_KEYS = ['RAZORPAY_KEY_ID', 'RAZORPAY_KEY_SECRET', 'RAZORPAY_WEBHOOK_SECRET'] as const;
 const RAZORPAYX_KEYS = ['RAZORPAYX_KEY_ID', 'RAZORPAYX_KEY_SECRET', 'RAZORPAYX_ACCOUNT_NUMBER', 'RAZORPAYX_WEBHOOK_SECRET'] as const;
+const SMS_KEYS = { msg91: ['MSG91_AUTH_KEY', 'MSG91_WEBHOOK_TOKEN', 'SMS_SENDER_ID', 'SMS_DLT_ENTITY_ID'], twilio: ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'SMS_SENDER_ID'] } as const;
 
 /**
  * The payment settings resolved: PAYMENT_PROVIDER is required in production (like a demo
@@ -246,6 +292,19 @@ const resolvedEnvSchema = envSchema.transform((e, ctx) => {
   for (const key of needed) {
     if (!e[key]) ctx.addIssue({ code: 'custom', path: [key], message: `${key} is required when PAYMENT_PROVIDER=${provider}` });
   }
+  const sms = e.SMS_PROVIDER ?? (production ? undefined : 'sandbox');
+  if (production && sms === 'sandbox' && !e.ALLOW_SANDBOX_SMS_IN_PRODUCTION) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['SMS_PROVIDER'],
+      message: 'SMS_PROVIDER=sandbox sends nothing to any phone: refused with NODE_ENV=production unless ALLOW_SANDBOX_SMS_IN_PRODUCTION=true says this is a trial installation',
+    });
+  }
+  if (sms === 'msg91' || sms === 'twilio') {
+    for (const key of SMS_KEYS[sms]) {
+      if (!e[key]) ctx.addIssue({ code: 'custom', path: [key], message: `${key} is required when SMS_PROVIDER=${sms}` });
+    }
+  }
   if (!e.VAPID_PUBLIC_KEY !== !e.VAPID_PRIVATE_KEY) {
     ctx.addIssue({ code: 'custom', path: [e.VAPID_PUBLIC_KEY ? 'VAPID_PRIVATE_KEY' : 'VAPID_PUBLIC_KEY'], message: 'VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together' });
   }
@@ -256,6 +315,7 @@ const resolvedEnvSchema = envSchema.transform((e, ctx) => {
     ...e,
     PAYMENT_PROVIDER: provider,
     PAYOUT_PROVIDER: payouts,
+    SMS_PROVIDER: sms,
     PHONEPE_ENV: e.PHONEPE_ENV ?? (production ? 'production' : 'sandbox'),
     PUBLIC_URL: e.PUBLIC_URL ?? listeningOrigin(e.HOST, e.PORT),
     TRUST_ACCOUNT: e.TRUST_ACCOUNT ?? (production ? undefined : DEMO_TRUST_ACCOUNT),

@@ -46,6 +46,10 @@ export const MSG = {
   emailNotSent: 'Email could not be sent',
   invalidCode: 'Invalid or expired code',
   otpSent: 'OTP sent',
+  // Verifying one's mobile by a code (docs/sms.md "Every code by SMS").
+  mobileCodeSent: 'A code has been sent to your mobile. Enter it to verify your number',
+  mobileVerified: 'Your mobile number is verified',
+  mobileAlreadyVerified: 'Your mobile number is already verified',
   oldPasswordWrong: 'Old password is incorrect',
   passwordChanged: 'Password changed successfully',
   // Password policy (docs/security.md "Rate limits, enumeration, passwords, the outbox", NIST SP 800-63B: no composition rules, but no blank, guessable or breached passwords)

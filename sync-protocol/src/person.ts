@@ -131,6 +131,11 @@ export const ownProfileSchema = z.strictObject({ n: fullNameSchema });
 /** POST /api/Person/me/email — asks to change one's e-mail address; a code goes to the new one. */
 export const emailChangeSchema = z.strictObject({ e: emailSchema });
 
+/** POST /api/Person/me/mobile/verify — the code sent to one's own mobile (docs/sms.md "Every code by SMS"). */
+export const mobileVerifySchema = z.strictObject({
+  code: z.string({ error: MSG.codeRequired }).trim().regex(/^\d{6}$/, { error: MSG.codeRequired }),
+});
+
 /** POST /api/Person/me/email/verify — the code sent to the new address. */
 export const emailVerifySchema = z.strictObject({
   code: z.string({ error: MSG.codeRequired }).trim().regex(/^\d{6}$/, { error: MSG.codeRequired }),

@@ -750,7 +750,7 @@ export const oneTimeCode = sqliteTable(
     personId: text('person_id')
       .notNull()
       .references(() => person.id, { onDelete: 'cascade' }),
-    purpose: text('purpose', { enum: ['OTP', 'RESET', 'EMAIL'] }).notNull(),
+    purpose: text('purpose', { enum: ['OTP', 'RESET', 'EMAIL', 'MOBILE'] }).notNull(),
     codeHash: text('code_hash').notNull(),
     expiresAt: integer('expires_at').notNull(),
     usedAt: integer('used_at'),
@@ -772,8 +772,53 @@ export const outbox = sqliteTable(
     error: text('error'),
     createdAt: createdAt(),
     sentAt: integer('sent_at'),
+    /*
+     * An SMS sent through a provider (docs/sms.md "Delivery reports and the e-mail fallback"): who
+     * carried it, the provider's id of it, and what its delivery reports last said.
+     */
+    provider: text('provider'),
+    providerMessageId: text('provider_message_id'),
+    /** queued → sent → delivered, or failed; set by the provider's signed delivery reports. */
+    deliveryState: text('delivery_state', { enum: ['queued', 'sent', 'delivered', 'failed'] }),
+    deliveredAt: integer('delivered_at'),
+    /**
+     * The person the message is for, when it is one of ours (whose e-mail a fallback goes to). No
+     * foreign key: the outbox is a log, and deleting a person must not have to touch it.
+     */
+    personId: text('person_id'),
+    /** The template (docs/sms.md "DLT templates") and its language. */
+    kind: text('kind'),
+    lang: text('lang'),
+    /**
+     * The secret, encrypted (AES-256-GCM under a key derived from the JWT secret), for the e-mail
+     * fallback only: wiped once the SMS is delivered, the fallback is sent, or the code expired.
+     */
+    pendingSecret: text('pending_secret'),
+    /** When the e-mail fallback was sent (or found not possible): the job takes a row once. */
+    fallbackAt: integer('fallback_at'),
   },
-  (t) => [index('outbox_recipient_idx').on(t.recipient, t.createdAt)],
+  (t) => [
+    index('outbox_recipient_idx').on(t.recipient, t.createdAt),
+    index('outbox_provider_message_idx').on(t.provider, t.providerMessageId),
+    index('outbox_fallback_idx').on(t.createdAt).where(sql`${t.pendingSecret} is not null`),
+  ],
+);
+
+/**
+ * Inbound text messages seen (docs/sms.md "Inbound messages"): a provider delivers a message again
+ * when our answer was slow or lost; the same provider message id is handed to the handlers once.
+ */
+export const smsInbound = sqliteTable(
+  'sms_inbound',
+  {
+    provider: text('provider').notNull(),
+    providerMessageId: text('provider_message_id').notNull(),
+    sender: text('sender').notNull(),
+    receivedAt: integer('received_at').notNull(),
+    /** Whether a handler took it (false: no handler knew its kind). */
+    handled: integer('handled', { mode: 'boolean' }).notNull().default(false),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.providerMessageId] })],
 );
 
 /**

@@ -44,6 +44,7 @@ export let staticPageVersion = lite.staticPageVersion;
 export let banner = lite.banner;
 export let oneTimeCode = lite.oneTimeCode;
 export let outbox = lite.outbox;
+export let smsInbound = lite.smsInbound;
 export let session = lite.session;
 export let pushSubscription = lite.pushSubscription;
 export let pushOnce = lite.pushOnce;
@@ -106,6 +107,7 @@ export function usePostgresTables(pg: Record<string, unknown>): void {
   banner = take<typeof lite.banner>('banner');
   oneTimeCode = take<typeof lite.oneTimeCode>('oneTimeCode');
   outbox = take<typeof lite.outbox>('outbox');
+  smsInbound = take<typeof lite.smsInbound>('smsInbound');
   session = take<typeof lite.session>('session');
   pushSubscription = take<typeof lite.pushSubscription>('pushSubscription');
   pushOnce = take<typeof lite.pushOnce>('pushOnce');

@@ -7,8 +7,11 @@ import { oneTimeCode } from '../db/schema';
 /** One-time codes are valid for 10 minutes and used once (docs/security.md "Every limit"). */
 export const CODE_TTL_MS = 10 * 60 * 1000;
 
-/** EMAIL: the code sent to a new e-mail address before it replaces the old one (docs/api.md "Profile"). */
-export type CodePurpose = 'OTP' | 'RESET' | 'EMAIL';
+/**
+ * EMAIL: the code sent to a new e-mail address before it replaces the old one (docs/api.md
+ * "Profile"); MOBILE: the code that verifies the person's mobile (docs/sms.md "Every code by SMS").
+ */
+export type CodePurpose = 'OTP' | 'RESET' | 'EMAIL' | 'MOBILE';
 
 function digest(secret: Uint8Array, personId: string, code: string): string {
   return createHmac('sha256', secret).update(`${personId}:${code}`).digest('hex');

@@ -21,6 +21,17 @@ export type OutgoingMessage = {
   body: string;
   /** The code or password that the adapter puts in place of SECRET_MASK in what it delivers. */
   secret?: string;
+  /**
+   * An SMS's template (docs/sms.md "DLT templates", modules/sms/templates.ts): its kind, language
+   * and variables, the secret's written as SECRET_MASK. A provider that sends templates (MSG91)
+   * needs it; `body` is then the template filled in.
+   */
+  template?: { kind: string; lang: 'en' | 'hi'; vars: Record<string, string> };
+  /**
+   * For an SMS whose person has an e-mail: sent again to that address when it is not reported
+   * delivered in time (docs/sms.md "Delivery reports and the e-mail fallback").
+   */
+  emailFallback?: { personId: string };
 };
 
 /** Sends SMS and e-mail (ARCHITECTURE decision 9). Every message is kept, masked, in the outbox table. */
@@ -154,7 +165,8 @@ export type LocalOutboxOptions = {
  *
  * In production there is no phone to deliver to: the full text then goes only to the log line,
  * at warn level with the reason, so that an operator can still hand a code to its owner; no file
- * and no table keeps the secret. A real SMS provider is an adapter of its own (out of scope).
+ * and no table keeps the secret. SMS go through a provider's adapter instead where SMS_PROVIDER
+ * names one (modules/sms/sms-outbox.ts, docs/sms.md).
  */
 export async function createLocalOutbox(db: DB, log: Logger, opts: LocalOutboxOptions = { inboxFile: null }): Promise<Outbox> {
   await maskStoredSecrets(db);
@@ -176,8 +188,8 @@ export async function createLocalOutbox(db: DB, log: Logger, opts: LocalOutboxOp
 }
 
 /**
- * E-mail through SMTP (nodemailer) when SMTP_URL is set; SMS stays with the local outbox because
- * no SMS provider is configured.
+ * E-mail through SMTP (nodemailer) when SMTP_URL is set; SMS stays with the local outbox (the SMS
+ * adapter, where one is configured, sits in front of this one: modules/sms/sms-outbox.ts).
  */
 export async function createSmtpOutbox(
   db: DB,

@@ -95,12 +95,13 @@ export async function testDatabaseEnv(dataDir: string): Promise<Record<string, s
 /**
  * The real HTTP app on a real database (a SQLite file in a fresh temporary directory, or a fresh
  * PostgreSQL database), seeded from fixtures/, with the local outbox (the product's own adapter)
- * — nothing mocked. `backgroundCheckpoints`: SQLite's checkpoints on a worker thread, as the
+ * — nothing mocked; SMS go through the real adapter to the local SMS sandbox. `env`: more of the
+ * environment (SMS_SANDBOX_PROTOCOL=msg91, …). `backgroundCheckpoints`: SQLite's checkpoints on a worker thread, as the
  * server opens it (index.ts), for a test of what the request thread does during a large write.
  */
-export async function startHarness(opts: { dataDir?: string; seed?: boolean; backgroundCheckpoints?: boolean } = {}) {
+export async function startHarness(opts: { dataDir?: string; seed?: boolean; backgroundCheckpoints?: boolean; env?: Record<string, string> } = {}) {
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(tmpdir(), 'pm-test-'));
-  const config = loadConfig(parseEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }));
+  const config = loadConfig(parseEnv({ ...opts.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' }));
   const log = createLogger('silent');
   const { database, drop } = await openHarnessDatabase(config.dataDir, opts.backgroundCheckpoints);
   if (opts.seed !== false) await seedDatabase(database.db);

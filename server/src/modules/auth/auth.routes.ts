@@ -11,7 +11,7 @@ import {
   verifyOtpSchema,
 } from '@pm/protocol/auth';
 import { MSG } from '@pm/protocol/messages';
-import { emailChangeSchema, emailVerifySchema, ownProfileSchema } from '@pm/protocol/person';
+import { emailChangeSchema, emailVerifySchema, mobileVerifySchema, ownProfileSchema } from '@pm/protocol/person';
 import type { AppEnv, Deps } from '../../context';
 import { badRequest } from '../../lib/errors';
 import { clientIp, parseBasic, parseJson } from '../../lib/http';
@@ -39,6 +39,15 @@ export function authRoutes(app: Hono<AppEnv>, deps: Deps) {
   route(app, deps, 'POST /Person/me/email/verify', async (c) => {
     const body = await parseJson(c, emailVerifySchema);
     return c.json(await auth.verifyEmailChange(deps, principalOf(c), { code: body.code, ip: ip(c) }));
+  });
+  // Verifying one's own mobile by a code (docs/sms.md "Every code by SMS").
+  route(app, deps, 'POST /Person/me/mobile/code', async (c) => {
+    await emptyBody(c);
+    return c.json(await auth.requestMobileCode(deps, principalOf(c), { ip: ip(c) }));
+  });
+  route(app, deps, 'POST /Person/me/mobile/verify', async (c) => {
+    const body = await parseJson(c, mobileVerifySchema);
+    return c.json(await auth.verifyMobile(deps, principalOf(c), { code: body.code, ip: ip(c) }));
   });
 
   route(app, deps, 'POST /UserLogin/login', async (c) => {

@@ -30,6 +30,7 @@ import {
 } from '../persons/persons.repo';
 import { assertMayResetPassword } from '../persons/privileges';
 import { referrerIdOf } from '../persons/referrer';
+import { mobileEnding, smsLanguageOf, smsMessage } from '../sms/messages';
 
 /**
  * The answer of a sign-in. Its token opens a new session (login, signup, OTP sign-in), or, given
@@ -182,7 +183,48 @@ export async function signup(
     });
     return created;
   });
+  // Where the installation asks for it (SIGNUP_VERIFY_MOBILE; docs/sms.md "Every code by SMS"), a
+  // code goes to the new mobile at once; the person enters it on their profile.
+  if (deps.config.SIGNUP_VERIFY_MOBILE) sendMobileCode(deps, row);
   return loginResponse(deps, row, MSG.userCreated);
+}
+
+/** A code to verify `row`'s mobile, after the answer (a code voids the one before). */
+function sendMobileCode(deps: Deps, row: Pick<PersonRow, 'id' | 'mobile' | 'email'>) {
+  deps.afterAnswer.run('mobile verification code', async () => {
+    const code = await issueCode(deps.db, deps.config.jwtSecret, row.id, 'MOBILE');
+    const fallback = row.email ? { emailFallback: { personId: row.id } } : {};
+    await deps.outbox.send(smsMessage('mobile_verify', row.mobile, {}, { lang: smsLanguageOf(row), secret: code, ...fallback }));
+  }, row.id);
+}
+
+/**
+ * POST /Person/me/mobile/code: a code to the signed-in person's own mobile, to verify it (`mv`).
+ * The answer names the mobile by its last two digits: the person knows their own number, and
+ * the screen says where the code went (docs/sms.md "Where the code went").
+ */
+export async function requestMobileCode(deps: Deps, actor: Principal, input: { ip: string }) {
+  const row = await first(deps.db.select().from(person).where(eq(person.id, actor.id)));
+  if (!row) throw unauthenticated();
+  if (row.mobileVerified) throw badRequest(MSG.mobileAlreadyVerified);
+  await deps.rates.consumeAll([...codeSendLimits('MOBILE', actor.id, input.ip), ['sendAccount', `MOBILE to ${row.mobile}`]]);
+  sendMobileCode(deps, row);
+  return { success: true as const, msg: MSG.mobileCodeSent, sentTo: mobileEnding(row.mobile), email: row.email !== null };
+}
+
+/** POST /Person/me/mobile/verify: the code sent to the person's mobile sets `mv`. Guesses are limited like other codes. */
+export async function verifyMobile(deps: Deps, actor: Principal, input: { code: string; ip: string }) {
+  const limits = codeGuessLimits('MOBILE', actor.id, input.ip);
+  await deps.rates.consumeAll(limits);
+  const ok = await transaction(deps.db, async (tx) => {
+    if (!(await consumeCode(tx, deps.config.jwtSecret, actor.id, 'MOBILE', input.code))) return false;
+    await tx.update(person).set({ mobileVerified: true, updatedAt: Date.now() }).where(eq(person.id, actor.id));
+    await logActivity(tx, { actor, action: 'UPDATE', entity: 'person', entityId: actor.id, newValue: { mobileVerified: true, reason: 'verified by code' } });
+    return true;
+  });
+  if (!ok) throw badRequest(MSG.invalidCode);
+  await deps.rates.refund(limits);
+  return { success: true as const, msg: MSG.mobileVerified, mv: true };
 }
 
 /**
@@ -364,11 +406,12 @@ export async function createOnBehalf(
     return created;
   });
   // The outbox keeps the text with the password masked; only the delivered message carries it.
-  const text = `Welcome to Pariksha Mitra, ${row.name}. ${actor.name} has registered you. Log in with ${row.mobile.slice(3)} and the password ${SECRET_MASK}, then change it.`;
-  const message = { subject: 'Your Pariksha Mitra account', body: text, secret: password };
-  await deps.outbox.send({ channel: 'sms', to: row.mobile, ...message });
-  if (row.email) await deps.outbox.send({ channel: 'email', to: row.email, ...message });
-  return { success: true as const, id: row.id, msg: MSG.userCreated };
+  // The same text goes by e-mail too when there is an address (docs/sms.md "Every code by SMS").
+  const sms = smsMessage('account_created', row.mobile, { name: row.name, actor: actor.name, mobile: row.mobile.slice(3) }, { lang: smsLanguageOf(row), secret: password });
+  await deps.outbox.send(sms);
+  if (row.email) await deps.outbox.send({ channel: 'email', to: row.email, subject: sms.subject, body: sms.body, secret: password });
+  // The creator's screen says where the password went: the mobile the creator typed (docs/sms.md "Where the code went").
+  return { success: true as const, id: row.id, msg: MSG.userCreated, sentTo: { sms: mobileEnding(row.mobile), email: row.email !== null } };
 }
 
 /**
@@ -386,9 +429,9 @@ export async function requestReset(deps: Deps, input: { username: string; ip: st
     const row = await findByMobileOrEmail(deps.db, key);
     if (!row || row.status !== 'ACTIVE') return;
     const code = await issueCode(deps.db, deps.config.jwtSecret, row.id, 'RESET');
-    const body = `Your Pariksha Mitra password reset code is ${SECRET_MASK}. It is valid for 10 minutes. If you did not ask for it, ignore this message.`;
-    const to = row.email ? { channel: 'email' as const, to: row.email } : { channel: 'sms' as const, to: row.mobile };
-    await deps.outbox.send({ ...to, subject: 'Password reset code', body, secret: code });
+    // By e-mail when the account has one, else by SMS through the provider (docs/sms.md "Every code by SMS").
+    const sms = smsMessage('reset_code', row.mobile, {}, { lang: smsLanguageOf(row), secret: code });
+    await deps.outbox.send(row.email ? { channel: 'email', to: row.email, subject: sms.subject, body: sms.body, secret: code } : sms);
   }, `RESET ${label}`);
   return { success: true as const, msg: MSG.resetCodeSent };
 }
@@ -556,13 +599,9 @@ export async function requestOtp(deps: Deps, input: { mobile: string; ip: string
     const row = await findByMobileOrEmail(deps.db, { mobile: input.mobile });
     if (!row || row.status !== 'ACTIVE') return;
     const code = await issueCode(deps.db, deps.config.jwtSecret, row.id, 'OTP');
-    await deps.outbox.send({
-      channel: 'sms',
-      to: row.mobile,
-      subject: 'Login OTP',
-      body: `${SECRET_MASK} is your Pariksha Mitra login OTP. It is valid for 10 minutes. Do not share it.`,
-      secret: code,
-    });
+    // Not delivered in time, it goes again to the person's e-mail, if any (docs/sms.md "Delivery reports and the e-mail fallback").
+    const fallback = row.email ? { emailFallback: { personId: row.id } } : {};
+    await deps.outbox.send(smsMessage('login_otp', row.mobile, {}, { lang: smsLanguageOf(row), secret: code, ...fallback }));
   }, `OTP ${input.mobile}`);
   return { success: true as const, msg: MSG.otpSent };
 }

@@ -180,3 +180,32 @@ test('a new e-mail is used only after its code: the request, the waiting address
   await waitFor(() => expect(screen.queryByTestId('email-waiting')).toBeNull());
 });
 
+
+test('an unverified mobile: a code by SMS, the box says where it went, and the code verifies it', async () => {
+  setSession(learnerSession, false);
+  let current = { ...profile, e: 'learner@example.com' };
+  const { calls } = mockApi((call) => {
+    if (call.path === '/Person/me/mobile/code') return json({ success: true, msg: 'A code has been sent to your mobile. Enter it to verify your number', sentTo: '…03', email: true });
+    if (call.path === '/Person/me/mobile/verify') {
+      if ((call.body as { code: string }).code !== '654321') return json({ success: false, msg: 'Invalid or expired code', code: 'BAD_REQUEST' }, 400);
+      current = { ...current, mv: true };
+      return json({ success: true, msg: 'Your mobile number is verified', mv: true });
+    }
+    return json({ success: true, data: current });
+  });
+  await renderWithApp(<ProfilePage />, { route: '/profile', namespaces: ['auth'] });
+  const box = await screen.findByTestId('verify-mobile');
+  const user = userEvent.setup();
+  await user.click(within(box).getByRole('button', { name: 'Send code by SMS' }));
+  expect(await within(box).findByRole('status')).toHaveTextContent('A code was sent by SMS to your mobile ending …03. If the SMS does not arrive in a few minutes, the code comes to your e-mail.');
+  expect(calls.find((c) => c.path === '/Person/me/mobile/code')).toMatchObject({ method: 'POST' });
+  const code = within(box).getByRole('textbox', { name: '6-digit code' });
+  await user.type(code, '000000');
+  await user.click(within(box).getByRole('button', { name: 'Verify mobile' }));
+  expect(await within(box).findByText('Invalid or expired code')).toBeInTheDocument();
+  await user.clear(code);
+  await user.type(code, '654321');
+  await user.click(within(box).getByRole('button', { name: 'Verify mobile' }));
+  await waitFor(() => expect(screen.queryByTestId('verify-mobile')).toBeNull());
+  expect(screen.getByText(/\+919000000003 \(Verified\)/)).toBeInTheDocument();
+});

@@ -40,6 +40,7 @@ import { isEmail } from '../lib/username';
 
 import { ErrorList } from './error-list';
 import { RequireSession } from './require-session';
+import { VerifyMobile } from './verify-mobile';
 import { roleName } from '@/lib/built-in-labels';
 
 /** The link a person shares to bring others into their team (`?referrer=` on /login, docs/api.md "Signup"). */
@@ -71,7 +72,10 @@ function ProfileDetails({ profile }: { profile: Profile }) {
         </Title>
         <SimpleGrid component="dl" cols={{ base: 1, xs: 2 }} spacing="sm" verticalSpacing="sm" m={0}>
           <Detail label={t('profile.name')}>{profile.n}</Detail>
-          <Detail label={t('profile.mobile')}>{profile.m}</Detail>
+          <Detail label={t('profile.mobile')}>
+            {profile.m}
+            {profile.mv ? ` (${t('profile.mobileVerified')})` : ''}
+          </Detail>
           <Detail label={t('profile.email')}>{profile.e ?? t('profile.noEmail')}</Detail>
           <Detail label={t('profile.role')}>{profile.r ? roleName(profile.r) : '—'}</Detail>
           <Detail label={t('profile.teamSize')}>{profile.teamSize}</Detail>
@@ -122,6 +126,8 @@ function ProfileDetails({ profile }: { profile: Profile }) {
           }
         />
       </Paper>
+
+      {!profile.mv && <VerifyMobile />}
 
       <EditDetails profile={profile} />
 
