@@ -61,7 +61,7 @@ const serverModuleImports = {
   reports: ['payments'],
   results: ['entitlements', 'questions', 'sync'],
   roles: ['persons'],
-  'sms-answers': ['sync'],
+  'sms-answers': ['sync', 'sms'],
   sms: ['payments'],
   sync: ['entitlements', 'questions'],
   translate: ['questions'],

@@ -21,7 +21,7 @@ import type { InboundSms, InboundSmsHandler } from '../../lib/sms-inbound';
 import { qsDetailDocs, testSummaryDoc } from '../sync/sync.docs';
 import { pushTestSummaries } from '../sync/sync.service';
 import { liveKeysOf, smsKeyOf } from './sms-key';
-import { type SmsReply, smsReplyText } from './sms-reply';
+import { type SmsReply, smsReplyMessage } from './sms-reply';
 
 /*
  * Answers home by SMS (docs/sms.md "Answers by SMS"). A device with no data packs a submitted
@@ -175,7 +175,7 @@ export async function takeAnswerCode(deps: Deps, m: InboundSms): Promise<void> {
     return;
   }
   const reply = v.env.textsFollow ? ({ textsFollow: true } as const) : await storeByPush(deps, v, decoded as TestSummaryDoc['answers']);
-  if (reply) await deps.outbox.send({ channel: 'sms', to: normaliseMobile(m.from)!, subject: 'Answers received', body: smsReplyText(v.env.lang, reply) });
+  if (reply) await deps.outbox.send(smsReplyMessage(v.env.lang, normaliseMobile(m.from)!, reply));
 }
 
 /** The push of the attempt a code stands for; the reply when it stored it (null: the data came first). */

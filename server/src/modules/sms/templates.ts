@@ -10,7 +10,7 @@ import { SECRET_MASK } from '../../lib/outbox';
  */
 
 /** The message kinds; each has a template in English and in Hindi. */
-export const SMS_KINDS = ['reset_code', 'login_otp', 'account_created', 'mobile_verify'] as const;
+export const SMS_KINDS = ['reset_code', 'login_otp', 'account_created', 'mobile_verify', 'answers_received', 'answers_scored', 'answers_texts_follow'] as const;
 export type SmsKind = (typeof SMS_KINDS)[number];
 export type SmsLang = 'en' | 'hi';
 export const SMS_LANGS: readonly SmsLang[] = ['en', 'hi'];
@@ -62,6 +62,32 @@ export const SMS_TEMPLATES: Record<SmsKind, Template> = {
     vars: { code: 6 },
     secret: 'code',
     subject: 'Verify your mobile number',
+  },
+  // The replies to an answer code the server took (docs/sms.md "Answers by SMS"); the receipt as
+  // a person reads it (sync-protocol receipt.ts shortReceipt).
+  answers_received: {
+    text: {
+      en: 'Pariksha Mitra: answers received. Receipt {receipt}.',
+      hi: 'परीक्षा मित्र: उत्तर मिले। रसीद {receipt}।',
+    },
+    vars: { receipt: 19 },
+    subject: 'Answers received',
+  },
+  answers_scored: {
+    text: {
+      en: 'Pariksha Mitra: answers received. Receipt {receipt}. Score {score}.',
+      hi: 'परीक्षा मित्र: उत्तर मिले। रसीद {receipt}। अंक {score}।',
+    },
+    vars: { receipt: 19, score: 15 },
+    subject: 'Answers received',
+  },
+  answers_texts_follow: {
+    text: {
+      en: 'Pariksha Mitra: choices received. Written answers will come when your phone has data.',
+      hi: 'परीक्षा मित्र: विकल्प मिले। लिखित उत्तर डेटा आने पर पहुँचेंगे।',
+    },
+    vars: {},
+    subject: 'Answers received',
   },
 };
 
