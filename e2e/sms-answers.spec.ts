@@ -54,8 +54,9 @@ test('a test finished offline goes home by SMS, is scored once, and its receipt 
   expect(created.ok()).toBe(true);
   const { id: qsid } = (await created.json()) as { id: string };
 
-  await page.setViewportSize({ width: 360, height: 740 });
   await loginAs(page, 'learner');
+  // A phone's screen from here on (the sign-in helper reads the wide layout's Logout button).
+  await page.setViewportSize({ width: 360, height: 740 });
   await page.goto('/exam-list');
   const card = page.getByTestId(`exam-card-${qsid}`);
   await expect(card.getByTestId('availability')).toHaveText('On this device', { timeout: 20_000 });
@@ -69,7 +70,8 @@ test('a test finished offline goes home by SMS, is scored once, and its receipt 
   await context.setOffline(true);
   await page.getByRole('button', { name: 'Start Test' }).click();
   await page.getByRole('tabpanel').getByRole('radio').nth(2).check();
-  await page.getByRole('button', { name: 'Submit', exact: true }).click();
+  // On a phone, Submit is in the test's own header.
+  await page.getByRole('banner').getByRole('button', { name: 'Submit', exact: true }).click();
   await page.getByRole('dialog', { name: 'Exam summary' }).getByRole('button', { name: 'Submit test' }).click();
   await expect(page).toHaveURL(new RegExp(`/exam-result/${qsid}/true$`));
   await expect(page.getByTestId('result-pending')).toBeVisible();

@@ -279,8 +279,9 @@ export default function ExamResultPage() {
             </Stack>
           </Alert>
         )}
-        {latest && <SubmissionReceipt attemptId={latest.id} serverReceipt={data?.results.find((r) => r.attemptId === latest.id)?.receipt} />}
+        {/* With no data, sending the answers by SMS is what the learner can do now: first in sight on a phone. */}
         {unsent && latest && data?.detail && <SmsAnswerCard attemptId={latest.id} detail={data.detail} />}
+        {latest && <SubmissionReceipt attemptId={latest.id} serverReceipt={data?.results.find((r) => r.attemptId === latest.id)?.receipt} />}
         {unsent && latest && <AnswerFileCard attemptId={latest.id} />}
         {loading ? (
           <Loader aria-label={t('loading')} />
