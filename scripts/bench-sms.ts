@@ -1,7 +1,7 @@
 /**
- * `npm run bench:sms` (docs/sms.md "Answers by SMS"): 1,000 answer codes arriving at once through
- * the local SMS sandbox's inbound endpoint (POST /sandbox/sms/inbound, which turns each into the
- * configured provider's own signed callback to our callback route), against the same run's push
+ * `npm run bench:sms` (docs/sms.md "Answers by SMS"): 1,000 answer codes arriving at once as the
+ * local SMS sandbox's inbound callbacks (the configured provider's own signed callback, built by
+ * the sandbox, posted to our callback route), against the same run's push
  * of one attempt by data (POST /api/sync/v1/test_summary/push), 1,000 at once. Every attempt that
  * came by SMS must be stored and scored exactly once, and the p99 of an SMS must be within 1.5×
  * the p99 of a push. The real app on 127.0.0.1 on a temporary data dir, seeded; 1,000 learners,
@@ -25,7 +25,8 @@ const { attempt, examResult, person, questionSet } = await import('../server/src
 const { transaction, first } = await import('../server/src/db/transaction');
 const { qsDetailDocs } = await import('../server/src/modules/sync/sync.docs');
 const { smsKeyOf } = await import('../server/src/modules/sms-answers/sms-key');
-const { dir, config, database, db, app } = await openBenchApp({ prefix: 'pm-bench-sms-' });
+const { dir, config, database, db, deps, app } = await openBenchApp({ prefix: 'pm-bench-sms-' });
+const { inboundCallback } = await import('../server/src/modules/sms/sandbox-sms');
 
 const mobileOf = (p: number) => `+9170000${String(p).padStart(5, '0')}`;
 await transaction(db, async (tx) => {
@@ -80,7 +81,17 @@ const pushes = await storm((p) =>
     body: JSON.stringify([{ newDocumentState: attemptOf(p, 'push'), assumedMasterState: null }]),
   }),
 );
-const sms = await storm((p) => fetch(`${base}/sandbox/sms/inbound`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ from: mobileOf(p), text: codes[p] }) }));
+// The provider's callbacks, as the sandbox signs them (modules/sms/sandbox-sms.ts inboundCallback),
+// sent to our callback route all at once: what our server receives when 1,000 phones text their
+// codes at once. (POST /sandbox/sms/inbound does the same one message at a time, in the e2e spec.)
+const sandbox = deps.sms.sandbox;
+if (!sandbox) throw new Error('bench:sms needs the SMS sandbox (SMS_PROVIDER=sandbox, the default outside production)');
+const callbacks = codes.map((text, p) => inboundCallback(sandbox, mobileOf(p), text));
+const sms = await storm((p) => {
+  const cb = callbacks[p]!;
+  const url = new URL(cb.url);
+  return fetch(`${base}${url.pathname}${url.search}`, { method: 'POST', headers: cb.headers, body: cb.body });
+});
 
 const ids = Array.from({ length: N }, (_, p) => attemptOf(p, 'sms').id);
 let stored = 0;

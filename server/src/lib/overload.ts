@@ -130,8 +130,15 @@ export const OVERLOAD = {
 /** The replication push of test summaries (modules/sync/sync.routes.ts): parked rather than refused. */
 const PARKABLE_PATH = /^\/api\/sync\/v1\/test_summary\/push(?:[?#]|$)/;
 
-/** The payment providers' webhook routes (modules/payments/payments.routes.ts), never shed. */
-const WEBHOOK_PATH = /^\/api\/(?:phonepe|razorpay)\/webhook(?:[?#]|$)/;
+/**
+ * The providers' callbacks, never shed: the payment providers' webhooks
+ * (modules/payments/payments.routes.ts) and the SMS providers' delivery reports and inbound
+ * messages (modules/sms/adapter.ts SMS_CALLBACK_PATHS). A provider may not send a refused
+ * callback again (Twilio does not retry an inbound message), and an inbound one can be a
+ * learner's answers (docs/sms.md "Answers by SMS"); their rate is the provider's, and a forged
+ * one costs a signature check.
+ */
+const WEBHOOK_PATH = /^\/api\/(?:(?:phonepe|razorpay)\/webhook|sms\/(?:twilio|msg91)\/(?:status|report|inbound))(?:[?#]|$)/;
 
 const REASONS = ['in-flight', 'busy-turn', 'connection-storm'] as const;
 export type OverloadReason = (typeof REASONS)[number];
@@ -435,8 +442,8 @@ export function shedOverload<A extends unknown[]>(
     const retryAfter = OVERLOAD.RETRY_AFTER_MIN_S + Math.min(span - 1, Math.floor(random() * span));
     return { ...opts.headers(), 'content-type': 'application/json', 'retry-after': String(retryAfter) };
   };
-  // Provider webhooks are not shed: a refused delivery only comes back later (the buyer waits for
-  // the plan meanwhile), and each is cheap by design (a constant-time signature check and one
+  // Provider callbacks are not shed (WEBHOOK_PATH): a refused payment delivery only comes back
+  // later (the buyer waits for the plan meanwhile), and each is cheap by design (a constant-time signature check and one
   // INSERT; the work follows in the webhook inbox, modules/payments/webhook-inbox.ts), so a storm
   // of them is answered faster than it could be refused. A forged one costs the same 401.
   const isApi = (path: string) => path.startsWith('/api/') && !WEBHOOK_PATH.test(path);

@@ -1,4 +1,5 @@
 import { and, eq } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
 import { normaliseMobile } from '@pm/protocol/common';
 import {
   type CodeEnvelope,
@@ -17,6 +18,7 @@ import type { DB } from '../../db/client';
 import { databaseKey } from '../../db/dialect';
 import { attempt, examResult, person, questionSet, smsAnswer } from '../../db/schema';
 import { first } from '../../db/transaction';
+import { groupCommit } from '../../lib/group-commit';
 import type { InboundSms, InboundSmsHandler } from '../../lib/sms-inbound';
 import { qsDetailDocs, testSummaryDoc } from '../sync/sync.docs';
 import { pushTestSummaries } from '../sync/sync.service';
@@ -64,17 +66,32 @@ async function setsOfTag(db: DB, tag: number, now: number): Promise<string[]> {
   return cache.byTag.get(tag) ?? [];
 }
 
-/** The questions of a set as a device holding it sees them (the qs_detail document replication sends). */
+/** Each set's questions as a code is read against them, per database, valid while the set's detail_rev (bumped by every change of it) stays. */
+const questionCaches = new WeakMap<object, LRUCache<string, { detailRev: number; questions: SmsQuestion[] | null }>>();
+
+/**
+ * The questions of a set as a device holding it sees them (the qs_detail document replication
+ * sends), built once per revision of the set: answer codes come in bursts after a test, all for
+ * the same few sets, and building the document is most of a code's cost.
+ */
 async function questionsOf(db: DB, qsid: string): Promise<SmsQuestion[] | null> {
+  const key = databaseKey(db);
+  let cache = questionCaches.get(key);
+  if (!cache) {
+    cache = new LRUCache({ max: 200 });
+    questionCaches.set(key, cache);
+  }
+  const head = await first(db.select({ detailRev: questionSet.detailRev, publishedAt: questionSet.publishedAt }).from(questionSet).where(eq(questionSet.id, qsid)));
+  if (!head || head.publishedAt === null) return null;
+  const hit = cache.get(qsid);
+  if (hit && hit.detailRev === head.detailRev) return hit.questions;
   const row = await first(db.select().from(questionSet).where(eq(questionSet.id, qsid)));
   if (!row || row.publishedAt === null) return null;
   const [doc] = await qsDetailDocs(db, [row]);
-  if (!doc || doc._deleted) return null;
-  const byId = new Map(doc.questions.map((q) => [q.id, q]));
-  return smsQuestions(
-    doc.questions.map((q) => q.id),
-    (id) => byId.get(id),
-  );
+  const byId = doc && !doc._deleted ? new Map(doc.questions.map((q) => [q.id, q])) : null;
+  const questions = doc && byId ? smsQuestions(doc.questions.map((q) => q.id), (id) => byId.get(id)) : null;
+  cache.set(qsid, { detailRev: row.detailRev, questions });
+  return questions;
 }
 
 type Verified = { env: CodeEnvelope; owner: { id: string; name: string }; sessionId: string; qsid: string; questions: SmsQuestion[] };
@@ -156,26 +173,36 @@ export async function takeAnswerCode(deps: Deps, m: InboundSms): Promise<void> {
     deps.log.warn({ provider: m.provider, providerMessageId: m.providerMessageId }, 'an answer code was not taken (unreadable, unknown sender, or a wrong MAC)');
     return;
   }
-  const recorded = await deps.db
-    .insert(smsAnswer)
-    .values({
-      attemptId: v.env.attemptId,
-      personId: v.owner.id,
-      qsid: v.qsid,
-      receivedAt: now,
-      provider: m.provider,
-      providerMessageId: m.providerMessageId,
-      answers: decoded,
-      textsFollow: v.env.textsFollow,
-    })
-    .onConflictDoNothing()
-    .returning({ id: smsAnswer.attemptId });
+  // One statement among the writes of its event-loop turn (lib/group-commit.ts): codes come in bursts.
+  const recorded = await groupCommit(deps.db)(
+    (tx) =>
+      tx
+        .insert(smsAnswer)
+        .values({
+          attemptId: v.env.attemptId,
+          personId: v.owner.id,
+          qsid: v.qsid,
+          receivedAt: now,
+          provider: m.provider,
+          providerMessageId: m.providerMessageId,
+          answers: decoded,
+          textsFollow: v.env.textsFollow,
+        })
+        .onConflictDoNothing()
+        .returning({ id: smsAnswer.attemptId }),
+    { oneStatement: true },
+  );
   if (recorded.length === 0) {
     deps.log.info({ person: v.owner.id, attempt: v.env.attemptId }, 'an answer code of an attempt already taken: nothing changes');
     return;
   }
   const reply = v.env.textsFollow ? ({ textsFollow: true } as const) : await storeByPush(deps, v, decoded as TestSummaryDoc['answers']);
-  if (reply) await deps.outbox.send(smsReplyMessage(v.env.lang, normaliseMobile(m.from)!, reply));
+  // The reply leaves after the provider's callback has its answer: it does not hold the callback
+  // (a provider waits for it, and a storm of them waits behind the slowest).
+  if (reply) {
+    const message = smsReplyMessage(v.env.lang, normaliseMobile(m.from)!, reply);
+    deps.afterAnswer.run('answer code reply', () => deps.outbox.send(message));
+  }
 }
 
 /** The push of the attempt a code stands for; the reply when it stored it (null: the data came first). */
@@ -195,7 +222,7 @@ async function storeByPush(deps: Deps, v: Verified, answers: TestSummaryDoc['ans
     throw err;
   }
   if (!written.has(doc.id)) return null;
-  await deps.db.update(smsAnswer).set({ stored: true }).where(eq(smsAnswer.attemptId, doc.id));
+  await groupCommit(deps.db)((tx) => tx.update(smsAnswer).set({ stored: true }).where(eq(smsAnswer.attemptId, doc.id)), { oneStatement: true });
   return replyOf(deps, doc.id, v.qsid);
 }
 

@@ -79,7 +79,11 @@ async function inbound(text: string, from = LEARNER_MOBILE, providerMessageId = 
 const push = (rows: unknown, token = learnerToken) => h.request('POST', '/sync/v1/test_summary/push', { token, headers: V, body: rows });
 const attemptRow = (id: string) => first(h.deps.db.select().from(attempt).where(eq(attempt.id, id)));
 const resultsOf = (id: string) => h.deps.db.select().from(examResult).where(eq(examResult.attemptId, id));
-const repliesTo = (mobile: string) => readLocalInbox(path.join(h.dataDir, 'local-inbox.jsonl')).filter((m) => m.channel === 'sms' && m.to === mobile && m.subject === 'Answers received');
+/** The replies sent so far (a reply leaves after the callback's answer: deps.afterAnswer). */
+const repliesTo = async (mobile: string) => {
+  await h.deps.afterAnswer.settled();
+  return readLocalInbox(path.join(h.dataDir, 'local-inbox.jsonl')).filter((m) => m.channel === 'sms' && m.to === mobile && m.subject === 'Answers received');
+};
 const flagsOf = (id: string) =>
   h.deps.db
     .select()
@@ -98,7 +102,7 @@ describe('the key', () => {
 describe('an answer code by SMS', () => {
   test('is stored and scored as a push would, with the device\'s own receipt; the reply carries it and the practice score', async () => {
     const a = submitted();
-    const before = repliesTo(LEARNER_MOBILE).length;
+    const before = (await repliesTo(LEARNER_MOBILE)).length;
     expect(await inbound(await codeOf(a))).toBe(true);
     const row = (await attemptRow(a.id))!;
     expect(row).toMatchObject({ personId: 'demo-learner', status: 'SUBMITTED', qsid: 'qs-practice-gk', submittedAt: a.submittedAt, elapsed: a.elapsed });
@@ -107,7 +111,7 @@ describe('an answer code by SMS', () => {
     const [result, ...more] = await resultsOf(a.id);
     expect(more).toEqual([]);
     expect(result).toMatchObject({ totalMarks: 1, practice: false });
-    const replies = repliesTo(LEARNER_MOBILE);
+    const replies = (await repliesTo(LEARNER_MOBILE));
     expect(replies.length).toBe(before + 1);
     expect(replies.at(-1)!.body).toBe(`Pariksha Mitra: answers received. Receipt ${shortReceipt(receipt)}. Score 1/10.`);
   });
@@ -131,6 +135,7 @@ describe('an answer code by SMS', () => {
     expect(await inbound('PM1 not a code at all!')).toBe(true);
     expect(await attemptRow(a.id)).toBeUndefined();
     expect(await first(h.deps.db.select().from(smsAnswer).where(eq(smsAnswer.attemptId, a.id)))).toBeUndefined();
+    await h.deps.afterAnswer.settled();
     expect(readLocalInbox(path.join(h.dataDir, 'local-inbox.jsonl')).length).toBe(before);
   });
 
@@ -146,29 +151,29 @@ describe('an answer code by SMS', () => {
   test('the same SMS again, and a second SMS of the attempt: stored once, answered once', async () => {
     const a = submitted();
     const text = await codeOf(a);
-    const before = repliesTo(LEARNER_MOBILE).length;
+    const before = (await repliesTo(LEARNER_MOBILE)).length;
     await inbound(text, LEARNER_MOBILE, 'same-id');
     await inbound(text, LEARNER_MOBILE, 'same-id');
     await inbound(text);
     await inbound(await codeOf(a, key, 'hi'));
     expect(await resultsOf(a.id)).toHaveLength(1);
-    expect(repliesTo(LEARNER_MOBILE).length).toBe(before + 1);
+    expect((await repliesTo(LEARNER_MOBILE)).length).toBe(before + 1);
   });
 
   test('50 identical SMS at once: stored and scored once, answered once', async () => {
     const a = submitted();
     const text = await codeOf(a);
-    const before = repliesTo(LEARNER_MOBILE).length;
+    const before = (await repliesTo(LEARNER_MOBILE)).length;
     await Promise.all(Array.from({ length: 50 }, (_, i) => inbound(text, LEARNER_MOBILE, `storm-${i}`)));
     expect(await resultsOf(a.id)).toHaveLength(1);
     expect(await h.deps.db.select().from(smsAnswer).where(eq(smsAnswer.attemptId, a.id))).toHaveLength(1);
-    expect(repliesTo(LEARNER_MOBILE).length).toBe(before + 1);
+    expect((await repliesTo(LEARNER_MOBILE)).length).toBe(before + 1);
   });
 
   test('in Hindi when the device was', async () => {
     const a = submitted();
     await inbound(await codeOf(a, key, 'hi'));
-    expect(repliesTo(LEARNER_MOBILE).at(-1)!.body).toMatch(/^परीक्षा मित्र: उत्तर मिले। रसीद [0-9A-Z ]{19}। अंक 1\/10।$/);
+    expect((await repliesTo(LEARNER_MOBILE)).at(-1)!.body).toMatch(/^परीक्षा मित्र: उत्तर मिले। रसीद [0-9A-Z ]{19}। अंक 1\/10।$/);
   });
 });
 
@@ -212,10 +217,10 @@ describe('when the data comes', () => {
     expect((await push([{ newDocumentState: a, assumedMasterState: null }])).status).toBe(200);
     const [scored] = await resultsOf(a.id);
     const row = await attemptRow(a.id);
-    const before = repliesTo(LEARNER_MOBILE).length;
+    const before = (await repliesTo(LEARNER_MOBILE)).length;
     await inbound(await codeOf(a));
     expect(await attemptRow(a.id)).toEqual(row);
     expect(await resultsOf(a.id)).toEqual([scored]);
-    expect(repliesTo(LEARNER_MOBILE).length).toBe(before);
+    expect((await repliesTo(LEARNER_MOBILE)).length).toBe(before);
   });
 });

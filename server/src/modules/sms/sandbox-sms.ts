@@ -181,14 +181,23 @@ function accept(sb: SmsSandbox, m: { id: string; to: string; text: string; kind:
   track(sb, run);
 }
 
-/** A phone sends `text` to our number: the provider's inbound callback to our route; resolves once we answered. */
-export async function sendInbound(sb: SmsSandbox, from: string, text: string): Promise<{ ok: boolean; providerMessageId: string; status: number }> {
+/**
+ * The provider's inbound callback for a message a phone sent to our number, signed as the provider
+ * signs it: what `sendInbound` posts to our route (bench:sms sends these itself, all at once).
+ */
+export function inboundCallback(sb: SmsSandbox, from: string, text: string): { id: string; number: string; url: string; headers: Record<string, string>; body: string } {
   const number = e164(from);
   const twilio = sb.protocol === 'twilio';
   const id = twilio ? newId('SM') : newId('', 12);
   const cb = twilio
     ? twilioCallback(sb, sb.publicUrl + SMS_CALLBACK_PATHS.twilio.inbound, { MessageSid: id, SmsMessageSid: id, From: number, To: SANDBOX_INBOUND_NUMBER, Body: text, NumMedia: '0', NumSegments: String(smsParts(text).parts) })
     : msg91Callback(sb, SMS_CALLBACK_PATHS.msg91.inbound, { requestId: id, sender: number.replace(/^\+/, ''), inNumber: SANDBOX_INBOUND_NUMBER.replace(/^\+/, ''), content: text });
+  return { id, number, ...cb };
+}
+
+/** A phone sends `text` to our number: the provider's inbound callback to our route; resolves once we answered. */
+export async function sendInbound(sb: SmsSandbox, from: string, text: string): Promise<{ ok: boolean; providerMessageId: string; status: number }> {
+  const { id, number, ...cb } = inboundCallback(sb, from, text);
   const { parts, encoding } = smsParts(text);
   const message: SandboxMessage = { id, direction: 'in', number, text, kind: null, parts, encoding, status: 'received', at: Date.now() };
   sb.messages.push(message);

@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { MSG } from '@pm/protocol/messages';
 import type { Deps } from '../../context';
 import { smsInbound } from '../../db/schema';
+import { groupCommit } from '../../lib/group-commit';
 import { first } from '../../db/transaction';
 import { notFound, unauthenticated } from '../../lib/errors';
 import type { ProviderCallback, SmsProvider } from './adapter';
@@ -46,18 +47,25 @@ export async function inboundMessage(deps: Deps, provider: SmsProvider, cb: Prov
   const message = adapter.inbound(cb);
   if (!message) throw unauthenticated(MSG.invalidSignature);
   const key = and(eq(smsInbound.provider, provider), eq(smsInbound.providerMessageId, message.providerMessageId));
-  const claimed = await first(
-    deps.db
-      .insert(smsInbound)
-      .values({ provider, providerMessageId: message.providerMessageId, sender: message.from, receivedAt: message.receivedAt.getTime() })
-      .onConflictDoNothing()
-      .returning({ id: smsInbound.providerMessageId }),
+  // The claim and the mark are single statements in the writes of their event-loop turn
+  // (lib/group-commit.ts): a provider delivers inbound messages in bursts (answer codes after a
+  // test), and one commit each would be most of their cost.
+  const claimed = await groupCommit(deps.db)(
+    (tx) =>
+      first(
+        tx
+          .insert(smsInbound)
+          .values({ provider, providerMessageId: message.providerMessageId, sender: message.from, receivedAt: message.receivedAt.getTime() })
+          .onConflictDoNothing()
+          .returning({ id: smsInbound.providerMessageId }),
+      ),
+    { oneStatement: true },
   );
   if (!claimed) return { success: true as const, duplicate: true };
   try {
     for (const handler of deps.smsInbound) {
       if (await handler(message)) {
-        await deps.db.update(smsInbound).set({ handled: true }).where(key);
+        await groupCommit(deps.db)((tx) => tx.update(smsInbound).set({ handled: true }).where(key), { oneStatement: true });
         break;
       }
     }
