@@ -30,7 +30,7 @@ export async function answerWebhook(deps: Deps, provider: Provider, headers: Hea
 
 /**
  * The webhook routes served on Node's own request and response, before @hono/node-server builds
- * a fetch Request and before the app's middleware (docs/payments.md "Webhooks"): a provider
+ * a fetch Request and before the app's middleware (docs/benchmarks.md "bench:payments"): a provider
  * delivers in bursts (a thousand at once after an outage), each delivery's own work is one
  * signature check and one INSERT, and the framework's per-request work was most of the rest. The
  * answer carries the API's headers (`apiHeaders`: server time, request id, instance, nosniff,
