@@ -81,11 +81,16 @@ async function drive() {
 
     // Every webhook twice, all 1,000 at once, in an interleaved order (a duplicate is not next to its first).
     const all = eachTwice(deliveries);
+    // The floor runs just before and just after the app's storm (the machine is shared: its speed
+    // drifts), and the app's p99 is compared with the mean of the two.
     const floorServer = await child('floor');
-    const floor = await storm(floorServer.port, all, { concurrency: CONCURRENCY });
-    floorServer.proc.send('stop');
+    const floorBefore = await storm(floorServer.port, all, { concurrency: CONCURRENCY });
     const started = performance.now();
     const { times, statuses, wall } = await storm(ready.port, all, { concurrency: CONCURRENCY });
+    const floorAfter = await storm(floorServer.port, all, { concurrency: CONCURRENCY });
+    floorServer.proc.send('stop');
+    const floor = { times: [...floorBefore.times, ...floorAfter.times], wall: (floorBefore.wall + floorAfter.wall) / 2 };
+    const floorP99 = (percentile(floorBefore.times, 99) + percentile(floorAfter.times, 99)) / 2;
     // The answers come before the work (the webhook inbox): wait until every stored event is applied.
     const applied = await ask<{ waitedMs: number }>({ drain: true }, 'drained');
     const appliedAfter = performance.now() - started;
@@ -93,7 +98,7 @@ async function drive() {
     const errors = errorsOf(statuses);
     const exactlyOnce = counted.paid === ORDERS && counted.payments === ORDERS && counted.receipts === ORDERS && counted.entitlements === ORDERS && counted.events === ORDERS && counted.flagged === 0 && counted.other === 0;
     const fmt = (p: number, xs = times) => `${percentile(xs, p).toFixed(1)} ms`;
-    console.log(`floor (a bare node:http server answering 200 at once, same deliveries and client): p50 ${fmt(50, floor.times)}, p95 ${fmt(95, floor.times)}, p99 ${fmt(99, floor.times)}, all answered in ${floor.wall.toFixed(0)} ms`);
+    console.log(`floor (a bare node:http server answering 200 at once, same deliveries and client; before and after the app): p50 ${fmt(50, floor.times)}, p99 ${fmt(99, floorBefore.times)} and ${fmt(99, floorAfter.times)}, all answered in ${floor.wall.toFixed(0)} ms on average`);
     console.log(`webhook deliveries: ${all.length} for ${ORDERS} orders (each twice), ${CONCURRENCY >= all.length ? 'all at once' : `${CONCURRENCY} in flight`}, answered in ${wall.toFixed(0)} ms`);
     console.log(`answers: ${statusesText(statuses)}; errors ${errors}`);
     console.log(`latency: p50 ${fmt(50)}, p95 ${fmt(95)}, p99 ${fmt(99)}, max ${Math.max(...times).toFixed(1)} ms`);
@@ -101,8 +106,8 @@ async function drive() {
     console.log(
       `orders paid ${counted.paid}/${ORDERS}, other states ${counted.other}; payments ${counted.payments}, receipt numbers ${counted.receipts}, plans granted ${counted.entitlements}, events stored ${counted.events}, flagged ${counted.flagged}`,
     );
-    const ratio = percentile(times, 99) / percentile(floor.times, 99);
-    console.log(`p99 against the floor's in this run: ${ratio.toFixed(2)}× (target ≤ 1.3×: ${ratio <= 1.3 ? 'met' : 'NOT met'})`);
+    const ratio = percentile(times, 99) / floorP99;
+    console.log(`p99 against the mean of the floor's two p99s in this run: ${ratio.toFixed(2)}× (target ≤ 1.3×: ${ratio <= 1.3 ? 'met' : 'NOT met'})`);
     console.log(`every order paid exactly once: ${exactlyOnce ? 'yes' : 'NO'}; no error: ${errors === 0 ? 'yes' : 'NO'}; p99 ≤ 1.3× the floor's: ${ratio <= 1.3 ? 'met' : 'NOT met'}`);
     if (!exactlyOnce || errors > 0) process.exitCode = 1;
   } finally {

@@ -510,26 +510,40 @@ describe('overload', () => {
     }
   });
 
-  test('a storm of 200 devices, each pushing its submitted attempt on a new connection at once, is stored whole with no refusal', async () => {
-    const real = createLoadMonitor();
-    // The real monitor, counting the times it would have refused: the storm did overload it.
-    let signals = 0;
-    const load: LoadMonitor = { ...real, admit: (fromSocket, arrival) => {
-      const reason = real.admit(fromSocket, arrival);
-      if (reason) signals++;
-      return reason;
-    } };
+  test('a storm of 200 devices, each pushing its submitted attempt on a new connection at once, is parked whole and stored with no refusal', async () => {
+    // A storm as the monitor sees one: every push arriving from a socket meets the connection-storm
+    // signal (a real storm of 200 sockets in this one process depends on this machine's speed
+    // today). The parking lot then admits them through the real monitor's in-flight count, with
+    // room for 4 at a time.
+    const real = createLoadMonitor(undefined, { ...OVERLOAD, MAX_IN_FLIGHT: 4, HARD_MAX_IN_FLIGHT: 4 });
+    let parked = 0;
+    let mostInFlight = 0;
+    const load: LoadMonitor = {
+      ...real,
+      admit: (fromSocket, arrival) => {
+        if (fromSocket) {
+          parked++;
+          return 'connection-storm';
+        }
+        const reason = real.admit(false, arrival);
+        mostInFlight = Math.max(mostInFlight, real.inFlight());
+        return reason;
+      },
+    };
     // However slow this machine is today, none waits long enough to be refused.
     const { server, push } = await ownServer(load, 60_000);
     try {
       const docs = Array.from({ length: 200 }, () => submitted());
       const answers = await Promise.all(docs.map((d) => push(d)));
-      expect(signals).toBeGreaterThan(0);
+      expect(parked).toBe(200);
       expect(answers.map((a) => a.status)).toEqual(docs.map(() => 200));
       expect(await storedOf(docs.map((d) => d.id))).toBe(200);
       const results = (await h.deps.db.select({ id: examResult.attemptId }).from(examResult)).filter((r) => docs.some((d) => d.id === r.id));
       expect(results).toHaveLength(200);
       expect(load.inFlight()).toBe(0);
+      // The lot never let in more than the monitor had room for.
+      expect(mostInFlight).toBeGreaterThan(0);
+      expect(mostInFlight).toBeLessThanOrEqual(4);
     } finally {
       server.close();
     }
