@@ -99,6 +99,16 @@ const samples = {
     updatedAt: 1_795_000_100_000,
     _deleted: false,
   },
+  live_key: {
+    id: 'qs-mock',
+    key: 'AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8',
+    start: 1_795_000_000_000,
+    win: 900_000,
+    res: 1_795_010_000_000,
+    sms: true,
+    updatedAt: 1_795_000_000_100,
+    _deleted: false,
+  },
 } as const;
 
 let db: RxDatabase<Record<string, RxCollection>>;
@@ -336,4 +346,13 @@ test('an entitlement document with unlimited and exhausted allowances passes bot
   expect(DOC_SCHEMAS.entitlement.safeParse(bad).success).toBe(false);
   const { _deleted: _e, ...badDoc } = bad;
   await expect(db.collections.entitlement!.insert(badDoc)).rejects.toThrow();
+});
+
+test('a live test\'s qs_detail (its sealed paper, docs/live-tests.md) is accepted by both schemas', async () => {
+  const sealed = { iv: 'AAECAwQFBgcICQoL', ct: 'c2VhbGVkIHBhcGVy' };
+  const sample = { ...samples.qs_detail, id: 'qs-live', questions: [], live: { start: 1_795_000_000_000, win: 900_000, res: 1_795_010_000_000, wk: sealed, paper: sealed } };
+  expect(DOC_SCHEMAS.qs_detail.safeParse(sample).success).toBe(true);
+  const { _deleted: _d, ...doc } = sample;
+  await db.collections.qs_detail!.insert(doc);
+  expect((await db.collections.qs_detail!.findOne('qs-live').exec())?.toJSON()).toEqual(doc);
 });
