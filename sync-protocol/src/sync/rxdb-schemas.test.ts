@@ -176,7 +176,7 @@ test('question sets and their questions stored before `v` existed are migrated w
   await old.close();
 
   expect(SCHEMA_VERSIONS.question_set).toBe(4);
-  expect(SCHEMA_VERSIONS.qs_detail).toBe(2);
+  expect(SCHEMA_VERSIONS.qs_detail).toBe(3);
   const now = await createRxDatabase({ name, storage });
   await now.addCollections({
     question_set: { schema: rxSchemaOf('question_set') as unknown as RxJsonSchema<any>, migrationStrategies: MIGRATIONS.question_set },
@@ -275,7 +275,7 @@ test('results and set details stored before explanations (exam_result 2, qs_deta
   await old.ed_question!.insert(bank);
   await old.close();
 
-  expect(SCHEMA_VERSIONS).toMatchObject({ exam_result: 3, qs_detail: 2, ed_question: 1 });
+  expect(SCHEMA_VERSIONS).toMatchObject({ exam_result: 3, qs_detail: 3, ed_question: 1 });
   const now = await createRxDatabase({ name, storage });
   await now.addCollections({
     exam_result: { schema: rxSchemaOf('exam_result') as unknown as RxJsonSchema<any>, migrationStrategies: MIGRATIONS.exam_result },
