@@ -41,28 +41,26 @@ export function useLivePaper(sealed: Detail | null): LivePaper {
   const qsid = sealed?.id ?? '';
   const query = useCallback((db: ReplicaDatabase) => db.live_key.findOne(qsid).$.pipe(map((d) => (d?.toJSON() as LiveKeyDoc | undefined) ?? null)), [qsid]);
   const keyDoc = useReplicaQuery(query).data ?? null;
-  const [typedKey, setTypedKey] = useState<string | null>(() => (qsid ? keptKey(qsid) : null));
-  const [opened, setOpened] = useState<Detail | null>(null);
+  // A key from a typed code, per test (read from storage for a test not typed for in this visit).
+  const [typed, setTyped] = useState<{ qsid: string; key: string } | null>(null);
+  const typedKey = typed?.qsid === qsid ? typed.key : qsid ? keptKey(qsid) : null;
+  // The opened paper, for the detail revision and key it was opened with (set only when opening ends).
+  const [opened, setOpened] = useState<{ of: string; detail: Detail | null } | null>(null);
   const live = sealed?.live ?? null;
   const key = keyDoc?.key ?? typedKey;
+  const openingOf = sealed?.live && key ? `${sealed.id}:${sealed.v}:${sealed.live.paper.iv}:${key}` : null;
 
   useEffect(() => {
-    setTypedKey(qsid ? keptKey(qsid) : null);
-  }, [qsid]);
-
-  useEffect(() => {
+    if (!openingOf || !sealed?.live || !key) return;
     let cancelled = false;
-    if (!sealed?.live || !key) {
-      setOpened(null);
-      return;
-    }
     void openPaper<TestQuestion[]>(key, sealed.id, sealed.live.paper).then((questions) => {
-      if (!cancelled) setOpened(questions ? { ...sealed, questions } : null);
+      if (!cancelled) setOpened({ of: openingOf, detail: questions ? { ...sealed, questions } : null });
     });
     return () => {
       cancelled = true;
     };
-  }, [sealed, key]);
+  }, [openingOf, sealed, key]);
+  const openDetail = opened && opened.of === openingOf ? opened.detail : null;
 
   const unlock = useCallback(
     async (code: string) => {
@@ -74,11 +72,11 @@ export function useLivePaper(sealed: Detail | null): LivePaper {
       } catch {
         // Storage full or refused: the paper opens for this visit all the same.
       }
-      setTypedKey(out.key);
+      setTyped({ qsid: sealed.id, key: out.key });
       return null;
     },
     [sealed],
   );
 
-  return { live, detail: live ? opened : sealed, registered: keyDoc !== null, key: opened ? key : null, unlock };
+  return { live, detail: live ? openDetail : sealed, registered: keyDoc !== null, key: openDetail ? key : null, unlock };
 }
