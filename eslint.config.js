@@ -49,6 +49,7 @@ const boundaries = {
  */
 const serverModuleImports = {
   'answer-file': ['sync'],
+  'live-tests': ['entitlements', 'sms'],
   donations: ['campaigns', 'payments'],
   auth: ['persons', 'sms'],
   campaigns: ['media'],
@@ -59,11 +60,11 @@ const serverModuleImports = {
   push: ['sync'],
   questions: ['entitlements'],
   reports: ['payments'],
-  results: ['entitlements', 'questions', 'sync'],
+  results: ['entitlements', 'live-tests', 'questions', 'sync'],
   roles: ['persons'],
   'sms-answers': ['sync', 'sms'],
   sms: ['payments'],
-  sync: ['entitlements', 'questions'],
+  sync: ['entitlements', 'live-tests', 'questions'],
   translate: ['questions'],
 };
 const serverModulesDir = new URL('./server/src/modules', import.meta.url);

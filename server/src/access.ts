@@ -170,6 +170,10 @@ export const ACCESS = {
 
   // Replication (ARCHITECTURE decision 2): a signed-in person's own replica. Which rows a
   // person may read or write is decided per collection in modules/sync.
+  // Live tests (docs/live-tests.md): editors schedule, learners list and register.
+  'PUT /live/schedule': ['QUESTION_EDITOR'],
+  'GET /live/tests': 'login',
+  'POST /live/register': 'login',
   'GET /sync/v1/stream': 'login',
   // Guests pull tags and the free sets (docs/replication.md "Guests"); everything else needs a login (sync.service).
   'GET /sync/v1/:collection/pull': 'optional',

@@ -41,6 +41,7 @@ import { paymentRoutes } from './modules/payments/payments.routes';
 import { productRoutes } from './modules/products/products.routes';
 import { pushRoutes } from './modules/push/push.routes';
 import { reportRoutes } from './modules/reports/reports.routes';
+import { liveTestRoutes } from './modules/live-tests/live-tests.routes';
 import { syncRoutes } from './modules/sync/sync.routes';
 import { tagRoutes } from './modules/tags/tags.routes';
 import { translateRoutes } from './modules/translate/translate.routes';
@@ -193,6 +194,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
   trustRoutes(api, deps);
   payoutRoutes(api, deps);
   smsRoutes(api, deps);
+  liveTestRoutes(api, deps);
   // Results first: /question/getExamResult and the like before questionRoutes' /question/:id.
   resultRoutes(api, deps);
   // docs/configuration.md "Machine translation": /question/generateInDiffLang before questionRoutes' /question/:id.

@@ -2,6 +2,7 @@ import type { BaseDeps, Deps } from './context';
 import { isClosed } from './db/client';
 import { createAfterAnswer, localInboxFile } from './lib/outbox';
 import { startPlanExpiry } from './modules/entitlements/entitlements.service';
+import { startLiveRelease } from './modules/live-tests/live-tests.service';
 import { createPaymentServices } from './modules/payments/providers/index';
 import { startReconciler } from './modules/payments/reconcile';
 import { createWebhookInbox } from './modules/payments/webhook-inbox';
@@ -122,6 +123,8 @@ export async function startJobs(deps: Deps, opts: JobOptions): Promise<() => voi
     startPushJobs(deps, { setsEveryMs: opts.publishEveryMs }),
     // SMS not delivered in time go again by e-mail (docs/sms.md "Delivery reports and the e-mail fallback").
     ...(deps.sms.outbox ? [startSmsFallback(deps, deps.sms.outbox)] : []),
+    // Live tests: keys released at their start, results opened at their result time (docs/live-tests.md "The key schedule").
+    startLiveRelease(deps),
   ];
   return () => {
     for (const stop of stops) stop();

@@ -1276,3 +1276,53 @@ export const smsAnswer = sqliteTable(
   },
   (t) => [index('sms_answer_person_idx').on(t.personId, t.receivedAt)],
 );
+
+/**
+ * A question set scheduled as a live test (docs/live-tests.md "Live tests"): its times, its
+ * per-test key (server only until the start) and that key wrapped under the test's unlock code
+ * (sync-protocol live-test.ts wrapLiveKey, sent with the paper). `rev` is bumped when the key is
+ * released and when the results open (`released`, `resultsOpened`, set by the release job), so
+ * that every registered learner's `live_key` document is pulled again.
+ */
+export const liveTest = sqliteTable(
+  'live_test',
+  {
+    qsid: text('qsid')
+      .primaryKey()
+      .references(() => questionSet.id, { onDelete: 'cascade' }),
+    startAt: integer('start_at').notNull(),
+    /** The window to start in, ms from the start. */
+    windowMs: integer('window_ms').notNull(),
+    resultAt: integer('result_at').notNull(),
+    /** The per-test AES-256 key, base64url. */
+    key: text('key').notNull(),
+    /** `key` sealed under the unlock code's key: JSON {iv, ct}. */
+    wrapped: json<{ iv: string; ct: string }>('wrapped').notNull(),
+    released: integer('released', { mode: 'boolean' }).notNull().default(false),
+    resultsOpened: integer('results_opened', { mode: 'boolean' }).notNull().default(false),
+    createdBy: text('created_by').references(() => person.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at').notNull(),
+    rev: integer('rev').notNull(),
+  },
+  (t) => [index('live_test_start_idx').on(t.released, t.startAt), index('live_test_result_idx').on(t.resultsOpened, t.resultAt)],
+);
+
+/** A learner registered for a live test; `rev` of their `live_key` document together with the test's. */
+export const liveRegistration = sqliteTable(
+  'live_registration',
+  {
+    qsid: text('qsid')
+      .notNull()
+      .references(() => liveTest.qsid, { onDelete: 'cascade' }),
+    personId: text('person_id')
+      .notNull()
+      .references(() => person.id, { onDelete: 'cascade' }),
+    /** Send the unlock code by SMS at the start, in `lang`. */
+    sms: integer('sms', { mode: 'boolean' }).notNull().default(false),
+    lang: text('lang').notNull().default('en'),
+    createdAt: createdAt(),
+    rev: integer('rev').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.qsid, t.personId] }), index('live_registration_person_idx').on(t.personId, t.rev)],
+);

@@ -62,6 +62,8 @@ export let withdrawalEvent = lite.withdrawalEvent;
 export let grievance = lite.grievance;
 export let grievanceMessage = lite.grievanceMessage;
 export let smsAnswer = lite.smsAnswer;
+export let liveTest = lite.liveTest;
+export let liveRegistration = lite.liveRegistration;
 
 /** Which tables the exports are: what the process opened (db/client.ts), one engine per process. */
 export let tablesEngine: 'sqlite' | 'postgres' = 'sqlite';
@@ -125,5 +127,7 @@ export function usePostgresTables(pg: Record<string, unknown>): void {
   grievance = take<typeof lite.grievance>('grievance');
   grievanceMessage = take<typeof lite.grievanceMessage>('grievanceMessage');
   smsAnswer = take<typeof lite.smsAnswer>('smsAnswer');
+  liveTest = take<typeof lite.liveTest>('liveTest');
+  liveRegistration = take<typeof lite.liveRegistration>('liveRegistration');
   tablesEngine = 'postgres';
 }

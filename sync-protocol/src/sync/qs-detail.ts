@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { liveDetailSchema } from '../live-test';
 import { QUESTION_TYPES } from '../question';
 
 const transSchema = z.strictObject({
@@ -44,6 +45,11 @@ export const qsDetailDocSchema = z.strictObject({
     z.strictObject({ ss: z.boolean(), q: z.array(z.string()), mpq: z.number(), tm: z.number(), nm: z.number(), o: z.number().int(), sub: z.record(z.string(), partQuestions).optional() }),
   ),
   questions: z.array(testQuestionSchema),
+  /**
+   * A live test (docs/live-tests.md "The key schedule"): its times, and its questions sealed with
+   * the test's key — `questions` is then empty until the device opens the paper.
+   */
+  live: liveDetailSchema.optional(),
   /** The server's detail revision these questions are from (`question_set.v` when current). */
   v: z.number().int().min(0),
   _deleted: z.boolean(),

@@ -20,8 +20,10 @@ import type { AnyCollectionName } from './envelopes';
  * - qs_detail 2, exam_result 3: `expl`, a question's explanation (optional, in every language),
  *   and the question type `n` (numerical); docs/exams.md "Explanations", "Numerical questions".
  * - ed_question 1: `expl`, and the type `n`.
+ * - qs_detail 3: `live`, a live test's times and sealed paper (optional; docs/live-tests.md "The key schedule").
+ * - live_key 0: the key of each live test the learner registered for (docs/live-tests.md).
  */
-export const SCHEMA_VERSIONS: Record<AnyCollectionName, number> = { tag: 0, question_set: 4, qs_detail: 2, test_summary: 0, exam_result: 3, entitlement: 0, ed_question: 1, ed_question_set: 1 };
+export const SCHEMA_VERSIONS: Record<AnyCollectionName, number> = { tag: 0, question_set: 4, qs_detail: 3, test_summary: 0, exam_result: 3, entitlement: 0, live_key: 0, ed_question: 1, ed_question_set: 1 };
 
 type Migration = (doc: Record<string, unknown>) => Record<string, unknown>;
 /**
@@ -40,10 +42,12 @@ export const MIGRATIONS: Record<AnyCollectionName, Record<number, Migration>> = 
     // English only until the server sends the set again (set-text.ts falls back to it).
     4: (doc) => ({ ...doc, trans: {} }),
   },
-  qs_detail: { 1: (doc) => ({ ...doc, v: 0 }), 2: (doc) => doc },
+  // A set held before live tests is no live test: `live` is optional, the document stays as it is.
+  qs_detail: { 1: (doc) => ({ ...doc, v: 0 }), 2: (doc) => doc, 3: (doc) => doc },
   test_summary: {},
   exam_result: { 1: (doc) => ({ ...doc, practice: false }), 2: (doc) => ({ ...doc, receipt: null }), 3: (doc) => doc },
   entitlement: {},
+  live_key: {},
   ed_question: { 1: (doc) => ({ ...doc, expl: '' }) },
   ed_question_set: { 1: (doc) => ({ ...doc, trans: {} }) },
 };

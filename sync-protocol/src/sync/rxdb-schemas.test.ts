@@ -99,6 +99,16 @@ const samples = {
     updatedAt: 1_795_000_100_000,
     _deleted: false,
   },
+  live_key: {
+    id: 'qs-mock',
+    key: 'AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8',
+    start: 1_795_000_000_000,
+    win: 900_000,
+    res: 1_795_010_000_000,
+    sms: true,
+    updatedAt: 1_795_000_000_100,
+    _deleted: false,
+  },
 } as const;
 
 let db: RxDatabase<Record<string, RxCollection>>;
@@ -166,7 +176,7 @@ test('question sets and their questions stored before `v` existed are migrated w
   await old.close();
 
   expect(SCHEMA_VERSIONS.question_set).toBe(4);
-  expect(SCHEMA_VERSIONS.qs_detail).toBe(2);
+  expect(SCHEMA_VERSIONS.qs_detail).toBe(3);
   const now = await createRxDatabase({ name, storage });
   await now.addCollections({
     question_set: { schema: rxSchemaOf('question_set') as unknown as RxJsonSchema<any>, migrationStrategies: MIGRATIONS.question_set },
@@ -265,7 +275,7 @@ test('results and set details stored before explanations (exam_result 2, qs_deta
   await old.ed_question!.insert(bank);
   await old.close();
 
-  expect(SCHEMA_VERSIONS).toMatchObject({ exam_result: 3, qs_detail: 2, ed_question: 1 });
+  expect(SCHEMA_VERSIONS).toMatchObject({ exam_result: 3, qs_detail: 3, ed_question: 1 });
   const now = await createRxDatabase({ name, storage });
   await now.addCollections({
     exam_result: { schema: rxSchemaOf('exam_result') as unknown as RxJsonSchema<any>, migrationStrategies: MIGRATIONS.exam_result },
@@ -336,4 +346,13 @@ test('an entitlement document with unlimited and exhausted allowances passes bot
   expect(DOC_SCHEMAS.entitlement.safeParse(bad).success).toBe(false);
   const { _deleted: _e, ...badDoc } = bad;
   await expect(db.collections.entitlement!.insert(badDoc)).rejects.toThrow();
+});
+
+test('a live test\'s qs_detail (its sealed paper, docs/live-tests.md) is accepted by both schemas', async () => {
+  const sealed = { iv: 'AAECAwQFBgcICQoL', ct: 'c2VhbGVkIHBhcGVy' };
+  const sample = { ...samples.qs_detail, id: 'qs-live', questions: [], live: { start: 1_795_000_000_000, win: 900_000, res: 1_795_010_000_000, wk: sealed, paper: sealed } };
+  expect(DOC_SCHEMAS.qs_detail.safeParse(sample).success).toBe(true);
+  const { _deleted: _d, ...doc } = sample;
+  await db.collections.qs_detail!.insert(doc);
+  expect((await db.collections.qs_detail!.findOne('qs-live').exec())?.toJSON()).toEqual(doc);
 });

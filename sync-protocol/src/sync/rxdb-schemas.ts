@@ -5,6 +5,7 @@ import { edQuestionDocSchema } from './ed-question';
 import { edQuestionSetDocSchema } from './ed-question-set';
 import { entitlementDocSchema } from './entitlement';
 import { examResultDocSchema } from './exam-result';
+import { liveKeyDocSchema } from './live-key';
 import { qsDetailDocSchema } from './qs-detail';
 import { questionSetDocSchema } from './question-set';
 import { tagDocSchema } from './tag';
@@ -18,6 +19,7 @@ export const DOC_SCHEMAS = {
   test_summary: testSummaryDocSchema,
   exam_result: examResultDocSchema,
   entitlement: entitlementDocSchema,
+  live_key: liveKeyDocSchema,
 } as const satisfies Record<CollectionName, z.ZodObject>;
 
 /** The zod schema of each editor collection's documents (envelopes EDITOR_COLLECTIONS). */

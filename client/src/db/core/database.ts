@@ -3,6 +3,7 @@ import { RxDBLocalDocumentsPlugin } from 'rxdb/plugins/local-documents';
 import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
 import { COLLECTIONS, type CollectionName } from '@pm/protocol/sync/envelopes';
 import type { EntitlementDoc } from '@pm/protocol/sync/entitlement';
+import type { LiveKeyDoc } from '@pm/protocol/sync/live-key';
 import type { ExamResultDoc } from '@pm/protocol/sync/exam-result';
 import type { QsDetailDoc } from '@pm/protocol/sync/qs-detail';
 import type { QuestionSetDoc } from '@pm/protocol/sync/question-set';
@@ -26,6 +27,7 @@ export type ReplicaCollections = {
   test_summary: RxCollection<Stored<TestSummaryDoc>>;
   exam_result: RxCollection<Stored<ExamResultDoc>>;
   entitlement: RxCollection<Stored<EntitlementDoc>>;
+  live_key: RxCollection<Stored<LiveKeyDoc>>;
 };
 export type ReplicaDatabase = RxDatabase<ReplicaCollections>;
 export type { CollectionName };

@@ -11,11 +11,12 @@ import { attempt, entitlementUse, examResult, meta, person, question, questionSe
 import { databaseKey, inJsonArray, prepared as prepareOn } from '../../db/dialect';
 import { first, row, transaction } from '../../db/transaction';
 import { logActivity } from '../../lib/activity';
-import { badRequest, notFound, paymentRequired } from '../../lib/errors';
+import { badRequest, forbidden, notFound, paymentRequired } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { rawStatement, rowEncoder } from '../../lib/raw-statement';
 import { nextRev, nextRevs, revsOf } from '../../lib/revision';
 import { isOverLimit } from '../entitlements/entitlements.service';
+import { liveOf, resultsWithheld, START_SKEW_MS } from '../live-tests/live-tests.service';
 import { setView } from '../questions/question-sets.service';
 import { examResultDocs } from '../sync/sync.docs';
 import { type AttemptSubmittedHook, pushTestSummaries, runSubmittedHooks, type SubmittedContext } from '../sync/sync.service';
@@ -277,6 +278,8 @@ async function response(db: DB, row: ResultRow, set: typeof questionSet.$inferSe
   // A locked attempt (stored past the plan's allowance) shows nothing of its result, answer key
   // included, until a plan opens it (docs/payments.md "Without a plan").
   if (await isOverLimit(db, row.attemptId)) throw paymentRequired(MSG.resultLocked);
+  // A live test's results open for everyone at its result time (docs/live-tests.md "Live tests").
+  if (await resultsWithheld(db, row.qsid)) throw forbidden(MSG.liveResultsLater);
   const [doc] = await examResultDocs(db, [row]);
   const { _deleted: _d, ...rest } = doc!;
   return { qs: set ? setView(set) : null, ...rest, overLimit: false };
@@ -293,6 +296,8 @@ export async function submit(deps: Deps, me: Principal, input: Submission): Prom
   const q = queries(deps.db);
   const set = await q.setRow.get({ id: input.qsid });
   if (!set || set.deleted || !set.published) throw badRequest(MSG.questionSetNotConfigured);
+  // A live test runs on the device, from its sealed paper, until its result time (docs/live-tests.md).
+  if (await resultsWithheld(deps.db, set.id)) throw badRequest(MSG.liveTakenInApp);
   const inSet = new Set(distinctSetQuestionIds(set));
   for (const qid of Object.keys(input.ures)) {
     if (!inSet.has(qid)) throw badRequest(`${MSG.questionNotInSet} ${qid}`);
@@ -359,6 +364,12 @@ export async function rank(deps: Deps, me: Principal, qsid: string): Promise<Ran
   if (!mine) throw notFound(MSG.resultNotFound);
   // Locked results have no rank and are not counted in others' (docs/payments.md).
   if (await isOverLimit(deps.db, mine.attemptId)) throw paymentRequired(MSG.resultLocked);
+  // A live test ranks at its result time, for everyone at once, the first attempts that started
+  // inside its window (docs/live-tests.md "Live tests").
+  const live = await liveOf(deps.db, qsid);
+  if (live && Date.now() < live.resultAt) throw forbidden(MSG.liveResultsLater);
+  const inWindow = live ? startedInWindow(live) : sql`1 = 1`;
+  if (live && !(await row(deps.db, sql`select 1 as ok from ${examResult} where ${examResult.id} = ${mine.id} and ${inWindow}`))) throw notFound(MSG.liveNotRanked);
   // One ranked result per learner by construction (the insert decides `practice`); the window
   // keeps it one per learner whatever the data.
   const counts = (await row<{ of: number; above: number; atOrBelow: number }>(
@@ -370,6 +381,7 @@ export async function rank(deps: Deps, me: Principal, qsid: string): Promise<Ran
       from ${examResult}
       where ${examResult.qsid} = ${qsid} and ${eq(examResult.practice, false)} and ${eq(examResult.deleted, false)}
         and not exists (select 1 from ${entitlementUse} where ${entitlementUse.attemptId} = ${examResult.attemptId} and ${eq(entitlementUse.overLimit, true)})
+        and ${inWindow}
     )
     select count(*) as "of",
            coalesce(sum(case when marks > ${mine.totalMarks} then 1 else 0 end), 0) as "above",
@@ -377,6 +389,16 @@ export async function rank(deps: Deps, me: Principal, qsid: string): Promise<Ran
     from ranked where n = 1`,
   ))!;
   return { success: true, rank: counts.above + 1, of: counts.of, percentile: Math.round((counts.atOrBelow / counts.of) * 10_000) / 100 };
+}
+
+/**
+ * A condition on exam_result: its attempt started inside the live test's window, by the start the
+ * server bounds (sync-protocol scoring boundedStart: the earlier of the device's start and the
+ * server's first sighting), with the device clock's allowance before the start.
+ */
+function startedInWindow(live: { startAt: number; windowMs: number }) {
+  const start = sql`case when ${attempt.startedAt} < ${attempt.serverFirstSeen} then ${attempt.startedAt} else ${attempt.serverFirstSeen} end`;
+  return sql`exists (select 1 from ${attempt} where ${attempt.id} = ${examResult.attemptId} and ${start} >= ${live.startAt - START_SKEW_MS} and ${start} <= ${live.startAt + live.windowMs})`;
 }
 
 /** GET /api/generic/getParticipantsCount?quesSetId → `{ success, p }`: learners with an attempt at the set. */

@@ -10,7 +10,7 @@ import { SECRET_MASK } from '../../lib/outbox';
  */
 
 /** The message kinds; each has a template in English and in Hindi. */
-export const SMS_KINDS = ['reset_code', 'login_otp', 'account_created', 'mobile_verify', 'answers_received', 'answers_scored', 'answers_texts_follow'] as const;
+export const SMS_KINDS = ['reset_code', 'login_otp', 'account_created', 'mobile_verify', 'answers_received', 'answers_scored', 'answers_texts_follow', 'live_unlock'] as const;
 export type SmsKind = (typeof SMS_KINDS)[number];
 export type SmsLang = 'en' | 'hi';
 export const SMS_LANGS: readonly SmsLang[] = ['en', 'hi'];
@@ -88,6 +88,17 @@ export const SMS_TEMPLATES: Record<SmsKind, Template> = {
     },
     vars: {},
     subject: 'Answers received',
+  },
+  // A live test's unlock code at its start (docs/live-tests.md "Unlock codes"), to a learner who
+  // registered and asked for it: typed into the app to open the paper offline.
+  live_unlock: {
+    text: {
+      en: 'Pariksha Mitra live test {title}: unlock code {code}. Type it in the app to start the test.',
+      hi: 'परीक्षा मित्र लाइव टेस्ट {title}: अनलॉक कोड {code}। टेस्ट शुरू करने के लिए इसे ऐप में लिखें।',
+    },
+    vars: { title: 30, code: 14 },
+    secret: 'code',
+    subject: 'Live test unlock code',
   },
 };
 

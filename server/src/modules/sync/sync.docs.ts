@@ -10,6 +10,7 @@ import type { Conn, DB } from '../../db/client';
 import { inJsonArray, inJsonPairs, prepared } from '../../db/dialect';
 import type { attempt, examResult, questionSet, tag } from '../../db/schema';
 import { question, questionVersion } from '../../db/schema';
+import { liveOfSets, sealedDetail } from '../live-tests/live-tests.service';
 import { accessTo, isVisibleSet } from '../questions/question-access';
 
 /* Rows → replicated documents (the shapes of sync-protocol/src/sync). */
@@ -154,9 +155,33 @@ function setDoc(r: SetRow, opts: DocOptions, tags: SetTags): QuestionSetDoc {
  * questions come, and which with their correct answers, is question-access.ts's decision for a
  * reader without QUESTION_EDITOR (every device replicates the same documents): a mock test's
  * answers stay on the server (ARCHITECTURE decision 4), and so do a practice set's answers to
- * questions a mock test also holds.
+ * questions a mock test also holds. A live test's questions (never with answers) travel sealed
+ * with its key in `live` (docs/live-tests.md "The key schedule"); its editor's preview is plain.
  */
 export async function qsDetailDocs(db: Conn, rows: SetRow[], opts: DocOptions = {}): Promise<QsDetailDoc[]> {
+  const docs = plainDetailDocs(db, rows, opts);
+  if (opts.preview === true) return docs;
+  const lives = await liveOfSets(
+    db,
+    rows.filter((r) => shown(r, opts)).map((r) => r.id),
+  );
+  if (lives.size === 0) return docs;
+  return Promise.all(
+    (await docs).map(async (d, i) => {
+      const live = lives.get(d.id);
+      if (!live || d._deleted) return d;
+      return { ...d, questions: [], live: await sealedDetail(live, rows[i]!.detailRev, d.questions.map(withoutAnswers)) };
+    }),
+  );
+}
+
+/** A live test's question carries no answer, whatever the set (docs/live-tests.md: its answers are published at the result time). */
+function withoutAnswers(q: TestQuestion): TestQuestion {
+  const { ca: _ca, expl: _expl, ...rest } = q;
+  return { ...rest, trans: Object.fromEntries(Object.entries(q.trans).map(([lang, { ca: _c, expl: _e, ...tr }]) => [lang, tr])) };
+}
+
+async function plainDetailDocs(db: Conn, rows: SetRow[], opts: DocOptions): Promise<QsDetailDoc[]> {
   const live = rows.filter((r) => shown(r, opts));
   const ids = [...new Set(live.flatMap(distinctSetQuestionIds))];
   const questions = new Map<string, typeof question.$inferSelect>();

@@ -17,6 +17,7 @@ import { groupCommit } from '../../lib/group-commit';
 import { rawStatement, rowEncoder } from '../../lib/raw-statement';
 import { revsOf } from '../../lib/revision';
 import { flagDiffering, markCompleted, smsRowsOf, uploadMatches } from './sms-upload';
+import { heldBackSets, isRegistered, liveOfSets, liveStartRefusal, pullLiveKeys } from '../live-tests/live-tests.service';
 import { bumpEntitlement, countAttempt, downloadAccess, entitlementDoc, entitlementRev, lockedAmong, ONLINE_START_MS, plansOf } from '../entitlements/entitlements.service';
 import { examResultDocs, guestSetDocs, qsDetailDocs, questionSetDocs, tagDoc, testSummaryDoc } from './sync.docs';
 
@@ -71,7 +72,10 @@ export async function pull(deps: Deps, me: Principal | null, collection: Collect
       // A locked attempt's result stays on the server until a plan opens it (a new revision
       // then): docs/payments.md "Without a plan".
       const locked = await lockedAmong(db, rows.map((r) => r.attemptId));
-      const open = locked.size === 0 ? rows : rows.filter((r) => !locked.has(r.attemptId));
+      // A live test's results (their answer key) stay on the server until its result time, when
+      // they take a new revision (docs/live-tests.md "Live tests").
+      const held = await heldBackSets(db, rows.map((r) => r.qsid));
+      const open = locked.size === 0 && held.size === 0 ? rows : rows.filter((r) => !locked.has(r.attemptId) && !held.has(r.qsid));
       return { documents: await examResultDocs(db, open), checkpoint: { rev: rows.at(-1)?.rev ?? rev } };
     }
     case 'entitlement': {
@@ -82,6 +86,9 @@ export async function pull(deps: Deps, me: Principal | null, collection: Collect
       if (current <= rev) return { documents: [], checkpoint: { rev } };
       return { documents: [await entitlementDoc(db, me.id, now)], checkpoint: { rev: current } };
     }
+    case 'live_key':
+      // Owner only; the key once the server's clock has passed the start (docs/live-tests.md "The key schedule").
+      return pullLiveKeys(db, me.id, rev, limit);
   }
 }
 
@@ -294,6 +301,7 @@ export async function pushTestSummaries(
       sets.set(id, set);
       if (set) inSetOf.set(id, await questionIdsOfSet(q, id, set.detailRev));
     }
+    const lives = await liveOfSets(tx, [...sets.keys()]);
 
     type Row = typeof attempt.$inferSelect;
     const inserts: Row[] = [];
@@ -354,6 +362,17 @@ export async function pushTestSummaries(
         // that can never succeed would block the device's replication for good.
         deps.log.warn({ person: me.id, attempt: next.id, qsid: next.qsid }, 'attempt at an unknown question set skipped');
         continue;
+      }
+      const live = masterRow ? undefined : lives.get(next.qsid);
+      if (live) {
+        // A live test takes only its registered learners' attempts started inside its window
+        // (docs/live-tests.md "Live tests"); refused as an unknown set is, without failing the batch.
+        const started = boundedStart({ st: next.st, firstSeen: now });
+        const refusal = liveStartRefusal(live, await isRegistered(tx, next.qsid, me.id), started, now);
+        if (refusal) {
+          deps.log.warn({ person: me.id, attempt: next.id, qsid: next.qsid, refusal }, 'attempt at a live test refused');
+          continue;
+        }
       }
       // Answers only to questions of the set (docs/security.md "Times, ranking and sync quotas": answers to made-up ids grew the database).
       // One the server already holds for this attempt stays allowed: the question was in the set

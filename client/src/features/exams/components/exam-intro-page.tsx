@@ -15,6 +15,7 @@ import { rememberRedirect } from '@/lib/session';
 import { useAllowance } from '../hooks/use-allowance';
 import { useAttemptOwner } from '../hooks/use-attempt-owner';
 import { useAttemptWriter } from '../hooks/use-attempt-writer';
+import { useLivePaper } from '../hooks/use-live-paper';
 import { useTestData } from '../hooks/use-test-data';
 import { type Gate, gateOf, isLocked, isLockedSet } from '../lib/allowance';
 import { formatMarks } from '../lib/marks';
@@ -26,6 +27,8 @@ import { TestDialog } from './test-dialog';
 import { SetBadges } from './set-badges';
 import { AttemptLockNotice } from './attempt-lock-notice';
 import { StorageNotice } from './storage-notices';
+import { LiveTestPanel } from './live-test-panel';
+import { mayStartAt } from '@pm/protocol/live-test';
 import type { Attempt } from '../lib/test-engine';
 import { useGuestReplica } from '@/db/learner/guest';
 
@@ -45,6 +48,9 @@ export default function ExamIntroPage() {
   const navigate = useNavigate();
   const parsed = useMemo(() => parseQsParam(params['*']), [params]);
   const { data, loading } = useTestData(parsed?.id ?? null);
+  // A live test's questions are sealed until its key or unlock code opens them (docs/live-tests.md).
+  const livePaper = useLivePaper(data?.detail ?? null);
+  const detail = livePaper.detail;
   const writer = useAttemptWriter();
   const access = useAllowance().data;
   const [openId, setOpenId] = useState<string | null>(null);
@@ -97,7 +103,7 @@ export default function ExamIntroPage() {
   const active = shownId ? (data?.attempts.find((a) => a.id === shownId) ?? null) : null;
   // docs/exams.md "Two tabs, storage and eviction": one tab of the browser owns the attempt on screen; in the others it is
   // read-only until they take it over. Every write of the test goes through the ownership.
-  const owner = useAttemptOwner(active && data?.detail ? active.id : null);
+  const owner = useAttemptOwner(active && detail ? active.id : null);
   const { write: ownerWrite } = owner;
   const { write: writerWrite } = writer;
   const write = useCallback(
@@ -114,8 +120,13 @@ export default function ExamIntroPage() {
   };
 
   const startTest = async () => {
-    if (!data?.set || !data.detail) return;
+    if (!data?.set || !detail) return;
     if (!inProgress && !gate?.ok) return;
+    // A live test starts only inside its window, on the server's clock (docs/live-tests.md "Live tests").
+    if (!inProgress && livePaper.live && mayStartAt(livePaper.live, serverClock.now()) !== 'open') {
+      notifyError(t('live.closed'));
+      return;
+    }
     const id = inProgress ? inProgress.id : (await writer.start(data.set.id)).id;
     sessionStorage.setItem(OPEN_KEY, id);
     setOpenId(id);
@@ -197,7 +208,6 @@ export default function ExamIntroPage() {
       </Container>
     );
   }
-  const detail = data.detail;
   const parts = detail ? partsOf(detail) : [];
   // Title, instructions and section names in the learner's language (docs/exams.md).
   const text = setText(set, i18n.language);
@@ -263,7 +273,17 @@ export default function ExamIntroPage() {
         )}
         {/* A paid set the plan does not cover has no questions on the device, and none are on
             their way until a plan covers it (docs/payments.md "Without a plan"): not "downloading". */}
-        {!detail && !lockedSet && <Alert color="blue">{t('downloading')}</Alert>}
+        {livePaper.live && (
+          <LiveTestPanel
+            qsid={set.id}
+            live={livePaper.live}
+            registered={livePaper.registered}
+            opened={!!detail}
+            keyB64={livePaper.key}
+            unlock={livePaper.unlock}
+          />
+        )}
+        {!detail && !lockedSet && !livePaper.live && <Alert color="blue">{t('downloading')}</Alert>}
         <StorageNotice />
         {gate && !gate.ok && (
           <Alert color="orange" data-testid="start-blocked">
