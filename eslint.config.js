@@ -49,6 +49,7 @@ const boundaries = {
  */
 const serverModuleImports = {
   'answer-file': ['sync'],
+  bundles: ['answer-file', 'entitlements', 'media', 'questions', 'sync'],
   donations: ['campaigns', 'payments'],
   auth: ['persons', 'sms'],
   campaigns: ['media'],
