@@ -26,6 +26,7 @@ import { TestDialog } from './test-dialog';
 import { SetBadges } from './set-badges';
 import { AttemptLockNotice } from './attempt-lock-notice';
 import { StorageNotice } from './storage-notices';
+import { ShareTestButton } from './share-test-button';
 import type { Attempt } from '../lib/test-engine';
 import { useGuestReplica } from '@/db/learner/guest';
 
@@ -284,6 +285,8 @@ export default function ExamIntroPage() {
           <Button size="md" onClick={() => void startTest()} disabled={!detail || !writer.ready || (!inProgress && !gate?.ok)}>
             {inProgress ? t('resumeTest') : t('startTest')}
           </Button>
+          {/* Handed to a nearby phone as a signed file (docs/live-tests.md "A test handed from phone to phone"). */}
+          {session && detail && <ShareTestButton qsid={set.id} title={text.l} />}
           {latestSubmitted && (
             <Button variant="default" onClick={() => void navigate(`${paths.examResult}/${encodeURIComponent(set.id)}/false`)}>
               {t('viewResult')}
