@@ -38,8 +38,7 @@ declare const TextDecoder: new (label?: string, opts?: { fatal?: boolean }) => {
 type Stream = { readable: unknown; writable: unknown };
 declare const CompressionStream: new (format: 'gzip') => Stream;
 declare const DecompressionStream: new (format: 'gzip') => Stream;
-declare const Response: new (body: unknown) => { arrayBuffer(): Promise<ArrayBuffer>; body: { pipeThrough(s: Stream): unknown } };
-declare const Blob: new (parts: Bytes[]) => { stream(): { pipeThrough(s: Stream): unknown } };
+declare const Response: new (body: unknown) => { arrayBuffer(): Promise<ArrayBuffer>; body: { pipeThrough(s: Stream): unknown } | null };
 
 /** The file's first bytes ("PMB1"). */
 export const BUNDLE_MAGIC = [0x50, 0x4d, 0x42, 0x31] as const;
@@ -115,7 +114,7 @@ export class BundleError extends Error {
 const ECDSA = { name: 'ECDSA', hash: 'SHA-256' } as const;
 
 async function pipe(bytes: Bytes, stream: Stream): Promise<Bytes> {
-  return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(stream)).arrayBuffer());
+  return new Uint8Array(await new Response(new Response(bytes).body!.pipeThrough(stream)).arrayBuffer());
 }
 
 export const gzip = (bytes: Bytes) => pipe(bytes, new CompressionStream('gzip'));

@@ -111,7 +111,7 @@ async function keepImages(media: BundlePayload['media']): Promise<void> {
  * expired or foreign file is refused, ShareError), and keeps the set on the device. A guest may
  * open free sets only; a paid set is taken signed in, within the plan as any set is.
  */
-export async function importBundle(db: ReplicaDatabase, file: File, opts: { guest: boolean }): Promise<BundlePayload> {
+export async function importBundle(db: ReplicaDatabase, file: Pick<Blob, 'size' | 'arrayBuffer'>, opts: { guest: boolean }): Promise<BundlePayload> {
   if (file.size > MAX_BUNDLE_BYTES) throw new ShareError('notBundle');
   let payload: BundlePayload;
   try {
