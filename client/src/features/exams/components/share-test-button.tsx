@@ -2,7 +2,7 @@ import { Button } from '@mantine/core';
 import { IconShare } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ShareError, shareBundle } from '@/lib/bundles';
+import type { ShareRefusal } from '@/lib/bundles';
 import { notifyError, notifySuccess } from '@/lib/notify';
 
 /**
@@ -16,11 +16,14 @@ export function ShareTestButton({ qsid, title }: { qsid: string; title: string }
   const share = async () => {
     setBusy(true);
     try {
+      // The bundle code loads only now, not with the test's page.
+      const { shareBundle } = await import('@/lib/bundles');
       const how = await shareBundle(qsid, t('share.shareTitle', { title }));
       if (how === 'shared') notifySuccess(t('share.shared'));
       if (how === 'saved') notifySuccess(t('share.saved', { name: `${qsid}.pmtest` }));
     } catch (err) {
-      notifyError(t(`share.refused.${err instanceof ShareError ? err.reason : 'failed'}`));
+      const reason = err instanceof Error && err.name === 'ShareError' ? (err as Error & { reason: ShareRefusal }).reason : 'failed';
+      notifyError(t(`share.refused.${reason}`));
     } finally {
       setBusy(false);
     }
