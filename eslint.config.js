@@ -50,6 +50,7 @@ const boundaries = {
 const serverModuleImports = {
   'answer-file': ['sync'],
   'live-tests': ['entitlements', 'sms'],
+  bundles: ['answer-file', 'entitlements', 'media', 'questions', 'sync'],
   donations: ['campaigns', 'payments'],
   auth: ['persons', 'sms'],
   campaigns: ['media'],

@@ -119,6 +119,10 @@ export const ACCESS = {
   // uploaded by whoever holds it (another device, an invigilator) and proves whose it is itself.
   'GET /answer-file/key': 'public',
   'POST /answer-file': 'public',
+  // Tests handed from phone to phone (docs/live-tests.md "A test handed from phone to phone"): the keys
+  // bundles are checked with are public; a bundle is made for a signed-in person who may take the set.
+  'GET /bundle/v1/keys': 'public',
+  'GET /bundle/v1/sets/:id': 'login',
   // Answers by SMS (docs/sms.md "The key"): the SMS key of the caller's own session.
   'GET /sms-answers/key': 'login',
 

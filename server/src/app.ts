@@ -18,6 +18,7 @@ import { siteSettings, siteSettingsOn } from './lib/site-settings';
 import { forwardedOverTls, securityHeaders } from './lib/security-headers';
 import { activityLogRoutes } from './modules/activity-log/activity-log.routes';
 import { answerFileRoutes } from './modules/answer-file/answer-file.routes';
+import { bundleRoutes } from './modules/bundles/bundles.routes';
 import { smsAnswerRoutes } from './modules/sms-answers/sms-answers.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { brandRoutes } from './modules/brands/brands.routes';
@@ -185,6 +186,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): Hono<AppEnv> {
   contactRoutes(api, deps);
   pushRoutes(api, deps);
   answerFileRoutes(api, deps);
+  bundleRoutes(api, deps);
   smsAnswerRoutes(api, deps);
   planRoutes(api, deps);
   paymentRoutes(api, deps);

@@ -169,6 +169,18 @@ const envSchema = z.object({
    */
   ANSWER_FILE_PRIVATE_JWK: z.string().min(1).max(1000).optional(),
   /**
+   * The key that signs tests handed from phone to phone (docs/live-tests.md "Key handling"): a
+   * P-256 private key as a JWK (JSON, with `d`). Without it a key is generated on first start and
+   * kept in DATA_DIR/bundle-signing-key.json (mode 600). Set it when several instances make
+   * bundles (each must sign with the same key).
+   */
+  BUNDLE_SIGNING_PRIVATE_JWK: z.string().min(1).max(1000).optional(),
+  /**
+   * Public keys of earlier bundle-signing keys, as a JSON array of JWKs, that devices still accept
+   * (docs/live-tests.md "Key handling": keep one for a week, BUNDLE_TTL_MS, after a rotation).
+   */
+  BUNDLE_PREVIOUS_PUBLIC_JWKS: z.string().min(2).max(4000).optional(),
+  /**
    * The version of the site's terms of use and privacy policy (docs/configuration.md "Terms and
    * the trust's account"). Bump it when the terms change: every person is asked to accept the new
    * version at their next login or app start, and what they accepted is kept with them.

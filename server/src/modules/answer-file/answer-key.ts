@@ -11,7 +11,7 @@ export const ANSWER_KEY_FILE = 'answer-file-key.json';
 export type AnswerKey = { jwk: AnswerKeyJwk; kid: string; privateKey: CryptoKey };
 
 /** A private P-256 JWK checked by Node's own parser (a point off the curve is refused there). */
-function privateJwkOf(text: string, where: string): JsonWebKey & AnswerKeyJwk & { d: string } {
+export function privateJwkOf(text: string, where: string): JsonWebKey & AnswerKeyJwk & { d: string } {
   let jwk: unknown;
   try {
     jwk = JSON.parse(text);

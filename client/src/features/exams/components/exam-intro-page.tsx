@@ -29,6 +29,7 @@ import { AttemptLockNotice } from './attempt-lock-notice';
 import { StorageNotice } from './storage-notices';
 import { LiveTestPanel } from './live-test-panel';
 import { mayStartAt } from '@pm/protocol/live-test';
+import { ShareTestButton } from './share-test-button';
 import type { Attempt } from '../lib/test-engine';
 import { useGuestReplica } from '@/db/learner/guest';
 
@@ -304,6 +305,8 @@ export default function ExamIntroPage() {
           <Button size="md" onClick={() => void startTest()} disabled={!detail || !writer.ready || (!inProgress && !gate?.ok)}>
             {inProgress ? t('resumeTest') : t('startTest')}
           </Button>
+          {/* Handed to a nearby phone as a signed file (docs/live-tests.md "A test handed from phone to phone"). */}
+          {session && detail && <ShareTestButton qsid={set.id} title={text.l} />}
           {latestSubmitted && (
             <Button variant="default" onClick={() => void navigate(`${paths.examResult}/${encodeURIComponent(set.id)}/false`)}>
               {t('viewResult')}

@@ -20,6 +20,7 @@ import { type MyResultRow, useMyResults } from '../hooks/use-my-results';
 import { matchesSearch } from '../lib/search';
 import { SetBadges } from './set-badges';
 import { LostAttemptsNotice, StorageNotice } from './storage-notices';
+import { OpenSharedTest } from './open-shared-test';
 import { formatDate } from '@/lib/intl-format';
 import { UNNAMED_PLAN } from '@pm/protocol/payment';
 
@@ -294,6 +295,11 @@ export default function ExamListPage() {
   // A guest's list is the free sets in the guest's replica (docs/replication.md "Guests").
   const signedIn = useSession() !== null;
   useGuestReplica(!signedIn);
+  // The server's keys for tests handed from phone to phone, kept while online (docs/live-tests.md
+  // "Key handling"); the code loads after the list, not with it.
+  useEffect(() => {
+    void import('@/lib/bundles').then((m) => m.rememberBundleKeys()).catch(() => undefined);
+  }, []);
   const { t } = useTranslation('exam');
   const { data, loading } = useExamList();
   const access = useAllowance().data;
@@ -330,7 +336,10 @@ export default function ExamListPage() {
   return (
     <Container size="lg" py="lg">
       <Stack>
-        <Title order={2}>{t('title')}</Title>
+        <Group justify="space-between" wrap="wrap" gap="sm">
+          <Title order={2}>{t('title')}</Title>
+          <OpenSharedTest guest={!signedIn} />
+        </Group>
         <LostAttemptsNotice />
         <StorageNotice />
         {settled && access && <AllowanceSummary allowance={access.allowance} />}

@@ -2,6 +2,7 @@ import { useCallback } from 'react';
 import { combineLatest, map } from 'rxjs';
 import type { ExamResultDoc } from '@pm/protocol/sync/exam-result';
 import type { ReplicaDatabase } from '@/db/core/database';
+import { sharedSet$ } from '@/db/learner/shared-sets';
 import { useReplicaQuery } from '@/db/learner/use-replica-query';
 import type { QuestionSet } from './use-test-data';
 import type { Attempt, Detail } from '../lib/test-engine';
@@ -17,10 +18,12 @@ export function useResultData(qsid: string) {
         db.qs_detail.findOne(qsid).$,
         db.test_summary.find({ selector: { qsid } }).$,
         db.exam_result.find({ selector: { qsid } }).$,
+        sharedSet$(db, qsid),
       ]).pipe(
-        map(([set, detail, attempts, results]) => ({
-          set: (set?.toJSON() as QuestionSet | undefined) ?? null,
-          detail: (detail?.toJSON() as Detail | undefined) ?? null,
+        map(([set, detail, attempts, results, shared]) => ({
+          // A set handed over from another phone while the replica has none (db/learner/shared-sets.ts).
+          set: (set?.toJSON() as QuestionSet | undefined) ?? shared?.set ?? null,
+          detail: (detail?.toJSON() as Detail | undefined) ?? shared?.detail ?? null,
           attempts: attempts.map((a) => a.toJSON() as Attempt).sort((a, b) => b.st - a.st),
           results: results.map((r) => r.toJSON() as StoredResult),
         })),
