@@ -11,6 +11,7 @@ import { createPushService, resultReadyHook, startPushJobs } from './modules/pus
 import type { PushSender } from './modules/push/sender';
 import { indexMissingQuestions } from './modules/questions/question-index';
 import { repairResults, scoringHook } from './modules/results/results.service';
+import { startDistributionJob } from './modules/results/score-dist';
 import { answerCodeHandler } from './modules/sms-answers/sms-answers.service';
 import { createSmsOutbox, startSmsFallback } from './modules/sms/sms-outbox';
 import { createSmsServices } from './modules/sms/sms-services';
@@ -118,6 +119,8 @@ export async function startJobs(deps: Deps, opts: JobOptions): Promise<() => voi
     startReconciler(deps),
     // Plans that ended replicate their new state to the learner's devices.
     startPlanExpiry(deps),
+    // Sets' score distributions, for the provisional rank on devices (docs/live-tests.md "Provisional rank on the device").
+    startDistributionJob(deps),
     // Web Push: new sets after each publish interval, plan reminders hourly.
     startPushJobs(deps, { setsEveryMs: opts.publishEveryMs }),
     // SMS not delivered in time go again by e-mail (docs/sms.md "Delivery reports and the e-mail fallback").

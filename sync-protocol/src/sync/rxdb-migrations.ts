@@ -21,7 +21,7 @@ import type { AnyCollectionName } from './envelopes';
  *   and the question type `n` (numerical); docs/exams.md "Explanations", "Numerical questions".
  * - ed_question 1: `expl`, and the type `n`.
  */
-export const SCHEMA_VERSIONS: Record<AnyCollectionName, number> = { tag: 0, question_set: 4, qs_detail: 2, test_summary: 0, exam_result: 3, entitlement: 0, ed_question: 1, ed_question_set: 1 };
+export const SCHEMA_VERSIONS: Record<AnyCollectionName, number> = { tag: 0, question_set: 4, qs_detail: 2, test_summary: 0, exam_result: 3, entitlement: 0, score_dist: 0, ed_question: 1, ed_question_set: 1 };
 
 type Migration = (doc: Record<string, unknown>) => Record<string, unknown>;
 /**
@@ -44,6 +44,7 @@ export const MIGRATIONS: Record<AnyCollectionName, Record<number, Migration>> = 
   test_summary: {},
   exam_result: { 1: (doc) => ({ ...doc, practice: false }), 2: (doc) => ({ ...doc, receipt: null }), 3: (doc) => doc },
   entitlement: {},
+  score_dist: {},
   ed_question: { 1: (doc) => ({ ...doc, expl: '' }) },
   ed_question_set: { 1: (doc) => ({ ...doc, trans: {} }) },
 };

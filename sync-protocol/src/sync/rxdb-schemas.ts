@@ -7,6 +7,7 @@ import { entitlementDocSchema } from './entitlement';
 import { examResultDocSchema } from './exam-result';
 import { qsDetailDocSchema } from './qs-detail';
 import { questionSetDocSchema } from './question-set';
+import { scoreDistDocSchema } from './score-dist';
 import { tagDocSchema } from './tag';
 import { testSummaryDocSchema } from './test-summary';
 
@@ -18,6 +19,7 @@ export const DOC_SCHEMAS = {
   test_summary: testSummaryDocSchema,
   exam_result: examResultDocSchema,
   entitlement: entitlementDocSchema,
+  score_dist: scoreDistDocSchema,
 } as const satisfies Record<CollectionName, z.ZodObject>;
 
 /** The zod schema of each editor collection's documents (envelopes EDITOR_COLLECTIONS). */

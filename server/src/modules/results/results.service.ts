@@ -7,7 +7,7 @@ import type { ExamResultResponse, RankResponse, Submission } from '@pm/protocol/
 import { newAttempt, type TestSummaryDoc } from '@pm/protocol/sync/test-summary';
 import type { Deps, Principal } from '../../context';
 import type { Conn, DB, Tx } from '../../db/client';
-import { attempt, entitlementUse, examResult, meta, person, question, questionSet } from '../../db/schema';
+import { attempt, examResult, meta, person, question, questionSet } from '../../db/schema';
 import { databaseKey, inJsonArray, prepared as prepareOn } from '../../db/dialect';
 import { first, row, transaction } from '../../db/transaction';
 import { logActivity } from '../../lib/activity';
@@ -18,6 +18,7 @@ import { nextRev, nextRevs, revsOf } from '../../lib/revision';
 import { isOverLimit } from '../entitlements/entitlements.service';
 import { setView } from '../questions/question-sets.service';
 import { examResultDocs } from '../sync/sync.docs';
+import { rankedResults } from './score-dist';
 import { type AttemptSubmittedHook, pushTestSummaries, runSubmittedHooks, type SubmittedContext } from '../sync/sync.service';
 import { boundedSubmittedAt, isEmptyAnswer, isLate, keyQuestion, partsOf, round, score, type ScoringPart } from '@pm/protocol/scoring';
 
@@ -359,21 +360,14 @@ export async function rank(deps: Deps, me: Principal, qsid: string): Promise<Ran
   if (!mine) throw notFound(MSG.resultNotFound);
   // Locked results have no rank and are not counted in others' (docs/payments.md).
   if (await isOverLimit(deps.db, mine.attemptId)) throw paymentRequired(MSG.resultLocked);
-  // One ranked result per learner by construction (the insert decides `practice`); the window
-  // keeps it one per learner whatever the data.
+  // Exactly the results the published distribution counts (score-dist.ts rankedResults).
   const counts = (await row<{ of: number; above: number; atOrBelow: number }>(
     deps.db,
     sql`
-    with ranked as (
-      select ${examResult.totalMarks} as marks,
-             row_number() over (partition by ${examResult.personId} order by ${examResult.createdAt}, ${examResult.rev}) as n
-      from ${examResult}
-      where ${examResult.qsid} = ${qsid} and ${eq(examResult.practice, false)} and ${eq(examResult.deleted, false)}
-        and not exists (select 1 from ${entitlementUse} where ${entitlementUse.attemptId} = ${examResult.attemptId} and ${eq(entitlementUse.overLimit, true)})
-    )
+    with ranked as (${rankedResults(qsid)})
     select count(*) as "of",
-           coalesce(sum(case when marks > ${mine.totalMarks} then 1 else 0 end), 0) as "above",
-           coalesce(sum(case when marks <= ${mine.totalMarks} then 1 else 0 end), 0) as "atOrBelow"
+           coalesce(sum(case when total_marks > ${mine.totalMarks} then 1 else 0 end), 0) as "above",
+           coalesce(sum(case when total_marks <= ${mine.totalMarks} then 1 else 0 end), 0) as "atOrBelow"
     from ranked where n = 1`,
   ))!;
   return { success: true, rank: counts.above + 1, of: counts.of, percentile: Math.round((counts.atOrBelow / counts.of) * 10_000) / 100 };
