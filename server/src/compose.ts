@@ -103,6 +103,8 @@ export function startRepairs(deps: Deps): Promise<void> {
 export type JobOptions = {
   /** The publish job's interval; new sets are announced after each run. */
   publishEveryMs: number;
+  /** The score distribution job's interval (default DIST_REFRESH_MS). */
+  scoreDistEveryMs?: number;
 };
 
 /**
@@ -120,7 +122,7 @@ export async function startJobs(deps: Deps, opts: JobOptions): Promise<() => voi
     // Plans that ended replicate their new state to the learner's devices.
     startPlanExpiry(deps),
     // Sets' score distributions, for the provisional rank on devices (docs/live-tests.md "Provisional rank on the device").
-    startDistributionJob(deps),
+    startDistributionJob(deps, opts.scoreDistEveryMs),
     // Web Push: new sets after each publish interval, plan reminders hourly.
     startPushJobs(deps, { setsEveryMs: opts.publishEveryMs }),
     // SMS not delivered in time go again by e-mail (docs/sms.md "Delivery reports and the e-mail fallback").
