@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { distributionOf, histogramOf, learnersIn, rankIn, sameHistogram } from './score-dist';
+import { distributionOf, histogramOf, learnersIn, rankIn } from './score-dist';
 
 /** The server's definitions, written out as results.service rank's SQL computes them over a list of marks. */
 function serverRank(all: number[], mine: number) {
@@ -22,12 +22,6 @@ describe('histograms', () => {
     ]);
     expect(d).toEqual({ n: 2, t: { m: [2, 3], c: [1, 1] }, s: { Hindi: { m: [0, 1], c: [1, 1] }, Reasoning: { m: [2], c: [2] } } });
     expect(distributionOf([{ totalMarks: 1, marks: { wos: 1 } }]).s).toEqual({});
-  });
-
-  test('sameHistogram compares bins and counts', () => {
-    expect(sameHistogram(histogramOf([1, 2]), histogramOf([2, 1]))).toBe(true);
-    expect(sameHistogram(histogramOf([1, 2]), histogramOf([1, 2, 2]))).toBe(false);
-    expect(sameHistogram(histogramOf([1]), histogramOf([2]))).toBe(false);
   });
 });
 

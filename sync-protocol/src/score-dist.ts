@@ -15,6 +15,8 @@ export const MAX_BINS = 5001;
 
 /** Distinct marks in ascending order (`m`), and how many learners have each (`c`). */
 export type Histogram = { m: number[]; c: number[] };
+/** A histogram as read (a replica's documents are read-only). */
+type HistogramOf = { readonly m: readonly number[]; readonly c: readonly number[] };
 
 export type ProvisionalRank = { rank: number; of: number; percentile: number };
 
@@ -27,14 +29,14 @@ export function histogramOf(values: Iterable<number>): Histogram {
 }
 
 /** Learners in a histogram. */
-export const learnersIn = (h: Histogram) => h.c.reduce((a, b) => a + b, 0);
+export const learnersIn = (h: HistogramOf) => h.c.reduce((a, b) => a + b, 0);
 
 /**
  * The rank of `marks` among the learners of `h`, by the server's definitions. `counted`: the
  * learner is already one of them (their result reached the server before the distribution was
  * built); otherwise they are added, as the server will once their result arrives.
  */
-export function rankIn(h: Histogram, marks: number, counted: boolean): ProvisionalRank {
+export function rankIn(h: HistogramOf, marks: number, counted: boolean): ProvisionalRank {
   let above = 0;
   let atOrBelow = 0;
   for (let i = 0; i < h.m.length; i++) {
@@ -62,9 +64,4 @@ export function distributionOf(rows: readonly RankedMarks[]): { n: number; t: Hi
   const s: Record<string, Histogram> = {};
   for (const name of [...sections].sort()) s[name] = histogramOf(rows.map((r) => r.marks[name] ?? 0));
   return { n: rows.length, t: histogramOf(rows.map((r) => r.totalMarks)), s };
-}
-
-/** Whether two histograms are the same (a refresh that changes nothing writes nothing). */
-export function sameHistogram(a: Histogram, b: Histogram): boolean {
-  return a.m.length === b.m.length && a.m.every((v, i) => v === b.m[i] && a.c[i] === b.c[i]);
 }
