@@ -76,6 +76,6 @@ export default defineConfig({
     // E2E_SERVER_LOG=1 shows the server's warnings and errors while debugging a spec.
     stdout: process.env.E2E_SERVER_LOG ? ('pipe' as const) : ('ignore' as const),
     timeout: 180_000,
-    env: { PORT: String(lane.port), HOST: '127.0.0.1', DATA_DIR: lane.dataDir, LOG_LEVEL: 'warn', PUBLISH_INTERVAL_S: '1' },
+    env: { PORT: String(lane.port), HOST: '127.0.0.1', DATA_DIR: lane.dataDir, LOG_LEVEL: 'warn', PUBLISH_INTERVAL_S: '1', SCORE_DIST_INTERVAL_S: '1' },
   })),
 });

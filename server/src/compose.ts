@@ -12,6 +12,7 @@ import { createPushService, resultReadyHook, startPushJobs } from './modules/pus
 import type { PushSender } from './modules/push/sender';
 import { indexMissingQuestions } from './modules/questions/question-index';
 import { repairResults, scoringHook } from './modules/results/results.service';
+import { startDistributionJob } from './modules/results/score-dist';
 import { answerCodeHandler } from './modules/sms-answers/sms-answers.service';
 import { createSmsOutbox, startSmsFallback } from './modules/sms/sms-outbox';
 import { createSmsServices } from './modules/sms/sms-services';
@@ -103,6 +104,8 @@ export function startRepairs(deps: Deps): Promise<void> {
 export type JobOptions = {
   /** The publish job's interval; new sets are announced after each run. */
   publishEveryMs: number;
+  /** The score distribution job's interval (default DIST_REFRESH_MS). */
+  scoreDistEveryMs?: number;
 };
 
 /**
@@ -119,6 +122,8 @@ export async function startJobs(deps: Deps, opts: JobOptions): Promise<() => voi
     startReconciler(deps),
     // Plans that ended replicate their new state to the learner's devices.
     startPlanExpiry(deps),
+    // Sets' score distributions, for the provisional rank on devices (docs/live-tests.md "Provisional rank on the device").
+    startDistributionJob(deps, opts.scoreDistEveryMs),
     // Web Push: new sets after each publish interval, plan reminders hourly.
     startPushJobs(deps, { setsEveryMs: opts.publishEveryMs }),
     // SMS not delivered in time go again by e-mail (docs/sms.md "Delivery reports and the e-mail fallback").

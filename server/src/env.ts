@@ -65,6 +65,8 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** How often the publish job looks for sets whose publish time has come (seconds). */
   PUBLISH_INTERVAL_S: z.coerce.number().int().min(1).max(3600).default(30),
+  /** How often sets' score distributions are rebuilt from the results written since (seconds; docs/live-tests.md "Provisional rank on the device"). */
+  SCORE_DIST_INTERVAL_S: z.coerce.number().int().min(1).max(3600).default(300),
   /** Directory of the built client; default dist/ at the project root. */
   CLIENT_DIR: z.string().min(1).optional(),
   /**

@@ -69,7 +69,7 @@ async function main() {
   // Services, hooks and jobs are wired in one place (compose.ts).
   const deps = composeDeps({ db: database.db, config, outbox, rates: createRateLimits(database.db), log, events });
   const app = createApp(deps);
-  const stopJobs = await startJobs(deps, { publishEveryMs: config.PUBLISH_INTERVAL_S * 1000 });
+  const stopJobs = await startJobs(deps, { publishEveryMs: config.PUBLISH_INTERVAL_S * 1000, scoreDistEveryMs: config.SCORE_DIST_INTERVAL_S * 1000 });
 
   // The built client: files as they are, and index.html for the app's routes (lib/client-files).
   const clientDir = path.resolve(config.CLIENT_DIR ?? path.join(root, 'dist'));

@@ -489,6 +489,30 @@ export const examResult = sqliteTable(
   ],
 );
 
+/**
+ * A set's score distribution over its ranked results (docs/live-tests.md "Provisional rank on the
+ * device"), replicated as `score_dist`. Written by the distribution job, never per submission;
+ * `deleted` once a published distribution has fewer ranked learners than the minimum again.
+ */
+export const scoreDist = sqliteTable(
+  'score_dist',
+  {
+    qsid: text('qsid')
+      .primaryKey()
+      .references(() => questionSet.id, { onDelete: 'cascade' }),
+    /** Learners counted. */
+    n: integer('n').notNull(),
+    /** Histogram of total marks: distinct marks ascending (`m`) and their counts (`c`). */
+    t: json<{ m: number[]; c: number[] }>('t').notNull(),
+    /** A histogram per section, by section name. */
+    s: json<Record<string, { m: number[]; c: number[] }>>('s').notNull(),
+    /** When it was built (ms). */
+    at: integer('at').notNull(),
+    ...replicated(),
+  },
+  (t) => [uniqueIndex('score_dist_rev_idx').on(t.rev)],
+);
+
 export const plan = sqliteTable('plan', {
   id: id(),
   code: text('code').notNull().unique(),

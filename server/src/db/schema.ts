@@ -29,6 +29,7 @@ export let questionSet = lite.questionSet;
 export let questionSetVersion = lite.questionSetVersion;
 export let attempt = lite.attempt;
 export let examResult = lite.examResult;
+export let scoreDist = lite.scoreDist;
 export let plan = lite.plan;
 export let purchaseOrder = lite.purchaseOrder;
 export let payment = lite.payment;
@@ -94,6 +95,7 @@ export function usePostgresTables(pg: Record<string, unknown>): void {
   questionSetVersion = take<typeof lite.questionSetVersion>('questionSetVersion');
   attempt = take<typeof lite.attempt>('attempt');
   examResult = take<typeof lite.examResult>('examResult');
+  scoreDist = take<typeof lite.scoreDist>('scoreDist');
   plan = take<typeof lite.plan>('plan');
   purchaseOrder = take<typeof lite.purchaseOrder>('purchaseOrder');
   payment = take<typeof lite.payment>('payment');

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** The replicated collections every signed-in person's device holds, named as the spec's local stores (docs/replication.md). */
-export const COLLECTIONS = ['tag', 'question_set', 'qs_detail', 'test_summary', 'exam_result', 'entitlement', 'live_key'] as const;
+export const COLLECTIONS = ['tag', 'question_set', 'qs_detail', 'test_summary', 'exam_result', 'entitlement', 'live_key', 'score_dist'] as const;
 export type CollectionName = (typeof COLLECTIONS)[number];
 
 /**

@@ -23,7 +23,7 @@ import type { AnyCollectionName } from './envelopes';
  * - qs_detail 3: `live`, a live test's times and sealed paper (optional; docs/live-tests.md "The key schedule").
  * - live_key 0: the key of each live test the learner registered for (docs/live-tests.md).
  */
-export const SCHEMA_VERSIONS: Record<AnyCollectionName, number> = { tag: 0, question_set: 4, qs_detail: 3, test_summary: 0, exam_result: 3, entitlement: 0, live_key: 0, ed_question: 1, ed_question_set: 1 };
+export const SCHEMA_VERSIONS: Record<AnyCollectionName, number> = { tag: 0, question_set: 4, qs_detail: 3, test_summary: 0, exam_result: 3, entitlement: 0, live_key: 0, score_dist: 0, ed_question: 1, ed_question_set: 1 };
 
 type Migration = (doc: Record<string, unknown>) => Record<string, unknown>;
 /**
@@ -48,6 +48,7 @@ export const MIGRATIONS: Record<AnyCollectionName, Record<number, Migration>> = 
   exam_result: { 1: (doc) => ({ ...doc, practice: false }), 2: (doc) => ({ ...doc, receipt: null }), 3: (doc) => doc },
   entitlement: {},
   live_key: {},
+  score_dist: {},
   ed_question: { 1: (doc) => ({ ...doc, expl: '' }) },
   ed_question_set: { 1: (doc) => ({ ...doc, trans: {} }) },
 };

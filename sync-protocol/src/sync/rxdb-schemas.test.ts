@@ -109,6 +109,14 @@ const samples = {
     updatedAt: 1_795_000_000_100,
     _deleted: false,
   },
+  score_dist: {
+    id: 'qs-mock',
+    n: 12,
+    t: { m: [-1.5, 0, 4, 7.25], c: [1, 3, 6, 2] },
+    s: { Reasoning: { m: [0, 2], c: [5, 7] } },
+    at: 1_795_000_200_000,
+    _deleted: false,
+  },
 } as const;
 
 let db: RxDatabase<Record<string, RxCollection>>;

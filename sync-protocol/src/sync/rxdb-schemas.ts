@@ -8,6 +8,7 @@ import { examResultDocSchema } from './exam-result';
 import { liveKeyDocSchema } from './live-key';
 import { qsDetailDocSchema } from './qs-detail';
 import { questionSetDocSchema } from './question-set';
+import { scoreDistDocSchema } from './score-dist';
 import { tagDocSchema } from './tag';
 import { testSummaryDocSchema } from './test-summary';
 
@@ -20,6 +21,7 @@ export const DOC_SCHEMAS = {
   exam_result: examResultDocSchema,
   entitlement: entitlementDocSchema,
   live_key: liveKeyDocSchema,
+  score_dist: scoreDistDocSchema,
 } as const satisfies Record<CollectionName, z.ZodObject>;
 
 /** The zod schema of each editor collection's documents (envelopes EDITOR_COLLECTIONS). */

@@ -9,6 +9,7 @@ import type { QsDetailDoc } from '@pm/protocol/sync/qs-detail';
 import type { QuestionSetDoc } from '@pm/protocol/sync/question-set';
 import { RX_SCHEMAS } from '@pm/protocol/sync/rxdb-json-schemas';
 import { MIGRATIONS } from '@pm/protocol/sync/rxdb-migrations';
+import type { ScoreDistDoc } from '@pm/protocol/sync/score-dist';
 import type { TagDoc } from '@pm/protocol/sync/tag';
 import type { TestSummaryDoc } from '@pm/protocol/sync/test-summary';
 import { nextTask } from '../../lib/after-paint';
@@ -28,6 +29,7 @@ export type ReplicaCollections = {
   exam_result: RxCollection<Stored<ExamResultDoc>>;
   entitlement: RxCollection<Stored<EntitlementDoc>>;
   live_key: RxCollection<Stored<LiveKeyDoc>>;
+  score_dist: RxCollection<Stored<ScoreDistDoc>>;
 };
 export type ReplicaDatabase = RxDatabase<ReplicaCollections>;
 export type { CollectionName };

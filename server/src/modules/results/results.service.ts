@@ -7,7 +7,7 @@ import type { ExamResultResponse, RankResponse, Submission } from '@pm/protocol/
 import { newAttempt, type TestSummaryDoc } from '@pm/protocol/sync/test-summary';
 import type { Deps, Principal } from '../../context';
 import type { Conn, DB, Tx } from '../../db/client';
-import { attempt, entitlementUse, examResult, meta, person, question, questionSet } from '../../db/schema';
+import { attempt, examResult, meta, person, question, questionSet } from '../../db/schema';
 import { databaseKey, inJsonArray, prepared as prepareOn } from '../../db/dialect';
 import { first, row, transaction } from '../../db/transaction';
 import { logActivity } from '../../lib/activity';
@@ -16,9 +16,10 @@ import type { Logger } from '../../lib/logger';
 import { rawStatement, rowEncoder } from '../../lib/raw-statement';
 import { nextRev, nextRevs, revsOf } from '../../lib/revision';
 import { isOverLimit } from '../entitlements/entitlements.service';
-import { liveOf, resultsWithheld, START_SKEW_MS } from '../live-tests/live-tests.service';
+import { liveOf, resultsWithheld } from '../live-tests/live-tests.service';
 import { setView } from '../questions/question-sets.service';
 import { examResultDocs } from '../sync/sync.docs';
+import { rankedResults, startedInWindow } from './score-dist';
 import { type AttemptSubmittedHook, pushTestSummaries, runSubmittedHooks, type SubmittedContext } from '../sync/sync.service';
 import { boundedSubmittedAt, isEmptyAnswer, isLate, keyQuestion, partsOf, round, score, type ScoringPart } from '@pm/protocol/scoring';
 
@@ -370,35 +371,17 @@ export async function rank(deps: Deps, me: Principal, qsid: string): Promise<Ran
   if (live && Date.now() < live.resultAt) throw forbidden(MSG.liveResultsLater);
   const inWindow = live ? startedInWindow(live) : sql`1 = 1`;
   if (live && !(await row(deps.db, sql`select 1 as ok from ${examResult} where ${examResult.id} = ${mine.id} and ${inWindow}`))) throw notFound(MSG.liveNotRanked);
-  // One ranked result per learner by construction (the insert decides `practice`); the window
-  // keeps it one per learner whatever the data.
+  // Exactly the results the published distribution counts (score-dist.ts rankedResults).
   const counts = (await row<{ of: number; above: number; atOrBelow: number }>(
     deps.db,
     sql`
-    with ranked as (
-      select ${examResult.totalMarks} as marks,
-             row_number() over (partition by ${examResult.personId} order by ${examResult.createdAt}, ${examResult.rev}) as n
-      from ${examResult}
-      where ${examResult.qsid} = ${qsid} and ${eq(examResult.practice, false)} and ${eq(examResult.deleted, false)}
-        and not exists (select 1 from ${entitlementUse} where ${entitlementUse.attemptId} = ${examResult.attemptId} and ${eq(entitlementUse.overLimit, true)})
-        and ${inWindow}
-    )
+    with ranked as (${rankedResults(qsid, inWindow)})
     select count(*) as "of",
-           coalesce(sum(case when marks > ${mine.totalMarks} then 1 else 0 end), 0) as "above",
-           coalesce(sum(case when marks <= ${mine.totalMarks} then 1 else 0 end), 0) as "atOrBelow"
+           coalesce(sum(case when total_marks > ${mine.totalMarks} then 1 else 0 end), 0) as "above",
+           coalesce(sum(case when total_marks <= ${mine.totalMarks} then 1 else 0 end), 0) as "atOrBelow"
     from ranked where n = 1`,
   ))!;
   return { success: true, rank: counts.above + 1, of: counts.of, percentile: Math.round((counts.atOrBelow / counts.of) * 10_000) / 100 };
-}
-
-/**
- * A condition on exam_result: its attempt started inside the live test's window, by the start the
- * server bounds (sync-protocol scoring boundedStart: the earlier of the device's start and the
- * server's first sighting), with the device clock's allowance before the start.
- */
-function startedInWindow(live: { startAt: number; windowMs: number }) {
-  const start = sql`case when ${attempt.startedAt} < ${attempt.serverFirstSeen} then ${attempt.startedAt} else ${attempt.serverFirstSeen} end`;
-  return sql`exists (select 1 from ${attempt} where ${attempt.id} = ${examResult.attemptId} and ${start} >= ${live.startAt - START_SKEW_MS} and ${start} <= ${live.startAt + live.windowMs})`;
 }
 
 /** GET /api/generic/getParticipantsCount?quesSetId → `{ success, p }`: learners with an attempt at the set. */

@@ -3,12 +3,13 @@ import { distinctSetQuestionIds } from '@pm/protocol/question-set';
 import type { ExamResultDoc, ResultQuestion } from '@pm/protocol/sync/exam-result';
 import type { QsDetailDoc, TestQuestion } from '@pm/protocol/sync/qs-detail';
 import { NO_SET_TAGS, type QuestionSetDoc, type SetTags } from '@pm/protocol/sync/question-set';
+import type { ScoreDistDoc } from '@pm/protocol/sync/score-dist';
 import type { TagDoc } from '@pm/protocol/sync/tag';
 import { partMarks, setTotalMarks } from '@pm/protocol/set-text';
 import type { TestSummaryDoc } from '@pm/protocol/sync/test-summary';
 import type { Conn, DB } from '../../db/client';
 import { inJsonArray, inJsonPairs, prepared } from '../../db/dialect';
-import type { attempt, examResult, questionSet, tag } from '../../db/schema';
+import type { attempt, examResult, questionSet, scoreDist, tag } from '../../db/schema';
 import { question, questionVersion } from '../../db/schema';
 import { liveOfSets, sealedDetail } from '../live-tests/live-tests.service';
 import { accessTo, isVisibleSet } from '../questions/question-access';
@@ -16,6 +17,11 @@ import { accessTo, isVisibleSet } from '../questions/question-access';
 /* Rows → replicated documents (the shapes of sync-protocol/src/sync). */
 
 type SetRow = typeof questionSet.$inferSelect;
+
+/** A set's score distribution (docs/live-tests.md "Provisional rank on the device"); its id is the set's. */
+export function scoreDistDoc(r: typeof scoreDist.$inferSelect): ScoreDistDoc {
+  return { id: r.qsid, n: r.n, t: r.t, s: r.s, at: r.at, _deleted: r.deleted };
+}
 
 export function tagDoc(r: typeof tag.$inferSelect): TagDoc {
   return { id: r.tid, key: r.key as TagDoc['key'], tid: r.tid, tags: r.tags, uat: r.uat, _deleted: r.deleted };

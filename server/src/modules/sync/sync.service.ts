@@ -11,7 +11,7 @@ import { boundedStart, boundedSubmittedAt } from '@pm/protocol/scoring';
 import type { Deps, Principal } from '../../context';
 import type { DB, Tx } from '../../db/client';
 import { databaseKey, greater, inJsonArray, prepared as prepare, statementKey } from '../../db/dialect';
-import { attempt, examResult, person, questionSet, tag } from '../../db/schema';
+import { attempt, examResult, person, questionSet, scoreDist, tag } from '../../db/schema';
 import { AppError, badRequest, forbidden, unauthenticated } from '../../lib/errors';
 import { groupCommit } from '../../lib/group-commit';
 import { rawStatement, rowEncoder } from '../../lib/raw-statement';
@@ -19,7 +19,7 @@ import { revsOf } from '../../lib/revision';
 import { flagDiffering, markCompleted, smsRowsOf, uploadMatches } from './sms-upload';
 import { heldBackSets, isRegistered, liveOfSets, liveStartRefusal, pullLiveKeys } from '../live-tests/live-tests.service';
 import { bumpEntitlement, countAttempt, downloadAccess, entitlementDoc, entitlementRev, lockedAmong, ONLINE_START_MS, plansOf } from '../entitlements/entitlements.service';
-import { examResultDocs, guestSetDocs, qsDetailDocs, questionSetDocs, tagDoc, testSummaryDoc } from './sync.docs';
+import { examResultDocs, guestSetDocs, qsDetailDocs, questionSetDocs, scoreDistDoc, tagDoc, testSummaryDoc } from './sync.docs';
 
 /**
  * GET /api/sync/v1/{collection}/pull: documents with a revision greater than `rev`, in revision
@@ -77,6 +77,11 @@ export async function pull(deps: Deps, me: Principal | null, collection: Collect
       const held = await heldBackSets(db, rows.map((r) => r.qsid));
       const open = locked.size === 0 && held.size === 0 ? rows : rows.filter((r) => !locked.has(r.attemptId) && !held.has(r.qsid));
       return { documents: await examResultDocs(db, open), checkpoint: { rev: rows.at(-1)?.rev ?? rev } };
+    }
+    case 'score_dist': {
+      // Every set's, as every set's questions come (docs/live-tests.md "Provisional rank on the device").
+      const rows = await db.select().from(scoreDist).where(gt(scoreDist.rev, rev)).orderBy(asc(scoreDist.rev)).limit(limit);
+      return { documents: rows.map(scoreDistDoc), checkpoint: { rev: rows.at(-1)?.rev ?? rev } };
     }
     case 'entitlement': {
       // Owner only: the caller's one document, when its revision is past the checkpoint. Built

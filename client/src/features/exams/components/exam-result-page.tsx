@@ -3,6 +3,7 @@ import '@mantine/charts/styles.css';
 import { Accordion, Alert, Button, Card, Container, Group, Loader, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconClockExclamation, IconDeviceMobile, IconHourglass, IconInfoCircle, IconLock, IconPrinter } from '@tabler/icons-react';
 import { useEffect, useId, useMemo, useState, useSyncExternalStore } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 // KaTeX's styles for the formulas in question text (server-rendered; components/formula-styles).
@@ -14,16 +15,18 @@ import { serverClock } from '@/db/sync/server-clock';
 import { getSyncStatus, subscribeSyncStatus } from '@/db/sync/sync-status';
 import { api } from '@/lib/api-client';
 import { useEntitlement } from '../hooks/use-allowance';
-import { useResultData } from '../hooks/use-result-data';
+import { type StoredDist, useResultData } from '../hooks/use-result-data';
 import { isLocked } from '../lib/allowance';
 import { attemptLanguage, type QuestionLanguage } from '../lib/attempt-language';
 import { judge, scoreLocally } from '../lib/local-score';
 import { durationText } from '../lib/duration';
 import { formatMarks } from '../lib/marks';
+import { provisionalRank } from '../lib/result-analysis';
 import { buildResultView, type ResultView } from '../lib/result-view';
 import { setText } from '@pm/protocol/set-text';
 import { type Attempt, partsOf } from '../lib/test-engine';
 import { AnswerFileCard } from './answer-file-card';
+import { ResultAnalysisCard } from './result-analysis-card';
 import { SmsAnswerCard } from './sms-answer-card';
 import classes from './exam-result-page.module.css';
 import { Mark, ResultQuestionCard } from './result-question';
@@ -45,12 +48,22 @@ function useRank(qsid: string, enabled: boolean) {
   return enabled ? rank : null;
 }
 
-function ResultBody({ view, lang, onLang }: { view: ResultView; lang: QuestionLanguage; onLang: (lang: QuestionLanguage) => void }) {
+type RankFigures = { rank: number; of: number; percentile: number };
+
+/** A rank as the summary shows it: with its percentile, or alone when no one else is ranked yet. */
+function rankText(r: RankFigures, t: TFunction<'exam'>): string {
+  return r.of > 1 ? t('rankOf', { rank: r.rank, of: r.of, percentile: r.percentile.toFixed(1) }) : t('rankAlone', { rank: r.rank, of: r.of });
+}
+
+function ResultBody({ view, dist, lang, onLang }: { view: ResultView; dist: StoredDist | null; lang: QuestionLanguage; onLang: (lang: QuestionLanguage) => void }) {
   const { t, i18n } = useTranslation('exam');
   const fmt = (n: number) => formatMarks(n, i18n.language);
   const online = useSyncExternalStore(subscribeSyncStatus, () => getSyncStatus().online);
   // A practice attempt has no rank of its own (the learner's first attempt holds it).
   const rank = useRank(view.qsid, online && view.fromServer && !view.practice);
+  // Until the server's rank is here: the rank in the set's published distribution, worked out on
+  // this device (docs/live-tests.md "Provisional rank on the device").
+  const provisional = rank ? null : provisionalRank(view, dist);
   const languageLabel = useId();
   const submitted = formatDate(view.submittedAt, i18n.language);
   return (
@@ -69,14 +82,14 @@ function ResultBody({ view, lang, onLang }: { view: ResultView; lang: QuestionLa
           <Fact label={t('timeTaken')} value={durationText(view.timeS, t)} testId="time-taken" seconds={view.timeS} />
           {/* A percentile compares with others: with one ranked learner there is no one to compare
               with, so only the rank shows (docs/exams.md "The exam screens", Result). */}
-          {rank && (
-            <Fact
-              label={t('rank')}
-              value={rank.of > 1 ? t('rankOf', { rank: rank.rank, of: rank.of, percentile: rank.percentile.toFixed(1) }) : t('rankAlone', { rank: rank.rank, of: rank.of })}
-              testId="rank"
-            />
-          )}
+          {rank && <Fact label={t('rank')} value={rankText(rank, t)} testId="rank" />}
+          {provisional && <Fact label={t('provisionalRank')} value={rankText(provisional, t)} testId="rank-provisional" />}
         </SimpleGrid>
+        {provisional && dist && (
+          <Text size="xs" c="dimmed" mt="xs" data-testid="rank-provisional-note">
+            {t('provisionalNote', { n: dist.n })}
+          </Text>
+        )}
         <Group mt="sm" gap="xs">
           {view.pending > 0 && (
             <Mark kind="pending" icon={<IconHourglass size={14} aria-hidden />}>
@@ -100,6 +113,7 @@ function ResultBody({ view, lang, onLang }: { view: ResultView; lang: QuestionLa
           )}
         </Group>
       </Card>
+      <ResultAnalysisCard view={view} />
       {view.parts.length > 1 && (
         <Card withBorder radius="md" padding="lg">
           <Title order={3} size="h4" mb="sm">
@@ -288,7 +302,7 @@ export default function ExamResultPage() {
         ) : locked ? (
           <LockedResult />
         ) : view ? (
-          <ResultBody view={view} lang={lang} onLang={setPicked} />
+          <ResultBody view={view} dist={data?.dist ?? null} lang={lang} onLang={setPicked} />
         ) : needsPlan ? null : latest ? (
           <Alert color="blue" icon={online ? <Loader size="xs" /> : undefined} data-testid="result-pending">
             {online ? t('resultScoring') : t('resultPending')}
