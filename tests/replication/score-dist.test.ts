@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { rankIn } from '@pm/protocol/score-dist';
+import { COLLECTIONS } from '@pm/protocol/sync/envelopes';
 import { refreshDistributions } from '../../server/src/modules/results/score-dist';
 import { DEMO } from '../../server/src/test/harness';
 import { type Device, eventually, openDevice, PRACTICE_QUESTIONS, startServer, type TestServer } from './harness';
@@ -36,7 +37,7 @@ async function takeOnline(answers: string[]): Promise<string> {
 
 test("a set's distribution replicates to a connected device, a newer one replaces it, and the device's rank is the server's", async () => {
   const token = await server.harness.tokenOf('learner');
-  const device = await openDevice(DEMO.learner.id, server, { token: () => token });
+  const device = await openDevice(DEMO.learner.id, server, { token: () => token, collections: COLLECTIONS });
   devices.push(device);
   await device.replication.awaitInSync();
   expect(await device.db.score_dist.find().exec()).toEqual([]);

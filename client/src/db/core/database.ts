@@ -56,6 +56,12 @@ export type OpenOptions = {
   multiInstance?: boolean;
   /** Overrides the name (tests open two "devices" of one person in one process). */
   name?: string;
+  /**
+   * The collections to open (all of COLLECTIONS by default, as the app opens them). Tests that run
+   * two devices in one process open fewer: RxDB's open-source core allows 13 open collections in
+   * one JavaScript context, and every device holds its own.
+   */
+  collections?: readonly CollectionName[];
 };
 
 /** Opens (or creates) a person's replica with its replicated collections (COLLECTIONS). */
@@ -73,7 +79,7 @@ export async function openReplicaDatabase(personId: string, opts: OpenOptions): 
   // A device's documents of an older schema version are migrated as the collections open. One
   // collection per task: added together, their schemas were prepared (normalised, sorted, hashed)
   // in one task of ~70 ms on a phone at 4× CPU as the exam list opened (docs/benchmarks.md "bench:lighthouse").
-  for (const name of COLLECTIONS) {
+  for (const name of opts.collections ?? COLLECTIONS) {
     const collection = { schema: RX_SCHEMAS[name], migrationStrategies: MIGRATIONS[name], ...(name === 'test_summary' && { conflictHandler: attemptConflictHandler }) };
     await db.addCollections({ [name]: collection } as Parameters<ReplicaDatabase['addCollections']>[0]);
     await nextTask();

@@ -255,7 +255,10 @@ export async function eraseReplica(personId: string): Promise<void> {
 export async function moveGuestAttempts(target: ReplicaHandle): Promise<number> {
   if (target.personId === GUEST_ID) return 0;
   const store = AttemptJournal.openStore(databaseNameOf(GUEST_ID));
-  const guestDb = await openReplicaDatabase(GUEST_ID, { storage, multiInstance: true });
+  // Only the attempts (and the database's local documents: receipts): the person's replica is
+  // open beside it, and RxDB's open-source core allows 13 open collections in one page
+  // (docs/replication.md "Collections on a device").
+  const guestDb = await openReplicaDatabase(GUEST_ID, { storage, multiInstance: true, collections: ['test_summary'] });
   try {
     // What a closed tab left in the guest's journal goes into its attempts first.
     const journal = await AttemptJournal.open(guestDb, { store });

@@ -254,7 +254,8 @@ function pendingUploads(db: ReplicaDatabase, attempts: States['test_summary'] | 
  */
 export function startReplication(db: ReplicaDatabase, opts: ReplicationOptions): Replication {
   const guest = opts.guest === true;
-  const names: readonly CollectionName[] = guest ? GUEST_COLLECTIONS : COLLECTIONS;
+  // Every collection the device opened (all of them in the app; a test device may open fewer: db/core/database.ts).
+  const names: readonly CollectionName[] = (guest ? GUEST_COLLECTIONS : COLLECTIONS).filter((n) => n in db.collections);
   const baseMs = opts.retryBaseMs ?? 1000;
   const maxMs = opts.retryMaxMs ?? 60_000;
   const live = opts.live ?? true;
