@@ -6,6 +6,7 @@ import type { PullResponse } from '@pm/protocol/sync/envelopes';
 import type { LiveKeyDoc } from '@pm/protocol/sync/live-key';
 import type { Deps, Principal } from '../../context';
 import type { Conn } from '../../db/client';
+import { inJsonArray, prepared, statementKey } from '../../db/dialect';
 import { examResult, liveRegistration, liveTest, person, questionSet } from '../../db/schema';
 import { first, transaction } from '../../db/transaction';
 import { logActivity } from '../../lib/activity';
@@ -38,8 +39,24 @@ export const START_SKEW_MS = 60_000;
 /** The live tests of `qsids`, by set id (one read). */
 export async function liveOfSets(db: Conn, qsids: readonly string[]): Promise<Map<string, LiveRow>> {
   if (qsids.length === 0) return new Map();
-  const rows = await db.select().from(liveTest).where(inArray(liveTest.qsid, [...new Set(qsids)]));
+  const rows = (await liveStatement(db).all({ ids: JSON.stringify([...new Set(qsids)]) })) as LiveRow[];
   return new Map(rows.map((r) => [r.qsid, r]));
+}
+
+/**
+ * The live tests of some sets, in one statement prepared once per handle (db/dialect.ts
+ * statementKey): every push asks it inside its transaction (sync.service pushTestSummaries), and
+ * building and preparing the statement there cost more than running it.
+ */
+const liveStatements = new WeakMap<object, { all: (values: { ids: string }) => Promise<unknown[]> }>();
+function liveStatement(db: Conn) {
+  const key = statementKey(db);
+  let stmt = liveStatements.get(key);
+  if (!stmt) {
+    stmt = prepared(db, db.select().from(liveTest).where(inJsonArray(db, liveTest.qsid, sql.placeholder('ids')))) as unknown as { all: (values: { ids: string }) => Promise<unknown[]> };
+    liveStatements.set(key, stmt);
+  }
+  return stmt;
 }
 
 /** The live test of one set, if it is one. */

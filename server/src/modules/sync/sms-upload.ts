@@ -1,7 +1,8 @@
-import { eq, inArray } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { type DecodedAnswers, sameAsCode } from '@pm/protocol/sms-answer-code';
 import type { TestSummaryDoc } from '@pm/protocol/sync/test-summary';
 import type { Tx } from '../../db/client';
+import { inJsonArray, prepared, statementKey } from '../../db/dialect';
 import { smsAnswer } from '../../db/schema';
 import { logActivity } from '../../lib/activity';
 import type { Logger } from '../../lib/logger';
@@ -20,8 +21,20 @@ export type SmsRow = typeof smsAnswer.$inferSelect;
 export async function smsRowsOf(tx: Tx, rows: readonly { newDocumentState: TestSummaryDoc }[]): Promise<Map<string, SmsRow>> {
   const ids = rows.filter((r) => r.newDocumentState.status === 'SUBMITTED').map((r) => r.newDocumentState.id);
   if (ids.length === 0) return new Map();
-  const found = await tx.select().from(smsAnswer).where(inArray(smsAnswer.attemptId, ids));
+  const found = (await smsStatement(tx).all({ ids: JSON.stringify(ids) })) as SmsRow[];
   return new Map(found.map((r) => [r.attemptId, r]));
+}
+
+/** The statement of smsRowsOf, prepared once per handle (db/dialect.ts statementKey): every push of a submission runs it. */
+const smsStatements = new WeakMap<object, { all: (values: { ids: string }) => Promise<unknown[]> }>();
+function smsStatement(tx: Tx) {
+  const key = statementKey(tx);
+  let stmt = smsStatements.get(key);
+  if (!stmt) {
+    stmt = prepared(tx, tx.select().from(smsAnswer).where(inJsonArray(tx, smsAnswer.attemptId, sql.placeholder('ids')))) as unknown as { all: (values: { ids: string }) => Promise<unknown[]> };
+    smsStatements.set(key, stmt);
+  }
+  return stmt;
 }
 
 /** Whether an uploaded submission says what the SMS said. */
