@@ -10,6 +10,8 @@ import {
   signupSchema,
   verifyOtpSchema,
 } from '@pm/protocol/auth';
+import { getCookie } from 'hono/cookie';
+import { LANGUAGE_COOKIE } from '@pm/protocol/language-cookie';
 import { MSG } from '@pm/protocol/messages';
 import { emailChangeSchema, emailVerifySchema, mobileVerifySchema, ownProfileSchema } from '@pm/protocol/person';
 import type { AppEnv, Deps } from '../../context';
@@ -27,6 +29,8 @@ async function emptyBody(c: Context<AppEnv>) {
 
 export function authRoutes(app: Hono<AppEnv>, deps: Deps) {
   const ip = (c: Parameters<typeof clientIp>[0]) => clientIp(c, deps.config.TRUST_PROXY);
+  // The language the app is in (its cookie): a code's SMS goes in it (docs/sms.md "DLT templates").
+  const langOf = (c: Context<AppEnv>) => (getCookie(c, LANGUAGE_COOKIE) === 'hi' ? ('hi' as const) : ('en' as const));
 
   // The signed-in person's own name and e-mail (docs/api.md "Profile"). Under /Person, but the
   // identity rules (codes, the same answer for a taken address) are this module's; registered
@@ -43,7 +47,7 @@ export function authRoutes(app: Hono<AppEnv>, deps: Deps) {
   // Verifying one's own mobile by a code (docs/sms.md "Every code by SMS").
   route(app, deps, 'POST /Person/me/mobile/code', async (c) => {
     await emptyBody(c);
-    return c.json(await auth.requestMobileCode(deps, principalOf(c), { ip: ip(c) }));
+    return c.json(await auth.requestMobileCode(deps, principalOf(c), { ip: ip(c), lang: langOf(c) }));
   });
   route(app, deps, 'POST /Person/me/mobile/verify', async (c) => {
     const body = await parseJson(c, mobileVerifySchema);
@@ -58,11 +62,11 @@ export function authRoutes(app: Hono<AppEnv>, deps: Deps) {
   });
   route(app, deps, 'POST /UserLogin/createUserOnBehalf', async (c) => {
     const body = await parseJson(c, createOnBehalfSchema);
-    return c.json(await auth.createOnBehalf(deps, principalOf(c), { ...body, ip: ip(c) }), 201);
+    return c.json(await auth.createOnBehalf(deps, principalOf(c), { ...body, ip: ip(c), lang: langOf(c) }), 201);
   });
   route(app, deps, 'POST /UserLogin/resetPassword', async (c) => {
     const body = await parseJson(c, requestResetSchema);
-    return c.json(await auth.requestReset(deps, { username: body.username, ip: ip(c) }));
+    return c.json(await auth.requestReset(deps, { username: body.username, ip: ip(c), lang: langOf(c) }));
   });
   route(app, deps, 'POST /UserLogin/updatePasswordWithResetCode', async (c) => {
     const body = await parseJson(c, resetWithCodeSchema);
@@ -93,7 +97,7 @@ export function authRoutes(app: Hono<AppEnv>, deps: Deps) {
   });
   route(app, deps, 'POST /OTP/requestOTP', async (c) => {
     const body = await parseJson(c, requestOtpSchema);
-    return c.json(await auth.requestOtp(deps, { mobile: body.mobile, ip: ip(c) }));
+    return c.json(await auth.requestOtp(deps, { mobile: body.mobile, ip: ip(c), lang: langOf(c) }));
   });
   route(app, deps, 'POST /OTP/verifyOTPAndSignIn', async (c) => {
     await parseJson(c, verifyOtpSchema);

@@ -31,6 +31,7 @@ import {
 import { assertMayResetPassword } from '../persons/privileges';
 import { referrerIdOf } from '../persons/referrer';
 import { mobileEnding, smsLanguageOf, smsMessage } from '../sms/messages';
+import type { SmsLang } from '../sms/templates';
 
 /**
  * The answer of a sign-in. Its token opens a new session (login, signup, OTP sign-in), or, given
@@ -190,11 +191,11 @@ export async function signup(
 }
 
 /** A code to verify `row`'s mobile, after the answer (a code voids the one before). */
-function sendMobileCode(deps: Deps, row: Pick<PersonRow, 'id' | 'mobile' | 'email'>) {
+function sendMobileCode(deps: Deps, row: Pick<PersonRow, 'id' | 'mobile' | 'email'>, lang?: SmsLang) {
   deps.afterAnswer.run('mobile verification code', async () => {
     const code = await issueCode(deps.db, deps.config.jwtSecret, row.id, 'MOBILE');
     const fallback = row.email ? { emailFallback: { personId: row.id } } : {};
-    await deps.outbox.send(smsMessage('mobile_verify', row.mobile, {}, { lang: smsLanguageOf(row), secret: code, ...fallback }));
+    await deps.outbox.send(smsMessage('mobile_verify', row.mobile, {}, { lang: smsLanguageOf(row, lang), secret: code, ...fallback }));
   }, row.id);
 }
 
@@ -203,12 +204,12 @@ function sendMobileCode(deps: Deps, row: Pick<PersonRow, 'id' | 'mobile' | 'emai
  * The answer names the mobile by its last two digits: the person knows their own number, and
  * the screen says where the code went (docs/sms.md "Where the code went").
  */
-export async function requestMobileCode(deps: Deps, actor: Principal, input: { ip: string }) {
+export async function requestMobileCode(deps: Deps, actor: Principal, input: { ip: string; lang?: SmsLang }) {
   const row = await first(deps.db.select().from(person).where(eq(person.id, actor.id)));
   if (!row) throw unauthenticated();
   if (row.mobileVerified) throw badRequest(MSG.mobileAlreadyVerified);
   await deps.rates.consumeAll([...codeSendLimits('MOBILE', actor.id, input.ip), ['sendAccount', `MOBILE to ${row.mobile}`]]);
-  sendMobileCode(deps, row);
+  sendMobileCode(deps, row, input.lang);
   return { success: true as const, msg: MSG.mobileCodeSent, sentTo: mobileEnding(row.mobile), email: row.email !== null };
 }
 
@@ -368,7 +369,7 @@ export async function updateOwnProfile(deps: Deps, actor: Principal, input: { n:
 export async function createOnBehalf(
   deps: Deps,
   actor: Principal,
-  input: { n: string; m: string; e: string | null; p?: string | undefined; ip: string },
+  input: { n: string; m: string; e: string | null; p?: string | undefined; ip: string; lang?: SmsLang },
 ) {
   const parentId = input.p ?? actor.id;
   // Placing an account under someone else is an admin's act, not any member's.
@@ -407,7 +408,7 @@ export async function createOnBehalf(
   });
   // The outbox keeps the text with the password masked; only the delivered message carries it.
   // The same text goes by e-mail too when there is an address (docs/sms.md "Every code by SMS").
-  const sms = smsMessage('account_created', row.mobile, { name: row.name, actor: actor.name, mobile: row.mobile.slice(3) }, { lang: smsLanguageOf(row), secret: password });
+  const sms = smsMessage('account_created', row.mobile, { name: row.name, actor: actor.name, mobile: row.mobile.slice(3) }, { lang: smsLanguageOf(row, input.lang), secret: password });
   await deps.outbox.send(sms);
   if (row.email) await deps.outbox.send({ channel: 'email', to: row.email, subject: sms.subject, body: sms.body, secret: password });
   // The creator's screen says where the password went: the mobile the creator typed (docs/sms.md "Where the code went").
@@ -421,7 +422,7 @@ export async function createOnBehalf(
  * typed); looking the account up, issuing the code and sending it happen after it (afterAnswer;
  * docs/security.md).
  */
-export async function requestReset(deps: Deps, input: { username: string; ip: string }) {
+export async function requestReset(deps: Deps, input: { username: string; ip: string; lang?: SmsLang }) {
   const { key, label } = usernameKey(input.username);
   if (!key) throw badRequest(input.username.includes('@') ? MSG.invalidEmail : MSG.validMobile);
   await deps.rates.consumeAll(codeSendLimits('RESET', label, input.ip));
@@ -430,7 +431,7 @@ export async function requestReset(deps: Deps, input: { username: string; ip: st
     if (!row || row.status !== 'ACTIVE') return;
     const code = await issueCode(deps.db, deps.config.jwtSecret, row.id, 'RESET');
     // By e-mail when the account has one, else by SMS through the provider (docs/sms.md "Every code by SMS").
-    const sms = smsMessage('reset_code', row.mobile, {}, { lang: smsLanguageOf(row), secret: code });
+    const sms = smsMessage('reset_code', row.mobile, {}, { lang: smsLanguageOf(row, input.lang), secret: code });
     await deps.outbox.send(row.email ? { channel: 'email', to: row.email, subject: sms.subject, body: sms.body, secret: code } : sms);
   }, `RESET ${label}`);
   return { success: true as const, msg: MSG.resetCodeSent };
@@ -593,7 +594,7 @@ export async function adminReset(deps: Deps, actor: Principal, input: { personId
  * POST /OTP/requestOTP: the same answer in the same time whether or not the mobile is registered:
  * the lookup, the code and the SMS happen after the answer (afterAnswer; docs/security.md).
  */
-export async function requestOtp(deps: Deps, input: { mobile: string; ip: string }) {
+export async function requestOtp(deps: Deps, input: { mobile: string; ip: string; lang?: SmsLang }) {
   await deps.rates.consumeAll(codeSendLimits('OTP', input.mobile, input.ip));
   deps.afterAnswer.run('login OTP', async () => {
     const row = await findByMobileOrEmail(deps.db, { mobile: input.mobile });
@@ -601,7 +602,7 @@ export async function requestOtp(deps: Deps, input: { mobile: string; ip: string
     const code = await issueCode(deps.db, deps.config.jwtSecret, row.id, 'OTP');
     // Not delivered in time, it goes again to the person's e-mail, if any (docs/sms.md "Delivery reports and the e-mail fallback").
     const fallback = row.email ? { emailFallback: { personId: row.id } } : {};
-    await deps.outbox.send(smsMessage('login_otp', row.mobile, {}, { lang: smsLanguageOf(row), secret: code, ...fallback }));
+    await deps.outbox.send(smsMessage('login_otp', row.mobile, {}, { lang: smsLanguageOf(row, input.lang), secret: code, ...fallback }));
   }, `OTP ${input.mobile}`);
   return { success: true as const, msg: MSG.otpSent };
 }

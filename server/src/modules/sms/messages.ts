@@ -2,12 +2,12 @@ import { type OutgoingMessage, SECRET_MASK } from '../../lib/outbox';
 import { renderTemplate, SMS_TEMPLATES, type SmsKind, type SmsLang } from './templates';
 
 /**
- * The language a person's text messages are written in (docs/sms.md "DLT templates"). The server
- * keeps no language per person today (the app's language lives on the device), so it is English;
- * this is the one place that will read a stored choice.
+ * The language of a person's code messages (docs/sms.md "DLT templates"): the language the app was
+ * in when they asked for the code (its language cookie, which the route reads), else English. The
+ * server keeps no language per person; this is the one place that decides.
  */
-export function smsLanguageOf(_person: { id: string }): SmsLang {
-  return 'en';
+export function smsLanguageOf(_person: { id: string }, asked?: SmsLang): SmsLang {
+  return asked ?? 'en';
 }
 
 /**

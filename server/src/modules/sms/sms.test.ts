@@ -67,6 +67,19 @@ describe.each(['twilio', 'msg91'] as const)('codes by SMS through the %s protoco
     expect((await h.login(m, 'meera-new-pass-2')).status).toBe(200);
   });
 
+  test('the code goes in the language the app is in (its cookie): Hindi, as Unicode, and the code still works', async () => {
+    const m = mobile();
+    await signup(h, m);
+    const asked = await h.request('POST', '/UserLogin/resetPassword', { body: { username: m }, headers: { cookie: 'lang=hi' } });
+    expect(asked.body).toEqual({ success: true, msg: MSG.resetCodeSent });
+    const body = (await inbox(h, `+91${m}`)).at(-1)?.body ?? '';
+    expect(body).toMatch(/^परीक्षा मित्र पासवर्ड रीसेट कोड \d{6} है।/);
+    const [row] = await outboxRows(h, `+91${m}`);
+    expect(row).toMatchObject({ kind: 'reset_code', lang: 'hi' });
+    const reset = await h.request('POST', '/UserLogin/updatePasswordWithResetCode', { body: { username: m }, headers: { authorization: h.basic(await codeIn(h, `+91${m}`), 'meera-new-pass-4') } });
+    expect(reset.status).toBe(200);
+  });
+
   test('OTP sign-in by SMS', async () => {
     const m = mobile();
     await signup(h, m);
