@@ -48,6 +48,23 @@ export function statementKey(db: DB): object {
 }
 
 /**
+ * `build` run once per handle it is asked on (statementKey): for statements a hot path runs
+ * inside its transactions, where building and preparing them per call cost more than running them.
+ */
+export function perHandle<T>(build: (db: DB) => T): (db: DB) => T {
+  const cache = new WeakMap<object, T>();
+  return (db) => {
+    const key = statementKey(db);
+    let made = cache.get(key);
+    if (made === undefined) {
+      made = build(db);
+      cache.set(key, made);
+    }
+    return made;
+  };
+}
+
+/**
  * `column` is one of the strings of `json`, a JSON array given as text (a value or a placeholder):
  * a whole list of ids as one parameter, so that one prepared statement takes any number of them.
  */

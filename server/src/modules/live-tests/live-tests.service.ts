@@ -6,7 +6,7 @@ import type { PullResponse } from '@pm/protocol/sync/envelopes';
 import type { LiveKeyDoc } from '@pm/protocol/sync/live-key';
 import type { Deps, Principal } from '../../context';
 import type { Conn } from '../../db/client';
-import { inJsonArray, prepared, statementKey } from '../../db/dialect';
+import { inJsonArray, perHandle, prepared } from '../../db/dialect';
 import { examResult, liveRegistration, liveTest, person, questionSet } from '../../db/schema';
 import { first, transaction } from '../../db/transaction';
 import { logActivity } from '../../lib/activity';
@@ -48,16 +48,9 @@ export async function liveOfSets(db: Conn, qsids: readonly string[]): Promise<Ma
  * statementKey): every push asks it inside its transaction (sync.service pushTestSummaries), and
  * building and preparing the statement there cost more than running it.
  */
-const liveStatements = new WeakMap<object, { all: (values: { ids: string }) => Promise<unknown[]> }>();
-function liveStatement(db: Conn) {
-  const key = statementKey(db);
-  let stmt = liveStatements.get(key);
-  if (!stmt) {
-    stmt = prepared(db, db.select().from(liveTest).where(inJsonArray(db, liveTest.qsid, sql.placeholder('ids')))) as unknown as { all: (values: { ids: string }) => Promise<unknown[]> };
-    liveStatements.set(key, stmt);
-  }
-  return stmt;
-}
+const liveStatement = perHandle(
+  (db) => prepared(db, db.select().from(liveTest).where(inJsonArray(db, liveTest.qsid, sql.placeholder('ids')))) as unknown as { all: (values: { ids: string }) => Promise<unknown[]> },
+);
 
 /** The live test of one set, if it is one. */
 export function liveOf(db: Conn, qsid: string): Promise<LiveRow | undefined> {

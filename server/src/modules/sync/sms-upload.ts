@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { type DecodedAnswers, sameAsCode } from '@pm/protocol/sms-answer-code';
 import type { TestSummaryDoc } from '@pm/protocol/sync/test-summary';
 import type { Tx } from '../../db/client';
-import { inJsonArray, prepared, statementKey } from '../../db/dialect';
+import { inJsonArray, perHandle, prepared } from '../../db/dialect';
 import { smsAnswer } from '../../db/schema';
 import { logActivity } from '../../lib/activity';
 import type { Logger } from '../../lib/logger';
@@ -26,16 +26,9 @@ export async function smsRowsOf(tx: Tx, rows: readonly { newDocumentState: TestS
 }
 
 /** The statement of smsRowsOf, prepared once per handle (db/dialect.ts statementKey): every push of a submission runs it. */
-const smsStatements = new WeakMap<object, { all: (values: { ids: string }) => Promise<unknown[]> }>();
-function smsStatement(tx: Tx) {
-  const key = statementKey(tx);
-  let stmt = smsStatements.get(key);
-  if (!stmt) {
-    stmt = prepared(tx, tx.select().from(smsAnswer).where(inJsonArray(tx, smsAnswer.attemptId, sql.placeholder('ids')))) as unknown as { all: (values: { ids: string }) => Promise<unknown[]> };
-    smsStatements.set(key, stmt);
-  }
-  return stmt;
-}
+const smsStatement = perHandle(
+  (tx) => prepared(tx, tx.select().from(smsAnswer).where(inJsonArray(tx, smsAnswer.attemptId, sql.placeholder('ids')))) as unknown as { all: (values: { ids: string }) => Promise<unknown[]> },
+);
 
 /** Whether an uploaded submission says what the SMS said. */
 export function uploadMatches(sms: SmsRow, next: TestSummaryDoc): boolean {
