@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, type PluginOption } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { MEDIA_CACHE } from './client/src/lib/media-precache';
+import { BUNDLE_EXT, BUNDLE_MIME } from '@pm/protocol/bundle';
 import { mantineCss } from './scripts/vite-plugin-mantine-css';
 import { precompress } from './scripts/vite-plugin-precompress';
 import { mantineUseId } from './scripts/vite-plugin-mantine-use-id';
@@ -105,6 +106,9 @@ function clientOnlyPlugins(): PluginOption[] {
           { src: '/icons/icon-maskable-192.png', sizes: '192x192', type: 'image/png', purpose: 'maskable' },
           { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
         ],
+        // The installed app opens test files handed from phone to phone: the browser opens the
+        // exam list with the file in window.launchQueue (docs/live-tests.md "On the receiving phone").
+        file_handlers: [{ action: '/exam-list', accept: { [BUNDLE_MIME]: [`.${BUNDLE_EXT}`] } }],
       },
       // The page itself never shows the manifest icons (the browser keeps its own copy of an
       // installed app's icons): leaving them out of the precache saves ~220 kB on first install.
