@@ -3,7 +3,6 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, type PluginOption } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { MEDIA_CACHE } from './client/src/lib/media-precache';
-import { BUNDLE_EXT, BUNDLE_MIME } from '@pm/protocol/bundle';
 import { mantineCss } from './scripts/vite-plugin-mantine-css';
 import { precompress } from './scripts/vite-plugin-precompress';
 import { mantineUseId } from './scripts/vite-plugin-mantine-use-id';
@@ -108,7 +107,10 @@ function clientOnlyPlugins(): PluginOption[] {
         ],
         // The installed app opens test files handed from phone to phone: the browser opens the
         // exam list with the file in window.launchQueue (docs/live-tests.md "On the receiving phone").
-        file_handlers: [{ action: '/exam-list', accept: { [BUNDLE_MIME]: [`.${BUNDLE_EXT}`] } }],
+        // The type and extension are BUNDLE_MIME and BUNDLE_EXT (sync-protocol/src/bundle.ts), written
+        // out because the config loads in Node, which cannot import the protocol's TypeScript;
+        // e2e/pwa.spec.ts checks that they agree.
+        file_handlers: [{ action: '/exam-list', accept: { 'application/vnd.pariksha-mitra.test': ['.pmtest'] } }],
       },
       // The page itself never shows the manifest icons (the browser keeps its own copy of an
       // installed app's icons): leaving them out of the precache saves ~220 kB on first install.

@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
+import { BUNDLE_EXT, BUNDLE_MIME } from '@pm/protocol/bundle';
 
 // This spec needs the service worker (playwright.config.ts blocks it elsewhere).
 test.use({ serviceWorkers: 'allow' });
@@ -53,7 +54,7 @@ test('the manifest is linked and complete, and every icon it names is a PNG', as
   expect(manifest.description).toBeTruthy();
   // The installed app opens test files handed from phone to phone (docs/live-tests.md "On the
   // receiving phone"): their type and extension (sync-protocol/src/bundle.ts), on the exam list.
-  expect(manifest.file_handlers).toEqual([{ action: '/exam-list', accept: { 'application/vnd.pariksha-mitra.test': ['.pmtest'] } }]);
+  expect(manifest.file_handlers).toEqual([{ action: '/exam-list', accept: { [BUNDLE_MIME]: [`.${BUNDLE_EXT}`] } }]);
   expect(manifest.theme_color).toMatch(/^#[0-9a-f]{6}$/i);
   expect(manifest.background_color).toMatch(/^#[0-9a-f]{6}$/i);
   await expect(page.locator('meta[name="theme-color"]')).toHaveAttribute('content', manifest.theme_color);
