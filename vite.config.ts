@@ -105,6 +105,12 @@ function clientOnlyPlugins(): PluginOption[] {
           { src: '/icons/icon-maskable-192.png', sizes: '192x192', type: 'image/png', purpose: 'maskable' },
           { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
         ],
+        // The installed app opens test files handed from phone to phone: the browser opens the
+        // exam list with the file in window.launchQueue (docs/live-tests.md "On the receiving phone").
+        // The type and extension are BUNDLE_MIME and BUNDLE_EXT (sync-protocol/src/bundle.ts), written
+        // out because the config loads in Node, which cannot import the protocol's TypeScript;
+        // e2e/pwa.spec.ts checks that they agree.
+        file_handlers: [{ action: '/exam-list', accept: { 'application/vnd.pariksha-mitra.test': ['.pmtest'] } }],
       },
       // The page itself never shows the manifest icons (the browser keeps its own copy of an
       // installed app's icons): leaving them out of the precache saves ~220 kB on first install.

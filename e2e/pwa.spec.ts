@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
+import { BUNDLE_EXT, BUNDLE_MIME } from '@pm/protocol/bundle';
 
 // This spec needs the service worker (playwright.config.ts blocks it elsewhere).
 test.use({ serviceWorkers: 'allow' });
@@ -21,6 +22,7 @@ type Manifest = {
   background_color: string;
   lang: string;
   icons: { src: string; sizes: string; type: string; purpose?: string }[];
+  file_handlers?: { action: string; accept: Record<string, string[]> }[];
 };
 
 /** Waits until the service worker (registered once the app is idle) is active, then reloads so
@@ -50,6 +52,9 @@ test('the manifest is linked and complete, and every icon it names is a PNG', as
     lang: 'en',
   });
   expect(manifest.description).toBeTruthy();
+  // The installed app opens test files handed from phone to phone (docs/live-tests.md "On the
+  // receiving phone"): their type and extension (sync-protocol/src/bundle.ts), on the exam list.
+  expect(manifest.file_handlers).toEqual([{ action: '/exam-list', accept: { [BUNDLE_MIME]: [`.${BUNDLE_EXT}`] } }]);
   expect(manifest.theme_color).toMatch(/^#[0-9a-f]{6}$/i);
   expect(manifest.background_color).toMatch(/^#[0-9a-f]{6}$/i);
   await expect(page.locator('meta[name="theme-color"]')).toHaveAttribute('content', manifest.theme_color);

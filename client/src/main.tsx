@@ -14,9 +14,12 @@ import i18n, { languageReady } from './lib/i18n';
 import { whenIdle } from './lib/after-paint';
 import { prepareLocaleData } from './lib/intl-format';
 import { scheduleServiceWorker } from './lib/pwa/schedule-service-worker';
+import { consumeLaunchQueue } from './lib/pwa/launch-files';
 
 // Before anything else can delay it: the browser's install offer comes once per page load.
 listenForInstallPrompt();
+// A test file the installed app was opened with, kept until the exam list imports it (docs/live-tests.md "On the receiving phone").
+consumeLaunchQueue();
 
 const root = document.getElementById('root');
 if (root) {

@@ -6,7 +6,8 @@
  * test reopened offline still runs on corrected time.
  */
 const STORAGE_KEY = 'serverClockOffset';
-const SAMPLES = 8;
+/** Responses the estimate is taken from (the shortest round trip of these wins). */
+export const CLOCK_SAMPLES = 8;
 
 type Sample = { offset: number; rtt: number };
 
@@ -50,7 +51,7 @@ export function createServerClock(store: OffsetStore = localStorageStore(), devi
       if (!Number.isFinite(serverTime) || serverTime <= 0 || receivedAt < sentAt) return;
       const rtt = receivedAt - sentAt;
       samples.push({ offset: serverTime - (sentAt + rtt / 2), rtt });
-      if (samples.length > SAMPLES) samples.shift();
+      if (samples.length > CLOCK_SAMPLES) samples.shift();
       const best = samples.reduce((a, b) => (b.rtt < a.rtt ? b : a));
       if (Math.abs(best.offset - current) >= 1) {
         current = Math.round(best.offset);

@@ -21,6 +21,7 @@ import { matchesSearch } from '../lib/search';
 import { SetBadges } from './set-badges';
 import { LostAttemptsNotice, StorageNotice } from './storage-notices';
 import { OpenSharedTest } from './open-shared-test';
+import { LiveBadge } from './live-badge';
 import { formatDate } from '@/lib/intl-format';
 import { UNNAMED_PLAN } from '@pm/protocol/payment';
 
@@ -192,6 +193,8 @@ const ExamCard = memo(function ExamCard({
           </Title>
           <SetBadges free={set.free} isM={set.isM} />
         </Group>
+        {/* A live test and when, from the questions' document on this device: offline too (docs/live-tests.md "On the exam list"). */}
+        {item.live && <LiveBadge live={item.live} />}
         <dl style={{ margin: 0, display: 'grid', gridTemplateColumns: 'auto 1fr', gap: '2px 12px' }}>
           <Fact label={t('marksPerQuestion')} value={fmt(set.mpq)} />
           <Fact label={t('totalMarks')} value={fmt(setTotalMarks(set))} />

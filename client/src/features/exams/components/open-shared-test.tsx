@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, FileInput, Modal, Stack, Text, Title } from '@mantine/core';
 import { IconFileImport } from '@tabler/icons-react';
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { BUNDLE_EXT } from '@pm/protocol/bundle';
@@ -11,6 +11,7 @@ import { useReplica } from '@/db/learner/replica-context';
 import { sharedSets$ } from '@/db/learner/shared-sets';
 import { useReplicaQuery } from '@/db/learner/use-replica-query';
 import type { ShareRefusal } from '@/lib/bundles';
+import { type LaunchedFile, onLaunchedFile } from '@/lib/pwa/launch-files';
 
 type Outcome = { ok: true; id: string; title: string } | { ok: false; reason: ShareRefusal };
 
@@ -27,8 +28,8 @@ const takeLink = (id: string) => `${paths.takeExam}/${encodeURIComponent(id)}`;
 
 /**
  * "Open a shared test" (docs/live-tests.md "On the receiving phone"): a test file a friend sent,
- * checked on this phone without the internet and kept in its replica; the learner takes it from
- * here. The sets opened before are listed with it.
+ * picked here or opened with the installed app, checked on this phone without the internet and
+ * kept in its replica; the learner takes it from here. The sets opened before are listed with it.
  */
 export function OpenSharedTest({ guest }: { guest: boolean }) {
   const { t, i18n } = useTranslation('exam');
@@ -39,20 +40,37 @@ export function OpenSharedTest({ guest }: { guest: boolean }) {
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const list = useSharedList(i18n.language);
 
-  const open = async () => {
-    if (!file || !replica) return;
-    setBusy(true);
-    try {
-      // The checking code (WebCrypto, the schemas) loads only now.
-      const { importBundle } = await import('@/lib/bundles');
-      const payload = await importBundle(replica.db, file, { guest });
-      setOutcome({ ok: true, id: payload.set.id, title: setText(payload.set, i18n.language).l });
-    } catch (err) {
-      setOutcome({ ok: false, reason: err instanceof Error && err.name === 'ShareError' ? (err as Error & { reason: ShareRefusal }).reason : 'notBundle' });
-    } finally {
-      setBusy(false);
-    }
+  const importFile = useCallback(
+    async (db: ReplicaDatabase, chosen: LaunchedFile) => {
+      setBusy(true);
+      setOutcome(null);
+      try {
+        // The checking code (WebCrypto, the schemas) loads only now.
+        const { importBundle } = await import('@/lib/bundles');
+        const payload = await importBundle(db, chosen, { guest });
+        setOutcome({ ok: true, id: payload.set.id, title: setText(payload.set, i18n.language).l });
+      } catch (err) {
+        setOutcome({ ok: false, reason: err instanceof Error && err.name === 'ShareError' ? (err as Error & { reason: ShareRefusal }).reason : 'notBundle' });
+      } finally {
+        setBusy(false);
+      }
+    },
+    [guest, i18n.language],
+  );
+  const open = () => {
+    if (file && replica) void importFile(replica.db, file);
   };
+
+  // A test file the installed app was opened with (lib/pwa/launch-files.ts): the same dialog,
+  // checks and messages as a file picked here, once the replica is open.
+  useEffect(() => {
+    if (!replica) return;
+    return onLaunchedFile((launched) => {
+      setOpened(true);
+      setFile(null);
+      void importFile(replica.db, launched);
+    });
+  }, [replica, importFile]);
 
   return (
     <>
@@ -72,7 +90,7 @@ export function OpenSharedTest({ guest }: { guest: boolean }) {
             }}
             clearable
           />
-          <Button onClick={() => void open()} disabled={!file || !replica} loading={busy}>
+          <Button onClick={open} disabled={!file || !replica} loading={busy}>
             {t('share.import')}
           </Button>
           {outcome?.ok === false && (

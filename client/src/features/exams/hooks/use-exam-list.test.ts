@@ -34,3 +34,13 @@ test('a new revision of a set, a newer version, a removed or reordered set all g
   expect(reordered[0]).toBe(first[1]);
   expect(toItems([doc('a', '2-x', 2)], [doc('a', '1-q', 1)]).map((i) => i.set.id)).toEqual(['a']);
 });
+
+test('a live test’s times come from its stored questions’ document, without its sealed paper', () => {
+  const toItems = stableExamItems();
+  const sealed = { iv: 'AAAAAAAAAAAAAAAA', ct: 'AAAA' };
+  const items = toItems([doc('live', '1-x', 1), doc('plain', '1-y', 1), doc('away', '1-z', 1)], [
+    doc('live', '1-q', 1, { questions: [], live: { start: 10, win: 5, res: 20, wk: sealed, paper: sealed } }),
+    doc('plain', '1-r', 1, { questions: [] }),
+  ]);
+  expect(items.map((i) => i.live)).toEqual([{ start: 10, win: 5, res: 20 }, null, null]);
+});

@@ -2,6 +2,7 @@ import { useCallback } from 'react';
 import { combineLatest, distinctUntilChanged, map } from 'rxjs';
 import type { QuestionSetDoc } from '@pm/protocol/sync/question-set';
 import type { QsDetailDoc } from '@pm/protocol/sync/qs-detail';
+import type { LiveDetail } from '@pm/protocol/live-test';
 import type { ReplicaDatabase } from '@/db/core/database';
 import { mediaUrlsOf } from '@/lib/media-precache';
 import { useReplicaQuery } from '@/db/learner/use-replica-query';
@@ -18,7 +19,22 @@ export type ExamListItem = {
   availability: Availability;
   /** The images of the set's stored questions (all must be in the media cache for it to be complete). */
   media: string[];
+  /**
+   * A live test's times, from its questions' document on this device (`qs_detail.live`), so the
+   * list shows them offline (docs/live-tests.md "Live tests"); null for any other set, or while
+   * the set's questions are not here.
+   */
+  live: LiveTimes | null;
 };
+
+/** When a live test starts, how long it may be started in, and when its results open (ms, server clock). */
+export type LiveTimes = Pick<LiveDetail, 'start' | 'win' | 'res'>;
+
+/** The times of a stored detail's live test, without its sealed paper. */
+function liveTimesOf(detail: QsDetailDoc | undefined): LiveTimes | null {
+  const live = detail?.live;
+  return live ? { start: live.start, win: live.win, res: live.res } : null;
+}
 
 /** A set's availability from the version of the questions stored here (undefined: none). */
 export function availabilityOf(setVersion: number, storedVersion: number | undefined): Availability {
@@ -32,6 +48,17 @@ export function availabilityOf(setVersion: number, storedVersion: number | undef
  */
 /** What one emission of the list is made from: a set and its stored questions, as RxDB documents. */
 type Source = { id: string; revision: string; toJSON(): unknown; v: number };
+
+/** One set's item, from its document and its stored questions' document (if any). */
+function itemOf(set: Source, detail: Source | undefined): ExamListItem {
+  const stored = detail?.toJSON() as QsDetailDoc | undefined;
+  return {
+    set: set.toJSON() as ExamListItem['set'],
+    availability: availabilityOf(set.v, detail?.v),
+    media: stored ? mediaUrlsOf(stored) : [],
+    live: liveTimesOf(stored),
+  };
+}
 
 /**
  * Builds the list's items from each emission of the two queries, keeping the item (and, when no
@@ -49,14 +76,7 @@ export function stableExamItems() {
       const detail = stored.get(s.id);
       const key = `${s.revision}|${detail?.revision ?? ''}`;
       const kept = cache.get(s.id);
-      const item =
-        kept && kept.key === key
-          ? kept.item
-          : {
-              set: s.toJSON() as ExamListItem['set'],
-              availability: availabilityOf(s.v, detail?.v),
-              media: detail ? mediaUrlsOf(detail.toJSON() as QsDetailDoc) : [],
-            };
+      const item = kept && kept.key === key ? kept.item : itemOf(s, detail);
       next.set(s.id, { key, item });
       return item;
     });
