@@ -25,7 +25,7 @@ import { SERVER_NODE_FLAGS } from './server-flags.mjs';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 5000);
 /** New stream connections per second while the devices come online (lib/overload.ts refuses a faster burst from one address). */
-const CONNECT_PER_S = 400;
+const CONNECT_PER_S = 200;
 /** Devices per source address (scripts/live-stream-clients.ts loopbackSource): 5,000 devices from 250 addresses. */
 const PER_ADDRESS = 20;
 const FLOOR_PATHS: LivePaths = { stream: '/floor/stream', pull: (rev) => `/floor/live_key/pull?rev=${rev}` };
