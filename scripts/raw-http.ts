@@ -75,12 +75,17 @@ export class RawConnection {
   private pending: { resolve: (r: RawResponse) => void; reject: (e: Error) => void; written: number; timer: NodeJS.Timeout } | null = null;
   private buf: Buffer = Buffer.alloc(0);
 
-  constructor(private readonly port: number, private readonly host = '127.0.0.1') {}
+  /** `localAddress`: the address to connect from (another 127.x address plays another network's device). */
+  constructor(
+    private readonly port: number,
+    private readonly host = '127.0.0.1',
+    private readonly localAddress?: string,
+  ) {}
 
   private connect(): Promise<void> {
     if (this.connected) return this.connected;
     this.connected = new Promise<void>((resolve, reject) => {
-      const s = net.connect({ port: this.port, host: this.host, noDelay: true });
+      const s = net.connect({ port: this.port, host: this.host, noDelay: true, ...(this.localAddress && { localAddress: this.localAddress }) });
       this.socket = s;
       s.once('connect', () => resolve());
       // Events of a socket this connection already gave up on (timeout) are not about the

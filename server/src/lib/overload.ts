@@ -112,7 +112,7 @@ export const OVERLOAD = {
    * request's headers (its body stays in the socket's buffers: Node stops reading a request
    * nobody reads), and in a submission storm the pushes admitted together share one transaction
    * (lib/group-commit.ts), so the storm is done sooner than its refusals would have come back
-   * (docs/benchmarks.md "bench:sync").
+   * (docs/benchmarks.md "bench:sync"). A pull of `live_key` waits the same way (see PARKABLE).
    */
   PARK_MAX: 2048,
   /**
@@ -127,8 +127,18 @@ export const OVERLOAD = {
   LOG_TOP_SOURCES: 5,
 } as const;
 
-/** The replication push of test summaries (modules/sync/sync.routes.ts): parked rather than refused. */
-const PARKABLE_PATH = /^\/api\/sync\/v1\/test_summary\/push(?:[?#]|$)/;
+/**
+ * What is parked rather than refused (modules/sync/sync.routes.ts): the replication push of test
+ * summaries, and the pull of `live_key`. At a live test's start the server itself tells every
+ * registered device to pull its key at the same moment (docs/live-tests.md "The key at scale"):
+ * refused, those devices would come back only after Retry-After (1-3 s) and their jitter, while
+ * a pull costs well under a millisecond and the herd is gone in about a second.
+ */
+const PARKABLE: readonly { method: string; path: RegExp }[] = [
+  { method: 'POST', path: /^\/api\/sync\/v1\/test_summary\/push(?:[?#]|$)/ },
+  { method: 'GET', path: /^\/api\/sync\/v1\/live_key\/pull(?:[?#]|$)/ },
+];
+const parkable = (method: string | undefined, url: string) => PARKABLE.some((p) => p.method === method && p.path.test(url));
 
 /**
  * The providers' callbacks, never shed: the payment providers' webhooks
@@ -568,7 +578,7 @@ export function shedOverload<A extends unknown[]>(
       markAdmitted(incoming, outgoing, arrival);
       return false;
     }
-    if (proceed && incoming.method === 'POST' && PARKABLE_PATH.test(incoming.url ?? '') && parkedCount() < OVERLOAD.PARK_MAX) {
+    if (proceed && parkable(incoming.method, incoming.url ?? '') && parkedCount() < OVERLOAD.PARK_MAX) {
       park(incoming, outgoing, arrival, proceed);
       return true;
     }

@@ -163,14 +163,7 @@ export async function isRegistered(db: Conn, qsid: string, personId: string): Pr
  * a document pulled before says null, and the release job gives the test a new revision at the start.
  */
 export async function pullLiveKeys(db: Conn, personId: string, rev: number, limit: number, now = Date.now()): Promise<PullResponse<LiveKeyDoc>> {
-  const docRev = sql<number>`case when ${liveTest.rev} > ${liveRegistration.rev} then ${liveTest.rev} else ${liveRegistration.rev} end`;
-  const rows = await db
-    .select({ live: liveTest, sms: liveRegistration.sms, rev: docRev })
-    .from(liveRegistration)
-    .innerJoin(liveTest, eq(liveTest.qsid, liveRegistration.qsid))
-    .where(and(eq(liveRegistration.personId, personId), sql`${docRev} > ${rev}`))
-    .orderBy(docRev)
-    .limit(limit);
+  const rows = (await liveKeysStatement(db).all({ personId, rev, limit })) as { live: LiveRow; sms: boolean; rev: number }[];
   const documents = rows.map(({ live, sms }) => ({
     id: live.qsid,
     key: now >= live.startAt ? live.key : null,
@@ -183,6 +176,25 @@ export async function pullLiveKeys(db: Conn, personId: string, rev: number, limi
   }));
   return { documents, checkpoint: { rev: rows.length > 0 ? Number(rows.at(-1)!.rev) : rev } };
 }
+
+/**
+ * The pull's statement, prepared once per handle (db/dialect.ts perHandle): at a live test's
+ * start every registered device pulls at once, and building this query each time cost more than
+ * running it (docs/live-tests.md "The key at scale").
+ */
+const liveKeysStatement = perHandle((db) => {
+  const docRev = sql<number>`case when ${liveTest.rev} > ${liveRegistration.rev} then ${liveTest.rev} else ${liveRegistration.rev} end`;
+  return prepared(
+    db,
+    db
+      .select({ live: liveTest, sms: liveRegistration.sms, rev: docRev })
+      .from(liveRegistration)
+      .innerJoin(liveTest, eq(liveTest.qsid, liveRegistration.qsid))
+      .where(and(eq(liveRegistration.personId, sql.placeholder('personId')), sql`${docRev} > ${sql.placeholder('rev')}`))
+      .orderBy(docRev)
+      .limit(sql.placeholder('limit')),
+  ) as unknown as { all: (values: { personId: string; rev: number; limit: number }) => Promise<unknown[]> };
+});
 
 // --- The sealed paper in qs_detail ---------------------------------------------------------------------
 
@@ -321,25 +333,69 @@ async function openResults(deps: Pick<Deps, 'db' | 'events'>, live: LiveRow): Pr
   return true;
 }
 
+/** The earliest start or result time still to come within `horizonMs` of `now`, if any (what the release job must not miss by a poll). */
+export async function nextDue(db: Conn, now: number, horizonMs: number): Promise<number | null> {
+  const until = now + horizonMs;
+  const [start] = await db
+    .select({ at: liveTest.startAt })
+    .from(liveTest)
+    .where(and(eq(liveTest.released, false), gt(liveTest.startAt, now), lte(liveTest.startAt, until)))
+    .orderBy(asc(liveTest.startAt))
+    .limit(1);
+  const [result] = await db
+    .select({ at: liveTest.resultAt })
+    .from(liveTest)
+    .where(and(eq(liveTest.resultsOpened, false), gt(liveTest.resultAt, now), lte(liveTest.resultAt, until)))
+    .orderBy(asc(liveTest.resultAt))
+    .limit(1);
+  const times = [start?.at, result?.at].filter((t): t is number => t !== undefined);
+  return times.length > 0 ? Math.min(...times) : null;
+}
+
 /**
- * Runs releaseDue every `everyMs` (a second: a key reaches connected devices within about that
- * of the start, docs/live-tests.md "The key schedule"), once across instances (lib/exclusive),
- * each run in a turn of its own.
+ * Runs releaseDue every `everyMs`, once across instances (lib/exclusive), each run in a turn of
+ * its own; and at the very moment of a start or result time that comes before the next run (each
+ * run looks `everyMs` ahead and sets a timer for it): a poll alone would release a key up to
+ * `everyMs` after its start, on average half of it, which every device would wait on top of its
+ * pull (docs/live-tests.md "The key at scale").
  */
 export function startLiveRelease(deps: Deps, everyMs = 1000): () => void {
   let running = false;
+  // A run asked for while one was going (the exact timer during a poll): it runs right after.
+  let again = false;
+  let stopped = false;
+  let exact: ReturnType<typeof setTimeout> | null = null;
+  const aimAtNext = async () => {
+    const now = Date.now();
+    const at = await nextDue(deps.db, now, everyMs);
+    if (stopped || at === null) return;
+    if (exact) clearTimeout(exact);
+    exact = setTimeout(run, at - now);
+    exact.unref();
+  };
   const run = () => {
-    if (running) return;
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
     running = true;
+    again = false;
     runExclusive(deps.db, 'live-release', () => releaseDue(deps))
+      .then(aimAtNext)
       .catch((err: unknown) => deps.log.error({ err }, 'live test release job failed'))
-      .finally(() => (running = false));
+      .finally(() => {
+        running = false;
+        if (again) run();
+      });
   };
   const initial = setImmediate(run);
   const timer = setInterval(run, everyMs);
   timer.unref();
   return () => {
+    stopped = true;
     clearImmediate(initial);
     clearInterval(timer);
+    if (exact) clearTimeout(exact);
   };
 }

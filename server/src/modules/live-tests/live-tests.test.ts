@@ -10,7 +10,7 @@ import { attempt, examResult, liveTest } from '../../db/schema';
 import { readLocalInbox } from '../../lib/outbox';
 import { submittedAttempt } from '../../test/builders';
 import { type Harness, startHarness } from '../../test/harness';
-import { liveStartRefusal, releaseDue } from './live-tests.service';
+import { liveStartRefusal, releaseDue, startLiveRelease } from './live-tests.service';
 
 /*
  * Live tests through the API (docs/live-tests.md): schedule, register, the sealed paper, the key
@@ -201,5 +201,30 @@ describe('paid sets and the rule itself', () => {
     expect(liveStartRefusal(live, true, during, during)).toBeNull();
     expect(liveStartRefusal(live, true, live.startAt + 16 * MIN, live.startAt + 16 * MIN)).toBe('closed');
     expect(liveStartRefusal(live, false, live.resultAt + 1, live.resultAt + 1)).toBeNull();
+  });
+});
+
+describe('the release job', () => {
+  test('releases a key at its start itself, not at its next poll (docs/live-tests.md "The key at scale")', async () => {
+    const qsid = 'qs-practice-numerical';
+    const start = Date.now() + 600;
+    expect((await schedule({ qsid, start, winMin: 15, res: start + 3 * 60 * MIN })).status).toBe(200);
+    // Polling once a minute: only the timer a run aims at the start releases it within the second.
+    const stop = startLiveRelease(h.deps, 60_000);
+    try {
+      const released = async () => (await h.deps.db.select({ released: liveTest.released }).from(liveTest).where(eq(liveTest.qsid, qsid)))[0]!.released;
+      for (;;) {
+        const now = Date.now();
+        const done = await released();
+        // Never before the start...
+        if (done) expect(now).toBeGreaterThanOrEqual(start - 50);
+        if (done) break;
+        // ...and not a poll later.
+        expect(now).toBeLessThan(start + 1500);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    } finally {
+      stop();
+    }
   });
 });

@@ -510,6 +510,28 @@ describe('overload', () => {
     }
   });
 
+  test("over real HTTP a live_key pull that meets an overloaded server waits and is answered once the load has gone; another pull is refused at once", async () => {
+    // At a live test's start every registered device pulls its key at once (docs/live-tests.md "The key at scale").
+    const { load, set } = switchableLoad();
+    const { server, request } = await ownServer(load);
+    try {
+      set('connection-storm');
+      let answered: { status: number; text: string } | null = null;
+      const parked = request('GET', '/api/sync/v1/live_key/pull?rev=0&limit=10').then((a) => (answered = a));
+      expect((await request('GET', '/api/sync/v1/tag/pull?rev=0&limit=10')).status).toBe(503);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(answered).toBeNull();
+      set(null);
+      expect((await request('GET', '/api/health')).status).toBe(200);
+      await parked;
+      expect(answered!.status).toBe(200);
+      expect(JSON.parse(answered!.text)).toMatchObject({ documents: expect.any(Array), checkpoint: { rev: expect.any(Number) } });
+      expect(load.inFlight()).toBe(0);
+    } finally {
+      server.close();
+    }
+  });
+
   test('a storm of 200 devices, each pushing its submitted attempt on a new connection at once, is parked whole and stored with no refusal', async () => {
     // A storm as the monitor sees one: every push arriving from a socket meets the connection-storm
     // signal (a real storm of 200 sockets in this one process depends on this machine's speed
