@@ -4,7 +4,7 @@
  * data (scripts/bench-data.ts: 50 sets, 5,000 learners each holding the yearly plan), `bench-set-0`
  * scheduled as a live test an hour ahead and every learner registered for it; and two floors:
  *   - the key's: a bare node:http server with the same two requests a device makes, the stream
- *     (SSE: RESYNC on connect, then one CHANGE broadcast to every connection at the start) and the
+ *     (SSE: RESYNC on connect, then the key's KEY event and one CHANGE broadcast to every connection at the start) and the
  *     pull (the token checked with jose, as the app's; one document, its key once released);
  *   - the storm's: the bare submission of bench:sync (scripts/bench-exam-floor.ts).
  * The parent asks for the start at a moment of its choosing ({ liveAt } / { floorAt }).
@@ -106,7 +106,9 @@ const floorPort = await new Promise<number>((resolve) => floor.listen({ host: '1
 function floorBroadcast(at: number) {
   setTimeout(() => {
     floorReleased = true;
-    for (const res of floorStreams) res.write('data: {"type":"CHANGE","collections":["live_key"]}\n\n');
+    // As the app: the key in the stream, then the change to pull.
+    const events = `data: ${JSON.stringify({ type: 'KEY', qsid: LIVE_SET, key: floorKey })}\n\ndata: {"type":"CHANGE","collections":["live_key"]}\n\n`;
+    for (const res of floorStreams) res.write(events);
   }, at - Date.now());
 }
 

@@ -1,8 +1,8 @@
 /**
  * Lean devices for the live-test key at scale (docs/live-tests.md "The key at scale"): each holds
  * the sync stream open on a raw socket (GET /api/sync/v1/stream, as client/src/db/sync/sync-stream.ts
- * reads it) and, as the replication does, pulls its `live_key` documents from its checkpoint on
- * RESYNC and on each CHANGE that names `live_key`. A thousand RxDB databases in one process are
+ * reads it), takes a live test's key from the stream's KEY event, and, as the replication does,
+ * pulls its `live_key` documents from its checkpoint on RESYNC and on each CHANGE that names `live_key`. A thousand RxDB databases in one process are
  * too heavy for a test or a bench (each is IndexedDB, schemas, a replication per collection), so
  * these speak the protocol without a replica; tests/replication/live-key-stream.test.ts runs a few
  * real replicas beside them. Used by that test and by `npm run bench:live` (scripts/bench-live.ts).
@@ -81,12 +81,17 @@ export type DeviceStats = {
  */
 export class LiveDevice {
   checkpoint = 0;
-  /** The key of each live test, once a pull brought it. */
+  /** The key of each live test, once the stream's KEY event or a pull brought it. */
   readonly keys = new Map<string, string>();
-  /** When (wallNow) the pull that first brought a key ended, by test. */
+  /** When (wallNow) the key first arrived (the KEY event, or the end of the pull that brought it), by test. */
   readonly keyAt = new Map<string, number>();
-  /** The server's clock (X-Server-Time) on the answer that first brought each key. */
+  /** The server's clock when each key first arrived: X-Server-Time of a pull, the arrival (same machine) of a KEY event. */
   readonly keyServerTime = new Map<string, number>();
+  /** The key of each live test as the stream's KEY event carried it. */
+  readonly streamed = new Map<string, string>();
+  /** The key of each live test in its pulled `live_key` document, and when that pull ended. */
+  readonly pulled = new Map<string, string>();
+  readonly pulledAt = new Map<string, number>();
   /** When each CHANGE naming live_key arrived (wallNow). */
   readonly changes: number[] = [];
   readonly stats: DeviceStats = { streamRefused: 0, pullRefused: 0, pullFailed: 0 };
@@ -171,8 +176,12 @@ export class LiveDevice {
   }
 
   private onEvent(data: string, opened: () => void): void {
-    const e = JSON.parse(data) as { type: string; collections?: string[] };
-    if (e.type === 'RESYNC') {
+    const e = JSON.parse(data) as { type: string; collections?: string[]; qsid?: string; key?: string };
+    if (e.type === 'KEY' && e.qsid && e.key) {
+      // The key in the stream itself (docs/live-tests.md "The key at scale"), before the CHANGE's pull.
+      this.streamed.set(e.qsid, e.key);
+      this.gotKey(e.qsid, e.key, wallNow(), wallNow());
+    } else if (e.type === 'RESYNC') {
       this.pull();
       opened();
     } else if (e.type === 'CHANGE' && e.collections?.includes('live_key')) {
@@ -216,14 +225,21 @@ export class LiveDevice {
       const at = wallNow();
       const body = JSON.parse(r.text) as { documents: PulledKey[]; checkpoint: { rev: number } };
       for (const d of body.documents) {
-        if (d.key === null || this.keys.has(d.id)) continue;
-        this.keys.set(d.id, d.key);
-        this.keyAt.set(d.id, at);
-        this.keyServerTime.set(d.id, Number(r.headers['x-server-time']));
+        if (d.key === null || this.pulled.has(d.id)) continue;
+        this.pulled.set(d.id, d.key);
+        this.pulledAt.set(d.id, at);
+        this.gotKey(d.id, d.key, at, Number(r.headers['x-server-time']));
       }
       this.checkpoint = body.checkpoint.rev;
       if (body.documents.length < 200) return;
     }
+  }
+
+  private gotKey(qsid: string, key: string, at: number, serverTime: number): void {
+    if (this.keys.has(qsid)) return;
+    this.keys.set(qsid, key);
+    this.keyAt.set(qsid, at);
+    this.keyServerTime.set(qsid, serverTime);
   }
 
   close(): void {

@@ -230,6 +230,22 @@ describe.skipIf(skip)('the event bus across instances (LISTEN/NOTIFY)', () => {
       for (const off of offs) off();
     }
   });
+
+  test("a live test's key released on B reaches its learner's listeners on A with the change, and nobody else's", async () => {
+    const got: { c: string[]; keys: unknown }[] = [];
+    const bystander: unknown[] = [];
+    const offs = [A.events.subscribe('bus-key-learner', (c, keys) => got.push({ c, keys })), A.events.subscribe('bus-key-bystander', (c, keys) => bystander.push({ c, keys }))];
+    try {
+      const keys = [{ qsid: 'qs-bus-live', key: 'k'.repeat(43) }];
+      B.events.emit({ collections: ['live_key'], personId: 'bus-key-learner', keys });
+      await until(() => got.length > 0);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(got).toEqual([{ c: ['live_key'], keys }]);
+      expect(bystander).toEqual([]);
+    } finally {
+      for (const off of offs) off();
+    }
+  });
 });
 
 describe.skipIf(skip)('two instances on one PostgreSQL', () => {

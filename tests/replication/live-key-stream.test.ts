@@ -13,7 +13,8 @@ import { type Device, eventually, openDevice, startServer, type TestServer } fro
  * A live test's key reaches 1,000 connected devices through the stream at its start, and none
  * before it (docs/live-tests.md "The key schedule", "The key at scale"): 1,000 registered
  * learners, each with a stream open to the real server over HTTP; the release job runs; every
- * device pulls its `live_key` document on the stream's CHANGE and finds the server's key in it.
+ * device gets the key in the stream's KEY event, then pulls its `live_key` document on the
+ * stream's CHANGE and finds the server's key in it too.
  *
  * Three of the devices are real replicas (RxDB, the app's replication). The other 997 speak the
  * same protocol without a replica (scripts/live-stream-clients.ts: the stream on a raw socket, the
@@ -86,17 +87,20 @@ test("a live test's key reaches 1,000 connected devices through the stream at th
   await schedule(deps, editor, { qsid: QSID, start, winMin: 15, res: start + 3 * 60 * MIN });
   const serverKey = (await first(deps.db.select({ key: liveTest.key }).from(liveTest).where(eq(liveTest.qsid, QSID))))!.key;
 
-  await eventually(() => lean.every((d) => d.keys.has(QSID)), 25_000, 'the key on every stream client');
+  await eventually(() => lean.every((d) => d.keys.has(QSID) && d.pulled.has(QSID)), 25_000, 'the key on every stream client, streamed and pulled');
   await eventually(async () => {
     const docs = await Promise.all(replicas.map((d) => d.db.live_key.findOne(QSID).exec()));
     return docs.every((doc) => doc?.key === serverKey);
   }, 10_000, 'the key in every replica');
 
-  // Every device has the server's key, pulled from an answer the server gave at or after the start.
+  // Every device has the server's key, in the stream's event and in its document pulled from an
+  // answer the server gave at or after the start; neither came before the start.
   for (const d of lean) {
-    expect(d.keys.get(QSID)).toBe(serverKey);
+    expect(d.streamed.get(QSID)).toBe(serverKey);
+    expect(d.pulled.get(QSID)).toBe(serverKey);
     expect(d.keyServerTime.get(QSID)).toBeGreaterThanOrEqual(start);
     expect(d.keyAt.get(QSID)).toBeGreaterThanOrEqual(start);
+    expect(d.pulledAt.get(QSID)).toBeGreaterThanOrEqual(start);
   }
   for (const d of replicas) {
     const doc = (await d.db.live_key.findOne(QSID).exec())!;

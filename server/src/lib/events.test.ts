@@ -32,6 +32,20 @@ test('events for one person reach only that person; shared changes reach everyon
   expect(b).toEqual([['tag']]);
 });
 
+test("a live test's released key goes with its person's change only (docs/live-tests.md \"The key at scale\")", () => {
+  const bus = createEventBus();
+  const a: unknown[] = [];
+  const b: unknown[] = [];
+  bus.subscribe('a', (c, keys) => a.push({ c, keys }));
+  bus.subscribe('b', (c, keys) => b.push({ c, keys }));
+  const keys = [{ qsid: 'qs-1', key: 'k'.repeat(43) }];
+  bus.emit({ collections: ['live_key'], personId: 'a', keys });
+  // A shared change never carries keys, whatever the caller passed.
+  bus.emit({ collections: ['tag'], keys });
+  expect(a).toEqual([{ c: ['live_key'], keys }, { c: ['tag'], keys: undefined }]);
+  expect(b).toEqual([{ c: ['tag'], keys: undefined }]);
+});
+
 test('on SQLite (one instance) the connected bus is the in-process bus', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'pm-events-'));
   const database = openDatabase(dir);

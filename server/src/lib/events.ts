@@ -12,8 +12,15 @@ import type { Logger } from './logger';
  * `connectEventBus` puts PostgreSQL's LISTEN/NOTIFY behind the same interface, so that a change
  * accepted by one instance reaches the devices connected to every instance (docs/cluster.md).
  */
-export type ChangeEvent = { collections: CollectionName[]; personId?: string };
-type Listener = (collections: CollectionName[]) => void;
+export type ChangeEvent = {
+  collections: CollectionName[];
+  personId?: string;
+  /** Live tests' keys released to this person (only with `personId`): their devices get them in the stream itself. */
+  keys?: ReleasedKey[];
+};
+/** A live test's key at its start (docs/live-tests.md "The key at scale"). */
+export type ReleasedKey = { qsid: string; key: string };
+type Listener = (collections: CollectionName[], keys?: ReleasedKey[]) => void;
 
 export type EventBus = {
   /** Called after the change has committed: devices told now pull it at once. */
@@ -28,7 +35,8 @@ export function createEventBus(): EventBus {
   return {
     emit(e) {
       const targets = e.personId ? [byPerson.get(e.personId) ?? new Set<Listener>()] : byPerson.values();
-      for (const set of targets) for (const l of set) l(e.collections);
+      const keys = e.personId ? e.keys : undefined;
+      for (const set of targets) for (const l of set) l(e.collections, keys);
     },
     subscribe(personId, listener) {
       let set = byPerson.get(personId);
@@ -70,8 +78,8 @@ const RECONNECT_MAX_MS = 5_000;
 /** Every collection: what a device is told to pull when this instance may have missed changes. */
 const ALL_COLLECTIONS: CollectionName[] = [...COLLECTIONS, ...EDITOR_COLLECTIONS];
 
-/** One NOTIFY: the sending bus and its changes, `p` the person (absent: everyone), `c` the collections. */
-type Payload = { o: string; e: { p?: string; c: CollectionName[] }[] };
+/** One NOTIFY: the sending bus and its changes, `p` the person (absent: everyone), `c` the collections, `k` the person's released keys. */
+type Payload = { o: string; e: { p?: string; c: CollectionName[]; k?: ReleasedKey[] }[] };
 
 export type ConnectOptions = {
   log: Logger;
@@ -104,7 +112,7 @@ export function connectEventBus(db: DB, opts: ConnectOptions): SharedEventBus {
 
   // ── Sending ──
   let broadcast = new Set<CollectionName>();
-  let personal = new Map<string, Set<CollectionName>>();
+  let personal = new Map<string, { c: Set<CollectionName>; k: ReleasedKey[] }>();
   let scheduled = false;
   /** The sending loop while it runs: one NOTIFY at a time, in order. */
   let sending: Promise<void> | null = null;
@@ -135,7 +143,7 @@ export function connectEventBus(db: DB, opts: ConnectOptions): SharedEventBus {
     while (broadcast.size > 0 || personal.size > 0) {
       const events: Payload['e'] = [];
       if (broadcast.size > 0) events.push({ c: [...broadcast] });
-      for (const [p, c] of personal) events.push({ p, c: [...c] });
+      for (const [p, { c, k }] of personal) events.push(k.length > 0 ? { p, c: [...c], k } : { p, c: [...c] });
       broadcast = new Set();
       personal = new Map();
       for (const payload of payloadsOf(events)) {
@@ -174,7 +182,7 @@ export function connectEventBus(db: DB, opts: ConnectOptions): SharedEventBus {
       return;
     }
     if (p.o === origin || !Array.isArray(p.e)) return;
-    for (const ev of p.e) local.emit(ev.p ? { collections: ev.c, personId: ev.p } : { collections: ev.c });
+    for (const ev of p.e) local.emit(ev.p ? { collections: ev.c, personId: ev.p, ...(Array.isArray(ev.k) && { keys: ev.k }) } : { collections: ev.c });
   };
 
   const lost = (c: pg.Client, err?: Error) => {
@@ -246,9 +254,10 @@ export function connectEventBus(db: DB, opts: ConnectOptions): SharedEventBus {
       local.emit(e);
       if (closed) return;
       if (e.personId) {
-        let set = personal.get(e.personId);
-        if (!set) personal.set(e.personId, (set = new Set()));
-        for (const c of e.collections) set.add(c);
+        let mine = personal.get(e.personId);
+        if (!mine) personal.set(e.personId, (mine = { c: new Set(), k: [] }));
+        for (const c of e.collections) mine.c.add(c);
+        if (e.keys) mine.k.push(...e.keys);
       } else {
         for (const c of e.collections) broadcast.add(c);
       }

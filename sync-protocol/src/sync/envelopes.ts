@@ -72,7 +72,14 @@ export type StreamEvent =
   /** These collections changed: pull them. */
   | { type: 'CHANGE'; collections: AnyCollectionName[] }
   /** Sent on every (re)connect: the client may have missed changes, pull everything. */
-  | { type: 'RESYNC' };
+  | { type: 'RESYNC' }
+  /**
+   * A live test's key, sent at its start to its registered learners' connected devices before the
+   * CHANGE of their `live_key` documents (docs/live-tests.md "The key at scale"): the paper opens
+   * on the event, without waiting for the pull that a whole country's devices make at that minute.
+   * Clients that do not know the type ignore it and get the key by the pull.
+   */
+  | { type: 'KEY'; qsid: string; key: string };
 
 /** Sync requests carry this header; the server answers 426 to another major version. */
 export { PROTOCOL_HEADER, PROTOCOL_VERSION, SERVER_TIME_HEADER } from '../version';

@@ -6,6 +6,7 @@ import { COLLECTIONS, type CollectionName, GUEST_COLLECTIONS, PUSHABLE, type Str
 import { attemptConflictHandler } from '../attempts/attempt-conflicts';
 import type { ReplicaDatabase } from '../core/database';
 import { backoffDelay } from '../sync/backoff';
+import { keepLiveKey } from './live-keys';
 import type { ServerClock } from '../sync/server-clock';
 import type { SyncStatus } from '../sync/sync-status';
 import { createSyncTransport, type PullCheckpoint, type RequestOutcome, SyncPaymentRequiredError, type SyncTransport } from '../sync/transport';
@@ -280,6 +281,8 @@ export function startReplication(db: ReplicaDatabase, opts: ReplicationOptions):
   const subs: Subscription[] = [];
   if (live && (opts.stream ?? true) && !guest) {
     subs.push(transport.stream({ baseDelayMs: baseMs, maxDelayMs: maxMs, stallMs: opts.streamStallMs }).subscribe(events));
+    // A live test's key in the stream opens its paper at once; the pull of its document follows.
+    subs.push(events.subscribe((e) => e.type === 'KEY' && keepLiveKey(e.qsid, e.key)));
   }
 
   for (const name of names) {
@@ -295,7 +298,7 @@ export function startReplication(db: ReplicaDatabase, opts: ReplicationOptions):
         batchSize: opts.pullBatchSize ?? PULL_BATCH,
         handler: pullHandler(transport, name),
         stream$: events.pipe(
-          filter((e) => e.type === 'RESYNC' || e.collections.includes(name)),
+          filter((e) => e.type === 'RESYNC' || (e.type === 'CHANGE' && e.collections.includes(name))),
           map(() => 'RESYNC' as const),
         ),
       },

@@ -66,7 +66,7 @@ export function syncStream(opts: StreamOptions): Observable<StreamEvent> {
             onEvent(ev) {
               try {
                 const data = JSON.parse(ev.data) as StreamEvent;
-                if (data.type === 'RESYNC' || data.type === 'CHANGE') {
+                if (data.type === 'RESYNC' || data.type === 'CHANGE' || (data.type === 'KEY' && typeof data.qsid === 'string' && typeof data.key === 'string')) {
                   failures = 0;
                   subscriber.next(data);
                 }

@@ -301,7 +301,10 @@ async function releaseKey(deps: Pick<Deps, 'db' | 'events' | 'outbox' | 'log'>, 
     .from(liveRegistration)
     .innerJoin(person, eq(person.id, liveRegistration.personId))
     .where(eq(liveRegistration.qsid, live.qsid));
-  for (const p of people) deps.events.emit({ collections: ['live_key'], personId: p.id });
+  // The key rides in the event itself: a connected device opens the paper on it, before its pull
+  // of the new `live_key` document (docs/live-tests.md "The key at scale").
+  const keys = [{ qsid: live.qsid, key: live.key }];
+  for (const p of people) deps.events.emit({ collections: ['live_key'], personId: p.id, keys });
   const title = (await first(deps.db.select({ l: questionSet.l }).from(questionSet).where(eq(questionSet.id, live.qsid))))?.l ?? '';
   for (const p of people) {
     if (!p.sms) continue;

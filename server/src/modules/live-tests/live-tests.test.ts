@@ -1,15 +1,15 @@
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openPaper, unwrapLiveKey } from '@pm/protocol/live-test';
 import { MSG } from '@pm/protocol/messages';
 import type { QsDetailDoc, TestQuestion } from '@pm/protocol/sync/qs-detail';
 import type { LiveKeyDoc } from '@pm/protocol/sync/live-key';
 import { PROTOCOL_VERSION } from '@pm/protocol/version';
-import { attempt, examResult, liveTest } from '../../db/schema';
+import { attempt, examResult, liveTest, person } from '../../db/schema';
 import { readLocalInbox } from '../../lib/outbox';
 import { submittedAttempt } from '../../test/builders';
-import { type Harness, startHarness } from '../../test/harness';
+import { DEMO, type Harness, startHarness } from '../../test/harness';
 import { liveStartRefusal, releaseDue, startLiveRelease } from './live-tests.service';
 
 /*
@@ -21,6 +21,8 @@ import { liveStartRefusal, releaseDue, startLiveRelease } from './live-tests.ser
 let h: Harness;
 let learner: string;
 let other: string;
+let otherId: string;
+const learnerId = DEMO.learner.id;
 let editor: string;
 const QSID = 'qs-mock-ssc-1';
 const V = { 'x-sync-protocol': PROTOCOL_VERSION };
@@ -34,6 +36,7 @@ beforeAll(async () => {
   });
   expect(signup.status).toBe(201);
   other = signup.body.token;
+  otherId = (await h.deps.db.select({ id: person.id }).from(person).where(like(person.mobile, '%9123456781')))[0]!.id;
 });
 afterAll(() => h.destroy());
 
@@ -109,7 +112,14 @@ describe('registration and the key', () => {
 
   test('at the start the key reaches the registered learner, and opens the paper (no answers in it)', async () => {
     await moveTimes({ start: -1000 });
+    // Connected devices get the key in the stream's event itself (docs/live-tests.md "The key at scale").
+    const told: { c: string[]; keys: unknown }[] = [];
+    const off = h.deps.events.subscribe(learnerId, (c, keys) => c.includes('live_key') && told.push({ c, keys }));
+    const toldOther: unknown[] = [];
+    const offOther = h.deps.events.subscribe(otherId, (c, keys) => keys && toldOther.push(keys));
     expect((await releaseDue(h.deps)).released).toBe(1);
+    off();
+    offOther();
     // A second run (another instance) releases nothing again.
     expect((await releaseDue(h.deps)).released).toBe(0);
     const r = await pull(learner, 'live_key', checkpoint);
@@ -117,6 +127,8 @@ describe('registration and the key', () => {
     expect(doc.id).toBe(QSID);
     expect(doc.key).toMatch(/^[A-Za-z0-9_-]{43}$/);
     key = doc.key!;
+    expect(told).toEqual([{ c: ['live_key'], keys: [{ qsid: QSID, key }] }]);
+    expect(toldOther).toEqual([]);
     const d = await detailOf(learner);
     const questions = await openPaper<TestQuestion[]>(key, QSID, d.live!.paper);
     expect(questions!.map((q) => q.id)).toContain('q-gk-002');

@@ -103,7 +103,11 @@ export function syncRoutes(app: Hono<AppEnv>, deps: Deps) {
         // Whatever happened while this device was away, it learns by pulling everything.
         await send({ type: 'RESYNC' });
         if (stream.aborted || stream.closed) return;
-        unsubscribe = deps.events.subscribe(me.id, (collections) => void send({ type: 'CHANGE', collections }).catch(() => unsubscribe()));
+        unsubscribe = deps.events.subscribe(me.id, (collections, keys) => {
+          // A released live-test key goes first, in the stream itself (docs/live-tests.md "The key at scale").
+          for (const k of keys ?? []) void send({ type: 'KEY', qsid: k.qsid, key: k.key }).catch(() => unsubscribe());
+          void send({ type: 'CHANGE', collections }).catch(() => unsubscribe());
+        });
         while (!stream.aborted && !stream.closed) {
           await new Promise<void>((resolve) => {
             const timer = setTimeout(resolve, KEEP_ALIVE_MS);

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
+import { keepLiveKey, keptLiveKey, liveKeyKept$ } from '@/db/learner/live-keys';
 import { useReplicaQuery } from '@/db/learner/use-replica-query';
 import type { ReplicaDatabase } from '@/db/core/database';
 import { type LiveDetail, openPaper, unwrapLiveKey } from '@pm/protocol/live-test';
@@ -9,20 +10,11 @@ import type { Detail } from '../lib/test-engine';
 
 /**
  * A live test's paper on the device (docs/live-tests.md "The key schedule"): the set's sealed
- * questions open with the test's key, which comes either in the learner's `live_key` document
- * (online, once the server's clock passed the start) or from an unlock code typed here (offline).
- * A key from a code is kept in this browser's storage under the test's id: it opens nothing but
- * this test's paper, which is public from the start.
+ * questions open with the test's key, which comes in the learner's `live_key` document (online,
+ * once the server's clock passed the start), in the sync stream's KEY event at the start, or from
+ * an unlock code typed here (offline). Keys of the last two are kept in this browser's storage
+ * (db/learner/live-keys.ts).
  */
-const KEPT = (qsid: string) => `pm-live-key:${qsid}`;
-
-function keptKey(qsid: string): string | null {
-  try {
-    return localStorage.getItem(KEPT(qsid));
-  } catch {
-    return null;
-  }
-}
 
 export type LivePaper = {
   /** The live test's times; null for a set that is not one. */
@@ -41,9 +33,16 @@ export function useLivePaper(sealed: Detail | null): LivePaper {
   const qsid = sealed?.id ?? '';
   const query = useCallback((db: ReplicaDatabase) => db.live_key.findOne(qsid).$.pipe(map((d) => (d?.toJSON() as LiveKeyDoc | undefined) ?? null)), [qsid]);
   const keyDoc = useReplicaQuery(query).data ?? null;
-  // A key from a typed code, per test (read from storage for a test not typed for in this visit).
+  // A key from a typed code or the stream, per test (read from storage for a test not unlocked in this visit).
   const [typed, setTyped] = useState<{ qsid: string; key: string } | null>(null);
-  const typedKey = typed?.qsid === qsid ? typed.key : qsid ? keptKey(qsid) : null;
+  const typedKey = typed?.qsid === qsid ? typed.key : qsid ? keptLiveKey(qsid) : null;
+  useEffect(() => {
+    if (!qsid) return;
+    const sub = liveKeyKept$.subscribe((k) => {
+      if (k.qsid === qsid) setTyped(k);
+    });
+    return () => sub.unsubscribe();
+  }, [qsid]);
   // The opened paper, for the detail revision and key it was opened with (set only when opening ends).
   const [opened, setOpened] = useState<{ of: string; detail: Detail | null } | null>(null);
   const live = sealed?.live ?? null;
@@ -67,12 +66,7 @@ export function useLivePaper(sealed: Detail | null): LivePaper {
       if (!sealed?.live) return 'wrong' as const;
       const out = await unwrapLiveKey(code, sealed.id, sealed.live.wk);
       if ('error' in out) return out.error;
-      try {
-        localStorage.setItem(KEPT(sealed.id), out.key);
-      } catch {
-        // Storage full or refused: the paper opens for this visit all the same.
-      }
-      setTyped({ qsid: sealed.id, key: out.key });
+      keepLiveKey(sealed.id, out.key);
       return null;
     },
     [sealed],
