@@ -3,7 +3,8 @@ import { distinctSetQuestionIds } from '@pm/protocol/question-set';
 import type { ExamResultDoc, ResultQuestion } from '@pm/protocol/sync/exam-result';
 import type { QsDetailDoc, TestQuestion } from '@pm/protocol/sync/qs-detail';
 import { NO_SET_TAGS, type QuestionSetDoc, type SetTags } from '@pm/protocol/sync/question-set';
-import type { ScoreDistDoc } from '@pm/protocol/sync/score-dist';
+import { encodeHistogram } from '@pm/protocol/score-dist-code';
+import type { ScoreDistDoc, ScoreDistListsDoc } from '@pm/protocol/sync/score-dist';
 import type { TagDoc } from '@pm/protocol/sync/tag';
 import { partMarks, setTotalMarks } from '@pm/protocol/set-text';
 import type { TestSummaryDoc } from '@pm/protocol/sync/test-summary';
@@ -18,8 +19,20 @@ import { accessTo, isVisibleSet } from '../questions/question-access';
 
 type SetRow = typeof questionSet.$inferSelect;
 
-/** A set's score distribution (docs/live-tests.md "Provisional rank on the device"); its id is the set's. */
-export function scoreDistDoc(r: typeof scoreDist.$inferSelect): ScoreDistDoc {
+type DistRow = typeof scoreDist.$inferSelect;
+
+/**
+ * A set's score distribution (docs/live-tests.md "Provisional rank on the device"); its id is
+ * the set's. Each histogram in its compact exact form ("What is published").
+ */
+export function scoreDistDoc(r: DistRow): ScoreDistDoc {
+  const s: Record<string, string> = {};
+  for (const [name, h] of Object.entries(r.s)) s[name] = encodeHistogram(h);
+  return { id: r.qsid, n: r.n, t: encodeHistogram(r.t), s, at: r.at, _deleted: r.deleted };
+}
+
+/** The same distribution with its histograms as two lists each, for an app of protocol 1.0 (docs/live-tests.md "Older apps"). */
+export function scoreDistListsDoc(r: DistRow): ScoreDistListsDoc {
   return { id: r.qsid, n: r.n, t: r.t, s: r.s, at: r.at, _deleted: r.deleted };
 }
 
