@@ -31,7 +31,6 @@
 import type { Histogram } from './score-dist';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-const VALUE_OF = new Map([...ALPHABET].map((ch, i) => [ch, i]));
 
 /** Marks are integers of this fraction (scoring.ts round: 4 decimals). */
 const SCALE = 10_000;
@@ -42,6 +41,9 @@ const ESCAPE = 16;
 const RESET = 32;
 
 const MODE = { dense: 0, sparse: 1, raw: 2 } as const;
+
+/** 2 ** k for every width a field can have (looked up: `**` was the encoder's hottest spot). */
+const POW2 = Float64Array.from({ length: 65 }, (_, k) => 2 ** k);
 
 /** A dense form is tried only while the lattice has at most this many points per bin (beyond it the zeros cost more than the gaps). */
 const DENSE_MAX_POINTS_PER_BIN = 64;
@@ -65,19 +67,43 @@ function onGrid(mark: number): number | null {
   return Number.isSafeInteger(int) && int / SCALE === mark ? int : null;
 }
 
-/** Bits written most significant first; numbers are handled arithmetically (they may exceed 32 bits). */
-class BitWriter {
-  private readonly bits: number[] = [];
+/** Widest field written or read in one go (the accumulators stay within 31 bits). */
+const CHUNK = 24;
 
-  get length() {
-    return this.bits.length;
+/**
+ * Bits written most significant first, six to a character as they come. Fields wider than CHUNK
+ * (a 64-bit float's halves, an outlier's gamma code) are split arithmetically: numbers may exceed
+ * 32 bits.
+ */
+class BitWriter {
+  private acc = 0;
+  private pending = 0;
+  private text = '';
+  /** Bits written. */
+  length = 0;
+
+  private small(value: number, width: number) {
+    this.acc = (this.acc << width) | value;
+    this.pending += width;
+    this.length += width;
+    while (this.pending >= 6) {
+      this.pending -= 6;
+      this.text += ALPHABET[(this.acc >>> this.pending) & 63];
+    }
+    this.acc &= (1 << this.pending) - 1;
   }
 
   write(value: number, width: number) {
-    for (let i = width - 1; i >= 0; i--) this.bits.push(Math.floor(value / 2 ** i) % 2);
+    if (width > CHUNK) {
+      const low = 2 ** CHUNK;
+      this.write(Math.floor(value / low), width - CHUNK);
+      this.small(value % low, CHUNK);
+    } else if (width > 0) {
+      this.small(value, width);
+    }
   }
 
-  /** Elias gamma of v ≥ 0 (as v + 1). */
+  /** Elias gamma of v ≥ 0 (as v + 1): the width of v + 1 less one in zeros, then v + 1. */
   gamma(v: number) {
     const x = v + 1;
     let width = 1;
@@ -86,17 +112,16 @@ class BitWriter {
     this.write(x, width);
   }
 
-  /** Rice code of v ≥ 0 with parameter k; a quotient of ESCAPE or more escapes to gamma. */
+  /** Rice code of v ≥ 0 with parameter k: the quotient in ones and a zero, then k bits; a quotient of ESCAPE or more escapes to gamma. */
   rice(v: number, k: number) {
-    const q = Math.floor(v / 2 ** k);
+    const q = Math.floor(v / POW2[k]!);
     if (q >= ESCAPE) {
-      for (let i = 0; i < ESCAPE; i++) this.bits.push(1);
+      this.write(2 ** ESCAPE - 1, ESCAPE);
       this.gamma(v);
       return;
     }
-    for (let i = 0; i < q; i++) this.bits.push(1);
-    this.bits.push(0);
-    this.write(v % 2 ** k, k);
+    this.small(((1 << q) - 1) << 1, q + 1);
+    this.write(v - q * POW2[k]!, k);
   }
 
   float(v: number) {
@@ -107,53 +132,55 @@ class BitWriter {
   }
 
   toString() {
-    let out = '';
-    for (let i = 0; i < this.bits.length; i += 6) {
-      let v = 0;
-      for (let j = 0; j < 6; j++) v = v * 2 + (this.bits[i + j] ?? 0);
-      out += ALPHABET[v];
-    }
-    return out;
+    return this.pending > 0 ? this.text + ALPHABET[(this.acc << (6 - this.pending)) & 63] : this.text;
   }
 }
 
+/** The value of each base64url character by its code, −1 for any other. */
+const VALUE_OF = new Int8Array(128).fill(-1);
+for (let i = 0; i < ALPHABET.length; i++) VALUE_OF[ALPHABET.charCodeAt(i)] = i;
+
 class BitReader {
-  private pos = 0;
-  private readonly values: number[];
+  private acc = 0;
+  private pending = 0;
+  private next = 0;
 
-  constructor(text: string) {
-    this.values = [...text].map((ch) => {
-      const v = VALUE_OF.get(ch);
-      if (v === undefined) throw new RangeError('score histogram: not base64url');
-      return v;
-    });
+  constructor(private readonly text: string) {}
+
+  private small(width: number) {
+    while (this.pending < width) {
+      if (this.next >= this.text.length) throw new RangeError('score histogram: truncated');
+      const code = this.text.charCodeAt(this.next++);
+      const v = code < 128 ? VALUE_OF[code]! : -1;
+      if (v < 0) throw new RangeError('score histogram: not base64url');
+      this.acc = (this.acc << 6) | v;
+      this.pending += 6;
+    }
+    this.pending -= width;
+    const value = (this.acc >>> this.pending) & ((1 << width) - 1);
+    this.acc &= (1 << this.pending) - 1;
+    return value;
   }
 
-  bit(): number {
-    const i = Math.floor(this.pos / 6);
-    if (i >= this.values.length) throw new RangeError('score histogram: truncated');
-    const b = (this.values[i]! >> (5 - (this.pos % 6))) & 1;
-    this.pos++;
-    return b;
-  }
-
-  read(width: number) {
-    let v = 0;
-    for (let i = 0; i < width; i++) v = v * 2 + this.bit();
-    return v;
+  read(width: number): number {
+    if (width > CHUNK) {
+      const high = this.read(width - CHUNK);
+      return high * 2 ** CHUNK + this.small(CHUNK);
+    }
+    return width > 0 ? this.small(width) : 0;
   }
 
   gamma() {
     let zeros = 0;
-    while (this.bit() === 0) if (++zeros > 53) throw new RangeError('score histogram: number too large');
+    while (this.small(1) === 0) if (++zeros > 53) throw new RangeError('score histogram: number too large');
     return 2 ** zeros + this.read(zeros) - 1;
   }
 
   rice(k: number) {
     let q = 0;
-    while (q < ESCAPE && this.bit() === 1) q++;
+    while (q < ESCAPE && this.small(1) === 1) q++;
     if (q === ESCAPE) return this.gamma();
-    return q * 2 ** k + this.read(k);
+    return q * POW2[k]! + this.read(k);
   }
 
   float() {
@@ -161,6 +188,11 @@ class BitReader {
     view.setUint32(0, this.read(32));
     view.setUint32(4, this.read(32));
     return view.getFloat64(0);
+  }
+
+  /** The string ends here: what is left is the last character's padding, all zeros. */
+  end() {
+    if (this.next !== this.text.length || this.acc !== 0) throw new RangeError('score histogram: trailing data');
   }
 }
 
@@ -171,7 +203,7 @@ class Adaptive {
 
   get k() {
     let k = 0;
-    while (this.n * 2 ** k < this.sum) k++;
+    while (this.n * POW2[k]! < this.sum) k++;
     return k;
   }
 
@@ -238,6 +270,7 @@ function writeOrigin(w: BitWriter, { ints, unit }: Lattice) {
 
 function readOrigin(r: BitReader) {
   const unit = r.gamma();
+  if (unit < 1) throw new RangeError('score histogram: no lattice step');
   const q = unzigzag(r.gamma());
   return { unit, first: q * unit + r.gamma() };
 }
@@ -344,6 +377,7 @@ export function decodeHistogram(text: string): Histogram {
   } else {
     throw new RangeError('score histogram: unknown form');
   }
-  if (c.some((n) => n < 1)) throw new RangeError('score histogram: a count below 1');
+  r.end();
+  if (c.length === 0 || c.some((n) => n < 1)) throw new RangeError('score histogram: a count below 1');
   return { m, c };
 }

@@ -19,7 +19,7 @@ import { revsOf } from '../../lib/revision';
 import { flagDiffering, markCompleted, smsRowsOf, uploadMatches } from './sms-upload';
 import { heldBackSets, isRegistered, liveOfSets, liveStartRefusal, pullLiveKeys } from '../live-tests/live-tests.service';
 import { bumpEntitlement, countAttempt, downloadAccess, entitlementDoc, entitlementRev, lockedAmong, ONLINE_START_MS, plansOf } from '../entitlements/entitlements.service';
-import { examResultDocs, guestSetDocs, qsDetailDocs, questionSetDocs, scoreDistDoc, scoreDistListsDoc, tagDoc, testSummaryDoc } from './sync.docs';
+import { examResultDocs, guestSetDocs, qsDetailDocs, questionSetDocs, scoreDistDocOf, scoreDistListsDoc, tagDoc, testSummaryDoc } from './sync.docs';
 
 /**
  * What a pull needs to know of the device beyond the checkpoint: `g`, the checkpoint's record of
@@ -90,7 +90,7 @@ export async function pull(deps: Deps, me: Principal | null, collection: Collect
       // Every set's, as every set's questions come (docs/live-tests.md "Provisional rank on the
       // device"); an app of protocol 1.0 gets the form it knows ("Older apps").
       const rows = await db.select().from(scoreDist).where(gt(scoreDist.rev, rev)).orderBy(asc(scoreDist.rev)).limit(limit);
-      const documents = compactDist ? rows.map(scoreDistDoc) : rows.map(scoreDistListsDoc);
+      const documents = compactDist ? rows.map((r) => scoreDistDocOf(db, r)) : rows.map(scoreDistListsDoc);
       return { documents, checkpoint: { rev: rows.at(-1)?.rev ?? rev } };
     }
     case 'entitlement': {
