@@ -37,8 +37,11 @@ type Lists = { m: number[]; c: number[] };
  * "Older apps"). The device keeps its checkpoint; the next distribution of the set comes compact.
  */
 function compactDistribution(doc: Record<string, unknown>): Record<string, unknown> {
-  const sections = Object.entries(doc.s as Record<string, Lists>).map(([name, h]) => [name, encodeHistogram(h)]);
-  return { ...doc, t: encodeHistogram(doc.t as Lists), s: Object.fromEntries(sections) };
+  // RxDB runs this over the replication's record of the pulled documents too (its assumed
+  // master states), so that a migrated document still counts as the server's and the next pull replaces it.
+  const compact = (h: Lists | string) => (typeof h === 'string' ? h : encodeHistogram(h));
+  const sections = Object.entries((doc.s ?? {}) as Record<string, Lists | string>).map(([name, h]) => [name, compact(h)]);
+  return { ...doc, t: compact(doc.t as Lists | string), s: Object.fromEntries(sections) };
 }
 /**
  * RxDB migration strategies per collection, keyed by the version they migrate to. Documents
