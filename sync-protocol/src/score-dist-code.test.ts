@@ -4,7 +4,7 @@ import { decodeHistogram, encodeHistogram } from './score-dist-code';
 import { round } from './scoring';
 
 /*
- * The compact form of a histogram is exact (docs/live-tests.md "What is published"): whatever
+ * The compact form of a histogram is exact (docs/live-tests.md "The compact form"): whatever
  * went in comes out, so the rank a device works out from it is the one the lists give, for
  * every score. Random histograms of every shape a set can give, and the odd ones a set never
  * gives (marks off the 4-decimal grid, huge counts).

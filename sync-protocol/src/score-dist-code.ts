@@ -1,6 +1,6 @@
 /*
- * The compact, exact form of a score histogram on the wire (docs/live-tests.md "What is
- * published", "Bytes"): one base64url string per histogram, a few hundred bytes for a set taken
+ * The compact, exact form of a score histogram on the wire (docs/live-tests.md "The compact
+ * form"): one base64url string per histogram, a few hundred bytes for a set taken
  * by thousands. Pure and shared: the server encodes what it publishes, a device decodes what it
  * ranks in (and migrates the histograms it held in the older form, rxdb-migrations.ts).
  *
@@ -348,6 +348,8 @@ export function decodeHistogram(text: string): Histogram {
   if (mode === MODE.dense) {
     const { unit, first } = readOrigin(r);
     const span = r.gamma();
+    // Every lattice point costs at least a bit: a longer span is no string of ours (and would loop for long).
+    if (span >= text.length * 6) throw new RangeError('score histogram: truncated');
     for (let step = 0; step <= span; step++) {
       const count = counts.next();
       if (count === 0) continue;
@@ -357,6 +359,7 @@ export function decodeHistogram(text: string): Histogram {
   } else if (mode === MODE.sparse) {
     const { unit, first } = readOrigin(r);
     const bins = r.gamma() + 1;
+    if (bins > text.length * 6) throw new RangeError('score histogram: truncated');
     const gaps = new Adaptive();
     let at = first;
     for (let i = 0; i < bins; i++) {
@@ -370,6 +373,7 @@ export function decodeHistogram(text: string): Histogram {
     }
   } else if (mode === MODE.raw) {
     const bins = r.gamma() + 1;
+    if (bins > text.length * 6) throw new RangeError('score histogram: truncated');
     for (let i = 0; i < bins; i++) {
       m.push(r.float());
       c.push(counts.next());

@@ -24,7 +24,7 @@ import type { AnyCollectionName } from './envelopes';
  * - qs_detail 3: `live`, a live test's times and sealed paper (optional; docs/live-tests.md "The key schedule").
  * - live_key 0: the key of each live test the learner registered for (docs/live-tests.md).
  * - score_dist 1: each histogram one compact string instead of two lists (docs/live-tests.md
- *   "What is published", "Older apps").
+ *   "The compact form", "Older apps").
  */
 export const SCHEMA_VERSIONS: Record<AnyCollectionName, number> = { tag: 0, question_set: 4, qs_detail: 3, test_summary: 0, exam_result: 3, entitlement: 0, live_key: 0, score_dist: 1, ed_question: 1, ed_question_set: 1 };
 

@@ -25,7 +25,7 @@ const histogramCode = z
  * Store `score_dist` (pull only; docs/live-tests.md "Provisional rank on the device"): a set's
  * score distribution over its ranked results, once it has MIN_RANKED of them; `id` is the set's.
  * A device ranks its own score in it until the server's rank arrives. Its histograms go in their
- * compact exact form ("What is published"); RxDB schema version 1.
+ * compact exact form ("The compact form"); RxDB schema version 1.
  */
 export const scoreDistDocSchema = z.strictObject({
   id: z.string().max(64),

@@ -15,7 +15,7 @@ import { refreshDistributions } from './score-dist';
 
 /*
  * The distribution as a device pulls it, in its compact form, ranks every score a learner of the
- * set could have exactly as the server's SQL ranks it (docs/live-tests.md "What is published",
+ * set could have exactly as the server's SQL ranks it (docs/live-tests.md "The compact form",
  * "Why the ranks agree"): random sets, random learners, encode on the server → decode as a
  * device does → the same rank, of and percentile for every possible total. An app of protocol
  * 1.0 gets the same histograms as two lists ("Older apps").

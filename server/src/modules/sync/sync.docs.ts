@@ -24,7 +24,7 @@ type DistRow = typeof scoreDist.$inferSelect;
 
 /**
  * A set's score distribution (docs/live-tests.md "Provisional rank on the device"); its id is
- * the set's. Each histogram in its compact exact form ("What is published").
+ * the set's. Each histogram in its compact exact form ("The compact form").
  */
 export function scoreDistDoc(r: DistRow): ScoreDistDoc {
   const s: Record<string, string> = {};

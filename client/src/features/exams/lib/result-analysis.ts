@@ -13,7 +13,7 @@ import type { ResultView } from './result-view';
  * score-dist.ts, the server's definitions). None for a practice attempt (it has no rank) or
  * without a published distribution. A result scored on this device has not reached the server,
  * so the learner is added to the distribution; a result from the server is taken as counted in it.
- * The replica holds the histogram in its compact form (docs/live-tests.md "What is published"); one
+ * The replica holds the histogram in its compact form (docs/live-tests.md "The compact form"); one
  * that does not decode gives no provisional rank rather than a wrong one.
  */
 export function provisionalRank(view: Pick<ResultView, 'practice' | 'fromServer' | 'totalMarks'>, dist: { readonly t: HistogramOrCode } | null | undefined): ProvisionalRank | null {
