@@ -4,8 +4,11 @@
  * from the results its GET /question/getRank counts, and the device, which ranks its own score in
  * it. The definitions are the server's `rank` (results.service.ts): rank = 1 + learners with more
  * marks (equal marks share a rank); percentile = the share of learners with the same or fewer
- * marks, to 2 decimals. The bins are exact marks (never ranges), so the two agree exactly.
+ * marks, to 2 decimals. The bins are exact marks (never ranges), so the two agree exactly; on the
+ * wire each histogram is one string (score-dist-code.ts), decoded as exactly.
  */
+
+import { decodeHistogram } from './score-dist-code';
 
 /** Fewest ranked learners a set needs before its distribution is published (fewer would tell a learner others' marks). */
 export const MIN_RANKED = 10;
@@ -17,6 +20,11 @@ export const MAX_BINS = 5001;
 export type Histogram = { m: number[]; c: number[] };
 /** A histogram as read (a replica's documents are read-only). */
 type HistogramOf = { readonly m: readonly number[]; readonly c: readonly number[] };
+/** A histogram, or its compact form as it replicates (score-dist-code.ts encodeHistogram). */
+export type HistogramOrCode = HistogramOf | string;
+
+/** The histogram itself, whichever form it came in. */
+export const histogramIn = (h: HistogramOrCode): HistogramOf => (typeof h === 'string' ? decodeHistogram(h) : h);
 
 export type ProvisionalRank = { rank: number; of: number; percentile: number };
 
@@ -29,14 +37,15 @@ export function histogramOf(values: Iterable<number>): Histogram {
 }
 
 /** Learners in a histogram. */
-export const learnersIn = (h: HistogramOf) => h.c.reduce((a, b) => a + b, 0);
+export const learnersIn = (h: HistogramOrCode) => histogramIn(h).c.reduce((a, b) => a + b, 0);
 
 /**
  * The rank of `marks` among the learners of `h`, by the server's definitions. `counted`: the
  * learner is already one of them (their result reached the server before the distribution was
  * built); otherwise they are added, as the server will once their result arrives.
  */
-export function rankIn(h: HistogramOf, marks: number, counted: boolean): ProvisionalRank {
+export function rankIn(histogram: HistogramOrCode, marks: number, counted: boolean): ProvisionalRank {
+  const h = histogramIn(histogram);
   let above = 0;
   let atOrBelow = 0;
   for (let i = 0; i < h.m.length; i++) {

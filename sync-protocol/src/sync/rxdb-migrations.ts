@@ -1,3 +1,4 @@
+import { encodeHistogram } from '../score-dist-code';
 import type { AnyCollectionName } from './envelopes';
 
 /*
@@ -22,10 +23,26 @@ import type { AnyCollectionName } from './envelopes';
  * - ed_question 1: `expl`, and the type `n`.
  * - qs_detail 3: `live`, a live test's times and sealed paper (optional; docs/live-tests.md "The key schedule").
  * - live_key 0: the key of each live test the learner registered for (docs/live-tests.md).
+ * - score_dist 1: each histogram one compact string instead of two lists (docs/live-tests.md
+ *   "The compact form", "Older apps").
  */
-export const SCHEMA_VERSIONS: Record<AnyCollectionName, number> = { tag: 0, question_set: 4, qs_detail: 3, test_summary: 0, exam_result: 3, entitlement: 0, live_key: 0, score_dist: 0, ed_question: 1, ed_question_set: 1 };
+export const SCHEMA_VERSIONS: Record<AnyCollectionName, number> = { tag: 0, question_set: 4, qs_detail: 3, test_summary: 0, exam_result: 3, entitlement: 0, live_key: 0, score_dist: 1, ed_question: 1, ed_question_set: 1 };
 
 type Migration = (doc: Record<string, unknown>) => Record<string, unknown>;
+type Lists = { m: number[]; c: number[] };
+
+/**
+ * A distribution held in the form of protocol 1.0 (two lists per histogram), re-encoded on the
+ * device: the encoding is exact, so the rank it gives is the one it gave (docs/live-tests.md
+ * "Older apps"). The device keeps its checkpoint; the next distribution of the set comes compact.
+ */
+function compactDistribution(doc: Record<string, unknown>): Record<string, unknown> {
+  // RxDB runs this over the replication's record of the pulled documents too (its assumed
+  // master states), so that a migrated document still counts as the server's and the next pull replaces it.
+  const compact = (h: Lists | string) => (typeof h === 'string' ? h : encodeHistogram(h));
+  const sections = Object.entries((doc.s ?? {}) as Record<string, Lists | string>).map(([name, h]) => [name, compact(h)]);
+  return { ...doc, t: compact(doc.t as Lists | string), s: Object.fromEntries(sections) };
+}
 /**
  * RxDB migration strategies per collection, keyed by the version they migrate to. Documents
  * stored before `v` existed get 0 on both sides: the device cannot know more until the server
@@ -48,7 +65,7 @@ export const MIGRATIONS: Record<AnyCollectionName, Record<number, Migration>> = 
   exam_result: { 1: (doc) => ({ ...doc, practice: false }), 2: (doc) => ({ ...doc, receipt: null }), 3: (doc) => doc },
   entitlement: {},
   live_key: {},
-  score_dist: {},
+  score_dist: { 1: compactDistribution },
   ed_question: { 1: (doc) => ({ ...doc, expl: '' }) },
   ed_question_set: { 1: (doc) => ({ ...doc, trans: {} }) },
 };

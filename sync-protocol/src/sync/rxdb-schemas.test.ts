@@ -4,15 +4,23 @@ import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
 import { wrappedValidateAjvStorage } from 'rxdb/plugins/validate-ajv';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { z } from 'zod';
 import { COLLECTIONS, EDITOR_COLLECTIONS } from './envelopes';
+import { encodeHistogram, decodeHistogram } from '../score-dist-code';
+import { rankIn } from '../score-dist';
 import { RX_SCHEMAS } from './rxdb-json-schemas';
 import { MIGRATIONS, SCHEMA_VERSIONS } from './rxdb-migrations';
 import { DOC_SCHEMAS, rxSchemaOf } from './rxdb-schemas';
+import { scoreDistListsDocSchema } from './score-dist';
 
 /* The RxDB schemas are derived from the zod schemas; RxDB's dev mode and an ajv validator check
    that they are valid RxDB schemas and that documents of the wire pass both sides alike. */
 
 addRxPlugin(RxDBDevModePlugin);
+
+/** A distribution's histograms, as two lists each (what RxDB schema version 0 of score_dist held). */
+const TOTALS = { m: [-1.5, 0, 4, 7.25], c: [1, 3, 6, 2] };
+const REASONING = { m: [0, 2], c: [5, 7] };
 addRxPlugin(RxDBMigrationSchemaPlugin);
 
 const samples = {
@@ -109,11 +117,12 @@ const samples = {
     updatedAt: 1_795_000_000_100,
     _deleted: false,
   },
+  // Its histograms in their compact form (score-dist-code.ts; the two lists of RxDB schema version 0 in the test of its migration).
   score_dist: {
     id: 'qs-mock',
     n: 12,
-    t: { m: [-1.5, 0, 4, 7.25], c: [1, 3, 6, 2] },
-    s: { Reasoning: { m: [0, 2], c: [5, 7] } },
+    t: encodeHistogram(TOTALS),
+    s: { Reasoning: encodeHistogram(REASONING) },
     at: 1_795_000_200_000,
     _deleted: false,
   },
@@ -363,4 +372,26 @@ test('a live test\'s qs_detail (its sealed paper, docs/live-tests.md) is accepte
   const { _deleted: _d, ...doc } = sample;
   await db.collections.qs_detail!.insert(doc);
   expect((await db.collections.qs_detail!.findOne('qs-live').exec())?.toJSON()).toEqual(doc);
+});
+
+test('a score distribution held as two lists per histogram (version 0) is migrated to the compact form and ranks as before', async () => {
+  const name = `schema-migrate-dist-${Date.now()}`;
+  const storage = wrappedValidateAjvStorage({ storage: getRxStorageMemory() });
+  const v0 = { ...rxSchemaOf('score_dist'), version: 0, properties: { ...rxSchemaOf('score_dist').properties, ...z.toJSONSchema(scoreDistListsDocSchema.pick({ t: true, s: true })).properties } } as unknown as RxJsonSchema<any>;
+  const old = await createRxDatabase({ name, storage });
+  await old.addCollections({ score_dist: { schema: v0 } });
+  const { _deleted: _d, ...compact } = samples.score_dist;
+  const lists = { ...compact, t: TOTALS, s: { Reasoning: REASONING } };
+  expect(scoreDistListsDocSchema.safeParse({ ...lists, _deleted: false }).success).toBe(true);
+  await old.score_dist!.insert(lists);
+  await old.close();
+
+  expect(SCHEMA_VERSIONS.score_dist).toBe(1);
+  const now = await createRxDatabase({ name, storage });
+  await now.addCollections({ score_dist: { schema: rxSchemaOf('score_dist') as unknown as RxJsonSchema<any>, migrationStrategies: MIGRATIONS.score_dist } });
+  const migrated = (await now.score_dist!.findOne(compact.id).exec())!.toJSON() as typeof compact;
+  expect(migrated).toEqual(compact);
+  expect(decodeHistogram(migrated.s.Reasoning!)).toEqual(REASONING);
+  for (const marks of [-2, -1.5, 0, 1, 4, 7.25, 8]) expect(rankIn(migrated.t, marks, false)).toEqual(rankIn(TOTALS, marks, false));
+  await now.remove();
 });

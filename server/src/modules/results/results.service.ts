@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { distinctSetQuestionIds } from '@pm/protocol/question-set';
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import { MSG } from '@pm/protocol/messages';
 import type { ExamResultResponse, RankResponse, Submission } from '@pm/protocol/result';
@@ -371,17 +371,26 @@ export async function rank(deps: Deps, me: Principal, qsid: string): Promise<Ran
   if (live && Date.now() < live.resultAt) throw forbidden(MSG.liveResultsLater);
   const inWindow = live ? startedInWindow(live) : sql`1 = 1`;
   if (live && !(await row(deps.db, sql`select 1 as ok from ${examResult} where ${examResult.id} = ${mine.id} and ${inWindow}`))) throw notFound(MSG.liveNotRanked);
-  // Exactly the results the published distribution counts (score-dist.ts rankedResults).
+  const counts = await rankCounts(deps.db, qsid, mine.totalMarks, inWindow);
+  return { success: true, rank: counts.above + 1, of: counts.of, percentile: Math.round((counts.atOrBelow / counts.of) * 10_000) / 100 };
+}
+
+/**
+ * Where `marks` stands among a set's ranked learners (those `scope` keeps): how many there are,
+ * how many have more, how many the same or fewer. Exactly the results the published distribution
+ * counts (score-dist.ts rankedResults).
+ */
+export async function rankCounts(db: DB, qsid: string, marks: number, scope: SQL): Promise<{ of: number; above: number; atOrBelow: number }> {
   const counts = (await row<{ of: number; above: number; atOrBelow: number }>(
-    deps.db,
+    db,
     sql`
-    with ranked as (${rankedResults(qsid, inWindow)})
+    with ranked as (${rankedResults(qsid, scope)})
     select count(*) as "of",
-           coalesce(sum(case when total_marks > ${mine.totalMarks} then 1 else 0 end), 0) as "above",
-           coalesce(sum(case when total_marks <= ${mine.totalMarks} then 1 else 0 end), 0) as "atOrBelow"
+           coalesce(sum(case when total_marks > ${marks} then 1 else 0 end), 0) as "above",
+           coalesce(sum(case when total_marks <= ${marks} then 1 else 0 end), 0) as "atOrBelow"
     from ranked where n = 1`,
   ))!;
-  return { success: true, rank: counts.above + 1, of: counts.of, percentile: Math.round((counts.atOrBelow / counts.of) * 10_000) / 100 };
+  return { of: Number(counts.of), above: Number(counts.above), atOrBelow: Number(counts.atOrBelow) };
 }
 
 /** GET /api/generic/getParticipantsCount?quesSetId → `{ success, p }`: learners with an attempt at the set. */

@@ -1,9 +1,11 @@
 import { inArray, sql } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
 import { distinctSetQuestionIds } from '@pm/protocol/question-set';
 import type { ExamResultDoc, ResultQuestion } from '@pm/protocol/sync/exam-result';
 import type { QsDetailDoc, TestQuestion } from '@pm/protocol/sync/qs-detail';
 import { NO_SET_TAGS, type QuestionSetDoc, type SetTags } from '@pm/protocol/sync/question-set';
-import type { ScoreDistDoc } from '@pm/protocol/sync/score-dist';
+import { encodeHistogram } from '@pm/protocol/score-dist-code';
+import type { ScoreDistDoc, ScoreDistListsDoc } from '@pm/protocol/sync/score-dist';
 import type { TagDoc } from '@pm/protocol/sync/tag';
 import { partMarks, setTotalMarks } from '@pm/protocol/set-text';
 import type { TestSummaryDoc } from '@pm/protocol/sync/test-summary';
@@ -18,8 +20,39 @@ import { accessTo, isVisibleSet } from '../questions/question-access';
 
 type SetRow = typeof questionSet.$inferSelect;
 
-/** A set's score distribution (docs/live-tests.md "Provisional rank on the device"); its id is the set's. */
-export function scoreDistDoc(r: typeof scoreDist.$inferSelect): ScoreDistDoc {
+type DistRow = typeof scoreDist.$inferSelect;
+
+/**
+ * A set's score distribution (docs/live-tests.md "Provisional rank on the device"); its id is
+ * the set's. Each histogram in its compact exact form ("The compact form").
+ */
+export function scoreDistDoc(r: DistRow): ScoreDistDoc {
+  const s: Record<string, string> = {};
+  for (const [name, h] of Object.entries(r.s)) s[name] = encodeHistogram(h);
+  return { id: r.qsid, n: r.n, t: encodeHistogram(r.t), s, at: r.at, _deleted: r.deleted };
+}
+
+/**
+ * Encoded distributions per database, by set and revision (a revision is never reused within a
+ * database, so an entry never goes stale): encoding a 10,000-learner set's five histograms takes
+ * ~0.1–0.2 ms, and every device pulls each new distribution (docs/benchmarks.md "bench:score-dist").
+ */
+const encodedDists = new WeakMap<object, LRUCache<string, ScoreDistDoc>>();
+
+/** scoreDistDoc, encoded once per revision of the set's distribution. */
+export function scoreDistDocOf(db: DB, r: DistRow): ScoreDistDoc {
+  let cache = encodedDists.get(db);
+  if (!cache) encodedDists.set(db, (cache = new LRUCache({ max: 1000 })));
+  const key = `${r.qsid}:${r.rev}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const doc = scoreDistDoc(r);
+  cache.set(key, doc);
+  return doc;
+}
+
+/** The same distribution with its histograms as two lists each, for an app of protocol 1.0 (docs/live-tests.md "Older apps"). */
+export function scoreDistListsDoc(r: DistRow): ScoreDistListsDoc {
   return { id: r.qsid, n: r.n, t: r.t, s: r.s, at: r.at, _deleted: r.deleted };
 }
 

@@ -6,6 +6,7 @@ import { idSchema } from '@pm/protocol/common';
 import { MSG } from '@pm/protocol/messages';
 import { edQuestionDocSchema } from '@pm/protocol/sync/ed-question';
 import { edQuestionSetDocSchema } from '@pm/protocol/sync/ed-question-set';
+import { readsCompactDist } from '@pm/protocol/sync/score-dist';
 import { collectionSchema, isEditorCollection, PROTOCOL_HEADER, PROTOCOL_VERSION, PUSHABLE, pullQuerySchema, pushRowsSchema, type StreamEvent } from '@pm/protocol/sync/envelopes';
 import { testSummaryDocSchema } from '@pm/protocol/sync/test-summary';
 import type { AppEnv, Deps } from '../../context';
@@ -132,7 +133,8 @@ export function syncRoutes(app: Hono<AppEnv>, deps: Deps) {
     const { rev, limit, g } = parseQuery(c, pullQuerySchema);
     if (isEditorCollection(collection)) return c.json(await pullEditor(deps, principalOf(c), collection, rev, limit));
     // A guest (no login) pulls what guests may hold (sync.service GUEST_COLLECTIONS); else 401.
-    return c.json(await sync.pull(deps, c.get('principal') ?? null, collection, rev, limit, g));
+    const compactDist = readsCompactDist(c.req.header(PROTOCOL_HEADER));
+    return c.json(await sync.pull(deps, c.get('principal') ?? null, collection, rev, limit, { g, compactDist }));
   });
 
   route(app, deps, 'POST /sync/v1/:collection/push', async (c) => {

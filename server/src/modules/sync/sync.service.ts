@@ -19,7 +19,14 @@ import { revsOf } from '../../lib/revision';
 import { flagDiffering, markCompleted, smsRowsOf, uploadMatches } from './sms-upload';
 import { heldBackSets, isRegistered, liveOfSets, liveStartRefusal, pullLiveKeys } from '../live-tests/live-tests.service';
 import { bumpEntitlement, countAttempt, downloadAccess, entitlementDoc, entitlementRev, lockedAmong, ONLINE_START_MS, plansOf } from '../entitlements/entitlements.service';
-import { examResultDocs, guestSetDocs, qsDetailDocs, questionSetDocs, scoreDistDoc, tagDoc, testSummaryDoc } from './sync.docs';
+import { examResultDocs, guestSetDocs, qsDetailDocs, questionSetDocs, scoreDistDocOf, scoreDistListsDoc, tagDoc, testSummaryDoc } from './sync.docs';
+
+/**
+ * What a pull needs to know of the device beyond the checkpoint: `g`, the checkpoint's record of
+ * what qs_detail held back; `compactDist`, whether its app reads score_dist in the compact form
+ * (its protocol version, sync-protocol sync/score-dist.ts readsCompactDist).
+ */
+export type PullOptions = { g?: string; compactDist?: boolean };
 
 /**
  * GET /api/sync/v1/{collection}/pull: documents with a revision greater than `rev`, in revision
@@ -27,7 +34,8 @@ import { examResultDocs, guestSetDocs, qsDetailDocs, questionSetDocs, scoreDistD
  * ever read the caller's own rows. A guest (`me` null) pulls GUEST_COLLECTIONS only, and of the
  * sets those marked free, without correct answers (sync.docs DocOptions.guest).
  */
-export async function pull(deps: Deps, me: Principal | null, collection: CollectionName, rev: number, limit: number, g?: string): Promise<PullResponse<unknown>> {
+export async function pull(deps: Deps, me: Principal | null, collection: CollectionName, rev: number, limit: number, opts: PullOptions = {}): Promise<PullResponse<unknown>> {
+  const { g, compactDist = true } = opts;
   if (!me) {
     if (!(GUEST_COLLECTIONS as readonly CollectionName[]).includes(collection)) throw unauthenticated(MSG.loginRequired);
     return guestPull(deps, collection, rev, limit);
@@ -79,9 +87,11 @@ export async function pull(deps: Deps, me: Principal | null, collection: Collect
       return { documents: await examResultDocs(db, open), checkpoint: { rev: rows.at(-1)?.rev ?? rev } };
     }
     case 'score_dist': {
-      // Every set's, as every set's questions come (docs/live-tests.md "Provisional rank on the device").
+      // Every set's, as every set's questions come (docs/live-tests.md "Provisional rank on the
+      // device"); an app of protocol 1.0 gets the form it knows ("Older apps").
       const rows = await db.select().from(scoreDist).where(gt(scoreDist.rev, rev)).orderBy(asc(scoreDist.rev)).limit(limit);
-      return { documents: rows.map(scoreDistDoc), checkpoint: { rev: rows.at(-1)?.rev ?? rev } };
+      const documents = compactDist ? rows.map((r) => scoreDistDocOf(db, r)) : rows.map(scoreDistListsDoc);
+      return { documents, checkpoint: { rev: rows.at(-1)?.rev ?? rev } };
     }
     case 'entitlement': {
       // Owner only: the caller's one document, when its revision is past the checkpoint. Built

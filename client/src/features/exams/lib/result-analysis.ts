@@ -1,5 +1,4 @@
-import { type ProvisionalRank, rankIn } from '@pm/protocol/score-dist';
-import type { ScoreDistDoc } from '@pm/protocol/sync/score-dist';
+import { type HistogramOrCode, type ProvisionalRank, rankIn } from '@pm/protocol/score-dist';
 import type { ResultView } from './result-view';
 
 /*
@@ -14,10 +13,17 @@ import type { ResultView } from './result-view';
  * score-dist.ts, the server's definitions). None for a practice attempt (it has no rank) or
  * without a published distribution. A result scored on this device has not reached the server,
  * so the learner is added to the distribution; a result from the server is taken as counted in it.
+ * The replica holds the histogram in its compact form (docs/live-tests.md "The compact form"); one
+ * that does not decode gives no provisional rank rather than a wrong one.
  */
-export function provisionalRank(view: Pick<ResultView, 'practice' | 'fromServer' | 'totalMarks'>, dist: Pick<ScoreDistDoc, 't'> | null | undefined): ProvisionalRank | null {
+export function provisionalRank(view: Pick<ResultView, 'practice' | 'fromServer' | 'totalMarks'>, dist: { readonly t: HistogramOrCode } | null | undefined): ProvisionalRank | null {
   if (view.practice || !dist) return null;
-  return rankIn(dist.t, view.totalMarks, view.fromServer);
+  try {
+    return rankIn(dist.t, view.totalMarks, view.fromServer);
+  } catch (err) {
+    if (err instanceof RangeError) return null;
+    throw err;
+  }
 }
 
 export type PartAnalysis = {
