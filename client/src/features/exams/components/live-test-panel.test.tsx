@@ -2,6 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import { formatUnlockCode, newLiveKey, sealPaper, unlockCodeOf, wrapLiveKey } from '@pm/protocol/live-test';
 import type { ReplicaDatabase } from '@/db/core/database';
+import { keepLiveKey } from '@/db/learner/live-keys';
 import { ReplicaContext } from '@/db/learner/replica-context';
 import { CLOCK_SAMPLES, serverClock } from '@/db/sync/server-clock';
 import { clearSession, setSession } from '@/lib/session';
@@ -200,6 +201,17 @@ test('the key arriving from replication opens the paper without a code', async (
   await waitFor(() => expect(screen.getByRole('button', { name: 'Start Test' })).toBeEnabled());
   // Nothing was typed, so nothing was kept in storage: the replica holds the key.
   expect(localStorage.getItem(`pm-live-key:${QSID}`)).toBeNull();
+});
+
+test('the key in the stream’s KEY event opens the paper before its document is pulled, and is kept', async () => {
+  const { key, panel } = await renderLive({ startIn: -MIN });
+  expect(within(panel).getByTestId('live-code')).toBeVisible();
+  // What the replication does with a KEY event (db/learner/replication.ts; docs/live-tests.md "The key at scale").
+  keepLiveKey(QSID, key);
+  expect(await within(panel).findByTestId('live-share-code', {}, { timeout: 10_000 })).toHaveTextContent(formatUnlockCode(await unlockCodeOf(key, QSID)));
+  await waitFor(() => expect(screen.getByRole('button', { name: 'Start Test' })).toBeEnabled());
+  // Kept, so that a reload before the pull (or offline) still opens it.
+  expect(localStorage.getItem(`pm-live-key:${QSID}`)).toBe(key);
 });
 
 test('a code typed on an earlier visit opens the paper again, offline, without typing it again', async () => {
