@@ -69,12 +69,18 @@ function serverState(qsid: string, personId = 'demo-learner') {
   }
 }
 
-/** At 360 px: nothing wider than the screen, and `box` wholly inside it. */
+/** At 360 px: nothing wider than the screen, and `box`, its text and every control in it wholly inside it. */
 async function fitsThePhone(page: Page, box: Locator) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
-  const b = (await box.boundingBox())!;
-  expect(b.x).toBeGreaterThanOrEqual(0);
-  expect(b.x + b.width).toBeLessThanOrEqual(360);
+  const outer = (await box.boundingBox())!;
+  expect(outer.x).toBeGreaterThanOrEqual(0);
+  expect(outer.x + outer.width).toBeLessThanOrEqual(360);
+  for (const part of await box.locator('p, button, input, label').all()) {
+    if (!(await part.isVisible())) continue;
+    const b = (await part.boundingBox())!;
+    expect(b.x, await part.innerText()).toBeGreaterThanOrEqual(outer.x);
+    expect(b.x + b.width, await part.innerText()).toBeLessThanOrEqual(outer.x + outer.width);
+  }
 }
 
 /**
