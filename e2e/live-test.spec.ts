@@ -182,10 +182,12 @@ test('two phones take a live test, one offline with the code from the SMS; both 
   await fitsThePhone(page, panel);
   await page.getByRole('button', { name: 'Start Test' }).click();
   // Right, right, wrong, unanswered: 1.75 marks.
-  for (const choice of [OPTION.c, OPTION.b, OPTION.a]) {
+  for (const [i, choice] of [OPTION.c, OPTION.b, OPTION.a].entries()) {
+    await expect(page.getByTestId('question-number')).toHaveText(`Question ${i + 1}`);
     await page.getByRole('tabpanel').getByRole('radio').nth(choice).check();
     await page.getByRole('button', { name: 'Save & Next' }).click();
   }
+  await expect(page.getByTestId('question-number')).toHaveText('Question 4');
   await page.getByRole('banner').getByRole('button', { name: 'Submit', exact: true }).click();
   await page.getByRole('dialog', { name: 'Exam summary' }).getByRole('button', { name: 'Submit test' }).click();
   await expect(page).toHaveURL(new RegExp(`/exam-result/${qsid}/true$`));
