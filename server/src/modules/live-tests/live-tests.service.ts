@@ -259,7 +259,8 @@ export async function unlockSms(live: LiveRow, title: string, mobile: string, la
  * Releases what is due at `now`: each live test whose start has come gets a new revision (its
  * registered learners' `live_key` documents now carry the key), their devices are told through
  * the stream, and those who asked get the unlock code by SMS; each whose result time has come
- * opens its results (they replicate again, with the answer key). Claimed with a conditional
+ * opens its results (they replicate again, with the answer key) and runs deps.afterResultsOpen
+ * (its score distribution is built). Claimed with a conditional
  * update, so that two instances never release one test twice. Returns how many of each.
  */
 export async function releaseDue(deps: Pick<Deps, 'db' | 'events' | 'outbox' | 'log' | 'afterResultsOpen'>, now = Date.now()): Promise<{ released: number; opened: number }> {
