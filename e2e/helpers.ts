@@ -2,6 +2,7 @@ import { deflateSync } from 'node:zlib';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { PROTOCOL_VERSION } from '@pm/protocol/version';
 
 export const DEMO = {
   admin: { username: 'admin@example.com', password: 'admin1234' },
@@ -16,12 +17,75 @@ export const DEMO = {
 
 /** Signs in through the login page and waits for the signed-in bar. */
 export async function loginAs(page: Page, who: keyof typeof DEMO) {
+  await loginWith(page, DEMO[who]);
+}
+
+/** Signs in through the login page as anyone (a learner made by signUpLearner, say), on a screen wide enough for the signed-in bar. */
+export async function loginWith(page: Page, account: { username: string; password: string }) {
   await page.goto('/login');
   const panel = page.getByRole('tabpanel', { name: 'Existing users' });
-  await panel.getByLabel('Mobile or e-mail').fill(DEMO[who].username);
-  await panel.getByLabel(/^Password/).fill(DEMO[who].password);
+  await panel.getByLabel('Mobile or e-mail').fill(account.username);
+  await panel.getByLabel(/^Password/).fill(account.password);
   await panel.getByRole('button', { name: 'Login' }).click();
   await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
+}
+
+/** The editor's bearer header, through the API's login. */
+export async function editorAuth(request: APIRequestContext): Promise<Record<string, string>> {
+  const login = await request.post('/api/UserLogin/login', {
+    headers: { authorization: `Basic ${Buffer.from(`${DEMO.editor.username}:${DEMO.editor.password}`).toString('base64')}` },
+  });
+  expect(login.ok()).toBe(true);
+  return { authorization: `Bearer ${(await login.json()).token as string}` };
+}
+
+/**
+ * A new learner through the public sign-up (the demo plan's referral code), for specs that need
+ * more learners than the demo data has. `mobile` is 10 digits, new on this server. Returns the
+ * session's token.
+ */
+export async function signUpLearner(request: APIRequestContext, learner: { name: string; mobile: string; password: string }): Promise<string> {
+  const signup = await request.post('/api/UserLogin', {
+    data: { n: learner.name, m: learner.mobile, password: learner.password, confirmPassword: learner.password, p: 'demo-learner', terms: true },
+  });
+  expect(signup.status(), await signup.text()).toBe(201);
+  return (await signup.json()).token as string;
+}
+
+/**
+ * A submitted attempt uploaded as a device's replication uploads it (the test_summary push with
+ * the learner's token), started `tookMs` before now and submitted now: for the other learners a
+ * spec needs who take a test on phones of their own. `answers` maps question ids to the option
+ * chosen. Returns the attempt's id.
+ */
+export async function pushSubmittedAttempt(
+  request: APIRequestContext,
+  token: string,
+  attempt: { id: string; qsid: string; answers: Record<string, string>; tookMs?: number },
+): Promise<string> {
+  const now = Date.now();
+  const took = attempt.tookMs ?? 2000;
+  const doc = {
+    id: attempt.id,
+    qsid: attempt.qsid,
+    st: now - took,
+    sfs: 0,
+    lsq: null,
+    index: 0,
+    selectedSection: null,
+    answers: Object.fromEntries(Object.entries(attempt.answers).map(([qid, ua]) => [qid, { ua, status: 'ANSWERED' }])),
+    status: 'SUBMITTED',
+    submittedAt: now,
+    elapsed: took,
+    updatedAt: now,
+    _deleted: false,
+  };
+  const pushed = await request.post('/api/sync/v1/test_summary/push', {
+    headers: { authorization: `Bearer ${token}`, 'x-sync-protocol': PROTOCOL_VERSION },
+    data: [{ newDocumentState: doc, assumedMasterState: null }],
+  });
+  expect(pushed.status(), await pushed.text()).toBe(200);
+  return doc.id;
 }
 
 /**

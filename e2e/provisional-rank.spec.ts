@@ -112,10 +112,13 @@ test('a learner offline sees a provisional rank from the replicated distribution
   // No data from here on. Right, right, wrong, unanswered: 1.75 marks; five others have more.
   await context.setOffline(true);
   await page.getByRole('button', { name: 'Start Test' }).click();
-  for (const choice of [1, 1, 0]) {
+  // Each answer on its own question: the next check waits until Save & Next has moved on.
+  for (const [i, choice] of [1, 1, 0].entries()) {
+    await expect(page.getByTestId('question-number')).toHaveText(`Question ${i + 1}`);
     await page.getByRole('tabpanel').getByRole('radio').nth(choice).check();
     await page.getByRole('button', { name: 'Save & Next' }).click();
   }
+  await expect(page.getByTestId('question-number')).toHaveText('Question 4');
   await page.getByRole('banner').getByRole('button', { name: 'Submit', exact: true }).click();
   await page.getByRole('dialog', { name: 'Exam summary' }).getByRole('button', { name: 'Submit test' }).click();
   await expect(page).toHaveURL(new RegExp(`/exam-result/${qsid}/true$`));

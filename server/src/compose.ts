@@ -12,7 +12,7 @@ import { createPushService, resultReadyHook, startPushJobs } from './modules/pus
 import type { PushSender } from './modules/push/sender';
 import { indexMissingQuestions } from './modules/questions/question-index';
 import { repairResults, scoringHook } from './modules/results/results.service';
-import { startDistributionJob } from './modules/results/score-dist';
+import { distributionOnResultsOpen, startDistributionJob } from './modules/results/score-dist';
 import { answerCodeHandler } from './modules/sms-answers/sms-answers.service';
 import { createSmsOutbox, startSmsFallback } from './modules/sms/sms-outbox';
 import { createSmsServices } from './modules/sms/sms-services';
@@ -62,6 +62,9 @@ export function composeDeps(given: BaseDeps, opts: ComposeOptions = {}): Deps {
     //   1. scoring (modules/results) writes the exam result;
     //   2. the result-ready message (modules/push), after the commit, for a submission made offline.
     afterSubmit: [scoringHook(base.log), resultReadyHook(push)],
+    // What a live test's results opening at its result time sets off (live-tests releaseDue): its
+    // score distribution is built at once, for the provisional rank on devices (modules/results).
+    afterResultsOpen: [distributionOnResultsOpen(base)],
     // Inbound text messages, after the SMS adapter has checked the provider's signature; the
     // first handler that knows the message's kind takes it (docs/sms.md).
     smsInbound: [],

@@ -14,6 +14,7 @@ import type { SmsServices } from './modules/sms/sms-services';
 import type { SmsOutbox } from './modules/sms/sms-outbox';
 import type { LazyTranslator } from './modules/translate/translator';
 import type { AttemptSubmittedHook } from './modules/sync/sync.service';
+import type { ResultsOpenedHook } from './modules/live-tests/live-tests.service';
 
 /** What the composition root (compose.ts) builds from: the process's adapters and the database. */
 export type BaseDeps = {
@@ -50,6 +51,11 @@ export type Deps = BaseDeps & {
    * (docs/architecture.md, "A submitted attempt"): scoring, then the result-ready message.
    */
   afterSubmit: readonly AttemptSubmittedHook[];
+  /**
+   * Run, in this order, when a live test's results open at its result time (live-tests
+   * releaseDue): the set's score distribution is built (docs/live-tests.md "When it is refreshed").
+   */
+  afterResultsOpen: readonly ResultsOpenedHook[];
   /**
    * The SMS adapter, the local sandbox where it runs, and the outbox's SMS channel through it
    * (modules/sms; null where no provider is configured: SMS then go to the log only).

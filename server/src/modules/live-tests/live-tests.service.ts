@@ -271,16 +271,17 @@ export async function unlockSms(live: LiveRow, title: string, mobile: string, la
  * Releases what is due at `now`: each live test whose start has come gets a new revision (its
  * registered learners' `live_key` documents now carry the key), their devices are told through
  * the stream, and those who asked get the unlock code by SMS; each whose result time has come
- * opens its results (they replicate again, with the answer key). Claimed with a conditional
+ * opens its results (they replicate again, with the answer key) and runs deps.afterResultsOpen
+ * (its score distribution is built). Claimed with a conditional
  * update, so that two instances never release one test twice. Returns how many of each.
  */
-export async function releaseDue(deps: Pick<Deps, 'db' | 'events' | 'outbox' | 'log'>, now = Date.now()): Promise<{ released: number; opened: number }> {
+export async function releaseDue(deps: Pick<Deps, 'db' | 'events' | 'outbox' | 'log' | 'afterResultsOpen'>, now = Date.now()): Promise<{ released: number; opened: number }> {
   const due = await deps.db.select().from(liveTest).where(and(eq(liveTest.released, false), lte(liveTest.startAt, now)));
   let released = 0;
   for (const live of due) if (await releaseKey(deps, live)) released++;
   const ending = await deps.db.select().from(liveTest).where(and(eq(liveTest.resultsOpened, false), lte(liveTest.resultAt, now)));
   let opened = 0;
-  for (const live of ending) if (await openResults(deps, live)) opened++;
+  for (const live of ending) if (await openResults(deps, live, now)) opened++;
   return { released, opened };
 }
 
@@ -315,8 +316,20 @@ async function releaseKey(deps: Pick<Deps, 'db' | 'events' | 'outbox' | 'log'>, 
   return true;
 }
 
-/** The results of a live test replicate again at its result time, now with the answer key (sync.service holds them back before). */
-async function openResults(deps: Pick<Deps, 'db' | 'events'>, live: LiveRow): Promise<boolean> {
+/**
+ * What reacts to a live test's results opening (deps.afterResultsOpen, wired in compose.ts), once
+ * the release job has opened them: the set's score distribution is built then and there
+ * (modules/results score-dist), not at the distribution job's next run, so that devices rank a
+ * score as soon as results open (docs/live-tests.md "When it is refreshed").
+ */
+export type ResultsOpenedHook = (qsid: string, now: number) => Promise<void>;
+
+/**
+ * The results of a live test replicate again at its result time, now with the answer key
+ * (sync.service holds them back before), and what reacts to it runs. A hook that fails is logged
+ * and leaves the results open: the distribution job rebuilds the set at its next run anyway.
+ */
+async function openResults(deps: Pick<Deps, 'db' | 'events' | 'log' | 'afterResultsOpen'>, live: LiveRow, now: number): Promise<boolean> {
   const people = await transaction(deps.db, async (tx) => {
     const claimed = await first(
       tx
@@ -333,6 +346,9 @@ async function openResults(deps: Pick<Deps, 'db' | 'events'>, live: LiveRow): Pr
   });
   if (!people) return false;
   for (const personId of people) deps.events.emit({ collections: ['exam_result'], personId });
+  for (const hook of deps.afterResultsOpen) {
+    await hook(live.qsid, now).catch((err: unknown) => deps.log.error({ err, qsid: live.qsid }, 'live test results-open hook failed'));
+  }
   return true;
 }
 

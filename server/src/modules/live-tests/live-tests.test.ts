@@ -3,13 +3,17 @@ import { eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openPaper, unwrapLiveKey } from '@pm/protocol/live-test';
 import { MSG } from '@pm/protocol/messages';
+import { MIN_RANKED, rankIn } from '@pm/protocol/score-dist';
+import { decodeHistogram } from '@pm/protocol/score-dist-code';
+import type { ScoreDistDoc } from '@pm/protocol/sync/score-dist';
 import type { QsDetailDoc, TestQuestion } from '@pm/protocol/sync/qs-detail';
 import type { LiveKeyDoc } from '@pm/protocol/sync/live-key';
 import { PROTOCOL_VERSION } from '@pm/protocol/version';
-import { attempt, examResult, liveTest, person } from '../../db/schema';
+import { attempt, examResult, liveTest, person, scoreDist } from '../../db/schema';
 import { readLocalInbox } from '../../lib/outbox';
 import { submittedAttempt } from '../../test/builders';
 import { DEMO, type Harness, startHarness } from '../../test/harness';
+import { refreshDistributions } from '../results/score-dist';
 import { liveStartRefusal, releaseDue, startLiveRelease } from './live-tests.service';
 
 /*
@@ -237,6 +241,76 @@ describe('the release job', () => {
       }
     } finally {
       stop();
+    }
+  });
+});
+
+describe('the score distribution at the result time', () => {
+  const SET = 'qs-practice-gk';
+  /** What each of ten learners answers to q-gk-001 (right: b) and q-gk-003 (right: d); one mark each, none off. */
+  const ANSWERS: [string | null, string | null][] = [
+    ['b', 'd'],
+    ['b', 'a'],
+    ['a', 'd'],
+    ['a', 'a'],
+    [null, null],
+    ['b', 'd'],
+    ['b', null],
+    ['c', 'c'],
+    ['b', 'd'],
+    [null, 'd'],
+  ];
+  const tokens: string[] = [];
+  const moveSet = (t: { start?: number; res?: number }) =>
+    h.deps.db
+      .update(liveTest)
+      .set({ ...(t.start !== undefined && { startAt: Date.now() + t.start }), ...(t.res !== undefined && { resultAt: Date.now() + t.res }) })
+      .where(eq(liveTest.qsid, SET));
+  const distOf = async () => (await h.deps.db.select().from(scoreDist).where(eq(scoreDist.qsid, SET)))[0];
+
+  test('ten registered learners take it inside the window; before the result time nothing is published', async () => {
+    expect(ANSWERS).toHaveLength(MIN_RANKED);
+    const start = Date.now() + 10 * MIN;
+    expect((await schedule({ qsid: SET, start, winMin: 15, res: start + 2 * 60 * MIN })).status).toBe(200);
+    for (const i of ANSWERS.keys()) {
+      const signup = await h.request('POST', '/UserLogin', {
+        body: { n: `Live Ranked ${i}`, m: `91234568${String(i).padStart(2, '0')}`, password: 'ranked1234', confirmPassword: 'ranked1234', p: 'demo-learner', terms: true },
+      });
+      expect(signup.status).toBe(201);
+      tokens.push(signup.body.token);
+      expect((await h.request('POST', '/live/register', { token: signup.body.token, body: { qsid: SET } })).status).toBe(200);
+    }
+    await moveSet({ start: -1000 });
+    expect((await releaseDue(h.deps)).released).toBe(1);
+    for (const [i, [first, second]] of ANSWERS.entries()) {
+      const answers = {
+        ...(first && { 'q-gk-001': { ua: first, status: 'ANSWERED' as const } }),
+        ...(second && { 'q-gk-003': { ua: second, status: 'ANSWERED' as const } }),
+      };
+      const doc = submittedAttempt(`live-ranked-${i}`, { qsid: SET, st: Date.now() - 500, submittedAt: Date.now(), elapsed: 500, answers });
+      expect((await push(tokens[i]!, [{ newDocumentState: doc, assumedMasterState: null }])).status).toBe(200);
+    }
+    // The distribution job finds the new results and publishes nothing: a live test's ranks wait for the result time.
+    await refreshDistributions(h.deps);
+    expect(await distOf()).toBeUndefined();
+  });
+
+  test('as the results open, the distribution is published at once (not at the job’s next run), and it ranks as the server does', async () => {
+    const cp = (await pull(tokens[0]!, 'score_dist')).body.checkpoint.rev;
+    await moveSet({ res: -1000 });
+    expect((await releaseDue(h.deps)).opened).toBe(1);
+    expect(await distOf()).toMatchObject({ n: MIN_RANKED, deleted: false });
+    const docs = (await pull(tokens[0]!, 'score_dist', cp)).body.documents as ScoreDistDoc[];
+    const dist = docs.find((d) => d.id === SET)!;
+    expect(dist.n).toBe(MIN_RANKED);
+    // This protocol's compact form (docs/live-tests.md "The compact form"), decoded.
+    expect(typeof dist.t === 'string' ? decodeHistogram(dist.t) : dist.t).toEqual({ m: [0, 1, 2], c: [3, 4, 3] });
+    for (const [i, [first, second]] of ANSWERS.entries()) {
+      const server = await h.request('GET', `/question/getRank?qsid=${SET}`, { token: tokens[i] });
+      expect(server.status).toBe(200);
+      const total = Number(first === 'b') + Number(second === 'd');
+      const { rank, of, percentile } = server.body as { rank: number; of: number; percentile: number };
+      expect(rankIn(dist.t, total, true)).toEqual({ rank, of, percentile });
     }
   });
 });

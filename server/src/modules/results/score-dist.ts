@@ -6,7 +6,7 @@ import { attempt, entitlementUse, examResult, meta, scoreDist } from '../../db/s
 import { first, rows, transaction } from '../../db/transaction';
 import { runExclusive } from '../../lib/exclusive';
 import { nextRev } from '../../lib/revision';
-import { liveOf, START_SKEW_MS } from '../live-tests/live-tests.service';
+import { liveOf, type ResultsOpenedHook, START_SKEW_MS } from '../live-tests/live-tests.service';
 
 /*
  * Score distributions (docs/live-tests.md "Provisional rank on the device"): per set, a histogram
@@ -120,6 +120,17 @@ export async function refreshDistributions(deps: Pick<Deps, 'db' | 'events'>, no
   await db.insert(meta).values({ key: WATERMARK, value: upTo }).onConflictDoUpdate({ target: meta.key, set: { value: upTo } });
   if (written > 0) deps.events.emit({ collections: ['score_dist'] });
   return written;
+}
+
+/**
+ * deps.afterResultsOpen (compose.ts): a live test's distribution is built the moment its results
+ * open, for everyone at once, rather than at the job's next run up to DIST_REFRESH_MS later
+ * (docs/live-tests.md "When it is refreshed"); the devices are told through the stream.
+ */
+export function distributionOnResultsOpen(deps: Pick<Deps, 'db' | 'events'>): ResultsOpenedHook {
+  return async (qsid, now) => {
+    if (await rebuildDistribution(deps.db, qsid, now)) deps.events.emit({ collections: ['score_dist'] });
+  };
 }
 
 /** The distribution job of a serving instance (compose.ts startJobs), once across instances (lib/exclusive). */

@@ -235,3 +235,47 @@ test('a result from before receipts, with no receipt on the device, shows no rec
   await renderResult('en');
   expect(screen.queryByTestId('submission-receipt')).toBeNull();
 });
+
+/**
+ * A live test's attempt before its result time (docs/live-tests.md "Live tests"): the paper on
+ * the device is sealed and carries no answers, so no marks are worked out here — the page says
+ * when results open instead.
+ */
+async function renderLivePending(lang: string) {
+  const live = questionSet('live-r', 'Live practice', { isM: false, free: true });
+  const res = Date.now() + 60 * 60_000;
+  const { db, replica } = await openFixture({ sets: [live], attempts: [attemptAt(live.id, 'attempt-live-1')], withoutQuestions: [live.id] });
+  open = db;
+  const sealed = { iv: 'AAAAAAAAAAAAAAAA', ct: 'AAAAAAAAAAAAAAAAAAAAAA' };
+  await db.qs_detail.insert({ id: live.id, isM: false, main: { q: ['q1', 'q2'], mpq: 1, tm: 2, nm: 0, o: 0 }, sections: {}, questions: [], v: 1, live: { start: res - 2 * 60 * 60_000, win: 15 * 60_000, res, wk: sealed, paper: sealed } });
+  const { router } = await renderWithApp(<div />, {
+    lang,
+    namespaces: ['exam', 'receipt'],
+    extraRoutes: [
+      {
+        path: '/exam-result/:qsid/:isSubmitAns',
+        element: (
+          <ReplicaContext.Provider value={replica}>
+            <ExamResultPage />
+          </ReplicaContext.Provider>
+        ),
+      },
+    ],
+  });
+  await act(() => router.navigate(`/exam-result/${live.id}/false`));
+  return { pending: await screen.findByTestId('result-pending'), res };
+}
+
+test('a live test before its result time: no marks worked out on the device, the time results open instead', async () => {
+  const { pending, res } = await renderLivePending('en');
+  const at = new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeStyle: 'short' }).format(res);
+  expect(pending).toHaveTextContent(`Your test is submitted. This live test's results, answers and ranks open for everyone at ${at}; yours then appears here.`);
+  expect(screen.queryByTestId('total-marks')).toBeNull();
+  expect(screen.queryByTestId('rank-provisional')).toBeNull();
+});
+
+test('a live test before its result time, in Hindi', async () => {
+  const { pending } = await renderLivePending('hi');
+  expect(pending).toHaveTextContent('इस लाइव टेस्ट के परिणाम, उत्तर और रैंक');
+  expect(screen.queryByTestId('total-marks')).toBeNull();
+});

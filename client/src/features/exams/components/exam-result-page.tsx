@@ -222,6 +222,16 @@ function Fact({ label, value, testId, seconds }: { label: string; value: string;
 }
 
 /**
+ * What the page says while the submitted attempt has no result: before a live test's result time,
+ * that its results open for everyone then (docs/live-tests.md "Live tests"), whether or not the
+ * attempt has reached the server; else that it comes once scored, or once the device is online.
+ */
+function pendingText(live: { res: number } | null, online: boolean, t: TFunction<'exam'>, lang: string): string {
+  if (live && serverClock.now() < live.res) return t('live.resultsAt', { time: formatDate(live.res, lang) });
+  return online ? t('resultScoring') : t('resultPending');
+}
+
+/**
  * Exam result (exam-result/{qsid}/{is_submit_ans}; docs/exams.md "The result page"). Submitting already happened on the
  * device; the result is scored on the server and replicates back (ARCHITECTURE decision 4).
  * Until it arrives the page says the test is submitted and the result will appear when the
@@ -305,7 +315,7 @@ export default function ExamResultPage() {
           <ResultBody view={view} dist={data?.dist ?? null} lang={lang} onLang={setPicked} />
         ) : needsPlan ? null : latest ? (
           <Alert color="blue" icon={online ? <Loader size="xs" /> : undefined} data-testid="result-pending">
-            {online ? t('resultScoring') : t('resultPending')}
+            {pendingText(data?.detail?.live ?? null, online, t, i18n.language)}
           </Alert>
         ) : (
           <Alert color="gray">{t('noAttempt')}</Alert>

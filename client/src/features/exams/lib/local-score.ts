@@ -21,10 +21,12 @@ export function judge(q: TestQuestion | ResultQuestion, ua: string | string[]): 
  * A practice set's result worked out on the device (docs/exams.md "Answers and marking": practice sets may carry their
  * answers, so the result shows at once, offline), with the scoring the server uses
  * (sync-protocol/src/scoring.ts). The server's own result replaces it when it replicates.
- * Mock tests never carry answers, so for them this returns null.
+ * Mock tests never carry answers, so for them this returns null; nor does a live test's sealed
+ * paper, whatever the set (docs/live-tests.md "The key schedule": the answers come with the
+ * results at the result time), and its stored detail holds no question to score.
  */
 export function scoreLocally(detail: Detail, attempt: Attempt): StoredResult | null {
-  if (detail.isM) return null;
+  if (detail.isM || detail.live) return null;
   const questions: ResultQuestion[] = [];
   for (const q of detail.questions) {
     const full = withAnswers(q);
