@@ -34,8 +34,15 @@ export function syncStream(opts: StreamOptions): Observable<StreamEvent> {
     let failures = 0;
     let wake: (() => void) | null = null;
 
+    /** 'online' came while no wait was running: the next wait ends at once. */
+    let onlineMeanwhile = false;
     const sleep = (ms: number) =>
       new Promise<void>((resolve) => {
+        if (onlineMeanwhile) {
+          onlineMeanwhile = false;
+          resolve();
+          return;
+        }
         const timer = setTimeout(done, ms);
         function done() {
           clearTimeout(timer);
@@ -45,16 +52,28 @@ export function syncStream(opts: StreamOptions): Observable<StreamEvent> {
         wake = done;
       });
 
+    /** The connection open now: closed when the device says it went offline. */
+    let connection: AbortController | null = null;
     // Back online: reconnect now rather than after the backoff.
-    const onOnline = () => wake?.();
+    const onOnline = () => {
+      if (wake) wake();
+      else onlineMeanwhile = true;
+    };
+    // Offline: close the connection at once rather than keep a stream that can carry nothing, or
+    // (on a network that still holds the old connection) events the device should not count on.
+    const onOffline = () => connection?.abort();
     globalThis.addEventListener?.('online', onOnline);
+    globalThis.addEventListener?.('offline', onOffline);
 
     const run = async () => {
       while (!abort.signal.aborted) {
-        const guard = opts.stallMs ? stallGuard(opts.stallMs, abort.signal) : null;
+        const conn = new AbortController();
+        connection = conn;
+        const unlink = linkAbort(abort.signal, conn);
+        const guard = opts.stallMs ? stallGuard(opts.stallMs, conn.signal) : null;
         try {
           const sentAt = Date.now();
-          const res = await opts.fetch(opts.url, { headers: { accept: 'text/event-stream', ...opts.headers() }, signal: guard?.signal ?? abort.signal, cache: 'no-store' });
+          const res = await opts.fetch(opts.url, { headers: { accept: 'text/event-stream', ...opts.headers() }, signal: guard?.signal ?? conn.signal, cache: 'no-store' });
           guard?.touch();
           opts.onResponse?.(res, sentAt);
           if (res.status === 401) {
@@ -88,6 +107,8 @@ export function syncStream(opts: StreamOptions): Observable<StreamEvent> {
           failures++;
         } finally {
           guard?.done();
+          unlink();
+          connection = null;
         }
         if (!abort.signal.aborted) {
           await sleep(backoffDelay(failures, opts.baseDelayMs ?? 1000, opts.maxDelayMs ?? 60_000));
@@ -99,6 +120,18 @@ export function syncStream(opts: StreamOptions): Observable<StreamEvent> {
       abort.abort();
       wake?.();
       globalThis.removeEventListener?.('online', onOnline);
+      globalThis.removeEventListener?.('offline', onOffline);
     };
   });
+}
+
+/** Aborts `child` when `parent` aborts; returns the unlink. */
+function linkAbort(parent: AbortSignal, child: AbortController): () => void {
+  if (parent.aborted) {
+    child.abort();
+    return () => undefined;
+  }
+  const onAbort = () => child.abort();
+  parent.addEventListener('abort', onAbort, { once: true });
+  return () => parent.removeEventListener('abort', onAbort);
 }

@@ -1,4 +1,4 @@
-import { expect, test } from 'vitest';
+import { expect, test, vi } from 'vitest';
 import { SESSION_TOKEN_HEADER } from '@pm/protocol/session';
 import { PROTOCOL_HEADER, PROTOCOL_VERSION, SERVER_TIME_HEADER } from '@pm/protocol/version';
 import type { ServerClock } from './server-clock';
@@ -14,12 +14,12 @@ type Answer = { status?: number; body?: unknown; headers?: Record<string, string
 type Sent = { url: string; init: RequestInit | undefined };
 
 /** A fetch answering each request with `answer` (or throwing it), recording what was sent. */
-function fakeFetch(answer: Answer | Error | (() => Promise<Response>)) {
+function fakeFetch(answer: Answer | Error | ((input: RequestInfo | URL, init?: RequestInit) => Promise<Response>)) {
   const sent: Sent[] = [];
   const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
     sent.push({ url: String(input), init });
     if (answer instanceof Error) throw answer;
-    if (typeof answer === 'function') return answer();
+    if (typeof answer === 'function') return answer(input, init);
     return new Response(JSON.stringify(answer.body ?? {}), { status: answer.status ?? 200, headers: { 'content-type': 'application/json', ...answer.headers } });
   }) as typeof globalThis.fetch;
   return { fetch, sent };
@@ -145,4 +145,34 @@ test('the stream sends the token and the protocol version, feeds the clock and h
   expect(headerOf(sent[0]!, PROTOCOL_HEADER)).toBe(PROTOCOL_VERSION);
   expect(samples).toEqual([1700000000000]);
   expect(renewed).toEqual([['token-1', 'token-2']]);
+});
+
+test("the stream hands on a live test's KEY event, and closes its connection when the device goes offline", async () => {
+  const encoder = new TextEncoder();
+  const signals: AbortSignal[] = [];
+  const { fetch } = fakeFetch(async (_url, init) => {
+    signals.push(init!.signal!);
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(encoder.encode('data: {"type":"RESYNC"}\n\ndata: {"type":"KEY","qsid":"qs-1","key":"k"}\n\ndata: {"type":"KEY","qsid":1}\n\n'));
+        // Held open, as the server's stream is, until the request is aborted.
+        init!.signal!.addEventListener('abort', () => c.error(new DOMException('aborted', 'AbortError')));
+      },
+    });
+    return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+  });
+  const { transport } = transportOn(fetch);
+  const events: unknown[] = [];
+  const sub = transport.stream({ baseDelayMs: 60_000, maxDelayMs: 60_000 }).subscribe((e) => events.push(e));
+  await vi.waitFor(() => expect(events).toHaveLength(2));
+  // A malformed KEY event is dropped.
+  expect(events).toEqual([{ type: 'RESYNC' }, { type: 'KEY', qsid: 'qs-1', key: 'k' }]);
+  expect(signals[0]!.aborted).toBe(false);
+  globalThis.dispatchEvent(new Event('offline'));
+  expect(signals[0]!.aborted).toBe(true);
+  // Back online, it connects again at once (not after the minute's backoff).
+  globalThis.dispatchEvent(new Event('online'));
+  await vi.waitFor(() => expect(signals).toHaveLength(2));
+  sub.unsubscribe();
+  expect(signals[1]!.aborted).toBe(true);
 });
