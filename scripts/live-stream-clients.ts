@@ -85,7 +85,7 @@ export class LiveDevice {
   readonly keys = new Map<string, string>();
   /** When (wallNow) the key first arrived (the KEY event, or the end of the pull that brought it), by test. */
   readonly keyAt = new Map<string, number>();
-  /** The server's clock when each key first arrived: X-Server-Time of a pull, the arrival (same machine) of a KEY event. */
+  /** The server's clock when each key first arrived: X-Server-Time of a pull, Date.now() (same machine) at a KEY event's arrival. */
   readonly keyServerTime = new Map<string, number>();
   /** The key of each live test as the stream's KEY event carried it. */
   readonly streamed = new Map<string, string>();
@@ -180,7 +180,9 @@ export class LiveDevice {
     if (e.type === 'KEY' && e.qsid && e.key) {
       // The key in the stream itself (docs/live-tests.md "The key at scale"), before the CHANGE's pull.
       this.streamed.set(e.qsid, e.key);
-      this.gotKey(e.qsid, e.key, wallNow(), wallNow());
+      // Its server time: this machine's wall clock (Date.now, the clock the server's release
+      // decided by), never earlier than the moment the server sent it.
+      this.gotKey(e.qsid, e.key, wallNow(), Date.now());
     } else if (e.type === 'RESYNC') {
       this.pull();
       opened();

@@ -98,9 +98,10 @@ test("a live test's key reaches 1,000 connected devices through the stream at th
   for (const d of lean) {
     expect(d.streamed.get(QSID)).toBe(serverKey);
     expect(d.pulled.get(QSID)).toBe(serverKey);
+    // By the clock the release decided by (Date.now; the arrival times in keyAt are the monotonic
+    // clock's, which may drift a millisecond from it).
     expect(d.keyServerTime.get(QSID)).toBeGreaterThanOrEqual(start);
-    expect(d.keyAt.get(QSID)).toBeGreaterThanOrEqual(start);
-    expect(d.pulledAt.get(QSID)).toBeGreaterThanOrEqual(start);
+    expect(d.pulledAt.get(QSID)).toBeGreaterThan(start);
   }
   for (const d of replicas) {
     const doc = (await d.db.live_key.findOne(QSID).exec())!;
