@@ -244,8 +244,11 @@ test('a result from before receipts, with no receipt on the device, shows no rec
 async function renderLivePending(lang: string) {
   const live = questionSet('live-r', 'Live practice', { isM: false, free: true });
   const res = Date.now() + 60 * 60_000;
-  const { db, replica } = await openFixture({ sets: [live], attempts: [attemptAt(live.id, 'attempt-live-1')], withoutQuestions: [live.id] });
+  const submitted = attemptAt(live.id, 'attempt-live-1');
+  const { db, replica } = await openFixture({ sets: [live], attempts: [submitted], withoutQuestions: [live.id] });
   open = db;
+  // The receipt the test screen kept at submit.
+  await keepReceipt(db, submitted, { setLabel: live.l, deviceAt: Date.now() });
   const sealed = { iv: 'AAAAAAAAAAAAAAAA', ct: 'AAAAAAAAAAAAAAAAAAAAAA' };
   await db.qs_detail.insert({ id: live.id, isM: false, main: { q: ['q1', 'q2'], mpq: 1, tm: 2, nm: 0, o: 0 }, sections: {}, questions: [], v: 1, live: { start: res - 2 * 60 * 60_000, win: 15 * 60_000, res, wk: sealed, paper: sealed } });
   const { router } = await renderWithApp(<div />, {
@@ -272,6 +275,8 @@ test('a live test before its result time: no marks worked out on the device, the
   expect(pending).toHaveTextContent(`Your test is submitted. This live test's results, answers and ranks open for everyone at ${at}; yours then appears here.`);
   expect(screen.queryByTestId('total-marks')).toBeNull();
   expect(screen.queryByTestId('rank-provisional')).toBeNull();
+  // The receipt's check waits for the result the server holds back: it says until when.
+  expect(await screen.findByTestId('receipt-check')).toHaveTextContent(`Checked against the server's copy when results open at ${at}: the server holds back every result of this live test until then.`);
 });
 
 test('a live test before its result time, in Hindi', async () => {

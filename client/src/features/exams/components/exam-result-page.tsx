@@ -227,8 +227,14 @@ function Fact({ label, value, testId, seconds }: { label: string; value: string;
  * attempt has reached the server; else that it comes once scored, or once the device is online.
  */
 function pendingText(live: { res: number } | null, online: boolean, t: TFunction<'exam'>, lang: string): string {
-  if (live && serverClock.now() < live.res) return t('live.resultsAt', { time: formatDate(live.res, lang) });
+  const later = resultsLaterAt(live, lang);
+  if (later) return t('live.resultsAt', { time: later });
   return online ? t('resultScoring') : t('resultPending');
+}
+
+/** A live test's result time (formatted) while it is still to come by the server's clock, else undefined. */
+function resultsLaterAt(live: { res: number } | null, lang: string): string | undefined {
+  return live && serverClock.now() < live.res ? formatDate(live.res, lang) : undefined;
 }
 
 /**
@@ -305,7 +311,13 @@ export default function ExamResultPage() {
         )}
         {/* With no data, sending the answers by SMS is what the learner can do now: first in sight on a phone. */}
         {unsent && latest && data?.detail && <SmsAnswerCard attemptId={latest.id} detail={data.detail} />}
-        {latest && <SubmissionReceipt attemptId={latest.id} serverReceipt={data?.results.find((r) => r.attemptId === latest.id)?.receipt} />}
+        {latest && (
+          <SubmissionReceipt
+            attemptId={latest.id}
+            serverReceipt={data?.results.find((r) => r.attemptId === latest.id)?.receipt}
+            resultsOpenAt={resultsLaterAt(data?.detail?.live ?? null, i18n.language)}
+          />
+        )}
         {unsent && latest && <AnswerFileCard attemptId={latest.id} />}
         {loading ? (
           <Loader aria-label={t('loading')} />

@@ -3,6 +3,7 @@ import { IconAlertTriangle, IconCircleCheck, IconClockHour4, IconInfoCircle } fr
 import { encodeQR } from 'qr';
 import { type ReactNode, useCallback, useMemo, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { receiptQrText, shortReceipt } from '@pm/protocol/receipt';
 import type { ReplicaDatabase } from '@/db/core/database';
 import { type Receipt, receipt$ } from '@/db/attempts/receipts';
@@ -39,6 +40,12 @@ const CHECK_ICON: Record<Check, ReactNode> = {
 };
 const CHECK_TEXT = { match: 'match', mismatch: 'mismatch', none: 'serverNone' } as const;
 
+/** Why the check waits: offline, on the server's result, or on a live test's result time. */
+function waitingText(t: TFunction<'receipt'>, online: boolean, resultsOpenAt: string | undefined): string {
+  if (!online) return t('waitingOffline');
+  return resultsOpenAt ? t('waitingLive', { time: resultsOpenAt }) : t('waitingOnline');
+}
+
 /**
  * The submission receipt of an attempt (docs/exams.md "Submission receipt"): the set, the submission time by this
  * device's clock and by the server clock as estimated here, and the receipt code as text and as
@@ -46,9 +53,11 @@ const CHECK_TEXT = { match: 'match', mismatch: 'mismatch', none: 'serverNone' } 
  * the server's own code (computed over the submission as it arrived) is shown beside it, and
  * whether the two match is said in words.
  * `serverReceipt`: undefined while no result from the server is on the device; null for a result
- * the server holds no receipt for.
+ * the server holds no receipt for. `resultsOpenAt`: a live test's result time (formatted) while
+ * the server holds its results back — the server's code comes with the result, so the check waits
+ * for it (docs/live-tests.md "Live tests").
  */
-export function SubmissionReceipt({ attemptId, serverReceipt }: { attemptId: string; serverReceipt: string | null | undefined }) {
+export function SubmissionReceipt({ attemptId, serverReceipt, resultsOpenAt }: { attemptId: string; serverReceipt: string | null | undefined; resultsOpenAt?: string }) {
   const { t, i18n } = useTranslation('receipt');
   const query = useCallback((db: ReplicaDatabase) => receipt$(db, attemptId), [attemptId]);
   const { data: receipt, loading } = useReplicaQuery<Receipt | null>(query);
@@ -124,7 +133,7 @@ export function SubmissionReceipt({ attemptId, serverReceipt }: { attemptId: str
           )}
           <p className={classes.check} data-testid="receipt-check" data-state={check}>
             {CHECK_ICON[check]}
-            <span>{check === 'waiting' ? (online ? t('waitingOnline') : t('waitingOffline')) : t(CHECK_TEXT[check])}</span>
+            <span>{check === 'waiting' ? waitingText(t, online, resultsOpenAt) : t(CHECK_TEXT[check])}</span>
           </p>
         </Stack>
         <ReceiptQr text={receiptQrText({ attemptId: receipt.attemptId, qsid: receipt.qsid, submittedAt: receipt.serverAt, hash: receipt.hash })} label={t('qrLabel', { code })} />
