@@ -96,7 +96,7 @@ const floor = http.createServer((req, res) => {
     const rev = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('rev') ?? 0);
     // One document: revision 1 before the start, 2 with the key after it.
     const docRev = floorReleased ? 2 : 1;
-    const documents = docRev > rev ? [{ id: LIVE_SET, key: floorReleased ? floorKey : null, start: 0 }] : [];
+    const documents = docRev > rev ? [{ id: LIVE_SET, key: floorReleased ? floorKey : null, start: 0, updatedAt: Date.now() }] : [];
     const body = JSON.stringify({ documents, checkpoint: { rev: Math.max(rev, docRev) } });
     res.writeHead(200, { 'content-type': 'application/json', 'x-server-time': String(Date.now()) }).end(body);
   });

@@ -17,7 +17,7 @@ export const LIVE_HEADERS = { 'x-sync-protocol': '1.0.0' };
 export const wallNow = () => performance.timeOrigin + performance.now();
 
 /** One `live_key` document as pulled (the fields the devices look at). */
-export type PulledKey = { id: string; key: string | null; start: number };
+export type PulledKey = { id: string; key: string | null; start: number; updatedAt: number };
 
 /** Where a device talks to: the app's paths, or the bare floor's (scripts/bench-live-servers.ts). */
 export type LivePaths = { stream: string; pull: (rev: number) => string };
@@ -85,7 +85,7 @@ export class LiveDevice {
   readonly keys = new Map<string, string>();
   /** When (wallNow) the key first arrived (the KEY event, or the end of the pull that brought it), by test. */
   readonly keyAt = new Map<string, number>();
-  /** The server's clock when each key first arrived: X-Server-Time of a pull, Date.now() (same machine) at a KEY event's arrival. */
+  /** The server's clock when each key first arrived: the pulled document's `updatedAt`, Date.now() (same machine) at a KEY event's arrival. */
   readonly keyServerTime = new Map<string, number>();
   /** The key of each live test as the stream's KEY event carried it. */
   readonly streamed = new Map<string, string>();
@@ -230,7 +230,9 @@ export class LiveDevice {
         if (d.key === null || this.pulled.has(d.id)) continue;
         this.pulled.set(d.id, d.key);
         this.pulledAt.set(d.id, at);
-        this.gotKey(d.id, d.key, at, Number(r.headers['x-server-time']));
+        // The document's own time: the server's clock when it built it and decided the key was due
+        // (X-Server-Time is stamped when the request arrived, which may be before).
+        this.gotKey(d.id, d.key, at, d.updatedAt);
       }
       this.checkpoint = body.checkpoint.rev;
       if (body.documents.length < 200) return;
