@@ -13,7 +13,7 @@ const STYLE =
   'ul{list-style:none;padding:0}li{border:1px solid #ccd;border-radius:.4rem;padding:.6rem;margin:.5rem 0;overflow-wrap:anywhere}' +
   '.row{display:flex;flex-wrap:wrap;gap:.3rem 1rem;font-size:.9rem;color:#444}.text{white-space:pre-wrap;margin:.3rem 0}' +
   'label{display:block;margin:.5rem 0 .2rem}input,textarea{font:inherit;width:100%;box-sizing:border-box;padding:.4rem}' +
-  'button{font:inherit;margin:.5rem 0;padding:.4rem .8rem;border-radius:.3rem;border:1px solid #0b3d91;background:#fff}nav a{margin-right:.8rem}';
+  'button{font:inherit;margin:.5rem 0;padding:.4rem .8rem;border-radius:.3rem;border:1px solid #0b3d91;background:#fff}nav{display:flex;flex-wrap:wrap;gap:.3rem .8rem}';
 
 const rupees = (paise: number) => new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' }).format(paise / 100);
 

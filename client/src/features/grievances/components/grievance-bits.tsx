@@ -1,4 +1,5 @@
 import { Anchor, Badge, Card, Group, Stack, Text } from '@mantine/core';
+import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -6,6 +7,14 @@ import type { GrievanceRow, GrievanceStatus } from '@pm/protocol/grievance';
 import { formatDate } from '@/lib/intl-format';
 import { useLang } from '../hooks/use-lang';
 import { grievancePath, STATUS_COLORS } from '../lib/grievance-lib';
+
+/**
+ * A grievance's title as the reader's language says it: a campaign report's title is its reason
+ * (the server stores it in English for the record), anything else the title its raiser wrote.
+ */
+export function grievanceTitle(g: Pick<GrievanceRow, 'title' | 'reportReason'>, t: TFunction<'grievance'>): string {
+  return g.reportReason ? t(`reportTitles.${g.reportReason}`) : g.title;
+}
 
 export function GrievanceStatusBadge({ status }: { status: GrievanceStatus }) {
   const { t } = useTranslation('grievance');
@@ -38,7 +47,7 @@ export function GrievanceCard({ row, showRaiser = false, footer }: { row: Grieva
       <Stack gap={4}>
         <Group justify="space-between" align="flex-start" wrap="nowrap">
           <Anchor component={Link} to={grievancePath(row.id)} fw={600}>
-            {row.title}
+            {grievanceTitle(row, t)}
           </Anchor>
           <GrievanceStatusBadge status={row.status} />
         </Group>

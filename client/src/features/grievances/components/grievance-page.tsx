@@ -12,7 +12,7 @@ import { permissionsOf } from '@/lib/session';
 import { assignGrievance, grievanceKeys, postGrievanceMessage, reopenGrievance, resolveGrievance, useGrievance, useGrievanceHandlers } from '../api/grievances';
 import { useLang, useNow } from '../hooks/use-lang';
 import { mayReopen } from '../lib/grievance-lib';
-import { DueText, GrievanceStatusBadge } from './grievance-bits';
+import { DueText, GrievanceStatusBadge, grievanceTitle } from './grievance-bits';
 import { QueryState } from '@/components/query-state';
 
 type Role = 'raiser' | 'staff' | 'reader';
@@ -176,7 +176,7 @@ function Thread({ g, role, me }: { g: GrievanceView; role: Role; me: string | nu
         <Stack gap={6}>
           <Group justify="space-between" align="flex-start" wrap="nowrap">
             <Title order={1} size="h3">
-              {g.title}
+              {grievanceTitle(g, t)}
             </Title>
             <GrievanceStatusBadge status={g.status} />
           </Group>
