@@ -28,6 +28,7 @@ import { seedDatabase } from '../server/src/db/seed';
 import { nextRev } from '../server/src/lib/revision';
 import { indexQuestion } from '../server/src/modules/questions/question-index';
 import { launchChromium, percentile, startAppServer } from './bench-lib';
+import { mulberry32 } from '@pm/protocol/seeded-random';
 
 const N = Number(process.env.BENCH_QUESTIONS ?? 50_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);
@@ -40,16 +41,7 @@ const PROFILE_ALL = process.env.BENCH_PROFILE_ALL === '1';
 const SYNC_TIMEOUT_MS = Number(process.env.BENCH_SYNC_TIMEOUT_S ?? 300) * 1000;
 
 /** A small deterministic generator (mulberry32), so that every run builds the same bank. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+const rng = mulberry32;
 const rand = rng(17);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
 const some = <T>(xs: readonly T[], max: number): T[] => [...new Set(Array.from({ length: 1 + Math.floor(rand() * max) }, () => pick(xs)))];

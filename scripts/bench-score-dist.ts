@@ -25,6 +25,7 @@ import { decodeHistogram, encodeHistogram } from '@pm/protocol/score-dist-code';
 import { round } from '@pm/protocol/scoring';
 import { COMPRESS_MIN_BYTES } from '../server/src/lib/compression';
 import { scoreDistDoc, scoreDistListsDoc } from '../server/src/modules/sync/sync.docs';
+import { mulberry32 } from '@pm/protocol/seeded-random';
 
 /** The target for the brief's case: 10,000 learners, 100 questions, gzip. */
 const TARGET_GZIP_BYTES = 400;
@@ -42,15 +43,7 @@ const SHAPES: Shape[] = [
 ];
 
 /** mulberry32: a small seeded generator, so that every run measures the same learners. */
-function seeded(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const seeded = mulberry32;
 
 function learnersOf(shape: Shape): RankedMarks[] {
   const random = seeded(44);

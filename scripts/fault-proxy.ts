@@ -20,6 +20,7 @@
  * connection depends on the client's timing, so a replay is close to, not exactly, the run.
  */
 import net from 'node:net';
+import { mulberry32 } from '@pm/protocol/seeded-random';
 
 export type Fate = 'pass' | 'drop' | 'reset' | 'half-open';
 
@@ -71,17 +72,8 @@ export type FaultProxy = {
   close(): Promise<void>;
 };
 
-/** mulberry32: a small seeded PRNG (the same one tests/replication/harness.ts uses). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The seeded generator of the fault schedule (sync-protocol/src/seeded-random.ts). */
+export const prng = mulberry32;
 
 /** The fate of one connection, and its timings, from three draws of the PRNG. */
 export function drawFate(random: () => number, rates: FaultRates): { fate: Fate; delayMs: number; lifeMs: number; resetOnAnswer: boolean } {

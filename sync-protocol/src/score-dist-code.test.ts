@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { type Histogram, histogramOf, rankIn } from './score-dist';
 import { decodeHistogram, encodeHistogram } from './score-dist-code';
 import { round } from './scoring';
+import { mulberry32 } from './seeded-random';
 
 /*
  * The compact form of a histogram is exact (docs/live-tests.md "The compact form"): whatever
@@ -11,15 +12,7 @@ import { round } from './scoring';
  */
 
 /** mulberry32: seeded, so that a failure names a histogram that can be built again. */
-function seeded(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const seeded = mulberry32;
 
 /** Marks per right answer and per wrong one that sets use (0.3333: a third, as an editor types it). */
 const MARKINGS: [number, number][] = [

@@ -19,6 +19,7 @@ import { COLLECTIONS, type CollectionName } from '@pm/protocol/sync/envelopes';
 import type { TestSummaryDoc } from '@pm/protocol/sync/test-summary';
 import { attemptDoc } from '../attempt-doc';
 import { PROTOCOL_VERSION } from '@pm/protocol/version';
+import { mulberry32 } from '@pm/protocol/seeded-random';
 
 /**
  * The real server (Hono app, SQLite file in a temporary directory, seeded from fixtures/)
@@ -58,16 +59,7 @@ export async function startServer(opts: { dataDir?: string; port?: number } = {}
 export type TestServer = Awaited<ReturnType<typeof startServer>>;
 
 /** mulberry32: a small seeded PRNG, so that a run of injected faults can be reproduced. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const prng = mulberry32;
 
 export type SyncRequest = { kind: 'pull' | 'push' | 'stream' | 'other'; collection: string | null; url: string };
 /**

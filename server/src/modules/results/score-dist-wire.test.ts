@@ -12,6 +12,7 @@ import { nextRev } from '../../lib/revision';
 import { type Harness, startHarness } from '../../test/harness';
 import { rankCounts } from './results.service';
 import { refreshDistributions } from './score-dist';
+import { mulberry32 } from '@pm/protocol/seeded-random';
 
 /*
  * The distribution as a device pulls it, in its compact form, ranks every score a learner of the
@@ -30,15 +31,7 @@ beforeAll(async () => {
 afterAll(() => h.destroy());
 
 /** mulberry32: seeded, so that a failure names sets that can be built again. */
-function seeded(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const seeded = mulberry32;
 
 type Marking = { questions: number; right: number; wrong: number };
 

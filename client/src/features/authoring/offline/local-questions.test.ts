@@ -6,6 +6,7 @@ import { type EdQuestion, type EditorReplica, openEditorReplica } from '@/db/edi
 import type { QuestionFilters } from '../api/question-filters';
 import { ApiError } from '@/lib/api-client';
 import { localCount, localQuestions, localSave, matches } from './local-questions';
+import { mulberry32 } from '@pm/protocol/seeded-random';
 
 /*
  * The bank's list and count answered on the device (offline): the same meaning as before the
@@ -35,16 +36,7 @@ function reference(d: EdQuestion, f: QuestionFilters): boolean {
 }
 
 /** mulberry32: the same questions and filters on every run. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+const rng = mulberry32;
 const rand = rng(19);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
 const some = <T>(xs: readonly T[], max: number): T[] => [...new Set(Array.from({ length: Math.floor(rand() * (max + 1)) }, () => pick(xs)))];
