@@ -223,3 +223,21 @@ export const ADMIN_ROUTES = [
   // The trustees' withdrawal queue (docs/charity.md "The withdrawal screens": APPROVE_WITHDRAWAL).
   '/withdrawals',
 ];
+
+/**
+ * On a phone's test screen (English), answers the first questions with the options' indexes in
+ * `choices`, each on its own question (the next waits until Save & Next has moved on: a check
+ * sent too early lands on the previous question), then submits from the banner and waits for
+ * the result page of `qsid`.
+ */
+export async function answerInTurnAndSubmit(page: Page, qsid: string, choices: number[]) {
+  for (const [i, choice] of choices.entries()) {
+    await expect(page.getByTestId('question-number')).toHaveText(`Question ${i + 1}`);
+    await page.getByRole('tabpanel').getByRole('radio').nth(choice).check();
+    await page.getByRole('button', { name: 'Save & Next' }).click();
+  }
+  await expect(page.getByTestId('question-number')).toHaveText(`Question ${choices.length + 1}`);
+  await page.getByRole('banner').getByRole('button', { name: 'Submit', exact: true }).click();
+  await page.getByRole('dialog', { name: 'Exam summary' }).getByRole('button', { name: 'Submit test' }).click();
+  await expect(page).toHaveURL(new RegExp(`/exam-result/${qsid}/true$`));
+}

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { editorAuth, loginAs, loginWith, openAppDb, pushSubmittedAttempt, serverDataDir, signUpLearner, waitForServiceWorker } from './helpers';
+import { answerInTurnAndSubmit, editorAuth, loginAs, loginWith, openAppDb, pushSubmittedAttempt, serverDataDir, signUpLearner, waitForServiceWorker } from './helpers';
 
 // The offline phone needs the service worker (playwright.config.ts blocks it elsewhere).
 test.use({ serviceWorkers: 'allow' });
@@ -182,15 +182,7 @@ test('two phones take a live test, one offline with the code from the SMS; both 
   await fitsThePhone(page, panel);
   await page.getByRole('button', { name: 'Start Test' }).click();
   // Right, right, wrong, unanswered: 1.75 marks.
-  for (const [i, choice] of [OPTION.c, OPTION.b, OPTION.a].entries()) {
-    await expect(page.getByTestId('question-number')).toHaveText(`Question ${i + 1}`);
-    await page.getByRole('tabpanel').getByRole('radio').nth(choice).check();
-    await page.getByRole('button', { name: 'Save & Next' }).click();
-  }
-  await expect(page.getByTestId('question-number')).toHaveText('Question 4');
-  await page.getByRole('banner').getByRole('button', { name: 'Submit', exact: true }).click();
-  await page.getByRole('dialog', { name: 'Exam summary' }).getByRole('button', { name: 'Submit test' }).click();
-  await expect(page).toHaveURL(new RegExp(`/exam-result/${qsid}/true$`));
+  await answerInTurnAndSubmit(page, qsid, [OPTION.c, OPTION.b, OPTION.a]);
   expect(serverState(qsid).attempts).toEqual([]);
 
   // Phone 2, online: the key came through the stream; it shows the code the SMS carried.

@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, test } from '@playwright/test';
-import { DEMO, loginAs, openAppDb, waitForServiceWorker } from './helpers';
+import { answerInTurnAndSubmit, DEMO, loginAs, openAppDb, waitForServiceWorker } from './helpers';
 
 // Offline reloads (the Hindi check) need the service worker (playwright.config.ts blocks it elsewhere).
 test.use({ serviceWorkers: 'allow' });
@@ -113,15 +113,7 @@ test('a learner offline sees a provisional rank from the replicated distribution
   await context.setOffline(true);
   await page.getByRole('button', { name: 'Start Test' }).click();
   // Each answer on its own question: the next check waits until Save & Next has moved on.
-  for (const [i, choice] of [1, 1, 0].entries()) {
-    await expect(page.getByTestId('question-number')).toHaveText(`Question ${i + 1}`);
-    await page.getByRole('tabpanel').getByRole('radio').nth(choice).check();
-    await page.getByRole('button', { name: 'Save & Next' }).click();
-  }
-  await expect(page.getByTestId('question-number')).toHaveText('Question 4');
-  await page.getByRole('banner').getByRole('button', { name: 'Submit', exact: true }).click();
-  await page.getByRole('dialog', { name: 'Exam summary' }).getByRole('button', { name: 'Submit test' }).click();
-  await expect(page).toHaveURL(new RegExp(`/exam-result/${qsid}/true$`));
+  await answerInTurnAndSubmit(page, qsid, [1, 1, 0]);
   await expect(page.getByTestId('total-marks')).toHaveText(/^1\.75 out of 4$/);
   const provisional = page.getByTestId('rank-provisional');
   await expect(provisional).toHaveText(/^6 of 11 \(percentile 54\.[56]\)$/);

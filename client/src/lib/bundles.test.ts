@@ -1,10 +1,11 @@
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { firstValueFrom } from 'rxjs';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { BUNDLE_TTL_MS, bundleKeyId, type BundlePayload, sealBundle } from '@pm/protocol/bundle';
+import { bundleKeyId, sealBundle } from '@pm/protocol/bundle';
 import { openReplicaDatabase, type ReplicaDatabase } from '@/db/core/database';
 import { sharedSet$ } from '@/db/learner/shared-sets';
 import { importBundle, ShareError } from './bundles';
+import { bundlePayload } from './bundles.fixture';
 
 /*
  * Opening a shared test on the device (docs/live-tests.md "On the receiving phone"): checked with
@@ -29,38 +30,19 @@ afterEach(async () => {
   await db.remove();
 });
 
-function payload(free: boolean): BundlePayload {
-  const now = Date.now();
-  return {
-    v: 1,
-    iat: now,
-    exp: now + BUNDLE_TTL_MS,
-    set: { id: 'qs-shared', l: 'Shared', mpq: 1, tm: 1, nm: 0, dur: 10, isM: true, free, inst: '', pts: 1, n: 1, sections: {}, trans: {}, total: 1, count: 1, updatedAt: now, v: 1, tags: { s: [], e: [], c: [] }, _deleted: false },
-    detail: {
-      id: 'qs-shared',
-      isM: true,
-      main: { q: ['q-1'], mpq: 1, tm: 1, nm: 0, o: 0 },
-      sections: {},
-      questions: [{ id: 'q-1', q: '<p>One?</p>', ops: { a: 'Yes', b: 'No' }, qt: 'mcq1', d: '3', trans: {} }],
-      v: 1,
-      _deleted: false,
-    },
-    media: {},
-  };
-}
 
 /** The file as the picker gives it (jsdom's File cannot read itself). */
 const fileOf = (bytes: Uint8Array<ArrayBuffer>) => ({ size: bytes.length, arrayBuffer: () => Promise.resolve(bytes.slice().buffer) });
 
 test('a bundle signed with a key the device holds is kept apart from the pulled collections', async () => {
-  await importBundle(db, fileOf(await sealBundle(payload(true), signer)), { guest: true });
+  await importBundle(db, fileOf(await sealBundle(bundlePayload(true, 'Shared'), signer)), { guest: true });
   expect((await firstValueFrom(sharedSet$(db, 'qs-shared')))?.set.l).toBe('Shared');
   expect(await db.question_set.findOne('qs-shared').exec()).toBeNull();
   expect(await db.qs_detail.findOne('qs-shared').exec()).toBeNull();
 });
 
 test('a changed byte, no keys on the device, and a paid set for a guest are refused, nothing kept', async () => {
-  const bytes = await sealBundle(payload(false), signer);
+  const bytes = await sealBundle(bundlePayload(false, 'Shared'), signer);
   const tampered = bytes.slice();
   tampered[tampered.length - 3]! ^= 0x01;
   await expect(importBundle(db, fileOf(tampered), { guest: false })).rejects.toEqual(new ShareError('tampered'));

@@ -1,7 +1,7 @@
 import { act, screen, within } from '@testing-library/react';
 import { firstValueFrom } from 'rxjs';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { BUNDLE_TTL_MS, bundleKeyId, type BundlePayload, sealBundle } from '@pm/protocol/bundle';
+import { bundleKeyId, sealBundle } from '@pm/protocol/bundle';
 import type { ReplicaDatabase } from '@/db/core/database';
 import { ReplicaContext } from '@/db/learner/replica-context';
 import type { ReplicaHandle } from '@/db/learner/replica';
@@ -10,6 +10,7 @@ import { consumeLaunchQueue, type LaunchQueue } from '@/lib/pwa/launch-files';
 import { renderWithApp } from '@/testing/render';
 import { openFixture } from './allowance.fixture';
 import { OpenSharedTest } from './open-shared-test';
+import { bundlePayload } from '@/lib/bundles.fixture';
 
 /*
  * A test file the installed app is opened with (docs/live-tests.md "On the receiving phone"): the
@@ -37,25 +38,6 @@ afterEach(async () => {
   open = null;
 });
 
-function payload(free: boolean): BundlePayload {
-  const now = Date.now();
-  return {
-    v: 1,
-    iat: now,
-    exp: now + BUNDLE_TTL_MS,
-    set: { id: 'qs-shared', l: 'Shared quiz', mpq: 1, tm: 1, nm: 0, dur: 10, isM: true, free, inst: '', pts: 1, n: 1, sections: {}, trans: {}, total: 1, count: 1, updatedAt: now, v: 1, tags: { s: [], e: [], c: [] }, _deleted: false },
-    detail: {
-      id: 'qs-shared',
-      isM: true,
-      main: { q: ['q-1'], mpq: 1, tm: 1, nm: 0, o: 0 },
-      sections: {},
-      questions: [{ id: 'q-1', q: '<p>One?</p>', ops: { a: 'Yes', b: 'No' }, qt: 'mcq1', d: '3', trans: {} }],
-      v: 1,
-      _deleted: false,
-    },
-    media: {},
-  };
-}
 
 /** A launch's file handle as the File Handling API gives it (jsdom's File cannot read itself). */
 const handleOf = (bytes: Uint8Array<ArrayBuffer>) => ({ kind: 'file', getFile: () => Promise.resolve({ size: bytes.length, arrayBuffer: () => Promise.resolve(bytes.slice().buffer) }) });
@@ -74,7 +56,7 @@ async function renderOpenShared({ guest = false, lang = 'en' } = {}) {
 
 test('opened with a test file: the dialog opens, the file is checked and kept, and the test can be taken', async () => {
   const db = await renderOpenShared();
-  const bytes = await sealBundle(payload(true), signer);
+  const bytes = await sealBundle(bundlePayload(true), signer);
   await act(async () => launch({ files: [handleOf(bytes)] }));
   const dialog = await screen.findByRole('dialog', { name: 'Open a shared test' });
   const opened = await within(dialog).findByTestId('shared-test-opened');
@@ -86,7 +68,7 @@ test('opened with a test file: the dialog opens, the file is checked and kept, a
 });
 
 test('a file launched before the exam list was drawn is imported once it is', async () => {
-  const bytes = await sealBundle(payload(true), signer);
+  const bytes = await sealBundle(bundlePayload(true), signer);
   await act(async () => launch({ files: [{ kind: 'directory', getFile: () => Promise.reject(new Error('a directory')) }, handleOf(bytes)] }));
   const db = await renderOpenShared();
   expect(await screen.findByTestId('shared-test-opened')).toHaveTextContent('“Shared quiz” is on this phone now.');
@@ -95,7 +77,7 @@ test('a file launched before the exam list was drawn is imported once it is', as
 
 test('a changed file is refused with the same message as a picked one, and nothing is kept', async () => {
   const db = await renderOpenShared();
-  const tampered = (await sealBundle(payload(true), signer)).slice();
+  const tampered = (await sealBundle(bundlePayload(true), signer)).slice();
   tampered[tampered.length - 3]! ^= 0x01;
   await act(async () => launch({ files: [handleOf(tampered)] }));
   expect(await screen.findByTestId('shared-test-refused')).toHaveTextContent('This test file has been changed or damaged, so it cannot be opened.');
@@ -104,7 +86,7 @@ test('a changed file is refused with the same message as a picked one, and nothi
 
 test('Hindi: a guest opening a paid set is told to log in, in Hindi', async () => {
   await renderOpenShared({ guest: true, lang: 'hi' });
-  await act(async () => launch({ files: [handleOf(await sealBundle(payload(false), signer))] }));
+  await act(async () => launch({ files: [handleOf(await sealBundle(bundlePayload(false), signer))] }));
   expect(await screen.findByTestId('shared-test-refused')).toHaveTextContent('यह टेस्ट निःशुल्क नहीं है: इसे देने के लिए लॉग इन करें।');
 });
 
