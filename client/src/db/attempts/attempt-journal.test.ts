@@ -158,3 +158,20 @@ test('another tab\'s changes of an attempt it owns are left to it at open, and a
   await second.close();
   await owner.close();
 });
+
+test('a tab that takes an attempt back shows what the other tab answered since, even where its own clock ran ahead', async () => {
+  // This tab answered q1 = c (its clock said 5,000) and handed the attempt over: applied, kept for views.
+  const first = await AttemptJournal.open(db, { delayMs: 60_000 });
+  await first.record(base.id, { answers: { q1: { ua: 'c', status: 'ANSWERED' } }, updatedAt: 5_000 });
+  await first.flush();
+  // The other tab changed q1 to d; its clock, a little behind, said 4,990.
+  await (await db.test_summary.findOne(base.id).exec())!.incrementalPatch({ answers: { q1: { ua: 'd', status: 'ANSWERED' } }, updatedAt: 4_990 });
+  const handedBack = await stored();
+  // Before this tab owns it again, an older screen state still shows its own applied change...
+  expect(first.view({ ...base, updatedAt: 1_000 }).answers['q1']?.ua).toBe('c');
+  // ...once it has adopted the attempt, the document the other tab left is what it shows.
+  await first.adopt(base.id);
+  expect(first.view(handedBack).answers['q1']?.ua).toBe('d');
+  expect(first.view(handedBack, { storedOnly: true }).answers['q1']?.ua).toBe('d');
+  await first.close();
+});

@@ -179,6 +179,14 @@ export class AttemptJournal {
    * writes the attempt (docs/exams.md "Two tabs, storage and eviction").
    */
   async adopt(attemptId: string): Promise<void> {
+    // What this tab applied before it gave the attempt away is in the document the other tab
+    // went on from: shown again over that document (`view`), an answer changed there since would
+    // look undone (the tabs' clocks need not agree to the millisecond).
+    const items = this.pending.get(attemptId);
+    if (items?.some((i) => i.applied)) {
+      this.pending.set(attemptId, items.filter((i) => !i.applied));
+      this.mutations++;
+    }
     const rows = (await this.idb.getAll(STORE)) as Row[];
     this.load(rows.filter((r) => r.attemptId === attemptId));
     await this.flush();

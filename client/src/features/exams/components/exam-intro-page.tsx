@@ -104,7 +104,7 @@ export default function ExamIntroPage() {
   const active = shownId ? (data?.attempts.find((a) => a.id === shownId) ?? null) : null;
   // docs/exams.md "Two tabs, storage and eviction": one tab of the browser owns the attempt on screen; in the others it is
   // read-only until they take it over. Every write of the test goes through the ownership.
-  const owner = useAttemptOwner(active && detail ? active.id : null);
+  const owner = useAttemptOwner(active && detail ? active.id : null, active?.updatedAt ?? null);
   const { write: ownerWrite } = owner;
   const { write: writerWrite } = writer;
   const write = useCallback(
