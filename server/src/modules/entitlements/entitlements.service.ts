@@ -157,9 +157,10 @@ function windowOf(active: EntRow[]) {
  * Gives the person's `entitlement` document a new revision (devices pull it), creating its
  * state row when there is none. Call inside the transaction of the change.
  */
-export async function bumpEntitlement(tx: Conn, personId: string, now = Date.now()): Promise<number> {
-  // Prepared once per handle: the push bumps a document per learner it counts for.
-  const rev = (await revsOf(tx)(1))[0]!;
+export async function bumpEntitlement(tx: Conn, personId: string, now = Date.now(), taken?: number): Promise<number> {
+  // Prepared once per handle: the push bumps a document per learner it counts for (with a
+  // revision it took together with its own: `taken`).
+  const rev = taken ?? (await revsOf(tx)(1))[0]!;
   await queries(tx).bumpState.run({ personId, rev, updatedAt: now });
   return rev;
 }

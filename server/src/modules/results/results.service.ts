@@ -121,13 +121,15 @@ function schemesOf(db: DB): LRUCache<string, Scheme> {
   return c;
 }
 
-async function schemeOf(tx: Tx, qsid: string): Promise<Scheme | undefined> {
+/** The set's marking scheme; `detailRev`: the set's detail revision as the caller read it in this transaction. */
+async function schemeOf(tx: Tx, qsid: string, detailRev?: number): Promise<Scheme | undefined> {
   const q = queries(tx);
-  const head = await q.setHead.get({ id: qsid });
+  const head = detailRev === undefined ? await q.setHead.get({ id: qsid }) : { detailRev };
   if (!head) return undefined;
   const cached = q.schemes.get(qsid);
   if (cached && cached.detailRev === head.detailRev) return cached;
-  const set = (await q.setRow.get({ id: qsid }))!;
+  const set = await q.setRow.get({ id: qsid });
+  if (!set) return undefined;
   // Deleted questions are left out, as qs_detail leaves them out of the test.
   const rows = (await q.questions.all({ ids: JSON.stringify(distinctSetQuestionIds(set)) })).filter((r) => !r.deleted);
   const keys = new Map(rows.map((r) => [r.id, keyQuestion(r)]));
@@ -156,7 +158,7 @@ export async function scoreSubmitted(tx: Tx, row: AttemptRow, ctx: SubmittedCont
 }
 
 async function storeScore(tx: Tx, row: AttemptRow, ctx: SubmittedContext): Promise<boolean> {
-  const scheme = await schemeOf(tx, row.qsid);
+  const scheme = await schemeOf(tx, row.qsid, ctx.setDetailRev);
   if (!scheme) return false;
   const s = score(scheme.parts, row.answers);
   // Stored already bounded by the push (sync.service); the bound holds for older rows too.
@@ -171,7 +173,7 @@ async function storeScore(tx: Tx, row: AttemptRow, ctx: SubmittedContext): Promi
   };
   const submittedAt = boundedSubmittedAt(times);
   const q = queries(tx);
-  const rev = (await q.rev(1))[0]!;
+  const rev = ctx.resultRev ?? (await q.rev(1))[0]!;
   const values = q.encodeResult({
     id: randomUUID(),
     personId: row.personId,

@@ -135,7 +135,18 @@ function comparable(d: TestSummaryDoc | null | undefined) {
  * prepared once are prepared on `tx` and kept per db/dialect.ts statementKey); `db` is for what
  * runs after the transaction (and as a key per database), never inside it.
  */
-export type SubmittedContext = { db: DB; previous: typeof attempt.$inferSelect | undefined; now: number };
+export type SubmittedContext = {
+  db: DB;
+  previous: typeof attempt.$inferSelect | undefined;
+  now: number;
+  /**
+   * From the push: the set's `detail_rev` as it read it in this transaction (a hook need not
+   * read it again), and a revision it took for the result with its own (one counter update per
+   * push, lib/revision.ts). Absent elsewhere (the start-up repair): the hook reads and takes them.
+   */
+  setDetailRev?: number;
+  resultRev?: number;
+};
 export type AttemptSubmittedHook = (tx: Tx, row: typeof attempt.$inferSelect, ctx: SubmittedContext) => Promise<boolean> | boolean;
 
 /**
@@ -436,8 +447,14 @@ export async function pushTestSummaries(
     if (grown !== 0 && (await q.charge.run({ id: me.id, n: grown, quota: STORAGE_QUOTA_BYTES })).changes !== 1) {
       throw new AppError('PAYLOAD_TOO_LARGE', MSG.storageFull);
     }
-    const revs = await q.revs(inserts.length + updates.length);
-    [...inserts, ...updates].forEach((r, i) => (r.rev = revs[i]!));
+    // Every revision the push takes in one update of the counter: the attempts', one per result
+    // its hooks may store, and the entitlement document's when a new attempt may count against a
+    // plan (one not needed is a gap, which the protocol allows: only the order counts).
+    const stored = [...inserts, ...updates];
+    const toScore = [...new Map(stored.map((x) => [x.id, x])).values()].filter((r) => r.status === 'SUBMITTED' && !r.deleted && !completions.has(r.id));
+    const mayCount = inserts.some((r) => sets.get(r.qsid)?.free === false);
+    const revs = await q.revs(stored.length + toScore.length + (mayCount ? 1 : 0));
+    stored.forEach((r, i) => (r.rev = revs[i]!));
     // New attempts first: a later row of the batch with the same id became an update.
     for (const r of inserts) await q.insert(r, answersJsonOf.get(r)!);
     for (const r of updates) await q.update(r, answersJsonOf.get(r)!);
@@ -445,7 +462,7 @@ export async function pushTestSummaries(
     // A new attempt of a set that is not free uses one of the plan's allowance; past it, one
     // started online is refused (402) and one made offline is stored locked (docs/payments.md).
     // The learner's plans read once for every new attempt of the push (a learner has a few).
-    const plans = inserts.some((r) => sets.get(r.qsid)?.free === false) ? await plansOf(tx, me.id) : [];
+    const plans = mayCount ? await plansOf(tx, me.id) : [];
     for (const r of inserts) {
       const set = sets.get(r.qsid);
       if (!set) continue;
@@ -458,11 +475,10 @@ export async function pushTestSummaries(
       }
     }
     // The learner's entitlement document takes one new revision for all this push counted.
-    if (counted) await bumpEntitlement(tx, me.id, now);
-    for (const r of new Map([...inserts, ...updates].map((x) => [x.id, x])).values()) {
-      if (r.status === 'SUBMITTED' && !r.deleted && !completions.has(r.id)) {
-        scored = (await runSubmittedHooks(deps, tx, r, { db: deps.db, previous: previous.get(r.id), now })) || scored;
-      }
+    if (counted) await bumpEntitlement(tx, me.id, now, revs.at(-1)!);
+    for (const [i, r] of toScore.entries()) {
+      const ctx: SubmittedContext = { db: deps.db, previous: previous.get(r.id), now, setDetailRev: sets.get(r.qsid)?.detailRev, resultRev: revs[stored.length + i]! };
+      scored = (await runSubmittedHooks(deps, tx, r, ctx)) || scored;
     }
     return out;
   });
