@@ -339,7 +339,27 @@ export type Counted = { kind: Kind; overLimit: boolean; entitlementId: string | 
  *   been counted before (the use row's insert still does nothing on a second count);
  * - `plans`: every plan of the person (plansOf), read once in this transaction.
  */
-export type CountOptions = { bump?: boolean; fresh?: boolean; plans?: readonly EntRow[] };
+export type CountOptions = { bump?: boolean; fresh?: boolean; plans?: readonly EntRow[]; tally?: CountTally };
+
+/**
+ * What the counting of one transaction has read and written of one person's allowance
+ * (`CountOptions.tally`, newCountTally): a push of 20 new attempts reads how much of a window is
+ * used, and how much each plan carries, once, and counts on from there as it inserts their use
+ * rows, instead of asking the database again per attempt. Exact: the person's counting is
+ * serialised (SQLite's one writer; on PostgreSQL the person's row, locked by the first count that
+ * has a limit, until the commit), so nothing else changes those counts meanwhile. One tally per
+ * transaction and person; a transaction that rolls back drops it with it.
+ */
+export type CountTally = {
+  personId: string;
+  used: Map<string, { kind: Kind; from: number; to: number; n: number }>;
+  charged: Map<string, { kind: Kind; n: Map<string, number> }>;
+  locked: boolean;
+};
+
+export function newCountTally(personId: string): CountTally {
+  return { personId, used: new Map(), charged: new Map(), locked: false };
+}
 
 /** Every plan of a person, for countAttempt's `plans` (read inside the counting transaction). */
 export function plansOf(conn: Conn, personId: string): Promise<EntRow[]> {
@@ -349,6 +369,29 @@ export function plansOf(conn: Conn, personId: string): Promise<EntRow[]> {
 /** The plans of `plans` active at `t`, earliest end first (as the activeAt query orders them). */
 function activeOf(plans: readonly EntRow[], t: number): EntRow[] {
   return plans.filter((e) => e.startsAt <= t && e.endsAt > t).sort((a, b) => a.endsAt - b.endsAt || a.startsAt - b.startsAt);
+}
+
+/** Uses of `kind` within the allowance that started in [from, to): from the tally when it has read them. */
+async function usedIn(q: ReturnType<typeof queries>, tally: CountTally | undefined, personId: string, kind: Kind, from: number, to: number): Promise<number> {
+  const key = `${kind}|${from}|${to}`;
+  const hit = tally?.used.get(key);
+  if (hit) return hit.n;
+  const n = (await q.usedIn.get({ personId, kind, from, to }))!.n;
+  tally?.used.set(key, { kind, from, to, n });
+  return n;
+}
+
+/** Uses of `kind` within the allowance charged to each plan of `active` (every one of them a key, 0 when none). */
+async function chargedTo(q: ReturnType<typeof queries>, tally: CountTally | undefined, personId: string, kind: Kind, active: EntRow[]): Promise<Map<string, number>> {
+  const ids = active.map((e) => e.id);
+  const key = `${kind}|${ids.join(',')}`;
+  const hit = tally?.charged.get(key);
+  if (hit) return hit.n;
+  const rows = await q.chargedTo.all({ personId, kind, ids: JSON.stringify(ids) });
+  const n = new Map(ids.map((id) => [id, 0]));
+  for (const r of rows) if (r.id !== null) n.set(r.id, r.n);
+  tally?.charged.set(key, { kind, n });
+  return n;
 }
 
 /**
@@ -373,15 +416,19 @@ export async function countAttempt(conn: Conn, input: AttemptUse, opts: CountOpt
     const limit = limitOf(active, kind);
     // Pushes of one person count one after another (SQLite: its one writer; PostgreSQL: the
     // person's row, locked until the commit), so an allowance of n lets exactly n within.
-    if (limit !== null) await lockRows(conn, person, eq(person.id, input.personId));
+    const tally = opts.tally?.personId === input.personId ? opts.tally : undefined;
+    if (limit !== null && !tally?.locked) {
+      await lockRows(conn, person, eq(person.id, input.personId));
+      if (tally) tally.locked = true;
+    }
     const { from, to } = windowOf(active);
-    within = limit === null || (await q.usedIn.get({ personId: input.personId, kind, from, to }))!.n < limit;
+    within = limit === null || (await usedIn(q, tally, input.personId, kind, from, to)) < limit;
     const limitOfPlan = (e: EntRow) => (kind === 'mock' ? e.mockLimit : e.practiceLimit);
     if (within && limitOfPlan(active[0]!) === null) {
       // The earliest-ending plan is unlimited for this kind: it has room, whatever was charged.
       entitlementId = active[0]!.id;
     } else if (within) {
-      const charged = new Map((await q.chargedTo.all({ personId: input.personId, kind, ids: JSON.stringify(active.map((e) => e.id)) })).map((r) => [r.id, r.n]));
+      const charged = await chargedTo(q, tally, input.personId, kind, active);
       const room = active.find((e) => {
         const l = limitOfPlan(e);
         return l === null || (charged.get(e.id) ?? 0) < l;
@@ -404,6 +451,12 @@ export async function countAttempt(conn: Conn, input: AttemptUse, opts: CountOpt
     createdAt: now,
   });
   if (inserted.changes !== 1) return null;
+  if (within && opts.tally?.personId === input.personId) {
+    // What the database would now answer to the tally's questions: one more use in every window
+    // that holds this start, one more charged to its plan.
+    for (const u of opts.tally.used.values()) if (u.kind === kind && u.from <= input.startedAt && input.startedAt < u.to) u.n++;
+    if (entitlementId !== null) for (const c of opts.tally.charged.values()) if (c.kind === kind && c.n.has(entitlementId)) c.n.set(entitlementId, c.n.get(entitlementId)! + 1);
+  }
   // The push bumps once for all it counted (opts.bump false); a single count bumps here.
   if (opts.bump !== false) await bumpEntitlement(conn, input.personId, now);
   const counted: Counted = { kind, overLimit: !within, entitlementId };

@@ -210,6 +210,33 @@ describe('counting attempts', () => {
     expect((await entitlementDoc(h.deps.db, id)).overLimit).toHaveLength(48);
   });
 
+  test('a push of many new attempts counts them as pushes of one each would: the same within, over and plan charged, in order', async () => {
+    // Two stacked plans bought at different times (monthly two hours ago, quarterly one hour
+    // ago), so attempts started before the second plan count against the first alone; mock
+    // tests (10 + 20) and practice exams (2 + 6), 37 and 9 of them, past both allowances; the
+    // monthly plan half used when the quarterly one starts.
+    const learners = [await newLearner(), await newLearner()];
+    for (const l of learners) {
+      await grant(l.id, 'ONE_MONTH_PLAN', Date.now() - 2 * 3_600_000);
+      await grant(l.id, 'QUATERLY_MONTH_PLAN', Date.now() - 3_600_000);
+    }
+    const shape = Array.from({ length: 46 }, (_, i) => ({ qsid: i % 5 === 4 ? PAID_PRACTICE : paidMock, st: Date.now() - (i < 6 ? 90 : 30) * 60_000 }));
+    const docsOf = () => shape.map((s) => attemptDoc(s.qsid, { st: s.st, elapsed: 60_000 }));
+    const [together, oneByOne] = [docsOf(), docsOf()];
+    const pushed = await push(learners[0]!.token, together.map((d) => ({ newDocumentState: d, assumedMasterState: null })));
+    expect(pushed.status, JSON.stringify(pushed.body)).toBe(200);
+    for (const d of oneByOne) expect((await pushNew(learners[1]!.token, d)).status).toBe(200);
+    const planCode = new Map((await h.deps.db.select().from(entitlement)).map((e) => [e.id, e.planCode]));
+    const counted = async (docs: TestSummaryDoc[]) => (await usesOf(docs)).map((u) => [u!.kind, u!.overLimit, u!.entitlementId && planCode.get(u!.entitlementId)]);
+    const expected = await counted(oneByOne);
+    expect(await counted(together)).toEqual(expected);
+    // Both plans carried some, and both kinds went past the allowance.
+    expect(new Set(expected.map((e) => e[2]))).toEqual(new Set(['ONE_MONTH_PLAN', 'QUATERLY_MONTH_PLAN', null]));
+    expect(expected.filter((e) => e[0] === 'mock' && !e[1])).toHaveLength(30);
+    expect(expected.filter((e) => e[0] === 'practice' && !e[1])).toHaveLength(8);
+    expect(await entitlementDoc(h.deps.db, learners[0]!.id)).toMatchObject({ mock: { limit: 30, used: 30 }, practice: { limit: 8, used: 8 } });
+  });
+
   test('an attempt started offline within the plan counts within it, though it reaches the server after the plan ended', async () => {
     const { id } = await newLearner();
     // Paid a month and a minute ago: the plan has ended.

@@ -18,7 +18,7 @@ import { rawStatement, rowEncoder } from '../../lib/raw-statement';
 import { revsOf } from '../../lib/revision';
 import { flagDiffering, markCompleted, smsRowsOf, uploadMatches } from './sms-upload';
 import { heldBackSets, isRegistered, liveOfSets, liveStartRefusal, pullLiveKeys } from '../live-tests/live-tests.service';
-import { bumpEntitlement, countAttempt, downloadAccess, entitlementDoc, entitlementRev, lockedAmong, ONLINE_START_MS, plansOf } from '../entitlements/entitlements.service';
+import { bumpEntitlement, countAttempt, downloadAccess, entitlementDoc, entitlementRev, lockedAmong, newCountTally, ONLINE_START_MS, plansOf } from '../entitlements/entitlements.service';
 import { examResultDocs, guestSetDocs, qsDetailDocs, questionSetDocs, scoreDistDocOf, scoreDistListsDoc, tagDoc, testSummaryDoc } from './sync.docs';
 
 /**
@@ -463,6 +463,8 @@ export async function pushTestSummaries(
     // started online is refused (402) and one made offline is stored locked (docs/payments.md).
     // The learner's plans read once for every new attempt of the push (a learner has a few).
     const plans = mayCount ? await plansOf(tx, me.id) : [];
+    // The allowance's counts read once for the push and counted on as its attempts are (entitlements.service CountTally).
+    const tally = newCountTally(me.id);
     for (const r of inserts) {
       const set = sets.get(r.qsid);
       if (!set) continue;
@@ -470,7 +472,7 @@ export async function pushTestSummaries(
       // Seen as it starts, the device is online: past the allowance it is refused, not locked
       // (docs/payments.md "Without a plan"). An answer file is the offline way by definition.
       const refuseOver = opts.offline !== true && Math.abs(now - r.startedAt) <= ONLINE_START_MS;
-      if (await countAttempt(tx, { attemptId: r.id, personId: me.id, qsid: r.qsid, isM: set.isM, free: set.free, startedAt, actor: { id: me.id, name: me.name }, refuseOver }, { bump: false, fresh: true, plans })) {
+      if (await countAttempt(tx, { attemptId: r.id, personId: me.id, qsid: r.qsid, isM: set.isM, free: set.free, startedAt, actor: { id: me.id, name: me.name }, refuseOver }, { bump: false, fresh: true, plans, tally })) {
         counted = true;
       }
     }
