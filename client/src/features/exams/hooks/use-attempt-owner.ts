@@ -47,7 +47,8 @@ export function useAttemptOwner(attemptId: string | null, shownVersion: number |
       },
       async afterAcquire(version) {
         await journal.adopt(attemptId);
-        holder.awaitVersion(version);
+        // (A lock closed meanwhile — the screen moved on — says nothing about the one on screen.)
+        if (holder.lock === opened) holder.awaitVersion(version);
         if (version === null) return;
         await firstValueFrom(
           db.test_summary.findOne(attemptId).$.pipe(
@@ -56,7 +57,7 @@ export function useAttemptOwner(attemptId: string | null, shownVersion: number |
           ),
         ).catch(() => {
           console.warn("attempt owner: the previous tab's last change did not arrive in time");
-          holder.awaitVersion(null);
+          if (holder.lock === opened) holder.awaitVersion(null);
         });
       },
     });
