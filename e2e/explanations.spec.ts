@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { DEMO, loginOnPhone } from './helpers';
+import { DEMO, loginOnPhone, replicaText } from './helpers';
 
 /**
  * Explanations (docs/exams.md "Explanations"), as people would at 360 px: the demo editor writes a
@@ -84,31 +84,11 @@ test('an editor writes an explanation in English and Hindi; the learner sees it 
   const card = learner.getByTestId(`exam-card-${qsid}`);
   await expect(card.getByTestId('availability')).toHaveText('On this device', { timeout: 30_000 });
   // Before the submission the device holds no explanation of the mock test.
-  const held = await learner.evaluate(async (setId) => {
-    const names = (await indexedDB.databases()).map((d) => d.name ?? '').filter((n) => n.includes('qs_detail'));
-    const texts: string[] = [];
-    for (const name of names) {
-      const db = await new Promise<IDBDatabase>((ok, ko) => {
-        const r = indexedDB.open(name);
-        r.onsuccess = () => ok(r.result);
-        r.onerror = () => ko(r.error);
-      });
-      for (const store of Array.from(db.objectStoreNames)) {
-        const all = await new Promise<unknown[]>((ok, ko) => {
-          const r = db.transaction(store).objectStore(store).getAll();
-          r.onsuccess = () => ok(r.result);
-          r.onerror = () => ko(r.error);
-        });
-        texts.push(JSON.stringify(all));
-      }
-      db.close();
-    }
-    return { found: texts.some((t) => t.includes(setId)), text: texts.join('') };
-  }, qsid);
-  expect(held.found).toBe(true);
-  expect(held.text).toContain(WORD);
-  expect(held.text).not.toContain(EXPLAIN_EN);
-  expect(held.text).not.toContain(EXPLAIN_HI);
+  const held = await replicaText(learner, 'qs_detail');
+  expect(held).toContain(qsid);
+  expect(held).toContain(WORD);
+  expect(held).not.toContain(EXPLAIN_EN);
+  expect(held).not.toContain(EXPLAIN_HI);
 
   await card.getByRole('link', { name: 'Take Test' }).click();
   await learner.getByRole('button', { name: 'Start Test' }).click();

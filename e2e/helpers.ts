@@ -120,6 +120,38 @@ export function openAppDb(): Database.Database {
  * Waits until the service worker controls the page (it registers once the app is idle and
  * claims the page when it activates), so that the app reloads offline.
  */
+/**
+ * Everything the page's replica keeps in the collections whose IndexedDB database is named with
+ * `collection`, as JSON text: what the device holds, read from its storage (a pull's response
+ * body can be gone by the time a listener asks for it, when the page navigates).
+ */
+export function replicaText(page: Page, collection: string): Promise<string> {
+  return page.evaluate(async (part) => {
+    const names = (await indexedDB.databases()).map((d) => d.name ?? '').filter((n) => n.includes(part));
+    const texts: string[] = [];
+    for (const name of names) {
+      const db = await new Promise<IDBDatabase>((ok, ko) => {
+        const r = indexedDB.open(name);
+        r.onsuccess = () => ok(r.result);
+        r.onerror = () => ko(r.error);
+      });
+      try {
+        for (const store of Array.from(db.objectStoreNames)) {
+          const all = await new Promise<unknown[]>((ok, ko) => {
+            const r = db.transaction(store).objectStore(store).getAll();
+            r.onsuccess = () => ok(r.result);
+            r.onerror = () => ko(r.error);
+          });
+          texts.push(JSON.stringify(all));
+        }
+      } finally {
+        db.close();
+      }
+    }
+    return texts.join('');
+  }, collection);
+}
+
 export async function waitForServiceWorker(page: Page) {
   await page.waitForFunction(async () => Boolean((await navigator.serviceWorker.ready).active), undefined, { timeout: 45_000 });
   await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller)), { timeout: 15_000 }).toBe(true);

@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, test } from '@playwright/test';
-import { answerInTurnAndSubmit, DEMO, loginAs, openAppDb, waitForServiceWorker } from './helpers';
+import { answerInTurnAndSubmit, DEMO, loginAs, openAppDb, replicaText, waitForServiceWorker } from './helpers';
 
 // Offline reloads (the Hindi check) need the service worker (playwright.config.ts blocks it elsewhere).
 test.use({ serviceWorkers: 'allow' });
@@ -90,21 +90,12 @@ test('a learner offline sees a provisional rank from the replicated distribution
   await expect.poll(() => distributionOnServer(qsid), { timeout: 30_000 }).toBe(10);
 
   // The demo learner's phone: a fresh replica pulls the distribution with everything else.
-  const pulled = new Promise<void>((resolve) => {
-    page.on('response', (r) => {
-      if (!r.url().includes('/sync/v1/score_dist/pull')) return;
-      void r
-        .text()
-        .then((body) => body.includes(qsid) && resolve())
-        .catch(() => undefined);
-    });
-  });
   await loginAs(page, 'learner');
   await page.setViewportSize({ width: 360, height: 740 });
   await page.goto('/exam-list');
   const card = page.getByTestId(`exam-card-${qsid}`);
   await expect(card.getByTestId('availability')).toHaveText('On this device', { timeout: 30_000 });
-  await pulled;
+  await expect.poll(async () => (await replicaText(page, 'score_dist')).includes(qsid), { timeout: 30_000 }).toBe(true);
   await card.getByRole('link', { name: 'Take Test' }).click();
   await expect(page.getByRole('heading', { name: new RegExp(SET_LABEL) })).toBeVisible();
   await waitForServiceWorker(page);
