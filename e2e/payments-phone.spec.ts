@@ -66,8 +66,13 @@ test('a payment cancelled at the provider: "भुगतान रद्द क�
   await expect(card).toContainText('मासिक');
   await expect(card).toContainText('रद्द');
   await expect(card).toContainText('₹150');
-  const box = await card.boundingBox();
-  expect(box && box.x >= 0 && box.x + box.width <= PHONE.width).toBe(true);
+  // Polled: the list may draw the card again as the profile's queries settle (a box of null then).
+  await expect
+    .poll(async () => {
+      const box = await card.boundingBox();
+      return box !== null && box.x >= 0 && box.x + box.width <= PHONE.width;
+    })
+    .toBe(true);
   await expect(page.getByRole('region', { name: 'मेरा प्लान' })).not.toContainText(PLAN_CODE);
   await noSidewaysScroll(page);
 
