@@ -40,9 +40,8 @@ const PROFILE_ALL = process.env.BENCH_PROFILE_ALL === '1';
 /** How long the replica step waits for the editor replica to be in sync (BENCH_SYNC_TIMEOUT_S). */
 const SYNC_TIMEOUT_MS = Number(process.env.BENCH_SYNC_TIMEOUT_S ?? 300) * 1000;
 
-/** A small deterministic generator (mulberry32), so that every run builds the same bank. */
-const rng = mulberry32;
-const rand = rng(17);
+/** Seeded, so that every run builds the same bank. */
+const rand = mulberry32(17);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
 const some = <T>(xs: readonly T[], max: number): T[] => [...new Set(Array.from({ length: 1 + Math.floor(rand() * max) }, () => pick(xs)))];
 

@@ -42,11 +42,9 @@ const SHAPES: Shape[] = [
   { name: '10 q, no sections, +1, 30 learners', learners: 30, sections: [], perSection: 10, mpq: 1, nm: 0 },
 ];
 
-/** mulberry32: a small seeded generator, so that every run measures the same learners. */
-const seeded = mulberry32;
 
 function learnersOf(shape: Shape): RankedMarks[] {
-  const random = seeded(44);
+  const random = mulberry32(44);
   const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
   const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
   const parts = shape.sections.length > 0 ? shape.sections : ['wos'];

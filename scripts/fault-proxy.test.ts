@@ -1,7 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { drawFate, type FaultRates, NO_FAULTS, prng, startFaultProxy } from './fault-proxy';
+import { mulberry32 } from '@pm/protocol/seeded-random';
+import { drawFate, type FaultRates, NO_FAULTS, startFaultProxy } from './fault-proxy';
 
 /*
  * The fault proxy of the partitions spec and bench:sync, against a real HTTP server: each fate
@@ -124,11 +125,11 @@ test('a long-lived stream passes through and is cut after its lifetime', async (
 
 test('the same seed draws the same fates; the rates are the shares drawn', () => {
   const rates: FaultRates = { drop: 0.05, reset: 0.1, halfOpen: 0.05, delayMaxMs: 2000, lifeMaxMs: 0 };
-  const a = prng(42);
-  const b = prng(42);
+  const a = mulberry32(42);
+  const b = mulberry32(42);
   const first = Array.from({ length: 50 }, () => drawFate(a, rates));
   expect(Array.from({ length: 50 }, () => drawFate(b, rates))).toEqual(first);
-  expect(Array.from({ length: 50 }, () => drawFate(prng(43), rates))).not.toEqual(first);
+  expect(Array.from({ length: 50 }, () => drawFate(mulberry32(43), rates))).not.toEqual(first);
 
   const many = Array.from({ length: 20_000 }, () => drawFate(a, rates));
   const share = (f: string) => many.filter((x) => x.fate === f).length / many.length;

@@ -72,9 +72,6 @@ export type FaultProxy = {
   close(): Promise<void>;
 };
 
-/** The seeded generator of the fault schedule (sync-protocol/src/seeded-random.ts). */
-export const prng = mulberry32;
-
 /** The fate of one connection, and its timings, from three draws of the PRNG. */
 export function drawFate(random: () => number, rates: FaultRates): { fate: Fate; delayMs: number; lifeMs: number; resetOnAnswer: boolean } {
   const r = random();
@@ -103,7 +100,7 @@ function kill(socket: net.Socket, rst: boolean) {
 
 export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultProxy> {
   let seed = opts.seed;
-  let random = prng(seed);
+  let random = mulberry32(seed);
   let rates: FaultRates = { ...NO_FAULTS, ...opts.rates };
   const counts: Record<Fate, number> = { pass: 0, drop: 0, reset: 0, 'half-open': 0 };
   const open = new Set<net.Socket>();
@@ -190,7 +187,7 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
     },
     reseed(next) {
       seed = next;
-      random = prng(next);
+      random = mulberry32(next);
       for (const f of Object.keys(counts) as Fate[]) counts[f] = 0;
       lostAnswers = 0;
     },

@@ -11,8 +11,6 @@ import { mulberry32 } from './seeded-random';
  * gives (marks off the 4-decimal grid, huge counts).
  */
 
-/** mulberry32: seeded, so that a failure names a histogram that can be built again. */
-const seeded = mulberry32;
 
 /** Marks per right answer and per wrong one that sets use (0.3333: a third, as an editor types it). */
 const MARKINGS: [number, number][] = [
@@ -77,7 +75,7 @@ function expectExact(h: Histogram, label: string) {
 
 describe('encode → decode gives back the histogram, and the same rank for every score', () => {
   test('random sets: 5 to 200 questions, every marking, 1 to 20,000 learners', () => {
-    const random = seeded(44);
+    const random = mulberry32(44);
     for (let i = 0; i < 120; i++) {
       const questions = 5 + Math.floor(random() * 196);
       const marking = MARKINGS[Math.floor(random() * MARKINGS.length)]!;
@@ -87,7 +85,7 @@ describe('encode → decode gives back the histogram, and the same rank for ever
   });
 
   test('random marks and counts with no set behind them: any 4-decimal marks, counts up to millions', () => {
-    const random = seeded(7);
+    const random = mulberry32(7);
     for (let i = 0; i < 100; i++) {
       const bins = 1 + Math.floor(random() * 300);
       const marks = new Set<number>();
@@ -111,7 +109,7 @@ describe('encode → decode gives back the histogram, and the same rank for ever
   });
 
   test('a realistic 10,000-learner histogram of a 100-question set takes a few hundred characters', () => {
-    const random = seeded(100);
+    const random = mulberry32(100);
     const h = histogramOf(totalsOf(random, 100, [2, 0.5], 10_000));
     const code = expectExact(h, '10,000 learners');
     // ~0.9 characters a bin, where the two lists take ~7 bytes a bin (docs/benchmarks.md "bench:score-dist").

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import { mulberry32 } from '@pm/protocol/seeded-random';
 import { DEMO } from '../../server/src/test/harness';
 import {
   answer,
@@ -10,7 +11,6 @@ import {
   newAttempt,
   openDevice,
   PRACTICE_QUESTIONS,
-  prng,
   pullAll,
   resultRows,
   startServer,
@@ -140,8 +140,8 @@ test('the server stops and restarts mid-replication; a device that kept writing 
 const seed = Number(process.env.FAULT_SEED ?? 76_123_103);
 
 test(`random faults for a while (requests lost, answers lost, 5xx; seed ${seed}): afterwards clients and server hold the same documents, once each`, async () => {
-  const faults = prng(seed);
-  const actions = prng(seed + 1);
+  const faults = mulberry32(seed);
+  const actions = mulberry32(seed + 1);
   const net = new Network();
   net.rule = () => {
     const x = faults();

@@ -19,7 +19,6 @@ import { COLLECTIONS, type CollectionName } from '@pm/protocol/sync/envelopes';
 import type { TestSummaryDoc } from '@pm/protocol/sync/test-summary';
 import { attemptDoc } from '../attempt-doc';
 import { PROTOCOL_VERSION } from '@pm/protocol/version';
-import { mulberry32 } from '@pm/protocol/seeded-random';
 
 /**
  * The real server (Hono app, SQLite file in a temporary directory, seeded from fixtures/)
@@ -57,9 +56,6 @@ export async function startServer(opts: { dataDir?: string; port?: number } = {}
   };
 }
 export type TestServer = Awaited<ReturnType<typeof startServer>>;
-
-/** mulberry32: a small seeded PRNG, so that a run of injected faults can be reproduced. */
-export const prng = mulberry32;
 
 export type SyncRequest = { kind: 'pull' | 'push' | 'stream' | 'other'; collection: string | null; url: string };
 /**

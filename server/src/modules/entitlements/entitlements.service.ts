@@ -407,6 +407,8 @@ async function chargedTo(q: ReturnType<typeof queries>, tally: CountTally | unde
 export async function countAttempt(conn: Conn, input: AttemptUse, opts: CountOptions = {}): Promise<Counted | null> {
   if (input.free) return null;
   const q = queries(conn);
+  // The push's reading of this person's allowance (CountTally), counted on below.
+  const tally = opts.tally?.personId === input.personId ? opts.tally : undefined;
   if (!opts.fresh && (await q.counted.get({ id: input.attemptId }))) return null;
   const kind: Kind = input.isM ? 'mock' : 'practice';
   const active = opts.plans ? activeOf(opts.plans, input.startedAt) : await q.activeAt.all({ personId: input.personId, t: input.startedAt });
@@ -416,7 +418,6 @@ export async function countAttempt(conn: Conn, input: AttemptUse, opts: CountOpt
     const limit = limitOf(active, kind);
     // Pushes of one person count one after another (SQLite: its one writer; PostgreSQL: the
     // person's row, locked until the commit), so an allowance of n lets exactly n within.
-    const tally = opts.tally?.personId === input.personId ? opts.tally : undefined;
     if (limit !== null && !tally?.locked) {
       await lockRows(conn, person, eq(person.id, input.personId));
       if (tally) tally.locked = true;
@@ -451,11 +452,11 @@ export async function countAttempt(conn: Conn, input: AttemptUse, opts: CountOpt
     createdAt: now,
   });
   if (inserted.changes !== 1) return null;
-  if (within && opts.tally?.personId === input.personId) {
+  if (within && tally) {
     // What the database would now answer to the tally's questions: one more use in every window
     // that holds this start, one more charged to its plan.
-    for (const u of opts.tally.used.values()) if (u.kind === kind && u.from <= input.startedAt && input.startedAt < u.to) u.n++;
-    if (entitlementId !== null) for (const c of opts.tally.charged.values()) if (c.kind === kind && c.n.has(entitlementId)) c.n.set(entitlementId, c.n.get(entitlementId)! + 1);
+    for (const u of tally.used.values()) if (u.kind === kind && u.from <= input.startedAt && input.startedAt < u.to) u.n++;
+    if (entitlementId !== null) for (const c of tally.charged.values()) if (c.kind === kind && c.n.has(entitlementId)) c.n.set(entitlementId, c.n.get(entitlementId)! + 1);
   }
   // The push bumps once for all it counted (opts.bump false); a single count bumps here.
   if (opts.bump !== false) await bumpEntitlement(conn, input.personId, now);

@@ -458,7 +458,7 @@ export async function pushTestSummaries(
     // New attempts first: a later row of the batch with the same id became an update.
     for (const r of inserts) await q.insert(r, answersJsonOf.get(r)!);
     for (const r of updates) await q.update(r, answersJsonOf.get(r)!);
-    writtenIds = [...inserts, ...updates].map((r) => r.id);
+    writtenIds = stored.map((r) => r.id);
     // A new attempt of a set that is not free uses one of the plan's allowance; past it, one
     // started online is refused (402) and one made offline is stored locked (docs/payments.md).
     // The learner's plans read once for every new attempt of the push (a learner has a few).

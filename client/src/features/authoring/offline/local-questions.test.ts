@@ -35,9 +35,8 @@ function reference(d: EdQuestion, f: QuestionFilters): boolean {
   return true;
 }
 
-/** mulberry32: the same questions and filters on every run. */
-const rng = mulberry32;
-const rand = rng(19);
+/** Seeded: the same questions and filters on every run. */
+const rand = mulberry32(19);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
 const some = <T>(xs: readonly T[], max: number): T[] => [...new Set(Array.from({ length: Math.floor(rand() * (max + 1)) }, () => pick(xs)))];
 
